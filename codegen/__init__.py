@@ -1,0 +1,1 @@
+"""Generates `generated/` from `ops.yaml`: load, validate, compute names, render, format, write."""

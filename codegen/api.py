@@ -1,0 +1,365 @@
+"""Names, signatures, argument lists and statements, computed from the model for the templates.
+
+All the decisions live here; the templates only lay the pieces out (torchgen's rule).
+"""
+
+from dataclasses import dataclass
+
+from codegen.model import Backend, Catalogue, Op
+
+KIND_CONST = {"float": "FLOAT", "int": "INT", "bool": "BOOL"}
+PLAIN_KIND = {"float": "Float", "int": "Int", "bool": "Bool"}
+ACCESSOR = {"float": "as_float", "int": "as_int", "bool": "as_bool"}
+
+
+# -- dispatch functions ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Arm:
+    """One backend's branch of a dispatch function."""
+
+    variant: str
+    plain: list[str]  # statements under DispatchAutodiffContext.Disabled
+    autodiff: list[str]  # statements under Enabled, once AD (the specialization) is chosen
+
+
+@dataclass(frozen=True)
+class DispatchFunction:
+    name: str
+    kind: str
+    template: str  # which routing shape lays it out
+    params: str
+    doc: str
+    merge: str  # the expression merging every tensor input's context
+    selector: str  # the argument whose kind (or device) picks the backend
+    arms: tuple[Arm, ...]
+    composite: str | None
+
+
+def dispatch_functions(catalogue: Catalogue, kind: str) -> list[DispatchFunction]:
+    return [_dispatch(op, catalogue.backends) for op in catalogue.ops if op.kind == kind]
+
+
+def _dispatch(op: Op, backends) -> DispatchFunction:
+    params = ", ".join(a.name for a in op.args)
+    doc = op.doc
+    if op.composite:
+        return DispatchFunction(op.name, op.kind, "composite", params, doc, "", "", (), op.composite)
+    tensors = op.tensor_args
+    if op.routing == "creation":
+        selector = next(a.name for a in op.args if a.type == "device")
+        template = "creation_float" if op.kind == "float" else "creation_plain"
+        merge = ""
+    else:
+        selector = tensors[0].name
+        merge = _merge(op)
+        if op.routing == "move":
+            template = "move"
+        elif op.routing == "conversion" and op.returns == ("float",):
+            template = "leaf"
+        elif op.kind == "float":
+            template = "autodiff"
+        else:
+            template = "plain"
+    arms = tuple(_arm(op, b) for b in backends)
+    return DispatchFunction(op.name, op.kind, template, params, doc, merge, selector, arms, None)
+
+
+def _merge(op: Op) -> str:
+    tensors = op.tensor_args
+    single = [a for a in tensors if a.type != "tensors"]
+    lists = [a for a in tensors if a.type == "tensors"]
+    if lists:
+        # n-ary ops merge every element's context too (DESIGN §4a)
+        first = single[0].name + ".context" if single else "DISABLED"
+        return f"merge_contexts({first}, {lists[0].name})"
+    expr = f"{single[0].name}.context"
+    for arg in single[1:]:
+        expr += f".merge({arg.name}.context)"
+    return expr
+
+
+def _arm(op: Op, backend: Backend) -> Arm:
+    variant = backend.variant
+    quoted = f'"{variant}"'
+
+    def plain_arg(arg):
+        if arg.type == "tensors":
+            return f"[t.as_float({quoted}) for t in {arg.name}]"
+        if arg.type in ACCESSOR:
+            return f"{arg.name}.{ACCESSOR[arg.type]}({quoted})"
+        if arg.type == "device":
+            return f"{arg.name}.inner"
+        return arg.name
+
+    def autodiff_arg(arg):
+        if arg.type == "tensors":
+            return f"[t.lift(AD) for t in {arg.name}]"
+        if arg.type == "float":
+            return f"{arg.name}.lift(AD)"
+        return plain_arg(arg)
+
+    plain_call = f"B.inner.{op.name}({', '.join(plain_arg(a) for a in op.args)})"
+    autodiff_call = f"AD.{op.name}({', '.join(autodiff_arg(a) for a in op.args)})"
+    if op.routing == "creation":
+        if op.kind == "float":
+            return Arm(
+                variant,
+                [f"return Tensor(B.Float, {plain_call}, DISABLED)"],
+                [f"return Tensor(B.Autodiff, {autodiff_call}, ctx)"],
+            )
+        return Arm(variant, [f"return Tensor(B.{PLAIN_KIND[op.kind]}, {plain_call}, context_of({_device_name(op)}))"], [])
+    if op.routing == "conversion" and op.returns == ("float",):
+        return Arm(
+            variant,
+            [f"return Tensor(B.Float, {plain_call}, ctx)"],
+            [f"return Tensor(B.Autodiff, {autodiff_call}, ctx)"],
+        )
+    if op.routing == "move":
+        return Arm(variant, [], [])
+    plain = _returns(op, plain_call, autodiff=False)
+    autodiff = _returns(op, autodiff_call, autodiff=True) if op.kind == "float" else []
+    return Arm(variant, plain, autodiff)
+
+
+def _device_name(op: Op) -> str:
+    return next(a.name for a in op.args if a.type == "device")
+
+
+def _returns(op: Op, call: str, autodiff: bool) -> list[str]:
+    def kind_of(result):
+        if result == "float":
+            return "B.Autodiff" if autodiff else "B.Float"
+        return f"B.{PLAIN_KIND[result]}"
+
+    if len(op.returns) == 1:
+        return [f"return Tensor({kind_of(op.returns[0])}, {call}, ctx)"]
+    names = [f"out{i}" for i in range(len(op.returns))]
+    wrapped = ", ".join(f"Tensor({kind_of(r)}, {n}, ctx)" for r, n in zip(op.returns, names))
+    return [f"{', '.join(names)} = {call}", f"return ({wrapped})"]
+
+
+# -- autodiff metadata ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AutodiffEntry:
+    name: str
+    args: str  # a tuple literal of the argument names
+    float_inputs: str  # a tuple literal of positions
+    role: str
+    memory_bound: bool
+    float_output: str
+
+
+def autodiff_entries(catalogue: Catalogue) -> list[AutodiffEntry]:
+    """Every float op the Autodiff specialization implements, and how."""
+    entries = []
+    for op in catalogue.ops:
+        if op.composite:
+            continue
+        float_result = "float" in op.returns
+        if op.routing == "creation" and op.kind == "float" or (
+            op.routing == "conversion" and op.returns == ("float",)
+        ):
+            role = "leaf"
+        elif op.kind == "float" and op.routing in ("tensor", "conversion", "move"):
+            role = "record" if op.autodiff else "forward"
+        else:
+            continue
+        positions = [i for i, a in enumerate(op.args) if a.type in ("float", "tensors")]
+        float_output = (
+            str(op.returns.index("float")) if float_result and len(op.returns) > 1 else "None"
+        )
+        entries.append(
+            AutodiffEntry(
+                op.name,
+                _tuple(repr(a.name) for a in op.args),
+                _tuple(str(p) for p in positions) if role != "leaf" else "()",
+                role,
+                op.autodiff == "memory_bound",
+                float_output,
+            )
+        )
+    return entries
+
+
+def _tuple(items) -> str:
+    items = list(items)
+    return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+
+
+# -- Tensor methods ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Method:
+    name: str
+    static: bool
+    signature: str
+    doc: str
+    body: list[str]
+    operators: tuple[str, ...]
+
+
+def tensor_methods(catalogue: Catalogue) -> list[Method]:
+    groups: dict[str, list[Op]] = {}
+    for op in catalogue.ops:
+        if op.method:
+            groups.setdefault(op.method, []).append(op)
+    return [_method(name, ops) for name, ops in groups.items()]
+
+
+def _method(name: str, ops: list[Op]) -> Method:
+    first = ops[0]
+    operators = tuple(o for op in ops for o in op.operators)
+    doc = _doc(ops)
+    if first.static:
+        return _static_method(name, ops, doc, operators)
+    params = first.args[1:]
+    signature = ", ".join(["self", *_params(params)])
+    body = ["kind = self.kind.tensor_kind"]
+    scalar_ops = [op for op in ops if len(op.args) > 1 and op.args[1].type == "scalar"]
+    tensor_ops = [op for op in ops if op not in scalar_ops]
+    if scalar_ops and tensor_ops:
+        second = params[0].name
+        body.append(f"if is_scalar({second}):")
+        body += ["    " + line for line in _kind_branches(name, scalar_ops)]
+        body.append("else:")
+        body += ["    " + line for line in _kind_branches(name, tensor_ops)]
+    else:
+        body += _kind_branches(name, ops)
+    kinds = _tuple(dict.fromkeys(KIND_CONST[op.kind] for op in ops))
+    body.append(f'raise kind_error("{name}", self, {kinds})')
+    return Method(name, False, signature, doc, body, operators)
+
+
+def narrowed(op: Op) -> bool:
+    """Does the op support fewer dtypes than its kind has? Then its method checks them."""
+    from codegen.validate import DTYPES
+
+    of = op.returns[0] if op.routing in ("creation", "conversion") else op.kind
+    return op.dtypes != DTYPES[of]
+
+
+def _doc(ops: list[Op]) -> str:
+    if len(ops) == 1:
+        return ops[0].doc
+    lines = [f"{op.name}: {op.doc}" for op in ops]
+    return "Routes by kind:\n\n" + "\n".join(f"        - {line}" for line in lines) + "\n        "
+
+
+def _kind_branches(method: str, ops: list[Op]) -> list[str]:
+    lines = []
+    for op in ops:
+        args = ["self"] + [_convert(method, op, a) for a in op.args[1:]]
+        checks = [
+            f'same_kind("{method}", self, {a.name})' for a in op.args[1:] if a.type == op.kind
+        ] + [
+            f'expect_kind("{method}", {a.name}, {KIND_CONST[a.type]})'
+            for a in op.args[1:]
+            if a.type in KIND_CONST and a.type != op.kind
+        ]
+        if narrowed(op):
+            checks.append(f'check_dtype("{op.name}", self.dtype, {_tuple(map(repr, op.dtypes))})')
+        lines.append(f"if kind is {KIND_CONST[op.kind]}:")
+        lines += [f"    {c}" for c in checks]
+        lines.append(f"    return {op.name}({', '.join(args)})")
+    return lines
+
+
+def _convert(method: str, op: Op, arg) -> str:
+    """The expression that turns a user's argument into what the dispatch function takes."""
+    t, n = arg.type, arg.name
+    result_kind = op.returns[0]
+    return {
+        "scalar": f'scalar_for("{method}", self, {n})',
+        "number": f"float({n})",
+        "integer": f"int({n})",
+        "dim": f"dim_arg(self, {n})",
+        "dims": f"dims_arg(self, {n})",
+        "shape": f"shape_arg({n})",
+        "view_shape": f"view_shape_arg(self, {n})",
+        "device": f"device_arg({n}).device",
+        "dtype": f"dtype_arg({n}, {KIND_CONST[result_kind]})",
+        "distribution": f"distribution_arg({n})",
+        "tensors": f"tensors_arg({n})",
+    }.get(t, n)
+
+
+def _params(args, static=False) -> list[str]:
+    """A method's parameters: a constructor's device and dtype are keyword-only."""
+    out, keyword_only = [], False
+    for arg in args:
+        if arg.type == "dtype" and not static:
+            out.append(f"{arg.name}=None")
+        elif static and arg.type in ("device", "dtype"):
+            if not keyword_only:
+                out.append("*")
+                keyword_only = True
+            out.append(f"{arg.name}=None")
+        elif arg.type == "distribution":
+            out.append(f"{arg.name}=None")
+        elif arg.name == "step" and arg.type == "integer":
+            out.append(f"{arg.name}=1")
+        else:
+            out.append(arg.name)
+    return out
+
+
+def _static_method(name, ops, doc, operators) -> Method:
+    first = ops[0]
+    signature = ", ".join(["cls", *_params(first.args, static=True)])
+    names = {a.name: a for a in first.args}
+    if "data" in names:
+        resolve = "dtype = infer_data_dtype(data, dtype)"
+    elif "fill_value" in names:
+        resolve = "dtype = fill_dtype(fill_value, dtype)"
+    else:
+        resolve = f"dtype = dtype_arg(dtype, {KIND_CONST[first.kind]})"
+    body = [resolve, "kind = kind_of_dtype(dtype)"]
+    for op in ops:
+        args = []
+        for arg in op.args:
+            if arg.type == "dtype":
+                args.append(arg.name)
+            elif arg.type == "data":
+                args.append(f"data_arg({arg.name})")
+            else:
+                args.append(_convert(name, op, arg))
+        body.append(f"if kind is {KIND_CONST[op.kind]}:")
+        if narrowed(op):
+            body.append(f'    check_dtype("{op.name}", dtype, {_tuple(map(repr, op.dtypes))})')
+        body.append(f"    return {op.name}({', '.join(args)})")
+    kinds = _tuple(KIND_CONST[op.kind] for op in ops)
+    body.append(f'raise dtype_error("{name}", dtype, {kinds})')
+    return Method(name, True, signature, doc, body, operators)
+
+
+# -- the report ----------------------------------------------------------------------------
+
+
+def stats(catalogue: Catalogue) -> list[str]:
+    ops = catalogue.ops
+    lines = [f"{len(ops)} ops in {catalogue.path}, {len(catalogue.backends)} backend(s): "
+             + ", ".join(b.name for b in catalogue.backends), ""]
+    kinds = sorted({op.kind for op in ops})
+    categories = sorted({op.category for op in ops})
+    width = max(len(c) for c in categories) + 2
+    lines.append("category".ljust(width) + "".join(k.rjust(8) for k in kinds) + "total".rjust(8))
+    for category in categories:
+        counts = [sum(1 for op in ops if op.kind == k and op.category == category) for k in kinds]
+        lines.append(category.ljust(width) + "".join(str(c).rjust(8) for c in counts) + str(sum(counts)).rjust(8))
+    totals = [sum(1 for op in ops if op.kind == k) for k in kinds]
+    lines.append("total".ljust(width) + "".join(str(c).rjust(8) for c in totals) + str(len(ops)).rjust(8))
+    lines.append("")
+    differentiable = [op for op in ops if op.autodiff]
+    lines.append(f"differentiable primitives: {len(differentiable)} "
+                 f"(memory-bound {sum(op.autodiff == 'memory_bound' for op in ops)}, "
+                 f"compute-bound {sum(op.autodiff == 'compute_bound' for op in ops)})")
+    composites = [op for op in ops if op.composite]
+    lines.append(f"composites (differentiate through their parts): {len(composites)}")
+    lines.append(f"with test metadata: {sum(op.test is not None for op in ops)} of {len(ops)}")
+    lines.append(f"Tensor methods: {len({op.method for op in ops if op.method})}")
+    return lines

@@ -1,0 +1,112 @@
+"""The catalogue as frozen dataclasses: what `ops.yaml` means, once it has been validated."""
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+TENSOR_KINDS = ("float", "int", "bool")
+ARG_TYPES = (
+    *TENSOR_KINDS,
+    "tensors",  # a list of float tensors (cat)
+    "scalar",  # a number, cast to the receiver's kind
+    "number",  # a Python float
+    "integer",  # a Python int
+    "dim",
+    "dims",
+    "shape",
+    "view_shape",  # a shape that may hold one -1
+    "device",
+    "dtype",
+    "distribution",
+    "data",
+)
+ROUTINGS = ("creation", "tensor", "conversion", "move")
+AUTODIFF_CLASSES = ("memory_bound", "compute_bound")
+OPERATORS = (
+    "__add__",
+    "__sub__",
+    "__mul__",
+    "__truediv__",
+    "__floordiv__",
+    "__mod__",
+    "__pow__",
+    "__matmul__",
+    "__neg__",
+    "__abs__",
+    "__invert__",
+    "__and__",
+    "__or__",
+    "__xor__",
+    "__lshift__",
+    "__rshift__",
+)
+# Comparison operators are hand-written in runtime/tensor.py: each routes a scalar to the
+# `_elem` method and a tensor to the tensor one.
+
+
+@dataclass(frozen=True)
+class Arg:
+    name: str
+    type: str
+
+    @property
+    def is_tensor(self) -> bool:
+        return self.type in TENSOR_KINDS or self.type == "tensors"
+
+
+@dataclass(frozen=True)
+class Backend:
+    name: str  # as in `dispatch<numpy>`
+    variant: str  # the DispatchDevice / DispatchTensorKind variant, e.g. NumPy
+    module: str  # the runtime module that defines BACKEND
+    devices: tuple[str, ...]
+    extra: str | None  # the pip extra that installs its library, if optional
+    line: int
+
+
+@dataclass(frozen=True)
+class Op:
+    name: str
+    kind: str
+    args: tuple[Arg, ...]
+    returns: tuple[str, ...]
+    routing: str
+    doc: str
+    line: int
+    autodiff: str | None = None
+    composite: str | None = None
+    method: str | None = None
+    static: bool = False
+    operators: tuple[str, ...] = ()
+    dtypes: tuple[str, ...] = ()
+    test: MappingProxyType | None = field(default=None, compare=False)
+
+    @property
+    def tensor_args(self) -> tuple[Arg, ...]:
+        return tuple(a for a in self.args if a.is_tensor)
+
+    @property
+    def float_args(self) -> tuple[Arg, ...]:
+        return tuple(a for a in self.args if a.type in ("float", "tensors"))
+
+    @property
+    def differentiable(self) -> bool:
+        return self.autodiff is not None
+
+    @property
+    def category(self) -> str:
+        """The report's grouping: what the routing does with which kinds."""
+        if self.routing != "tensor":
+            return self.routing
+        if self.composite:
+            return "composite"
+        return "unary" if len(self.tensor_args) == 1 else "n-ary"
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    path: str
+    backends: tuple[Backend, ...]
+    ops: tuple[Op, ...]
+
+    def op(self, name: str) -> Op:
+        return next(op for op in self.ops if op.name == name)

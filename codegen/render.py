@@ -1,0 +1,136 @@
+"""Render the templates, format with black, and write only what changed.
+
+Each file starts with a header that records a hash of the unformatted render and of the
+formatted body. When both still match, black is skipped: `--check` and a no-change regenerate
+cost a render, not a format.
+"""
+
+import difflib
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+import black
+import jinja2
+
+from codegen import api
+from codegen.model import Catalogue
+
+HEADER = "# @generated from {source} by `python -m codegen`; do not edit. render={render} body={body}\n"
+MODE = black.Mode(line_length=100)
+TEMPLATES = Path(__file__).parent / "templates"
+
+
+def environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def render_all(catalogue: Catalogue) -> dict[str, str]:
+    """Relative path -> unformatted source, for every generated file."""
+    env = environment()
+    kinds = [k for k in ("float", "int", "bool") if any(op.kind == k for op in catalogue.ops)]
+    files = {
+        "__init__.py": env.get_template("init.py.jinja").render(),
+        "backends.py": env.get_template("backends.py.jinja").render(backends=catalogue.backends),
+        "catalogue.py": env.get_template("catalogue.py.jinja").render(
+            entries=api.autodiff_entries(catalogue),
+            ops_by_kind=[(k, [op.name for op in catalogue.ops if op.kind == k]) for k in kinds],
+        ),
+        "tensor.py": env.get_template("tensor.py.jinja").render(
+            methods=api.tensor_methods(catalogue)
+        ),
+        "dispatch/__init__.py": env.get_template("dispatch_init.py.jinja").render(kinds=kinds),
+    }
+    template = env.get_template("dispatch.py.jinja")
+    for kind in kinds:
+        files[f"dispatch/{kind}_ops.py"] = template.render(
+            kind=kind, functions=api.dispatch_functions(catalogue, kind)
+        )
+    return files
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _split(content: str) -> tuple[str | None, str | None, str]:
+    """(render hash, body hash, body) of an existing generated file."""
+    first, _, body = content.partition("\n")
+    fields = dict(word.split("=", 1) for word in first.split() if word.startswith(("render=", "body=")))
+    return fields.get("render"), fields.get("body"), body
+
+
+def finish(source_name: str, rendered: str, existing: str | None) -> str:
+    """The file's final content: reuse the existing one when neither render nor body changed."""
+    render_hash = _digest(rendered + black.__version__)
+    if existing is not None:
+        old_render, old_body_hash, old_body = _split(existing)
+        if old_render == render_hash and old_body_hash == _digest(old_body):
+            return existing
+    body = black.format_str(rendered, mode=MODE)
+    return HEADER.format(source=source_name, render=render_hash, body=_digest(body)) + body
+
+
+def plan(catalogue: Catalogue, out_dir: Path) -> dict[Path, str]:
+    """Every generated file's final content (nothing is written here)."""
+    source = os.path.basename(catalogue.path)
+    result = {}
+    for relative, rendered in render_all(catalogue).items():
+        path = out_dir / relative
+        existing = path.read_text(encoding="utf-8") if path.exists() else None
+        result[path] = finish(source, rendered, existing)
+    return result
+
+
+def stale(out_dir: Path, planned: dict[Path, str]) -> list[Path]:
+    """Generated files on disk that the catalogue no longer produces."""
+    if not out_dir.exists():
+        return []
+    return [
+        p
+        for p in out_dir.rglob("*.py")
+        if p not in planned and p.read_text(encoding="utf-8").startswith("# @generated")
+    ]
+
+
+def write(planned: dict[Path, str], obsolete: list[Path]) -> list[tuple[Path, str]]:
+    """Write the files whose content changed, each atomically; report what happened."""
+    report = []
+    for path, content in planned.items():
+        old = path.read_text(encoding="utf-8") if path.exists() else None
+        if old == content:
+            report.append((path, "unchanged"))
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, encoding="utf-8") as f:
+            f.write(content)
+        os.replace(f.name, path)
+        report.append((path, "written" if old is not None else "created"))
+    for path in obsolete:
+        path.unlink()
+        report.append((path, "removed"))
+    return report
+
+
+def diff(planned: dict[Path, str], obsolete: list[Path]) -> str:
+    chunks = []
+    for path, content in planned.items():
+        old = path.read_text(encoding="utf-8") if path.exists() else ""
+        if old != content:
+            chunks.append(
+                "".join(
+                    difflib.unified_diff(
+                        old.splitlines(True), content.splitlines(True), f"a/{path}", f"b/{path}"
+                    )
+                )
+            )
+    for path in obsolete:
+        chunks.append(f"--- a/{path}\n+++ /dev/null (no longer generated)\n")
+    return "".join(chunks)

@@ -1,0 +1,108 @@
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=b01d4edf9fd97b5d body=e6ebd2d97955831a
+"""The bool ops of the dispatch layer, one routing function per ops.yaml entry."""
+
+from generated.backends import BACKENDS
+from generated.tensor import Tensor
+from runtime.device import AutodiffDevice, GradientCheckpointingStrategy
+from runtime.dispatch import (
+    DISABLED,
+    DispatchAutodiffContext,
+    context_of,
+    merge_contexts,
+    unsupported_backend,
+)
+
+__all__ = [
+    "bool_from_data",
+    "bool_not",
+    "bool_and",
+    "bool_or",
+    "bool_equal",
+    "bool_into_int",
+    "bool_into_float",
+    "bool_to_device",
+]
+
+
+def bool_from_data(data, device, dtype):
+    """A bool tensor holding a copy of `data`."""
+    if device.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(B.Bool, B.inner.bool_from_data(data, device.inner, dtype), context_of(device))
+    raise unsupported_backend("bool_from_data", device)
+
+
+def bool_not(tensor):
+    """Element-wise logical not."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(B.Bool, B.inner.bool_not(tensor.as_bool("NumPy")), ctx)
+    raise unsupported_backend("bool_not", tensor)
+
+
+def bool_and(lhs, rhs):
+    """Element-wise logical and."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(B.Bool, B.inner.bool_and(lhs.as_bool("NumPy"), rhs.as_bool("NumPy")), ctx)
+    raise unsupported_backend("bool_and", lhs)
+
+
+def bool_or(lhs, rhs):
+    """Element-wise logical or."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(B.Bool, B.inner.bool_or(lhs.as_bool("NumPy"), rhs.as_bool("NumPy")), ctx)
+    raise unsupported_backend("bool_or", lhs)
+
+
+def bool_equal(lhs, rhs):
+    """Element-wise lhs == rhs."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(B.Bool, B.inner.bool_equal(lhs.as_bool("NumPy"), rhs.as_bool("NumPy")), ctx)
+    raise unsupported_backend("bool_equal", lhs)
+
+
+def bool_into_int(tensor, dtype):
+    """true -> 1, false -> 0."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(B.Int, B.inner.bool_into_int(tensor.as_bool("NumPy"), dtype), ctx)
+    raise unsupported_backend("bool_into_int", tensor)
+
+
+def bool_into_float(tensor, dtype):
+    """true -> 1.0, false -> 0.0 (an untracked leaf on an autodiff device)."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(B.Float, B.inner.bool_into_float(tensor.as_bool("NumPy"), dtype), ctx)
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(B.Autodiff, AD.bool_into_float(tensor.as_bool("NumPy"), dtype), ctx)
+    raise unsupported_backend("bool_into_float", tensor)
+
+
+def bool_to_device(tensor, device):
+    """The tensor on `device`."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if device.variant == "NumPy":
+            T = B
+            return Tensor(
+                T.Bool,
+                B.inner.bool_to_device(tensor.inner_primitive(), device.inner),
+                context_of(device),
+            )
+    raise unsupported_backend("bool_to_device", tensor)

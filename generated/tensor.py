@@ -1,0 +1,516 @@
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=f1eb2ac62945f3bd body=768893dba2d23c75
+"""The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
+
+from runtime.tensor import (  # noqa: F401  (the argument checks the methods use)
+    BOOL,
+    FLOAT,
+    INT,
+    TensorBase,
+    check_dtype,
+    data_arg,
+    device_arg,
+    dim_arg,
+    dims_arg,
+    distribution_arg,
+    dtype_arg,
+    dtype_error,
+    expect_kind,
+    fill_dtype,
+    infer_data_dtype,
+    is_scalar,
+    kind_error,
+    kind_of_dtype,
+    same_kind,
+    scalar_for,
+    shape_arg,
+    tensors_arg,
+    view_shape_arg,
+)
+
+
+class Tensor(TensorBase):
+    """A float, int or bool tensor on a device (burn-tensor's `Tensor<B, D, K>`)."""
+
+    __slots__ = ()
+
+    @classmethod
+    def from_data(cls, data, *, device=None, dtype=None):
+        """Routes by kind:
+
+        - float_from_data: A float tensor holding a copy of `data`.
+        - int_from_data: An int tensor holding a copy of `data`.
+        - bool_from_data: A bool tensor holding a copy of `data`.
+        """
+        dtype = infer_data_dtype(data, dtype)
+        kind = kind_of_dtype(dtype)
+        if kind is FLOAT:
+            return float_from_data(data_arg(data), device_arg(device).device, dtype)
+        if kind is INT:
+            return int_from_data(data_arg(data), device_arg(device).device, dtype)
+        if kind is BOOL:
+            return bool_from_data(data_arg(data), device_arg(device).device, dtype)
+        raise dtype_error("from_data", dtype, (FLOAT, INT, BOOL))
+
+    @classmethod
+    def zeros(cls, shape, *, device=None, dtype=None):
+        """Routes by kind:
+
+        - float_zeros: A float tensor of zeros.
+        - int_zeros: An int tensor of zeros.
+        """
+        dtype = dtype_arg(dtype, FLOAT)
+        kind = kind_of_dtype(dtype)
+        if kind is FLOAT:
+            return float_zeros(shape_arg(shape), device_arg(device).device, dtype)
+        if kind is INT:
+            return int_zeros(shape_arg(shape), device_arg(device).device, dtype)
+        raise dtype_error("zeros", dtype, (FLOAT, INT))
+
+    @classmethod
+    def ones(cls, shape, *, device=None, dtype=None):
+        """Routes by kind:
+
+        - float_ones: A float tensor of ones.
+        - int_ones: An int tensor of ones.
+        """
+        dtype = dtype_arg(dtype, FLOAT)
+        kind = kind_of_dtype(dtype)
+        if kind is FLOAT:
+            return float_ones(shape_arg(shape), device_arg(device).device, dtype)
+        if kind is INT:
+            return int_ones(shape_arg(shape), device_arg(device).device, dtype)
+        raise dtype_error("ones", dtype, (FLOAT, INT))
+
+    @classmethod
+    def full(cls, shape, fill_value, *, device=None, dtype=None):
+        """Routes by kind:
+
+        - float_full: A float tensor filled with `fill_value`.
+        - int_full: An int tensor filled with `fill_value`.
+        """
+        dtype = fill_dtype(fill_value, dtype)
+        kind = kind_of_dtype(dtype)
+        if kind is FLOAT:
+            return float_full(shape_arg(shape), float(fill_value), device_arg(device).device, dtype)
+        if kind is INT:
+            return int_full(shape_arg(shape), int(fill_value), device_arg(device).device, dtype)
+        raise dtype_error("full", dtype, (FLOAT, INT))
+
+    @classmethod
+    def empty(cls, shape, *, device=None, dtype=None):
+        """An uninitialised float tensor."""
+        dtype = dtype_arg(dtype, FLOAT)
+        kind = kind_of_dtype(dtype)
+        if kind is FLOAT:
+            return float_empty(shape_arg(shape), device_arg(device).device, dtype)
+        raise dtype_error("empty", dtype, (FLOAT,))
+
+    @classmethod
+    def random(cls, shape, distribution=None, *, device=None, dtype=None):
+        """A float tensor sampled from `distribution` (seed it with `device.seed(n)`)."""
+        dtype = dtype_arg(dtype, FLOAT)
+        kind = kind_of_dtype(dtype)
+        if kind is FLOAT:
+            return float_random(
+                shape_arg(shape), distribution_arg(distribution), device_arg(device).device, dtype
+            )
+        raise dtype_error("random", dtype, (FLOAT,))
+
+    @classmethod
+    def arange(cls, start, end, step=1, *, device=None, dtype=None):
+        """The ints start, start + step, ... below end."""
+        dtype = dtype_arg(dtype, INT)
+        kind = kind_of_dtype(dtype)
+        if kind is INT:
+            return int_arange(int(start), int(end), int(step), device_arg(device).device, dtype)
+        raise dtype_error("arange", dtype, (INT,))
+
+    def add(self, rhs):
+        """Routes by kind:
+
+        - float_add: Element-wise sum, broadcasting.
+        - float_add_scalar: Adds a scalar to every element.
+        - int_add: Element-wise sum of ints, broadcasting.
+        - int_add_scalar: Adds an int to every element.
+        """
+        kind = self.kind.tensor_kind
+        if is_scalar(rhs):
+            if kind is FLOAT:
+                return float_add_scalar(self, scalar_for("add", self, rhs))
+            if kind is INT:
+                return int_add_scalar(self, scalar_for("add", self, rhs))
+        else:
+            if kind is FLOAT:
+                same_kind("add", self, rhs)
+                return float_add(self, rhs)
+            if kind is INT:
+                same_kind("add", self, rhs)
+                return int_add(self, rhs)
+        raise kind_error("add", self, (FLOAT, INT))
+
+    __add__ = add
+
+    def sub(self, rhs):
+        """Routes by kind:
+
+        - float_sub: Element-wise difference, broadcasting.
+        - float_sub_scalar: Subtracts a scalar from every element.
+        """
+        kind = self.kind.tensor_kind
+        if is_scalar(rhs):
+            if kind is FLOAT:
+                return float_sub_scalar(self, scalar_for("sub", self, rhs))
+        else:
+            if kind is FLOAT:
+                same_kind("sub", self, rhs)
+                return float_sub(self, rhs)
+        raise kind_error("sub", self, (FLOAT,))
+
+    __sub__ = sub
+
+    def mul(self, rhs):
+        """Routes by kind:
+
+        - float_mul: Element-wise product, broadcasting.
+        - float_mul_scalar: Multiplies every element by a scalar.
+        - int_mul: Element-wise product of ints, broadcasting.
+        - int_mul_scalar: Multiplies every element by an int.
+        """
+        kind = self.kind.tensor_kind
+        if is_scalar(rhs):
+            if kind is FLOAT:
+                return float_mul_scalar(self, scalar_for("mul", self, rhs))
+            if kind is INT:
+                return int_mul_scalar(self, scalar_for("mul", self, rhs))
+        else:
+            if kind is FLOAT:
+                same_kind("mul", self, rhs)
+                return float_mul(self, rhs)
+            if kind is INT:
+                same_kind("mul", self, rhs)
+                return int_mul(self, rhs)
+        raise kind_error("mul", self, (FLOAT, INT))
+
+    __mul__ = mul
+
+    def div(self, rhs):
+        """Routes by kind:
+
+        - float_div: Element-wise quotient, broadcasting.
+        - float_div_scalar: Divides every element by a scalar.
+        """
+        kind = self.kind.tensor_kind
+        if is_scalar(rhs):
+            if kind is FLOAT:
+                return float_div_scalar(self, scalar_for("div", self, rhs))
+        else:
+            if kind is FLOAT:
+                same_kind("div", self, rhs)
+                return float_div(self, rhs)
+        raise kind_error("div", self, (FLOAT,))
+
+    __truediv__ = div
+
+    def neg(self):
+        """Element-wise negation."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_neg(self)
+        raise kind_error("neg", self, (FLOAT,))
+
+    __neg__ = neg
+
+    def matmul(self, rhs):
+        """Matrix product over the last two dims, broadcasting the batch dims."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            same_kind("matmul", self, rhs)
+            return float_matmul(self, rhs)
+        raise kind_error("matmul", self, (FLOAT,))
+
+    __matmul__ = matmul
+
+    def powf_scalar(self, rhs):
+        """Raises every element to a float power."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_powf_scalar(self, float(rhs))
+        raise kind_error("powf_scalar", self, (FLOAT,))
+
+    __pow__ = powf_scalar
+
+    def exp(self):
+        """Element-wise e^x."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_exp(self)
+        raise kind_error("exp", self, (FLOAT,))
+
+    def log(self):
+        """Element-wise natural logarithm."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_log(self)
+        raise kind_error("log", self, (FLOAT,))
+
+    def sqrt(self):
+        """Element-wise square root."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_sqrt(self)
+        raise kind_error("sqrt", self, (FLOAT,))
+
+    def abs(self):
+        """Element-wise absolute value."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_abs(self)
+        raise kind_error("abs", self, (FLOAT,))
+
+    __abs__ = abs
+
+    def sign(self):
+        """Element-wise sign (-1, 0 or 1)."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_sign(self)
+        raise kind_error("sign", self, (FLOAT,))
+
+    def tanh(self):
+        """Element-wise hyperbolic tangent."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_tanh(self)
+        raise kind_error("tanh", self, (FLOAT,))
+
+    def sigmoid(self):
+        """Element-wise logistic function 1 / (1 + e^-x)."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return sigmoid(self)
+        raise kind_error("sigmoid", self, (FLOAT,))
+
+    def relu(self):
+        """Element-wise max(x, 0)."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return relu(self)
+        raise kind_error("relu", self, (FLOAT,))
+
+    def sum(self):
+        """Routes by kind:
+
+        - float_sum: Sum of all elements, shape [1].
+        - int_sum: Sum of all elements, shape [1].
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_sum(self)
+        if kind is INT:
+            return int_sum(self)
+        raise kind_error("sum", self, (FLOAT, INT))
+
+    def sum_dim(self, dim):
+        """Sum along `dim`, keeping it with size 1."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_sum_dim(self, dim_arg(self, dim))
+        raise kind_error("sum_dim", self, (FLOAT,))
+
+    def mean(self):
+        """Mean of all elements, shape [1]."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_mean(self)
+        raise kind_error("mean", self, (FLOAT,))
+
+    def mean_dim(self, dim):
+        """Mean along `dim`, keeping it with size 1."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_mean_dim(self, dim_arg(self, dim))
+        raise kind_error("mean_dim", self, (FLOAT,))
+
+    def reshape(self, shape):
+        """The same elements in a new shape (-1 infers one dim)."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_reshape(self, shape_arg(shape))
+        raise kind_error("reshape", self, (FLOAT,))
+
+    def swap_dims(self, dim1, dim2):
+        """Swaps two dims."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_swap_dims(self, dim_arg(self, dim1), dim_arg(self, dim2))
+        raise kind_error("swap_dims", self, (FLOAT,))
+
+    def transpose(self):
+        """Swaps the last two dims."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_transpose(self)
+        raise kind_error("transpose", self, (FLOAT,))
+
+    def cast(self, dtype=None):
+        """Routes by kind:
+
+        - float_cast: The tensor in another float dtype (the gradient is cast back).
+        - int_cast: The tensor in another int dtype.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_cast(self, dtype_arg(dtype, FLOAT))
+        if kind is INT:
+            return int_cast(self, dtype_arg(dtype, INT))
+        raise kind_error("cast", self, (FLOAT, INT))
+
+    def equal(self, rhs):
+        """Routes by kind:
+
+        - float_equal: Element-wise lhs == rhs.
+        - int_equal: Element-wise lhs == rhs.
+        - bool_equal: Element-wise lhs == rhs.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            same_kind("equal", self, rhs)
+            return float_equal(self, rhs)
+        if kind is INT:
+            same_kind("equal", self, rhs)
+            return int_equal(self, rhs)
+        if kind is BOOL:
+            same_kind("equal", self, rhs)
+            return bool_equal(self, rhs)
+        raise kind_error("equal", self, (FLOAT, INT, BOOL))
+
+    def equal_elem(self, rhs):
+        """Element-wise lhs == scalar."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_equal_elem(self, scalar_for("equal_elem", self, rhs))
+        raise kind_error("equal_elem", self, (FLOAT,))
+
+    def not_equal_elem(self, rhs):
+        """Routes by kind:
+
+        - float_not_equal_elem: Element-wise lhs != scalar.
+        - int_not_equal_elem: Element-wise lhs != scalar.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_not_equal_elem(self, scalar_for("not_equal_elem", self, rhs))
+        if kind is INT:
+            return int_not_equal_elem(self, scalar_for("not_equal_elem", self, rhs))
+        raise kind_error("not_equal_elem", self, (FLOAT, INT))
+
+    def greater(self, rhs):
+        """Element-wise lhs > rhs."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            same_kind("greater", self, rhs)
+            return float_greater(self, rhs)
+        raise kind_error("greater", self, (FLOAT,))
+
+    def greater_elem(self, rhs):
+        """Routes by kind:
+
+        - float_greater_elem: Element-wise lhs > scalar.
+        - int_greater_elem: Element-wise lhs > scalar.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_greater_elem(self, scalar_for("greater_elem", self, rhs))
+        if kind is INT:
+            return int_greater_elem(self, scalar_for("greater_elem", self, rhs))
+        raise kind_error("greater_elem", self, (FLOAT, INT))
+
+    def lower(self, rhs):
+        """Element-wise lhs < rhs."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            same_kind("lower", self, rhs)
+            return float_lower(self, rhs)
+        raise kind_error("lower", self, (FLOAT,))
+
+    def lower_elem(self, rhs):
+        """Element-wise lhs < scalar."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_lower_elem(self, scalar_for("lower_elem", self, rhs))
+        raise kind_error("lower_elem", self, (FLOAT,))
+
+    def bool_not(self):
+        """Element-wise logical not."""
+        kind = self.kind.tensor_kind
+        if kind is BOOL:
+            return bool_not(self)
+        raise kind_error("bool_not", self, (BOOL,))
+
+    __invert__ = bool_not
+
+    def bool_and(self, rhs):
+        """Element-wise logical and."""
+        kind = self.kind.tensor_kind
+        if kind is BOOL:
+            same_kind("bool_and", self, rhs)
+            return bool_and(self, rhs)
+        raise kind_error("bool_and", self, (BOOL,))
+
+    __and__ = bool_and
+
+    def bool_or(self, rhs):
+        """Element-wise logical or."""
+        kind = self.kind.tensor_kind
+        if kind is BOOL:
+            same_kind("bool_or", self, rhs)
+            return bool_or(self, rhs)
+        raise kind_error("bool_or", self, (BOOL,))
+
+    __or__ = bool_or
+
+    def into_int(self, dtype=None):
+        """Routes by kind:
+
+        - float_into_int: Truncates toward zero into an int tensor.
+        - bool_into_int: true -> 1, false -> 0.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_into_int(self, dtype_arg(dtype, INT))
+        if kind is BOOL:
+            return bool_into_int(self, dtype_arg(dtype, INT))
+        raise kind_error("into_int", self, (FLOAT, BOOL))
+
+    def into_float(self, dtype=None):
+        """Routes by kind:
+
+        - int_into_float: Converts into a float tensor (an untracked leaf on an autodiff device).
+        - bool_into_float: true -> 1.0, false -> 0.0 (an untracked leaf on an autodiff device).
+        """
+        kind = self.kind.tensor_kind
+        if kind is INT:
+            return int_into_float(self, dtype_arg(dtype, FLOAT))
+        if kind is BOOL:
+            return bool_into_float(self, dtype_arg(dtype, FLOAT))
+        raise kind_error("into_float", self, (INT, BOOL))
+
+    def to_device(self, device):
+        """Routes by kind:
+
+        - float_to_device: The tensor on `device` (plain -> autodiff makes an untracked leaf; autodiff -> plain detaches).
+        - int_to_device: The tensor on `device`.
+        - bool_to_device: The tensor on `device`.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_to_device(self, device_arg(device).device)
+        if kind is INT:
+            return int_to_device(self, device_arg(device).device)
+        if kind is BOOL:
+            return bool_to_device(self, device_arg(device).device)
+        raise kind_error("to_device", self, (FLOAT, INT, BOOL))
+
+
+# Imported last: the dispatch functions construct Tensors, and the methods above call them.
+from generated.dispatch import *  # noqa: E402, F401, F403

@@ -1,0 +1,1 @@
+"""The Autodiff decorator: burn-autodiff's graph, steps, gradients and checkpointing."""

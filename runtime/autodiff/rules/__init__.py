@@ -1,0 +1,73 @@
+"""Backward rules: one flat table per category, merged into RULES.
+
+A rule is a tuple with one VJP per float input, in the order ops.yaml lists the op's
+arguments. A VJP is a function whose parameter names say what it needs:
+
+- `g`: the gradient of the output; `B`: the inner backend (backward is never recorded);
+- an argument's name (`lhs`, `tensor`, `dim`, `rhs`, ...): its value at forward time;
+- `out`: the op's output; `<input>_shape`, `_device`, `_dtype`: a float input's shape, device, dtype.
+
+Only what the VJPs of the *tracked* inputs name is saved (burn: `mul` keeps lhs only when rhs
+needs a gradient). Broadcasting is undone once, by the step, not here.
+"""
+
+import inspect
+
+from runtime.autodiff.rules.elementwise import RULES as ELEMENTWISE
+from runtime.autodiff.rules.reduce import RULES as REDUCE
+from runtime.autodiff.rules.shape import RULES as SHAPE
+
+RULES: dict[str, tuple] = {**ELEMENTWISE, **REDUCE, **SHAPE}
+assert len(RULES) == len(ELEMENTWISE) + len(REDUCE) + len(SHAPE), "a rule is in two tables"
+
+
+class Rule:
+    """A rule, compiled once for one op: positional VJPs and the names each one needs."""
+
+    __slots__ = ("name", "vjps", "needs")
+
+    def __init__(self, name: str, args: tuple[str, ...], float_inputs: tuple[str, ...]):
+        if name not in RULES:
+            raise LookupError(
+                f"{name} is declared differentiable in ops.yaml but has no backward rule; add one "
+                f"to a table in runtime/autodiff/rules/"
+            )
+        fns = RULES[name]
+        if len(fns) != len(float_inputs):
+            raise ValueError(
+                f"the rule for {name} has {len(fns)} VJPs but the op has {len(float_inputs)} "
+                f"float inputs {float_inputs}; write one VJP per float input, in order"
+            )
+        allowed = {"B", "g", "out", *args}
+        allowed |= {f"{a}_{what}" for a in float_inputs for what in ("shape", "device", "dtype")}
+        self.name = name
+        self.vjps, self.needs = [], []
+        for fn in fns:
+            params = tuple(inspect.signature(fn).parameters)
+            unknown = [p for p in params if p not in allowed]
+            if unknown:
+                raise ValueError(
+                    f"a VJP of {name} asks for {unknown}, which the op does not have; "
+                    f"it may name {sorted(allowed)}"
+                )
+            self.vjps.append(_bind(fn, params))
+            self.needs.append(tuple(p for p in params if p not in ("B", "g")))
+        self.vjps, self.needs = tuple(self.vjps), tuple(self.needs)
+
+
+def _bind(fn, params):
+    """Turn `fn(<named params>)` into `vjp(B, g, values)`."""
+    if params == ("g",):
+        return lambda B, g, values: fn(g)
+    names = tuple(p for p in params if p not in ("B", "g"))
+    pass_b, pass_g = "B" in params, "g" in params
+
+    def vjp(B, g, values):
+        kwargs = {name: values[name] for name in names}
+        if pass_b:
+            kwargs["B"] = B
+        if pass_g:
+            kwargs["g"] = g
+        return fn(**kwargs)
+
+    return vjp

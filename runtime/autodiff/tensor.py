@@ -1,0 +1,48 @@
+"""AutodiffTensor: the inner float primitive, its Node, and `rc`."""
+
+from runtime.autodiff.node import ComputingProperty, Node, NodeId, Requirement
+from runtime.autodiff.steps import ROOT_STEP
+from runtime.errors import NON_LEAF_REQUIRE_GRAD, BurnPanic
+
+
+class AutodiffTensor:
+    """{primitive, node, rc}. `rc` is the node's NodeId object, shared by every handle of the
+    node: Python's reference count of it tells how many handles exist (burn's `Arc<NodeId>`)."""
+
+    __slots__ = ("primitive", "node", "rc")
+
+    def __init__(self, primitive, node: Node):
+        self.primitive = primitive
+        self.node = node
+        self.rc = node.id
+
+    @staticmethod
+    def new(primitive) -> "AutodiffTensor":
+        """A fresh untracked leaf (`from_inner`, creation ops); registers nothing."""
+        node = Node((), 0, NodeId.new(), Requirement.None_, ComputingProperty.Ambiguous)
+        return AutodiffTensor(primitive, node)
+
+    def id(self) -> NodeId:
+        return self.node.id
+
+    def is_tracked(self) -> bool:
+        return self.node.requirement is not Requirement.None_
+
+    def require_grad(self) -> "AutodiffTensor":
+        """A Grad leaf with the same id, registered with a RootStep; the receiver is unchanged."""
+        requirement = self.node.requirement
+        if requirement is Requirement.Grad:
+            return self
+        if requirement is Requirement.GradInBackward:
+            raise BurnPanic(
+                NON_LEAF_REQUIRE_GRAD,
+                "only leaves can require gradients; to get an intermediate's gradient, "
+                "`detach()` it into a new leaf and call `require_grad()` on that",
+            )
+        node = Node((), 0, self.node.id, Requirement.Grad, self.node.properties, ROOT_STEP)
+        return AutodiffTensor(self.primitive, node)
+
+    def detach(self) -> "AutodiffTensor":
+        """A new leaf (new id) on the same data; a Grad leaf stays a Grad leaf."""
+        fresh = AutodiffTensor.new(self.primitive)
+        return fresh.require_grad() if self.node.requirement is Requirement.Grad else fresh

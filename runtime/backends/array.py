@@ -1,0 +1,58 @@
+"""ArrayBackend: every shared kernel, plus the few facts a backend must state about itself."""
+
+from runtime.backends.kernels.arithmetic import ArithmeticKernels
+from runtime.backends.kernels.convert import ConvertKernels
+from runtime.backends.kernels.creation import CreationKernels
+from runtime.backends.kernels.reduce import ReduceKernels
+from runtime.backends.kernels.shape import ShapeKernels
+from runtime.backends.kernels.unary import UnaryKernels
+
+
+class ArrayBackend(
+    CreationKernels,
+    ArithmeticKernels,
+    UnaryKernels,
+    ReduceKernels,
+    ShapeKernels,
+    ConvertKernels,
+):
+    """A backend over an array library. Subclasses set `name`, `variant`, `xp` and define the
+    methods below the line, then override kernels where their library differs."""
+
+    name: str  # as in `dispatch<numpy>`
+    variant: str  # the DispatchTensorKind variant
+    xp = None  # the array API namespace
+
+    def unbroadcast(self, grad, shape):
+        """Sum a broadcast gradient back to `shape` (broadcasting, undone)."""
+        xp = self.xp
+        extra = grad.ndim - len(shape)
+        if extra:
+            grad = xp.sum(grad, axis=tuple(range(extra)))
+        axes = tuple(i for i, n in enumerate(shape) if n == 1 and grad.shape[i] != 1)
+        return xp.sum(grad, axis=axes, keepdims=True) if axes else grad
+
+    # ------------------------------------------------------------------------------------------
+    def seed(self, seed: int) -> None:
+        raise NotImplementedError
+
+    def device_of(self, primitive) -> str:
+        """burn's name of the primitive's device: `Cpu`, `Cuda(0)`."""
+        raise NotImplementedError
+
+    def native_device(self, device: str):
+        raise NotImplementedError
+
+    def native_dtype(self, dtype):
+        """The library's dtype for a numpy dtype."""
+        raise NotImplementedError
+
+    def dtype(self, primitive):
+        """The numpy dtype of a primitive."""
+        raise NotImplementedError
+
+    def to_numpy(self, primitive):
+        raise NotImplementedError
+
+    def from_numpy(self, array, device: str):
+        raise NotImplementedError

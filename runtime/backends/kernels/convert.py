@@ -1,0 +1,13 @@
+"""Conversions between kinds and dtypes, and moves."""
+
+
+class ConvertKernels:
+    def float_into_int(self, tensor, dtype):
+        return self.xp.astype(tensor, self.native_dtype(dtype))
+
+    int_into_float = bool_into_float = bool_into_int = float_cast = int_cast = float_into_int
+
+    def float_to_device(self, tensor, device):
+        return self.xp.asarray(tensor, device=self.native_device(device))
+
+    int_to_device = bool_to_device = float_to_device

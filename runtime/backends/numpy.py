@@ -1,0 +1,79 @@
+"""The NumPy backend (burn's `Flex` role): primitives are numpy arrays on the CPU.
+
+numpy 2's own namespace is the array API, so the shared kernels run as they are; what is
+written here is what numpy does better, or what the standard does not have.
+"""
+
+import numpy as np
+from scipy import special
+
+from runtime.backends.array import ArrayBackend
+
+
+class NumPyBackend(ArrayBackend):
+    name = "numpy"
+    variant = "NumPy"
+    xp = np
+
+    def __init__(self):
+        self.rng = np.random.default_rng()
+
+    # -- what the backend must state ----------------------------------------------------------
+    def seed(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def device_of(self, primitive) -> str:
+        return "Cpu"
+
+    def native_device(self, device: str):
+        return "cpu"
+
+    def native_dtype(self, dtype):
+        return dtype
+
+    def dtype(self, primitive):
+        return primitive.dtype
+
+    def to_numpy(self, primitive):
+        return primitive
+
+    def from_numpy(self, array, device: str):
+        return np.array(array)
+
+    # -- kernels numpy does its own way ---------------------------------------------------------
+    def float_from_data(self, data, device, dtype):
+        return np.array(data, dtype=dtype)
+
+    int_from_data = bool_from_data = float_from_data
+
+    def float_random(self, shape, distribution, device, dtype):
+        if distribution.name == "uniform":
+            values = self.rng.uniform(distribution.a, distribution.b, size=shape)
+        else:
+            values = self.rng.normal(distribution.a, distribution.b, size=shape)
+        return values.astype(dtype, copy=False)
+
+    def float_matmul(self, lhs, rhs):
+        # np.dot calls BLAS for every 2-D shape; `@` does not for K=1 outer products.
+        if lhs.ndim == 2 and rhs.ndim == 2:
+            return np.dot(lhs, rhs)
+        return lhs @ rhs
+
+    def sigmoid(self, tensor):
+        return special.expit(tensor)
+
+    def relu(self, tensor):
+        return np.maximum(tensor, 0)
+
+    def float_swap_dims(self, tensor, dim1, dim2):
+        return np.swapaxes(tensor, dim1, dim2)
+
+    int_swap_dims = bool_swap_dims = float_swap_dims
+
+    def float_to_device(self, tensor, device):
+        return tensor  # one CPU device: nothing moves
+
+    int_to_device = bool_to_device = float_to_device
+
+
+BACKEND = NumPyBackend()

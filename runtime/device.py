@@ -1,0 +1,139 @@
+"""Devices: DispatchDevice (one variant per inner backend), AutodiffDevice, and the public Device.
+
+Equality and hashing look at the inner device only: the autodiff mark and the checkpointing
+strategy are not part of a device's identity (seed: `flex == ad: true, ad == ad_ckpt: true`).
+"""
+
+from enum import Enum
+
+from runtime.errors import AUTODIFF_NOT_ENABLED, BurnPanic
+
+
+class GradientCheckpointingStrategy(Enum):
+    Balanced = "Balanced"
+    Disabled = "Disabled"
+
+    def __repr__(self):
+        return self.value
+
+    __str__ = __repr__
+
+
+class DispatchDevice:
+    """A raw device of one inner backend: `NumPy(Cpu)`, `Torch(Cuda(0))`."""
+
+    __slots__ = ("variant", "inner")
+
+    def __init__(self, variant: str, inner: str = "Cpu"):
+        self.variant = variant  # the backend's DispatchTensorKind variant, e.g. "NumPy"
+        self.inner = inner  # the backend's own device, e.g. "Cpu", "Cuda(0)"
+
+    def raw(self) -> "DispatchDevice":
+        return self
+
+    def __eq__(self, other):
+        other = getattr(other, "device", other)  # a public Device compares through its device
+        if isinstance(other, DispatchDevice):
+            other = other.raw()
+            return self.variant == other.variant and self.inner == other.inner
+        return NotImplemented
+
+    def __hash__(self):
+        return hash((self.variant, self.inner))
+
+    def __repr__(self):
+        return f"{self.variant}({self.inner})"
+
+
+class AutodiffDevice(DispatchDevice):
+    """`DispatchDevice::Autodiff(AutodiffDevice { inner, checkpointing })`."""
+
+    __slots__ = ("checkpointing",)
+
+    def __init__(self, inner: DispatchDevice, checkpointing: GradientCheckpointingStrategy):
+        super().__init__(inner.variant, inner.inner)
+        self.checkpointing = checkpointing
+
+    def raw(self) -> DispatchDevice:
+        return DispatchDevice(self.variant, self.inner)
+
+    __eq__ = DispatchDevice.__eq__
+    __hash__ = DispatchDevice.__hash__
+
+    def __repr__(self):
+        return (
+            f"Autodiff {{ device: {self.variant}({self.inner}), "
+            f"checkpointing: {self.checkpointing} }}"
+        )
+
+
+class Device:
+    """The public device handle (burn-tensor's `Device`), wrapping a DispatchDevice."""
+
+    __slots__ = ("device",)
+
+    def __init__(self, device: DispatchDevice):
+        self.device = device
+
+    @classmethod
+    def numpy(cls) -> "Device":
+        return cls(DispatchDevice("NumPy", "Cpu"))
+
+    @classmethod
+    def torch(cls, spec: str = "cpu") -> "Device":
+        from runtime.backends import torch_device_name
+
+        return cls(DispatchDevice("Torch", torch_device_name(spec)))
+
+    # -- autodiff -----------------------------------------------------------------------------
+    def autodiff(self) -> "Device":
+        """Mark the device for autodiff; idempotent, an existing strategy is kept."""
+        if isinstance(self.device, AutodiffDevice):
+            return self
+        return Device(AutodiffDevice(self.device, GradientCheckpointingStrategy.Disabled))
+
+    def gradient_checkpointing(self) -> "Device":
+        """The same autodiff device with BalancedCheckpointing."""
+        if not isinstance(self.device, AutodiffDevice):
+            raise BurnPanic(AUTODIFF_NOT_ENABLED, "call Device.autodiff() first")
+        return Device(AutodiffDevice(self.device.raw(), GradientCheckpointingStrategy.Balanced))
+
+    def gradient_checkpointing_strategy(self) -> GradientCheckpointingStrategy | None:
+        return self.device.checkpointing if isinstance(self.device, AutodiffDevice) else None
+
+    def is_autodiff(self) -> bool:
+        return isinstance(self.device, AutodiffDevice)
+
+    def inner(self) -> "Device":
+        """The device without its autodiff mark."""
+        return Device(self.device.raw())
+
+    without_autodiff = inner
+
+    def backend_name(self) -> str:
+        from runtime.backends import backend_for
+
+        name = backend_for(self.device.variant).name
+        return f"dispatch<autodiff<{name}>>" if self.is_autodiff() else f"dispatch<{name}>"
+
+    def seed(self, seed: int) -> None:
+        """Make this device's random tensors reproducible."""
+        from runtime.backends import backend_for
+
+        backend_for(self.device.variant).seed(seed)
+
+    # -- identity -----------------------------------------------------------------------------
+    def __eq__(self, other):
+        if isinstance(other, Device):
+            return self.device == other.device
+        if isinstance(other, DispatchDevice):
+            return self.device == other
+        return NotImplemented
+
+    def __hash__(self):
+        return hash(self.device)
+
+    def __repr__(self):
+        return f"Device<{self.device!r}>"
+
+    __str__ = __repr__

@@ -1,0 +1,203 @@
+"""The dispatch core types that the generated routing code uses.
+
+burn nests enums: `Autodiff(Box<Flex(BackendTensor::Autodiff(t))>)`. Here a DispatchTensor is
+flat, {kind, primitive, autodiff}, and `kind` is one of a few shared DispatchTensorKind values
+that print as burn's nesting does (`NumPy(Float)`, `Autodiff(NumPy(Autodiff))`): one object per
+tensor instead of four, and a routing test is an identity check.
+"""
+
+from enum import Enum
+
+from runtime.device import AutodiffDevice, DispatchDevice, GradientCheckpointingStrategy
+from runtime.errors import AUTODIFF_PRIMITIVE_NEEDS_CONTEXT, BurnPanic, StrategyMismatch
+
+
+class BackendTensor(Enum):
+    """What a backend's primitive is: burn's `BackendTensor` variants."""
+
+    Float = "Float"
+    Int = "Int"
+    Bool = "Bool"
+    Autodiff = "Autodiff"  # an AutodiffTensor wrapping the backend's float primitive
+
+    def __repr__(self):
+        return self.value
+
+
+class TensorKind(Enum):
+    """burn-tensor's tensor kinds, as the user sees them."""
+
+    Float = "Float"
+    Int = "Int"
+    Bool = "Bool"
+
+    def __repr__(self):
+        return self.value
+
+
+class DispatchAutodiffContext:
+    """`Disabled` or `Enabled(strategy)`: which Autodiff specialization an op must use."""
+
+    __slots__ = ("strategy",)
+    Disabled: "DispatchAutodiffContext"
+    Balanced: "DispatchAutodiffContext"  # Enabled(Balanced)
+    NoCheckpointing: "DispatchAutodiffContext"  # Enabled(Disabled)
+
+    def __init__(self, strategy: GradientCheckpointingStrategy | None):
+        self.strategy = strategy
+
+    @staticmethod
+    def enabled(strategy: GradientCheckpointingStrategy) -> "DispatchAutodiffContext":
+        if strategy is GradientCheckpointingStrategy.Balanced:
+            return DispatchAutodiffContext.Balanced
+        return DispatchAutodiffContext.NoCheckpointing
+
+    def merge(self, other: "DispatchAutodiffContext") -> "DispatchAutodiffContext":
+        """Disabled is the identity; two Enabled contexts must share their strategy."""
+        if other is self or other is DISABLED:
+            return self
+        if self is DISABLED:
+            return other
+        raise StrategyMismatch(self.strategy, other.strategy)
+
+    def __repr__(self):
+        return "Disabled" if self.strategy is None else f"Enabled({self.strategy})"
+
+
+DISABLED = DispatchAutodiffContext.Disabled = DispatchAutodiffContext(None)
+DispatchAutodiffContext.Balanced = DispatchAutodiffContext(GradientCheckpointingStrategy.Balanced)
+DispatchAutodiffContext.NoCheckpointing = DispatchAutodiffContext(
+    GradientCheckpointingStrategy.Disabled
+)
+
+
+def merge_contexts(first: DispatchAutodiffContext, tensors) -> DispatchAutodiffContext:
+    """The merged context of an n-ary op's inputs (`cat`): every element takes part."""
+    ctx = first
+    for tensor in tensors:
+        ctx = ctx.merge(tensor.context)
+    return ctx
+
+
+def context_of(device: DispatchDevice) -> DispatchAutodiffContext:
+    """The context a tensor made on `device` carries."""
+    if isinstance(device, AutodiffDevice):
+        return DispatchAutodiffContext.enabled(device.checkpointing)
+    return DISABLED
+
+
+class DispatchTensorKind:
+    """Which backend holds the primitive, and as which BackendTensor variant."""
+
+    __slots__ = ("variant", "backend_tensor", "tensor_kind", "is_autodiff")
+
+    def __init__(self, variant: str, backend_tensor: BackendTensor):
+        self.variant = variant  # the inner backend, e.g. "NumPy"
+        self.backend_tensor = backend_tensor
+        self.is_autodiff = backend_tensor is BackendTensor.Autodiff
+        self.tensor_kind = (
+            TensorKind.Float if self.is_autodiff else TensorKind[backend_tensor.value]
+        )
+
+    def __repr__(self):
+        inner = f"{self.variant}({self.backend_tensor!r})"
+        return f"Autodiff({inner})" if self.is_autodiff else inner
+
+
+
+_KINDS: dict[str, dict[BackendTensor, DispatchTensorKind]] = {}
+
+
+def kinds_of(variant: str) -> dict[BackendTensor, DispatchTensorKind]:
+    """The four shared kinds of one backend, keyed by BackendTensor."""
+    kinds = _KINDS.get(variant)
+    if kinds is None:
+        kinds = _KINDS[variant] = {bt: DispatchTensorKind(variant, bt) for bt in BackendTensor}
+    return kinds
+
+
+class DispatchTensor:
+    """A tensor as the dispatch layer sees it: `{kind, autodiff}` plus the primitive.
+
+    burn's `autodiff` field is called `context` here: on a Tensor, `autodiff()` is the method
+    that moves it to the autodiff device."""
+
+    __slots__ = ("kind", "primitive", "context")
+
+    def __init__(self, kind: DispatchTensorKind, primitive, context: DispatchAutodiffContext):
+        self.kind = kind
+        self.primitive = primitive
+        self.context = context
+
+    # Accessors used by the generated routing. `backend` is the variant the op was routed to.
+    def as_float(self, variant: str):
+        """The plain float primitive (the `Disabled` arm)."""
+        kind = self.kind
+        if kind.variant != variant:
+            raise backend_mismatch(variant, self)
+        if kind.backend_tensor is BackendTensor.Float:
+            return self.primitive
+        if kind.is_autodiff:
+            raise BurnPanic(AUTODIFF_PRIMITIVE_NEEDS_CONTEXT)
+        raise wrong_kind(TensorKind.Float, self)
+
+    def lift(self, autodiff_backend):
+        """The AutodiffTensor (the `Enabled` arm); a plain float enters as a constant."""
+        kind = self.kind
+        if kind.is_autodiff and kind.variant == autodiff_backend.variant:
+            return self.primitive
+        if kind.backend_tensor is BackendTensor.Float and kind.variant == autodiff_backend.variant:
+            return autodiff_backend.from_inner(self.primitive)
+        if kind.variant != autodiff_backend.variant:
+            raise backend_mismatch(autodiff_backend.variant, self)
+        raise wrong_kind(TensorKind.Float, self)
+
+    def as_int(self, variant: str):
+        if self.kind.backend_tensor is BackendTensor.Int and self.kind.variant == variant:
+            return self.primitive
+        if self.kind.variant != variant:
+            raise backend_mismatch(variant, self)
+        raise wrong_kind(TensorKind.Int, self)
+
+    def as_bool(self, variant: str):
+        if self.kind.backend_tensor is BackendTensor.Bool and self.kind.variant == variant:
+            return self.primitive
+        if self.kind.variant != variant:
+            raise backend_mismatch(variant, self)
+        raise wrong_kind(TensorKind.Bool, self)
+
+    def inner_primitive(self):
+        """The backend primitive, looking through an AutodiffTensor."""
+        return self.primitive.primitive if self.kind.is_autodiff else self.primitive
+
+    def dispatch_device(self) -> DispatchDevice:
+        """burn's `DispatchTensor::device()`: int/bool under autodiff report the autodiff device."""
+        from runtime.backends import backend_for
+
+        raw = DispatchDevice(self.kind.variant, backend_for(self.kind.variant).device_of(
+            self.inner_primitive()
+        ))
+        if self.context is DISABLED:
+            return raw
+        return AutodiffDevice(raw, self.context.strategy)
+
+
+def backend_mismatch(expected_variant: str, tensor: DispatchTensor) -> TypeError:
+    return TypeError(
+        f"The provided tensors are not on the same backend: the operation runs on {expected_variant} "
+        f"but one input lives on {tensor.dispatch_device()!r}. Move it first with "
+        f"`t.to_device(device)`."
+    )
+
+
+def wrong_kind(expected: TensorKind, tensor: DispatchTensor) -> TypeError:
+    got = tensor.kind.tensor_kind
+    fix = {TensorKind.Float: "float()", TensorKind.Int: "int()", TensorKind.Bool: "bool()"}
+    return TypeError(
+        f"expected a {expected.value} tensor, got a {got.value} tensor; convert it with "
+        f"`t.{fix[expected]}`"
+    )
+
+
+def unsupported_backend(op: str, tensor: DispatchTensor) -> TypeError:
+    return TypeError(f"{op}: no backend is compiled in for tensor kind {tensor.kind!r}")
