@@ -166,6 +166,12 @@ class DispatchTensor:
             raise backend_mismatch(variant, self)
         raise wrong_kind(TensorKind.Bool, self)
 
+    def float_data(self, variant: str):
+        """The backend's float primitive, plain or inside an AutodiffTensor (moves read it)."""
+        if self.kind.is_autodiff and self.kind.variant == variant:
+            return self.primitive.primitive
+        return self.as_float(variant)
+
     def inner_primitive(self):
         """The backend primitive, looking through an AutodiffTensor."""
         return self.primitive.primitive if self.kind.is_autodiff else self.primitive

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=b01d4edf9fd97b5d body=e6ebd2d97955831a
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=396bfe7b47163292 body=3406f08f5d3e3ead
 """The bool ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -102,7 +102,7 @@ def bool_to_device(tensor, device):
             T = B
             return Tensor(
                 T.Bool,
-                B.inner.bool_to_device(tensor.inner_primitive(), device.inner),
+                B.inner.bool_to_device(tensor.as_bool("NumPy"), device.inner),
                 context_of(device),
             )
     raise unsupported_backend("bool_to_device", tensor)

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=77f0c56d0d391873 body=aa5e3550818fc5ef
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=0e0151efc7e8fd6d body=d171005c19124905
 """The float ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -735,7 +735,7 @@ def float_to_device(tensor, device):
             if type(device) is not AutodiffDevice:
                 return Tensor(
                     T.Float,
-                    B.inner.float_to_device(tensor.inner_primitive(), device.inner),
+                    B.inner.float_to_device(tensor.float_data("NumPy"), device.inner),
                     DISABLED,
                 )  # autodiff -> plain detaches
             if tensor.kind.is_autodiff:
@@ -747,7 +747,7 @@ def float_to_device(tensor, device):
                         AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
                 return Tensor(T.Autodiff, AD.float_to_device(tensor.primitive, device.inner), ctx)
             data = B.inner.float_to_device(
-                tensor.inner_primitive(), device.inner
+                tensor.float_data("NumPy"), device.inner
             )  # plain -> autodiff: an untracked leaf
             ctx = DispatchAutodiffContext.enabled(device.checkpointing)
             B = T

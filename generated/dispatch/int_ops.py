@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=54abc3e9e2726da2 body=41b03476bb395dfb
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=91d041752b722c41 body=9026055c51588990
 """The int ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -182,7 +182,7 @@ def int_to_device(tensor, device):
             T = B
             return Tensor(
                 T.Int,
-                B.inner.int_to_device(tensor.inner_primitive(), device.inner),
+                B.inner.int_to_device(tensor.as_int("NumPy"), device.inner),
                 context_of(device),
             )
     raise unsupported_backend("int_to_device", tensor)

@@ -60,7 +60,7 @@ class NumPyBackend(ArrayBackend):
         return lhs @ rhs
 
     def sigmoid(self, tensor):
-        return special.expit(tensor)
+        return same_dtype(special.expit(tensor), tensor)
 
     def relu(self, tensor):
         return np.maximum(tensor, 0)
@@ -74,6 +74,11 @@ class NumPyBackend(ArrayBackend):
         return tensor  # one CPU device: nothing moves
 
     int_to_device = bool_to_device = float_to_device
+
+
+def same_dtype(result, like):
+    """scipy.special computes float16 in float64; give the input's dtype back."""
+    return result if result.dtype == like.dtype else result.astype(like.dtype)
 
 
 BACKEND = NumPyBackend()

@@ -1,0 +1,122 @@
+"""Samples for the spec-driven suite, built from each ops.yaml entry's `test` metadata
+(PyTorch's OpInfo idea): inputs, the numpy reference, and how to call the dispatch function."""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from scipy import special
+
+import generated.dispatch as dispatch
+from codegen.__main__ import read_catalogue
+from generated import Device, Distribution, Tensor
+
+ROOT = Path(__file__).resolve().parent.parent
+CATALOGUE = read_catalogue(str(ROOT / "ops.yaml"))
+OPS = CATALOGUE.ops
+TENSOR_TYPES = ("float", "int", "bool")
+DEFAULT_DTYPE = {"float": "float32", "int": "int64", "bool": "bool"}
+
+
+@dataclass
+class Sample:
+    """One call: numpy inputs by argument name, plus how to make the tensors."""
+
+    op: object
+    values: dict  # argument name -> numpy array (tensors), list of arrays (tensors), or value
+    dtype: str  # the dtype under test
+
+    def reference(self):
+        env = {"np": np, "special": special, **self.values}
+        if "dtype" in env and env["dtype"] is not None:
+            env["dtype"] = np.dtype(env["dtype"])
+        return eval(self.op.test["ref"], env)  # noqa: S307 - the catalogue's own expression
+
+    def call(self, device, requires_grad=(), through=None):
+        """Run the dispatch function on `device`; returns (result, leaves by name)."""
+        args, leaves = [], {}
+        for arg in self.op.args:
+            value = self.values.get(arg.name)
+            if arg.type in TENSOR_TYPES:
+                tensor = Tensor.from_data(value, device=device, dtype=value.dtype)
+                if arg.name in requires_grad:
+                    tensor = tensor.require_grad()
+                    leaves[arg.name] = tensor
+                    if through is not None:
+                        tensor = through(tensor)
+                args.append(tensor)
+            elif arg.type == "tensors":
+                args.append([Tensor.from_data(v, device=device, dtype=v.dtype) for v in value])
+            elif arg.type == "device":
+                args.append(device.device)
+            elif arg.type == "dtype":
+                args.append(np.dtype(self.values["dtype"]))
+            elif arg.type == "distribution":
+                args.append(Distribution.default())
+            elif arg.type in ("shape", "view_shape", "dims"):
+                args.append(tuple(value))
+            else:
+                args.append(value)
+        return getattr(dispatch, self.op.name)(*args), leaves
+
+
+def input_dtype(op, dtype: str, arg_type: str) -> str:
+    """The dtype of a tensor input: the one under test for the receiver's kind."""
+    if op.routing in ("creation", "conversion"):
+        return DEFAULT_DTYPE[arg_type]
+    return dtype if arg_type == op.kind else DEFAULT_DTYPE[arg_type]
+
+
+def make_array(rng, shape, arg_type, dtype, test):
+    lo, hi = test.get("domain", [-2.0, 2.0] if arg_type == "float" else [-5, 5])
+    if arg_type == "bool":
+        return rng.random(shape) < 0.5
+    if arg_type == "int":
+        values = rng.integers(int(lo), int(hi) + 1, size=shape)
+    else:
+        values = rng.uniform(lo, hi, size=shape)
+        if test.get("integers"):
+            values = np.round(values)
+    if test.get("signed"):
+        values = values * rng.choice([-1, 1], size=shape)
+    return np.asarray(values).astype(dtype)
+
+
+def samples(op, dtype: str, seed: int = 0) -> list[Sample]:
+    test = op.test
+    rng = np.random.default_rng(seed)
+    tensor_args = [a for a in op.args if a.type in TENSOR_TYPES or a.type == "tensors"]
+    shape_sets = test.get("shapes", [[]]) if tensor_args else [[]]
+    result = []
+    for shapes in shape_sets:
+        values = {}
+        for arg, shape in zip(tensor_args, shapes):
+            if arg.name in test:  # explicit data (indices, masks)
+                values[arg.name] = np.asarray(test[arg.name], dtype=input_dtype(op, dtype, arg.type))
+            elif arg.type == "tensors":
+                values[arg.name] = [
+                    make_array(rng, s, "float", input_dtype(op, dtype, "float"), test) for s in shape
+                ]
+            else:
+                values[arg.name] = make_array(
+                    rng, shape, arg.type, input_dtype(op, dtype, arg.type), test
+                )
+        for arg in op.args:
+            if arg.name not in values and arg.name in test:
+                values[arg.name] = test[arg.name]
+        values["dtype"] = dtype if any(a.type == "dtype" for a in op.args) else None
+        result.append(Sample(op, values, dtype))
+    return result
+
+
+def to_numpy(result):
+    if isinstance(result, tuple):
+        return tuple(r.to_numpy() for r in result)
+    return result.to_numpy()
+
+
+DEVICES = {
+    "plain": Device.numpy(),
+    "autodiff": Device.numpy().autodiff(),
+    "balanced": Device.numpy().autodiff().gradient_checkpointing(),
+}

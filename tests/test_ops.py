@@ -1,0 +1,150 @@
+"""The spec-driven suite: every ops.yaml entry is tested from its own entry (OpInfo-style).
+
+For each op: forward values against its numpy reference for every declared dtype, on the plain
+and the autodiff devices; undeclared dtypes are refused; gradients of every float input against
+central finite differences in float64; identical gradients under both checkpointing strategies.
+"""
+
+import numpy as np
+import pytest
+
+from codegen.validate import DTYPES
+from opinfo import DEVICES, OPS, samples, to_numpy
+from generated import Tensor
+
+TOLERANCE = {"float16": 2e-2, "float32": 1e-5, "float64": 1e-10}
+DIFFERENTIABLE = [op for op in OPS if op.autodiff or (op.composite and "float" in op.returns)]
+
+
+def _ids(op):
+    return op.name
+
+
+def test_every_entry_has_test_metadata():
+    missing = [op.name for op in OPS if op.test is None or "ref" not in op.test]
+    assert not missing, f"ops without test metadata (add `test: {{ref: ...}}`): {missing}"
+
+
+def assert_matches(actual, expected, dtype, compare=None):
+    if isinstance(expected, tuple):
+        for a, e in zip(actual, expected):
+            assert_matches(a, e, dtype, compare)
+        return
+    expected = np.asarray(expected)
+    if compare == "shape":  # random or uninitialised values: only shape and dtype are fixed
+        assert (actual.shape, actual.dtype) == (expected.shape, expected.dtype)
+        return
+    assert actual.shape == expected.shape, f"shape {actual.shape} != numpy's {expected.shape}"
+    assert actual.dtype == expected.dtype, f"dtype {actual.dtype} != numpy's {expected.dtype}"
+    if actual.dtype.kind == "f":
+        tol = TOLERANCE[str(actual.dtype)]
+        np.testing.assert_allclose(actual, expected, rtol=tol, atol=tol)
+    else:
+        np.testing.assert_array_equal(actual, expected)
+
+
+@pytest.mark.parametrize("device", ["plain", "autodiff"])
+@pytest.mark.parametrize("op", OPS, ids=_ids)
+def test_forward_matches_numpy(op, device):
+    for dtype in op.dtypes:
+        for sample in samples(op, dtype):
+            result, _ = sample.call(DEVICES[device])
+            assert_matches(to_numpy(result), sample.reference(), dtype, op.test.get("compare"))
+
+
+@pytest.mark.parametrize("op", [op for op in OPS if op.routing == "tensor"], ids=_ids)
+def test_undeclared_dtypes_are_refused(op):
+    """OpInfo's dtype check: a dtype the entry does not declare must raise a TypeError."""
+    for dtype in set(DTYPES[op.kind]) - set(op.dtypes):
+        sample = samples(op, dtype)[0]
+        with pytest.raises(TypeError):
+            method = getattr(Tensor, op.method)
+            tensors = [a for a in op.args if a.type == op.kind]
+            receiver = Tensor.from_data(sample.values[tensors[0].name])
+            rest = [sample.values.get(a.name) for a in op.args[1:]]
+            rest = [Tensor.from_data(v) if isinstance(v, np.ndarray) else v for v in rest]
+            method(receiver, *rest)
+
+
+@pytest.mark.parametrize("op", [op for op in OPS if op.routing != "creation"], ids=_ids)
+def test_wrong_kind_is_a_clear_type_error(op):
+    """A dispatch function given a tensor of another kind (an int op a float tensor) raises a
+    TypeError that names the kind it expected."""
+    sample = samples(op, op.dtypes[0])[0]
+    wrong = {"float": np.array([1, 2]), "int": np.array([True, False]), "bool": np.array([1.5, 2.5])}
+    receiver = next(a for a in op.args if a.type in ("float", "int", "bool", "tensors"))
+    value = wrong["float" if receiver.type == "tensors" else receiver.type]
+    sample.values[receiver.name] = [value] if receiver.type == "tensors" else value
+    with pytest.raises(TypeError, match="expected a"):
+        sample.call(DEVICES["plain"])
+
+
+def numeric_gradient(sample, name, cotangent, eps=1e-6):
+    """Central finite differences of sum(op(x) * cotangent) in float64, on the plain device."""
+    base = sample.values[name]
+    grad = np.zeros_like(base)
+    for index in np.ndindex(base.shape):
+        values = []
+        for sign in (1, -1):
+            perturbed = base.copy()
+            perturbed[index] += sign * eps
+            sample.values[name] = perturbed
+            result, _ = sample.call(DEVICES["plain"])
+            out = to_numpy(result)
+            out = out[0] if isinstance(out, tuple) else out
+            values.append(np.sum(out * cotangent))
+        grad[index] = (values[0] - values[1]) / (2 * eps)
+    sample.values[name] = base
+    return grad
+
+
+def analytic_gradients(sample, device, names, cotangent, through=None):
+    result, leaves = sample.call(DEVICES[device], requires_grad=names, through=through)
+    out = result[0] if isinstance(result, tuple) else result
+    weights = Tensor.from_data(cotangent, device=DEVICES[device])
+    grads = (out * weights).sum().backward()
+    return {name: leaves[name].grad(grads) for name in names}
+
+
+@pytest.mark.parametrize("op", DIFFERENTIABLE, ids=_ids)
+def test_gradients_match_finite_differences(op):
+    names = [a.name for a in op.args if a.type == "float"]
+    for sample in samples(op, "float64", seed=1):
+        out = to_numpy(sample.call(DEVICES["plain"])[0])
+        out = out[0] if isinstance(out, tuple) else out
+        cotangent = np.random.default_rng(2).uniform(0.5, 1.5, size=out.shape)
+        grads = analytic_gradients(sample, "autodiff", names, cotangent)
+        for name in names:
+            expected = numeric_gradient(sample, name, cotangent)
+            actual = grads[name]
+            actual = np.zeros_like(expected) if actual is None else actual.to_numpy()
+            np.testing.assert_allclose(actual, expected, rtol=1e-5, atol=1e-6, err_msg=name)
+
+
+@pytest.mark.parametrize("op", DIFFERENTIABLE, ids=_ids)
+def test_both_strategies_give_the_same_gradients(op):
+    """Inputs pass through `x * 1.0`, a memory-bound op, so Balanced must recompute them."""
+    names = [a.name for a in op.args if a.type == "float"]
+    for sample in samples(op, "float64", seed=3):
+        out = to_numpy(sample.call(DEVICES["plain"])[0])
+        out = out[0] if isinstance(out, tuple) else out
+        cotangent = np.random.default_rng(4).uniform(0.5, 1.5, size=out.shape)
+        through = lambda t: t * 1.0  # noqa: E731
+        plain = analytic_gradients(sample, "autodiff", names, cotangent, through)
+        balanced = analytic_gradients(sample, "balanced", names, cotangent, through)
+        for name in names:
+            a, b = plain[name], balanced[name]
+            assert (a is None) == (b is None)
+            if a is not None:
+                np.testing.assert_allclose(a.to_numpy(), b.to_numpy(), rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("op", [op for op in OPS if op.routing != "creation"], ids=_ids)
+def test_plain_and_autodiff_devices_agree(op):
+    for sample in samples(op, op.dtypes[0]):
+        plain = to_numpy(sample.call(DEVICES["plain"])[0])
+        autodiff = to_numpy(sample.call(DEVICES["autodiff"])[0])
+        if op.test.get("compare") == "shape":
+            continue
+        for a, b in zip(plain if isinstance(plain, tuple) else (plain,), autodiff if isinstance(autodiff, tuple) else (autodiff,)):
+            np.testing.assert_array_equal(a, b)
