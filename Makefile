@@ -1,5 +1,6 @@
 # The project's verbs. Everything runs in .venv, made from pyproject.toml.
 PY := .venv/bin/python
+export PYTHONPATH := $(CURDIR)
 
 .PHONY: install generate check test bench demo clean
 
@@ -16,7 +17,7 @@ generate: install
 
 check: install
 	$(PY) -m codegen --check
-	$(PY) -m black --check --quiet codegen runtime tests benches examples
+	$(PY) -m black --check --quiet $(wildcard codegen runtime tests benches examples)
 
 test: check
 	$(PY) -m pytest

@@ -52,7 +52,9 @@ def main(argv=None) -> int:
     elapsed = time.perf_counter() - started
     print(f"{len(catalogue.ops)} ops from {Path(args.ops).name} -> {out.name}/ in {elapsed:.2f}s")
     for path, status in report:
-        print(f"  {status:9} {path.relative_to(out.parent) if out.parent in path.parents else path}")
+        print(
+            f"  {status:9} {path.relative_to(out.parent) if out.parent in path.parents else path}"
+        )
     return 0
 
 

@@ -45,7 +45,9 @@ def _dispatch(op: Op, backends) -> DispatchFunction:
     params = ", ".join(a.name for a in op.args)
     doc = op.doc
     if op.composite:
-        return DispatchFunction(op.name, op.kind, "composite", params, doc, "", "", (), op.composite)
+        return DispatchFunction(
+            op.name, op.kind, "composite", params, doc, "", "", (), op.composite
+        )
     tensors = op.tensor_args
     if op.routing == "creation":
         selector = next(a.name for a in op.args if a.type == "device")
@@ -109,7 +111,13 @@ def _arm(op: Op, backend: Backend) -> Arm:
                 [f"return Tensor(B.Float, {plain_call}, DISABLED)"],
                 [f"return Tensor(B.Autodiff, {autodiff_call}, ctx)"],
             )
-        return Arm(variant, [f"return Tensor(B.{PLAIN_KIND[op.kind]}, {plain_call}, context_of({_device_name(op)}))"], [])
+        return Arm(
+            variant,
+            [
+                f"return Tensor(B.{PLAIN_KIND[op.kind]}, {plain_call}, context_of({_device_name(op)}))"
+            ],
+            [],
+        )
     if op.routing == "conversion" and op.returns == ("float",):
         return Arm(
             variant,
@@ -160,8 +168,10 @@ def autodiff_entries(catalogue: Catalogue) -> list[AutodiffEntry]:
         if op.composite:
             continue
         float_result = "float" in op.returns
-        if op.routing == "creation" and op.kind == "float" or (
-            op.routing == "conversion" and op.returns == ("float",)
+        if (
+            op.routing == "creation"
+            and op.kind == "float"
+            or (op.routing == "conversion" and op.returns == ("float",))
         ):
             role = "leaf"
         elif op.kind == "float" and op.routing in ("tensor", "conversion", "move"):
@@ -342,22 +352,33 @@ def _static_method(name, ops, doc, operators) -> Method:
 
 def stats(catalogue: Catalogue) -> list[str]:
     ops = catalogue.ops
-    lines = [f"{len(ops)} ops in {catalogue.path}, {len(catalogue.backends)} backend(s): "
-             + ", ".join(b.name for b in catalogue.backends), ""]
+    lines = [
+        f"{len(ops)} ops in {catalogue.path}, {len(catalogue.backends)} backend(s): "
+        + ", ".join(b.name for b in catalogue.backends),
+        "",
+    ]
     kinds = sorted({op.kind for op in ops})
     categories = sorted({op.category for op in ops})
     width = max(len(c) for c in categories) + 2
     lines.append("category".ljust(width) + "".join(k.rjust(8) for k in kinds) + "total".rjust(8))
     for category in categories:
         counts = [sum(1 for op in ops if op.kind == k and op.category == category) for k in kinds]
-        lines.append(category.ljust(width) + "".join(str(c).rjust(8) for c in counts) + str(sum(counts)).rjust(8))
+        lines.append(
+            category.ljust(width)
+            + "".join(str(c).rjust(8) for c in counts)
+            + str(sum(counts)).rjust(8)
+        )
     totals = [sum(1 for op in ops if op.kind == k) for k in kinds]
-    lines.append("total".ljust(width) + "".join(str(c).rjust(8) for c in totals) + str(len(ops)).rjust(8))
+    lines.append(
+        "total".ljust(width) + "".join(str(c).rjust(8) for c in totals) + str(len(ops)).rjust(8)
+    )
     lines.append("")
     differentiable = [op for op in ops if op.autodiff]
-    lines.append(f"differentiable primitives: {len(differentiable)} "
-                 f"(memory-bound {sum(op.autodiff == 'memory_bound' for op in ops)}, "
-                 f"compute-bound {sum(op.autodiff == 'compute_bound' for op in ops)})")
+    lines.append(
+        f"differentiable primitives: {len(differentiable)} "
+        f"(memory-bound {sum(op.autodiff == 'memory_bound' for op in ops)}, "
+        f"compute-bound {sum(op.autodiff == 'compute_bound' for op in ops)})"
+    )
     composites = [op for op in ops if op.composite]
     lines.append(f"composites (differentiate through their parts): {len(composites)}")
     lines.append(f"with test metadata: {sum(op.test is not None for op in ops)} of {len(ops)}")

@@ -31,18 +31,25 @@ def load(path: str):
         with open(path, encoding="utf-8") as file:
             text = file.read()
     except OSError as error:
-        raise CatalogueError(path, 0, None, f"cannot read the catalogue: {error.strerror}") from None
+        raise CatalogueError(
+            path, 0, None, f"cannot read the catalogue: {error.strerror}"
+        ) from None
     try:
         node = yaml.compose(text)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = mark.line + 1 if mark else 0
         raise CatalogueError(
-            path, line, None, f"malformed YAML: {getattr(error, 'problem', error)}",
+            path,
+            line,
+            None,
+            f"malformed YAML: {getattr(error, 'problem', error)}",
             "fix the YAML syntax (indentation, quoting, brackets)",
         ) from None
     if node is None:
-        raise CatalogueError(path, 1, None, "the catalogue is empty", "write `backends:` and `ops:`")
+        raise CatalogueError(
+            path, 1, None, "the catalogue is empty", "write `backends:` and `ops:`"
+        )
     return _convert(path, node)
 
 
@@ -52,10 +59,15 @@ def _convert(path, node):
         for key_node, value_node in node.value:
             key = _convert(path, key_node)
             if not isinstance(key, str):
-                raise CatalogueError(path, key_node.start_mark.line + 1, None, f"key {key!r} is not a string")
+                raise CatalogueError(
+                    path, key_node.start_mark.line + 1, None, f"key {key!r} is not a string"
+                )
             if key in value:
                 raise CatalogueError(
-                    path, key_node.start_mark.line + 1, None, f"key `{key}` appears twice",
+                    path,
+                    key_node.start_mark.line + 1,
+                    None,
+                    f"key `{key}` appears twice",
                     "keep one of them",
                 )
             value[key] = _convert(path, value_node)

@@ -17,7 +17,9 @@ import jinja2
 from codegen import api
 from codegen.model import Catalogue
 
-HEADER = "# @generated from {source} by `python -m codegen`; do not edit. render={render} body={body}\n"
+HEADER = (
+    "# @generated from {source} by `python -m codegen`; do not edit. render={render} body={body}\n"
+)
 MODE = black.Mode(line_length=100)
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -63,7 +65,9 @@ def _digest(text: str) -> str:
 def _split(content: str) -> tuple[str | None, str | None, str]:
     """(render hash, body hash, body) of an existing generated file."""
     first, _, body = content.partition("\n")
-    fields = dict(word.split("=", 1) for word in first.split() if word.startswith(("render=", "body=")))
+    fields = dict(
+        word.split("=", 1) for word in first.split() if word.startswith(("render=", "body="))
+    )
     return fields.get("render"), fields.get("body"), body
 
 

@@ -47,7 +47,9 @@ DTYPES = {
 
 def validate(path: str, root) -> Catalogue:
     if not isinstance(root, Located):
-        raise CatalogueError(path, 1, None, "the catalogue must be a mapping", "write `backends:` and `ops:`")
+        raise CatalogueError(
+            path, 1, None, "the catalogue must be a mapping", "write `backends:` and `ops:`"
+        )
     _check_keys(path, root, dict.fromkeys(TOP_KEYS, True), None)
     backends = tuple(_backend(path, b) for b in _list(path, root, "backends", None))
     _unique(path, [(b.name, b.line) for b in backends], "backend")
@@ -71,7 +73,13 @@ def _backend(path, entry) -> Backend:
     v = entry.value
     devices = v["devices"]
     if not isinstance(devices, list) or not devices:
-        raise CatalogueError(path, entry.line_of("devices"), v["name"], "`devices` must be a non-empty list", "e.g. `devices: [cpu]`")
+        raise CatalogueError(
+            path,
+            entry.line_of("devices"),
+            v["name"],
+            "`devices` must be a non-empty list",
+            "e.g. `devices: [cpu]`",
+        )
     return Backend(
         name=_identifier(path, entry, "name", None),
         variant=_identifier(path, entry, "variant", None),
@@ -84,7 +92,9 @@ def _backend(path, entry) -> Backend:
 
 def _op(path, entry) -> Op:
     if not isinstance(entry, Located):
-        raise CatalogueError(path, 0, None, "an op entry must be a mapping", "start it with `- name: ...`")
+        raise CatalogueError(
+            path, 0, None, "an op entry must be a mapping", "start it with `- name: ...`"
+        )
     name = entry.value.get("name")
     _check_keys(path, entry, OP_KEYS, name)
     v = entry.value
@@ -100,18 +110,35 @@ def _op(path, entry) -> Op:
     operators = v.get("operator", [])
     if not isinstance(operators, list) or any(o not in OPERATORS for o in operators):
         raise CatalogueError(
-            path, entry.line_of("operator"), name, f"unknown operator in {operators!r}",
+            path,
+            entry.line_of("operator"),
+            name,
+            f"unknown operator in {operators!r}",
             f"write a list of {', '.join(OPERATORS)}",
         )
     method = v.get("method")
     if method is not None and (not str(method).isidentifier() or keyword.iskeyword(method)):
-        raise CatalogueError(path, entry.line_of("method"), name, f"method {method!r} is not a Python name")
+        raise CatalogueError(
+            path, entry.line_of("method"), name, f"method {method!r} is not a Python name"
+        )
     if operators and not method:
-        raise CatalogueError(path, entry.line_of("operator"), name, "an operator needs a method", "add `method: <name>`")
+        raise CatalogueError(
+            path,
+            entry.line_of("operator"),
+            name,
+            "an operator needs a method",
+            "add `method: <name>`",
+        )
     dtypes = _dtypes(path, entry, name, kind, returns, routing)
     test = v.get("test")
     if test is not None and not isinstance(test, Located):
-        raise CatalogueError(path, entry.line_of("test"), name, "`test` must be a mapping", "e.g. `test: {ref: \"np.exp(tensor)\", shapes: [[[2, 3]]]}`")
+        raise CatalogueError(
+            path,
+            entry.line_of("test"),
+            name,
+            "`test` must be a mapping",
+            'e.g. `test: {ref: "np.exp(tensor)", shapes: [[[2, 3]]]}`',
+        )
     op = Op(
         name=name,
         kind=kind,
@@ -142,7 +169,10 @@ def _dtypes(path, entry, name, kind, returns, routing) -> tuple[str, ...]:
     dtypes = entry.value["dtypes"]
     if not isinstance(dtypes, list) or not dtypes or any(d not in allowed for d in dtypes):
         raise CatalogueError(
-            path, entry.line_of("dtypes"), name, f"dtypes {dtypes!r} are not {of} dtypes",
+            path,
+            entry.line_of("dtypes"),
+            name,
+            f"dtypes {dtypes!r} are not {of} dtypes",
             f"list some of {', '.join(allowed)}",
         )
     return tuple(dtypes)
@@ -152,17 +182,30 @@ def _args(path, entry, name) -> tuple[Arg, ...]:
     raw = entry.value["args"]
     line = entry.line_of("args")
     if not isinstance(raw, list):
-        raise CatalogueError(path, line, name, "`args` must be a list", "write `args: [lhs: float, rhs: float]`")
+        raise CatalogueError(
+            path, line, name, "`args` must be a list", "write `args: [lhs: float, rhs: float]`"
+        )
     args = []
     for item in raw:
         if not isinstance(item, Located) or len(item.value) != 1:
-            raise CatalogueError(path, line, name, f"argument {plain(item)!r} is not `name: type`", "write e.g. `tensor: float`")
+            raise CatalogueError(
+                path,
+                line,
+                name,
+                f"argument {plain(item)!r} is not `name: type`",
+                "write e.g. `tensor: float`",
+            )
         ((arg_name, arg_type),) = item.value.items()
         if not arg_name.isidentifier() or keyword.iskeyword(arg_name):
-            raise CatalogueError(path, line, name, f"argument name {arg_name!r} is not a Python name")
+            raise CatalogueError(
+                path, line, name, f"argument name {arg_name!r} is not a Python name"
+            )
         if arg_type not in ARG_TYPES:
             raise CatalogueError(
-                path, line, name, f"argument `{arg_name}` has unknown type {arg_type!r}",
+                path,
+                line,
+                name,
+                f"argument `{arg_name}` has unknown type {arg_type!r}",
                 f"write one of {', '.join(ARG_TYPES)}",
             )
         args.append(Arg(arg_name, arg_type))
@@ -176,7 +219,10 @@ def _returns(path, entry, name) -> tuple[str, ...]:
     returns = tuple(raw) if isinstance(raw, list) else (raw,)
     if not returns or any(r not in TENSOR_KINDS for r in returns):
         raise CatalogueError(
-            path, entry.line_of("returns"), name, f"unknown result {raw!r}",
+            path,
+            entry.line_of("returns"),
+            name,
+            f"unknown result {raw!r}",
             "write float, int or bool, or a list of them",
         )
     return returns
@@ -195,17 +241,24 @@ def _check_routing(path, entry, op: Op) -> None:
             problem = f"a creation op of kind {op.kind} returns {op.kind}"
     elif not tensors:
         problem = f"a {op.routing} op needs a tensor argument"
-    elif tensors[0].type not in (op.kind, "tensors") or (tensors[0].type == "tensors" and op.kind != "float"):
+    elif tensors[0].type not in (op.kind, "tensors") or (
+        tensors[0].type == "tensors" and op.kind != "float"
+    ):
         problem = f"its first tensor argument is {tensors[0].type} but the op's kind is {op.kind}"
     elif op.routing == "tensor" and has_device:
         problem = "a tensor op takes no `device`; moves use `routing: move`"
-    elif op.routing == "conversion" and (len(tensors) != 1 or op.returns in ((op.kind,),) or len(op.returns) != 1):
+    elif op.routing == "conversion" and (
+        len(tensors) != 1 or op.returns in ((op.kind,),) or len(op.returns) != 1
+    ):
         problem = "a conversion takes one tensor and returns one tensor of another kind"
     elif op.routing == "move" and (len(tensors) != 1 or not has_device or op.returns != (op.kind,)):
         problem = "a move takes one tensor and a `device`, and returns the same kind"
     if problem:
         raise CatalogueError(
-            path, line, op.name, f"routing `{op.routing}` does not fit: {problem}",
+            path,
+            line,
+            op.name,
+            f"routing `{op.routing}` does not fit: {problem}",
             "fix `args`/`returns`, or pick the routing that fits (creation, tensor, conversion, move)",
         )
 
@@ -216,36 +269,60 @@ def _check_autodiff(path, entry, op: Op) -> None:
     )
     line = entry.line_of("autodiff")
     if op.composite and op.autodiff:
-        raise CatalogueError(path, line, op.name, "a composite op differentiates through its parts", "remove `autodiff`")
+        raise CatalogueError(
+            path,
+            line,
+            op.name,
+            "a composite op differentiates through its parts",
+            "remove `autodiff`",
+        )
     if op.autodiff and not differentiable_shape:
         raise CatalogueError(
-            path, line, op.name, "only a float op with a float result can be differentiable",
+            path,
+            line,
+            op.name,
+            "only a float op with a float result can be differentiable",
             "remove `autodiff`",
         )
     if differentiable_shape and not op.autodiff and not op.composite:
         raise CatalogueError(
-            path, entry.line, op.name, "a float op with a float result must say how it checkpoints",
+            path,
+            entry.line,
+            op.name,
+            "a float op with a float result must say how it checkpoints",
             "add `autodiff: memory_bound` (cheap to recompute) or `autodiff: compute_bound`",
         )
     if op.autodiff and len([r for r in op.returns if r == "float"]) != 1:
-        raise CatalogueError(path, line, op.name, "a differentiable op has exactly one float result")
+        raise CatalogueError(
+            path, line, op.name, "a differentiable op has exactly one float result"
+        )
 
 
 def _check_composite(path, op: Op, names: set) -> None:
     try:
         tree = ast.parse(op.composite, mode="eval")
     except SyntaxError as error:
-        raise CatalogueError(path, op.line, op.name, f"composite is not a Python expression: {error.msg}") from None
+        raise CatalogueError(
+            path, op.line, op.name, f"composite is not a Python expression: {error.msg}"
+        ) from None
     args = {a.name for a in op.args}
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and (not isinstance(node.func, ast.Name) or node.func.id not in names):
+        if isinstance(node, ast.Call) and (
+            not isinstance(node.func, ast.Name) or node.func.id not in names
+        ):
             raise CatalogueError(
-                path, op.line, op.name, f"composite calls {ast.unparse(node.func)}, which is not a catalogue op",
+                path,
+                op.line,
+                op.name,
+                f"composite calls {ast.unparse(node.func)}, which is not a catalogue op",
                 "call ops of this catalogue by their names",
             )
         if isinstance(node, ast.Name) and node.id not in names and node.id not in args:
             raise CatalogueError(
-                path, op.line, op.name, f"composite uses `{node.id}`, which is neither an argument nor an op",
+                path,
+                op.line,
+                op.name,
+                f"composite uses `{node.id}`, which is neither an argument nor an op",
                 f"use the op's arguments ({', '.join(sorted(args))})",
             )
 
@@ -264,7 +341,9 @@ def _check_methods(path, ops) -> None:
             first_params = [a.name for a in first.args][0 if first.static else 1 :]
             if op.static != first.static or params != first_params:
                 raise CatalogueError(
-                    path, op.line, op.name,
+                    path,
+                    op.line,
+                    op.name,
                     f"method `{method}` is also {first.name}'s, with other parameters",
                     f"give it the same parameters ({', '.join(first_params)}) or another method name",
                 )
@@ -272,7 +351,9 @@ def _check_methods(path, ops) -> None:
             variant = (op.kind, second in ("scalar", "number", "integer"))
             if variant in seen:
                 raise CatalogueError(
-                    path, op.line, op.name,
+                    path,
+                    op.line,
+                    op.name,
                     f"method `{method}` already has a {op.kind} variant of this shape",
                     "give one of them another method name",
                 )
@@ -285,7 +366,9 @@ def _check_methods(path, ops) -> None:
 def _check_keys(path, entry: Located, keys: dict, op) -> None:
     for key, line in entry.key_lines.items():
         if key not in keys:
-            raise CatalogueError(path, line, op, f"unknown key `{key}`", f"write one of {', '.join(keys)}")
+            raise CatalogueError(
+                path, line, op, f"unknown key `{key}`", f"write one of {', '.join(keys)}"
+            )
     for key, required in keys.items():
         if required and key not in entry.value:
             raise CatalogueError(path, entry.line, op, f"missing `{key}`", f"add `{key}: ...`")
@@ -294,14 +377,22 @@ def _check_keys(path, entry: Located, keys: dict, op) -> None:
 def _list(path, root: Located, key, op) -> list:
     value = root.value[key]
     if not isinstance(value, list):
-        raise CatalogueError(path, root.line_of(key), op, f"`{key}` must be a list", f"write `{key}:` then `- ...` items")
+        raise CatalogueError(
+            path,
+            root.line_of(key),
+            op,
+            f"`{key}` must be a list",
+            f"write `{key}:` then `- ...` items",
+        )
     return value
 
 
 def _identifier(path, entry: Located, key, op) -> str:
     value = entry.value[key]
     if not isinstance(value, str) or not value.isidentifier() or keyword.iskeyword(value):
-        raise CatalogueError(path, entry.line_of(key), op, f"`{key}` {value!r} is not a Python name")
+        raise CatalogueError(
+            path, entry.line_of(key), op, f"`{key}` {value!r} is not a Python name"
+        )
     return value
 
 
@@ -309,7 +400,11 @@ def _choice(path, entry: Located, key, choices, op) -> str:
     value = entry.value[key]
     if value not in choices:
         raise CatalogueError(
-            path, entry.line_of(key), op, f"unknown {key} {value!r}", f"write one of {', '.join(choices)}"
+            path,
+            entry.line_of(key),
+            op,
+            f"unknown {key} {value!r}",
+            f"write one of {', '.join(choices)}",
         )
     return value
 
@@ -319,7 +414,10 @@ def _unique(path, named, what) -> None:
     for name, line in named:
         if name in seen:
             raise CatalogueError(
-                path, line, name, f"duplicate {what}: already defined at line {seen[name]}",
+                path,
+                line,
+                name,
+                f"duplicate {what}: already defined at line {seen[name]}",
                 "remove or rename one",
             )
         seen[name] = line

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=f1eb2ac62945f3bd body=768893dba2d23c75
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=af619fc7a9b3ea5e body=e50f2aaca68ea740
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from runtime.tensor import (  # noqa: F401  (the argument checks the methods use)
@@ -335,7 +335,7 @@ class Tensor(TensorBase):
         """The same elements in a new shape (-1 infers one dim)."""
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_reshape(self, shape_arg(shape))
+            return float_reshape(self, view_shape_arg(self, shape))
         raise kind_error("reshape", self, (FLOAT,))
 
     def swap_dims(self, dim1, dim2):

@@ -104,7 +104,6 @@ class DispatchTensorKind:
         return f"Autodiff({inner})" if self.is_autodiff else inner
 
 
-
 _KINDS: dict[str, dict[BackendTensor, DispatchTensorKind]] = {}
 
 
@@ -180,9 +179,9 @@ class DispatchTensor:
         """burn's `DispatchTensor::device()`: int/bool under autodiff report the autodiff device."""
         from runtime.backends import backend_for
 
-        raw = DispatchDevice(self.kind.variant, backend_for(self.kind.variant).device_of(
-            self.inner_primitive()
-        ))
+        raw = DispatchDevice(
+            self.kind.variant, backend_for(self.kind.variant).device_of(self.inner_primitive())
+        )
         if self.context is DISABLED:
             return raw
         return AutodiffDevice(raw, self.context.strategy)

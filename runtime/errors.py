@@ -10,7 +10,9 @@ BACKWARD_NEEDS_TRACKED = (
     "Tensor::backward requires a tracked autodiff tensor; call Tensor::autodiff().require_grad() "
     "on the source leaf before computing the output"
 )
-AUTODIFF_PRIMITIVE_NEEDS_CONTEXT = "an autodiff float primitive must have an enabled autodiff context"
+AUTODIFF_PRIMITIVE_NEEDS_CONTEXT = (
+    "an autodiff float primitive must have an enabled autodiff context"
+)
 AUTODIFF_NOT_ENABLED = "Autodiff is not enabled on this device"
 
 

@@ -123,7 +123,9 @@ class TensorBase(DispatchTensor):
     def require_grad(self):
         """A new handle on the same data that is a Grad leaf; the receiver is unchanged."""
         if self.kind.tensor_kind is not FLOAT:
-            raise TypeError(f"require_grad() needs a Float tensor, got {self.kind.tensor_kind.value}")
+            raise TypeError(
+                f"require_grad() needs a Float tensor, got {self.kind.tensor_kind.value}"
+            )
         if not self.kind.is_autodiff:
             raise BurnPanic(
                 REQUIRE_GRAD_NEEDS_AUTODIFF,
@@ -136,7 +138,9 @@ class TensorBase(DispatchTensor):
             return self.require_grad()
         if not self.kind.is_autodiff:
             return self
-        return type(self)(self.kind, type(self.primitive).new(self.primitive.primitive), self.context)
+        return type(self)(
+            self.kind, type(self.primitive).new(self.primitive.primitive), self.context
+        )
 
     def detach(self):
         """A new leaf on the same data: no graph edge; a Grad leaf stays a Grad leaf."""
@@ -168,7 +172,10 @@ class TensorBase(DispatchTensor):
         """Store `grad` (a plain float tensor of the same backend) as this tensor's gradient."""
         if not self.kind.is_autodiff:
             raise TypeError("grad_replace() needs an autodiff float tensor")
-        if grad.kind.backend_tensor is not BackendTensor.Float or grad.kind.variant != self.kind.variant:
+        if (
+            grad.kind.backend_tensor is not BackendTensor.Float
+            or grad.kind.variant != self.kind.variant
+        ):
             raise TypeError(
                 f"grad_replace() needs a plain float tensor of the {self.kind.variant} backend, "
                 f"got {grad.kind!r}; pass `g.inner()` for an autodiff gradient"
@@ -198,7 +205,9 @@ class TensorBase(DispatchTensor):
 
     # -- kind conversions (burn-tensor's int(), float(), bool()) -----------------------------
     def int(self, dtype=None):
-        return self if self.kind.tensor_kind is INT and dtype is None else self.into_int(dtype=dtype)
+        return (
+            self if self.kind.tensor_kind is INT and dtype is None else self.into_int(dtype=dtype)
+        )
 
     def float(self, dtype=None):
         if self.kind.tensor_kind is FLOAT:
@@ -432,7 +441,11 @@ def tensors_arg(tensors) -> list:
 
 def expect_kind(op: str, tensor, kind: TensorKind) -> None:
     if not isinstance(tensor, TensorBase) or tensor.kind.tensor_kind is not kind:
-        got = tensor.kind.tensor_kind.value if isinstance(tensor, TensorBase) else type(tensor).__name__
+        got = (
+            tensor.kind.tensor_kind.value
+            if isinstance(tensor, TensorBase)
+            else type(tensor).__name__
+        )
         raise TypeError(f"{op}: expected a {kind.value} tensor, got {got}")
 
 

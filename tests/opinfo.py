@@ -92,10 +92,13 @@ def samples(op, dtype: str, seed: int = 0) -> list[Sample]:
         values = {}
         for arg, shape in zip(tensor_args, shapes):
             if arg.name in test:  # explicit data (indices, masks)
-                values[arg.name] = np.asarray(test[arg.name], dtype=input_dtype(op, dtype, arg.type))
+                values[arg.name] = np.asarray(
+                    test[arg.name], dtype=input_dtype(op, dtype, arg.type)
+                )
             elif arg.type == "tensors":
                 values[arg.name] = [
-                    make_array(rng, s, "float", input_dtype(op, dtype, "float"), test) for s in shape
+                    make_array(rng, s, "float", input_dtype(op, dtype, "float"), test)
+                    for s in shape
                 ]
             else:
                 values[arg.name] = make_array(

@@ -71,7 +71,11 @@ def test_wrong_kind_is_a_clear_type_error(op):
     """A dispatch function given a tensor of another kind (an int op a float tensor) raises a
     TypeError that names the kind it expected."""
     sample = samples(op, op.dtypes[0])[0]
-    wrong = {"float": np.array([1, 2]), "int": np.array([True, False]), "bool": np.array([1.5, 2.5])}
+    wrong = {
+        "float": np.array([1, 2]),
+        "int": np.array([True, False]),
+        "bool": np.array([1.5, 2.5]),
+    }
     receiver = next(a for a in op.args if a.type in ("float", "int", "bool", "tensors"))
     value = wrong["float" if receiver.type == "tensors" else receiver.type]
     sample.values[receiver.name] = [value] if receiver.type == "tensors" else value
@@ -146,5 +150,8 @@ def test_plain_and_autodiff_devices_agree(op):
         autodiff = to_numpy(sample.call(DEVICES["autodiff"])[0])
         if op.test.get("compare") == "shape":
             continue
-        for a, b in zip(plain if isinstance(plain, tuple) else (plain,), autodiff if isinstance(autodiff, tuple) else (autodiff,)):
+        for a, b in zip(
+            plain if isinstance(plain, tuple) else (plain,),
+            autodiff if isinstance(autodiff, tuple) else (autodiff,),
+        ):
             np.testing.assert_array_equal(a, b)

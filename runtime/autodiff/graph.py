@@ -74,9 +74,7 @@ def live_nodes() -> list[Node]:
 
 def live_steps() -> list[OpsStep]:
     """Registered op steps still alive (not yet consumed, graph not yet dropped)."""
-    return [
-        n.step for n in live_nodes() if type(n.step) is OpsStep or n.step is UNTRACKED_STEP
-    ]
+    return [n.step for n in live_nodes() if type(n.step) is OpsStep or n.step is UNTRACKED_STEP]
 
 
 def saved_bytes() -> int:

@@ -25,7 +25,9 @@ def backend_for(variant: str):
         try:
             backend = importlib.import_module(module).BACKEND
         except ImportError as error:
-            hint = f"install it with `pip install .[{extra}]`" if extra else "check your installation"
+            hint = (
+                f"install it with `pip install .[{extra}]`" if extra else "check your installation"
+            )
             raise ImportError(
                 f"the {variant} backend needs a library that is not installed ({error.name}); {hint}"
             ) from error

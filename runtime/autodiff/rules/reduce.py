@@ -3,9 +3,7 @@
 RULES = {
     "float_sum": (lambda B, g, tensor_shape: _spread(B, g, tensor_shape),),
     "float_sum_dim": (lambda B, g, tensor_shape: B.float_expand(g, tensor_shape),),
-    "float_mean": (
-        lambda B, g, tensor_shape: _spread(B, g / _numel(tensor_shape), tensor_shape),
-    ),
+    "float_mean": (lambda B, g, tensor_shape: _spread(B, g / _numel(tensor_shape), tensor_shape),),
     "float_mean_dim": (
         lambda B, g, tensor_shape, dim: B.float_expand(g / tensor_shape[dim], tensor_shape),
     ),

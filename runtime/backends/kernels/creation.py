@@ -3,12 +3,16 @@
 
 class CreationKernels:
     def float_zeros(self, shape, device, dtype):
-        return self.xp.zeros(shape, dtype=self.native_dtype(dtype), device=self.native_device(device))
+        return self.xp.zeros(
+            shape, dtype=self.native_dtype(dtype), device=self.native_device(device)
+        )
 
     int_zeros = bool_zeros = float_zeros
 
     def float_ones(self, shape, device, dtype):
-        return self.xp.ones(shape, dtype=self.native_dtype(dtype), device=self.native_device(device))
+        return self.xp.ones(
+            shape, dtype=self.native_dtype(dtype), device=self.native_device(device)
+        )
 
     int_ones = bool_ones = float_ones
 
@@ -20,7 +24,9 @@ class CreationKernels:
     int_full = bool_full = float_full
 
     def float_empty(self, shape, device, dtype):
-        return self.xp.empty(shape, dtype=self.native_dtype(dtype), device=self.native_device(device))
+        return self.xp.empty(
+            shape, dtype=self.native_dtype(dtype), device=self.native_device(device)
+        )
 
     int_empty = bool_empty = float_empty
 

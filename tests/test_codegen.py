@@ -1,0 +1,196 @@
+"""The generator on a small fixture catalogue: validation, determinism, staleness, diffs."""
+
+import ast
+import difflib
+import re
+from pathlib import Path
+
+import pytest
+
+from codegen.__main__ import main
+
+ROOT = Path(__file__).resolve().parent.parent
+MINI = Path(__file__).parent / "fixtures" / "mini.yaml"
+MUL_ENTRY = """  - name: float_mul
+    kind: float
+    args: [lhs: float, rhs: float]
+    returns: float
+    routing: tensor
+    autodiff: memory_bound
+    method: mul
+    operator: [__mul__]
+    doc: Element-wise product.
+"""
+
+
+def generate(ops: Path, out: Path, *extra) -> int:
+    return main([*extra, "--ops", str(ops), "--out", str(out)])
+
+
+def snapshot(out: Path) -> dict:
+    return {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*.py"))}
+
+
+def test_regeneration_is_byte_identical(tmp_path):
+    assert generate(MINI, tmp_path / "a") == 0
+    first = snapshot(tmp_path / "a")
+    assert generate(MINI, tmp_path / "a") == 0  # header hashes match: black is skipped
+    assert snapshot(tmp_path / "a") == first
+    assert generate(MINI, tmp_path / "b") == 0  # from nothing: black runs
+    assert snapshot(tmp_path / "b") == first
+
+
+def test_generated_files_say_they_are_generated(tmp_path):
+    generate(MINI, tmp_path / "out")
+    for path, content in snapshot(tmp_path / "out").items():
+        assert content.startswith(
+            b"# @generated from mini.yaml by `python -m codegen`; do not edit."
+        )
+        ast.parse(content)  # valid Python
+
+
+def test_check_catches_a_hand_edit(tmp_path, capsys):
+    out = tmp_path / "out"
+    generate(MINI, out)
+    assert generate(MINI, out, "--check") == 0
+    target = out / "dispatch" / "float_ops.py"
+    target.write_text(target.read_text().replace("ctx = lhs.context", "ctx = rhs.context"))
+    capsys.readouterr()
+    assert generate(MINI, out, "--check") == 1
+    captured = capsys.readouterr()
+    assert "-    ctx = rhs.context" in captured.out and "+    ctx = lhs.context" in captured.out
+    assert "make generate" in captured.err
+
+
+def test_check_catches_a_stale_tree(tmp_path):
+    out = tmp_path / "out"
+    generate(MINI, out)
+    changed = tmp_path / "ops.yaml"
+    changed.write_text(MINI.read_text().replace("Element-wise e^x.", "e to the x."))
+    assert generate(changed, out, "--check") == 1
+
+
+def _body(content: bytes) -> list[str]:
+    return content.decode().splitlines()[1:]  # past the header (source name and hashes)
+
+
+def test_adding_one_op_changes_only_that_ops_lines(tmp_path):
+    before, after = tmp_path / "before", tmp_path / "after"
+    generate(MINI, before)
+    grown = tmp_path / "mini.yaml"
+    new_entry = (
+        MUL_ENTRY.replace("float_mul", "float_div")
+        .replace("method: mul", "method: div")
+        .replace("__mul__", "__truediv__")
+        .replace("product", "quotient")
+    )
+    grown.write_text(MINI.read_text().replace(MUL_ENTRY, MUL_ENTRY + "\n" + new_entry))
+    generate(grown, after)
+    old, new = snapshot(before), snapshot(after)
+    changed = {path for path in new if _body(old[path]) != _body(new[path])}
+    # the new function and the __all__ index; the new method; the new AutodiffOp
+    assert changed == {Path("dispatch/float_ops.py"), Path("tensor.py"), Path("catalogue.py")}
+    for path in changed:
+        a, b = _body(old[path]), _body(new[path])
+        blocks = difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
+        edits = [op for op in blocks if op[0] != "equal"]
+        assert all(tag == "insert" for tag, *_ in edits), f"{path}: lines changed, not only added"
+        for _, _, _, start, end in edits:  # each inserted block is about the new op only
+            assert any("div" in line for line in b[start:end]), b[start:end]
+        assert len(edits) <= 2, f"{path}: {len(edits)} separate insertions"
+
+
+BAD_CATALOGUES = {
+    "unknown key": (
+        MUL_ENTRY,
+        MUL_ENTRY + "    colour: blue\n",
+        r"mini\.yaml:\d+: float_mul: unknown key `colour`; write one of",
+    ),
+    "duplicate op": (
+        MUL_ENTRY,
+        MUL_ENTRY + "\n" + MUL_ENTRY,
+        r"float_mul: duplicate op: already defined at line \d+; remove or rename one",
+    ),
+    "unknown kind": (
+        "    kind: float\n    args: [lhs: float, rhs: float]",
+        "    kind: complex\n    args: [lhs: float, rhs: float]",
+        r"float_mul: unknown kind 'complex'; write one of float, int, bool",
+    ),
+    "unknown argument type": (
+        "args: [lhs: float, rhs: float]",
+        "args: [lhs: float, rhs: quaternion]",
+        r"float_mul: argument `rhs` has unknown type 'quaternion'; write one of",
+    ),
+    "missing field": (
+        "    doc: Element-wise product.\n",
+        "",
+        r"float_mul: missing `doc`; add `doc: \.\.\.`",
+    ),
+    "malformed YAML": (
+        "args: [lhs: float, rhs: float]",
+        "args: [lhs: float, rhs: float",
+        r"mini\.yaml:\d+: malformed YAML",
+    ),
+    "routing does not fit": (
+        "    routing: tensor\n    autodiff: memory_bound\n    method: mul",
+        "    routing: creation\n    autodiff: memory_bound\n    method: mul",
+        r"float_mul: routing `creation` does not fit: a creation op takes a `device` argument and no tensors",
+    ),
+    "missing checkpoint class": (
+        "    autodiff: memory_bound\n    method: mul",
+        "    method: mul",
+        r"float_mul: a float op with a float result must say how it checkpoints; add `autodiff: memory_bound`",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", BAD_CATALOGUES, ids=list(BAD_CATALOGUES))
+def test_a_bad_catalogue_is_rejected_with_its_line_and_nothing_is_written(case, tmp_path, capsys):
+    old, new, message = BAD_CATALOGUES[case]
+    source = MINI.read_text()
+    assert old in source
+    bad = tmp_path / "mini.yaml"
+    bad.write_text(source.replace(old, new, 1))
+    out = tmp_path / "out"
+    generate(MINI, out)
+    before = snapshot(out)
+    assert generate(bad, out) == 2
+    err = capsys.readouterr().err
+    assert re.search(message, err), err
+    line = int(re.search(r"mini\.yaml:(\d+):", err).group(1))
+    assert 1 <= line <= len(bad.read_text().splitlines())
+    assert "nothing was written" in err
+    assert snapshot(out) == before
+
+
+def test_the_line_points_at_the_offending_key(tmp_path, capsys):
+    bad = tmp_path / "mini.yaml"
+    bad.write_text(MINI.read_text().replace(MUL_ENTRY, MUL_ENTRY + "    colour: blue\n"))
+    generate(bad, tmp_path / "out")
+    line = int(re.search(r"mini\.yaml:(\d+):", capsys.readouterr().err).group(1))
+    assert bad.read_text().splitlines()[line - 1].strip() == "colour: blue"
+
+
+def test_the_committed_tree_is_in_sync():
+    assert main(["--check"]) == 0
+
+
+def _imports(path: Path) -> set:
+    tree = ast.parse(path.read_text())
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module.split(".")[0])
+        elif isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+    return names
+
+
+def test_the_layering_rule():
+    """runtime imports neither generated nor codegen; generated imports runtime (and itself)."""
+    for path in (ROOT / "runtime").rglob("*.py"):
+        assert not _imports(path) & {"generated", "codegen"}, path
+    for path in (ROOT / "generated").rglob("*.py"):
+        assert not _imports(path) & {"codegen"}, path
+    for path in (ROOT / "codegen").rglob("*.py"):
+        assert not _imports(path) & {"generated", "runtime"}, path
