@@ -86,24 +86,29 @@ def _arm(op: Op, backend: Backend) -> Arm:
     variant = backend.variant
     quoted = f'"{variant}"'
 
+    # The common case is an identity test on the shared kind; the accessor call handles the
+    # rest (a constant to lift, another backend or kind to report).
     def plain_arg(arg):
+        n = arg.name
         if arg.type == "tensors":
-            return f"[t.as_float({quoted}) for t in {arg.name}]"
+            return f"[t.as_float({quoted}) for t in {n}]"
         if arg.type in ACCESSOR:
-            return f"{arg.name}.{ACCESSOR[arg.type]}({quoted})"
+            kind = PLAIN_KIND[arg.type]
+            return f"{n}.primitive if {n}.kind is B.{kind} else {n}.{ACCESSOR[arg.type]}({quoted})"
         if arg.type == "device":
-            return f"{arg.name}.inner"
-        return arg.name
+            return f"{n}.inner"
+        return n
 
     def autodiff_arg(arg):
+        n = arg.name
         if arg.type == "tensors":
-            return f"[t.lift(AD) for t in {arg.name}]"
+            return f"[t.lift(AD) for t in {n}]"
         if arg.type == "float":
-            return f"{arg.name}.lift(AD)"
+            return f"{n}.primitive if {n}.kind is B.Autodiff else {n}.lift(AD)"
         return plain_arg(arg)
 
-    plain_call = f"B.inner.{op.name}({', '.join(plain_arg(a) for a in op.args)})"
-    autodiff_call = f"AD.{op.name}({', '.join(autodiff_arg(a) for a in op.args)})"
+    plain_call = f"B.inner.{op.name}({', '.join(_paren(plain_arg(a)) for a in op.args)})"
+    autodiff_call = f"AD.{op.name}({', '.join(_paren(autodiff_arg(a)) for a in op.args)})"
     if op.routing == "creation":
         if op.kind == "float":
             return Arm(
@@ -129,6 +134,10 @@ def _arm(op: Op, backend: Backend) -> Arm:
     plain = _returns(op, plain_call, autodiff=False)
     autodiff = _returns(op, autodiff_call, autodiff=True) if op.kind == "float" else []
     return Arm(variant, plain, autodiff)
+
+
+def _paren(expr: str) -> str:
+    return f"({expr})" if " if " in expr else expr
 
 
 def _device_name(op: Op) -> str:
@@ -234,10 +243,10 @@ def _method(name: str, ops: list[Op]) -> Method:
     tensor_ops = [op for op in ops if op not in scalar_ops]
     if scalar_ops and tensor_ops:
         second = params[0].name
-        body.append(f"if is_scalar({second}):")
-        body += ["    " + line for line in _kind_branches(name, scalar_ops)]
-        body.append("else:")
+        body.append(f"if isinstance({second}, TensorBase):")
         body += ["    " + line for line in _kind_branches(name, tensor_ops)]
+        body.append("else:")
+        body += ["    " + line for line in _kind_branches(name, scalar_ops)]
     else:
         body += _kind_branches(name, ops)
     kinds = _tuple(dict.fromkeys(KIND_CONST[op.kind] for op in ops))

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=af619fc7a9b3ea5e body=e50f2aaca68ea740
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=72013759020f74d6 body=080d12ec1142e5dc
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from runtime.tensor import (  # noqa: F401  (the argument checks the methods use)
@@ -134,18 +134,18 @@ class Tensor(TensorBase):
         - int_add_scalar: Adds an int to every element.
         """
         kind = self.kind.tensor_kind
-        if is_scalar(rhs):
-            if kind is FLOAT:
-                return float_add_scalar(self, scalar_for("add", self, rhs))
-            if kind is INT:
-                return int_add_scalar(self, scalar_for("add", self, rhs))
-        else:
+        if isinstance(rhs, TensorBase):
             if kind is FLOAT:
                 same_kind("add", self, rhs)
                 return float_add(self, rhs)
             if kind is INT:
                 same_kind("add", self, rhs)
                 return int_add(self, rhs)
+        else:
+            if kind is FLOAT:
+                return float_add_scalar(self, scalar_for("add", self, rhs))
+            if kind is INT:
+                return int_add_scalar(self, scalar_for("add", self, rhs))
         raise kind_error("add", self, (FLOAT, INT))
 
     __add__ = add
@@ -157,13 +157,13 @@ class Tensor(TensorBase):
         - float_sub_scalar: Subtracts a scalar from every element.
         """
         kind = self.kind.tensor_kind
-        if is_scalar(rhs):
-            if kind is FLOAT:
-                return float_sub_scalar(self, scalar_for("sub", self, rhs))
-        else:
+        if isinstance(rhs, TensorBase):
             if kind is FLOAT:
                 same_kind("sub", self, rhs)
                 return float_sub(self, rhs)
+        else:
+            if kind is FLOAT:
+                return float_sub_scalar(self, scalar_for("sub", self, rhs))
         raise kind_error("sub", self, (FLOAT,))
 
     __sub__ = sub
@@ -177,18 +177,18 @@ class Tensor(TensorBase):
         - int_mul_scalar: Multiplies every element by an int.
         """
         kind = self.kind.tensor_kind
-        if is_scalar(rhs):
-            if kind is FLOAT:
-                return float_mul_scalar(self, scalar_for("mul", self, rhs))
-            if kind is INT:
-                return int_mul_scalar(self, scalar_for("mul", self, rhs))
-        else:
+        if isinstance(rhs, TensorBase):
             if kind is FLOAT:
                 same_kind("mul", self, rhs)
                 return float_mul(self, rhs)
             if kind is INT:
                 same_kind("mul", self, rhs)
                 return int_mul(self, rhs)
+        else:
+            if kind is FLOAT:
+                return float_mul_scalar(self, scalar_for("mul", self, rhs))
+            if kind is INT:
+                return int_mul_scalar(self, scalar_for("mul", self, rhs))
         raise kind_error("mul", self, (FLOAT, INT))
 
     __mul__ = mul
@@ -200,13 +200,13 @@ class Tensor(TensorBase):
         - float_div_scalar: Divides every element by a scalar.
         """
         kind = self.kind.tensor_kind
-        if is_scalar(rhs):
-            if kind is FLOAT:
-                return float_div_scalar(self, scalar_for("div", self, rhs))
-        else:
+        if isinstance(rhs, TensorBase):
             if kind is FLOAT:
                 same_kind("div", self, rhs)
                 return float_div(self, rhs)
+        else:
+            if kind is FLOAT:
+                return float_div_scalar(self, scalar_for("div", self, rhs))
         raise kind_error("div", self, (FLOAT,))
 
     __truediv__ = div

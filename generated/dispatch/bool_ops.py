@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=396bfe7b47163292 body=3406f08f5d3e3ead
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=fc654c3d63535361 body=dc4c558d9a460b5e
 """The bool ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -37,7 +37,13 @@ def bool_not(tensor):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(B.Bool, B.inner.bool_not(tensor.as_bool("NumPy")), ctx)
+        return Tensor(
+            B.Bool,
+            B.inner.bool_not(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy"))
+            ),
+            ctx,
+        )
     raise unsupported_backend("bool_not", tensor)
 
 
@@ -46,7 +52,14 @@ def bool_and(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(B.Bool, B.inner.bool_and(lhs.as_bool("NumPy"), rhs.as_bool("NumPy")), ctx)
+        return Tensor(
+            B.Bool,
+            B.inner.bool_and(
+                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")),
+                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy")),
+            ),
+            ctx,
+        )
     raise unsupported_backend("bool_and", lhs)
 
 
@@ -55,7 +68,14 @@ def bool_or(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(B.Bool, B.inner.bool_or(lhs.as_bool("NumPy"), rhs.as_bool("NumPy")), ctx)
+        return Tensor(
+            B.Bool,
+            B.inner.bool_or(
+                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")),
+                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy")),
+            ),
+            ctx,
+        )
     raise unsupported_backend("bool_or", lhs)
 
 
@@ -64,7 +84,14 @@ def bool_equal(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(B.Bool, B.inner.bool_equal(lhs.as_bool("NumPy"), rhs.as_bool("NumPy")), ctx)
+        return Tensor(
+            B.Bool,
+            B.inner.bool_equal(
+                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")),
+                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy")),
+            ),
+            ctx,
+        )
     raise unsupported_backend("bool_equal", lhs)
 
 
@@ -73,7 +100,13 @@ def bool_into_int(tensor, dtype):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(B.Int, B.inner.bool_into_int(tensor.as_bool("NumPy"), dtype), ctx)
+        return Tensor(
+            B.Int,
+            B.inner.bool_into_int(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")), dtype
+            ),
+            ctx,
+        )
     raise unsupported_backend("bool_into_int", tensor)
 
 
@@ -83,13 +116,25 @@ def bool_into_float(tensor, dtype):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(B.Float, B.inner.bool_into_float(tensor.as_bool("NumPy"), dtype), ctx)
+            return Tensor(
+                B.Float,
+                B.inner.bool_into_float(
+                    (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")), dtype
+                ),
+                ctx,
+            )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.bool_into_float(tensor.as_bool("NumPy"), dtype), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.bool_into_float(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")), dtype
+            ),
+            ctx,
+        )
     raise unsupported_backend("bool_into_float", tensor)
 
 

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=0e0151efc7e8fd6d body=d171005c19124905
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=5e369222dc83b3d3 body=e604552b7063193f
 """The float ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -165,14 +165,26 @@ def float_add(lhs, rhs):
         B = BACKENDS.NumPy
         if ctx is DISABLED:
             return Tensor(
-                B.Float, B.inner.float_add(lhs.as_float("NumPy"), rhs.as_float("NumPy")), ctx
+                B.Float,
+                B.inner.float_add(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                ),
+                ctx,
             )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.float_add(lhs.lift(AD), rhs.lift(AD)), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.float_add(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+            ),
+            ctx,
+        )
     raise unsupported_backend("float_add", lhs)
 
 
@@ -182,13 +194,23 @@ def float_add_scalar(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(B.Float, B.inner.float_add_scalar(lhs.as_float("NumPy"), rhs), ctx)
+            return Tensor(
+                B.Float,
+                B.inner.float_add_scalar(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                ),
+                ctx,
+            )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.float_add_scalar(lhs.lift(AD), rhs), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.float_add_scalar((lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs),
+            ctx,
+        )
     raise unsupported_backend("float_add_scalar", lhs)
 
 
@@ -199,14 +221,26 @@ def float_sub(lhs, rhs):
         B = BACKENDS.NumPy
         if ctx is DISABLED:
             return Tensor(
-                B.Float, B.inner.float_sub(lhs.as_float("NumPy"), rhs.as_float("NumPy")), ctx
+                B.Float,
+                B.inner.float_sub(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                ),
+                ctx,
             )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.float_sub(lhs.lift(AD), rhs.lift(AD)), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.float_sub(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+            ),
+            ctx,
+        )
     raise unsupported_backend("float_sub", lhs)
 
 
@@ -216,13 +250,23 @@ def float_sub_scalar(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(B.Float, B.inner.float_sub_scalar(lhs.as_float("NumPy"), rhs), ctx)
+            return Tensor(
+                B.Float,
+                B.inner.float_sub_scalar(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                ),
+                ctx,
+            )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.float_sub_scalar(lhs.lift(AD), rhs), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.float_sub_scalar((lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs),
+            ctx,
+        )
     raise unsupported_backend("float_sub_scalar", lhs)
 
 
@@ -233,14 +277,26 @@ def float_mul(lhs, rhs):
         B = BACKENDS.NumPy
         if ctx is DISABLED:
             return Tensor(
-                B.Float, B.inner.float_mul(lhs.as_float("NumPy"), rhs.as_float("NumPy")), ctx
+                B.Float,
+                B.inner.float_mul(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                ),
+                ctx,
             )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.float_mul(lhs.lift(AD), rhs.lift(AD)), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.float_mul(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+            ),
+            ctx,
+        )
     raise unsupported_backend("float_mul", lhs)
 
 
@@ -250,13 +306,23 @@ def float_mul_scalar(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(B.Float, B.inner.float_mul_scalar(lhs.as_float("NumPy"), rhs), ctx)
+            return Tensor(
+                B.Float,
+                B.inner.float_mul_scalar(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                ),
+                ctx,
+            )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.float_mul_scalar(lhs.lift(AD), rhs), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.float_mul_scalar((lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs),
+            ctx,
+        )
     raise unsupported_backend("float_mul_scalar", lhs)
 
 
@@ -267,14 +333,26 @@ def float_div(lhs, rhs):
         B = BACKENDS.NumPy
         if ctx is DISABLED:
             return Tensor(
-                B.Float, B.inner.float_div(lhs.as_float("NumPy"), rhs.as_float("NumPy")), ctx
+                B.Float,
+                B.inner.float_div(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                ),
+                ctx,
             )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.float_div(lhs.lift(AD), rhs.lift(AD)), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.float_div(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+            ),
+            ctx,
+        )
     raise unsupported_backend("float_div", lhs)
 
 
@@ -284,13 +362,23 @@ def float_div_scalar(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(B.Float, B.inner.float_div_scalar(lhs.as_float("NumPy"), rhs), ctx)
+            return Tensor(
+                B.Float,
+                B.inner.float_div_scalar(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                ),
+                ctx,
+            )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.float_div_scalar(lhs.lift(AD), rhs), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.float_div_scalar((lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs),
+            ctx,
+        )
     raise unsupported_backend("float_div_scalar", lhs)
 
 
@@ -300,13 +388,23 @@ def float_neg(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(B.Float, B.inner.float_neg(tensor.as_float("NumPy")), ctx)
+            return Tensor(
+                B.Float,
+                B.inner.float_neg(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.float_neg(tensor.lift(AD)), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.float_neg((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
     raise unsupported_backend("float_neg", tensor)
 
 
@@ -317,14 +415,26 @@ def float_matmul(lhs, rhs):
         B = BACKENDS.NumPy
         if ctx is DISABLED:
             return Tensor(
-                B.Float, B.inner.float_matmul(lhs.as_float("NumPy"), rhs.as_float("NumPy")), ctx
+                B.Float,
+                B.inner.float_matmul(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                ),
+                ctx,
             )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.float_matmul(lhs.lift(AD), rhs.lift(AD)), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.float_matmul(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+            ),
+            ctx,
+        )
     raise unsupported_backend("float_matmul", lhs)
 
 
@@ -334,13 +444,23 @@ def float_powf_scalar(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(B.Float, B.inner.float_powf_scalar(lhs.as_float("NumPy"), rhs), ctx)
+            return Tensor(
+                B.Float,
+                B.inner.float_powf_scalar(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                ),
+                ctx,
+            )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.float_powf_scalar(lhs.lift(AD), rhs), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.float_powf_scalar((lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs),
+            ctx,
+        )
     raise unsupported_backend("float_powf_scalar", lhs)
 
 
@@ -350,13 +470,23 @@ def float_exp(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(B.Float, B.inner.float_exp(tensor.as_float("NumPy")), ctx)
+            return Tensor(
+                B.Float,
+                B.inner.float_exp(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.float_exp(tensor.lift(AD)), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.float_exp((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
     raise unsupported_backend("float_exp", tensor)
 
 
@@ -366,13 +496,23 @@ def float_log(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(B.Float, B.inner.float_log(tensor.as_float("NumPy")), ctx)
+            return Tensor(
+                B.Float,
+                B.inner.float_log(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.float_log(tensor.lift(AD)), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.float_log((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
     raise unsupported_backend("float_log", tensor)
 
 
@@ -382,13 +522,23 @@ def float_sqrt(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(B.Float, B.inner.float_sqrt(tensor.as_float("NumPy")), ctx)
+            return Tensor(
+                B.Float,
+                B.inner.float_sqrt(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.float_sqrt(tensor.lift(AD)), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.float_sqrt((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
     raise unsupported_backend("float_sqrt", tensor)
 
 
@@ -398,13 +548,23 @@ def float_abs(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(B.Float, B.inner.float_abs(tensor.as_float("NumPy")), ctx)
+            return Tensor(
+                B.Float,
+                B.inner.float_abs(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.float_abs(tensor.lift(AD)), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.float_abs((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
     raise unsupported_backend("float_abs", tensor)
 
 
@@ -414,13 +574,23 @@ def float_sign(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(B.Float, B.inner.float_sign(tensor.as_float("NumPy")), ctx)
+            return Tensor(
+                B.Float,
+                B.inner.float_sign(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.float_sign(tensor.lift(AD)), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.float_sign((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
     raise unsupported_backend("float_sign", tensor)
 
 
@@ -430,13 +600,23 @@ def float_tanh(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(B.Float, B.inner.float_tanh(tensor.as_float("NumPy")), ctx)
+            return Tensor(
+                B.Float,
+                B.inner.float_tanh(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.float_tanh(tensor.lift(AD)), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.float_tanh((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
     raise unsupported_backend("float_tanh", tensor)
 
 
@@ -446,13 +626,23 @@ def sigmoid(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(B.Float, B.inner.sigmoid(tensor.as_float("NumPy")), ctx)
+            return Tensor(
+                B.Float,
+                B.inner.sigmoid(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.sigmoid(tensor.lift(AD)), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.sigmoid((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
     raise unsupported_backend("sigmoid", tensor)
 
 
@@ -462,13 +652,23 @@ def relu(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(B.Float, B.inner.relu(tensor.as_float("NumPy")), ctx)
+            return Tensor(
+                B.Float,
+                B.inner.relu(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.relu(tensor.lift(AD)), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.relu((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
     raise unsupported_backend("relu", tensor)
 
 
@@ -478,13 +678,23 @@ def float_sum(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(B.Float, B.inner.float_sum(tensor.as_float("NumPy")), ctx)
+            return Tensor(
+                B.Float,
+                B.inner.float_sum(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.float_sum(tensor.lift(AD)), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.float_sum((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
     raise unsupported_backend("float_sum", tensor)
 
 
@@ -494,13 +704,25 @@ def float_sum_dim(tensor, dim):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(B.Float, B.inner.float_sum_dim(tensor.as_float("NumPy"), dim), ctx)
+            return Tensor(
+                B.Float,
+                B.inner.float_sum_dim(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                ),
+                ctx,
+            )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.float_sum_dim(tensor.lift(AD), dim), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.float_sum_dim(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+            ),
+            ctx,
+        )
     raise unsupported_backend("float_sum_dim", tensor)
 
 
@@ -510,13 +732,23 @@ def float_mean(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(B.Float, B.inner.float_mean(tensor.as_float("NumPy")), ctx)
+            return Tensor(
+                B.Float,
+                B.inner.float_mean(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.float_mean(tensor.lift(AD)), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.float_mean((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
     raise unsupported_backend("float_mean", tensor)
 
 
@@ -526,13 +758,25 @@ def float_mean_dim(tensor, dim):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(B.Float, B.inner.float_mean_dim(tensor.as_float("NumPy"), dim), ctx)
+            return Tensor(
+                B.Float,
+                B.inner.float_mean_dim(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                ),
+                ctx,
+            )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.float_mean_dim(tensor.lift(AD), dim), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.float_mean_dim(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+            ),
+            ctx,
+        )
     raise unsupported_backend("float_mean_dim", tensor)
 
 
@@ -542,13 +786,26 @@ def float_reshape(tensor, shape):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(B.Float, B.inner.float_reshape(tensor.as_float("NumPy"), shape), ctx)
+            return Tensor(
+                B.Float,
+                B.inner.float_reshape(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")),
+                    shape,
+                ),
+                ctx,
+            )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.float_reshape(tensor.lift(AD), shape), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.float_reshape(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), shape
+            ),
+            ctx,
+        )
     raise unsupported_backend("float_reshape", tensor)
 
 
@@ -559,14 +816,26 @@ def float_swap_dims(tensor, dim1, dim2):
         B = BACKENDS.NumPy
         if ctx is DISABLED:
             return Tensor(
-                B.Float, B.inner.float_swap_dims(tensor.as_float("NumPy"), dim1, dim2), ctx
+                B.Float,
+                B.inner.float_swap_dims(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")),
+                    dim1,
+                    dim2,
+                ),
+                ctx,
             )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.float_swap_dims(tensor.lift(AD), dim1, dim2), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.float_swap_dims(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim1, dim2
+            ),
+            ctx,
+        )
     raise unsupported_backend("float_swap_dims", tensor)
 
 
@@ -581,13 +850,26 @@ def float_cast(tensor, dtype):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(B.Float, B.inner.float_cast(tensor.as_float("NumPy"), dtype), ctx)
+            return Tensor(
+                B.Float,
+                B.inner.float_cast(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")),
+                    dtype,
+                ),
+                ctx,
+            )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.float_cast(tensor.lift(AD), dtype), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.float_cast(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dtype
+            ),
+            ctx,
+        )
     raise unsupported_backend("float_cast", tensor)
 
 
@@ -598,14 +880,26 @@ def float_equal(lhs, rhs):
         B = BACKENDS.NumPy
         if ctx is DISABLED:
             return Tensor(
-                B.Bool, B.inner.float_equal(lhs.as_float("NumPy"), rhs.as_float("NumPy")), ctx
+                B.Bool,
+                B.inner.float_equal(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                ),
+                ctx,
             )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Bool, AD.float_equal(lhs.lift(AD), rhs.lift(AD)), ctx)
+        return Tensor(
+            B.Bool,
+            AD.float_equal(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+            ),
+            ctx,
+        )
     raise unsupported_backend("float_equal", lhs)
 
 
@@ -615,13 +909,23 @@ def float_equal_elem(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(B.Bool, B.inner.float_equal_elem(lhs.as_float("NumPy"), rhs), ctx)
+            return Tensor(
+                B.Bool,
+                B.inner.float_equal_elem(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                ),
+                ctx,
+            )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Bool, AD.float_equal_elem(lhs.lift(AD), rhs), ctx)
+        return Tensor(
+            B.Bool,
+            AD.float_equal_elem((lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs),
+            ctx,
+        )
     raise unsupported_backend("float_equal_elem", lhs)
 
 
@@ -631,13 +935,25 @@ def float_not_equal_elem(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(B.Bool, B.inner.float_not_equal_elem(lhs.as_float("NumPy"), rhs), ctx)
+            return Tensor(
+                B.Bool,
+                B.inner.float_not_equal_elem(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                ),
+                ctx,
+            )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Bool, AD.float_not_equal_elem(lhs.lift(AD), rhs), ctx)
+        return Tensor(
+            B.Bool,
+            AD.float_not_equal_elem(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs
+            ),
+            ctx,
+        )
     raise unsupported_backend("float_not_equal_elem", lhs)
 
 
@@ -648,14 +964,26 @@ def float_greater(lhs, rhs):
         B = BACKENDS.NumPy
         if ctx is DISABLED:
             return Tensor(
-                B.Bool, B.inner.float_greater(lhs.as_float("NumPy"), rhs.as_float("NumPy")), ctx
+                B.Bool,
+                B.inner.float_greater(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                ),
+                ctx,
             )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Bool, AD.float_greater(lhs.lift(AD), rhs.lift(AD)), ctx)
+        return Tensor(
+            B.Bool,
+            AD.float_greater(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+            ),
+            ctx,
+        )
     raise unsupported_backend("float_greater", lhs)
 
 
@@ -665,13 +993,23 @@ def float_greater_elem(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(B.Bool, B.inner.float_greater_elem(lhs.as_float("NumPy"), rhs), ctx)
+            return Tensor(
+                B.Bool,
+                B.inner.float_greater_elem(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                ),
+                ctx,
+            )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Bool, AD.float_greater_elem(lhs.lift(AD), rhs), ctx)
+        return Tensor(
+            B.Bool,
+            AD.float_greater_elem((lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs),
+            ctx,
+        )
     raise unsupported_backend("float_greater_elem", lhs)
 
 
@@ -682,14 +1020,26 @@ def float_lower(lhs, rhs):
         B = BACKENDS.NumPy
         if ctx is DISABLED:
             return Tensor(
-                B.Bool, B.inner.float_lower(lhs.as_float("NumPy"), rhs.as_float("NumPy")), ctx
+                B.Bool,
+                B.inner.float_lower(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                ),
+                ctx,
             )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Bool, AD.float_lower(lhs.lift(AD), rhs.lift(AD)), ctx)
+        return Tensor(
+            B.Bool,
+            AD.float_lower(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+            ),
+            ctx,
+        )
     raise unsupported_backend("float_lower", lhs)
 
 
@@ -699,13 +1049,23 @@ def float_lower_elem(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(B.Bool, B.inner.float_lower_elem(lhs.as_float("NumPy"), rhs), ctx)
+            return Tensor(
+                B.Bool,
+                B.inner.float_lower_elem(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                ),
+                ctx,
+            )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Bool, AD.float_lower_elem(lhs.lift(AD), rhs), ctx)
+        return Tensor(
+            B.Bool,
+            AD.float_lower_elem((lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs),
+            ctx,
+        )
     raise unsupported_backend("float_lower_elem", lhs)
 
 
@@ -715,13 +1075,26 @@ def float_into_int(tensor, dtype):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(B.Int, B.inner.float_into_int(tensor.as_float("NumPy"), dtype), ctx)
+            return Tensor(
+                B.Int,
+                B.inner.float_into_int(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")),
+                    dtype,
+                ),
+                ctx,
+            )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Int, AD.float_into_int(tensor.lift(AD), dtype), ctx)
+        return Tensor(
+            B.Int,
+            AD.float_into_int(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dtype
+            ),
+            ctx,
+        )
     raise unsupported_backend("float_into_int", tensor)
 
 

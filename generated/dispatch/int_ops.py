@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=91d041752b722c41 body=9026055c51588990
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=c9730ce5587575d6 body=50cfcfd25938f56e
 """The int ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -81,7 +81,13 @@ def int_cast(tensor, dtype):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(B.Int, B.inner.int_cast(tensor.as_int("NumPy"), dtype), ctx)
+        return Tensor(
+            B.Int,
+            B.inner.int_cast(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dtype
+            ),
+            ctx,
+        )
     raise unsupported_backend("int_cast", tensor)
 
 
@@ -90,7 +96,14 @@ def int_add(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(B.Int, B.inner.int_add(lhs.as_int("NumPy"), rhs.as_int("NumPy")), ctx)
+        return Tensor(
+            B.Int,
+            B.inner.int_add(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+            ),
+            ctx,
+        )
     raise unsupported_backend("int_add", lhs)
 
 
@@ -99,7 +112,13 @@ def int_add_scalar(lhs, rhs):
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(B.Int, B.inner.int_add_scalar(lhs.as_int("NumPy"), rhs), ctx)
+        return Tensor(
+            B.Int,
+            B.inner.int_add_scalar(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+            ),
+            ctx,
+        )
     raise unsupported_backend("int_add_scalar", lhs)
 
 
@@ -108,7 +127,14 @@ def int_mul(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(B.Int, B.inner.int_mul(lhs.as_int("NumPy"), rhs.as_int("NumPy")), ctx)
+        return Tensor(
+            B.Int,
+            B.inner.int_mul(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+            ),
+            ctx,
+        )
     raise unsupported_backend("int_mul", lhs)
 
 
@@ -117,7 +143,13 @@ def int_mul_scalar(lhs, rhs):
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(B.Int, B.inner.int_mul_scalar(lhs.as_int("NumPy"), rhs), ctx)
+        return Tensor(
+            B.Int,
+            B.inner.int_mul_scalar(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+            ),
+            ctx,
+        )
     raise unsupported_backend("int_mul_scalar", lhs)
 
 
@@ -126,7 +158,11 @@ def int_sum(tensor):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(B.Int, B.inner.int_sum(tensor.as_int("NumPy")), ctx)
+        return Tensor(
+            B.Int,
+            B.inner.int_sum((tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy"))),
+            ctx,
+        )
     raise unsupported_backend("int_sum", tensor)
 
 
@@ -135,7 +171,14 @@ def int_equal(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(B.Bool, B.inner.int_equal(lhs.as_int("NumPy"), rhs.as_int("NumPy")), ctx)
+        return Tensor(
+            B.Bool,
+            B.inner.int_equal(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+            ),
+            ctx,
+        )
     raise unsupported_backend("int_equal", lhs)
 
 
@@ -144,7 +187,13 @@ def int_not_equal_elem(lhs, rhs):
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(B.Bool, B.inner.int_not_equal_elem(lhs.as_int("NumPy"), rhs), ctx)
+        return Tensor(
+            B.Bool,
+            B.inner.int_not_equal_elem(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+            ),
+            ctx,
+        )
     raise unsupported_backend("int_not_equal_elem", lhs)
 
 
@@ -153,7 +202,13 @@ def int_greater_elem(lhs, rhs):
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(B.Bool, B.inner.int_greater_elem(lhs.as_int("NumPy"), rhs), ctx)
+        return Tensor(
+            B.Bool,
+            B.inner.int_greater_elem(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+            ),
+            ctx,
+        )
     raise unsupported_backend("int_greater_elem", lhs)
 
 
@@ -163,13 +218,25 @@ def int_into_float(tensor, dtype):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(B.Float, B.inner.int_into_float(tensor.as_int("NumPy"), dtype), ctx)
+            return Tensor(
+                B.Float,
+                B.inner.int_into_float(
+                    (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dtype
+                ),
+                ctx,
+            )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.int_into_float(tensor.as_int("NumPy"), dtype), ctx)
+        return Tensor(
+            B.Autodiff,
+            AD.int_into_float(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dtype
+            ),
+            ctx,
+        )
     raise unsupported_backend("int_into_float", tensor)
 
 
