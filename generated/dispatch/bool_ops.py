@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=396bfe7b47163292 body=3406f08f5d3e3ead
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=ce6660dada5d0218 body=3ad2a4a12723b3c6
 """The bool ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -18,6 +18,10 @@ __all__ = [
     "bool_and",
     "bool_or",
     "bool_equal",
+    "bool_xor",
+    "bool_not_equal",
+    "bool_equal_elem",
+    "bool_not_equal_elem",
     "bool_into_int",
     "bool_into_float",
     "bool_to_device",
@@ -66,6 +70,44 @@ def bool_equal(lhs, rhs):
         B = BACKENDS.NumPy
         return Tensor(B.Bool, B.inner.bool_equal(lhs.as_bool("NumPy"), rhs.as_bool("NumPy")), ctx)
     raise unsupported_backend("bool_equal", lhs)
+
+
+def bool_xor(lhs, rhs):
+    """Element-wise logical exclusive or."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(B.Bool, B.inner.bool_xor(lhs.as_bool("NumPy"), rhs.as_bool("NumPy")), ctx)
+    raise unsupported_backend("bool_xor", lhs)
+
+
+def bool_not_equal(lhs, rhs):
+    """Element-wise lhs != rhs."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool, B.inner.bool_not_equal(lhs.as_bool("NumPy"), rhs.as_bool("NumPy")), ctx
+        )
+    raise unsupported_backend("bool_not_equal", lhs)
+
+
+def bool_equal_elem(lhs, rhs):
+    """Element-wise lhs == a bool."""
+    ctx = lhs.context
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(B.Bool, B.inner.bool_equal_elem(lhs.as_bool("NumPy"), rhs), ctx)
+    raise unsupported_backend("bool_equal_elem", lhs)
+
+
+def bool_not_equal_elem(lhs, rhs):
+    """Element-wise lhs != a bool."""
+    ctx = lhs.context
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(B.Bool, B.inner.bool_not_equal_elem(lhs.as_bool("NumPy"), rhs), ctx)
+    raise unsupported_backend("bool_not_equal_elem", lhs)
 
 
 def bool_into_int(tensor, dtype):
