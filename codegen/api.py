@@ -5,7 +5,7 @@ All the decisions live here; the templates only lay the pieces out (torchgen's r
 
 from dataclasses import dataclass
 
-from codegen.model import Backend, Catalogue, Op
+from codegen.model import SCALAR_TYPES, Backend, Catalogue, Op
 
 KIND_CONST = {"float": "FLOAT", "int": "INT", "bool": "BOOL"}
 PLAIN_KIND = {"float": "Float", "int": "Int", "bool": "Bool"}
@@ -224,22 +224,47 @@ class Method:
 
 def tensor_methods(catalogue: Catalogue) -> list[Method]:
     groups: dict[str, list[Op]] = {}
+    claims: dict[str, dict[str, list[Op]]] = {}  # operator -> method -> the ops claiming it
     for op in catalogue.ops:
         if op.method:
             groups.setdefault(op.method, []).append(op)
-    return [_method(name, ops) for name, ops in groups.items()]
+        for operator in op.operators:
+            claims.setdefault(operator, {}).setdefault(op.method, []).append(op)
+    routed = {operator: by_method for operator, by_method in claims.items() if len(by_method) > 1}
+    methods = []
+    for name, ops in groups.items():
+        aliases = dict.fromkeys(o for op in ops for o in op.operators if o not in routed)
+        methods.append(_method(name, ops, tuple(aliases)))
+    return methods + [_routed_operator(o, by_method) for o, by_method in routed.items()]
 
 
-def _method(name: str, ops: list[Op]) -> Method:
+def _routed_operator(operator: str, by_method: dict[str, list[Op]]) -> Method:
+    """A dunder claimed by methods of different kinds: it calls the one of the receiver's kind."""
+    first = next(iter(by_method.values()))[0]
+    params = [a.name for a in first.args[1:]]
+    body = ["kind = self.kind.tensor_kind"]
+    kinds = {}
+    for method, ops in by_method.items():
+        for kind in dict.fromkeys(op.kind for op in ops):
+            kinds[KIND_CONST[kind]] = method
+            body += [
+                f"if kind is {KIND_CONST[kind]}:",
+                f"    return self.{method}({', '.join(params)})",
+            ]
+    body.append(f'raise kind_error("{operator}", self, {_tuple(kinds)})')
+    doc = "Routes by kind: " + ", ".join(f"{k.lower()} -> {m}" for k, m in kinds.items()) + "."
+    return Method(operator, False, ", ".join(["self", *params]), doc, body, ())
+
+
+def _method(name: str, ops: list[Op], operators: tuple[str, ...]) -> Method:
     first = ops[0]
-    operators = tuple(o for op in ops for o in op.operators)
     doc = _doc(ops)
     if first.static:
         return _static_method(name, ops, doc, operators)
     params = first.args[1:]
     signature = ", ".join(["self", *_params(params)])
     body = ["kind = self.kind.tensor_kind"]
-    scalar_ops = [op for op in ops if len(op.args) > 1 and op.args[1].type == "scalar"]
+    scalar_ops = [op for op in ops if len(op.args) > 1 and op.args[1].type in SCALAR_TYPES]
     tensor_ops = [op for op in ops if op not in scalar_ops]
     if scalar_ops and tensor_ops:
         second = params[0].name

@@ -19,6 +19,8 @@ ARG_TYPES = (
     "distribution",
     "data",
 )
+# Argument types a method takes as a plain number: such an op is the method's `_scalar` variant.
+SCALAR_TYPES = ("scalar", "number", "integer")
 ROUTINGS = ("creation", "tensor", "conversion", "move")
 AUTODIFF_CLASSES = ("memory_bound", "compute_bound")
 OPERATORS = (
@@ -39,8 +41,10 @@ OPERATORS = (
     "__lshift__",
     "__rshift__",
 )
-# Comparison operators are hand-written in runtime/tensor.py: each routes a scalar to the
-# `_elem` method and a tensor to the tensor one.
+# An operator is claimed by op entries. When every claimant shares one method the operator is an
+# alias of it; when they span methods (`&`: bool_and on bool, bitwise_and on int) a generated
+# dunder routes by kind. Comparison operators are hand-written in runtime/tensor.py: each routes
+# a scalar to the `_elem` method and a tensor to the tensor one.
 
 
 @dataclass(frozen=True)

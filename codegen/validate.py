@@ -14,6 +14,7 @@ from codegen.model import (
     AUTODIFF_CLASSES,
     OPERATORS,
     ROUTINGS,
+    SCALAR_TYPES,
     TENSOR_KINDS,
     Arg,
     Backend,
@@ -60,6 +61,7 @@ def validate(path: str, root) -> Catalogue:
         if op.composite:
             _check_composite(path, op, names)
     _check_methods(path, ops)
+    _check_operators(path, ops)
     return Catalogue(path, backends, ops)
 
 
@@ -348,7 +350,7 @@ def _check_methods(path, ops) -> None:
                     f"give it the same parameters ({', '.join(first_params)}) or another method name",
                 )
             second = op.args[1].type if len(op.args) > 1 and not op.static else None
-            variant = (op.kind, second in ("scalar", "number", "integer"))
+            variant = (op.kind, second in SCALAR_TYPES)
             if variant in seen:
                 raise CatalogueError(
                     path,
@@ -358,6 +360,36 @@ def _check_methods(path, ops) -> None:
                     "give one of them another method name",
                 )
             seen.add(variant)
+
+
+def _check_operators(path, ops) -> None:
+    """An operator claimed by several methods routes by kind: one method per kind, one arity."""
+    claims: dict[str, list[Op]] = {}
+    for op in ops:
+        for operator in op.operators:
+            claims.setdefault(operator, []).append(op)
+    for operator, claimants in claims.items():
+        first = claimants[0]
+        method_of_kind = {}
+        for op in claimants:
+            if len(op.args) != len(first.args):
+                raise CatalogueError(
+                    path,
+                    op.line,
+                    op.name,
+                    f"operator {operator} is also {first.name}'s, which takes "
+                    f"{len(first.args)} arguments",
+                    "claim it only from ops of the same arity",
+                )
+            method = method_of_kind.setdefault(op.kind, op.method)
+            if method != op.method:
+                raise CatalogueError(
+                    path,
+                    op.line,
+                    op.name,
+                    f"operator {operator} already routes {op.kind} tensors to method `{method}`",
+                    f"claim {operator} from one method per kind",
+                )
 
 
 # -- small checks ----------------------------------------------------------------------------

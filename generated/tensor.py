@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=72013759020f74d6 body=080d12ec1142e5dc
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=db2dcb77addb8570 body=57a9bfa8b58b50a0
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from runtime.tensor import (  # noqa: F401  (the argument checks the methods use)
@@ -155,16 +155,23 @@ class Tensor(TensorBase):
 
         - float_sub: Element-wise difference, broadcasting.
         - float_sub_scalar: Subtracts a scalar from every element.
+        - int_sub: Element-wise difference of ints, broadcasting.
+        - int_sub_scalar: Subtracts an int from every element.
         """
         kind = self.kind.tensor_kind
         if isinstance(rhs, TensorBase):
             if kind is FLOAT:
                 same_kind("sub", self, rhs)
                 return float_sub(self, rhs)
+            if kind is INT:
+                same_kind("sub", self, rhs)
+                return int_sub(self, rhs)
         else:
             if kind is FLOAT:
                 return float_sub_scalar(self, scalar_for("sub", self, rhs))
-        raise kind_error("sub", self, (FLOAT,))
+            if kind is INT:
+                return int_sub_scalar(self, scalar_for("sub", self, rhs))
+        raise kind_error("sub", self, (FLOAT, INT))
 
     __sub__ = sub
 
@@ -198,46 +205,168 @@ class Tensor(TensorBase):
 
         - float_div: Element-wise quotient, broadcasting.
         - float_div_scalar: Divides every element by a scalar.
+        - int_div: Element-wise quotient of ints, truncated toward zero (as burn, not Python's //).
+        - int_div_scalar: Divides every element by an int, truncating toward zero.
         """
         kind = self.kind.tensor_kind
         if isinstance(rhs, TensorBase):
             if kind is FLOAT:
                 same_kind("div", self, rhs)
                 return float_div(self, rhs)
+            if kind is INT:
+                same_kind("div", self, rhs)
+                return int_div(self, rhs)
         else:
             if kind is FLOAT:
                 return float_div_scalar(self, scalar_for("div", self, rhs))
-        raise kind_error("div", self, (FLOAT,))
+            if kind is INT:
+                return int_div_scalar(self, scalar_for("div", self, rhs))
+        raise kind_error("div", self, (FLOAT, INT))
 
     __truediv__ = div
 
     def neg(self):
-        """Element-wise negation."""
+        """Routes by kind:
+
+        - float_neg: Element-wise negation.
+        - int_neg: Element-wise negation.
+        """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             return float_neg(self)
-        raise kind_error("neg", self, (FLOAT,))
+        if kind is INT:
+            return int_neg(self)
+        raise kind_error("neg", self, (FLOAT, INT))
 
     __neg__ = neg
 
     def matmul(self, rhs):
-        """Matrix product over the last two dims, broadcasting the batch dims."""
+        """Routes by kind:
+
+        - float_matmul: Matrix product over the last two dims, broadcasting the batch dims.
+        - int_matmul: Matrix product of ints over the last two dims, broadcasting the batch dims.
+        """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             same_kind("matmul", self, rhs)
             return float_matmul(self, rhs)
-        raise kind_error("matmul", self, (FLOAT,))
+        if kind is INT:
+            same_kind("matmul", self, rhs)
+            return int_matmul(self, rhs)
+        raise kind_error("matmul", self, (FLOAT, INT))
 
     __matmul__ = matmul
 
-    def powf_scalar(self, rhs):
-        """Raises every element to a float power."""
+    def remainder(self, rhs):
+        """Routes by kind:
+
+        - float_remainder: Element-wise remainder with the divisor's sign (Python's %), broadcasting.
+        - float_remainder_scalar: Remainder of every element by a scalar, with the scalar's sign.
+        - int_remainder: Element-wise remainder with the divisor's sign (Python's %), broadcasting.
+        - int_remainder_scalar: Remainder of every element by an int, with the int's sign.
+        """
+        kind = self.kind.tensor_kind
+        if isinstance(rhs, TensorBase):
+            if kind is FLOAT:
+                same_kind("remainder", self, rhs)
+                return float_remainder(self, rhs)
+            if kind is INT:
+                same_kind("remainder", self, rhs)
+                return int_remainder(self, rhs)
+        else:
+            if kind is FLOAT:
+                return float_remainder_scalar(self, scalar_for("remainder", self, rhs))
+            if kind is INT:
+                return int_remainder_scalar(self, scalar_for("remainder", self, rhs))
+        raise kind_error("remainder", self, (FLOAT, INT))
+
+    __mod__ = remainder
+
+    def cross(self, rhs, dim):
+        """Cross product of 3-vectors along `dim` (of size 3), broadcasting."""
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_powf_scalar(self, float(rhs))
-        raise kind_error("powf_scalar", self, (FLOAT,))
+            same_kind("cross", self, rhs)
+            return float_cross(self, rhs, dim_arg(self, dim))
+        raise kind_error("cross", self, (FLOAT,))
 
-    __pow__ = powf_scalar
+    def powf(self, rhs):
+        """Routes by kind:
+
+        - float_powf: Element-wise lhs ** rhs, broadcasting.
+        - float_powf_scalar: Raises every element to a float power.
+        """
+        kind = self.kind.tensor_kind
+        if isinstance(rhs, TensorBase):
+            if kind is FLOAT:
+                same_kind("powf", self, rhs)
+                return float_powf(self, rhs)
+        else:
+            if kind is FLOAT:
+                return float_powf_scalar(self, float(rhs))
+        raise kind_error("powf", self, (FLOAT,))
+
+    def powi(self, rhs):
+        """Routes by kind:
+
+        - float_powi: Raises every element to an int tensor's power, broadcasting.
+        - float_powi_scalar: Raises every element to an integer power.
+        - int_powi: Element-wise lhs ** rhs; a negative exponent truncates as burn's float route (2 ** -1 == 0).
+        - int_powi_scalar: Raises every element to an int power.
+        """
+        kind = self.kind.tensor_kind
+        if isinstance(rhs, TensorBase):
+            if kind is FLOAT:
+                expect_kind("powi", rhs, INT)
+                return float_powi(self, rhs)
+            if kind is INT:
+                same_kind("powi", self, rhs)
+                return int_powi(self, rhs)
+        else:
+            if kind is FLOAT:
+                return float_powi_scalar(self, int(rhs))
+            if kind is INT:
+                return int_powi_scalar(self, scalar_for("powi", self, rhs))
+        raise kind_error("powi", self, (FLOAT, INT))
+
+    def clamp(self, min, max):
+        """Routes by kind:
+
+        - float_clamp: Clamps every element into [min, max] (the gradient is 0 where an element was clamped).
+        - int_clamp: Clamps every element into [min, max].
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_clamp(self, scalar_for("clamp", self, min), scalar_for("clamp", self, max))
+        if kind is INT:
+            return int_clamp(self, scalar_for("clamp", self, min), scalar_for("clamp", self, max))
+        raise kind_error("clamp", self, (FLOAT, INT))
+
+    def clamp_min(self, min):
+        """Routes by kind:
+
+        - float_clamp_min: Raises every element below `min` to `min`.
+        - int_clamp_min: Raises every element below `min` to `min`.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_clamp_min(self, scalar_for("clamp_min", self, min))
+        if kind is INT:
+            return int_clamp_min(self, scalar_for("clamp_min", self, min))
+        raise kind_error("clamp_min", self, (FLOAT, INT))
+
+    def clamp_max(self, max):
+        """Routes by kind:
+
+        - float_clamp_max: Lowers every element above `max` to `max`.
+        - int_clamp_max: Lowers every element above `max` to `max`.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_clamp_max(self, scalar_for("clamp_max", self, max))
+        if kind is INT:
+            return int_clamp_max(self, scalar_for("clamp_max", self, max))
+        raise kind_error("clamp_max", self, (FLOAT, INT))
 
     def exp(self):
         """Element-wise e^x."""
@@ -261,20 +390,32 @@ class Tensor(TensorBase):
         raise kind_error("sqrt", self, (FLOAT,))
 
     def abs(self):
-        """Element-wise absolute value."""
+        """Routes by kind:
+
+        - float_abs: Element-wise absolute value.
+        - int_abs: Element-wise absolute value.
+        """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             return float_abs(self)
-        raise kind_error("abs", self, (FLOAT,))
+        if kind is INT:
+            return int_abs(self)
+        raise kind_error("abs", self, (FLOAT, INT))
 
     __abs__ = abs
 
     def sign(self):
-        """Element-wise sign (-1, 0 or 1)."""
+        """Routes by kind:
+
+        - float_sign: Element-wise sign (-1, 0 or 1).
+        - int_sign: Element-wise sign (-1, 0 or 1).
+        """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             return float_sign(self)
-        raise kind_error("sign", self, (FLOAT,))
+        if kind is INT:
+            return int_sign(self)
+        raise kind_error("sign", self, (FLOAT, INT))
 
     def tanh(self):
         """Element-wise hyperbolic tangent."""
@@ -283,12 +424,147 @@ class Tensor(TensorBase):
             return float_tanh(self)
         raise kind_error("tanh", self, (FLOAT,))
 
-    def sigmoid(self):
-        """Element-wise logistic function 1 / (1 + e^-x)."""
+    def log1p(self):
+        """Element-wise log(1 + x), accurate near 0."""
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return sigmoid(self)
-        raise kind_error("sigmoid", self, (FLOAT,))
+            return float_log1p(self)
+        raise kind_error("log1p", self, (FLOAT,))
+
+    def recip(self):
+        """Element-wise 1 / x."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_recip(self)
+        raise kind_error("recip", self, (FLOAT,))
+
+    def sin(self):
+        """Element-wise sine."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_sin(self)
+        raise kind_error("sin", self, (FLOAT,))
+
+    def cos(self):
+        """Element-wise cosine."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_cos(self)
+        raise kind_error("cos", self, (FLOAT,))
+
+    def tan(self):
+        """Element-wise tangent."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_tan(self)
+        raise kind_error("tan", self, (FLOAT,))
+
+    def sinh(self):
+        """Element-wise hyperbolic sine."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_sinh(self)
+        raise kind_error("sinh", self, (FLOAT,))
+
+    def cosh(self):
+        """Element-wise hyperbolic cosine."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_cosh(self)
+        raise kind_error("cosh", self, (FLOAT,))
+
+    def asin(self):
+        """Element-wise arcsine (x in [-1, 1])."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_asin(self)
+        raise kind_error("asin", self, (FLOAT,))
+
+    def acos(self):
+        """Element-wise arccosine (x in [-1, 1])."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_acos(self)
+        raise kind_error("acos", self, (FLOAT,))
+
+    def atan(self):
+        """Element-wise arctangent."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_atan(self)
+        raise kind_error("atan", self, (FLOAT,))
+
+    def asinh(self):
+        """Element-wise inverse hyperbolic sine."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_asinh(self)
+        raise kind_error("asinh", self, (FLOAT,))
+
+    def acosh(self):
+        """Element-wise inverse hyperbolic cosine (x >= 1)."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_acosh(self)
+        raise kind_error("acosh", self, (FLOAT,))
+
+    def atanh(self):
+        """Element-wise inverse hyperbolic tangent (x in (-1, 1))."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_atanh(self)
+        raise kind_error("atanh", self, (FLOAT,))
+
+    def atan2(self, rhs):
+        """Element-wise angle of the point (x=rhs, y=lhs), in (-pi, pi], broadcasting."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            same_kind("atan2", self, rhs)
+            return float_atan2(self, rhs)
+        raise kind_error("atan2", self, (FLOAT,))
+
+    def hypot(self, rhs):
+        """Element-wise sqrt(lhs^2 + rhs^2) without overflow, broadcasting."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            same_kind("hypot", self, rhs)
+            return float_hypot(self, rhs)
+        raise kind_error("hypot", self, (FLOAT,))
+
+    def erf(self):
+        """Element-wise Gauss error function."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_erf(self)
+        raise kind_error("erf", self, (FLOAT,))
+
+    def round(self):
+        """Element-wise rounding to the nearest integer, halves to even (the gradient is 0)."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_round(self)
+        raise kind_error("round", self, (FLOAT,))
+
+    def floor(self):
+        """Element-wise largest integer <= x (the gradient is 0)."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_floor(self)
+        raise kind_error("floor", self, (FLOAT,))
+
+    def ceil(self):
+        """Element-wise smallest integer >= x (the gradient is 0)."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_ceil(self)
+        raise kind_error("ceil", self, (FLOAT,))
+
+    def trunc(self):
+        """Element-wise rounding toward zero (the gradient is 0)."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_trunc(self)
+        raise kind_error("trunc", self, (FLOAT,))
 
     def relu(self):
         """Element-wise max(x, 0)."""
@@ -296,6 +572,77 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return relu(self)
         raise kind_error("relu", self, (FLOAT,))
+
+    def leaky_relu(self, negative_slope):
+        """Element-wise x, or x * negative_slope where x < 0."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return leaky_relu(self, float(negative_slope))
+        raise kind_error("leaky_relu", self, (FLOAT,))
+
+    def prelu(self, alpha):
+        """Element-wise x, or x * alpha where x < 0; alpha (learned) broadcasts against x."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            same_kind("prelu", self, alpha)
+            return prelu(self, alpha)
+        raise kind_error("prelu", self, (FLOAT,))
+
+    def gelu(self):
+        """Element-wise x * Φ(x) (the exact erf form, and its exact gradient)."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return gelu(self)
+        raise kind_error("gelu", self, (FLOAT,))
+
+    def sigmoid(self):
+        """Element-wise logistic function 1 / (1 + e^-x)."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return sigmoid(self)
+        raise kind_error("sigmoid", self, (FLOAT,))
+
+    def hard_sigmoid(self, alpha, beta):
+        """Element-wise clamp(alpha * x + beta, 0, 1)."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return hard_sigmoid(self, float(alpha), float(beta))
+        raise kind_error("hard_sigmoid", self, (FLOAT,))
+
+    def log_sigmoid(self):
+        """Element-wise log(sigmoid(x)), stable for large |x|."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return log_sigmoid(self)
+        raise kind_error("log_sigmoid", self, (FLOAT,))
+
+    def silu(self):
+        """Element-wise x * sigmoid(x) (burn-tensor's silu)."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return silu(self)
+        raise kind_error("silu", self, (FLOAT,))
+
+    def softmax(self, dim):
+        """e^x / sum(e^x) along `dim`, shifted by the row max (stable for large inputs)."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return softmax(self, dim_arg(self, dim))
+        raise kind_error("softmax", self, (FLOAT,))
+
+    def log_softmax(self, dim):
+        """log(softmax(x)) along `dim`, as x - max - log(sum(e^(x - max))) (stable)."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return log_softmax(self, dim_arg(self, dim))
+        raise kind_error("log_softmax", self, (FLOAT,))
+
+    def softmin(self, dim):
+        """softmax(-x) along `dim`."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return softmin(self, dim_arg(self, dim))
+        raise kind_error("softmin", self, (FLOAT,))
 
     def sum(self):
         """Routes by kind:
@@ -385,32 +732,51 @@ class Tensor(TensorBase):
         raise kind_error("equal", self, (FLOAT, INT, BOOL))
 
     def equal_elem(self, rhs):
-        """Element-wise lhs == scalar."""
+        """Routes by kind:
+
+        - float_equal_elem: Element-wise lhs == scalar.
+        - int_equal_elem: Element-wise lhs == scalar.
+        - bool_equal_elem: Element-wise lhs == a bool.
+        """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             return float_equal_elem(self, scalar_for("equal_elem", self, rhs))
-        raise kind_error("equal_elem", self, (FLOAT,))
+        if kind is INT:
+            return int_equal_elem(self, scalar_for("equal_elem", self, rhs))
+        if kind is BOOL:
+            return bool_equal_elem(self, scalar_for("equal_elem", self, rhs))
+        raise kind_error("equal_elem", self, (FLOAT, INT, BOOL))
 
     def not_equal_elem(self, rhs):
         """Routes by kind:
 
         - float_not_equal_elem: Element-wise lhs != scalar.
         - int_not_equal_elem: Element-wise lhs != scalar.
+        - bool_not_equal_elem: Element-wise lhs != a bool.
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             return float_not_equal_elem(self, scalar_for("not_equal_elem", self, rhs))
         if kind is INT:
             return int_not_equal_elem(self, scalar_for("not_equal_elem", self, rhs))
-        raise kind_error("not_equal_elem", self, (FLOAT, INT))
+        if kind is BOOL:
+            return bool_not_equal_elem(self, scalar_for("not_equal_elem", self, rhs))
+        raise kind_error("not_equal_elem", self, (FLOAT, INT, BOOL))
 
     def greater(self, rhs):
-        """Element-wise lhs > rhs."""
+        """Routes by kind:
+
+        - float_greater: Element-wise lhs > rhs.
+        - int_greater: Element-wise lhs > rhs.
+        """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             same_kind("greater", self, rhs)
             return float_greater(self, rhs)
-        raise kind_error("greater", self, (FLOAT,))
+        if kind is INT:
+            same_kind("greater", self, rhs)
+            return int_greater(self, rhs)
+        raise kind_error("greater", self, (FLOAT, INT))
 
     def greater_elem(self, rhs):
         """Routes by kind:
@@ -426,19 +792,221 @@ class Tensor(TensorBase):
         raise kind_error("greater_elem", self, (FLOAT, INT))
 
     def lower(self, rhs):
-        """Element-wise lhs < rhs."""
+        """Routes by kind:
+
+        - float_lower: Element-wise lhs < rhs.
+        - int_lower: Element-wise lhs < rhs.
+        """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             same_kind("lower", self, rhs)
             return float_lower(self, rhs)
-        raise kind_error("lower", self, (FLOAT,))
+        if kind is INT:
+            same_kind("lower", self, rhs)
+            return int_lower(self, rhs)
+        raise kind_error("lower", self, (FLOAT, INT))
 
     def lower_elem(self, rhs):
-        """Element-wise lhs < scalar."""
+        """Routes by kind:
+
+        - float_lower_elem: Element-wise lhs < scalar.
+        - int_lower_elem: Element-wise lhs < scalar.
+        """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             return float_lower_elem(self, scalar_for("lower_elem", self, rhs))
-        raise kind_error("lower_elem", self, (FLOAT,))
+        if kind is INT:
+            return int_lower_elem(self, scalar_for("lower_elem", self, rhs))
+        raise kind_error("lower_elem", self, (FLOAT, INT))
+
+    def not_equal(self, rhs):
+        """Routes by kind:
+
+        - float_not_equal: Element-wise lhs != rhs.
+        - int_not_equal: Element-wise lhs != rhs.
+        - bool_not_equal: Element-wise lhs != rhs.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            same_kind("not_equal", self, rhs)
+            return float_not_equal(self, rhs)
+        if kind is INT:
+            same_kind("not_equal", self, rhs)
+            return int_not_equal(self, rhs)
+        if kind is BOOL:
+            same_kind("not_equal", self, rhs)
+            return bool_not_equal(self, rhs)
+        raise kind_error("not_equal", self, (FLOAT, INT, BOOL))
+
+    def greater_equal(self, rhs):
+        """Routes by kind:
+
+        - float_greater_equal: Element-wise lhs >= rhs.
+        - int_greater_equal: Element-wise lhs >= rhs.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            same_kind("greater_equal", self, rhs)
+            return float_greater_equal(self, rhs)
+        if kind is INT:
+            same_kind("greater_equal", self, rhs)
+            return int_greater_equal(self, rhs)
+        raise kind_error("greater_equal", self, (FLOAT, INT))
+
+    def greater_equal_elem(self, rhs):
+        """Routes by kind:
+
+        - float_greater_equal_elem: Element-wise lhs >= scalar.
+        - int_greater_equal_elem: Element-wise lhs >= scalar.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_greater_equal_elem(self, scalar_for("greater_equal_elem", self, rhs))
+        if kind is INT:
+            return int_greater_equal_elem(self, scalar_for("greater_equal_elem", self, rhs))
+        raise kind_error("greater_equal_elem", self, (FLOAT, INT))
+
+    def lower_equal(self, rhs):
+        """Routes by kind:
+
+        - float_lower_equal: Element-wise lhs <= rhs.
+        - int_lower_equal: Element-wise lhs <= rhs.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            same_kind("lower_equal", self, rhs)
+            return float_lower_equal(self, rhs)
+        if kind is INT:
+            same_kind("lower_equal", self, rhs)
+            return int_lower_equal(self, rhs)
+        raise kind_error("lower_equal", self, (FLOAT, INT))
+
+    def lower_equal_elem(self, rhs):
+        """Routes by kind:
+
+        - float_lower_equal_elem: Element-wise lhs <= scalar.
+        - int_lower_equal_elem: Element-wise lhs <= scalar.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_lower_equal_elem(self, scalar_for("lower_equal_elem", self, rhs))
+        if kind is INT:
+            return int_lower_equal_elem(self, scalar_for("lower_equal_elem", self, rhs))
+        raise kind_error("lower_equal_elem", self, (FLOAT, INT))
+
+    def is_nan(self):
+        """Element-wise x is NaN."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_is_nan(self)
+        raise kind_error("is_nan", self, (FLOAT,))
+
+    def is_inf(self):
+        """Element-wise x is +inf or -inf."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_is_inf(self)
+        raise kind_error("is_inf", self, (FLOAT,))
+
+    def square(self):
+        """Element-wise x * x."""
+        kind = self.kind.tensor_kind
+        if kind is INT:
+            return int_square(self)
+        raise kind_error("square", self, (INT,))
+
+    def bitwise_and(self, rhs):
+        """Routes by kind:
+
+        - bitwise_and: Element-wise bitwise and, broadcasting.
+        - bitwise_and_scalar: Bitwise and of every element with an int.
+        """
+        kind = self.kind.tensor_kind
+        if isinstance(rhs, TensorBase):
+            if kind is INT:
+                same_kind("bitwise_and", self, rhs)
+                return bitwise_and(self, rhs)
+        else:
+            if kind is INT:
+                return bitwise_and_scalar(self, scalar_for("bitwise_and", self, rhs))
+        raise kind_error("bitwise_and", self, (INT,))
+
+    def bitwise_or(self, rhs):
+        """Routes by kind:
+
+        - bitwise_or: Element-wise bitwise or, broadcasting.
+        - bitwise_or_scalar: Bitwise or of every element with an int.
+        """
+        kind = self.kind.tensor_kind
+        if isinstance(rhs, TensorBase):
+            if kind is INT:
+                same_kind("bitwise_or", self, rhs)
+                return bitwise_or(self, rhs)
+        else:
+            if kind is INT:
+                return bitwise_or_scalar(self, scalar_for("bitwise_or", self, rhs))
+        raise kind_error("bitwise_or", self, (INT,))
+
+    def bitwise_xor(self, rhs):
+        """Routes by kind:
+
+        - bitwise_xor: Element-wise bitwise exclusive or, broadcasting.
+        - bitwise_xor_scalar: Bitwise exclusive or of every element with an int.
+        """
+        kind = self.kind.tensor_kind
+        if isinstance(rhs, TensorBase):
+            if kind is INT:
+                same_kind("bitwise_xor", self, rhs)
+                return bitwise_xor(self, rhs)
+        else:
+            if kind is INT:
+                return bitwise_xor_scalar(self, scalar_for("bitwise_xor", self, rhs))
+        raise kind_error("bitwise_xor", self, (INT,))
+
+    def bitwise_not(self):
+        """Element-wise bitwise not (~x == -x - 1)."""
+        kind = self.kind.tensor_kind
+        if kind is INT:
+            return bitwise_not(self)
+        raise kind_error("bitwise_not", self, (INT,))
+
+    def bitwise_left_shift(self, rhs):
+        """Routes by kind:
+
+        - bitwise_left_shift: Element-wise lhs << rhs, broadcasting.
+        - bitwise_left_shift_scalar: Shifts every element left by an int.
+        """
+        kind = self.kind.tensor_kind
+        if isinstance(rhs, TensorBase):
+            if kind is INT:
+                same_kind("bitwise_left_shift", self, rhs)
+                return bitwise_left_shift(self, rhs)
+        else:
+            if kind is INT:
+                return bitwise_left_shift_scalar(self, scalar_for("bitwise_left_shift", self, rhs))
+        raise kind_error("bitwise_left_shift", self, (INT,))
+
+    __lshift__ = bitwise_left_shift
+
+    def bitwise_right_shift(self, rhs):
+        """Routes by kind:
+
+        - bitwise_right_shift: Element-wise lhs >> rhs (arithmetic, keeping the sign), broadcasting.
+        - bitwise_right_shift_scalar: Shifts every element right by an int (arithmetic).
+        """
+        kind = self.kind.tensor_kind
+        if isinstance(rhs, TensorBase):
+            if kind is INT:
+                same_kind("bitwise_right_shift", self, rhs)
+                return bitwise_right_shift(self, rhs)
+        else:
+            if kind is INT:
+                return bitwise_right_shift_scalar(
+                    self, scalar_for("bitwise_right_shift", self, rhs)
+                )
+        raise kind_error("bitwise_right_shift", self, (INT,))
+
+    __rshift__ = bitwise_right_shift
 
     def bool_not(self):
         """Element-wise logical not."""
@@ -446,8 +1014,6 @@ class Tensor(TensorBase):
         if kind is BOOL:
             return bool_not(self)
         raise kind_error("bool_not", self, (BOOL,))
-
-    __invert__ = bool_not
 
     def bool_and(self, rhs):
         """Element-wise logical and."""
@@ -457,8 +1023,6 @@ class Tensor(TensorBase):
             return bool_and(self, rhs)
         raise kind_error("bool_and", self, (BOOL,))
 
-    __and__ = bool_and
-
     def bool_or(self, rhs):
         """Element-wise logical or."""
         kind = self.kind.tensor_kind
@@ -467,7 +1031,13 @@ class Tensor(TensorBase):
             return bool_or(self, rhs)
         raise kind_error("bool_or", self, (BOOL,))
 
-    __or__ = bool_or
+    def bool_xor(self, rhs):
+        """Element-wise logical exclusive or."""
+        kind = self.kind.tensor_kind
+        if kind is BOOL:
+            same_kind("bool_xor", self, rhs)
+            return bool_xor(self, rhs)
+        raise kind_error("bool_xor", self, (BOOL,))
 
     def into_int(self, dtype=None):
         """Routes by kind:
@@ -510,6 +1080,51 @@ class Tensor(TensorBase):
         if kind is BOOL:
             return bool_to_device(self, device_arg(device).device)
         raise kind_error("to_device", self, (FLOAT, INT, BOOL))
+
+    def __pow__(self, rhs):
+        """Routes by kind: float -> powf, int -> powi."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return self.powf(rhs)
+        if kind is INT:
+            return self.powi(rhs)
+        raise kind_error("__pow__", self, (FLOAT, INT))
+
+    def __and__(self, rhs):
+        """Routes by kind: int -> bitwise_and, bool -> bool_and."""
+        kind = self.kind.tensor_kind
+        if kind is INT:
+            return self.bitwise_and(rhs)
+        if kind is BOOL:
+            return self.bool_and(rhs)
+        raise kind_error("__and__", self, (INT, BOOL))
+
+    def __or__(self, rhs):
+        """Routes by kind: int -> bitwise_or, bool -> bool_or."""
+        kind = self.kind.tensor_kind
+        if kind is INT:
+            return self.bitwise_or(rhs)
+        if kind is BOOL:
+            return self.bool_or(rhs)
+        raise kind_error("__or__", self, (INT, BOOL))
+
+    def __xor__(self, rhs):
+        """Routes by kind: int -> bitwise_xor, bool -> bool_xor."""
+        kind = self.kind.tensor_kind
+        if kind is INT:
+            return self.bitwise_xor(rhs)
+        if kind is BOOL:
+            return self.bool_xor(rhs)
+        raise kind_error("__xor__", self, (INT, BOOL))
+
+    def __invert__(self):
+        """Routes by kind: int -> bitwise_not, bool -> bool_not."""
+        kind = self.kind.tensor_kind
+        if kind is INT:
+            return self.bitwise_not()
+        if kind is BOOL:
+            return self.bool_not()
+        raise kind_error("__invert__", self, (INT, BOOL))
 
 
 # Imported last: the dispatch functions construct Tensors, and the methods above call them.

@@ -136,6 +136,19 @@ BAD_CATALOGUES = {
         "    routing: creation\n    autodiff: memory_bound\n    method: mul",
         r"float_mul: routing `creation` does not fit: a creation op takes a `device` argument and no tensors",
     ),
+    "operator on two methods of one kind": (
+        MUL_ENTRY,
+        MUL_ENTRY
+        + "\n"
+        + MUL_ENTRY.replace("float_mul", "float_times").replace("mul\n", "times\n"),
+        r"float_times: operator __mul__ already routes float tensors to method `mul`; "
+        r"claim __mul__ from one method per kind",
+    ),
+    "operator on ops of two arities": (
+        "    method: exp\n",
+        "    method: exp\n    operator: [__mul__]\n",
+        r"float_exp: operator __mul__ is also float_mul's, which takes 2 arguments",
+    ),
     "missing checkpoint class": (
         "    autodiff: memory_bound\n    method: mul",
         "    method: mul",

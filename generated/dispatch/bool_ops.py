@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=fc654c3d63535361 body=dc4c558d9a460b5e
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=966a1c62470a2203 body=68109daa0003b66f
 """The bool ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -18,6 +18,10 @@ __all__ = [
     "bool_and",
     "bool_or",
     "bool_equal",
+    "bool_xor",
+    "bool_not_equal",
+    "bool_equal_elem",
+    "bool_not_equal_elem",
     "bool_into_int",
     "bool_into_float",
     "bool_to_device",
@@ -93,6 +97,68 @@ def bool_equal(lhs, rhs):
             ctx,
         )
     raise unsupported_backend("bool_equal", lhs)
+
+
+def bool_xor(lhs, rhs):
+    """Element-wise logical exclusive or."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.bool_xor(
+                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")),
+                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy")),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bool_xor", lhs)
+
+
+def bool_not_equal(lhs, rhs):
+    """Element-wise lhs != rhs."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.bool_not_equal(
+                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")),
+                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy")),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bool_not_equal", lhs)
+
+
+def bool_equal_elem(lhs, rhs):
+    """Element-wise lhs == a bool."""
+    ctx = lhs.context
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.bool_equal_elem(
+                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")), rhs
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bool_equal_elem", lhs)
+
+
+def bool_not_equal_elem(lhs, rhs):
+    """Element-wise lhs != a bool."""
+    ctx = lhs.context
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.bool_not_equal_elem(
+                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")), rhs
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bool_not_equal_elem", lhs)
 
 
 def bool_into_int(tensor, dtype):

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=5e369222dc83b3d3 body=e604552b7063193f
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=45db5e8278b368fb body=d5eb18d8aabc6526
 """The float ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -29,15 +29,53 @@ __all__ = [
     "float_div_scalar",
     "float_neg",
     "float_matmul",
+    "float_remainder",
+    "float_remainder_scalar",
+    "float_cross",
+    "float_powf",
     "float_powf_scalar",
+    "float_powi",
+    "float_powi_scalar",
+    "float_clamp",
+    "float_clamp_min",
+    "float_clamp_max",
     "float_exp",
     "float_log",
     "float_sqrt",
     "float_abs",
     "float_sign",
     "float_tanh",
-    "sigmoid",
+    "float_log1p",
+    "float_recip",
+    "float_sin",
+    "float_cos",
+    "float_tan",
+    "float_sinh",
+    "float_cosh",
+    "float_asin",
+    "float_acos",
+    "float_atan",
+    "float_asinh",
+    "float_acosh",
+    "float_atanh",
+    "float_atan2",
+    "float_hypot",
+    "float_erf",
+    "float_round",
+    "float_floor",
+    "float_ceil",
+    "float_trunc",
     "relu",
+    "leaky_relu",
+    "prelu",
+    "gelu",
+    "sigmoid",
+    "hard_sigmoid",
+    "log_sigmoid",
+    "silu",
+    "softmax",
+    "log_softmax",
+    "softmin",
     "float_sum",
     "float_sum_dim",
     "float_mean",
@@ -53,6 +91,13 @@ __all__ = [
     "float_greater_elem",
     "float_lower",
     "float_lower_elem",
+    "float_not_equal",
+    "float_greater_equal",
+    "float_greater_equal_elem",
+    "float_lower_equal",
+    "float_lower_equal_elem",
+    "float_is_nan",
+    "float_is_inf",
     "float_into_int",
     "float_to_device",
 ]
@@ -438,6 +483,126 @@ def float_matmul(lhs, rhs):
     raise unsupported_backend("float_matmul", lhs)
 
 
+def float_remainder(lhs, rhs):
+    """Element-wise remainder with the divisor's sign (Python's %), broadcasting."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_remainder(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_remainder(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_remainder", lhs)
+
+
+def float_remainder_scalar(lhs, rhs):
+    """Remainder of every element by a scalar, with the scalar's sign."""
+    ctx = lhs.context
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_remainder_scalar(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_remainder_scalar(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_remainder_scalar", lhs)
+
+
+def float_cross(lhs, rhs, dim):
+    """Cross product of 3-vectors along `dim` (of size 3), broadcasting."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_cross(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                    dim,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_cross(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+                dim,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_cross", lhs)
+
+
+def float_powf(lhs, rhs):
+    """Element-wise lhs ** rhs, broadcasting."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_powf(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_powf(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_powf", lhs)
+
+
 def float_powf_scalar(lhs, rhs):
     """Raises every element to a float power."""
     ctx = lhs.context
@@ -462,6 +627,127 @@ def float_powf_scalar(lhs, rhs):
             ctx,
         )
     raise unsupported_backend("float_powf_scalar", lhs)
+
+
+def float_powi(lhs, rhs):
+    """Raises every element to an int tensor's power, broadcasting."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_powi(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
+                    (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_powi(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_powi", lhs)
+
+
+def float_powi_scalar(lhs, rhs):
+    """Raises every element to an integer power."""
+    return float_powf_scalar(lhs, rhs)
+
+
+def float_clamp(tensor, min, max):
+    """Clamps every element into [min, max] (the gradient is 0 where an element was clamped)."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_clamp(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")),
+                    min,
+                    max,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_clamp(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), min, max
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_clamp", tensor)
+
+
+def float_clamp_min(tensor, min):
+    """Raises every element below `min` to `min`."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_clamp_min(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), min
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_clamp_min(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), min
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_clamp_min", tensor)
+
+
+def float_clamp_max(tensor, max):
+    """Lowers every element above `max` to `max`."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_clamp_max(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), max
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_clamp_max(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), max
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_clamp_max", tensor)
 
 
 def float_exp(tensor):
@@ -620,15 +906,15 @@ def float_tanh(tensor):
     raise unsupported_backend("float_tanh", tensor)
 
 
-def sigmoid(tensor):
-    """Element-wise logistic function 1 / (1 + e^-x)."""
+def float_log1p(tensor):
+    """Element-wise log(1 + x), accurate near 0."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
             return Tensor(
                 B.Float,
-                B.inner.sigmoid(
+                B.inner.float_log1p(
                     (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
                 ),
                 ctx,
@@ -640,10 +926,512 @@ def sigmoid(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.sigmoid((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_log1p((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
             ctx,
         )
-    raise unsupported_backend("sigmoid", tensor)
+    raise unsupported_backend("float_log1p", tensor)
+
+
+def float_recip(tensor):
+    """Element-wise 1 / x."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_recip(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_recip((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
+    raise unsupported_backend("float_recip", tensor)
+
+
+def float_sin(tensor):
+    """Element-wise sine."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_sin(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_sin((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
+    raise unsupported_backend("float_sin", tensor)
+
+
+def float_cos(tensor):
+    """Element-wise cosine."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_cos(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_cos((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
+    raise unsupported_backend("float_cos", tensor)
+
+
+def float_tan(tensor):
+    """Element-wise tangent."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_tan(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_tan((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
+    raise unsupported_backend("float_tan", tensor)
+
+
+def float_sinh(tensor):
+    """Element-wise hyperbolic sine."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_sinh(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_sinh((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
+    raise unsupported_backend("float_sinh", tensor)
+
+
+def float_cosh(tensor):
+    """Element-wise hyperbolic cosine."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_cosh(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_cosh((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
+    raise unsupported_backend("float_cosh", tensor)
+
+
+def float_asin(tensor):
+    """Element-wise arcsine (x in [-1, 1])."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_asin(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_asin((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
+    raise unsupported_backend("float_asin", tensor)
+
+
+def float_acos(tensor):
+    """Element-wise arccosine (x in [-1, 1])."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_acos(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_acos((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
+    raise unsupported_backend("float_acos", tensor)
+
+
+def float_atan(tensor):
+    """Element-wise arctangent."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_atan(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_atan((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
+    raise unsupported_backend("float_atan", tensor)
+
+
+def float_asinh(tensor):
+    """Element-wise inverse hyperbolic sine."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_asinh(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_asinh((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
+    raise unsupported_backend("float_asinh", tensor)
+
+
+def float_acosh(tensor):
+    """Element-wise inverse hyperbolic cosine (x >= 1)."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_acosh(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_acosh((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
+    raise unsupported_backend("float_acosh", tensor)
+
+
+def float_atanh(tensor):
+    """Element-wise inverse hyperbolic tangent (x in (-1, 1))."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_atanh(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_atanh((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
+    raise unsupported_backend("float_atanh", tensor)
+
+
+def float_atan2(lhs, rhs):
+    """Element-wise angle of the point (x=rhs, y=lhs), in (-pi, pi], broadcasting."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_atan2(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_atan2(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_atan2", lhs)
+
+
+def float_hypot(lhs, rhs):
+    """Element-wise sqrt(lhs^2 + rhs^2) without overflow, broadcasting."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_hypot(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_hypot(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_hypot", lhs)
+
+
+def float_erf(tensor):
+    """Element-wise Gauss error function."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_erf(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_erf((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
+    raise unsupported_backend("float_erf", tensor)
+
+
+def float_round(tensor):
+    """Element-wise rounding to the nearest integer, halves to even (the gradient is 0)."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_round(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_round((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
+    raise unsupported_backend("float_round", tensor)
+
+
+def float_floor(tensor):
+    """Element-wise largest integer <= x (the gradient is 0)."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_floor(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_floor((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
+    raise unsupported_backend("float_floor", tensor)
+
+
+def float_ceil(tensor):
+    """Element-wise smallest integer >= x (the gradient is 0)."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_ceil(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_ceil((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
+    raise unsupported_backend("float_ceil", tensor)
+
+
+def float_trunc(tensor):
+    """Element-wise rounding toward zero (the gradient is 0)."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_trunc(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_trunc((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
+    raise unsupported_backend("float_trunc", tensor)
 
 
 def relu(tensor):
@@ -670,6 +1458,212 @@ def relu(tensor):
             ctx,
         )
     raise unsupported_backend("relu", tensor)
+
+
+def leaky_relu(tensor, negative_slope):
+    """Element-wise x, or x * negative_slope where x < 0."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.leaky_relu(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")),
+                    negative_slope,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.leaky_relu(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), negative_slope
+            ),
+            ctx,
+        )
+    raise unsupported_backend("leaky_relu", tensor)
+
+
+def prelu(tensor, alpha):
+    """Element-wise x, or x * alpha where x < 0; alpha (learned) broadcasts against x."""
+    ctx = tensor.context.merge(alpha.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.prelu(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")),
+                    (alpha.primitive if alpha.kind is B.Float else alpha.as_float("NumPy")),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.prelu(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)),
+                (alpha.primitive if alpha.kind is B.Autodiff else alpha.lift(AD)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("prelu", tensor)
+
+
+def gelu(tensor):
+    """Element-wise x * Φ(x) (the exact erf form, and its exact gradient)."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.gelu(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.gelu((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
+    raise unsupported_backend("gelu", tensor)
+
+
+def sigmoid(tensor):
+    """Element-wise logistic function 1 / (1 + e^-x)."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.sigmoid(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.sigmoid((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
+    raise unsupported_backend("sigmoid", tensor)
+
+
+def hard_sigmoid(tensor, alpha, beta):
+    """Element-wise clamp(alpha * x + beta, 0, 1)."""
+    return float_clamp(float_add_scalar(float_mul_scalar(tensor, alpha), beta), 0.0, 1.0)
+
+
+def log_sigmoid(tensor):
+    """Element-wise log(sigmoid(x)), stable for large |x|."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.log_sigmoid(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.log_sigmoid((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
+    raise unsupported_backend("log_sigmoid", tensor)
+
+
+def silu(tensor):
+    """Element-wise x * sigmoid(x) (burn-tensor's silu)."""
+    return float_mul(tensor, sigmoid(tensor))
+
+
+def softmax(tensor, dim):
+    """e^x / sum(e^x) along `dim`, shifted by the row max (stable for large inputs)."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.softmax(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.softmax((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim),
+            ctx,
+        )
+    raise unsupported_backend("softmax", tensor)
+
+
+def log_softmax(tensor, dim):
+    """log(softmax(x)) along `dim`, as x - max - log(sum(e^(x - max))) (stable)."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.log_softmax(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.log_softmax(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("log_softmax", tensor)
+
+
+def softmin(tensor, dim):
+    """softmax(-x) along `dim`."""
+    return softmax(float_neg(tensor), dim)
 
 
 def float_sum(tensor):
@@ -1067,6 +2061,204 @@ def float_lower_elem(lhs, rhs):
             ctx,
         )
     raise unsupported_backend("float_lower_elem", lhs)
+
+
+def float_not_equal(lhs, rhs):
+    """Element-wise lhs != rhs."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_not_equal(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_not_equal(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_not_equal", lhs)
+
+
+def float_greater_equal(lhs, rhs):
+    """Element-wise lhs >= rhs."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_greater_equal(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_greater_equal(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_greater_equal", lhs)
+
+
+def float_greater_equal_elem(lhs, rhs):
+    """Element-wise lhs >= scalar."""
+    ctx = lhs.context
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_greater_equal_elem(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_greater_equal_elem(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_greater_equal_elem", lhs)
+
+
+def float_lower_equal(lhs, rhs):
+    """Element-wise lhs <= rhs."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_lower_equal(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_lower_equal(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_lower_equal", lhs)
+
+
+def float_lower_equal_elem(lhs, rhs):
+    """Element-wise lhs <= scalar."""
+    ctx = lhs.context
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_lower_equal_elem(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_lower_equal_elem(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_lower_equal_elem", lhs)
+
+
+def float_is_nan(tensor):
+    """Element-wise x is NaN."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_is_nan(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_is_nan((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
+    raise unsupported_backend("float_is_nan", tensor)
+
+
+def float_is_inf(tensor):
+    """Element-wise x is +inf or -inf."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_is_inf(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_is_inf((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
+    raise unsupported_backend("float_is_inf", tensor)
 
 
 def float_into_int(tensor, dtype):

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=c9730ce5587575d6 body=50cfcfd25938f56e
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=8ae113388639ba46 body=0ccb002e26afacdd
 """The int ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -27,6 +27,42 @@ __all__ = [
     "int_equal",
     "int_not_equal_elem",
     "int_greater_elem",
+    "int_sub",
+    "int_sub_scalar",
+    "int_div",
+    "int_div_scalar",
+    "int_remainder",
+    "int_remainder_scalar",
+    "int_neg",
+    "int_abs",
+    "int_sign",
+    "int_square",
+    "int_powi",
+    "int_powi_scalar",
+    "int_clamp",
+    "int_clamp_min",
+    "int_clamp_max",
+    "int_matmul",
+    "bitwise_and",
+    "bitwise_and_scalar",
+    "bitwise_or",
+    "bitwise_or_scalar",
+    "bitwise_xor",
+    "bitwise_xor_scalar",
+    "bitwise_not",
+    "bitwise_left_shift",
+    "bitwise_left_shift_scalar",
+    "bitwise_right_shift",
+    "bitwise_right_shift_scalar",
+    "int_equal_elem",
+    "int_not_equal",
+    "int_greater",
+    "int_greater_equal",
+    "int_greater_equal_elem",
+    "int_lower",
+    "int_lower_elem",
+    "int_lower_equal",
+    "int_lower_equal_elem",
     "int_into_float",
     "int_to_device",
 ]
@@ -210,6 +246,557 @@ def int_greater_elem(lhs, rhs):
             ctx,
         )
     raise unsupported_backend("int_greater_elem", lhs)
+
+
+def int_sub(lhs, rhs):
+    """Element-wise difference of ints, broadcasting."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_sub(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_sub", lhs)
+
+
+def int_sub_scalar(lhs, rhs):
+    """Subtracts an int from every element."""
+    ctx = lhs.context
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_sub_scalar(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_sub_scalar", lhs)
+
+
+def int_div(lhs, rhs):
+    """Element-wise quotient of ints, truncated toward zero (as burn, not Python's //)."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_div(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_div", lhs)
+
+
+def int_div_scalar(lhs, rhs):
+    """Divides every element by an int, truncating toward zero."""
+    ctx = lhs.context
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_div_scalar(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_div_scalar", lhs)
+
+
+def int_remainder(lhs, rhs):
+    """Element-wise remainder with the divisor's sign (Python's %), broadcasting."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_remainder(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_remainder", lhs)
+
+
+def int_remainder_scalar(lhs, rhs):
+    """Remainder of every element by an int, with the int's sign."""
+    ctx = lhs.context
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_remainder_scalar(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_remainder_scalar", lhs)
+
+
+def int_neg(tensor):
+    """Element-wise negation."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_neg((tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy"))),
+            ctx,
+        )
+    raise unsupported_backend("int_neg", tensor)
+
+
+def int_abs(tensor):
+    """Element-wise absolute value."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_abs((tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy"))),
+            ctx,
+        )
+    raise unsupported_backend("int_abs", tensor)
+
+
+def int_sign(tensor):
+    """Element-wise sign (-1, 0 or 1)."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_sign(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy"))
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_sign", tensor)
+
+
+def int_square(tensor):
+    """Element-wise x * x."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_square(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy"))
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_square", tensor)
+
+
+def int_powi(lhs, rhs):
+    """Element-wise lhs ** rhs; a negative exponent truncates as burn's float route (2 ** -1 == 0)."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_powi(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_powi", lhs)
+
+
+def int_powi_scalar(lhs, rhs):
+    """Raises every element to an int power."""
+    ctx = lhs.context
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_powi_scalar(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_powi_scalar", lhs)
+
+
+def int_clamp(tensor, min, max):
+    """Clamps every element into [min, max]."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_clamp(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), min, max
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_clamp", tensor)
+
+
+def int_clamp_min(tensor, min):
+    """Raises every element below `min` to `min`."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_clamp_min(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), min
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_clamp_min", tensor)
+
+
+def int_clamp_max(tensor, max):
+    """Lowers every element above `max` to `max`."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_clamp_max(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), max
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_clamp_max", tensor)
+
+
+def int_matmul(lhs, rhs):
+    """Matrix product of ints over the last two dims, broadcasting the batch dims."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_matmul(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_matmul", lhs)
+
+
+def bitwise_and(lhs, rhs):
+    """Element-wise bitwise and, broadcasting."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.bitwise_and(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bitwise_and", lhs)
+
+
+def bitwise_and_scalar(lhs, rhs):
+    """Bitwise and of every element with an int."""
+    ctx = lhs.context
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.bitwise_and_scalar(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bitwise_and_scalar", lhs)
+
+
+def bitwise_or(lhs, rhs):
+    """Element-wise bitwise or, broadcasting."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.bitwise_or(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bitwise_or", lhs)
+
+
+def bitwise_or_scalar(lhs, rhs):
+    """Bitwise or of every element with an int."""
+    ctx = lhs.context
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.bitwise_or_scalar(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bitwise_or_scalar", lhs)
+
+
+def bitwise_xor(lhs, rhs):
+    """Element-wise bitwise exclusive or, broadcasting."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.bitwise_xor(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bitwise_xor", lhs)
+
+
+def bitwise_xor_scalar(lhs, rhs):
+    """Bitwise exclusive or of every element with an int."""
+    ctx = lhs.context
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.bitwise_xor_scalar(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bitwise_xor_scalar", lhs)
+
+
+def bitwise_not(tensor):
+    """Element-wise bitwise not (~x == -x - 1)."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.bitwise_not(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy"))
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bitwise_not", tensor)
+
+
+def bitwise_left_shift(lhs, rhs):
+    """Element-wise lhs << rhs, broadcasting."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.bitwise_left_shift(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bitwise_left_shift", lhs)
+
+
+def bitwise_left_shift_scalar(lhs, rhs):
+    """Shifts every element left by an int."""
+    ctx = lhs.context
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.bitwise_left_shift_scalar(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bitwise_left_shift_scalar", lhs)
+
+
+def bitwise_right_shift(lhs, rhs):
+    """Element-wise lhs >> rhs (arithmetic, keeping the sign), broadcasting."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.bitwise_right_shift(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bitwise_right_shift", lhs)
+
+
+def bitwise_right_shift_scalar(lhs, rhs):
+    """Shifts every element right by an int (arithmetic)."""
+    ctx = lhs.context
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.bitwise_right_shift_scalar(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bitwise_right_shift_scalar", lhs)
+
+
+def int_equal_elem(lhs, rhs):
+    """Element-wise lhs == scalar."""
+    ctx = lhs.context
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.int_equal_elem(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_equal_elem", lhs)
+
+
+def int_not_equal(lhs, rhs):
+    """Element-wise lhs != rhs."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.int_not_equal(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_not_equal", lhs)
+
+
+def int_greater(lhs, rhs):
+    """Element-wise lhs > rhs."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.int_greater(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_greater", lhs)
+
+
+def int_greater_equal(lhs, rhs):
+    """Element-wise lhs >= rhs."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.int_greater_equal(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_greater_equal", lhs)
+
+
+def int_greater_equal_elem(lhs, rhs):
+    """Element-wise lhs >= scalar."""
+    ctx = lhs.context
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.int_greater_equal_elem(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_greater_equal_elem", lhs)
+
+
+def int_lower(lhs, rhs):
+    """Element-wise lhs < rhs."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.int_lower(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_lower", lhs)
+
+
+def int_lower_elem(lhs, rhs):
+    """Element-wise lhs < scalar."""
+    ctx = lhs.context
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.int_lower_elem(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_lower_elem", lhs)
+
+
+def int_lower_equal(lhs, rhs):
+    """Element-wise lhs <= rhs."""
+    ctx = lhs.context.merge(rhs.context)
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.int_lower_equal(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_lower_equal", lhs)
+
+
+def int_lower_equal_elem(lhs, rhs):
+    """Element-wise lhs <= scalar."""
+    ctx = lhs.context
+    if lhs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.int_lower_equal_elem(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_lower_equal_elem", lhs)
 
 
 def int_into_float(tensor, dtype):

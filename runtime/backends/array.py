@@ -1,5 +1,6 @@
 """ArrayBackend: every shared kernel, plus the few facts a backend must state about itself."""
 
+from runtime.backends.kernels.activation import ActivationKernels
 from runtime.backends.kernels.arithmetic import ArithmeticKernels
 from runtime.backends.kernels.convert import ConvertKernels
 from runtime.backends.kernels.creation import CreationKernels
@@ -12,6 +13,7 @@ class ArrayBackend(
     CreationKernels,
     ArithmeticKernels,
     UnaryKernels,
+    ActivationKernels,
     ReduceKernels,
     ShapeKernels,
     ConvertKernels,

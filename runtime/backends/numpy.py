@@ -59,6 +59,9 @@ class NumPyBackend(ArrayBackend):
             return np.dot(lhs, rhs)
         return lhs @ rhs
 
+    def float_erf(self, tensor):
+        return same_dtype(special.erf(tensor), tensor)
+
     def sigmoid(self, tensor):
         return same_dtype(special.expit(tensor), tensor)
 

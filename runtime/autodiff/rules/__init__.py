@@ -13,12 +13,14 @@ needs a gradient). Broadcasting is undone once, by the step, not here.
 
 import inspect
 
+from runtime.autodiff.rules.activation import RULES as ACTIVATION
 from runtime.autodiff.rules.elementwise import RULES as ELEMENTWISE
 from runtime.autodiff.rules.reduce import RULES as REDUCE
 from runtime.autodiff.rules.shape import RULES as SHAPE
 
-RULES: dict[str, tuple] = {**ELEMENTWISE, **REDUCE, **SHAPE}
-assert len(RULES) == len(ELEMENTWISE) + len(REDUCE) + len(SHAPE), "a rule is in two tables"
+TABLES = (ELEMENTWISE, ACTIVATION, REDUCE, SHAPE)
+RULES: dict[str, tuple] = {name: rule for table in TABLES for name, rule in table.items()}
+assert len(RULES) == sum(map(len, TABLES)), "a rule is in two tables"
 
 
 class Rule:

@@ -22,16 +22,69 @@ class ArithmeticKernels:
 
     float_div_scalar = float_div
 
+    def int_div(self, lhs, rhs):
+        # burn's int division truncates toward zero; `//` floors, so a negative inexact
+        # quotient is one too small.
+        quotient = lhs // rhs
+        return quotient + ((quotient < 0) & (quotient * rhs != lhs))
+
+    int_div_scalar = int_div
+
+    def float_remainder(self, lhs, rhs):
+        # `%` takes the divisor's sign on both libraries, as burn's remainder does
+        return lhs % rhs
+
+    float_remainder_scalar = int_remainder = int_remainder_scalar = float_remainder
+
     def float_neg(self, tensor):
         return -tensor
 
     int_neg = float_neg
 
+    def int_square(self, tensor):
+        return tensor * tensor
+
     def float_matmul(self, lhs, rhs):
         return self.xp.matmul(lhs, rhs)
 
-    def float_powf_scalar(self, lhs, rhs):
+    int_matmul = float_matmul
+
+    def float_cross(self, lhs, rhs, dim):
+        return self.xp.linalg.cross(lhs, rhs, axis=dim)
+
+    # powers
+    def float_powf(self, lhs, rhs):
         return lhs**rhs
+
+    float_powf_scalar = float_powf
+
+    def float_powi(self, lhs, rhs):
+        # the exponent takes the base's dtype: an int64 exponent would promote float32 to float64
+        return lhs ** self.xp.astype(rhs, lhs.dtype)
+
+    def int_powi(self, lhs, rhs):
+        # burn raises in floats and truncates, so a negative exponent gives 0 unless |lhs| == 1,
+        # where lhs ** -k == lhs ** k. Integer powers keep large results exact.
+        power = lhs ** abs(rhs)
+        return self.xp.where((rhs >= 0) | (abs(lhs) == 1), power, 0)
+
+    int_powi_scalar = int_powi
+
+    # clamps (burn clamps the max first: with min > max every element becomes min)
+    def float_clamp(self, tensor, min, max):
+        return self.xp.clip(self.xp.clip(tensor, max=max), min=min)
+
+    int_clamp = float_clamp
+
+    def float_clamp_min(self, tensor, min):
+        return self.xp.clip(tensor, min=min)
+
+    int_clamp_min = float_clamp_min
+
+    def float_clamp_max(self, tensor, max):
+        return self.xp.clip(tensor, max=max)
+
+    int_clamp_max = float_clamp_max
 
     # comparisons
     def float_equal(self, lhs, rhs):
@@ -42,7 +95,8 @@ class ArithmeticKernels:
     def float_not_equal(self, lhs, rhs):
         return lhs != rhs
 
-    float_not_equal_elem = int_not_equal = int_not_equal_elem = bool_not_equal = float_not_equal
+    float_not_equal_elem = int_not_equal = int_not_equal_elem = float_not_equal
+    bool_not_equal = bool_not_equal_elem = float_not_equal
 
     def float_greater(self, lhs, rhs):
         return lhs > rhs
@@ -73,3 +127,35 @@ class ArithmeticKernels:
 
     def bool_or(self, lhs, rhs):
         return self.xp.logical_or(lhs, rhs)
+
+    def bool_xor(self, lhs, rhs):
+        return self.xp.logical_xor(lhs, rhs)
+
+    # bitwise (burn's names have no `int_` prefix); shifts of signed ints are arithmetic
+    def bitwise_and(self, lhs, rhs):
+        return lhs & rhs
+
+    bitwise_and_scalar = bitwise_and
+
+    def bitwise_or(self, lhs, rhs):
+        return lhs | rhs
+
+    bitwise_or_scalar = bitwise_or
+
+    def bitwise_xor(self, lhs, rhs):
+        return lhs ^ rhs
+
+    bitwise_xor_scalar = bitwise_xor
+
+    def bitwise_not(self, tensor):
+        return ~tensor
+
+    def bitwise_left_shift(self, lhs, rhs):
+        return lhs << rhs
+
+    bitwise_left_shift_scalar = bitwise_left_shift
+
+    def bitwise_right_shift(self, lhs, rhs):
+        return lhs >> rhs
+
+    bitwise_right_shift_scalar = bitwise_right_shift
