@@ -3,6 +3,7 @@
 from runtime.backends.kernels.arithmetic import ArithmeticKernels
 from runtime.backends.kernels.convert import ConvertKernels
 from runtime.backends.kernels.creation import CreationKernels
+from runtime.backends.kernels.order import OrderKernels
 from runtime.backends.kernels.reduce import ReduceKernels
 from runtime.backends.kernels.shape import ShapeKernels
 from runtime.backends.kernels.unary import UnaryKernels
@@ -13,6 +14,7 @@ class ArrayBackend(
     ArithmeticKernels,
     UnaryKernels,
     ReduceKernels,
+    OrderKernels,
     ShapeKernels,
     ConvertKernels,
 ):
