@@ -19,10 +19,9 @@ from runtime.autodiff.rules.order import RULES as ORDER
 from runtime.autodiff.rules.reduce import RULES as REDUCE
 from runtime.autodiff.rules.shape import RULES as SHAPE
 
-RULES: dict[str, tuple] = {**ELEMENTWISE, **REDUCE, **ORDER, **SHAPE}
-assert len(RULES) == len(ELEMENTWISE) + len(REDUCE) + len(ORDER) + len(
-    SHAPE
-), "a rule is in two tables"
+TABLES = (ELEMENTWISE, REDUCE, ORDER, SHAPE)
+RULES: dict[str, tuple] = {name: rule for table in TABLES for name, rule in table.items()}
+assert len(RULES) == sum(map(len, TABLES)), "a rule is in two tables"
 
 
 class Rule:

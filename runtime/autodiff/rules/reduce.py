@@ -8,10 +8,7 @@ RULES = {
         lambda B, g, tensor_shape, dim: B.float_expand(g / tensor_shape[dim], tensor_shape),
     ),
     # burn's `g * out / x` is NaN at a zero; the product of the others is exact everywhere
-    "float_prod": (
-        lambda B, g, tensor: _spread(B, g, tensor.shape)
-        * B.float_reshape(_product_of_others(B, B.float_reshape(tensor, (-1,)), 0), tensor.shape),
-    ),
+    "float_prod": (lambda B, g, tensor: _spread(B, g, tensor.shape) * _others_overall(B, tensor),),
     "float_prod_dim": (lambda B, g, tensor, dim: g * _product_of_others(B, tensor, dim),),
 }
 
@@ -28,10 +25,16 @@ def _spread(B, g, shape):
     return B.float_expand(B.float_reshape(g, (1,) * len(shape)), shape)
 
 
+def _others_overall(B, tensor):
+    """The product of every other element of the tensor, for each element."""
+    flat = B.float_reshape(tensor, (-1,))
+    return B.float_reshape(_product_of_others(B, flat, 0), tensor.shape)
+
+
 def _product_of_others(B, tensor, dim):
-    """Each element's lane product along `dim` without the element itself, without dividing
-    by it: a lane with no zero gives p / x; with one zero, p (the product of the non-zeros) at
-    the zero and 0 elsewhere; with more, 0."""
+    """The product of the other elements of each one's lane along `dim`. With p the product
+    of a lane's non-zeros: a lane without zeros gives p / x; with one zero, p at the zero and
+    0 elsewhere; with more, 0 (dividing `out` by x, as burn does, is 0 / 0 at a zero)."""
     dtype = B.dtype(tensor)
     zero = B.bool_into_float(B.float_equal_elem(tensor, 0.0), dtype)  # 1.0 at the zeros
     nonzero_product = B.float_prod_dim(tensor + zero, dim)  # the zeros taken as ones
