@@ -321,6 +321,7 @@ def _convert(method: str, op: Op, arg) -> str:
         "scalar": f'scalar_for("{method}", self, {n})',
         "number": f"float({n})",
         "integer": f"int({n})",
+        "flag": f"bool({n})",
         "dim": f"dim_arg(self, {n})",
         "dims": f"dims_arg(self, {n})",
         "shape": f"shape_arg({n})",
@@ -345,6 +346,8 @@ def _params(args, static=False) -> list[str]:
             out.append(f"{arg.name}=None")
         elif arg.type == "distribution":
             out.append(f"{arg.name}=None")
+        elif arg.type == "flag":
+            out.append(f"{arg.name}=False")
         elif arg.name == "step" and arg.type == "integer":
             out.append(f"{arg.name}=1")
         else:
@@ -385,36 +388,42 @@ def _static_method(name, ops, doc, operators) -> Method:
 
 
 def stats(catalogue: Catalogue) -> list[str]:
+    """Entries per category (the ops.yaml sections, in file order) and kind, and how many of
+    each are differentiable primitives (memory-bound / compute-bound) or composites."""
     ops = catalogue.ops
     lines = [
         f"{len(ops)} ops in {catalogue.path}, {len(catalogue.backends)} backend(s): "
         + ", ".join(b.name for b in catalogue.backends),
         "",
     ]
-    kinds = sorted({op.kind for op in ops})
-    categories = sorted({op.category for op in ops})
-    width = max(len(c) for c in categories) + 2
-    lines.append("category".ljust(width) + "".join(k.rjust(8) for k in kinds) + "total".rjust(8))
+    kinds = [k for k in KIND_CONST if any(op.kind == k for op in ops)]
+    columns = [*kinds, "total", "memory", "compute", "derived"]
+    categories = list(dict.fromkeys(op.category for op in ops))
+    width = max(len(c) for c in [*categories, "category"]) + 2
+
+    def row(label, members):
+        counts = [sum(op.kind == k for op in members) for k in kinds]
+        counts += [
+            len(members),
+            sum(op.autodiff == "memory_bound" for op in members),
+            sum(op.autodiff == "compute_bound" for op in members),
+            sum(bool(op.composite) for op in members),
+        ]
+        return label.ljust(width) + "".join(str(c).rjust(9) for c in counts)
+
+    lines.append("category".ljust(width) + "".join(c.rjust(9) for c in columns))
     for category in categories:
-        counts = [sum(1 for op in ops if op.kind == k and op.category == category) for k in kinds]
-        lines.append(
-            category.ljust(width)
-            + "".join(str(c).rjust(8) for c in counts)
-            + str(sum(counts)).rjust(8)
-        )
-    totals = [sum(1 for op in ops if op.kind == k) for k in kinds]
-    lines.append(
-        "total".ljust(width) + "".join(str(c).rjust(8) for c in totals) + str(len(ops)).rjust(8)
-    )
+        lines.append(row(category, [op for op in ops if op.category == category]))
+    lines.append(row("total", ops))
     lines.append("")
-    differentiable = [op for op in ops if op.autodiff]
+    primitives = sum(op.autodiff is not None for op in ops)
+    composites = sum(bool(op.composite) and "float" in op.returns for op in ops)
     lines.append(
-        f"differentiable primitives: {len(differentiable)} "
-        f"(memory-bound {sum(op.autodiff == 'memory_bound' for op in ops)}, "
-        f"compute-bound {sum(op.autodiff == 'compute_bound' for op in ops)})"
+        f"differentiable: {primitives + composites} ({primitives} primitives with a backward "
+        f"rule: memory-bound {sum(op.autodiff == 'memory_bound' for op in ops)}, compute-bound "
+        f"{sum(op.autodiff == 'compute_bound' for op in ops)}; {composites} derived float ops "
+        "that differentiate through their parts)"
     )
-    composites = [op for op in ops if op.composite]
-    lines.append(f"composites (differentiate through their parts): {len(composites)}")
     lines.append(f"with test metadata: {sum(op.test is not None for op in ops)} of {len(ops)}")
     lines.append(f"Tensor methods: {len({op.method for op in ops if op.method})}")
     return lines

@@ -1,8 +1,13 @@
 """Read ops.yaml into Python values, remembering the line of every entry and key."""
 
+import re
 from dataclasses import dataclass
 
 import yaml
+
+# A section comment: `  # -- reductions (the reduced dim is kept) ------`; its title is the
+# text before any parenthesis.
+SECTION = re.compile(r"^\s*# -- ([^(]+?)\s*(\(.*)?-*$")
 
 
 class CatalogueError(Exception):
@@ -21,6 +26,7 @@ class Located:
     value: dict
     line: int
     key_lines: dict
+    sections: tuple = ()  # the root's (line, title) of every section comment, in order
 
     def line_of(self, key: str) -> int:
         return self.key_lines.get(key, self.line)
@@ -50,7 +56,14 @@ def load(path: str):
         raise CatalogueError(
             path, 1, None, "the catalogue is empty", "write `backends:` and `ops:`"
         )
-    return _convert(path, node)
+    root = _convert(path, node)
+    if isinstance(root, Located):
+        root.sections = tuple(
+            (number, match.group(1))
+            for number, text in enumerate(text.splitlines(), 1)
+            if (match := SECTION.match(text))
+        )
+    return root
 
 
 def _convert(path, node):

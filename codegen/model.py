@@ -10,6 +10,7 @@ ARG_TYPES = (
     "scalar",  # a number, cast to the receiver's kind
     "number",  # a Python float
     "integer",  # a Python int
+    "flag",  # a Python bool, False unless given (sort's `descending`)
     "dim",
     "dims",
     "shape",
@@ -82,6 +83,7 @@ class Op:
     static: bool = False
     operators: tuple[str, ...] = ()
     dtypes: tuple[str, ...] = ()
+    section: str = ""  # the `# -- section` comment of ops.yaml the entry sits under
     test: MappingProxyType | None = field(default=None, compare=False)
 
     @property
@@ -98,11 +100,11 @@ class Op:
 
     @property
     def category(self) -> str:
-        """The report's grouping: what the routing does with which kinds."""
+        """The report's grouping: the catalogue's own section, else what the routing does."""
+        if self.section:
+            return self.section
         if self.routing != "tensor":
             return self.routing
-        if self.composite:
-            return "composite"
         return "unary" if len(self.tensor_args) == 1 else "n-ary"
 
 

@@ -54,7 +54,9 @@ def validate(path: str, root) -> Catalogue:
     _check_keys(path, root, dict.fromkeys(TOP_KEYS, True), None)
     backends = tuple(_backend(path, b) for b in _list(path, root, "backends", None))
     _unique(path, [(b.name, b.line) for b in backends], "backend")
-    ops = tuple(_op(path, entry) for entry in _list(path, root, "ops", None))
+    ops = tuple(
+        _op(path, entry, _section(root.sections, entry)) for entry in _list(path, root, "ops", None)
+    )
     _unique(path, [(op.name, op.line) for op in ops], "op")
     names = {op.name for op in ops}
     for op in ops:
@@ -92,7 +94,13 @@ def _backend(path, entry) -> Backend:
     )
 
 
-def _op(path, entry) -> Op:
+def _section(sections, entry) -> str:
+    """The title of the last section comment above the entry ("" before the first)."""
+    line = entry.line if isinstance(entry, Located) else 0
+    return next((title for at, title in reversed(sections) if at < line), "")
+
+
+def _op(path, entry, section: str) -> Op:
     if not isinstance(entry, Located):
         raise CatalogueError(
             path, 0, None, "an op entry must be a mapping", "start it with `- name: ...`"
@@ -155,6 +163,7 @@ def _op(path, entry) -> Op:
         static=bool(v.get("static", False)),
         operators=tuple(operators),
         dtypes=dtypes,
+        section=section,
         test=MappingProxyType(plain(test)) if test is not None else None,
     )
     _check_routing(path, entry, op)
@@ -297,6 +306,14 @@ def _check_autodiff(path, entry, op: Op) -> None:
     if op.autodiff and len([r for r in op.returns if r == "float"]) != 1:
         raise CatalogueError(
             path, line, op.name, "a differentiable op has exactly one float result"
+        )
+    if op.autodiff == "memory_bound" and len(op.returns) > 1:
+        raise CatalogueError(
+            path,
+            line,
+            op.name,
+            "a multi-output op cannot be recomputed for one of its outputs",
+            "write `autodiff: compute_bound`",
         )
 
 

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=db2dcb77addb8570 body=57a9bfa8b58b50a0
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=cdd46c127ba69dcc body=c203020c4a022501
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from runtime.tensor import (  # noqa: F401  (the argument checks the methods use)
@@ -57,6 +57,7 @@ class Tensor(TensorBase):
 
         - float_zeros: A float tensor of zeros.
         - int_zeros: An int tensor of zeros.
+        - bool_zeros: A bool tensor of false.
         """
         dtype = dtype_arg(dtype, FLOAT)
         kind = kind_of_dtype(dtype)
@@ -64,7 +65,9 @@ class Tensor(TensorBase):
             return float_zeros(shape_arg(shape), device_arg(device).device, dtype)
         if kind is INT:
             return int_zeros(shape_arg(shape), device_arg(device).device, dtype)
-        raise dtype_error("zeros", dtype, (FLOAT, INT))
+        if kind is BOOL:
+            return bool_zeros(shape_arg(shape), device_arg(device).device, dtype)
+        raise dtype_error("zeros", dtype, (FLOAT, INT, BOOL))
 
     @classmethod
     def ones(cls, shape, *, device=None, dtype=None):
@@ -72,6 +75,7 @@ class Tensor(TensorBase):
 
         - float_ones: A float tensor of ones.
         - int_ones: An int tensor of ones.
+        - bool_ones: A bool tensor of true.
         """
         dtype = dtype_arg(dtype, FLOAT)
         kind = kind_of_dtype(dtype)
@@ -79,7 +83,9 @@ class Tensor(TensorBase):
             return float_ones(shape_arg(shape), device_arg(device).device, dtype)
         if kind is INT:
             return int_ones(shape_arg(shape), device_arg(device).device, dtype)
-        raise dtype_error("ones", dtype, (FLOAT, INT))
+        if kind is BOOL:
+            return bool_ones(shape_arg(shape), device_arg(device).device, dtype)
+        raise dtype_error("ones", dtype, (FLOAT, INT, BOOL))
 
     @classmethod
     def full(cls, shape, fill_value, *, device=None, dtype=None):
@@ -98,23 +104,40 @@ class Tensor(TensorBase):
 
     @classmethod
     def empty(cls, shape, *, device=None, dtype=None):
-        """An uninitialised float tensor."""
+        """Routes by kind:
+
+        - float_empty: An uninitialised float tensor.
+        - int_empty: An uninitialised int tensor.
+        - bool_empty: An uninitialised bool tensor.
+        """
         dtype = dtype_arg(dtype, FLOAT)
         kind = kind_of_dtype(dtype)
         if kind is FLOAT:
             return float_empty(shape_arg(shape), device_arg(device).device, dtype)
-        raise dtype_error("empty", dtype, (FLOAT,))
+        if kind is INT:
+            return int_empty(shape_arg(shape), device_arg(device).device, dtype)
+        if kind is BOOL:
+            return bool_empty(shape_arg(shape), device_arg(device).device, dtype)
+        raise dtype_error("empty", dtype, (FLOAT, INT, BOOL))
 
     @classmethod
     def random(cls, shape, distribution=None, *, device=None, dtype=None):
-        """A float tensor sampled from `distribution` (seed it with `device.seed(n)`)."""
+        """Routes by kind:
+
+        - float_random: A float tensor sampled from `distribution` (seed it with `device.seed(n)`).
+        - int_random: An int tensor sampled from `distribution` (uniform(lo, hi) gives ints in [lo, hi); normal samples are truncated).
+        """
         dtype = dtype_arg(dtype, FLOAT)
         kind = kind_of_dtype(dtype)
         if kind is FLOAT:
             return float_random(
                 shape_arg(shape), distribution_arg(distribution), device_arg(device).device, dtype
             )
-        raise dtype_error("random", dtype, (FLOAT,))
+        if kind is INT:
+            return int_random(
+                shape_arg(shape), distribution_arg(distribution), device_arg(device).device, dtype
+            )
+        raise dtype_error("random", dtype, (FLOAT, INT))
 
     @classmethod
     def arange(cls, start, end, step=1, *, device=None, dtype=None):
@@ -658,25 +681,393 @@ class Tensor(TensorBase):
         raise kind_error("sum", self, (FLOAT, INT))
 
     def sum_dim(self, dim):
-        """Sum along `dim`, keeping it with size 1."""
+        """Routes by kind:
+
+        - float_sum_dim: Sum along `dim`, keeping it with size 1.
+        - int_sum_dim: Sum along `dim`, keeping it with size 1.
+        """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             return float_sum_dim(self, dim_arg(self, dim))
-        raise kind_error("sum_dim", self, (FLOAT,))
+        if kind is INT:
+            return int_sum_dim(self, dim_arg(self, dim))
+        raise kind_error("sum_dim", self, (FLOAT, INT))
 
     def mean(self):
-        """Mean of all elements, shape [1]."""
+        """Routes by kind:
+
+        - float_mean: Mean of all elements, shape [1].
+        - int_mean: Mean of all elements, truncated toward zero, shape [1].
+        """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             return float_mean(self)
-        raise kind_error("mean", self, (FLOAT,))
+        if kind is INT:
+            return int_mean(self)
+        raise kind_error("mean", self, (FLOAT, INT))
 
     def mean_dim(self, dim):
-        """Mean along `dim`, keeping it with size 1."""
+        """Routes by kind:
+
+        - float_mean_dim: Mean along `dim`, keeping it with size 1.
+        - int_mean_dim: Mean along `dim`, truncated toward zero, keeping it with size 1.
+        """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             return float_mean_dim(self, dim_arg(self, dim))
-        raise kind_error("mean_dim", self, (FLOAT,))
+        if kind is INT:
+            return int_mean_dim(self, dim_arg(self, dim))
+        raise kind_error("mean_dim", self, (FLOAT, INT))
+
+    def prod(self):
+        """Routes by kind:
+
+        - float_prod: Product of all elements, shape [1].
+        - int_prod: Product of all elements, shape [1].
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_prod(self)
+        if kind is INT:
+            return int_prod(self)
+        raise kind_error("prod", self, (FLOAT, INT))
+
+    def prod_dim(self, dim):
+        """Routes by kind:
+
+        - float_prod_dim: Product along `dim`, keeping it with size 1 (its gradient is exact at zeros).
+        - int_prod_dim: Product along `dim`, keeping it with size 1.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_prod_dim(self, dim_arg(self, dim))
+        if kind is INT:
+            return int_prod_dim(self, dim_arg(self, dim))
+        raise kind_error("prod_dim", self, (FLOAT, INT))
+
+    def max(self):
+        """Routes by kind:
+
+        - float_max: Largest element, shape [1] (NaN if any is NaN).
+        - int_max: Largest element, shape [1].
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_max(self)
+        if kind is INT:
+            return int_max(self)
+        raise kind_error("max", self, (FLOAT, INT))
+
+    def max_dim(self, dim):
+        """Routes by kind:
+
+        - float_max_dim: Largest element along `dim`, keeping it with size 1.
+        - int_max_dim: Largest element along `dim`, keeping it with size 1.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_max_dim(self, dim_arg(self, dim))
+        if kind is INT:
+            return int_max_dim(self, dim_arg(self, dim))
+        raise kind_error("max_dim", self, (FLOAT, INT))
+
+    def max_dim_with_indices(self, dim):
+        """Routes by kind:
+
+        - float_max_dim_with_indices: (largest element, its index) along `dim`, keeping it; ties go to the lowest index.
+        - int_max_dim_with_indices: (largest element, its index) along `dim`, keeping it; ties go to the lowest index.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_max_dim_with_indices(self, dim_arg(self, dim))
+        if kind is INT:
+            return int_max_dim_with_indices(self, dim_arg(self, dim))
+        raise kind_error("max_dim_with_indices", self, (FLOAT, INT))
+
+    def min(self):
+        """Routes by kind:
+
+        - float_min: Smallest element, shape [1] (NaN if any is NaN).
+        - int_min: Smallest element, shape [1].
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_min(self)
+        if kind is INT:
+            return int_min(self)
+        raise kind_error("min", self, (FLOAT, INT))
+
+    def min_dim(self, dim):
+        """Routes by kind:
+
+        - float_min_dim: Smallest element along `dim`, keeping it with size 1.
+        - int_min_dim: Smallest element along `dim`, keeping it with size 1.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_min_dim(self, dim_arg(self, dim))
+        if kind is INT:
+            return int_min_dim(self, dim_arg(self, dim))
+        raise kind_error("min_dim", self, (FLOAT, INT))
+
+    def min_dim_with_indices(self, dim):
+        """Routes by kind:
+
+        - float_min_dim_with_indices: (smallest element, its index) along `dim`, keeping it; ties go to the lowest index.
+        - int_min_dim_with_indices: (smallest element, its index) along `dim`, keeping it; ties go to the lowest index.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_min_dim_with_indices(self, dim_arg(self, dim))
+        if kind is INT:
+            return int_min_dim_with_indices(self, dim_arg(self, dim))
+        raise kind_error("min_dim_with_indices", self, (FLOAT, INT))
+
+    def max_abs(self):
+        """Routes by kind:
+
+        - float_max_abs: Largest absolute value, shape [1].
+        - int_max_abs: Largest absolute value, shape [1].
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_max_abs(self)
+        if kind is INT:
+            return int_max_abs(self)
+        raise kind_error("max_abs", self, (FLOAT, INT))
+
+    def max_abs_dim(self, dim):
+        """Routes by kind:
+
+        - float_max_abs_dim: Largest absolute value along `dim`, keeping it with size 1.
+        - int_max_abs_dim: Largest absolute value along `dim`, keeping it with size 1.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_max_abs_dim(self, dim_arg(self, dim))
+        if kind is INT:
+            return int_max_abs_dim(self, dim_arg(self, dim))
+        raise kind_error("max_abs_dim", self, (FLOAT, INT))
+
+    def argmax(self, dim):
+        """Routes by kind:
+
+        - float_argmax: Index (int64) of the largest element along `dim`, kept; ties go to the lowest index.
+        - int_argmax: Index (int64) of the largest element along `dim`, kept; ties go to the lowest index.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_argmax(self, dim_arg(self, dim))
+        if kind is INT:
+            return int_argmax(self, dim_arg(self, dim))
+        raise kind_error("argmax", self, (FLOAT, INT))
+
+    def argmin(self, dim):
+        """Routes by kind:
+
+        - float_argmin: Index (int64) of the smallest element along `dim`, kept; ties go to the lowest index.
+        - int_argmin: Index (int64) of the smallest element along `dim`, kept; ties go to the lowest index.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_argmin(self, dim_arg(self, dim))
+        if kind is INT:
+            return int_argmin(self, dim_arg(self, dim))
+        raise kind_error("argmin", self, (FLOAT, INT))
+
+    def any(self):
+        """Routes by kind:
+
+        - float_any: Whether any element is non-zero, shape [1].
+        - int_any: Whether any element is non-zero, shape [1].
+        - bool_any: Whether any element is true, shape [1].
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_any(self)
+        if kind is INT:
+            return int_any(self)
+        if kind is BOOL:
+            return bool_any(self)
+        raise kind_error("any", self, (FLOAT, INT, BOOL))
+
+    def any_dim(self, dim):
+        """Routes by kind:
+
+        - float_any_dim: Whether any element is non-zero along `dim`, keeping it with size 1.
+        - int_any_dim: Whether any element is non-zero along `dim`, keeping it with size 1.
+        - bool_any_dim: Whether any element is true along `dim`, keeping it with size 1.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_any_dim(self, dim_arg(self, dim))
+        if kind is INT:
+            return int_any_dim(self, dim_arg(self, dim))
+        if kind is BOOL:
+            return bool_any_dim(self, dim_arg(self, dim))
+        raise kind_error("any_dim", self, (FLOAT, INT, BOOL))
+
+    def all(self):
+        """Routes by kind:
+
+        - float_all: Whether every element is non-zero, shape [1].
+        - int_all: Whether every element is non-zero, shape [1].
+        - bool_all: Whether every element is true, shape [1].
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_all(self)
+        if kind is INT:
+            return int_all(self)
+        if kind is BOOL:
+            return bool_all(self)
+        raise kind_error("all", self, (FLOAT, INT, BOOL))
+
+    def all_dim(self, dim):
+        """Routes by kind:
+
+        - float_all_dim: Whether every element is non-zero along `dim`, keeping it with size 1.
+        - int_all_dim: Whether every element is non-zero along `dim`, keeping it with size 1.
+        - bool_all_dim: Whether every element is true along `dim`, keeping it with size 1.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_all_dim(self, dim_arg(self, dim))
+        if kind is INT:
+            return int_all_dim(self, dim_arg(self, dim))
+        if kind is BOOL:
+            return bool_all_dim(self, dim_arg(self, dim))
+        raise kind_error("all_dim", self, (FLOAT, INT, BOOL))
+
+    def cumsum(self, dim):
+        """Routes by kind:
+
+        - float_cumsum: Running sum along `dim`.
+        - int_cumsum: Running sum along `dim`.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_cumsum(self, dim_arg(self, dim))
+        if kind is INT:
+            return int_cumsum(self, dim_arg(self, dim))
+        raise kind_error("cumsum", self, (FLOAT, INT))
+
+    def cumprod(self, dim):
+        """Routes by kind:
+
+        - float_cumprod: Running product along `dim` (its gradient is exact at zeros).
+        - int_cumprod: Running product along `dim`.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_cumprod(self, dim_arg(self, dim))
+        if kind is INT:
+            return int_cumprod(self, dim_arg(self, dim))
+        raise kind_error("cumprod", self, (FLOAT, INT))
+
+    def cummin(self, dim):
+        """Routes by kind:
+
+        - float_cummin: Running minimum along `dim`.
+        - int_cummin: Running minimum along `dim`.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_cummin(self, dim_arg(self, dim))
+        if kind is INT:
+            return int_cummin(self, dim_arg(self, dim))
+        raise kind_error("cummin", self, (FLOAT, INT))
+
+    def cummax(self, dim):
+        """Routes by kind:
+
+        - float_cummax: Running maximum along `dim`.
+        - int_cummax: Running maximum along `dim`.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_cummax(self, dim_arg(self, dim))
+        if kind is INT:
+            return int_cummax(self, dim_arg(self, dim))
+        raise kind_error("cummax", self, (FLOAT, INT))
+
+    def sort(self, dim, descending=False):
+        """Routes by kind:
+
+        - float_sort: The elements sorted along `dim` (stable; NaN last, or first when descending).
+        - int_sort: The elements sorted along `dim`.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_sort(self, dim_arg(self, dim), bool(descending))
+        if kind is INT:
+            return int_sort(self, dim_arg(self, dim), bool(descending))
+        raise kind_error("sort", self, (FLOAT, INT))
+
+    def sort_with_indices(self, dim, descending=False):
+        """Routes by kind:
+
+        - float_sort_with_indices: (sorted elements, their indices) along `dim`; equal elements keep their order.
+        - int_sort_with_indices: (sorted elements, their indices) along `dim`; equal elements keep their order.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_sort_with_indices(self, dim_arg(self, dim), bool(descending))
+        if kind is INT:
+            return int_sort_with_indices(self, dim_arg(self, dim), bool(descending))
+        raise kind_error("sort_with_indices", self, (FLOAT, INT))
+
+    def argsort(self, dim, descending=False):
+        """Routes by kind:
+
+        - float_argsort: The indices (int64) that sort along `dim`; equal elements keep their order.
+        - int_argsort: The indices (int64) that sort along `dim`; equal elements keep their order.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_argsort(self, dim_arg(self, dim), bool(descending))
+        if kind is INT:
+            return int_argsort(self, dim_arg(self, dim), bool(descending))
+        raise kind_error("argsort", self, (FLOAT, INT))
+
+    def topk(self, k, dim):
+        """Routes by kind:
+
+        - float_topk: The k largest elements along `dim`, largest first (burn-tensor's argument order).
+        - int_topk: The k largest elements along `dim`, largest first (burn-tensor's argument order).
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_topk(self, int(k), dim_arg(self, dim))
+        if kind is INT:
+            return int_topk(self, int(k), dim_arg(self, dim))
+        raise kind_error("topk", self, (FLOAT, INT))
+
+    def topk_with_indices(self, k, dim):
+        """Routes by kind:
+
+        - float_topk_with_indices: (the k largest elements, their indices) along `dim`; ties go to the lowest index.
+        - int_topk_with_indices: (the k largest elements, their indices) along `dim`; ties go to the lowest index.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_topk_with_indices(self, int(k), dim_arg(self, dim))
+        if kind is INT:
+            return int_topk_with_indices(self, int(k), dim_arg(self, dim))
+        raise kind_error("topk_with_indices", self, (FLOAT, INT))
+
+    def argtopk(self, k, dim):
+        """Routes by kind:
+
+        - float_argtopk: The indices (int64) of the k largest elements along `dim`; ties go to the lowest index.
+        - int_argtopk: The indices (int64) of the k largest elements along `dim`; ties go to the lowest index.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_argtopk(self, int(k), dim_arg(self, dim))
+        if kind is INT:
+            return int_argtopk(self, int(k), dim_arg(self, dim))
+        raise kind_error("argtopk", self, (FLOAT, INT))
 
     def reshape(self, shape):
         """The same elements in a new shape (-1 infers one dim)."""

@@ -154,6 +154,11 @@ BAD_CATALOGUES = {
         "    method: mul",
         r"float_mul: a float op with a float result must say how it checkpoints; add `autodiff: memory_bound`",
     ),
+    "memory-bound multi-output": (
+        "    returns: float\n    routing: tensor\n    autodiff: memory_bound\n    method: mul",
+        "    returns: [float, int]\n    routing: tensor\n    autodiff: memory_bound\n    method: mul",
+        r"float_mul: a multi-output op cannot be recomputed for one of its outputs; write `autodiff: compute_bound`",
+    ),
 }
 
 
@@ -207,3 +212,20 @@ def test_the_layering_rule():
         assert not _imports(path) & {"codegen"}, path
     for path in (ROOT / "codegen").rglob("*.py"):
         assert not _imports(path) & {"generated", "runtime"}, path
+
+
+def test_stats_counts_entries_by_their_ops_yaml_section(tmp_path, capsys):
+    """An entry's category is the `# -- title (notes) ---` comment above it; entries above the
+    first comment fall back to their routing."""
+    sectioned = tmp_path / "mini.yaml"
+    sectioned.write_text(
+        MINI.read_text().replace(MUL_ENTRY, "  # -- products (x) ---\n" + MUL_ENTRY)
+    )
+    capsys.readouterr()
+    assert main(["stats", "--ops", str(sectioned)]) == 0
+    table = capsys.readouterr().out.split("\n\n")[1]
+    rows = {line.split()[0]: line.split()[1:] for line in table.splitlines()}
+    # columns: float int bool total memory compute derived
+    assert rows["creation"] == ["1", "0", "0", "1", "0", "0", "0"]
+    assert rows["products"] == ["3", "1", "2", "6", "2", "0", "0"]
+    assert rows["total"] == ["4", "1", "2", "7", "2", "0", "0"]

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=966a1c62470a2203 body=68109daa0003b66f
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=0915a4ce2a616def body=64c5de21186b17ef
 """The bool ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -14,6 +14,13 @@ from runtime.dispatch import (
 
 __all__ = [
     "bool_from_data",
+    "bool_empty",
+    "bool_zeros",
+    "bool_ones",
+    "bool_any",
+    "bool_any_dim",
+    "bool_all",
+    "bool_all_dim",
     "bool_not",
     "bool_and",
     "bool_or",
@@ -34,6 +41,90 @@ def bool_from_data(data, device, dtype):
         B = BACKENDS.NumPy
         return Tensor(B.Bool, B.inner.bool_from_data(data, device.inner, dtype), context_of(device))
     raise unsupported_backend("bool_from_data", device)
+
+
+def bool_empty(shape, device, dtype):
+    """An uninitialised bool tensor."""
+    if device.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(B.Bool, B.inner.bool_empty(shape, device.inner, dtype), context_of(device))
+    raise unsupported_backend("bool_empty", device)
+
+
+def bool_zeros(shape, device, dtype):
+    """A bool tensor of false."""
+    if device.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(B.Bool, B.inner.bool_zeros(shape, device.inner, dtype), context_of(device))
+    raise unsupported_backend("bool_zeros", device)
+
+
+def bool_ones(shape, device, dtype):
+    """A bool tensor of true."""
+    if device.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(B.Bool, B.inner.bool_ones(shape, device.inner, dtype), context_of(device))
+    raise unsupported_backend("bool_ones", device)
+
+
+def bool_any(tensor):
+    """Whether any element is true, shape [1]."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.bool_any(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy"))
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bool_any", tensor)
+
+
+def bool_any_dim(tensor, dim):
+    """Whether any element is true along `dim`, keeping it with size 1."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.bool_any_dim(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")), dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bool_any_dim", tensor)
+
+
+def bool_all(tensor):
+    """Whether every element is true, shape [1]."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.bool_all(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy"))
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bool_all", tensor)
+
+
+def bool_all_dim(tensor, dim):
+    """Whether every element is true along `dim`, keeping it with size 1."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.bool_all_dim(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")), dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bool_all_dim", tensor)
 
 
 def bool_not(tensor):

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=45db5e8278b368fb body=d5eb18d8aabc6526
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=72281b5c416e8f45 body=7b469e0af7b00e7b
 """The float ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -80,6 +80,32 @@ __all__ = [
     "float_sum_dim",
     "float_mean",
     "float_mean_dim",
+    "float_prod",
+    "float_prod_dim",
+    "float_max",
+    "float_max_dim",
+    "float_max_dim_with_indices",
+    "float_min",
+    "float_min_dim",
+    "float_min_dim_with_indices",
+    "float_max_abs",
+    "float_max_abs_dim",
+    "float_argmax",
+    "float_argmin",
+    "float_any",
+    "float_any_dim",
+    "float_all",
+    "float_all_dim",
+    "float_cumsum",
+    "float_cumprod",
+    "float_cummin",
+    "float_cummax",
+    "float_sort",
+    "float_sort_with_indices",
+    "float_argsort",
+    "float_topk",
+    "float_topk_with_indices",
+    "float_argtopk",
     "float_reshape",
     "float_swap_dims",
     "float_transpose",
@@ -1772,6 +1798,528 @@ def float_mean_dim(tensor, dim):
             ctx,
         )
     raise unsupported_backend("float_mean_dim", tensor)
+
+
+def float_prod(tensor):
+    """Product of all elements, shape [1]."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_prod(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_prod((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
+    raise unsupported_backend("float_prod", tensor)
+
+
+def float_prod_dim(tensor, dim):
+    """Product along `dim`, keeping it with size 1 (its gradient is exact at zeros)."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_prod_dim(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_prod_dim(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_prod_dim", tensor)
+
+
+def float_max(tensor):
+    """Largest element, shape [1] (NaN if any is NaN)."""
+    return float_max_dim(float_reshape(tensor, (-1,)), 0)
+
+
+def float_max_dim(tensor, dim):
+    """Largest element along `dim`, keeping it with size 1."""
+    return float_max_dim_with_indices(tensor, dim)[0]
+
+
+def float_max_dim_with_indices(tensor, dim):
+    """(largest element, its index) along `dim`, keeping it; ties go to the lowest index."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            out0, out1 = B.inner.float_max_dim_with_indices(
+                (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+            )
+            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        out0, out1 = AD.float_max_dim_with_indices(
+            (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+        )
+        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
+    raise unsupported_backend("float_max_dim_with_indices", tensor)
+
+
+def float_min(tensor):
+    """Smallest element, shape [1] (NaN if any is NaN)."""
+    return float_min_dim(float_reshape(tensor, (-1,)), 0)
+
+
+def float_min_dim(tensor, dim):
+    """Smallest element along `dim`, keeping it with size 1."""
+    return float_min_dim_with_indices(tensor, dim)[0]
+
+
+def float_min_dim_with_indices(tensor, dim):
+    """(smallest element, its index) along `dim`, keeping it; ties go to the lowest index."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            out0, out1 = B.inner.float_min_dim_with_indices(
+                (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+            )
+            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        out0, out1 = AD.float_min_dim_with_indices(
+            (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+        )
+        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
+    raise unsupported_backend("float_min_dim_with_indices", tensor)
+
+
+def float_max_abs(tensor):
+    """Largest absolute value, shape [1]."""
+    return float_max(float_abs(tensor))
+
+
+def float_max_abs_dim(tensor, dim):
+    """Largest absolute value along `dim`, keeping it with size 1."""
+    return float_max_dim(float_abs(tensor), dim)
+
+
+def float_argmax(tensor, dim):
+    """Index (int64) of the largest element along `dim`, kept; ties go to the lowest index."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Int,
+                B.inner.float_argmax(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Int,
+            AD.float_argmax(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_argmax", tensor)
+
+
+def float_argmin(tensor, dim):
+    """Index (int64) of the smallest element along `dim`, kept; ties go to the lowest index."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Int,
+                B.inner.float_argmin(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Int,
+            AD.float_argmin(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_argmin", tensor)
+
+
+def float_any(tensor):
+    """Whether any element is non-zero, shape [1]."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_any(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_any((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
+    raise unsupported_backend("float_any", tensor)
+
+
+def float_any_dim(tensor, dim):
+    """Whether any element is non-zero along `dim`, keeping it with size 1."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_any_dim(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_any_dim(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_any_dim", tensor)
+
+
+def float_all(tensor):
+    """Whether every element is non-zero, shape [1]."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_all(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_all((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            ctx,
+        )
+    raise unsupported_backend("float_all", tensor)
+
+
+def float_all_dim(tensor, dim):
+    """Whether every element is non-zero along `dim`, keeping it with size 1."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_all_dim(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_all_dim(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_all_dim", tensor)
+
+
+def float_cumsum(tensor, dim):
+    """Running sum along `dim`."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_cumsum(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_cumsum(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_cumsum", tensor)
+
+
+def float_cumprod(tensor, dim):
+    """Running product along `dim` (its gradient is exact at zeros)."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_cumprod(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_cumprod(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_cumprod", tensor)
+
+
+def float_cummin(tensor, dim):
+    """Running minimum along `dim`."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_cummin(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_cummin(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_cummin", tensor)
+
+
+def float_cummax(tensor, dim):
+    """Running maximum along `dim`."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_cummax(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_cummax(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_cummax", tensor)
+
+
+def float_sort(tensor, dim, descending):
+    """The elements sorted along `dim` (stable; NaN last, or first when descending)."""
+    return float_sort_with_indices(tensor, dim, descending)[0]
+
+
+def float_sort_with_indices(tensor, dim, descending):
+    """(sorted elements, their indices) along `dim`; equal elements keep their order."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            out0, out1 = B.inner.float_sort_with_indices(
+                (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")),
+                dim,
+                descending,
+            )
+            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        out0, out1 = AD.float_sort_with_indices(
+            (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim, descending
+        )
+        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
+    raise unsupported_backend("float_sort_with_indices", tensor)
+
+
+def float_argsort(tensor, dim, descending):
+    """The indices (int64) that sort along `dim`; equal elements keep their order."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Int,
+                B.inner.float_argsort(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")),
+                    dim,
+                    descending,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Int,
+            AD.float_argsort(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)),
+                dim,
+                descending,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_argsort", tensor)
+
+
+def float_topk(tensor, k, dim):
+    """The k largest elements along `dim`, largest first (burn-tensor's argument order)."""
+    return float_topk_with_indices(tensor, k, dim)[0]
+
+
+def float_topk_with_indices(tensor, k, dim):
+    """(the k largest elements, their indices) along `dim`; ties go to the lowest index."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            out0, out1 = B.inner.float_topk_with_indices(
+                (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), k, dim
+            )
+            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        out0, out1 = AD.float_topk_with_indices(
+            (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), k, dim
+        )
+        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
+    raise unsupported_backend("float_topk_with_indices", tensor)
+
+
+def float_argtopk(tensor, k, dim):
+    """The indices (int64) of the k largest elements along `dim`; ties go to the lowest index."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Int,
+                B.inner.float_argtopk(
+                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")),
+                    k,
+                    dim,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Int,
+            AD.float_argtopk(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), k, dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_argtopk", tensor)
 
 
 def float_reshape(tensor, shape):

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=8ae113388639ba46 body=0ccb002e26afacdd
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=8e47bf9f994b77b5 body=e5fa1c029bba39e0
 """The int ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -18,6 +18,37 @@ __all__ = [
     "int_ones",
     "int_full",
     "int_arange",
+    "int_empty",
+    "int_random",
+    "int_sum_dim",
+    "int_prod",
+    "int_prod_dim",
+    "int_mean",
+    "int_mean_dim",
+    "int_max",
+    "int_max_dim",
+    "int_max_dim_with_indices",
+    "int_min",
+    "int_min_dim",
+    "int_min_dim_with_indices",
+    "int_max_abs",
+    "int_max_abs_dim",
+    "int_argmax",
+    "int_argmin",
+    "int_any",
+    "int_any_dim",
+    "int_all",
+    "int_all_dim",
+    "int_cumsum",
+    "int_cumprod",
+    "int_cummin",
+    "int_cummax",
+    "int_sort",
+    "int_sort_with_indices",
+    "int_argsort",
+    "int_topk",
+    "int_topk_with_indices",
+    "int_argtopk",
     "int_cast",
     "int_add",
     "int_add_scalar",
@@ -110,6 +141,443 @@ def int_arange(start, end, step, device, dtype):
             B.Int, B.inner.int_arange(start, end, step, device.inner, dtype), context_of(device)
         )
     raise unsupported_backend("int_arange", device)
+
+
+def int_empty(shape, device, dtype):
+    """An uninitialised int tensor."""
+    if device.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(B.Int, B.inner.int_empty(shape, device.inner, dtype), context_of(device))
+    raise unsupported_backend("int_empty", device)
+
+
+def int_random(shape, distribution, device, dtype):
+    """An int tensor sampled from `distribution` (uniform(lo, hi) gives ints in [lo, hi); normal samples are truncated)."""
+    if device.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int, B.inner.int_random(shape, distribution, device.inner, dtype), context_of(device)
+        )
+    raise unsupported_backend("int_random", device)
+
+
+def int_sum_dim(tensor, dim):
+    """Sum along `dim`, keeping it with size 1."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_sum_dim(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_sum_dim", tensor)
+
+
+def int_prod(tensor):
+    """Product of all elements, shape [1]."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_prod(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy"))
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_prod", tensor)
+
+
+def int_prod_dim(tensor, dim):
+    """Product along `dim`, keeping it with size 1."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_prod_dim(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_prod_dim", tensor)
+
+
+def int_mean(tensor):
+    """Mean of all elements, truncated toward zero, shape [1]."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_mean(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy"))
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_mean", tensor)
+
+
+def int_mean_dim(tensor, dim):
+    """Mean along `dim`, truncated toward zero, keeping it with size 1."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_mean_dim(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_mean_dim", tensor)
+
+
+def int_max(tensor):
+    """Largest element, shape [1]."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_max((tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy"))),
+            ctx,
+        )
+    raise unsupported_backend("int_max", tensor)
+
+
+def int_max_dim(tensor, dim):
+    """Largest element along `dim`, keeping it with size 1."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_max_dim(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_max_dim", tensor)
+
+
+def int_max_dim_with_indices(tensor, dim):
+    """(largest element, its index) along `dim`, keeping it; ties go to the lowest index."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        out0, out1 = B.inner.int_max_dim_with_indices(
+            (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+        )
+        return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
+    raise unsupported_backend("int_max_dim_with_indices", tensor)
+
+
+def int_min(tensor):
+    """Smallest element, shape [1]."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_min((tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy"))),
+            ctx,
+        )
+    raise unsupported_backend("int_min", tensor)
+
+
+def int_min_dim(tensor, dim):
+    """Smallest element along `dim`, keeping it with size 1."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_min_dim(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_min_dim", tensor)
+
+
+def int_min_dim_with_indices(tensor, dim):
+    """(smallest element, its index) along `dim`, keeping it; ties go to the lowest index."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        out0, out1 = B.inner.int_min_dim_with_indices(
+            (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+        )
+        return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
+    raise unsupported_backend("int_min_dim_with_indices", tensor)
+
+
+def int_max_abs(tensor):
+    """Largest absolute value, shape [1]."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_max_abs(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy"))
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_max_abs", tensor)
+
+
+def int_max_abs_dim(tensor, dim):
+    """Largest absolute value along `dim`, keeping it with size 1."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_max_abs_dim(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_max_abs_dim", tensor)
+
+
+def int_argmax(tensor, dim):
+    """Index (int64) of the largest element along `dim`, kept; ties go to the lowest index."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_argmax(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_argmax", tensor)
+
+
+def int_argmin(tensor, dim):
+    """Index (int64) of the smallest element along `dim`, kept; ties go to the lowest index."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_argmin(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_argmin", tensor)
+
+
+def int_any(tensor):
+    """Whether any element is non-zero, shape [1]."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.int_any((tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy"))),
+            ctx,
+        )
+    raise unsupported_backend("int_any", tensor)
+
+
+def int_any_dim(tensor, dim):
+    """Whether any element is non-zero along `dim`, keeping it with size 1."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.int_any_dim(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_any_dim", tensor)
+
+
+def int_all(tensor):
+    """Whether every element is non-zero, shape [1]."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.int_all((tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy"))),
+            ctx,
+        )
+    raise unsupported_backend("int_all", tensor)
+
+
+def int_all_dim(tensor, dim):
+    """Whether every element is non-zero along `dim`, keeping it with size 1."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.int_all_dim(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_all_dim", tensor)
+
+
+def int_cumsum(tensor, dim):
+    """Running sum along `dim`."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_cumsum(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_cumsum", tensor)
+
+
+def int_cumprod(tensor, dim):
+    """Running product along `dim`."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_cumprod(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_cumprod", tensor)
+
+
+def int_cummin(tensor, dim):
+    """Running minimum along `dim`."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_cummin(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_cummin", tensor)
+
+
+def int_cummax(tensor, dim):
+    """Running maximum along `dim`."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_cummax(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_cummax", tensor)
+
+
+def int_sort(tensor, dim, descending):
+    """The elements sorted along `dim`."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_sort(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")),
+                dim,
+                descending,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_sort", tensor)
+
+
+def int_sort_with_indices(tensor, dim, descending):
+    """(sorted elements, their indices) along `dim`; equal elements keep their order."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        out0, out1 = B.inner.int_sort_with_indices(
+            (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim, descending
+        )
+        return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
+    raise unsupported_backend("int_sort_with_indices", tensor)
+
+
+def int_argsort(tensor, dim, descending):
+    """The indices (int64) that sort along `dim`; equal elements keep their order."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_argsort(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")),
+                dim,
+                descending,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_argsort", tensor)
+
+
+def int_topk(tensor, k, dim):
+    """The k largest elements along `dim`, largest first (burn-tensor's argument order)."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_topk(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), k, dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_topk", tensor)
+
+
+def int_topk_with_indices(tensor, k, dim):
+    """(the k largest elements, their indices) along `dim`; ties go to the lowest index."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        out0, out1 = B.inner.int_topk_with_indices(
+            (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), k, dim
+        )
+        return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
+    raise unsupported_backend("int_topk_with_indices", tensor)
+
+
+def int_argtopk(tensor, k, dim):
+    """The indices (int64) of the k largest elements along `dim`; ties go to the lowest index."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_argtopk(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), k, dim
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_argtopk", tensor)
 
 
 def int_cast(tensor, dtype):

@@ -95,7 +95,9 @@ class Autodiff:
                 return forward(*args)
 
             return forward_only
-        rule = Rule(op.name, op.args, tuple(op.args[i] for i in positions))
+        rule = Rule(
+            op.name, op.args, tuple(op.args[i] for i in positions), op.float_output is not None
+        )
         return lambda *args: self._record(op, rule, forward, args)
 
     def _record(self, op: AutodiffOp, rule: Rule, forward, args):
@@ -122,7 +124,7 @@ class Autodiff:
                 continue
             for name in vjp_needs:
                 if name not in saved:
-                    saved[name] = self._save(name, op, args, inputs, out, memory_bound)
+                    saved[name] = self._save(name, op, args, result, out, memory_bound)
         retro_forward = None
         if memory_bound:
             recipe = list(call)
@@ -142,9 +144,11 @@ class Autodiff:
         node = Node(parents, order, NodeId.new(), TRACKED, properties, step)
         return self._outputs(op, result, AutodiffTensor(out, node))
 
-    def _save(self, name, op, args, inputs, out, memory_bound):
+    def _save(self, name, op, args, result, out, memory_bound):
         if name == "out":
             return SELF if memory_bound else out
+        if name == "indices":  # the int output of a (values, indices) op
+            return result[1 - op.float_output]
         if name not in op.args:  # `<input>_shape`, `<input>_device` or `<input>_dtype`
             input_name, _, what = name.rpartition("_")
             primitive = args[op.args.index(input_name)].primitive

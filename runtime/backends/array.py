@@ -4,6 +4,7 @@ from runtime.backends.kernels.activation import ActivationKernels
 from runtime.backends.kernels.arithmetic import ArithmeticKernels
 from runtime.backends.kernels.convert import ConvertKernels
 from runtime.backends.kernels.creation import CreationKernels
+from runtime.backends.kernels.order import OrderKernels
 from runtime.backends.kernels.reduce import ReduceKernels
 from runtime.backends.kernels.shape import ShapeKernels
 from runtime.backends.kernels.unary import UnaryKernels
@@ -15,6 +16,7 @@ class ArrayBackend(
     UnaryKernels,
     ActivationKernels,
     ReduceKernels,
+    OrderKernels,
     ShapeKernels,
     ConvertKernels,
 ):

@@ -53,6 +53,14 @@ class NumPyBackend(ArrayBackend):
             values = self.rng.normal(distribution.a, distribution.b, size=shape)
         return values.astype(dtype, copy=False)
 
+    def int_random(self, shape, distribution, device, dtype):
+        # burn samples Uniform(lo, hi) as ints in [lo, hi) and truncates Normal samples
+        if distribution.name == "uniform":
+            values = self.rng.integers(int(distribution.a), int(distribution.b), size=shape)
+        else:
+            values = self.rng.normal(distribution.a, distribution.b, size=shape)
+        return values.astype(dtype)
+
     def float_matmul(self, lhs, rhs):
         # np.dot calls BLAS for every 2-D shape; `@` does not for K=1 outer products.
         if lhs.ndim == 2 and rhs.ndim == 2:
@@ -72,6 +80,33 @@ class NumPyBackend(ArrayBackend):
         return np.swapaxes(tensor, dim1, dim2)
 
     int_swap_dims = bool_swap_dims = float_swap_dims
+
+    def float_cummax(self, tensor, dim):
+        return np.maximum.accumulate(tensor, axis=dim)
+
+    int_cummax = float_cummax
+
+    def float_cummin(self, tensor, dim):
+        return np.minimum.accumulate(tensor, axis=dim)
+
+    int_cummin = float_cummin
+
+    def float_argsort(self, tensor, dim, descending):
+        # numpy's argsort has no `descending`: a stable descending order is the stable
+        # ascending order of the reversed lane, read backwards, mapped back to positions
+        if not descending:
+            return self._indices(np.argsort(tensor, axis=dim, stable=True))
+        reversed_order = np.argsort(np.flip(tensor, axis=dim), axis=dim, stable=True)
+        return self._indices(tensor.shape[dim] - 1 - np.flip(reversed_order, axis=dim))
+
+    int_argsort = float_argsort
+
+    def scatter_add_zeros(self, shape, dim, indices, values):
+        out = np.zeros(shape, dtype=values.dtype)
+        where = list(np.indices(indices.shape, sparse=True))
+        where[dim] = indices
+        np.add.at(out, tuple(where), values)
+        return out
 
     def float_to_device(self, tensor, device):
         return tensor  # one CPU device: nothing moves

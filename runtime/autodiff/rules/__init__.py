@@ -5,7 +5,8 @@ arguments. A VJP is a function whose parameter names say what it needs:
 
 - `g`: the gradient of the output; `B`: the inner backend (backward is never recorded);
 - an argument's name (`lhs`, `tensor`, `dim`, `rhs`, ...): its value at forward time;
-- `out`: the op's output; `<input>_shape`, `_device`, `_dtype`: a float input's shape, device, dtype.
+- `out`: the op's (float) output; `indices`: the int output of a (values, indices) op;
+- `<input>_shape`, `_device`, `_dtype`: a float input's shape, device, dtype.
 
 Only what the VJPs of the *tracked* inputs name is saved (burn: `mul` keeps lhs only when rhs
 needs a gradient). Broadcasting is undone once, by the step, not here.
@@ -15,10 +16,11 @@ import inspect
 
 from runtime.autodiff.rules.activation import RULES as ACTIVATION
 from runtime.autodiff.rules.elementwise import RULES as ELEMENTWISE
+from runtime.autodiff.rules.order import RULES as ORDER
 from runtime.autodiff.rules.reduce import RULES as REDUCE
 from runtime.autodiff.rules.shape import RULES as SHAPE
 
-TABLES = (ELEMENTWISE, ACTIVATION, REDUCE, SHAPE)
+TABLES = (ELEMENTWISE, ACTIVATION, REDUCE, ORDER, SHAPE)
 RULES: dict[str, tuple] = {name: rule for table in TABLES for name, rule in table.items()}
 assert len(RULES) == sum(map(len, TABLES)), "a rule is in two tables"
 
@@ -28,7 +30,9 @@ class Rule:
 
     __slots__ = ("name", "vjps", "needs")
 
-    def __init__(self, name: str, args: tuple[str, ...], float_inputs: tuple[str, ...]):
+    def __init__(
+        self, name: str, args: tuple[str, ...], float_inputs: tuple[str, ...], multi_output=False
+    ):
         if name not in RULES:
             raise LookupError(
                 f"{name} is declared differentiable in ops.yaml but has no backward rule; add one "
@@ -40,7 +44,7 @@ class Rule:
                 f"the rule for {name} has {len(fns)} VJPs but the op has {len(float_inputs)} "
                 f"float inputs {float_inputs}; write one VJP per float input, in order"
             )
-        allowed = {"B", "g", "out", *args}
+        allowed = {"B", "g", "out", *args} | ({"indices"} if multi_output else set())
         allowed |= {f"{a}_{what}" for a in float_inputs for what in ("shape", "device", "dtype")}
         self.name = name
         self.vjps, self.needs = [], []
