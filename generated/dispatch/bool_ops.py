@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=fc654c3d63535361 body=dc4c558d9a460b5e
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=e1bfc2d3cc97b6ca body=c9e9121ef50046b7
 """The bool ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -29,6 +29,9 @@ def bool_from_data(data, device, dtype):
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
         return Tensor(B.Bool, B.inner.bool_from_data(data, device.inner, dtype), context_of(device))
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(B.Bool, B.inner.bool_from_data(data, device.inner, dtype), context_of(device))
     raise unsupported_backend("bool_from_data", device)
 
 
@@ -40,7 +43,16 @@ def bool_not(tensor):
         return Tensor(
             B.Bool,
             B.inner.bool_not(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy"))
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_not(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor))
             ),
             ctx,
         )
@@ -55,8 +67,18 @@ def bool_and(lhs, rhs):
         return Tensor(
             B.Bool,
             B.inner.bool_and(
-                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")),
-                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy")),
+                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_and(
+                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)),
             ),
             ctx,
         )
@@ -71,8 +93,18 @@ def bool_or(lhs, rhs):
         return Tensor(
             B.Bool,
             B.inner.bool_or(
-                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")),
-                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy")),
+                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_or(
+                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)),
             ),
             ctx,
         )
@@ -87,8 +119,18 @@ def bool_equal(lhs, rhs):
         return Tensor(
             B.Bool,
             B.inner.bool_equal(
-                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")),
-                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy")),
+                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_equal(
+                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)),
             ),
             ctx,
         )
@@ -103,7 +145,18 @@ def bool_into_int(tensor, dtype):
         return Tensor(
             B.Int,
             B.inner.bool_into_int(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")), dtype
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
+                dtype,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.bool_into_int(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
+                dtype,
             ),
             ctx,
         )
@@ -119,7 +172,12 @@ def bool_into_float(tensor, dtype):
             return Tensor(
                 B.Float,
                 B.inner.bool_into_float(
-                    (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")), dtype
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Bool
+                        else tensor.as_bool("NumPy", tensor)
+                    ),
+                    dtype,
                 ),
                 ctx,
             )
@@ -131,7 +189,36 @@ def bool_into_float(tensor, dtype):
         return Tensor(
             B.Autodiff,
             AD.bool_into_float(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")), dtype
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
+                dtype,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.bool_into_float(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Bool
+                        else tensor.as_bool("Torch", tensor)
+                    ),
+                    dtype,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.bool_into_float(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
+                dtype,
             ),
             ctx,
         )
@@ -147,7 +234,30 @@ def bool_to_device(tensor, device):
             T = B
             return Tensor(
                 T.Bool,
-                B.inner.bool_to_device(tensor.as_bool("NumPy"), device.inner),
+                B.inner.bool_to_device(tensor.as_bool("NumPy", tensor), device.inner),
+                context_of(device),
+            )
+        if device.variant == "Torch":
+            T = BACKENDS.Torch
+            return Tensor(
+                T.Bool,
+                B.inner.move_across(tensor.as_bool("NumPy", tensor), T.inner, device.inner),
+                context_of(device),
+            )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if device.variant == "NumPy":
+            T = BACKENDS.NumPy
+            return Tensor(
+                T.Bool,
+                B.inner.move_across(tensor.as_bool("Torch", tensor), T.inner, device.inner),
+                context_of(device),
+            )
+        if device.variant == "Torch":
+            T = B
+            return Tensor(
+                T.Bool,
+                B.inner.bool_to_device(tensor.as_bool("Torch", tensor), device.inner),
                 context_of(device),
             )
     raise unsupported_backend("bool_to_device", tensor)

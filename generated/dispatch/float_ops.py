@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=5e369222dc83b3d3 body=e604552b7063193f
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=ca7d83383795ecab body=aec1594ab5669a39
 """The float ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -71,6 +71,17 @@ def float_from_data(data, device, dtype):
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(B.Autodiff, AD.float_from_data(data, device.inner, dtype), ctx)
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
+        if type(device) is not AutodiffDevice:
+            return Tensor(B.Float, B.inner.float_from_data(data, device.inner, dtype), DISABLED)
+        ctx = DispatchAutodiffContext.enabled(device.checkpointing)
+        match device.checkpointing:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(B.Autodiff, AD.float_from_data(data, device.inner, dtype), ctx)
     raise unsupported_backend("float_from_data", device)
 
 
@@ -87,6 +98,17 @@ def float_zeros(shape, device, dtype):
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(B.Autodiff, AD.float_zeros(shape, device.inner, dtype), ctx)
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
+        if type(device) is not AutodiffDevice:
+            return Tensor(B.Float, B.inner.float_zeros(shape, device.inner, dtype), DISABLED)
+        ctx = DispatchAutodiffContext.enabled(device.checkpointing)
+        match device.checkpointing:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(B.Autodiff, AD.float_zeros(shape, device.inner, dtype), ctx)
     raise unsupported_backend("float_zeros", device)
 
 
@@ -94,6 +116,17 @@ def float_ones(shape, device, dtype):
     """A float tensor of ones."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
+        if type(device) is not AutodiffDevice:
+            return Tensor(B.Float, B.inner.float_ones(shape, device.inner, dtype), DISABLED)
+        ctx = DispatchAutodiffContext.enabled(device.checkpointing)
+        match device.checkpointing:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(B.Autodiff, AD.float_ones(shape, device.inner, dtype), ctx)
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
         if type(device) is not AutodiffDevice:
             return Tensor(B.Float, B.inner.float_ones(shape, device.inner, dtype), DISABLED)
         ctx = DispatchAutodiffContext.enabled(device.checkpointing)
@@ -121,6 +154,19 @@ def float_full(shape, fill_value, device, dtype):
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(B.Autodiff, AD.float_full(shape, fill_value, device.inner, dtype), ctx)
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
+        if type(device) is not AutodiffDevice:
+            return Tensor(
+                B.Float, B.inner.float_full(shape, fill_value, device.inner, dtype), DISABLED
+            )
+        ctx = DispatchAutodiffContext.enabled(device.checkpointing)
+        match device.checkpointing:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(B.Autodiff, AD.float_full(shape, fill_value, device.inner, dtype), ctx)
     raise unsupported_backend("float_full", device)
 
 
@@ -128,6 +174,17 @@ def float_empty(shape, device, dtype):
     """An uninitialised float tensor."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
+        if type(device) is not AutodiffDevice:
+            return Tensor(B.Float, B.inner.float_empty(shape, device.inner, dtype), DISABLED)
+        ctx = DispatchAutodiffContext.enabled(device.checkpointing)
+        match device.checkpointing:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(B.Autodiff, AD.float_empty(shape, device.inner, dtype), ctx)
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
         if type(device) is not AutodiffDevice:
             return Tensor(B.Float, B.inner.float_empty(shape, device.inner, dtype), DISABLED)
         ctx = DispatchAutodiffContext.enabled(device.checkpointing)
@@ -155,6 +212,19 @@ def float_random(shape, distribution, device, dtype):
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(B.Autodiff, AD.float_random(shape, distribution, device.inner, dtype), ctx)
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
+        if type(device) is not AutodiffDevice:
+            return Tensor(
+                B.Float, B.inner.float_random(shape, distribution, device.inner, dtype), DISABLED
+            )
+        ctx = DispatchAutodiffContext.enabled(device.checkpointing)
+        match device.checkpointing:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(B.Autodiff, AD.float_random(shape, distribution, device.inner, dtype), ctx)
     raise unsupported_backend("float_random", device)
 
 
@@ -167,8 +237,8 @@ def float_add(lhs, rhs):
             return Tensor(
                 B.Float,
                 B.inner.float_add(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
                 ),
                 ctx,
             )
@@ -180,8 +250,32 @@ def float_add(lhs, rhs):
         return Tensor(
             B.Autodiff,
             AD.float_add(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_add(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_add(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
             ),
             ctx,
         )
@@ -197,7 +291,7 @@ def float_add_scalar(lhs, rhs):
             return Tensor(
                 B.Float,
                 B.inner.float_add_scalar(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
                 ),
                 ctx,
             )
@@ -208,7 +302,31 @@ def float_add_scalar(lhs, rhs):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_add_scalar((lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs),
+            AD.float_add_scalar(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_add_scalar(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_add_scalar(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
             ctx,
         )
     raise unsupported_backend("float_add_scalar", lhs)
@@ -223,8 +341,8 @@ def float_sub(lhs, rhs):
             return Tensor(
                 B.Float,
                 B.inner.float_sub(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
                 ),
                 ctx,
             )
@@ -236,8 +354,32 @@ def float_sub(lhs, rhs):
         return Tensor(
             B.Autodiff,
             AD.float_sub(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_sub(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_sub(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
             ),
             ctx,
         )
@@ -253,7 +395,7 @@ def float_sub_scalar(lhs, rhs):
             return Tensor(
                 B.Float,
                 B.inner.float_sub_scalar(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
                 ),
                 ctx,
             )
@@ -264,7 +406,31 @@ def float_sub_scalar(lhs, rhs):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_sub_scalar((lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs),
+            AD.float_sub_scalar(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_sub_scalar(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_sub_scalar(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
             ctx,
         )
     raise unsupported_backend("float_sub_scalar", lhs)
@@ -279,8 +445,8 @@ def float_mul(lhs, rhs):
             return Tensor(
                 B.Float,
                 B.inner.float_mul(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
                 ),
                 ctx,
             )
@@ -292,8 +458,32 @@ def float_mul(lhs, rhs):
         return Tensor(
             B.Autodiff,
             AD.float_mul(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_mul(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_mul(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
             ),
             ctx,
         )
@@ -309,7 +499,7 @@ def float_mul_scalar(lhs, rhs):
             return Tensor(
                 B.Float,
                 B.inner.float_mul_scalar(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
                 ),
                 ctx,
             )
@@ -320,7 +510,31 @@ def float_mul_scalar(lhs, rhs):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_mul_scalar((lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs),
+            AD.float_mul_scalar(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_mul_scalar(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_mul_scalar(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
             ctx,
         )
     raise unsupported_backend("float_mul_scalar", lhs)
@@ -335,8 +549,8 @@ def float_div(lhs, rhs):
             return Tensor(
                 B.Float,
                 B.inner.float_div(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
                 ),
                 ctx,
             )
@@ -348,8 +562,32 @@ def float_div(lhs, rhs):
         return Tensor(
             B.Autodiff,
             AD.float_div(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_div(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_div(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
             ),
             ctx,
         )
@@ -365,7 +603,7 @@ def float_div_scalar(lhs, rhs):
             return Tensor(
                 B.Float,
                 B.inner.float_div_scalar(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
                 ),
                 ctx,
             )
@@ -376,7 +614,31 @@ def float_div_scalar(lhs, rhs):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_div_scalar((lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs),
+            AD.float_div_scalar(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_div_scalar(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_div_scalar(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
             ctx,
         )
     raise unsupported_backend("float_div_scalar", lhs)
@@ -391,7 +653,11 @@ def float_neg(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_neg(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -402,7 +668,35 @@ def float_neg(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_neg((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_neg(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_neg(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_neg(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_neg", tensor)
@@ -417,8 +711,8 @@ def float_matmul(lhs, rhs):
             return Tensor(
                 B.Float,
                 B.inner.float_matmul(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
                 ),
                 ctx,
             )
@@ -430,8 +724,32 @@ def float_matmul(lhs, rhs):
         return Tensor(
             B.Autodiff,
             AD.float_matmul(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_matmul(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_matmul(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
             ),
             ctx,
         )
@@ -447,7 +765,7 @@ def float_powf_scalar(lhs, rhs):
             return Tensor(
                 B.Float,
                 B.inner.float_powf_scalar(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
                 ),
                 ctx,
             )
@@ -458,7 +776,31 @@ def float_powf_scalar(lhs, rhs):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_powf_scalar((lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs),
+            AD.float_powf_scalar(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_powf_scalar(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_powf_scalar(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
             ctx,
         )
     raise unsupported_backend("float_powf_scalar", lhs)
@@ -473,7 +815,11 @@ def float_exp(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_exp(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -484,7 +830,35 @@ def float_exp(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_exp((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_exp(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_exp(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_exp(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_exp", tensor)
@@ -499,7 +873,11 @@ def float_log(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_log(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -510,7 +888,35 @@ def float_log(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_log((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_log(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_log(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_log(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_log", tensor)
@@ -525,7 +931,11 @@ def float_sqrt(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_sqrt(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -536,7 +946,35 @@ def float_sqrt(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_sqrt((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_sqrt(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_sqrt(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_sqrt(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_sqrt", tensor)
@@ -551,7 +989,11 @@ def float_abs(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_abs(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -562,7 +1004,35 @@ def float_abs(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_abs((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_abs(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_abs(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_abs(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_abs", tensor)
@@ -577,7 +1047,11 @@ def float_sign(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_sign(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -588,7 +1062,35 @@ def float_sign(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_sign((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_sign(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_sign(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_sign(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_sign", tensor)
@@ -603,7 +1105,11 @@ def float_tanh(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_tanh(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -614,7 +1120,35 @@ def float_tanh(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_tanh((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_tanh(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_tanh(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_tanh(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_tanh", tensor)
@@ -629,7 +1163,11 @@ def sigmoid(tensor):
             return Tensor(
                 B.Float,
                 B.inner.sigmoid(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -640,7 +1178,35 @@ def sigmoid(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.sigmoid((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.sigmoid(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.sigmoid(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.sigmoid(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("sigmoid", tensor)
@@ -655,7 +1221,11 @@ def relu(tensor):
             return Tensor(
                 B.Float,
                 B.inner.relu(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -666,7 +1236,31 @@ def relu(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.relu((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.relu((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.relu(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.relu((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))),
             ctx,
         )
     raise unsupported_backend("relu", tensor)
@@ -681,7 +1275,11 @@ def float_sum(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_sum(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -692,7 +1290,35 @@ def float_sum(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_sum((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_sum(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_sum(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_sum(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_sum", tensor)
@@ -707,7 +1333,12 @@ def float_sum_dim(tensor, dim):
             return Tensor(
                 B.Float,
                 B.inner.float_sum_dim(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    dim,
                 ),
                 ctx,
             )
@@ -719,7 +1350,34 @@ def float_sum_dim(tensor, dim):
         return Tensor(
             B.Autodiff,
             AD.float_sum_dim(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_sum_dim(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    dim,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_sum_dim(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
             ),
             ctx,
         )
@@ -735,7 +1393,11 @@ def float_mean(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_mean(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -746,7 +1408,35 @@ def float_mean(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_mean((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_mean(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_mean(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_mean(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_mean", tensor)
@@ -761,7 +1451,12 @@ def float_mean_dim(tensor, dim):
             return Tensor(
                 B.Float,
                 B.inner.float_mean_dim(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    dim,
                 ),
                 ctx,
             )
@@ -773,7 +1468,34 @@ def float_mean_dim(tensor, dim):
         return Tensor(
             B.Autodiff,
             AD.float_mean_dim(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_mean_dim(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    dim,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_mean_dim(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
             ),
             ctx,
         )
@@ -789,7 +1511,11 @@ def float_reshape(tensor, shape):
             return Tensor(
                 B.Float,
                 B.inner.float_reshape(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")),
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
                     shape,
                 ),
                 ctx,
@@ -802,7 +1528,34 @@ def float_reshape(tensor, shape):
         return Tensor(
             B.Autodiff,
             AD.float_reshape(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), shape
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), shape
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_reshape(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    shape,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_reshape(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), shape
             ),
             ctx,
         )
@@ -818,7 +1571,11 @@ def float_swap_dims(tensor, dim1, dim2):
             return Tensor(
                 B.Float,
                 B.inner.float_swap_dims(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")),
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
                     dim1,
                     dim2,
                 ),
@@ -832,7 +1589,39 @@ def float_swap_dims(tensor, dim1, dim2):
         return Tensor(
             B.Autodiff,
             AD.float_swap_dims(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim1, dim2
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                dim1,
+                dim2,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_swap_dims(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    dim1,
+                    dim2,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_swap_dims(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                dim1,
+                dim2,
             ),
             ctx,
         )
@@ -853,7 +1642,11 @@ def float_cast(tensor, dtype):
             return Tensor(
                 B.Float,
                 B.inner.float_cast(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")),
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
                     dtype,
                 ),
                 ctx,
@@ -866,7 +1659,34 @@ def float_cast(tensor, dtype):
         return Tensor(
             B.Autodiff,
             AD.float_cast(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dtype
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dtype
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_cast(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    dtype,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_cast(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dtype
             ),
             ctx,
         )
@@ -882,8 +1702,8 @@ def float_equal(lhs, rhs):
             return Tensor(
                 B.Bool,
                 B.inner.float_equal(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
                 ),
                 ctx,
             )
@@ -895,8 +1715,32 @@ def float_equal(lhs, rhs):
         return Tensor(
             B.Bool,
             AD.float_equal(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_equal(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_equal(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
             ),
             ctx,
         )
@@ -912,7 +1756,7 @@ def float_equal_elem(lhs, rhs):
             return Tensor(
                 B.Bool,
                 B.inner.float_equal_elem(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
                 ),
                 ctx,
             )
@@ -923,7 +1767,31 @@ def float_equal_elem(lhs, rhs):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Bool,
-            AD.float_equal_elem((lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs),
+            AD.float_equal_elem(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_equal_elem(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_equal_elem(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
             ctx,
         )
     raise unsupported_backend("float_equal_elem", lhs)
@@ -938,7 +1806,7 @@ def float_not_equal_elem(lhs, rhs):
             return Tensor(
                 B.Bool,
                 B.inner.float_not_equal_elem(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
                 ),
                 ctx,
             )
@@ -950,7 +1818,29 @@ def float_not_equal_elem(lhs, rhs):
         return Tensor(
             B.Bool,
             AD.float_not_equal_elem(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_not_equal_elem(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_not_equal_elem(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
             ),
             ctx,
         )
@@ -966,8 +1856,8 @@ def float_greater(lhs, rhs):
             return Tensor(
                 B.Bool,
                 B.inner.float_greater(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
                 ),
                 ctx,
             )
@@ -979,8 +1869,32 @@ def float_greater(lhs, rhs):
         return Tensor(
             B.Bool,
             AD.float_greater(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_greater(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_greater(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
             ),
             ctx,
         )
@@ -996,7 +1910,7 @@ def float_greater_elem(lhs, rhs):
             return Tensor(
                 B.Bool,
                 B.inner.float_greater_elem(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
                 ),
                 ctx,
             )
@@ -1007,7 +1921,31 @@ def float_greater_elem(lhs, rhs):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Bool,
-            AD.float_greater_elem((lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs),
+            AD.float_greater_elem(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_greater_elem(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_greater_elem(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
             ctx,
         )
     raise unsupported_backend("float_greater_elem", lhs)
@@ -1022,8 +1960,8 @@ def float_lower(lhs, rhs):
             return Tensor(
                 B.Bool,
                 B.inner.float_lower(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
                 ),
                 ctx,
             )
@@ -1035,8 +1973,32 @@ def float_lower(lhs, rhs):
         return Tensor(
             B.Bool,
             AD.float_lower(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_lower(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_lower(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
             ),
             ctx,
         )
@@ -1052,7 +2014,7 @@ def float_lower_elem(lhs, rhs):
             return Tensor(
                 B.Bool,
                 B.inner.float_lower_elem(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
                 ),
                 ctx,
             )
@@ -1063,7 +2025,31 @@ def float_lower_elem(lhs, rhs):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Bool,
-            AD.float_lower_elem((lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs),
+            AD.float_lower_elem(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_lower_elem(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_lower_elem(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
             ctx,
         )
     raise unsupported_backend("float_lower_elem", lhs)
@@ -1078,7 +2064,11 @@ def float_into_int(tensor, dtype):
             return Tensor(
                 B.Int,
                 B.inner.float_into_int(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")),
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
                     dtype,
                 ),
                 ctx,
@@ -1091,7 +2081,34 @@ def float_into_int(tensor, dtype):
         return Tensor(
             B.Int,
             AD.float_into_int(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dtype
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dtype
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Int,
+                B.inner.float_into_int(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    dtype,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Int,
+            AD.float_into_int(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dtype
             ),
             ctx,
         )
@@ -1108,7 +2125,7 @@ def float_to_device(tensor, device):
             if type(device) is not AutodiffDevice:
                 return Tensor(
                     T.Float,
-                    B.inner.float_to_device(tensor.float_data("NumPy"), device.inner),
+                    B.inner.float_to_device(tensor.float_data("NumPy", tensor), device.inner),
                     DISABLED,
                 )  # autodiff -> plain detaches
             if tensor.kind.is_autodiff:
@@ -1120,7 +2137,94 @@ def float_to_device(tensor, device):
                         AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
                 return Tensor(T.Autodiff, AD.float_to_device(tensor.primitive, device.inner), ctx)
             data = B.inner.float_to_device(
-                tensor.float_data("NumPy"), device.inner
+                tensor.float_data("NumPy", tensor), device.inner
+            )  # plain -> autodiff: an untracked leaf
+            ctx = DispatchAutodiffContext.enabled(device.checkpointing)
+            B = T
+            match device.checkpointing:
+                case GradientCheckpointingStrategy.Balanced:
+                    AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+                case GradientCheckpointingStrategy.Disabled:
+                    AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+            return Tensor(T.Autodiff, AD.from_inner(data), ctx)
+        if device.variant == "Torch":
+            T = BACKENDS.Torch
+            if type(device) is not AutodiffDevice:
+                return Tensor(
+                    T.Float,
+                    B.inner.move_across(tensor.float_data("NumPy", tensor), T.inner, device.inner),
+                    DISABLED,
+                )  # autodiff -> plain detaches
+            if tensor.kind.is_autodiff:
+                # a recorded op: the gradient moves back; the tensor keeps its strategy
+                match ctx.strategy:
+                    case GradientCheckpointingStrategy.Balanced:
+                        AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+                    case GradientCheckpointingStrategy.Disabled:
+                        AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+                return Tensor(
+                    T.Autodiff, AD.move_across(tensor.primitive, T.inner, device.inner), ctx
+                )
+            data = B.inner.move_across(
+                tensor.float_data("NumPy", tensor), T.inner, device.inner
+            )  # plain -> autodiff: an untracked leaf
+            ctx = DispatchAutodiffContext.enabled(device.checkpointing)
+            B = T
+            match device.checkpointing:
+                case GradientCheckpointingStrategy.Balanced:
+                    AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+                case GradientCheckpointingStrategy.Disabled:
+                    AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+            return Tensor(T.Autodiff, AD.from_inner(data), ctx)
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if device.variant == "NumPy":
+            T = BACKENDS.NumPy
+            if type(device) is not AutodiffDevice:
+                return Tensor(
+                    T.Float,
+                    B.inner.move_across(tensor.float_data("Torch", tensor), T.inner, device.inner),
+                    DISABLED,
+                )  # autodiff -> plain detaches
+            if tensor.kind.is_autodiff:
+                # a recorded op: the gradient moves back; the tensor keeps its strategy
+                match ctx.strategy:
+                    case GradientCheckpointingStrategy.Balanced:
+                        AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+                    case GradientCheckpointingStrategy.Disabled:
+                        AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+                return Tensor(
+                    T.Autodiff, AD.move_across(tensor.primitive, T.inner, device.inner), ctx
+                )
+            data = B.inner.move_across(
+                tensor.float_data("Torch", tensor), T.inner, device.inner
+            )  # plain -> autodiff: an untracked leaf
+            ctx = DispatchAutodiffContext.enabled(device.checkpointing)
+            B = T
+            match device.checkpointing:
+                case GradientCheckpointingStrategy.Balanced:
+                    AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+                case GradientCheckpointingStrategy.Disabled:
+                    AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+            return Tensor(T.Autodiff, AD.from_inner(data), ctx)
+        if device.variant == "Torch":
+            T = B
+            if type(device) is not AutodiffDevice:
+                return Tensor(
+                    T.Float,
+                    B.inner.float_to_device(tensor.float_data("Torch", tensor), device.inner),
+                    DISABLED,
+                )  # autodiff -> plain detaches
+            if tensor.kind.is_autodiff:
+                # a recorded op: the gradient moves back; the tensor keeps its strategy
+                match ctx.strategy:
+                    case GradientCheckpointingStrategy.Balanced:
+                        AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+                    case GradientCheckpointingStrategy.Disabled:
+                        AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+                return Tensor(T.Autodiff, AD.float_to_device(tensor.primitive, device.inner), ctx)
+            data = B.inner.float_to_device(
+                tensor.float_data("Torch", tensor), device.inner
             )  # plain -> autodiff: an untracked leaf
             ctx = DispatchAutodiffContext.enabled(device.checkpointing)
             B = T

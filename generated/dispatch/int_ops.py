@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=c9730ce5587575d6 body=50cfcfd25938f56e
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=826282c33e7cdc0b body=2a6a46374e4dcd44
 """The int ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -37,6 +37,9 @@ def int_from_data(data, device, dtype):
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
         return Tensor(B.Int, B.inner.int_from_data(data, device.inner, dtype), context_of(device))
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(B.Int, B.inner.int_from_data(data, device.inner, dtype), context_of(device))
     raise unsupported_backend("int_from_data", device)
 
 
@@ -45,6 +48,9 @@ def int_zeros(shape, device, dtype):
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
         return Tensor(B.Int, B.inner.int_zeros(shape, device.inner, dtype), context_of(device))
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(B.Int, B.inner.int_zeros(shape, device.inner, dtype), context_of(device))
     raise unsupported_backend("int_zeros", device)
 
 
@@ -52,6 +58,9 @@ def int_ones(shape, device, dtype):
     """An int tensor of ones."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
+        return Tensor(B.Int, B.inner.int_ones(shape, device.inner, dtype), context_of(device))
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
         return Tensor(B.Int, B.inner.int_ones(shape, device.inner, dtype), context_of(device))
     raise unsupported_backend("int_ones", device)
 
@@ -63,6 +72,11 @@ def int_full(shape, fill_value, device, dtype):
         return Tensor(
             B.Int, B.inner.int_full(shape, fill_value, device.inner, dtype), context_of(device)
         )
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int, B.inner.int_full(shape, fill_value, device.inner, dtype), context_of(device)
+        )
     raise unsupported_backend("int_full", device)
 
 
@@ -70,6 +84,11 @@ def int_arange(start, end, step, device, dtype):
     """The ints start, start + step, ... below end."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
+        return Tensor(
+            B.Int, B.inner.int_arange(start, end, step, device.inner, dtype), context_of(device)
+        )
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
         return Tensor(
             B.Int, B.inner.int_arange(start, end, step, device.inner, dtype), context_of(device)
         )
@@ -84,7 +103,18 @@ def int_cast(tensor, dtype):
         return Tensor(
             B.Int,
             B.inner.int_cast(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dtype
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+                dtype,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_cast(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
+                dtype,
             ),
             ctx,
         )
@@ -99,8 +129,18 @@ def int_add(lhs, rhs):
         return Tensor(
             B.Int,
             B.inner.int_add(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_add(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
             ),
             ctx,
         )
@@ -115,7 +155,16 @@ def int_add_scalar(lhs, rhs):
         return Tensor(
             B.Int,
             B.inner.int_add_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_add_scalar(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
             ),
             ctx,
         )
@@ -130,8 +179,18 @@ def int_mul(lhs, rhs):
         return Tensor(
             B.Int,
             B.inner.int_mul(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_mul(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
             ),
             ctx,
         )
@@ -146,7 +205,16 @@ def int_mul_scalar(lhs, rhs):
         return Tensor(
             B.Int,
             B.inner.int_mul_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_mul_scalar(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
             ),
             ctx,
         )
@@ -160,7 +228,18 @@ def int_sum(tensor):
         B = BACKENDS.NumPy
         return Tensor(
             B.Int,
-            B.inner.int_sum((tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy"))),
+            B.inner.int_sum(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_sum(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("int_sum", tensor)
@@ -174,8 +253,18 @@ def int_equal(lhs, rhs):
         return Tensor(
             B.Bool,
             B.inner.int_equal(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.int_equal(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
             ),
             ctx,
         )
@@ -190,7 +279,16 @@ def int_not_equal_elem(lhs, rhs):
         return Tensor(
             B.Bool,
             B.inner.int_not_equal_elem(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.int_not_equal_elem(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
             ),
             ctx,
         )
@@ -205,7 +303,16 @@ def int_greater_elem(lhs, rhs):
         return Tensor(
             B.Bool,
             B.inner.int_greater_elem(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.int_greater_elem(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
             ),
             ctx,
         )
@@ -221,7 +328,8 @@ def int_into_float(tensor, dtype):
             return Tensor(
                 B.Float,
                 B.inner.int_into_float(
-                    (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dtype
+                    (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+                    dtype,
                 ),
                 ctx,
             )
@@ -233,7 +341,32 @@ def int_into_float(tensor, dtype):
         return Tensor(
             B.Autodiff,
             AD.int_into_float(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dtype
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+                dtype,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.int_into_float(
+                    (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
+                    dtype,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.int_into_float(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
+                dtype,
             ),
             ctx,
         )
@@ -249,7 +382,30 @@ def int_to_device(tensor, device):
             T = B
             return Tensor(
                 T.Int,
-                B.inner.int_to_device(tensor.as_int("NumPy"), device.inner),
+                B.inner.int_to_device(tensor.as_int("NumPy", tensor), device.inner),
+                context_of(device),
+            )
+        if device.variant == "Torch":
+            T = BACKENDS.Torch
+            return Tensor(
+                T.Int,
+                B.inner.move_across(tensor.as_int("NumPy", tensor), T.inner, device.inner),
+                context_of(device),
+            )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if device.variant == "NumPy":
+            T = BACKENDS.NumPy
+            return Tensor(
+                T.Int,
+                B.inner.move_across(tensor.as_int("Torch", tensor), T.inner, device.inner),
+                context_of(device),
+            )
+        if device.variant == "Torch":
+            T = B
+            return Tensor(
+                T.Int,
+                B.inner.int_to_device(tensor.as_int("Torch", tensor), device.inner),
                 context_of(device),
             )
     raise unsupported_backend("int_to_device", tensor)
