@@ -9,7 +9,7 @@ install: .venv/.installed
 .venv/.installed: pyproject.toml
 	python3 -m venv .venv
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,torch]'
 	touch $@
 
 generate: install

@@ -64,7 +64,7 @@ def _dispatch(op: Op, backends) -> DispatchFunction:
             template = "autodiff"
         else:
             template = "plain"
-    arms = tuple(_arm(op, b) for b in backends)
+    arms = tuple(_arm(op, b, selector) for b in backends)
     return DispatchFunction(op.name, op.kind, template, params, doc, merge, selector, arms, None)
 
 
@@ -82,19 +82,21 @@ def _merge(op: Op) -> str:
     return expr
 
 
-def _arm(op: Op, backend: Backend) -> Arm:
+def _arm(op: Op, backend: Backend, selector: str) -> Arm:
     variant = backend.variant
-    quoted = f'"{variant}"'
-
     # The common case is an identity test on the shared kind; the accessor call handles the
-    # rest (a constant to lift, another backend or kind to report).
+    # rest (a constant to lift, another backend or kind to report). It is told the backend the
+    # op runs on and the input that chose it: a tensor of another backend raises an error that
+    # names both devices.
+    routed = f'"{variant}", {selector}'
+
     def plain_arg(arg):
         n = arg.name
         if arg.type == "tensors":
-            return f"[t.as_float({quoted}) for t in {n}]"
+            return f"[t.as_float({routed}) for t in {n}]"
         if arg.type in ACCESSOR:
             kind = PLAIN_KIND[arg.type]
-            return f"{n}.primitive if {n}.kind is B.{kind} else {n}.{ACCESSOR[arg.type]}({quoted})"
+            return f"{n}.primitive if {n}.kind is B.{kind} else {n}.{ACCESSOR[arg.type]}({routed})"
         if arg.type == "device":
             return f"{n}.inner"
         return n
@@ -102,9 +104,9 @@ def _arm(op: Op, backend: Backend) -> Arm:
     def autodiff_arg(arg):
         n = arg.name
         if arg.type == "tensors":
-            return f"[t.lift(AD) for t in {n}]"
+            return f"[t.lift(AD, {selector}) for t in {n}]"
         if arg.type == "float":
-            return f"{n}.primitive if {n}.kind is B.Autodiff else {n}.lift(AD)"
+            return f"{n}.primitive if {n}.kind is B.Autodiff else {n}.lift(AD, {selector})"
         return plain_arg(arg)
 
     plain_call = f"B.inner.{op.name}({', '.join(_paren(plain_arg(a)) for a in op.args)})"

@@ -81,9 +81,10 @@ class Device:
 
     @classmethod
     def torch(cls, spec: str = "cpu") -> "Device":
-        from runtime.backends import torch_device_name
+        """A torch device: `"cpu"`, `"cuda"` or `"cuda:N"` (torch is imported on first use)."""
+        from runtime.backends import device_name
 
-        return cls(DispatchDevice("Torch", torch_device_name(spec)))
+        return cls(DispatchDevice("Torch", device_name("Torch", spec)))
 
     # -- autodiff -----------------------------------------------------------------------------
     def autodiff(self) -> "Device":

@@ -8,7 +8,7 @@ tensor instead of four, and a routing test is an identity check.
 
 from enum import Enum
 
-from runtime.device import AutodiffDevice, DispatchDevice, GradientCheckpointingStrategy
+from runtime.device import AutodiffDevice, Device, DispatchDevice, GradientCheckpointingStrategy
 from runtime.errors import AUTODIFF_PRIMITIVE_NEEDS_CONTEXT, BurnPanic, StrategyMismatch
 
 
@@ -128,48 +128,49 @@ class DispatchTensor:
         self.primitive = primitive
         self.context = context
 
-    # Accessors used by the generated routing. `backend` is the variant the op was routed to.
-    def as_float(self, variant: str):
+    # Accessors used by the generated routing: `variant` is the backend the op was routed to,
+    # `first` the input that chose it (named, with this tensor's device, if the backends differ).
+    def as_float(self, variant: str, first: "DispatchTensor"):
         """The plain float primitive (the `Disabled` arm)."""
         kind = self.kind
         if kind.variant != variant:
-            raise backend_mismatch(variant, self)
+            raise backend_mismatch(first, self)
         if kind.backend_tensor is BackendTensor.Float:
             return self.primitive
         if kind.is_autodiff:
             raise BurnPanic(AUTODIFF_PRIMITIVE_NEEDS_CONTEXT)
         raise wrong_kind(TensorKind.Float, self)
 
-    def lift(self, autodiff_backend):
+    def lift(self, autodiff_backend, first: "DispatchTensor"):
         """The AutodiffTensor (the `Enabled` arm); a plain float enters as a constant."""
         kind = self.kind
-        if kind.is_autodiff and kind.variant == autodiff_backend.variant:
-            return self.primitive
-        if kind.backend_tensor is BackendTensor.Float and kind.variant == autodiff_backend.variant:
-            return autodiff_backend.from_inner(self.primitive)
         if kind.variant != autodiff_backend.variant:
-            raise backend_mismatch(autodiff_backend.variant, self)
+            raise backend_mismatch(first, self)
+        if kind.is_autodiff:
+            return self.primitive
+        if kind.backend_tensor is BackendTensor.Float:
+            return autodiff_backend.from_inner(self.primitive)
         raise wrong_kind(TensorKind.Float, self)
 
-    def as_int(self, variant: str):
+    def as_int(self, variant: str, first: "DispatchTensor"):
         if self.kind.backend_tensor is BackendTensor.Int and self.kind.variant == variant:
             return self.primitive
         if self.kind.variant != variant:
-            raise backend_mismatch(variant, self)
+            raise backend_mismatch(first, self)
         raise wrong_kind(TensorKind.Int, self)
 
-    def as_bool(self, variant: str):
+    def as_bool(self, variant: str, first: "DispatchTensor"):
         if self.kind.backend_tensor is BackendTensor.Bool and self.kind.variant == variant:
             return self.primitive
         if self.kind.variant != variant:
-            raise backend_mismatch(variant, self)
+            raise backend_mismatch(first, self)
         raise wrong_kind(TensorKind.Bool, self)
 
-    def float_data(self, variant: str):
+    def float_data(self, variant: str, first: "DispatchTensor"):
         """The backend's float primitive, plain or inside an AutodiffTensor (moves read it)."""
         if self.kind.is_autodiff and self.kind.variant == variant:
             return self.primitive.primitive
-        return self.as_float(variant)
+        return self.as_float(variant, first)
 
     def inner_primitive(self):
         """The backend primitive, looking through an AutodiffTensor."""
@@ -187,11 +188,10 @@ class DispatchTensor:
         return AutodiffDevice(raw, self.context.strategy)
 
 
-def backend_mismatch(expected_variant: str, tensor: DispatchTensor) -> TypeError:
+def backend_mismatch(first: DispatchTensor, other: DispatchTensor) -> TypeError:
     return TypeError(
-        f"The provided tensors are not on the same backend: the operation runs on {expected_variant} "
-        f"but one input lives on {tensor.dispatch_device()!r}. Move it first with "
-        f"`t.to_device(device)`."
+        f"the tensors of one operation live on two backends: {Device(first.dispatch_device())} "
+        f"and {Device(other.dispatch_device())}; move one with `t.to_device(device)` first"
     )
 
 

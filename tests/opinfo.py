@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import pytest
 from scipy import special
 
 import generated.dispatch as dispatch
@@ -118,8 +119,18 @@ def to_numpy(result):
     return result.to_numpy()
 
 
-DEVICES = {
-    "plain": Device.numpy(),
-    "autodiff": Device.numpy().autodiff(),
-    "balanced": Device.numpy().autodiff().gradient_checkpointing(),
-}
+BACKENDS = [backend.name for backend in CATALOGUE.backends]  # numpy, torch, ...
+
+
+def devices(name: str) -> dict[str, Device]:
+    """A backend's plain, autodiff and balanced devices (`Device.numpy()`, `Device.torch()`).
+    A test on a backend whose library is an optional extra is skipped when it is not installed."""
+    backend = next(b for b in CATALOGUE.backends if b.name == name)
+    if backend.extra:
+        pytest.importorskip(backend.module)
+    plain = getattr(Device, name)()
+    return {
+        "plain": plain,
+        "autodiff": plain.autodiff(),
+        "balanced": plain.autodiff().gradient_checkpointing(),
+    }

@@ -1,19 +1,22 @@
 """The spec-driven suite: every ops.yaml entry is tested from its own entry (OpInfo-style).
 
-For each op: forward values against its numpy reference for every declared dtype, on the plain
-and the autodiff devices; undeclared dtypes are refused; gradients of every float input against
-central finite differences in float64; identical gradients under both checkpointing strategies.
+For each op, on every backend ops.yaml declares: forward values against its numpy reference for
+every declared dtype, on the plain and the autodiff devices, and against the numpy backend's;
+undeclared dtypes are refused; identical gradients under both checkpointing strategies. Gradients
+of every float input are checked against central finite differences in float64 on the numpy
+backend, and every other backend's gradients against numpy's (one finite-difference pass).
 """
 
 import numpy as np
 import pytest
 
 from codegen.validate import DTYPES
-from opinfo import DEVICES, OPS, samples, to_numpy
+from opinfo import BACKENDS, OPS, devices, samples, to_numpy
 from generated import Tensor
 
 TOLERANCE = {"float16": 2e-2, "float32": 1e-5, "float64": 1e-10}
 DIFFERENTIABLE = [op for op in OPS if op.autodiff or (op.composite and "float" in op.returns)]
+OTHER_BACKENDS = [name for name in BACKENDS if name != "numpy"]
 
 
 def _ids(op):
@@ -44,30 +47,47 @@ def assert_matches(actual, expected, dtype, compare=None):
 
 
 @pytest.mark.parametrize("device", ["plain", "autodiff"])
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("op", OPS, ids=_ids)
-def test_forward_matches_numpy(op, device):
+def test_forward_matches_numpy(op, backend, device):
     for dtype in op.dtypes:
         for sample in samples(op, dtype):
-            result, _ = sample.call(DEVICES[device])
+            result, _ = sample.call(devices(backend)[device])
             assert_matches(to_numpy(result), sample.reference(), dtype, op.test.get("compare"))
 
 
+@pytest.mark.parametrize("backend", OTHER_BACKENDS)
+@pytest.mark.parametrize("op", OPS, ids=_ids)
+def test_backends_agree_with_numpy_backend(op, backend):
+    """Every backend computes what the numpy backend computes, dtype by dtype."""
+    for dtype in op.dtypes:
+        for sample in samples(op, dtype):
+            other = to_numpy(sample.call(devices(backend)["plain"])[0])
+            ours = to_numpy(sample.call(devices("numpy")["plain"])[0])
+            assert_matches(other, ours, dtype, op.test.get("compare"))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("op", [op for op in OPS if op.routing == "tensor"], ids=_ids)
-def test_undeclared_dtypes_are_refused(op):
+def test_undeclared_dtypes_are_refused(op, backend):
     """OpInfo's dtype check: a dtype the entry does not declare must raise a TypeError."""
+    device = devices(backend)["plain"]
     for dtype in set(DTYPES[op.kind]) - set(op.dtypes):
         sample = samples(op, dtype)[0]
         with pytest.raises(TypeError):
             method = getattr(Tensor, op.method)
             tensors = [a for a in op.args if a.type == op.kind]
-            receiver = Tensor.from_data(sample.values[tensors[0].name])
+            receiver = Tensor.from_data(sample.values[tensors[0].name], device=device)
             rest = [sample.values.get(a.name) for a in op.args[1:]]
-            rest = [Tensor.from_data(v) if isinstance(v, np.ndarray) else v for v in rest]
+            rest = [
+                Tensor.from_data(v, device=device) if isinstance(v, np.ndarray) else v for v in rest
+            ]
             method(receiver, *rest)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("op", [op for op in OPS if op.routing != "creation"], ids=_ids)
-def test_wrong_kind_is_a_clear_type_error(op):
+def test_wrong_kind_is_a_clear_type_error(op, backend):
     """A dispatch function given a tensor of another kind (an int op a float tensor) raises a
     TypeError that names the kind it expected."""
     sample = samples(op, op.dtypes[0])[0]
@@ -80,7 +100,7 @@ def test_wrong_kind_is_a_clear_type_error(op):
     value = wrong["float" if receiver.type == "tensors" else receiver.type]
     sample.values[receiver.name] = [value] if receiver.type == "tensors" else value
     with pytest.raises(TypeError, match="expected a"):
-        sample.call(DEVICES["plain"])
+        sample.call(devices(backend)["plain"])
 
 
 def numeric_gradient(sample, name, cotangent, eps=1e-6):
@@ -93,7 +113,7 @@ def numeric_gradient(sample, name, cotangent, eps=1e-6):
             perturbed = base.copy()
             perturbed[index] += sign * eps
             sample.values[name] = perturbed
-            result, _ = sample.call(DEVICES["plain"])
+            result, _ = sample.call(devices("numpy")["plain"])
             out = to_numpy(result)
             out = out[0] if isinstance(out, tuple) else out
             values.append(np.sum(out * cotangent))
@@ -103,39 +123,65 @@ def numeric_gradient(sample, name, cotangent, eps=1e-6):
 
 
 def analytic_gradients(sample, device, names, cotangent, through=None):
-    result, leaves = sample.call(DEVICES[device], requires_grad=names, through=through)
+    result, leaves = sample.call(device, requires_grad=names, through=through)
     out = result[0] if isinstance(result, tuple) else result
-    weights = Tensor.from_data(cotangent, device=DEVICES[device])
+    weights = Tensor.from_data(cotangent, device=device)
     grads = (out * weights).sum().backward()
     return {name: leaves[name].grad(grads) for name in names}
+
+
+def cotangent_for(sample, seed):
+    out = to_numpy(sample.call(devices("numpy")["plain"])[0])
+    out = out[0] if isinstance(out, tuple) else out
+    return np.random.default_rng(seed).uniform(0.5, 1.5, size=out.shape)
+
+
+def as_array(grad, like):
+    return np.zeros_like(like) if grad is None else grad.to_numpy()
 
 
 @pytest.mark.parametrize("op", DIFFERENTIABLE, ids=_ids)
 def test_gradients_match_finite_differences(op):
     names = [a.name for a in op.args if a.type == "float"]
     for sample in samples(op, "float64", seed=1):
-        out = to_numpy(sample.call(DEVICES["plain"])[0])
-        out = out[0] if isinstance(out, tuple) else out
-        cotangent = np.random.default_rng(2).uniform(0.5, 1.5, size=out.shape)
-        grads = analytic_gradients(sample, "autodiff", names, cotangent)
+        cotangent = cotangent_for(sample, 2)
+        grads = analytic_gradients(sample, devices("numpy")["autodiff"], names, cotangent)
         for name in names:
             expected = numeric_gradient(sample, name, cotangent)
-            actual = grads[name]
-            actual = np.zeros_like(expected) if actual is None else actual.to_numpy()
+            actual = as_array(grads[name], expected)
             np.testing.assert_allclose(actual, expected, rtol=1e-5, atol=1e-6, err_msg=name)
 
 
+@pytest.mark.parametrize("backend", OTHER_BACKENDS)
 @pytest.mark.parametrize("op", DIFFERENTIABLE, ids=_ids)
-def test_both_strategies_give_the_same_gradients(op):
+def test_gradients_match_numpy_backend(op, backend):
+    """The numpy backend's gradients pass finite differences; every other backend's must equal
+    them (our Autodiff over its kernels), in float64."""
+    names = [a.name for a in op.args if a.type == "float"]
+    for sample in samples(op, "float64", seed=1):
+        cotangent = cotangent_for(sample, 2)
+        ours = analytic_gradients(sample, devices("numpy")["autodiff"], names, cotangent)
+        other = analytic_gradients(sample, devices(backend)["autodiff"], names, cotangent)
+        for name in names:
+            assert (ours[name] is None) == (other[name] is None), name
+            if ours[name] is not None:
+                assert other[name].device() == devices(backend)["plain"], name
+                np.testing.assert_allclose(
+                    other[name].to_numpy(), ours[name].to_numpy(), rtol=1e-10, atol=1e-12
+                )
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("op", DIFFERENTIABLE, ids=_ids)
+def test_both_strategies_give_the_same_gradients(op, backend):
     """Inputs pass through `x * 1.0`, a memory-bound op, so Balanced must recompute them."""
     names = [a.name for a in op.args if a.type == "float"]
+    on = devices(backend)
     for sample in samples(op, "float64", seed=3):
-        out = to_numpy(sample.call(DEVICES["plain"])[0])
-        out = out[0] if isinstance(out, tuple) else out
-        cotangent = np.random.default_rng(4).uniform(0.5, 1.5, size=out.shape)
+        cotangent = cotangent_for(sample, 4)
         through = lambda t: t * 1.0  # noqa: E731
-        plain = analytic_gradients(sample, "autodiff", names, cotangent, through)
-        balanced = analytic_gradients(sample, "balanced", names, cotangent, through)
+        plain = analytic_gradients(sample, on["autodiff"], names, cotangent, through)
+        balanced = analytic_gradients(sample, on["balanced"], names, cotangent, through)
         for name in names:
             a, b = plain[name], balanced[name]
             assert (a is None) == (b is None)
@@ -143,15 +189,16 @@ def test_both_strategies_give_the_same_gradients(op):
                 np.testing.assert_allclose(a.to_numpy(), b.to_numpy(), rtol=1e-12, atol=0)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("op", [op for op in OPS if op.routing != "creation"], ids=_ids)
-def test_plain_and_autodiff_devices_agree(op):
+def test_plain_and_autodiff_devices_agree(op, backend):
+    on = devices(backend)
     for sample in samples(op, op.dtypes[0]):
-        plain = to_numpy(sample.call(DEVICES["plain"])[0])
-        autodiff = to_numpy(sample.call(DEVICES["autodiff"])[0])
+        plain = to_numpy(sample.call(on["plain"])[0])
+        autodiff = to_numpy(sample.call(on["autodiff"])[0])
         if op.test.get("compare") == "shape":
             continue
-        for a, b in zip(
-            plain if isinstance(plain, tuple) else (plain,),
-            autodiff if isinstance(autodiff, tuple) else (autodiff,),
-        ):
+        plain = plain if isinstance(plain, tuple) else (plain,)
+        autodiff = autodiff if isinstance(autodiff, tuple) else (autodiff,)
+        for a, b in zip(plain, autodiff):
             np.testing.assert_array_equal(a, b)

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=0915a4ce2a616def body=64c5de21186b17ef
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=2434d6544b60025a body=0b464462d337bc3a
 """The bool ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -40,6 +40,9 @@ def bool_from_data(data, device, dtype):
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
         return Tensor(B.Bool, B.inner.bool_from_data(data, device.inner, dtype), context_of(device))
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(B.Bool, B.inner.bool_from_data(data, device.inner, dtype), context_of(device))
     raise unsupported_backend("bool_from_data", device)
 
 
@@ -47,6 +50,9 @@ def bool_empty(shape, device, dtype):
     """An uninitialised bool tensor."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
+        return Tensor(B.Bool, B.inner.bool_empty(shape, device.inner, dtype), context_of(device))
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
         return Tensor(B.Bool, B.inner.bool_empty(shape, device.inner, dtype), context_of(device))
     raise unsupported_backend("bool_empty", device)
 
@@ -56,6 +62,9 @@ def bool_zeros(shape, device, dtype):
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
         return Tensor(B.Bool, B.inner.bool_zeros(shape, device.inner, dtype), context_of(device))
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(B.Bool, B.inner.bool_zeros(shape, device.inner, dtype), context_of(device))
     raise unsupported_backend("bool_zeros", device)
 
 
@@ -63,6 +72,9 @@ def bool_ones(shape, device, dtype):
     """A bool tensor of true."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
+        return Tensor(B.Bool, B.inner.bool_ones(shape, device.inner, dtype), context_of(device))
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
         return Tensor(B.Bool, B.inner.bool_ones(shape, device.inner, dtype), context_of(device))
     raise unsupported_backend("bool_ones", device)
 
@@ -75,7 +87,16 @@ def bool_any(tensor):
         return Tensor(
             B.Bool,
             B.inner.bool_any(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy"))
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_any(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor))
             ),
             ctx,
         )
@@ -90,7 +111,18 @@ def bool_any_dim(tensor, dim):
         return Tensor(
             B.Bool,
             B.inner.bool_any_dim(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")), dim
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
+                dim,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_any_dim(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
+                dim,
             ),
             ctx,
         )
@@ -105,7 +137,16 @@ def bool_all(tensor):
         return Tensor(
             B.Bool,
             B.inner.bool_all(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy"))
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_all(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor))
             ),
             ctx,
         )
@@ -120,7 +161,18 @@ def bool_all_dim(tensor, dim):
         return Tensor(
             B.Bool,
             B.inner.bool_all_dim(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")), dim
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
+                dim,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_all_dim(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
+                dim,
             ),
             ctx,
         )
@@ -135,7 +187,16 @@ def bool_not(tensor):
         return Tensor(
             B.Bool,
             B.inner.bool_not(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy"))
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_not(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor))
             ),
             ctx,
         )
@@ -150,8 +211,18 @@ def bool_and(lhs, rhs):
         return Tensor(
             B.Bool,
             B.inner.bool_and(
-                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")),
-                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy")),
+                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_and(
+                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)),
             ),
             ctx,
         )
@@ -166,8 +237,18 @@ def bool_or(lhs, rhs):
         return Tensor(
             B.Bool,
             B.inner.bool_or(
-                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")),
-                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy")),
+                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_or(
+                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)),
             ),
             ctx,
         )
@@ -182,8 +263,18 @@ def bool_equal(lhs, rhs):
         return Tensor(
             B.Bool,
             B.inner.bool_equal(
-                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")),
-                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy")),
+                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_equal(
+                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)),
             ),
             ctx,
         )
@@ -198,8 +289,18 @@ def bool_xor(lhs, rhs):
         return Tensor(
             B.Bool,
             B.inner.bool_xor(
-                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")),
-                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy")),
+                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_xor(
+                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)),
             ),
             ctx,
         )
@@ -214,8 +315,18 @@ def bool_not_equal(lhs, rhs):
         return Tensor(
             B.Bool,
             B.inner.bool_not_equal(
-                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")),
-                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy")),
+                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_not_equal(
+                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)),
             ),
             ctx,
         )
@@ -230,7 +341,16 @@ def bool_equal_elem(lhs, rhs):
         return Tensor(
             B.Bool,
             B.inner.bool_equal_elem(
-                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")), rhs
+                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy", lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_equal_elem(
+                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch", lhs)), rhs
             ),
             ctx,
         )
@@ -245,7 +365,16 @@ def bool_not_equal_elem(lhs, rhs):
         return Tensor(
             B.Bool,
             B.inner.bool_not_equal_elem(
-                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")), rhs
+                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy", lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_not_equal_elem(
+                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch", lhs)), rhs
             ),
             ctx,
         )
@@ -260,7 +389,18 @@ def bool_into_int(tensor, dtype):
         return Tensor(
             B.Int,
             B.inner.bool_into_int(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")), dtype
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
+                dtype,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.bool_into_int(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
+                dtype,
             ),
             ctx,
         )
@@ -276,7 +416,12 @@ def bool_into_float(tensor, dtype):
             return Tensor(
                 B.Float,
                 B.inner.bool_into_float(
-                    (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")), dtype
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Bool
+                        else tensor.as_bool("NumPy", tensor)
+                    ),
+                    dtype,
                 ),
                 ctx,
             )
@@ -288,7 +433,36 @@ def bool_into_float(tensor, dtype):
         return Tensor(
             B.Autodiff,
             AD.bool_into_float(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")), dtype
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
+                dtype,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.bool_into_float(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Bool
+                        else tensor.as_bool("Torch", tensor)
+                    ),
+                    dtype,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.bool_into_float(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
+                dtype,
             ),
             ctx,
         )
@@ -304,7 +478,30 @@ def bool_to_device(tensor, device):
             T = B
             return Tensor(
                 T.Bool,
-                B.inner.bool_to_device(tensor.as_bool("NumPy"), device.inner),
+                B.inner.bool_to_device(tensor.as_bool("NumPy", tensor), device.inner),
+                context_of(device),
+            )
+        if device.variant == "Torch":
+            T = BACKENDS.Torch
+            return Tensor(
+                T.Bool,
+                B.inner.move_across(tensor.as_bool("NumPy", tensor), T.inner, device.inner),
+                context_of(device),
+            )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if device.variant == "NumPy":
+            T = BACKENDS.NumPy
+            return Tensor(
+                T.Bool,
+                B.inner.move_across(tensor.as_bool("Torch", tensor), T.inner, device.inner),
+                context_of(device),
+            )
+        if device.variant == "Torch":
+            T = B
+            return Tensor(
+                T.Bool,
+                B.inner.bool_to_device(tensor.as_bool("Torch", tensor), device.inner),
                 context_of(device),
             )
     raise unsupported_backend("bool_to_device", tensor)

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=72281b5c416e8f45 body=7b469e0af7b00e7b
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=e9e6d597298d6311 body=a1f73c83433ee33f
 """The float ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -142,6 +142,17 @@ def float_from_data(data, device, dtype):
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(B.Autodiff, AD.float_from_data(data, device.inner, dtype), ctx)
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
+        if type(device) is not AutodiffDevice:
+            return Tensor(B.Float, B.inner.float_from_data(data, device.inner, dtype), DISABLED)
+        ctx = DispatchAutodiffContext.enabled(device.checkpointing)
+        match device.checkpointing:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(B.Autodiff, AD.float_from_data(data, device.inner, dtype), ctx)
     raise unsupported_backend("float_from_data", device)
 
 
@@ -158,6 +169,17 @@ def float_zeros(shape, device, dtype):
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(B.Autodiff, AD.float_zeros(shape, device.inner, dtype), ctx)
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
+        if type(device) is not AutodiffDevice:
+            return Tensor(B.Float, B.inner.float_zeros(shape, device.inner, dtype), DISABLED)
+        ctx = DispatchAutodiffContext.enabled(device.checkpointing)
+        match device.checkpointing:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(B.Autodiff, AD.float_zeros(shape, device.inner, dtype), ctx)
     raise unsupported_backend("float_zeros", device)
 
 
@@ -165,6 +187,17 @@ def float_ones(shape, device, dtype):
     """A float tensor of ones."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
+        if type(device) is not AutodiffDevice:
+            return Tensor(B.Float, B.inner.float_ones(shape, device.inner, dtype), DISABLED)
+        ctx = DispatchAutodiffContext.enabled(device.checkpointing)
+        match device.checkpointing:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(B.Autodiff, AD.float_ones(shape, device.inner, dtype), ctx)
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
         if type(device) is not AutodiffDevice:
             return Tensor(B.Float, B.inner.float_ones(shape, device.inner, dtype), DISABLED)
         ctx = DispatchAutodiffContext.enabled(device.checkpointing)
@@ -192,6 +225,19 @@ def float_full(shape, fill_value, device, dtype):
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(B.Autodiff, AD.float_full(shape, fill_value, device.inner, dtype), ctx)
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
+        if type(device) is not AutodiffDevice:
+            return Tensor(
+                B.Float, B.inner.float_full(shape, fill_value, device.inner, dtype), DISABLED
+            )
+        ctx = DispatchAutodiffContext.enabled(device.checkpointing)
+        match device.checkpointing:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(B.Autodiff, AD.float_full(shape, fill_value, device.inner, dtype), ctx)
     raise unsupported_backend("float_full", device)
 
 
@@ -199,6 +245,17 @@ def float_empty(shape, device, dtype):
     """An uninitialised float tensor."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
+        if type(device) is not AutodiffDevice:
+            return Tensor(B.Float, B.inner.float_empty(shape, device.inner, dtype), DISABLED)
+        ctx = DispatchAutodiffContext.enabled(device.checkpointing)
+        match device.checkpointing:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(B.Autodiff, AD.float_empty(shape, device.inner, dtype), ctx)
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
         if type(device) is not AutodiffDevice:
             return Tensor(B.Float, B.inner.float_empty(shape, device.inner, dtype), DISABLED)
         ctx = DispatchAutodiffContext.enabled(device.checkpointing)
@@ -226,6 +283,19 @@ def float_random(shape, distribution, device, dtype):
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(B.Autodiff, AD.float_random(shape, distribution, device.inner, dtype), ctx)
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
+        if type(device) is not AutodiffDevice:
+            return Tensor(
+                B.Float, B.inner.float_random(shape, distribution, device.inner, dtype), DISABLED
+            )
+        ctx = DispatchAutodiffContext.enabled(device.checkpointing)
+        match device.checkpointing:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(B.Autodiff, AD.float_random(shape, distribution, device.inner, dtype), ctx)
     raise unsupported_backend("float_random", device)
 
 
@@ -238,8 +308,8 @@ def float_add(lhs, rhs):
             return Tensor(
                 B.Float,
                 B.inner.float_add(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
                 ),
                 ctx,
             )
@@ -251,8 +321,32 @@ def float_add(lhs, rhs):
         return Tensor(
             B.Autodiff,
             AD.float_add(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_add(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_add(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
             ),
             ctx,
         )
@@ -268,7 +362,7 @@ def float_add_scalar(lhs, rhs):
             return Tensor(
                 B.Float,
                 B.inner.float_add_scalar(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
                 ),
                 ctx,
             )
@@ -279,7 +373,31 @@ def float_add_scalar(lhs, rhs):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_add_scalar((lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs),
+            AD.float_add_scalar(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_add_scalar(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_add_scalar(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
             ctx,
         )
     raise unsupported_backend("float_add_scalar", lhs)
@@ -294,8 +412,8 @@ def float_sub(lhs, rhs):
             return Tensor(
                 B.Float,
                 B.inner.float_sub(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
                 ),
                 ctx,
             )
@@ -307,8 +425,32 @@ def float_sub(lhs, rhs):
         return Tensor(
             B.Autodiff,
             AD.float_sub(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_sub(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_sub(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
             ),
             ctx,
         )
@@ -324,7 +466,7 @@ def float_sub_scalar(lhs, rhs):
             return Tensor(
                 B.Float,
                 B.inner.float_sub_scalar(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
                 ),
                 ctx,
             )
@@ -335,7 +477,31 @@ def float_sub_scalar(lhs, rhs):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_sub_scalar((lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs),
+            AD.float_sub_scalar(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_sub_scalar(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_sub_scalar(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
             ctx,
         )
     raise unsupported_backend("float_sub_scalar", lhs)
@@ -350,8 +516,8 @@ def float_mul(lhs, rhs):
             return Tensor(
                 B.Float,
                 B.inner.float_mul(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
                 ),
                 ctx,
             )
@@ -363,8 +529,32 @@ def float_mul(lhs, rhs):
         return Tensor(
             B.Autodiff,
             AD.float_mul(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_mul(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_mul(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
             ),
             ctx,
         )
@@ -380,7 +570,7 @@ def float_mul_scalar(lhs, rhs):
             return Tensor(
                 B.Float,
                 B.inner.float_mul_scalar(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
                 ),
                 ctx,
             )
@@ -391,7 +581,31 @@ def float_mul_scalar(lhs, rhs):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_mul_scalar((lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs),
+            AD.float_mul_scalar(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_mul_scalar(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_mul_scalar(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
             ctx,
         )
     raise unsupported_backend("float_mul_scalar", lhs)
@@ -406,8 +620,8 @@ def float_div(lhs, rhs):
             return Tensor(
                 B.Float,
                 B.inner.float_div(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
                 ),
                 ctx,
             )
@@ -419,8 +633,32 @@ def float_div(lhs, rhs):
         return Tensor(
             B.Autodiff,
             AD.float_div(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_div(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_div(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
             ),
             ctx,
         )
@@ -436,7 +674,7 @@ def float_div_scalar(lhs, rhs):
             return Tensor(
                 B.Float,
                 B.inner.float_div_scalar(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
                 ),
                 ctx,
             )
@@ -447,7 +685,31 @@ def float_div_scalar(lhs, rhs):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_div_scalar((lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs),
+            AD.float_div_scalar(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_div_scalar(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_div_scalar(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
             ctx,
         )
     raise unsupported_backend("float_div_scalar", lhs)
@@ -462,7 +724,11 @@ def float_neg(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_neg(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -473,7 +739,35 @@ def float_neg(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_neg((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_neg(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_neg(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_neg(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_neg", tensor)
@@ -488,8 +782,8 @@ def float_matmul(lhs, rhs):
             return Tensor(
                 B.Float,
                 B.inner.float_matmul(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
                 ),
                 ctx,
             )
@@ -501,8 +795,32 @@ def float_matmul(lhs, rhs):
         return Tensor(
             B.Autodiff,
             AD.float_matmul(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_matmul(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_matmul(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
             ),
             ctx,
         )
@@ -518,8 +836,8 @@ def float_remainder(lhs, rhs):
             return Tensor(
                 B.Float,
                 B.inner.float_remainder(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
                 ),
                 ctx,
             )
@@ -531,8 +849,32 @@ def float_remainder(lhs, rhs):
         return Tensor(
             B.Autodiff,
             AD.float_remainder(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_remainder(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_remainder(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
             ),
             ctx,
         )
@@ -548,7 +890,7 @@ def float_remainder_scalar(lhs, rhs):
             return Tensor(
                 B.Float,
                 B.inner.float_remainder_scalar(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
                 ),
                 ctx,
             )
@@ -560,7 +902,29 @@ def float_remainder_scalar(lhs, rhs):
         return Tensor(
             B.Autodiff,
             AD.float_remainder_scalar(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_remainder_scalar(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_remainder_scalar(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
             ),
             ctx,
         )
@@ -576,8 +940,8 @@ def float_cross(lhs, rhs, dim):
             return Tensor(
                 B.Float,
                 B.inner.float_cross(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
                     dim,
                 ),
                 ctx,
@@ -590,8 +954,34 @@ def float_cross(lhs, rhs, dim):
         return Tensor(
             B.Autodiff,
             AD.float_cross(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
+                dim,
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_cross(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
+                    dim,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_cross(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
                 dim,
             ),
             ctx,
@@ -608,8 +998,8 @@ def float_powf(lhs, rhs):
             return Tensor(
                 B.Float,
                 B.inner.float_powf(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
                 ),
                 ctx,
             )
@@ -621,8 +1011,32 @@ def float_powf(lhs, rhs):
         return Tensor(
             B.Autodiff,
             AD.float_powf(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_powf(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_powf(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
             ),
             ctx,
         )
@@ -638,7 +1052,7 @@ def float_powf_scalar(lhs, rhs):
             return Tensor(
                 B.Float,
                 B.inner.float_powf_scalar(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
                 ),
                 ctx,
             )
@@ -649,7 +1063,31 @@ def float_powf_scalar(lhs, rhs):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_powf_scalar((lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs),
+            AD.float_powf_scalar(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_powf_scalar(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_powf_scalar(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
             ctx,
         )
     raise unsupported_backend("float_powf_scalar", lhs)
@@ -664,8 +1102,8 @@ def float_powi(lhs, rhs):
             return Tensor(
                 B.Float,
                 B.inner.float_powi(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
-                    (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
+                    (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
                 ),
                 ctx,
             )
@@ -677,8 +1115,32 @@ def float_powi(lhs, rhs):
         return Tensor(
             B.Autodiff,
             AD.float_powi(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_powi(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
+                    (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_powi(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
             ),
             ctx,
         )
@@ -699,7 +1161,11 @@ def float_clamp(tensor, min, max):
             return Tensor(
                 B.Float,
                 B.inner.float_clamp(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")),
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
                     min,
                     max,
                 ),
@@ -713,7 +1179,39 @@ def float_clamp(tensor, min, max):
         return Tensor(
             B.Autodiff,
             AD.float_clamp(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), min, max
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                min,
+                max,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_clamp(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    min,
+                    max,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_clamp(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                min,
+                max,
             ),
             ctx,
         )
@@ -729,7 +1227,12 @@ def float_clamp_min(tensor, min):
             return Tensor(
                 B.Float,
                 B.inner.float_clamp_min(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), min
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    min,
                 ),
                 ctx,
             )
@@ -741,7 +1244,34 @@ def float_clamp_min(tensor, min):
         return Tensor(
             B.Autodiff,
             AD.float_clamp_min(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), min
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), min
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_clamp_min(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    min,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_clamp_min(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), min
             ),
             ctx,
         )
@@ -757,7 +1287,12 @@ def float_clamp_max(tensor, max):
             return Tensor(
                 B.Float,
                 B.inner.float_clamp_max(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), max
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    max,
                 ),
                 ctx,
             )
@@ -769,7 +1304,34 @@ def float_clamp_max(tensor, max):
         return Tensor(
             B.Autodiff,
             AD.float_clamp_max(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), max
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), max
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_clamp_max(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    max,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_clamp_max(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), max
             ),
             ctx,
         )
@@ -785,7 +1347,11 @@ def float_exp(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_exp(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -796,7 +1362,35 @@ def float_exp(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_exp((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_exp(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_exp(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_exp(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_exp", tensor)
@@ -811,7 +1405,11 @@ def float_log(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_log(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -822,7 +1420,35 @@ def float_log(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_log((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_log(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_log(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_log(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_log", tensor)
@@ -837,7 +1463,11 @@ def float_sqrt(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_sqrt(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -848,7 +1478,35 @@ def float_sqrt(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_sqrt((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_sqrt(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_sqrt(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_sqrt(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_sqrt", tensor)
@@ -863,7 +1521,11 @@ def float_abs(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_abs(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -874,7 +1536,35 @@ def float_abs(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_abs((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_abs(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_abs(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_abs(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_abs", tensor)
@@ -889,7 +1579,11 @@ def float_sign(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_sign(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -900,7 +1594,35 @@ def float_sign(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_sign((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_sign(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_sign(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_sign(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_sign", tensor)
@@ -915,7 +1637,11 @@ def float_tanh(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_tanh(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -926,7 +1652,35 @@ def float_tanh(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_tanh((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_tanh(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_tanh(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_tanh(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_tanh", tensor)
@@ -941,7 +1695,11 @@ def float_log1p(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_log1p(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -952,7 +1710,35 @@ def float_log1p(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_log1p((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_log1p(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_log1p(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_log1p(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_log1p", tensor)
@@ -967,7 +1753,11 @@ def float_recip(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_recip(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -978,7 +1768,35 @@ def float_recip(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_recip((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_recip(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_recip(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_recip(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_recip", tensor)
@@ -993,7 +1811,11 @@ def float_sin(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_sin(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -1004,7 +1826,35 @@ def float_sin(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_sin((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_sin(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_sin(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_sin(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_sin", tensor)
@@ -1019,7 +1869,11 @@ def float_cos(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_cos(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -1030,7 +1884,35 @@ def float_cos(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_cos((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_cos(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_cos(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_cos(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_cos", tensor)
@@ -1045,7 +1927,11 @@ def float_tan(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_tan(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -1056,7 +1942,35 @@ def float_tan(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_tan((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_tan(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_tan(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_tan(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_tan", tensor)
@@ -1071,7 +1985,11 @@ def float_sinh(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_sinh(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -1082,7 +2000,35 @@ def float_sinh(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_sinh((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_sinh(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_sinh(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_sinh(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_sinh", tensor)
@@ -1097,7 +2043,11 @@ def float_cosh(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_cosh(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -1108,7 +2058,35 @@ def float_cosh(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_cosh((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_cosh(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_cosh(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_cosh(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_cosh", tensor)
@@ -1123,7 +2101,11 @@ def float_asin(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_asin(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -1134,7 +2116,35 @@ def float_asin(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_asin((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_asin(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_asin(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_asin(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_asin", tensor)
@@ -1149,7 +2159,11 @@ def float_acos(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_acos(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -1160,7 +2174,35 @@ def float_acos(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_acos((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_acos(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_acos(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_acos(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_acos", tensor)
@@ -1175,7 +2217,11 @@ def float_atan(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_atan(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -1186,7 +2232,35 @@ def float_atan(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_atan((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_atan(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_atan(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_atan(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_atan", tensor)
@@ -1201,7 +2275,11 @@ def float_asinh(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_asinh(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -1212,7 +2290,35 @@ def float_asinh(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_asinh((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_asinh(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_asinh(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_asinh(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_asinh", tensor)
@@ -1227,7 +2333,11 @@ def float_acosh(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_acosh(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -1238,7 +2348,35 @@ def float_acosh(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_acosh((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_acosh(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_acosh(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_acosh(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_acosh", tensor)
@@ -1253,7 +2391,11 @@ def float_atanh(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_atanh(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -1264,7 +2406,35 @@ def float_atanh(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_atanh((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_atanh(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_atanh(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_atanh(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_atanh", tensor)
@@ -1279,8 +2449,8 @@ def float_atan2(lhs, rhs):
             return Tensor(
                 B.Float,
                 B.inner.float_atan2(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
                 ),
                 ctx,
             )
@@ -1292,8 +2462,32 @@ def float_atan2(lhs, rhs):
         return Tensor(
             B.Autodiff,
             AD.float_atan2(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_atan2(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_atan2(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
             ),
             ctx,
         )
@@ -1309,8 +2503,8 @@ def float_hypot(lhs, rhs):
             return Tensor(
                 B.Float,
                 B.inner.float_hypot(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
                 ),
                 ctx,
             )
@@ -1322,8 +2516,32 @@ def float_hypot(lhs, rhs):
         return Tensor(
             B.Autodiff,
             AD.float_hypot(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_hypot(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_hypot(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
             ),
             ctx,
         )
@@ -1339,7 +2557,11 @@ def float_erf(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_erf(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -1350,7 +2572,35 @@ def float_erf(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_erf((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_erf(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_erf(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_erf(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_erf", tensor)
@@ -1365,7 +2615,11 @@ def float_round(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_round(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -1376,7 +2630,35 @@ def float_round(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_round((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_round(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_round(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_round(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_round", tensor)
@@ -1391,7 +2673,11 @@ def float_floor(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_floor(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -1402,7 +2688,35 @@ def float_floor(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_floor((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_floor(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_floor(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_floor(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_floor", tensor)
@@ -1417,7 +2731,11 @@ def float_ceil(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_ceil(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -1428,7 +2746,35 @@ def float_ceil(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_ceil((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_ceil(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_ceil(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_ceil(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_ceil", tensor)
@@ -1443,7 +2789,11 @@ def float_trunc(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_trunc(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -1454,7 +2804,35 @@ def float_trunc(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_trunc((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_trunc(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_trunc(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_trunc(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_trunc", tensor)
@@ -1469,7 +2847,11 @@ def relu(tensor):
             return Tensor(
                 B.Float,
                 B.inner.relu(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -1480,7 +2862,31 @@ def relu(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.relu((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.relu((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.relu(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.relu((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))),
             ctx,
         )
     raise unsupported_backend("relu", tensor)
@@ -1495,7 +2901,11 @@ def leaky_relu(tensor, negative_slope):
             return Tensor(
                 B.Float,
                 B.inner.leaky_relu(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")),
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
                     negative_slope,
                 ),
                 ctx,
@@ -1508,7 +2918,36 @@ def leaky_relu(tensor, negative_slope):
         return Tensor(
             B.Autodiff,
             AD.leaky_relu(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), negative_slope
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                negative_slope,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.leaky_relu(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    negative_slope,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.leaky_relu(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                negative_slope,
             ),
             ctx,
         )
@@ -1524,8 +2963,12 @@ def prelu(tensor, alpha):
             return Tensor(
                 B.Float,
                 B.inner.prelu(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")),
-                    (alpha.primitive if alpha.kind is B.Float else alpha.as_float("NumPy")),
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    (alpha.primitive if alpha.kind is B.Float else alpha.as_float("NumPy", tensor)),
                 ),
                 ctx,
             )
@@ -1537,8 +2980,36 @@ def prelu(tensor, alpha):
         return Tensor(
             B.Autodiff,
             AD.prelu(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)),
-                (alpha.primitive if alpha.kind is B.Autodiff else alpha.lift(AD)),
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                (alpha.primitive if alpha.kind is B.Autodiff else alpha.lift(AD, tensor)),
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.prelu(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    (alpha.primitive if alpha.kind is B.Float else alpha.as_float("Torch", tensor)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.prelu(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                (alpha.primitive if alpha.kind is B.Autodiff else alpha.lift(AD, tensor)),
             ),
             ctx,
         )
@@ -1554,7 +3025,11 @@ def gelu(tensor):
             return Tensor(
                 B.Float,
                 B.inner.gelu(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -1565,7 +3040,31 @@ def gelu(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.gelu((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.gelu((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.gelu(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.gelu((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))),
             ctx,
         )
     raise unsupported_backend("gelu", tensor)
@@ -1580,7 +3079,11 @@ def sigmoid(tensor):
             return Tensor(
                 B.Float,
                 B.inner.sigmoid(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -1591,7 +3094,35 @@ def sigmoid(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.sigmoid((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.sigmoid(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.sigmoid(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.sigmoid(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("sigmoid", tensor)
@@ -1611,7 +3142,11 @@ def log_sigmoid(tensor):
             return Tensor(
                 B.Float,
                 B.inner.log_sigmoid(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -1622,7 +3157,35 @@ def log_sigmoid(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.log_sigmoid((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.log_sigmoid(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.log_sigmoid(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.log_sigmoid(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("log_sigmoid", tensor)
@@ -1642,7 +3205,12 @@ def softmax(tensor, dim):
             return Tensor(
                 B.Float,
                 B.inner.softmax(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    dim,
                 ),
                 ctx,
             )
@@ -1653,7 +3221,36 @@ def softmax(tensor, dim):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.softmax((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim),
+            AD.softmax(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.softmax(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    dim,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.softmax(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
+            ),
             ctx,
         )
     raise unsupported_backend("softmax", tensor)
@@ -1668,7 +3265,12 @@ def log_softmax(tensor, dim):
             return Tensor(
                 B.Float,
                 B.inner.log_softmax(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    dim,
                 ),
                 ctx,
             )
@@ -1680,7 +3282,34 @@ def log_softmax(tensor, dim):
         return Tensor(
             B.Autodiff,
             AD.log_softmax(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.log_softmax(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    dim,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.log_softmax(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
             ),
             ctx,
         )
@@ -1701,7 +3330,11 @@ def float_sum(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_sum(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -1712,7 +3345,35 @@ def float_sum(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_sum((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_sum(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_sum(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_sum(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_sum", tensor)
@@ -1727,7 +3388,12 @@ def float_sum_dim(tensor, dim):
             return Tensor(
                 B.Float,
                 B.inner.float_sum_dim(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    dim,
                 ),
                 ctx,
             )
@@ -1739,7 +3405,34 @@ def float_sum_dim(tensor, dim):
         return Tensor(
             B.Autodiff,
             AD.float_sum_dim(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_sum_dim(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    dim,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_sum_dim(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
             ),
             ctx,
         )
@@ -1755,7 +3448,11 @@ def float_mean(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_mean(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -1766,7 +3463,35 @@ def float_mean(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_mean((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_mean(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_mean(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_mean(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_mean", tensor)
@@ -1781,7 +3506,12 @@ def float_mean_dim(tensor, dim):
             return Tensor(
                 B.Float,
                 B.inner.float_mean_dim(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    dim,
                 ),
                 ctx,
             )
@@ -1793,7 +3523,34 @@ def float_mean_dim(tensor, dim):
         return Tensor(
             B.Autodiff,
             AD.float_mean_dim(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_mean_dim(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    dim,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_mean_dim(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
             ),
             ctx,
         )
@@ -1809,7 +3566,11 @@ def float_prod(tensor):
             return Tensor(
                 B.Float,
                 B.inner.float_prod(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -1820,7 +3581,35 @@ def float_prod(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Autodiff,
-            AD.float_prod((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_prod(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_prod(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_prod(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_prod", tensor)
@@ -1835,7 +3624,12 @@ def float_prod_dim(tensor, dim):
             return Tensor(
                 B.Float,
                 B.inner.float_prod_dim(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    dim,
                 ),
                 ctx,
             )
@@ -1847,7 +3641,34 @@ def float_prod_dim(tensor, dim):
         return Tensor(
             B.Autodiff,
             AD.float_prod_dim(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_prod_dim(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    dim,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_prod_dim(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
             ),
             ctx,
         )
@@ -1871,7 +3692,8 @@ def float_max_dim_with_indices(tensor, dim):
         B = BACKENDS.NumPy
         if ctx is DISABLED:
             out0, out1 = B.inner.float_max_dim_with_indices(
-                (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy", tensor)),
+                dim,
             )
             return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
         match ctx.strategy:
@@ -1880,7 +3702,24 @@ def float_max_dim_with_indices(tensor, dim):
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         out0, out1 = AD.float_max_dim_with_indices(
-            (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+            (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
+        )
+        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            out0, out1 = B.inner.float_max_dim_with_indices(
+                (tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch", tensor)),
+                dim,
+            )
+            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        out0, out1 = AD.float_max_dim_with_indices(
+            (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
         )
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
     raise unsupported_backend("float_max_dim_with_indices", tensor)
@@ -1903,7 +3742,8 @@ def float_min_dim_with_indices(tensor, dim):
         B = BACKENDS.NumPy
         if ctx is DISABLED:
             out0, out1 = B.inner.float_min_dim_with_indices(
-                (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy", tensor)),
+                dim,
             )
             return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
         match ctx.strategy:
@@ -1912,7 +3752,24 @@ def float_min_dim_with_indices(tensor, dim):
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         out0, out1 = AD.float_min_dim_with_indices(
-            (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+            (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
+        )
+        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            out0, out1 = B.inner.float_min_dim_with_indices(
+                (tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch", tensor)),
+                dim,
+            )
+            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        out0, out1 = AD.float_min_dim_with_indices(
+            (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
         )
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
     raise unsupported_backend("float_min_dim_with_indices", tensor)
@@ -1937,7 +3794,12 @@ def float_argmax(tensor, dim):
             return Tensor(
                 B.Int,
                 B.inner.float_argmax(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    dim,
                 ),
                 ctx,
             )
@@ -1949,7 +3811,34 @@ def float_argmax(tensor, dim):
         return Tensor(
             B.Int,
             AD.float_argmax(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Int,
+                B.inner.float_argmax(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    dim,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Int,
+            AD.float_argmax(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
             ),
             ctx,
         )
@@ -1965,7 +3854,12 @@ def float_argmin(tensor, dim):
             return Tensor(
                 B.Int,
                 B.inner.float_argmin(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    dim,
                 ),
                 ctx,
             )
@@ -1977,7 +3871,34 @@ def float_argmin(tensor, dim):
         return Tensor(
             B.Int,
             AD.float_argmin(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Int,
+                B.inner.float_argmin(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    dim,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Int,
+            AD.float_argmin(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
             ),
             ctx,
         )
@@ -1993,7 +3914,11 @@ def float_any(tensor):
             return Tensor(
                 B.Bool,
                 B.inner.float_any(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -2004,7 +3929,35 @@ def float_any(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Bool,
-            AD.float_any((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_any(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_any(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_any(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_any", tensor)
@@ -2019,7 +3972,12 @@ def float_any_dim(tensor, dim):
             return Tensor(
                 B.Bool,
                 B.inner.float_any_dim(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    dim,
                 ),
                 ctx,
             )
@@ -2031,7 +3989,34 @@ def float_any_dim(tensor, dim):
         return Tensor(
             B.Bool,
             AD.float_any_dim(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_any_dim(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    dim,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_any_dim(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
             ),
             ctx,
         )
@@ -2047,7 +4032,11 @@ def float_all(tensor):
             return Tensor(
                 B.Bool,
                 B.inner.float_all(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -2058,7 +4047,35 @@ def float_all(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Bool,
-            AD.float_all((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_all(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_all(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_all(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_all", tensor)
@@ -2073,7 +4090,12 @@ def float_all_dim(tensor, dim):
             return Tensor(
                 B.Bool,
                 B.inner.float_all_dim(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    dim,
                 ),
                 ctx,
             )
@@ -2085,7 +4107,34 @@ def float_all_dim(tensor, dim):
         return Tensor(
             B.Bool,
             AD.float_all_dim(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_all_dim(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    dim,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_all_dim(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
             ),
             ctx,
         )
@@ -2101,7 +4150,12 @@ def float_cumsum(tensor, dim):
             return Tensor(
                 B.Float,
                 B.inner.float_cumsum(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    dim,
                 ),
                 ctx,
             )
@@ -2113,7 +4167,34 @@ def float_cumsum(tensor, dim):
         return Tensor(
             B.Autodiff,
             AD.float_cumsum(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_cumsum(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    dim,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_cumsum(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
             ),
             ctx,
         )
@@ -2129,7 +4210,12 @@ def float_cumprod(tensor, dim):
             return Tensor(
                 B.Float,
                 B.inner.float_cumprod(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    dim,
                 ),
                 ctx,
             )
@@ -2141,7 +4227,34 @@ def float_cumprod(tensor, dim):
         return Tensor(
             B.Autodiff,
             AD.float_cumprod(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_cumprod(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    dim,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_cumprod(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
             ),
             ctx,
         )
@@ -2157,7 +4270,12 @@ def float_cummin(tensor, dim):
             return Tensor(
                 B.Float,
                 B.inner.float_cummin(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    dim,
                 ),
                 ctx,
             )
@@ -2169,7 +4287,34 @@ def float_cummin(tensor, dim):
         return Tensor(
             B.Autodiff,
             AD.float_cummin(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_cummin(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    dim,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_cummin(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
             ),
             ctx,
         )
@@ -2185,7 +4330,12 @@ def float_cummax(tensor, dim):
             return Tensor(
                 B.Float,
                 B.inner.float_cummax(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), dim
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    dim,
                 ),
                 ctx,
             )
@@ -2197,7 +4347,34 @@ def float_cummax(tensor, dim):
         return Tensor(
             B.Autodiff,
             AD.float_cummax(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_cummax(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    dim,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_cummax(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
             ),
             ctx,
         )
@@ -2216,7 +4393,7 @@ def float_sort_with_indices(tensor, dim, descending):
         B = BACKENDS.NumPy
         if ctx is DISABLED:
             out0, out1 = B.inner.float_sort_with_indices(
-                (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")),
+                (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy", tensor)),
                 dim,
                 descending,
             )
@@ -2227,7 +4404,29 @@ def float_sort_with_indices(tensor, dim, descending):
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         out0, out1 = AD.float_sort_with_indices(
-            (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim, descending
+            (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+            dim,
+            descending,
+        )
+        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            out0, out1 = B.inner.float_sort_with_indices(
+                (tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch", tensor)),
+                dim,
+                descending,
+            )
+            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        out0, out1 = AD.float_sort_with_indices(
+            (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+            dim,
+            descending,
         )
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
     raise unsupported_backend("float_sort_with_indices", tensor)
@@ -2242,7 +4441,11 @@ def float_argsort(tensor, dim, descending):
             return Tensor(
                 B.Int,
                 B.inner.float_argsort(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")),
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
                     dim,
                     descending,
                 ),
@@ -2256,7 +4459,37 @@ def float_argsort(tensor, dim, descending):
         return Tensor(
             B.Int,
             AD.float_argsort(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)),
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                dim,
+                descending,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Int,
+                B.inner.float_argsort(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    dim,
+                    descending,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Int,
+            AD.float_argsort(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
                 dim,
                 descending,
             ),
@@ -2277,7 +4510,9 @@ def float_topk_with_indices(tensor, k, dim):
         B = BACKENDS.NumPy
         if ctx is DISABLED:
             out0, out1 = B.inner.float_topk_with_indices(
-                (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")), k, dim
+                (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy", tensor)),
+                k,
+                dim,
             )
             return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
         match ctx.strategy:
@@ -2286,7 +4521,25 @@ def float_topk_with_indices(tensor, k, dim):
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         out0, out1 = AD.float_topk_with_indices(
-            (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), k, dim
+            (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), k, dim
+        )
+        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            out0, out1 = B.inner.float_topk_with_indices(
+                (tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch", tensor)),
+                k,
+                dim,
+            )
+            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        out0, out1 = AD.float_topk_with_indices(
+            (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), k, dim
         )
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
     raise unsupported_backend("float_topk_with_indices", tensor)
@@ -2301,7 +4554,11 @@ def float_argtopk(tensor, k, dim):
             return Tensor(
                 B.Int,
                 B.inner.float_argtopk(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")),
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
                     k,
                     dim,
                 ),
@@ -2315,7 +4572,35 @@ def float_argtopk(tensor, k, dim):
         return Tensor(
             B.Int,
             AD.float_argtopk(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), k, dim
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), k, dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Int,
+                B.inner.float_argtopk(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    k,
+                    dim,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Int,
+            AD.float_argtopk(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), k, dim
             ),
             ctx,
         )
@@ -2331,7 +4616,11 @@ def float_reshape(tensor, shape):
             return Tensor(
                 B.Float,
                 B.inner.float_reshape(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")),
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
                     shape,
                 ),
                 ctx,
@@ -2344,7 +4633,34 @@ def float_reshape(tensor, shape):
         return Tensor(
             B.Autodiff,
             AD.float_reshape(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), shape
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), shape
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_reshape(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    shape,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_reshape(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), shape
             ),
             ctx,
         )
@@ -2360,7 +4676,11 @@ def float_swap_dims(tensor, dim1, dim2):
             return Tensor(
                 B.Float,
                 B.inner.float_swap_dims(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")),
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
                     dim1,
                     dim2,
                 ),
@@ -2374,7 +4694,39 @@ def float_swap_dims(tensor, dim1, dim2):
         return Tensor(
             B.Autodiff,
             AD.float_swap_dims(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dim1, dim2
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                dim1,
+                dim2,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_swap_dims(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    dim1,
+                    dim2,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_swap_dims(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                dim1,
+                dim2,
             ),
             ctx,
         )
@@ -2395,7 +4747,11 @@ def float_cast(tensor, dtype):
             return Tensor(
                 B.Float,
                 B.inner.float_cast(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")),
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
                     dtype,
                 ),
                 ctx,
@@ -2408,7 +4764,34 @@ def float_cast(tensor, dtype):
         return Tensor(
             B.Autodiff,
             AD.float_cast(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dtype
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dtype
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_cast(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    dtype,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_cast(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dtype
             ),
             ctx,
         )
@@ -2424,8 +4807,8 @@ def float_equal(lhs, rhs):
             return Tensor(
                 B.Bool,
                 B.inner.float_equal(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
                 ),
                 ctx,
             )
@@ -2437,8 +4820,32 @@ def float_equal(lhs, rhs):
         return Tensor(
             B.Bool,
             AD.float_equal(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_equal(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_equal(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
             ),
             ctx,
         )
@@ -2454,7 +4861,7 @@ def float_equal_elem(lhs, rhs):
             return Tensor(
                 B.Bool,
                 B.inner.float_equal_elem(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
                 ),
                 ctx,
             )
@@ -2465,7 +4872,31 @@ def float_equal_elem(lhs, rhs):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Bool,
-            AD.float_equal_elem((lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs),
+            AD.float_equal_elem(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_equal_elem(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_equal_elem(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
             ctx,
         )
     raise unsupported_backend("float_equal_elem", lhs)
@@ -2480,7 +4911,7 @@ def float_not_equal_elem(lhs, rhs):
             return Tensor(
                 B.Bool,
                 B.inner.float_not_equal_elem(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
                 ),
                 ctx,
             )
@@ -2492,7 +4923,29 @@ def float_not_equal_elem(lhs, rhs):
         return Tensor(
             B.Bool,
             AD.float_not_equal_elem(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_not_equal_elem(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_not_equal_elem(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
             ),
             ctx,
         )
@@ -2508,8 +4961,8 @@ def float_greater(lhs, rhs):
             return Tensor(
                 B.Bool,
                 B.inner.float_greater(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
                 ),
                 ctx,
             )
@@ -2521,8 +4974,32 @@ def float_greater(lhs, rhs):
         return Tensor(
             B.Bool,
             AD.float_greater(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_greater(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_greater(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
             ),
             ctx,
         )
@@ -2538,7 +5015,7 @@ def float_greater_elem(lhs, rhs):
             return Tensor(
                 B.Bool,
                 B.inner.float_greater_elem(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
                 ),
                 ctx,
             )
@@ -2549,7 +5026,31 @@ def float_greater_elem(lhs, rhs):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Bool,
-            AD.float_greater_elem((lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs),
+            AD.float_greater_elem(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_greater_elem(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_greater_elem(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
             ctx,
         )
     raise unsupported_backend("float_greater_elem", lhs)
@@ -2564,8 +5065,8 @@ def float_lower(lhs, rhs):
             return Tensor(
                 B.Bool,
                 B.inner.float_lower(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
                 ),
                 ctx,
             )
@@ -2577,8 +5078,32 @@ def float_lower(lhs, rhs):
         return Tensor(
             B.Bool,
             AD.float_lower(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_lower(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_lower(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
             ),
             ctx,
         )
@@ -2594,7 +5119,7 @@ def float_lower_elem(lhs, rhs):
             return Tensor(
                 B.Bool,
                 B.inner.float_lower_elem(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
                 ),
                 ctx,
             )
@@ -2605,7 +5130,31 @@ def float_lower_elem(lhs, rhs):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Bool,
-            AD.float_lower_elem((lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs),
+            AD.float_lower_elem(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_lower_elem(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_lower_elem(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
             ctx,
         )
     raise unsupported_backend("float_lower_elem", lhs)
@@ -2620,8 +5169,8 @@ def float_not_equal(lhs, rhs):
             return Tensor(
                 B.Bool,
                 B.inner.float_not_equal(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
                 ),
                 ctx,
             )
@@ -2633,8 +5182,32 @@ def float_not_equal(lhs, rhs):
         return Tensor(
             B.Bool,
             AD.float_not_equal(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_not_equal(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_not_equal(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
             ),
             ctx,
         )
@@ -2650,8 +5223,8 @@ def float_greater_equal(lhs, rhs):
             return Tensor(
                 B.Bool,
                 B.inner.float_greater_equal(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
                 ),
                 ctx,
             )
@@ -2663,8 +5236,32 @@ def float_greater_equal(lhs, rhs):
         return Tensor(
             B.Bool,
             AD.float_greater_equal(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_greater_equal(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_greater_equal(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
             ),
             ctx,
         )
@@ -2680,7 +5277,7 @@ def float_greater_equal_elem(lhs, rhs):
             return Tensor(
                 B.Bool,
                 B.inner.float_greater_equal_elem(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
                 ),
                 ctx,
             )
@@ -2692,7 +5289,29 @@ def float_greater_equal_elem(lhs, rhs):
         return Tensor(
             B.Bool,
             AD.float_greater_equal_elem(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_greater_equal_elem(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_greater_equal_elem(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
             ),
             ctx,
         )
@@ -2708,8 +5327,8 @@ def float_lower_equal(lhs, rhs):
             return Tensor(
                 B.Bool,
                 B.inner.float_lower_equal(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy")),
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
                 ),
                 ctx,
             )
@@ -2721,8 +5340,32 @@ def float_lower_equal(lhs, rhs):
         return Tensor(
             B.Bool,
             AD.float_lower_equal(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD)),
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_lower_equal(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
+                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_lower_equal(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
+                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
             ),
             ctx,
         )
@@ -2738,7 +5381,7 @@ def float_lower_equal_elem(lhs, rhs):
             return Tensor(
                 B.Bool,
                 B.inner.float_lower_equal_elem(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")), rhs
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
                 ),
                 ctx,
             )
@@ -2750,7 +5393,29 @@ def float_lower_equal_elem(lhs, rhs):
         return Tensor(
             B.Bool,
             AD.float_lower_equal_elem(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)), rhs
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_lower_equal_elem(
+                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_lower_equal_elem(
+                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
             ),
             ctx,
         )
@@ -2766,7 +5431,11 @@ def float_is_nan(tensor):
             return Tensor(
                 B.Bool,
                 B.inner.float_is_nan(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -2777,7 +5446,35 @@ def float_is_nan(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Bool,
-            AD.float_is_nan((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_is_nan(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_is_nan(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_is_nan(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_is_nan", tensor)
@@ -2792,7 +5489,11 @@ def float_is_inf(tensor):
             return Tensor(
                 B.Bool,
                 B.inner.float_is_inf(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy"))
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    )
                 ),
                 ctx,
             )
@@ -2803,7 +5504,35 @@ def float_is_inf(tensor):
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         return Tensor(
             B.Bool,
-            AD.float_is_inf((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD))),
+            AD.float_is_inf(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Bool,
+                B.inner.float_is_inf(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    )
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Bool,
+            AD.float_is_inf(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("float_is_inf", tensor)
@@ -2818,7 +5547,11 @@ def float_into_int(tensor, dtype):
             return Tensor(
                 B.Int,
                 B.inner.float_into_int(
-                    (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")),
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
                     dtype,
                 ),
                 ctx,
@@ -2831,7 +5564,34 @@ def float_into_int(tensor, dtype):
         return Tensor(
             B.Int,
             AD.float_into_int(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)), dtype
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dtype
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Int,
+                B.inner.float_into_int(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    dtype,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Int,
+            AD.float_into_int(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dtype
             ),
             ctx,
         )
@@ -2848,7 +5608,7 @@ def float_to_device(tensor, device):
             if type(device) is not AutodiffDevice:
                 return Tensor(
                     T.Float,
-                    B.inner.float_to_device(tensor.float_data("NumPy"), device.inner),
+                    B.inner.float_to_device(tensor.float_data("NumPy", tensor), device.inner),
                     DISABLED,
                 )  # autodiff -> plain detaches
             if tensor.kind.is_autodiff:
@@ -2860,7 +5620,94 @@ def float_to_device(tensor, device):
                         AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
                 return Tensor(T.Autodiff, AD.float_to_device(tensor.primitive, device.inner), ctx)
             data = B.inner.float_to_device(
-                tensor.float_data("NumPy"), device.inner
+                tensor.float_data("NumPy", tensor), device.inner
+            )  # plain -> autodiff: an untracked leaf
+            ctx = DispatchAutodiffContext.enabled(device.checkpointing)
+            B = T
+            match device.checkpointing:
+                case GradientCheckpointingStrategy.Balanced:
+                    AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+                case GradientCheckpointingStrategy.Disabled:
+                    AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+            return Tensor(T.Autodiff, AD.from_inner(data), ctx)
+        if device.variant == "Torch":
+            T = BACKENDS.Torch
+            if type(device) is not AutodiffDevice:
+                return Tensor(
+                    T.Float,
+                    B.inner.move_across(tensor.float_data("NumPy", tensor), T.inner, device.inner),
+                    DISABLED,
+                )  # autodiff -> plain detaches
+            if tensor.kind.is_autodiff:
+                # a recorded op: the gradient moves back; the tensor keeps its strategy
+                match ctx.strategy:
+                    case GradientCheckpointingStrategy.Balanced:
+                        AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+                    case GradientCheckpointingStrategy.Disabled:
+                        AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+                return Tensor(
+                    T.Autodiff, AD.move_across(tensor.primitive, T.inner, device.inner), ctx
+                )
+            data = B.inner.move_across(
+                tensor.float_data("NumPy", tensor), T.inner, device.inner
+            )  # plain -> autodiff: an untracked leaf
+            ctx = DispatchAutodiffContext.enabled(device.checkpointing)
+            B = T
+            match device.checkpointing:
+                case GradientCheckpointingStrategy.Balanced:
+                    AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+                case GradientCheckpointingStrategy.Disabled:
+                    AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+            return Tensor(T.Autodiff, AD.from_inner(data), ctx)
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if device.variant == "NumPy":
+            T = BACKENDS.NumPy
+            if type(device) is not AutodiffDevice:
+                return Tensor(
+                    T.Float,
+                    B.inner.move_across(tensor.float_data("Torch", tensor), T.inner, device.inner),
+                    DISABLED,
+                )  # autodiff -> plain detaches
+            if tensor.kind.is_autodiff:
+                # a recorded op: the gradient moves back; the tensor keeps its strategy
+                match ctx.strategy:
+                    case GradientCheckpointingStrategy.Balanced:
+                        AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+                    case GradientCheckpointingStrategy.Disabled:
+                        AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+                return Tensor(
+                    T.Autodiff, AD.move_across(tensor.primitive, T.inner, device.inner), ctx
+                )
+            data = B.inner.move_across(
+                tensor.float_data("Torch", tensor), T.inner, device.inner
+            )  # plain -> autodiff: an untracked leaf
+            ctx = DispatchAutodiffContext.enabled(device.checkpointing)
+            B = T
+            match device.checkpointing:
+                case GradientCheckpointingStrategy.Balanced:
+                    AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+                case GradientCheckpointingStrategy.Disabled:
+                    AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+            return Tensor(T.Autodiff, AD.from_inner(data), ctx)
+        if device.variant == "Torch":
+            T = B
+            if type(device) is not AutodiffDevice:
+                return Tensor(
+                    T.Float,
+                    B.inner.float_to_device(tensor.float_data("Torch", tensor), device.inner),
+                    DISABLED,
+                )  # autodiff -> plain detaches
+            if tensor.kind.is_autodiff:
+                # a recorded op: the gradient moves back; the tensor keeps its strategy
+                match ctx.strategy:
+                    case GradientCheckpointingStrategy.Balanced:
+                        AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+                    case GradientCheckpointingStrategy.Disabled:
+                        AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+                return Tensor(T.Autodiff, AD.float_to_device(tensor.primitive, device.inner), ctx)
+            data = B.inner.float_to_device(
+                tensor.float_data("Torch", tensor), device.inner
             )  # plain -> autodiff: an untracked leaf
             ctx = DispatchAutodiffContext.enabled(device.checkpointing)
             B = T

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=8e47bf9f994b77b5 body=e5fa1c029bba39e0
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=37d4745ffd834b9b body=89133095a6d8aeab
 """The int ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -104,6 +104,9 @@ def int_from_data(data, device, dtype):
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
         return Tensor(B.Int, B.inner.int_from_data(data, device.inner, dtype), context_of(device))
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(B.Int, B.inner.int_from_data(data, device.inner, dtype), context_of(device))
     raise unsupported_backend("int_from_data", device)
 
 
@@ -111,6 +114,9 @@ def int_zeros(shape, device, dtype):
     """An int tensor of zeros."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
+        return Tensor(B.Int, B.inner.int_zeros(shape, device.inner, dtype), context_of(device))
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
         return Tensor(B.Int, B.inner.int_zeros(shape, device.inner, dtype), context_of(device))
     raise unsupported_backend("int_zeros", device)
 
@@ -120,6 +126,9 @@ def int_ones(shape, device, dtype):
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
         return Tensor(B.Int, B.inner.int_ones(shape, device.inner, dtype), context_of(device))
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(B.Int, B.inner.int_ones(shape, device.inner, dtype), context_of(device))
     raise unsupported_backend("int_ones", device)
 
 
@@ -127,6 +136,11 @@ def int_full(shape, fill_value, device, dtype):
     """An int tensor filled with `fill_value`."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
+        return Tensor(
+            B.Int, B.inner.int_full(shape, fill_value, device.inner, dtype), context_of(device)
+        )
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
         return Tensor(
             B.Int, B.inner.int_full(shape, fill_value, device.inner, dtype), context_of(device)
         )
@@ -140,6 +154,11 @@ def int_arange(start, end, step, device, dtype):
         return Tensor(
             B.Int, B.inner.int_arange(start, end, step, device.inner, dtype), context_of(device)
         )
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int, B.inner.int_arange(start, end, step, device.inner, dtype), context_of(device)
+        )
     raise unsupported_backend("int_arange", device)
 
 
@@ -148,6 +167,9 @@ def int_empty(shape, device, dtype):
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
         return Tensor(B.Int, B.inner.int_empty(shape, device.inner, dtype), context_of(device))
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(B.Int, B.inner.int_empty(shape, device.inner, dtype), context_of(device))
     raise unsupported_backend("int_empty", device)
 
 
@@ -155,6 +177,11 @@ def int_random(shape, distribution, device, dtype):
     """An int tensor sampled from `distribution` (uniform(lo, hi) gives ints in [lo, hi); normal samples are truncated)."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
+        return Tensor(
+            B.Int, B.inner.int_random(shape, distribution, device.inner, dtype), context_of(device)
+        )
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
         return Tensor(
             B.Int, B.inner.int_random(shape, distribution, device.inner, dtype), context_of(device)
         )
@@ -169,7 +196,16 @@ def int_sum_dim(tensor, dim):
         return Tensor(
             B.Int,
             B.inner.int_sum_dim(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_sum_dim(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
             ),
             ctx,
         )
@@ -184,7 +220,16 @@ def int_prod(tensor):
         return Tensor(
             B.Int,
             B.inner.int_prod(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy"))
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_prod(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor))
             ),
             ctx,
         )
@@ -199,7 +244,16 @@ def int_prod_dim(tensor, dim):
         return Tensor(
             B.Int,
             B.inner.int_prod_dim(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_prod_dim(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
             ),
             ctx,
         )
@@ -214,7 +268,16 @@ def int_mean(tensor):
         return Tensor(
             B.Int,
             B.inner.int_mean(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy"))
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_mean(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor))
             ),
             ctx,
         )
@@ -229,7 +292,16 @@ def int_mean_dim(tensor, dim):
         return Tensor(
             B.Int,
             B.inner.int_mean_dim(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_mean_dim(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
             ),
             ctx,
         )
@@ -243,7 +315,18 @@ def int_max(tensor):
         B = BACKENDS.NumPy
         return Tensor(
             B.Int,
-            B.inner.int_max((tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy"))),
+            B.inner.int_max(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_max(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("int_max", tensor)
@@ -257,7 +340,16 @@ def int_max_dim(tensor, dim):
         return Tensor(
             B.Int,
             B.inner.int_max_dim(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_max_dim(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
             ),
             ctx,
         )
@@ -270,7 +362,13 @@ def int_max_dim_with_indices(tensor, dim):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         out0, out1 = B.inner.int_max_dim_with_indices(
-            (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+            (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
+        )
+        return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        out0, out1 = B.inner.int_max_dim_with_indices(
+            (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
         )
         return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
     raise unsupported_backend("int_max_dim_with_indices", tensor)
@@ -283,7 +381,18 @@ def int_min(tensor):
         B = BACKENDS.NumPy
         return Tensor(
             B.Int,
-            B.inner.int_min((tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy"))),
+            B.inner.int_min(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_min(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("int_min", tensor)
@@ -297,7 +406,16 @@ def int_min_dim(tensor, dim):
         return Tensor(
             B.Int,
             B.inner.int_min_dim(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_min_dim(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
             ),
             ctx,
         )
@@ -310,7 +428,13 @@ def int_min_dim_with_indices(tensor, dim):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         out0, out1 = B.inner.int_min_dim_with_indices(
-            (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+            (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
+        )
+        return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        out0, out1 = B.inner.int_min_dim_with_indices(
+            (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
         )
         return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
     raise unsupported_backend("int_min_dim_with_indices", tensor)
@@ -324,7 +448,16 @@ def int_max_abs(tensor):
         return Tensor(
             B.Int,
             B.inner.int_max_abs(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy"))
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_max_abs(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor))
             ),
             ctx,
         )
@@ -339,7 +472,16 @@ def int_max_abs_dim(tensor, dim):
         return Tensor(
             B.Int,
             B.inner.int_max_abs_dim(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_max_abs_dim(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
             ),
             ctx,
         )
@@ -354,7 +496,16 @@ def int_argmax(tensor, dim):
         return Tensor(
             B.Int,
             B.inner.int_argmax(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_argmax(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
             ),
             ctx,
         )
@@ -369,7 +520,16 @@ def int_argmin(tensor, dim):
         return Tensor(
             B.Int,
             B.inner.int_argmin(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_argmin(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
             ),
             ctx,
         )
@@ -383,7 +543,18 @@ def int_any(tensor):
         B = BACKENDS.NumPy
         return Tensor(
             B.Bool,
-            B.inner.int_any((tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy"))),
+            B.inner.int_any(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.int_any(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("int_any", tensor)
@@ -397,7 +568,16 @@ def int_any_dim(tensor, dim):
         return Tensor(
             B.Bool,
             B.inner.int_any_dim(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.int_any_dim(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
             ),
             ctx,
         )
@@ -411,7 +591,18 @@ def int_all(tensor):
         B = BACKENDS.NumPy
         return Tensor(
             B.Bool,
-            B.inner.int_all((tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy"))),
+            B.inner.int_all(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.int_all(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("int_all", tensor)
@@ -425,7 +616,16 @@ def int_all_dim(tensor, dim):
         return Tensor(
             B.Bool,
             B.inner.int_all_dim(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.int_all_dim(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
             ),
             ctx,
         )
@@ -440,7 +640,16 @@ def int_cumsum(tensor, dim):
         return Tensor(
             B.Int,
             B.inner.int_cumsum(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_cumsum(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
             ),
             ctx,
         )
@@ -455,7 +664,16 @@ def int_cumprod(tensor, dim):
         return Tensor(
             B.Int,
             B.inner.int_cumprod(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_cumprod(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
             ),
             ctx,
         )
@@ -470,7 +688,16 @@ def int_cummin(tensor, dim):
         return Tensor(
             B.Int,
             B.inner.int_cummin(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_cummin(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
             ),
             ctx,
         )
@@ -485,7 +712,16 @@ def int_cummax(tensor, dim):
         return Tensor(
             B.Int,
             B.inner.int_cummax(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_cummax(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
             ),
             ctx,
         )
@@ -500,7 +736,18 @@ def int_sort(tensor, dim, descending):
         return Tensor(
             B.Int,
             B.inner.int_sort(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")),
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+                dim,
+                descending,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_sort(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
                 dim,
                 descending,
             ),
@@ -515,7 +762,17 @@ def int_sort_with_indices(tensor, dim, descending):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         out0, out1 = B.inner.int_sort_with_indices(
-            (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dim, descending
+            (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+            dim,
+            descending,
+        )
+        return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        out0, out1 = B.inner.int_sort_with_indices(
+            (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
+            dim,
+            descending,
         )
         return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
     raise unsupported_backend("int_sort_with_indices", tensor)
@@ -529,7 +786,18 @@ def int_argsort(tensor, dim, descending):
         return Tensor(
             B.Int,
             B.inner.int_argsort(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")),
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+                dim,
+                descending,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_argsort(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
                 dim,
                 descending,
             ),
@@ -546,7 +814,20 @@ def int_topk(tensor, k, dim):
         return Tensor(
             B.Int,
             B.inner.int_topk(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), k, dim
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+                k,
+                dim,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_topk(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
+                k,
+                dim,
             ),
             ctx,
         )
@@ -559,7 +840,13 @@ def int_topk_with_indices(tensor, k, dim):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         out0, out1 = B.inner.int_topk_with_indices(
-            (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), k, dim
+            (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), k, dim
+        )
+        return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        out0, out1 = B.inner.int_topk_with_indices(
+            (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), k, dim
         )
         return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
     raise unsupported_backend("int_topk_with_indices", tensor)
@@ -573,7 +860,20 @@ def int_argtopk(tensor, k, dim):
         return Tensor(
             B.Int,
             B.inner.int_argtopk(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), k, dim
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+                k,
+                dim,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_argtopk(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
+                k,
+                dim,
             ),
             ctx,
         )
@@ -588,7 +888,18 @@ def int_cast(tensor, dtype):
         return Tensor(
             B.Int,
             B.inner.int_cast(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dtype
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+                dtype,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_cast(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
+                dtype,
             ),
             ctx,
         )
@@ -603,8 +914,18 @@ def int_add(lhs, rhs):
         return Tensor(
             B.Int,
             B.inner.int_add(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_add(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
             ),
             ctx,
         )
@@ -619,7 +940,16 @@ def int_add_scalar(lhs, rhs):
         return Tensor(
             B.Int,
             B.inner.int_add_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_add_scalar(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
             ),
             ctx,
         )
@@ -634,8 +964,18 @@ def int_mul(lhs, rhs):
         return Tensor(
             B.Int,
             B.inner.int_mul(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_mul(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
             ),
             ctx,
         )
@@ -650,7 +990,16 @@ def int_mul_scalar(lhs, rhs):
         return Tensor(
             B.Int,
             B.inner.int_mul_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_mul_scalar(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
             ),
             ctx,
         )
@@ -664,7 +1013,18 @@ def int_sum(tensor):
         B = BACKENDS.NumPy
         return Tensor(
             B.Int,
-            B.inner.int_sum((tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy"))),
+            B.inner.int_sum(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_sum(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("int_sum", tensor)
@@ -678,8 +1038,18 @@ def int_equal(lhs, rhs):
         return Tensor(
             B.Bool,
             B.inner.int_equal(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.int_equal(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
             ),
             ctx,
         )
@@ -694,7 +1064,16 @@ def int_not_equal_elem(lhs, rhs):
         return Tensor(
             B.Bool,
             B.inner.int_not_equal_elem(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.int_not_equal_elem(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
             ),
             ctx,
         )
@@ -709,7 +1088,16 @@ def int_greater_elem(lhs, rhs):
         return Tensor(
             B.Bool,
             B.inner.int_greater_elem(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.int_greater_elem(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
             ),
             ctx,
         )
@@ -724,8 +1112,18 @@ def int_sub(lhs, rhs):
         return Tensor(
             B.Int,
             B.inner.int_sub(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_sub(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
             ),
             ctx,
         )
@@ -740,7 +1138,16 @@ def int_sub_scalar(lhs, rhs):
         return Tensor(
             B.Int,
             B.inner.int_sub_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_sub_scalar(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
             ),
             ctx,
         )
@@ -755,8 +1162,18 @@ def int_div(lhs, rhs):
         return Tensor(
             B.Int,
             B.inner.int_div(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_div(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
             ),
             ctx,
         )
@@ -771,7 +1188,16 @@ def int_div_scalar(lhs, rhs):
         return Tensor(
             B.Int,
             B.inner.int_div_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_div_scalar(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
             ),
             ctx,
         )
@@ -786,8 +1212,18 @@ def int_remainder(lhs, rhs):
         return Tensor(
             B.Int,
             B.inner.int_remainder(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_remainder(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
             ),
             ctx,
         )
@@ -802,7 +1238,16 @@ def int_remainder_scalar(lhs, rhs):
         return Tensor(
             B.Int,
             B.inner.int_remainder_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_remainder_scalar(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
             ),
             ctx,
         )
@@ -816,7 +1261,18 @@ def int_neg(tensor):
         B = BACKENDS.NumPy
         return Tensor(
             B.Int,
-            B.inner.int_neg((tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy"))),
+            B.inner.int_neg(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_neg(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("int_neg", tensor)
@@ -829,7 +1285,18 @@ def int_abs(tensor):
         B = BACKENDS.NumPy
         return Tensor(
             B.Int,
-            B.inner.int_abs((tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy"))),
+            B.inner.int_abs(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_abs(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor))
+            ),
             ctx,
         )
     raise unsupported_backend("int_abs", tensor)
@@ -843,7 +1310,16 @@ def int_sign(tensor):
         return Tensor(
             B.Int,
             B.inner.int_sign(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy"))
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_sign(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor))
             ),
             ctx,
         )
@@ -858,7 +1334,16 @@ def int_square(tensor):
         return Tensor(
             B.Int,
             B.inner.int_square(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy"))
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_square(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor))
             ),
             ctx,
         )
@@ -873,8 +1358,18 @@ def int_powi(lhs, rhs):
         return Tensor(
             B.Int,
             B.inner.int_powi(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_powi(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
             ),
             ctx,
         )
@@ -889,7 +1384,16 @@ def int_powi_scalar(lhs, rhs):
         return Tensor(
             B.Int,
             B.inner.int_powi_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_powi_scalar(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
             ),
             ctx,
         )
@@ -904,7 +1408,20 @@ def int_clamp(tensor, min, max):
         return Tensor(
             B.Int,
             B.inner.int_clamp(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), min, max
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+                min,
+                max,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_clamp(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
+                min,
+                max,
             ),
             ctx,
         )
@@ -919,7 +1436,16 @@ def int_clamp_min(tensor, min):
         return Tensor(
             B.Int,
             B.inner.int_clamp_min(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), min
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), min
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_clamp_min(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), min
             ),
             ctx,
         )
@@ -934,7 +1460,16 @@ def int_clamp_max(tensor, max):
         return Tensor(
             B.Int,
             B.inner.int_clamp_max(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), max
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), max
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_clamp_max(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), max
             ),
             ctx,
         )
@@ -949,8 +1484,18 @@ def int_matmul(lhs, rhs):
         return Tensor(
             B.Int,
             B.inner.int_matmul(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_matmul(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
             ),
             ctx,
         )
@@ -965,8 +1510,18 @@ def bitwise_and(lhs, rhs):
         return Tensor(
             B.Int,
             B.inner.bitwise_and(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.bitwise_and(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
             ),
             ctx,
         )
@@ -981,7 +1536,16 @@ def bitwise_and_scalar(lhs, rhs):
         return Tensor(
             B.Int,
             B.inner.bitwise_and_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.bitwise_and_scalar(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
             ),
             ctx,
         )
@@ -996,8 +1560,18 @@ def bitwise_or(lhs, rhs):
         return Tensor(
             B.Int,
             B.inner.bitwise_or(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.bitwise_or(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
             ),
             ctx,
         )
@@ -1012,7 +1586,16 @@ def bitwise_or_scalar(lhs, rhs):
         return Tensor(
             B.Int,
             B.inner.bitwise_or_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.bitwise_or_scalar(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
             ),
             ctx,
         )
@@ -1027,8 +1610,18 @@ def bitwise_xor(lhs, rhs):
         return Tensor(
             B.Int,
             B.inner.bitwise_xor(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.bitwise_xor(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
             ),
             ctx,
         )
@@ -1043,7 +1636,16 @@ def bitwise_xor_scalar(lhs, rhs):
         return Tensor(
             B.Int,
             B.inner.bitwise_xor_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.bitwise_xor_scalar(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
             ),
             ctx,
         )
@@ -1058,7 +1660,16 @@ def bitwise_not(tensor):
         return Tensor(
             B.Int,
             B.inner.bitwise_not(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy"))
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor))
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.bitwise_not(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor))
             ),
             ctx,
         )
@@ -1073,8 +1684,18 @@ def bitwise_left_shift(lhs, rhs):
         return Tensor(
             B.Int,
             B.inner.bitwise_left_shift(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.bitwise_left_shift(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
             ),
             ctx,
         )
@@ -1089,7 +1710,16 @@ def bitwise_left_shift_scalar(lhs, rhs):
         return Tensor(
             B.Int,
             B.inner.bitwise_left_shift_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.bitwise_left_shift_scalar(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
             ),
             ctx,
         )
@@ -1104,8 +1734,18 @@ def bitwise_right_shift(lhs, rhs):
         return Tensor(
             B.Int,
             B.inner.bitwise_right_shift(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.bitwise_right_shift(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
             ),
             ctx,
         )
@@ -1120,7 +1760,16 @@ def bitwise_right_shift_scalar(lhs, rhs):
         return Tensor(
             B.Int,
             B.inner.bitwise_right_shift_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.bitwise_right_shift_scalar(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
             ),
             ctx,
         )
@@ -1135,7 +1784,16 @@ def int_equal_elem(lhs, rhs):
         return Tensor(
             B.Bool,
             B.inner.int_equal_elem(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.int_equal_elem(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
             ),
             ctx,
         )
@@ -1150,8 +1808,18 @@ def int_not_equal(lhs, rhs):
         return Tensor(
             B.Bool,
             B.inner.int_not_equal(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.int_not_equal(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
             ),
             ctx,
         )
@@ -1166,8 +1834,18 @@ def int_greater(lhs, rhs):
         return Tensor(
             B.Bool,
             B.inner.int_greater(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.int_greater(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
             ),
             ctx,
         )
@@ -1182,8 +1860,18 @@ def int_greater_equal(lhs, rhs):
         return Tensor(
             B.Bool,
             B.inner.int_greater_equal(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.int_greater_equal(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
             ),
             ctx,
         )
@@ -1198,7 +1886,16 @@ def int_greater_equal_elem(lhs, rhs):
         return Tensor(
             B.Bool,
             B.inner.int_greater_equal_elem(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.int_greater_equal_elem(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
             ),
             ctx,
         )
@@ -1213,8 +1910,18 @@ def int_lower(lhs, rhs):
         return Tensor(
             B.Bool,
             B.inner.int_lower(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.int_lower(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
             ),
             ctx,
         )
@@ -1229,7 +1936,16 @@ def int_lower_elem(lhs, rhs):
         return Tensor(
             B.Bool,
             B.inner.int_lower_elem(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.int_lower_elem(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
             ),
             ctx,
         )
@@ -1244,8 +1960,18 @@ def int_lower_equal(lhs, rhs):
         return Tensor(
             B.Bool,
             B.inner.int_lower_equal(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy")),
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.int_lower_equal(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
+                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
             ),
             ctx,
         )
@@ -1260,7 +1986,16 @@ def int_lower_equal_elem(lhs, rhs):
         return Tensor(
             B.Bool,
             B.inner.int_lower_equal_elem(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")), rhs
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
+            ),
+            ctx,
+        )
+    if lhs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.int_lower_equal_elem(
+                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
             ),
             ctx,
         )
@@ -1276,7 +2011,8 @@ def int_into_float(tensor, dtype):
             return Tensor(
                 B.Float,
                 B.inner.int_into_float(
-                    (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dtype
+                    (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+                    dtype,
                 ),
                 ctx,
             )
@@ -1288,7 +2024,32 @@ def int_into_float(tensor, dtype):
         return Tensor(
             B.Autodiff,
             AD.int_into_float(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")), dtype
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+                dtype,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.int_into_float(
+                    (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
+                    dtype,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.int_into_float(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
+                dtype,
             ),
             ctx,
         )
@@ -1304,7 +2065,30 @@ def int_to_device(tensor, device):
             T = B
             return Tensor(
                 T.Int,
-                B.inner.int_to_device(tensor.as_int("NumPy"), device.inner),
+                B.inner.int_to_device(tensor.as_int("NumPy", tensor), device.inner),
+                context_of(device),
+            )
+        if device.variant == "Torch":
+            T = BACKENDS.Torch
+            return Tensor(
+                T.Int,
+                B.inner.move_across(tensor.as_int("NumPy", tensor), T.inner, device.inner),
+                context_of(device),
+            )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if device.variant == "NumPy":
+            T = BACKENDS.NumPy
+            return Tensor(
+                T.Int,
+                B.inner.move_across(tensor.as_int("Torch", tensor), T.inner, device.inner),
+                context_of(device),
+            )
+        if device.variant == "Torch":
+            T = B
+            return Tensor(
+                T.Int,
+                B.inner.int_to_device(tensor.as_int("Torch", tensor), device.inner),
                 context_of(device),
             )
     raise unsupported_backend("int_to_device", tensor)

@@ -39,6 +39,11 @@ class AutodiffOp:
     float_output: int | None = None  # which output is the float one, for multi-output ops
 
 
+# to_device to another backend: no catalogue op of its own (float_to_device routes here), but a
+# recorded, compute-bound op like it. Its output lives on the target backend; its step runs on
+# the source backend, whose primitive the gradient must become again (the rule moves it back).
+MOVE_ACROSS = AutodiffOp("move_across", ("tensor", "target", "device"), (0,), "record")
+
 _SPECIALIZATIONS: dict = {}
 
 
@@ -62,7 +67,7 @@ class Autodiff:
         self.variant = inner.variant
         self.strategy = strategy
         self.name = f"autodiff<{inner.name}>"
-        for op in ops:
+        for op in (*ops, MOVE_ACROSS):
             setattr(self, op.name, self._method(op))
 
     def __repr__(self):

@@ -1,30 +1,45 @@
 """Inner backends, found by their DispatchTensorKind variant (`"NumPy"`, `"Torch"`).
 
-The catalogue (ops.yaml) declares the backends; generated code registers each one's module
-here. A backend is imported on first use, so an optional library (torch) costs nothing until a
-device of its backend is used, and its absence is reported with the extra that installs it.
+The catalogue (ops.yaml) declares the backends; generated code registers each one's module,
+device kinds and pip extra here. A backend is imported on first use, so an optional library
+(torch) costs nothing until a tensor of its backend is made, and its absence is reported with
+the extra that installs it.
 """
 
 import importlib
+from dataclasses import dataclass
 
-_MODULES: dict[str, tuple[str, str]] = {}  # variant -> (module, pip extra)
+
+@dataclass(frozen=True)
+class Registration:
+    module: str
+    devices: tuple[str, ...]  # device kinds, as ops.yaml spells them: cpu, cuda
+    extra: str | None  # the pip extra that installs its library, if it is optional
+
+
+_REGISTERED: dict[str, Registration] = {}
 _BACKENDS: dict = {}
 
 
-def register_backend(variant: str, module: str, extra: str | None = None) -> None:
-    _MODULES[variant] = (module, extra)
+def register_backend(variant: str, module: str, devices: tuple[str, ...], extra=None) -> None:
+    _REGISTERED[variant] = Registration(module, devices, extra)
+
+
+def _registration(variant: str) -> Registration:
+    if variant not in _REGISTERED:
+        raise ValueError(f"no backend named {variant!r}; known: {sorted(_REGISTERED)}")
+    return _REGISTERED[variant]
 
 
 def backend_for(variant: str):
     """The backend object of a variant, importing its module on first use."""
     backend = _BACKENDS.get(variant)
     if backend is None:
-        if variant not in _MODULES:
-            raise ValueError(f"no backend named {variant!r}; known: {sorted(_MODULES)}")
-        module, extra = _MODULES[variant]
+        registration = _registration(variant)
         try:
-            backend = importlib.import_module(module).BACKEND
+            backend = importlib.import_module(registration.module).BACKEND
         except ImportError as error:
+            extra = registration.extra
             hint = (
                 f"install it with `pip install .[{extra}]`" if extra else "check your installation"
             )
@@ -35,12 +50,16 @@ def backend_for(variant: str):
     return backend
 
 
-def torch_device_name(spec: str) -> str:
-    """`"cpu"` -> `Cpu`, `"cuda:1"` -> `Cuda(1)` (burn's LibTorch device names)."""
-    spec = spec.lower()
-    if spec == "cpu":
+def device_name(variant: str, spec: str) -> str:
+    """burn's name of one of a backend's devices: `"cpu"` -> `Cpu`, `"cuda:1"` -> `Cuda(1)`.
+
+    Checked against the device kinds ops.yaml declares, without importing the backend."""
+    kind, colon, index = spec.lower().partition(":")
+    devices = _registration(variant).devices
+    indexed = kind != "cpu" and index.isdigit()  # "cuda:0"; a CPU has no index
+    if kind not in devices or (colon and not indexed):
+        choices = ", ".join(f"'{d}'" if d == "cpu" else f"'{d}:N'" for d in devices)
+        raise ValueError(f"the {variant} backend has no device {spec!r}; it has {choices}")
+    if kind == "cpu":
         return "Cpu"
-    if spec.startswith("cuda"):
-        index = int(spec.partition(":")[2] or 0)
-        return f"Cuda({index})"
-    raise ValueError(f"unknown torch device {spec!r}; write 'cpu' or 'cuda:N'")
+    return f"{kind.capitalize()}({int(index or 0)})"

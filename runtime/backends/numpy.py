@@ -73,9 +73,6 @@ class NumPyBackend(ArrayBackend):
     def sigmoid(self, tensor):
         return same_dtype(special.expit(tensor), tensor)
 
-    def relu(self, tensor):
-        return np.maximum(tensor, 0)
-
     def float_swap_dims(self, tensor, dim1, dim2):
         return np.swapaxes(tensor, dim1, dim2)
 

@@ -8,7 +8,7 @@ FRAC_1_SQRT_2 = 1 / math.sqrt(2)
 
 class ActivationKernels:
     def relu(self, tensor):
-        return self.xp.where(tensor > 0, tensor, self.xp.zeros_like(tensor))
+        return self.xp.maximum(tensor, 0)  # NaN stays NaN (array API 2024.12 takes the scalar)
 
     def leaky_relu(self, tensor, negative_slope):
         return self.xp.where(tensor < 0, tensor * negative_slope, tensor)

@@ -11,3 +11,8 @@ class ConvertKernels:
         return self.xp.asarray(tensor, device=self.native_device(device))
 
     int_to_device = bool_to_device = float_to_device
+
+    def move_across(self, tensor, target, device):
+        """The tensor on a device of another backend, `target`, through the one format every
+        backend reads and writes: a numpy array (burn reads the data and `from_data`s it)."""
+        return target.from_numpy(self.to_numpy(tensor), device)

@@ -1,0 +1,232 @@
+"""Backends chosen at run time (issue 6): torch devices and names, moves between every pair of
+backends and the gradients that flow back through them, the error of an op on two backends,
+and torch as an optional extra."""
+
+import itertools
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import generated.dispatch as dispatch
+from codegen.validate import DTYPES
+from generated import Device, Distribution, GradientCheckpointingStrategy, Tensor
+from opinfo import BACKENDS, OPS, ROOT, devices
+
+PAIRS = list(itertools.product(BACKENDS, repeat=2))
+ACROSS = [(source, target) for source, target in PAIRS if source != target]
+DATA = {
+    "float": [[1.5, -2.0, 0.0], [0.25, 3.0, -0.5]],
+    "int": [[1, -2, 0], [3, 0, 7]],
+    "bool": [[True, False, False], [False, True, True]],
+}
+
+
+def _pair_ids(pair):
+    return f"{pair[0]}->{pair[1]}"
+
+
+# -- devices ---------------------------------------------------------------------------------
+
+
+def test_torch_devices_are_named_as_burns_libtorch_devices():
+    """Naming a torch device needs no torch: the kinds come from ops.yaml."""
+    assert repr(Device.torch()) == "Device<Torch(Cpu)>"
+    assert repr(Device.torch("cuda:0")) == "Device<Torch(Cuda(0))>"
+    assert str(Device.torch("CUDA:1")) == "Device<Torch(Cuda(1))>"
+    assert repr(Device.torch("cuda:0").autodiff()) == (
+        "Device<Autodiff { device: Torch(Cuda(0)), checkpointing: Disabled }>"
+    )
+    assert Device.torch("cuda") == Device.torch("cuda:0") != Device.torch()
+    assert Device.torch() == Device.torch().autodiff().gradient_checkpointing()
+    assert hash(Device.torch()) == hash(Device.torch().autodiff())
+    assert Device.torch() != Device.numpy() and Device.torch().autodiff() != Device.numpy()
+
+
+@pytest.mark.parametrize("spec", ["mps", "cpu:0", "cuda:x", "", "cuda:-1"])
+def test_a_device_the_backend_does_not_declare_is_refused(spec):
+    with pytest.raises(ValueError, match=r"has no device .*'cpu', 'cuda:N'"):
+        Device.torch(spec)
+
+
+# -- moves -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("to_autodiff", [False, True], ids=["to-plain", "to-autodiff"])
+@pytest.mark.parametrize("from_autodiff", [False, True], ids=["from-plain", "from-autodiff"])
+@pytest.mark.parametrize("kind", DATA)
+@pytest.mark.parametrize("pair", PAIRS, ids=_pair_ids)
+def test_to_device_between_every_pair_of_backends(pair, kind, from_autodiff, to_autodiff):
+    source = devices(pair[0])["autodiff" if from_autodiff else "plain"]
+    target = devices(pair[1])["balanced" if to_autodiff else "plain"]
+    for dtype in DTYPES[kind]:
+        data = np.array(DATA[kind], dtype=dtype)
+        tensor = Tensor.from_data(data, device=source)
+        moved = tensor.to_device(target)
+        assert moved.device() == target and moved.is_autodiff() is to_autodiff
+        assert moved.tensor_kind() is tensor.tensor_kind() and moved.dtype == dtype
+        np.testing.assert_array_equal(moved.to_numpy(), data)
+        # the moved tensor computes on the target backend
+        if kind == "bool":
+            np.testing.assert_array_equal((~moved).to_numpy(), ~data)
+        else:
+            np.testing.assert_array_equal((moved * 2).to_numpy(), data * 2)
+        if to_autodiff and not (kind == "float" and from_autodiff):
+            assert moved.gradient_checkpointing_strategy() is GradientCheckpointingStrategy.Balanced
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids=_pair_ids)
+def test_an_autodiff_float_keeps_its_strategy_and_stays_tracked(pair):
+    """burn: the moved tensor keeps the tensor's strategy; the target's is ignored."""
+    w = Tensor.from_data([1.0, 2.0], device=devices(pair[0])["autodiff"]).require_grad()
+    moved = w.to_device(devices(pair[1])["balanced"])
+    assert moved.is_tracked() and not moved.is_require_grad()
+    assert moved.gradient_checkpointing_strategy() is GradientCheckpointingStrategy.Disabled
+
+
+@pytest.mark.parametrize("strategy", ["autodiff", "balanced"])
+@pytest.mark.parametrize("pair", ACROSS, ids=_pair_ids)
+def test_gradients_flow_back_to_each_leafs_backend(pair, strategy):
+    """w lives on the source, v on the target; the graph crosses over and back:
+    loss = sum(tanh(exp(w * 1) * v) * w). Each gradient lands on its own leaf's backend."""
+    source, target = devices(pair[0]), devices(pair[1])
+    w0 = np.array([[0.5, -1.0, 0.25], [1.5, 0.75, -0.5]])
+    v0 = np.array([[1.0, 0.5, -2.0], [0.25, -0.5, 1.5]])
+    w = Tensor.from_data(w0, device=source[strategy]).require_grad()
+    v = Tensor.from_data(v0, device=target[strategy]).require_grad()
+    h = (w * 1.0).exp()  # memory-bound on the source: Balanced recomputes it in backward
+    crossed = (h.to_device(target[strategy]) * v).tanh()
+    assert crossed.device() == target["plain"] and crossed.is_tracked()
+    loss = (crossed.to_device(source[strategy]) * w).sum()
+    grads = loss.backward()
+    t = np.tanh(np.exp(w0) * v0)
+    dw, dv = w.grad(grads), v.grad(grads)
+    assert dw.device() == source["plain"] and not dw.is_autodiff()
+    assert dv.device() == target["plain"] and not dv.is_autodiff()
+    np.testing.assert_allclose(dw.to_numpy(), t + w0 * (1 - t**2) * v0 * np.exp(w0), rtol=1e-12)
+    np.testing.assert_allclose(dv.to_numpy(), w0 * (1 - t**2) * np.exp(w0), rtol=1e-12)
+
+
+@pytest.mark.parametrize("pair", ACROSS, ids=_pair_ids)
+def test_a_broadcast_gradient_is_reduced_on_the_source_backend(pair):
+    b = Tensor.from_data([0.5, -1.0, 2.0], device=devices(pair[0])["autodiff"]).require_grad()
+    x = Tensor.ones([4, 3], device=devices(pair[1])["autodiff"])
+    grads = (b.to_device(devices(pair[1])["autodiff"]) * x).sum().backward()
+    np.testing.assert_array_equal(b.grad(grads).to_numpy(), [4.0, 4.0, 4.0])
+
+
+# -- mixing ------------------------------------------------------------------------------------
+
+
+def _mixes(a, b):
+    """Two tensors of the same kind on the given devices, and an op on them."""
+    return [
+        (Tensor.from_data([1.0, 2.0], device=a), Tensor.from_data([3.0, 4.0], device=b), "mul"),
+        (Tensor.from_data([[1.0]], device=a), Tensor.from_data([[3.0]], device=b), "matmul"),
+        (Tensor.from_data([1, 2], device=a), Tensor.from_data([3, 4], device=b), "add"),
+        (Tensor.from_data([True], device=a), Tensor.from_data([False], device=b), "bool_and"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "modes", [("plain", "plain"), ("autodiff", "plain"), ("plain", "autodiff")]
+)
+@pytest.mark.parametrize("pair", ACROSS, ids=_pair_ids)
+def test_an_op_on_two_backends_names_both_devices(pair, modes):
+    a, b = devices(pair[0])[modes[0]], devices(pair[1])[modes[1]]
+    for lhs, rhs, method in _mixes(a, b):
+        message = f"two backends: {lhs.device()} and {rhs.device()}; move one with"
+        with pytest.raises(TypeError, match=re.escape(message)) as e:
+            getattr(lhs, method)(rhs)
+        assert repr(a.device) in str(e.value) and repr(b.device) in str(e.value)
+    # the dispatch functions check it too, without the Tensor API in front
+    lhs, rhs, _ = _mixes(a, b)[0]
+    with pytest.raises(TypeError, match="two backends"):
+        dispatch.float_mul(lhs, rhs)
+
+
+# -- agreement on special values ---------------------------------------------------------------
+
+UNARY = [op for op in OPS if [a.type for a in op.args] == ["float"] and op.returns == ("float",)]
+
+
+@pytest.mark.parametrize("backend", [name for name in BACKENDS if name != "numpy"])
+@pytest.mark.parametrize("op", UNARY, ids=lambda op: op.name)
+def test_backends_agree_on_nan_and_inf(op, backend):
+    values = np.array([[np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0]], dtype=np.float32)
+    function = getattr(dispatch, op.name)
+    with np.errstate(all="ignore"):
+        expected = function(Tensor.from_data(values, device=devices("numpy")["plain"]))
+    actual = function(Tensor.from_data(values, device=devices(backend)["plain"]))
+    np.testing.assert_allclose(actual.to_numpy(), expected.to_numpy(), rtol=1e-6, atol=0)
+
+
+# -- torch specifics -------------------------------------------------------------------------
+
+
+def test_torch_autograd_records_nothing():
+    """Our Autodiff differentiates; torch only computes: no primitive requires grad."""
+    torch = pytest.importorskip("torch")
+    w = Tensor.from_data([[0.5, 1.5]], device=devices("torch")["autodiff"]).require_grad()
+    loss = (w.exp() * w).sum()
+    grad = w.grad(loss.backward())
+    for tensor in (w, loss, grad):
+        primitive = tensor.inner_primitive()
+        assert isinstance(primitive, torch.Tensor)
+        assert not primitive.requires_grad and primitive.grad_fn is None
+    np.testing.assert_allclose(grad.to_numpy(), np.exp([[0.5, 1.5]]) * [[1.5, 2.5]], rtol=1e-6)
+
+
+def test_torch_data_is_copied_in_and_out():
+    pytest.importorskip("torch")
+    source = np.array([1.0, 2.0], dtype=np.float32)
+    t = Tensor.from_data(source, device=Device.torch())
+    source[0] = 99.0
+    out = t.to_numpy()
+    out[1] = -1.0
+    assert t.tolist() == [1.0, 2.0]
+    reversed_view = np.arange(4.0)[::-1]  # negative strides, which torch cannot wrap
+    assert Tensor.from_data(reversed_view, device=Device.torch()).tolist() == [3.0, 2.0, 1.0, 0.0]
+
+
+def test_seeded_random_on_torch():
+    pytest.importorskip("torch")
+    device = Device.torch()
+    device.seed(7)
+    first = Tensor.random([3], Distribution.normal(0.0, 1.0), device=device).tolist()
+    device.seed(7)
+    assert Tensor.random([3], Distribution.normal(0.0, 1.0), device=device).tolist() == first
+    uniform = Tensor.random([1000], Distribution.uniform(2.0, 3.0), device=device).to_numpy()
+    assert uniform.min() >= 2.0 and uniform.max() < 3.0
+    half = Tensor.random([2], device=device.autodiff(), dtype="float16")
+    assert half.dtype == np.float16 and half.is_autodiff()
+
+
+BLOCK_TORCH = """
+import sys
+sys.modules["torch"] = None  # `import torch` now raises ImportError, as if it were not installed
+import generated
+from generated import Device, Tensor
+assert Tensor.ones([2]).sum().item() == 2.0
+device = Device.torch()
+assert repr(device) == "Device<Torch(Cpu)>"
+for use in (lambda: Tensor.zeros([2], device=device), device.backend_name):
+    try:
+        use()
+    except ImportError as error:
+        print(error)
+"""
+
+
+def test_without_torch_the_package_works_and_a_torch_device_names_the_extra():
+    done = subprocess.run(
+        [sys.executable, "-c", BLOCK_TORCH], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 2, done.stdout
+    for line in lines:
+        assert "the Torch backend needs a library that is not installed (torch)" in line
+        assert "pip install .[torch]" in line
