@@ -9,7 +9,9 @@ from codegen.model import SCALAR_TYPES, Backend, Catalogue, Op
 
 KIND_CONST = {"float": "FLOAT", "int": "INT", "bool": "BOOL"}
 PLAIN_KIND = {"float": "Float", "int": "Int", "bool": "Bool"}
-ACCESSOR = {"float": "as_float", "int": "as_int", "bool": "as_bool"}
+# The kind of a tensor argument's type: indices are Int tensors (of any int dtype).
+TENSOR_KIND = {"float": "float", "int": "int", "bool": "bool", "indices": "int"}
+ACCESSOR = {t: f"as_{kind}" for t, kind in TENSOR_KIND.items()}
 
 
 # -- dispatch functions ----------------------------------------------------------------------
@@ -54,7 +56,8 @@ def _dispatch(op: Op, backends) -> DispatchFunction:
         template = "creation_float" if op.kind == "float" else "creation_plain"
         merge = ""
     else:
-        selector = tensors[0].name
+        first = tensors[0]
+        selector = f"{first.name}[0]" if first.type == "tensors" else first.name
         merge = _merge(op)
         if op.routing == "move":
             template = "move"
@@ -93,9 +96,9 @@ def _arm(op: Op, backend: Backend, selector: str) -> Arm:
     def plain_arg(arg):
         n = arg.name
         if arg.type == "tensors":
-            return f"[t.as_float({routed}) for t in {n}]"
+            return f"[t.{ACCESSOR[op.kind]}({routed}) for t in {n}]"
         if arg.type in ACCESSOR:
-            kind = PLAIN_KIND[arg.type]
+            kind = PLAIN_KIND[TENSOR_KIND[arg.type]]
             return f"{n}.primitive if {n}.kind is B.{kind} else {n}.{ACCESSOR[arg.type]}({routed})"
         if arg.type == "device":
             return f"{n}.inner"
@@ -189,7 +192,7 @@ def autodiff_entries(catalogue: Catalogue) -> list[AutodiffEntry]:
             role = "record" if op.autodiff else "forward"
         else:
             continue
-        positions = [i for i, a in enumerate(op.args) if a.type in ("float", "tensors")]
+        positions = [i for i, a in enumerate(op.args) if a in op.float_args]
         float_output = (
             str(op.returns.index("float")) if float_result and len(op.returns) > 1 else "None"
         )
@@ -243,7 +246,7 @@ def tensor_methods(catalogue: Catalogue) -> list[Method]:
 def _routed_operator(operator: str, by_method: dict[str, list[Op]]) -> Method:
     """A dunder claimed by methods of different kinds: it calls the one of the receiver's kind."""
     first = next(iter(by_method.values()))[0]
-    params = [a.name for a in first.args[1:]]
+    params = [a.name for a in _rest(first)]
     body = ["kind = self.kind.tensor_kind"]
     kinds = {}
     for method, ops in by_method.items():
@@ -263,10 +266,10 @@ def _method(name: str, ops: list[Op], operators: tuple[str, ...]) -> Method:
     doc = _doc(ops)
     if first.static:
         return _static_method(name, ops, doc, operators)
-    params = first.args[1:]
+    params = _rest(first)
     signature = ", ".join(["self", *_params(params)])
     body = ["kind = self.kind.tensor_kind"]
-    scalar_ops = [op for op in ops if len(op.args) > 1 and op.args[1].type in SCALAR_TYPES]
+    scalar_ops = [op for op in ops if _rest(op) and _rest(op)[0].type in SCALAR_TYPES]
     tensor_ops = [op for op in ops if op not in scalar_ops]
     if scalar_ops and tensor_ops:
         second = params[0].name
@@ -279,6 +282,11 @@ def _method(name: str, ops: list[Op], operators: tuple[str, ...]) -> Method:
     kinds = _tuple(dict.fromkeys(KIND_CONST[op.kind] for op in ops))
     body.append(f'raise kind_error("{name}", self, {kinds})')
     return Method(name, False, signature, doc, body, operators)
+
+
+def _rest(op: Op) -> list:
+    """A method's parameters: every argument but the receiver (`self`)."""
+    return [a for a in op.args if a is not op.receiver]
 
 
 def narrowed(op: Op) -> bool:
@@ -299,13 +307,12 @@ def _doc(ops: list[Op]) -> str:
 def _kind_branches(method: str, ops: list[Op]) -> list[str]:
     lines = []
     for op in ops:
-        args = ["self"] + [_convert(method, op, a) for a in op.args[1:]]
-        checks = [
-            f'same_kind("{method}", self, {a.name})' for a in op.args[1:] if a.type == op.kind
-        ] + [
-            f'expect_kind("{method}", {a.name}, {KIND_CONST[a.type]})'
-            for a in op.args[1:]
-            if a.type in KIND_CONST and a.type != op.kind
+        rest = _rest(op)
+        args = ["self" if a is op.receiver else _convert(method, op, a) for a in op.args]
+        checks = [f'same_kind("{method}", self, {a.name})' for a in rest if a.type == op.kind] + [
+            f'expect_kind("{method}", {a.name}, {KIND_CONST[TENSOR_KIND[a.type]]})'
+            for a in rest
+            if a.type in TENSOR_KIND and a.type != op.kind
         ]
         if narrowed(op):
             checks.append(f'check_dtype("{op.name}", self.dtype, {_tuple(map(repr, op.dtypes))})')
@@ -315,19 +322,22 @@ def _kind_branches(method: str, ops: list[Op]) -> list[str]:
     return lines
 
 
-def _convert(method: str, op: Op, arg) -> str:
-    """The expression that turns a user's argument into what the dispatch function takes."""
+def _convert(method: str, op: Op, arg, receiver: str = "self") -> str:
+    """The expression that turns a user's argument into what the dispatch function takes;
+    `receiver` is the tensor that dims and slices refer to."""
     t, n = arg.type, arg.name
     result_kind = op.returns[0]
     return {
-        "scalar": f'scalar_for("{method}", self, {n})',
+        "scalar": f'scalar_for("{method}", {receiver}, {n})',
         "number": f"float({n})",
         "integer": f"int({n})",
         "flag": f"bool({n})",
-        "dim": f"dim_arg(self, {n})",
-        "dims": f"dims_arg(self, {n})",
+        "dim": f"dim_arg({receiver}, {n})",
+        "dims": f"dims_arg({receiver}, {n})",
         "shape": f"shape_arg({n})",
-        "view_shape": f"view_shape_arg(self, {n})",
+        "view_shape": f"view_shape_arg({receiver}, {n})",
+        "slices": f"slices_arg({receiver}, {n})",
+        "update": f"update_arg({n})",
         "device": f"device_arg({n}).device",
         "dtype": f"dtype_arg({n}, {KIND_CONST[result_kind]})",
         "distribution": f"distribution_arg({n})",
@@ -361,6 +371,9 @@ def _static_method(name, ops, doc, operators) -> Method:
     first = ops[0]
     signature = ", ".join(["cls", *_params(first.args, static=True)])
     names = {a.name: a for a in first.args}
+    lists = [a for a in first.args if a.type == "tensors"]
+    if lists:
+        return _list_method(name, ops, doc, operators, signature, lists[0].name)
     if "data" in names:
         resolve = "dtype = infer_data_dtype(data, dtype)"
     elif "fill_value" in names:
@@ -383,6 +396,21 @@ def _static_method(name, ops, doc, operators) -> Method:
         body.append(f"    return {op.name}({', '.join(args)})")
     kinds = _tuple(KIND_CONST[op.kind] for op in ops)
     body.append(f'raise dtype_error("{name}", dtype, {kinds})')
+    return Method(name, True, signature, doc, body, operators)
+
+
+def _list_method(name, ops, doc, operators, signature, tensors) -> Method:
+    """A static method over a list of tensors (`Tensor.cat`): routes by the first one's kind."""
+    body = [f"{tensors} = tensors_arg({tensors})", f"kind = {tensors}[0].kind.tensor_kind"]
+    for op in ops:
+        args = [
+            a.name if a.type == "tensors" else _convert(name, op, a, f"{tensors}[0]")
+            for a in op.args
+        ]
+        body.append(f"if kind is {KIND_CONST[op.kind]}:")
+        body.append(f"    return {op.name}({', '.join(args)})")
+    kinds = _tuple(KIND_CONST[op.kind] for op in ops)
+    body.append(f'raise kind_error("{name}", {tensors}[0], {kinds})')
     return Method(name, True, signature, doc, body, operators)
 
 

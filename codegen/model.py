@@ -6,7 +6,8 @@ from types import MappingProxyType
 TENSOR_KINDS = ("float", "int", "bool")
 ARG_TYPES = (
     *TENSOR_KINDS,
-    "tensors",  # a list of float tensors (cat)
+    "tensors",  # a list of tensors of the op's kind (cat)
+    "indices",  # an int tensor whose values index a dim (gather, select, ...); any int dtype
     "scalar",  # a number, cast to the receiver's kind
     "number",  # a Python float
     "integer",  # a Python int
@@ -15,6 +16,8 @@ ARG_TYPES = (
     "dims",
     "shape",
     "view_shape",  # a shape that may hold one -1
+    "slices",  # one (start, end, step) per dim, bounds resolved: 0 <= start <= end <= size
+    "update",  # an IndexingUpdateOp (assign, add, mul, min, max)
     "device",
     "dtype",
     "distribution",
@@ -55,7 +58,7 @@ class Arg:
 
     @property
     def is_tensor(self) -> bool:
-        return self.type in TENSOR_KINDS or self.type == "tensors"
+        return self.type in TENSOR_KINDS or self.type in ("tensors", "indices")
 
 
 @dataclass(frozen=True)
@@ -92,7 +95,18 @@ class Op:
 
     @property
     def float_args(self) -> tuple[Arg, ...]:
-        return tuple(a for a in self.args if a.type in ("float", "tensors"))
+        """The float inputs: `float` args, and a `tensors` list of a float op."""
+        return tuple(
+            a
+            for a in self.args
+            if a.type == "float" or a.type == "tensors" and self.kind == "float"
+        )
+
+    @property
+    def receiver(self) -> Arg | None:
+        """The tensor a method is called on: the first tensor argument (burn puts `dim` before
+        it in gather and scatter); None for constructors."""
+        return None if self.static else self.tensor_args[0]
 
     @property
     def differentiable(self) -> bool:

@@ -252,9 +252,7 @@ def _check_routing(path, entry, op: Op) -> None:
             problem = f"a creation op of kind {op.kind} returns {op.kind}"
     elif not tensors:
         problem = f"a {op.routing} op needs a tensor argument"
-    elif tensors[0].type not in (op.kind, "tensors") or (
-        tensors[0].type == "tensors" and op.kind != "float"
-    ):
+    elif tensors[0].type not in (op.kind, "tensors"):
         problem = f"its first tensor argument is {tensors[0].type} but the op's kind is {op.kind}"
     elif op.routing == "tensor" and has_device:
         problem = "a tensor op takes no `device`; moves use `routing: move`"
@@ -315,6 +313,16 @@ def _check_autodiff(path, entry, op: Op) -> None:
             "a multi-output op cannot be recomputed for one of its outputs",
             "write `autodiff: compute_bound`",
         )
+    if op.autodiff == "memory_bound" and any(a.type == "tensors" for a in op.args):
+        # burn's cat has a custom step that checkpoints nothing; a recipe over a list of inputs
+        # is not supported by the Checkpointer
+        raise CatalogueError(
+            path,
+            line,
+            op.name,
+            "an op over a `tensors` list cannot be recomputed",
+            "write `autodiff: compute_bound`",
+        )
 
 
 def _check_composite(path, op: Op, names: set) -> None:
@@ -356,8 +364,8 @@ def _check_methods(path, ops) -> None:
         first = members[0]
         seen = set()
         for op in members:
-            params = [a.name for a in op.args][0 if op.static else 1 :]
-            first_params = [a.name for a in first.args][0 if first.static else 1 :]
+            params = [a.name for a in op.args if a is not op.receiver]
+            first_params = [a.name for a in first.args if a is not first.receiver]
             if op.static != first.static or params != first_params:
                 raise CatalogueError(
                     path,
@@ -366,7 +374,8 @@ def _check_methods(path, ops) -> None:
                     f"method `{method}` is also {first.name}'s, with other parameters",
                     f"give it the same parameters ({', '.join(first_params)}) or another method name",
                 )
-            second = op.args[1].type if len(op.args) > 1 and not op.static else None
+            rest = [a for a in op.args if a is not op.receiver]
+            second = rest[0].type if rest and not op.static else None
             variant = (op.kind, second in SCALAR_TYPES)
             if variant in seen:
                 raise CatalogueError(

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=be91723a85e3bd53 body=4b567b188fb7e20b
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=10c1aec2b3ea34a8 body=8f8a79e52840361d
 """The generated package: `from generated import Device, Tensor`."""
 
 from generated.tensor import Tensor
@@ -6,12 +6,14 @@ from runtime.autodiff.gradients import Gradients
 from runtime.autodiff.node import NodeId, Requirement
 from runtime.device import Device, GradientCheckpointingStrategy
 from runtime.distribution import Distribution
+from runtime.indexing import IndexingUpdateOp
 
 __all__ = [
     "Device",
     "Distribution",
     "GradientCheckpointingStrategy",
     "Gradients",
+    "IndexingUpdateOp",
     "NodeId",
     "Requirement",
     "Tensor",

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=cdd46c127ba69dcc body=c203020c4a022501
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=22cfde20867e82e6 body=dbe90537bfea1fe7
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from runtime.tensor import (  # noqa: F401  (the argument checks the methods use)
@@ -23,7 +23,9 @@ from runtime.tensor import (  # noqa: F401  (the argument checks the methods use
     same_kind,
     scalar_for,
     shape_arg,
+    slices_arg,
     tensors_arg,
+    update_arg,
     view_shape_arg,
 )
 
@@ -1070,25 +1072,185 @@ class Tensor(TensorBase):
         raise kind_error("argtopk", self, (FLOAT, INT))
 
     def reshape(self, shape):
-        """The same elements in a new shape (-1 infers one dim)."""
+        """Routes by kind:
+
+        - float_reshape: The same elements in a new shape (-1 infers one dim).
+        - int_reshape: The same elements in a new shape (-1 infers one dim).
+        - bool_reshape: The same elements in a new shape (-1 infers one dim).
+        """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             return float_reshape(self, view_shape_arg(self, shape))
-        raise kind_error("reshape", self, (FLOAT,))
+        if kind is INT:
+            return int_reshape(self, view_shape_arg(self, shape))
+        if kind is BOOL:
+            return bool_reshape(self, view_shape_arg(self, shape))
+        raise kind_error("reshape", self, (FLOAT, INT, BOOL))
 
     def swap_dims(self, dim1, dim2):
-        """Swaps two dims."""
+        """Routes by kind:
+
+        - float_swap_dims: Swaps two dims.
+        - int_swap_dims: Swaps two dims.
+        - bool_swap_dims: Swaps two dims.
+        """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             return float_swap_dims(self, dim_arg(self, dim1), dim_arg(self, dim2))
-        raise kind_error("swap_dims", self, (FLOAT,))
+        if kind is INT:
+            return int_swap_dims(self, dim_arg(self, dim1), dim_arg(self, dim2))
+        if kind is BOOL:
+            return bool_swap_dims(self, dim_arg(self, dim1), dim_arg(self, dim2))
+        raise kind_error("swap_dims", self, (FLOAT, INT, BOOL))
 
     def transpose(self):
-        """Swaps the last two dims."""
+        """Routes by kind:
+
+        - float_transpose: Swaps the last two dims.
+        - int_transpose: Swaps the last two dims.
+        - bool_transpose: Swaps the last two dims.
+        """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             return float_transpose(self)
-        raise kind_error("transpose", self, (FLOAT,))
+        if kind is INT:
+            return int_transpose(self)
+        if kind is BOOL:
+            return bool_transpose(self)
+        raise kind_error("transpose", self, (FLOAT, INT, BOOL))
+
+    def permute(self, axes):
+        """Routes by kind:
+
+        - float_permute: Reorders the dims; dim i of the result is dim axes[i] of the tensor.
+        - int_permute: Reorders the dims; dim i of the result is dim axes[i] of the tensor.
+        - bool_permute: Reorders the dims; dim i of the result is dim axes[i] of the tensor.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_permute(self, dims_arg(self, axes))
+        if kind is INT:
+            return int_permute(self, dims_arg(self, axes))
+        if kind is BOOL:
+            return bool_permute(self, dims_arg(self, axes))
+        raise kind_error("permute", self, (FLOAT, INT, BOOL))
+
+    def flip(self, axes):
+        """Routes by kind:
+
+        - float_flip: Reverses the order of the elements along each of `axes`.
+        - int_flip: Reverses the order of the elements along each of `axes`.
+        - bool_flip: Reverses the order of the elements along each of `axes`.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_flip(self, dims_arg(self, axes))
+        if kind is INT:
+            return int_flip(self, dims_arg(self, axes))
+        if kind is BOOL:
+            return bool_flip(self, dims_arg(self, axes))
+        raise kind_error("flip", self, (FLOAT, INT, BOOL))
+
+    def expand(self, shape):
+        """Routes by kind:
+
+        - float_expand: Broadcasts to `shape` (size-1 dims stretch; new dims go in front).
+        - int_expand: Broadcasts to `shape` (size-1 dims stretch; new dims go in front).
+        - bool_expand: Broadcasts to `shape` (size-1 dims stretch; new dims go in front).
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_expand(self, shape_arg(shape))
+        if kind is INT:
+            return int_expand(self, shape_arg(shape))
+        if kind is BOOL:
+            return bool_expand(self, shape_arg(shape))
+        raise kind_error("expand", self, (FLOAT, INT, BOOL))
+
+    def repeat_dim(self, dim, times):
+        """Routes by kind:
+
+        - float_repeat_dim: The tensor repeated `times` times along dim, tiled ([a, b] -> [a, b, a, b]).
+        - int_repeat_dim: The tensor repeated `times` times along dim, tiled ([a, b] -> [a, b, a, b]).
+        - bool_repeat_dim: The tensor repeated `times` times along dim, tiled ([a, b] -> [a, b, a, b]).
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_repeat_dim(self, dim_arg(self, dim), int(times))
+        if kind is INT:
+            return int_repeat_dim(self, dim_arg(self, dim), int(times))
+        if kind is BOOL:
+            return bool_repeat_dim(self, dim_arg(self, dim), int(times))
+        raise kind_error("repeat_dim", self, (FLOAT, INT, BOOL))
+
+    def slice(self, slices):
+        """Routes by kind:
+
+        - float_slice: The elements in `slices`, one per leading dim (ints keep their dim with size 1).
+        - int_slice: The elements in `slices`, one per leading dim (ints keep their dim with size 1).
+        - bool_slice: The elements in `slices`, one per leading dim (ints keep their dim with size 1).
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_slice(self, slices_arg(self, slices))
+        if kind is INT:
+            return int_slice(self, slices_arg(self, slices))
+        if kind is BOOL:
+            return bool_slice(self, slices_arg(self, slices))
+        raise kind_error("slice", self, (FLOAT, INT, BOOL))
+
+    def slice_assign(self, slices, value):
+        """Routes by kind:
+
+        - float_slice_assign: A copy of the tensor with the elements in `slices` replaced by `value`.
+        - int_slice_assign: A copy of the tensor with the elements in `slices` replaced by `value`.
+        - bool_slice_assign: A copy of the tensor with the elements in `slices` replaced by `value`.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            same_kind("slice_assign", self, value)
+            return float_slice_assign(self, slices_arg(self, slices), value)
+        if kind is INT:
+            same_kind("slice_assign", self, value)
+            return int_slice_assign(self, slices_arg(self, slices), value)
+        if kind is BOOL:
+            same_kind("slice_assign", self, value)
+            return bool_slice_assign(self, slices_arg(self, slices), value)
+        raise kind_error("slice_assign", self, (FLOAT, INT, BOOL))
+
+    @classmethod
+    def cat(cls, tensors, dim):
+        """Routes by kind:
+
+        - float_cat: The tensors joined along dim (every other dim must match).
+        - int_cat: The tensors joined along dim (every other dim must match).
+        - bool_cat: The tensors joined along dim (every other dim must match).
+        """
+        tensors = tensors_arg(tensors)
+        kind = tensors[0].kind.tensor_kind
+        if kind is FLOAT:
+            return float_cat(tensors, dim_arg(tensors[0], dim))
+        if kind is INT:
+            return int_cat(tensors, dim_arg(tensors[0], dim))
+        if kind is BOOL:
+            return bool_cat(tensors, dim_arg(tensors[0], dim))
+        raise kind_error("cat", tensors[0], (FLOAT, INT, BOOL))
+
+    def unfold(self, dim, size, step=1):
+        """Routes by kind:
+
+        - float_unfold: Windows of `size` every `step` along dim, as [pre, windows, post, size].
+        - int_unfold: Windows of `size` every `step` along dim, as [pre, windows, post, size].
+        - bool_unfold: Windows of `size` every `step` along dim, as [pre, windows, post, size].
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_unfold(self, dim_arg(self, dim), int(size), int(step))
+        if kind is INT:
+            return int_unfold(self, dim_arg(self, dim), int(size), int(step))
+        if kind is BOOL:
+            return bool_unfold(self, dim_arg(self, dim), int(size), int(step))
+        raise kind_error("unfold", self, (FLOAT, INT, BOOL))
 
     def cast(self, dtype=None):
         """Routes by kind:
@@ -1102,6 +1264,177 @@ class Tensor(TensorBase):
         if kind is INT:
             return int_cast(self, dtype_arg(dtype, INT))
         raise kind_error("cast", self, (FLOAT, INT))
+
+    def gather(self, dim, indices):
+        """Routes by kind:
+
+        - float_gather: Reads tensor at `indices` along dim (indices have the tensor's shape but in dim).
+        - int_gather: Reads tensor at `indices` along dim (indices have the tensor's shape but in dim).
+        - bool_gather: Reads tensor at `indices` along dim (indices have the tensor's shape but in dim).
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            expect_kind("gather", indices, INT)
+            return float_gather(dim_arg(self, dim), self, indices)
+        if kind is INT:
+            expect_kind("gather", indices, INT)
+            return int_gather(dim_arg(self, dim), self, indices)
+        if kind is BOOL:
+            expect_kind("gather", indices, INT)
+            return bool_gather(dim_arg(self, dim), self, indices)
+        raise kind_error("gather", self, (FLOAT, INT, BOOL))
+
+    def scatter(self, dim, indices, value, update):
+        """Routes by kind:
+
+        - float_scatter: A copy with tensor at `indices` along dim (update)= value (update assign or add).
+        - int_scatter: A copy with tensor at `indices` along dim (update)= value (update assign or add).
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            same_kind("scatter", self, value)
+            expect_kind("scatter", indices, INT)
+            return float_scatter(dim_arg(self, dim), self, indices, value, update_arg(update))
+        if kind is INT:
+            same_kind("scatter", self, value)
+            expect_kind("scatter", indices, INT)
+            return int_scatter(dim_arg(self, dim), self, indices, value, update_arg(update))
+        raise kind_error("scatter", self, (FLOAT, INT))
+
+    def select(self, dim, indices):
+        """Routes by kind:
+
+        - float_select: The slices of dim at the 1-D `indices`, in their order (repeats allowed).
+        - int_select: The slices of dim at the 1-D `indices`, in their order (repeats allowed).
+        - bool_select: The slices of dim at the 1-D `indices`, in their order (repeats allowed).
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            expect_kind("select", indices, INT)
+            return float_select(self, dim_arg(self, dim), indices)
+        if kind is INT:
+            expect_kind("select", indices, INT)
+            return int_select(self, dim_arg(self, dim), indices)
+        if kind is BOOL:
+            expect_kind("select", indices, INT)
+            return bool_select(self, dim_arg(self, dim), indices)
+        raise kind_error("select", self, (FLOAT, INT, BOOL))
+
+    def select_assign(self, dim, indices, value, update):
+        """Routes by kind:
+
+        - float_select_assign: A copy with the slices of dim at `indices` (update)= the slices of `value` (assign or add).
+        - int_select_assign: A copy with the slices of dim at `indices` (update)= the slices of `value` (assign or add).
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            same_kind("select_assign", self, value)
+            expect_kind("select_assign", indices, INT)
+            return float_select_assign(self, dim_arg(self, dim), indices, value, update_arg(update))
+        if kind is INT:
+            same_kind("select_assign", self, value)
+            expect_kind("select_assign", indices, INT)
+            return int_select_assign(self, dim_arg(self, dim), indices, value, update_arg(update))
+        raise kind_error("select_assign", self, (FLOAT, INT))
+
+    def mask_where(self, mask, value):
+        """Routes by kind:
+
+        - float_mask_where: value where mask is true, else tensor (all three broadcast).
+        - int_mask_where: value where mask is true, else tensor (all three broadcast).
+        - bool_mask_where: value where mask is true, else tensor (all three broadcast).
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            same_kind("mask_where", self, value)
+            expect_kind("mask_where", mask, BOOL)
+            return float_mask_where(self, mask, value)
+        if kind is INT:
+            same_kind("mask_where", self, value)
+            expect_kind("mask_where", mask, BOOL)
+            return int_mask_where(self, mask, value)
+        if kind is BOOL:
+            same_kind("mask_where", self, mask)
+            same_kind("mask_where", self, value)
+            return bool_mask_where(self, mask, value)
+        raise kind_error("mask_where", self, (FLOAT, INT, BOOL))
+
+    def mask_fill(self, mask, value):
+        """Routes by kind:
+
+        - float_mask_fill: value where mask is true, else tensor (the mask broadcasts).
+        - int_mask_fill: value where mask is true, else tensor (the mask broadcasts).
+        - bool_mask_fill: value where mask is true, else tensor (the mask broadcasts).
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            expect_kind("mask_fill", mask, BOOL)
+            return float_mask_fill(self, mask, scalar_for("mask_fill", self, value))
+        if kind is INT:
+            expect_kind("mask_fill", mask, BOOL)
+            return int_mask_fill(self, mask, scalar_for("mask_fill", self, value))
+        if kind is BOOL:
+            same_kind("mask_fill", self, mask)
+            return bool_mask_fill(self, mask, scalar_for("mask_fill", self, value))
+        raise kind_error("mask_fill", self, (FLOAT, INT, BOOL))
+
+    def mask_select(self, mask):
+        """Routes by kind:
+
+        - float_mask_select: The elements where mask (of the tensor's shape) is true, as 1-D (data-dependent length).
+        - int_mask_select: The elements where mask (of the tensor's shape) is true, as 1-D (data-dependent length).
+        - bool_mask_select: The elements where mask (of the tensor's shape) is true, as 1-D (data-dependent length).
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            expect_kind("mask_select", mask, BOOL)
+            return float_mask_select(self, mask)
+        if kind is INT:
+            expect_kind("mask_select", mask, BOOL)
+            return int_mask_select(self, mask)
+        if kind is BOOL:
+            same_kind("mask_select", self, mask)
+            return bool_mask_select(self, mask)
+        raise kind_error("mask_select", self, (FLOAT, INT, BOOL))
+
+    def gather_nd(self, indices):
+        """Routes by kind:
+
+        - float_gather_nd: The slices of data at n-d indices (the last dim of indices indexes data's first dims).
+        - int_gather_nd: The slices of data at n-d indices (the last dim of indices indexes data's first dims).
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            expect_kind("gather_nd", indices, INT)
+            return float_gather_nd(self, indices)
+        if kind is INT:
+            expect_kind("gather_nd", indices, INT)
+            return int_gather_nd(self, indices)
+        raise kind_error("gather_nd", self, (FLOAT, INT))
+
+    def scatter_nd(self, indices, values, reduction):
+        """Routes by kind:
+
+        - float_scatter_nd: A copy of data with its slices at n-d indices (reduction)= values (unique indices but for add).
+        - int_scatter_nd: A copy of data with its slices at n-d indices (reduction)= values (unique indices but for add).
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            same_kind("scatter_nd", self, values)
+            expect_kind("scatter_nd", indices, INT)
+            return float_scatter_nd(self, indices, values, update_arg(reduction))
+        if kind is INT:
+            same_kind("scatter_nd", self, values)
+            expect_kind("scatter_nd", indices, INT)
+            return int_scatter_nd(self, indices, values, update_arg(reduction))
+        raise kind_error("scatter_nd", self, (FLOAT, INT))
+
+    def argwhere(self, dtype=None):
+        """The indices of the true elements, one row each, shape [count, rank]."""
+        kind = self.kind.tensor_kind
+        if kind is BOOL:
+            return bool_argwhere(self, dtype_arg(dtype, INT))
+        raise kind_error("argwhere", self, (BOOL,))
 
     def equal(self, rhs):
         """Routes by kind:

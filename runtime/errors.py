@@ -47,3 +47,8 @@ class GraphConsumed(RuntimeError):
             "through them twice. Recompute the forward pass for a second backward, or, to start "
             "a new graph from this value, use `t.detach().require_grad()`."
         )
+
+
+class IndexOutOfRange(ValueError, IndexError):
+    """An index outside its dim: a ValueError (a bad argument, DESIGN §4a) that is also the
+    IndexError Python's sequence protocol expects from `t[i]`."""

@@ -10,7 +10,13 @@ from runtime.autodiff import graph
 from runtime.backends import backend_for
 from runtime.device import AutodiffDevice, Device
 from runtime.dispatch import DISABLED, BackendTensor, DispatchTensor, TensorKind, kinds_of
-from runtime.errors import BACKWARD_NEEDS_TRACKED, REQUIRE_GRAD_NEEDS_AUTODIFF, BurnPanic
+from runtime.errors import (
+    BACKWARD_NEEDS_TRACKED,
+    REQUIRE_GRAD_NEEDS_AUTODIFF,
+    BurnPanic,
+    IndexOutOfRange,
+)
+from runtime.indexing import IndexingUpdateOp
 
 FLOAT, INT, BOOL = TensorKind.Float, TensorKind.Int, TensorKind.Bool
 DEFAULT_DTYPE = {
@@ -249,6 +255,39 @@ class TensorBase(DispatchTensor):
     def __le__(self, other):
         return self.lower_equal_elem(other) if is_scalar(other) else self.lower_equal(other)
 
+    # -- Python indexing ----------------------------------------------------------------------
+    def __getitem__(self, key):
+        """numpy-style reading: ints drop their dim, Python slices keep Python's meaning, `...`
+        stands for the dims not named; a Bool tensor selects (`mask_select`), an Int tensor
+        selects rows of dim 0 (`select`). Built on `slice`; the result is a new tensor."""
+        if isinstance(key, TensorBase):
+            if key.kind.tensor_kind is BOOL:
+                return self.mask_select(key)
+            return self.select(0, key)
+        entries = list(key) if isinstance(key, tuple) else [key]
+        if entries.count(Ellipsis) > 1:
+            raise ValueError("an index can hold one `...`")
+        if Ellipsis in entries:
+            at = entries.index(Ellipsis)
+            entries[at : at + 1] = [slice(None)] * (self.ndim - len(entries) + 1)
+        if len(entries) > self.ndim:
+            raise IndexOutOfRange(
+                f"too many indices ({len(entries)}) for a tensor of rank {self.ndim}"
+            )
+        kept = []
+        for dim, entry in enumerate(entries):
+            if isinstance(entry, slice):
+                kept.append(dim)
+            elif not isinstance(entry, int | np.integer) or isinstance(entry, bool):
+                raise TypeError(
+                    f"a tensor index holds ints, slices and `...`, got {type(entry).__name__}"
+                )
+        result = self.slice(entries)
+        if len(kept) == len(entries):
+            return result
+        kept += range(len(entries), self.ndim)
+        return result.reshape([result.shape[d] for d in kept] if kept else [])
+
     def full_like(self, fill_value):
         """A tensor of this one's shape, dtype and device, filled with `fill_value`."""
         return type(self).full(self.shape, fill_value, device=self.device(), dtype=self.dtype)
@@ -411,6 +450,73 @@ def view_shape_arg(tensor, shape) -> tuple:
             f"(shape {list(tensor.shape)})"
         )
     return shape
+
+
+def slices_arg(tensor, slices) -> tuple:
+    """burn's `SliceArg`, resolved: one (start, end, step) per dim with 0 <= start <= end <=
+    size, the dims after the given entries taken whole.
+
+    An entry is an int i (row i, the dim kept with size 1, as burn's `Slice::index`), None (the
+    whole dim), a Python `slice` (Python's meaning: `slice(3, 0, -1)` is 3, 2, 1), or a
+    `(start, end[, step])` tuple with burn's meaning: the range start..end (negative bounds
+    count from the end, `end` None is the end), walked backwards when the step is negative:
+    `(0, 5, -1)` is 4, 3, 2, 1, 0 (burn's `s![0..5;-1]`)."""
+    if not isinstance(slices, list | tuple):
+        slices = [slices]
+    shape = tensor.shape
+    if len(slices) > len(shape):
+        raise ValueError(
+            f"slice: {len(slices)} entries for a tensor of rank {len(shape)} (shape "
+            f"{list(shape)}); give at most one per dim"
+        )
+    resolved = []
+    for dim, size in enumerate(shape):
+        entry = slices[dim] if dim < len(slices) else None
+        resolved.append(_resolve_slice(entry, dim, size))
+    return tuple(resolved)
+
+
+def _resolve_slice(entry, dim: int, size: int) -> tuple:
+    if entry is None:
+        return (0, size, 1)
+    if isinstance(entry, int | np.integer) and not isinstance(entry, bool):
+        index = int(entry) + size if entry < 0 else int(entry)
+        if not 0 <= index < size:
+            raise IndexOutOfRange(
+                f"index {int(entry)} is out of range for dim {dim} of size {size}"
+            )
+        return (index, index + 1, 1)
+    if isinstance(entry, slice):
+        if entry.step == 0:
+            raise ValueError(f"slice: dim {dim} has a step of 0; a step is non-zero")
+        start, stop, step = entry.indices(size)
+        if step > 0:
+            return (start, max(start, stop), step)
+        # Python walks start, start + step, ... while > stop: burn's range stop+1..start+1
+        # walked backwards
+        return (stop + 1, max(stop + 1, start + 1), step)
+    if isinstance(entry, list | tuple) and len(entry) in (2, 3):
+        start, end = entry[0], entry[1]
+        step = entry[2] if len(entry) == 3 else 1
+        if step == 0:
+            raise ValueError(f"slice: dim {dim} has a step of 0; a step is non-zero")
+        start = _clamp(0 if start is None else start, size)
+        end = size if end is None else _clamp(end, size)
+        return (start, max(start, end), int(step))
+    raise TypeError(
+        f"slice: entry {entry!r} for dim {dim} is not an int, None, a slice or a "
+        "(start, end[, step]) tuple"
+    )
+
+
+def _clamp(index, size: int) -> int:
+    """burn's `convert_signed_index`: negative counts from the end; clamped into 0..=size."""
+    index = int(index)
+    return max(size + index, 0) if index < 0 else min(index, size)
+
+
+def update_arg(update) -> IndexingUpdateOp:
+    return IndexingUpdateOp.of(update)
 
 
 def distribution_arg(distribution):

@@ -10,13 +10,24 @@ from scipy import special
 
 import generated.dispatch as dispatch
 from codegen.__main__ import read_catalogue
-from generated import Device, Distribution, Tensor
+from generated import Device, Distribution, IndexingUpdateOp, Tensor
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = read_catalogue(str(ROOT / "ops.yaml"))
 OPS = CATALOGUE.ops
-TENSOR_TYPES = ("float", "int", "bool")
-DEFAULT_DTYPE = {"float": "float32", "int": "int64", "bool": "bool"}
+TENSOR_TYPES = ("float", "int", "bool", "indices")
+DEFAULT_DTYPE = {"float": "float32", "int": "int64", "bool": "bool", "indices": "int64"}
+
+
+def updated(array, index, value, ufunc=None):
+    """A copy of `array` with `array[index] = value`, or `ufunc.at(array, index, value)` (which
+    accumulates over repeated indices): the reference of scatter-like ops."""
+    out = array.copy()
+    if ufunc is None:
+        out[index] = value
+    else:
+        ufunc.at(out, index, value)
+    return out
 
 
 @dataclass
@@ -28,26 +39,30 @@ class Sample:
     dtype: str  # the dtype under test
 
     def reference(self):
-        env = {"np": np, "special": special, **self.values}
+        env = {"np": np, "special": special, "updated": updated, **self.values}
         if "dtype" in env and env["dtype"] is not None:
             env["dtype"] = np.dtype(env["dtype"])
         return eval(self.op.test["ref"], env)  # noqa: S307 - the catalogue's own expression
 
     def call(self, device, requires_grad=(), through=None):
-        """Run the dispatch function on `device`; returns (result, leaves by name)."""
+        """Run the dispatch function on `device`; returns (result, leaves by name). The
+        elements of a `tensors` list are named `tensors[0]`, `tensors[1]`, ..."""
         args, leaves = [], {}
+
+        def tensor(name, value):
+            made = Tensor.from_data(value, device=device, dtype=value.dtype)
+            if name in requires_grad:
+                made = leaves[name] = made.require_grad()
+                if through is not None:
+                    made = through(made)
+            return made
+
         for arg in self.op.args:
             value = self.values.get(arg.name)
             if arg.type in TENSOR_TYPES:
-                tensor = Tensor.from_data(value, device=device, dtype=value.dtype)
-                if arg.name in requires_grad:
-                    tensor = tensor.require_grad()
-                    leaves[arg.name] = tensor
-                    if through is not None:
-                        tensor = through(tensor)
-                args.append(tensor)
+                args.append(tensor(arg.name, value))
             elif arg.type == "tensors":
-                args.append([Tensor.from_data(v, device=device, dtype=v.dtype) for v in value])
+                args.append([tensor(f"{arg.name}[{i}]", v) for i, v in enumerate(value)])
             elif arg.type == "device":
                 args.append(device.device)
             elif arg.type == "dtype":
@@ -56,6 +71,10 @@ class Sample:
                 args.append(Distribution.default())
             elif arg.type in ("shape", "view_shape", "dims"):
                 args.append(tuple(value))
+            elif arg.type == "slices":
+                args.append(tuple(tuple(s) for s in value))
+            elif arg.type == "update":
+                args.append(IndexingUpdateOp.of(value))
             else:
                 args.append(value)
         return getattr(dispatch, self.op.name)(*args), leaves
@@ -72,7 +91,7 @@ def make_array(rng, shape, arg_type, dtype, test):
     lo, hi = test.get("domain", [-2.0, 2.0] if arg_type == "float" else [-5, 5])
     if arg_type == "bool":
         return rng.random(shape) < 0.5
-    if arg_type == "int":
+    if arg_type in ("int", "indices"):
         values = rng.integers(int(lo), int(hi) + 1, size=shape)
     else:
         values = rng.uniform(lo, hi, size=shape)
@@ -98,7 +117,7 @@ def samples(op, dtype: str, seed: int = 0) -> list[Sample]:
                 )
             elif arg.type == "tensors":
                 values[arg.name] = [
-                    make_array(rng, s, "float", input_dtype(op, dtype, "float"), test)
+                    make_array(rng, s, op.kind, input_dtype(op, dtype, op.kind), test)
                     for s in shape
                 ]
             else:
@@ -111,6 +130,33 @@ def samples(op, dtype: str, seed: int = 0) -> list[Sample]:
         values["dtype"] = dtype if any(a.type == "dtype" for a in op.args) else None
         result.append(Sample(op, values, dtype))
     return result
+
+
+def float_inputs(sample) -> list[str]:
+    """The names of a sample's float inputs: `float` args, and each element of a float op's
+    `tensors` list as `name[i]`."""
+    names = []
+    for arg in sample.op.args:
+        if arg.type == "float":
+            names.append(arg.name)
+        elif arg.type == "tensors" and sample.op.kind == "float":
+            names += [f"{arg.name}[{i}]" for i in range(len(sample.values[arg.name]))]
+    return names
+
+
+def input_array(sample, name):
+    """The numpy value of a float input named as `float_inputs` names it."""
+    base, _, index = name.partition("[")
+    value = sample.values[base]
+    return value[int(index[:-1])] if index else value
+
+
+def set_input_array(sample, name, array) -> None:
+    base, _, index = name.partition("[")
+    if index:
+        sample.values[base][int(index[:-1])] = array
+    else:
+        sample.values[base] = array
 
 
 def to_numpy(result):

@@ -204,6 +204,11 @@ BAD_CATALOGUES = {
         "    returns: [float, int]\n    routing: tensor\n    autodiff: memory_bound\n    method: mul",
         r"float_mul: a multi-output op cannot be recomputed for one of its outputs; write `autodiff: compute_bound`",
     ),
+    "a list input recomputed": (
+        "args: [lhs: float, rhs: float]",
+        "args: [lhs: tensors, rhs: float]",
+        r"float_mul: an op over a `tensors` list cannot be recomputed; write `autodiff: compute_bound`",
+    ),
 }
 
 
@@ -232,6 +237,30 @@ def test_the_line_points_at_the_offending_key(tmp_path, capsys):
     generate(bad, tmp_path / "out")
     line = int(re.search(r"mini\.yaml:(\d+):", capsys.readouterr().err).group(1))
     assert bad.read_text().splitlines()[line - 1].strip() == "colour: blue"
+
+
+GATHER_ENTRY = """
+  - name: float_gather
+    kind: float
+    args: [dim: dim, tensor: float, indices: indices]
+    returns: float
+    routing: tensor
+    autodiff: compute_bound
+    method: gather
+    doc: Gather along dim.
+"""
+
+
+def test_a_method_is_called_on_the_first_tensor_even_after_a_dim(tmp_path):
+    """burn puts `dim` before the tensor in gather/scatter: the method's `self` is the first
+    tensor argument, wherever it stands, and indices are checked to be Int."""
+    catalogue = tmp_path / "mini.yaml"
+    catalogue.write_text(MINI.read_text() + GATHER_ENTRY)
+    assert generate(catalogue, tmp_path / "out") == 0
+    tensor = (tmp_path / "out" / "tensor.py").read_text()
+    assert "def gather(self, dim, indices):" in tensor
+    assert 'expect_kind("gather", indices, INT)' in tensor
+    assert "return float_gather(dim_arg(self, dim), self, indices)" in tensor
 
 
 def test_the_committed_tree_is_in_sync():

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=2434d6544b60025a body=0b464462d337bc3a
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=d65a379364fe6973 body=379b1d058c6745e8
 """The bool ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -21,6 +21,25 @@ __all__ = [
     "bool_any_dim",
     "bool_all",
     "bool_all_dim",
+    "bool_reshape",
+    "bool_swap_dims",
+    "bool_transpose",
+    "bool_permute",
+    "bool_flip",
+    "bool_expand",
+    "bool_repeat_dim",
+    "bool_slice",
+    "bool_slice_assign",
+    "bool_cat",
+    "bool_unfold",
+    "bool_gather",
+    "bool_scatter_or",
+    "bool_select",
+    "bool_select_or",
+    "bool_mask_where",
+    "bool_mask_fill",
+    "bool_mask_select",
+    "bool_argwhere",
     "bool_not",
     "bool_and",
     "bool_or",
@@ -177,6 +196,495 @@ def bool_all_dim(tensor, dim):
             ctx,
         )
     raise unsupported_backend("bool_all_dim", tensor)
+
+
+def bool_reshape(tensor, shape):
+    """The same elements in a new shape (-1 infers one dim)."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.bool_reshape(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
+                shape,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_reshape(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
+                shape,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bool_reshape", tensor)
+
+
+def bool_swap_dims(tensor, dim1, dim2):
+    """Swaps two dims."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.bool_swap_dims(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
+                dim1,
+                dim2,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_swap_dims(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
+                dim1,
+                dim2,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bool_swap_dims", tensor)
+
+
+def bool_transpose(tensor):
+    """Swaps the last two dims."""
+    return bool_swap_dims(tensor, -2, -1)
+
+
+def bool_permute(tensor, axes):
+    """Reorders the dims; dim i of the result is dim axes[i] of the tensor."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.bool_permute(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
+                axes,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_permute(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
+                axes,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bool_permute", tensor)
+
+
+def bool_flip(tensor, axes):
+    """Reverses the order of the elements along each of `axes`."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.bool_flip(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
+                axes,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_flip(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
+                axes,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bool_flip", tensor)
+
+
+def bool_expand(tensor, shape):
+    """Broadcasts to `shape` (size-1 dims stretch; new dims go in front)."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.bool_expand(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
+                shape,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_expand(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
+                shape,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bool_expand", tensor)
+
+
+def bool_repeat_dim(tensor, dim, times):
+    """The tensor repeated `times` times along dim, tiled ([a, b] -> [a, b, a, b])."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.bool_repeat_dim(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
+                dim,
+                times,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_repeat_dim(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
+                dim,
+                times,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bool_repeat_dim", tensor)
+
+
+def bool_slice(tensor, slices):
+    """The elements in `slices`, one per leading dim (ints keep their dim with size 1)."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.bool_slice(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
+                slices,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_slice(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
+                slices,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bool_slice", tensor)
+
+
+def bool_slice_assign(tensor, slices, value):
+    """A copy of the tensor with the elements in `slices` replaced by `value`."""
+    ctx = tensor.context.merge(value.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.bool_slice_assign(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
+                slices,
+                (value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)),
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_slice_assign(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
+                slices,
+                (value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bool_slice_assign", tensor)
+
+
+def bool_cat(tensors, dim):
+    """The tensors joined along dim (every other dim must match)."""
+    ctx = merge_contexts(DISABLED, tensors)
+    if tensors[0].kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool, B.inner.bool_cat([t.as_bool("NumPy", tensors[0]) for t in tensors], dim), ctx
+        )
+    if tensors[0].kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool, B.inner.bool_cat([t.as_bool("Torch", tensors[0]) for t in tensors], dim), ctx
+        )
+    raise unsupported_backend("bool_cat", tensors[0])
+
+
+def bool_unfold(tensor, dim, size, step):
+    """Windows of `size` every `step` along dim, as [pre, windows, post, size]."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.bool_unfold(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
+                dim,
+                size,
+                step,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_unfold(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
+                dim,
+                size,
+                step,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bool_unfold", tensor)
+
+
+def bool_gather(dim, tensor, indices):
+    """Reads tensor at `indices` along dim (indices have the tensor's shape but in dim)."""
+    ctx = tensor.context.merge(indices.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.bool_gather(
+                dim,
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
+                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_gather(
+                dim,
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
+                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bool_gather", tensor)
+
+
+def bool_scatter_or(dim, tensor, indices, value):
+    """scatter with logical or (burn's update add on bools)."""
+    ctx = tensor.context.merge(indices.context).merge(value.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.bool_scatter_or(
+                dim,
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
+                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
+                (value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)),
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_scatter_or(
+                dim,
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
+                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
+                (value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bool_scatter_or", tensor)
+
+
+def bool_select(tensor, dim, indices):
+    """The slices of dim at the 1-D `indices`, in their order (repeats allowed)."""
+    ctx = tensor.context.merge(indices.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.bool_select(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
+                dim,
+                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_select(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
+                dim,
+                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bool_select", tensor)
+
+
+def bool_select_or(tensor, dim, indices, value):
+    """select_assign with logical or (burn's update add on bools)."""
+    ctx = tensor.context.merge(indices.context).merge(value.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.bool_select_or(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
+                dim,
+                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
+                (value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)),
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_select_or(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
+                dim,
+                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
+                (value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bool_select_or", tensor)
+
+
+def bool_mask_where(tensor, mask, value):
+    """value where mask is true, else tensor (all three broadcast)."""
+    ctx = tensor.context.merge(mask.context).merge(value.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.bool_mask_where(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
+                (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)),
+                (value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)),
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_mask_where(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
+                (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)),
+                (value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bool_mask_where", tensor)
+
+
+def bool_mask_fill(tensor, mask, value):
+    """value where mask is true, else tensor (the mask broadcasts)."""
+    ctx = tensor.context.merge(mask.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.bool_mask_fill(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
+                (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)),
+                value,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_mask_fill(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
+                (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)),
+                value,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bool_mask_fill", tensor)
+
+
+def bool_mask_select(tensor, mask):
+    """The elements where mask (of the tensor's shape) is true, as 1-D (data-dependent length)."""
+    ctx = tensor.context.merge(mask.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Bool,
+            B.inner.bool_mask_select(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
+                (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)),
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Bool,
+            B.inner.bool_mask_select(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
+                (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bool_mask_select", tensor)
+
+
+def bool_argwhere(tensor, dtype):
+    """The indices of the true elements, one row each, shape [count, rank]."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.bool_argwhere(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
+                dtype,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.bool_argwhere(
+                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
+                dtype,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("bool_argwhere", tensor)
 
 
 def bool_not(tensor):

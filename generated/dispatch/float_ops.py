@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=e9e6d597298d6311 body=a1f73c83433ee33f
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=b4fc6e04311c8ad3 body=44fe7593b7abd5b8
 """The float ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -109,7 +109,26 @@ __all__ = [
     "float_reshape",
     "float_swap_dims",
     "float_transpose",
+    "float_permute",
+    "float_flip",
+    "float_expand",
+    "float_repeat_dim",
+    "float_slice",
+    "float_slice_assign",
+    "float_cat",
+    "float_unfold",
     "float_cast",
+    "float_gather",
+    "float_scatter",
+    "float_scatter_add",
+    "float_select",
+    "float_select_assign",
+    "float_select_add",
+    "float_mask_where",
+    "float_mask_fill",
+    "float_mask_select",
+    "float_gather_nd",
+    "float_scatter_nd",
     "float_equal",
     "float_equal_elem",
     "float_not_equal_elem",
@@ -4738,6 +4757,482 @@ def float_transpose(tensor):
     return float_swap_dims(tensor, -2, -1)
 
 
+def float_permute(tensor, axes):
+    """Reorders the dims; dim i of the result is dim axes[i] of the tensor."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_permute(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    axes,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_permute(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), axes
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_permute(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    axes,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_permute(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), axes
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_permute", tensor)
+
+
+def float_flip(tensor, axes):
+    """Reverses the order of the elements along each of `axes`."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_flip(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    axes,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_flip(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), axes
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_flip(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    axes,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_flip(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), axes
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_flip", tensor)
+
+
+def float_expand(tensor, shape):
+    """Broadcasts to `shape` (size-1 dims stretch; new dims go in front)."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_expand(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    shape,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_expand(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), shape
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_expand(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    shape,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_expand(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), shape
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_expand", tensor)
+
+
+def float_repeat_dim(tensor, dim, times):
+    """The tensor repeated `times` times along dim, tiled ([a, b] -> [a, b, a, b])."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_repeat_dim(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    dim,
+                    times,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_repeat_dim(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                dim,
+                times,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_repeat_dim(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    dim,
+                    times,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_repeat_dim(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                dim,
+                times,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_repeat_dim", tensor)
+
+
+def float_slice(tensor, slices):
+    """The elements in `slices`, one per leading dim (ints keep their dim with size 1)."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_slice(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    slices,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_slice(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), slices
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_slice(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    slices,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_slice(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), slices
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_slice", tensor)
+
+
+def float_slice_assign(tensor, slices, value):
+    """A copy of the tensor with the elements in `slices` replaced by `value`."""
+    ctx = tensor.context.merge(value.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_slice_assign(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    slices,
+                    (value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_slice_assign(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                slices,
+                (value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)),
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_slice_assign(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    slices,
+                    (value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_slice_assign(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                slices,
+                (value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_slice_assign", tensor)
+
+
+def float_cat(tensors, dim):
+    """The tensors joined along dim (every other dim must match)."""
+    ctx = merge_contexts(DISABLED, tensors)
+    if tensors[0].kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_cat([t.as_float("NumPy", tensors[0]) for t in tensors], dim),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(B.Autodiff, AD.float_cat([t.lift(AD, tensors[0]) for t in tensors], dim), ctx)
+    if tensors[0].kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_cat([t.as_float("Torch", tensors[0]) for t in tensors], dim),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(B.Autodiff, AD.float_cat([t.lift(AD, tensors[0]) for t in tensors], dim), ctx)
+    raise unsupported_backend("float_cat", tensors[0])
+
+
+def float_unfold(tensor, dim, size, step):
+    """Windows of `size` every `step` along dim, as [pre, windows, post, size]."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_unfold(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    dim,
+                    size,
+                    step,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_unfold(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                dim,
+                size,
+                step,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_unfold(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    dim,
+                    size,
+                    step,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_unfold(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                dim,
+                size,
+                step,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_unfold", tensor)
+
+
 def float_cast(tensor, dtype):
     """The tensor in another float dtype (the gradient is cast back)."""
     ctx = tensor.context
@@ -4796,6 +5291,792 @@ def float_cast(tensor, dtype):
             ctx,
         )
     raise unsupported_backend("float_cast", tensor)
+
+
+def float_gather(dim, tensor, indices):
+    """Reads tensor at `indices` along dim (indices have the tensor's shape but in dim)."""
+    ctx = tensor.context.merge(indices.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_gather(
+                    dim,
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    (
+                        indices.primitive
+                        if indices.kind is B.Int
+                        else indices.as_int("NumPy", tensor)
+                    ),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_gather(
+                dim,
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_gather(
+                    dim,
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    (
+                        indices.primitive
+                        if indices.kind is B.Int
+                        else indices.as_int("Torch", tensor)
+                    ),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_gather(
+                dim,
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_gather", tensor)
+
+
+def float_scatter(dim, tensor, indices, value, update):
+    """A copy with tensor at `indices` along dim (update)= value (update assign or add)."""
+    ctx = tensor.context.merge(indices.context).merge(value.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_scatter(
+                    dim,
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    (
+                        indices.primitive
+                        if indices.kind is B.Int
+                        else indices.as_int("NumPy", tensor)
+                    ),
+                    (value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)),
+                    update,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_scatter(
+                dim,
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
+                (value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)),
+                update,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_scatter(
+                    dim,
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    (
+                        indices.primitive
+                        if indices.kind is B.Int
+                        else indices.as_int("Torch", tensor)
+                    ),
+                    (value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)),
+                    update,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_scatter(
+                dim,
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
+                (value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)),
+                update,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_scatter", tensor)
+
+
+def float_scatter_add(dim, tensor, indices, value):
+    """scatter with update add (repeated indices accumulate)."""
+    ctx = tensor.context.merge(indices.context).merge(value.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_scatter_add(
+                    dim,
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    (
+                        indices.primitive
+                        if indices.kind is B.Int
+                        else indices.as_int("NumPy", tensor)
+                    ),
+                    (value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_scatter_add(
+                dim,
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
+                (value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)),
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_scatter_add(
+                    dim,
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    (
+                        indices.primitive
+                        if indices.kind is B.Int
+                        else indices.as_int("Torch", tensor)
+                    ),
+                    (value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_scatter_add(
+                dim,
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
+                (value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_scatter_add", tensor)
+
+
+def float_select(tensor, dim, indices):
+    """The slices of dim at the 1-D `indices`, in their order (repeats allowed)."""
+    ctx = tensor.context.merge(indices.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_select(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    dim,
+                    (
+                        indices.primitive
+                        if indices.kind is B.Int
+                        else indices.as_int("NumPy", tensor)
+                    ),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_select(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                dim,
+                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_select(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    dim,
+                    (
+                        indices.primitive
+                        if indices.kind is B.Int
+                        else indices.as_int("Torch", tensor)
+                    ),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_select(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                dim,
+                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_select", tensor)
+
+
+def float_select_assign(tensor, dim, indices, value, update):
+    """A copy with the slices of dim at `indices` (update)= the slices of `value` (assign or add)."""
+    ctx = tensor.context.merge(indices.context).merge(value.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_select_assign(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    dim,
+                    (
+                        indices.primitive
+                        if indices.kind is B.Int
+                        else indices.as_int("NumPy", tensor)
+                    ),
+                    (value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)),
+                    update,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_select_assign(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                dim,
+                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
+                (value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)),
+                update,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_select_assign(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    dim,
+                    (
+                        indices.primitive
+                        if indices.kind is B.Int
+                        else indices.as_int("Torch", tensor)
+                    ),
+                    (value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)),
+                    update,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_select_assign(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                dim,
+                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
+                (value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)),
+                update,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_select_assign", tensor)
+
+
+def float_select_add(tensor, dim, indices, value):
+    """select_assign with update add (repeated indices accumulate)."""
+    ctx = tensor.context.merge(indices.context).merge(value.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_select_add(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    dim,
+                    (
+                        indices.primitive
+                        if indices.kind is B.Int
+                        else indices.as_int("NumPy", tensor)
+                    ),
+                    (value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_select_add(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                dim,
+                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
+                (value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)),
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_select_add(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    dim,
+                    (
+                        indices.primitive
+                        if indices.kind is B.Int
+                        else indices.as_int("Torch", tensor)
+                    ),
+                    (value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_select_add(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                dim,
+                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
+                (value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_select_add", tensor)
+
+
+def float_mask_where(tensor, mask, value):
+    """value where mask is true, else tensor (all three broadcast)."""
+    ctx = tensor.context.merge(mask.context).merge(value.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_mask_where(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)),
+                    (value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_mask_where(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)),
+                (value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)),
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_mask_where(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)),
+                    (value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_mask_where(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)),
+                (value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_mask_where", tensor)
+
+
+def float_mask_fill(tensor, mask, value):
+    """value where mask is true, else tensor (the mask broadcasts)."""
+    ctx = tensor.context.merge(mask.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_mask_fill(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)),
+                    value,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_mask_fill(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)),
+                value,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_mask_fill(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)),
+                    value,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_mask_fill(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)),
+                value,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_mask_fill", tensor)
+
+
+def float_mask_select(tensor, mask):
+    """The elements where mask (of the tensor's shape) is true, as 1-D (data-dependent length)."""
+    ctx = tensor.context.merge(mask.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_mask_select(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("NumPy", tensor)
+                    ),
+                    (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_mask_select(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)),
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_mask_select(
+                    (
+                        tensor.primitive
+                        if tensor.kind is B.Float
+                        else tensor.as_float("Torch", tensor)
+                    ),
+                    (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_mask_select(
+                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
+                (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_mask_select", tensor)
+
+
+def float_gather_nd(data, indices):
+    """The slices of data at n-d indices (the last dim of indices indexes data's first dims)."""
+    ctx = data.context.merge(indices.context)
+    if data.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_gather_nd(
+                    (data.primitive if data.kind is B.Float else data.as_float("NumPy", data)),
+                    (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_gather_nd(
+                (data.primitive if data.kind is B.Autodiff else data.lift(AD, data)),
+                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)),
+            ),
+            ctx,
+        )
+    if data.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_gather_nd(
+                    (data.primitive if data.kind is B.Float else data.as_float("Torch", data)),
+                    (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)),
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_gather_nd(
+                (data.primitive if data.kind is B.Autodiff else data.lift(AD, data)),
+                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_gather_nd", data)
+
+
+def float_scatter_nd(data, indices, values, reduction):
+    """A copy of data with its slices at n-d indices (reduction)= values (unique indices but for add)."""
+    ctx = data.context.merge(indices.context).merge(values.context)
+    if data.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_scatter_nd(
+                    (data.primitive if data.kind is B.Float else data.as_float("NumPy", data)),
+                    (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)),
+                    (
+                        values.primitive
+                        if values.kind is B.Float
+                        else values.as_float("NumPy", data)
+                    ),
+                    reduction,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_scatter_nd(
+                (data.primitive if data.kind is B.Autodiff else data.lift(AD, data)),
+                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)),
+                (values.primitive if values.kind is B.Autodiff else values.lift(AD, data)),
+                reduction,
+            ),
+            ctx,
+        )
+    if data.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            return Tensor(
+                B.Float,
+                B.inner.float_scatter_nd(
+                    (data.primitive if data.kind is B.Float else data.as_float("Torch", data)),
+                    (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)),
+                    (
+                        values.primitive
+                        if values.kind is B.Float
+                        else values.as_float("Torch", data)
+                    ),
+                    reduction,
+                ),
+                ctx,
+            )
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        return Tensor(
+            B.Autodiff,
+            AD.float_scatter_nd(
+                (data.primitive if data.kind is B.Autodiff else data.lift(AD, data)),
+                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)),
+                (values.primitive if values.kind is B.Autodiff else values.lift(AD, data)),
+                reduction,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("float_scatter_nd", data)
 
 
 def float_equal(lhs, rhs):

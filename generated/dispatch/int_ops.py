@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=37d4745ffd834b9b body=89133095a6d8aeab
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=9b8e13deb9f8e653 body=8893ddba62b4cd4b
 """The int ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -49,7 +49,29 @@ __all__ = [
     "int_topk",
     "int_topk_with_indices",
     "int_argtopk",
+    "int_reshape",
+    "int_swap_dims",
+    "int_transpose",
+    "int_permute",
+    "int_flip",
+    "int_expand",
+    "int_repeat_dim",
+    "int_slice",
+    "int_slice_assign",
+    "int_cat",
+    "int_unfold",
     "int_cast",
+    "int_gather",
+    "int_scatter",
+    "int_scatter_add",
+    "int_select",
+    "int_select_assign",
+    "int_select_add",
+    "int_mask_where",
+    "int_mask_fill",
+    "int_mask_select",
+    "int_gather_nd",
+    "int_scatter_nd",
     "int_add",
     "int_add_scalar",
     "int_mul",
@@ -880,6 +902,267 @@ def int_argtopk(tensor, k, dim):
     raise unsupported_backend("int_argtopk", tensor)
 
 
+def int_reshape(tensor, shape):
+    """The same elements in a new shape (-1 infers one dim)."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_reshape(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+                shape,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_reshape(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
+                shape,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_reshape", tensor)
+
+
+def int_swap_dims(tensor, dim1, dim2):
+    """Swaps two dims."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_swap_dims(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+                dim1,
+                dim2,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_swap_dims(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
+                dim1,
+                dim2,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_swap_dims", tensor)
+
+
+def int_transpose(tensor):
+    """Swaps the last two dims."""
+    return int_swap_dims(tensor, -2, -1)
+
+
+def int_permute(tensor, axes):
+    """Reorders the dims; dim i of the result is dim axes[i] of the tensor."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_permute(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), axes
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_permute(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), axes
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_permute", tensor)
+
+
+def int_flip(tensor, axes):
+    """Reverses the order of the elements along each of `axes`."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_flip(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), axes
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_flip(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), axes
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_flip", tensor)
+
+
+def int_expand(tensor, shape):
+    """Broadcasts to `shape` (size-1 dims stretch; new dims go in front)."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_expand(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+                shape,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_expand(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
+                shape,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_expand", tensor)
+
+
+def int_repeat_dim(tensor, dim, times):
+    """The tensor repeated `times` times along dim, tiled ([a, b] -> [a, b, a, b])."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_repeat_dim(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+                dim,
+                times,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_repeat_dim(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
+                dim,
+                times,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_repeat_dim", tensor)
+
+
+def int_slice(tensor, slices):
+    """The elements in `slices`, one per leading dim (ints keep their dim with size 1)."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_slice(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+                slices,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_slice(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
+                slices,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_slice", tensor)
+
+
+def int_slice_assign(tensor, slices, value):
+    """A copy of the tensor with the elements in `slices` replaced by `value`."""
+    ctx = tensor.context.merge(value.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_slice_assign(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+                slices,
+                (value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)),
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_slice_assign(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
+                slices,
+                (value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_slice_assign", tensor)
+
+
+def int_cat(tensors, dim):
+    """The tensors joined along dim (every other dim must match)."""
+    ctx = merge_contexts(DISABLED, tensors)
+    if tensors[0].kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int, B.inner.int_cat([t.as_int("NumPy", tensors[0]) for t in tensors], dim), ctx
+        )
+    if tensors[0].kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int, B.inner.int_cat([t.as_int("Torch", tensors[0]) for t in tensors], dim), ctx
+        )
+    raise unsupported_backend("int_cat", tensors[0])
+
+
+def int_unfold(tensor, dim, size, step):
+    """Windows of `size` every `step` along dim, as [pre, windows, post, size]."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_unfold(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+                dim,
+                size,
+                step,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_unfold(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
+                dim,
+                size,
+                step,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_unfold", tensor)
+
+
 def int_cast(tensor, dtype):
     """The tensor in another int dtype."""
     ctx = tensor.context
@@ -904,6 +1187,324 @@ def int_cast(tensor, dtype):
             ctx,
         )
     raise unsupported_backend("int_cast", tensor)
+
+
+def int_gather(dim, tensor, indices):
+    """Reads tensor at `indices` along dim (indices have the tensor's shape but in dim)."""
+    ctx = tensor.context.merge(indices.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_gather(
+                dim,
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_gather(
+                dim,
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
+                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_gather", tensor)
+
+
+def int_scatter(dim, tensor, indices, value, update):
+    """A copy with tensor at `indices` along dim (update)= value (update assign or add)."""
+    ctx = tensor.context.merge(indices.context).merge(value.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_scatter(
+                dim,
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
+                (value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)),
+                update,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_scatter(
+                dim,
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
+                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
+                (value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)),
+                update,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_scatter", tensor)
+
+
+def int_scatter_add(dim, tensor, indices, value):
+    """scatter with update add (repeated indices accumulate)."""
+    ctx = tensor.context.merge(indices.context).merge(value.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_scatter_add(
+                dim,
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
+                (value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)),
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_scatter_add(
+                dim,
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
+                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
+                (value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_scatter_add", tensor)
+
+
+def int_select(tensor, dim, indices):
+    """The slices of dim at the 1-D `indices`, in their order (repeats allowed)."""
+    ctx = tensor.context.merge(indices.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_select(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+                dim,
+                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_select(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
+                dim,
+                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_select", tensor)
+
+
+def int_select_assign(tensor, dim, indices, value, update):
+    """A copy with the slices of dim at `indices` (update)= the slices of `value` (assign or add)."""
+    ctx = tensor.context.merge(indices.context).merge(value.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_select_assign(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+                dim,
+                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
+                (value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)),
+                update,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_select_assign(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
+                dim,
+                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
+                (value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)),
+                update,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_select_assign", tensor)
+
+
+def int_select_add(tensor, dim, indices, value):
+    """select_assign with update add (repeated indices accumulate)."""
+    ctx = tensor.context.merge(indices.context).merge(value.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_select_add(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+                dim,
+                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
+                (value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)),
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_select_add(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
+                dim,
+                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
+                (value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_select_add", tensor)
+
+
+def int_mask_where(tensor, mask, value):
+    """value where mask is true, else tensor (all three broadcast)."""
+    ctx = tensor.context.merge(mask.context).merge(value.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_mask_where(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+                (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)),
+                (value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)),
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_mask_where(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
+                (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)),
+                (value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_mask_where", tensor)
+
+
+def int_mask_fill(tensor, mask, value):
+    """value where mask is true, else tensor (the mask broadcasts)."""
+    ctx = tensor.context.merge(mask.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_mask_fill(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+                (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)),
+                value,
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_mask_fill(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
+                (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)),
+                value,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_mask_fill", tensor)
+
+
+def int_mask_select(tensor, mask):
+    """The elements where mask (of the tensor's shape) is true, as 1-D (data-dependent length)."""
+    ctx = tensor.context.merge(mask.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_mask_select(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
+                (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)),
+            ),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_mask_select(
+                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
+                (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_mask_select", tensor)
+
+
+def int_gather_nd(data, indices):
+    """The slices of data at n-d indices (the last dim of indices indexes data's first dims)."""
+    ctx = data.context.merge(indices.context)
+    if data.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_gather_nd(
+                (data.primitive if data.kind is B.Int else data.as_int("NumPy", data)),
+                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)),
+            ),
+            ctx,
+        )
+    if data.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_gather_nd(
+                (data.primitive if data.kind is B.Int else data.as_int("Torch", data)),
+                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_gather_nd", data)
+
+
+def int_scatter_nd(data, indices, values, reduction):
+    """A copy of data with its slices at n-d indices (reduction)= values (unique indices but for add)."""
+    ctx = data.context.merge(indices.context).merge(values.context)
+    if data.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_scatter_nd(
+                (data.primitive if data.kind is B.Int else data.as_int("NumPy", data)),
+                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)),
+                (values.primitive if values.kind is B.Int else values.as_int("NumPy", data)),
+                reduction,
+            ),
+            ctx,
+        )
+    if data.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_scatter_nd(
+                (data.primitive if data.kind is B.Int else data.as_int("Torch", data)),
+                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)),
+                (values.primitive if values.kind is B.Int else values.as_int("Torch", data)),
+                reduction,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("int_scatter_nd", data)
 
 
 def int_add(lhs, rhs):

@@ -107,13 +107,18 @@ class Autodiff:
 
     def _record(self, op: AutodiffOp, rule: Rule, forward, args):
         positions = op.float_inputs
-        inputs = [args[i] for i in positions]
+        inputs = [args[i] for i in positions]  # AutodiffTensors; a list of them for `tensors`
         call = list(args)
+        nodes = []
         for i, tensor in zip(positions, inputs):
-            call[i] = tensor.primitive
+            if type(tensor) is list:  # each element is an input, and a parent, of its own
+                call[i] = [t.primitive for t in tensor]
+                nodes += [t.node for t in tensor]
+            else:
+                call[i] = tensor.primitive
+                nodes.append(tensor.node)
         result = forward(*call)
         out = result if op.float_output is None else result[op.float_output]
-        nodes = [t.node for t in inputs]
         order = max(n.order for n in nodes) + 1
         if Requirement.from_nodes(nodes) is NONE:
             # Seed: an op on untracked inputs still registers its (empty) step.
@@ -121,17 +126,17 @@ class Autodiff:
             return self._outputs(op, result, AutodiffTensor(out, node))
 
         strategy = self.strategy
-        tracked = tuple(n if n.requirement is not NONE else None for n in nodes)
+        tracked = tuple(_tracked(tensor) for tensor in inputs)
         memory_bound = strategy.memory_bound(op.memory_bound, nodes)
         saved = {}
         for vjp_needs, parent in zip(rule.needs, tracked):
-            if parent is None:
+            if parent is None or type(parent) is tuple and parent.count(None) == len(parent):
                 continue
             for name in vjp_needs:
                 if name not in saved:
                     saved[name] = self._save(name, op, args, result, out, memory_bound)
         retro_forward = None
-        if memory_bound:
+        if memory_bound:  # never for a list input: ops.yaml declares those compute_bound
             recipe = list(call)
             for i, tensor in zip(positions, inputs):
                 recipe[i] = strategy.checkpoint(tensor)
@@ -140,11 +145,11 @@ class Autodiff:
             rule,
             self.inner,
             tracked,
-            tuple(t.primitive.shape for t in inputs),
+            tuple(_shape(tensor) for tensor in inputs),
             saved,
             retro_forward,
         )
-        parents = tuple(n.id for n in tracked if n is not None)
+        parents = tuple(n.id for n in nodes if n.requirement is not NONE)
         properties = MEMORY_BOUND if memory_bound else COMPUTE_BOUND
         node = Node(parents, order, NodeId.new(), TRACKED, properties, step)
         return self._outputs(op, result, AutodiffTensor(out, node))
@@ -152,20 +157,29 @@ class Autodiff:
     def _save(self, name, op, args, result, out, memory_bound):
         if name == "out":
             return SELF if memory_bound else out
-        if name == "indices":  # the int output of a (values, indices) op
+        if name == "indices" and op.float_output is not None:  # a (values, indices) op's int
+            # output (gather and kin have an *argument* named indices instead)
             return result[1 - op.float_output]
         if name not in op.args:  # `<input>_shape`, `<input>_device` or `<input>_dtype`
             input_name, _, what = name.rpartition("_")
-            primitive = args[op.args.index(input_name)].primitive
-            if what == "shape":
-                return primitive.shape
-            if what == "device":
-                return self.inner.device_of(primitive)
-            return self.inner.dtype(primitive)
+            tensor = args[op.args.index(input_name)]
+            if type(tensor) is list:
+                return [self._describe(what, t.primitive) for t in tensor]
+            return self._describe(what, tensor.primitive)
         index = op.args.index(name)
-        if index in op.float_inputs:
-            return self.strategy.checkpoint(args[index])
-        return args[index]
+        value = args[index]
+        if index not in op.float_inputs:
+            return value
+        if type(value) is list:  # kept: the Checkpointer recomputes single values only
+            return [t.primitive for t in value]
+        return self.strategy.checkpoint(value)
+
+    def _describe(self, what, primitive):
+        if what == "shape":
+            return primitive.shape
+        if what == "device":
+            return self.inner.device_of(primitive)
+        return self.inner.dtype(primitive)
 
     @staticmethod
     def _outputs(op, result, float_output):
@@ -174,3 +188,17 @@ class Autodiff:
         result = list(result)
         result[op.float_output] = float_output
         return tuple(result)
+
+
+def _tracked(tensor):
+    """A float input's parent: its Node if tracked, else None; a tuple of them for a list."""
+    if type(tensor) is list:
+        return tuple(_tracked(t) for t in tensor)
+    node = tensor.node
+    return node if node.requirement is not NONE else None
+
+
+def _shape(tensor):
+    if type(tensor) is list:
+        return tuple(t.primitive.shape for t in tensor)
+    return tensor.primitive.shape

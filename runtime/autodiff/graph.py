@@ -51,8 +51,8 @@ def _tape(root: Node) -> list[Node]:
             raise GraphConsumed(node.id)
         tape.append(node)
         if type(step) is OpsStep:
-            for parent in step.parents:
-                if parent is not None and parent.id.value not in seen:
+            for parent in step.parent_nodes():
+                if parent.id.value not in seen:
                     seen.add(parent.id.value)
                     stack.append(parent)
     tape.sort(key=_order, reverse=True)

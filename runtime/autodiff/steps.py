@@ -3,7 +3,8 @@
 RootStep and UntrackedOpsStep do nothing and carry nothing, so each is one shared object.
 OpsStep runs an op's backward rule: one VJP per tracked float input, with the values the rule
 asked for (saved at forward time, or recomputed by the Checkpointer), and undoes broadcasting
-once, here, for every rule.
+once, here, for every rule. A `tensors` input (cat) is a list: its VJP returns one gradient per
+element, and each tracked element is a parent of its own.
 """
 
 
@@ -39,8 +40,9 @@ class OpsStep:
     def __init__(self, rule, backend, parents, shapes, saved, retro_forward):
         self.rule = rule
         self.backend = backend  # the inner backend: backward math is never recorded
-        self.parents = parents  # per float input: its Node if tracked, else None
-        self.shapes = shapes  # per float input: its shape, to undo broadcasting
+        # per float input (a tuple of them for a list input):
+        self.parents = parents  # its Node if tracked, else None
+        self.shapes = shapes  # its shape, to undo broadcasting
         self.saved = saved  # name -> primitive | Node (recompute) | SELF
         self.retro_forward = retro_forward  # how to recompute the output (MemoryBound only)
 
@@ -50,12 +52,27 @@ class OpsStep:
             values = {name: checkpointer.resolve(value, node) for name, value in values.items()}
         backend = self.backend
         for vjp, parent, shape in zip(self.rule.vjps, self.parents, self.shapes):
-            if parent is None:
-                continue
-            input_grad = vjp(backend, grad, values)
-            if input_grad.shape != shape:
-                input_grad = backend.unbroadcast(input_grad, shape)
-            gradients.register(parent.id, input_grad)
+            if type(parent) is tuple:
+                if any(p is not None for p in parent):
+                    for p, s, input_grad in zip(parent, shape, vjp(backend, grad, values)):
+                        if p is not None:
+                            _register(backend, gradients, p, s, input_grad)
+            elif parent is not None:
+                _register(backend, gradients, parent, shape, vjp(backend, grad, values))
+
+    def parent_nodes(self):
+        """The tracked parents, a list input's elements included."""
+        for parent in self.parents:
+            if type(parent) is tuple:
+                yield from (p for p in parent if p is not None)
+            elif parent is not None:
+                yield parent
+
+
+def _register(backend, gradients, parent, shape, input_grad) -> None:
+    if input_grad.shape != shape:
+        input_grad = backend.unbroadcast(input_grad, shape)
+    gradients.register(parent.id, input_grad)
 
 
 class RetroForward:

@@ -4,6 +4,7 @@ from runtime.backends.kernels.activation import ActivationKernels
 from runtime.backends.kernels.arithmetic import ArithmeticKernels
 from runtime.backends.kernels.convert import ConvertKernels
 from runtime.backends.kernels.creation import CreationKernels
+from runtime.backends.kernels.indexing import IndexingKernels
 from runtime.backends.kernels.order import OrderKernels
 from runtime.backends.kernels.reduce import ReduceKernels
 from runtime.backends.kernels.shape import ShapeKernels
@@ -18,6 +19,7 @@ class ArrayBackend(
     ReduceKernels,
     OrderKernels,
     ShapeKernels,
+    IndexingKernels,
     ConvertKernels,
 ):
     """A backend over an array library. Subclasses set `name`, `variant`, `xp` and define the
@@ -59,4 +61,9 @@ class ArrayBackend(
         raise NotImplementedError
 
     def from_numpy(self, array, device: str):
+        raise NotImplementedError
+
+    def index_update(self, target, index, values, update):
+        """`target[index] (update)= values` in place (an IndexingUpdateOp), accumulating over
+        repeated indices: the array API has no scatter, so each library says how."""
         raise NotImplementedError

@@ -8,6 +8,15 @@ import numpy as np
 from scipy import special
 
 from runtime.backends.array import ArrayBackend
+from runtime.indexing import IndexingUpdateOp
+
+# ufunc.at accumulates over repeated indices (plain `a[i] += v` would not); add on bools is or
+ACCUMULATE = {
+    IndexingUpdateOp.Add: np.add,
+    IndexingUpdateOp.Mul: np.multiply,
+    IndexingUpdateOp.Min: np.minimum,
+    IndexingUpdateOp.Max: np.maximum,
+}
 
 
 class NumPyBackend(ArrayBackend):
@@ -39,6 +48,12 @@ class NumPyBackend(ArrayBackend):
 
     def from_numpy(self, array, device: str):
         return np.array(array)
+
+    def index_update(self, target, index, values, update):
+        if update is IndexingUpdateOp.Assign:
+            target[index] = values
+        else:
+            ACCUMULATE[update].at(target, index, values)
 
     # -- kernels numpy does its own way ---------------------------------------------------------
     def float_from_data(self, data, device, dtype):

@@ -11,6 +11,14 @@ import torch
 from array_api_compat import torch as torch_namespace
 
 from runtime.backends.array import ArrayBackend
+from runtime.indexing import IndexingUpdateOp
+
+# index_put_ assigns or sums; the other updates reduce with scatter_reduce_
+REDUCE = {
+    IndexingUpdateOp.Mul: "prod",
+    IndexingUpdateOp.Min: "amin",
+    IndexingUpdateOp.Max: "amax",
+}
 
 
 class Learned(dict):
@@ -69,6 +77,19 @@ class TorchBackend(ArrayBackend):
     def from_numpy(self, array, device: str):
         # A C-ordered copy that torch owns: no aliasing of `array`, and no negative strides.
         return torch.from_numpy(np.array(array, order="C")).to(NATIVE_DEVICE[device])
+
+    def index_update(self, target, index, values, update):
+        if update is IndexingUpdateOp.Assign or update is IndexingUpdateOp.Add:
+            target.index_put_(index, values, accumulate=update is IndexingUpdateOp.Add)
+            return
+        # The indexed dims flattened into one: position p of `values` updates row linear[p].
+        rest = target.shape[len(index) :]
+        linear = torch.zeros((), dtype=torch.int64, device=target.device)
+        for position, size in zip(torch.broadcast_tensors(*index), target.shape):
+            linear = linear * size + position
+        source = values.reshape(-1, *rest)
+        rows = linear.reshape(-1, *[1] * len(rest)).expand(source.shape)
+        target.view(-1, *rest).scatter_reduce_(0, rows, source, REDUCE[update])
 
     # -- kernels torch does its own way ---------------------------------------------------------
     def float_from_data(self, data, device, dtype):

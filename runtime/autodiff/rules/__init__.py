@@ -1,12 +1,14 @@
 """Backward rules: one flat table per category, merged into RULES.
 
 A rule is a tuple with one VJP per float input, in the order ops.yaml lists the op's
-arguments. A VJP is a function whose parameter names say what it needs:
+arguments; the VJP of a `tensors` list returns a list, one gradient per element. A VJP is a
+function whose parameter names say what it needs:
 
 - `g`: the gradient of the output; `B`: the inner backend (backward is never recorded);
 - an argument's name (`lhs`, `tensor`, `dim`, `rhs`, ...): its value at forward time;
 - `out`: the op's (float) output; `indices`: the int output of a (values, indices) op;
-- `<input>_shape`, `_device`, `_dtype`: a float input's shape, device, dtype.
+- `<input>_shape`, `_device`, `_dtype`: a float input's shape, device, dtype (a list of them for
+  a `tensors` list).
 
 Only what the VJPs of the *tracked* inputs name is saved (burn: `mul` keeps lhs only when rhs
 needs a gradient). Broadcasting is undone once, by the step, not here.
@@ -16,11 +18,12 @@ import inspect
 
 from runtime.autodiff.rules.activation import RULES as ACTIVATION
 from runtime.autodiff.rules.elementwise import RULES as ELEMENTWISE
+from runtime.autodiff.rules.indexing import RULES as INDEXING
 from runtime.autodiff.rules.order import RULES as ORDER
 from runtime.autodiff.rules.reduce import RULES as REDUCE
 from runtime.autodiff.rules.shape import RULES as SHAPE
 
-TABLES = (ELEMENTWISE, ACTIVATION, REDUCE, ORDER, SHAPE)
+TABLES = (ELEMENTWISE, ACTIVATION, REDUCE, ORDER, SHAPE, INDEXING)
 RULES: dict[str, tuple] = {name: rule for table in TABLES for name, rule in table.items()}
 assert len(RULES) == sum(map(len, TABLES)), "a rule is in two tables"
 
