@@ -5,21 +5,33 @@ every update mode, and gradients where windows or indices overlap."""
 import numpy as np
 import pytest
 
-from generated import Device, IndexingUpdateOp, Tensor
+from generated import IndexingUpdateOp, Tensor
+from opinfo import BACKENDS, devices
 from runtime.errors import StrategyMismatch
 
-CPU = Device.numpy()
-AD = CPU.autodiff()
-CK = AD.gradient_checkpointing()
+CPU = AD = CK = None  # the plain, autodiff and balanced devices of the backend under test
 
 
-def leaf(data, device=AD):
-    return Tensor.from_data(np.asarray(data, dtype=np.float64), device=device).require_grad()
+@pytest.fixture(autouse=True, params=BACKENDS)
+def backend(request):
+    """Every test runs on every backend ops.yaml declares."""
+    global CPU, AD, CK
+    on = devices(request.param)
+    CPU, AD, CK = on["plain"], on["autodiff"], on["balanced"]
+
+
+def T(data, device=None, dtype=None):
+    """A tensor on the backend under test (its plain device unless told)."""
+    return Tensor.from_data(data, device=device or CPU, dtype=dtype)
+
+
+def leaf(data, device=None):
+    return T(np.asarray(data, dtype=np.float64), device or AD).require_grad()
 
 
 def grad_of(output, weights, *leaves):
     """Gradients of sum(output * weights) for each leaf, as numpy (None if it got none)."""
-    grads = (output * Tensor.from_data(weights, device=AD)).sum().backward()
+    grads = (output * T(weights, AD)).sum().backward()
     return [None if (g := t.grad(grads)) is None else g.to_numpy() for t in leaves]
 
 
@@ -78,24 +90,24 @@ def test_repeat_dim_zero_times_gives_an_empty_dim_and_zero_gradient():
 
 
 def test_out_of_range_indices_name_the_index_and_the_dim():
-    x = Tensor.from_data([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
-    bad = Tensor.from_data([[0, 3], [1, 0]])
+    x = T([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    bad = T([[0, 3], [1, 0]])
     with pytest.raises(ValueError, match=r"gather: index 3 is out of range for dim 1 of size 3"):
         x.gather(1, bad)
     with pytest.raises(ValueError, match=r"select: index -1 is out of range for dim 0 of size 2"):
-        x.select(0, Tensor.from_data([0, -1]))
+        x.select(0, T([0, -1]))
     with pytest.raises(ValueError, match=r"scatter: index 3 .* dim 1"):
-        x.scatter(1, bad, Tensor.from_data([[1.0, 1.0], [1.0, 1.0]]), "add")
+        x.scatter(1, bad, T([[1.0, 1.0], [1.0, 1.0]]), "add")
     with pytest.raises(ValueError, match=r"select_assign: index 2 .* dim 0"):
-        x.select_assign(0, Tensor.from_data([2]), Tensor.from_data([[0.0, 0.0, 0.0]]), "assign")
+        x.select_assign(0, T([2]), T([[0.0, 0.0, 0.0]]), "assign")
     with pytest.raises(ValueError, match=r"gather_nd: index 5 .* dim 1 of size 3"):
-        x.gather_nd(Tensor.from_data([[1, 5]]))
+        x.gather_nd(T([[1, 5]]))
     with pytest.raises(ValueError, match=r"scatter_nd: index 2 .* dim 0 of size 2"):
-        x.scatter_nd(Tensor.from_data([[2]]), Tensor.from_data([[0.0, 0.0, 0.0]]), "add")
+        x.scatter_nd(T([[2]]), T([[0.0, 0.0, 0.0]]), "add")
 
 
 def test_index_errors_are_also_index_errors_so_iteration_stops():
-    x = Tensor.from_data([[1, 2], [3, 4]])
+    x = T([[1, 2], [3, 4]])
     with pytest.raises(IndexError):
         x[2]
     rows = [row.tolist() for row in x]  # Python's sequence protocol: __getitem__ until IndexError
@@ -103,21 +115,21 @@ def test_index_errors_are_also_index_errors_so_iteration_stops():
 
 
 def test_indices_must_be_int_tensors_of_any_int_dtype():
-    x = Tensor.from_data(np.array([[1, 2, 3]], dtype=np.int32))
+    x = T(np.array([[1, 2, 3]], dtype=np.int32))
     with pytest.raises(TypeError, match="expected a Int tensor"):
-        x.select(1, Tensor.from_data([0.0, 1.0]))
-    index = Tensor.from_data(np.array([2, 0], dtype=np.int64))  # another int dtype than x's
+        x.select(1, T([0.0, 1.0]))
+    index = T(np.array([2, 0], dtype=np.int64))  # another int dtype than x's
     assert x.select(1, index).tolist() == [[3, 1]]
 
 
 def test_shapes_are_checked_with_value_errors():
-    x = Tensor.from_data([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    x = T([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
     with pytest.raises(ValueError, match="in every dim but 1"):
-        x.gather(1, Tensor.from_data([[0, 1]]))
+        x.gather(1, T([[0, 1]]))
     with pytest.raises(ValueError, match="indices must be 1-D"):
-        x.select(1, Tensor.from_data([[0]]))
+        x.select(1, T([[0]]))
     with pytest.raises(ValueError, match="slice has shape"):
-        x.slice_assign([(0, 1)], Tensor.from_data([[1.0, 2.0]]))
+        x.slice_assign([(0, 1)], T([[1.0, 2.0]]))
     with pytest.raises(ValueError, match="cannot be broadcast"):
         x.expand([3, 3])
     with pytest.raises(ValueError, match="not a permutation"):
@@ -125,9 +137,9 @@ def test_shapes_are_checked_with_value_errors():
     with pytest.raises(ValueError, match="repeat a dim"):
         x.permute([0, 0])
     with pytest.raises(ValueError, match="the mask is not broadcast"):
-        x.mask_select(Tensor.from_data([True, False, True]))
+        x.mask_select(T([True, False, True]))
     with pytest.raises(ValueError, match="differ outside dim 0"):
-        Tensor.cat([x, Tensor.from_data([[1.0, 2.0]])], 0)
+        Tensor.cat([x, T([[1.0, 2.0]])], 0)
     with pytest.raises(ValueError, match="at least 1"):
         x.unfold(1, 2, 0)
 
@@ -146,8 +158,8 @@ def test_cat_sends_each_input_its_stretch_of_the_gradient():
 
 def test_cat_lifts_plain_inputs_as_constants():
     a = leaf([[1.0], [2.0]])
-    plain = Tensor.from_data(np.array([[3.0], [4.0]]))
-    untracked = Tensor.from_data(np.array([[5.0], [6.0]]), device=AD)
+    plain = T(np.array([[3.0], [4.0]]))
+    untracked = T(np.array([[5.0], [6.0]]), device=AD)
     out = Tensor.cat([plain, a, untracked], 1)
     assert out.is_autodiff() and out.device() == AD
     assert out.to_numpy().tolist() == [[3.0, 1.0, 5.0], [4.0, 2.0, 6.0]]
@@ -156,22 +168,22 @@ def test_cat_lifts_plain_inputs_as_constants():
 
 
 def test_cat_of_plain_tensors_stays_plain_and_of_untracked_ones_untracked():
-    plain = Tensor.cat([Tensor.from_data([1.0]), Tensor.from_data([2.0])], 0)
+    plain = Tensor.cat([T([1.0]), T([2.0])], 0)
     assert not plain.is_autodiff()
-    untracked = Tensor.cat([Tensor.from_data([1.0], device=AD)], 0)
+    untracked = Tensor.cat([T([1.0], device=AD)], 0)
     assert untracked.is_autodiff() and not untracked.is_tracked()
 
 
 def test_cat_merges_every_inputs_strategy():
     with pytest.raises(StrategyMismatch):
-        Tensor.cat([Tensor.from_data([1.0], device=AD), Tensor.from_data([2.0], device=CK)], 0)
+        Tensor.cat([T([1.0], device=AD), T([2.0], device=CK)], 0)
 
 
 def test_cat_refuses_mixed_kinds_and_dtypes_and_an_empty_list():
     with pytest.raises(TypeError, match="cannot mix"):
-        Tensor.cat([Tensor.from_data([1.0]), Tensor.from_data([1])], 0)
+        Tensor.cat([T([1.0]), T([1])], 0)
     with pytest.raises(TypeError, match="dtypes differ"):
-        Tensor.cat([Tensor.from_data([1.0]), Tensor.from_data([1.0], dtype="float64")], 0)
+        Tensor.cat([T([1.0]), T([1.0], dtype="float64")], 0)
     with pytest.raises(ValueError, match="at least one"):
         Tensor.cat([], 0)
 
@@ -207,20 +219,20 @@ X = np.arange(20.0).reshape(4, 5)
     ],
 )
 def test_slice_ranges_follow_burn_and_python_slices_follow_python(slices, expected):
-    x = Tensor.from_data(X)
+    x = T(X)
     np.testing.assert_array_equal(x.slice(slices).to_numpy(), expected)
 
 
 def test_slice_assign_with_a_negative_step_writes_in_reverse():
-    x = Tensor.from_data([0.0, 1.0, 2.0, 3.0, 4.0])
-    values = Tensor.from_data([10.0, 11.0, 12.0, 13.0, 14.0])
+    x = T([0.0, 1.0, 2.0, 3.0, 4.0])
+    values = T([10.0, 11.0, 12.0, 13.0, 14.0])
     # burn's doc example: s![..;-1] assigns in reverse
     assert x.slice_assign([(0, None, -1)], values).tolist() == [14.0, 13.0, 12.0, 11.0, 10.0]
     assert x.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]  # the receiver is unchanged
 
 
 def test_slice_argument_errors():
-    x = Tensor.from_data(X)
+    x = T(X)
     with pytest.raises(ValueError, match="step of 0"):
         x.slice([(0, 2, 0)])
     with pytest.raises(ValueError, match="3 entries for a tensor of rank 2"):
@@ -242,14 +254,14 @@ def test_strided_slice_gradients_land_on_the_read_positions():
 
 
 def test_getitem_reads_like_numpy():
-    x = Tensor.from_data(X)
+    x = T(X)
     np.testing.assert_array_equal(x[1].to_numpy(), X[1])
     np.testing.assert_array_equal(x[-1, 2:].to_numpy(), X[-1, 2:])
     np.testing.assert_array_equal(x[..., ::-2].to_numpy(), X[..., ::-2])
     np.testing.assert_array_equal(x[1, ...].to_numpy(), X[1, ...])
     assert x[2, 3].shape == () and x[2, 3].item() == X[2, 3]
     np.testing.assert_array_equal(x[x > 12.0].to_numpy(), X[X > 12.0])
-    np.testing.assert_array_equal(x[Tensor.from_data([3, 0, 3])].to_numpy(), X[[3, 0, 3]])
+    np.testing.assert_array_equal(x[T([3, 0, 3])].to_numpy(), X[[3, 0, 3]])
     with pytest.raises(TypeError, match="ints, slices"):
         x[None]
 
@@ -276,22 +288,20 @@ def test_update_ops_parse_from_names():
 
 @pytest.mark.parametrize("update", ["mul", "min", "max"])
 def test_scatter_and_select_assign_implement_assign_and_add_only(update):
-    x = Tensor.from_data([[1.0, 2.0]])
+    x = T([[1.0, 2.0]])
     with pytest.raises(NotImplementedError, match="use assign, add"):
-        x.scatter(1, Tensor.from_data([[0]]), Tensor.from_data([[5.0]]), update)
+        x.scatter(1, T([[0]]), T([[5.0]]), update)
     with pytest.raises(NotImplementedError, match="use assign, add"):
-        x.select_assign(1, Tensor.from_data([0]), Tensor.from_data([[5.0]]), update)
+        x.select_assign(1, T([0]), T([[5.0]]), update)
 
 
 def test_add_accumulates_repeated_indices_and_assign_overwrites():
-    x = Tensor.from_data([[1.0, 2.0, 3.0]])
-    idx = Tensor.from_data([[0, 0, 2]])
-    v = Tensor.from_data([[10.0, 20.0, 30.0]])
+    x = T([[1.0, 2.0, 3.0]])
+    idx = T([[0, 0, 2]])
+    v = T([[10.0, 20.0, 30.0]])
     assert x.scatter(1, idx, v, "add").tolist() == [[31.0, 2.0, 33.0]]
-    assert x.select_assign(1, Tensor.from_data([2, 2]), v[:, :2], "add").tolist() == [
-        [1.0, 2.0, 33.0]
-    ]
-    assert x.scatter(1, Tensor.from_data([[2, 0, 1]]), v, "assign").tolist() == [[20.0, 30.0, 10.0]]
+    assert x.select_assign(1, T([2, 2]), v[:, :2], "add").tolist() == [[1.0, 2.0, 33.0]]
+    assert x.scatter(1, T([[2, 0, 1]]), v, "assign").tolist() == [[20.0, 30.0, 10.0]]
 
 
 @pytest.mark.parametrize("update", ["assign", "add"])
@@ -316,7 +326,7 @@ def test_scatter_and_select_assign_gradients(update, method):
 
     weights = rng.uniform(0.5, 1.5, (2, 3))
     tx, tv = leaf(x), leaf(v)
-    out = getattr(tx, method)(1, Tensor.from_data(index), tv, update)
+    out = getattr(tx, method)(1, T(index), tv, update)
     grad_x, grad_v = grad_of(out, weights, tx, tv)
     np.testing.assert_allclose(grad_x, finite_difference(lambda a: reference(a, v), x, weights))
     np.testing.assert_allclose(grad_v, finite_difference(lambda b: reference(x, b), v, weights))
@@ -339,7 +349,7 @@ def test_scatter_nd_gradients_for_every_reduction(reduction):
 
     weights = rng.uniform(0.5, 1.5, (3, 2))
     td, tv = leaf(data), leaf(values)
-    out = td.scatter_nd(Tensor.from_data(index), tv, reduction)
+    out = td.scatter_nd(T(index), tv, reduction)
     np.testing.assert_allclose(out.to_numpy(), reference(data, values))
     grad_d, grad_v = grad_of(out, weights, td, tv)
     np.testing.assert_allclose(
@@ -366,19 +376,19 @@ def test_unfold_gradient_adds_overlapping_windows():
 
 
 def test_unfold_with_a_window_longer_than_the_dim_has_no_windows():
-    x = Tensor.from_data(np.ones((2, 2, 3)))
+    x = T(np.ones((2, 2, 3)))
     assert x.unfold(1, 3, 1).shape == (2, 0, 3, 3)
 
 
 def test_gather_with_repeated_indices_accumulates_the_gradient():
     x = leaf([[1.0, 2.0, 3.0]])
-    (grad,) = grad_of(x.gather(1, Tensor.from_data([[1, 1, 1, 0]])), np.ones((1, 4)), x)
+    (grad,) = grad_of(x.gather(1, T([[1, 1, 1, 0]])), np.ones((1, 4)), x)
     np.testing.assert_array_equal(grad, [[1.0, 3.0, 0.0]])
 
 
 def test_mask_select_gradient_is_zero_where_the_mask_is_false():
     x = leaf([[1.0, 2.0], [3.0, 4.0]])
-    mask = Tensor.from_data([[True, False], [False, True]])
+    mask = T([[True, False], [False, True]])
     out = x.mask_select(mask)
     assert out.tolist() == [1.0, 4.0]
     (grad,) = grad_of(out, np.array([5.0, 7.0]), x)
@@ -396,7 +406,7 @@ def test_cross_gradient_is_reduced_to_a_broadcast_inputs_shape():
 
 
 def test_argwhere_lists_true_positions_in_row_major_order():
-    mask = Tensor.from_data([[False, True], [True, True]])
+    mask = T([[False, True], [True, True]])
     assert mask.argwhere().tolist() == [[0, 1], [1, 0], [1, 1]]
     assert mask.argwhere(dtype="int32").dtype == np.int32
-    assert Tensor.from_data(np.zeros((0, 3), bool)).argwhere().shape == (0, 2)
+    assert T(np.zeros((0, 3), bool)).argwhere().shape == (0, 2)
