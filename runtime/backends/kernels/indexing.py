@@ -55,7 +55,7 @@ class IndexingKernels:
         expected[dim] = indices.shape[0]
         if list(value.shape) != expected:
             raise ValueError(
-                f"select_assign: the value has shape {list(value.shape)} but {len(indices)} "
+                f"select_assign: the value has shape {list(value.shape)} but {indices.shape[0]} "
                 f"indices along dim {dim} select shape {expected}"
             )
         out = self.xp.asarray(tensor, copy=True)
