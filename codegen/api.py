@@ -86,20 +86,26 @@ def _merge(op: Op) -> str:
 
 
 def _arm(op: Op, backend: Backend, selector: str) -> Arm:
+    """A backend's statements: each tensor input bound to `<name>_`, its primitive (or its
+    AutodiffTensor), then the call of the inner backend (or the Autodiff specialization)."""
     variant = backend.variant
-    # The common case is an identity test on the shared kind; the accessor call handles the
-    # rest (a constant to lift, another backend or kind to report). It is told the backend the
-    # op runs on and the input that chose it: a tensor of another backend raises an error that
-    # names both devices.
-    routed = f'"{variant}", {selector}'
+
+    # The common case is an identity test on the shared kind; the accessor handles the rest (a
+    # constant to lift, another backend or kind to report). It is told the backend the op runs
+    # on and, if it is not the input itself, the input that chose it: a tensor of another
+    # backend raises an error that names both devices.
+    def routed(name):
+        return f'"{variant}"' if name == selector else f'"{variant}", {selector}'
 
     def plain_arg(arg):
         n = arg.name
         if arg.type == "tensors":
-            return f"[t.{ACCESSOR[op.kind]}({routed}) for t in {n}]"
+            return f"[t.{ACCESSOR[op.kind]}({routed(None)}) for t in {n}]"
         if arg.type in ACCESSOR:
             kind = PLAIN_KIND[TENSOR_KIND[arg.type]]
-            return f"{n}.primitive if {n}.kind is B.{kind} else {n}.{ACCESSOR[arg.type]}({routed})"
+            return (
+                f"{n}.primitive if {n}.kind is B.{kind} else {n}.{ACCESSOR[arg.type]}({routed(n)})"
+            )
         if arg.type == "device":
             return f"{n}.inner"
         return n
@@ -109,40 +115,50 @@ def _arm(op: Op, backend: Backend, selector: str) -> Arm:
         if arg.type == "tensors":
             return f"[t.lift(AD, {selector}) for t in {n}]"
         if arg.type == "float":
-            return f"{n}.primitive if {n}.kind is B.Autodiff else {n}.lift(AD, {selector})"
+            lift = f"AD, {selector}" if n != selector else "AD"
+            return f"{n}.primitive if {n}.kind is B.Autodiff else {n}.lift({lift})"
         return plain_arg(arg)
 
-    plain_call = f"B.inner.{op.name}({', '.join(_paren(plain_arg(a)) for a in op.args)})"
-    autodiff_call = f"AD.{op.name}({', '.join(_paren(autodiff_arg(a)) for a in op.args)})"
+    def statements(expression, call_of, wrap) -> list[str]:
+        bindings, names = [], []
+        for arg in op.args:
+            value = expression(arg)
+            if arg.type in ACCESSOR or arg.type == "tensors":
+                bindings.append(f"{arg.name}_ = {value}")
+                names.append(f"{arg.name}_")
+            else:
+                names.append(value)
+        return bindings + wrap(f"{call_of}.{op.name}({', '.join(names)})")
+
+    def plain(wrap):
+        return statements(plain_arg, "B.inner", wrap)
+
+    def autodiff(wrap):
+        return statements(autodiff_arg, "AD", wrap)
+
     if op.routing == "creation":
         if op.kind == "float":
             return Arm(
                 variant,
-                [f"return Tensor(B.Float, {plain_call}, DISABLED)"],
-                [f"return Tensor(B.Autodiff, {autodiff_call}, ctx)"],
+                plain(lambda call: [f"return Tensor(B.Float, {call}, DISABLED)"]),
+                autodiff(lambda call: [f"return Tensor(B.Autodiff, {call}, ctx)"]),
             )
-        return Arm(
-            variant,
-            [
-                f"return Tensor(B.{PLAIN_KIND[op.kind]}, {plain_call}, context_of({_device_name(op)}))"
-            ],
-            [],
-        )
+        context = f"context_of({_device_name(op)})"
+        kind = PLAIN_KIND[op.kind]
+        return Arm(variant, plain(lambda call: [f"return Tensor(B.{kind}, {call}, {context})"]), [])
     if op.routing == "conversion" and op.returns == ("float",):
         return Arm(
             variant,
-            [f"return Tensor(B.Float, {plain_call}, ctx)"],
-            [f"return Tensor(B.Autodiff, {autodiff_call}, ctx)"],
+            plain(lambda call: [f"return Tensor(B.Float, {call}, ctx)"]),
+            autodiff(lambda call: [f"return Tensor(B.Autodiff, {call}, ctx)"]),
         )
     if op.routing == "move":
         return Arm(variant, [], [])
-    plain = _returns(op, plain_call, autodiff=False)
-    autodiff = _returns(op, autodiff_call, autodiff=True) if op.kind == "float" else []
-    return Arm(variant, plain, autodiff)
-
-
-def _paren(expr: str) -> str:
-    return f"({expr})" if " if " in expr else expr
+    return Arm(
+        variant,
+        plain(lambda call: _returns(op, call, autodiff=False)),
+        autodiff(lambda call: _returns(op, call, autodiff=True)) if op.kind == "float" else [],
+    )
 
 
 def _device_name(op: Op) -> str:

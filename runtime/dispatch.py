@@ -129,44 +129,45 @@ class DispatchTensor:
         self.context = context
 
     # Accessors used by the generated routing: `variant` is the backend the op was routed to,
-    # `first` the input that chose it (named, with this tensor's device, if the backends differ).
-    def as_float(self, variant: str, first: "DispatchTensor"):
+    # `first` the input that chose it, if not this one (named, with this tensor's device, if the
+    # backends differ).
+    def as_float(self, variant: str, first: "DispatchTensor | None" = None):
         """The plain float primitive (the `Disabled` arm)."""
         kind = self.kind
         if kind.variant != variant:
-            raise backend_mismatch(first, self)
+            raise backend_mismatch(first or self, self)
         if kind.backend_tensor is BackendTensor.Float:
             return self.primitive
         if kind.is_autodiff:
             raise BurnPanic(AUTODIFF_PRIMITIVE_NEEDS_CONTEXT)
         raise wrong_kind(TensorKind.Float, self)
 
-    def lift(self, autodiff_backend, first: "DispatchTensor"):
+    def lift(self, autodiff_backend, first: "DispatchTensor | None" = None):
         """The AutodiffTensor (the `Enabled` arm); a plain float enters as a constant."""
         kind = self.kind
         if kind.variant != autodiff_backend.variant:
-            raise backend_mismatch(first, self)
+            raise backend_mismatch(first or self, self)
         if kind.is_autodiff:
             return self.primitive
         if kind.backend_tensor is BackendTensor.Float:
             return autodiff_backend.from_inner(self.primitive)
         raise wrong_kind(TensorKind.Float, self)
 
-    def as_int(self, variant: str, first: "DispatchTensor"):
+    def as_int(self, variant: str, first: "DispatchTensor | None" = None):
         if self.kind.backend_tensor is BackendTensor.Int and self.kind.variant == variant:
             return self.primitive
         if self.kind.variant != variant:
-            raise backend_mismatch(first, self)
+            raise backend_mismatch(first or self, self)
         raise wrong_kind(TensorKind.Int, self)
 
-    def as_bool(self, variant: str, first: "DispatchTensor"):
+    def as_bool(self, variant: str, first: "DispatchTensor | None" = None):
         if self.kind.backend_tensor is BackendTensor.Bool and self.kind.variant == variant:
             return self.primitive
         if self.kind.variant != variant:
-            raise backend_mismatch(first, self)
+            raise backend_mismatch(first or self, self)
         raise wrong_kind(TensorKind.Bool, self)
 
-    def float_data(self, variant: str, first: "DispatchTensor"):
+    def float_data(self, variant: str, first: "DispatchTensor | None" = None):
         """The backend's float primitive, plain or inside an AutodiffTensor (moves read it)."""
         if self.kind.is_autodiff and self.kind.variant == variant:
             return self.primitive.primitive

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=d65a379364fe6973 body=379b1d058c6745e8
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=8c472c90866d9204 body=b00f8618a8320412
 """The bool ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -103,22 +103,12 @@ def bool_any(tensor):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_any(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+        return Tensor(B.Bool, B.inner.bool_any(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_any(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+        return Tensor(B.Bool, B.inner.bool_any(tensor_), ctx)
     raise unsupported_backend("bool_any", tensor)
 
 
@@ -127,24 +117,12 @@ def bool_any_dim(tensor, dim):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_any_dim(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
-                dim,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+        return Tensor(B.Bool, B.inner.bool_any_dim(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_any_dim(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
-                dim,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+        return Tensor(B.Bool, B.inner.bool_any_dim(tensor_, dim), ctx)
     raise unsupported_backend("bool_any_dim", tensor)
 
 
@@ -153,22 +131,12 @@ def bool_all(tensor):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_all(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+        return Tensor(B.Bool, B.inner.bool_all(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_all(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+        return Tensor(B.Bool, B.inner.bool_all(tensor_), ctx)
     raise unsupported_backend("bool_all", tensor)
 
 
@@ -177,24 +145,12 @@ def bool_all_dim(tensor, dim):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_all_dim(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
-                dim,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+        return Tensor(B.Bool, B.inner.bool_all_dim(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_all_dim(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
-                dim,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+        return Tensor(B.Bool, B.inner.bool_all_dim(tensor_, dim), ctx)
     raise unsupported_backend("bool_all_dim", tensor)
 
 
@@ -203,24 +159,12 @@ def bool_reshape(tensor, shape):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_reshape(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
-                shape,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+        return Tensor(B.Bool, B.inner.bool_reshape(tensor_, shape), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_reshape(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
-                shape,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+        return Tensor(B.Bool, B.inner.bool_reshape(tensor_, shape), ctx)
     raise unsupported_backend("bool_reshape", tensor)
 
 
@@ -229,26 +173,12 @@ def bool_swap_dims(tensor, dim1, dim2):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_swap_dims(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
-                dim1,
-                dim2,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+        return Tensor(B.Bool, B.inner.bool_swap_dims(tensor_, dim1, dim2), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_swap_dims(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
-                dim1,
-                dim2,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+        return Tensor(B.Bool, B.inner.bool_swap_dims(tensor_, dim1, dim2), ctx)
     raise unsupported_backend("bool_swap_dims", tensor)
 
 
@@ -262,24 +192,12 @@ def bool_permute(tensor, axes):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_permute(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
-                axes,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+        return Tensor(B.Bool, B.inner.bool_permute(tensor_, axes), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_permute(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
-                axes,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+        return Tensor(B.Bool, B.inner.bool_permute(tensor_, axes), ctx)
     raise unsupported_backend("bool_permute", tensor)
 
 
@@ -288,24 +206,12 @@ def bool_flip(tensor, axes):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_flip(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
-                axes,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+        return Tensor(B.Bool, B.inner.bool_flip(tensor_, axes), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_flip(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
-                axes,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+        return Tensor(B.Bool, B.inner.bool_flip(tensor_, axes), ctx)
     raise unsupported_backend("bool_flip", tensor)
 
 
@@ -314,24 +220,12 @@ def bool_expand(tensor, shape):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_expand(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
-                shape,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+        return Tensor(B.Bool, B.inner.bool_expand(tensor_, shape), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_expand(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
-                shape,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+        return Tensor(B.Bool, B.inner.bool_expand(tensor_, shape), ctx)
     raise unsupported_backend("bool_expand", tensor)
 
 
@@ -340,26 +234,12 @@ def bool_repeat_dim(tensor, dim, times):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_repeat_dim(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
-                dim,
-                times,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+        return Tensor(B.Bool, B.inner.bool_repeat_dim(tensor_, dim, times), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_repeat_dim(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
-                dim,
-                times,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+        return Tensor(B.Bool, B.inner.bool_repeat_dim(tensor_, dim, times), ctx)
     raise unsupported_backend("bool_repeat_dim", tensor)
 
 
@@ -368,24 +248,12 @@ def bool_slice(tensor, slices):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_slice(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
-                slices,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+        return Tensor(B.Bool, B.inner.bool_slice(tensor_, slices), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_slice(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
-                slices,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+        return Tensor(B.Bool, B.inner.bool_slice(tensor_, slices), ctx)
     raise unsupported_backend("bool_slice", tensor)
 
 
@@ -394,26 +262,14 @@ def bool_slice_assign(tensor, slices, value):
     ctx = tensor.context.merge(value.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_slice_assign(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
-                slices,
-                (value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+        value_ = value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)
+        return Tensor(B.Bool, B.inner.bool_slice_assign(tensor_, slices, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_slice_assign(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
-                slices,
-                (value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+        value_ = value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)
+        return Tensor(B.Bool, B.inner.bool_slice_assign(tensor_, slices, value_), ctx)
     raise unsupported_backend("bool_slice_assign", tensor)
 
 
@@ -422,14 +278,12 @@ def bool_cat(tensors, dim):
     ctx = merge_contexts(DISABLED, tensors)
     if tensors[0].kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool, B.inner.bool_cat([t.as_bool("NumPy", tensors[0]) for t in tensors], dim), ctx
-        )
+        tensors_ = [t.as_bool("NumPy", tensors[0]) for t in tensors]
+        return Tensor(B.Bool, B.inner.bool_cat(tensors_, dim), ctx)
     if tensors[0].kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool, B.inner.bool_cat([t.as_bool("Torch", tensors[0]) for t in tensors], dim), ctx
-        )
+        tensors_ = [t.as_bool("Torch", tensors[0]) for t in tensors]
+        return Tensor(B.Bool, B.inner.bool_cat(tensors_, dim), ctx)
     raise unsupported_backend("bool_cat", tensors[0])
 
 
@@ -438,28 +292,12 @@ def bool_unfold(tensor, dim, size, step):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_unfold(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
-                dim,
-                size,
-                step,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+        return Tensor(B.Bool, B.inner.bool_unfold(tensor_, dim, size, step), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_unfold(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
-                dim,
-                size,
-                step,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+        return Tensor(B.Bool, B.inner.bool_unfold(tensor_, dim, size, step), ctx)
     raise unsupported_backend("bool_unfold", tensor)
 
 
@@ -468,26 +306,14 @@ def bool_gather(dim, tensor, indices):
     ctx = tensor.context.merge(indices.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_gather(
-                dim,
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
-                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+        return Tensor(B.Bool, B.inner.bool_gather(dim, tensor_, indices_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_gather(
-                dim,
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
-                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+        return Tensor(B.Bool, B.inner.bool_gather(dim, tensor_, indices_), ctx)
     raise unsupported_backend("bool_gather", tensor)
 
 
@@ -496,28 +322,16 @@ def bool_scatter_or(dim, tensor, indices, value):
     ctx = tensor.context.merge(indices.context).merge(value.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_scatter_or(
-                dim,
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
-                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
-                (value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+        value_ = value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)
+        return Tensor(B.Bool, B.inner.bool_scatter_or(dim, tensor_, indices_, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_scatter_or(
-                dim,
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
-                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
-                (value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+        value_ = value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)
+        return Tensor(B.Bool, B.inner.bool_scatter_or(dim, tensor_, indices_, value_), ctx)
     raise unsupported_backend("bool_scatter_or", tensor)
 
 
@@ -526,26 +340,14 @@ def bool_select(tensor, dim, indices):
     ctx = tensor.context.merge(indices.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_select(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
-                dim,
-                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+        return Tensor(B.Bool, B.inner.bool_select(tensor_, dim, indices_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_select(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
-                dim,
-                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+        return Tensor(B.Bool, B.inner.bool_select(tensor_, dim, indices_), ctx)
     raise unsupported_backend("bool_select", tensor)
 
 
@@ -554,28 +356,16 @@ def bool_select_or(tensor, dim, indices, value):
     ctx = tensor.context.merge(indices.context).merge(value.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_select_or(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
-                dim,
-                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
-                (value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+        value_ = value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)
+        return Tensor(B.Bool, B.inner.bool_select_or(tensor_, dim, indices_, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_select_or(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
-                dim,
-                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
-                (value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+        value_ = value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)
+        return Tensor(B.Bool, B.inner.bool_select_or(tensor_, dim, indices_, value_), ctx)
     raise unsupported_backend("bool_select_or", tensor)
 
 
@@ -584,26 +374,16 @@ def bool_mask_where(tensor, mask, value):
     ctx = tensor.context.merge(mask.context).merge(value.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_mask_where(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
-                (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)),
-                (value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
+        value_ = value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)
+        return Tensor(B.Bool, B.inner.bool_mask_where(tensor_, mask_, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_mask_where(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
-                (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)),
-                (value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
+        value_ = value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)
+        return Tensor(B.Bool, B.inner.bool_mask_where(tensor_, mask_, value_), ctx)
     raise unsupported_backend("bool_mask_where", tensor)
 
 
@@ -612,26 +392,14 @@ def bool_mask_fill(tensor, mask, value):
     ctx = tensor.context.merge(mask.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_mask_fill(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
-                (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)),
-                value,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
+        return Tensor(B.Bool, B.inner.bool_mask_fill(tensor_, mask_, value), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_mask_fill(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
-                (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)),
-                value,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
+        return Tensor(B.Bool, B.inner.bool_mask_fill(tensor_, mask_, value), ctx)
     raise unsupported_backend("bool_mask_fill", tensor)
 
 
@@ -640,24 +408,14 @@ def bool_mask_select(tensor, mask):
     ctx = tensor.context.merge(mask.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_mask_select(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
-                (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
+        return Tensor(B.Bool, B.inner.bool_mask_select(tensor_, mask_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_mask_select(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
-                (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
+        return Tensor(B.Bool, B.inner.bool_mask_select(tensor_, mask_), ctx)
     raise unsupported_backend("bool_mask_select", tensor)
 
 
@@ -666,24 +424,12 @@ def bool_argwhere(tensor, dtype):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.bool_argwhere(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
-                dtype,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+        return Tensor(B.Int, B.inner.bool_argwhere(tensor_, dtype), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.bool_argwhere(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
-                dtype,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+        return Tensor(B.Int, B.inner.bool_argwhere(tensor_, dtype), ctx)
     raise unsupported_backend("bool_argwhere", tensor)
 
 
@@ -692,22 +438,12 @@ def bool_not(tensor):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_not(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+        return Tensor(B.Bool, B.inner.bool_not(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_not(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+        return Tensor(B.Bool, B.inner.bool_not(tensor_), ctx)
     raise unsupported_backend("bool_not", tensor)
 
 
@@ -716,24 +452,14 @@ def bool_and(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_and(
-                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy", lhs)),
-                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
+        rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
+        return Tensor(B.Bool, B.inner.bool_and(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_and(
-                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch", lhs)),
-                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
+        rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
+        return Tensor(B.Bool, B.inner.bool_and(lhs_, rhs_), ctx)
     raise unsupported_backend("bool_and", lhs)
 
 
@@ -742,24 +468,14 @@ def bool_or(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_or(
-                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy", lhs)),
-                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
+        rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
+        return Tensor(B.Bool, B.inner.bool_or(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_or(
-                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch", lhs)),
-                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
+        rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
+        return Tensor(B.Bool, B.inner.bool_or(lhs_, rhs_), ctx)
     raise unsupported_backend("bool_or", lhs)
 
 
@@ -768,24 +484,14 @@ def bool_equal(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_equal(
-                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy", lhs)),
-                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
+        rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
+        return Tensor(B.Bool, B.inner.bool_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_equal(
-                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch", lhs)),
-                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
+        rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
+        return Tensor(B.Bool, B.inner.bool_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("bool_equal", lhs)
 
 
@@ -794,24 +500,14 @@ def bool_xor(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_xor(
-                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy", lhs)),
-                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
+        rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
+        return Tensor(B.Bool, B.inner.bool_xor(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_xor(
-                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch", lhs)),
-                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
+        rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
+        return Tensor(B.Bool, B.inner.bool_xor(lhs_, rhs_), ctx)
     raise unsupported_backend("bool_xor", lhs)
 
 
@@ -820,24 +516,14 @@ def bool_not_equal(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_not_equal(
-                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy", lhs)),
-                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
+        rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
+        return Tensor(B.Bool, B.inner.bool_not_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_not_equal(
-                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch", lhs)),
-                (rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
+        rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
+        return Tensor(B.Bool, B.inner.bool_not_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("bool_not_equal", lhs)
 
 
@@ -846,22 +532,12 @@ def bool_equal_elem(lhs, rhs):
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_equal_elem(
-                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
+        return Tensor(B.Bool, B.inner.bool_equal_elem(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_equal_elem(
-                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
+        return Tensor(B.Bool, B.inner.bool_equal_elem(lhs_, rhs), ctx)
     raise unsupported_backend("bool_equal_elem", lhs)
 
 
@@ -870,22 +546,12 @@ def bool_not_equal_elem(lhs, rhs):
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.bool_not_equal_elem(
-                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
+        return Tensor(B.Bool, B.inner.bool_not_equal_elem(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.bool_not_equal_elem(
-                (lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
+        return Tensor(B.Bool, B.inner.bool_not_equal_elem(lhs_, rhs), ctx)
     raise unsupported_backend("bool_not_equal_elem", lhs)
 
 
@@ -894,24 +560,12 @@ def bool_into_int(tensor, dtype):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.bool_into_int(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
-                dtype,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+        return Tensor(B.Int, B.inner.bool_into_int(tensor_, dtype), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.bool_into_int(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
-                dtype,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+        return Tensor(B.Int, B.inner.bool_into_int(tensor_, dtype), ctx)
     raise unsupported_backend("bool_into_int", tensor)
 
 
@@ -921,59 +575,27 @@ def bool_into_float(tensor, dtype):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.bool_into_float(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Bool
-                        else tensor.as_bool("NumPy", tensor)
-                    ),
-                    dtype,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+            return Tensor(B.Float, B.inner.bool_into_float(tensor_, dtype), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.bool_into_float(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy", tensor)),
-                dtype,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+        return Tensor(B.Autodiff, AD.bool_into_float(tensor_, dtype), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.bool_into_float(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Bool
-                        else tensor.as_bool("Torch", tensor)
-                    ),
-                    dtype,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+            return Tensor(B.Float, B.inner.bool_into_float(tensor_, dtype), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.bool_into_float(
-                (tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch", tensor)),
-                dtype,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+        return Tensor(B.Autodiff, AD.bool_into_float(tensor_, dtype), ctx)
     raise unsupported_backend("bool_into_float", tensor)
 
 

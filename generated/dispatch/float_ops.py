@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=b4fc6e04311c8ad3 body=44fe7593b7abd5b8
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=2cca013b18c9c690 body=db931bcb3bdfcb14
 """The float ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -324,51 +324,31 @@ def float_add(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_add(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            return Tensor(B.Float, B.inner.float_add(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_add(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Autodiff, AD.float_add(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_add(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            return Tensor(B.Float, B.inner.float_add(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_add(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Autodiff, AD.float_add(lhs_, rhs_), ctx)
     raise unsupported_backend("float_add", lhs)
 
 
@@ -378,47 +358,27 @@ def float_add_scalar(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_add_scalar(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_add_scalar(lhs_, rhs), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_add_scalar(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Autodiff, AD.float_add_scalar(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_add_scalar(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_add_scalar(lhs_, rhs), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_add_scalar(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Autodiff, AD.float_add_scalar(lhs_, rhs), ctx)
     raise unsupported_backend("float_add_scalar", lhs)
 
 
@@ -428,51 +388,31 @@ def float_sub(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_sub(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            return Tensor(B.Float, B.inner.float_sub(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_sub(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Autodiff, AD.float_sub(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_sub(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            return Tensor(B.Float, B.inner.float_sub(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_sub(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Autodiff, AD.float_sub(lhs_, rhs_), ctx)
     raise unsupported_backend("float_sub", lhs)
 
 
@@ -482,47 +422,27 @@ def float_sub_scalar(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_sub_scalar(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_sub_scalar(lhs_, rhs), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_sub_scalar(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Autodiff, AD.float_sub_scalar(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_sub_scalar(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_sub_scalar(lhs_, rhs), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_sub_scalar(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Autodiff, AD.float_sub_scalar(lhs_, rhs), ctx)
     raise unsupported_backend("float_sub_scalar", lhs)
 
 
@@ -532,51 +452,31 @@ def float_mul(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_mul(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            return Tensor(B.Float, B.inner.float_mul(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_mul(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Autodiff, AD.float_mul(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_mul(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            return Tensor(B.Float, B.inner.float_mul(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_mul(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Autodiff, AD.float_mul(lhs_, rhs_), ctx)
     raise unsupported_backend("float_mul", lhs)
 
 
@@ -586,47 +486,27 @@ def float_mul_scalar(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_mul_scalar(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_mul_scalar(lhs_, rhs), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_mul_scalar(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Autodiff, AD.float_mul_scalar(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_mul_scalar(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_mul_scalar(lhs_, rhs), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_mul_scalar(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Autodiff, AD.float_mul_scalar(lhs_, rhs), ctx)
     raise unsupported_backend("float_mul_scalar", lhs)
 
 
@@ -636,51 +516,31 @@ def float_div(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_div(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            return Tensor(B.Float, B.inner.float_div(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_div(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Autodiff, AD.float_div(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_div(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            return Tensor(B.Float, B.inner.float_div(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_div(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Autodiff, AD.float_div(lhs_, rhs_), ctx)
     raise unsupported_backend("float_div", lhs)
 
 
@@ -690,47 +550,27 @@ def float_div_scalar(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_div_scalar(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_div_scalar(lhs_, rhs), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_div_scalar(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Autodiff, AD.float_div_scalar(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_div_scalar(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_div_scalar(lhs_, rhs), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_div_scalar(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Autodiff, AD.float_div_scalar(lhs_, rhs), ctx)
     raise unsupported_backend("float_div_scalar", lhs)
 
 
@@ -740,55 +580,27 @@ def float_neg(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_neg(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_neg(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_neg(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_neg(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_neg(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_neg(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_neg(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_neg(tensor_), ctx)
     raise unsupported_backend("float_neg", tensor)
 
 
@@ -798,51 +610,31 @@ def float_matmul(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_matmul(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            return Tensor(B.Float, B.inner.float_matmul(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_matmul(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Autodiff, AD.float_matmul(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_matmul(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            return Tensor(B.Float, B.inner.float_matmul(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_matmul(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Autodiff, AD.float_matmul(lhs_, rhs_), ctx)
     raise unsupported_backend("float_matmul", lhs)
 
 
@@ -852,51 +644,31 @@ def float_remainder(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_remainder(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            return Tensor(B.Float, B.inner.float_remainder(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_remainder(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Autodiff, AD.float_remainder(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_remainder(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            return Tensor(B.Float, B.inner.float_remainder(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_remainder(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Autodiff, AD.float_remainder(lhs_, rhs_), ctx)
     raise unsupported_backend("float_remainder", lhs)
 
 
@@ -906,47 +678,27 @@ def float_remainder_scalar(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_remainder_scalar(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_remainder_scalar(lhs_, rhs), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_remainder_scalar(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Autodiff, AD.float_remainder_scalar(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_remainder_scalar(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_remainder_scalar(lhs_, rhs), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_remainder_scalar(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Autodiff, AD.float_remainder_scalar(lhs_, rhs), ctx)
     raise unsupported_backend("float_remainder_scalar", lhs)
 
 
@@ -956,55 +708,31 @@ def float_cross(lhs, rhs, dim):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_cross(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
-                    dim,
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            return Tensor(B.Float, B.inner.float_cross(lhs_, rhs_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_cross(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-                dim,
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Autodiff, AD.float_cross(lhs_, rhs_, dim), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_cross(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
-                    dim,
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            return Tensor(B.Float, B.inner.float_cross(lhs_, rhs_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_cross(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-                dim,
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Autodiff, AD.float_cross(lhs_, rhs_, dim), ctx)
     raise unsupported_backend("float_cross", lhs)
 
 
@@ -1014,51 +742,31 @@ def float_powf(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_powf(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            return Tensor(B.Float, B.inner.float_powf(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_powf(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Autodiff, AD.float_powf(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_powf(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            return Tensor(B.Float, B.inner.float_powf(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_powf(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Autodiff, AD.float_powf(lhs_, rhs_), ctx)
     raise unsupported_backend("float_powf", lhs)
 
 
@@ -1068,47 +776,27 @@ def float_powf_scalar(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_powf_scalar(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_powf_scalar(lhs_, rhs), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_powf_scalar(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Autodiff, AD.float_powf_scalar(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_powf_scalar(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_powf_scalar(lhs_, rhs), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_powf_scalar(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Autodiff, AD.float_powf_scalar(lhs_, rhs), ctx)
     raise unsupported_backend("float_powf_scalar", lhs)
 
 
@@ -1118,51 +806,31 @@ def float_powi(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_powi(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
-                    (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+            return Tensor(B.Float, B.inner.float_powi(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_powi(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        return Tensor(B.Autodiff, AD.float_powi(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_powi(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
-                    (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+            return Tensor(B.Float, B.inner.float_powi(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_powi(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        return Tensor(B.Autodiff, AD.float_powi(lhs_, rhs_), ctx)
     raise unsupported_backend("float_powi", lhs)
 
 
@@ -1177,63 +845,27 @@ def float_clamp(tensor, min, max):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_clamp(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    min,
-                    max,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_clamp(tensor_, min, max), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_clamp(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                min,
-                max,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_clamp(tensor_, min, max), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_clamp(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    min,
-                    max,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_clamp(tensor_, min, max), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_clamp(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                min,
-                max,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_clamp(tensor_, min, max), ctx)
     raise unsupported_backend("float_clamp", tensor)
 
 
@@ -1243,57 +875,27 @@ def float_clamp_min(tensor, min):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_clamp_min(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    min,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_clamp_min(tensor_, min), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_clamp_min(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), min
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_clamp_min(tensor_, min), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_clamp_min(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    min,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_clamp_min(tensor_, min), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_clamp_min(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), min
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_clamp_min(tensor_, min), ctx)
     raise unsupported_backend("float_clamp_min", tensor)
 
 
@@ -1303,57 +905,27 @@ def float_clamp_max(tensor, max):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_clamp_max(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    max,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_clamp_max(tensor_, max), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_clamp_max(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), max
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_clamp_max(tensor_, max), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_clamp_max(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    max,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_clamp_max(tensor_, max), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_clamp_max(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), max
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_clamp_max(tensor_, max), ctx)
     raise unsupported_backend("float_clamp_max", tensor)
 
 
@@ -1363,55 +935,27 @@ def float_exp(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_exp(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_exp(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_exp(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_exp(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_exp(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_exp(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_exp(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_exp(tensor_), ctx)
     raise unsupported_backend("float_exp", tensor)
 
 
@@ -1421,55 +965,27 @@ def float_log(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_log(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_log(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_log(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_log(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_log(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_log(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_log(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_log(tensor_), ctx)
     raise unsupported_backend("float_log", tensor)
 
 
@@ -1479,55 +995,27 @@ def float_sqrt(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_sqrt(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_sqrt(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_sqrt(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_sqrt(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_sqrt(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_sqrt(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_sqrt(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_sqrt(tensor_), ctx)
     raise unsupported_backend("float_sqrt", tensor)
 
 
@@ -1537,55 +1025,27 @@ def float_abs(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_abs(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_abs(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_abs(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_abs(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_abs(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_abs(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_abs(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_abs(tensor_), ctx)
     raise unsupported_backend("float_abs", tensor)
 
 
@@ -1595,55 +1055,27 @@ def float_sign(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_sign(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_sign(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_sign(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_sign(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_sign(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_sign(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_sign(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_sign(tensor_), ctx)
     raise unsupported_backend("float_sign", tensor)
 
 
@@ -1653,55 +1085,27 @@ def float_tanh(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_tanh(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_tanh(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_tanh(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_tanh(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_tanh(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_tanh(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_tanh(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_tanh(tensor_), ctx)
     raise unsupported_backend("float_tanh", tensor)
 
 
@@ -1711,55 +1115,27 @@ def float_log1p(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_log1p(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_log1p(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_log1p(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_log1p(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_log1p(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_log1p(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_log1p(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_log1p(tensor_), ctx)
     raise unsupported_backend("float_log1p", tensor)
 
 
@@ -1769,55 +1145,27 @@ def float_recip(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_recip(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_recip(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_recip(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_recip(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_recip(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_recip(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_recip(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_recip(tensor_), ctx)
     raise unsupported_backend("float_recip", tensor)
 
 
@@ -1827,55 +1175,27 @@ def float_sin(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_sin(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_sin(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_sin(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_sin(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_sin(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_sin(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_sin(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_sin(tensor_), ctx)
     raise unsupported_backend("float_sin", tensor)
 
 
@@ -1885,55 +1205,27 @@ def float_cos(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_cos(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_cos(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_cos(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_cos(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_cos(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_cos(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_cos(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_cos(tensor_), ctx)
     raise unsupported_backend("float_cos", tensor)
 
 
@@ -1943,55 +1235,27 @@ def float_tan(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_tan(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_tan(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_tan(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_tan(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_tan(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_tan(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_tan(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_tan(tensor_), ctx)
     raise unsupported_backend("float_tan", tensor)
 
 
@@ -2001,55 +1265,27 @@ def float_sinh(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_sinh(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_sinh(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_sinh(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_sinh(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_sinh(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_sinh(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_sinh(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_sinh(tensor_), ctx)
     raise unsupported_backend("float_sinh", tensor)
 
 
@@ -2059,55 +1295,27 @@ def float_cosh(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_cosh(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_cosh(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_cosh(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_cosh(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_cosh(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_cosh(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_cosh(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_cosh(tensor_), ctx)
     raise unsupported_backend("float_cosh", tensor)
 
 
@@ -2117,55 +1325,27 @@ def float_asin(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_asin(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_asin(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_asin(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_asin(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_asin(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_asin(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_asin(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_asin(tensor_), ctx)
     raise unsupported_backend("float_asin", tensor)
 
 
@@ -2175,55 +1355,27 @@ def float_acos(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_acos(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_acos(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_acos(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_acos(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_acos(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_acos(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_acos(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_acos(tensor_), ctx)
     raise unsupported_backend("float_acos", tensor)
 
 
@@ -2233,55 +1385,27 @@ def float_atan(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_atan(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_atan(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_atan(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_atan(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_atan(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_atan(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_atan(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_atan(tensor_), ctx)
     raise unsupported_backend("float_atan", tensor)
 
 
@@ -2291,55 +1415,27 @@ def float_asinh(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_asinh(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_asinh(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_asinh(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_asinh(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_asinh(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_asinh(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_asinh(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_asinh(tensor_), ctx)
     raise unsupported_backend("float_asinh", tensor)
 
 
@@ -2349,55 +1445,27 @@ def float_acosh(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_acosh(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_acosh(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_acosh(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_acosh(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_acosh(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_acosh(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_acosh(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_acosh(tensor_), ctx)
     raise unsupported_backend("float_acosh", tensor)
 
 
@@ -2407,55 +1475,27 @@ def float_atanh(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_atanh(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_atanh(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_atanh(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_atanh(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_atanh(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_atanh(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_atanh(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_atanh(tensor_), ctx)
     raise unsupported_backend("float_atanh", tensor)
 
 
@@ -2465,51 +1505,31 @@ def float_atan2(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_atan2(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            return Tensor(B.Float, B.inner.float_atan2(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_atan2(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Autodiff, AD.float_atan2(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_atan2(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            return Tensor(B.Float, B.inner.float_atan2(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_atan2(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Autodiff, AD.float_atan2(lhs_, rhs_), ctx)
     raise unsupported_backend("float_atan2", lhs)
 
 
@@ -2519,51 +1539,31 @@ def float_hypot(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_hypot(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            return Tensor(B.Float, B.inner.float_hypot(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_hypot(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Autodiff, AD.float_hypot(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_hypot(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            return Tensor(B.Float, B.inner.float_hypot(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_hypot(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Autodiff, AD.float_hypot(lhs_, rhs_), ctx)
     raise unsupported_backend("float_hypot", lhs)
 
 
@@ -2573,55 +1573,27 @@ def float_erf(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_erf(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_erf(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_erf(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_erf(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_erf(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_erf(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_erf(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_erf(tensor_), ctx)
     raise unsupported_backend("float_erf", tensor)
 
 
@@ -2631,55 +1603,27 @@ def float_round(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_round(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_round(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_round(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_round(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_round(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_round(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_round(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_round(tensor_), ctx)
     raise unsupported_backend("float_round", tensor)
 
 
@@ -2689,55 +1633,27 @@ def float_floor(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_floor(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_floor(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_floor(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_floor(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_floor(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_floor(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_floor(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_floor(tensor_), ctx)
     raise unsupported_backend("float_floor", tensor)
 
 
@@ -2747,55 +1663,27 @@ def float_ceil(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_ceil(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_ceil(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_ceil(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_ceil(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_ceil(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_ceil(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_ceil(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_ceil(tensor_), ctx)
     raise unsupported_backend("float_ceil", tensor)
 
 
@@ -2805,55 +1693,27 @@ def float_trunc(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_trunc(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_trunc(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_trunc(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_trunc(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_trunc(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_trunc(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_trunc(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_trunc(tensor_), ctx)
     raise unsupported_backend("float_trunc", tensor)
 
 
@@ -2863,51 +1723,27 @@ def relu(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.relu(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.relu(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.relu((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.relu(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.relu(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.relu(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.relu((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.relu(tensor_), ctx)
     raise unsupported_backend("relu", tensor)
 
 
@@ -2917,59 +1753,27 @@ def leaky_relu(tensor, negative_slope):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.leaky_relu(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    negative_slope,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.leaky_relu(tensor_, negative_slope), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.leaky_relu(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                negative_slope,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.leaky_relu(tensor_, negative_slope), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.leaky_relu(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    negative_slope,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.leaky_relu(tensor_, negative_slope), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.leaky_relu(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                negative_slope,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.leaky_relu(tensor_, negative_slope), ctx)
     raise unsupported_backend("leaky_relu", tensor)
 
 
@@ -2979,59 +1783,31 @@ def prelu(tensor, alpha):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.prelu(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    (alpha.primitive if alpha.kind is B.Float else alpha.as_float("NumPy", tensor)),
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            alpha_ = alpha.primitive if alpha.kind is B.Float else alpha.as_float("NumPy", tensor)
+            return Tensor(B.Float, B.inner.prelu(tensor_, alpha_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.prelu(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                (alpha.primitive if alpha.kind is B.Autodiff else alpha.lift(AD, tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        alpha_ = alpha.primitive if alpha.kind is B.Autodiff else alpha.lift(AD, tensor)
+        return Tensor(B.Autodiff, AD.prelu(tensor_, alpha_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.prelu(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    (alpha.primitive if alpha.kind is B.Float else alpha.as_float("Torch", tensor)),
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            alpha_ = alpha.primitive if alpha.kind is B.Float else alpha.as_float("Torch", tensor)
+            return Tensor(B.Float, B.inner.prelu(tensor_, alpha_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.prelu(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                (alpha.primitive if alpha.kind is B.Autodiff else alpha.lift(AD, tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        alpha_ = alpha.primitive if alpha.kind is B.Autodiff else alpha.lift(AD, tensor)
+        return Tensor(B.Autodiff, AD.prelu(tensor_, alpha_), ctx)
     raise unsupported_backend("prelu", tensor)
 
 
@@ -3041,51 +1817,27 @@ def gelu(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.gelu(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.gelu(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.gelu((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.gelu(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.gelu(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.gelu(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.gelu((tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.gelu(tensor_), ctx)
     raise unsupported_backend("gelu", tensor)
 
 
@@ -3095,55 +1847,27 @@ def sigmoid(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.sigmoid(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.sigmoid(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.sigmoid(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.sigmoid(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.sigmoid(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.sigmoid(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.sigmoid(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.sigmoid(tensor_), ctx)
     raise unsupported_backend("sigmoid", tensor)
 
 
@@ -3158,55 +1882,27 @@ def log_sigmoid(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.log_sigmoid(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.log_sigmoid(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.log_sigmoid(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.log_sigmoid(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.log_sigmoid(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.log_sigmoid(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.log_sigmoid(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.log_sigmoid(tensor_), ctx)
     raise unsupported_backend("log_sigmoid", tensor)
 
 
@@ -3221,57 +1917,27 @@ def softmax(tensor, dim):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.softmax(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.softmax(tensor_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.softmax(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.softmax(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.softmax(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.softmax(tensor_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.softmax(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.softmax(tensor_, dim), ctx)
     raise unsupported_backend("softmax", tensor)
 
 
@@ -3281,57 +1947,27 @@ def log_softmax(tensor, dim):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.log_softmax(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.log_softmax(tensor_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.log_softmax(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.log_softmax(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.log_softmax(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.log_softmax(tensor_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.log_softmax(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.log_softmax(tensor_, dim), ctx)
     raise unsupported_backend("log_softmax", tensor)
 
 
@@ -3346,55 +1982,27 @@ def float_sum(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_sum(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_sum(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_sum(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_sum(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_sum(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_sum(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_sum(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_sum(tensor_), ctx)
     raise unsupported_backend("float_sum", tensor)
 
 
@@ -3404,57 +2012,27 @@ def float_sum_dim(tensor, dim):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_sum_dim(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_sum_dim(tensor_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_sum_dim(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_sum_dim(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_sum_dim(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_sum_dim(tensor_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_sum_dim(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_sum_dim(tensor_, dim), ctx)
     raise unsupported_backend("float_sum_dim", tensor)
 
 
@@ -3464,55 +2042,27 @@ def float_mean(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_mean(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_mean(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_mean(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_mean(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_mean(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_mean(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_mean(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_mean(tensor_), ctx)
     raise unsupported_backend("float_mean", tensor)
 
 
@@ -3522,57 +2072,27 @@ def float_mean_dim(tensor, dim):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_mean_dim(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_mean_dim(tensor_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_mean_dim(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_mean_dim(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_mean_dim(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_mean_dim(tensor_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_mean_dim(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_mean_dim(tensor_, dim), ctx)
     raise unsupported_backend("float_mean_dim", tensor)
 
 
@@ -3582,55 +2102,27 @@ def float_prod(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_prod(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_prod(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_prod(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_prod(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_prod(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_prod(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_prod(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_prod(tensor_), ctx)
     raise unsupported_backend("float_prod", tensor)
 
 
@@ -3640,57 +2132,27 @@ def float_prod_dim(tensor, dim):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_prod_dim(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_prod_dim(tensor_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_prod_dim(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_prod_dim(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_prod_dim(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_prod_dim(tensor_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_prod_dim(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_prod_dim(tensor_, dim), ctx)
     raise unsupported_backend("float_prod_dim", tensor)
 
 
@@ -3710,36 +2172,30 @@ def float_max_dim_with_indices(tensor, dim):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            out0, out1 = B.inner.float_max_dim_with_indices(
-                (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy", tensor)),
-                dim,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            out0, out1 = B.inner.float_max_dim_with_indices(tensor_, dim)
             return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        out0, out1 = AD.float_max_dim_with_indices(
-            (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        out0, out1 = AD.float_max_dim_with_indices(tensor_, dim)
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            out0, out1 = B.inner.float_max_dim_with_indices(
-                (tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch", tensor)),
-                dim,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            out0, out1 = B.inner.float_max_dim_with_indices(tensor_, dim)
             return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        out0, out1 = AD.float_max_dim_with_indices(
-            (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        out0, out1 = AD.float_max_dim_with_indices(tensor_, dim)
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
     raise unsupported_backend("float_max_dim_with_indices", tensor)
 
@@ -3760,36 +2216,30 @@ def float_min_dim_with_indices(tensor, dim):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            out0, out1 = B.inner.float_min_dim_with_indices(
-                (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy", tensor)),
-                dim,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            out0, out1 = B.inner.float_min_dim_with_indices(tensor_, dim)
             return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        out0, out1 = AD.float_min_dim_with_indices(
-            (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        out0, out1 = AD.float_min_dim_with_indices(tensor_, dim)
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            out0, out1 = B.inner.float_min_dim_with_indices(
-                (tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch", tensor)),
-                dim,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            out0, out1 = B.inner.float_min_dim_with_indices(tensor_, dim)
             return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        out0, out1 = AD.float_min_dim_with_indices(
-            (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        out0, out1 = AD.float_min_dim_with_indices(tensor_, dim)
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
     raise unsupported_backend("float_min_dim_with_indices", tensor)
 
@@ -3810,57 +2260,27 @@ def float_argmax(tensor, dim):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Int,
-                B.inner.float_argmax(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Int, B.inner.float_argmax(tensor_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Int,
-            AD.float_argmax(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Int, AD.float_argmax(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Int,
-                B.inner.float_argmax(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Int, B.inner.float_argmax(tensor_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Int,
-            AD.float_argmax(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Int, AD.float_argmax(tensor_, dim), ctx)
     raise unsupported_backend("float_argmax", tensor)
 
 
@@ -3870,57 +2290,27 @@ def float_argmin(tensor, dim):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Int,
-                B.inner.float_argmin(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Int, B.inner.float_argmin(tensor_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Int,
-            AD.float_argmin(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Int, AD.float_argmin(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Int,
-                B.inner.float_argmin(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Int, B.inner.float_argmin(tensor_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Int,
-            AD.float_argmin(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Int, AD.float_argmin(tensor_, dim), ctx)
     raise unsupported_backend("float_argmin", tensor)
 
 
@@ -3930,55 +2320,27 @@ def float_any(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_any(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Bool, B.inner.float_any(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_any(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Bool, AD.float_any(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_any(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Bool, B.inner.float_any(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_any(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Bool, AD.float_any(tensor_), ctx)
     raise unsupported_backend("float_any", tensor)
 
 
@@ -3988,57 +2350,27 @@ def float_any_dim(tensor, dim):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_any_dim(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Bool, B.inner.float_any_dim(tensor_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_any_dim(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Bool, AD.float_any_dim(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_any_dim(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Bool, B.inner.float_any_dim(tensor_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_any_dim(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Bool, AD.float_any_dim(tensor_, dim), ctx)
     raise unsupported_backend("float_any_dim", tensor)
 
 
@@ -4048,55 +2380,27 @@ def float_all(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_all(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Bool, B.inner.float_all(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_all(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Bool, AD.float_all(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_all(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Bool, B.inner.float_all(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_all(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Bool, AD.float_all(tensor_), ctx)
     raise unsupported_backend("float_all", tensor)
 
 
@@ -4106,57 +2410,27 @@ def float_all_dim(tensor, dim):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_all_dim(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Bool, B.inner.float_all_dim(tensor_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_all_dim(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Bool, AD.float_all_dim(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_all_dim(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Bool, B.inner.float_all_dim(tensor_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_all_dim(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Bool, AD.float_all_dim(tensor_, dim), ctx)
     raise unsupported_backend("float_all_dim", tensor)
 
 
@@ -4166,57 +2440,27 @@ def float_cumsum(tensor, dim):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_cumsum(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_cumsum(tensor_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_cumsum(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_cumsum(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_cumsum(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_cumsum(tensor_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_cumsum(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_cumsum(tensor_, dim), ctx)
     raise unsupported_backend("float_cumsum", tensor)
 
 
@@ -4226,57 +2470,27 @@ def float_cumprod(tensor, dim):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_cumprod(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_cumprod(tensor_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_cumprod(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_cumprod(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_cumprod(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_cumprod(tensor_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_cumprod(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_cumprod(tensor_, dim), ctx)
     raise unsupported_backend("float_cumprod", tensor)
 
 
@@ -4286,57 +2500,27 @@ def float_cummin(tensor, dim):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_cummin(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_cummin(tensor_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_cummin(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_cummin(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_cummin(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_cummin(tensor_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_cummin(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_cummin(tensor_, dim), ctx)
     raise unsupported_backend("float_cummin", tensor)
 
 
@@ -4346,57 +2530,27 @@ def float_cummax(tensor, dim):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_cummax(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_cummax(tensor_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_cummax(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_cummax(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_cummax(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_cummax(tensor_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_cummax(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_cummax(tensor_, dim), ctx)
     raise unsupported_backend("float_cummax", tensor)
 
 
@@ -4411,42 +2565,30 @@ def float_sort_with_indices(tensor, dim, descending):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            out0, out1 = B.inner.float_sort_with_indices(
-                (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy", tensor)),
-                dim,
-                descending,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            out0, out1 = B.inner.float_sort_with_indices(tensor_, dim, descending)
             return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        out0, out1 = AD.float_sort_with_indices(
-            (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-            dim,
-            descending,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        out0, out1 = AD.float_sort_with_indices(tensor_, dim, descending)
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            out0, out1 = B.inner.float_sort_with_indices(
-                (tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch", tensor)),
-                dim,
-                descending,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            out0, out1 = B.inner.float_sort_with_indices(tensor_, dim, descending)
             return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        out0, out1 = AD.float_sort_with_indices(
-            (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-            dim,
-            descending,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        out0, out1 = AD.float_sort_with_indices(tensor_, dim, descending)
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
     raise unsupported_backend("float_sort_with_indices", tensor)
 
@@ -4457,63 +2599,27 @@ def float_argsort(tensor, dim, descending):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Int,
-                B.inner.float_argsort(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    dim,
-                    descending,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Int, B.inner.float_argsort(tensor_, dim, descending), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Int,
-            AD.float_argsort(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                dim,
-                descending,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Int, AD.float_argsort(tensor_, dim, descending), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Int,
-                B.inner.float_argsort(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    dim,
-                    descending,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Int, B.inner.float_argsort(tensor_, dim, descending), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Int,
-            AD.float_argsort(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                dim,
-                descending,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Int, AD.float_argsort(tensor_, dim, descending), ctx)
     raise unsupported_backend("float_argsort", tensor)
 
 
@@ -4528,38 +2634,30 @@ def float_topk_with_indices(tensor, k, dim):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            out0, out1 = B.inner.float_topk_with_indices(
-                (tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy", tensor)),
-                k,
-                dim,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            out0, out1 = B.inner.float_topk_with_indices(tensor_, k, dim)
             return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        out0, out1 = AD.float_topk_with_indices(
-            (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), k, dim
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        out0, out1 = AD.float_topk_with_indices(tensor_, k, dim)
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            out0, out1 = B.inner.float_topk_with_indices(
-                (tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch", tensor)),
-                k,
-                dim,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            out0, out1 = B.inner.float_topk_with_indices(tensor_, k, dim)
             return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        out0, out1 = AD.float_topk_with_indices(
-            (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), k, dim
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        out0, out1 = AD.float_topk_with_indices(tensor_, k, dim)
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
     raise unsupported_backend("float_topk_with_indices", tensor)
 
@@ -4570,59 +2668,27 @@ def float_argtopk(tensor, k, dim):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Int,
-                B.inner.float_argtopk(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    k,
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Int, B.inner.float_argtopk(tensor_, k, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Int,
-            AD.float_argtopk(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), k, dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Int, AD.float_argtopk(tensor_, k, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Int,
-                B.inner.float_argtopk(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    k,
-                    dim,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Int, B.inner.float_argtopk(tensor_, k, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Int,
-            AD.float_argtopk(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), k, dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Int, AD.float_argtopk(tensor_, k, dim), ctx)
     raise unsupported_backend("float_argtopk", tensor)
 
 
@@ -4632,57 +2698,27 @@ def float_reshape(tensor, shape):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_reshape(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    shape,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_reshape(tensor_, shape), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_reshape(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), shape
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_reshape(tensor_, shape), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_reshape(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    shape,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_reshape(tensor_, shape), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_reshape(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), shape
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_reshape(tensor_, shape), ctx)
     raise unsupported_backend("float_reshape", tensor)
 
 
@@ -4692,63 +2728,27 @@ def float_swap_dims(tensor, dim1, dim2):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_swap_dims(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    dim1,
-                    dim2,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_swap_dims(tensor_, dim1, dim2), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_swap_dims(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                dim1,
-                dim2,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_swap_dims(tensor_, dim1, dim2), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_swap_dims(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    dim1,
-                    dim2,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_swap_dims(tensor_, dim1, dim2), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_swap_dims(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                dim1,
-                dim2,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_swap_dims(tensor_, dim1, dim2), ctx)
     raise unsupported_backend("float_swap_dims", tensor)
 
 
@@ -4763,57 +2763,27 @@ def float_permute(tensor, axes):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_permute(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    axes,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_permute(tensor_, axes), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_permute(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), axes
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_permute(tensor_, axes), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_permute(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    axes,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_permute(tensor_, axes), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_permute(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), axes
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_permute(tensor_, axes), ctx)
     raise unsupported_backend("float_permute", tensor)
 
 
@@ -4823,57 +2793,27 @@ def float_flip(tensor, axes):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_flip(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    axes,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_flip(tensor_, axes), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_flip(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), axes
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_flip(tensor_, axes), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_flip(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    axes,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_flip(tensor_, axes), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_flip(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), axes
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_flip(tensor_, axes), ctx)
     raise unsupported_backend("float_flip", tensor)
 
 
@@ -4883,57 +2823,27 @@ def float_expand(tensor, shape):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_expand(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    shape,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_expand(tensor_, shape), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_expand(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), shape
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_expand(tensor_, shape), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_expand(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    shape,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_expand(tensor_, shape), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_expand(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), shape
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_expand(tensor_, shape), ctx)
     raise unsupported_backend("float_expand", tensor)
 
 
@@ -4943,63 +2853,27 @@ def float_repeat_dim(tensor, dim, times):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_repeat_dim(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    dim,
-                    times,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_repeat_dim(tensor_, dim, times), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_repeat_dim(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                dim,
-                times,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_repeat_dim(tensor_, dim, times), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_repeat_dim(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    dim,
-                    times,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_repeat_dim(tensor_, dim, times), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_repeat_dim(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                dim,
-                times,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_repeat_dim(tensor_, dim, times), ctx)
     raise unsupported_backend("float_repeat_dim", tensor)
 
 
@@ -5009,57 +2883,27 @@ def float_slice(tensor, slices):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_slice(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    slices,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_slice(tensor_, slices), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_slice(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), slices
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_slice(tensor_, slices), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_slice(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    slices,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_slice(tensor_, slices), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_slice(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), slices
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_slice(tensor_, slices), ctx)
     raise unsupported_backend("float_slice", tensor)
 
 
@@ -5069,63 +2913,31 @@ def float_slice_assign(tensor, slices, value):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_slice_assign(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    slices,
-                    (value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)),
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
+            return Tensor(B.Float, B.inner.float_slice_assign(tensor_, slices, value_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_slice_assign(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                slices,
-                (value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        return Tensor(B.Autodiff, AD.float_slice_assign(tensor_, slices, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_slice_assign(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    slices,
-                    (value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)),
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
+            return Tensor(B.Float, B.inner.float_slice_assign(tensor_, slices, value_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_slice_assign(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                slices,
-                (value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        return Tensor(B.Autodiff, AD.float_slice_assign(tensor_, slices, value_), ctx)
     raise unsupported_backend("float_slice_assign", tensor)
 
 
@@ -5135,31 +2947,27 @@ def float_cat(tensors, dim):
     if tensors[0].kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_cat([t.as_float("NumPy", tensors[0]) for t in tensors], dim),
-                ctx,
-            )
+            tensors_ = [t.as_float("NumPy", tensors[0]) for t in tensors]
+            return Tensor(B.Float, B.inner.float_cat(tensors_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.float_cat([t.lift(AD, tensors[0]) for t in tensors], dim), ctx)
+        tensors_ = [t.lift(AD, tensors[0]) for t in tensors]
+        return Tensor(B.Autodiff, AD.float_cat(tensors_, dim), ctx)
     if tensors[0].kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_cat([t.as_float("Torch", tensors[0]) for t in tensors], dim),
-                ctx,
-            )
+            tensors_ = [t.as_float("Torch", tensors[0]) for t in tensors]
+            return Tensor(B.Float, B.inner.float_cat(tensors_, dim), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(B.Autodiff, AD.float_cat([t.lift(AD, tensors[0]) for t in tensors], dim), ctx)
+        tensors_ = [t.lift(AD, tensors[0]) for t in tensors]
+        return Tensor(B.Autodiff, AD.float_cat(tensors_, dim), ctx)
     raise unsupported_backend("float_cat", tensors[0])
 
 
@@ -5169,67 +2977,27 @@ def float_unfold(tensor, dim, size, step):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_unfold(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    dim,
-                    size,
-                    step,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_unfold(tensor_, dim, size, step), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_unfold(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                dim,
-                size,
-                step,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_unfold(tensor_, dim, size, step), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_unfold(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    dim,
-                    size,
-                    step,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_unfold(tensor_, dim, size, step), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_unfold(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                dim,
-                size,
-                step,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_unfold(tensor_, dim, size, step), ctx)
     raise unsupported_backend("float_unfold", tensor)
 
 
@@ -5239,57 +3007,27 @@ def float_cast(tensor, dtype):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_cast(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    dtype,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_cast(tensor_, dtype), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_cast(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dtype
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_cast(tensor_, dtype), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_cast(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    dtype,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_cast(tensor_, dtype), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_cast(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dtype
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_cast(tensor_, dtype), ctx)
     raise unsupported_backend("float_cast", tensor)
 
 
@@ -5299,71 +3037,35 @@ def float_gather(dim, tensor, indices):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_gather(
-                    dim,
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    (
-                        indices.primitive
-                        if indices.kind is B.Int
-                        else indices.as_int("NumPy", tensor)
-                    ),
-                ),
-                ctx,
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
             )
+            return Tensor(B.Float, B.inner.float_gather(dim, tensor_, indices_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_gather(
-                dim,
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+        return Tensor(B.Autodiff, AD.float_gather(dim, tensor_, indices_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_gather(
-                    dim,
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    (
-                        indices.primitive
-                        if indices.kind is B.Int
-                        else indices.as_int("Torch", tensor)
-                    ),
-                ),
-                ctx,
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
             )
+            return Tensor(B.Float, B.inner.float_gather(dim, tensor_, indices_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_gather(
-                dim,
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+        return Tensor(B.Autodiff, AD.float_gather(dim, tensor_, indices_), ctx)
     raise unsupported_backend("float_gather", tensor)
 
 
@@ -5373,79 +3075,43 @@ def float_scatter(dim, tensor, indices, value, update):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+            )
+            value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
             return Tensor(
-                B.Float,
-                B.inner.float_scatter(
-                    dim,
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    (
-                        indices.primitive
-                        if indices.kind is B.Int
-                        else indices.as_int("NumPy", tensor)
-                    ),
-                    (value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)),
-                    update,
-                ),
-                ctx,
+                B.Float, B.inner.float_scatter(dim, tensor_, indices_, value_, update), ctx
             )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_scatter(
-                dim,
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
-                (value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)),
-                update,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        return Tensor(B.Autodiff, AD.float_scatter(dim, tensor_, indices_, value_, update), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+            )
+            value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
             return Tensor(
-                B.Float,
-                B.inner.float_scatter(
-                    dim,
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    (
-                        indices.primitive
-                        if indices.kind is B.Int
-                        else indices.as_int("Torch", tensor)
-                    ),
-                    (value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)),
-                    update,
-                ),
-                ctx,
+                B.Float, B.inner.float_scatter(dim, tensor_, indices_, value_, update), ctx
             )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_scatter(
-                dim,
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
-                (value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)),
-                update,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        return Tensor(B.Autodiff, AD.float_scatter(dim, tensor_, indices_, value_, update), ctx)
     raise unsupported_backend("float_scatter", tensor)
 
 
@@ -5455,75 +3121,39 @@ def float_scatter_add(dim, tensor, indices, value):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_scatter_add(
-                    dim,
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    (
-                        indices.primitive
-                        if indices.kind is B.Int
-                        else indices.as_int("NumPy", tensor)
-                    ),
-                    (value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)),
-                ),
-                ctx,
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
             )
+            value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
+            return Tensor(B.Float, B.inner.float_scatter_add(dim, tensor_, indices_, value_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_scatter_add(
-                dim,
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
-                (value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        return Tensor(B.Autodiff, AD.float_scatter_add(dim, tensor_, indices_, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_scatter_add(
-                    dim,
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    (
-                        indices.primitive
-                        if indices.kind is B.Int
-                        else indices.as_int("Torch", tensor)
-                    ),
-                    (value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)),
-                ),
-                ctx,
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
             )
+            value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
+            return Tensor(B.Float, B.inner.float_scatter_add(dim, tensor_, indices_, value_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_scatter_add(
-                dim,
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
-                (value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        return Tensor(B.Autodiff, AD.float_scatter_add(dim, tensor_, indices_, value_), ctx)
     raise unsupported_backend("float_scatter_add", tensor)
 
 
@@ -5533,71 +3163,35 @@ def float_select(tensor, dim, indices):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_select(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    dim,
-                    (
-                        indices.primitive
-                        if indices.kind is B.Int
-                        else indices.as_int("NumPy", tensor)
-                    ),
-                ),
-                ctx,
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
             )
+            return Tensor(B.Float, B.inner.float_select(tensor_, dim, indices_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_select(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                dim,
-                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+        return Tensor(B.Autodiff, AD.float_select(tensor_, dim, indices_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_select(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    dim,
-                    (
-                        indices.primitive
-                        if indices.kind is B.Int
-                        else indices.as_int("Torch", tensor)
-                    ),
-                ),
-                ctx,
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
             )
+            return Tensor(B.Float, B.inner.float_select(tensor_, dim, indices_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_select(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                dim,
-                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+        return Tensor(B.Autodiff, AD.float_select(tensor_, dim, indices_), ctx)
     raise unsupported_backend("float_select", tensor)
 
 
@@ -5607,78 +3201,46 @@ def float_select_assign(tensor, dim, indices, value, update):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+            )
+            value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
             return Tensor(
-                B.Float,
-                B.inner.float_select_assign(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    dim,
-                    (
-                        indices.primitive
-                        if indices.kind is B.Int
-                        else indices.as_int("NumPy", tensor)
-                    ),
-                    (value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)),
-                    update,
-                ),
-                ctx,
+                B.Float, B.inner.float_select_assign(tensor_, dim, indices_, value_, update), ctx
             )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
         return Tensor(
-            B.Autodiff,
-            AD.float_select_assign(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                dim,
-                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
-                (value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)),
-                update,
-            ),
-            ctx,
+            B.Autodiff, AD.float_select_assign(tensor_, dim, indices_, value_, update), ctx
         )
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+            )
+            value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
             return Tensor(
-                B.Float,
-                B.inner.float_select_assign(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    dim,
-                    (
-                        indices.primitive
-                        if indices.kind is B.Int
-                        else indices.as_int("Torch", tensor)
-                    ),
-                    (value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)),
-                    update,
-                ),
-                ctx,
+                B.Float, B.inner.float_select_assign(tensor_, dim, indices_, value_, update), ctx
             )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
         return Tensor(
-            B.Autodiff,
-            AD.float_select_assign(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                dim,
-                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
-                (value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)),
-                update,
-            ),
-            ctx,
+            B.Autodiff, AD.float_select_assign(tensor_, dim, indices_, value_, update), ctx
         )
     raise unsupported_backend("float_select_assign", tensor)
 
@@ -5689,75 +3251,39 @@ def float_select_add(tensor, dim, indices, value):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_select_add(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    dim,
-                    (
-                        indices.primitive
-                        if indices.kind is B.Int
-                        else indices.as_int("NumPy", tensor)
-                    ),
-                    (value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)),
-                ),
-                ctx,
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
             )
+            value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
+            return Tensor(B.Float, B.inner.float_select_add(tensor_, dim, indices_, value_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_select_add(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                dim,
-                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
-                (value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        return Tensor(B.Autodiff, AD.float_select_add(tensor_, dim, indices_, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_select_add(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    dim,
-                    (
-                        indices.primitive
-                        if indices.kind is B.Int
-                        else indices.as_int("Torch", tensor)
-                    ),
-                    (value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)),
-                ),
-                ctx,
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
             )
+            value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
+            return Tensor(B.Float, B.inner.float_select_add(tensor_, dim, indices_, value_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_select_add(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                dim,
-                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
-                (value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        return Tensor(B.Autodiff, AD.float_select_add(tensor_, dim, indices_, value_), ctx)
     raise unsupported_backend("float_select_add", tensor)
 
 
@@ -5767,63 +3293,35 @@ def float_mask_where(tensor, mask, value):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_mask_where(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)),
-                    (value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)),
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
+            value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
+            return Tensor(B.Float, B.inner.float_mask_where(tensor_, mask_, value_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_mask_where(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)),
-                (value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
+        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        return Tensor(B.Autodiff, AD.float_mask_where(tensor_, mask_, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_mask_where(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)),
-                    (value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)),
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
+            value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
+            return Tensor(B.Float, B.inner.float_mask_where(tensor_, mask_, value_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_mask_where(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)),
-                (value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
+        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        return Tensor(B.Autodiff, AD.float_mask_where(tensor_, mask_, value_), ctx)
     raise unsupported_backend("float_mask_where", tensor)
 
 
@@ -5833,63 +3331,31 @@ def float_mask_fill(tensor, mask, value):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_mask_fill(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)),
-                    value,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
+            return Tensor(B.Float, B.inner.float_mask_fill(tensor_, mask_, value), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_mask_fill(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)),
-                value,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
+        return Tensor(B.Autodiff, AD.float_mask_fill(tensor_, mask_, value), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_mask_fill(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)),
-                    value,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
+            return Tensor(B.Float, B.inner.float_mask_fill(tensor_, mask_, value), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_mask_fill(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)),
-                value,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
+        return Tensor(B.Autodiff, AD.float_mask_fill(tensor_, mask_, value), ctx)
     raise unsupported_backend("float_mask_fill", tensor)
 
 
@@ -5899,59 +3365,31 @@ def float_mask_select(tensor, mask):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_mask_select(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)),
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
+            return Tensor(B.Float, B.inner.float_mask_select(tensor_, mask_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_mask_select(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
+        return Tensor(B.Autodiff, AD.float_mask_select(tensor_, mask_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_mask_select(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)),
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
+            return Tensor(B.Float, B.inner.float_mask_select(tensor_, mask_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_mask_select(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)),
-                (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
+        return Tensor(B.Autodiff, AD.float_mask_select(tensor_, mask_), ctx)
     raise unsupported_backend("float_mask_select", tensor)
 
 
@@ -5961,51 +3399,31 @@ def float_gather_nd(data, indices):
     if data.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_gather_nd(
-                    (data.primitive if data.kind is B.Float else data.as_float("NumPy", data)),
-                    (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)),
-                ),
-                ctx,
-            )
+            data_ = data.primitive if data.kind is B.Float else data.as_float("NumPy")
+            indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
+            return Tensor(B.Float, B.inner.float_gather_nd(data_, indices_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_gather_nd(
-                (data.primitive if data.kind is B.Autodiff else data.lift(AD, data)),
-                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)),
-            ),
-            ctx,
-        )
+        data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
+        return Tensor(B.Autodiff, AD.float_gather_nd(data_, indices_), ctx)
     if data.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.float_gather_nd(
-                    (data.primitive if data.kind is B.Float else data.as_float("Torch", data)),
-                    (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)),
-                ),
-                ctx,
-            )
+            data_ = data.primitive if data.kind is B.Float else data.as_float("Torch")
+            indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
+            return Tensor(B.Float, B.inner.float_gather_nd(data_, indices_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_gather_nd(
-                (data.primitive if data.kind is B.Autodiff else data.lift(AD, data)),
-                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)),
-            ),
-            ctx,
-        )
+        data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
+        return Tensor(B.Autodiff, AD.float_gather_nd(data_, indices_), ctx)
     raise unsupported_backend("float_gather_nd", data)
 
 
@@ -6015,67 +3433,39 @@ def float_scatter_nd(data, indices, values, reduction):
     if data.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
+            data_ = data.primitive if data.kind is B.Float else data.as_float("NumPy")
+            indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
+            values_ = values.primitive if values.kind is B.Float else values.as_float("NumPy", data)
             return Tensor(
-                B.Float,
-                B.inner.float_scatter_nd(
-                    (data.primitive if data.kind is B.Float else data.as_float("NumPy", data)),
-                    (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)),
-                    (
-                        values.primitive
-                        if values.kind is B.Float
-                        else values.as_float("NumPy", data)
-                    ),
-                    reduction,
-                ),
-                ctx,
+                B.Float, B.inner.float_scatter_nd(data_, indices_, values_, reduction), ctx
             )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_scatter_nd(
-                (data.primitive if data.kind is B.Autodiff else data.lift(AD, data)),
-                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)),
-                (values.primitive if values.kind is B.Autodiff else values.lift(AD, data)),
-                reduction,
-            ),
-            ctx,
-        )
+        data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
+        values_ = values.primitive if values.kind is B.Autodiff else values.lift(AD, data)
+        return Tensor(B.Autodiff, AD.float_scatter_nd(data_, indices_, values_, reduction), ctx)
     if data.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
+            data_ = data.primitive if data.kind is B.Float else data.as_float("Torch")
+            indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
+            values_ = values.primitive if values.kind is B.Float else values.as_float("Torch", data)
             return Tensor(
-                B.Float,
-                B.inner.float_scatter_nd(
-                    (data.primitive if data.kind is B.Float else data.as_float("Torch", data)),
-                    (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)),
-                    (
-                        values.primitive
-                        if values.kind is B.Float
-                        else values.as_float("Torch", data)
-                    ),
-                    reduction,
-                ),
-                ctx,
+                B.Float, B.inner.float_scatter_nd(data_, indices_, values_, reduction), ctx
             )
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.float_scatter_nd(
-                (data.primitive if data.kind is B.Autodiff else data.lift(AD, data)),
-                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)),
-                (values.primitive if values.kind is B.Autodiff else values.lift(AD, data)),
-                reduction,
-            ),
-            ctx,
-        )
+        data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
+        values_ = values.primitive if values.kind is B.Autodiff else values.lift(AD, data)
+        return Tensor(B.Autodiff, AD.float_scatter_nd(data_, indices_, values_, reduction), ctx)
     raise unsupported_backend("float_scatter_nd", data)
 
 
@@ -6085,51 +3475,31 @@ def float_equal(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_equal(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            return Tensor(B.Bool, B.inner.float_equal(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_equal(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Bool, AD.float_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_equal(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            return Tensor(B.Bool, B.inner.float_equal(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_equal(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Bool, AD.float_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("float_equal", lhs)
 
 
@@ -6139,47 +3509,27 @@ def float_equal_elem(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_equal_elem(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            return Tensor(B.Bool, B.inner.float_equal_elem(lhs_, rhs), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_equal_elem(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Bool, AD.float_equal_elem(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_equal_elem(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            return Tensor(B.Bool, B.inner.float_equal_elem(lhs_, rhs), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_equal_elem(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Bool, AD.float_equal_elem(lhs_, rhs), ctx)
     raise unsupported_backend("float_equal_elem", lhs)
 
 
@@ -6189,47 +3539,27 @@ def float_not_equal_elem(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_not_equal_elem(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            return Tensor(B.Bool, B.inner.float_not_equal_elem(lhs_, rhs), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_not_equal_elem(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Bool, AD.float_not_equal_elem(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_not_equal_elem(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            return Tensor(B.Bool, B.inner.float_not_equal_elem(lhs_, rhs), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_not_equal_elem(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Bool, AD.float_not_equal_elem(lhs_, rhs), ctx)
     raise unsupported_backend("float_not_equal_elem", lhs)
 
 
@@ -6239,51 +3569,31 @@ def float_greater(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_greater(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            return Tensor(B.Bool, B.inner.float_greater(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_greater(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Bool, AD.float_greater(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_greater(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            return Tensor(B.Bool, B.inner.float_greater(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_greater(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Bool, AD.float_greater(lhs_, rhs_), ctx)
     raise unsupported_backend("float_greater", lhs)
 
 
@@ -6293,47 +3603,27 @@ def float_greater_elem(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_greater_elem(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            return Tensor(B.Bool, B.inner.float_greater_elem(lhs_, rhs), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_greater_elem(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Bool, AD.float_greater_elem(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_greater_elem(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            return Tensor(B.Bool, B.inner.float_greater_elem(lhs_, rhs), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_greater_elem(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Bool, AD.float_greater_elem(lhs_, rhs), ctx)
     raise unsupported_backend("float_greater_elem", lhs)
 
 
@@ -6343,51 +3633,31 @@ def float_lower(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_lower(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            return Tensor(B.Bool, B.inner.float_lower(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_lower(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Bool, AD.float_lower(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_lower(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            return Tensor(B.Bool, B.inner.float_lower(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_lower(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Bool, AD.float_lower(lhs_, rhs_), ctx)
     raise unsupported_backend("float_lower", lhs)
 
 
@@ -6397,47 +3667,27 @@ def float_lower_elem(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_lower_elem(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            return Tensor(B.Bool, B.inner.float_lower_elem(lhs_, rhs), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_lower_elem(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Bool, AD.float_lower_elem(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_lower_elem(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            return Tensor(B.Bool, B.inner.float_lower_elem(lhs_, rhs), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_lower_elem(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Bool, AD.float_lower_elem(lhs_, rhs), ctx)
     raise unsupported_backend("float_lower_elem", lhs)
 
 
@@ -6447,51 +3697,31 @@ def float_not_equal(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_not_equal(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            return Tensor(B.Bool, B.inner.float_not_equal(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_not_equal(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Bool, AD.float_not_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_not_equal(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            return Tensor(B.Bool, B.inner.float_not_equal(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_not_equal(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Bool, AD.float_not_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("float_not_equal", lhs)
 
 
@@ -6501,51 +3731,31 @@ def float_greater_equal(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_greater_equal(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            return Tensor(B.Bool, B.inner.float_greater_equal(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_greater_equal(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Bool, AD.float_greater_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_greater_equal(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            return Tensor(B.Bool, B.inner.float_greater_equal(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_greater_equal(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Bool, AD.float_greater_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("float_greater_equal", lhs)
 
 
@@ -6555,47 +3765,27 @@ def float_greater_equal_elem(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_greater_equal_elem(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            return Tensor(B.Bool, B.inner.float_greater_equal_elem(lhs_, rhs), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_greater_equal_elem(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Bool, AD.float_greater_equal_elem(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_greater_equal_elem(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            return Tensor(B.Bool, B.inner.float_greater_equal_elem(lhs_, rhs), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_greater_equal_elem(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Bool, AD.float_greater_equal_elem(lhs_, rhs), ctx)
     raise unsupported_backend("float_greater_equal_elem", lhs)
 
 
@@ -6605,51 +3795,31 @@ def float_lower_equal(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_lower_equal(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            return Tensor(B.Bool, B.inner.float_lower_equal(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_lower_equal(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Bool, AD.float_lower_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_lower_equal(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)),
-                    (rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)),
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            return Tensor(B.Bool, B.inner.float_lower_equal(lhs_, rhs_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_lower_equal(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)),
-                (rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        return Tensor(B.Bool, AD.float_lower_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("float_lower_equal", lhs)
 
 
@@ -6659,47 +3829,27 @@ def float_lower_equal_elem(lhs, rhs):
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_lower_equal_elem(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy", lhs)), rhs
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+            return Tensor(B.Bool, B.inner.float_lower_equal_elem(lhs_, rhs), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_lower_equal_elem(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Bool, AD.float_lower_equal_elem(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_lower_equal_elem(
-                    (lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch", lhs)), rhs
-                ),
-                ctx,
-            )
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            return Tensor(B.Bool, B.inner.float_lower_equal_elem(lhs_, rhs), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_lower_equal_elem(
-                (lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD, lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Bool, AD.float_lower_equal_elem(lhs_, rhs), ctx)
     raise unsupported_backend("float_lower_equal_elem", lhs)
 
 
@@ -6709,55 +3859,27 @@ def float_is_nan(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_is_nan(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Bool, B.inner.float_is_nan(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_is_nan(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Bool, AD.float_is_nan(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_is_nan(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Bool, B.inner.float_is_nan(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_is_nan(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Bool, AD.float_is_nan(tensor_), ctx)
     raise unsupported_backend("float_is_nan", tensor)
 
 
@@ -6767,55 +3889,27 @@ def float_is_inf(tensor):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_is_inf(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Bool, B.inner.float_is_inf(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_is_inf(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Bool, AD.float_is_inf(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Bool,
-                B.inner.float_is_inf(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    )
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Bool, B.inner.float_is_inf(tensor_), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Bool,
-            AD.float_is_inf(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Bool, AD.float_is_inf(tensor_), ctx)
     raise unsupported_backend("float_is_inf", tensor)
 
 
@@ -6825,57 +3919,27 @@ def float_into_int(tensor, dtype):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Int,
-                B.inner.float_into_int(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("NumPy", tensor)
-                    ),
-                    dtype,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Int, B.inner.float_into_int(tensor_, dtype), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Int,
-            AD.float_into_int(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dtype
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Int, AD.float_into_int(tensor_, dtype), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Int,
-                B.inner.float_into_int(
-                    (
-                        tensor.primitive
-                        if tensor.kind is B.Float
-                        else tensor.as_float("Torch", tensor)
-                    ),
-                    dtype,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Int, B.inner.float_into_int(tensor_, dtype), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Int,
-            AD.float_into_int(
-                (tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD, tensor)), dtype
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Int, AD.float_into_int(tensor_, dtype), ctx)
     raise unsupported_backend("float_into_int", tensor)
 
 

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=9b8e13deb9f8e653 body=8893ddba62b4cd4b
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=aea6285b491beb51 body=870e8c3560360265
 """The int ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -215,22 +215,12 @@ def int_sum_dim(tensor, dim):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_sum_dim(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_sum_dim(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_sum_dim(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_sum_dim(tensor_, dim), ctx)
     raise unsupported_backend("int_sum_dim", tensor)
 
 
@@ -239,22 +229,12 @@ def int_prod(tensor):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_prod(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_prod(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_prod(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_prod(tensor_), ctx)
     raise unsupported_backend("int_prod", tensor)
 
 
@@ -263,22 +243,12 @@ def int_prod_dim(tensor, dim):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_prod_dim(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_prod_dim(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_prod_dim(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_prod_dim(tensor_, dim), ctx)
     raise unsupported_backend("int_prod_dim", tensor)
 
 
@@ -287,22 +257,12 @@ def int_mean(tensor):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_mean(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_mean(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_mean(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_mean(tensor_), ctx)
     raise unsupported_backend("int_mean", tensor)
 
 
@@ -311,22 +271,12 @@ def int_mean_dim(tensor, dim):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_mean_dim(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_mean_dim(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_mean_dim(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_mean_dim(tensor_, dim), ctx)
     raise unsupported_backend("int_mean_dim", tensor)
 
 
@@ -335,22 +285,12 @@ def int_max(tensor):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_max(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_max(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_max(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_max(tensor_), ctx)
     raise unsupported_backend("int_max", tensor)
 
 
@@ -359,22 +299,12 @@ def int_max_dim(tensor, dim):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_max_dim(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_max_dim(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_max_dim(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_max_dim(tensor_, dim), ctx)
     raise unsupported_backend("int_max_dim", tensor)
 
 
@@ -383,15 +313,13 @@ def int_max_dim_with_indices(tensor, dim):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        out0, out1 = B.inner.int_max_dim_with_indices(
-            (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        out0, out1 = B.inner.int_max_dim_with_indices(tensor_, dim)
         return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        out0, out1 = B.inner.int_max_dim_with_indices(
-            (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        out0, out1 = B.inner.int_max_dim_with_indices(tensor_, dim)
         return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
     raise unsupported_backend("int_max_dim_with_indices", tensor)
 
@@ -401,22 +329,12 @@ def int_min(tensor):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_min(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_min(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_min(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_min(tensor_), ctx)
     raise unsupported_backend("int_min", tensor)
 
 
@@ -425,22 +343,12 @@ def int_min_dim(tensor, dim):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_min_dim(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_min_dim(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_min_dim(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_min_dim(tensor_, dim), ctx)
     raise unsupported_backend("int_min_dim", tensor)
 
 
@@ -449,15 +357,13 @@ def int_min_dim_with_indices(tensor, dim):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        out0, out1 = B.inner.int_min_dim_with_indices(
-            (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        out0, out1 = B.inner.int_min_dim_with_indices(tensor_, dim)
         return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        out0, out1 = B.inner.int_min_dim_with_indices(
-            (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        out0, out1 = B.inner.int_min_dim_with_indices(tensor_, dim)
         return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
     raise unsupported_backend("int_min_dim_with_indices", tensor)
 
@@ -467,22 +373,12 @@ def int_max_abs(tensor):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_max_abs(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_max_abs(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_max_abs(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_max_abs(tensor_), ctx)
     raise unsupported_backend("int_max_abs", tensor)
 
 
@@ -491,22 +387,12 @@ def int_max_abs_dim(tensor, dim):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_max_abs_dim(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_max_abs_dim(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_max_abs_dim(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_max_abs_dim(tensor_, dim), ctx)
     raise unsupported_backend("int_max_abs_dim", tensor)
 
 
@@ -515,22 +401,12 @@ def int_argmax(tensor, dim):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_argmax(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_argmax(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_argmax(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_argmax(tensor_, dim), ctx)
     raise unsupported_backend("int_argmax", tensor)
 
 
@@ -539,22 +415,12 @@ def int_argmin(tensor, dim):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_argmin(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_argmin(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_argmin(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_argmin(tensor_, dim), ctx)
     raise unsupported_backend("int_argmin", tensor)
 
 
@@ -563,22 +429,12 @@ def int_any(tensor):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.int_any(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Bool, B.inner.int_any(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.int_any(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Bool, B.inner.int_any(tensor_), ctx)
     raise unsupported_backend("int_any", tensor)
 
 
@@ -587,22 +443,12 @@ def int_any_dim(tensor, dim):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.int_any_dim(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Bool, B.inner.int_any_dim(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.int_any_dim(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Bool, B.inner.int_any_dim(tensor_, dim), ctx)
     raise unsupported_backend("int_any_dim", tensor)
 
 
@@ -611,22 +457,12 @@ def int_all(tensor):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.int_all(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Bool, B.inner.int_all(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.int_all(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Bool, B.inner.int_all(tensor_), ctx)
     raise unsupported_backend("int_all", tensor)
 
 
@@ -635,22 +471,12 @@ def int_all_dim(tensor, dim):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.int_all_dim(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Bool, B.inner.int_all_dim(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.int_all_dim(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Bool, B.inner.int_all_dim(tensor_, dim), ctx)
     raise unsupported_backend("int_all_dim", tensor)
 
 
@@ -659,22 +485,12 @@ def int_cumsum(tensor, dim):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_cumsum(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_cumsum(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_cumsum(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_cumsum(tensor_, dim), ctx)
     raise unsupported_backend("int_cumsum", tensor)
 
 
@@ -683,22 +499,12 @@ def int_cumprod(tensor, dim):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_cumprod(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_cumprod(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_cumprod(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_cumprod(tensor_, dim), ctx)
     raise unsupported_backend("int_cumprod", tensor)
 
 
@@ -707,22 +513,12 @@ def int_cummin(tensor, dim):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_cummin(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_cummin(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_cummin(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_cummin(tensor_, dim), ctx)
     raise unsupported_backend("int_cummin", tensor)
 
 
@@ -731,22 +527,12 @@ def int_cummax(tensor, dim):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_cummax(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_cummax(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_cummax(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), dim
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_cummax(tensor_, dim), ctx)
     raise unsupported_backend("int_cummax", tensor)
 
 
@@ -755,26 +541,12 @@ def int_sort(tensor, dim, descending):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_sort(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
-                dim,
-                descending,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_sort(tensor_, dim, descending), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_sort(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
-                dim,
-                descending,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_sort(tensor_, dim, descending), ctx)
     raise unsupported_backend("int_sort", tensor)
 
 
@@ -783,19 +555,13 @@ def int_sort_with_indices(tensor, dim, descending):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        out0, out1 = B.inner.int_sort_with_indices(
-            (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
-            dim,
-            descending,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        out0, out1 = B.inner.int_sort_with_indices(tensor_, dim, descending)
         return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        out0, out1 = B.inner.int_sort_with_indices(
-            (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
-            dim,
-            descending,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        out0, out1 = B.inner.int_sort_with_indices(tensor_, dim, descending)
         return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
     raise unsupported_backend("int_sort_with_indices", tensor)
 
@@ -805,26 +571,12 @@ def int_argsort(tensor, dim, descending):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_argsort(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
-                dim,
-                descending,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_argsort(tensor_, dim, descending), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_argsort(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
-                dim,
-                descending,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_argsort(tensor_, dim, descending), ctx)
     raise unsupported_backend("int_argsort", tensor)
 
 
@@ -833,26 +585,12 @@ def int_topk(tensor, k, dim):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_topk(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
-                k,
-                dim,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_topk(tensor_, k, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_topk(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
-                k,
-                dim,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_topk(tensor_, k, dim), ctx)
     raise unsupported_backend("int_topk", tensor)
 
 
@@ -861,15 +599,13 @@ def int_topk_with_indices(tensor, k, dim):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        out0, out1 = B.inner.int_topk_with_indices(
-            (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), k, dim
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        out0, out1 = B.inner.int_topk_with_indices(tensor_, k, dim)
         return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        out0, out1 = B.inner.int_topk_with_indices(
-            (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), k, dim
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        out0, out1 = B.inner.int_topk_with_indices(tensor_, k, dim)
         return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
     raise unsupported_backend("int_topk_with_indices", tensor)
 
@@ -879,26 +615,12 @@ def int_argtopk(tensor, k, dim):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_argtopk(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
-                k,
-                dim,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_argtopk(tensor_, k, dim), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_argtopk(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
-                k,
-                dim,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_argtopk(tensor_, k, dim), ctx)
     raise unsupported_backend("int_argtopk", tensor)
 
 
@@ -907,24 +629,12 @@ def int_reshape(tensor, shape):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_reshape(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
-                shape,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_reshape(tensor_, shape), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_reshape(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
-                shape,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_reshape(tensor_, shape), ctx)
     raise unsupported_backend("int_reshape", tensor)
 
 
@@ -933,26 +643,12 @@ def int_swap_dims(tensor, dim1, dim2):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_swap_dims(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
-                dim1,
-                dim2,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_swap_dims(tensor_, dim1, dim2), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_swap_dims(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
-                dim1,
-                dim2,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_swap_dims(tensor_, dim1, dim2), ctx)
     raise unsupported_backend("int_swap_dims", tensor)
 
 
@@ -966,22 +662,12 @@ def int_permute(tensor, axes):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_permute(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), axes
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_permute(tensor_, axes), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_permute(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), axes
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_permute(tensor_, axes), ctx)
     raise unsupported_backend("int_permute", tensor)
 
 
@@ -990,22 +676,12 @@ def int_flip(tensor, axes):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_flip(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), axes
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_flip(tensor_, axes), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_flip(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), axes
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_flip(tensor_, axes), ctx)
     raise unsupported_backend("int_flip", tensor)
 
 
@@ -1014,24 +690,12 @@ def int_expand(tensor, shape):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_expand(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
-                shape,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_expand(tensor_, shape), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_expand(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
-                shape,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_expand(tensor_, shape), ctx)
     raise unsupported_backend("int_expand", tensor)
 
 
@@ -1040,26 +704,12 @@ def int_repeat_dim(tensor, dim, times):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_repeat_dim(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
-                dim,
-                times,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_repeat_dim(tensor_, dim, times), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_repeat_dim(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
-                dim,
-                times,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_repeat_dim(tensor_, dim, times), ctx)
     raise unsupported_backend("int_repeat_dim", tensor)
 
 
@@ -1068,24 +718,12 @@ def int_slice(tensor, slices):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_slice(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
-                slices,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_slice(tensor_, slices), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_slice(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
-                slices,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_slice(tensor_, slices), ctx)
     raise unsupported_backend("int_slice", tensor)
 
 
@@ -1094,26 +732,14 @@ def int_slice_assign(tensor, slices, value):
     ctx = tensor.context.merge(value.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_slice_assign(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
-                slices,
-                (value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
+        return Tensor(B.Int, B.inner.int_slice_assign(tensor_, slices, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_slice_assign(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
-                slices,
-                (value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
+        return Tensor(B.Int, B.inner.int_slice_assign(tensor_, slices, value_), ctx)
     raise unsupported_backend("int_slice_assign", tensor)
 
 
@@ -1122,14 +748,12 @@ def int_cat(tensors, dim):
     ctx = merge_contexts(DISABLED, tensors)
     if tensors[0].kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int, B.inner.int_cat([t.as_int("NumPy", tensors[0]) for t in tensors], dim), ctx
-        )
+        tensors_ = [t.as_int("NumPy", tensors[0]) for t in tensors]
+        return Tensor(B.Int, B.inner.int_cat(tensors_, dim), ctx)
     if tensors[0].kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int, B.inner.int_cat([t.as_int("Torch", tensors[0]) for t in tensors], dim), ctx
-        )
+        tensors_ = [t.as_int("Torch", tensors[0]) for t in tensors]
+        return Tensor(B.Int, B.inner.int_cat(tensors_, dim), ctx)
     raise unsupported_backend("int_cat", tensors[0])
 
 
@@ -1138,28 +762,12 @@ def int_unfold(tensor, dim, size, step):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_unfold(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
-                dim,
-                size,
-                step,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_unfold(tensor_, dim, size, step), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_unfold(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
-                dim,
-                size,
-                step,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_unfold(tensor_, dim, size, step), ctx)
     raise unsupported_backend("int_unfold", tensor)
 
 
@@ -1168,24 +776,12 @@ def int_cast(tensor, dtype):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_cast(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
-                dtype,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_cast(tensor_, dtype), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_cast(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
-                dtype,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_cast(tensor_, dtype), ctx)
     raise unsupported_backend("int_cast", tensor)
 
 
@@ -1194,26 +790,14 @@ def int_gather(dim, tensor, indices):
     ctx = tensor.context.merge(indices.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_gather(
-                dim,
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
-                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+        return Tensor(B.Int, B.inner.int_gather(dim, tensor_, indices_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_gather(
-                dim,
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
-                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+        return Tensor(B.Int, B.inner.int_gather(dim, tensor_, indices_), ctx)
     raise unsupported_backend("int_gather", tensor)
 
 
@@ -1222,30 +806,16 @@ def int_scatter(dim, tensor, indices, value, update):
     ctx = tensor.context.merge(indices.context).merge(value.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_scatter(
-                dim,
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
-                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
-                (value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)),
-                update,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+        value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
+        return Tensor(B.Int, B.inner.int_scatter(dim, tensor_, indices_, value_, update), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_scatter(
-                dim,
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
-                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
-                (value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)),
-                update,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+        value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
+        return Tensor(B.Int, B.inner.int_scatter(dim, tensor_, indices_, value_, update), ctx)
     raise unsupported_backend("int_scatter", tensor)
 
 
@@ -1254,28 +824,16 @@ def int_scatter_add(dim, tensor, indices, value):
     ctx = tensor.context.merge(indices.context).merge(value.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_scatter_add(
-                dim,
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
-                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
-                (value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+        value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
+        return Tensor(B.Int, B.inner.int_scatter_add(dim, tensor_, indices_, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_scatter_add(
-                dim,
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
-                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
-                (value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+        value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
+        return Tensor(B.Int, B.inner.int_scatter_add(dim, tensor_, indices_, value_), ctx)
     raise unsupported_backend("int_scatter_add", tensor)
 
 
@@ -1284,26 +842,14 @@ def int_select(tensor, dim, indices):
     ctx = tensor.context.merge(indices.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_select(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
-                dim,
-                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+        return Tensor(B.Int, B.inner.int_select(tensor_, dim, indices_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_select(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
-                dim,
-                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+        return Tensor(B.Int, B.inner.int_select(tensor_, dim, indices_), ctx)
     raise unsupported_backend("int_select", tensor)
 
 
@@ -1312,30 +858,16 @@ def int_select_assign(tensor, dim, indices, value, update):
     ctx = tensor.context.merge(indices.context).merge(value.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_select_assign(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
-                dim,
-                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
-                (value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)),
-                update,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+        value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
+        return Tensor(B.Int, B.inner.int_select_assign(tensor_, dim, indices_, value_, update), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_select_assign(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
-                dim,
-                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
-                (value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)),
-                update,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+        value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
+        return Tensor(B.Int, B.inner.int_select_assign(tensor_, dim, indices_, value_, update), ctx)
     raise unsupported_backend("int_select_assign", tensor)
 
 
@@ -1344,28 +876,16 @@ def int_select_add(tensor, dim, indices, value):
     ctx = tensor.context.merge(indices.context).merge(value.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_select_add(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
-                dim,
-                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)),
-                (value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+        value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
+        return Tensor(B.Int, B.inner.int_select_add(tensor_, dim, indices_, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_select_add(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
-                dim,
-                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)),
-                (value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+        value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
+        return Tensor(B.Int, B.inner.int_select_add(tensor_, dim, indices_, value_), ctx)
     raise unsupported_backend("int_select_add", tensor)
 
 
@@ -1374,26 +894,16 @@ def int_mask_where(tensor, mask, value):
     ctx = tensor.context.merge(mask.context).merge(value.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_mask_where(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
-                (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)),
-                (value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
+        value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
+        return Tensor(B.Int, B.inner.int_mask_where(tensor_, mask_, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_mask_where(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
-                (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)),
-                (value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
+        value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
+        return Tensor(B.Int, B.inner.int_mask_where(tensor_, mask_, value_), ctx)
     raise unsupported_backend("int_mask_where", tensor)
 
 
@@ -1402,26 +912,14 @@ def int_mask_fill(tensor, mask, value):
     ctx = tensor.context.merge(mask.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_mask_fill(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
-                (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)),
-                value,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
+        return Tensor(B.Int, B.inner.int_mask_fill(tensor_, mask_, value), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_mask_fill(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
-                (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)),
-                value,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
+        return Tensor(B.Int, B.inner.int_mask_fill(tensor_, mask_, value), ctx)
     raise unsupported_backend("int_mask_fill", tensor)
 
 
@@ -1430,24 +928,14 @@ def int_mask_select(tensor, mask):
     ctx = tensor.context.merge(mask.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_mask_select(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
-                (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
+        return Tensor(B.Int, B.inner.int_mask_select(tensor_, mask_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_mask_select(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
-                (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)),
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
+        return Tensor(B.Int, B.inner.int_mask_select(tensor_, mask_), ctx)
     raise unsupported_backend("int_mask_select", tensor)
 
 
@@ -1456,24 +944,14 @@ def int_gather_nd(data, indices):
     ctx = data.context.merge(indices.context)
     if data.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_gather_nd(
-                (data.primitive if data.kind is B.Int else data.as_int("NumPy", data)),
-                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)),
-            ),
-            ctx,
-        )
+        data_ = data.primitive if data.kind is B.Int else data.as_int("NumPy")
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
+        return Tensor(B.Int, B.inner.int_gather_nd(data_, indices_), ctx)
     if data.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_gather_nd(
-                (data.primitive if data.kind is B.Int else data.as_int("Torch", data)),
-                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)),
-            ),
-            ctx,
-        )
+        data_ = data.primitive if data.kind is B.Int else data.as_int("Torch")
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
+        return Tensor(B.Int, B.inner.int_gather_nd(data_, indices_), ctx)
     raise unsupported_backend("int_gather_nd", data)
 
 
@@ -1482,28 +960,16 @@ def int_scatter_nd(data, indices, values, reduction):
     ctx = data.context.merge(indices.context).merge(values.context)
     if data.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_scatter_nd(
-                (data.primitive if data.kind is B.Int else data.as_int("NumPy", data)),
-                (indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)),
-                (values.primitive if values.kind is B.Int else values.as_int("NumPy", data)),
-                reduction,
-            ),
-            ctx,
-        )
+        data_ = data.primitive if data.kind is B.Int else data.as_int("NumPy")
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
+        values_ = values.primitive if values.kind is B.Int else values.as_int("NumPy", data)
+        return Tensor(B.Int, B.inner.int_scatter_nd(data_, indices_, values_, reduction), ctx)
     if data.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_scatter_nd(
-                (data.primitive if data.kind is B.Int else data.as_int("Torch", data)),
-                (indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)),
-                (values.primitive if values.kind is B.Int else values.as_int("Torch", data)),
-                reduction,
-            ),
-            ctx,
-        )
+        data_ = data.primitive if data.kind is B.Int else data.as_int("Torch")
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
+        values_ = values.primitive if values.kind is B.Int else values.as_int("Torch", data)
+        return Tensor(B.Int, B.inner.int_scatter_nd(data_, indices_, values_, reduction), ctx)
     raise unsupported_backend("int_scatter_nd", data)
 
 
@@ -1512,24 +978,14 @@ def int_add(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_add(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        return Tensor(B.Int, B.inner.int_add(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_add(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        return Tensor(B.Int, B.inner.int_add(lhs_, rhs_), ctx)
     raise unsupported_backend("int_add", lhs)
 
 
@@ -1538,22 +994,12 @@ def int_add_scalar(lhs, rhs):
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_add_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_add_scalar(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_add_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_add_scalar(lhs_, rhs), ctx)
     raise unsupported_backend("int_add_scalar", lhs)
 
 
@@ -1562,24 +1008,14 @@ def int_mul(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_mul(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        return Tensor(B.Int, B.inner.int_mul(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_mul(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        return Tensor(B.Int, B.inner.int_mul(lhs_, rhs_), ctx)
     raise unsupported_backend("int_mul", lhs)
 
 
@@ -1588,22 +1024,12 @@ def int_mul_scalar(lhs, rhs):
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_mul_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_mul_scalar(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_mul_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_mul_scalar(lhs_, rhs), ctx)
     raise unsupported_backend("int_mul_scalar", lhs)
 
 
@@ -1612,22 +1038,12 @@ def int_sum(tensor):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_sum(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_sum(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_sum(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_sum(tensor_), ctx)
     raise unsupported_backend("int_sum", tensor)
 
 
@@ -1636,24 +1052,14 @@ def int_equal(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.int_equal(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        return Tensor(B.Bool, B.inner.int_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.int_equal(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        return Tensor(B.Bool, B.inner.int_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("int_equal", lhs)
 
 
@@ -1662,22 +1068,12 @@ def int_not_equal_elem(lhs, rhs):
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.int_not_equal_elem(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        return Tensor(B.Bool, B.inner.int_not_equal_elem(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.int_not_equal_elem(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        return Tensor(B.Bool, B.inner.int_not_equal_elem(lhs_, rhs), ctx)
     raise unsupported_backend("int_not_equal_elem", lhs)
 
 
@@ -1686,22 +1082,12 @@ def int_greater_elem(lhs, rhs):
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.int_greater_elem(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        return Tensor(B.Bool, B.inner.int_greater_elem(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.int_greater_elem(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        return Tensor(B.Bool, B.inner.int_greater_elem(lhs_, rhs), ctx)
     raise unsupported_backend("int_greater_elem", lhs)
 
 
@@ -1710,24 +1096,14 @@ def int_sub(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_sub(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        return Tensor(B.Int, B.inner.int_sub(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_sub(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        return Tensor(B.Int, B.inner.int_sub(lhs_, rhs_), ctx)
     raise unsupported_backend("int_sub", lhs)
 
 
@@ -1736,22 +1112,12 @@ def int_sub_scalar(lhs, rhs):
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_sub_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_sub_scalar(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_sub_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_sub_scalar(lhs_, rhs), ctx)
     raise unsupported_backend("int_sub_scalar", lhs)
 
 
@@ -1760,24 +1126,14 @@ def int_div(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_div(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        return Tensor(B.Int, B.inner.int_div(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_div(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        return Tensor(B.Int, B.inner.int_div(lhs_, rhs_), ctx)
     raise unsupported_backend("int_div", lhs)
 
 
@@ -1786,22 +1142,12 @@ def int_div_scalar(lhs, rhs):
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_div_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_div_scalar(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_div_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_div_scalar(lhs_, rhs), ctx)
     raise unsupported_backend("int_div_scalar", lhs)
 
 
@@ -1810,24 +1156,14 @@ def int_remainder(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_remainder(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        return Tensor(B.Int, B.inner.int_remainder(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_remainder(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        return Tensor(B.Int, B.inner.int_remainder(lhs_, rhs_), ctx)
     raise unsupported_backend("int_remainder", lhs)
 
 
@@ -1836,22 +1172,12 @@ def int_remainder_scalar(lhs, rhs):
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_remainder_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_remainder_scalar(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_remainder_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_remainder_scalar(lhs_, rhs), ctx)
     raise unsupported_backend("int_remainder_scalar", lhs)
 
 
@@ -1860,22 +1186,12 @@ def int_neg(tensor):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_neg(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_neg(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_neg(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_neg(tensor_), ctx)
     raise unsupported_backend("int_neg", tensor)
 
 
@@ -1884,22 +1200,12 @@ def int_abs(tensor):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_abs(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_abs(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_abs(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_abs(tensor_), ctx)
     raise unsupported_backend("int_abs", tensor)
 
 
@@ -1908,22 +1214,12 @@ def int_sign(tensor):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_sign(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_sign(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_sign(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_sign(tensor_), ctx)
     raise unsupported_backend("int_sign", tensor)
 
 
@@ -1932,22 +1228,12 @@ def int_square(tensor):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_square(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_square(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_square(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_square(tensor_), ctx)
     raise unsupported_backend("int_square", tensor)
 
 
@@ -1956,24 +1242,14 @@ def int_powi(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_powi(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        return Tensor(B.Int, B.inner.int_powi(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_powi(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        return Tensor(B.Int, B.inner.int_powi(lhs_, rhs_), ctx)
     raise unsupported_backend("int_powi", lhs)
 
 
@@ -1982,22 +1258,12 @@ def int_powi_scalar(lhs, rhs):
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_powi_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_powi_scalar(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_powi_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_powi_scalar(lhs_, rhs), ctx)
     raise unsupported_backend("int_powi_scalar", lhs)
 
 
@@ -2006,26 +1272,12 @@ def int_clamp(tensor, min, max):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_clamp(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
-                min,
-                max,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_clamp(tensor_, min, max), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_clamp(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
-                min,
-                max,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_clamp(tensor_, min, max), ctx)
     raise unsupported_backend("int_clamp", tensor)
 
 
@@ -2034,22 +1286,12 @@ def int_clamp_min(tensor, min):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_clamp_min(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), min
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_clamp_min(tensor_, min), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_clamp_min(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), min
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_clamp_min(tensor_, min), ctx)
     raise unsupported_backend("int_clamp_min", tensor)
 
 
@@ -2058,22 +1300,12 @@ def int_clamp_max(tensor, max):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_clamp_max(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)), max
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.int_clamp_max(tensor_, max), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_clamp_max(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)), max
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.int_clamp_max(tensor_, max), ctx)
     raise unsupported_backend("int_clamp_max", tensor)
 
 
@@ -2082,24 +1314,14 @@ def int_matmul(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_matmul(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        return Tensor(B.Int, B.inner.int_matmul(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_matmul(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        return Tensor(B.Int, B.inner.int_matmul(lhs_, rhs_), ctx)
     raise unsupported_backend("int_matmul", lhs)
 
 
@@ -2108,24 +1330,14 @@ def bitwise_and(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.bitwise_and(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        return Tensor(B.Int, B.inner.bitwise_and(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.bitwise_and(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        return Tensor(B.Int, B.inner.bitwise_and(lhs_, rhs_), ctx)
     raise unsupported_backend("bitwise_and", lhs)
 
 
@@ -2134,22 +1346,12 @@ def bitwise_and_scalar(lhs, rhs):
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.bitwise_and_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        return Tensor(B.Int, B.inner.bitwise_and_scalar(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.bitwise_and_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        return Tensor(B.Int, B.inner.bitwise_and_scalar(lhs_, rhs), ctx)
     raise unsupported_backend("bitwise_and_scalar", lhs)
 
 
@@ -2158,24 +1360,14 @@ def bitwise_or(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.bitwise_or(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        return Tensor(B.Int, B.inner.bitwise_or(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.bitwise_or(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        return Tensor(B.Int, B.inner.bitwise_or(lhs_, rhs_), ctx)
     raise unsupported_backend("bitwise_or", lhs)
 
 
@@ -2184,22 +1376,12 @@ def bitwise_or_scalar(lhs, rhs):
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.bitwise_or_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        return Tensor(B.Int, B.inner.bitwise_or_scalar(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.bitwise_or_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        return Tensor(B.Int, B.inner.bitwise_or_scalar(lhs_, rhs), ctx)
     raise unsupported_backend("bitwise_or_scalar", lhs)
 
 
@@ -2208,24 +1390,14 @@ def bitwise_xor(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.bitwise_xor(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        return Tensor(B.Int, B.inner.bitwise_xor(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.bitwise_xor(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        return Tensor(B.Int, B.inner.bitwise_xor(lhs_, rhs_), ctx)
     raise unsupported_backend("bitwise_xor", lhs)
 
 
@@ -2234,22 +1406,12 @@ def bitwise_xor_scalar(lhs, rhs):
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.bitwise_xor_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        return Tensor(B.Int, B.inner.bitwise_xor_scalar(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.bitwise_xor_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        return Tensor(B.Int, B.inner.bitwise_xor_scalar(lhs_, rhs), ctx)
     raise unsupported_backend("bitwise_xor_scalar", lhs)
 
 
@@ -2258,22 +1420,12 @@ def bitwise_not(tensor):
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.bitwise_not(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Int, B.inner.bitwise_not(tensor_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.bitwise_not(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor))
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Int, B.inner.bitwise_not(tensor_), ctx)
     raise unsupported_backend("bitwise_not", tensor)
 
 
@@ -2282,24 +1434,14 @@ def bitwise_left_shift(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.bitwise_left_shift(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        return Tensor(B.Int, B.inner.bitwise_left_shift(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.bitwise_left_shift(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        return Tensor(B.Int, B.inner.bitwise_left_shift(lhs_, rhs_), ctx)
     raise unsupported_backend("bitwise_left_shift", lhs)
 
 
@@ -2308,22 +1450,12 @@ def bitwise_left_shift_scalar(lhs, rhs):
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.bitwise_left_shift_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        return Tensor(B.Int, B.inner.bitwise_left_shift_scalar(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.bitwise_left_shift_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        return Tensor(B.Int, B.inner.bitwise_left_shift_scalar(lhs_, rhs), ctx)
     raise unsupported_backend("bitwise_left_shift_scalar", lhs)
 
 
@@ -2332,24 +1464,14 @@ def bitwise_right_shift(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.bitwise_right_shift(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        return Tensor(B.Int, B.inner.bitwise_right_shift(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.bitwise_right_shift(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        return Tensor(B.Int, B.inner.bitwise_right_shift(lhs_, rhs_), ctx)
     raise unsupported_backend("bitwise_right_shift", lhs)
 
 
@@ -2358,22 +1480,12 @@ def bitwise_right_shift_scalar(lhs, rhs):
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.bitwise_right_shift_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        return Tensor(B.Int, B.inner.bitwise_right_shift_scalar(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.bitwise_right_shift_scalar(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        return Tensor(B.Int, B.inner.bitwise_right_shift_scalar(lhs_, rhs), ctx)
     raise unsupported_backend("bitwise_right_shift_scalar", lhs)
 
 
@@ -2382,22 +1494,12 @@ def int_equal_elem(lhs, rhs):
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.int_equal_elem(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        return Tensor(B.Bool, B.inner.int_equal_elem(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.int_equal_elem(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        return Tensor(B.Bool, B.inner.int_equal_elem(lhs_, rhs), ctx)
     raise unsupported_backend("int_equal_elem", lhs)
 
 
@@ -2406,24 +1508,14 @@ def int_not_equal(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.int_not_equal(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        return Tensor(B.Bool, B.inner.int_not_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.int_not_equal(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        return Tensor(B.Bool, B.inner.int_not_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("int_not_equal", lhs)
 
 
@@ -2432,24 +1524,14 @@ def int_greater(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.int_greater(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        return Tensor(B.Bool, B.inner.int_greater(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.int_greater(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        return Tensor(B.Bool, B.inner.int_greater(lhs_, rhs_), ctx)
     raise unsupported_backend("int_greater", lhs)
 
 
@@ -2458,24 +1540,14 @@ def int_greater_equal(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.int_greater_equal(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        return Tensor(B.Bool, B.inner.int_greater_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.int_greater_equal(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        return Tensor(B.Bool, B.inner.int_greater_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("int_greater_equal", lhs)
 
 
@@ -2484,22 +1556,12 @@ def int_greater_equal_elem(lhs, rhs):
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.int_greater_equal_elem(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        return Tensor(B.Bool, B.inner.int_greater_equal_elem(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.int_greater_equal_elem(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        return Tensor(B.Bool, B.inner.int_greater_equal_elem(lhs_, rhs), ctx)
     raise unsupported_backend("int_greater_equal_elem", lhs)
 
 
@@ -2508,24 +1570,14 @@ def int_lower(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.int_lower(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        return Tensor(B.Bool, B.inner.int_lower(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.int_lower(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        return Tensor(B.Bool, B.inner.int_lower(lhs_, rhs_), ctx)
     raise unsupported_backend("int_lower", lhs)
 
 
@@ -2534,22 +1586,12 @@ def int_lower_elem(lhs, rhs):
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.int_lower_elem(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        return Tensor(B.Bool, B.inner.int_lower_elem(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.int_lower_elem(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        return Tensor(B.Bool, B.inner.int_lower_elem(lhs_, rhs), ctx)
     raise unsupported_backend("int_lower_elem", lhs)
 
 
@@ -2558,24 +1600,14 @@ def int_lower_equal(lhs, rhs):
     ctx = lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.int_lower_equal(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        return Tensor(B.Bool, B.inner.int_lower_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.int_lower_equal(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)),
-                (rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)),
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        return Tensor(B.Bool, B.inner.int_lower_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("int_lower_equal", lhs)
 
 
@@ -2584,22 +1616,12 @@ def int_lower_equal_elem(lhs, rhs):
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
-        return Tensor(
-            B.Bool,
-            B.inner.int_lower_equal_elem(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+        return Tensor(B.Bool, B.inner.int_lower_equal_elem(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
-        return Tensor(
-            B.Bool,
-            B.inner.int_lower_equal_elem(
-                (lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch", lhs)), rhs
-            ),
-            ctx,
-        )
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+        return Tensor(B.Bool, B.inner.int_lower_equal_elem(lhs_, rhs), ctx)
     raise unsupported_backend("int_lower_equal_elem", lhs)
 
 
@@ -2609,51 +1631,27 @@ def int_into_float(tensor, dtype):
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.int_into_float(
-                    (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
-                    dtype,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Float, B.inner.int_into_float(tensor_, dtype), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.int_into_float(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy", tensor)),
-                dtype,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+        return Tensor(B.Autodiff, AD.int_into_float(tensor_, dtype), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
-            return Tensor(
-                B.Float,
-                B.inner.int_into_float(
-                    (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
-                    dtype,
-                ),
-                ctx,
-            )
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Float, B.inner.int_into_float(tensor_, dtype), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
-        return Tensor(
-            B.Autodiff,
-            AD.int_into_float(
-                (tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch", tensor)),
-                dtype,
-            ),
-            ctx,
-        )
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+        return Tensor(B.Autodiff, AD.int_into_float(tensor_, dtype), ctx)
     raise unsupported_backend("int_into_float", tensor)
 
 
