@@ -135,7 +135,7 @@ class DispatchTensor:
         """The plain float primitive (the `Disabled` arm)."""
         kind = self.kind
         if kind.variant != variant:
-            raise backend_mismatch(first or self, self)
+            raise backend_mismatch(self if first is None else first, self)
         if kind.backend_tensor is BackendTensor.Float:
             return self.primitive
         if kind.is_autodiff:
@@ -146,7 +146,7 @@ class DispatchTensor:
         """The AutodiffTensor (the `Enabled` arm); a plain float enters as a constant."""
         kind = self.kind
         if kind.variant != autodiff_backend.variant:
-            raise backend_mismatch(first or self, self)
+            raise backend_mismatch(self if first is None else first, self)
         if kind.is_autodiff:
             return self.primitive
         if kind.backend_tensor is BackendTensor.Float:
@@ -157,14 +157,14 @@ class DispatchTensor:
         if self.kind.backend_tensor is BackendTensor.Int and self.kind.variant == variant:
             return self.primitive
         if self.kind.variant != variant:
-            raise backend_mismatch(first or self, self)
+            raise backend_mismatch(self if first is None else first, self)
         raise wrong_kind(TensorKind.Int, self)
 
     def as_bool(self, variant: str, first: "DispatchTensor | None" = None):
         if self.kind.backend_tensor is BackendTensor.Bool and self.kind.variant == variant:
             return self.primitive
         if self.kind.variant != variant:
-            raise backend_mismatch(first or self, self)
+            raise backend_mismatch(self if first is None else first, self)
         raise wrong_kind(TensorKind.Bool, self)
 
     def float_data(self, variant: str, first: "DispatchTensor | None" = None):
