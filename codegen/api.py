@@ -189,6 +189,7 @@ class AutodiffEntry:
     role: str
     memory_bound: bool
     float_output: str
+    lists: bool  # a float argument takes a list of tensors
 
 
 def autodiff_entries(catalogue: Catalogue) -> list[AutodiffEntry]:
@@ -220,6 +221,7 @@ def autodiff_entries(catalogue: Catalogue) -> list[AutodiffEntry]:
                 role,
                 op.autodiff == "memory_bound",
                 float_output,
+                any(a.type == "tensors" for a in op.float_args),
             )
         )
     return entries

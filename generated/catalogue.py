@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=b4b163479ceb3c78 body=0b14138ba08fae54
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=888d068ca6a7563c body=1cb4987c5cd02808
 """What the Autodiff decorator needs to know of each float op, from ops.yaml."""
 
 from runtime.autodiff.backend import AutodiffOp
@@ -723,6 +723,7 @@ AUTODIFF_OPS = (
         role="record",
         memory_bound=False,
         float_output=None,
+        lists=True,
     ),
     AutodiffOp(
         "float_unfold",

@@ -37,6 +37,7 @@ class AutodiffOp:
     role: str
     memory_bound: bool = False
     float_output: int | None = None  # which output is the float one, for multi-output ops
+    lists: bool = False  # does a float argument take a list of tensors (cat)?
 
 
 # to_device to another backend: no catalogue op of its own (float_to_device routes here), but a
@@ -103,91 +104,129 @@ class Autodiff:
         rule = Rule(
             op.name, op.args, tuple(op.args[i] for i in positions), op.float_output is not None
         )
-        return lambda *args: self._record(op, rule, forward, args)
+        return self._recorder(op, rule, forward)
 
-    def _record(self, op: AutodiffOp, rule: Rule, forward, args):
+    def _recorder(self, op: AutodiffOp, rule: Rule, forward):
+        """The op's method: forward on the inner backend, then its Node and OpsStep. Everything
+        that depends only on the op (what to save and how) is worked out here, once."""
         positions = op.float_inputs
-        inputs = [args[i] for i in positions]  # AutodiffTensors; a list of them for `tensors`
-        call = list(args)
-        nodes = []
-        for i, tensor in zip(positions, inputs):
-            if type(tensor) is list:  # each element is an input, and a parent, of its own
-                call[i] = [t.primitive for t in tensor]
-                nodes += [t.node for t in tensor]
+        only_floats = positions == tuple(range(len(op.args)))  # no non-tensor argument
+        float_output = op.float_output
+        strategy, inner = self.strategy, self.inner
+        checkpoint = strategy.checkpoint
+        may_recompute = op.memory_bound and strategy.recomputes
+        saving = {name: self._saver(op, name) for needs in rule.needs for name in needs}
+        needs = rule.needs
+        lists = op.lists
+        broadcasts = len(op.args) > 1  # only an op of one argument surely cannot broadcast
+
+        def record(*args):
+            if lists:
+                inputs = [args[i] for i in positions]  # AutodiffTensors; a list for `tensors`
+                call, nodes, tracked = _gather(args, positions, inputs)
             else:
-                call[i] = tensor.primitive
-                nodes.append(tensor.node)
-        result = forward(*call)
-        out = result if op.float_output is None else result[op.float_output]
-        order = max(n.order for n in nodes) + 1
-        if Requirement.from_nodes(nodes) is NONE:
-            # Seed: an op on untracked inputs still registers its (empty) step.
-            node = Node((), order, NodeId.new(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return self._outputs(op, result, AutodiffTensor(out, node))
+                inputs = args if only_floats else [args[i] for i in positions]
+                nodes = [t.node for t in inputs]
+                call = [t.primitive for t in inputs]
+                if not only_floats:
+                    primitives, call = call, list(args)
+                    for i, primitive in zip(positions, primitives):
+                        call[i] = primitive
+                tracked = tuple([n if n.requirement is not NONE else None for n in nodes])
+            result = forward(*call)
+            out = result if float_output is None else result[float_output]
+            order = 0
+            for node in nodes:
+                if node.order > order:
+                    order = node.order
+            parents = tuple([n.id for n in nodes if n.requirement is not NONE])
+            if not parents:
+                # Seed: an op on untracked inputs still registers its (empty) step.
+                node = Node((), order + 1, NodeId.new(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+                return _outputs(float_output, result, AutodiffTensor(out, node))
 
-        strategy = self.strategy
-        tracked = tuple(_tracked(tensor) for tensor in inputs)
-        memory_bound = strategy.memory_bound(op.memory_bound, nodes)
-        saved = {}
-        for vjp_needs, parent in zip(rule.needs, tracked):
-            if parent is None or type(parent) is tuple and parent.count(None) == len(parent):
-                continue
-            for name in vjp_needs:
-                if name not in saved:
-                    saved[name] = self._save(name, op, args, result, out, memory_bound)
-        retro_forward = None
-        if memory_bound:  # never for a list input: ops.yaml declares those compute_bound
-            recipe = list(call)
-            for i, tensor in zip(positions, inputs):
-                recipe[i] = strategy.checkpoint(tensor)
-            retro_forward = RetroForward(forward, tuple(recipe), positions)
-        step = OpsStep(
-            rule,
-            self.inner,
-            tracked,
-            tuple(_shape(tensor) for tensor in inputs),
-            saved,
-            retro_forward,
-        )
-        parents = tuple(n.id for n in nodes if n.requirement is not NONE)
-        properties = MEMORY_BOUND if memory_bound else COMPUTE_BOUND
-        node = Node(parents, order, NodeId.new(), TRACKED, properties, step)
-        return self._outputs(op, result, AutodiffTensor(out, node))
+            # an untracked input makes a declared memory-bound op compute-bound (burn §6.1)
+            memory_bound = may_recompute and len(parents) == len(nodes)
+            saved = {}
+            for vjp_needs, parent in zip(needs, tracked):
+                if parent is None or lists and type(parent) is tuple and not any(parent):
+                    continue
+                for name in vjp_needs:
+                    if name not in saved:
+                        saved[name] = saving[name](args, result, out, memory_bound)
+            retro_forward = None
+            if memory_bound:  # never for a list input: ops.yaml declares those compute_bound
+                recipe = list(call)
+                for i, tensor in zip(positions, inputs):
+                    recipe[i] = checkpoint(tensor)
+                retro_forward = RetroForward(forward, tuple(recipe), positions)
+            # an op of several arguments may broadcast, so it keeps its inputs' shapes
+            shapes = tuple([_shape(t) for t in inputs]) if broadcasts else None
+            step = OpsStep(rule, inner, tracked, shapes, saved, retro_forward)
+            properties = MEMORY_BOUND if memory_bound else COMPUTE_BOUND
+            node = Node(parents, order + 1, NodeId.new(), TRACKED, properties, step)
+            return _outputs(float_output, result, AutodiffTensor(out, node))
 
-    def _save(self, name, op, args, result, out, memory_bound):
+        return record
+
+    def _saver(self, op: AutodiffOp, name: str):
+        """How to get the value a VJP names, as `saver(args, result, out, memory_bound)`."""
         if name == "out":
-            return SELF if memory_bound else out
+            return lambda args, result, out, memory_bound: SELF if memory_bound else out
         if name == "indices" and op.float_output is not None:  # a (values, indices) op's int
             # output (gather and kin have an *argument* named indices instead)
-            return result[1 - op.float_output]
+            index = 1 - op.float_output
+            return lambda args, result, out, memory_bound: result[index]
         if name not in op.args:  # `<input>_shape`, `<input>_device` or `<input>_dtype`
             input_name, _, what = name.rpartition("_")
-            tensor = args[op.args.index(input_name)]
-            if type(tensor) is list:
-                return [self._describe(what, t.primitive) for t in tensor]
-            return self._describe(what, tensor.primitive)
+            describe = {
+                "shape": lambda p: p.shape,
+                "device": self.inner.device_of,
+                "dtype": self.inner.dtype,
+            }[what]
+            index = op.args.index(input_name)
+
+            def description(args, result, out, memory_bound):
+                tensor = args[index]
+                if type(tensor) is list:
+                    return [describe(t.primitive) for t in tensor]
+                return describe(tensor.primitive)
+
+            return description
         index = op.args.index(name)
-        value = args[index]
         if index not in op.float_inputs:
-            return value
-        if type(value) is list:  # kept: the Checkpointer recomputes single values only
-            return [t.primitive for t in value]
-        return self.strategy.checkpoint(value)
+            return lambda args, result, out, memory_bound: args[index]
+        checkpoint = self.strategy.checkpoint
 
-    def _describe(self, what, primitive):
-        if what == "shape":
-            return primitive.shape
-        if what == "device":
-            return self.inner.device_of(primitive)
-        return self.inner.dtype(primitive)
+        def float_input(args, result, out, memory_bound):
+            value = args[index]
+            if type(value) is list:  # kept: the Checkpointer recomputes single values only
+                return [t.primitive for t in value]
+            return checkpoint(value)
 
-    @staticmethod
-    def _outputs(op, result, float_output):
-        if op.float_output is None:
-            return float_output
-        result = list(result)
-        result[op.float_output] = float_output
-        return tuple(result)
+        return float_input
+
+
+def _outputs(float_output, result, tensor):
+    """The op's results with its float output wrapped as an AutodiffTensor."""
+    if float_output is None:
+        return tensor
+    result = list(result)
+    result[float_output] = tensor
+    return tuple(result)
+
+
+def _gather(args, positions, inputs):
+    """The call arguments, input nodes and parents of an op with a list input (cat)."""
+    call, nodes = list(args), []
+    for i, tensor in zip(positions, inputs):
+        if type(tensor) is list:  # each element is an input, and a parent, of its own
+            call[i] = [t.primitive for t in tensor]
+            nodes += [t.node for t in tensor]
+        else:
+            call[i] = tensor.primitive
+            nodes.append(tensor.node)
+    return call, nodes, tuple(_tracked(tensor) for tensor in inputs)
 
 
 def _tracked(tensor):

@@ -13,6 +13,7 @@ from runtime.autodiff.steps import SELF
 
 class CheckpointStrategy:
     name: str
+    recomputes: bool  # can a declared MemoryBound op be recomputed instead of kept?
 
     def memory_bound(self, declared_memory_bound: bool, nodes) -> bool:
         raise NotImplementedError
@@ -29,6 +30,7 @@ class NoCheckpointing(CheckpointStrategy):
     """Every op is ComputeBound: whatever backward needs is kept from the forward pass."""
 
     name = "NoCheckpointing"
+    recomputes = False
 
     def memory_bound(self, declared_memory_bound, nodes):
         return False
@@ -41,6 +43,7 @@ class BalancedCheckpointing(CheckpointStrategy):
     """Declared MemoryBound ops are recomputed, unless an input is untracked (then ComputeBound)."""
 
     name = "BalancedCheckpointing"
+    recomputes = True
 
     def memory_bound(self, declared_memory_bound, nodes):
         if not declared_memory_bound:

@@ -20,8 +20,8 @@ class NodeId:
         self.value = value
 
     @staticmethod
-    def new() -> "NodeId":
-        return NodeId(next(_COUNTER))
+    def new(count=_COUNTER.__next__) -> "NodeId":
+        return NodeId(count())
 
     def __eq__(self, other):
         return isinstance(other, NodeId) and other.value == self.value

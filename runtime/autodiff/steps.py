@@ -42,7 +42,7 @@ class OpsStep:
         self.backend = backend  # the inner backend: backward math is never recorded
         # per float input (a tuple of them for a list input):
         self.parents = parents  # its Node if tracked, else None
-        self.shapes = shapes  # its shape, to undo broadcasting
+        self.shapes = shapes  # its shape, to undo broadcasting (None: a one-input op)
         self.saved = saved  # name -> primitive | Node (recompute) | SELF
         self.retro_forward = retro_forward  # how to recompute the output (MemoryBound only)
 
@@ -51,7 +51,8 @@ class OpsStep:
         if checkpointer is not None:
             values = {name: checkpointer.resolve(value, node) for name, value in values.items()}
         backend = self.backend
-        for vjp, parent, shape in zip(self.rule.vjps, self.parents, self.shapes):
+        shapes = self.shapes or (None,)
+        for vjp, parent, shape in zip(self.rule.vjps, self.parents, shapes):
             if type(parent) is tuple:
                 if any(p is not None for p in parent):
                     for p, s, input_grad in zip(parent, shape, vjp(backend, grad, values)):
@@ -70,7 +71,7 @@ class OpsStep:
 
 
 def _register(backend, gradients, parent, shape, input_grad) -> None:
-    if input_grad.shape != shape:
+    if shape is not None and input_grad.shape != shape:
         input_grad = backend.unbroadcast(input_grad, shape)
     gradients.register(parent.id, input_grad)
 
