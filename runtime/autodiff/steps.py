@@ -6,6 +6,8 @@ asked for (saved at forward time, or recomputed by the Checkpointer), and undoes
 once, here, for every rule.
 """
 
+from runtime.autodiff.node import Node
+
 
 class _MarkerStep:
     __slots__ = ("name",)
@@ -60,7 +62,7 @@ class OpsStep:
 
 class RetroForward:
     """The recipe of a MemoryBound output: the op's forward and its call arguments, where each
-    float input is a primitive (kept) or a Node (itself recomputed first)."""
+    float input is a primitive (kept: burn's Backup action) or a Node (itself recomputed)."""
 
     __slots__ = ("forward", "args", "float_positions")
 
@@ -71,3 +73,11 @@ class RetroForward:
 
     def inputs(self):
         return [self.args[i] for i in self.float_positions]
+
+    def run(self, retrieve):
+        """Recompute the output; `retrieve(node)` gives the value of a recomputed input."""
+        args = list(self.args)
+        for i in self.float_positions:
+            if isinstance(args[i], Node):
+                args[i] = retrieve(args[i])
+        return self.forward(*args)

@@ -28,6 +28,3 @@ class CreationKernels:
         return self.xp.arange(
             start, end, step, dtype=self.native_dtype(dtype), device=self.native_device(device)
         )
-
-    def float_ones_like(self, tensor):
-        return self.xp.ones_like(tensor)
