@@ -27,14 +27,22 @@ def backward(root, backend) -> Gradients:
     gradients.register(node.id, _ones(backend, root.primitive))
     recomputes = any(n.step.retro_forward is not None for n in tape)
     checkpointer = Checkpointer(tape) if recomputes else None
-    for node in tape:
-        step = node.step
-        if step is ROOT_STEP:
-            continue  # a Grad leaf: its gradient stays in `gradients` for the user
-        # Consumed before it runs: this local is then the step's last reference, dropped (with
-        # the step's saved tensors) by the next iteration, before the next step runs.
-        node.step = CONSUMED
-        step.run(node, gradients.consume(node), gradients, checkpointer)
+    try:
+        for node in tape:
+            step = node.step
+            if step is ROOT_STEP:
+                continue  # a Grad leaf: its gradient stays in `gradients` for the user
+            # Consumed before it runs: this local is then the step's last reference, dropped
+            # (with the step's saved tensors) by the next iteration, before the next step runs.
+            node.step = CONSUMED
+            step.run(node, gradients.consume(node), gradients, checkpointer)
+    except BaseException:
+        # A pass that fails part-way has still consumed its graph (the steps that ran, the
+        # recipes the checkpointer took): say so to a retry instead of failing obscurely.
+        for node in tape:
+            if node.step is not ROOT_STEP:
+                node.step = CONSUMED
+        raise
     return gradients
 
 
