@@ -1,7 +1,8 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=10c1aec2b3ea34a8 body=8f8a79e52840361d
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=b6df4184678272b7 body=358fb7880f39e07f
 """The generated package: `from generated import Device, Tensor`."""
 
 from generated.tensor import Tensor
+from runtime.autodiff import introspect
 from runtime.autodiff.gradients import Gradients
 from runtime.autodiff.node import NodeId, Requirement
 from runtime.device import Device, GradientCheckpointingStrategy
@@ -17,4 +18,5 @@ __all__ = [
     "NodeId",
     "Requirement",
     "Tensor",
+    "introspect",
 ]

@@ -43,9 +43,11 @@ class GraphConsumed(RuntimeError):
     def __init__(self, node_id):
         super().__init__(
             f"The autodiff graph behind {node_id} was consumed by an earlier backward(): "
-            "backward frees the steps of every non-leaf node it visits, so it cannot run "
-            "through them twice. Recompute the forward pass for a second backward, or, to start "
-            "a new graph from this value, use `t.detach().require_grad()`."
+            "backward frees the steps of every non-leaf node it visits, so no second backward "
+            "can go through them. For another backward, run the forward pass again; for the "
+            "gradients of several outputs, call backward() once on their sum; to keep computing "
+            "from a value of the consumed graph, cut it loose with `t.detach()` (then "
+            "`.require_grad()` if you want its gradient)."
         )
 
 

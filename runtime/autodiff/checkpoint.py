@@ -4,11 +4,13 @@ NoCheckpointing keeps every value a backward rule asks for. BalancedCheckpointin
 MemoryBound op whose inputs are all tracked, only a RetroForward recipe; a consumer that needs
 such an output saves a reference to its Node, and the Checkpointer recomputes it during
 backward from its parents (themselves kept or recomputed), holding each recomputed value only
-until its last reader has taken it (burn-semantics §6).
+until its last reader has taken it. A recipe keeps its op's inputs that cannot be recomputed
+(burn's Backup actions) until a backward starts; then the recipes nobody needs are dropped, and
+each needed one right after it has run (burn-semantics §6).
 """
 
 from runtime.autodiff.node import Node, Requirement
-from runtime.autodiff.steps import SELF
+from runtime.autodiff.steps import ROOT_STEP, SELF
 
 
 class CheckpointStrategy:
@@ -60,21 +62,32 @@ class BalancedCheckpointing(CheckpointStrategy):
 
 
 class Checkpointer:
-    """Recomputes MemoryBound values during one backward pass, each exactly as often as needed."""
+    """Recomputes MemoryBound values during one backward pass, each once, holding each value
+    only until its last reader has taken it (burn's BackwardStates with their `n_required`)."""
 
-    __slots__ = ("needed", "cache")
+    __slots__ = ("needed", "cache", "recipes")
 
     def __init__(self, tape):
         self.needed: dict[int, int] = {}  # node id -> reads still to come
         self.cache: dict[int, object] = {}  # node id -> recomputed value
+        self.recipes: dict[int, object] = {}  # node id -> RetroForward, until it has run
         for node in tape:
-            saved = getattr(node.step, "saved", None)
-            if saved:
-                for value in saved.values():
-                    if value is SELF:
-                        self._count(node)
-                    elif isinstance(value, Node):
-                        self._count(value)
+            if node.step is ROOT_STEP:
+                continue
+            for value in node.step.saved.values():
+                if value is SELF:
+                    self._count(node)
+                elif isinstance(value, Node):
+                    self._count(value)
+        # Every step of the tape is consumed by this pass, so the recipes leave their steps now:
+        # a needed one runs once and is dropped with the inputs it kept; the others are dropped
+        # here (burn drops unused Backup actions when it builds the checkpointer).
+        for node in tape:
+            recipe = node.step.retro_forward
+            if recipe is not None:
+                node.step.retro_forward = None
+                if node.id.value in self.needed:
+                    self.recipes[node.id.value] = recipe
 
     def _count(self, node: Node) -> None:
         # A value is recomputed once, so its recipe's inputs are counted once, on first sight.
@@ -108,24 +121,21 @@ class Checkpointer:
         return self.cache.pop(key)
 
     def _recompute(self, target: Node) -> None:
-        # Post-order over the not-yet-computed recipe inputs, without Python recursion.
-        stack = [(target, False)]
+        # Post-order over the recipe inputs not yet in the cache, without Python recursion.
+        stack = [target]
         while stack:
-            node, inputs_ready = stack.pop()
+            node = stack[-1]
             key = node.id.value
-            if key in self.cache:
+            if key in self.cache:  # an input listed twice (x * x) is computed once
+                stack.pop()
                 continue
-            recipe = node.step.retro_forward
-            if not inputs_ready:
-                stack.append((node, True))
-                stack.extend(
-                    (v, False)
-                    for v in recipe.inputs()
-                    if isinstance(v, Node) and v.id.value not in self.cache
-                )
+            missing = [
+                v
+                for v in self.recipes[key].inputs()
+                if isinstance(v, Node) and v.id.value not in self.cache
+            ]
+            if missing:
+                stack.extend(missing)
                 continue
-            args = list(recipe.args)
-            for i in recipe.float_positions:
-                if isinstance(args[i], Node):
-                    args[i] = self.retrieve(args[i])
-            self.cache[key] = recipe.forward(*args)
+            stack.pop()
+            self.cache[key] = self.recipes.pop(key).run(self.retrieve)

@@ -4,22 +4,41 @@ from runtime.autodiff.node import Requirement
 
 
 class Gradients:
-    __slots__ = ("_grads",)
+    """What backward returns: the gradient of every Grad leaf it reached, by node id.
+
+    During backward it also holds the GradInBackward gradients still to be used; each leaves the
+    container (and is freed) as soon as the step of its node has run.
+    """
+
+    __slots__ = ("_grads", "_owned")
 
     def __init__(self):
         self._grads: dict[int, object] = {}
+        # Ids whose entry is a sum this container allocated: nobody else sees that buffer, so
+        # further contributions are added in place instead of allocating a new sum each time.
+        self._owned: set[int] = set()
 
     def register(self, node_id, grad) -> None:
-        """Accumulate by addition (never in place: a rule may return an alias)."""
+        """Accumulate `grad` into the entry of `node_id`.
+
+        A rule may return an alias (add's VJP returns `g` to both inputs, a reduction's VJP a
+        broadcast view), so a registered value is never written to; the first sum is a new
+        buffer, owned here, and later ones go into it.
+        """
         key = node_id.value
         old = self._grads.get(key)
-        self._grads[key] = grad if old is None else old + grad
+        if old is None:
+            self._grads[key] = grad
+        elif key in self._owned:
+            old += grad
+        else:
+            self._grads[key] = old + grad
+            self._owned.add(key)
 
     def consume(self, node):
-        """A Grad leaf keeps its entry; a GradInBackward entry is freed as it is used."""
-        if node.requirement is Requirement.Grad:
-            return self._grads.get(node.id.value)
-        return self._grads.pop(node.id.value, None)
+        """Take out the gradient of a GradInBackward node whose step is about to run."""
+        self._owned.discard(node.id.value)
+        return self._grads.pop(node.id.value)
 
     def get(self, node):
         if node.requirement is Requirement.None_:
@@ -29,9 +48,17 @@ class Gradients:
     def remove(self, node):
         if node.requirement is Requirement.None_:
             return None
+        self._owned.discard(node.id.value)
         return self._grads.pop(node.id.value, None)
 
     def replace(self, node, grad) -> None:
+        """Set the gradient of a tracked tensor, whether or not it had one."""
+        if node.requirement is Requirement.None_:
+            raise ValueError(
+                "grad_replace() on an untracked tensor: it has no gradient to replace (an "
+                "untracked alias of a leaf reads None too); call it on the require_grad() leaf"
+            )
+        self._owned.discard(node.id.value)
         self._grads[node.id.value] = grad
 
     def __len__(self):

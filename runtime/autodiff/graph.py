@@ -1,17 +1,16 @@
 """backward(): walk the steps reachable from the root, run them deepest first, free as we go.
 
 There is no global graph: each Node holds its step and each step its parent Nodes, so a graph
-lives exactly as long as the user holds one of its tensors. Backward consumes the non-leaf
-steps it runs (their saved tensors are released right after), and keeps leaves' RootSteps, so
-parameters serve any number of backward passes.
+lives exactly as long as the user holds one of its tensors (Python's reference counts play
+burn's `rc`), and dropping the last one frees its steps and saved tensors at once, backwarded
+or not. Backward consumes the non-leaf steps it runs, each released as soon as it has run, and
+keeps leaves' RootSteps, so parameters serve any number of backward passes.
 """
-
-import gc
 
 from runtime.autodiff.checkpoint import Checkpointer
 from runtime.autodiff.gradients import Gradients
 from runtime.autodiff.node import Node, Requirement
-from runtime.autodiff.steps import CONSUMED, ROOT_STEP, UNTRACKED_STEP, OpsStep
+from runtime.autodiff.steps import CONSUMED, ROOT_STEP, OpsStep
 from runtime.errors import BACKWARD_NEEDS_TRACKED, BurnPanic, GraphConsumed
 
 
@@ -25,18 +24,34 @@ def backward(root, backend) -> Gradients:
         )
     tape = _tape(node)
     gradients = Gradients()
-    gradients.register(node.id, backend.float_ones_like(root.primitive))
-    recomputes = any(isinstance(n.step, OpsStep) and n.step.retro_forward for n in tape)
+    gradients.register(node.id, _ones(backend, root.primitive))
+    recomputes = any(n.step.retro_forward is not None for n in tape)
     checkpointer = Checkpointer(tape) if recomputes else None
-    for node in tape:
-        step = node.step
-        if step is ROOT_STEP:
-            continue  # a Grad leaf: its gradient stays in `gradients` for the user
-        grad = gradients.consume(node)
-        if grad is not None:
-            step.run(node, grad, gradients, checkpointer)
-        node.step = CONSUMED  # frees the step's saved tensors now, not at the end
+    try:
+        for node in tape:
+            step = node.step
+            if step is ROOT_STEP:
+                continue  # a Grad leaf: its gradient stays in `gradients` for the user
+            # Consumed before it runs: this local is then the step's last reference, dropped
+            # (with the step's saved tensors) by the next iteration, before the next step runs.
+            node.step = CONSUMED
+            step.run(node, gradients.consume(node), gradients, checkpointer)
+    except BaseException:
+        # A pass that fails part-way has still consumed its graph (the steps that ran, the
+        # recipes the checkpointer took): say so to a retry instead of failing obscurely.
+        for node in tape:
+            if node.step is not ROOT_STEP:
+                node.step = CONSUMED
+        raise
     return gradients
+
+
+def _ones(backend, primitive):
+    """The seed: ones of the root's shape, as a broadcast view of a single one, so a non-scalar
+    root costs no buffer (a rule never writes into the gradient it is given)."""
+    shape = primitive.shape
+    device, dtype = backend.device_of(primitive), backend.dtype(primitive)
+    return backend.float_expand(backend.float_ones((1,) * len(shape), device, dtype), shape)
 
 
 def _tape(root: Node) -> list[Node]:
@@ -61,35 +76,3 @@ def _tape(root: Node) -> list[Node]:
 
 def _order(node: Node) -> int:
     return node.order
-
-
-# -- introspection: what the graph machinery holds right now ---------------------------------
-
-
-def live_nodes() -> list[Node]:
-    """Nodes still alive (held by a tensor, or reachable from one through steps)."""
-    gc.collect()
-    return [obj for obj in gc.get_objects() if type(obj) is Node]
-
-
-def live_steps() -> list[OpsStep]:
-    """Registered op steps still alive (not yet consumed, graph not yet dropped)."""
-    return [n.step for n in live_nodes() if type(n.step) is OpsStep or n.step is UNTRACKED_STEP]
-
-
-def saved_bytes() -> int:
-    """Bytes of the tensors that live steps keep for backward (each buffer counted once)."""
-    seen, total = set(), 0
-    for step in (n.step for n in live_nodes() if type(n.step) is OpsStep):
-        values = list(step.saved.values())
-        if step.retro_forward is not None:
-            values += step.retro_forward.inputs()
-        for value in values:
-            nbytes = getattr(value, "nbytes", None)
-            if nbytes is not None and id(value) not in seen:
-                seen.add(id(value))
-                total += nbytes
-    return total
-
-
-__all__ = ["backward", "live_nodes", "live_steps", "saved_bytes"]

@@ -7,6 +7,8 @@ once, here, for every rule. A `tensors` input (cat) is a list: its VJP returns o
 element, and each tracked element is a parent of its own.
 """
 
+from runtime.autodiff.node import Node
+
 
 class _MarkerStep:
     __slots__ = ("name",)
@@ -78,7 +80,7 @@ def _register(backend, gradients, parent, shape, input_grad) -> None:
 
 class RetroForward:
     """The recipe of a MemoryBound output: the op's forward and its call arguments, where each
-    float input is a primitive (kept) or a Node (itself recomputed first)."""
+    float input is a primitive (kept: burn's Backup action) or a Node (itself recomputed)."""
 
     __slots__ = ("forward", "args", "float_positions")
 
@@ -89,3 +91,11 @@ class RetroForward:
 
     def inputs(self):
         return [self.args[i] for i in self.float_positions]
+
+    def run(self, retrieve):
+        """Recompute the output; `retrieve(node)` gives the value of a recomputed input."""
+        args = list(self.args)
+        for i in self.float_positions:
+            if isinstance(args[i], Node):
+                args[i] = retrieve(args[i])
+        return self.forward(*args)

@@ -6,8 +6,10 @@ from runtime.errors import NON_LEAF_REQUIRE_GRAD, BurnPanic
 
 
 class AutodiffTensor:
-    """{primitive, node, rc}. `rc` is the node's NodeId object, shared by every handle of the
-    node: Python's reference count of it tells how many handles exist (burn's `Arc<NodeId>`)."""
+    """{primitive, node, rc}, the seed's three fields. burn counts the handles of a node through
+    `rc` (an `Arc<NodeId>`) to decide what its memory manager may free; here the handles and the
+    child steps refer to the Node itself, so Python's reference count of the Node does that job
+    and frees a graph the moment nothing refers to it. `rc` is the node's NodeId, kept by name."""
 
     __slots__ = ("primitive", "node", "rc")
 
