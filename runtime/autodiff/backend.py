@@ -108,75 +108,128 @@ class Autodiff:
 
     def _recorder(self, op: AutodiffOp, rule: Rule, forward):
         """The op's method: forward on the inner backend, then its Node and OpsStep. Everything
-        that depends only on the op (what to save and how) is worked out here, once."""
+        that depends only on the op (what to save for which tracked inputs, and how) is worked
+        out here, once: the per-call path is one pass over the inputs and a few allocations."""
         positions = op.float_inputs
-        only_floats = positions == tuple(range(len(op.args)))  # no non-tensor argument
         float_output = op.float_output
         strategy, inner = self.strategy, self.inner
         checkpoint = strategy.checkpoint
         may_recompute = op.memory_bound and strategy.recomputes
-        saving = {name: self._saver(op, name) for needs in rule.needs for name in needs}
-        needs = rule.needs
-        lists = op.lists
+        every_input = (1 << len(positions)) - 1
+        plans = self._save_plans(op, rule)
         broadcasts = len(op.args) > 1  # only an op of one argument surely cannot broadcast
 
         def record(*args):
-            if lists:
-                inputs = [args[i] for i in positions]  # AutodiffTensors; a list for `tensors`
-                call, nodes, tracked = _gather(args, positions, inputs)
-            else:
-                inputs = args if only_floats else [args[i] for i in positions]
-                nodes = [t.node for t in inputs]
-                call = [t.primitive for t in inputs]
-                if not only_floats:
-                    primitives, call = call, list(args)
-                    for i, primitive in zip(positions, primitives):
-                        call[i] = primitive
-                tracked = tuple([n if n.requirement is not NONE else None for n in nodes])
-            result = forward(*call)
-            out = result if float_output is None else result[float_output]
-            order = 0
-            for node in nodes:
+            call = list(args)
+            tracked, parents, shapes = [], [], [] if broadcasts else None
+            order = mask = 0
+            bit = 1
+            for i in positions:
+                tensor = args[i]
+                if type(tensor) is list:
+                    return record_list(args)
+                call[i] = primitive = tensor.primitive
+                if broadcasts:
+                    shapes.append(primitive.shape)
+                node = tensor.node
                 if node.order > order:
                     order = node.order
-            parents = tuple([n.id for n in nodes if n.requirement is not NONE])
-            if not parents:
+                if node.requirement is NONE:
+                    tracked.append(None)
+                else:
+                    tracked.append(node)
+                    parents.append(node.id)
+                    mask |= bit
+                bit <<= 1
+            result = forward(*call)
+            out = result if float_output is None else result[float_output]
+            if not mask:
                 # Seed: an op on untracked inputs still registers its (empty) step.
                 node = Node((), order + 1, NodeId.new(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
                 return _outputs(float_output, result, AutodiffTensor(out, node))
-
             # an untracked input makes a declared memory-bound op compute-bound (burn §6.1)
-            memory_bound = may_recompute and len(parents) == len(nodes)
+            memory_bound = may_recompute and mask == every_input
             saved = {}
-            for vjp_needs, parent in zip(needs, tracked):
-                if parent is None or lists and type(parent) is tuple and not any(parent):
-                    continue
-                for name in vjp_needs:
-                    if name not in saved:
-                        saved[name] = saving[name](args, result, out, memory_bound)
+            for name, how, index in plans[mask]:
+                if how is _PRIMITIVE:
+                    saved[name] = call[index]
+                elif how is _CHECKPOINT:
+                    saved[name] = checkpoint(args[index])
+                elif how is _OUT:
+                    saved[name] = SELF if memory_bound else out
+                elif how is _ARG:
+                    saved[name] = args[index]
+                else:  # a description of an input, or the int output of (values, indices)
+                    saved[name] = how(args, result)
             retro_forward = None
-            if memory_bound:  # never for a list input: ops.yaml declares those compute_bound
+            if memory_bound:
                 recipe = list(call)
-                for i, tensor in zip(positions, inputs):
-                    recipe[i] = checkpoint(tensor)
+                for i in positions:
+                    recipe[i] = checkpoint(args[i])
                 retro_forward = RetroForward(forward, tuple(recipe), positions)
-            # an op of several arguments may broadcast, so it keeps its inputs' shapes
-            shapes = tuple([_shape(t) for t in inputs]) if broadcasts else None
-            step = OpsStep(rule, inner, tracked, shapes, saved, retro_forward)
+            step = OpsStep(
+                rule, inner, tuple(tracked), shapes and tuple(shapes), saved, retro_forward
+            )
             properties = MEMORY_BOUND if memory_bound else COMPUTE_BOUND
-            node = Node(parents, order + 1, NodeId.new(), TRACKED, properties, step)
+            node = Node(tuple(parents), order + 1, NodeId.new(), TRACKED, properties, step)
+            if float_output is None:
+                return AutodiffTensor(out, node)
+            return _outputs(float_output, result, AutodiffTensor(out, node))
+
+        def record_list(args):
+            """The same for an op with a list input (cat): each element is an input and a
+            parent of its own; such an op is compute-bound (ops.yaml says so)."""
+            inputs = [args[i] for i in positions]
+            call, nodes, tracked = _gather(args, positions, inputs)
+            result = forward(*call)
+            out = result if float_output is None else result[float_output]
+            order = max(node.order for node in nodes)
+            parents = tuple([n.id for n in nodes if n.requirement is not NONE])
+            if not parents:
+                node = Node((), order + 1, NodeId.new(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+                return _outputs(float_output, result, AutodiffTensor(out, node))
+            mask = sum(1 << k for k, t in enumerate(tracked) if t is not None and any_of(t))
+            saved = {}
+            for name, how, index in plans[mask]:
+                value = args[index] if how in (_PRIMITIVE, _CHECKPOINT, _ARG) else None
+                if type(value) is list:  # kept: the Checkpointer recomputes single values
+                    saved[name] = [t.primitive for t in value]
+                elif how in (_PRIMITIVE, _CHECKPOINT):
+                    saved[name] = checkpoint(value)
+                elif how is _ARG:
+                    saved[name] = value
+                elif how is _OUT:
+                    saved[name] = out
+                else:
+                    saved[name] = how(args, result)
+            shapes = tuple([_shape(tensor) for tensor in inputs])
+            step = OpsStep(rule, inner, tracked, shapes, saved, None)
+            node = Node(parents, order + 1, NodeId.new(), TRACKED, COMPUTE_BOUND, step)
             return _outputs(float_output, result, AutodiffTensor(out, node))
 
         return record
 
-    def _saver(self, op: AutodiffOp, name: str):
-        """How to get the value a VJP names, as `saver(args, result, out, memory_bound)`."""
+    def _save_plans(self, op: AutodiffOp, rule: Rule) -> list:
+        """For each set of tracked inputs (a bit mask), what to save: (name, how, index).
+        Only what the VJPs of the tracked inputs name (burn: `mul` keeps lhs only when rhs
+        needs a gradient)."""
+        count = len(op.float_inputs)
+        plans = []
+        for mask in range(1 << count):
+            names = []
+            for k, needs in enumerate(rule.needs):
+                if mask >> k & 1:
+                    names += [name for name in needs if name not in names]
+            plans.append(tuple(self._how(op, name) for name in names))
+        return plans
+
+    def _how(self, op: AutodiffOp, name: str) -> tuple:
         if name == "out":
-            return lambda args, result, out, memory_bound: SELF if memory_bound else out
+            return name, _OUT, None
         if name == "indices" and op.float_output is not None:  # a (values, indices) op's int
             # output (gather and kin have an *argument* named indices instead)
             index = 1 - op.float_output
-            return lambda args, result, out, memory_bound: result[index]
+            return name, lambda args, result: result[index], None
         if name not in op.args:  # `<input>_shape`, `<input>_device` or `<input>_dtype`
             input_name, _, what = name.rpartition("_")
             describe = {
@@ -186,25 +239,27 @@ class Autodiff:
             }[what]
             index = op.args.index(input_name)
 
-            def description(args, result, out, memory_bound):
+            def description(args, result):
                 tensor = args[index]
                 if type(tensor) is list:
                     return [describe(t.primitive) for t in tensor]
                 return describe(tensor.primitive)
 
-            return description
+            return name, description, None
         index = op.args.index(name)
         if index not in op.float_inputs:
-            return lambda args, result, out, memory_bound: args[index]
-        checkpoint = self.strategy.checkpoint
+            return name, _ARG, index
+        # a float input: its primitive, unless Balanced may recompute it instead
+        return name, _CHECKPOINT if self.strategy.recomputes else _PRIMITIVE, index
 
-        def float_input(args, result, out, memory_bound):
-            value = args[index]
-            if type(value) is list:  # kept: the Checkpointer recomputes single values only
-                return [t.primitive for t in value]
-            return checkpoint(value)
 
-        return float_input
+# How a saved value is found (see Autodiff._how); any other `how` is a function of the call.
+_PRIMITIVE, _CHECKPOINT, _OUT, _ARG = "primitive", "checkpoint", "out", "arg"
+
+
+def any_of(parents) -> bool:
+    """Is a parent (a tuple of them for a list input) tracked?"""
+    return any(p is not None for p in parents) if type(parents) is tuple else True
 
 
 def _outputs(float_output, result, tensor):
