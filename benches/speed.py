@@ -122,12 +122,10 @@ def fmt_time(seconds: float) -> str:
     return f"{seconds / 1e-9:.3g} ns"
 
 
-def fmt_cell(row: Row, column: str) -> str:
+def fmt_cell(row: Row | None, column: str) -> str:
+    if row is None or column not in row.seconds:
+        return "n/a"
     return f"{fmt_time(row.seconds[column]):>9} {row.ratios[column]:5.2f}x"
-
-
-def verdict(value: float, target: float, unit: str = "x") -> str:
-    return f"<={target:g}{unit} {'met' if value <= target else 'MISSED'}"
 
 
 class Table:
@@ -142,62 +140,51 @@ class Table:
     )
 
     def __init__(self):
-        self.lines = []
+        self.lines = [self.HEADER]
         self.targets = []  # (work, met)
 
-    def add(self, work, numpy, ours_cell, torch_cell, versus, target, ours_torch):
-        self.lines.append((work, numpy, ours_cell, torch_cell, versus, target, ours_torch))
+    def add(self, *cells: str) -> None:
+        self.lines.append(cells)
 
     def target(self, work: str, value: float | None, target: float, unit: str = "x") -> str:
         if value is None:
             return "n/a (no PyTorch)"
         self.targets.append((work, value <= target))
-        return verdict(value, target, unit)
+        return f"<={target:g}{unit} {'met' if value <= target else 'MISSED'}"
 
     def render(self) -> str:
-        rows = [self.HEADER, *self.lines]
-        widths = [max(len(r[i]) for r in rows) for i in range(len(self.HEADER))]
-        text = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows]
+        widths = [max(len(line[i]) for line in self.lines) for i in range(len(self.HEADER))]
+        text = ["  ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip() for line in self.lines]
         text.insert(1, "-" * len(text[0]))
         return "\n".join(text)
+
+
+def timed_lines():
+    """(work, row, our column, PyTorch's column, our torch backend's column, target) per line."""
+    for op in workloads.OPS:
+        for name, label in STRATEGY_LABELS.items():
+            torch_column, ours_torch_column, target = OP_COUNTERPARTS[name]
+            yield f"8x8 f32 {op}, {label}", f"op:{op}", name, torch_column, ours_torch_column, target
+    for batch in workloads.MLP_BATCHES:
+        numpy_call = "np.dot" if workloads.numpy_dot_for(batch) is np.dot else "@"
+        work = f"MLP fwd+bwd, batch {batch} (numpy {numpy_call})"
+        yield work, f"mlp:{batch}", "ours", "torch", "ours_tracked", MLP_TARGET
 
 
 def build_table(mine: dict, worker: dict | None) -> Table:
     table = Table()
     theirs = {k: Row.from_json(v) for k, v in worker["rows"].items()} if worker else {}
-    for op in workloads.OPS:
-        row = mine[f"op:{op}"]
-        other = theirs.get(f"op:{op}")
-        for name, label in STRATEGY_LABELS.items():
-            torch_col, ours_torch_col, target = OP_COUNTERPARTS[name]
-            work = f"8x8 f32 {op}, {label}"
-            versus = row.ratios[name] / other.ratios[torch_col] if other else None
-            table.add(
-                work,
-                fmt_time(row.seconds["numpy"]),
-                fmt_cell(row, name),
-                fmt_cell(other, torch_col) if other else "n/a",
-                f"{versus:.2f}x" if other else "n/a",
-                table.target(work, versus, target),
-                (
-                    fmt_cell(other, ours_torch_col)
-                    if other and ours_torch_col in other.seconds
-                    else "n/a"
-                ),
-            )
-    for batch in workloads.MLP_BATCHES:
-        row, other = mine[f"mlp:{batch}"], theirs.get(f"mlp:{batch}")
-        numpy_call = "np.dot" if workloads.numpy_dot_for(batch) is np.dot else "@"
-        work = f"MLP fwd+bwd, batch {batch} (numpy {numpy_call})"
-        versus = row.ratios["ours"] / other.ratios["torch"] if other else None
+    for work, key, column, torch_column, ours_torch_column, target in timed_lines():
+        row, other = mine[key], theirs.get(key)
+        versus = row.ratios[column] / other.ratios[torch_column] if other else None
         table.add(
             work,
             fmt_time(row.seconds["numpy"]),
-            fmt_cell(row, "ours"),
-            fmt_cell(other, "torch") if other else "n/a",
+            fmt_cell(row, column),
+            fmt_cell(other, torch_column),
             f"{versus:.2f}x" if other else "n/a",
-            table.target(work, versus, MLP_TARGET),
-            fmt_cell(other, "ours_tracked") if other and "ours_tracked" in other.seconds else "n/a",
+            table.target(work, versus, target),
+            fmt_cell(other, ours_torch_column),
         )
     return table
 
