@@ -117,7 +117,7 @@ def codegen_seconds(args_for_run) -> tuple[float, str]:
 
 def fmt_time(seconds: float) -> str:
     for unit, scale in (("s", 1.0), ("ms", 1e-3), ("us", 1e-6)):
-        if seconds >= scale:
+        if seconds >= 0.9995 * scale:  # what rounds to 1000 of a unit shows as 1 of the next
             return f"{seconds / scale:.3g} {unit}"
     return f"{seconds / 1e-9:.3g} ns"
 
