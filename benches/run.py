@@ -1,0 +1,33 @@
+"""`make bench`: every benchmark in turn, one table each.
+
+Runs as a script (`python benches/run.py`), so it puts the checkout's root first on sys.path:
+the benchmarks measure this tree, not an installed copy.
+"""
+
+import importlib
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+# Each module has a main() that prints its table; a missing module is reported, not fatal.
+BENCHMARKS = ("benches.speed", "benches.memory")
+
+
+def main() -> int:
+    for name in BENCHMARKS:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            if error.name != name:
+                raise
+            print(f"\n{name}: not in this tree, skipped")
+            continue
+        module.main()
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

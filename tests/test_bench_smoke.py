@@ -1,0 +1,73 @@
+"""The benchmark's math (benches/): the hand-written numpy MLP is right, and our MLP computes the
+same loss and gradients. No timing here; `make bench` times."""
+
+import numpy as np
+import pytest
+
+from benches import ours, workloads
+from generated import Device
+
+SIZES = (5, 4, 3, 3)
+
+
+def problem(batch):
+    return workloads.mlp_problem(batch, sizes=SIZES, dtype=np.float64)
+
+
+def numpy_loss(p, params):
+    return workloads.numpy_mlp_step(workloads.MLPProblem(p.x, p.labels, tuple(params)))[0]
+
+
+@pytest.mark.parametrize("batch", [3, 1])
+def test_numpy_mlp_gradients_match_finite_differences(batch):
+    p = problem(batch)
+    _, grads = workloads.numpy_mlp_step(p, workloads.numpy_dot_for(batch))
+    eps = 1e-6
+    for index, grad in enumerate(grads):
+        numeric = np.zeros_like(grad)
+        for position in np.ndindex(grad.shape):
+            shifted = [q.copy() for q in p.params]
+            shifted[index][position] += eps
+            up = numpy_loss(p, shifted)
+            shifted[index][position] -= 2 * eps
+            numeric[position] = (up - numpy_loss(p, shifted)) / (2 * eps)
+        np.testing.assert_allclose(grad, numeric, rtol=1e-6, atol=1e-9)
+
+
+def test_numpy_mlp_loss_is_the_mean_cross_entropy():
+    p = problem(3)
+    W1, b1, W2, b2, W3, b3 = p.params
+    logits = np.maximum(np.maximum(p.x @ W1 + b1, 0) @ W2 + b2, 0) @ W3 + b3
+    softmax = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    expected = -np.log(softmax[np.arange(3), p.labels]).mean()
+    assert workloads.numpy_mlp_step(p)[0] == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("batch", [3, 1])
+def test_our_mlp_matches_the_numpy_reference(batch):
+    p = problem(batch)
+    ref_loss, ref_grads = workloads.numpy_mlp_step(p, workloads.numpy_dot_for(batch))
+    loss, grads = ours.MLP(p, Device.numpy()).step_numpy()
+    np.testing.assert_allclose(loss.reshape(()), ref_loss, rtol=1e-12)
+    for got, expected in zip(grads, ref_grads, strict=True):
+        np.testing.assert_allclose(got, expected, rtol=1e-10, atol=1e-14)
+
+
+def test_the_honesty_check_rejects_a_wrong_gradient():
+    p = problem(2)
+    reference = workloads.numpy_mlp_step(p)
+    loss, grads = reference
+    wrong = [g.copy() for g in grads]
+    wrong[2][0, 0] += 1e-3 * np.abs(wrong[2]).max()
+    workloads.check_mlp_step("same", 2, loss, grads, reference)
+    with pytest.raises(workloads.BenchMismatch, match="grad W2"):
+        workloads.check_mlp_step("wrong", 2, loss, wrong, reference)
+
+
+@pytest.mark.parametrize("op", sorted(workloads.OPS))
+def test_our_op_columns_compute_numpy_results(op):
+    a, b = workloads.op_inputs()
+    expected = workloads.op_reference(op, a, b)
+    for device in ours.strategies(Device.numpy()).values():
+        got = ours.run_op(op, device, a, b)
+        workloads.assert_same(op, got, expected, workloads.F32_RTOL, workloads.F32_ATOL_SCALE)
