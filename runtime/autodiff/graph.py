@@ -66,10 +66,11 @@ def _tape(root: Node) -> list[Node]:
             raise GraphConsumed(node.id)
         tape.append(node)
         if type(step) is OpsStep:
-            for parent in step.parent_nodes():
-                if parent.id.value not in seen:
-                    seen.add(parent.id.value)
-                    stack.append(parent)
+            for parent in step.parents:
+                for parent in parent if type(parent) is tuple else (parent,):  # list inputs
+                    if parent is not None and parent.id.value not in seen:
+                        seen.add(parent.id.value)
+                        stack.append(parent)
     tape.sort(key=_order, reverse=True)
     return tape
 

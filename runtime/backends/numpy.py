@@ -76,6 +76,31 @@ class NumPyBackend(ArrayBackend):
             values = self.rng.normal(distribution.a, distribution.b, size=shape)
         return values.astype(dtype)
 
+    # Reductions through the array methods: np.sum & co. go through a Python-level wrapper
+    # that costs more than an 8x8 reduction itself.
+    def float_sum(self, tensor):
+        return tensor.sum(dtype=tensor.dtype, keepdims=True).reshape(1)
+
+    int_sum = float_sum
+
+    def float_sum_dim(self, tensor, dim):
+        return tensor.sum(axis=dim, keepdims=True, dtype=tensor.dtype)
+
+    int_sum_dim = float_sum_dim
+
+    def float_mean(self, tensor):
+        return tensor.mean(keepdims=True).reshape(1)
+
+    def float_mean_dim(self, tensor, dim):
+        return tensor.mean(axis=dim, keepdims=True)
+
+    def unbroadcast(self, grad, shape):
+        extra = grad.ndim - len(shape)
+        if extra:
+            grad = grad.sum(axis=tuple(range(extra)))
+        axes = tuple(i for i, n in enumerate(shape) if n == 1 and grad.shape[i] != 1)
+        return grad.sum(axis=axes, keepdims=True) if axes else grad
+
     def float_matmul(self, lhs, rhs):
         # np.dot calls BLAS for every 2-D shape; `@` does not for K=1 outer products.
         if lhs.ndim == 2 and rhs.ndim == 2:

@@ -65,18 +65,23 @@ class Rule:
 
 
 def _bind(fn, params):
-    """Turn `fn(<named params>)` into `vjp(B, g, values)`."""
-    if params == ("g",):
+    """Turn `fn(<named params>)` into `vjp(B, g, values)`, calling `fn` positionally: this
+    runs once per input per backward step, so it builds no keyword dict."""
+    keys = tuple(p for p in params if p not in ("B", "g"))
+    lead = tuple(p for p in params if p in ("B", "g"))
+    if params[: len(lead)] != lead:  # B or g after a saved name: keywords, the rare way
+        return lambda B, g, values: fn(
+            **{p: B if p == "B" else g if p == "g" else values[p] for p in params}
+        )
+    if lead == ("g",) and len(keys) == 0:
         return lambda B, g, values: fn(g)
-    names = tuple(p for p in params if p not in ("B", "g"))
-    pass_b, pass_g = "B" in params, "g" in params
-
-    def vjp(B, g, values):
-        kwargs = {name: values[name] for name in names}
-        if pass_b:
-            kwargs["B"] = B
-        if pass_g:
-            kwargs["g"] = g
-        return fn(**kwargs)
-
-    return vjp
+    if lead == ("g",) and len(keys) == 1:
+        (key,) = keys
+        return lambda B, g, values: fn(g, values[key])
+    if lead == ("B", "g") and len(keys) == 1:
+        (key,) = keys
+        return lambda B, g, values: fn(B, g, values[key])
+    first = {(): (), ("g",): ("g",), ("B",): ("B",), ("B", "g"): ("B", "g")}[lead]
+    return lambda B, g, values: fn(
+        *[B if p == "B" else g for p in first], *[values[key] for key in keys]
+    )
