@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=22cfde20867e82e6 body=dbe90537bfea1fe7
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=51e3cd2b3729901e body=69b407cd48879946
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from runtime.tensor import (  # noqa: F401  (the argument checks the methods use)
@@ -142,13 +142,24 @@ class Tensor(TensorBase):
         raise dtype_error("random", dtype, (FLOAT, INT))
 
     @classmethod
-    def arange(cls, start, end, step=1, *, device=None, dtype=None):
-        """The ints start, start + step, ... below end."""
+    def arange(cls, start, end, *, device=None, dtype=None):
+        """The ints start, start + 1, ... below end."""
         dtype = dtype_arg(dtype, INT)
         kind = kind_of_dtype(dtype)
         if kind is INT:
-            return int_arange(int(start), int(end), int(step), device_arg(device).device, dtype)
+            return int_arange(int(start), int(end), device_arg(device).device, dtype)
         raise dtype_error("arange", dtype, (INT,))
+
+    @classmethod
+    def arange_step(cls, start, end, step=1, *, device=None, dtype=None):
+        """The ints start, start + step, ... below end; `step` is positive (burn's usize)."""
+        dtype = dtype_arg(dtype, INT)
+        kind = kind_of_dtype(dtype)
+        if kind is INT:
+            return int_arange_step(
+                int(start), int(end), int(step), device_arg(device).device, dtype
+            )
+        raise dtype_error("arange_step", dtype, (INT,))
 
     def add(self, rhs):
         """Routes by kind:
@@ -319,7 +330,7 @@ class Tensor(TensorBase):
         """Routes by kind:
 
         - float_powf: Element-wise lhs ** rhs, broadcasting.
-        - float_powf_scalar: Raises every element to a float power.
+        - float_powf_scalar: Raises every element to a float power (burn's entry point; the generic case does the work).
         """
         kind = self.kind.tensor_kind
         if isinstance(rhs, TensorBase):
@@ -337,7 +348,7 @@ class Tensor(TensorBase):
         - float_powi: Raises every element to an int tensor's power, broadcasting.
         - float_powi_scalar: Raises every element to an integer power.
         - int_powi: Element-wise lhs ** rhs; a negative exponent truncates as burn's float route (2 ** -1 == 0).
-        - int_powi_scalar: Raises every element to an int power.
+        - int_powi_scalar: Raises every element to an int power (burn's entry point; the generic case does the work).
         """
         kind = self.kind.tensor_kind
         if isinstance(rhs, TensorBase):

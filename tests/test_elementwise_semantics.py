@@ -10,6 +10,7 @@ import pytest
 from scipy import special
 
 from generated import Device, Tensor
+from generated.dispatch import gelu_backward
 
 AD = Device.numpy().autodiff()
 
@@ -117,6 +118,11 @@ def test_gelu_gradient_is_the_exact_forms_derivative_not_burns_tanh_approximatio
     ours = grad_of("gelu", x)
     np.testing.assert_allclose(ours, exact, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(ours, central, rtol=1e-7, atol=1e-8)
+    # the gelu_backward op the rule calls is the exact derivative too
+    ones = Tensor.from_data(np.ones_like(x))
+    np.testing.assert_allclose(
+        gelu_backward(Tensor.from_data(x), ones).to_numpy(), exact, rtol=1e-12, atol=1e-12
+    )
     # burn's rule disagrees with its own forward by ~9e-4 at |x| = 2
     assert abs(burn_gelu_backward(2.0) - exact[5]) > 5e-4
     assert abs(burn_gelu_backward(-2.0) - exact[1]) > 5e-4

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=2cca013b18c9c690 body=db931bcb3bdfcb14
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=8097de978eca5490 body=263e6eb9cdfc1d34
 """The float ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -34,8 +34,10 @@ __all__ = [
     "float_cross",
     "float_powf",
     "float_powf_scalar",
+    "float_powf_scalar_impl",
     "float_powi",
     "float_powi_scalar",
+    "float_powi_scalar_impl",
     "float_clamp",
     "float_clamp_min",
     "float_clamp_max",
@@ -66,12 +68,16 @@ __all__ = [
     "float_ceil",
     "float_trunc",
     "relu",
+    "relu_backward",
     "leaky_relu",
     "prelu",
     "gelu",
+    "gelu_backward",
     "sigmoid",
+    "sigmoid_backward",
     "hard_sigmoid",
     "log_sigmoid",
+    "log_sigmoid_backward",
     "silu",
     "softmax",
     "log_softmax",
@@ -771,33 +777,38 @@ def float_powf(lhs, rhs):
 
 
 def float_powf_scalar(lhs, rhs):
-    """Raises every element to a float power."""
+    """Raises every element to a float power (burn's entry point; the generic case does the work)."""
+    return float_powf_scalar_impl(lhs, rhs)
+
+
+def float_powf_scalar_impl(lhs, rhs):
+    """The generic case of float_powf_scalar, where burn-autodiff puts the backward."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_powf_scalar(lhs_, rhs), ctx)
+            return Tensor(B.Float, B.inner.float_powf_scalar_impl(lhs_, rhs), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_powf_scalar(lhs_, rhs), ctx)
+        return Tensor(B.Autodiff, AD.float_powf_scalar_impl(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_powf_scalar(lhs_, rhs), ctx)
+            return Tensor(B.Float, B.inner.float_powf_scalar_impl(lhs_, rhs), ctx)
         match ctx.strategy:
             case GradientCheckpointingStrategy.Balanced:
                 AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
             case GradientCheckpointingStrategy.Disabled:
                 AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_powf_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("float_powf_scalar", lhs)
+        return Tensor(B.Autodiff, AD.float_powf_scalar_impl(lhs_, rhs), ctx)
+    raise unsupported_backend("float_powf_scalar_impl", lhs)
 
 
 def float_powi(lhs, rhs):
@@ -836,7 +847,12 @@ def float_powi(lhs, rhs):
 
 def float_powi_scalar(lhs, rhs):
     """Raises every element to an integer power."""
-    return float_powf_scalar(lhs, rhs)
+    return float_powi_scalar_impl(lhs, rhs)
+
+
+def float_powi_scalar_impl(lhs, rhs):
+    """The generic case of float_powi_scalar; burn's default defers to float_powf_scalar_impl."""
+    return float_powf_scalar_impl(lhs, rhs)
 
 
 def float_clamp(tensor, min, max):
@@ -1747,6 +1763,40 @@ def relu(tensor):
     raise unsupported_backend("relu", tensor)
 
 
+def relu_backward(output, grad):
+    """relu's backward from its output, grad where output > 0 (0 where output <= 0)."""
+    ctx = output.context.merge(grad.context)
+    if output.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            output_ = output.primitive if output.kind is B.Float else output.as_float("NumPy")
+            grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", output)
+            return Tensor(B.Float, B.inner.relu_backward(output_, grad_), ctx)
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
+        grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
+        return Tensor(B.Autodiff, AD.relu_backward(output_, grad_), ctx)
+    if output.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            output_ = output.primitive if output.kind is B.Float else output.as_float("Torch")
+            grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", output)
+            return Tensor(B.Float, B.inner.relu_backward(output_, grad_), ctx)
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
+        grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
+        return Tensor(B.Autodiff, AD.relu_backward(output_, grad_), ctx)
+    raise unsupported_backend("relu_backward", output)
+
+
 def leaky_relu(tensor, negative_slope):
     """Element-wise x, or x * negative_slope where x < 0."""
     ctx = tensor.context
@@ -1841,6 +1891,40 @@ def gelu(tensor):
     raise unsupported_backend("gelu", tensor)
 
 
+def gelu_backward(x, grad):
+    """gelu's backward, grad * (Φ(x) + x φ(x)), the exact form's derivative (not burn's tanh one)."""
+    ctx = x.context.merge(grad.context)
+    if x.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
+            grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", x)
+            return Tensor(B.Float, B.inner.gelu_backward(x_, grad_), ctx)
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
+        return Tensor(B.Autodiff, AD.gelu_backward(x_, grad_), ctx)
+    if x.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
+            grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", x)
+            return Tensor(B.Float, B.inner.gelu_backward(x_, grad_), ctx)
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
+        return Tensor(B.Autodiff, AD.gelu_backward(x_, grad_), ctx)
+    raise unsupported_backend("gelu_backward", x)
+
+
 def sigmoid(tensor):
     """Element-wise logistic function 1 / (1 + e^-x)."""
     ctx = tensor.context
@@ -1869,6 +1953,40 @@ def sigmoid(tensor):
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.sigmoid(tensor_), ctx)
     raise unsupported_backend("sigmoid", tensor)
+
+
+def sigmoid_backward(output, grad):
+    """sigmoid's backward from its output, grad * output * (1 - output)."""
+    ctx = output.context.merge(grad.context)
+    if output.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            output_ = output.primitive if output.kind is B.Float else output.as_float("NumPy")
+            grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", output)
+            return Tensor(B.Float, B.inner.sigmoid_backward(output_, grad_), ctx)
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
+        grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
+        return Tensor(B.Autodiff, AD.sigmoid_backward(output_, grad_), ctx)
+    if output.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            output_ = output.primitive if output.kind is B.Float else output.as_float("Torch")
+            grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", output)
+            return Tensor(B.Float, B.inner.sigmoid_backward(output_, grad_), ctx)
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
+        grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
+        return Tensor(B.Autodiff, AD.sigmoid_backward(output_, grad_), ctx)
+    raise unsupported_backend("sigmoid_backward", output)
 
 
 def hard_sigmoid(tensor, alpha, beta):
@@ -1904,6 +2022,40 @@ def log_sigmoid(tensor):
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.log_sigmoid(tensor_), ctx)
     raise unsupported_backend("log_sigmoid", tensor)
+
+
+def log_sigmoid_backward(x, grad):
+    """log_sigmoid's backward, grad * sigmoid(-x) (1 - sigmoid(x) without the cancellation)."""
+    ctx = x.context.merge(grad.context)
+    if x.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
+            grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", x)
+            return Tensor(B.Float, B.inner.log_sigmoid_backward(x_, grad_), ctx)
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
+        return Tensor(B.Autodiff, AD.log_sigmoid_backward(x_, grad_), ctx)
+    if x.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
+            grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", x)
+            return Tensor(B.Float, B.inner.log_sigmoid_backward(x_, grad_), ctx)
+        match ctx.strategy:
+            case GradientCheckpointingStrategy.Balanced:
+                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
+            case GradientCheckpointingStrategy.Disabled:
+                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
+        return Tensor(B.Autodiff, AD.log_sigmoid_backward(x_, grad_), ctx)
+    raise unsupported_backend("log_sigmoid_backward", x)
 
 
 def silu(tensor):

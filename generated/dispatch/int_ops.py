@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=aea6285b491beb51 body=870e8c3560360265
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=4bd7383ecebf019c body=3107aae819003b7f
 """The int ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -18,6 +18,7 @@ __all__ = [
     "int_ones",
     "int_full",
     "int_arange",
+    "int_arange_step",
     "int_empty",
     "int_random",
     "int_sum_dim",
@@ -92,6 +93,7 @@ __all__ = [
     "int_square",
     "int_powi",
     "int_powi_scalar",
+    "int_powi_scalar_impl",
     "int_clamp",
     "int_clamp_min",
     "int_clamp_max",
@@ -169,19 +171,38 @@ def int_full(shape, fill_value, device, dtype):
     raise unsupported_backend("int_full", device)
 
 
-def int_arange(start, end, step, device, dtype):
-    """The ints start, start + step, ... below end."""
+def int_arange(start, end, device, dtype):
+    """The ints start, start + 1, ... below end."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
         return Tensor(
-            B.Int, B.inner.int_arange(start, end, step, device.inner, dtype), context_of(device)
+            B.Int, B.inner.int_arange(start, end, device.inner, dtype), context_of(device)
         )
     if device.variant == "Torch":
         B = BACKENDS.Torch
         return Tensor(
-            B.Int, B.inner.int_arange(start, end, step, device.inner, dtype), context_of(device)
+            B.Int, B.inner.int_arange(start, end, device.inner, dtype), context_of(device)
         )
     raise unsupported_backend("int_arange", device)
+
+
+def int_arange_step(start, end, step, device, dtype):
+    """The ints start, start + step, ... below end; `step` is positive (burn's usize)."""
+    if device.variant == "NumPy":
+        B = BACKENDS.NumPy
+        return Tensor(
+            B.Int,
+            B.inner.int_arange_step(start, end, step, device.inner, dtype),
+            context_of(device),
+        )
+    if device.variant == "Torch":
+        B = BACKENDS.Torch
+        return Tensor(
+            B.Int,
+            B.inner.int_arange_step(start, end, step, device.inner, dtype),
+            context_of(device),
+        )
+    raise unsupported_backend("int_arange_step", device)
 
 
 def int_empty(shape, device, dtype):
@@ -1254,17 +1275,22 @@ def int_powi(lhs, rhs):
 
 
 def int_powi_scalar(lhs, rhs):
-    """Raises every element to an int power."""
+    """Raises every element to an int power (burn's entry point; the generic case does the work)."""
+    return int_powi_scalar_impl(lhs, rhs)
+
+
+def int_powi_scalar_impl(lhs, rhs):
+    """The generic case of int_powi_scalar; a negative exponent truncates as burn's float route."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_powi_scalar(lhs_, rhs), ctx)
+        return Tensor(B.Int, B.inner.int_powi_scalar_impl(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_powi_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("int_powi_scalar", lhs)
+        return Tensor(B.Int, B.inner.int_powi_scalar_impl(lhs_, rhs), ctx)
+    raise unsupported_backend("int_powi_scalar_impl", lhs)
 
 
 def int_clamp(tensor, min, max):

@@ -1,22 +1,22 @@
-"""Activation rules (burn's ActivationOps, burn-semantics §9.5). Masks multiply: a float times
-a bool keeps the float's dtype on every array library."""
+"""Activation rules (burn's ActivationOps, burn-semantics §9.5). relu, gelu, sigmoid and
+log_sigmoid call the backend's `_backward` ops, as burn-autodiff does; those ops are catalogue
+entries themselves, differentiable (second derivatives). Masks multiply: a float times a bool
+keeps the float's dtype on every array library."""
 
 import math
 
-FRAC_1_SQRT_2 = 1 / math.sqrt(2)
 FRAC_1_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
 
 
-def _gelu(B, g, tensor):
-    # d/dx x Φ(x) = Φ(x) + x φ(x): the exact form's derivative. burn's default gelu_backward is
-    # the tanh approximation's, which does not match its exact forward (tests pin this).
-    cdf = 0.5 * (1 + B.float_erf(tensor * FRAC_1_SQRT_2))
-    pdf = B.float_exp(-0.5 * tensor * tensor) * FRAC_1_SQRT_2PI
-    return g * (cdf + tensor * pdf)
+def _gelu_backward_x(B, g, x, grad):
+    # d/dx grad (Φ(x) + x φ(x)) = grad φ(x) (2 - x²), as φ'(x) = -x φ(x)
+    return g * grad * B.float_exp(-0.5 * x * x) * FRAC_1_SQRT_2PI * (2 - x * x)
 
 
 RULES = {
-    "relu": (lambda g, out: g * (out > 0),),
+    "relu": (lambda B, g, out: B.relu_backward(out, g),),
+    # piecewise constant in `output`: zero almost everywhere; NaN stays NaN
+    "relu_backward": (lambda g: g * 0, lambda B, g, output: B.relu_backward(output, g)),
     "leaky_relu": (
         lambda g, tensor, negative_slope: g * (tensor >= 0) + g * negative_slope * (tensor < 0),
     ),
@@ -24,10 +24,19 @@ RULES = {
         lambda g, tensor, alpha: g * (tensor >= 0) + g * alpha * (tensor < 0),
         lambda g, tensor: g * tensor * (tensor < 0),
     ),
-    "gelu": (_gelu,),
-    "sigmoid": (lambda g, out: g * out * (1 - out),),
-    # 1 - sigmoid(x) = sigmoid(-x), without the cancellation for large x
-    "log_sigmoid": (lambda B, g, tensor: g * B.sigmoid(-tensor),),
+    "gelu": (lambda B, g, tensor: B.gelu_backward(tensor, g),),
+    "gelu_backward": (_gelu_backward_x, lambda B, g, x: B.gelu_backward(x, g)),
+    "sigmoid": (lambda B, g, out: B.sigmoid_backward(out, g),),
+    "sigmoid_backward": (
+        lambda g, output, grad: g * grad * (1 - 2 * output),
+        lambda B, g, output: B.sigmoid_backward(output, g),
+    ),
+    "log_sigmoid": (lambda B, g, tensor: B.log_sigmoid_backward(tensor, g),),
+    # d/dx grad sigmoid(-x) = -grad sigmoid(x) sigmoid(-x)
+    "log_sigmoid_backward": (
+        lambda B, g, x, grad: -g * grad * B.sigmoid(x) * B.sigmoid(-x),
+        lambda B, g, x: B.log_sigmoid_backward(x, g),
+    ),
     # the row max of the forward is a constant shift (burn detaches it): no term for it
     "softmax": (lambda B, g, out, dim: out * (g - B.float_sum_dim(g * out, dim)),),
     "log_softmax": (lambda B, g, out, dim: g - B.float_exp(out) * B.float_sum_dim(g, dim),),

@@ -58,7 +58,7 @@ RULES = {
     "float_mul_scalar": (lambda g, rhs: g * rhs,),
     "float_div_scalar": (lambda g, rhs: g / rhs,),
     "float_remainder_scalar": (lambda g: g,),
-    "float_powf_scalar": (_powf_scalar_lhs,),
+    "float_powf_scalar_impl": (_powf_scalar_lhs,),
     "float_clamp": (_clamp,),
     "float_clamp_min": (lambda g, tensor, min: g * ~(tensor < min),),
     "float_clamp_max": (lambda g, tensor, max: g * ~(tensor > max),),

@@ -1,14 +1,20 @@
-"""Activations (burn's ActivationOps). `gelu` needs the backend's `float_erf`: the array API has
-no erf, so each backend brings its own (numpy: scipy.special)."""
+"""Activations (burn's ActivationOps), with the `_backward` kernels the autodiff rules call, as
+burn-autodiff calls them. `gelu` needs the backend's `float_erf`: the array API has no erf, so
+each backend brings its own (numpy: scipy.special); `sigmoid` is each backend's own too."""
 
 import math
 
 FRAC_1_SQRT_2 = 1 / math.sqrt(2)
+FRAC_1_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
 
 
 class ActivationKernels:
     def relu(self, tensor):
         return self.xp.maximum(tensor, 0)  # NaN stays NaN (array API 2024.12 takes the scalar)
+
+    def relu_backward(self, output, grad):
+        # burn masks output <= 0, so a NaN output passes its gradient
+        return self.xp.where(output <= 0, 0, grad)
 
     def leaky_relu(self, tensor, negative_slope):
         return self.xp.where(tensor < 0, tensor * negative_slope, tensor)
@@ -20,10 +26,24 @@ class ActivationKernels:
         # the exact form, x * Φ(x), as burn's forward
         return tensor * 0.5 * (1 + self.float_erf(tensor * FRAC_1_SQRT_2))
 
+    def gelu_backward(self, x, grad):
+        # d/dx x Φ(x) = Φ(x) + x φ(x): the exact form's derivative. burn's default is the tanh
+        # approximation's, which does not match its exact forward (tests pin this).
+        cdf = 0.5 * (1 + self.float_erf(x * FRAC_1_SQRT_2))
+        pdf = self.xp.exp(-0.5 * x * x) * FRAC_1_SQRT_2PI
+        return grad * (cdf + x * pdf)
+
+    def sigmoid_backward(self, output, grad):
+        return output * (1 - output) * grad
+
     def log_sigmoid(self, tensor):
         # -log(1 + e^-x) = min(x, 0) - log1p(e^-|x|): e^-|x| never overflows
         xp = self.xp
         return xp.minimum(tensor, 0) - xp.log1p(xp.exp(-xp.abs(tensor)))
+
+    def log_sigmoid_backward(self, x, grad):
+        # 1 - sigmoid(x) = sigmoid(-x), without the cancellation for large x
+        return grad * self.sigmoid(-x)
 
     def softmax(self, tensor, dim):
         exp = self.xp.exp(self._shift_by_max(tensor, dim))

@@ -56,7 +56,7 @@ class ArithmeticKernels:
     def float_powf(self, lhs, rhs):
         return lhs**rhs
 
-    float_powf_scalar = float_powf
+    float_powf_scalar_impl = float_powf  # burn's generic case; float_powf_scalar composes it
 
     def float_powi(self, lhs, rhs):
         # the exponent takes the base's dtype: an int64 exponent would promote float32 to float64
@@ -68,7 +68,7 @@ class ArithmeticKernels:
         power = lhs ** abs(rhs)
         return self.xp.where((rhs >= 0) | (abs(lhs) == 1), power, 0)
 
-    int_powi_scalar = int_powi
+    int_powi_scalar_impl = int_powi  # burn's generic case; int_powi_scalar composes it
 
     # clamps (burn clamps the max first: with min > max every element becomes min)
     def float_clamp(self, tensor, min, max):

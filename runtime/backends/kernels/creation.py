@@ -30,10 +30,15 @@ class CreationKernels:
 
     int_empty = bool_empty = float_empty
 
-    def int_arange(self, start, end, step, device, dtype):
+    def int_arange_step(self, start, end, step, device, dtype):
+        if step < 1:  # burn's step is a usize, and Rust's step_by refuses 0
+            raise ValueError(f"int_arange_step: step must be a positive int, got {step}")
         return self.xp.arange(
             start, end, step, dtype=self.native_dtype(dtype), device=self.native_device(device)
         )
+
+    def int_arange(self, start, end, device, dtype):
+        return self.int_arange_step(start, end, 1, device, dtype)
 
     def float_ones_like(self, tensor):
         return self.xp.ones_like(tensor)
