@@ -378,7 +378,7 @@ def _params(args, static=False) -> list[str]:
             out.append(f"{arg.name}=None")
         elif arg.type == "flag":
             out.append(f"{arg.name}=False")
-        elif arg.name == "step" and arg.type == "integer":
+        elif static and arg.name == "step" and arg.type == "integer":  # arange(start, end, step=1)
             out.append(f"{arg.name}=1")
         else:
             out.append(arg.name)

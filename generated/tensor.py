@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=51e3cd2b3729901e body=69b407cd48879946
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=38b13a13a6dda253 body=9791273796e840e2
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from runtime.tensor import (  # noqa: F401  (the argument checks the methods use)
@@ -142,16 +142,7 @@ class Tensor(TensorBase):
         raise dtype_error("random", dtype, (FLOAT, INT))
 
     @classmethod
-    def arange(cls, start, end, *, device=None, dtype=None):
-        """The ints start, start + 1, ... below end."""
-        dtype = dtype_arg(dtype, INT)
-        kind = kind_of_dtype(dtype)
-        if kind is INT:
-            return int_arange(int(start), int(end), device_arg(device).device, dtype)
-        raise dtype_error("arange", dtype, (INT,))
-
-    @classmethod
-    def arange_step(cls, start, end, step=1, *, device=None, dtype=None):
+    def arange(cls, start, end, step=1, *, device=None, dtype=None):
         """The ints start, start + step, ... below end; `step` is positive (burn's usize)."""
         dtype = dtype_arg(dtype, INT)
         kind = kind_of_dtype(dtype)
@@ -159,7 +150,7 @@ class Tensor(TensorBase):
             return int_arange_step(
                 int(start), int(end), int(step), device_arg(device).device, dtype
             )
-        raise dtype_error("arange_step", dtype, (INT,))
+        raise dtype_error("arange", dtype, (INT,))
 
     def add(self, rhs):
         """Routes by kind:
@@ -1247,7 +1238,7 @@ class Tensor(TensorBase):
             return bool_cat(tensors, dim_arg(tensors[0], dim))
         raise kind_error("cat", tensors[0], (FLOAT, INT, BOOL))
 
-    def unfold(self, dim, size, step=1):
+    def unfold(self, dim, size, step):
         """Routes by kind:
 
         - float_unfold: Windows of `size` every `step` along dim, as [pre, windows, post, size].

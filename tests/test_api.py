@@ -179,13 +179,15 @@ def test_default_device_and_seeded_random():
     assert Tensor.random([2], device=AD, dtype="float64").dtype == np.float64
 
 
-def test_arange_and_arange_step_as_burn_tensor():
+def test_arange_takes_an_optional_positive_step():
+    """DESIGN §4: `arange(start, end, step=1, device=)`, routed to burn's int_arange_step."""
     assert Tensor.arange(-2, 3).tolist() == [-2, -1, 0, 1, 2]
-    assert Tensor.arange_step(1, 10, 4, dtype="int32").tolist() == [1, 5, 9]
+    assert Tensor.arange(1, 10, 4, dtype="int32").tolist() == [1, 5, 9]
+    assert Tensor.arange(1, 10, step=4).tolist() == [1, 5, 9]
     assert Tensor.arange(3, 1).shape == (0,)
     for step in (0, -1):  # burn's step is a usize: positive
         with pytest.raises(ValueError, match="step must be a positive int"):
-            Tensor.arange_step(0, 5, step)
+            Tensor.arange(0, 5, step)
 
 
 def test_to_device_between_plain_and_autodiff():

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=4bd7383ecebf019c body=3107aae819003b7f
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=203f7d46f4baeefa body=94c8e7b5fe95d4a1
 """The int ops of the dispatch layer, one routing function per ops.yaml entry."""
 
 from generated.backends import BACKENDS
@@ -172,7 +172,7 @@ def int_full(shape, fill_value, device, dtype):
 
 
 def int_arange(start, end, device, dtype):
-    """The ints start, start + 1, ... below end."""
+    """The ints start, start + 1, ... below end (Tensor.arange with its default step)."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
         return Tensor(
