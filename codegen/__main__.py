@@ -59,4 +59,7 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # `python -m codegen | head`: the reader left, nothing is lost
+        sys.exit(0)

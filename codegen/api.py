@@ -191,6 +191,18 @@ class AutodiffEntry:
     float_output: str
     lists: bool  # a float argument takes a list of tensors
 
+    @property
+    def fields(self) -> str:
+        """The AutodiffOp call's arguments, the defaults left out (one short line per op)."""
+        fields = [f'"{self.name}"', self.args, self.float_inputs, f'"{self.role}"']
+        if self.memory_bound:
+            fields.append("memory_bound=True")
+        if self.float_output != "None":
+            fields.append(f"float_output={self.float_output}")
+        if self.lists:
+            fields.append("lists=True")
+        return ", ".join(fields)
+
 
 def autodiff_entries(catalogue: Catalogue) -> list[AutodiffEntry]:
     """Every float op the Autodiff specialization implements, and how."""

@@ -44,8 +44,7 @@ def render_all(catalogue: Catalogue) -> dict[str, str]:
         "__init__.py": env.get_template("init.py.jinja").render(),
         "backends.py": env.get_template("backends.py.jinja").render(backends=catalogue.backends),
         "catalogue.py": env.get_template("catalogue.py.jinja").render(
-            entries=api.autodiff_entries(catalogue),
-            ops_by_kind=[(k, [op.name for op in catalogue.ops if op.kind == k]) for k in kinds],
+            entries=api.autodiff_entries(catalogue)
         ),
         "tensor.py": env.get_template("tensor.py.jinja").render(
             methods=api.tensor_methods(catalogue)

@@ -1,5 +1,11 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=8c472c90866d9204 body=b00f8618a8320412
-"""The bool ops of the dispatch layer, one routing function per ops.yaml entry."""
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=4133089d1449bfcc body=ddee38a84a33e513
+"""The bool ops of the dispatch layer, one routing function per ops.yaml entry.
+
+Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
+DispatchAutodiffContext; match on the backend of the first tensor (`B`); under Disabled call the
+inner backend; under Enabled(strategy) call the Autodiff specialization for that strategy (`AD`),
+a plain float input entering as a constant; wrap the outputs with the merged context.
+"""
 
 from generated.backends import BACKENDS
 from generated.tensor import Tensor
@@ -11,6 +17,8 @@ from runtime.dispatch import (
     merge_contexts,
     unsupported_backend,
 )
+
+BALANCED = GradientCheckpointingStrategy.Balanced
 
 __all__ = [
     "bool_from_data",
@@ -577,11 +585,7 @@ def bool_into_float(tensor, dtype):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
             return Tensor(B.Float, B.inner.bool_into_float(tensor_, dtype), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
         return Tensor(B.Autodiff, AD.bool_into_float(tensor_, dtype), ctx)
     if tensor.kind.variant == "Torch":
@@ -589,11 +593,7 @@ def bool_into_float(tensor, dtype):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
             return Tensor(B.Float, B.inner.bool_into_float(tensor_, dtype), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
         return Tensor(B.Autodiff, AD.bool_into_float(tensor_, dtype), ctx)
     raise unsupported_backend("bool_into_float", tensor)

@@ -1,5 +1,11 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=8097de978eca5490 body=263e6eb9cdfc1d34
-"""The float ops of the dispatch layer, one routing function per ops.yaml entry."""
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=63ed15f0af18e60a body=d7ccda4f0b142a4b
+"""The float ops of the dispatch layer, one routing function per ops.yaml entry.
+
+Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
+DispatchAutodiffContext; match on the backend of the first tensor (`B`); under Disabled call the
+inner backend; under Enabled(strategy) call the Autodiff specialization for that strategy (`AD`),
+a plain float input entering as a constant; wrap the outputs with the merged context.
+"""
 
 from generated.backends import BACKENDS
 from generated.tensor import Tensor
@@ -11,6 +17,8 @@ from runtime.dispatch import (
     merge_contexts,
     unsupported_backend,
 )
+
+BALANCED = GradientCheckpointingStrategy.Balanced
 
 __all__ = [
     "float_from_data",
@@ -161,22 +169,14 @@ def float_from_data(data, device, dtype):
         if type(device) is not AutodiffDevice:
             return Tensor(B.Float, B.inner.float_from_data(data, device.inner, dtype), DISABLED)
         ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-        match device.checkpointing:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
         return Tensor(B.Autodiff, AD.float_from_data(data, device.inner, dtype), ctx)
     if device.variant == "Torch":
         B = BACKENDS.Torch
         if type(device) is not AutodiffDevice:
             return Tensor(B.Float, B.inner.float_from_data(data, device.inner, dtype), DISABLED)
         ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-        match device.checkpointing:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
         return Tensor(B.Autodiff, AD.float_from_data(data, device.inner, dtype), ctx)
     raise unsupported_backend("float_from_data", device)
 
@@ -188,22 +188,14 @@ def float_zeros(shape, device, dtype):
         if type(device) is not AutodiffDevice:
             return Tensor(B.Float, B.inner.float_zeros(shape, device.inner, dtype), DISABLED)
         ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-        match device.checkpointing:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
         return Tensor(B.Autodiff, AD.float_zeros(shape, device.inner, dtype), ctx)
     if device.variant == "Torch":
         B = BACKENDS.Torch
         if type(device) is not AutodiffDevice:
             return Tensor(B.Float, B.inner.float_zeros(shape, device.inner, dtype), DISABLED)
         ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-        match device.checkpointing:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
         return Tensor(B.Autodiff, AD.float_zeros(shape, device.inner, dtype), ctx)
     raise unsupported_backend("float_zeros", device)
 
@@ -215,22 +207,14 @@ def float_ones(shape, device, dtype):
         if type(device) is not AutodiffDevice:
             return Tensor(B.Float, B.inner.float_ones(shape, device.inner, dtype), DISABLED)
         ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-        match device.checkpointing:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
         return Tensor(B.Autodiff, AD.float_ones(shape, device.inner, dtype), ctx)
     if device.variant == "Torch":
         B = BACKENDS.Torch
         if type(device) is not AutodiffDevice:
             return Tensor(B.Float, B.inner.float_ones(shape, device.inner, dtype), DISABLED)
         ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-        match device.checkpointing:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
         return Tensor(B.Autodiff, AD.float_ones(shape, device.inner, dtype), ctx)
     raise unsupported_backend("float_ones", device)
 
@@ -244,11 +228,7 @@ def float_full(shape, fill_value, device, dtype):
                 B.Float, B.inner.float_full(shape, fill_value, device.inner, dtype), DISABLED
             )
         ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-        match device.checkpointing:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
         return Tensor(B.Autodiff, AD.float_full(shape, fill_value, device.inner, dtype), ctx)
     if device.variant == "Torch":
         B = BACKENDS.Torch
@@ -257,11 +237,7 @@ def float_full(shape, fill_value, device, dtype):
                 B.Float, B.inner.float_full(shape, fill_value, device.inner, dtype), DISABLED
             )
         ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-        match device.checkpointing:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
         return Tensor(B.Autodiff, AD.float_full(shape, fill_value, device.inner, dtype), ctx)
     raise unsupported_backend("float_full", device)
 
@@ -273,22 +249,14 @@ def float_empty(shape, device, dtype):
         if type(device) is not AutodiffDevice:
             return Tensor(B.Float, B.inner.float_empty(shape, device.inner, dtype), DISABLED)
         ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-        match device.checkpointing:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
         return Tensor(B.Autodiff, AD.float_empty(shape, device.inner, dtype), ctx)
     if device.variant == "Torch":
         B = BACKENDS.Torch
         if type(device) is not AutodiffDevice:
             return Tensor(B.Float, B.inner.float_empty(shape, device.inner, dtype), DISABLED)
         ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-        match device.checkpointing:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
         return Tensor(B.Autodiff, AD.float_empty(shape, device.inner, dtype), ctx)
     raise unsupported_backend("float_empty", device)
 
@@ -302,11 +270,7 @@ def float_random(shape, distribution, device, dtype):
                 B.Float, B.inner.float_random(shape, distribution, device.inner, dtype), DISABLED
             )
         ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-        match device.checkpointing:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
         return Tensor(B.Autodiff, AD.float_random(shape, distribution, device.inner, dtype), ctx)
     if device.variant == "Torch":
         B = BACKENDS.Torch
@@ -315,11 +279,7 @@ def float_random(shape, distribution, device, dtype):
                 B.Float, B.inner.float_random(shape, distribution, device.inner, dtype), DISABLED
             )
         ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-        match device.checkpointing:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
         return Tensor(B.Autodiff, AD.float_random(shape, distribution, device.inner, dtype), ctx)
     raise unsupported_backend("float_random", device)
 
@@ -333,11 +293,7 @@ def float_add(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             return Tensor(B.Float, B.inner.float_add(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Autodiff, AD.float_add(lhs_, rhs_), ctx)
@@ -347,11 +303,7 @@ def float_add(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             return Tensor(B.Float, B.inner.float_add(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Autodiff, AD.float_add(lhs_, rhs_), ctx)
@@ -366,11 +318,7 @@ def float_add_scalar(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_add_scalar(lhs_, rhs), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         return Tensor(B.Autodiff, AD.float_add_scalar(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
@@ -378,11 +326,7 @@ def float_add_scalar(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             return Tensor(B.Float, B.inner.float_add_scalar(lhs_, rhs), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         return Tensor(B.Autodiff, AD.float_add_scalar(lhs_, rhs), ctx)
     raise unsupported_backend("float_add_scalar", lhs)
@@ -397,11 +341,7 @@ def float_sub(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             return Tensor(B.Float, B.inner.float_sub(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Autodiff, AD.float_sub(lhs_, rhs_), ctx)
@@ -411,11 +351,7 @@ def float_sub(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             return Tensor(B.Float, B.inner.float_sub(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Autodiff, AD.float_sub(lhs_, rhs_), ctx)
@@ -430,11 +366,7 @@ def float_sub_scalar(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_sub_scalar(lhs_, rhs), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         return Tensor(B.Autodiff, AD.float_sub_scalar(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
@@ -442,11 +374,7 @@ def float_sub_scalar(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             return Tensor(B.Float, B.inner.float_sub_scalar(lhs_, rhs), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         return Tensor(B.Autodiff, AD.float_sub_scalar(lhs_, rhs), ctx)
     raise unsupported_backend("float_sub_scalar", lhs)
@@ -461,11 +389,7 @@ def float_mul(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             return Tensor(B.Float, B.inner.float_mul(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Autodiff, AD.float_mul(lhs_, rhs_), ctx)
@@ -475,11 +399,7 @@ def float_mul(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             return Tensor(B.Float, B.inner.float_mul(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Autodiff, AD.float_mul(lhs_, rhs_), ctx)
@@ -494,11 +414,7 @@ def float_mul_scalar(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_mul_scalar(lhs_, rhs), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         return Tensor(B.Autodiff, AD.float_mul_scalar(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
@@ -506,11 +422,7 @@ def float_mul_scalar(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             return Tensor(B.Float, B.inner.float_mul_scalar(lhs_, rhs), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         return Tensor(B.Autodiff, AD.float_mul_scalar(lhs_, rhs), ctx)
     raise unsupported_backend("float_mul_scalar", lhs)
@@ -525,11 +437,7 @@ def float_div(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             return Tensor(B.Float, B.inner.float_div(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Autodiff, AD.float_div(lhs_, rhs_), ctx)
@@ -539,11 +447,7 @@ def float_div(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             return Tensor(B.Float, B.inner.float_div(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Autodiff, AD.float_div(lhs_, rhs_), ctx)
@@ -558,11 +462,7 @@ def float_div_scalar(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_div_scalar(lhs_, rhs), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         return Tensor(B.Autodiff, AD.float_div_scalar(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
@@ -570,11 +470,7 @@ def float_div_scalar(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             return Tensor(B.Float, B.inner.float_div_scalar(lhs_, rhs), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         return Tensor(B.Autodiff, AD.float_div_scalar(lhs_, rhs), ctx)
     raise unsupported_backend("float_div_scalar", lhs)
@@ -588,11 +484,7 @@ def float_neg(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_neg(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_neg(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -600,11 +492,7 @@ def float_neg(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_neg(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_neg(tensor_), ctx)
     raise unsupported_backend("float_neg", tensor)
@@ -619,11 +507,7 @@ def float_matmul(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             return Tensor(B.Float, B.inner.float_matmul(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Autodiff, AD.float_matmul(lhs_, rhs_), ctx)
@@ -633,11 +517,7 @@ def float_matmul(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             return Tensor(B.Float, B.inner.float_matmul(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Autodiff, AD.float_matmul(lhs_, rhs_), ctx)
@@ -653,11 +533,7 @@ def float_remainder(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             return Tensor(B.Float, B.inner.float_remainder(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Autodiff, AD.float_remainder(lhs_, rhs_), ctx)
@@ -667,11 +543,7 @@ def float_remainder(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             return Tensor(B.Float, B.inner.float_remainder(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Autodiff, AD.float_remainder(lhs_, rhs_), ctx)
@@ -686,11 +558,7 @@ def float_remainder_scalar(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_remainder_scalar(lhs_, rhs), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         return Tensor(B.Autodiff, AD.float_remainder_scalar(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
@@ -698,11 +566,7 @@ def float_remainder_scalar(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             return Tensor(B.Float, B.inner.float_remainder_scalar(lhs_, rhs), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         return Tensor(B.Autodiff, AD.float_remainder_scalar(lhs_, rhs), ctx)
     raise unsupported_backend("float_remainder_scalar", lhs)
@@ -717,11 +581,7 @@ def float_cross(lhs, rhs, dim):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             return Tensor(B.Float, B.inner.float_cross(lhs_, rhs_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Autodiff, AD.float_cross(lhs_, rhs_, dim), ctx)
@@ -731,11 +591,7 @@ def float_cross(lhs, rhs, dim):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             return Tensor(B.Float, B.inner.float_cross(lhs_, rhs_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Autodiff, AD.float_cross(lhs_, rhs_, dim), ctx)
@@ -751,11 +607,7 @@ def float_powf(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             return Tensor(B.Float, B.inner.float_powf(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Autodiff, AD.float_powf(lhs_, rhs_), ctx)
@@ -765,11 +617,7 @@ def float_powf(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             return Tensor(B.Float, B.inner.float_powf(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Autodiff, AD.float_powf(lhs_, rhs_), ctx)
@@ -789,11 +637,7 @@ def float_powf_scalar_impl(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_powf_scalar_impl(lhs_, rhs), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         return Tensor(B.Autodiff, AD.float_powf_scalar_impl(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
@@ -801,11 +645,7 @@ def float_powf_scalar_impl(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             return Tensor(B.Float, B.inner.float_powf_scalar_impl(lhs_, rhs), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         return Tensor(B.Autodiff, AD.float_powf_scalar_impl(lhs_, rhs), ctx)
     raise unsupported_backend("float_powf_scalar_impl", lhs)
@@ -820,11 +660,7 @@ def float_powi(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
             return Tensor(B.Float, B.inner.float_powi(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
         return Tensor(B.Autodiff, AD.float_powi(lhs_, rhs_), ctx)
@@ -834,11 +670,7 @@ def float_powi(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
             return Tensor(B.Float, B.inner.float_powi(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
         return Tensor(B.Autodiff, AD.float_powi(lhs_, rhs_), ctx)
@@ -863,11 +695,7 @@ def float_clamp(tensor, min, max):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_clamp(tensor_, min, max), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_clamp(tensor_, min, max), ctx)
     if tensor.kind.variant == "Torch":
@@ -875,11 +703,7 @@ def float_clamp(tensor, min, max):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_clamp(tensor_, min, max), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_clamp(tensor_, min, max), ctx)
     raise unsupported_backend("float_clamp", tensor)
@@ -893,11 +717,7 @@ def float_clamp_min(tensor, min):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_clamp_min(tensor_, min), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_clamp_min(tensor_, min), ctx)
     if tensor.kind.variant == "Torch":
@@ -905,11 +725,7 @@ def float_clamp_min(tensor, min):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_clamp_min(tensor_, min), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_clamp_min(tensor_, min), ctx)
     raise unsupported_backend("float_clamp_min", tensor)
@@ -923,11 +739,7 @@ def float_clamp_max(tensor, max):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_clamp_max(tensor_, max), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_clamp_max(tensor_, max), ctx)
     if tensor.kind.variant == "Torch":
@@ -935,11 +747,7 @@ def float_clamp_max(tensor, max):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_clamp_max(tensor_, max), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_clamp_max(tensor_, max), ctx)
     raise unsupported_backend("float_clamp_max", tensor)
@@ -953,11 +761,7 @@ def float_exp(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_exp(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_exp(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -965,11 +769,7 @@ def float_exp(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_exp(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_exp(tensor_), ctx)
     raise unsupported_backend("float_exp", tensor)
@@ -983,11 +783,7 @@ def float_log(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_log(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_log(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -995,11 +791,7 @@ def float_log(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_log(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_log(tensor_), ctx)
     raise unsupported_backend("float_log", tensor)
@@ -1013,11 +805,7 @@ def float_sqrt(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_sqrt(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_sqrt(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -1025,11 +813,7 @@ def float_sqrt(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_sqrt(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_sqrt(tensor_), ctx)
     raise unsupported_backend("float_sqrt", tensor)
@@ -1043,11 +827,7 @@ def float_abs(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_abs(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_abs(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -1055,11 +835,7 @@ def float_abs(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_abs(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_abs(tensor_), ctx)
     raise unsupported_backend("float_abs", tensor)
@@ -1073,11 +849,7 @@ def float_sign(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_sign(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_sign(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -1085,11 +857,7 @@ def float_sign(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_sign(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_sign(tensor_), ctx)
     raise unsupported_backend("float_sign", tensor)
@@ -1103,11 +871,7 @@ def float_tanh(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_tanh(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_tanh(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -1115,11 +879,7 @@ def float_tanh(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_tanh(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_tanh(tensor_), ctx)
     raise unsupported_backend("float_tanh", tensor)
@@ -1133,11 +893,7 @@ def float_log1p(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_log1p(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_log1p(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -1145,11 +901,7 @@ def float_log1p(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_log1p(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_log1p(tensor_), ctx)
     raise unsupported_backend("float_log1p", tensor)
@@ -1163,11 +915,7 @@ def float_recip(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_recip(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_recip(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -1175,11 +923,7 @@ def float_recip(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_recip(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_recip(tensor_), ctx)
     raise unsupported_backend("float_recip", tensor)
@@ -1193,11 +937,7 @@ def float_sin(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_sin(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_sin(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -1205,11 +945,7 @@ def float_sin(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_sin(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_sin(tensor_), ctx)
     raise unsupported_backend("float_sin", tensor)
@@ -1223,11 +959,7 @@ def float_cos(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_cos(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_cos(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -1235,11 +967,7 @@ def float_cos(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_cos(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_cos(tensor_), ctx)
     raise unsupported_backend("float_cos", tensor)
@@ -1253,11 +981,7 @@ def float_tan(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_tan(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_tan(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -1265,11 +989,7 @@ def float_tan(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_tan(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_tan(tensor_), ctx)
     raise unsupported_backend("float_tan", tensor)
@@ -1283,11 +1003,7 @@ def float_sinh(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_sinh(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_sinh(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -1295,11 +1011,7 @@ def float_sinh(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_sinh(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_sinh(tensor_), ctx)
     raise unsupported_backend("float_sinh", tensor)
@@ -1313,11 +1025,7 @@ def float_cosh(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_cosh(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_cosh(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -1325,11 +1033,7 @@ def float_cosh(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_cosh(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_cosh(tensor_), ctx)
     raise unsupported_backend("float_cosh", tensor)
@@ -1343,11 +1047,7 @@ def float_asin(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_asin(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_asin(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -1355,11 +1055,7 @@ def float_asin(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_asin(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_asin(tensor_), ctx)
     raise unsupported_backend("float_asin", tensor)
@@ -1373,11 +1069,7 @@ def float_acos(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_acos(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_acos(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -1385,11 +1077,7 @@ def float_acos(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_acos(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_acos(tensor_), ctx)
     raise unsupported_backend("float_acos", tensor)
@@ -1403,11 +1091,7 @@ def float_atan(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_atan(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_atan(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -1415,11 +1099,7 @@ def float_atan(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_atan(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_atan(tensor_), ctx)
     raise unsupported_backend("float_atan", tensor)
@@ -1433,11 +1113,7 @@ def float_asinh(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_asinh(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_asinh(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -1445,11 +1121,7 @@ def float_asinh(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_asinh(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_asinh(tensor_), ctx)
     raise unsupported_backend("float_asinh", tensor)
@@ -1463,11 +1135,7 @@ def float_acosh(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_acosh(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_acosh(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -1475,11 +1143,7 @@ def float_acosh(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_acosh(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_acosh(tensor_), ctx)
     raise unsupported_backend("float_acosh", tensor)
@@ -1493,11 +1157,7 @@ def float_atanh(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_atanh(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_atanh(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -1505,11 +1165,7 @@ def float_atanh(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_atanh(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_atanh(tensor_), ctx)
     raise unsupported_backend("float_atanh", tensor)
@@ -1524,11 +1180,7 @@ def float_atan2(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             return Tensor(B.Float, B.inner.float_atan2(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Autodiff, AD.float_atan2(lhs_, rhs_), ctx)
@@ -1538,11 +1190,7 @@ def float_atan2(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             return Tensor(B.Float, B.inner.float_atan2(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Autodiff, AD.float_atan2(lhs_, rhs_), ctx)
@@ -1558,11 +1206,7 @@ def float_hypot(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             return Tensor(B.Float, B.inner.float_hypot(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Autodiff, AD.float_hypot(lhs_, rhs_), ctx)
@@ -1572,11 +1216,7 @@ def float_hypot(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             return Tensor(B.Float, B.inner.float_hypot(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Autodiff, AD.float_hypot(lhs_, rhs_), ctx)
@@ -1591,11 +1231,7 @@ def float_erf(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_erf(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_erf(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -1603,11 +1239,7 @@ def float_erf(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_erf(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_erf(tensor_), ctx)
     raise unsupported_backend("float_erf", tensor)
@@ -1621,11 +1253,7 @@ def float_round(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_round(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_round(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -1633,11 +1261,7 @@ def float_round(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_round(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_round(tensor_), ctx)
     raise unsupported_backend("float_round", tensor)
@@ -1651,11 +1275,7 @@ def float_floor(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_floor(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_floor(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -1663,11 +1283,7 @@ def float_floor(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_floor(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_floor(tensor_), ctx)
     raise unsupported_backend("float_floor", tensor)
@@ -1681,11 +1297,7 @@ def float_ceil(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_ceil(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_ceil(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -1693,11 +1305,7 @@ def float_ceil(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_ceil(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_ceil(tensor_), ctx)
     raise unsupported_backend("float_ceil", tensor)
@@ -1711,11 +1319,7 @@ def float_trunc(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_trunc(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_trunc(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -1723,11 +1327,7 @@ def float_trunc(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_trunc(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_trunc(tensor_), ctx)
     raise unsupported_backend("float_trunc", tensor)
@@ -1741,11 +1341,7 @@ def relu(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.relu(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.relu(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -1753,11 +1349,7 @@ def relu(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.relu(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.relu(tensor_), ctx)
     raise unsupported_backend("relu", tensor)
@@ -1772,11 +1364,7 @@ def relu_backward(output, grad):
             output_ = output.primitive if output.kind is B.Float else output.as_float("NumPy")
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", output)
             return Tensor(B.Float, B.inner.relu_backward(output_, grad_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
         return Tensor(B.Autodiff, AD.relu_backward(output_, grad_), ctx)
@@ -1786,11 +1374,7 @@ def relu_backward(output, grad):
             output_ = output.primitive if output.kind is B.Float else output.as_float("Torch")
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", output)
             return Tensor(B.Float, B.inner.relu_backward(output_, grad_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
         return Tensor(B.Autodiff, AD.relu_backward(output_, grad_), ctx)
@@ -1805,11 +1389,7 @@ def leaky_relu(tensor, negative_slope):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.leaky_relu(tensor_, negative_slope), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.leaky_relu(tensor_, negative_slope), ctx)
     if tensor.kind.variant == "Torch":
@@ -1817,11 +1397,7 @@ def leaky_relu(tensor, negative_slope):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.leaky_relu(tensor_, negative_slope), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.leaky_relu(tensor_, negative_slope), ctx)
     raise unsupported_backend("leaky_relu", tensor)
@@ -1836,11 +1412,7 @@ def prelu(tensor, alpha):
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             alpha_ = alpha.primitive if alpha.kind is B.Float else alpha.as_float("NumPy", tensor)
             return Tensor(B.Float, B.inner.prelu(tensor_, alpha_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         alpha_ = alpha.primitive if alpha.kind is B.Autodiff else alpha.lift(AD, tensor)
         return Tensor(B.Autodiff, AD.prelu(tensor_, alpha_), ctx)
@@ -1850,11 +1422,7 @@ def prelu(tensor, alpha):
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             alpha_ = alpha.primitive if alpha.kind is B.Float else alpha.as_float("Torch", tensor)
             return Tensor(B.Float, B.inner.prelu(tensor_, alpha_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         alpha_ = alpha.primitive if alpha.kind is B.Autodiff else alpha.lift(AD, tensor)
         return Tensor(B.Autodiff, AD.prelu(tensor_, alpha_), ctx)
@@ -1869,11 +1437,7 @@ def gelu(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.gelu(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.gelu(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -1881,11 +1445,7 @@ def gelu(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.gelu(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.gelu(tensor_), ctx)
     raise unsupported_backend("gelu", tensor)
@@ -1900,11 +1460,7 @@ def gelu_backward(x, grad):
             x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", x)
             return Tensor(B.Float, B.inner.gelu_backward(x_, grad_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
         return Tensor(B.Autodiff, AD.gelu_backward(x_, grad_), ctx)
@@ -1914,11 +1470,7 @@ def gelu_backward(x, grad):
             x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", x)
             return Tensor(B.Float, B.inner.gelu_backward(x_, grad_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
         return Tensor(B.Autodiff, AD.gelu_backward(x_, grad_), ctx)
@@ -1933,11 +1485,7 @@ def sigmoid(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.sigmoid(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.sigmoid(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -1945,11 +1493,7 @@ def sigmoid(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.sigmoid(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.sigmoid(tensor_), ctx)
     raise unsupported_backend("sigmoid", tensor)
@@ -1964,11 +1508,7 @@ def sigmoid_backward(output, grad):
             output_ = output.primitive if output.kind is B.Float else output.as_float("NumPy")
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", output)
             return Tensor(B.Float, B.inner.sigmoid_backward(output_, grad_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
         return Tensor(B.Autodiff, AD.sigmoid_backward(output_, grad_), ctx)
@@ -1978,11 +1518,7 @@ def sigmoid_backward(output, grad):
             output_ = output.primitive if output.kind is B.Float else output.as_float("Torch")
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", output)
             return Tensor(B.Float, B.inner.sigmoid_backward(output_, grad_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
         return Tensor(B.Autodiff, AD.sigmoid_backward(output_, grad_), ctx)
@@ -2002,11 +1538,7 @@ def log_sigmoid(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.log_sigmoid(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.log_sigmoid(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -2014,11 +1546,7 @@ def log_sigmoid(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.log_sigmoid(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.log_sigmoid(tensor_), ctx)
     raise unsupported_backend("log_sigmoid", tensor)
@@ -2033,11 +1561,7 @@ def log_sigmoid_backward(x, grad):
             x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", x)
             return Tensor(B.Float, B.inner.log_sigmoid_backward(x_, grad_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
         return Tensor(B.Autodiff, AD.log_sigmoid_backward(x_, grad_), ctx)
@@ -2047,11 +1571,7 @@ def log_sigmoid_backward(x, grad):
             x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", x)
             return Tensor(B.Float, B.inner.log_sigmoid_backward(x_, grad_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
         return Tensor(B.Autodiff, AD.log_sigmoid_backward(x_, grad_), ctx)
@@ -2071,11 +1591,7 @@ def softmax(tensor, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.softmax(tensor_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.softmax(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
@@ -2083,11 +1599,7 @@ def softmax(tensor, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.softmax(tensor_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.softmax(tensor_, dim), ctx)
     raise unsupported_backend("softmax", tensor)
@@ -2101,11 +1613,7 @@ def log_softmax(tensor, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.log_softmax(tensor_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.log_softmax(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
@@ -2113,11 +1621,7 @@ def log_softmax(tensor, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.log_softmax(tensor_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.log_softmax(tensor_, dim), ctx)
     raise unsupported_backend("log_softmax", tensor)
@@ -2136,11 +1640,7 @@ def float_sum(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_sum(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_sum(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -2148,11 +1648,7 @@ def float_sum(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_sum(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_sum(tensor_), ctx)
     raise unsupported_backend("float_sum", tensor)
@@ -2166,11 +1662,7 @@ def float_sum_dim(tensor, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_sum_dim(tensor_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_sum_dim(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
@@ -2178,11 +1670,7 @@ def float_sum_dim(tensor, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_sum_dim(tensor_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_sum_dim(tensor_, dim), ctx)
     raise unsupported_backend("float_sum_dim", tensor)
@@ -2196,11 +1684,7 @@ def float_mean(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_mean(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_mean(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -2208,11 +1692,7 @@ def float_mean(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_mean(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_mean(tensor_), ctx)
     raise unsupported_backend("float_mean", tensor)
@@ -2226,11 +1706,7 @@ def float_mean_dim(tensor, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_mean_dim(tensor_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_mean_dim(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
@@ -2238,11 +1714,7 @@ def float_mean_dim(tensor, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_mean_dim(tensor_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_mean_dim(tensor_, dim), ctx)
     raise unsupported_backend("float_mean_dim", tensor)
@@ -2256,11 +1728,7 @@ def float_prod(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_prod(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_prod(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -2268,11 +1736,7 @@ def float_prod(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_prod(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_prod(tensor_), ctx)
     raise unsupported_backend("float_prod", tensor)
@@ -2286,11 +1750,7 @@ def float_prod_dim(tensor, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_prod_dim(tensor_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_prod_dim(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
@@ -2298,11 +1758,7 @@ def float_prod_dim(tensor, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_prod_dim(tensor_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_prod_dim(tensor_, dim), ctx)
     raise unsupported_backend("float_prod_dim", tensor)
@@ -2327,11 +1783,7 @@ def float_max_dim_with_indices(tensor, dim):
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             out0, out1 = B.inner.float_max_dim_with_indices(tensor_, dim)
             return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         out0, out1 = AD.float_max_dim_with_indices(tensor_, dim)
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
@@ -2341,11 +1793,7 @@ def float_max_dim_with_indices(tensor, dim):
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             out0, out1 = B.inner.float_max_dim_with_indices(tensor_, dim)
             return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         out0, out1 = AD.float_max_dim_with_indices(tensor_, dim)
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
@@ -2371,11 +1819,7 @@ def float_min_dim_with_indices(tensor, dim):
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             out0, out1 = B.inner.float_min_dim_with_indices(tensor_, dim)
             return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         out0, out1 = AD.float_min_dim_with_indices(tensor_, dim)
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
@@ -2385,11 +1829,7 @@ def float_min_dim_with_indices(tensor, dim):
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             out0, out1 = B.inner.float_min_dim_with_indices(tensor_, dim)
             return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         out0, out1 = AD.float_min_dim_with_indices(tensor_, dim)
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
@@ -2414,11 +1854,7 @@ def float_argmax(tensor, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Int, B.inner.float_argmax(tensor_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Int, AD.float_argmax(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
@@ -2426,11 +1862,7 @@ def float_argmax(tensor, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Int, B.inner.float_argmax(tensor_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Int, AD.float_argmax(tensor_, dim), ctx)
     raise unsupported_backend("float_argmax", tensor)
@@ -2444,11 +1876,7 @@ def float_argmin(tensor, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Int, B.inner.float_argmin(tensor_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Int, AD.float_argmin(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
@@ -2456,11 +1884,7 @@ def float_argmin(tensor, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Int, B.inner.float_argmin(tensor_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Int, AD.float_argmin(tensor_, dim), ctx)
     raise unsupported_backend("float_argmin", tensor)
@@ -2474,11 +1898,7 @@ def float_any(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Bool, B.inner.float_any(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Bool, AD.float_any(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -2486,11 +1906,7 @@ def float_any(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Bool, B.inner.float_any(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Bool, AD.float_any(tensor_), ctx)
     raise unsupported_backend("float_any", tensor)
@@ -2504,11 +1920,7 @@ def float_any_dim(tensor, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Bool, B.inner.float_any_dim(tensor_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Bool, AD.float_any_dim(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
@@ -2516,11 +1928,7 @@ def float_any_dim(tensor, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Bool, B.inner.float_any_dim(tensor_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Bool, AD.float_any_dim(tensor_, dim), ctx)
     raise unsupported_backend("float_any_dim", tensor)
@@ -2534,11 +1942,7 @@ def float_all(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Bool, B.inner.float_all(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Bool, AD.float_all(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -2546,11 +1950,7 @@ def float_all(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Bool, B.inner.float_all(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Bool, AD.float_all(tensor_), ctx)
     raise unsupported_backend("float_all", tensor)
@@ -2564,11 +1964,7 @@ def float_all_dim(tensor, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Bool, B.inner.float_all_dim(tensor_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Bool, AD.float_all_dim(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
@@ -2576,11 +1972,7 @@ def float_all_dim(tensor, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Bool, B.inner.float_all_dim(tensor_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Bool, AD.float_all_dim(tensor_, dim), ctx)
     raise unsupported_backend("float_all_dim", tensor)
@@ -2594,11 +1986,7 @@ def float_cumsum(tensor, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_cumsum(tensor_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_cumsum(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
@@ -2606,11 +1994,7 @@ def float_cumsum(tensor, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_cumsum(tensor_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_cumsum(tensor_, dim), ctx)
     raise unsupported_backend("float_cumsum", tensor)
@@ -2624,11 +2008,7 @@ def float_cumprod(tensor, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_cumprod(tensor_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_cumprod(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
@@ -2636,11 +2016,7 @@ def float_cumprod(tensor, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_cumprod(tensor_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_cumprod(tensor_, dim), ctx)
     raise unsupported_backend("float_cumprod", tensor)
@@ -2654,11 +2030,7 @@ def float_cummin(tensor, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_cummin(tensor_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_cummin(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
@@ -2666,11 +2038,7 @@ def float_cummin(tensor, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_cummin(tensor_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_cummin(tensor_, dim), ctx)
     raise unsupported_backend("float_cummin", tensor)
@@ -2684,11 +2052,7 @@ def float_cummax(tensor, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_cummax(tensor_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_cummax(tensor_, dim), ctx)
     if tensor.kind.variant == "Torch":
@@ -2696,11 +2060,7 @@ def float_cummax(tensor, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_cummax(tensor_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_cummax(tensor_, dim), ctx)
     raise unsupported_backend("float_cummax", tensor)
@@ -2720,11 +2080,7 @@ def float_sort_with_indices(tensor, dim, descending):
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             out0, out1 = B.inner.float_sort_with_indices(tensor_, dim, descending)
             return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         out0, out1 = AD.float_sort_with_indices(tensor_, dim, descending)
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
@@ -2734,11 +2090,7 @@ def float_sort_with_indices(tensor, dim, descending):
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             out0, out1 = B.inner.float_sort_with_indices(tensor_, dim, descending)
             return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         out0, out1 = AD.float_sort_with_indices(tensor_, dim, descending)
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
@@ -2753,11 +2105,7 @@ def float_argsort(tensor, dim, descending):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Int, B.inner.float_argsort(tensor_, dim, descending), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Int, AD.float_argsort(tensor_, dim, descending), ctx)
     if tensor.kind.variant == "Torch":
@@ -2765,11 +2113,7 @@ def float_argsort(tensor, dim, descending):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Int, B.inner.float_argsort(tensor_, dim, descending), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Int, AD.float_argsort(tensor_, dim, descending), ctx)
     raise unsupported_backend("float_argsort", tensor)
@@ -2789,11 +2133,7 @@ def float_topk_with_indices(tensor, k, dim):
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             out0, out1 = B.inner.float_topk_with_indices(tensor_, k, dim)
             return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         out0, out1 = AD.float_topk_with_indices(tensor_, k, dim)
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
@@ -2803,11 +2143,7 @@ def float_topk_with_indices(tensor, k, dim):
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             out0, out1 = B.inner.float_topk_with_indices(tensor_, k, dim)
             return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         out0, out1 = AD.float_topk_with_indices(tensor_, k, dim)
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
@@ -2822,11 +2158,7 @@ def float_argtopk(tensor, k, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Int, B.inner.float_argtopk(tensor_, k, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Int, AD.float_argtopk(tensor_, k, dim), ctx)
     if tensor.kind.variant == "Torch":
@@ -2834,11 +2166,7 @@ def float_argtopk(tensor, k, dim):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Int, B.inner.float_argtopk(tensor_, k, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Int, AD.float_argtopk(tensor_, k, dim), ctx)
     raise unsupported_backend("float_argtopk", tensor)
@@ -2852,11 +2180,7 @@ def float_reshape(tensor, shape):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_reshape(tensor_, shape), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_reshape(tensor_, shape), ctx)
     if tensor.kind.variant == "Torch":
@@ -2864,11 +2188,7 @@ def float_reshape(tensor, shape):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_reshape(tensor_, shape), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_reshape(tensor_, shape), ctx)
     raise unsupported_backend("float_reshape", tensor)
@@ -2882,11 +2202,7 @@ def float_swap_dims(tensor, dim1, dim2):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_swap_dims(tensor_, dim1, dim2), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_swap_dims(tensor_, dim1, dim2), ctx)
     if tensor.kind.variant == "Torch":
@@ -2894,11 +2210,7 @@ def float_swap_dims(tensor, dim1, dim2):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_swap_dims(tensor_, dim1, dim2), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_swap_dims(tensor_, dim1, dim2), ctx)
     raise unsupported_backend("float_swap_dims", tensor)
@@ -2917,11 +2229,7 @@ def float_permute(tensor, axes):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_permute(tensor_, axes), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_permute(tensor_, axes), ctx)
     if tensor.kind.variant == "Torch":
@@ -2929,11 +2237,7 @@ def float_permute(tensor, axes):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_permute(tensor_, axes), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_permute(tensor_, axes), ctx)
     raise unsupported_backend("float_permute", tensor)
@@ -2947,11 +2251,7 @@ def float_flip(tensor, axes):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_flip(tensor_, axes), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_flip(tensor_, axes), ctx)
     if tensor.kind.variant == "Torch":
@@ -2959,11 +2259,7 @@ def float_flip(tensor, axes):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_flip(tensor_, axes), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_flip(tensor_, axes), ctx)
     raise unsupported_backend("float_flip", tensor)
@@ -2977,11 +2273,7 @@ def float_expand(tensor, shape):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_expand(tensor_, shape), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_expand(tensor_, shape), ctx)
     if tensor.kind.variant == "Torch":
@@ -2989,11 +2281,7 @@ def float_expand(tensor, shape):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_expand(tensor_, shape), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_expand(tensor_, shape), ctx)
     raise unsupported_backend("float_expand", tensor)
@@ -3007,11 +2295,7 @@ def float_repeat_dim(tensor, dim, times):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_repeat_dim(tensor_, dim, times), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_repeat_dim(tensor_, dim, times), ctx)
     if tensor.kind.variant == "Torch":
@@ -3019,11 +2303,7 @@ def float_repeat_dim(tensor, dim, times):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_repeat_dim(tensor_, dim, times), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_repeat_dim(tensor_, dim, times), ctx)
     raise unsupported_backend("float_repeat_dim", tensor)
@@ -3037,11 +2317,7 @@ def float_slice(tensor, slices):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_slice(tensor_, slices), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_slice(tensor_, slices), ctx)
     if tensor.kind.variant == "Torch":
@@ -3049,11 +2325,7 @@ def float_slice(tensor, slices):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_slice(tensor_, slices), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_slice(tensor_, slices), ctx)
     raise unsupported_backend("float_slice", tensor)
@@ -3068,11 +2340,7 @@ def float_slice_assign(tensor, slices, value):
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
             return Tensor(B.Float, B.inner.float_slice_assign(tensor_, slices, value_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
         return Tensor(B.Autodiff, AD.float_slice_assign(tensor_, slices, value_), ctx)
@@ -3082,11 +2350,7 @@ def float_slice_assign(tensor, slices, value):
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
             return Tensor(B.Float, B.inner.float_slice_assign(tensor_, slices, value_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
         return Tensor(B.Autodiff, AD.float_slice_assign(tensor_, slices, value_), ctx)
@@ -3101,11 +2365,7 @@ def float_cat(tensors, dim):
         if ctx is DISABLED:
             tensors_ = [t.as_float("NumPy", tensors[0]) for t in tensors]
             return Tensor(B.Float, B.inner.float_cat(tensors_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensors_ = [t.lift(AD, tensors[0]) for t in tensors]
         return Tensor(B.Autodiff, AD.float_cat(tensors_, dim), ctx)
     if tensors[0].kind.variant == "Torch":
@@ -3113,11 +2373,7 @@ def float_cat(tensors, dim):
         if ctx is DISABLED:
             tensors_ = [t.as_float("Torch", tensors[0]) for t in tensors]
             return Tensor(B.Float, B.inner.float_cat(tensors_, dim), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensors_ = [t.lift(AD, tensors[0]) for t in tensors]
         return Tensor(B.Autodiff, AD.float_cat(tensors_, dim), ctx)
     raise unsupported_backend("float_cat", tensors[0])
@@ -3131,11 +2387,7 @@ def float_unfold(tensor, dim, size, step):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_unfold(tensor_, dim, size, step), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_unfold(tensor_, dim, size, step), ctx)
     if tensor.kind.variant == "Torch":
@@ -3143,11 +2395,7 @@ def float_unfold(tensor, dim, size, step):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_unfold(tensor_, dim, size, step), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_unfold(tensor_, dim, size, step), ctx)
     raise unsupported_backend("float_unfold", tensor)
@@ -3161,11 +2409,7 @@ def float_cast(tensor, dtype):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Float, B.inner.float_cast(tensor_, dtype), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_cast(tensor_, dtype), ctx)
     if tensor.kind.variant == "Torch":
@@ -3173,11 +2417,7 @@ def float_cast(tensor, dtype):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Float, B.inner.float_cast(tensor_, dtype), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_cast(tensor_, dtype), ctx)
     raise unsupported_backend("float_cast", tensor)
@@ -3194,11 +2434,7 @@ def float_gather(dim, tensor, indices):
                 indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
             )
             return Tensor(B.Float, B.inner.float_gather(dim, tensor_, indices_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
         return Tensor(B.Autodiff, AD.float_gather(dim, tensor_, indices_), ctx)
@@ -3210,11 +2446,7 @@ def float_gather(dim, tensor, indices):
                 indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
             )
             return Tensor(B.Float, B.inner.float_gather(dim, tensor_, indices_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
         return Tensor(B.Autodiff, AD.float_gather(dim, tensor_, indices_), ctx)
@@ -3235,11 +2467,7 @@ def float_scatter(dim, tensor, indices, value, update):
             return Tensor(
                 B.Float, B.inner.float_scatter(dim, tensor_, indices_, value_, update), ctx
             )
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
@@ -3255,11 +2483,7 @@ def float_scatter(dim, tensor, indices, value, update):
             return Tensor(
                 B.Float, B.inner.float_scatter(dim, tensor_, indices_, value_, update), ctx
             )
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
@@ -3279,11 +2503,7 @@ def float_scatter_add(dim, tensor, indices, value):
             )
             value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
             return Tensor(B.Float, B.inner.float_scatter_add(dim, tensor_, indices_, value_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
@@ -3297,11 +2517,7 @@ def float_scatter_add(dim, tensor, indices, value):
             )
             value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
             return Tensor(B.Float, B.inner.float_scatter_add(dim, tensor_, indices_, value_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
@@ -3320,11 +2536,7 @@ def float_select(tensor, dim, indices):
                 indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
             )
             return Tensor(B.Float, B.inner.float_select(tensor_, dim, indices_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
         return Tensor(B.Autodiff, AD.float_select(tensor_, dim, indices_), ctx)
@@ -3336,11 +2548,7 @@ def float_select(tensor, dim, indices):
                 indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
             )
             return Tensor(B.Float, B.inner.float_select(tensor_, dim, indices_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
         return Tensor(B.Autodiff, AD.float_select(tensor_, dim, indices_), ctx)
@@ -3361,11 +2569,7 @@ def float_select_assign(tensor, dim, indices, value, update):
             return Tensor(
                 B.Float, B.inner.float_select_assign(tensor_, dim, indices_, value_, update), ctx
             )
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
@@ -3383,11 +2587,7 @@ def float_select_assign(tensor, dim, indices, value, update):
             return Tensor(
                 B.Float, B.inner.float_select_assign(tensor_, dim, indices_, value_, update), ctx
             )
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
@@ -3409,11 +2609,7 @@ def float_select_add(tensor, dim, indices, value):
             )
             value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
             return Tensor(B.Float, B.inner.float_select_add(tensor_, dim, indices_, value_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
@@ -3427,11 +2623,7 @@ def float_select_add(tensor, dim, indices, value):
             )
             value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
             return Tensor(B.Float, B.inner.float_select_add(tensor_, dim, indices_, value_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
@@ -3449,11 +2641,7 @@ def float_mask_where(tensor, mask, value):
             mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
             value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
             return Tensor(B.Float, B.inner.float_mask_where(tensor_, mask_, value_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
@@ -3465,11 +2653,7 @@ def float_mask_where(tensor, mask, value):
             mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
             value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
             return Tensor(B.Float, B.inner.float_mask_where(tensor_, mask_, value_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
@@ -3486,11 +2670,7 @@ def float_mask_fill(tensor, mask, value):
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
             return Tensor(B.Float, B.inner.float_mask_fill(tensor_, mask_, value), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
         return Tensor(B.Autodiff, AD.float_mask_fill(tensor_, mask_, value), ctx)
@@ -3500,11 +2680,7 @@ def float_mask_fill(tensor, mask, value):
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
             return Tensor(B.Float, B.inner.float_mask_fill(tensor_, mask_, value), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
         return Tensor(B.Autodiff, AD.float_mask_fill(tensor_, mask_, value), ctx)
@@ -3520,11 +2696,7 @@ def float_mask_select(tensor, mask):
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
             return Tensor(B.Float, B.inner.float_mask_select(tensor_, mask_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
         return Tensor(B.Autodiff, AD.float_mask_select(tensor_, mask_), ctx)
@@ -3534,11 +2706,7 @@ def float_mask_select(tensor, mask):
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
             return Tensor(B.Float, B.inner.float_mask_select(tensor_, mask_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
         return Tensor(B.Autodiff, AD.float_mask_select(tensor_, mask_), ctx)
@@ -3554,11 +2722,7 @@ def float_gather_nd(data, indices):
             data_ = data.primitive if data.kind is B.Float else data.as_float("NumPy")
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
             return Tensor(B.Float, B.inner.float_gather_nd(data_, indices_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
         return Tensor(B.Autodiff, AD.float_gather_nd(data_, indices_), ctx)
@@ -3568,11 +2732,7 @@ def float_gather_nd(data, indices):
             data_ = data.primitive if data.kind is B.Float else data.as_float("Torch")
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
             return Tensor(B.Float, B.inner.float_gather_nd(data_, indices_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
         return Tensor(B.Autodiff, AD.float_gather_nd(data_, indices_), ctx)
@@ -3591,11 +2751,7 @@ def float_scatter_nd(data, indices, values, reduction):
             return Tensor(
                 B.Float, B.inner.float_scatter_nd(data_, indices_, values_, reduction), ctx
             )
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
         values_ = values.primitive if values.kind is B.Autodiff else values.lift(AD, data)
@@ -3609,11 +2765,7 @@ def float_scatter_nd(data, indices, values, reduction):
             return Tensor(
                 B.Float, B.inner.float_scatter_nd(data_, indices_, values_, reduction), ctx
             )
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
         values_ = values.primitive if values.kind is B.Autodiff else values.lift(AD, data)
@@ -3630,11 +2782,7 @@ def float_equal(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             return Tensor(B.Bool, B.inner.float_equal(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Bool, AD.float_equal(lhs_, rhs_), ctx)
@@ -3644,11 +2792,7 @@ def float_equal(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             return Tensor(B.Bool, B.inner.float_equal(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Bool, AD.float_equal(lhs_, rhs_), ctx)
@@ -3663,11 +2807,7 @@ def float_equal_elem(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             return Tensor(B.Bool, B.inner.float_equal_elem(lhs_, rhs), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         return Tensor(B.Bool, AD.float_equal_elem(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
@@ -3675,11 +2815,7 @@ def float_equal_elem(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             return Tensor(B.Bool, B.inner.float_equal_elem(lhs_, rhs), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         return Tensor(B.Bool, AD.float_equal_elem(lhs_, rhs), ctx)
     raise unsupported_backend("float_equal_elem", lhs)
@@ -3693,11 +2829,7 @@ def float_not_equal_elem(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             return Tensor(B.Bool, B.inner.float_not_equal_elem(lhs_, rhs), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         return Tensor(B.Bool, AD.float_not_equal_elem(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
@@ -3705,11 +2837,7 @@ def float_not_equal_elem(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             return Tensor(B.Bool, B.inner.float_not_equal_elem(lhs_, rhs), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         return Tensor(B.Bool, AD.float_not_equal_elem(lhs_, rhs), ctx)
     raise unsupported_backend("float_not_equal_elem", lhs)
@@ -3724,11 +2852,7 @@ def float_greater(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             return Tensor(B.Bool, B.inner.float_greater(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Bool, AD.float_greater(lhs_, rhs_), ctx)
@@ -3738,11 +2862,7 @@ def float_greater(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             return Tensor(B.Bool, B.inner.float_greater(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Bool, AD.float_greater(lhs_, rhs_), ctx)
@@ -3757,11 +2877,7 @@ def float_greater_elem(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             return Tensor(B.Bool, B.inner.float_greater_elem(lhs_, rhs), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         return Tensor(B.Bool, AD.float_greater_elem(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
@@ -3769,11 +2885,7 @@ def float_greater_elem(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             return Tensor(B.Bool, B.inner.float_greater_elem(lhs_, rhs), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         return Tensor(B.Bool, AD.float_greater_elem(lhs_, rhs), ctx)
     raise unsupported_backend("float_greater_elem", lhs)
@@ -3788,11 +2900,7 @@ def float_lower(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             return Tensor(B.Bool, B.inner.float_lower(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Bool, AD.float_lower(lhs_, rhs_), ctx)
@@ -3802,11 +2910,7 @@ def float_lower(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             return Tensor(B.Bool, B.inner.float_lower(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Bool, AD.float_lower(lhs_, rhs_), ctx)
@@ -3821,11 +2925,7 @@ def float_lower_elem(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             return Tensor(B.Bool, B.inner.float_lower_elem(lhs_, rhs), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         return Tensor(B.Bool, AD.float_lower_elem(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
@@ -3833,11 +2933,7 @@ def float_lower_elem(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             return Tensor(B.Bool, B.inner.float_lower_elem(lhs_, rhs), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         return Tensor(B.Bool, AD.float_lower_elem(lhs_, rhs), ctx)
     raise unsupported_backend("float_lower_elem", lhs)
@@ -3852,11 +2948,7 @@ def float_not_equal(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             return Tensor(B.Bool, B.inner.float_not_equal(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Bool, AD.float_not_equal(lhs_, rhs_), ctx)
@@ -3866,11 +2958,7 @@ def float_not_equal(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             return Tensor(B.Bool, B.inner.float_not_equal(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Bool, AD.float_not_equal(lhs_, rhs_), ctx)
@@ -3886,11 +2974,7 @@ def float_greater_equal(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             return Tensor(B.Bool, B.inner.float_greater_equal(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Bool, AD.float_greater_equal(lhs_, rhs_), ctx)
@@ -3900,11 +2984,7 @@ def float_greater_equal(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             return Tensor(B.Bool, B.inner.float_greater_equal(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Bool, AD.float_greater_equal(lhs_, rhs_), ctx)
@@ -3919,11 +2999,7 @@ def float_greater_equal_elem(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             return Tensor(B.Bool, B.inner.float_greater_equal_elem(lhs_, rhs), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         return Tensor(B.Bool, AD.float_greater_equal_elem(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
@@ -3931,11 +3007,7 @@ def float_greater_equal_elem(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             return Tensor(B.Bool, B.inner.float_greater_equal_elem(lhs_, rhs), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         return Tensor(B.Bool, AD.float_greater_equal_elem(lhs_, rhs), ctx)
     raise unsupported_backend("float_greater_equal_elem", lhs)
@@ -3950,11 +3022,7 @@ def float_lower_equal(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             return Tensor(B.Bool, B.inner.float_lower_equal(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Bool, AD.float_lower_equal(lhs_, rhs_), ctx)
@@ -3964,11 +3032,7 @@ def float_lower_equal(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             return Tensor(B.Bool, B.inner.float_lower_equal(lhs_, rhs_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         return Tensor(B.Bool, AD.float_lower_equal(lhs_, rhs_), ctx)
@@ -3983,11 +3047,7 @@ def float_lower_equal_elem(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             return Tensor(B.Bool, B.inner.float_lower_equal_elem(lhs_, rhs), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         return Tensor(B.Bool, AD.float_lower_equal_elem(lhs_, rhs), ctx)
     if lhs.kind.variant == "Torch":
@@ -3995,11 +3055,7 @@ def float_lower_equal_elem(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             return Tensor(B.Bool, B.inner.float_lower_equal_elem(lhs_, rhs), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         return Tensor(B.Bool, AD.float_lower_equal_elem(lhs_, rhs), ctx)
     raise unsupported_backend("float_lower_equal_elem", lhs)
@@ -4013,11 +3069,7 @@ def float_is_nan(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Bool, B.inner.float_is_nan(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Bool, AD.float_is_nan(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -4025,11 +3077,7 @@ def float_is_nan(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Bool, B.inner.float_is_nan(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Bool, AD.float_is_nan(tensor_), ctx)
     raise unsupported_backend("float_is_nan", tensor)
@@ -4043,11 +3091,7 @@ def float_is_inf(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Bool, B.inner.float_is_inf(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Bool, AD.float_is_inf(tensor_), ctx)
     if tensor.kind.variant == "Torch":
@@ -4055,11 +3099,7 @@ def float_is_inf(tensor):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Bool, B.inner.float_is_inf(tensor_), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Bool, AD.float_is_inf(tensor_), ctx)
     raise unsupported_backend("float_is_inf", tensor)
@@ -4073,11 +3113,7 @@ def float_into_int(tensor, dtype):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             return Tensor(B.Int, B.inner.float_into_int(tensor_, dtype), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Int, AD.float_into_int(tensor_, dtype), ctx)
     if tensor.kind.variant == "Torch":
@@ -4085,11 +3121,7 @@ def float_into_int(tensor, dtype):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             return Tensor(B.Int, B.inner.float_into_int(tensor_, dtype), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Int, AD.float_into_int(tensor_, dtype), ctx)
     raise unsupported_backend("float_into_int", tensor)
@@ -4110,22 +3142,14 @@ def float_to_device(tensor, device):
                 )  # autodiff -> plain detaches
             if tensor.kind.is_autodiff:
                 # a recorded op: the gradient moves back; the tensor keeps its strategy
-                match ctx.strategy:
-                    case GradientCheckpointingStrategy.Balanced:
-                        AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-                    case GradientCheckpointingStrategy.Disabled:
-                        AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+                AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
                 return Tensor(T.Autodiff, AD.float_to_device(tensor.primitive, device.inner), ctx)
             data = B.inner.float_to_device(
                 tensor.float_data("NumPy", tensor), device.inner
             )  # plain -> autodiff: an untracked leaf
             ctx = DispatchAutodiffContext.enabled(device.checkpointing)
             B = T
-            match device.checkpointing:
-                case GradientCheckpointingStrategy.Balanced:
-                    AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-                case GradientCheckpointingStrategy.Disabled:
-                    AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+            AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
             return Tensor(T.Autodiff, AD.from_inner(data), ctx)
         if device.variant == "Torch":
             T = BACKENDS.Torch
@@ -4137,11 +3161,7 @@ def float_to_device(tensor, device):
                 )  # autodiff -> plain detaches
             if tensor.kind.is_autodiff:
                 # a recorded op: the gradient moves back; the tensor keeps its strategy
-                match ctx.strategy:
-                    case GradientCheckpointingStrategy.Balanced:
-                        AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-                    case GradientCheckpointingStrategy.Disabled:
-                        AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+                AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
                 return Tensor(
                     T.Autodiff, AD.move_across(tensor.primitive, T.inner, device.inner), ctx
                 )
@@ -4150,11 +3170,7 @@ def float_to_device(tensor, device):
             )  # plain -> autodiff: an untracked leaf
             ctx = DispatchAutodiffContext.enabled(device.checkpointing)
             B = T
-            match device.checkpointing:
-                case GradientCheckpointingStrategy.Balanced:
-                    AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-                case GradientCheckpointingStrategy.Disabled:
-                    AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+            AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
             return Tensor(T.Autodiff, AD.from_inner(data), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -4168,11 +3184,7 @@ def float_to_device(tensor, device):
                 )  # autodiff -> plain detaches
             if tensor.kind.is_autodiff:
                 # a recorded op: the gradient moves back; the tensor keeps its strategy
-                match ctx.strategy:
-                    case GradientCheckpointingStrategy.Balanced:
-                        AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-                    case GradientCheckpointingStrategy.Disabled:
-                        AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+                AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
                 return Tensor(
                     T.Autodiff, AD.move_across(tensor.primitive, T.inner, device.inner), ctx
                 )
@@ -4181,11 +3193,7 @@ def float_to_device(tensor, device):
             )  # plain -> autodiff: an untracked leaf
             ctx = DispatchAutodiffContext.enabled(device.checkpointing)
             B = T
-            match device.checkpointing:
-                case GradientCheckpointingStrategy.Balanced:
-                    AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-                case GradientCheckpointingStrategy.Disabled:
-                    AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+            AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
             return Tensor(T.Autodiff, AD.from_inner(data), ctx)
         if device.variant == "Torch":
             T = B
@@ -4197,21 +3205,13 @@ def float_to_device(tensor, device):
                 )  # autodiff -> plain detaches
             if tensor.kind.is_autodiff:
                 # a recorded op: the gradient moves back; the tensor keeps its strategy
-                match ctx.strategy:
-                    case GradientCheckpointingStrategy.Balanced:
-                        AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-                    case GradientCheckpointingStrategy.Disabled:
-                        AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+                AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
                 return Tensor(T.Autodiff, AD.float_to_device(tensor.primitive, device.inner), ctx)
             data = B.inner.float_to_device(
                 tensor.float_data("Torch", tensor), device.inner
             )  # plain -> autodiff: an untracked leaf
             ctx = DispatchAutodiffContext.enabled(device.checkpointing)
             B = T
-            match device.checkpointing:
-                case GradientCheckpointingStrategy.Balanced:
-                    AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-                case GradientCheckpointingStrategy.Disabled:
-                    AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+            AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
             return Tensor(T.Autodiff, AD.from_inner(data), ctx)
     raise unsupported_backend("float_to_device", tensor)

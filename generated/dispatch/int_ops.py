@@ -1,5 +1,11 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=203f7d46f4baeefa body=94c8e7b5fe95d4a1
-"""The int ops of the dispatch layer, one routing function per ops.yaml entry."""
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=c4777c5819244548 body=862c3a8cc8432a85
+"""The int ops of the dispatch layer, one routing function per ops.yaml entry.
+
+Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
+DispatchAutodiffContext; match on the backend of the first tensor (`B`); under Disabled call the
+inner backend; under Enabled(strategy) call the Autodiff specialization for that strategy (`AD`),
+a plain float input entering as a constant; wrap the outputs with the merged context.
+"""
 
 from generated.backends import BACKENDS
 from generated.tensor import Tensor
@@ -11,6 +17,8 @@ from runtime.dispatch import (
     merge_contexts,
     unsupported_backend,
 )
+
+BALANCED = GradientCheckpointingStrategy.Balanced
 
 __all__ = [
     "int_from_data",
@@ -1659,11 +1667,7 @@ def int_into_float(tensor, dtype):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
             return Tensor(B.Float, B.inner.int_into_float(tensor_, dtype), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
         return Tensor(B.Autodiff, AD.int_into_float(tensor_, dtype), ctx)
     if tensor.kind.variant == "Torch":
@@ -1671,11 +1675,7 @@ def int_into_float(tensor, dtype):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
             return Tensor(B.Float, B.inner.int_into_float(tensor_, dtype), ctx)
-        match ctx.strategy:
-            case GradientCheckpointingStrategy.Balanced:
-                AD = B.Balanced  # Autodiff[B, BalancedCheckpointing]
-            case GradientCheckpointingStrategy.Disabled:
-                AD = B.NoCheckpointing  # Autodiff[B, NoCheckpointing]
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
         return Tensor(B.Autodiff, AD.int_into_float(tensor_, dtype), ctx)
     raise unsupported_backend("int_into_float", tensor)
