@@ -80,3 +80,22 @@ class MLP:
 
     def column(self) -> Column:
         return Column("step()", {"step": self.step})
+
+
+def check(label: str, device: Device, a, b, problems) -> None:
+    """Our columns on `device` against raw numpy, before anything is timed: every op on the
+    plain device and tracked under both strategies, and the MLP step."""
+    for op in workloads.OPS:
+        expected = workloads.op_reference(op, a, b)
+        for name, on in strategies(device).items():
+            workloads.assert_same(
+                f"{label} ({name}) {op}",
+                run_op(op, on, a, b),
+                expected,
+                workloads.F32_RTOL,
+                workloads.F32_ATOL_SCALE,
+            )
+    for problem in problems:
+        reference = workloads.numpy_mlp_step(problem, workloads.numpy_dot_for(problem.batch))
+        loss, grads = MLP(problem, device).step_numpy()
+        workloads.check_mlp_step(label, problem.batch, loss, grads, reference)

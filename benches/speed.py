@@ -22,7 +22,7 @@ import numpy as np
 
 from benches import ours, workloads
 from benches.timing import REPEATS, Column, OtherLoad, Row, measure
-from benches.workloads import F32_ATOL_SCALE, F32_RTOL, BenchMismatch
+from benches.workloads import BenchMismatch
 from generated import Device
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,20 +41,7 @@ OP_COUNTERPARTS = {
 
 def check_ours(a, b, problems) -> None:
     """Our NumPy-backend columns against raw numpy, before anything is timed."""
-    for op in workloads.OPS:
-        expected = workloads.op_reference(op, a, b)
-        for name, device in ours.strategies(Device.numpy()).items():
-            workloads.assert_same(
-                f"ours ({name}) {op}",
-                ours.run_op(op, device, a, b),
-                expected,
-                F32_RTOL,
-                F32_ATOL_SCALE,
-            )
-    for problem in problems:
-        reference = workloads.numpy_mlp_step(problem, workloads.numpy_dot_for(problem.batch))
-        loss, grads = ours.MLP(problem, Device.numpy()).step_numpy()
-        workloads.check_mlp_step("ours", problem.batch, loss, grads, reference)
+    ours.check("ours", Device.numpy(), a, b, problems)
 
 
 def run_torch_worker() -> tuple[dict | None, str | None]:

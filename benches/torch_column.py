@@ -82,22 +82,12 @@ def check(a, b, problems, ours_device) -> None:
             workloads.assert_same(
                 f"PyTorch {op}", out.detach().numpy(), expected, F32_RTOL, F32_ATOL_SCALE
             )
-        if ours_device is not None:
-            for name, device in ours.strategies(ours_device).items():
-                workloads.assert_same(
-                    f"ours on torch ({name}) {op}",
-                    ours.run_op(op, device, a, b),
-                    expected,
-                    F32_RTOL,
-                    F32_ATOL_SCALE,
-                )
     for problem in problems:
         reference = workloads.numpy_mlp_step(problem, workloads.numpy_dot_for(problem.batch))
         loss, grads = TorchMLP(problem).step_numpy()
         workloads.check_mlp_step("PyTorch", problem.batch, loss, grads, reference)
-        if ours_device is not None:
-            loss, grads = ours.MLP(problem, ours_device).step_numpy()
-            workloads.check_mlp_step("ours on torch", problem.batch, loss, grads, reference)
+    if ours_device is not None:
+        ours.check("ours on torch", ours_device, a, b, problems)
 
 
 def time_all(a, b, problems, ours_device) -> dict:
