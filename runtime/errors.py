@@ -40,9 +40,9 @@ class StrategyMismatch(AssertionError):
 class GraphConsumed(RuntimeError):
     """A backward pass needs a step that an earlier backward already consumed."""
 
-    def __init__(self, node_id):
+    def __init__(self, node_id: int):
         super().__init__(
-            f"The autodiff graph behind {node_id} was consumed by an earlier backward(): "
+            f"The autodiff graph behind NodeId {{ value: {node_id} }} was consumed by an earlier backward(): "
             "backward frees the steps of every non-leaf node it visits, so no second backward "
             "can go through them. For another backward, run the forward pass again; for the "
             "gradients of several outputs, call backward() once on their sum; to keep computing "

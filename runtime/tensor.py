@@ -124,7 +124,7 @@ class TensorBase(DispatchTensor):
 
     def node_id(self):
         """The NodeId of an autodiff float tensor, else None."""
-        return self.primitive.node.id if self.kind.is_autodiff else None
+        return self.primitive.id() if self.kind.is_autodiff else None
 
     def require_grad(self):
         """A new handle on the same data that is a Grad leaf; the receiver is unchanged."""

@@ -14,7 +14,7 @@ import pytest
 
 from generated import Device, Tensor, introspect
 from runtime.autodiff.gradients import Gradients
-from runtime.autodiff.node import ComputingProperty, Node, NodeId, Requirement
+from runtime.autodiff.node import ComputingProperty, Node, Requirement, next_id
 from runtime.autodiff.steps import UNTRACKED_STEP, OpsStep
 from runtime.errors import BACKWARD_NEEDS_TRACKED, GraphConsumed
 
@@ -43,15 +43,15 @@ def refcounting_only():
 
 def mark() -> int:
     """Node ids grow monotonically: nodes made after this call have larger ids."""
-    return NodeId.new().value
+    return next_id()
 
 
 def nodes_since(start: int) -> set[int]:
-    return {n.id.value for n in introspect.live_nodes() if n.id.value > start}
+    return {n.id for n in introspect.live_nodes() if n.id > start}
 
 
 def steps_since(start: int) -> list:
-    return [n for n in introspect.live_steps() if n.id.value > start]
+    return [n for n in introspect.live_steps() if n.id > start]
 
 
 def ids(*tensors) -> set[int]:
@@ -108,14 +108,14 @@ def test_an_op_on_untracked_inputs_registers_an_empty_step():
     aa = a * a
     assert not aa.is_tracked()
     assert aa.primitive.node.step is UNTRACKED_STEP
-    assert aa.node_id().value in {n.id.value for n in introspect.live_steps()}
+    assert aa.node_id().value in {n.id for n in introspect.live_steps()}
     with pytest.raises(RuntimeError) as error:
         aa.backward()
     assert str(error.value) == BACKWARD_NEEDS_TRACKED
     del error
     node_id = aa.node_id().value
     del aa
-    assert node_id not in {n.id.value for n in introspect.live_nodes()}
+    assert node_id not in {n.id for n in introspect.live_nodes()}
 
 
 # -- memory ---------------------------------------------------------------------------------
@@ -207,7 +207,7 @@ def test_gradients_accumulate_by_node_id(device):
 def test_accumulation_never_writes_into_a_registered_buffer():
     """A rule may give one buffer to two inputs: sums go to a buffer of the container's own."""
     shared = np.ones(2)
-    a, b = (Node((), 0, NodeId.new(), Requirement.Grad, ComputingProperty.Ambiguous) for _ in "ab")
+    a, b = (Node((), 0, next_id(), Requirement.Grad, ComputingProperty.Ambiguous) for _ in "ab")
     grads = Gradients()
     grads.register(a.id, shared)
     grads.register(b.id, shared)

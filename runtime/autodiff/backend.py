@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from runtime.autodiff import graph
 from runtime.autodiff.checkpoint import BalancedCheckpointing, CheckpointStrategy, NoCheckpointing
-from runtime.autodiff.node import ComputingProperty, Node, NodeId, Requirement
+from runtime.autodiff.node import ComputingProperty, Node, Requirement, next_id
 from runtime.autodiff.rules import Rule
 from runtime.autodiff.steps import SELF, UNTRACKED_STEP, OpsStep, RetroForward
 from runtime.autodiff.tensor import AutodiffTensor
@@ -145,7 +145,7 @@ class Autodiff:
             out = result if float_output is None else result[float_output]
             if not mask:
                 # Seed: an op on untracked inputs still registers its (empty) step.
-                node = Node((), order + 1, NodeId.new(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+                node = Node((), order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
                 return _outputs(float_output, result, AutodiffTensor(out, node))
             # an untracked input makes a declared memory-bound op compute-bound (burn §6.1)
             memory_bound = may_recompute and mask == every_input
@@ -171,7 +171,7 @@ class Autodiff:
                 rule, inner, tuple(tracked), shapes and tuple(shapes), saved, retro_forward
             )
             properties = MEMORY_BOUND if memory_bound else COMPUTE_BOUND
-            node = Node(tuple(parents), order + 1, NodeId.new(), TRACKED, properties, step)
+            node = Node(tuple(parents), order + 1, next_id(), TRACKED, properties, step)
             if float_output is None:
                 return AutodiffTensor(out, node)
             return _outputs(float_output, result, AutodiffTensor(out, node))
@@ -186,7 +186,7 @@ class Autodiff:
             order = max(node.order for node in nodes)
             parents = tuple([n.id for n in nodes if n.requirement is not NONE])
             if not parents:
-                node = Node((), order + 1, NodeId.new(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+                node = Node((), order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
                 return _outputs(float_output, result, AutodiffTensor(out, node))
             mask = sum(1 << k for k, t in enumerate(tracked) if t is not None and any_of(t))
             saved = {}
@@ -204,7 +204,7 @@ class Autodiff:
                     saved[name] = how(args, result)
             shapes = tuple([_shape(tensor) for tensor in inputs])
             step = OpsStep(rule, inner, tracked, shapes, saved, None)
-            node = Node(parents, order + 1, NodeId.new(), TRACKED, COMPUTE_BOUND, step)
+            node = Node(parents, order + 1, next_id(), TRACKED, COMPUTE_BOUND, step)
             return _outputs(float_output, result, AutodiffTensor(out, node))
 
         return record

@@ -86,15 +86,15 @@ class Checkpointer:
             recipe = node.step.retro_forward
             if recipe is not None:
                 node.step.retro_forward = None
-                if node.id.value in self.needed:
-                    self.recipes[node.id.value] = recipe
+                if node.id in self.needed:
+                    self.recipes[node.id] = recipe
 
     def _count(self, node: Node) -> None:
         # A value is recomputed once, so its recipe's inputs are counted once, on first sight.
         stack = [node]
         while stack:
             node = stack.pop()
-            key = node.id.value
+            key = node.id
             if key in self.needed:
                 self.needed[key] += 1
                 continue
@@ -110,7 +110,7 @@ class Checkpointer:
 
     def retrieve(self, node: Node):
         """The node's value; the last reader takes it out of the cache."""
-        key = node.id.value
+        key = node.id
         if key not in self.cache:
             self._recompute(node)
         remaining = self.needed[key] - 1
@@ -125,14 +125,14 @@ class Checkpointer:
         stack = [target]
         while stack:
             node = stack[-1]
-            key = node.id.value
+            key = node.id
             if key in self.cache:  # an input listed twice (x * x) is computed once
                 stack.pop()
                 continue
             missing = [
                 v
                 for v in self.recipes[key].inputs()
-                if isinstance(v, Node) and v.id.value not in self.cache
+                if isinstance(v, Node) and v.id not in self.cache
             ]
             if missing:
                 stack.extend(missing)

@@ -25,7 +25,7 @@ class Gradients:
         broadcast view), so a registered value is never written to; the first sum is a new
         buffer, owned here, and later ones go into it.
         """
-        key = node_id.value
+        key = node_id
         old = self._grads.get(key)
         if old is None:
             self._grads[key] = grad
@@ -37,19 +37,19 @@ class Gradients:
 
     def consume(self, node):
         """Take out the gradient of a GradInBackward node whose step is about to run."""
-        self._owned.discard(node.id.value)
-        return self._grads.pop(node.id.value)
+        self._owned.discard(node.id)
+        return self._grads.pop(node.id)
 
     def get(self, node):
         if node.requirement is Requirement.None_:
             return None  # an untracked alias of a leaf (burn 0.22.1)
-        return self._grads.get(node.id.value)
+        return self._grads.get(node.id)
 
     def remove(self, node):
         if node.requirement is Requirement.None_:
             return None
-        self._owned.discard(node.id.value)
-        return self._grads.pop(node.id.value, None)
+        self._owned.discard(node.id)
+        return self._grads.pop(node.id, None)
 
     def replace(self, node, grad) -> None:
         """Set the gradient of a tracked tensor, whether or not it had one."""
@@ -58,8 +58,8 @@ class Gradients:
                 "grad_replace() on an untracked tensor: it has no gradient to replace (an "
                 "untracked alias of a leaf reads None too); call it on the require_grad() leaf"
             )
-        self._owned.discard(node.id.value)
-        self._grads[node.id.value] = grad
+        self._owned.discard(node.id)
+        self._grads[node.id] = grad
 
     def __len__(self):
         return len(self._grads)

@@ -57,7 +57,7 @@ def _ones(backend, primitive):
 def _tape(root: Node) -> list[Node]:
     """Every node reachable through steps, deepest first (order strictly grows along edges).
     Raises before anything changes if a step was consumed by an earlier backward."""
-    seen = {root.id.value}
+    seen = {root.id}
     stack, tape = [root], []
     while stack:
         node = stack.pop()
@@ -68,8 +68,8 @@ def _tape(root: Node) -> list[Node]:
         if type(step) is OpsStep:
             for parent in step.parents:
                 for parent in parent if type(parent) is tuple else (parent,):  # list inputs
-                    if parent is not None and parent.id.value not in seen:
-                        seen.add(parent.id.value)
+                    if parent is not None and parent.id not in seen:
+                        seen.add(parent.id)
                         stack.append(parent)
     tape.sort(key=_order, reverse=True)
     return tape

@@ -17,7 +17,7 @@ from runtime.autodiff.steps import CONSUMED, ROOT_STEP
 def live_nodes() -> list[Node]:
     """Every Node alive, in id order: held by a tensor, or reachable from one through steps."""
     nodes = [obj for obj in gc.get_objects() if type(obj) is Node]
-    nodes.sort(key=lambda node: node.id.value)
+    nodes.sort(key=lambda node: node.id)
     return nodes
 
 

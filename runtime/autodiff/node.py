@@ -11,17 +11,17 @@ from enum import Enum
 _COUNTER = itertools.count()  # process-wide; `next` on it is atomic under the GIL
 
 
+next_id = _COUNTER.__next__  # a Node's id is this plain int (burn-semantics §1.1)
+
+
 class NodeId:
-    """A process-wide unique, monotonically increasing node id (burn's `NodeId { value }`)."""
+    """burn's `NodeId { value }`, as the user sees a node's id (`Tensor.node_id()`); nodes keep
+    the plain int, so that the hot path allocates nothing for it."""
 
     __slots__ = ("value",)
 
     def __init__(self, value: int):
         self.value = value
-
-    @staticmethod
-    def new(count=_COUNTER.__next__) -> "NodeId":
-        return NodeId(count())
 
     def __eq__(self, other):
         return isinstance(other, NodeId) and other.value == self.value
@@ -67,9 +67,9 @@ class Node:
     __slots__ = ("parents", "order", "id", "requirement", "properties", "step", "__weakref__")
 
     def __init__(self, parents, order, id, requirement, properties, step=None):
-        self.parents = parents  # tuple of parent NodeIds: only the tracked inputs
+        self.parents = parents  # tuple of the tracked inputs' ids (ints)
         self.order = order  # depth: leaves 0, an op output max(parent orders) + 1
-        self.id = id
+        self.id = id  # an int from `next_id`: unique and increasing in the process
         self.requirement = requirement
         self.properties = properties
         self.step = step  # None for an unregistered leaf; CONSUMED once a backward used it
@@ -79,6 +79,6 @@ class Node:
 
     def __repr__(self):
         return (
-            f"Node {{ id: {self.id!r}, order: {self.order}, requirement: {self.requirement}, "
-            f"parents: {[p.value for p in self.parents]} }}"
+            f"Node {{ id: {NodeId(self.id)!r}, order: {self.order}, requirement: {self.requirement}, "
+            f"parents: {list(self.parents)} }}"
         )

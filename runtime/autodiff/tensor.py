@@ -1,6 +1,6 @@
 """AutodiffTensor: the inner float primitive, its Node, and `rc`."""
 
-from runtime.autodiff.node import ComputingProperty, Node, NodeId, Requirement
+from runtime.autodiff.node import ComputingProperty, Node, NodeId, Requirement, next_id
 from runtime.autodiff.steps import ROOT_STEP
 from runtime.errors import NON_LEAF_REQUIRE_GRAD, BurnPanic
 
@@ -9,7 +9,7 @@ class AutodiffTensor:
     """{primitive, node, rc}, the seed's three fields. burn counts the handles of a node through
     `rc` (an `Arc<NodeId>`) to decide what its memory manager may free; here the handles and the
     child steps refer to the Node itself, so Python's reference count of the Node does that job
-    and frees a graph the moment nothing refers to it. `rc` is the node's NodeId, kept by name."""
+    and frees a graph the moment nothing refers to it. `rc` is the node's id, kept by name."""
 
     __slots__ = ("primitive", "node", "rc")
 
@@ -21,11 +21,11 @@ class AutodiffTensor:
     @staticmethod
     def new(primitive) -> "AutodiffTensor":
         """A fresh untracked leaf (`from_inner`, creation ops); registers nothing."""
-        node = Node((), 0, NodeId.new(), Requirement.None_, ComputingProperty.Ambiguous)
+        node = Node((), 0, next_id(), Requirement.None_, ComputingProperty.Ambiguous)
         return AutodiffTensor(primitive, node)
 
     def id(self) -> NodeId:
-        return self.node.id
+        return NodeId(self.node.id)
 
     def is_tracked(self) -> bool:
         return self.node.requirement is not Requirement.None_
