@@ -109,10 +109,6 @@ class Op:
         return None if self.static else self.tensor_args[0]
 
     @property
-    def differentiable(self) -> bool:
-        return self.autodiff is not None
-
-    @property
     def category(self) -> str:
         """The report's grouping: the catalogue's own section, else what the routing does."""
         if self.section:

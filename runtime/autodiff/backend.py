@@ -143,7 +143,7 @@ class Autodiff:
                 bit <<= 1
             result = forward(*call)
             out = result if float_output is None else result[float_output]
-            if not mask:
+            if not mask:  # burn's infer rule (Requirement.from_nodes): no tracked input
                 # Seed: an op on untracked inputs still registers its (empty) step.
                 node = Node((), order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
                 return _outputs(float_output, result, AutodiffTensor(out, node))
@@ -184,10 +184,10 @@ class Autodiff:
             result = forward(*call)
             out = result if float_output is None else result[float_output]
             order = max(node.order for node in nodes)
-            parents = tuple([n.id for n in nodes if n.requirement is not NONE])
-            if not parents:
+            if Requirement.from_nodes(nodes) is NONE:
                 node = Node((), order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
                 return _outputs(float_output, result, AutodiffTensor(out, node))
+            parents = tuple([n.id for n in nodes if n.requirement is not NONE])
             mask = sum(1 << k for k, t in enumerate(tracked) if t is not None and any_of(t))
             saved = {}
             for name, how, index in plans[mask]:

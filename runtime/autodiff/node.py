@@ -41,9 +41,6 @@ class Requirement(Enum):
     def __str__(self):
         return self.value
 
-    def is_none(self) -> bool:
-        return self is Requirement.None_
-
     @staticmethod
     def from_nodes(nodes) -> "Requirement":
         """burn's infer rule: None iff every input is None, else GradInBackward (never Grad)."""
@@ -73,9 +70,6 @@ class Node:
         self.requirement = requirement
         self.properties = properties
         self.step = step  # None for an unregistered leaf; CONSUMED once a backward used it
-
-    def is_leaf(self) -> bool:
-        return not self.parents
 
     def __repr__(self):
         return (

@@ -63,14 +63,6 @@ class OpsStep:
             elif parent is not None:
                 _register(backend, gradients, parent, shape, vjp(backend, grad, values))
 
-    def parent_nodes(self):
-        """The tracked parents, a list input's elements included."""
-        for parent in self.parents:
-            if type(parent) is tuple:
-                yield from (p for p in parent if p is not None)
-            elif parent is not None:
-                yield parent
-
 
 def _register(backend, gradients, parent, shape, input_grad) -> None:
     if shape is not None and input_grad.shape != shape:
