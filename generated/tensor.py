@@ -1,11 +1,10 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=38b13a13a6dda253 body=9791273796e840e2
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=19a4c14b387481b1 body=a7d2e530a0f1eef1
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
-from runtime.tensor import (  # noqa: F401  (the argument checks the methods use)
+from runtime.arguments import (  # noqa: F401  (the argument checks the methods use)
     BOOL,
     FLOAT,
     INT,
-    TensorBase,
     check_dtype,
     data_arg,
     device_arg,
@@ -28,6 +27,7 @@ from runtime.tensor import (  # noqa: F401  (the argument checks the methods use
     update_arg,
     view_shape_arg,
 )
+from runtime.tensor import TensorBase
 
 
 class Tensor(TensorBase):

@@ -1,6 +1,6 @@
 """Shape ops: views where the library gives them; every kind shares one kernel.
 
-`slices` arrive resolved by the API (runtime/tensor.py `slices_arg`): one (start, end, step)
+`slices` arrive resolved by the API (runtime/arguments.py `slices_arg`): one (start, end, step)
 per dim with 0 <= start <= end <= size; a negative step walks the range backwards (burn).
 """
 

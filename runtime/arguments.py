@@ -1,0 +1,286 @@
+"""The argument checks and conversions the generated Tensor methods apply: what a user may
+pass (lists or tuples, negative dims, any numpy-dtype spelling, Python scalars) becomes what
+the dispatch functions take, or a TypeError / ValueError that says what was expected."""
+
+import numpy as np
+
+from runtime.device import Device
+from runtime.dispatch import DispatchTensor, TensorKind
+from runtime.errors import IndexOutOfRange
+from runtime.indexing import IndexingUpdateOp
+
+FLOAT, INT, BOOL = TensorKind.Float, TensorKind.Int, TensorKind.Bool
+DEFAULT_DTYPE = {
+    FLOAT: np.dtype("float32"),
+    INT: np.dtype("int64"),
+    BOOL: np.dtype("bool"),
+}
+SUPPORTED_DTYPES = {
+    np.dtype("float32"): FLOAT,
+    np.dtype("float64"): FLOAT,
+    np.dtype("float16"): FLOAT,
+    np.dtype("int32"): INT,
+    np.dtype("int64"): INT,
+    np.dtype("bool"): BOOL,
+}
+
+
+def dtype_arg(dtype, default_kind: TensorKind | None = None) -> np.dtype:
+    """A supported numpy dtype from anything numpy.dtype() takes."""
+    if dtype is None:
+        return DEFAULT_DTYPE[default_kind or FLOAT]
+    try:
+        resolved = np.dtype(dtype)
+    except TypeError as error:
+        raise TypeError(f"{dtype!r} is not a dtype: {error}") from None
+    if resolved not in SUPPORTED_DTYPES:
+        names = ", ".join(str(d) for d in SUPPORTED_DTYPES)
+        raise TypeError(f"dtype {resolved} is not supported; use one of {names}")
+    return resolved
+
+
+def kind_of_dtype(dtype: np.dtype) -> TensorKind:
+    return SUPPORTED_DTYPES[dtype]
+
+
+def device_arg(device) -> "Device":
+    if device is None:
+        return Device.numpy()
+    if not isinstance(device, Device):
+        raise TypeError(f"device= takes a Device, got {type(device).__name__}; e.g. Device.numpy()")
+    return device
+
+
+def shape_arg(shape) -> tuple:
+    if isinstance(shape, int):
+        shape = (shape,)
+    try:
+        shape = tuple(int(s) for s in shape)
+    except TypeError:
+        raise TypeError(f"a shape is a list or tuple of ints, got {shape!r}") from None
+    if any(s < 0 for s in shape):
+        raise ValueError(f"a shape has no negative sizes, got {list(shape)}")
+    return shape
+
+
+def infer_data_dtype(data, dtype) -> np.dtype:
+    """from_data: Python floats -> float32, ints -> int64, bools -> bool; arrays keep theirs."""
+    if dtype is not None:
+        return dtype_arg(dtype)
+    if isinstance(data, DispatchTensor):
+        return data.dtype
+    array = np.asarray(data)
+    if array.dtype in SUPPORTED_DTYPES and isinstance(data, np.ndarray | np.generic):
+        return array.dtype
+    if array.dtype.kind == "b":
+        return DEFAULT_DTYPE[BOOL]
+    if array.dtype.kind in "iu":
+        return DEFAULT_DTYPE[INT]
+    if array.dtype.kind == "f":
+        return DEFAULT_DTYPE[FLOAT]
+    raise TypeError(f"cannot make a tensor from {type(data).__name__} data of dtype {array.dtype}")
+
+
+def fill_dtype(value, dtype) -> np.dtype:
+    if dtype is not None:
+        return dtype_arg(dtype)
+    if isinstance(value, bool | np.bool_):
+        return DEFAULT_DTYPE[BOOL]
+    if isinstance(value, int | np.integer):
+        return DEFAULT_DTYPE[INT]
+    return DEFAULT_DTYPE[FLOAT]
+
+
+def dim_arg(tensor, dim) -> int:
+    """A dim index, negative counting from the end, checked against the rank."""
+    rank = tensor.ndim
+    if not isinstance(dim, int | np.integer) or not -rank <= dim < max(rank, 1):
+        raise ValueError(f"dim {dim!r} is out of range for a tensor of rank {rank}")
+    return int(dim) % max(rank, 1)
+
+
+def same_kind(op: str, lhs, rhs) -> None:
+    """Two tensors in one op: same kind and same dtype, no silent promotion."""
+    if not isinstance(rhs, DispatchTensor):
+        raise TypeError(f"{op}: expected a Tensor, got {type(rhs).__name__}")
+    lk, rk = lhs.kind, rhs.kind
+    if lk.tensor_kind is rk.tensor_kind:
+        a = lhs.primitive.primitive if lk.is_autodiff else lhs.primitive
+        b = rhs.primitive.primitive if rk.is_autodiff else rhs.primitive
+        if a.dtype is b.dtype or a.dtype == b.dtype or lhs.dtype == rhs.dtype:
+            return  # (tensors of two backends meet the dispatch layer's clearer error)
+        raise TypeError(
+            f"{op}: dtypes differ ({lhs.dtype} and {rhs.dtype}); "
+            f"convert one with `t.cast('{lhs.dtype}')`"
+        )
+    fix = {FLOAT: "float()", INT: "int()", BOOL: "bool()"}[lk.tensor_kind]
+    raise TypeError(
+        f"{op}: cannot mix a {lk.tensor_kind.value} tensor with a {rk.tensor_kind.value} "
+        f"tensor; convert one with `t.{fix}`"
+    )
+
+
+def scalar_for(op: str, tensor, value):
+    """A Python scalar cast to the tensor's kind (no NEP 50 upcast)."""
+    kind = tensor.kind.tensor_kind
+    if not is_scalar(value):
+        raise TypeError(f"{op}: expected a Tensor or a number, got {type(value).__name__}")
+    if kind is FLOAT:
+        return float(value)
+    if kind is INT:
+        if isinstance(value, float) and not value.is_integer():
+            raise TypeError(f"{op}: an Int tensor takes an integer scalar, got {value!r}")
+        return int(value)
+    return bool(value)
+
+
+def is_scalar(value) -> bool:
+    return isinstance(value, int | float | bool | np.number | np.bool_)
+
+
+def kind_error(op: str, tensor, expected) -> TypeError:
+    names = "/".join(k.value for k in expected)
+    return TypeError(
+        f"{op} is not defined for a {tensor.kind.tensor_kind.value} tensor (it takes {names})"
+    )
+
+
+def data_arg(data):
+    """from_data's data: nested lists, numpy arrays, scalars, or another tensor's values."""
+    return data.to_numpy() if isinstance(data, DispatchTensor) else data
+
+
+def dims_arg(tensor, dims) -> tuple:
+    dims = tuple(dim_arg(tensor, d) for d in dims)
+    if len(set(dims)) != len(dims):
+        raise ValueError(f"dims {list(dims)} repeat a dim")
+    return dims
+
+
+def view_shape_arg(tensor, shape) -> tuple:
+    """A new shape for the tensor's elements; one -1 is inferred."""
+    shape = tuple(int(s) for s in ((shape,) if isinstance(shape, int) else shape))
+    numel = tensor.numel()
+    if shape.count(-1) > 1 or any(s < -1 for s in shape):
+        raise ValueError(f"reshape: {list(shape)} may hold one -1 and no other negative size")
+    known = 1
+    for s in shape:
+        known *= s if s != -1 else 1
+    if -1 in shape:
+        if known == 0 or numel % known:
+            raise ValueError(f"reshape: cannot infer -1 in {list(shape)} for {numel} elements")
+        shape = tuple(numel // known if s == -1 else s for s in shape)
+    elif known != numel:
+        raise ValueError(
+            f"reshape: {list(shape)} holds {known} elements but the tensor has {numel} "
+            f"(shape {list(tensor.shape)})"
+        )
+    return shape
+
+
+def slices_arg(tensor, slices) -> tuple:
+    """burn's `SliceArg`, resolved: one (start, end, step) per dim with 0 <= start <= end <=
+    size, the dims after the given entries taken whole.
+
+    An entry is an int i (row i, the dim kept with size 1, as burn's `Slice::index`), None (the
+    whole dim), a Python `slice` (Python's meaning: `slice(3, 0, -1)` is 3, 2, 1), or a
+    `(start, end[, step])` tuple with burn's meaning: the range start..end (negative bounds
+    count from the end, `end` None is the end), walked backwards when the step is negative:
+    `(0, 5, -1)` is 4, 3, 2, 1, 0 (burn's `s![0..5;-1]`)."""
+    if not isinstance(slices, list | tuple):
+        slices = [slices]
+    shape = tensor.shape
+    if len(slices) > len(shape):
+        raise ValueError(
+            f"slice: {len(slices)} entries for a tensor of rank {len(shape)} (shape "
+            f"{list(shape)}); give at most one per dim"
+        )
+    resolved = []
+    for dim, size in enumerate(shape):
+        entry = slices[dim] if dim < len(slices) else None
+        resolved.append(_resolve_slice(entry, dim, size))
+    return tuple(resolved)
+
+
+def _resolve_slice(entry, dim: int, size: int) -> tuple:
+    if entry is None:
+        return (0, size, 1)
+    if isinstance(entry, int | np.integer) and not isinstance(entry, bool):
+        index = int(entry) + size if entry < 0 else int(entry)
+        if not 0 <= index < size:
+            raise IndexOutOfRange(
+                f"index {int(entry)} is out of range for dim {dim} of size {size}"
+            )
+        return (index, index + 1, 1)
+    if isinstance(entry, slice):
+        if entry.step == 0:
+            raise ValueError(f"slice: dim {dim} has a step of 0; a step is non-zero")
+        start, stop, step = entry.indices(size)
+        if step > 0:
+            return (start, max(start, stop), step)
+        # Python walks start, start + step, ... while > stop: burn's range stop+1..start+1
+        # walked backwards
+        return (stop + 1, max(stop + 1, start + 1), step)
+    if isinstance(entry, list | tuple) and len(entry) in (2, 3):
+        start, end = entry[0], entry[1]
+        step = entry[2] if len(entry) == 3 else 1
+        if step == 0:
+            raise ValueError(f"slice: dim {dim} has a step of 0; a step is non-zero")
+        start = _clamp(0 if start is None else start, size)
+        end = size if end is None else _clamp(end, size)
+        return (start, max(start, end), int(step))
+    raise TypeError(
+        f"slice: entry {entry!r} for dim {dim} is not an int, None, a slice or a "
+        "(start, end[, step]) tuple"
+    )
+
+
+def _clamp(index, size: int) -> int:
+    """burn's `convert_signed_index`: negative counts from the end; clamped into 0..=size."""
+    index = int(index)
+    return max(size + index, 0) if index < 0 else min(index, size)
+
+
+def update_arg(update) -> IndexingUpdateOp:
+    return IndexingUpdateOp.of(update)
+
+
+def distribution_arg(distribution):
+    from runtime.distribution import Distribution
+
+    if distribution is None:
+        return Distribution.default()
+    if not isinstance(distribution, Distribution):
+        raise TypeError("distribution= takes a Distribution, e.g. Distribution.normal(0.0, 1.0)")
+    return distribution
+
+
+def tensors_arg(tensors) -> list:
+    tensors = list(tensors)
+    if not tensors:
+        raise ValueError("expected at least one tensor")
+    first = tensors[0]
+    for other in tensors[1:]:
+        same_kind("cat", first, other)
+    return tensors
+
+
+def expect_kind(op: str, tensor, kind: TensorKind) -> None:
+    if not isinstance(tensor, DispatchTensor) or tensor.kind.tensor_kind is not kind:
+        got = (
+            tensor.kind.tensor_kind.value
+            if isinstance(tensor, DispatchTensor)
+            else type(tensor).__name__
+        )
+        raise TypeError(f"{op}: expected a {kind.value} tensor, got {got}")
+
+
+def dtype_error(op: str, dtype, kinds) -> TypeError:
+    names = "/".join(k.value for k in kinds)
+    return TypeError(f"{op} makes {names} tensors; dtype {dtype} is not one of them")
+
+
+def check_dtype(op: str, dtype, supported: tuple) -> None:
+    """An op that supports fewer dtypes than its kind has (ops.yaml `dtypes`)."""
+    if str(dtype) not in supported:
+        raise TypeError(f"{op} does not support {dtype}; it takes {', '.join(supported)}")
