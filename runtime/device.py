@@ -76,15 +76,22 @@ class Device:
         self.device = device
 
     @classmethod
+    def of(cls, backend: str, spec: str = "cpu") -> "Device":
+        """A device of any backend ops.yaml declares, by its name: `Device.of("torch", "cuda:0")`
+        (the backend's library is imported on first use)."""
+        from runtime.backends import device_name, variant_named
+
+        variant = variant_named(backend)
+        return cls(DispatchDevice(variant, device_name(variant, spec)))
+
+    @classmethod
     def numpy(cls) -> "Device":
-        return cls(DispatchDevice("NumPy", "Cpu"))
+        return cls.of("numpy")
 
     @classmethod
     def torch(cls, spec: str = "cpu") -> "Device":
-        """A torch device: `"cpu"`, `"cuda"` or `"cuda:N"` (torch is imported on first use)."""
-        from runtime.backends import device_name
-
-        return cls(DispatchDevice("Torch", device_name("Torch", spec)))
+        """A torch device: `"cpu"`, `"cuda"` or `"cuda:N"`."""
+        return cls.of("torch", spec)
 
     # -- autodiff -----------------------------------------------------------------------------
     def autodiff(self) -> "Device":

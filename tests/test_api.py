@@ -168,6 +168,14 @@ def test_gradient_checkpointing_needs_autodiff():
     assert CPU.gradient_checkpointing_strategy() is None
 
 
+def test_any_declared_backend_is_reachable_by_name():
+    assert Device.of("numpy") == CPU and repr(Device.of("numpy")) == "Device<NumPy(Cpu)>"
+    with pytest.raises(ValueError, match="no backend named 'jax'; ops.yaml declares numpy"):
+        Device.of("jax")
+    with pytest.raises(ValueError, match="has no device 'cuda:0'"):
+        Device.of("numpy", "cuda:0")
+
+
 def test_default_device_and_seeded_random():
     assert Tensor.zeros([1]).device() == CPU and not Tensor.zeros([1]).is_autodiff()
     CPU.seed(7)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Registration:
+    name: str  # as in `dispatch<numpy>`, and as `Device.of` takes it
     module: str
     devices: tuple[str, ...]  # device kinds, as ops.yaml spells them: cpu, cuda
     extra: str | None  # the pip extra that installs its library, if it is optional
@@ -21,8 +22,19 @@ _REGISTERED: dict[str, Registration] = {}
 _BACKENDS: dict = {}
 
 
-def register_backend(variant: str, module: str, devices: tuple[str, ...], extra=None) -> None:
-    _REGISTERED[variant] = Registration(module, devices, extra)
+def register_backend(
+    variant: str, name: str, module: str, devices: tuple[str, ...], extra=None
+) -> None:
+    _REGISTERED[variant] = Registration(name, module, devices, extra)
+
+
+def variant_named(name: str) -> str:
+    """The variant of the backend called `name` in ops.yaml (`"torch"` -> `"Torch"`)."""
+    for variant, registration in _REGISTERED.items():
+        if registration.name == name:
+            return variant
+    known = ", ".join(sorted(r.name for r in _REGISTERED.values()))
+    raise ValueError(f"no backend named {name!r}; ops.yaml declares {known}")
 
 
 def _registration(variant: str) -> Registration:
