@@ -4,6 +4,8 @@ numpy 2's own namespace is the array API, so the shared kernels run as they are;
 written here is what numpy does better, or what the standard does not have.
 """
 
+from types import SimpleNamespace
+
 import numpy as np
 from scipy import special
 
@@ -19,10 +21,28 @@ ACCUMULATE = {
 }
 
 
+# numpy 2's namespace is the array API; only its reductions (np.sum, np.max, ...) go through a
+# Python-level wrapper that costs more than an 8x8 reduction itself. The kernels get them
+# straight from the ufuncs: the same results (dtypes included), twice as fast on small arrays.
+XP = SimpleNamespace(**vars(np))
+XP.sum = lambda x, /, *, axis=None, dtype=None, keepdims=False: np.add.reduce(
+    x, axis=axis, dtype=dtype, keepdims=keepdims
+)
+XP.prod = lambda x, /, *, axis=None, dtype=None, keepdims=False: np.multiply.reduce(
+    x, axis=axis, dtype=dtype, keepdims=keepdims
+)
+XP.max = lambda x, /, *, axis=None, keepdims=False: np.maximum.reduce(
+    x, axis=axis, keepdims=keepdims
+)
+XP.min = lambda x, /, *, axis=None, keepdims=False: np.minimum.reduce(
+    x, axis=axis, keepdims=keepdims
+)
+
+
 class NumPyBackend(ArrayBackend):
     name = "numpy"
     variant = "NumPy"
-    xp = np
+    xp = XP
 
     def __init__(self):
         self.rng = np.random.default_rng()
@@ -75,31 +95,6 @@ class NumPyBackend(ArrayBackend):
         else:
             values = self.rng.normal(distribution.a, distribution.b, size=shape)
         return values.astype(dtype)
-
-    # Reductions through the array methods: np.sum & co. go through a Python-level wrapper
-    # that costs more than an 8x8 reduction itself.
-    def float_sum(self, tensor):
-        return tensor.sum(dtype=tensor.dtype, keepdims=True).reshape(1)
-
-    int_sum = float_sum
-
-    def float_sum_dim(self, tensor, dim):
-        return tensor.sum(axis=dim, keepdims=True, dtype=tensor.dtype)
-
-    int_sum_dim = float_sum_dim
-
-    def float_mean(self, tensor):
-        return tensor.mean(keepdims=True).reshape(1)
-
-    def float_mean_dim(self, tensor, dim):
-        return tensor.mean(axis=dim, keepdims=True)
-
-    def unbroadcast(self, grad, shape):
-        extra = grad.ndim - len(shape)
-        if extra:
-            grad = grad.sum(axis=tuple(range(extra)))
-        axes = tuple(i for i, n in enumerate(shape) if n == 1 and grad.shape[i] != 1)
-        return grad.sum(axis=axes, keepdims=True) if axes else grad
 
     def float_matmul(self, lhs, rhs):
         # np.dot calls BLAS for every 2-D shape; `@` does not for K=1 outer products.
