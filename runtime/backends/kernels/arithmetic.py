@@ -1,26 +1,16 @@
-"""Element-wise arithmetic, comparisons and logic: Python operators work on both libraries."""
+"""Element-wise arithmetic, comparisons and logic: Python operators work on both libraries.
+
+A kernel that is exactly one Python operator is that operator (a C function): no Python frame
+between the dispatch layer and the library."""
+
+import operator
 
 
 class ArithmeticKernels:
-    def float_add(self, lhs, rhs):
-        return lhs + rhs
-
-    float_add_scalar = int_add = int_add_scalar = float_add
-
-    def float_sub(self, lhs, rhs):
-        return lhs - rhs
-
-    float_sub_scalar = int_sub = int_sub_scalar = float_sub
-
-    def float_mul(self, lhs, rhs):
-        return lhs * rhs
-
-    float_mul_scalar = int_mul = int_mul_scalar = float_mul
-
-    def float_div(self, lhs, rhs):
-        return lhs / rhs
-
-    float_div_scalar = float_div
+    float_add = float_add_scalar = int_add = int_add_scalar = staticmethod(operator.add)
+    float_sub = float_sub_scalar = int_sub = int_sub_scalar = staticmethod(operator.sub)
+    float_mul = float_mul_scalar = int_mul = int_mul_scalar = staticmethod(operator.mul)
+    float_div = float_div_scalar = staticmethod(operator.truediv)
 
     def int_div(self, lhs, rhs):
         # burn's int division truncates toward zero; `//` floors, so a negative inexact
@@ -36,10 +26,7 @@ class ArithmeticKernels:
 
     float_remainder_scalar = int_remainder = int_remainder_scalar = float_remainder
 
-    def float_neg(self, tensor):
-        return -tensor
-
-    int_neg = float_neg
+    float_neg = int_neg = staticmethod(operator.neg)
 
     def int_square(self, tensor):
         return tensor * tensor
@@ -87,36 +74,16 @@ class ArithmeticKernels:
     int_clamp_max = float_clamp_max
 
     # comparisons
-    def float_equal(self, lhs, rhs):
-        return lhs == rhs
-
-    float_equal_elem = int_equal = int_equal_elem = bool_equal = bool_equal_elem = float_equal
-
-    def float_not_equal(self, lhs, rhs):
-        return lhs != rhs
-
-    float_not_equal_elem = int_not_equal = int_not_equal_elem = float_not_equal
-    bool_not_equal = bool_not_equal_elem = float_not_equal
-
-    def float_greater(self, lhs, rhs):
-        return lhs > rhs
-
-    float_greater_elem = int_greater = int_greater_elem = float_greater
-
-    def float_greater_equal(self, lhs, rhs):
-        return lhs >= rhs
-
-    float_greater_equal_elem = int_greater_equal = int_greater_equal_elem = float_greater_equal
-
-    def float_lower(self, lhs, rhs):
-        return lhs < rhs
-
-    float_lower_elem = int_lower = int_lower_elem = float_lower
-
-    def float_lower_equal(self, lhs, rhs):
-        return lhs <= rhs
-
-    float_lower_equal_elem = int_lower_equal = int_lower_equal_elem = float_lower_equal
+    float_equal = float_equal_elem = int_equal = int_equal_elem = staticmethod(operator.eq)
+    bool_equal = bool_equal_elem = float_equal
+    float_not_equal = float_not_equal_elem = int_not_equal = staticmethod(operator.ne)
+    int_not_equal_elem = bool_not_equal = bool_not_equal_elem = float_not_equal
+    float_greater = float_greater_elem = int_greater = int_greater_elem = staticmethod(operator.gt)
+    float_greater_equal = float_greater_equal_elem = staticmethod(operator.ge)
+    int_greater_equal = int_greater_equal_elem = float_greater_equal
+    float_lower = float_lower_elem = int_lower = int_lower_elem = staticmethod(operator.lt)
+    float_lower_equal = float_lower_equal_elem = staticmethod(operator.le)
+    int_lower_equal = int_lower_equal_elem = float_lower_equal
 
     # logic
     def bool_not(self, tensor):
