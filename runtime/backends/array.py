@@ -8,7 +8,7 @@ from runtime.backends.kernels.indexing import IndexingKernels
 from runtime.backends.kernels.order import OrderKernels
 from runtime.backends.kernels.reduce import ReduceKernels
 from runtime.backends.kernels.shape import ShapeKernels
-from runtime.backends.kernels.unary import UnaryKernels
+from runtime.backends.kernels.unary import NAMESPACE_KERNELS, UnaryKernels
 
 
 class ArrayBackend(
@@ -28,6 +28,13 @@ class ArrayBackend(
     name: str  # as in `dispatch<numpy>`
     variant: str  # the DispatchTensorKind variant
     xp = None  # the array API namespace
+
+    def __init_subclass__(cls, **kwargs):
+        """Bind the kernels that are one namespace function to the backend's `xp`."""
+        super().__init_subclass__(**kwargs)
+        for kernel, function in NAMESPACE_KERNELS.items():
+            if kernel not in cls.__dict__ and hasattr(cls.xp, function):
+                setattr(cls, kernel, staticmethod(getattr(cls.xp, function)))
 
     def unbroadcast(self, grad, shape):
         """Sum a broadcast gradient back to `shape` (broadcasting, undone)."""
