@@ -71,12 +71,8 @@ def time_ours(a, b, problems) -> dict:
             columns[name] = ours.op_column(op, device, a, b)
         rows[f"op:{op}"] = measure(columns, "numpy")
     for problem in problems:
-        dot = workloads.numpy_dot_for(problem.batch)
         columns = {
-            "numpy": Column(
-                "step(problem, dot)",
-                {"step": workloads.numpy_mlp_step, "problem": problem, "dot": dot},
-            ),
+            "numpy": workloads.numpy_mlp_column(problem),
             "ours": ours.MLP(problem, Device.numpy()).column(),
         }
         rows[f"mlp:{problem.batch}"] = measure(columns, "numpy")

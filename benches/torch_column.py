@@ -104,12 +104,8 @@ def time_all(a, b, problems, ours_device) -> dict:
                 columns[f"ours_{name}"] = ours.op_column(op, device, a, b)
         rows[f"op:{op}"] = measure(columns, "numpy").to_json()
     for problem in problems:
-        dot = workloads.numpy_dot_for(problem.batch)
         columns = {
-            "numpy": Column(
-                "step(problem, dot)",
-                {"step": workloads.numpy_mlp_step, "problem": problem, "dot": dot},
-            ),
+            "numpy": workloads.numpy_mlp_column(problem),
             "torch": TorchMLP(problem).column(),
         }
         if ours_device is not None:

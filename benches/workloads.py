@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from benches.timing import Column
+
 OP_SHAPE = (8, 8)
 OP_DTYPE = np.float32
 
@@ -132,3 +134,9 @@ def check_mlp_step(column: str, batch: int, loss, grads, reference) -> None:
         assert_same(
             f"{column} MLP batch {batch}: grad {name}", got, expected, F32_RTOL, F32_ATOL_SCALE
         )
+
+
+def numpy_mlp_column(problem: MLPProblem):
+    """The hand-written numpy step as a timed column (with the product a numpy user would pick)."""
+    dot = numpy_dot_for(problem.batch)
+    return Column("step(problem, dot)", {"step": numpy_mlp_step, "problem": problem, "dot": dot})
