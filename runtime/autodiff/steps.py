@@ -60,8 +60,11 @@ class OpsStep:
                     for p, s, input_grad in zip(parent, shape, vjp(backend, grad, values)):
                         if p is not None:
                             _register(backend, gradients, p, s, input_grad)
-            elif parent is not None:
-                _register(backend, gradients, parent, shape, vjp(backend, grad, values))
+            elif parent is not None:  # (the common case, written out: it runs for every input)
+                input_grad = vjp(backend, grad, values)
+                if shape is not None and input_grad.shape != shape:
+                    input_grad = backend.unbroadcast(input_grad, shape)
+                gradients.register(parent.id, input_grad)
 
 
 def _register(backend, gradients, parent, shape, input_grad) -> None:
