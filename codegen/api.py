@@ -80,6 +80,9 @@ def _merge(op: Op) -> str:
         first = single[0].name + ".context" if single else "DISABLED"
         return f"merge_contexts({first}, {lists[0].name})"
     expr = f"{single[0].name}.context"
+    if len(single) == 2:  # the hot binary case: shared contexts need no merge call
+        other = f"{single[1].name}.context"
+        return f"{expr} if {other} is {expr} else {expr}.merge({other})"
     for arg in single[1:]:
         expr += f".merge({arg.name}.context)"
     return expr

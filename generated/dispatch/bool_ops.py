@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=4133089d1449bfcc body=ddee38a84a33e513
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=6c88bed53103400d body=1e8a03fbc40127d1
 """The bool ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -267,7 +267,7 @@ def bool_slice(tensor, slices):
 
 def bool_slice_assign(tensor, slices, value):
     """A copy of the tensor with the elements in `slices` replaced by `value`."""
-    ctx = tensor.context.merge(value.context)
+    ctx = tensor.context if value.context is tensor.context else tensor.context.merge(value.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
@@ -311,7 +311,11 @@ def bool_unfold(tensor, dim, size, step):
 
 def bool_gather(dim, tensor, indices):
     """Reads tensor at `indices` along dim (indices have the tensor's shape but in dim)."""
-    ctx = tensor.context.merge(indices.context)
+    ctx = (
+        tensor.context
+        if indices.context is tensor.context
+        else tensor.context.merge(indices.context)
+    )
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
@@ -345,7 +349,11 @@ def bool_scatter_or(dim, tensor, indices, value):
 
 def bool_select(tensor, dim, indices):
     """The slices of dim at the 1-D `indices`, in their order (repeats allowed)."""
-    ctx = tensor.context.merge(indices.context)
+    ctx = (
+        tensor.context
+        if indices.context is tensor.context
+        else tensor.context.merge(indices.context)
+    )
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
@@ -397,7 +405,7 @@ def bool_mask_where(tensor, mask, value):
 
 def bool_mask_fill(tensor, mask, value):
     """value where mask is true, else tensor (the mask broadcasts)."""
-    ctx = tensor.context.merge(mask.context)
+    ctx = tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
@@ -413,7 +421,7 @@ def bool_mask_fill(tensor, mask, value):
 
 def bool_mask_select(tensor, mask):
     """The elements where mask (of the tensor's shape) is true, as 1-D (data-dependent length)."""
-    ctx = tensor.context.merge(mask.context)
+    ctx = tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
@@ -457,7 +465,7 @@ def bool_not(tensor):
 
 def bool_and(lhs, rhs):
     """Element-wise logical and."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
@@ -473,7 +481,7 @@ def bool_and(lhs, rhs):
 
 def bool_or(lhs, rhs):
     """Element-wise logical or."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
@@ -489,7 +497,7 @@ def bool_or(lhs, rhs):
 
 def bool_equal(lhs, rhs):
     """Element-wise lhs == rhs."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
@@ -505,7 +513,7 @@ def bool_equal(lhs, rhs):
 
 def bool_xor(lhs, rhs):
     """Element-wise logical exclusive or."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
@@ -521,7 +529,7 @@ def bool_xor(lhs, rhs):
 
 def bool_not_equal(lhs, rhs):
     """Element-wise lhs != rhs."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")

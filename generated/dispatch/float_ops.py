@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=63ed15f0af18e60a body=d7ccda4f0b142a4b
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=7db9dfadc4e23ab2 body=9ede9c6033bd2653
 """The float ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -286,7 +286,7 @@ def float_random(shape, distribution, device, dtype):
 
 def float_add(lhs, rhs):
     """Element-wise sum, broadcasting."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
@@ -334,7 +334,7 @@ def float_add_scalar(lhs, rhs):
 
 def float_sub(lhs, rhs):
     """Element-wise difference, broadcasting."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
@@ -382,7 +382,7 @@ def float_sub_scalar(lhs, rhs):
 
 def float_mul(lhs, rhs):
     """Element-wise product, broadcasting."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
@@ -430,7 +430,7 @@ def float_mul_scalar(lhs, rhs):
 
 def float_div(lhs, rhs):
     """Element-wise quotient, broadcasting."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
@@ -500,7 +500,7 @@ def float_neg(tensor):
 
 def float_matmul(lhs, rhs):
     """Matrix product over the last two dims, broadcasting the batch dims."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
@@ -526,7 +526,7 @@ def float_matmul(lhs, rhs):
 
 def float_remainder(lhs, rhs):
     """Element-wise remainder with the divisor's sign (Python's %), broadcasting."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
@@ -574,7 +574,7 @@ def float_remainder_scalar(lhs, rhs):
 
 def float_cross(lhs, rhs, dim):
     """Cross product of 3-vectors along `dim` (of size 3), broadcasting."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
@@ -600,7 +600,7 @@ def float_cross(lhs, rhs, dim):
 
 def float_powf(lhs, rhs):
     """Element-wise lhs ** rhs, broadcasting."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
@@ -653,7 +653,7 @@ def float_powf_scalar_impl(lhs, rhs):
 
 def float_powi(lhs, rhs):
     """Raises every element to an int tensor's power, broadcasting."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
@@ -1173,7 +1173,7 @@ def float_atanh(tensor):
 
 def float_atan2(lhs, rhs):
     """Element-wise angle of the point (x=rhs, y=lhs), in (-pi, pi], broadcasting."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
@@ -1199,7 +1199,7 @@ def float_atan2(lhs, rhs):
 
 def float_hypot(lhs, rhs):
     """Element-wise sqrt(lhs^2 + rhs^2) without overflow, broadcasting."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
@@ -1357,7 +1357,7 @@ def relu(tensor):
 
 def relu_backward(output, grad):
     """relu's backward from its output, grad where output > 0 (0 where output <= 0)."""
-    ctx = output.context.merge(grad.context)
+    ctx = output.context if grad.context is output.context else output.context.merge(grad.context)
     if output.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
@@ -1405,7 +1405,7 @@ def leaky_relu(tensor, negative_slope):
 
 def prelu(tensor, alpha):
     """Element-wise x, or x * alpha where x < 0; alpha (learned) broadcasts against x."""
-    ctx = tensor.context.merge(alpha.context)
+    ctx = tensor.context if alpha.context is tensor.context else tensor.context.merge(alpha.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
@@ -1453,7 +1453,7 @@ def gelu(tensor):
 
 def gelu_backward(x, grad):
     """gelu's backward, grad * (Φ(x) + x φ(x)), the exact form's derivative (not burn's tanh one)."""
-    ctx = x.context.merge(grad.context)
+    ctx = x.context if grad.context is x.context else x.context.merge(grad.context)
     if x.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
@@ -1501,7 +1501,7 @@ def sigmoid(tensor):
 
 def sigmoid_backward(output, grad):
     """sigmoid's backward from its output, grad * output * (1 - output)."""
-    ctx = output.context.merge(grad.context)
+    ctx = output.context if grad.context is output.context else output.context.merge(grad.context)
     if output.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
@@ -1554,7 +1554,7 @@ def log_sigmoid(tensor):
 
 def log_sigmoid_backward(x, grad):
     """log_sigmoid's backward, grad * sigmoid(-x) (1 - sigmoid(x) without the cancellation)."""
-    ctx = x.context.merge(grad.context)
+    ctx = x.context if grad.context is x.context else x.context.merge(grad.context)
     if x.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
@@ -2333,7 +2333,7 @@ def float_slice(tensor, slices):
 
 def float_slice_assign(tensor, slices, value):
     """A copy of the tensor with the elements in `slices` replaced by `value`."""
-    ctx = tensor.context.merge(value.context)
+    ctx = tensor.context if value.context is tensor.context else tensor.context.merge(value.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
@@ -2425,7 +2425,11 @@ def float_cast(tensor, dtype):
 
 def float_gather(dim, tensor, indices):
     """Reads tensor at `indices` along dim (indices have the tensor's shape but in dim)."""
-    ctx = tensor.context.merge(indices.context)
+    ctx = (
+        tensor.context
+        if indices.context is tensor.context
+        else tensor.context.merge(indices.context)
+    )
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
@@ -2527,7 +2531,11 @@ def float_scatter_add(dim, tensor, indices, value):
 
 def float_select(tensor, dim, indices):
     """The slices of dim at the 1-D `indices`, in their order (repeats allowed)."""
-    ctx = tensor.context.merge(indices.context)
+    ctx = (
+        tensor.context
+        if indices.context is tensor.context
+        else tensor.context.merge(indices.context)
+    )
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
@@ -2663,7 +2671,7 @@ def float_mask_where(tensor, mask, value):
 
 def float_mask_fill(tensor, mask, value):
     """value where mask is true, else tensor (the mask broadcasts)."""
-    ctx = tensor.context.merge(mask.context)
+    ctx = tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
@@ -2689,7 +2697,7 @@ def float_mask_fill(tensor, mask, value):
 
 def float_mask_select(tensor, mask):
     """The elements where mask (of the tensor's shape) is true, as 1-D (data-dependent length)."""
-    ctx = tensor.context.merge(mask.context)
+    ctx = tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
@@ -2715,7 +2723,7 @@ def float_mask_select(tensor, mask):
 
 def float_gather_nd(data, indices):
     """The slices of data at n-d indices (the last dim of indices indexes data's first dims)."""
-    ctx = data.context.merge(indices.context)
+    ctx = data.context if indices.context is data.context else data.context.merge(indices.context)
     if data.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
@@ -2775,7 +2783,7 @@ def float_scatter_nd(data, indices, values, reduction):
 
 def float_equal(lhs, rhs):
     """Element-wise lhs == rhs."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
@@ -2845,7 +2853,7 @@ def float_not_equal_elem(lhs, rhs):
 
 def float_greater(lhs, rhs):
     """Element-wise lhs > rhs."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
@@ -2893,7 +2901,7 @@ def float_greater_elem(lhs, rhs):
 
 def float_lower(lhs, rhs):
     """Element-wise lhs < rhs."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
@@ -2941,7 +2949,7 @@ def float_lower_elem(lhs, rhs):
 
 def float_not_equal(lhs, rhs):
     """Element-wise lhs != rhs."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
@@ -2967,7 +2975,7 @@ def float_not_equal(lhs, rhs):
 
 def float_greater_equal(lhs, rhs):
     """Element-wise lhs >= rhs."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:
@@ -3015,7 +3023,7 @@ def float_greater_equal_elem(lhs, rhs):
 
 def float_lower_equal(lhs, rhs):
     """Element-wise lhs <= rhs."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         if ctx is DISABLED:

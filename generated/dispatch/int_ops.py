@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=c4777c5819244548 body=862c3a8cc8432a85
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=a4397b18ad810d9d body=0fbd7a3f9065b6a2
 """The int ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -758,7 +758,7 @@ def int_slice(tensor, slices):
 
 def int_slice_assign(tensor, slices, value):
     """A copy of the tensor with the elements in `slices` replaced by `value`."""
-    ctx = tensor.context.merge(value.context)
+    ctx = tensor.context if value.context is tensor.context else tensor.context.merge(value.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
@@ -816,7 +816,11 @@ def int_cast(tensor, dtype):
 
 def int_gather(dim, tensor, indices):
     """Reads tensor at `indices` along dim (indices have the tensor's shape but in dim)."""
-    ctx = tensor.context.merge(indices.context)
+    ctx = (
+        tensor.context
+        if indices.context is tensor.context
+        else tensor.context.merge(indices.context)
+    )
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
@@ -868,7 +872,11 @@ def int_scatter_add(dim, tensor, indices, value):
 
 def int_select(tensor, dim, indices):
     """The slices of dim at the 1-D `indices`, in their order (repeats allowed)."""
-    ctx = tensor.context.merge(indices.context)
+    ctx = (
+        tensor.context
+        if indices.context is tensor.context
+        else tensor.context.merge(indices.context)
+    )
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
@@ -938,7 +946,7 @@ def int_mask_where(tensor, mask, value):
 
 def int_mask_fill(tensor, mask, value):
     """value where mask is true, else tensor (the mask broadcasts)."""
-    ctx = tensor.context.merge(mask.context)
+    ctx = tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
@@ -954,7 +962,7 @@ def int_mask_fill(tensor, mask, value):
 
 def int_mask_select(tensor, mask):
     """The elements where mask (of the tensor's shape) is true, as 1-D (data-dependent length)."""
-    ctx = tensor.context.merge(mask.context)
+    ctx = tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
     if tensor.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
@@ -970,7 +978,7 @@ def int_mask_select(tensor, mask):
 
 def int_gather_nd(data, indices):
     """The slices of data at n-d indices (the last dim of indices indexes data's first dims)."""
-    ctx = data.context.merge(indices.context)
+    ctx = data.context if indices.context is data.context else data.context.merge(indices.context)
     if data.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         data_ = data.primitive if data.kind is B.Int else data.as_int("NumPy")
@@ -1004,7 +1012,7 @@ def int_scatter_nd(data, indices, values, reduction):
 
 def int_add(lhs, rhs):
     """Element-wise sum of ints, broadcasting."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
@@ -1034,7 +1042,7 @@ def int_add_scalar(lhs, rhs):
 
 def int_mul(lhs, rhs):
     """Element-wise product of ints, broadcasting."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
@@ -1078,7 +1086,7 @@ def int_sum(tensor):
 
 def int_equal(lhs, rhs):
     """Element-wise lhs == rhs."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
@@ -1122,7 +1130,7 @@ def int_greater_elem(lhs, rhs):
 
 def int_sub(lhs, rhs):
     """Element-wise difference of ints, broadcasting."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
@@ -1152,7 +1160,7 @@ def int_sub_scalar(lhs, rhs):
 
 def int_div(lhs, rhs):
     """Element-wise quotient of ints, truncated toward zero (as burn, not Python's //)."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
@@ -1182,7 +1190,7 @@ def int_div_scalar(lhs, rhs):
 
 def int_remainder(lhs, rhs):
     """Element-wise remainder with the divisor's sign (Python's %), broadcasting."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
@@ -1268,7 +1276,7 @@ def int_square(tensor):
 
 def int_powi(lhs, rhs):
     """Element-wise lhs ** rhs; a negative exponent truncates as burn's float route (2 ** -1 == 0)."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
@@ -1345,7 +1353,7 @@ def int_clamp_max(tensor, max):
 
 def int_matmul(lhs, rhs):
     """Matrix product of ints over the last two dims, broadcasting the batch dims."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
@@ -1361,7 +1369,7 @@ def int_matmul(lhs, rhs):
 
 def bitwise_and(lhs, rhs):
     """Element-wise bitwise and, broadcasting."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
@@ -1391,7 +1399,7 @@ def bitwise_and_scalar(lhs, rhs):
 
 def bitwise_or(lhs, rhs):
     """Element-wise bitwise or, broadcasting."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
@@ -1421,7 +1429,7 @@ def bitwise_or_scalar(lhs, rhs):
 
 def bitwise_xor(lhs, rhs):
     """Element-wise bitwise exclusive or, broadcasting."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
@@ -1465,7 +1473,7 @@ def bitwise_not(tensor):
 
 def bitwise_left_shift(lhs, rhs):
     """Element-wise lhs << rhs, broadcasting."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
@@ -1495,7 +1503,7 @@ def bitwise_left_shift_scalar(lhs, rhs):
 
 def bitwise_right_shift(lhs, rhs):
     """Element-wise lhs >> rhs (arithmetic, keeping the sign), broadcasting."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
@@ -1539,7 +1547,7 @@ def int_equal_elem(lhs, rhs):
 
 def int_not_equal(lhs, rhs):
     """Element-wise lhs != rhs."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
@@ -1555,7 +1563,7 @@ def int_not_equal(lhs, rhs):
 
 def int_greater(lhs, rhs):
     """Element-wise lhs > rhs."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
@@ -1571,7 +1579,7 @@ def int_greater(lhs, rhs):
 
 def int_greater_equal(lhs, rhs):
     """Element-wise lhs >= rhs."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
@@ -1601,7 +1609,7 @@ def int_greater_equal_elem(lhs, rhs):
 
 def int_lower(lhs, rhs):
     """Element-wise lhs < rhs."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
@@ -1631,7 +1639,7 @@ def int_lower_elem(lhs, rhs):
 
 def int_lower_equal(lhs, rhs):
     """Element-wise lhs <= rhs."""
-    ctx = lhs.context.merge(rhs.context)
+    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
     if lhs.kind.variant == "NumPy":
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")

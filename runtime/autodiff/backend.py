@@ -116,6 +116,7 @@ class Autodiff:
         checkpoint = strategy.checkpoint
         may_recompute = op.memory_bound and strategy.recomputes
         every_input = (1 << len(positions)) - 1
+        bits = tuple((i, 1 << k) for k, i in enumerate(positions))  # an input's bit in a mask
         plans = self._save_plans(op, rule)
         broadcasts = len(op.args) > 1  # only an op of one argument surely cannot broadcast
 
@@ -123,11 +124,8 @@ class Autodiff:
             call = list(args)
             tracked, parents, shapes = [], [], [] if broadcasts else None
             order = mask = 0
-            bit = 1
-            for i in positions:
+            for i, bit in bits:
                 tensor = args[i]
-                if type(tensor) is list:
-                    return record_list(args)
                 call[i] = primitive = tensor.primitive
                 if broadcasts:
                     shapes.append(primitive.shape)
@@ -140,7 +138,6 @@ class Autodiff:
                     tracked.append(node)
                     parents.append(node.id)
                     mask |= bit
-                bit <<= 1
             result = forward(*call)
             out = result if float_output is None else result[float_output]
             if not mask:  # burn's infer rule (Requirement.from_nodes): no tracked input
@@ -176,7 +173,7 @@ class Autodiff:
                 return AutodiffTensor(out, node)
             return _outputs(float_output, result, AutodiffTensor(out, node))
 
-        def record_list(args):
+        def record_list(*args):
             """The same for an op with a list input (cat): each element is an input and a
             parent of its own; such an op is compute-bound (ops.yaml says so)."""
             inputs = [args[i] for i in positions]
@@ -207,7 +204,7 @@ class Autodiff:
             node = Node(parents, order + 1, next_id(), TRACKED, COMPUTE_BOUND, step)
             return _outputs(float_output, result, AutodiffTensor(out, node))
 
-        return record
+        return record_list if op.lists else record
 
     def _save_plans(self, op: AutodiffOp, rule: Rule) -> list:
         """For each set of tracked inputs (a bit mask), what to save: (name, how, index).
