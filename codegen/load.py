@@ -41,7 +41,7 @@ def load(path: str):
             path, 0, None, f"cannot read the catalogue: {error.strerror}"
         ) from None
     try:
-        node = yaml.compose(text)
+        node = yaml.compose(text, Loader=LOADER)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = mark.line + 1 if mark else 0
@@ -92,6 +92,8 @@ def _convert(path, node):
 
 
 _SCALARS = yaml.constructor.SafeConstructor()
+# libyaml's parser when PyYAML was built with it: 10x faster, the same nodes and marks
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def plain(value):
