@@ -108,11 +108,14 @@ def format_all(rendered: dict[str, str]) -> dict[str, str]:
     """black over every file, in parallel over pieces of them."""
     pieces = {name: _pieces(text) for name, text in rendered.items()}
     flat = [piece for parts in pieces.values() for piece in parts]
+    # the largest pieces first, so no core is left with a big one at the end
+    order = sorted(range(len(flat)), key=lambda i: -len(flat[i]))
     if len(flat) > 2 and (os.cpu_count() or 1) > 1:
         with ProcessPoolExecutor() as pool:
-            formatted = iter(list(pool.map(_format_piece, flat)))
+            done = dict(zip(order, pool.map(_format_piece, [flat[i] for i in order])))
     else:
-        formatted = iter(map(_format_piece, flat))
+        done = {i: _format_piece(flat[i]) for i in order}
+    formatted = iter(done[i] for i in range(len(flat)))
     return {
         name: "\n\n\n".join(next(formatted) for _ in parts) + "\n" for name, parts in pieces.items()
     }
