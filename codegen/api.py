@@ -181,6 +181,29 @@ def _returns(op: Op, call: str, autodiff: bool) -> list[str]:
     return [f"{', '.join(names)} = {call}", f"return ({wrapped})"]
 
 
+# -- backends ------------------------------------------------------------------------------
+
+
+def backend_registrations(catalogue: Catalogue) -> list[str]:
+    """The arguments of each backend's `register_backend(...)` call."""
+
+    def quoted(text: str) -> str:
+        return f'"{text}"'
+
+    return [
+        ", ".join(
+            [
+                quoted(b.variant),
+                quoted(b.name),
+                quoted(b.module),
+                _tuple(map(quoted, b.devices)),
+                f"extra={quoted(b.extra) if b.extra else None}",
+            ]
+        )
+        for b in catalogue.backends
+    ]
+
+
 # -- autodiff metadata ---------------------------------------------------------------------
 
 

@@ -1,4 +1,4 @@
-"""Render the templates, format with black, and write only what changed.
+"""Render the templates, bring them to black's style, and write only what changed.
 
 Each file starts with a header that records a hash of the unformatted render and of the
 formatted body. When both still match, black is skipped: `--check` and a no-change regenerate
@@ -42,14 +42,18 @@ def render_all(catalogue: Catalogue) -> dict[str, str]:
     kinds = [k for k in ("float", "int", "bool") if any(op.kind == k for op in catalogue.ops)]
     files = {
         "__init__.py": env.get_template("init.py.jinja").render(),
-        "backends.py": env.get_template("backends.py.jinja").render(backends=catalogue.backends),
+        "backends.py": env.get_template("backends.py.jinja").render(
+            registrations=api.backend_registrations(catalogue)
+        ),
         "catalogue.py": env.get_template("catalogue.py.jinja").render(
             entries=api.autodiff_entries(catalogue)
         ),
         "tensor.py": env.get_template("tensor.py.jinja").render(
             methods=api.tensor_methods(catalogue)
         ),
-        "dispatch/__init__.py": env.get_template("dispatch_init.py.jinja").render(kinds=kinds),
+        "dispatch/__init__.py": env.get_template("dispatch_init.py.jinja").render(
+            kinds=kinds, all_lists=", ".join(f"*{kind}_ops.__all__" for kind in kinds)
+        ),
     }
     template = env.get_template("dispatch.py.jinja")
     for kind in kinds:
@@ -84,40 +88,37 @@ def _render_hash(rendered: str) -> str:
     return _digest(rendered + black.__version__)
 
 
-# A file is cut between top-level definitions into a few pieces of similar size, so black's
-# work spreads over every core; black puts two blank lines between them, as the join does.
+# The templates write black's style already; what they cannot know is where black breaks a line
+# longer than the limit. So a file is cut between its top-level definitions, and only the ones
+# holding a long line go through black, in parallel when there are many. (tests/test_codegen.py
+# checks that the whole generated tree is black-stable: a template that strays is caught.)
 TOP_LEVEL = re.compile(r"\n\n+(?=(?:def|class|@)\b)")
-PIECE = 40_000  # characters: black's fixed cost per call stays small against its work
 
 
-def _pieces(text: str) -> list[str]:
-    pieces, current = [], []
-    for chunk in TOP_LEVEL.split(text):
-        current.append(chunk)
-        if sum(map(len, current)) >= PIECE:
-            pieces.append("\n\n\n".join(current))
-            current = []
-    return pieces + (["\n\n\n".join(current)] if current else [])
+def _needs_black(chunk: str) -> bool:
+    return any(len(line) > MODE.line_length for line in chunk.splitlines())
 
 
-def _format_piece(piece: str) -> str:
-    return black.format_str(piece, mode=MODE).rstrip("\n")
+def _black(chunk: str) -> str:
+    return black.format_str(chunk, mode=MODE).rstrip("\n")
 
 
 def format_all(rendered: dict[str, str]) -> dict[str, str]:
-    """black over every file, in parallel over pieces of them."""
-    pieces = {name: _pieces(text) for name, text in rendered.items()}
-    flat = [piece for parts in pieces.values() for piece in parts]
-    # the largest pieces first, so no core is left with a big one at the end
-    order = sorted(range(len(flat)), key=lambda i: -len(flat[i]))
-    if len(flat) > 2 and (os.cpu_count() or 1) > 1:
+    """Every file in black's style; black joins top-level definitions with two blank lines,
+    as this does."""
+    chunks = {
+        name: [c.rstrip("\n") for c in TOP_LEVEL.split(text)] for name, text in rendered.items()
+    }
+    # the largest first, so no core is left with a big one at the end
+    todo = sorted({c for parts in chunks.values() for c in parts if _needs_black(c)}, key=len)[::-1]
+    if len(todo) > 16 and (os.cpu_count() or 1) > 1:
         with ProcessPoolExecutor() as pool:
-            done = dict(zip(order, pool.map(_format_piece, [flat[i] for i in order])))
+            formatted = dict(zip(todo, pool.map(_black, todo)))
     else:
-        done = {i: _format_piece(flat[i]) for i in order}
-    formatted = iter(done[i] for i in range(len(flat)))
+        formatted = {chunk: _black(chunk) for chunk in todo}
     return {
-        name: "\n\n\n".join(next(formatted) for _ in parts) + "\n" for name, parts in pieces.items()
+        name: "\n\n\n".join(formatted.get(c, c) for c in parts) + "\n"
+        for name, parts in chunks.items()
     }
 
 

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=352016a4c6e97dc2 body=04d4c4d7cff6b61d
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=d6df0b5acae15a94 body=04d4c4d7cff6b61d
 """The inner backends that ops.yaml declares, each found lazily by its variant."""
 
 from generated.catalogue import AUTODIFF_OPS

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=70b7397859dca70c body=b5495a548ddafaf2
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=84e985e45394f940 body=26ff1e79b575ffac
 """The dispatch layer: every routing function of ops.yaml, by kind."""
 
 from generated.dispatch import float_ops
@@ -8,8 +8,4 @@ from generated.dispatch.float_ops import *  # noqa: F401, F403
 from generated.dispatch.int_ops import *  # noqa: F401, F403
 from generated.dispatch.bool_ops import *  # noqa: F401, F403
 
-__all__ = [
-    *float_ops.__all__,
-    *int_ops.__all__,
-    *bool_ops.__all__,
-]
+__all__ = [*float_ops.__all__, *int_ops.__all__, *bool_ops.__all__]
