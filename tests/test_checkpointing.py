@@ -16,7 +16,7 @@ from generated.catalogue import AUTODIFF_OPS
 from runtime.autodiff import graph
 from runtime.autodiff.checkpoint import Checkpointer
 from runtime.autodiff.node import ComputingProperty
-from runtime.autodiff.steps import RetroForward
+from runtime.autodiff.steps import Backward
 
 CPU = Device.numpy()
 AD = CPU.autodiff()
@@ -41,11 +41,11 @@ def prop(tensor) -> ComputingProperty:
 def recomputations(monkeypatch):
     """Counts the retro-forwards run, and keeps every Checkpointer made, to inspect after."""
     seen = {"runs": 0, "checkpointers": []}
-    run = RetroForward.run
+    recompute = Backward.recompute
 
-    def counting_run(self, retrieve):
+    def counting_recompute(self, recipe, retrieve):
         seen["runs"] += 1
-        return run(self, retrieve)
+        return recompute(self, recipe, retrieve)
 
     class Recorded(Checkpointer):
         __slots__ = ()
@@ -54,7 +54,7 @@ def recomputations(monkeypatch):
             super().__init__(tape)
             seen["checkpointers"].append(self)
 
-    monkeypatch.setattr(RetroForward, "run", counting_run)
+    monkeypatch.setattr(Backward, "recompute", counting_recompute)
     monkeypatch.setattr(graph, "Checkpointer", Recorded)
     return seen
 
@@ -109,7 +109,7 @@ def test_an_untracked_parent_makes_a_memory_bound_op_compute_bound():
     assert prop(w * w) is ComputingProperty.MemoryBound
     constant_times_w = c * w
     assert prop(constant_times_w) is ComputingProperty.ComputeBound
-    assert constant_times_w.primitive.node.step.retro_forward is None  # no recipe to keep
+    assert constant_times_w.primitive.node.step.recipe is None  # no recipe to keep
 
 
 @pytest.mark.parametrize("device", STRATEGIES.values(), ids=STRATEGIES.keys())

@@ -9,10 +9,15 @@ from ops.yaml) and its backward rule (runtime/autodiff/rules).
 from dataclasses import dataclass
 
 from runtime.autodiff import graph
-from runtime.autodiff.checkpoint import BalancedCheckpointing, CheckpointStrategy, NoCheckpointing
+from runtime.autodiff.checkpoint import (
+    BalancedCheckpointing,
+    CheckpointStrategy,
+    NoCheckpointing,
+    kept,
+)
 from runtime.autodiff.node import ComputingProperty, Node, Requirement, next_id
 from runtime.autodiff.rules import Rule
-from runtime.autodiff.steps import SELF, UNTRACKED_STEP, OpsStep, RetroForward
+from runtime.autodiff.steps import SELF, UNTRACKED_STEP, Backward, OpsStep
 from runtime.autodiff.tensor import AutodiffTensor
 from runtime.device import GradientCheckpointingStrategy
 
@@ -112,30 +117,35 @@ class Autodiff:
         out here, once: the per-call path is one pass over the inputs and a few allocations."""
         positions = op.float_inputs
         float_output = op.float_output
-        strategy, inner = self.strategy, self.inner
-        checkpoint = strategy.checkpoint
-        may_recompute = op.memory_bound and strategy.recomputes
+        backward = Backward(rule, self.inner, forward, positions)
+        recomputes = self.strategy.recomputes
+        may_recompute = op.memory_bound and recomputes
         every_input = (1 << len(positions)) - 1
         bits = tuple((i, 1 << k) for k, i in enumerate(positions))  # an input's bit in a mask
         plans = self._save_plans(op, rule)
         broadcasts = len(op.args) > 1  # only an op of one argument surely cannot broadcast
 
         def record(*args):
-            call = list(args)
-            tracked, parents, shapes = [], [], [] if broadcasts else None
+            call = list(args)  # the forward's arguments: each float input's primitive
+            # what a step keeps of them: under Balanced a MemoryBound input is its Node instead
+            held = list(args) if recomputes else call
+            inputs, parents = [], []
+            shapes = [] if broadcasts else None
             order = mask = 0
             for i, bit in bits:
                 tensor = args[i]
+                node = tensor.node
                 call[i] = primitive = tensor.primitive
+                if recomputes:  # checkpoint.kept(tensor), inlined: this runs for every input
+                    held[i] = node if node.properties is MEMORY_BOUND else primitive
                 if broadcasts:
                     shapes.append(primitive.shape)
-                node = tensor.node
                 if node.order > order:
                     order = node.order
                 if node.requirement is NONE:
-                    tracked.append(None)
+                    inputs.append(None)
                 else:
-                    tracked.append(node)
+                    inputs.append(node)
                     parents.append(node.id)
                     mask |= bit
             result = forward(*call)
@@ -147,30 +157,18 @@ class Autodiff:
             # an untracked input makes a declared memory-bound op compute-bound (burn §6.1)
             memory_bound = may_recompute and mask == every_input
             saved = {}
-            for name, how, index in plans[mask]:
-                if how is _PRIMITIVE:
-                    saved[name] = call[index]
-                elif how is _CHECKPOINT:
-                    saved[name] = checkpoint(args[index])
-                elif how is _OUT:
+            arguments, others = plans[mask]
+            for name, index in arguments:
+                saved[name] = held[index]
+            for name, source in others:
+                if source is _OUT:
                     saved[name] = SELF if memory_bound else out
-                elif how is _ARG:
-                    saved[name] = args[index]
                 else:  # a description of an input, or the int output of (values, indices)
-                    saved[name] = how(args, result)
-            retro_forward = None
-            if memory_bound:
-                recipe = list(call)
-                for i in positions:
-                    recipe[i] = checkpoint(args[i])
-                retro_forward = RetroForward(forward, tuple(recipe), positions)
-            step = OpsStep(
-                rule, inner, tuple(tracked), shapes and tuple(shapes), saved, retro_forward
-            )
+                    saved[name] = source(args, result)
+            recipe = tuple(held) if memory_bound else None
+            step = OpsStep(backward, inputs, shapes, saved, recipe)
             properties = MEMORY_BOUND if memory_bound else COMPUTE_BOUND
-            node = Node(tuple(parents), order + 1, next_id(), TRACKED, properties, step)
-            if float_output is None:
-                return AutodiffTensor(out, node)
+            node = Node(parents, order + 1, next_id(), TRACKED, properties, step)
             return _outputs(float_output, result, AutodiffTensor(out, node))
 
         def record_list(*args):
@@ -184,32 +182,32 @@ class Autodiff:
             if Requirement.from_nodes(nodes) is NONE:
                 node = Node((), order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
                 return _outputs(float_output, result, AutodiffTensor(out, node))
-            parents = tuple([n.id for n in nodes if n.requirement is not NONE])
+            parents = [n.id for n in nodes if n.requirement is not NONE]
             mask = sum(1 << k for k, t in enumerate(tracked) if t is not None and any_of(t))
             saved = {}
-            for name, how, index in plans[mask]:
-                value = args[index] if how in (_PRIMITIVE, _CHECKPOINT, _ARG) else None
-                if type(value) is list:  # kept: the Checkpointer recomputes single values
-                    saved[name] = [t.primitive for t in value]
-                elif how in (_PRIMITIVE, _CHECKPOINT):
-                    saved[name] = checkpoint(value)
-                elif how is _ARG:
-                    saved[name] = value
-                elif how is _OUT:
+            arguments, others = plans[mask]
+            for name, source in (*arguments, *others):
+                if source is _OUT:
                     saved[name] = out
+                elif type(source) is not int:
+                    saved[name] = source(args, result)
+                elif type(args[source]) is list:  # kept: the Checkpointer recomputes single values
+                    saved[name] = [t.primitive for t in args[source]]
+                elif source in positions:
+                    saved[name] = kept(args[source]) if recomputes else args[source].primitive
                 else:
-                    saved[name] = how(args, result)
+                    saved[name] = args[source]
             shapes = tuple([_shape(tensor) for tensor in inputs])
-            step = OpsStep(rule, inner, tracked, shapes, saved, None)
+            step = OpsStep(backward, tracked, shapes, saved, None)
             node = Node(parents, order + 1, next_id(), TRACKED, COMPUTE_BOUND, step)
             return _outputs(float_output, result, AutodiffTensor(out, node))
 
         return record_list if op.lists else record
 
     def _save_plans(self, op: AutodiffOp, rule: Rule) -> list:
-        """For each set of tracked inputs (a bit mask), what to save: (name, how, index).
-        Only what the VJPs of the tracked inputs name (burn: `mul` keeps lhs only when rhs
-        needs a gradient)."""
+        """For each set of tracked inputs (a bit mask), what to save: the (name, index) of the
+        arguments, and the (name, source) of the rest. Only what the VJPs of the tracked inputs
+        name (burn: `mul` keeps lhs only when rhs needs a gradient)."""
         count = len(op.float_inputs)
         plans = []
         for mask in range(1 << count):
@@ -217,41 +215,41 @@ class Autodiff:
             for k, needs in enumerate(rule.needs):
                 if mask >> k & 1:
                     names += [name for name in needs if name not in names]
-            plans.append(tuple(self._how(op, name) for name in names))
+            sources = [(name, self._source(op, name)) for name in names]
+            arguments = tuple((name, s) for name, s in sources if type(s) is int)
+            plans.append((arguments, tuple((n, s) for n, s in sources if type(s) is not int)))
         return plans
 
-    def _how(self, op: AutodiffOp, name: str) -> tuple:
+    def _source(self, op: AutodiffOp, name: str):
+        """Where a saved value comes from: an argument's position (a float input's primitive, or
+        its Node to recompute), _OUT, or a function of the call's (args, result)."""
         if name == "out":
-            return name, _OUT, None
+            return _OUT
         if name == "indices" and op.float_output is not None:  # a (values, indices) op's int
             # output (gather and kin have an *argument* named indices instead)
             index = 1 - op.float_output
-            return name, lambda args, result: result[index], None
-        if name not in op.args:  # `<input>_shape`, `<input>_device` or `<input>_dtype`
-            input_name, _, what = name.rpartition("_")
-            describe = {
-                "shape": lambda p: p.shape,
-                "device": self.inner.device_of,
-                "dtype": self.inner.dtype,
-            }[what]
-            index = op.args.index(input_name)
+            return lambda args, result: result[index]
+        if name in op.args:
+            return op.args.index(name)
+        # `<input>_shape`, `<input>_device` or `<input>_dtype`
+        input_name, _, what = name.rpartition("_")
+        describe = {
+            "shape": lambda p: p.shape,
+            "device": self.inner.device_of,
+            "dtype": self.inner.dtype,
+        }[what]
+        index = op.args.index(input_name)
 
-            def description(args, result):
-                tensor = args[index]
-                if type(tensor) is list:
-                    return [describe(t.primitive) for t in tensor]
-                return describe(tensor.primitive)
+        def description(args, result):
+            tensor = args[index]
+            if type(tensor) is list:
+                return [describe(t.primitive) for t in tensor]
+            return describe(tensor.primitive)
 
-            return name, description, None
-        index = op.args.index(name)
-        if index not in op.float_inputs:
-            return name, _ARG, index
-        # a float input: its primitive, unless Balanced may recompute it instead
-        return name, _CHECKPOINT if self.strategy.recomputes else _PRIMITIVE, index
+        return description
 
 
-# How a saved value is found (see Autodiff._how); any other `how` is a function of the call.
-_PRIMITIVE, _CHECKPOINT, _OUT, _ARG = "primitive", "checkpoint", "out", "arg"
+_OUT = "out"  # a saved value that is the op's output (SELF when Balanced recomputes it)
 
 
 def any_of(parents) -> bool:
@@ -261,7 +259,7 @@ def any_of(parents) -> bool:
 
 def _outputs(float_output, result, tensor):
     """The op's results with its float output wrapped as an AutodiffTensor."""
-    if float_output is None:
+    if float_output is None:  # (the common case: one float output)
         return tensor
     result = list(result)
     result[float_output] = tensor

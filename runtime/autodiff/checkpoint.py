@@ -1,7 +1,7 @@
 """Gradient checkpointing: the strategies (forward time) and the Checkpointer (backward time).
 
 NoCheckpointing keeps every value a backward rule asks for. BalancedCheckpointing keeps, for a
-MemoryBound op whose inputs are all tracked, only a RetroForward recipe; a consumer that needs
+MemoryBound op whose inputs are all tracked, only a recipe (its call arguments); a consumer that needs
 such an output saves a reference to its Node, and the Checkpointer recomputes it during
 backward from its parents (themselves kept or recomputed), holding each recomputed value only
 until its last reader has taken it. A recipe keeps its op's inputs that cannot be recomputed
@@ -9,20 +9,15 @@ until its last reader has taken it. A recipe keeps its op's inputs that cannot b
 each needed one right after it has run (burn-semantics §6).
 """
 
-from runtime.autodiff.node import Node, Requirement
+from runtime.autodiff.node import ComputingProperty, Node, Requirement
 from runtime.autodiff.steps import ROOT_STEP, SELF
 
 
 class CheckpointStrategy:
     name: str
-    recomputes: bool  # can a declared MemoryBound op be recomputed instead of kept?
-
-    def memory_bound(self, declared_memory_bound: bool, nodes) -> bool:
-        raise NotImplementedError
-
-    def checkpoint(self, tensor):
-        """What a step saves for an input it needs: its primitive, or its Node to recompute."""
-        raise NotImplementedError
+    # Can a declared MemoryBound op be recomputed instead of kept? If so, a step keeps each
+    # MemoryBound input as its Node, to recompute (the op recorder does this inline, per input).
+    recomputes: bool
 
     def __repr__(self):
         return self.name
@@ -34,31 +29,21 @@ class NoCheckpointing(CheckpointStrategy):
     name = "NoCheckpointing"
     recomputes = False
 
-    def memory_bound(self, declared_memory_bound, nodes):
-        return False
-
-    def checkpoint(self, tensor):
-        return tensor.primitive
-
 
 class BalancedCheckpointing(CheckpointStrategy):
-    """Declared MemoryBound ops are recomputed, unless an input is untracked (then ComputeBound)."""
+    """Declared MemoryBound ops are recomputed, unless an input is untracked (then ComputeBound).
+    Only a MemoryBound node has a recipe, until a backward consumes its step (after which no new
+    op can use it: its graph raises GraphConsumed)."""
 
     name = "BalancedCheckpointing"
     recomputes = True
 
-    def memory_bound(self, declared_memory_bound, nodes):
-        if not declared_memory_bound:
-            return False
-        for node in nodes:
-            if node.requirement is Requirement.None_:
-                return False
-        return True
 
-    def checkpoint(self, tensor):
-        node = tensor.node
-        recomputable = getattr(node.step, "retro_forward", None) is not None
-        return node if recomputable else tensor.primitive
+def kept(tensor):
+    """What a step keeps of an input it needs, under a strategy that recomputes: a MemoryBound
+    input's Node, else its primitive."""
+    node = tensor.node
+    return node if node.properties is ComputingProperty.MemoryBound else tensor.primitive
 
 
 class Checkpointer:
@@ -70,7 +55,7 @@ class Checkpointer:
     def __init__(self, tape):
         self.needed: dict[int, int] = {}  # node id -> reads still to come
         self.cache: dict[int, object] = {}  # node id -> recomputed value
-        self.recipes: dict[int, object] = {}  # node id -> RetroForward, until it has run
+        self.recipes: dict[int, object] = {}  # id -> (Backward, recipe, its inputs), until run
         for node in tape:
             if node.step is ROOT_STEP:
                 continue
@@ -83,11 +68,11 @@ class Checkpointer:
         # a needed one runs once and is dropped with the inputs it kept; the others are dropped
         # here (burn drops unused Backup actions when it builds the checkpointer).
         for node in tape:
-            recipe = node.step.retro_forward
-            if recipe is not None:
-                node.step.retro_forward = None
+            step = node.step
+            if step.recipe is not None:
                 if node.id in self.needed:
-                    self.recipes[node.id] = recipe
+                    self.recipes[node.id] = (step.backward, step.recipe, step.recipe_inputs())
+                step.recipe = None
 
     def _count(self, node: Node) -> None:
         # A value is recomputed once, so its recipe's inputs are counted once, on first sight.
@@ -99,7 +84,7 @@ class Checkpointer:
                 self.needed[key] += 1
                 continue
             self.needed[key] = 1
-            stack.extend(v for v in node.step.retro_forward.inputs() if isinstance(v, Node))
+            stack.extend(v for v in node.step.recipe_inputs() if type(v) is Node)
 
     def resolve(self, value, owner: Node):
         if value is SELF:
@@ -129,13 +114,11 @@ class Checkpointer:
             if key in self.cache:  # an input listed twice (x * x) is computed once
                 stack.pop()
                 continue
-            missing = [
-                v
-                for v in self.recipes[key].inputs()
-                if isinstance(v, Node) and v.id not in self.cache
-            ]
+            backward, recipe, inputs = self.recipes[key]
+            missing = [v for v in inputs if type(v) is Node and v.id not in self.cache]
             if missing:
                 stack.extend(missing)
                 continue
             stack.pop()
-            self.cache[key] = self.recipes.pop(key).run(self.retrieve)
+            del self.recipes[key]
+            self.cache[key] = backward.recompute(recipe, self.retrieve)

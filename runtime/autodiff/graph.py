@@ -25,7 +25,7 @@ def backward(root, backend) -> Gradients:
     tape = _tape(node)
     gradients = Gradients()
     gradients.register(node.id, _ones(backend, root.primitive))
-    recomputes = any(n.step.retro_forward is not None for n in tape)
+    recomputes = any(n.step.recipe is not None for n in tape)
     checkpointer = Checkpointer(tape) if recomputes else None
     try:
         for node in tape:

@@ -34,8 +34,8 @@ def saved_bytes() -> int:
     for node in live_steps():
         step = node.step
         values = list(getattr(step, "saved", {}).values())
-        if step.retro_forward is not None:
-            values += step.retro_forward.inputs()
+        if step.recipe is not None:
+            values += step.recipe_inputs()
         for value in values:
             nbytes = getattr(value, "nbytes", None)
             if nbytes is not None and id(value) not in seen:

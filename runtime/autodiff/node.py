@@ -64,7 +64,7 @@ class Node:
     __slots__ = ("parents", "order", "id", "requirement", "properties", "step", "__weakref__")
 
     def __init__(self, parents, order, id, requirement, properties, step=None):
-        self.parents = parents  # tuple of the tracked inputs' ids (ints)
+        self.parents = parents  # the tracked inputs' ids (ints)
         self.order = order  # depth: leaves 0, an op output max(parent orders) + 1
         self.id = id  # an int from `next_id`: unique and increasing in the process
         self.requirement = requirement

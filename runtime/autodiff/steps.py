@@ -12,7 +12,7 @@ from runtime.autodiff.node import Node
 
 class _MarkerStep:
     __slots__ = ("name",)
-    retro_forward = None
+    recipe = None
 
     def __init__(self, name):
         self.name = name
@@ -36,25 +36,51 @@ class Self:
 SELF = Self()
 
 
-class OpsStep:
-    __slots__ = ("rule", "backend", "parents", "shapes", "saved", "retro_forward")
+class Backward:
+    """One op's backward as one Autodiff specialization runs it (burn's `Backward` impl of the
+    op), shared by every step of that op: its rule, the inner backend (backward math is never
+    recorded), and its forward, to recompute a MemoryBound output (burn's RetroForward)."""
 
-    def __init__(self, rule, backend, parents, shapes, saved, retro_forward):
+    __slots__ = ("rule", "backend", "forward", "float_positions")
+
+    def __init__(self, rule, backend, forward, float_positions):
         self.rule = rule
-        self.backend = backend  # the inner backend: backward math is never recorded
+        self.backend = backend
+        self.forward = forward
+        self.float_positions = float_positions
+
+    def recompute(self, recipe, retrieve):
+        """The output again, from a step's recipe; `retrieve(node)` gives a recomputed input."""
+        args = list(recipe)
+        for i in self.float_positions:
+            if type(args[i]) is Node:
+                args[i] = retrieve(args[i])
+        return self.forward(*args)
+
+
+class OpsStep:
+    __slots__ = ("backward", "parents", "shapes", "saved", "recipe")
+
+    def __init__(self, backward, parents, shapes, saved, recipe):
+        self.backward = backward
         # per float input (a tuple of them for a list input):
         self.parents = parents  # its Node if tracked, else None
-        self.shapes = shapes  # its shape, to undo broadcasting (None: a one-input op)
+        self.shapes = shapes  # its shape, to undo broadcasting (None: a one-argument op)
         self.saved = saved  # name -> primitive | Node (recompute) | SELF
-        self.retro_forward = retro_forward  # how to recompute the output (MemoryBound only)
+        # A MemoryBound output's recipe: the op's call arguments, each float input a primitive
+        # (kept: burn's Backup action) or a Node (itself recomputed); None when it is kept.
+        self.recipe = recipe
+
+    def recipe_inputs(self) -> list:
+        return [self.recipe[i] for i in self.backward.float_positions]
 
     def run(self, node, grad, gradients, checkpointer) -> None:
         values = self.saved
         if checkpointer is not None:
             values = {name: checkpointer.resolve(value, node) for name, value in values.items()}
-        backend = self.backend
+        backend = self.backward.backend
         shapes = self.shapes or (None,)
-        for vjp, parent, shape in zip(self.rule.vjps, self.parents, shapes):
+        for vjp, parent, shape in zip(self.backward.rule.vjps, self.parents, shapes):
             if type(parent) is tuple:
                 if any(p is not None for p in parent):
                     for p, s, input_grad in zip(parent, shape, vjp(backend, grad, values)):
@@ -71,26 +97,3 @@ def _register(backend, gradients, parent, shape, input_grad) -> None:
     if shape is not None and input_grad.shape != shape:
         input_grad = backend.unbroadcast(input_grad, shape)
     gradients.register(parent.id, input_grad)
-
-
-class RetroForward:
-    """The recipe of a MemoryBound output: the op's forward and its call arguments, where each
-    float input is a primitive (kept: burn's Backup action) or a Node (itself recomputed)."""
-
-    __slots__ = ("forward", "args", "float_positions")
-
-    def __init__(self, forward, args, float_positions):
-        self.forward = forward
-        self.args = args
-        self.float_positions = float_positions
-
-    def inputs(self):
-        return [self.args[i] for i in self.float_positions]
-
-    def run(self, retrieve):
-        """Recompute the output; `retrieve(node)` gives the value of a recomputed input."""
-        args = list(self.args)
-        for i in self.float_positions:
-            if isinstance(args[i], Node):
-                args[i] = retrieve(args[i])
-        return self.forward(*args)
