@@ -104,6 +104,12 @@ def same_kind(op: str, lhs, rhs) -> None:
     if not isinstance(rhs, DispatchTensor):
         raise TypeError(f"{op}: expected a Tensor, got {type(rhs).__name__}")
     lk, rk = lhs.kind, rhs.kind
+    if lk is rk:  # the common case: one shared kind (same backend, same variant)
+        if lk.is_autodiff:
+            if lhs.primitive.primitive.dtype is rhs.primitive.primitive.dtype:
+                return
+        elif lhs.primitive.dtype is rhs.primitive.dtype:
+            return
     if lk.tensor_kind is rk.tensor_kind:
         a = lhs.primitive.primitive if lk.is_autodiff else lhs.primitive
         b = rhs.primitive.primitive if rk.is_autodiff else rhs.primitive

@@ -169,6 +169,8 @@ class Autodiff:
             step = OpsStep(backward, inputs, shapes, saved, recipe)
             properties = MEMORY_BOUND if memory_bound else COMPUTE_BOUND
             node = Node(parents, order + 1, next_id(), TRACKED, properties, step)
+            if float_output is None:  # (inlined from _outputs: the common case, every call)
+                return AutodiffTensor(out, node)
             return _outputs(float_output, result, AutodiffTensor(out, node))
 
         def record_list(*args):

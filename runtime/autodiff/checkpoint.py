@@ -9,7 +9,7 @@ until its last reader has taken it. A recipe keeps its op's inputs that cannot b
 each needed one right after it has run (burn-semantics §6).
 """
 
-from runtime.autodiff.node import ComputingProperty, Node, Requirement
+from runtime.autodiff.node import ComputingProperty, Node
 from runtime.autodiff.steps import ROOT_STEP, SELF
 
 
