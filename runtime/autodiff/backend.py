@@ -16,8 +16,9 @@ from runtime.autodiff.checkpoint import (
     kept,
 )
 from runtime.autodiff.node import ComputingProperty, Node, Requirement, next_id
+from runtime.autodiff.recorder import compile_recorder, outputs
 from runtime.autodiff.rules import Rule
-from runtime.autodiff.steps import SELF, UNTRACKED_STEP, Backward, OpsStep
+from runtime.autodiff.steps import UNTRACKED_STEP, Backward, OpsStep
 from runtime.autodiff.tensor import AutodiffTensor
 from runtime.device import GradientCheckpointingStrategy
 
@@ -112,70 +113,19 @@ class Autodiff:
         return self._recorder(op, rule, forward)
 
     def _recorder(self, op: AutodiffOp, rule: Rule, forward):
-        """The op's method: forward on the inner backend, then its Node and OpsStep. Everything
-        that depends only on the op (what to save for which tracked inputs, and how) is worked
-        out here, once: the per-call path is one pass over the inputs and a few allocations."""
+        """The op's method: forward on the inner backend, then its Node and OpsStep, compiled
+        for the op (runtime/autodiff/recorder.py); an op with a list input is interpreted."""
+        backward = Backward(rule, self.inner, forward, op.float_inputs)
+        recomputes = self.strategy.recomputes
+        if not op.lists:
+            return compile_recorder(op, rule, backward, self.inner, recomputes)
         positions = op.float_inputs
         float_output = op.float_output
-        backward = Backward(rule, self.inner, forward, positions)
-        recomputes = self.strategy.recomputes
-        may_recompute = op.memory_bound and recomputes
-        every_input = (1 << len(positions)) - 1
-        bits = tuple((i, 1 << k) for k, i in enumerate(positions))  # an input's bit in a mask
         plans = self._save_plans(op, rule)
-        broadcasts = len(op.args) > 1  # only an op of one argument surely cannot broadcast
-
-        def record(*args):
-            call = list(args)  # the forward's arguments: each float input's primitive
-            # what a step keeps of them: under Balanced a MemoryBound input is its Node instead
-            held = list(args) if recomputes else call
-            inputs, parents = [], []
-            shapes = [] if broadcasts else None
-            order = mask = 0
-            for i, bit in bits:
-                tensor = args[i]
-                node = tensor.node
-                call[i] = primitive = tensor.primitive
-                if recomputes:  # checkpoint.kept(tensor), inlined: this runs for every input
-                    held[i] = node if node.properties is MEMORY_BOUND else primitive
-                if broadcasts:
-                    shapes.append(primitive.shape)
-                if node.order > order:
-                    order = node.order
-                if node.requirement is NONE:
-                    inputs.append(None)
-                else:
-                    inputs.append(node)
-                    parents.append(node.id)
-                    mask |= bit
-            result = forward(*call)
-            out = result if float_output is None else result[float_output]
-            if not mask:  # burn's infer rule (Requirement.from_nodes): no tracked input
-                # Seed: an op on untracked inputs still registers its (empty) step.
-                node = Node((), order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-                return _outputs(float_output, result, AutodiffTensor(out, node))
-            # an untracked input makes a declared memory-bound op compute-bound (burn §6.1)
-            memory_bound = may_recompute and mask == every_input
-            saved = {}
-            arguments, others = plans[mask]
-            for name, index in arguments:
-                saved[name] = held[index]
-            for name, source in others:
-                if source is _OUT:
-                    saved[name] = SELF if memory_bound else out
-                else:  # a description of an input, or the int output of (values, indices)
-                    saved[name] = source(args, result)
-            recipe = tuple(held) if memory_bound else None
-            step = OpsStep(backward, inputs, shapes, saved, recipe)
-            properties = MEMORY_BOUND if memory_bound else COMPUTE_BOUND
-            node = Node(parents, order + 1, next_id(), TRACKED, properties, step)
-            if float_output is None:  # (inlined from _outputs: the common case, every call)
-                return AutodiffTensor(out, node)
-            return _outputs(float_output, result, AutodiffTensor(out, node))
 
         def record_list(*args):
-            """The same for an op with a list input (cat): each element is an input and a
-            parent of its own; such an op is compute-bound (ops.yaml says so)."""
+            """Each element of the list is an input and a parent of its own; such an op is
+            compute-bound (ops.yaml says so), and rare enough not to be worth compiling."""
             inputs = [args[i] for i in positions]
             call, nodes, tracked = _gather(args, positions, inputs)
             result = forward(*call)
@@ -204,7 +154,7 @@ class Autodiff:
             node = Node(parents, order + 1, next_id(), TRACKED, COMPUTE_BOUND, step)
             return _outputs(float_output, result, AutodiffTensor(out, node))
 
-        return record_list if op.lists else record
+        return record_list
 
     def _save_plans(self, op: AutodiffOp, rule: Rule) -> list:
         """For each set of tracked inputs (a bit mask), what to save: the (name, index) of the
@@ -261,11 +211,7 @@ def any_of(parents) -> bool:
 
 def _outputs(float_output, result, tensor):
     """The op's results with its float output wrapped as an AutodiffTensor."""
-    if float_output is None:  # (the common case: one float output)
-        return tensor
-    result = list(result)
-    result[float_output] = tensor
-    return tuple(result)
+    return tensor if float_output is None else outputs(float_output, result, tensor)
 
 
 def _gather(args, positions, inputs):

@@ -1,0 +1,175 @@
+"""An op's recorder, compiled once per (op, strategy): the forward on the inner backend, then
+the output's Node and OpsStep, written out as straight-line Python.
+
+Everything a recorder decides — which arguments are float inputs, what each input's VJP needs
+saved, what a recomputable output keeps — depends only on the op, its rule and the strategy.
+Interpreting that on every call (a loop over the inputs, a plan per set of tracked inputs, a
+call per saved value) cost three times an 8x8 op's forward. So it is decided once, here, and
+the decisions are written out as the source of one function per op, the way `dataclasses`
+writes `__init__` (and torchgen writes PyTorch's autograd wrappers, at build time instead).
+The source is registered with linecache: `inspect.getsource(AD.float_mul)` shows it, and
+tracebacks point into it.
+
+What float_mul becomes under NoCheckpointing (under Balanced it also keeps recipes):
+
+    def float_mul(lhs, rhs):
+        lhs_node, rhs_node = lhs.node, rhs.node
+        lhs_value, rhs_value = lhs.primitive, rhs.primitive
+        result = forward(lhs_value, rhs_value)
+        out = result
+        ...
+        saved = {}
+        if rhs_tracked:
+            saved["lhs"] = lhs_value
+        if lhs_tracked:
+            saved["rhs"] = rhs_value
+        ...
+"""
+
+import linecache
+
+from runtime.autodiff.node import ComputingProperty, Node, Requirement, next_id
+from runtime.autodiff.steps import SELF, UNTRACKED_STEP, OpsStep
+from runtime.autodiff.tensor import AutodiffTensor
+
+# the names a recorder's body uses besides the op's arguments
+LOCALS = ("result", "out", "order", "saved", "parent_ids", "ops_step", "out_node", "memory_bound")
+
+
+def compile_recorder(op, rule, backward, inner, recomputes: bool):
+    """The recorder of a differentiable op without a list input (AutodiffOp `op`)."""
+    source = _source(op, rule, recomputes)
+    filename = f"<autodiff recorder {op.name}, recomputes={recomputes}>"
+    namespace = {
+        "forward": backward.forward,
+        "BACKWARD": backward,
+        "inner": inner,
+        "NONE": Requirement.None_,
+        "TRACKED": Requirement.GradInBackward,
+        "COMPUTE_BOUND": ComputingProperty.ComputeBound,
+        "MEMORY_BOUND": ComputingProperty.MemoryBound,
+        "SELF": SELF,
+        "UNTRACKED_STEP": UNTRACKED_STEP,
+        "OpsStep": OpsStep,
+        "Node": Node,
+        "next_id": next_id,
+        "AutodiffTensor": AutodiffTensor,
+        "outputs": outputs,
+    }
+    exec(compile(source, filename, "exec"), namespace)
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    return namespace[op.name]
+
+
+def outputs(float_output, result, tensor):
+    """The op's results with its float output (at index `float_output`) wrapped."""
+    result = list(result)
+    result[float_output] = tensor
+    return tuple(result)
+
+
+def _source(op, rule, recomputes: bool) -> str:
+    clash = set(op.args) & {*LOCALS, *_input_locals(op)}
+    if clash:
+        raise ValueError(f"{op.name}: argument names {sorted(clash)} clash with the recorder's")
+    inputs = [op.args[i] for i in op.float_inputs]
+    memory_bound = op.memory_bound and recomputes
+    lines = [f"def {op.name}({', '.join(op.args)}):"]
+    add = lines.append
+    for name in inputs:
+        add(f"    {name}_node = {name}.node")
+        add(f"    {name}_value = {name}.primitive")
+    call = [f"{a}_value" if a in inputs else a for a in op.args]
+    add(f"    result = forward({', '.join(call)})")
+    add("    out = result" if op.float_output is None else f"    out = result[{op.float_output}]")
+    add(f"    order = {inputs[0]}_node.order")
+    for name in inputs[1:]:
+        add(f"    if {name}_node.order > order:")
+        add(f"        order = {name}_node.order")
+    for name in inputs:
+        add(f"    {name}_tracked = {name}_node.requirement is not NONE")
+    # burn's infer rule: no tracked input, no gradient; the seed: the (empty) step is registered
+    any_tracked = " or ".join(f"{name}_tracked" for name in inputs)
+    add(f"    if not ({any_tracked}):")
+    add("        out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)")
+    add(f"        return {_wrap(op)}")
+    if memory_bound:
+        # an untracked input makes a declared memory-bound op compute-bound (burn §6.1)
+        add(f"    memory_bound = {' and '.join(f'{name}_tracked' for name in inputs)}")
+    saved_names = _saved_names(rule, inputs)
+    if recomputes:  # a MemoryBound input is kept as its Node, recomputed in backward
+        for name in inputs:
+            if memory_bound or name in dict(saved_names):
+                value = f"{name}_value"
+                add(
+                    f"    {name}_held = {name}_node if {name}_node.properties is MEMORY_BOUND else {value}"
+                )
+    add("    saved = {}")
+    for name, needed_by in saved_names:
+        indent = "    "
+        if len(needed_by) < len(inputs):  # (an input is tracked once here: all need no test)
+            add(f"    if {' or '.join(f'{n}_tracked' for n in needed_by)}:")
+            indent = "        "
+        add(f'{indent}saved["{name}"] = {_saved_value(op, name, inputs, recomputes, memory_bound)}')
+    parents = [f"{name}_node if {name}_tracked else None" for name in inputs]
+    if len(inputs) == 1:
+        parents = [f"{inputs[0]}_node"]
+    shapes = f"[{', '.join(f'{name}_value.shape' for name in inputs)}]"
+    if len(op.args) == 1:  # only an op of one argument surely cannot broadcast
+        shapes = "None"
+    recipe = "None"
+    if memory_bound:
+        held = [f"{a}_held" if a in inputs else a for a in op.args]
+        recipe = f"({', '.join(held)},) if memory_bound else None"
+    add(f"    ops_step = OpsStep(BACKWARD, [{', '.join(parents)}], {shapes}, saved, {recipe})")
+    if len(inputs) == 1:
+        add(f"    parent_ids = [{inputs[0]}_node.id]")
+    else:
+        add("    parent_ids = []")
+        for name in inputs:
+            add(f"    if {name}_tracked:")
+            add(f"        parent_ids.append({name}_node.id)")
+    properties = (
+        "MEMORY_BOUND if memory_bound else COMPUTE_BOUND" if memory_bound else "COMPUTE_BOUND"
+    )
+    add(f"    out_node = Node(parent_ids, order + 1, next_id(), TRACKED, {properties}, ops_step)")
+    add(f"    return {_wrap(op)}")
+    return "\n".join(lines) + "\n"
+
+
+def _input_locals(op) -> list[str]:
+    inputs = [op.args[i] for i in op.float_inputs]
+    return [f"{n}_{what}" for n in inputs for what in ("node", "value", "tracked", "held")]
+
+
+def _wrap(op) -> str:
+    if op.float_output is None:
+        return "AutodiffTensor(out, out_node)"
+    return f"outputs({op.float_output}, result, AutodiffTensor(out, out_node))"
+
+
+def _saved_names(rule, inputs) -> list[tuple[str, list[str]]]:
+    """Each name a VJP needs, with the inputs whose VJPs need it, in first-needed order."""
+    needed: dict[str, list[str]] = {}
+    for name, needs in zip(inputs, rule.needs):
+        for value in needs:
+            needed.setdefault(value, []).append(name)
+    return list(needed.items())
+
+
+def _saved_value(op, name: str, inputs, recomputes: bool, memory_bound: bool) -> str:
+    if name == "out":
+        return "SELF if memory_bound else out" if memory_bound else "out"
+    if name == "indices" and op.float_output is not None:  # a (values, indices) op's int output
+        return f"result[{1 - op.float_output}]"  # (gather and kin have an *argument* indices)
+    if name in inputs:
+        return f"{name}_held" if recomputes else f"{name}_value"
+    if name in op.args:
+        return name
+    # `<input>_shape`, `<input>_device` or `<input>_dtype`
+    input_name, _, what = name.rpartition("_")
+    return {
+        "shape": f"{input_name}_value.shape",
+        "device": f"inner.device_of({input_name}_value)",
+        "dtype": f"inner.dtype({input_name}_value)",
+    }[what]
