@@ -95,7 +95,8 @@ def _source(op, rule, recomputes: bool) -> str:
     add(f"        return {_wrap(op)}")
     if memory_bound:
         # an untracked input makes a declared memory-bound op compute-bound (burn §6.1)
-        add(f"    memory_bound = {' and '.join(f'{name}_tracked' for name in inputs)}")
+        every_input = " and ".join(f"{name}_tracked" for name in inputs)
+        add(f"    memory_bound = {every_input if len(inputs) > 1 else True}")
     saved_names = _saved_names(rule, inputs)
     if recomputes:  # a MemoryBound input is kept as its Node, recomputed in backward
         for name in inputs:
@@ -104,13 +105,18 @@ def _source(op, rule, recomputes: bool) -> str:
                 add(
                     f"    {name}_held = {name}_node if {name}_node.properties is MEMORY_BOUND else {value}"
                 )
-    add("    saved = {}")
+    # a value every input's VJP needs is saved whatever is tracked; the others on a condition
+    always, conditional = [], []
     for name, needed_by in saved_names:
-        indent = "    "
-        if len(needed_by) < len(inputs):  # (an input is tracked once here: all need no test)
-            add(f"    if {' or '.join(f'{n}_tracked' for n in needed_by)}:")
-            indent = "        "
-        add(f'{indent}saved["{name}"] = {_saved_value(op, name, inputs, recomputes, memory_bound)}')
+        value = _saved_value(op, name, inputs, recomputes, memory_bound)
+        if len(needed_by) == len(inputs):  # (at least one input is tracked by now)
+            always.append(f'"{name}": {value}')
+        else:
+            conditional.append((" or ".join(f"{n}_tracked" for n in needed_by), name, value))
+    add(f"    saved = {{{', '.join(always)}}}")
+    for condition, name, value in conditional:
+        add(f"    if {condition}:")
+        add(f'        saved["{name}"] = {value}')
     parents = [f"{name}_node if {name}_tracked else None" for name in inputs]
     if len(inputs) == 1:
         parents = [f"{inputs[0]}_node"]
@@ -120,10 +126,16 @@ def _source(op, rule, recomputes: bool) -> str:
     recipe = "None"
     if memory_bound:
         held = [f"{a}_held" if a in inputs else a for a in op.args]
-        recipe = f"({', '.join(held)},) if memory_bound else None"
+        recipe = f"({', '.join(held)}{',' if len(held) == 1 else ''}) if memory_bound else None"
     add(f"    ops_step = OpsStep(BACKWARD, [{', '.join(parents)}], {shapes}, saved, {recipe})")
     if len(inputs) == 1:
         add(f"    parent_ids = [{inputs[0]}_node.id]")
+    elif len(inputs) == 2:
+        first, second = inputs
+        add(
+            f"    parent_ids = [{first}_node.id, {second}_node.id] if {first}_tracked and "
+            f"{second}_tracked else [{first}_node.id] if {first}_tracked else [{second}_node.id]"
+        )
     else:
         add("    parent_ids = []")
         for name in inputs:
