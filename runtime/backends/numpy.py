@@ -4,7 +4,6 @@ numpy 2's own namespace is the array API, so the shared kernels run as they are;
 written here is what numpy does better, or what the standard does not have.
 """
 
-import functools
 from types import SimpleNamespace
 
 import numpy as np
@@ -128,8 +127,9 @@ class NumPyBackend(ArrayBackend):
         # numpy's reduce machinery costs 0.8 us before it adds a thing. Up to its pairwise
         # block (128 elements, which it sums with 8 partial sums, no pairwise step) a BLAS dot
         # with a row of ones is as accurate and 3x faster, and has burn's [1] shape already.
-        if tensor.size <= 128 and tensor.dtype in BLAS_FLOATS:
-            return _ones_row(tensor.size, tensor.dtype).dot(tensor.ravel())
+        rows = ONES_ROWS.get(tensor.dtype)
+        if rows is not None and tensor.size <= PAIRWISE_BLOCK:
+            return rows[tensor.size].dot(tensor.ravel())
         return super().float_sum(tensor)
 
     def relu_backward(self, output, grad):
@@ -184,14 +184,18 @@ class NumPyBackend(ArrayBackend):
     int_to_device = bool_to_device = float_to_device
 
 
-BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+PAIRWISE_BLOCK = 128
 
 
-@functools.cache
-def _ones_row(size, dtype):
-    row = np.ones((1, size), dtype)
-    row.flags.writeable = False
-    return row
+def _ones_rows(dtype) -> list:
+    """The read-only rows of ones [1, n], n = 0..PAIRWISE_BLOCK, that small sums dot with."""
+    rows = [np.ones((1, n), dtype) for n in range(PAIRWISE_BLOCK + 1)]
+    for row in rows:
+        row.flags.writeable = False
+    return rows
+
+
+ONES_ROWS = {np.dtype(dtype): _ones_rows(dtype) for dtype in (np.float32, np.float64)}
 
 
 def same_dtype(result, like):
