@@ -122,7 +122,7 @@ def _arm(op: Op, backend: Backend, selector: str) -> Arm:
             return f"{n}.primitive if {n}.kind is B.Autodiff else {n}.lift({lift})"
         return plain_arg(arg)
 
-    def statements(expression, call_of, wrap) -> list[str]:
+    def statements(expression, call_of, wrap, primitive="") -> list[str]:
         bindings, names = [], []
         for arg in op.args:
             value = expression(arg)
@@ -131,13 +131,17 @@ def _arm(op: Op, backend: Backend, selector: str) -> Arm:
                 names.append(f"{arg.name}_")
             else:
                 names.append(value)
-        return bindings + wrap(f"{call_of}.{op.name}({', '.join(names)})")
+        return (
+            bindings
+            + _dtype_checks(op, primitive)
+            + wrap(f"{call_of}.{op.name}({', '.join(names)})")
+        )
 
     def plain(wrap):
         return statements(plain_arg, "B.inner", wrap)
 
     def autodiff(wrap):
-        return statements(autodiff_arg, "AD", wrap)
+        return statements(autodiff_arg, "AD", wrap, primitive=".primitive")
 
     if op.routing == "creation":
         if op.kind == "float":
@@ -162,6 +166,23 @@ def _arm(op: Op, backend: Backend, selector: str) -> Arm:
         plain(lambda call: _returns(op, call, autodiff=False)),
         autodiff(lambda call: _returns(op, call, autodiff=True)) if op.kind == "float" else [],
     )
+
+
+def _dtype_checks(op: Op, primitive: str) -> list[str]:
+    """Tensors of the op's own kind must share a dtype (no silent promotion, DESIGN §4a): an
+    identity test on the dtypes; check_dtypes compares equal dtypes that are distinct objects
+    and raises for different ones. `primitive` reaches an AutodiffTensor's primitive."""
+    same = [a.name for a in op.args if a.type == op.kind]
+    first = same[0] if same else None
+    return [
+        line
+        for other in same[1:]
+        for line in (
+            f"if {first}_{primitive}.dtype is not {other}_{primitive}.dtype:",
+            f'    check_dtypes("{op.name}", B.inner.dtype({first}_{primitive}), '
+            f"B.inner.dtype({other}_{primitive}))",
+        )
+    ]
 
 
 def _device_name(op: Op) -> str:
@@ -365,7 +386,17 @@ def _kind_branches(method: str, ops: list[Op]) -> list[str]:
     for op in ops:
         rest = _rest(op)
         args = ["self" if a is op.receiver else _convert(method, op, a) for a in op.args]
-        checks = [f'same_kind("{method}", self, {a.name})' for a in rest if a.type == op.kind] + [
+        # a tensor of the receiver's very kind (backend, variant) needs no check here: the
+        # dispatch function checks the dtypes it reads anyway; any other meets same_kind
+        checks = [
+            line
+            for a in rest
+            if a.type == op.kind
+            for line in (
+                f"if type({a.name}) is not Tensor or {a.name}.kind is not self.kind:",
+                f'    same_kind("{method}", self, {a.name})',
+            )
+        ] + [
             f'expect_kind("{method}", {a.name}, {KIND_CONST[TENSOR_KIND[a.type]]})'
             for a in rest
             if a.type in TENSOR_KIND and a.type != op.kind

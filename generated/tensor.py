@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=19a4c14b387481b1 body=a7d2e530a0f1eef1
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=9a457f9c4b9faa84 body=8278a092c45e9511
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from runtime.arguments import (  # noqa: F401  (the argument checks the methods use)
@@ -163,10 +163,12 @@ class Tensor(TensorBase):
         kind = self.kind.tensor_kind
         if isinstance(rhs, TensorBase):
             if kind is FLOAT:
-                same_kind("add", self, rhs)
+                if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                    same_kind("add", self, rhs)
                 return float_add(self, rhs)
             if kind is INT:
-                same_kind("add", self, rhs)
+                if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                    same_kind("add", self, rhs)
                 return int_add(self, rhs)
         else:
             if kind is FLOAT:
@@ -188,10 +190,12 @@ class Tensor(TensorBase):
         kind = self.kind.tensor_kind
         if isinstance(rhs, TensorBase):
             if kind is FLOAT:
-                same_kind("sub", self, rhs)
+                if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                    same_kind("sub", self, rhs)
                 return float_sub(self, rhs)
             if kind is INT:
-                same_kind("sub", self, rhs)
+                if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                    same_kind("sub", self, rhs)
                 return int_sub(self, rhs)
         else:
             if kind is FLOAT:
@@ -213,10 +217,12 @@ class Tensor(TensorBase):
         kind = self.kind.tensor_kind
         if isinstance(rhs, TensorBase):
             if kind is FLOAT:
-                same_kind("mul", self, rhs)
+                if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                    same_kind("mul", self, rhs)
                 return float_mul(self, rhs)
             if kind is INT:
-                same_kind("mul", self, rhs)
+                if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                    same_kind("mul", self, rhs)
                 return int_mul(self, rhs)
         else:
             if kind is FLOAT:
@@ -238,10 +244,12 @@ class Tensor(TensorBase):
         kind = self.kind.tensor_kind
         if isinstance(rhs, TensorBase):
             if kind is FLOAT:
-                same_kind("div", self, rhs)
+                if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                    same_kind("div", self, rhs)
                 return float_div(self, rhs)
             if kind is INT:
-                same_kind("div", self, rhs)
+                if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                    same_kind("div", self, rhs)
                 return int_div(self, rhs)
         else:
             if kind is FLOAT:
@@ -275,10 +283,12 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            same_kind("matmul", self, rhs)
+            if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                same_kind("matmul", self, rhs)
             return float_matmul(self, rhs)
         if kind is INT:
-            same_kind("matmul", self, rhs)
+            if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                same_kind("matmul", self, rhs)
             return int_matmul(self, rhs)
         raise kind_error("matmul", self, (FLOAT, INT))
 
@@ -295,10 +305,12 @@ class Tensor(TensorBase):
         kind = self.kind.tensor_kind
         if isinstance(rhs, TensorBase):
             if kind is FLOAT:
-                same_kind("remainder", self, rhs)
+                if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                    same_kind("remainder", self, rhs)
                 return float_remainder(self, rhs)
             if kind is INT:
-                same_kind("remainder", self, rhs)
+                if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                    same_kind("remainder", self, rhs)
                 return int_remainder(self, rhs)
         else:
             if kind is FLOAT:
@@ -313,7 +325,8 @@ class Tensor(TensorBase):
         """Cross product of 3-vectors along `dim` (of size 3), broadcasting."""
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            same_kind("cross", self, rhs)
+            if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                same_kind("cross", self, rhs)
             return float_cross(self, rhs, dim_arg(self, dim))
         raise kind_error("cross", self, (FLOAT,))
 
@@ -326,7 +339,8 @@ class Tensor(TensorBase):
         kind = self.kind.tensor_kind
         if isinstance(rhs, TensorBase):
             if kind is FLOAT:
-                same_kind("powf", self, rhs)
+                if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                    same_kind("powf", self, rhs)
                 return float_powf(self, rhs)
         else:
             if kind is FLOAT:
@@ -347,7 +361,8 @@ class Tensor(TensorBase):
                 expect_kind("powi", rhs, INT)
                 return float_powi(self, rhs)
             if kind is INT:
-                same_kind("powi", self, rhs)
+                if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                    same_kind("powi", self, rhs)
                 return int_powi(self, rhs)
         else:
             if kind is FLOAT:
@@ -546,7 +561,8 @@ class Tensor(TensorBase):
         """Element-wise angle of the point (x=rhs, y=lhs), in (-pi, pi], broadcasting."""
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            same_kind("atan2", self, rhs)
+            if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                same_kind("atan2", self, rhs)
             return float_atan2(self, rhs)
         raise kind_error("atan2", self, (FLOAT,))
 
@@ -554,7 +570,8 @@ class Tensor(TensorBase):
         """Element-wise sqrt(lhs^2 + rhs^2) without overflow, broadcasting."""
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            same_kind("hypot", self, rhs)
+            if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                same_kind("hypot", self, rhs)
             return float_hypot(self, rhs)
         raise kind_error("hypot", self, (FLOAT,))
 
@@ -611,7 +628,8 @@ class Tensor(TensorBase):
         """Element-wise x, or x * alpha where x < 0; alpha (learned) broadcasts against x."""
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            same_kind("prelu", self, alpha)
+            if type(alpha) is not Tensor or alpha.kind is not self.kind:
+                same_kind("prelu", self, alpha)
             return prelu(self, alpha)
         raise kind_error("prelu", self, (FLOAT,))
 
@@ -1210,13 +1228,16 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            same_kind("slice_assign", self, value)
+            if type(value) is not Tensor or value.kind is not self.kind:
+                same_kind("slice_assign", self, value)
             return float_slice_assign(self, slices_arg(self, slices), value)
         if kind is INT:
-            same_kind("slice_assign", self, value)
+            if type(value) is not Tensor or value.kind is not self.kind:
+                same_kind("slice_assign", self, value)
             return int_slice_assign(self, slices_arg(self, slices), value)
         if kind is BOOL:
-            same_kind("slice_assign", self, value)
+            if type(value) is not Tensor or value.kind is not self.kind:
+                same_kind("slice_assign", self, value)
             return bool_slice_assign(self, slices_arg(self, slices), value)
         raise kind_error("slice_assign", self, (FLOAT, INT, BOOL))
 
@@ -1294,11 +1315,13 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            same_kind("scatter", self, value)
+            if type(value) is not Tensor or value.kind is not self.kind:
+                same_kind("scatter", self, value)
             expect_kind("scatter", indices, INT)
             return float_scatter(dim_arg(self, dim), self, indices, value, update_arg(update))
         if kind is INT:
-            same_kind("scatter", self, value)
+            if type(value) is not Tensor or value.kind is not self.kind:
+                same_kind("scatter", self, value)
             expect_kind("scatter", indices, INT)
             return int_scatter(dim_arg(self, dim), self, indices, value, update_arg(update))
         raise kind_error("scatter", self, (FLOAT, INT))
@@ -1330,11 +1353,13 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            same_kind("select_assign", self, value)
+            if type(value) is not Tensor or value.kind is not self.kind:
+                same_kind("select_assign", self, value)
             expect_kind("select_assign", indices, INT)
             return float_select_assign(self, dim_arg(self, dim), indices, value, update_arg(update))
         if kind is INT:
-            same_kind("select_assign", self, value)
+            if type(value) is not Tensor or value.kind is not self.kind:
+                same_kind("select_assign", self, value)
             expect_kind("select_assign", indices, INT)
             return int_select_assign(self, dim_arg(self, dim), indices, value, update_arg(update))
         raise kind_error("select_assign", self, (FLOAT, INT))
@@ -1348,16 +1373,20 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            same_kind("mask_where", self, value)
+            if type(value) is not Tensor or value.kind is not self.kind:
+                same_kind("mask_where", self, value)
             expect_kind("mask_where", mask, BOOL)
             return float_mask_where(self, mask, value)
         if kind is INT:
-            same_kind("mask_where", self, value)
+            if type(value) is not Tensor or value.kind is not self.kind:
+                same_kind("mask_where", self, value)
             expect_kind("mask_where", mask, BOOL)
             return int_mask_where(self, mask, value)
         if kind is BOOL:
-            same_kind("mask_where", self, mask)
-            same_kind("mask_where", self, value)
+            if type(mask) is not Tensor or mask.kind is not self.kind:
+                same_kind("mask_where", self, mask)
+            if type(value) is not Tensor or value.kind is not self.kind:
+                same_kind("mask_where", self, value)
             return bool_mask_where(self, mask, value)
         raise kind_error("mask_where", self, (FLOAT, INT, BOOL))
 
@@ -1376,7 +1405,8 @@ class Tensor(TensorBase):
             expect_kind("mask_fill", mask, BOOL)
             return int_mask_fill(self, mask, scalar_for("mask_fill", self, value))
         if kind is BOOL:
-            same_kind("mask_fill", self, mask)
+            if type(mask) is not Tensor or mask.kind is not self.kind:
+                same_kind("mask_fill", self, mask)
             return bool_mask_fill(self, mask, scalar_for("mask_fill", self, value))
         raise kind_error("mask_fill", self, (FLOAT, INT, BOOL))
 
@@ -1395,7 +1425,8 @@ class Tensor(TensorBase):
             expect_kind("mask_select", mask, BOOL)
             return int_mask_select(self, mask)
         if kind is BOOL:
-            same_kind("mask_select", self, mask)
+            if type(mask) is not Tensor or mask.kind is not self.kind:
+                same_kind("mask_select", self, mask)
             return bool_mask_select(self, mask)
         raise kind_error("mask_select", self, (FLOAT, INT, BOOL))
 
@@ -1422,11 +1453,13 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            same_kind("scatter_nd", self, values)
+            if type(values) is not Tensor or values.kind is not self.kind:
+                same_kind("scatter_nd", self, values)
             expect_kind("scatter_nd", indices, INT)
             return float_scatter_nd(self, indices, values, update_arg(reduction))
         if kind is INT:
-            same_kind("scatter_nd", self, values)
+            if type(values) is not Tensor or values.kind is not self.kind:
+                same_kind("scatter_nd", self, values)
             expect_kind("scatter_nd", indices, INT)
             return int_scatter_nd(self, indices, values, update_arg(reduction))
         raise kind_error("scatter_nd", self, (FLOAT, INT))
@@ -1447,13 +1480,16 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            same_kind("equal", self, rhs)
+            if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                same_kind("equal", self, rhs)
             return float_equal(self, rhs)
         if kind is INT:
-            same_kind("equal", self, rhs)
+            if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                same_kind("equal", self, rhs)
             return int_equal(self, rhs)
         if kind is BOOL:
-            same_kind("equal", self, rhs)
+            if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                same_kind("equal", self, rhs)
             return bool_equal(self, rhs)
         raise kind_error("equal", self, (FLOAT, INT, BOOL))
 
@@ -1497,10 +1533,12 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            same_kind("greater", self, rhs)
+            if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                same_kind("greater", self, rhs)
             return float_greater(self, rhs)
         if kind is INT:
-            same_kind("greater", self, rhs)
+            if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                same_kind("greater", self, rhs)
             return int_greater(self, rhs)
         raise kind_error("greater", self, (FLOAT, INT))
 
@@ -1525,10 +1563,12 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            same_kind("lower", self, rhs)
+            if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                same_kind("lower", self, rhs)
             return float_lower(self, rhs)
         if kind is INT:
-            same_kind("lower", self, rhs)
+            if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                same_kind("lower", self, rhs)
             return int_lower(self, rhs)
         raise kind_error("lower", self, (FLOAT, INT))
 
@@ -1554,13 +1594,16 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            same_kind("not_equal", self, rhs)
+            if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                same_kind("not_equal", self, rhs)
             return float_not_equal(self, rhs)
         if kind is INT:
-            same_kind("not_equal", self, rhs)
+            if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                same_kind("not_equal", self, rhs)
             return int_not_equal(self, rhs)
         if kind is BOOL:
-            same_kind("not_equal", self, rhs)
+            if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                same_kind("not_equal", self, rhs)
             return bool_not_equal(self, rhs)
         raise kind_error("not_equal", self, (FLOAT, INT, BOOL))
 
@@ -1572,10 +1615,12 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            same_kind("greater_equal", self, rhs)
+            if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                same_kind("greater_equal", self, rhs)
             return float_greater_equal(self, rhs)
         if kind is INT:
-            same_kind("greater_equal", self, rhs)
+            if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                same_kind("greater_equal", self, rhs)
             return int_greater_equal(self, rhs)
         raise kind_error("greater_equal", self, (FLOAT, INT))
 
@@ -1600,10 +1645,12 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            same_kind("lower_equal", self, rhs)
+            if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                same_kind("lower_equal", self, rhs)
             return float_lower_equal(self, rhs)
         if kind is INT:
-            same_kind("lower_equal", self, rhs)
+            if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                same_kind("lower_equal", self, rhs)
             return int_lower_equal(self, rhs)
         raise kind_error("lower_equal", self, (FLOAT, INT))
 
@@ -1650,7 +1697,8 @@ class Tensor(TensorBase):
         kind = self.kind.tensor_kind
         if isinstance(rhs, TensorBase):
             if kind is INT:
-                same_kind("bitwise_and", self, rhs)
+                if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                    same_kind("bitwise_and", self, rhs)
                 return bitwise_and(self, rhs)
         else:
             if kind is INT:
@@ -1666,7 +1714,8 @@ class Tensor(TensorBase):
         kind = self.kind.tensor_kind
         if isinstance(rhs, TensorBase):
             if kind is INT:
-                same_kind("bitwise_or", self, rhs)
+                if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                    same_kind("bitwise_or", self, rhs)
                 return bitwise_or(self, rhs)
         else:
             if kind is INT:
@@ -1682,7 +1731,8 @@ class Tensor(TensorBase):
         kind = self.kind.tensor_kind
         if isinstance(rhs, TensorBase):
             if kind is INT:
-                same_kind("bitwise_xor", self, rhs)
+                if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                    same_kind("bitwise_xor", self, rhs)
                 return bitwise_xor(self, rhs)
         else:
             if kind is INT:
@@ -1705,7 +1755,8 @@ class Tensor(TensorBase):
         kind = self.kind.tensor_kind
         if isinstance(rhs, TensorBase):
             if kind is INT:
-                same_kind("bitwise_left_shift", self, rhs)
+                if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                    same_kind("bitwise_left_shift", self, rhs)
                 return bitwise_left_shift(self, rhs)
         else:
             if kind is INT:
@@ -1723,7 +1774,8 @@ class Tensor(TensorBase):
         kind = self.kind.tensor_kind
         if isinstance(rhs, TensorBase):
             if kind is INT:
-                same_kind("bitwise_right_shift", self, rhs)
+                if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                    same_kind("bitwise_right_shift", self, rhs)
                 return bitwise_right_shift(self, rhs)
         else:
             if kind is INT:
@@ -1745,7 +1797,8 @@ class Tensor(TensorBase):
         """Element-wise logical and."""
         kind = self.kind.tensor_kind
         if kind is BOOL:
-            same_kind("bool_and", self, rhs)
+            if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                same_kind("bool_and", self, rhs)
             return bool_and(self, rhs)
         raise kind_error("bool_and", self, (BOOL,))
 
@@ -1753,7 +1806,8 @@ class Tensor(TensorBase):
         """Element-wise logical or."""
         kind = self.kind.tensor_kind
         if kind is BOOL:
-            same_kind("bool_or", self, rhs)
+            if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                same_kind("bool_or", self, rhs)
             return bool_or(self, rhs)
         raise kind_error("bool_or", self, (BOOL,))
 
@@ -1761,7 +1815,8 @@ class Tensor(TensorBase):
         """Element-wise logical exclusive or."""
         kind = self.kind.tensor_kind
         if kind is BOOL:
-            same_kind("bool_xor", self, rhs)
+            if type(rhs) is not Tensor or rhs.kind is not self.kind:
+                same_kind("bool_xor", self, rhs)
             return bool_xor(self, rhs)
         raise kind_error("bool_xor", self, (BOOL,))
 

@@ -189,6 +189,15 @@ class DispatchTensor:
         return AutodiffDevice(raw, self.context.strategy)
 
 
+def check_dtypes(op: str, first, other) -> None:
+    """Two tensors of one kind in one op share a dtype: no silent promotion. The routing calls
+    this when the two dtype objects differ; equal ones pass."""
+    if first != other:
+        raise TypeError(
+            f"{op}: dtypes differ ({first} and {other}); convert one with `t.cast('{first}')`"
+        )
+
+
 def backend_mismatch(first: DispatchTensor, other: DispatchTensor) -> TypeError:
     return TypeError(
         f"the tensors of one operation live on two backends: {Device(first.dispatch_device())} "

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=6c88bed53103400d body=1e8a03fbc40127d1
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=844a77e28e7aa5fe body=84c12c5bfeccf2de
 """The bool ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -13,6 +13,7 @@ from runtime.device import AutodiffDevice, GradientCheckpointingStrategy
 from runtime.dispatch import (
     DISABLED,
     DispatchAutodiffContext,
+    check_dtypes,
     context_of,
     merge_contexts,
     unsupported_backend,
@@ -272,11 +273,15 @@ def bool_slice_assign(tensor, slices, value):
         B = BACKENDS.NumPy
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
         value_ = value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("bool_slice_assign", B.inner.dtype(tensor_), B.inner.dtype(value_))
         return Tensor(B.Bool, B.inner.bool_slice_assign(tensor_, slices, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
         value_ = value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("bool_slice_assign", B.inner.dtype(tensor_), B.inner.dtype(value_))
         return Tensor(B.Bool, B.inner.bool_slice_assign(tensor_, slices, value_), ctx)
     raise unsupported_backend("bool_slice_assign", tensor)
 
@@ -337,12 +342,16 @@ def bool_scatter_or(dim, tensor, indices, value):
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("bool_scatter_or", B.inner.dtype(tensor_), B.inner.dtype(value_))
         return Tensor(B.Bool, B.inner.bool_scatter_or(dim, tensor_, indices_, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
         value_ = value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("bool_scatter_or", B.inner.dtype(tensor_), B.inner.dtype(value_))
         return Tensor(B.Bool, B.inner.bool_scatter_or(dim, tensor_, indices_, value_), ctx)
     raise unsupported_backend("bool_scatter_or", tensor)
 
@@ -375,12 +384,16 @@ def bool_select_or(tensor, dim, indices, value):
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("bool_select_or", B.inner.dtype(tensor_), B.inner.dtype(value_))
         return Tensor(B.Bool, B.inner.bool_select_or(tensor_, dim, indices_, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
         value_ = value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("bool_select_or", B.inner.dtype(tensor_), B.inner.dtype(value_))
         return Tensor(B.Bool, B.inner.bool_select_or(tensor_, dim, indices_, value_), ctx)
     raise unsupported_backend("bool_select_or", tensor)
 
@@ -393,12 +406,20 @@ def bool_mask_where(tensor, mask, value):
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)
+        if tensor_.dtype is not mask_.dtype:
+            check_dtypes("bool_mask_where", B.inner.dtype(tensor_), B.inner.dtype(mask_))
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("bool_mask_where", B.inner.dtype(tensor_), B.inner.dtype(value_))
         return Tensor(B.Bool, B.inner.bool_mask_where(tensor_, mask_, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
         value_ = value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)
+        if tensor_.dtype is not mask_.dtype:
+            check_dtypes("bool_mask_where", B.inner.dtype(tensor_), B.inner.dtype(mask_))
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("bool_mask_where", B.inner.dtype(tensor_), B.inner.dtype(value_))
         return Tensor(B.Bool, B.inner.bool_mask_where(tensor_, mask_, value_), ctx)
     raise unsupported_backend("bool_mask_where", tensor)
 
@@ -410,11 +431,15 @@ def bool_mask_fill(tensor, mask, value):
         B = BACKENDS.NumPy
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
+        if tensor_.dtype is not mask_.dtype:
+            check_dtypes("bool_mask_fill", B.inner.dtype(tensor_), B.inner.dtype(mask_))
         return Tensor(B.Bool, B.inner.bool_mask_fill(tensor_, mask_, value), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
+        if tensor_.dtype is not mask_.dtype:
+            check_dtypes("bool_mask_fill", B.inner.dtype(tensor_), B.inner.dtype(mask_))
         return Tensor(B.Bool, B.inner.bool_mask_fill(tensor_, mask_, value), ctx)
     raise unsupported_backend("bool_mask_fill", tensor)
 
@@ -426,11 +451,15 @@ def bool_mask_select(tensor, mask):
         B = BACKENDS.NumPy
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
+        if tensor_.dtype is not mask_.dtype:
+            check_dtypes("bool_mask_select", B.inner.dtype(tensor_), B.inner.dtype(mask_))
         return Tensor(B.Bool, B.inner.bool_mask_select(tensor_, mask_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
+        if tensor_.dtype is not mask_.dtype:
+            check_dtypes("bool_mask_select", B.inner.dtype(tensor_), B.inner.dtype(mask_))
         return Tensor(B.Bool, B.inner.bool_mask_select(tensor_, mask_), ctx)
     raise unsupported_backend("bool_mask_select", tensor)
 
@@ -470,11 +499,15 @@ def bool_and(lhs, rhs):
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bool_and", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Bool, B.inner.bool_and(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bool_and", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Bool, B.inner.bool_and(lhs_, rhs_), ctx)
     raise unsupported_backend("bool_and", lhs)
 
@@ -486,11 +519,15 @@ def bool_or(lhs, rhs):
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bool_or", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Bool, B.inner.bool_or(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bool_or", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Bool, B.inner.bool_or(lhs_, rhs_), ctx)
     raise unsupported_backend("bool_or", lhs)
 
@@ -502,11 +539,15 @@ def bool_equal(lhs, rhs):
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bool_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Bool, B.inner.bool_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bool_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Bool, B.inner.bool_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("bool_equal", lhs)
 
@@ -518,11 +559,15 @@ def bool_xor(lhs, rhs):
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bool_xor", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Bool, B.inner.bool_xor(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bool_xor", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Bool, B.inner.bool_xor(lhs_, rhs_), ctx)
     raise unsupported_backend("bool_xor", lhs)
 
@@ -534,11 +579,15 @@ def bool_not_equal(lhs, rhs):
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bool_not_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Bool, B.inner.bool_not_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bool_not_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Bool, B.inner.bool_not_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("bool_not_equal", lhs)
 

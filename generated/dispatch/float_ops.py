@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=7db9dfadc4e23ab2 body=9ede9c6033bd2653
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=d70f26afae046c19 body=a46a6082943b2d05
 """The float ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -13,6 +13,7 @@ from runtime.device import AutodiffDevice, GradientCheckpointingStrategy
 from runtime.dispatch import (
     DISABLED,
     DispatchAutodiffContext,
+    check_dtypes,
     context_of,
     merge_contexts,
     unsupported_backend,
@@ -292,20 +293,28 @@ def float_add(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_add", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Float, B.inner.float_add(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes("float_add", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive))
         return Tensor(B.Autodiff, AD.float_add(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_add", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Float, B.inner.float_add(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes("float_add", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive))
         return Tensor(B.Autodiff, AD.float_add(lhs_, rhs_), ctx)
     raise unsupported_backend("float_add", lhs)
 
@@ -340,20 +349,28 @@ def float_sub(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_sub", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Float, B.inner.float_sub(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes("float_sub", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive))
         return Tensor(B.Autodiff, AD.float_sub(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_sub", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Float, B.inner.float_sub(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes("float_sub", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive))
         return Tensor(B.Autodiff, AD.float_sub(lhs_, rhs_), ctx)
     raise unsupported_backend("float_sub", lhs)
 
@@ -388,20 +405,28 @@ def float_mul(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_mul", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Float, B.inner.float_mul(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes("float_mul", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive))
         return Tensor(B.Autodiff, AD.float_mul(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_mul", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Float, B.inner.float_mul(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes("float_mul", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive))
         return Tensor(B.Autodiff, AD.float_mul(lhs_, rhs_), ctx)
     raise unsupported_backend("float_mul", lhs)
 
@@ -436,20 +461,28 @@ def float_div(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_div", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Float, B.inner.float_div(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes("float_div", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive))
         return Tensor(B.Autodiff, AD.float_div(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_div", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Float, B.inner.float_div(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes("float_div", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive))
         return Tensor(B.Autodiff, AD.float_div(lhs_, rhs_), ctx)
     raise unsupported_backend("float_div", lhs)
 
@@ -506,20 +539,32 @@ def float_matmul(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_matmul", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Float, B.inner.float_matmul(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes(
+                "float_matmul", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
+            )
         return Tensor(B.Autodiff, AD.float_matmul(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_matmul", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Float, B.inner.float_matmul(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes(
+                "float_matmul", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
+            )
         return Tensor(B.Autodiff, AD.float_matmul(lhs_, rhs_), ctx)
     raise unsupported_backend("float_matmul", lhs)
 
@@ -532,20 +577,32 @@ def float_remainder(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_remainder", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Float, B.inner.float_remainder(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes(
+                "float_remainder", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
+            )
         return Tensor(B.Autodiff, AD.float_remainder(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_remainder", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Float, B.inner.float_remainder(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes(
+                "float_remainder", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
+            )
         return Tensor(B.Autodiff, AD.float_remainder(lhs_, rhs_), ctx)
     raise unsupported_backend("float_remainder", lhs)
 
@@ -580,20 +637,32 @@ def float_cross(lhs, rhs, dim):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_cross", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Float, B.inner.float_cross(lhs_, rhs_, dim), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes(
+                "float_cross", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
+            )
         return Tensor(B.Autodiff, AD.float_cross(lhs_, rhs_, dim), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_cross", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Float, B.inner.float_cross(lhs_, rhs_, dim), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes(
+                "float_cross", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
+            )
         return Tensor(B.Autodiff, AD.float_cross(lhs_, rhs_, dim), ctx)
     raise unsupported_backend("float_cross", lhs)
 
@@ -606,20 +675,28 @@ def float_powf(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_powf", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Float, B.inner.float_powf(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes("float_powf", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive))
         return Tensor(B.Autodiff, AD.float_powf(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_powf", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Float, B.inner.float_powf(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes("float_powf", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive))
         return Tensor(B.Autodiff, AD.float_powf(lhs_, rhs_), ctx)
     raise unsupported_backend("float_powf", lhs)
 
@@ -1179,20 +1256,32 @@ def float_atan2(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_atan2", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Float, B.inner.float_atan2(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes(
+                "float_atan2", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
+            )
         return Tensor(B.Autodiff, AD.float_atan2(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_atan2", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Float, B.inner.float_atan2(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes(
+                "float_atan2", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
+            )
         return Tensor(B.Autodiff, AD.float_atan2(lhs_, rhs_), ctx)
     raise unsupported_backend("float_atan2", lhs)
 
@@ -1205,20 +1294,32 @@ def float_hypot(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_hypot", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Float, B.inner.float_hypot(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes(
+                "float_hypot", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
+            )
         return Tensor(B.Autodiff, AD.float_hypot(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_hypot", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Float, B.inner.float_hypot(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes(
+                "float_hypot", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
+            )
         return Tensor(B.Autodiff, AD.float_hypot(lhs_, rhs_), ctx)
     raise unsupported_backend("float_hypot", lhs)
 
@@ -1363,20 +1464,32 @@ def relu_backward(output, grad):
         if ctx is DISABLED:
             output_ = output.primitive if output.kind is B.Float else output.as_float("NumPy")
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", output)
+            if output_.dtype is not grad_.dtype:
+                check_dtypes("relu_backward", B.inner.dtype(output_), B.inner.dtype(grad_))
             return Tensor(B.Float, B.inner.relu_backward(output_, grad_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
+        if output_.primitive.dtype is not grad_.primitive.dtype:
+            check_dtypes(
+                "relu_backward", B.inner.dtype(output_.primitive), B.inner.dtype(grad_.primitive)
+            )
         return Tensor(B.Autodiff, AD.relu_backward(output_, grad_), ctx)
     if output.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
             output_ = output.primitive if output.kind is B.Float else output.as_float("Torch")
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", output)
+            if output_.dtype is not grad_.dtype:
+                check_dtypes("relu_backward", B.inner.dtype(output_), B.inner.dtype(grad_))
             return Tensor(B.Float, B.inner.relu_backward(output_, grad_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
+        if output_.primitive.dtype is not grad_.primitive.dtype:
+            check_dtypes(
+                "relu_backward", B.inner.dtype(output_.primitive), B.inner.dtype(grad_.primitive)
+            )
         return Tensor(B.Autodiff, AD.relu_backward(output_, grad_), ctx)
     raise unsupported_backend("relu_backward", output)
 
@@ -1411,20 +1524,28 @@ def prelu(tensor, alpha):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             alpha_ = alpha.primitive if alpha.kind is B.Float else alpha.as_float("NumPy", tensor)
+            if tensor_.dtype is not alpha_.dtype:
+                check_dtypes("prelu", B.inner.dtype(tensor_), B.inner.dtype(alpha_))
             return Tensor(B.Float, B.inner.prelu(tensor_, alpha_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         alpha_ = alpha.primitive if alpha.kind is B.Autodiff else alpha.lift(AD, tensor)
+        if tensor_.primitive.dtype is not alpha_.primitive.dtype:
+            check_dtypes("prelu", B.inner.dtype(tensor_.primitive), B.inner.dtype(alpha_.primitive))
         return Tensor(B.Autodiff, AD.prelu(tensor_, alpha_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             alpha_ = alpha.primitive if alpha.kind is B.Float else alpha.as_float("Torch", tensor)
+            if tensor_.dtype is not alpha_.dtype:
+                check_dtypes("prelu", B.inner.dtype(tensor_), B.inner.dtype(alpha_))
             return Tensor(B.Float, B.inner.prelu(tensor_, alpha_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         alpha_ = alpha.primitive if alpha.kind is B.Autodiff else alpha.lift(AD, tensor)
+        if tensor_.primitive.dtype is not alpha_.primitive.dtype:
+            check_dtypes("prelu", B.inner.dtype(tensor_.primitive), B.inner.dtype(alpha_.primitive))
         return Tensor(B.Autodiff, AD.prelu(tensor_, alpha_), ctx)
     raise unsupported_backend("prelu", tensor)
 
@@ -1459,20 +1580,32 @@ def gelu_backward(x, grad):
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", x)
+            if x_.dtype is not grad_.dtype:
+                check_dtypes("gelu_backward", B.inner.dtype(x_), B.inner.dtype(grad_))
             return Tensor(B.Float, B.inner.gelu_backward(x_, grad_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
+        if x_.primitive.dtype is not grad_.primitive.dtype:
+            check_dtypes(
+                "gelu_backward", B.inner.dtype(x_.primitive), B.inner.dtype(grad_.primitive)
+            )
         return Tensor(B.Autodiff, AD.gelu_backward(x_, grad_), ctx)
     if x.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", x)
+            if x_.dtype is not grad_.dtype:
+                check_dtypes("gelu_backward", B.inner.dtype(x_), B.inner.dtype(grad_))
             return Tensor(B.Float, B.inner.gelu_backward(x_, grad_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
+        if x_.primitive.dtype is not grad_.primitive.dtype:
+            check_dtypes(
+                "gelu_backward", B.inner.dtype(x_.primitive), B.inner.dtype(grad_.primitive)
+            )
         return Tensor(B.Autodiff, AD.gelu_backward(x_, grad_), ctx)
     raise unsupported_backend("gelu_backward", x)
 
@@ -1507,20 +1640,32 @@ def sigmoid_backward(output, grad):
         if ctx is DISABLED:
             output_ = output.primitive if output.kind is B.Float else output.as_float("NumPy")
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", output)
+            if output_.dtype is not grad_.dtype:
+                check_dtypes("sigmoid_backward", B.inner.dtype(output_), B.inner.dtype(grad_))
             return Tensor(B.Float, B.inner.sigmoid_backward(output_, grad_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
+        if output_.primitive.dtype is not grad_.primitive.dtype:
+            check_dtypes(
+                "sigmoid_backward", B.inner.dtype(output_.primitive), B.inner.dtype(grad_.primitive)
+            )
         return Tensor(B.Autodiff, AD.sigmoid_backward(output_, grad_), ctx)
     if output.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
             output_ = output.primitive if output.kind is B.Float else output.as_float("Torch")
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", output)
+            if output_.dtype is not grad_.dtype:
+                check_dtypes("sigmoid_backward", B.inner.dtype(output_), B.inner.dtype(grad_))
             return Tensor(B.Float, B.inner.sigmoid_backward(output_, grad_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
+        if output_.primitive.dtype is not grad_.primitive.dtype:
+            check_dtypes(
+                "sigmoid_backward", B.inner.dtype(output_.primitive), B.inner.dtype(grad_.primitive)
+            )
         return Tensor(B.Autodiff, AD.sigmoid_backward(output_, grad_), ctx)
     raise unsupported_backend("sigmoid_backward", output)
 
@@ -1560,20 +1705,32 @@ def log_sigmoid_backward(x, grad):
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", x)
+            if x_.dtype is not grad_.dtype:
+                check_dtypes("log_sigmoid_backward", B.inner.dtype(x_), B.inner.dtype(grad_))
             return Tensor(B.Float, B.inner.log_sigmoid_backward(x_, grad_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
+        if x_.primitive.dtype is not grad_.primitive.dtype:
+            check_dtypes(
+                "log_sigmoid_backward", B.inner.dtype(x_.primitive), B.inner.dtype(grad_.primitive)
+            )
         return Tensor(B.Autodiff, AD.log_sigmoid_backward(x_, grad_), ctx)
     if x.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", x)
+            if x_.dtype is not grad_.dtype:
+                check_dtypes("log_sigmoid_backward", B.inner.dtype(x_), B.inner.dtype(grad_))
             return Tensor(B.Float, B.inner.log_sigmoid_backward(x_, grad_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
+        if x_.primitive.dtype is not grad_.primitive.dtype:
+            check_dtypes(
+                "log_sigmoid_backward", B.inner.dtype(x_.primitive), B.inner.dtype(grad_.primitive)
+            )
         return Tensor(B.Autodiff, AD.log_sigmoid_backward(x_, grad_), ctx)
     raise unsupported_backend("log_sigmoid_backward", x)
 
@@ -2339,20 +2496,36 @@ def float_slice_assign(tensor, slices, value):
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("float_slice_assign", B.inner.dtype(tensor_), B.inner.dtype(value_))
             return Tensor(B.Float, B.inner.float_slice_assign(tensor_, slices, value_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        if tensor_.primitive.dtype is not value_.primitive.dtype:
+            check_dtypes(
+                "float_slice_assign",
+                B.inner.dtype(tensor_.primitive),
+                B.inner.dtype(value_.primitive),
+            )
         return Tensor(B.Autodiff, AD.float_slice_assign(tensor_, slices, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("float_slice_assign", B.inner.dtype(tensor_), B.inner.dtype(value_))
             return Tensor(B.Float, B.inner.float_slice_assign(tensor_, slices, value_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        if tensor_.primitive.dtype is not value_.primitive.dtype:
+            check_dtypes(
+                "float_slice_assign",
+                B.inner.dtype(tensor_.primitive),
+                B.inner.dtype(value_.primitive),
+            )
         return Tensor(B.Autodiff, AD.float_slice_assign(tensor_, slices, value_), ctx)
     raise unsupported_backend("float_slice_assign", tensor)
 
@@ -2468,6 +2641,8 @@ def float_scatter(dim, tensor, indices, value, update):
                 indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
             )
             value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("float_scatter", B.inner.dtype(tensor_), B.inner.dtype(value_))
             return Tensor(
                 B.Float, B.inner.float_scatter(dim, tensor_, indices_, value_, update), ctx
             )
@@ -2475,6 +2650,10 @@ def float_scatter(dim, tensor, indices, value, update):
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        if tensor_.primitive.dtype is not value_.primitive.dtype:
+            check_dtypes(
+                "float_scatter", B.inner.dtype(tensor_.primitive), B.inner.dtype(value_.primitive)
+            )
         return Tensor(B.Autodiff, AD.float_scatter(dim, tensor_, indices_, value_, update), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -2484,6 +2663,8 @@ def float_scatter(dim, tensor, indices, value, update):
                 indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
             )
             value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("float_scatter", B.inner.dtype(tensor_), B.inner.dtype(value_))
             return Tensor(
                 B.Float, B.inner.float_scatter(dim, tensor_, indices_, value_, update), ctx
             )
@@ -2491,6 +2672,10 @@ def float_scatter(dim, tensor, indices, value, update):
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        if tensor_.primitive.dtype is not value_.primitive.dtype:
+            check_dtypes(
+                "float_scatter", B.inner.dtype(tensor_.primitive), B.inner.dtype(value_.primitive)
+            )
         return Tensor(B.Autodiff, AD.float_scatter(dim, tensor_, indices_, value_, update), ctx)
     raise unsupported_backend("float_scatter", tensor)
 
@@ -2506,11 +2691,19 @@ def float_scatter_add(dim, tensor, indices, value):
                 indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
             )
             value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("float_scatter_add", B.inner.dtype(tensor_), B.inner.dtype(value_))
             return Tensor(B.Float, B.inner.float_scatter_add(dim, tensor_, indices_, value_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        if tensor_.primitive.dtype is not value_.primitive.dtype:
+            check_dtypes(
+                "float_scatter_add",
+                B.inner.dtype(tensor_.primitive),
+                B.inner.dtype(value_.primitive),
+            )
         return Tensor(B.Autodiff, AD.float_scatter_add(dim, tensor_, indices_, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -2520,11 +2713,19 @@ def float_scatter_add(dim, tensor, indices, value):
                 indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
             )
             value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("float_scatter_add", B.inner.dtype(tensor_), B.inner.dtype(value_))
             return Tensor(B.Float, B.inner.float_scatter_add(dim, tensor_, indices_, value_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        if tensor_.primitive.dtype is not value_.primitive.dtype:
+            check_dtypes(
+                "float_scatter_add",
+                B.inner.dtype(tensor_.primitive),
+                B.inner.dtype(value_.primitive),
+            )
         return Tensor(B.Autodiff, AD.float_scatter_add(dim, tensor_, indices_, value_), ctx)
     raise unsupported_backend("float_scatter_add", tensor)
 
@@ -2574,6 +2775,8 @@ def float_select_assign(tensor, dim, indices, value, update):
                 indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
             )
             value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("float_select_assign", B.inner.dtype(tensor_), B.inner.dtype(value_))
             return Tensor(
                 B.Float, B.inner.float_select_assign(tensor_, dim, indices_, value_, update), ctx
             )
@@ -2581,6 +2784,12 @@ def float_select_assign(tensor, dim, indices, value, update):
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        if tensor_.primitive.dtype is not value_.primitive.dtype:
+            check_dtypes(
+                "float_select_assign",
+                B.inner.dtype(tensor_.primitive),
+                B.inner.dtype(value_.primitive),
+            )
         return Tensor(
             B.Autodiff, AD.float_select_assign(tensor_, dim, indices_, value_, update), ctx
         )
@@ -2592,6 +2801,8 @@ def float_select_assign(tensor, dim, indices, value, update):
                 indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
             )
             value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("float_select_assign", B.inner.dtype(tensor_), B.inner.dtype(value_))
             return Tensor(
                 B.Float, B.inner.float_select_assign(tensor_, dim, indices_, value_, update), ctx
             )
@@ -2599,6 +2810,12 @@ def float_select_assign(tensor, dim, indices, value, update):
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        if tensor_.primitive.dtype is not value_.primitive.dtype:
+            check_dtypes(
+                "float_select_assign",
+                B.inner.dtype(tensor_.primitive),
+                B.inner.dtype(value_.primitive),
+            )
         return Tensor(
             B.Autodiff, AD.float_select_assign(tensor_, dim, indices_, value_, update), ctx
         )
@@ -2616,11 +2833,19 @@ def float_select_add(tensor, dim, indices, value):
                 indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
             )
             value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("float_select_add", B.inner.dtype(tensor_), B.inner.dtype(value_))
             return Tensor(B.Float, B.inner.float_select_add(tensor_, dim, indices_, value_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        if tensor_.primitive.dtype is not value_.primitive.dtype:
+            check_dtypes(
+                "float_select_add",
+                B.inner.dtype(tensor_.primitive),
+                B.inner.dtype(value_.primitive),
+            )
         return Tensor(B.Autodiff, AD.float_select_add(tensor_, dim, indices_, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -2630,11 +2855,19 @@ def float_select_add(tensor, dim, indices, value):
                 indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
             )
             value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("float_select_add", B.inner.dtype(tensor_), B.inner.dtype(value_))
             return Tensor(B.Float, B.inner.float_select_add(tensor_, dim, indices_, value_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        if tensor_.primitive.dtype is not value_.primitive.dtype:
+            check_dtypes(
+                "float_select_add",
+                B.inner.dtype(tensor_.primitive),
+                B.inner.dtype(value_.primitive),
+            )
         return Tensor(B.Autodiff, AD.float_select_add(tensor_, dim, indices_, value_), ctx)
     raise unsupported_backend("float_select_add", tensor)
 
@@ -2648,11 +2881,19 @@ def float_mask_where(tensor, mask, value):
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
             value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("float_mask_where", B.inner.dtype(tensor_), B.inner.dtype(value_))
             return Tensor(B.Float, B.inner.float_mask_where(tensor_, mask_, value_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        if tensor_.primitive.dtype is not value_.primitive.dtype:
+            check_dtypes(
+                "float_mask_where",
+                B.inner.dtype(tensor_.primitive),
+                B.inner.dtype(value_.primitive),
+            )
         return Tensor(B.Autodiff, AD.float_mask_where(tensor_, mask_, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -2660,11 +2901,19 @@ def float_mask_where(tensor, mask, value):
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
             value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("float_mask_where", B.inner.dtype(tensor_), B.inner.dtype(value_))
             return Tensor(B.Float, B.inner.float_mask_where(tensor_, mask_, value_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        if tensor_.primitive.dtype is not value_.primitive.dtype:
+            check_dtypes(
+                "float_mask_where",
+                B.inner.dtype(tensor_.primitive),
+                B.inner.dtype(value_.primitive),
+            )
         return Tensor(B.Autodiff, AD.float_mask_where(tensor_, mask_, value_), ctx)
     raise unsupported_backend("float_mask_where", tensor)
 
@@ -2756,6 +3005,8 @@ def float_scatter_nd(data, indices, values, reduction):
             data_ = data.primitive if data.kind is B.Float else data.as_float("NumPy")
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
             values_ = values.primitive if values.kind is B.Float else values.as_float("NumPy", data)
+            if data_.dtype is not values_.dtype:
+                check_dtypes("float_scatter_nd", B.inner.dtype(data_), B.inner.dtype(values_))
             return Tensor(
                 B.Float, B.inner.float_scatter_nd(data_, indices_, values_, reduction), ctx
             )
@@ -2763,6 +3014,10 @@ def float_scatter_nd(data, indices, values, reduction):
         data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
         values_ = values.primitive if values.kind is B.Autodiff else values.lift(AD, data)
+        if data_.primitive.dtype is not values_.primitive.dtype:
+            check_dtypes(
+                "float_scatter_nd", B.inner.dtype(data_.primitive), B.inner.dtype(values_.primitive)
+            )
         return Tensor(B.Autodiff, AD.float_scatter_nd(data_, indices_, values_, reduction), ctx)
     if data.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -2770,6 +3025,8 @@ def float_scatter_nd(data, indices, values, reduction):
             data_ = data.primitive if data.kind is B.Float else data.as_float("Torch")
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
             values_ = values.primitive if values.kind is B.Float else values.as_float("Torch", data)
+            if data_.dtype is not values_.dtype:
+                check_dtypes("float_scatter_nd", B.inner.dtype(data_), B.inner.dtype(values_))
             return Tensor(
                 B.Float, B.inner.float_scatter_nd(data_, indices_, values_, reduction), ctx
             )
@@ -2777,6 +3034,10 @@ def float_scatter_nd(data, indices, values, reduction):
         data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
         values_ = values.primitive if values.kind is B.Autodiff else values.lift(AD, data)
+        if data_.primitive.dtype is not values_.primitive.dtype:
+            check_dtypes(
+                "float_scatter_nd", B.inner.dtype(data_.primitive), B.inner.dtype(values_.primitive)
+            )
         return Tensor(B.Autodiff, AD.float_scatter_nd(data_, indices_, values_, reduction), ctx)
     raise unsupported_backend("float_scatter_nd", data)
 
@@ -2789,20 +3050,32 @@ def float_equal(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Bool, B.inner.float_equal(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes(
+                "float_equal", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
+            )
         return Tensor(B.Bool, AD.float_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Bool, B.inner.float_equal(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes(
+                "float_equal", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
+            )
         return Tensor(B.Bool, AD.float_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("float_equal", lhs)
 
@@ -2859,20 +3132,32 @@ def float_greater(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_greater", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Bool, B.inner.float_greater(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes(
+                "float_greater", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
+            )
         return Tensor(B.Bool, AD.float_greater(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_greater", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Bool, B.inner.float_greater(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes(
+                "float_greater", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
+            )
         return Tensor(B.Bool, AD.float_greater(lhs_, rhs_), ctx)
     raise unsupported_backend("float_greater", lhs)
 
@@ -2907,20 +3192,32 @@ def float_lower(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_lower", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Bool, B.inner.float_lower(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes(
+                "float_lower", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
+            )
         return Tensor(B.Bool, AD.float_lower(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_lower", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Bool, B.inner.float_lower(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes(
+                "float_lower", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
+            )
         return Tensor(B.Bool, AD.float_lower(lhs_, rhs_), ctx)
     raise unsupported_backend("float_lower", lhs)
 
@@ -2955,20 +3252,32 @@ def float_not_equal(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_not_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Bool, B.inner.float_not_equal(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes(
+                "float_not_equal", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
+            )
         return Tensor(B.Bool, AD.float_not_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_not_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Bool, B.inner.float_not_equal(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes(
+                "float_not_equal", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
+            )
         return Tensor(B.Bool, AD.float_not_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("float_not_equal", lhs)
 
@@ -2981,20 +3290,32 @@ def float_greater_equal(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_greater_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Bool, B.inner.float_greater_equal(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes(
+                "float_greater_equal", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
+            )
         return Tensor(B.Bool, AD.float_greater_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_greater_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Bool, B.inner.float_greater_equal(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes(
+                "float_greater_equal", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
+            )
         return Tensor(B.Bool, AD.float_greater_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("float_greater_equal", lhs)
 
@@ -3029,20 +3350,32 @@ def float_lower_equal(lhs, rhs):
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_lower_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Bool, B.inner.float_lower_equal(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes(
+                "float_lower_equal", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
+            )
         return Tensor(B.Bool, AD.float_lower_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_lower_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
             return Tensor(B.Bool, B.inner.float_lower_equal(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes(
+                "float_lower_equal", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
+            )
         return Tensor(B.Bool, AD.float_lower_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("float_lower_equal", lhs)
 

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=a4397b18ad810d9d body=0fbd7a3f9065b6a2
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=3f671c28eb3556ee body=525c3898b1c86982
 """The int ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -13,6 +13,7 @@ from runtime.device import AutodiffDevice, GradientCheckpointingStrategy
 from runtime.dispatch import (
     DISABLED,
     DispatchAutodiffContext,
+    check_dtypes,
     context_of,
     merge_contexts,
     unsupported_backend,
@@ -763,11 +764,15 @@ def int_slice_assign(tensor, slices, value):
         B = BACKENDS.NumPy
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
         value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("int_slice_assign", B.inner.dtype(tensor_), B.inner.dtype(value_))
         return Tensor(B.Int, B.inner.int_slice_assign(tensor_, slices, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
         value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("int_slice_assign", B.inner.dtype(tensor_), B.inner.dtype(value_))
         return Tensor(B.Int, B.inner.int_slice_assign(tensor_, slices, value_), ctx)
     raise unsupported_backend("int_slice_assign", tensor)
 
@@ -842,12 +847,16 @@ def int_scatter(dim, tensor, indices, value, update):
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("int_scatter", B.inner.dtype(tensor_), B.inner.dtype(value_))
         return Tensor(B.Int, B.inner.int_scatter(dim, tensor_, indices_, value_, update), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("int_scatter", B.inner.dtype(tensor_), B.inner.dtype(value_))
         return Tensor(B.Int, B.inner.int_scatter(dim, tensor_, indices_, value_, update), ctx)
     raise unsupported_backend("int_scatter", tensor)
 
@@ -860,12 +869,16 @@ def int_scatter_add(dim, tensor, indices, value):
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("int_scatter_add", B.inner.dtype(tensor_), B.inner.dtype(value_))
         return Tensor(B.Int, B.inner.int_scatter_add(dim, tensor_, indices_, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("int_scatter_add", B.inner.dtype(tensor_), B.inner.dtype(value_))
         return Tensor(B.Int, B.inner.int_scatter_add(dim, tensor_, indices_, value_), ctx)
     raise unsupported_backend("int_scatter_add", tensor)
 
@@ -898,12 +911,16 @@ def int_select_assign(tensor, dim, indices, value, update):
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("int_select_assign", B.inner.dtype(tensor_), B.inner.dtype(value_))
         return Tensor(B.Int, B.inner.int_select_assign(tensor_, dim, indices_, value_, update), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("int_select_assign", B.inner.dtype(tensor_), B.inner.dtype(value_))
         return Tensor(B.Int, B.inner.int_select_assign(tensor_, dim, indices_, value_, update), ctx)
     raise unsupported_backend("int_select_assign", tensor)
 
@@ -916,12 +933,16 @@ def int_select_add(tensor, dim, indices, value):
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("int_select_add", B.inner.dtype(tensor_), B.inner.dtype(value_))
         return Tensor(B.Int, B.inner.int_select_add(tensor_, dim, indices_, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("int_select_add", B.inner.dtype(tensor_), B.inner.dtype(value_))
         return Tensor(B.Int, B.inner.int_select_add(tensor_, dim, indices_, value_), ctx)
     raise unsupported_backend("int_select_add", tensor)
 
@@ -934,12 +955,16 @@ def int_mask_where(tensor, mask, value):
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("int_mask_where", B.inner.dtype(tensor_), B.inner.dtype(value_))
         return Tensor(B.Int, B.inner.int_mask_where(tensor_, mask_, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("int_mask_where", B.inner.dtype(tensor_), B.inner.dtype(value_))
         return Tensor(B.Int, B.inner.int_mask_where(tensor_, mask_, value_), ctx)
     raise unsupported_backend("int_mask_where", tensor)
 
@@ -1000,12 +1025,16 @@ def int_scatter_nd(data, indices, values, reduction):
         data_ = data.primitive if data.kind is B.Int else data.as_int("NumPy")
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
         values_ = values.primitive if values.kind is B.Int else values.as_int("NumPy", data)
+        if data_.dtype is not values_.dtype:
+            check_dtypes("int_scatter_nd", B.inner.dtype(data_), B.inner.dtype(values_))
         return Tensor(B.Int, B.inner.int_scatter_nd(data_, indices_, values_, reduction), ctx)
     if data.kind.variant == "Torch":
         B = BACKENDS.Torch
         data_ = data.primitive if data.kind is B.Int else data.as_int("Torch")
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
         values_ = values.primitive if values.kind is B.Int else values.as_int("Torch", data)
+        if data_.dtype is not values_.dtype:
+            check_dtypes("int_scatter_nd", B.inner.dtype(data_), B.inner.dtype(values_))
         return Tensor(B.Int, B.inner.int_scatter_nd(data_, indices_, values_, reduction), ctx)
     raise unsupported_backend("int_scatter_nd", data)
 
@@ -1017,11 +1046,15 @@ def int_add(lhs, rhs):
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_add", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Int, B.inner.int_add(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_add", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Int, B.inner.int_add(lhs_, rhs_), ctx)
     raise unsupported_backend("int_add", lhs)
 
@@ -1047,11 +1080,15 @@ def int_mul(lhs, rhs):
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_mul", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Int, B.inner.int_mul(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_mul", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Int, B.inner.int_mul(lhs_, rhs_), ctx)
     raise unsupported_backend("int_mul", lhs)
 
@@ -1091,11 +1128,15 @@ def int_equal(lhs, rhs):
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Bool, B.inner.int_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Bool, B.inner.int_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("int_equal", lhs)
 
@@ -1135,11 +1176,15 @@ def int_sub(lhs, rhs):
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_sub", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Int, B.inner.int_sub(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_sub", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Int, B.inner.int_sub(lhs_, rhs_), ctx)
     raise unsupported_backend("int_sub", lhs)
 
@@ -1165,11 +1210,15 @@ def int_div(lhs, rhs):
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_div", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Int, B.inner.int_div(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_div", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Int, B.inner.int_div(lhs_, rhs_), ctx)
     raise unsupported_backend("int_div", lhs)
 
@@ -1195,11 +1244,15 @@ def int_remainder(lhs, rhs):
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_remainder", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Int, B.inner.int_remainder(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_remainder", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Int, B.inner.int_remainder(lhs_, rhs_), ctx)
     raise unsupported_backend("int_remainder", lhs)
 
@@ -1281,11 +1334,15 @@ def int_powi(lhs, rhs):
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_powi", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Int, B.inner.int_powi(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_powi", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Int, B.inner.int_powi(lhs_, rhs_), ctx)
     raise unsupported_backend("int_powi", lhs)
 
@@ -1358,11 +1415,15 @@ def int_matmul(lhs, rhs):
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_matmul", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Int, B.inner.int_matmul(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_matmul", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Int, B.inner.int_matmul(lhs_, rhs_), ctx)
     raise unsupported_backend("int_matmul", lhs)
 
@@ -1374,11 +1435,15 @@ def bitwise_and(lhs, rhs):
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bitwise_and", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Int, B.inner.bitwise_and(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bitwise_and", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Int, B.inner.bitwise_and(lhs_, rhs_), ctx)
     raise unsupported_backend("bitwise_and", lhs)
 
@@ -1404,11 +1469,15 @@ def bitwise_or(lhs, rhs):
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bitwise_or", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Int, B.inner.bitwise_or(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bitwise_or", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Int, B.inner.bitwise_or(lhs_, rhs_), ctx)
     raise unsupported_backend("bitwise_or", lhs)
 
@@ -1434,11 +1503,15 @@ def bitwise_xor(lhs, rhs):
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bitwise_xor", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Int, B.inner.bitwise_xor(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bitwise_xor", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Int, B.inner.bitwise_xor(lhs_, rhs_), ctx)
     raise unsupported_backend("bitwise_xor", lhs)
 
@@ -1478,11 +1551,15 @@ def bitwise_left_shift(lhs, rhs):
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bitwise_left_shift", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Int, B.inner.bitwise_left_shift(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bitwise_left_shift", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Int, B.inner.bitwise_left_shift(lhs_, rhs_), ctx)
     raise unsupported_backend("bitwise_left_shift", lhs)
 
@@ -1508,11 +1585,15 @@ def bitwise_right_shift(lhs, rhs):
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bitwise_right_shift", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Int, B.inner.bitwise_right_shift(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bitwise_right_shift", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Int, B.inner.bitwise_right_shift(lhs_, rhs_), ctx)
     raise unsupported_backend("bitwise_right_shift", lhs)
 
@@ -1552,11 +1633,15 @@ def int_not_equal(lhs, rhs):
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_not_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Bool, B.inner.int_not_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_not_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Bool, B.inner.int_not_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("int_not_equal", lhs)
 
@@ -1568,11 +1653,15 @@ def int_greater(lhs, rhs):
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_greater", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Bool, B.inner.int_greater(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_greater", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Bool, B.inner.int_greater(lhs_, rhs_), ctx)
     raise unsupported_backend("int_greater", lhs)
 
@@ -1584,11 +1673,15 @@ def int_greater_equal(lhs, rhs):
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_greater_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Bool, B.inner.int_greater_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_greater_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Bool, B.inner.int_greater_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("int_greater_equal", lhs)
 
@@ -1614,11 +1707,15 @@ def int_lower(lhs, rhs):
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_lower", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Bool, B.inner.int_lower(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_lower", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Bool, B.inner.int_lower(lhs_, rhs_), ctx)
     raise unsupported_backend("int_lower", lhs)
 
@@ -1644,11 +1741,15 @@ def int_lower_equal(lhs, rhs):
         B = BACKENDS.NumPy
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_lower_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Bool, B.inner.int_lower_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_lower_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
         return Tensor(B.Bool, B.inner.int_lower_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("int_lower_equal", lhs)
 
