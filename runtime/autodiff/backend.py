@@ -150,6 +150,7 @@ class Autodiff:
                 else:
                     saved[name] = args[source]
             shapes = tuple([_shape(tensor) for tensor in inputs])
+            saved = tuple([saved.get(name) for name in rule.saved])
             step = OpsStep(backward, tracked, shapes, saved, None)
             node = Node(parents, order + 1, next_id(), TRACKED, COMPUTE_BOUND, step)
             return _outputs(float_output, result, AutodiffTensor(out, node))

@@ -59,7 +59,7 @@ class Checkpointer:
         for node in tape:
             if node.step is ROOT_STEP:
                 continue
-            for value in node.step.saved.values():
+            for value in node.step.saved:
                 if value is SELF:
                     self._count(node)
                 elif isinstance(value, Node):

@@ -33,7 +33,7 @@ def saved_bytes() -> int:
     seen, total = set(), 0
     for node in live_steps():
         step = node.step
-        values = list(getattr(step, "saved", {}).values())
+        values = list(step.saved)
         if step.recipe is not None:
             values += step.recipe_inputs()
         for value in values:

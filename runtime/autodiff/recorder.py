@@ -13,16 +13,16 @@ tracebacks point into it.
 What float_mul becomes under NoCheckpointing (under Balanced it also keeps recipes):
 
     def float_mul(lhs, rhs):
-        lhs_node, rhs_node = lhs.node, rhs.node
-        lhs_value, rhs_value = lhs.primitive, rhs.primitive
-        result = forward(lhs_value, rhs_value)
-        out = result
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
         ...
-        saved = {}
-        if rhs_tracked:
-            saved["lhs"] = lhs_value
-        if lhs_tracked:
-            saved["rhs"] = rhs_value
+        result = forward(lhs_value, rhs_value)
+        ...
+        lhs_tracked = lhs_node.requirement is not NONE
+        rhs_tracked = rhs_node.requirement is not NONE
+        if not (lhs_tracked or rhs_tracked):
+            ...
+        saved = (rhs_value if lhs_tracked else None, lhs_value if rhs_tracked else None)
         ...
 """
 
@@ -105,18 +105,16 @@ def _source(op, rule, recomputes: bool) -> str:
                 add(
                     f"    {name}_held = {name}_node if {name}_node.properties is MEMORY_BOUND else {value}"
                 )
-    # a value every input's VJP needs is saved whatever is tracked; the others on a condition
-    always, conditional = [], []
+    # rule.saved's values in order: one that every input's VJP needs is saved whatever is
+    # tracked (at least one input is by now); another only if an input needing it is tracked
+    saved = []
     for name, needed_by in saved_names:
         value = _saved_value(op, name, inputs, recomputes, memory_bound)
-        if len(needed_by) == len(inputs):  # (at least one input is tracked by now)
-            always.append(f'"{name}": {value}')
-        else:
-            conditional.append((" or ".join(f"{n}_tracked" for n in needed_by), name, value))
-    add(f"    saved = {{{', '.join(always)}}}")
-    for condition, name, value in conditional:
-        add(f"    if {condition}:")
-        add(f'        saved["{name}"] = {value}')
+        if len(needed_by) < len(inputs):
+            value = f"({value})" if " if " in value else value
+            value += f" if {' or '.join(f'{n}_tracked' for n in needed_by)} else None"
+        saved.append(value)
+    add(f"    saved = ({', '.join(saved)}{',' if len(saved) == 1 else ''})")
     parents = [f"{name}_node if {name}_tracked else None" for name in inputs]
     if len(inputs) == 1:
         parents = [f"{inputs[0]}_node"]
@@ -161,12 +159,11 @@ def _wrap(op) -> str:
 
 
 def _saved_names(rule, inputs) -> list[tuple[str, list[str]]]:
-    """Each name a VJP needs, with the inputs whose VJPs need it, in first-needed order."""
-    needed: dict[str, list[str]] = {}
-    for name, needs in zip(inputs, rule.needs):
-        for value in needs:
-            needed.setdefault(value, []).append(name)
-    return list(needed.items())
+    """Each name of rule.saved, with the inputs whose VJPs need it."""
+    return [
+        (value, [name for name, needs in zip(inputs, rule.needs) if value in needs])
+        for value in rule.saved
+    ]
 
 
 def _saved_value(op, name: str, inputs, recomputes: bool, memory_bound: bool) -> str:

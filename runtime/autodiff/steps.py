@@ -12,7 +12,7 @@ from runtime.autodiff.node import Node
 
 class _MarkerStep:
     __slots__ = ("name",)
-    recipe = None
+    saved, recipe = (), None
 
     def __init__(self, name):
         self.name = name
@@ -66,7 +66,7 @@ class OpsStep:
         # per float input (a tuple of them for a list input):
         self.parents = parents  # its Node if tracked, else None
         self.shapes = shapes  # its shape, to undo broadcasting (None: a one-argument op)
-        self.saved = saved  # name -> primitive | Node (recompute) | SELF
+        self.saved = saved  # per name of rule.saved: primitive | Node (recompute) | SELF | None
         # A MemoryBound output's recipe: the op's call arguments, each float input a primitive
         # (kept: burn's Backup action) or a Node (itself recomputed); None when it is kept.
         self.recipe = recipe
@@ -77,7 +77,7 @@ class OpsStep:
     def run(self, node, grad, gradients, checkpointer) -> None:
         values = self.saved
         if checkpointer is not None:
-            values = {name: checkpointer.resolve(value, node) for name, value in values.items()}
+            values = [checkpointer.resolve(value, node) for value in values]
         backend = self.backward.backend
         shapes = self.shapes or (None,)
         for vjp, parent, shape in zip(self.backward.rule.vjps, self.parents, shapes):

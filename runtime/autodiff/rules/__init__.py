@@ -29,9 +29,11 @@ assert len(RULES) == sum(map(len, TABLES)), "a rule is in two tables"
 
 
 class Rule:
-    """A rule, compiled once for one op: positional VJPs and the names each one needs."""
+    """A rule, compiled once for one op: positional VJPs and the names each one needs. A step
+    saves its values as a tuple in the order of `saved` (every name some VJP needs, in the
+    order first needed), None where no tracked input needs it; a VJP reads its by position."""
 
-    __slots__ = ("name", "vjps", "needs")
+    __slots__ = ("name", "vjps", "needs", "saved")
 
     def __init__(
         self, name: str, args: tuple[str, ...], float_inputs: tuple[str, ...], multi_output=False
@@ -50,28 +52,29 @@ class Rule:
         allowed = {"B", "g", "out", *args} | ({"indices"} if multi_output else set())
         allowed |= {f"{a}_{what}" for a in float_inputs for what in ("shape", "device", "dtype")}
         self.name = name
-        self.vjps, self.needs = [], []
-        for fn in fns:
-            params = tuple(inspect.signature(fn).parameters)
+        params_of = [tuple(inspect.signature(fn).parameters) for fn in fns]
+        for params in params_of:
             unknown = [p for p in params if p not in allowed]
             if unknown:
                 raise ValueError(
                     f"a VJP of {name} asks for {unknown}, which the op does not have; "
                     f"it may name {sorted(allowed)}"
                 )
-            self.vjps.append(_bind(fn, params))
-            self.needs.append(tuple(p for p in params if p not in ("B", "g")))
-        self.vjps, self.needs = tuple(self.vjps), tuple(self.needs)
+        self.needs = tuple(tuple(p for p in params if p not in ("B", "g")) for params in params_of)
+        self.saved = tuple(dict.fromkeys(n for needs in self.needs for n in needs))
+        position = {n: i for i, n in enumerate(self.saved)}
+        self.vjps = tuple(_bind(fn, params, position) for fn, params in zip(fns, params_of))
 
 
-def _bind(fn, params):
-    """Turn `fn(<named params>)` into `vjp(B, g, values)`, calling `fn` positionally: this
+def _bind(fn, params, position):
+    """Turn `fn(<named params>)` into `vjp(B, g, values)`, calling `fn` positionally with the
+    saved values it names (`values` is a step's tuple, `position` a name's index in it): this
     runs once per input per backward step, so it builds no keyword dict."""
-    keys = tuple(p for p in params if p not in ("B", "g"))
+    keys = tuple(position[p] for p in params if p not in ("B", "g"))
     lead = tuple(p for p in params if p in ("B", "g"))
     if params[: len(lead)] != lead:  # B or g after a saved name: keywords, the rare way
         return lambda B, g, values: fn(
-            **{p: B if p == "B" else g if p == "g" else values[p] for p in params}
+            **{p: B if p == "B" else g if p == "g" else values[position[p]] for p in params}
         )
     if lead == ("g",) and len(keys) == 0:
         return lambda B, g, values: fn(g)
