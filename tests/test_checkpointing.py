@@ -109,7 +109,7 @@ def test_an_untracked_parent_makes_a_memory_bound_op_compute_bound():
     assert prop(w * w) is ComputingProperty.MemoryBound
     constant_times_w = c * w
     assert prop(constant_times_w) is ComputingProperty.ComputeBound
-    assert constant_times_w.primitive.node.step.recipe is None  # no recipe to keep
+    assert constant_times_w.primitive.node.recipe is None  # no recipe to keep
 
 
 @pytest.mark.parametrize("device", STRATEGIES.values(), ids=STRATEGIES.keys())

@@ -15,7 +15,7 @@ import pytest
 from generated import Device, Tensor, introspect
 from runtime.autodiff.gradients import Gradients
 from runtime.autodiff.node import ComputingProperty, Node, Requirement, next_id
-from runtime.autodiff.steps import UNTRACKED_STEP, OpsStep
+from runtime.autodiff.steps import UNTRACKED_STEP, Backward
 from runtime.errors import BACKWARD_NEEDS_TRACKED, GraphConsumed
 
 CPU = Device.numpy()
@@ -288,7 +288,7 @@ def test_a_backward_that_fails_part_way_has_consumed_its_graph(device, monkeypat
     w = leaf([0.5, 1.0], device)
     h = (w * 2.0).exp()
     loss = (h * w).tanh().sum()
-    run, calls = OpsStep.run, []
+    run, calls = Backward.run, []
 
     def failing_run(self, *args):
         calls.append(self)
@@ -296,7 +296,7 @@ def test_a_backward_that_fails_part_way_has_consumed_its_graph(device, monkeypat
             raise MemoryError("simulated")
         return run(self, *args)
 
-    monkeypatch.setattr(OpsStep, "run", failing_run)
+    monkeypatch.setattr(Backward, "run", failing_run)
     with pytest.raises(MemoryError):
         loss.backward()
     monkeypatch.undo()

@@ -18,7 +18,7 @@ from runtime.autodiff.checkpoint import (
 from runtime.autodiff.node import ComputingProperty, Node, Requirement, next_id
 from runtime.autodiff.recorder import compile_recorder, outputs
 from runtime.autodiff.rules import Rule
-from runtime.autodiff.steps import UNTRACKED_STEP, Backward, OpsStep
+from runtime.autodiff.steps import UNTRACKED_STEP, Backward
 from runtime.autodiff.tensor import AutodiffTensor
 from runtime.device import GradientCheckpointingStrategy
 
@@ -113,7 +113,7 @@ class Autodiff:
         return self._recorder(op, rule, forward)
 
     def _recorder(self, op: AutodiffOp, rule: Rule, forward):
-        """The op's method: forward on the inner backend, then its Node and OpsStep, compiled
+        """The op's method: forward on the inner backend, then its Node and step, compiled
         for the op (runtime/autodiff/recorder.py); an op with a list input is interpreted."""
         backward = Backward(rule, self.inner, forward, op.float_inputs)
         recomputes = self.strategy.recomputes
@@ -151,8 +151,17 @@ class Autodiff:
                     saved[name] = args[source]
             shapes = tuple([_shape(tensor) for tensor in inputs])
             saved = tuple([saved.get(name) for name in rule.saved])
-            step = OpsStep(backward, tracked, shapes, saved, None)
-            node = Node(parents, order + 1, next_id(), TRACKED, COMPUTE_BOUND, step)
+            node = Node(
+                parents,
+                order + 1,
+                next_id(),
+                TRACKED,
+                COMPUTE_BOUND,
+                backward,
+                tracked,
+                shapes,
+                saved,
+            )
             return _outputs(float_output, result, AutodiffTensor(out, node))
 
         return record_list

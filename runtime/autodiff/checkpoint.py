@@ -59,7 +59,7 @@ class Checkpointer:
         for node in tape:
             if node.step is ROOT_STEP:
                 continue
-            for value in node.step.saved:
+            for value in node.saved:
                 if value is SELF:
                     self._count(node)
                 elif isinstance(value, Node):
@@ -68,11 +68,12 @@ class Checkpointer:
         # a needed one runs once and is dropped with the inputs it kept; the others are dropped
         # here (burn drops unused Backup actions when it builds the checkpointer).
         for node in tape:
-            step = node.step
-            if step.recipe is not None:
+            recipe = node.recipe
+            if recipe is not None:
                 if node.id in self.needed:
-                    self.recipes[node.id] = (step.backward, step.recipe, step.recipe_inputs())
-                step.recipe = None
+                    backward = node.step
+                    self.recipes[node.id] = (backward, recipe, backward.recipe_inputs(recipe))
+                node.recipe = None
 
     def _count(self, node: Node) -> None:
         # A value is recomputed once, so its recipe's inputs are counted once, on first sight.
@@ -84,7 +85,7 @@ class Checkpointer:
                 self.needed[key] += 1
                 continue
             self.needed[key] = 1
-            stack.extend(v for v in node.step.recipe_inputs() if type(v) is Node)
+            stack.extend(v for v in node.step.recipe_inputs(node.recipe) if type(v) is Node)
 
     def resolve(self, value, owner: Node):
         if value is SELF:

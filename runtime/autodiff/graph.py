@@ -10,7 +10,7 @@ keeps leaves' RootSteps, so parameters serve any number of backward passes.
 from runtime.autodiff.checkpoint import Checkpointer
 from runtime.autodiff.gradients import Gradients
 from runtime.autodiff.node import Node, Requirement
-from runtime.autodiff.steps import CONSUMED, ROOT_STEP, OpsStep
+from runtime.autodiff.steps import CONSUMED, ROOT_STEP, Backward
 from runtime.errors import BACKWARD_NEEDS_TRACKED, BurnPanic, GraphConsumed
 
 
@@ -25,23 +25,25 @@ def backward(root, backend) -> Gradients:
     tape = _tape(node)
     gradients = Gradients()
     gradients.register(node.id, _ones(backend, root.primitive))
-    recomputes = any(n.step.recipe is not None for n in tape)
+    recomputes = any(n.recipe is not None for n in tape)
     checkpointer = Checkpointer(tape) if recomputes else None
     try:
         for node in tape:
             step = node.step
             if step is ROOT_STEP:
                 continue  # a Grad leaf: its gradient stays in `gradients` for the user
-            # Consumed before it runs: this local is then the step's last reference, dropped
-            # (with the step's saved tensors) by the next iteration, before the next step runs.
+            # Consumed before it runs, and its state (saved tensors, inputs) dropped right after,
+            # before the next step runs.
             node.step = CONSUMED
             step.run(node, gradients.consume(node), gradients, checkpointer)
+            node.release()
     except BaseException:
         # A pass that fails part-way has still consumed its graph (the steps that ran, the
         # recipes the checkpointer took): say so to a retry instead of failing obscurely.
         for node in tape:
             if node.step is not ROOT_STEP:
                 node.step = CONSUMED
+                node.release()
         raise
     return gradients
 
@@ -65,8 +67,8 @@ def _tape(root: Node) -> list[Node]:
         if step is CONSUMED:
             raise GraphConsumed(node.id)
         tape.append(node)
-        if type(step) is OpsStep:
-            for parent in step.parents:
+        if type(step) is Backward:
+            for parent in node.inputs:
                 for parent in parent if type(parent) is tuple else (parent,):  # list inputs
                     if parent is not None and parent.id not in seen:
                         seen.add(parent.id)

@@ -32,10 +32,9 @@ def saved_bytes() -> int:
     values saved for their rules, and the inputs kept by MemoryBound ops' recipes."""
     seen, total = set(), 0
     for node in live_steps():
-        step = node.step
-        values = list(step.saved)
-        if step.recipe is not None:
-            values += step.recipe_inputs()
+        values = list(node.saved)
+        if node.recipe is not None:
+            values += node.step.recipe_inputs(node.recipe)
         for value in values:
             nbytes = getattr(value, "nbytes", None)
             if nbytes is not None and id(value) not in seen:

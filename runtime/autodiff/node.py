@@ -59,17 +59,51 @@ class ComputingProperty(Enum):
 
 
 class Node:
-    """{parents, order, id, requirement, properties} plus the registered step."""
+    """{parents, order, id, requirement, properties} and the step registered for it.
 
-    __slots__ = ("parents", "order", "id", "requirement", "properties", "step", "__weakref__")
+    burn registers, per op, an OpsStep that holds the op's parents and saved state beside its
+    Node. Here a recorded op's Node carries that state in its own slots and `step` is the op's
+    shared Backward (runtime/autodiff/steps.py): one allocation per op instead of two, on the
+    path every tracked op takes. Leaves and untracked ops have a marker step and no state; a
+    backward marks each step it ran Consumed and drops its state.
+    """
 
-    def __init__(self, parents, order, id, requirement, properties, step=None):
+    __slots__ = (
+        "parents",
+        "order",
+        "id",
+        "requirement",
+        "properties",
+        "step",
+        "inputs",
+        "shapes",
+        "saved",
+        "recipe",
+        "__weakref__",
+    )
+
+    def __init__(
+        self, parents, order, id, requirement, properties, step=None, inputs=(), shapes=None,
+        saved=(), recipe=None,
+    ):  # fmt: skip
         self.parents = parents  # the tracked inputs' ids (ints)
         self.order = order  # depth: leaves 0, an op output max(parent orders) + 1
         self.id = id  # an int from `next_id`: unique and increasing in the process
         self.requirement = requirement
         self.properties = properties
         self.step = step  # None for an unregistered leaf; CONSUMED once a backward used it
+        # The step's state, per float input (a tuple of them for a list input): its Node if
+        # tracked, else None; its shape, to undo broadcasting (None: a one-argument op).
+        self.inputs = inputs
+        self.shapes = shapes
+        self.saved = saved  # per name of rule.saved: primitive | Node (recompute) | SELF | None
+        # A MemoryBound output's recipe: the op's call arguments, each float input a primitive
+        # (kept: burn's Backup action) or a Node (itself recomputed); None when it is kept.
+        self.recipe = recipe
+
+    def release(self) -> None:
+        """Drop the step's state (a backward ran it): its saved tensors and its inputs."""
+        self.inputs, self.shapes, self.saved, self.recipe = (), None, (), None
 
     def __repr__(self):
         return (

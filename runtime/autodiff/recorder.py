@@ -1,5 +1,5 @@
 """An op's recorder, compiled once per (op, strategy): the forward on the inner backend, then
-the output's Node and OpsStep, written out as straight-line Python.
+the output's Node and its step's state, written out as straight-line Python.
 
 Everything a recorder decides — which arguments are float inputs, what each input's VJP needs
 saved, what a recomputable output keeps — depends only on the op, its rule and the strategy.
@@ -29,11 +29,11 @@ What float_mul becomes under NoCheckpointing (under Balanced it also keeps recip
 import linecache
 
 from runtime.autodiff.node import ComputingProperty, Node, Requirement, next_id
-from runtime.autodiff.steps import SELF, UNTRACKED_STEP, OpsStep
+from runtime.autodiff.steps import SELF, UNTRACKED_STEP
 from runtime.autodiff.tensor import AutodiffTensor
 
 # the names a recorder's body uses besides the op's arguments
-LOCALS = ("result", "out", "order", "saved", "parent_ids", "ops_step", "out_node", "memory_bound")
+LOCALS = ("result", "out", "order", "saved", "parent_ids", "inputs", "out_node", "memory_bound")
 
 
 def compile_recorder(op, rule, backward, inner, recomputes: bool):
@@ -50,7 +50,6 @@ def compile_recorder(op, rule, backward, inner, recomputes: bool):
         "MEMORY_BOUND": ComputingProperty.MemoryBound,
         "SELF": SELF,
         "UNTRACKED_STEP": UNTRACKED_STEP,
-        "OpsStep": OpsStep,
         "Node": Node,
         "next_id": next_id,
         "AutodiffTensor": AutodiffTensor,
@@ -125,7 +124,6 @@ def _source(op, rule, recomputes: bool) -> str:
     if memory_bound:
         held = [f"{a}_held" if a in inputs else a for a in op.args]
         recipe = f"({', '.join(held)}{',' if len(held) == 1 else ''}) if memory_bound else None"
-    add(f"    ops_step = OpsStep(BACKWARD, [{', '.join(parents)}], {shapes}, saved, {recipe})")
     if len(inputs) == 1:
         add(f"    parent_ids = [{inputs[0]}_node.id]")
     elif len(inputs) == 2:
@@ -142,7 +140,11 @@ def _source(op, rule, recomputes: bool) -> str:
     properties = (
         "MEMORY_BOUND if memory_bound else COMPUTE_BOUND" if memory_bound else "COMPUTE_BOUND"
     )
-    add(f"    out_node = Node(parent_ids, order + 1, next_id(), TRACKED, {properties}, ops_step)")
+    add(f"    inputs = [{', '.join(parents)}]")
+    add(
+        f"    out_node = Node(parent_ids, order + 1, next_id(), TRACKED, {properties}, BACKWARD, "
+        f"inputs, {shapes}, saved, {recipe})"
+    )
     add(f"    return {_wrap(op)}")
     return "\n".join(lines) + "\n"
 

@@ -1,9 +1,11 @@
 """Steps: what backward runs for a node (burn's `Step` trait objects).
 
 RootStep and UntrackedOpsStep do nothing and carry nothing, so each is one shared object.
-OpsStep runs an op's backward rule: one VJP per tracked float input, with the values the rule
-asked for (saved at forward time, or recomputed by the Checkpointer), and undoes broadcasting
-once, here, for every rule. A `tensors` input (cat) is a list: its VJP returns one gradient per
+A recorded op's step is its Backward, shared by every node of that op, with the node's state
+(burn's OpsStep { ops: { parents, node, state }, backward }, laid out as node + Backward: see
+Node). It runs the op's rule: one VJP per tracked float input, with the values the rule asked
+for (saved at forward time, or recomputed by the Checkpointer), and undoes broadcasting once,
+here, for every rule. A `tensors` input (cat) is a list: its VJP returns one gradient per
 element, and each tracked element is a parent of its own.
 """
 
@@ -12,7 +14,6 @@ from runtime.autodiff.node import Node
 
 class _MarkerStep:
     __slots__ = ("name",)
-    saved, recipe = (), None
 
     def __init__(self, name):
         self.name = name
@@ -49,38 +50,18 @@ class Backward:
         self.forward = forward
         self.float_positions = float_positions
 
-    def recompute(self, recipe, retrieve):
-        """The output again, from a step's recipe; `retrieve(node)` gives a recomputed input."""
-        args = list(recipe)
-        for i in self.float_positions:
-            if type(args[i]) is Node:
-                args[i] = retrieve(args[i])
-        return self.forward(*args)
-
-
-class OpsStep:
-    __slots__ = ("backward", "parents", "shapes", "saved", "recipe")
-
-    def __init__(self, backward, parents, shapes, saved, recipe):
-        self.backward = backward
-        # per float input (a tuple of them for a list input):
-        self.parents = parents  # its Node if tracked, else None
-        self.shapes = shapes  # its shape, to undo broadcasting (None: a one-argument op)
-        self.saved = saved  # per name of rule.saved: primitive | Node (recompute) | SELF | None
-        # A MemoryBound output's recipe: the op's call arguments, each float input a primitive
-        # (kept: burn's Backup action) or a Node (itself recomputed); None when it is kept.
-        self.recipe = recipe
-
-    def recipe_inputs(self) -> list:
-        return [self.recipe[i] for i in self.backward.float_positions]
+    def recipe_inputs(self, recipe) -> list:
+        return [recipe[i] for i in self.float_positions]
 
     def run(self, node, grad, gradients, checkpointer) -> None:
-        values = self.saved
+        """One VJP per tracked float input, from the values the node saved; the gradients go
+        to its inputs, broadcasting undone."""
+        values = node.saved
         if checkpointer is not None:
             values = [checkpointer.resolve(value, node) for value in values]
-        backend = self.backward.backend
-        shapes = self.shapes or (None,)
-        for vjp, parent, shape in zip(self.backward.rule.vjps, self.parents, shapes):
+        backend = self.backend
+        shapes = node.shapes or (None,)
+        for vjp, parent, shape in zip(self.rule.vjps, node.inputs, shapes):
             if type(parent) is tuple:
                 if any(p is not None for p in parent):
                     for p, s, input_grad in zip(parent, shape, vjp(backend, grad, values)):
@@ -91,6 +72,14 @@ class OpsStep:
                 if shape is not None and input_grad.shape != shape:
                     input_grad = backend.unbroadcast(input_grad, shape)
                 gradients.register(parent.id, input_grad)
+
+    def recompute(self, recipe, retrieve):
+        """The output again, from a step's recipe; `retrieve(node)` gives a recomputed input."""
+        args = list(recipe)
+        for i in self.float_positions:
+            if type(args[i]) is Node:
+                args[i] = retrieve(args[i])
+        return self.forward(*args)
 
 
 def _register(backend, gradients, parent, shape, input_grad) -> None:
