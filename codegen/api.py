@@ -302,6 +302,7 @@ class Method:
     doc: str
     body: list[str]
     operators: tuple[str, ...]
+    alias: str | None = None  # the dispatch function the method is, if it only forwards to it
 
 
 def tensor_methods(catalogue: Catalogue) -> list[Method]:
@@ -344,6 +345,10 @@ def _method(name: str, ops: list[Op], operators: tuple[str, ...]) -> Method:
     if first.static:
         return _static_method(name, ops, doc, operators)
     params = _rest(first)
+    if len(ops) == 1 and not params and first.args[0] is first.receiver and not narrowed(first):
+        # A method that would only pass `self` to one dispatch function is that function: one
+        # call instead of two (a tensor of another kind meets the routing's clear TypeError).
+        return Method(name, False, "self", doc, [], operators, alias=first.name)
     signature = ", ".join(["self", *_params(params)])
     body = ["kind = self.kind.tensor_kind"]
     scalar_ops = [op for op in ops if _rest(op) and _rest(op)[0].type in SCALAR_TYPES]

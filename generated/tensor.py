@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=9a457f9c4b9faa84 body=8278a092c45e9511
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=17441929835a44ea body=223d9a187e367793
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from runtime.arguments import (  # noqa: F401  (the argument checks the methods use)
@@ -410,27 +410,6 @@ class Tensor(TensorBase):
             return int_clamp_max(self, scalar_for("clamp_max", self, max))
         raise kind_error("clamp_max", self, (FLOAT, INT))
 
-    def exp(self):
-        """Element-wise e^x."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return float_exp(self)
-        raise kind_error("exp", self, (FLOAT,))
-
-    def log(self):
-        """Element-wise natural logarithm."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return float_log(self)
-        raise kind_error("log", self, (FLOAT,))
-
-    def sqrt(self):
-        """Element-wise square root."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return float_sqrt(self)
-        raise kind_error("sqrt", self, (FLOAT,))
-
     def abs(self):
         """Routes by kind:
 
@@ -459,104 +438,6 @@ class Tensor(TensorBase):
             return int_sign(self)
         raise kind_error("sign", self, (FLOAT, INT))
 
-    def tanh(self):
-        """Element-wise hyperbolic tangent."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return float_tanh(self)
-        raise kind_error("tanh", self, (FLOAT,))
-
-    def log1p(self):
-        """Element-wise log(1 + x), accurate near 0."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return float_log1p(self)
-        raise kind_error("log1p", self, (FLOAT,))
-
-    def recip(self):
-        """Element-wise 1 / x."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return float_recip(self)
-        raise kind_error("recip", self, (FLOAT,))
-
-    def sin(self):
-        """Element-wise sine."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return float_sin(self)
-        raise kind_error("sin", self, (FLOAT,))
-
-    def cos(self):
-        """Element-wise cosine."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return float_cos(self)
-        raise kind_error("cos", self, (FLOAT,))
-
-    def tan(self):
-        """Element-wise tangent."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return float_tan(self)
-        raise kind_error("tan", self, (FLOAT,))
-
-    def sinh(self):
-        """Element-wise hyperbolic sine."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return float_sinh(self)
-        raise kind_error("sinh", self, (FLOAT,))
-
-    def cosh(self):
-        """Element-wise hyperbolic cosine."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return float_cosh(self)
-        raise kind_error("cosh", self, (FLOAT,))
-
-    def asin(self):
-        """Element-wise arcsine (x in [-1, 1])."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return float_asin(self)
-        raise kind_error("asin", self, (FLOAT,))
-
-    def acos(self):
-        """Element-wise arccosine (x in [-1, 1])."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return float_acos(self)
-        raise kind_error("acos", self, (FLOAT,))
-
-    def atan(self):
-        """Element-wise arctangent."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return float_atan(self)
-        raise kind_error("atan", self, (FLOAT,))
-
-    def asinh(self):
-        """Element-wise inverse hyperbolic sine."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return float_asinh(self)
-        raise kind_error("asinh", self, (FLOAT,))
-
-    def acosh(self):
-        """Element-wise inverse hyperbolic cosine (x >= 1)."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return float_acosh(self)
-        raise kind_error("acosh", self, (FLOAT,))
-
-    def atanh(self):
-        """Element-wise inverse hyperbolic tangent (x in (-1, 1))."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return float_atanh(self)
-        raise kind_error("atanh", self, (FLOAT,))
-
     def atan2(self, rhs):
         """Element-wise angle of the point (x=rhs, y=lhs), in (-pi, pi], broadcasting."""
         kind = self.kind.tensor_kind
@@ -575,48 +456,6 @@ class Tensor(TensorBase):
             return float_hypot(self, rhs)
         raise kind_error("hypot", self, (FLOAT,))
 
-    def erf(self):
-        """Element-wise Gauss error function."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return float_erf(self)
-        raise kind_error("erf", self, (FLOAT,))
-
-    def round(self):
-        """Element-wise rounding to the nearest integer, halves to even (the gradient is 0)."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return float_round(self)
-        raise kind_error("round", self, (FLOAT,))
-
-    def floor(self):
-        """Element-wise largest integer <= x (the gradient is 0)."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return float_floor(self)
-        raise kind_error("floor", self, (FLOAT,))
-
-    def ceil(self):
-        """Element-wise smallest integer >= x (the gradient is 0)."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return float_ceil(self)
-        raise kind_error("ceil", self, (FLOAT,))
-
-    def trunc(self):
-        """Element-wise rounding toward zero (the gradient is 0)."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return float_trunc(self)
-        raise kind_error("trunc", self, (FLOAT,))
-
-    def relu(self):
-        """Element-wise max(x, 0)."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return relu(self)
-        raise kind_error("relu", self, (FLOAT,))
-
     def leaky_relu(self, negative_slope):
         """Element-wise x, or x * negative_slope where x < 0."""
         kind = self.kind.tensor_kind
@@ -633,40 +472,12 @@ class Tensor(TensorBase):
             return prelu(self, alpha)
         raise kind_error("prelu", self, (FLOAT,))
 
-    def gelu(self):
-        """Element-wise x * Φ(x) (the exact erf form, and its exact gradient)."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return gelu(self)
-        raise kind_error("gelu", self, (FLOAT,))
-
-    def sigmoid(self):
-        """Element-wise logistic function 1 / (1 + e^-x)."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return sigmoid(self)
-        raise kind_error("sigmoid", self, (FLOAT,))
-
     def hard_sigmoid(self, alpha, beta):
         """Element-wise clamp(alpha * x + beta, 0, 1)."""
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             return hard_sigmoid(self, float(alpha), float(beta))
         raise kind_error("hard_sigmoid", self, (FLOAT,))
-
-    def log_sigmoid(self):
-        """Element-wise log(sigmoid(x)), stable for large |x|."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return log_sigmoid(self)
-        raise kind_error("log_sigmoid", self, (FLOAT,))
-
-    def silu(self):
-        """Element-wise x * sigmoid(x) (burn-tensor's silu)."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return silu(self)
-        raise kind_error("silu", self, (FLOAT,))
 
     def softmax(self, dim):
         """e^x / sum(e^x) along `dim`, shifted by the row max (stable for large inputs)."""
@@ -1667,27 +1478,6 @@ class Tensor(TensorBase):
             return int_lower_equal_elem(self, scalar_for("lower_equal_elem", self, rhs))
         raise kind_error("lower_equal_elem", self, (FLOAT, INT))
 
-    def is_nan(self):
-        """Element-wise x is NaN."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return float_is_nan(self)
-        raise kind_error("is_nan", self, (FLOAT,))
-
-    def is_inf(self):
-        """Element-wise x is +inf or -inf."""
-        kind = self.kind.tensor_kind
-        if kind is FLOAT:
-            return float_is_inf(self)
-        raise kind_error("is_inf", self, (FLOAT,))
-
-    def square(self):
-        """Element-wise x * x."""
-        kind = self.kind.tensor_kind
-        if kind is INT:
-            return int_square(self)
-        raise kind_error("square", self, (INT,))
-
     def bitwise_and(self, rhs):
         """Routes by kind:
 
@@ -1739,13 +1529,6 @@ class Tensor(TensorBase):
                 return bitwise_xor_scalar(self, scalar_for("bitwise_xor", self, rhs))
         raise kind_error("bitwise_xor", self, (INT,))
 
-    def bitwise_not(self):
-        """Element-wise bitwise not (~x == -x - 1)."""
-        kind = self.kind.tensor_kind
-        if kind is INT:
-            return bitwise_not(self)
-        raise kind_error("bitwise_not", self, (INT,))
-
     def bitwise_left_shift(self, rhs):
         """Routes by kind:
 
@@ -1785,13 +1568,6 @@ class Tensor(TensorBase):
         raise kind_error("bitwise_right_shift", self, (INT,))
 
     __rshift__ = bitwise_right_shift
-
-    def bool_not(self):
-        """Element-wise logical not."""
-        kind = self.kind.tensor_kind
-        if kind is BOOL:
-            return bool_not(self)
-        raise kind_error("bool_not", self, (BOOL,))
 
     def bool_and(self, rhs):
         """Element-wise logical and."""
@@ -1910,3 +1686,37 @@ class Tensor(TensorBase):
 
 # Imported last: the dispatch functions construct Tensors, and the methods above call them.
 from generated.dispatch import *  # noqa: E402, F401, F403
+
+# The methods that only pass `self` on to one dispatch function are that function.
+Tensor.exp = float_exp
+Tensor.log = float_log
+Tensor.sqrt = float_sqrt
+Tensor.tanh = float_tanh
+Tensor.log1p = float_log1p
+Tensor.recip = float_recip
+Tensor.sin = float_sin
+Tensor.cos = float_cos
+Tensor.tan = float_tan
+Tensor.sinh = float_sinh
+Tensor.cosh = float_cosh
+Tensor.asin = float_asin
+Tensor.acos = float_acos
+Tensor.atan = float_atan
+Tensor.asinh = float_asinh
+Tensor.acosh = float_acosh
+Tensor.atanh = float_atanh
+Tensor.erf = float_erf
+Tensor.round = float_round
+Tensor.floor = float_floor
+Tensor.ceil = float_ceil
+Tensor.trunc = float_trunc
+Tensor.relu = relu
+Tensor.gelu = gelu
+Tensor.sigmoid = sigmoid
+Tensor.log_sigmoid = log_sigmoid
+Tensor.silu = silu
+Tensor.is_nan = float_is_nan
+Tensor.is_inf = float_is_inf
+Tensor.square = int_square
+Tensor.bitwise_not = bitwise_not
+Tensor.bool_not = bool_not
