@@ -87,3 +87,21 @@ def test_the_routing_refuses_two_dtypes_and_accepts_equal_ones(device):
     same = Tensor.from_data(other, device=device)
     assert same.to_numpy().dtype is not f32.to_numpy().dtype  # (the slow path is taken)
     np.testing.assert_array_equal((f32 * same).to_numpy(), [1.0, 2.0])
+
+
+def test_a_three_input_op_records_its_tracked_parents(monkeypatch):
+    """No catalogue op has three float inputs yet; the recorder's general form is ready."""
+    from runtime.autodiff import rules
+
+    monkeypatch.setitem(rules.RULES, "fake_add3", (lambda g: g, lambda g, c: g * c, lambda g: g))
+    op = AutodiffOp("fake_add3", ("a", "b", "c"), (0, 1, 2), "record")
+    rule = Rule("fake_add3", op.args, op.args)
+    inner = BACKENDS.NumPy.inner
+    backward = Backward(rule, inner, lambda a, b, c: a + b + c, (0, 1, 2))
+    record = compile_recorder(op, rule, backward, inner, recomputes=False)
+    a, b, c = (tensor([1.0, 2.0], AD, grad) for grad in (True, False, True))
+    out = record(a.primitive, b.primitive, c.primitive)
+    np.testing.assert_array_equal(out.primitive, [3.0, 6.0])
+    assert out.node.parents == [node(a).id, node(c).id]
+    assert out.node.inputs == [node(a), None, node(c)]
+    assert out.node.saved == (None,)  # only b's VJP needs c, and b is untracked

@@ -10,7 +10,8 @@ writes `__init__` (and torchgen writes PyTorch's autograd wrappers, at build tim
 The source is registered with linecache: `inspect.getsource(AD.float_mul)` shows it, and
 tracebacks point into it.
 
-What float_mul becomes under NoCheckpointing (under Balanced it also keeps recipes):
+What float_mul becomes under NoCheckpointing (Balanced also keeps a recipe, see
+`inspect.getsource(BACKENDS.NumPy.Balanced.float_mul)`):
 
     def float_mul(lhs, rhs):
         lhs_node = lhs.node
@@ -72,81 +73,96 @@ def _source(op, rule, recomputes: bool) -> str:
     if clash:
         raise ValueError(f"{op.name}: argument names {sorted(clash)} clash with the recorder's")
     inputs = [op.args[i] for i in op.float_inputs]
+    # Balanced recomputes a declared memory-bound op's output, if every input is tracked
     memory_bound = op.memory_bound and recomputes
     lines = [f"def {op.name}({', '.join(op.args)}):"]
-    add = lines.append
-    for name in inputs:
-        add(f"    {name}_node = {name}.node")
-        add(f"    {name}_value = {name}.primitive")
-    call = [f"{a}_value" if a in inputs else a for a in op.args]
-    add(f"    result = forward({', '.join(call)})")
-    add("    out = result" if op.float_output is None else f"    out = result[{op.float_output}]")
-    add(f"    order = {inputs[0]}_node.order")
-    for name in inputs[1:]:
-        add(f"    if {name}_node.order > order:")
-        add(f"        order = {name}_node.order")
-    for name in inputs:
-        add(f"    {name}_tracked = {name}_node.requirement is not NONE")
-    # burn's infer rule: no tracked input, no gradient; the seed: the (empty) step is registered
-    any_tracked = " or ".join(f"{name}_tracked" for name in inputs)
-    add(f"    if not ({any_tracked}):")
-    add("        out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)")
-    add(f"        return {_wrap(op)}")
+    lines += _forward(op, inputs)
     if memory_bound:
-        # an untracked input makes a declared memory-bound op compute-bound (burn §6.1)
         every_input = " and ".join(f"{name}_tracked" for name in inputs)
-        add(f"    memory_bound = {every_input if len(inputs) > 1 else True}")
+        lines.append(f"    memory_bound = {every_input if len(inputs) > 1 else True}")
     saved_names = _saved_names(rule, inputs)
-    if recomputes:  # a MemoryBound input is kept as its Node, recomputed in backward
-        for name in inputs:
-            if memory_bound or name in dict(saved_names):
-                value = f"{name}_value"
-                add(
-                    f"    {name}_held = {name}_node if {name}_node.properties is MEMORY_BOUND else {value}"
-                )
-    # rule.saved's values in order: one that every input's VJP needs is saved whatever is
-    # tracked (at least one input is by now); another only if an input needing it is tracked
-    saved = []
+    if recomputes:  # a MemoryBound input is kept as its Node, to be recomputed in backward
+        kept = [name for name in inputs if memory_bound or name in dict(saved_names)]
+        lines += [
+            f"    {name}_held = {name}_node if {name}_node.properties is MEMORY_BOUND "
+            f"else {name}_value"
+            for name in kept
+        ]
+    lines.append(f"    saved = {_tuple(_saved(op, saved_names, inputs, recomputes, memory_bound))}")
+    lines.append(f"    parent_ids = {_parent_ids(inputs)}")
+    if len(inputs) == 1:
+        lines.append(f"    inputs = [{inputs[0]}_node]")
+    else:
+        lines.append(
+            f"    inputs = [{', '.join(f'{n}_node if {n}_tracked else None' for n in inputs)}]"
+        )
+    shapes = "None"  # only an op of one argument surely cannot broadcast
+    if len(op.args) > 1:
+        shapes = f"[{', '.join(f'{name}_value.shape' for name in inputs)}]"
+    recipe, properties = "None", "COMPUTE_BOUND"
+    if memory_bound:
+        recipe = f"{_tuple([f'{a}_held' if a in inputs else a for a in op.args])} if memory_bound else None"
+        properties = "MEMORY_BOUND if memory_bound else COMPUTE_BOUND"
+    lines.append(
+        f"    out_node = Node(parent_ids, order + 1, next_id(), TRACKED, {properties}, BACKWARD, "
+        f"inputs, {shapes}, saved, {recipe})"
+    )
+    lines.append(f"    return {_wrap(op)}")
+    return "\n".join(lines) + "\n"
+
+
+def _forward(op, inputs) -> list[str]:
+    """Bind each float input's node and value, run the forward, and return early (the seed: with
+    an empty step registered) if no input is tracked (burn's infer rule)."""
+    lines = []
+    for name in inputs:
+        lines += [f"    {name}_node = {name}.node", f"    {name}_value = {name}.primitive"]
+    call = [f"{a}_value" if a in inputs else a for a in op.args]
+    lines.append(f"    result = forward({', '.join(call)})")
+    lines.append(
+        "    out = result" if op.float_output is None else f"    out = result[{op.float_output}]"
+    )
+    lines.append(f"    order = {inputs[0]}_node.order")
+    for name in inputs[1:]:
+        lines += [f"    if {name}_node.order > order:", f"        order = {name}_node.order"]
+    lines += [f"    {name}_tracked = {name}_node.requirement is not NONE" for name in inputs]
+    return lines + [
+        f"    if not ({' or '.join(f'{name}_tracked' for name in inputs)}):",
+        "        out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)",
+        f"        return {_wrap(op)}",
+    ]
+
+
+def _saved(op, saved_names, inputs, recomputes, memory_bound) -> list[str]:
+    """rule.saved's values in order: one that every input's VJP needs is saved whatever is
+    tracked (one input at least is, by now); another only if an input that needs it is."""
+    values = []
     for name, needed_by in saved_names:
         value = _saved_value(op, name, inputs, recomputes, memory_bound)
         if len(needed_by) < len(inputs):
             value = f"({value})" if " if " in value else value
             value += f" if {' or '.join(f'{n}_tracked' for n in needed_by)} else None"
-        saved.append(value)
-    add(f"    saved = ({', '.join(saved)}{',' if len(saved) == 1 else ''})")
-    parents = [f"{name}_node if {name}_tracked else None" for name in inputs]
+        values.append(value)
+    return values
+
+
+def _parent_ids(inputs) -> str:
+    """The tracked inputs' ids (Node.parents), as one expression."""
     if len(inputs) == 1:
-        parents = [f"{inputs[0]}_node"]
-    shapes = f"[{', '.join(f'{name}_value.shape' for name in inputs)}]"
-    if len(op.args) == 1:  # only an op of one argument surely cannot broadcast
-        shapes = "None"
-    recipe = "None"
-    if memory_bound:
-        held = [f"{a}_held" if a in inputs else a for a in op.args]
-        recipe = f"({', '.join(held)}{',' if len(held) == 1 else ''}) if memory_bound else None"
-    if len(inputs) == 1:
-        add(f"    parent_ids = [{inputs[0]}_node.id]")
-    elif len(inputs) == 2:
-        first, second = inputs
-        add(
-            f"    parent_ids = [{first}_node.id, {second}_node.id] if {first}_tracked and "
-            f"{second}_tracked else [{first}_node.id] if {first}_tracked else [{second}_node.id]"
+        return f"[{inputs[0]}_node.id]"
+    if len(inputs) == 2:
+        a, b = inputs
+        return (
+            f"[{a}_node.id, {b}_node.id] if {a}_tracked and {b}_tracked "
+            f"else [{a}_node.id] if {a}_tracked else [{b}_node.id]"
         )
-    else:
-        add("    parent_ids = []")
-        for name in inputs:
-            add(f"    if {name}_tracked:")
-            add(f"        parent_ids.append({name}_node.id)")
-    properties = (
-        "MEMORY_BOUND if memory_bound else COMPUTE_BOUND" if memory_bound else "COMPUTE_BOUND"
-    )
-    add(f"    inputs = [{', '.join(parents)}]")
-    add(
-        f"    out_node = Node(parent_ids, order + 1, next_id(), TRACKED, {properties}, BACKWARD, "
-        f"inputs, {shapes}, saved, {recipe})"
-    )
-    add(f"    return {_wrap(op)}")
-    return "\n".join(lines) + "\n"
+    ids = ", ".join(f"{n}_node.id" for n in inputs)
+    tracked = ", ".join(f"{n}_tracked" for n in inputs)
+    return f"[i for i, t in zip(({ids}), ({tracked})) if t]"
+
+
+def _tuple(items) -> str:
+    return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
 
 
 def _input_locals(op) -> list[str]:
