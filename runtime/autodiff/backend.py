@@ -116,16 +116,14 @@ class Autodiff:
         """The op's method: forward on the inner backend, then its Node and step, compiled
         for the op (runtime/autodiff/recorder.py); an op with a list input is interpreted."""
         backward = Backward(rule, self.inner, forward, op.float_inputs)
-        recomputes = self.strategy.recomputes
         if not op.lists:
-            return compile_recorder(op, rule, backward, self.inner, recomputes)
+            return compile_recorder(op, rule, backward, self.inner, self.strategy.recomputes)
         positions = op.float_inputs
         float_output = op.float_output
-        plans = self._save_plans(op, rule)
 
         def record_list(*args):
             """Each element of the list is an input and a parent of its own; such an op is
-            compute-bound (ops.yaml says so), and rare enough not to be worth compiling."""
+            compute-bound (ops.yaml says so), and rare enough (cat) not to be worth compiling."""
             inputs = [args[i] for i in positions]
             call, nodes, tracked = _gather(args, positions, inputs)
             result = forward(*call)
@@ -135,64 +133,41 @@ class Autodiff:
                 node = Node((), order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
                 return _outputs(float_output, result, AutodiffTensor(out, node))
             parents = [n.id for n in nodes if n.requirement is not NONE]
-            mask = sum(1 << k for k, t in enumerate(tracked) if t is not None and any_of(t))
-            saved = {}
-            arguments, others = plans[mask]
-            for name, source in (*arguments, *others):
-                if source is _OUT:
-                    saved[name] = out
-                elif type(source) is not int:
-                    saved[name] = source(args, result)
-                elif type(args[source]) is list:  # kept: the Checkpointer recomputes single values
-                    saved[name] = [t.primitive for t in args[source]]
-                elif source in positions:
-                    saved[name] = kept(args[source]) if recomputes else args[source].primitive
-                else:
-                    saved[name] = args[source]
-            shapes = tuple([_shape(tensor) for tensor in inputs])
-            saved = tuple([saved.get(name) for name in rule.saved])
-            node = Node(
-                parents,
-                order + 1,
-                next_id(),
-                TRACKED,
-                COMPUTE_BOUND,
-                backward,
-                tracked,
-                shapes,
-                saved,
+            needed = {
+                name
+                for parent, needs in zip(tracked, rule.needs)
+                if parent is not None and any_of(parent)
+                for name in needs
+            }
+            saved = tuple(
+                [
+                    self._saved_value(op, name, args, result, out) if name in needed else None
+                    for name in rule.saved
+                ]
             )
+            shapes = tuple([_shape(tensor) for tensor in inputs])
+            node = Node(
+                parents, order + 1, next_id(), TRACKED, COMPUTE_BOUND, backward, tracked, shapes,
+                saved,
+            )  # fmt: skip
             return _outputs(float_output, result, AutodiffTensor(out, node))
 
         return record_list
 
-    def _save_plans(self, op: AutodiffOp, rule: Rule) -> list:
-        """For each set of tracked inputs (a bit mask), what to save: the (name, index) of the
-        arguments, and the (name, source) of the rest. Only what the VJPs of the tracked inputs
-        name (burn: `mul` keeps lhs only when rhs needs a gradient)."""
-        count = len(op.float_inputs)
-        plans = []
-        for mask in range(1 << count):
-            names = []
-            for k, needs in enumerate(rule.needs):
-                if mask >> k & 1:
-                    names += [name for name in needs if name not in names]
-            sources = [(name, self._source(op, name)) for name in names]
-            arguments = tuple((name, s) for name, s in sources if type(s) is int)
-            plans.append((arguments, tuple((n, s) for n, s in sources if type(s) is not int)))
-        return plans
-
-    def _source(self, op: AutodiffOp, name: str):
-        """Where a saved value comes from: an argument's position (a float input's primitive, or
-        its Node to recompute), _OUT, or a function of the call's (args, result)."""
+    def _saved_value(self, op: AutodiffOp, name: str, args, result, out):
+        """A value a VJP of a list-input op names (what a compiled recorder writes out)."""
         if name == "out":
-            return _OUT
+            return out
         if name == "indices" and op.float_output is not None:  # a (values, indices) op's int
-            # output (gather and kin have an *argument* named indices instead)
-            index = 1 - op.float_output
-            return lambda args, result: result[index]
+            return result[1 - op.float_output]  # output (gather has an *argument* indices)
         if name in op.args:
-            return op.args.index(name)
+            index = op.args.index(name)
+            value = args[index]
+            if type(value) is list:  # kept: the Checkpointer recomputes single values only
+                return [t.primitive for t in value]
+            if index not in op.float_inputs:
+                return value
+            return kept(value) if self.strategy.recomputes else value.primitive
         # `<input>_shape`, `<input>_device` or `<input>_dtype`
         input_name, _, what = name.rpartition("_")
         describe = {
@@ -200,18 +175,10 @@ class Autodiff:
             "device": self.inner.device_of,
             "dtype": self.inner.dtype,
         }[what]
-        index = op.args.index(input_name)
-
-        def description(args, result):
-            tensor = args[index]
-            if type(tensor) is list:
-                return [describe(t.primitive) for t in tensor]
-            return describe(tensor.primitive)
-
-        return description
-
-
-_OUT = "out"  # a saved value that is the op's output (SELF when Balanced recomputes it)
+        tensor = args[op.args.index(input_name)]
+        if type(tensor) is list:
+            return [describe(t.primitive) for t in tensor]
+        return describe(tensor.primitive)
 
 
 def any_of(parents) -> bool:
