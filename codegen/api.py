@@ -170,8 +170,8 @@ def _arm(op: Op, backend: Backend, selector: str) -> Arm:
 
 def _dtype_checks(op: Op, primitive: str) -> list[str]:
     """Tensors of the op's own kind must share a dtype (no silent promotion, DESIGN §4a): an
-    identity test on the dtypes; check_dtypes compares equal dtypes that are distinct objects
-    and raises for different ones. `primitive` reaches an AutodiffTensor's primitive."""
+    identity test on the dtypes; check_dtypes passes equal dtypes that are distinct objects and
+    raises for different ones. `primitive` reaches an AutodiffTensor's primitive."""
     same = [a.name for a in op.args if a.type == op.kind]
     first = same[0] if same else None
     return [
@@ -179,8 +179,7 @@ def _dtype_checks(op: Op, primitive: str) -> list[str]:
         for other in same[1:]
         for line in (
             f"if {first}_{primitive}.dtype is not {other}_{primitive}.dtype:",
-            f'    check_dtypes("{op.name}", B.inner.dtype({first}_{primitive}), '
-            f"B.inner.dtype({other}_{primitive}))",
+            f'    check_dtypes("{op.name}", B.inner, {first}_{primitive}, {other}_{primitive})',
         )
     ]
 

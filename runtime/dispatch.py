@@ -189,9 +189,10 @@ class DispatchTensor:
         return AutodiffDevice(raw, self.context.strategy)
 
 
-def check_dtypes(op: str, first, other) -> None:
+def check_dtypes(op: str, backend, first, other) -> None:
     """Two tensors of one kind in one op share a dtype: no silent promotion. The routing calls
-    this when the two dtype objects differ; equal ones pass."""
+    this when the two primitives' dtype objects differ; equal ones pass."""
+    first, other = backend.dtype(first), backend.dtype(other)
     if first != other:
         raise TypeError(
             f"{op}: dtypes differ ({first} and {other}); convert one with `t.cast('{first}')`"

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=844a77e28e7aa5fe body=84c12c5bfeccf2de
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=c289198f40544d41 body=d994a5a6efd89dfe
 """The bool ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -274,14 +274,14 @@ def bool_slice_assign(tensor, slices, value):
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
         value_ = value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)
         if tensor_.dtype is not value_.dtype:
-            check_dtypes("bool_slice_assign", B.inner.dtype(tensor_), B.inner.dtype(value_))
+            check_dtypes("bool_slice_assign", B.inner, tensor_, value_)
         return Tensor(B.Bool, B.inner.bool_slice_assign(tensor_, slices, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
         value_ = value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)
         if tensor_.dtype is not value_.dtype:
-            check_dtypes("bool_slice_assign", B.inner.dtype(tensor_), B.inner.dtype(value_))
+            check_dtypes("bool_slice_assign", B.inner, tensor_, value_)
         return Tensor(B.Bool, B.inner.bool_slice_assign(tensor_, slices, value_), ctx)
     raise unsupported_backend("bool_slice_assign", tensor)
 
@@ -343,7 +343,7 @@ def bool_scatter_or(dim, tensor, indices, value):
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)
         if tensor_.dtype is not value_.dtype:
-            check_dtypes("bool_scatter_or", B.inner.dtype(tensor_), B.inner.dtype(value_))
+            check_dtypes("bool_scatter_or", B.inner, tensor_, value_)
         return Tensor(B.Bool, B.inner.bool_scatter_or(dim, tensor_, indices_, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -351,7 +351,7 @@ def bool_scatter_or(dim, tensor, indices, value):
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
         value_ = value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)
         if tensor_.dtype is not value_.dtype:
-            check_dtypes("bool_scatter_or", B.inner.dtype(tensor_), B.inner.dtype(value_))
+            check_dtypes("bool_scatter_or", B.inner, tensor_, value_)
         return Tensor(B.Bool, B.inner.bool_scatter_or(dim, tensor_, indices_, value_), ctx)
     raise unsupported_backend("bool_scatter_or", tensor)
 
@@ -385,7 +385,7 @@ def bool_select_or(tensor, dim, indices, value):
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)
         if tensor_.dtype is not value_.dtype:
-            check_dtypes("bool_select_or", B.inner.dtype(tensor_), B.inner.dtype(value_))
+            check_dtypes("bool_select_or", B.inner, tensor_, value_)
         return Tensor(B.Bool, B.inner.bool_select_or(tensor_, dim, indices_, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -393,7 +393,7 @@ def bool_select_or(tensor, dim, indices, value):
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
         value_ = value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)
         if tensor_.dtype is not value_.dtype:
-            check_dtypes("bool_select_or", B.inner.dtype(tensor_), B.inner.dtype(value_))
+            check_dtypes("bool_select_or", B.inner, tensor_, value_)
         return Tensor(B.Bool, B.inner.bool_select_or(tensor_, dim, indices_, value_), ctx)
     raise unsupported_backend("bool_select_or", tensor)
 
@@ -407,9 +407,9 @@ def bool_mask_where(tensor, mask, value):
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)
         if tensor_.dtype is not mask_.dtype:
-            check_dtypes("bool_mask_where", B.inner.dtype(tensor_), B.inner.dtype(mask_))
+            check_dtypes("bool_mask_where", B.inner, tensor_, mask_)
         if tensor_.dtype is not value_.dtype:
-            check_dtypes("bool_mask_where", B.inner.dtype(tensor_), B.inner.dtype(value_))
+            check_dtypes("bool_mask_where", B.inner, tensor_, value_)
         return Tensor(B.Bool, B.inner.bool_mask_where(tensor_, mask_, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -417,9 +417,9 @@ def bool_mask_where(tensor, mask, value):
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
         value_ = value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)
         if tensor_.dtype is not mask_.dtype:
-            check_dtypes("bool_mask_where", B.inner.dtype(tensor_), B.inner.dtype(mask_))
+            check_dtypes("bool_mask_where", B.inner, tensor_, mask_)
         if tensor_.dtype is not value_.dtype:
-            check_dtypes("bool_mask_where", B.inner.dtype(tensor_), B.inner.dtype(value_))
+            check_dtypes("bool_mask_where", B.inner, tensor_, value_)
         return Tensor(B.Bool, B.inner.bool_mask_where(tensor_, mask_, value_), ctx)
     raise unsupported_backend("bool_mask_where", tensor)
 
@@ -432,14 +432,14 @@ def bool_mask_fill(tensor, mask, value):
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
         if tensor_.dtype is not mask_.dtype:
-            check_dtypes("bool_mask_fill", B.inner.dtype(tensor_), B.inner.dtype(mask_))
+            check_dtypes("bool_mask_fill", B.inner, tensor_, mask_)
         return Tensor(B.Bool, B.inner.bool_mask_fill(tensor_, mask_, value), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
         if tensor_.dtype is not mask_.dtype:
-            check_dtypes("bool_mask_fill", B.inner.dtype(tensor_), B.inner.dtype(mask_))
+            check_dtypes("bool_mask_fill", B.inner, tensor_, mask_)
         return Tensor(B.Bool, B.inner.bool_mask_fill(tensor_, mask_, value), ctx)
     raise unsupported_backend("bool_mask_fill", tensor)
 
@@ -452,14 +452,14 @@ def bool_mask_select(tensor, mask):
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
         if tensor_.dtype is not mask_.dtype:
-            check_dtypes("bool_mask_select", B.inner.dtype(tensor_), B.inner.dtype(mask_))
+            check_dtypes("bool_mask_select", B.inner, tensor_, mask_)
         return Tensor(B.Bool, B.inner.bool_mask_select(tensor_, mask_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
         if tensor_.dtype is not mask_.dtype:
-            check_dtypes("bool_mask_select", B.inner.dtype(tensor_), B.inner.dtype(mask_))
+            check_dtypes("bool_mask_select", B.inner, tensor_, mask_)
         return Tensor(B.Bool, B.inner.bool_mask_select(tensor_, mask_), ctx)
     raise unsupported_backend("bool_mask_select", tensor)
 
@@ -500,14 +500,14 @@ def bool_and(lhs, rhs):
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bool_and", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("bool_and", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.bool_and(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bool_and", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("bool_and", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.bool_and(lhs_, rhs_), ctx)
     raise unsupported_backend("bool_and", lhs)
 
@@ -520,14 +520,14 @@ def bool_or(lhs, rhs):
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bool_or", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("bool_or", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.bool_or(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bool_or", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("bool_or", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.bool_or(lhs_, rhs_), ctx)
     raise unsupported_backend("bool_or", lhs)
 
@@ -540,14 +540,14 @@ def bool_equal(lhs, rhs):
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bool_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("bool_equal", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.bool_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bool_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("bool_equal", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.bool_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("bool_equal", lhs)
 
@@ -560,14 +560,14 @@ def bool_xor(lhs, rhs):
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bool_xor", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("bool_xor", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.bool_xor(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bool_xor", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("bool_xor", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.bool_xor(lhs_, rhs_), ctx)
     raise unsupported_backend("bool_xor", lhs)
 
@@ -580,14 +580,14 @@ def bool_not_equal(lhs, rhs):
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bool_not_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("bool_not_equal", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.bool_not_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bool_not_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("bool_not_equal", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.bool_not_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("bool_not_equal", lhs)
 

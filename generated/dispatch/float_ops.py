@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=d70f26afae046c19 body=a46a6082943b2d05
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=fcab37427341439c body=26a9e82fa6b8e940
 """The float ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -294,13 +294,13 @@ def float_add(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_add", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_add", B.inner, lhs_, rhs_)
             return Tensor(B.Float, B.inner.float_add(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_add", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive))
+            check_dtypes("float_add", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_add(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -308,13 +308,13 @@ def float_add(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_add", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_add", B.inner, lhs_, rhs_)
             return Tensor(B.Float, B.inner.float_add(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_add", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive))
+            check_dtypes("float_add", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_add(lhs_, rhs_), ctx)
     raise unsupported_backend("float_add", lhs)
 
@@ -350,13 +350,13 @@ def float_sub(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_sub", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_sub", B.inner, lhs_, rhs_)
             return Tensor(B.Float, B.inner.float_sub(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_sub", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive))
+            check_dtypes("float_sub", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_sub(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -364,13 +364,13 @@ def float_sub(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_sub", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_sub", B.inner, lhs_, rhs_)
             return Tensor(B.Float, B.inner.float_sub(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_sub", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive))
+            check_dtypes("float_sub", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_sub(lhs_, rhs_), ctx)
     raise unsupported_backend("float_sub", lhs)
 
@@ -406,13 +406,13 @@ def float_mul(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_mul", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_mul", B.inner, lhs_, rhs_)
             return Tensor(B.Float, B.inner.float_mul(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_mul", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive))
+            check_dtypes("float_mul", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_mul(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -420,13 +420,13 @@ def float_mul(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_mul", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_mul", B.inner, lhs_, rhs_)
             return Tensor(B.Float, B.inner.float_mul(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_mul", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive))
+            check_dtypes("float_mul", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_mul(lhs_, rhs_), ctx)
     raise unsupported_backend("float_mul", lhs)
 
@@ -462,13 +462,13 @@ def float_div(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_div", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_div", B.inner, lhs_, rhs_)
             return Tensor(B.Float, B.inner.float_div(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_div", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive))
+            check_dtypes("float_div", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_div(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -476,13 +476,13 @@ def float_div(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_div", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_div", B.inner, lhs_, rhs_)
             return Tensor(B.Float, B.inner.float_div(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_div", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive))
+            check_dtypes("float_div", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_div(lhs_, rhs_), ctx)
     raise unsupported_backend("float_div", lhs)
 
@@ -540,15 +540,13 @@ def float_matmul(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_matmul", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_matmul", B.inner, lhs_, rhs_)
             return Tensor(B.Float, B.inner.float_matmul(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes(
-                "float_matmul", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
-            )
+            check_dtypes("float_matmul", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_matmul(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -556,15 +554,13 @@ def float_matmul(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_matmul", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_matmul", B.inner, lhs_, rhs_)
             return Tensor(B.Float, B.inner.float_matmul(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes(
-                "float_matmul", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
-            )
+            check_dtypes("float_matmul", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_matmul(lhs_, rhs_), ctx)
     raise unsupported_backend("float_matmul", lhs)
 
@@ -578,15 +574,13 @@ def float_remainder(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_remainder", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_remainder", B.inner, lhs_, rhs_)
             return Tensor(B.Float, B.inner.float_remainder(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes(
-                "float_remainder", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
-            )
+            check_dtypes("float_remainder", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_remainder(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -594,15 +588,13 @@ def float_remainder(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_remainder", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_remainder", B.inner, lhs_, rhs_)
             return Tensor(B.Float, B.inner.float_remainder(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes(
-                "float_remainder", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
-            )
+            check_dtypes("float_remainder", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_remainder(lhs_, rhs_), ctx)
     raise unsupported_backend("float_remainder", lhs)
 
@@ -638,15 +630,13 @@ def float_cross(lhs, rhs, dim):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_cross", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_cross", B.inner, lhs_, rhs_)
             return Tensor(B.Float, B.inner.float_cross(lhs_, rhs_, dim), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes(
-                "float_cross", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
-            )
+            check_dtypes("float_cross", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_cross(lhs_, rhs_, dim), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -654,15 +644,13 @@ def float_cross(lhs, rhs, dim):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_cross", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_cross", B.inner, lhs_, rhs_)
             return Tensor(B.Float, B.inner.float_cross(lhs_, rhs_, dim), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes(
-                "float_cross", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
-            )
+            check_dtypes("float_cross", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_cross(lhs_, rhs_, dim), ctx)
     raise unsupported_backend("float_cross", lhs)
 
@@ -676,13 +664,13 @@ def float_powf(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_powf", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_powf", B.inner, lhs_, rhs_)
             return Tensor(B.Float, B.inner.float_powf(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_powf", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive))
+            check_dtypes("float_powf", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_powf(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -690,13 +678,13 @@ def float_powf(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_powf", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_powf", B.inner, lhs_, rhs_)
             return Tensor(B.Float, B.inner.float_powf(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_powf", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive))
+            check_dtypes("float_powf", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_powf(lhs_, rhs_), ctx)
     raise unsupported_backend("float_powf", lhs)
 
@@ -1257,15 +1245,13 @@ def float_atan2(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_atan2", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_atan2", B.inner, lhs_, rhs_)
             return Tensor(B.Float, B.inner.float_atan2(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes(
-                "float_atan2", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
-            )
+            check_dtypes("float_atan2", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_atan2(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -1273,15 +1259,13 @@ def float_atan2(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_atan2", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_atan2", B.inner, lhs_, rhs_)
             return Tensor(B.Float, B.inner.float_atan2(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes(
-                "float_atan2", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
-            )
+            check_dtypes("float_atan2", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_atan2(lhs_, rhs_), ctx)
     raise unsupported_backend("float_atan2", lhs)
 
@@ -1295,15 +1279,13 @@ def float_hypot(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_hypot", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_hypot", B.inner, lhs_, rhs_)
             return Tensor(B.Float, B.inner.float_hypot(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes(
-                "float_hypot", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
-            )
+            check_dtypes("float_hypot", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_hypot(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -1311,15 +1293,13 @@ def float_hypot(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_hypot", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_hypot", B.inner, lhs_, rhs_)
             return Tensor(B.Float, B.inner.float_hypot(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes(
-                "float_hypot", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
-            )
+            check_dtypes("float_hypot", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_hypot(lhs_, rhs_), ctx)
     raise unsupported_backend("float_hypot", lhs)
 
@@ -1465,15 +1445,13 @@ def relu_backward(output, grad):
             output_ = output.primitive if output.kind is B.Float else output.as_float("NumPy")
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", output)
             if output_.dtype is not grad_.dtype:
-                check_dtypes("relu_backward", B.inner.dtype(output_), B.inner.dtype(grad_))
+                check_dtypes("relu_backward", B.inner, output_, grad_)
             return Tensor(B.Float, B.inner.relu_backward(output_, grad_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
         if output_.primitive.dtype is not grad_.primitive.dtype:
-            check_dtypes(
-                "relu_backward", B.inner.dtype(output_.primitive), B.inner.dtype(grad_.primitive)
-            )
+            check_dtypes("relu_backward", B.inner, output_.primitive, grad_.primitive)
         return Tensor(B.Autodiff, AD.relu_backward(output_, grad_), ctx)
     if output.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -1481,15 +1459,13 @@ def relu_backward(output, grad):
             output_ = output.primitive if output.kind is B.Float else output.as_float("Torch")
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", output)
             if output_.dtype is not grad_.dtype:
-                check_dtypes("relu_backward", B.inner.dtype(output_), B.inner.dtype(grad_))
+                check_dtypes("relu_backward", B.inner, output_, grad_)
             return Tensor(B.Float, B.inner.relu_backward(output_, grad_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
         if output_.primitive.dtype is not grad_.primitive.dtype:
-            check_dtypes(
-                "relu_backward", B.inner.dtype(output_.primitive), B.inner.dtype(grad_.primitive)
-            )
+            check_dtypes("relu_backward", B.inner, output_.primitive, grad_.primitive)
         return Tensor(B.Autodiff, AD.relu_backward(output_, grad_), ctx)
     raise unsupported_backend("relu_backward", output)
 
@@ -1525,13 +1501,13 @@ def prelu(tensor, alpha):
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             alpha_ = alpha.primitive if alpha.kind is B.Float else alpha.as_float("NumPy", tensor)
             if tensor_.dtype is not alpha_.dtype:
-                check_dtypes("prelu", B.inner.dtype(tensor_), B.inner.dtype(alpha_))
+                check_dtypes("prelu", B.inner, tensor_, alpha_)
             return Tensor(B.Float, B.inner.prelu(tensor_, alpha_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         alpha_ = alpha.primitive if alpha.kind is B.Autodiff else alpha.lift(AD, tensor)
         if tensor_.primitive.dtype is not alpha_.primitive.dtype:
-            check_dtypes("prelu", B.inner.dtype(tensor_.primitive), B.inner.dtype(alpha_.primitive))
+            check_dtypes("prelu", B.inner, tensor_.primitive, alpha_.primitive)
         return Tensor(B.Autodiff, AD.prelu(tensor_, alpha_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -1539,13 +1515,13 @@ def prelu(tensor, alpha):
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             alpha_ = alpha.primitive if alpha.kind is B.Float else alpha.as_float("Torch", tensor)
             if tensor_.dtype is not alpha_.dtype:
-                check_dtypes("prelu", B.inner.dtype(tensor_), B.inner.dtype(alpha_))
+                check_dtypes("prelu", B.inner, tensor_, alpha_)
             return Tensor(B.Float, B.inner.prelu(tensor_, alpha_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         alpha_ = alpha.primitive if alpha.kind is B.Autodiff else alpha.lift(AD, tensor)
         if tensor_.primitive.dtype is not alpha_.primitive.dtype:
-            check_dtypes("prelu", B.inner.dtype(tensor_.primitive), B.inner.dtype(alpha_.primitive))
+            check_dtypes("prelu", B.inner, tensor_.primitive, alpha_.primitive)
         return Tensor(B.Autodiff, AD.prelu(tensor_, alpha_), ctx)
     raise unsupported_backend("prelu", tensor)
 
@@ -1581,15 +1557,13 @@ def gelu_backward(x, grad):
             x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", x)
             if x_.dtype is not grad_.dtype:
-                check_dtypes("gelu_backward", B.inner.dtype(x_), B.inner.dtype(grad_))
+                check_dtypes("gelu_backward", B.inner, x_, grad_)
             return Tensor(B.Float, B.inner.gelu_backward(x_, grad_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
         if x_.primitive.dtype is not grad_.primitive.dtype:
-            check_dtypes(
-                "gelu_backward", B.inner.dtype(x_.primitive), B.inner.dtype(grad_.primitive)
-            )
+            check_dtypes("gelu_backward", B.inner, x_.primitive, grad_.primitive)
         return Tensor(B.Autodiff, AD.gelu_backward(x_, grad_), ctx)
     if x.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -1597,15 +1571,13 @@ def gelu_backward(x, grad):
             x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", x)
             if x_.dtype is not grad_.dtype:
-                check_dtypes("gelu_backward", B.inner.dtype(x_), B.inner.dtype(grad_))
+                check_dtypes("gelu_backward", B.inner, x_, grad_)
             return Tensor(B.Float, B.inner.gelu_backward(x_, grad_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
         if x_.primitive.dtype is not grad_.primitive.dtype:
-            check_dtypes(
-                "gelu_backward", B.inner.dtype(x_.primitive), B.inner.dtype(grad_.primitive)
-            )
+            check_dtypes("gelu_backward", B.inner, x_.primitive, grad_.primitive)
         return Tensor(B.Autodiff, AD.gelu_backward(x_, grad_), ctx)
     raise unsupported_backend("gelu_backward", x)
 
@@ -1641,15 +1613,13 @@ def sigmoid_backward(output, grad):
             output_ = output.primitive if output.kind is B.Float else output.as_float("NumPy")
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", output)
             if output_.dtype is not grad_.dtype:
-                check_dtypes("sigmoid_backward", B.inner.dtype(output_), B.inner.dtype(grad_))
+                check_dtypes("sigmoid_backward", B.inner, output_, grad_)
             return Tensor(B.Float, B.inner.sigmoid_backward(output_, grad_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
         if output_.primitive.dtype is not grad_.primitive.dtype:
-            check_dtypes(
-                "sigmoid_backward", B.inner.dtype(output_.primitive), B.inner.dtype(grad_.primitive)
-            )
+            check_dtypes("sigmoid_backward", B.inner, output_.primitive, grad_.primitive)
         return Tensor(B.Autodiff, AD.sigmoid_backward(output_, grad_), ctx)
     if output.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -1657,15 +1627,13 @@ def sigmoid_backward(output, grad):
             output_ = output.primitive if output.kind is B.Float else output.as_float("Torch")
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", output)
             if output_.dtype is not grad_.dtype:
-                check_dtypes("sigmoid_backward", B.inner.dtype(output_), B.inner.dtype(grad_))
+                check_dtypes("sigmoid_backward", B.inner, output_, grad_)
             return Tensor(B.Float, B.inner.sigmoid_backward(output_, grad_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
         if output_.primitive.dtype is not grad_.primitive.dtype:
-            check_dtypes(
-                "sigmoid_backward", B.inner.dtype(output_.primitive), B.inner.dtype(grad_.primitive)
-            )
+            check_dtypes("sigmoid_backward", B.inner, output_.primitive, grad_.primitive)
         return Tensor(B.Autodiff, AD.sigmoid_backward(output_, grad_), ctx)
     raise unsupported_backend("sigmoid_backward", output)
 
@@ -1706,15 +1674,13 @@ def log_sigmoid_backward(x, grad):
             x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", x)
             if x_.dtype is not grad_.dtype:
-                check_dtypes("log_sigmoid_backward", B.inner.dtype(x_), B.inner.dtype(grad_))
+                check_dtypes("log_sigmoid_backward", B.inner, x_, grad_)
             return Tensor(B.Float, B.inner.log_sigmoid_backward(x_, grad_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
         if x_.primitive.dtype is not grad_.primitive.dtype:
-            check_dtypes(
-                "log_sigmoid_backward", B.inner.dtype(x_.primitive), B.inner.dtype(grad_.primitive)
-            )
+            check_dtypes("log_sigmoid_backward", B.inner, x_.primitive, grad_.primitive)
         return Tensor(B.Autodiff, AD.log_sigmoid_backward(x_, grad_), ctx)
     if x.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -1722,15 +1688,13 @@ def log_sigmoid_backward(x, grad):
             x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", x)
             if x_.dtype is not grad_.dtype:
-                check_dtypes("log_sigmoid_backward", B.inner.dtype(x_), B.inner.dtype(grad_))
+                check_dtypes("log_sigmoid_backward", B.inner, x_, grad_)
             return Tensor(B.Float, B.inner.log_sigmoid_backward(x_, grad_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
         if x_.primitive.dtype is not grad_.primitive.dtype:
-            check_dtypes(
-                "log_sigmoid_backward", B.inner.dtype(x_.primitive), B.inner.dtype(grad_.primitive)
-            )
+            check_dtypes("log_sigmoid_backward", B.inner, x_.primitive, grad_.primitive)
         return Tensor(B.Autodiff, AD.log_sigmoid_backward(x_, grad_), ctx)
     raise unsupported_backend("log_sigmoid_backward", x)
 
@@ -2497,17 +2461,13 @@ def float_slice_assign(tensor, slices, value):
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
             value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
             if tensor_.dtype is not value_.dtype:
-                check_dtypes("float_slice_assign", B.inner.dtype(tensor_), B.inner.dtype(value_))
+                check_dtypes("float_slice_assign", B.inner, tensor_, value_)
             return Tensor(B.Float, B.inner.float_slice_assign(tensor_, slices, value_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
         if tensor_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes(
-                "float_slice_assign",
-                B.inner.dtype(tensor_.primitive),
-                B.inner.dtype(value_.primitive),
-            )
+            check_dtypes("float_slice_assign", B.inner, tensor_.primitive, value_.primitive)
         return Tensor(B.Autodiff, AD.float_slice_assign(tensor_, slices, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -2515,17 +2475,13 @@ def float_slice_assign(tensor, slices, value):
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
             value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
             if tensor_.dtype is not value_.dtype:
-                check_dtypes("float_slice_assign", B.inner.dtype(tensor_), B.inner.dtype(value_))
+                check_dtypes("float_slice_assign", B.inner, tensor_, value_)
             return Tensor(B.Float, B.inner.float_slice_assign(tensor_, slices, value_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
         if tensor_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes(
-                "float_slice_assign",
-                B.inner.dtype(tensor_.primitive),
-                B.inner.dtype(value_.primitive),
-            )
+            check_dtypes("float_slice_assign", B.inner, tensor_.primitive, value_.primitive)
         return Tensor(B.Autodiff, AD.float_slice_assign(tensor_, slices, value_), ctx)
     raise unsupported_backend("float_slice_assign", tensor)
 
@@ -2642,7 +2598,7 @@ def float_scatter(dim, tensor, indices, value, update):
             )
             value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
             if tensor_.dtype is not value_.dtype:
-                check_dtypes("float_scatter", B.inner.dtype(tensor_), B.inner.dtype(value_))
+                check_dtypes("float_scatter", B.inner, tensor_, value_)
             return Tensor(
                 B.Float, B.inner.float_scatter(dim, tensor_, indices_, value_, update), ctx
             )
@@ -2651,9 +2607,7 @@ def float_scatter(dim, tensor, indices, value, update):
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
         if tensor_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes(
-                "float_scatter", B.inner.dtype(tensor_.primitive), B.inner.dtype(value_.primitive)
-            )
+            check_dtypes("float_scatter", B.inner, tensor_.primitive, value_.primitive)
         return Tensor(B.Autodiff, AD.float_scatter(dim, tensor_, indices_, value_, update), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -2664,7 +2618,7 @@ def float_scatter(dim, tensor, indices, value, update):
             )
             value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
             if tensor_.dtype is not value_.dtype:
-                check_dtypes("float_scatter", B.inner.dtype(tensor_), B.inner.dtype(value_))
+                check_dtypes("float_scatter", B.inner, tensor_, value_)
             return Tensor(
                 B.Float, B.inner.float_scatter(dim, tensor_, indices_, value_, update), ctx
             )
@@ -2673,9 +2627,7 @@ def float_scatter(dim, tensor, indices, value, update):
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
         if tensor_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes(
-                "float_scatter", B.inner.dtype(tensor_.primitive), B.inner.dtype(value_.primitive)
-            )
+            check_dtypes("float_scatter", B.inner, tensor_.primitive, value_.primitive)
         return Tensor(B.Autodiff, AD.float_scatter(dim, tensor_, indices_, value_, update), ctx)
     raise unsupported_backend("float_scatter", tensor)
 
@@ -2692,18 +2644,14 @@ def float_scatter_add(dim, tensor, indices, value):
             )
             value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
             if tensor_.dtype is not value_.dtype:
-                check_dtypes("float_scatter_add", B.inner.dtype(tensor_), B.inner.dtype(value_))
+                check_dtypes("float_scatter_add", B.inner, tensor_, value_)
             return Tensor(B.Float, B.inner.float_scatter_add(dim, tensor_, indices_, value_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
         if tensor_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes(
-                "float_scatter_add",
-                B.inner.dtype(tensor_.primitive),
-                B.inner.dtype(value_.primitive),
-            )
+            check_dtypes("float_scatter_add", B.inner, tensor_.primitive, value_.primitive)
         return Tensor(B.Autodiff, AD.float_scatter_add(dim, tensor_, indices_, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -2714,18 +2662,14 @@ def float_scatter_add(dim, tensor, indices, value):
             )
             value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
             if tensor_.dtype is not value_.dtype:
-                check_dtypes("float_scatter_add", B.inner.dtype(tensor_), B.inner.dtype(value_))
+                check_dtypes("float_scatter_add", B.inner, tensor_, value_)
             return Tensor(B.Float, B.inner.float_scatter_add(dim, tensor_, indices_, value_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
         if tensor_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes(
-                "float_scatter_add",
-                B.inner.dtype(tensor_.primitive),
-                B.inner.dtype(value_.primitive),
-            )
+            check_dtypes("float_scatter_add", B.inner, tensor_.primitive, value_.primitive)
         return Tensor(B.Autodiff, AD.float_scatter_add(dim, tensor_, indices_, value_), ctx)
     raise unsupported_backend("float_scatter_add", tensor)
 
@@ -2776,7 +2720,7 @@ def float_select_assign(tensor, dim, indices, value, update):
             )
             value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
             if tensor_.dtype is not value_.dtype:
-                check_dtypes("float_select_assign", B.inner.dtype(tensor_), B.inner.dtype(value_))
+                check_dtypes("float_select_assign", B.inner, tensor_, value_)
             return Tensor(
                 B.Float, B.inner.float_select_assign(tensor_, dim, indices_, value_, update), ctx
             )
@@ -2785,11 +2729,7 @@ def float_select_assign(tensor, dim, indices, value, update):
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
         if tensor_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes(
-                "float_select_assign",
-                B.inner.dtype(tensor_.primitive),
-                B.inner.dtype(value_.primitive),
-            )
+            check_dtypes("float_select_assign", B.inner, tensor_.primitive, value_.primitive)
         return Tensor(
             B.Autodiff, AD.float_select_assign(tensor_, dim, indices_, value_, update), ctx
         )
@@ -2802,7 +2742,7 @@ def float_select_assign(tensor, dim, indices, value, update):
             )
             value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
             if tensor_.dtype is not value_.dtype:
-                check_dtypes("float_select_assign", B.inner.dtype(tensor_), B.inner.dtype(value_))
+                check_dtypes("float_select_assign", B.inner, tensor_, value_)
             return Tensor(
                 B.Float, B.inner.float_select_assign(tensor_, dim, indices_, value_, update), ctx
             )
@@ -2811,11 +2751,7 @@ def float_select_assign(tensor, dim, indices, value, update):
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
         if tensor_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes(
-                "float_select_assign",
-                B.inner.dtype(tensor_.primitive),
-                B.inner.dtype(value_.primitive),
-            )
+            check_dtypes("float_select_assign", B.inner, tensor_.primitive, value_.primitive)
         return Tensor(
             B.Autodiff, AD.float_select_assign(tensor_, dim, indices_, value_, update), ctx
         )
@@ -2834,18 +2770,14 @@ def float_select_add(tensor, dim, indices, value):
             )
             value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
             if tensor_.dtype is not value_.dtype:
-                check_dtypes("float_select_add", B.inner.dtype(tensor_), B.inner.dtype(value_))
+                check_dtypes("float_select_add", B.inner, tensor_, value_)
             return Tensor(B.Float, B.inner.float_select_add(tensor_, dim, indices_, value_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
         if tensor_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes(
-                "float_select_add",
-                B.inner.dtype(tensor_.primitive),
-                B.inner.dtype(value_.primitive),
-            )
+            check_dtypes("float_select_add", B.inner, tensor_.primitive, value_.primitive)
         return Tensor(B.Autodiff, AD.float_select_add(tensor_, dim, indices_, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -2856,18 +2788,14 @@ def float_select_add(tensor, dim, indices, value):
             )
             value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
             if tensor_.dtype is not value_.dtype:
-                check_dtypes("float_select_add", B.inner.dtype(tensor_), B.inner.dtype(value_))
+                check_dtypes("float_select_add", B.inner, tensor_, value_)
             return Tensor(B.Float, B.inner.float_select_add(tensor_, dim, indices_, value_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
         if tensor_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes(
-                "float_select_add",
-                B.inner.dtype(tensor_.primitive),
-                B.inner.dtype(value_.primitive),
-            )
+            check_dtypes("float_select_add", B.inner, tensor_.primitive, value_.primitive)
         return Tensor(B.Autodiff, AD.float_select_add(tensor_, dim, indices_, value_), ctx)
     raise unsupported_backend("float_select_add", tensor)
 
@@ -2882,18 +2810,14 @@ def float_mask_where(tensor, mask, value):
             mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
             value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
             if tensor_.dtype is not value_.dtype:
-                check_dtypes("float_mask_where", B.inner.dtype(tensor_), B.inner.dtype(value_))
+                check_dtypes("float_mask_where", B.inner, tensor_, value_)
             return Tensor(B.Float, B.inner.float_mask_where(tensor_, mask_, value_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
         if tensor_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes(
-                "float_mask_where",
-                B.inner.dtype(tensor_.primitive),
-                B.inner.dtype(value_.primitive),
-            )
+            check_dtypes("float_mask_where", B.inner, tensor_.primitive, value_.primitive)
         return Tensor(B.Autodiff, AD.float_mask_where(tensor_, mask_, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -2902,18 +2826,14 @@ def float_mask_where(tensor, mask, value):
             mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
             value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
             if tensor_.dtype is not value_.dtype:
-                check_dtypes("float_mask_where", B.inner.dtype(tensor_), B.inner.dtype(value_))
+                check_dtypes("float_mask_where", B.inner, tensor_, value_)
             return Tensor(B.Float, B.inner.float_mask_where(tensor_, mask_, value_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
         value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
         if tensor_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes(
-                "float_mask_where",
-                B.inner.dtype(tensor_.primitive),
-                B.inner.dtype(value_.primitive),
-            )
+            check_dtypes("float_mask_where", B.inner, tensor_.primitive, value_.primitive)
         return Tensor(B.Autodiff, AD.float_mask_where(tensor_, mask_, value_), ctx)
     raise unsupported_backend("float_mask_where", tensor)
 
@@ -3006,7 +2926,7 @@ def float_scatter_nd(data, indices, values, reduction):
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
             values_ = values.primitive if values.kind is B.Float else values.as_float("NumPy", data)
             if data_.dtype is not values_.dtype:
-                check_dtypes("float_scatter_nd", B.inner.dtype(data_), B.inner.dtype(values_))
+                check_dtypes("float_scatter_nd", B.inner, data_, values_)
             return Tensor(
                 B.Float, B.inner.float_scatter_nd(data_, indices_, values_, reduction), ctx
             )
@@ -3015,9 +2935,7 @@ def float_scatter_nd(data, indices, values, reduction):
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
         values_ = values.primitive if values.kind is B.Autodiff else values.lift(AD, data)
         if data_.primitive.dtype is not values_.primitive.dtype:
-            check_dtypes(
-                "float_scatter_nd", B.inner.dtype(data_.primitive), B.inner.dtype(values_.primitive)
-            )
+            check_dtypes("float_scatter_nd", B.inner, data_.primitive, values_.primitive)
         return Tensor(B.Autodiff, AD.float_scatter_nd(data_, indices_, values_, reduction), ctx)
     if data.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -3026,7 +2944,7 @@ def float_scatter_nd(data, indices, values, reduction):
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
             values_ = values.primitive if values.kind is B.Float else values.as_float("Torch", data)
             if data_.dtype is not values_.dtype:
-                check_dtypes("float_scatter_nd", B.inner.dtype(data_), B.inner.dtype(values_))
+                check_dtypes("float_scatter_nd", B.inner, data_, values_)
             return Tensor(
                 B.Float, B.inner.float_scatter_nd(data_, indices_, values_, reduction), ctx
             )
@@ -3035,9 +2953,7 @@ def float_scatter_nd(data, indices, values, reduction):
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
         values_ = values.primitive if values.kind is B.Autodiff else values.lift(AD, data)
         if data_.primitive.dtype is not values_.primitive.dtype:
-            check_dtypes(
-                "float_scatter_nd", B.inner.dtype(data_.primitive), B.inner.dtype(values_.primitive)
-            )
+            check_dtypes("float_scatter_nd", B.inner, data_.primitive, values_.primitive)
         return Tensor(B.Autodiff, AD.float_scatter_nd(data_, indices_, values_, reduction), ctx)
     raise unsupported_backend("float_scatter_nd", data)
 
@@ -3051,15 +2967,13 @@ def float_equal(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_equal", B.inner, lhs_, rhs_)
             return Tensor(B.Bool, B.inner.float_equal(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes(
-                "float_equal", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
-            )
+            check_dtypes("float_equal", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Bool, AD.float_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -3067,15 +2981,13 @@ def float_equal(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_equal", B.inner, lhs_, rhs_)
             return Tensor(B.Bool, B.inner.float_equal(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes(
-                "float_equal", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
-            )
+            check_dtypes("float_equal", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Bool, AD.float_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("float_equal", lhs)
 
@@ -3133,15 +3045,13 @@ def float_greater(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_greater", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_greater", B.inner, lhs_, rhs_)
             return Tensor(B.Bool, B.inner.float_greater(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes(
-                "float_greater", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
-            )
+            check_dtypes("float_greater", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Bool, AD.float_greater(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -3149,15 +3059,13 @@ def float_greater(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_greater", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_greater", B.inner, lhs_, rhs_)
             return Tensor(B.Bool, B.inner.float_greater(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes(
-                "float_greater", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
-            )
+            check_dtypes("float_greater", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Bool, AD.float_greater(lhs_, rhs_), ctx)
     raise unsupported_backend("float_greater", lhs)
 
@@ -3193,15 +3101,13 @@ def float_lower(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_lower", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_lower", B.inner, lhs_, rhs_)
             return Tensor(B.Bool, B.inner.float_lower(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes(
-                "float_lower", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
-            )
+            check_dtypes("float_lower", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Bool, AD.float_lower(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -3209,15 +3115,13 @@ def float_lower(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_lower", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_lower", B.inner, lhs_, rhs_)
             return Tensor(B.Bool, B.inner.float_lower(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes(
-                "float_lower", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
-            )
+            check_dtypes("float_lower", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Bool, AD.float_lower(lhs_, rhs_), ctx)
     raise unsupported_backend("float_lower", lhs)
 
@@ -3253,15 +3157,13 @@ def float_not_equal(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_not_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_not_equal", B.inner, lhs_, rhs_)
             return Tensor(B.Bool, B.inner.float_not_equal(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes(
-                "float_not_equal", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
-            )
+            check_dtypes("float_not_equal", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Bool, AD.float_not_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -3269,15 +3171,13 @@ def float_not_equal(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_not_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_not_equal", B.inner, lhs_, rhs_)
             return Tensor(B.Bool, B.inner.float_not_equal(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes(
-                "float_not_equal", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
-            )
+            check_dtypes("float_not_equal", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Bool, AD.float_not_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("float_not_equal", lhs)
 
@@ -3291,15 +3191,13 @@ def float_greater_equal(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_greater_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_greater_equal", B.inner, lhs_, rhs_)
             return Tensor(B.Bool, B.inner.float_greater_equal(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes(
-                "float_greater_equal", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
-            )
+            check_dtypes("float_greater_equal", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Bool, AD.float_greater_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -3307,15 +3205,13 @@ def float_greater_equal(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_greater_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_greater_equal", B.inner, lhs_, rhs_)
             return Tensor(B.Bool, B.inner.float_greater_equal(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes(
-                "float_greater_equal", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
-            )
+            check_dtypes("float_greater_equal", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Bool, AD.float_greater_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("float_greater_equal", lhs)
 
@@ -3351,15 +3247,13 @@ def float_lower_equal(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_lower_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_lower_equal", B.inner, lhs_, rhs_)
             return Tensor(B.Bool, B.inner.float_lower_equal(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes(
-                "float_lower_equal", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
-            )
+            check_dtypes("float_lower_equal", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Bool, AD.float_lower_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -3367,15 +3261,13 @@ def float_lower_equal(lhs, rhs):
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
             if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_lower_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+                check_dtypes("float_lower_equal", B.inner, lhs_, rhs_)
             return Tensor(B.Bool, B.inner.float_lower_equal(lhs_, rhs_), ctx)
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes(
-                "float_lower_equal", B.inner.dtype(lhs_.primitive), B.inner.dtype(rhs_.primitive)
-            )
+            check_dtypes("float_lower_equal", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Bool, AD.float_lower_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("float_lower_equal", lhs)
 

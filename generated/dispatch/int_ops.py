@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=3f671c28eb3556ee body=525c3898b1c86982
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=0c79bd78f6c5acdf body=fc09bb744b92430d
 """The int ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -765,14 +765,14 @@ def int_slice_assign(tensor, slices, value):
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
         value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
         if tensor_.dtype is not value_.dtype:
-            check_dtypes("int_slice_assign", B.inner.dtype(tensor_), B.inner.dtype(value_))
+            check_dtypes("int_slice_assign", B.inner, tensor_, value_)
         return Tensor(B.Int, B.inner.int_slice_assign(tensor_, slices, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
         value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
         if tensor_.dtype is not value_.dtype:
-            check_dtypes("int_slice_assign", B.inner.dtype(tensor_), B.inner.dtype(value_))
+            check_dtypes("int_slice_assign", B.inner, tensor_, value_)
         return Tensor(B.Int, B.inner.int_slice_assign(tensor_, slices, value_), ctx)
     raise unsupported_backend("int_slice_assign", tensor)
 
@@ -848,7 +848,7 @@ def int_scatter(dim, tensor, indices, value, update):
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
         if tensor_.dtype is not value_.dtype:
-            check_dtypes("int_scatter", B.inner.dtype(tensor_), B.inner.dtype(value_))
+            check_dtypes("int_scatter", B.inner, tensor_, value_)
         return Tensor(B.Int, B.inner.int_scatter(dim, tensor_, indices_, value_, update), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -856,7 +856,7 @@ def int_scatter(dim, tensor, indices, value, update):
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
         if tensor_.dtype is not value_.dtype:
-            check_dtypes("int_scatter", B.inner.dtype(tensor_), B.inner.dtype(value_))
+            check_dtypes("int_scatter", B.inner, tensor_, value_)
         return Tensor(B.Int, B.inner.int_scatter(dim, tensor_, indices_, value_, update), ctx)
     raise unsupported_backend("int_scatter", tensor)
 
@@ -870,7 +870,7 @@ def int_scatter_add(dim, tensor, indices, value):
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
         if tensor_.dtype is not value_.dtype:
-            check_dtypes("int_scatter_add", B.inner.dtype(tensor_), B.inner.dtype(value_))
+            check_dtypes("int_scatter_add", B.inner, tensor_, value_)
         return Tensor(B.Int, B.inner.int_scatter_add(dim, tensor_, indices_, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -878,7 +878,7 @@ def int_scatter_add(dim, tensor, indices, value):
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
         if tensor_.dtype is not value_.dtype:
-            check_dtypes("int_scatter_add", B.inner.dtype(tensor_), B.inner.dtype(value_))
+            check_dtypes("int_scatter_add", B.inner, tensor_, value_)
         return Tensor(B.Int, B.inner.int_scatter_add(dim, tensor_, indices_, value_), ctx)
     raise unsupported_backend("int_scatter_add", tensor)
 
@@ -912,7 +912,7 @@ def int_select_assign(tensor, dim, indices, value, update):
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
         if tensor_.dtype is not value_.dtype:
-            check_dtypes("int_select_assign", B.inner.dtype(tensor_), B.inner.dtype(value_))
+            check_dtypes("int_select_assign", B.inner, tensor_, value_)
         return Tensor(B.Int, B.inner.int_select_assign(tensor_, dim, indices_, value_, update), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -920,7 +920,7 @@ def int_select_assign(tensor, dim, indices, value, update):
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
         if tensor_.dtype is not value_.dtype:
-            check_dtypes("int_select_assign", B.inner.dtype(tensor_), B.inner.dtype(value_))
+            check_dtypes("int_select_assign", B.inner, tensor_, value_)
         return Tensor(B.Int, B.inner.int_select_assign(tensor_, dim, indices_, value_, update), ctx)
     raise unsupported_backend("int_select_assign", tensor)
 
@@ -934,7 +934,7 @@ def int_select_add(tensor, dim, indices, value):
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
         if tensor_.dtype is not value_.dtype:
-            check_dtypes("int_select_add", B.inner.dtype(tensor_), B.inner.dtype(value_))
+            check_dtypes("int_select_add", B.inner, tensor_, value_)
         return Tensor(B.Int, B.inner.int_select_add(tensor_, dim, indices_, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -942,7 +942,7 @@ def int_select_add(tensor, dim, indices, value):
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
         if tensor_.dtype is not value_.dtype:
-            check_dtypes("int_select_add", B.inner.dtype(tensor_), B.inner.dtype(value_))
+            check_dtypes("int_select_add", B.inner, tensor_, value_)
         return Tensor(B.Int, B.inner.int_select_add(tensor_, dim, indices_, value_), ctx)
     raise unsupported_backend("int_select_add", tensor)
 
@@ -956,7 +956,7 @@ def int_mask_where(tensor, mask, value):
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
         if tensor_.dtype is not value_.dtype:
-            check_dtypes("int_mask_where", B.inner.dtype(tensor_), B.inner.dtype(value_))
+            check_dtypes("int_mask_where", B.inner, tensor_, value_)
         return Tensor(B.Int, B.inner.int_mask_where(tensor_, mask_, value_), ctx)
     if tensor.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -964,7 +964,7 @@ def int_mask_where(tensor, mask, value):
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
         if tensor_.dtype is not value_.dtype:
-            check_dtypes("int_mask_where", B.inner.dtype(tensor_), B.inner.dtype(value_))
+            check_dtypes("int_mask_where", B.inner, tensor_, value_)
         return Tensor(B.Int, B.inner.int_mask_where(tensor_, mask_, value_), ctx)
     raise unsupported_backend("int_mask_where", tensor)
 
@@ -1026,7 +1026,7 @@ def int_scatter_nd(data, indices, values, reduction):
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
         values_ = values.primitive if values.kind is B.Int else values.as_int("NumPy", data)
         if data_.dtype is not values_.dtype:
-            check_dtypes("int_scatter_nd", B.inner.dtype(data_), B.inner.dtype(values_))
+            check_dtypes("int_scatter_nd", B.inner, data_, values_)
         return Tensor(B.Int, B.inner.int_scatter_nd(data_, indices_, values_, reduction), ctx)
     if data.kind.variant == "Torch":
         B = BACKENDS.Torch
@@ -1034,7 +1034,7 @@ def int_scatter_nd(data, indices, values, reduction):
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
         values_ = values.primitive if values.kind is B.Int else values.as_int("Torch", data)
         if data_.dtype is not values_.dtype:
-            check_dtypes("int_scatter_nd", B.inner.dtype(data_), B.inner.dtype(values_))
+            check_dtypes("int_scatter_nd", B.inner, data_, values_)
         return Tensor(B.Int, B.inner.int_scatter_nd(data_, indices_, values_, reduction), ctx)
     raise unsupported_backend("int_scatter_nd", data)
 
@@ -1047,14 +1047,14 @@ def int_add(lhs, rhs):
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_add", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("int_add", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.int_add(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_add", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("int_add", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.int_add(lhs_, rhs_), ctx)
     raise unsupported_backend("int_add", lhs)
 
@@ -1081,14 +1081,14 @@ def int_mul(lhs, rhs):
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_mul", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("int_mul", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.int_mul(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_mul", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("int_mul", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.int_mul(lhs_, rhs_), ctx)
     raise unsupported_backend("int_mul", lhs)
 
@@ -1129,14 +1129,14 @@ def int_equal(lhs, rhs):
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("int_equal", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.int_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("int_equal", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.int_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("int_equal", lhs)
 
@@ -1177,14 +1177,14 @@ def int_sub(lhs, rhs):
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_sub", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("int_sub", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.int_sub(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_sub", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("int_sub", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.int_sub(lhs_, rhs_), ctx)
     raise unsupported_backend("int_sub", lhs)
 
@@ -1211,14 +1211,14 @@ def int_div(lhs, rhs):
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_div", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("int_div", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.int_div(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_div", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("int_div", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.int_div(lhs_, rhs_), ctx)
     raise unsupported_backend("int_div", lhs)
 
@@ -1245,14 +1245,14 @@ def int_remainder(lhs, rhs):
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_remainder", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("int_remainder", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.int_remainder(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_remainder", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("int_remainder", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.int_remainder(lhs_, rhs_), ctx)
     raise unsupported_backend("int_remainder", lhs)
 
@@ -1335,14 +1335,14 @@ def int_powi(lhs, rhs):
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_powi", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("int_powi", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.int_powi(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_powi", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("int_powi", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.int_powi(lhs_, rhs_), ctx)
     raise unsupported_backend("int_powi", lhs)
 
@@ -1416,14 +1416,14 @@ def int_matmul(lhs, rhs):
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_matmul", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("int_matmul", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.int_matmul(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_matmul", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("int_matmul", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.int_matmul(lhs_, rhs_), ctx)
     raise unsupported_backend("int_matmul", lhs)
 
@@ -1436,14 +1436,14 @@ def bitwise_and(lhs, rhs):
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bitwise_and", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("bitwise_and", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.bitwise_and(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bitwise_and", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("bitwise_and", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.bitwise_and(lhs_, rhs_), ctx)
     raise unsupported_backend("bitwise_and", lhs)
 
@@ -1470,14 +1470,14 @@ def bitwise_or(lhs, rhs):
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bitwise_or", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("bitwise_or", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.bitwise_or(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bitwise_or", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("bitwise_or", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.bitwise_or(lhs_, rhs_), ctx)
     raise unsupported_backend("bitwise_or", lhs)
 
@@ -1504,14 +1504,14 @@ def bitwise_xor(lhs, rhs):
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bitwise_xor", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("bitwise_xor", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.bitwise_xor(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bitwise_xor", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("bitwise_xor", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.bitwise_xor(lhs_, rhs_), ctx)
     raise unsupported_backend("bitwise_xor", lhs)
 
@@ -1552,14 +1552,14 @@ def bitwise_left_shift(lhs, rhs):
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bitwise_left_shift", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("bitwise_left_shift", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.bitwise_left_shift(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bitwise_left_shift", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("bitwise_left_shift", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.bitwise_left_shift(lhs_, rhs_), ctx)
     raise unsupported_backend("bitwise_left_shift", lhs)
 
@@ -1586,14 +1586,14 @@ def bitwise_right_shift(lhs, rhs):
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bitwise_right_shift", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("bitwise_right_shift", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.bitwise_right_shift(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bitwise_right_shift", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("bitwise_right_shift", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.bitwise_right_shift(lhs_, rhs_), ctx)
     raise unsupported_backend("bitwise_right_shift", lhs)
 
@@ -1634,14 +1634,14 @@ def int_not_equal(lhs, rhs):
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_not_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("int_not_equal", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.int_not_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_not_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("int_not_equal", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.int_not_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("int_not_equal", lhs)
 
@@ -1654,14 +1654,14 @@ def int_greater(lhs, rhs):
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_greater", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("int_greater", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.int_greater(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_greater", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("int_greater", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.int_greater(lhs_, rhs_), ctx)
     raise unsupported_backend("int_greater", lhs)
 
@@ -1674,14 +1674,14 @@ def int_greater_equal(lhs, rhs):
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_greater_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("int_greater_equal", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.int_greater_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_greater_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("int_greater_equal", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.int_greater_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("int_greater_equal", lhs)
 
@@ -1708,14 +1708,14 @@ def int_lower(lhs, rhs):
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_lower", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("int_lower", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.int_lower(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_lower", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("int_lower", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.int_lower(lhs_, rhs_), ctx)
     raise unsupported_backend("int_lower", lhs)
 
@@ -1742,14 +1742,14 @@ def int_lower_equal(lhs, rhs):
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_lower_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("int_lower_equal", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.int_lower_equal(lhs_, rhs_), ctx)
     if lhs.kind.variant == "Torch":
         B = BACKENDS.Torch
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
         if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_lower_equal", B.inner.dtype(lhs_), B.inner.dtype(rhs_))
+            check_dtypes("int_lower_equal", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.int_lower_equal(lhs_, rhs_), ctx)
     raise unsupported_backend("int_lower_equal", lhs)
 
