@@ -7,6 +7,8 @@ or not. Backward consumes the non-leaf steps it runs, each released as soon as i
 keeps leaves' RootSteps, so parameters serve any number of backward passes.
 """
 
+from operator import attrgetter
+
 from runtime.autodiff.checkpoint import Checkpointer
 from runtime.autodiff.gradients import Gradients
 from runtime.autodiff.node import Node, Requirement
@@ -59,7 +61,7 @@ def _ones(backend, primitive):
 def _tape(root: Node) -> list[Node]:
     """Every node reachable through steps, deepest first (order strictly grows along edges).
     Raises before anything changes if a step was consumed by an earlier backward."""
-    seen = {root.id}
+    seen = {root}
     stack, tape = [root], []
     while stack:
         node = stack.pop()
@@ -69,13 +71,16 @@ def _tape(root: Node) -> list[Node]:
         tape.append(node)
         if type(step) is Backward:
             for parent in node.inputs:
-                for parent in parent if type(parent) is tuple else (parent,):  # list inputs
-                    if parent is not None and parent.id not in seen:
-                        seen.add(parent.id)
-                        stack.append(parent)
-    tape.sort(key=_order, reverse=True)
+                if type(parent) is tuple:  # a list input (cat): each element is a parent
+                    for element in parent:
+                        if element is not None and element not in seen:
+                            seen.add(element)
+                            stack.append(element)
+                elif parent is not None and parent not in seen:
+                    seen.add(parent)
+                    stack.append(parent)
+    tape.sort(key=ORDER, reverse=True)
     return tape
 
 
-def _order(node: Node) -> int:
-    return node.order
+ORDER = attrgetter("order")

@@ -171,13 +171,6 @@ class NumPyBackend(ArrayBackend):
 
     int_argsort = float_argsort
 
-    def scatter_add_zeros(self, shape, dim, indices, values):
-        out = np.zeros(shape, dtype=values.dtype)
-        where = list(np.indices(indices.shape, sparse=True))
-        where[dim] = indices
-        np.add.at(out, tuple(where), values)
-        return out
-
     def float_to_device(self, tensor, device):
         return tensor  # one CPU device: nothing moves
 

@@ -10,9 +10,7 @@ MIN, MAX = IndexingUpdateOp.Min, IndexingUpdateOp.Max
 RULES = {
     # along a dim
     "float_gather": (
-        lambda B, g, dim, indices, tensor_shape: B.float_scatter_add(
-            dim, zeros(B, g, tensor_shape), indices, g
-        ),
+        lambda B, g, dim, indices, tensor_shape: B.scatter_add_zeros(tensor_shape, dim, indices, g),
     ),
     "float_scatter_add": (lambda g: g, lambda B, g, dim, indices: B.float_gather(dim, g, indices)),
     "float_scatter": (

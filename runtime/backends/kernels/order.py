@@ -6,6 +6,7 @@ ascending and first descending. Indices are int64, the default int dtype.
 """
 
 from runtime.backends.kernels.reduce import INDEX_DTYPE
+from runtime.indexing import IndexingUpdateOp
 
 
 class OrderKernels:
@@ -78,14 +79,12 @@ class OrderKernels:
     def scatter_add_zeros(self, shape, dim, indices, values):
         """Zeros of `shape` with `values` added at `indices` along `dim` (burn's
         `scatter_add(dim, zeros(shape), indices, values)`): the gradient of every op that picks
-        elements. The array API has no scatter, so this compares against every position
-        (numpy overrides it with `add.at`)."""
-        xp = self.xp
-        picked = xp.moveaxis(indices, dim, -1)[..., None]
-        spread = xp.moveaxis(values, dim, -1)[..., None]
-        hits = picked == self._arange(shape[dim], values)
-        summed = xp.sum(xp.where(hits, spread, xp.zeros_like(spread)), axis=-2)
-        return xp.moveaxis(summed, -1, dim)
+        elements (gather, max_dim, sort, topk). Its indices were checked when they were made,
+        so it goes straight to the backend's accumulating index update."""
+        out = self.xp.zeros(shape, dtype=values.dtype, device=values.device)
+        along = self._along(indices, dim % len(shape))  # (a rule may pass dim -1)
+        self.index_update(out, along, values, IndexingUpdateOp.Add)
+        return out
 
     def reverse_cumsum(self, tensor, dim):
         """The sum of the elements at and after each position along `dim`."""
