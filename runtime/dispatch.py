@@ -20,6 +20,8 @@ class BackendTensor(Enum):
     Bool = "Bool"
     Autodiff = "Autodiff"  # an AutodiffTensor wrapping the backend's float primitive
 
+    __hash__ = object.__hash__  # members are singletons; Enum's own hash runs in Python
+
     def __repr__(self):
         return self.value
 

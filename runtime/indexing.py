@@ -11,6 +11,8 @@ class IndexingUpdateOp(Enum):
     Min = "min"
     Max = "max"
 
+    __hash__ = object.__hash__  # members are singletons; Enum's own hash runs in Python
+
     def __repr__(self):
         return self.name
 

@@ -147,7 +147,7 @@ class NumPyBackend(ArrayBackend):
         return same_dtype(special.expit(tensor), tensor)
 
     def float_swap_dims(self, tensor, dim1, dim2):
-        return np.swapaxes(tensor, dim1, dim2)
+        return tensor.swapaxes(dim1, dim2)  # (np.swapaxes adds a Python wrapper around it)
 
     int_swap_dims = bool_swap_dims = float_swap_dims
 
