@@ -137,7 +137,7 @@ class NumPyBackend(ArrayBackend):
         # a multiply here, and a multiply by the mask is not exact (a masked inf would give NaN,
         # a negative gradient -0.0): clearing the masked elements' bits gives burn's values.
         bits = np.dtype(f"i{grad.itemsize}")
-        keep = np.negative(~(output <= 0), dtype=bits)  # all ones where kept, else 0
+        keep = np.subtract(output <= 0, 1, dtype=bits)  # masked: 0; kept: -1, every bit set
         return np.bitwise_and(grad.view(bits), keep).view(grad.dtype)
 
     def float_erf(self, tensor):
