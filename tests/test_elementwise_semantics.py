@@ -10,7 +10,7 @@ import pytest
 from scipy import special
 
 from generated import Device, Tensor
-from generated.dispatch import gelu_backward
+from generated.dispatch import gelu_backward, relu_backward
 
 AD = Device.numpy().autodiff()
 
@@ -260,3 +260,15 @@ def test_comparisons_exist_for_floats_ints_and_bools():
     b = Tensor.from_data([True, False])
     assert (b == True).tolist() == [True, False]  # noqa: E712 - the Bool tensor operator
     assert (b != Tensor.from_data([True, True])).tolist() == [False, True]
+
+
+@pytest.mark.parametrize("repeat", [1, 1000], ids=["small", "large"])  # both NumPy kernels
+def test_relu_backward_is_exact_where_burn_masks(repeat):
+    """burn: mask output <= 0, fill 0. A NaN output passes its gradient; a masked inf gradient
+    gives 0 (not NaN, as a multiply by the mask would); kept values are bit-exact."""
+    output = np.tile(np.array([1.0, 0.0, -1.0, np.nan, 2.0, -0.0], np.float32), repeat)
+    grad = np.tile(np.array([np.inf, -3.0, np.inf, 5.0, -2.0, 7.0], np.float32), repeat)
+    out = relu_backward(Tensor.from_data(output), Tensor.from_data(grad)).to_numpy()
+    expected = np.where(output <= 0, np.float32(0), grad)
+    assert out.dtype == np.float32
+    np.testing.assert_array_equal(out.view(np.int32), expected.view(np.int32))
