@@ -1,5 +1,7 @@
 """ArrayBackend: every shared kernel, plus the few facts a backend must state about itself."""
 
+import math
+
 from runtime.backends.kernels.activation import ActivationKernels
 from runtime.backends.kernels.arithmetic import ArithmeticKernels
 from runtime.backends.kernels.convert import ConvertKernels
@@ -41,7 +43,12 @@ class ArrayBackend(
         xp = self.xp
         extra = grad.ndim - len(shape)
         if extra:
-            grad = xp.sum(grad, axis=tuple(range(extra)))
+            lead = grad.shape[:extra]
+            # summing over dims of size 1 (a batch of one) is a reshape: a view, no reduction
+            if math.prod(lead) == 1:
+                grad = xp.reshape(grad, grad.shape[extra:])
+            else:
+                grad = xp.sum(grad, axis=tuple(range(extra)))
         axes = tuple(i for i, n in enumerate(shape) if n == 1 and grad.shape[i] != 1)
         return xp.sum(grad, axis=axes, keepdims=True) if axes else grad
 
