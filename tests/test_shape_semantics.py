@@ -410,3 +410,22 @@ def test_argwhere_lists_true_positions_in_row_major_order():
     assert mask.argwhere().tolist() == [[0, 1], [1, 0], [1, 1]]
     assert mask.argwhere(dtype="int32").dtype == np.int32
     assert T(np.zeros((0, 3), bool)).argwhere().shape == (0, 2)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_gather_and_scatter_count_a_negative_dim_from_the_end(backend):
+    """At the dispatch level too (the Tensor methods normalize dims before they route)."""
+    from generated.dispatch import float_gather, float_scatter_add
+
+    device = devices(backend)["plain"]
+    values = np.arange(12.0).reshape(3, 4)
+    indices = np.array([[0], [3], [1]])
+    x = Tensor.from_data(values, device=device)
+    i = Tensor.from_data(indices, device=device)
+    np.testing.assert_array_equal(
+        float_gather(-1, x, i).to_numpy(), np.take_along_axis(values, indices, axis=1)
+    )
+    ones = Tensor.from_data(np.ones((3, 1)), device=device)
+    expected = np.zeros((3, 4))
+    np.put_along_axis(expected, indices, 1.0, axis=1)
+    np.testing.assert_array_equal(float_scatter_add(-1, x * 0.0, i, ones).to_numpy(), expected)

@@ -143,6 +143,12 @@ class NumPyBackend(ArrayBackend):
         keep = np.subtract(output <= 0, 1, dtype=bits)  # masked: 0; kept: -1, every bit set
         return np.bitwise_and(grad.view(bits), keep).view(grad.dtype)
 
+    def _check_range(self, op, indices, size, dim):
+        # One reduction instead of a min and a max: viewed as unsigned, a negative index is
+        # larger than any size. Only a bad index pays for finding which one it is.
+        if indices.size and np.maximum.reduce(indices.view(f"u{indices.itemsize}"), None) >= size:
+            super()._check_range(op, indices, size, dim)
+
     def float_erf(self, tensor):
         return same_dtype(special.erf(tensor), tensor)
 

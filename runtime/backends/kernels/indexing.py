@@ -132,6 +132,7 @@ class IndexingKernels:
         """An index of arrays only (what every library's index_update takes): `at_dim` at dim,
         and in every other dim of `shape` each position, broadcast against it."""
         xp = self.xp
+        dim %= max(len(shape), 1)  # (a dispatch-level call may count dims from the end)
         index = []
         for axis, n in enumerate(shape):
             if axis == dim:
@@ -143,8 +144,11 @@ class IndexingKernels:
         return tuple(index)
 
     def _check_along(self, op, dim, shape, indices):
-        if indices.ndim != len(shape) or any(
-            a != b for d, (a, b) in enumerate(zip(shape, indices.shape)) if d != dim
+        given, shape = tuple(indices.shape), tuple(shape)
+        dim %= max(len(shape), 1)
+        if (
+            len(given) != len(shape)
+            or given[:dim] + given[dim + 1 :] != shape[:dim] + shape[dim + 1 :]
         ):
             raise ValueError(
                 f"{op}: indices of shape {list(indices.shape)} must have the tensor's shape "

@@ -82,8 +82,7 @@ class OrderKernels:
         elements (gather, max_dim, sort, topk). Its indices were checked when they were made,
         so it goes straight to the backend's accumulating index update."""
         out = self.xp.zeros(shape, dtype=values.dtype, device=values.device)
-        along = self._along(indices, dim % len(shape))  # (a rule may pass dim -1)
-        self.index_update(out, along, values, IndexingUpdateOp.Add)
+        self.index_update(out, self._along(indices, dim), values, IndexingUpdateOp.Add)
         return out
 
     def reverse_cumsum(self, tensor, dim):
