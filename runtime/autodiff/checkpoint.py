@@ -1,8 +1,8 @@
 """Gradient checkpointing: the strategies (forward time) and the Checkpointer (backward time).
 
 NoCheckpointing keeps every value a backward rule asks for. BalancedCheckpointing keeps, for a
-MemoryBound op whose inputs are all tracked, only a recipe (its call arguments); a consumer that needs
-such an output saves a reference to its Node, and the Checkpointer recomputes it during
+MemoryBound op whose inputs are all tracked, only a recipe (its call arguments); a consumer that
+needs such an output saves a reference to its Node, and the Checkpointer recomputes it during
 backward from its parents (themselves kept or recomputed), holding each recomputed value only
 until its last reader has taken it. A recipe keeps its op's inputs that cannot be recomputed
 (burn's Backup actions) until a backward starts; then the recipes nobody needs are dropped, and

@@ -101,7 +101,8 @@ def _source(op, rule, recomputes: bool) -> str:
         shapes = f"[{', '.join(f'{name}_value.shape' for name in inputs)}]"
     recipe, properties = "None", "COMPUTE_BOUND"
     if memory_bound:
-        recipe = f"{_tuple([f'{a}_held' if a in inputs else a for a in op.args])} if memory_bound else None"
+        held = _tuple([f"{a}_held" if a in inputs else a for a in op.args])
+        recipe = f"{held} if memory_bound else None"
         properties = "MEMORY_BOUND if memory_bound else COMPUTE_BOUND"
     lines.append(
         f"    out_node = Node(parent_ids, order + 1, next_id(), TRACKED, {properties}, BACKWARD, "
