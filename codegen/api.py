@@ -172,11 +172,10 @@ def _dtype_checks(op: Op, primitive: str) -> list[str]:
     """Tensors of the op's own kind must share a dtype (no silent promotion, DESIGN §4a): an
     identity test on the dtypes; check_dtypes passes equal dtypes that are distinct objects and
     raises for different ones. `primitive` reaches an AutodiffTensor's primitive."""
-    same = [a.name for a in op.args if a.type == op.kind]
-    first = same[0] if same else None
+    first, *others = [a.name for a in op.args if a.type == op.kind] or [""]
     return [
         line
-        for other in same[1:]
+        for other in others
         for line in (
             f"if {first}_{primitive}.dtype is not {other}_{primitive}.dtype:",
             f'    check_dtypes("{op.name}", B.inner, {first}_{primitive}, {other}_{primitive})',
