@@ -6,6 +6,8 @@ All the decisions live here; the templates only lay the pieces out (torchgen's r
 from dataclasses import dataclass
 
 from codegen.model import SCALAR_TYPES, Backend, Catalogue, Op
+from codegen.recorders import Input, Recorded, RecorderSource, recorder_source
+from runtime.autodiff.backend import MOVE_ACROSS
 
 KIND_CONST = {"float": "FLOAT", "int": "INT", "bool": "BOOL"}
 PLAIN_KIND = {"float": "Float", "int": "Int", "bool": "Bool"}
@@ -80,11 +82,15 @@ def _merge(op: Op) -> str:
         first = single[0].name + ".context" if single else "DISABLED"
         return f"merge_contexts({first}, {lists[0].name})"
     expr = f"{single[0].name}.context"
-    if len(single) == 2:  # the hot binary case: shared contexts need no merge call
-        other = f"{single[1].name}.context"
+    if len(single) == 2 and not single[1].optional:  # the hot binary case: shared contexts
+        other = f"{single[1].name}.context"  # need no merge call
         return f"{expr} if {other} is {expr} else {expr}.merge({other})"
     for arg in single[1:]:
-        expr += f".merge({arg.name}.context)"
+        # an absent optional tensor has no context: Disabled, the identity of merge
+        context = f"{arg.name}.context"
+        if arg.optional:
+            context = f"DISABLED if {arg.name} is None else {context}"
+        expr += f".merge({context})"
     return expr
 
 
@@ -126,6 +132,8 @@ def _arm(op: Op, backend: Backend, selector: str) -> Arm:
         bindings, names = [], []
         for arg in op.args:
             value = expression(arg)
+            if arg.optional:
+                value = f"None if {arg.name} is None else ({value})"
             if arg.type in ACCESSOR or arg.type == "tensors":
                 bindings.append(f"{arg.name}_ = {value}")
                 names.append(f"{arg.name}_")
@@ -172,15 +180,17 @@ def _dtype_checks(op: Op, primitive: str) -> list[str]:
     """Tensors of the op's own kind must share a dtype (no silent promotion, DESIGN §4a): an
     identity test on the dtypes; check_dtypes passes equal dtypes that are distinct objects and
     raises for different ones. `primitive` reaches an AutodiffTensor's primitive."""
-    first, *others = [a.name for a in op.args if a.type == op.kind] or [""]
-    return [
-        line
-        for other in others
-        for line in (
-            f"if {first}_{primitive}.dtype is not {other}_{primitive}.dtype:",
-            f'    check_dtypes("{op.name}", B.inner, {first}_{primitive}, {other}_{primitive})',
-        )
-    ]
+    same_kind = [a for a in op.args if a.type == op.kind] or [None]
+    first, *others = same_kind
+    lines = []
+    for other in others:
+        a, b = f"{first.name}_{primitive}", f"{other.name}_{primitive}"
+        present = f"{other.name}_ is not None and " if other.optional else ""
+        lines += [
+            f"if {present}{a}.dtype is not {b}.dtype:",
+            f'    check_dtypes("{op.name}", B.inner, {a}, {b})',
+        ]
+    return lines
 
 
 def _device_name(op: Op) -> str:
@@ -233,8 +243,7 @@ class AutodiffEntry:
     float_inputs: str  # a tuple literal of positions
     role: str
     memory_bound: bool
-    float_output: str
-    lists: bool  # a float argument takes a list of tensors
+    outputs: int
 
     @property
     def fields(self) -> str:
@@ -242,34 +251,32 @@ class AutodiffEntry:
         fields = [f'"{self.name}"', self.args, self.float_inputs, f'"{self.role}"']
         if self.memory_bound:
             fields.append("memory_bound=True")
-        if self.float_output != "None":
-            fields.append(f"float_output={self.float_output}")
-        if self.lists:
-            fields.append("lists=True")
+        if self.outputs != 1:
+            fields.append(f"outputs={self.outputs}")
         return ", ".join(fields)
+
+
+def _role(op: Op) -> str | None:
+    """How the Autodiff specialization implements a float op (None: it passes through)."""
+    if op.composite:
+        return None
+    if op.routing == "creation" and op.kind == "float":
+        return "leaf"
+    if op.routing == "conversion" and op.returns == ("float",):
+        return "leaf"
+    if op.kind == "float" and op.routing in ("tensor", "conversion", "move"):
+        return "record" if op.autodiff else "forward"
+    return None
 
 
 def autodiff_entries(catalogue: Catalogue) -> list[AutodiffEntry]:
     """Every float op the Autodiff specialization implements, and how."""
     entries = []
     for op in catalogue.ops:
-        if op.composite:
-            continue
-        float_result = "float" in op.returns
-        if (
-            op.routing == "creation"
-            and op.kind == "float"
-            or (op.routing == "conversion" and op.returns == ("float",))
-        ):
-            role = "leaf"
-        elif op.kind == "float" and op.routing in ("tensor", "conversion", "move"):
-            role = "record" if op.autodiff else "forward"
-        else:
+        role = _role(op)
+        if role is None:
             continue
         positions = [i for i, a in enumerate(op.args) if a in op.float_args]
-        float_output = (
-            str(op.returns.index("float")) if float_result and len(op.returns) > 1 else "None"
-        )
         entries.append(
             AutodiffEntry(
                 op.name,
@@ -277,11 +284,36 @@ def autodiff_entries(catalogue: Catalogue) -> list[AutodiffEntry]:
                 _tuple(str(p) for p in positions) if role != "leaf" else "()",
                 role,
                 op.autodiff == "memory_bound",
-                float_output,
-                any(a.type == "tensors" for a in op.float_args),
+                len(op.returns),
             )
         )
     return entries
+
+
+# -- autodiff recorders ------------------------------------------------------------------------
+
+
+def recorded_ops(catalogue: Catalogue) -> list[Recorded]:
+    """Every op the Autodiff decorator records: the differentiable entries, and the runtime's
+    move between backends (no entry of its own: float_to_device routes to it)."""
+    ops = [
+        Recorded(
+            op.name,
+            tuple(a.name for a in op.args),
+            tuple(Input(a.name, a.optional, a.type == "tensors") for a in op.float_args),
+            op.returns,
+            op.autodiff == "memory_bound",
+        )
+        for op in catalogue.ops
+        if _role(op) == "record"
+    ]
+    move = MOVE_ACROSS
+    inputs = tuple(Input(move.args[i]) for i in move.float_inputs)
+    return ops + [Recorded(move.name, move.args, inputs, ("float",), False)]
+
+
+def recorder_sources(catalogue: Catalogue) -> list[RecorderSource]:
+    return [recorder_source(op) for op in recorded_ops(catalogue)]
 
 
 def _tuple(items) -> str:

@@ -23,6 +23,8 @@ ARG_TYPES = (
     "distribution",
     "data",
 )
+# Tensor argument types that may be optional (`bias: float?`).
+OPTIONAL_TYPES = (*TENSOR_KINDS, "indices")
 # Argument types a method takes as a plain number: such an op is the method's `_scalar` variant.
 SCALAR_TYPES = ("scalar", "number", "integer")
 ROUTINGS = ("creation", "tensor", "conversion", "move")
@@ -55,6 +57,7 @@ OPERATORS = (
 class Arg:
     name: str
     type: str
+    optional: bool = False  # `float?`: a tensor that may be None (no parent, nothing saved)
 
     @property
     def is_tensor(self) -> bool:

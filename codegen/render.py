@@ -48,6 +48,9 @@ def render_all(catalogue: Catalogue) -> dict[str, str]:
         "catalogue.py": env.get_template("catalogue.py.jinja").render(
             entries=api.autodiff_entries(catalogue)
         ),
+        "recorders.py": env.get_template("recorders.py.jinja").render(
+            recorders=api.recorder_sources(catalogue)
+        ),
         "tensor.py": env.get_template("tensor.py.jinja").render(
             methods=api.tensor_methods(catalogue)
         ),

@@ -13,6 +13,7 @@ from codegen.model import (
     ARG_TYPES,
     AUTODIFF_CLASSES,
     OPERATORS,
+    OPTIONAL_TYPES,
     ROUTINGS,
     SCALAR_TYPES,
     TENSOR_KINDS,
@@ -21,6 +22,7 @@ from codegen.model import (
     Catalogue,
     Op,
 )
+from runtime.autodiff.rules import Rule
 
 TOP_KEYS = ("backends", "ops")
 BACKEND_KEYS = {"name": True, "variant": True, "module": True, "devices": True, "extra": False}
@@ -168,6 +170,8 @@ def _op(path, entry, section: str) -> Op:
     )
     _check_routing(path, entry, op)
     _check_autodiff(path, entry, op)
+    if op.autodiff:
+        _check_rule(path, entry, op)
     return op
 
 
@@ -211,6 +215,25 @@ def _args(path, entry, name) -> tuple[Arg, ...]:
             raise CatalogueError(
                 path, line, name, f"argument name {arg_name!r} is not a Python name"
             )
+        optional = isinstance(arg_type, str) and arg_type.endswith("?")
+        if optional:
+            arg_type = arg_type[:-1]
+            if arg_type not in OPTIONAL_TYPES:
+                raise CatalogueError(
+                    path,
+                    line,
+                    name,
+                    f"argument `{arg_name}`: only a tensor may be optional, not {arg_type!r}",
+                    f"write one of {', '.join(f'{t}?' for t in OPTIONAL_TYPES)}",
+                )
+            if not args or not any(a.is_tensor and not a.optional for a in args):
+                raise CatalogueError(
+                    path,
+                    line,
+                    name,
+                    f"optional argument `{arg_name}` comes before a required tensor",
+                    "put the required tensor arguments first (the first one picks the backend)",
+                )
         if arg_type not in ARG_TYPES:
             raise CatalogueError(
                 path,
@@ -219,7 +242,7 @@ def _args(path, entry, name) -> tuple[Arg, ...]:
                 f"argument `{arg_name}` has unknown type {arg_type!r}",
                 f"write one of {', '.join(ARG_TYPES)}",
             )
-        args.append(Arg(arg_name, arg_type))
+        args.append(Arg(arg_name, arg_type, optional))
     if len({a.name for a in args}) != len(args):
         raise CatalogueError(path, line, name, "two arguments share a name", "rename one")
     return tuple(args)
@@ -301,9 +324,13 @@ def _check_autodiff(path, entry, op: Op) -> None:
             "a float op with a float result must say how it checkpoints",
             "add `autodiff: memory_bound` (cheap to recompute) or `autodiff: compute_bound`",
         )
-    if op.autodiff and len([r for r in op.returns if r == "float"]) != 1:
+    if op.autodiff == "memory_bound" and any(a.optional for a in op.args):
         raise CatalogueError(
-            path, line, op.name, "a differentiable op has exactly one float result"
+            path,
+            line,
+            op.name,
+            "an op with an optional tensor cannot be recomputed",
+            "write `autodiff: compute_bound`",
         )
     if op.autodiff == "memory_bound" and len(op.returns) > 1:
         raise CatalogueError(
@@ -323,6 +350,26 @@ def _check_autodiff(path, entry, op: Op) -> None:
             "an op over a `tensors` list cannot be recomputed",
             "write `autodiff: compute_bound`",
         )
+
+
+def _check_rule(path, entry, op: Op) -> None:
+    """A differentiable primitive has a backward rule whose VJPs fit its arguments."""
+    names = tuple(a.name for a in op.float_args)
+    try:
+        Rule(op.name, tuple(a.name for a in op.args), names, multi_output=len(op.returns) > 1)
+    except LookupError:
+        raise CatalogueError(
+            path,
+            entry.line_of("autodiff"),
+            op.name,
+            "is differentiable but has no backward rule",
+            f"add `{op.name}: (one VJP per float input {list(names)},)` to a table in "
+            "runtime/autodiff/rules/, or make it a `composite`",
+        ) from None
+    except ValueError as error:
+        raise CatalogueError(
+            path, entry.line_of("autodiff"), op.name, str(error), "fix the rule or the entry"
+        ) from None
 
 
 def _check_composite(path, op: Op, names: set) -> None:

@@ -1,9 +1,9 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=9b8fac4e294f1447 body=115275e0528dc689
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=122c45c9c93ebfef body=ccb6cd59f0f03bcb
 """What the Autodiff decorator needs to know of each float op, from ops.yaml."""
 
 from runtime.autodiff.backend import AutodiffOp
 
-# AutodiffOp(name, args, float input positions, role, [memory_bound, float_output, lists])
+# AutodiffOp(name, args, float input positions, role, [outputs: how many results])
 AUTODIFF_OPS = (
     AutodiffOp("float_from_data", ("data", "device", "dtype"), (), "leaf"),
     AutodiffOp("float_zeros", ("shape", "device", "dtype"), (), "leaf"),
@@ -74,8 +74,8 @@ AUTODIFF_OPS = (
     AutodiffOp("float_mean_dim", ("tensor", "dim"), (0,), "record"),
     AutodiffOp("float_prod", ("tensor",), (0,), "record"),
     AutodiffOp("float_prod_dim", ("tensor", "dim"), (0,), "record"),
-    AutodiffOp("float_max_dim_with_indices", ("tensor", "dim"), (0,), "record", float_output=0),
-    AutodiffOp("float_min_dim_with_indices", ("tensor", "dim"), (0,), "record", float_output=0),
+    AutodiffOp("float_max_dim_with_indices", ("tensor", "dim"), (0,), "record", outputs=2),
+    AutodiffOp("float_min_dim_with_indices", ("tensor", "dim"), (0,), "record", outputs=2),
     AutodiffOp("float_argmax", ("tensor", "dim"), (0,), "forward"),
     AutodiffOp("float_argmin", ("tensor", "dim"), (0,), "forward"),
     AutodiffOp("float_any", ("tensor",), (0,), "forward"),
@@ -87,10 +87,10 @@ AUTODIFF_OPS = (
     AutodiffOp("float_cummin", ("tensor", "dim"), (0,), "record"),
     AutodiffOp("float_cummax", ("tensor", "dim"), (0,), "record"),
     AutodiffOp(
-        "float_sort_with_indices", ("tensor", "dim", "descending"), (0,), "record", float_output=0
+        "float_sort_with_indices", ("tensor", "dim", "descending"), (0,), "record", outputs=2
     ),
     AutodiffOp("float_argsort", ("tensor", "dim", "descending"), (0,), "forward"),
-    AutodiffOp("float_topk_with_indices", ("tensor", "k", "dim"), (0,), "record", float_output=0),
+    AutodiffOp("float_topk_with_indices", ("tensor", "k", "dim"), (0,), "record", outputs=2),
     AutodiffOp("float_argtopk", ("tensor", "k", "dim"), (0,), "forward"),
     AutodiffOp("float_reshape", ("tensor", "shape"), (0,), "record", memory_bound=True),
     AutodiffOp("float_swap_dims", ("tensor", "dim1", "dim2"), (0,), "record", memory_bound=True),
@@ -102,7 +102,7 @@ AUTODIFF_OPS = (
     AutodiffOp(
         "float_slice_assign", ("tensor", "slices", "value"), (0, 2), "record", memory_bound=True
     ),
-    AutodiffOp("float_cat", ("tensors", "dim"), (0,), "record", lists=True),
+    AutodiffOp("float_cat", ("tensors", "dim"), (0,), "record"),
     AutodiffOp("float_unfold", ("tensor", "dim", "size", "step"), (0,), "record"),
     AutodiffOp("float_cast", ("tensor", "dtype"), (0,), "record"),
     AutodiffOp("float_gather", ("dim", "tensor", "indices"), (1,), "record"),

@@ -88,8 +88,14 @@ def test_adding_one_op_changes_only_that_ops_lines(tmp_path):
     generate(grown, after)
     old, new = snapshot(before), snapshot(after)
     changed = {path for path in new if _body(old[path]) != _body(new[path])}
-    # the new function and the __all__ index; the new method; the new AutodiffOp
-    assert changed == {Path("dispatch/float_ops.py"), Path("tensor.py"), Path("catalogue.py")}
+    # the new function and the __all__ index; the new method; the new AutodiffOp; its recorders
+    # and their RECORDERS line
+    assert changed == {
+        Path("dispatch/float_ops.py"),
+        Path("tensor.py"),
+        Path("catalogue.py"),
+        Path("recorders.py"),
+    }
     for path in changed:
         a, b = _body(old[path]), _body(new[path])
         blocks = difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
@@ -98,6 +104,38 @@ def test_adding_one_op_changes_only_that_ops_lines(tmp_path):
         for _, _, _, start, end in edits:  # each inserted block is about the new op only
             assert any("div" in line for line in b[start:end]), b[start:end]
         assert len(edits) <= 2, f"{path}: {len(edits)} separate insertions"
+
+
+def test_changing_one_rule_changes_only_that_ops_recorder(tmp_path, monkeypatch):
+    """A rule's signature decides what its op's recorder saves: a rule that also asks for the
+    output changes float_mul's recorders and RECORDERS line, nothing else."""
+    from runtime.autodiff import rules
+
+    before, after = tmp_path / "before", tmp_path / "after"
+    generate(MINI, before)
+    lhs_vjp, _ = rules.RULES["float_mul"]
+    monkeypatch.setitem(rules.RULES, "float_mul", (lhs_vjp, lambda g, lhs, out: g * lhs))
+    generate(MINI, after)
+    old, new = snapshot(before), snapshot(after)
+    changed = {path for path in new if _body(old[path]) != _body(new[path])}
+    assert changed == {Path("recorders.py")}
+    a, b = _body(old[Path("recorders.py")]), _body(new[Path("recorders.py")])
+    touched = set()
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if tag != "equal":
+            touched |= {_enclosing(b, j) for j in range(j1, max(j2, j1 + 1))}
+    assert touched == {"record_float_mul", "record_float_mul_balanced", "RECORDERS"}
+    assert any('"float_mul": Recorders(' in line and '"out"' in line for line in b)
+
+
+def _enclosing(lines: list[str], index: int) -> str:
+    """The top-level definition a line of a generated file belongs to."""
+    for line in reversed(lines[: index + 1]):
+        if line.startswith("def "):
+            return line[4:].split("(")[0]
+        if line.startswith("RECORDERS"):
+            return "RECORDERS"
+    return "<module>"
 
 
 THREE_BACKENDS = """backends:
@@ -183,11 +221,21 @@ BAD_CATALOGUES = {
     ),
     "operator on two methods of one kind": (
         MUL_ENTRY,
+        MUL_ENTRY + "\n" + MUL_ENTRY.replace("float_mul", "float_div").replace("mul\n", "div\n"),
+        r"float_div: operator __mul__ already routes float tensors to method `mul`; "
+        r"claim __mul__ from one method per kind",
+    ),
+    "differentiable without a rule": (
+        MUL_ENTRY,
         MUL_ENTRY
         + "\n"
         + MUL_ENTRY.replace("float_mul", "float_times").replace("mul\n", "times\n"),
-        r"float_times: operator __mul__ already routes float tensors to method `mul`; "
-        r"claim __mul__ from one method per kind",
+        r"float_times: is differentiable but has no backward rule; add `float_times: \(one VJP",
+    ),
+    "a rule asking for what the op lacks": (
+        "  - name: float_mul\n    kind: float\n    args: [lhs: float, rhs: float]",
+        "  - name: float_mul\n    kind: float\n    args: [lhs: float, other: float]",
+        r"float_mul: a VJP of float_mul asks for \['rhs'\], which the op does not have",
     ),
     "operator on ops of two arities": (
         "    method: exp\n",
@@ -267,25 +315,32 @@ def test_the_committed_tree_is_in_sync():
     assert main(["--check"]) == 0
 
 
-def _imports(path: Path) -> set:
+def _imports(path: Path, full=False) -> set:
     tree = ast.parse(path.read_text())
     names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module.split(".")[0])
+            names.add(node.module)
         elif isinstance(node, ast.Import):
-            names.update(alias.name.split(".")[0] for alias in node.names)
-    return names
+            names.update(alias.name for alias in node.names)
+    return names if full else {name.split(".")[0] for name in names}
+
+
+# what codegen may read of the runtime: its declarative tables (DESIGN §2)
+RUNTIME_TABLES = {"runtime.autodiff.rules", "runtime.autodiff.backend"}
 
 
 def test_the_layering_rule():
-    """runtime imports neither generated nor codegen; generated imports runtime (and itself)."""
+    """runtime imports neither generated nor codegen; generated imports runtime (and itself);
+    codegen never imports generated, and of the runtime only its rule and op tables."""
     for path in (ROOT / "runtime").rglob("*.py"):
         assert not _imports(path) & {"generated", "codegen"}, path
     for path in (ROOT / "generated").rglob("*.py"):
         assert not _imports(path) & {"codegen"}, path
     for path in (ROOT / "codegen").rglob("*.py"):
-        assert not _imports(path) & {"generated", "runtime"}, path
+        assert "generated" not in _imports(path), path
+        runtime = {m for m in _imports(path, full=True) if m.split(".")[0] == "runtime"}
+        assert runtime <= RUNTIME_TABLES, (path, runtime - RUNTIME_TABLES)
 
 
 def test_stats_counts_entries_by_their_ops_yaml_section(tmp_path, capsys):
@@ -317,12 +372,15 @@ def test_the_generated_tree_is_black_stable():
         assert black.format_str(body, mode=MODE) == body, f"{path} is not in black's style"
 
 
-def test_a_long_line_is_broken_by_black(tmp_path):
+def test_a_long_line_is_broken_by_black(tmp_path, monkeypatch):
     """A catalogue whose names make a line too long still comes out in black's style."""
     import black
 
     from codegen.render import MODE
+    from runtime.autodiff import rules
 
+    long_name = "float_exponential_of_every_element_of_the_tensor"
+    monkeypatch.setitem(rules.RULES, long_name, rules.RULES["float_exp"])
     long_doc = MINI.read_text().replace(
         "  - name: float_exp\n", "  - name: float_exponential_of_every_element_of_the_tensor\n"
     )

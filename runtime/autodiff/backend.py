@@ -2,30 +2,19 @@
 
 Only float tensors change: their primitive becomes an AutodiffTensor. Int and bool tensors, the
 device and every non-float op pass through to the inner backend. Each float op of the
-catalogue becomes a method of the specialization, built once from its AutodiffOp (generated
-from ops.yaml) and its backward rule (runtime/autodiff/rules).
+catalogue becomes a method of the specialization: a differentiable op's is its recorder,
+generated from its ops.yaml entry and backward rule (generated/recorders.py), bound here to the
+inner backend's forward and the op's shared Backward.
 """
 
 from dataclasses import dataclass
 
 from runtime.autodiff import graph
-from runtime.autodiff.checkpoint import (
-    BalancedCheckpointing,
-    CheckpointStrategy,
-    NoCheckpointing,
-    kept,
-)
-from runtime.autodiff.node import ComputingProperty, Node, Requirement, next_id
-from runtime.autodiff.recorder import compile_recorder, outputs
+from runtime.autodiff.checkpoint import BalancedCheckpointing, CheckpointStrategy, NoCheckpointing
 from runtime.autodiff.rules import Rule
-from runtime.autodiff.steps import UNTRACKED_STEP, Backward
+from runtime.autodiff.steps import Backward
 from runtime.autodiff.tensor import AutodiffTensor
 from runtime.device import GradientCheckpointingStrategy
-
-NONE = Requirement.None_
-TRACKED = Requirement.GradInBackward
-MEMORY_BOUND = ComputingProperty.MemoryBound
-COMPUTE_BOUND = ComputingProperty.ComputeBound
 
 
 @dataclass(frozen=True)
@@ -41,9 +30,18 @@ class AutodiffOp:
     args: tuple[str, ...]
     float_inputs: tuple[int, ...]
     role: str
-    memory_bound: bool = False
-    float_output: int | None = None  # which output is the float one, for multi-output ops
-    lists: bool = False  # does a float argument take a list of tensors (cat)?
+    memory_bound: bool = False  # its checkpoint class (ops.yaml's `autodiff`)
+    outputs: int = 1  # how many results the op returns
+
+
+@dataclass(frozen=True)
+class Recorders:
+    """An op's generated recorder factories, and the order of the values its steps save (the
+    rule's, when it was generated: a rule changed since means generated/ is stale)."""
+
+    plain: object  # (forward, backward, inner) -> recorder, under NoCheckpointing
+    balanced: object  # the same under BalancedCheckpointing
+    saved: tuple[str, ...]
 
 
 # to_device to another backend: no catalogue op of its own (float_to_device routes here), but a
@@ -54,7 +52,7 @@ MOVE_ACROSS = AutodiffOp("move_across", ("tensor", "target", "device"), (0,), "r
 _SPECIALIZATIONS: dict = {}
 
 
-def autodiff_backend(inner, strategy: GradientCheckpointingStrategy, ops) -> "Autodiff":
+def autodiff_backend(inner, strategy: GradientCheckpointingStrategy, ops, recorders) -> "Autodiff":
     """`Autodiff<inner, C>` for a runtime strategy: made once per pair, then shared."""
     key = (inner.variant, strategy)
     backend = _SPECIALIZATIONS.get(key)
@@ -64,18 +62,18 @@ def autodiff_backend(inner, strategy: GradientCheckpointingStrategy, ops) -> "Au
             if strategy is GradientCheckpointingStrategy.Balanced
             else NoCheckpointing()
         )
-        backend = _SPECIALIZATIONS[key] = Autodiff(inner, checkpointing, ops)
+        backend = _SPECIALIZATIONS[key] = Autodiff(inner, checkpointing, ops, recorders)
     return backend
 
 
 class Autodiff:
-    def __init__(self, inner, strategy: CheckpointStrategy, ops):
+    def __init__(self, inner, strategy: CheckpointStrategy, ops, recorders):
         self.inner = inner
         self.variant = inner.variant
         self.strategy = strategy
         self.name = f"autodiff<{inner.name}>"
         for op in (*ops, MOVE_ACROSS):
-            setattr(self, op.name, self._method(op))
+            setattr(self, op.name, self._method(op, recorders))
 
     def __repr__(self):
         return f"Autodiff<{self.inner.variant}, {self.strategy}>"
@@ -93,7 +91,7 @@ class Autodiff:
         return graph.backward(tensor, self.inner)
 
     # -- building the float ops ---------------------------------------------------------------
-    def _method(self, op: AutodiffOp):
+    def _method(self, op: AutodiffOp, recorders):
         forward = getattr(self.inner, op.name)
         if op.role == "leaf":
             return lambda *args: AutodiffTensor.new(forward(*args))
@@ -107,112 +105,14 @@ class Autodiff:
                 return forward(*args)
 
             return forward_only
-        rule = Rule(
-            op.name, op.args, tuple(op.args[i] for i in positions), op.float_output is not None
-        )
-        return self._recorder(op, rule, forward)
-
-    def _recorder(self, op: AutodiffOp, rule: Rule, forward):
-        """The op's method: forward on the inner backend, then its Node and step, compiled
-        for the op (runtime/autodiff/recorder.py); an op with a list input is interpreted."""
-        backward = Backward(rule, self.inner, forward, op.float_inputs)
-        if not op.lists:
-            return compile_recorder(op, rule, backward, self.inner, self.strategy.recomputes)
-        positions = op.float_inputs
-        float_output = op.float_output
-
-        def record_list(*args):
-            """Each element of the list is an input and a parent of its own; such an op is
-            compute-bound (ops.yaml says so), and rare enough (cat) not to be worth compiling."""
-            inputs = [args[i] for i in positions]
-            call, nodes, tracked = _gather(args, positions, inputs)
-            result = forward(*call)
-            out = result if float_output is None else result[float_output]
-            order = max(node.order for node in nodes)
-            if Requirement.from_nodes(nodes) is NONE:
-                node = Node((), order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-                return _outputs(float_output, result, AutodiffTensor(out, node))
-            parents = [n.id for n in nodes if n.requirement is not NONE]
-            needed = {
-                name
-                for parent, needs in zip(tracked, rule.needs)
-                if parent is not None and any_of(parent)
-                for name in needs
-            }
-            saved = tuple(
-                [
-                    self._saved_value(op, name, args, result, out) if name in needed else None
-                    for name in rule.saved
-                ]
+        names = tuple(op.args[i] for i in positions)
+        rule = Rule(op.name, op.args, names, op.outputs > 1)
+        recorder = recorders[op.name]
+        if recorder.saved != rule.saved:
+            raise RuntimeError(
+                f"the recorder of {op.name} in generated/recorders.py saves {recorder.saved} but "
+                f"its rule needs {rule.saved}: generated/ is stale; run `python -m codegen`"
             )
-            shapes = tuple([_shape(tensor) for tensor in inputs])
-            node = Node(
-                parents, order + 1, next_id(), TRACKED, COMPUTE_BOUND, backward, tracked, shapes,
-                saved,
-            )  # fmt: skip
-            return _outputs(float_output, result, AutodiffTensor(out, node))
-
-        return record_list
-
-    def _saved_value(self, op: AutodiffOp, name: str, args, result, out):
-        """A value a VJP of a list-input op names (what a compiled recorder writes out)."""
-        if name == "out":
-            return out
-        if name == "indices" and op.float_output is not None:  # a (values, indices) op's int
-            return result[1 - op.float_output]  # output (gather has an *argument* indices)
-        if name in op.args:
-            index = op.args.index(name)
-            value = args[index]
-            if type(value) is list:  # kept: the Checkpointer recomputes single values only
-                return [t.primitive for t in value]
-            if index not in op.float_inputs:
-                return value
-            return kept(value) if self.strategy.recomputes else value.primitive
-        # `<input>_shape`, `<input>_device` or `<input>_dtype`
-        input_name, _, what = name.rpartition("_")
-        describe = {
-            "shape": lambda p: p.shape,
-            "device": self.inner.device_of,
-            "dtype": self.inner.dtype,
-        }[what]
-        tensor = args[op.args.index(input_name)]
-        if type(tensor) is list:
-            return [describe(t.primitive) for t in tensor]
-        return describe(tensor.primitive)
-
-
-def any_of(parents) -> bool:
-    """Is a parent (a tuple of them for a list input) tracked?"""
-    return any(p is not None for p in parents) if type(parents) is tuple else True
-
-
-def _outputs(float_output, result, tensor):
-    """The op's results with its float output wrapped as an AutodiffTensor."""
-    return tensor if float_output is None else outputs(float_output, result, tensor)
-
-
-def _gather(args, positions, inputs):
-    """The call arguments, input nodes and parents of an op with a list input (cat)."""
-    call, nodes = list(args), []
-    for i, tensor in zip(positions, inputs):
-        if type(tensor) is list:  # each element is an input, and a parent, of its own
-            call[i] = [t.primitive for t in tensor]
-            nodes += [t.node for t in tensor]
-        else:
-            call[i] = tensor.primitive
-            nodes.append(tensor.node)
-    return call, nodes, tuple(_tracked(tensor) for tensor in inputs)
-
-
-def _tracked(tensor):
-    """A float input's parent: its Node if tracked, else None; a tuple of them for a list."""
-    if type(tensor) is list:
-        return tuple(_tracked(t) for t in tensor)
-    node = tensor.node
-    return node if node.requirement is not NONE else None
-
-
-def _shape(tensor):
-    if type(tensor) is list:
-        return tuple(t.primitive.shape for t in tensor)
-    return tensor.primitive.shape
+        backward = Backward(rule, self.inner, forward, positions)
+        factory = recorder.balanced if self.strategy.recomputes else recorder.plain
+        return factory(forward, backward, self.inner)

@@ -35,6 +35,15 @@ class Gradients:
             self._grads[key] = old + grad
             self._owned.add(key)
 
+    def register_slot(self, node_id, slot: int, count: int, grad) -> None:
+        """Accumulate `grad` into slot `slot` of the `count` gradients of a node whose op has
+        several float outputs (a list, None where an output got no gradient)."""
+        slots = self._grads.get(node_id)
+        if slots is None:
+            slots = self._grads[node_id] = [None] * count
+        old = slots[slot]
+        slots[slot] = grad if old is None else old + grad
+
     def consume(self, node):
         """Take out the gradient of a GradInBackward node whose step is about to run."""
         self._owned.discard(node.id)

@@ -12,7 +12,7 @@ from operator import attrgetter
 from runtime.autodiff.checkpoint import Checkpointer
 from runtime.autodiff.gradients import Gradients
 from runtime.autodiff.node import Node, Requirement
-from runtime.autodiff.steps import CONSUMED, ROOT_STEP, Backward
+from runtime.autodiff.steps import CONSUMED, ROOT_STEP
 from runtime.errors import BACKWARD_NEEDS_TRACKED, BurnPanic, GraphConsumed
 
 
@@ -69,7 +69,7 @@ def _tape(root: Node) -> list[Node]:
         if step is CONSUMED:
             raise GraphConsumed(node.id)
         tape.append(node)
-        if type(step) is Backward:
+        if node.inputs:  # a recorded op's inputs, or an output's op node (OutputStep)
             for parent in node.inputs:
                 if type(parent) is tuple:  # a list input (cat): each element is a parent
                     for element in parent:

@@ -37,6 +37,37 @@ class Self:
 SELF = Self()
 
 
+class OutputStep:
+    """The step of one float output of an op that has several (rfft's real and imaginary
+    parts). Each output has its own Node, a child of the op's node (whose step is the op's
+    Backward); this step puts the output's gradient into its slot of that node's gradient, so
+    the rule runs once, with a gradient per output (None for one that got none)."""
+
+    __slots__ = ("slot", "count")
+
+    def __init__(self, slot: int, count: int):
+        self.slot = slot
+        self.count = count
+
+    def __repr__(self):
+        return f"OutputStep({self.slot} of {self.count})"
+
+    def run(self, node, grad, gradients, checkpointer) -> None:
+        gradients.register_slot(node.inputs[0].id, self.slot, self.count, grad)
+
+
+_OUTPUT_STEPS: dict = {}
+
+
+def output_step(slot: int, count: int) -> OutputStep:
+    """The shared OutputStep of output `slot` of `count`."""
+    key = (slot, count)
+    step = _OUTPUT_STEPS.get(key)
+    if step is None:
+        step = _OUTPUT_STEPS[key] = OutputStep(slot, count)
+    return step
+
+
 class Backward:
     """One op's backward as one Autodiff specialization runs it (burn's `Backward` impl of the
     op), shared by every step of that op: its rule, the inner backend (backward math is never
@@ -57,6 +88,8 @@ class Backward:
         """One VJP per tracked float input, from the values the node saved; the gradients go
         to its inputs, broadcasting undone."""
         values = node.saved
+        if type(grad) is list:  # the gradients of an op's several float outputs
+            grad = tuple(grad)
         if checkpointer is not None:
             values = [checkpointer.resolve(value, node) for value in values]
         backend = self.backend

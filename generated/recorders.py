@@ -1,0 +1,6150 @@
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=140a8af58bf1edfd body=cd3cb97627021978
+"""The Autodiff decorator's recorder of every differentiable op, one factory per strategy.
+
+A recorder runs the op's forward on the inner backend, then gives the output its Node and the
+state its step needs: which inputs are tracked, the values their VJPs need (the rule's
+`saved`, in order), and under BalancedCheckpointing the recipe that recomputes a memory-bound
+output. The runtime's Autodiff specialization binds each factory to the inner backend's
+`forward`, the op's shared `BACKWARD` (its rule) and the `inner` backend.
+"""
+
+from runtime.autodiff.recording import (
+    COMPUTE_BOUND,
+    MEMORY_BOUND,
+    NONE,
+    SELF,
+    TRACKED,
+    UNTRACKED_STEP,
+    AutodiffTensor,
+    Node,
+    Recorders,
+    next_id,
+    output_step,
+)
+
+
+def record_float_add(forward, BACKWARD, inner):
+    def float_add(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        rhs_node = rhs.node
+        rhs_value = rhs.primitive
+        result = forward(lhs_value, rhs_value)
+        out = result
+        order = lhs_node.order
+        if rhs_node.order > order:
+            order = rhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        rhs_tracked = rhs_node.requirement is not NONE
+        if not (lhs_tracked or rhs_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = ()
+        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
+        parent_ids = (
+            [lhs_node.id, rhs_node.id]
+            if lhs_tracked and rhs_tracked
+            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+        )
+        shapes = [lhs_value.shape, rhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_add
+
+
+def record_float_add_balanced(forward, BACKWARD, inner):
+    def float_add(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        rhs_node = rhs.node
+        rhs_value = rhs.primitive
+        result = forward(lhs_value, rhs_value)
+        out = result
+        order = lhs_node.order
+        if rhs_node.order > order:
+            order = rhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        rhs_tracked = rhs_node.requirement is not NONE
+        if not (lhs_tracked or rhs_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = lhs_tracked and rhs_tracked
+        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
+        rhs_held = rhs_node if rhs_node.properties is MEMORY_BOUND else rhs_value
+        saved = ()
+        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
+        parent_ids = (
+            [lhs_node.id, rhs_node.id]
+            if lhs_tracked and rhs_tracked
+            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+        )
+        shapes = [lhs_value.shape, rhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (lhs_held, rhs_held) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_add
+
+
+def record_float_add_scalar(forward, BACKWARD, inner):
+    def float_add_scalar(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        result = forward(lhs_value, rhs)
+        out = result
+        order = lhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        if not lhs_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = ()
+        inputs = [lhs_node]
+        parent_ids = [lhs_node.id]
+        shapes = [lhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_add_scalar
+
+
+def record_float_add_scalar_balanced(forward, BACKWARD, inner):
+    def float_add_scalar(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        result = forward(lhs_value, rhs)
+        out = result
+        order = lhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        if not lhs_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
+        saved = ()
+        inputs = [lhs_node]
+        parent_ids = [lhs_node.id]
+        shapes = [lhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (lhs_held, rhs) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_add_scalar
+
+
+def record_float_sub(forward, BACKWARD, inner):
+    def float_sub(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        rhs_node = rhs.node
+        rhs_value = rhs.primitive
+        result = forward(lhs_value, rhs_value)
+        out = result
+        order = lhs_node.order
+        if rhs_node.order > order:
+            order = rhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        rhs_tracked = rhs_node.requirement is not NONE
+        if not (lhs_tracked or rhs_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = ()
+        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
+        parent_ids = (
+            [lhs_node.id, rhs_node.id]
+            if lhs_tracked and rhs_tracked
+            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+        )
+        shapes = [lhs_value.shape, rhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_sub
+
+
+def record_float_sub_balanced(forward, BACKWARD, inner):
+    def float_sub(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        rhs_node = rhs.node
+        rhs_value = rhs.primitive
+        result = forward(lhs_value, rhs_value)
+        out = result
+        order = lhs_node.order
+        if rhs_node.order > order:
+            order = rhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        rhs_tracked = rhs_node.requirement is not NONE
+        if not (lhs_tracked or rhs_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = lhs_tracked and rhs_tracked
+        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
+        rhs_held = rhs_node if rhs_node.properties is MEMORY_BOUND else rhs_value
+        saved = ()
+        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
+        parent_ids = (
+            [lhs_node.id, rhs_node.id]
+            if lhs_tracked and rhs_tracked
+            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+        )
+        shapes = [lhs_value.shape, rhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (lhs_held, rhs_held) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_sub
+
+
+def record_float_sub_scalar(forward, BACKWARD, inner):
+    def float_sub_scalar(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        result = forward(lhs_value, rhs)
+        out = result
+        order = lhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        if not lhs_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = ()
+        inputs = [lhs_node]
+        parent_ids = [lhs_node.id]
+        shapes = [lhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_sub_scalar
+
+
+def record_float_sub_scalar_balanced(forward, BACKWARD, inner):
+    def float_sub_scalar(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        result = forward(lhs_value, rhs)
+        out = result
+        order = lhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        if not lhs_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
+        saved = ()
+        inputs = [lhs_node]
+        parent_ids = [lhs_node.id]
+        shapes = [lhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (lhs_held, rhs) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_sub_scalar
+
+
+def record_float_mul(forward, BACKWARD, inner):
+    def float_mul(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        rhs_node = rhs.node
+        rhs_value = rhs.primitive
+        result = forward(lhs_value, rhs_value)
+        out = result
+        order = lhs_node.order
+        if rhs_node.order > order:
+            order = rhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        rhs_tracked = rhs_node.requirement is not NONE
+        if not (lhs_tracked or rhs_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (rhs_value if lhs_tracked else None, lhs_value if rhs_tracked else None)
+        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
+        parent_ids = (
+            [lhs_node.id, rhs_node.id]
+            if lhs_tracked and rhs_tracked
+            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+        )
+        shapes = [lhs_value.shape, rhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_mul
+
+
+def record_float_mul_balanced(forward, BACKWARD, inner):
+    def float_mul(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        rhs_node = rhs.node
+        rhs_value = rhs.primitive
+        result = forward(lhs_value, rhs_value)
+        out = result
+        order = lhs_node.order
+        if rhs_node.order > order:
+            order = rhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        rhs_tracked = rhs_node.requirement is not NONE
+        if not (lhs_tracked or rhs_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = lhs_tracked and rhs_tracked
+        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
+        rhs_held = rhs_node if rhs_node.properties is MEMORY_BOUND else rhs_value
+        saved = (rhs_held if lhs_tracked else None, lhs_held if rhs_tracked else None)
+        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
+        parent_ids = (
+            [lhs_node.id, rhs_node.id]
+            if lhs_tracked and rhs_tracked
+            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+        )
+        shapes = [lhs_value.shape, rhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (lhs_held, rhs_held) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_mul
+
+
+def record_float_mul_scalar(forward, BACKWARD, inner):
+    def float_mul_scalar(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        result = forward(lhs_value, rhs)
+        out = result
+        order = lhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        if not lhs_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (rhs,)
+        inputs = [lhs_node]
+        parent_ids = [lhs_node.id]
+        shapes = [lhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_mul_scalar
+
+
+def record_float_mul_scalar_balanced(forward, BACKWARD, inner):
+    def float_mul_scalar(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        result = forward(lhs_value, rhs)
+        out = result
+        order = lhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        if not lhs_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
+        saved = (rhs,)
+        inputs = [lhs_node]
+        parent_ids = [lhs_node.id]
+        shapes = [lhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (lhs_held, rhs) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_mul_scalar
+
+
+def record_float_div(forward, BACKWARD, inner):
+    def float_div(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        rhs_node = rhs.node
+        rhs_value = rhs.primitive
+        result = forward(lhs_value, rhs_value)
+        out = result
+        order = lhs_node.order
+        if rhs_node.order > order:
+            order = rhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        rhs_tracked = rhs_node.requirement is not NONE
+        if not (lhs_tracked or rhs_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (rhs_value, lhs_value if rhs_tracked else None)
+        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
+        parent_ids = (
+            [lhs_node.id, rhs_node.id]
+            if lhs_tracked and rhs_tracked
+            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+        )
+        shapes = [lhs_value.shape, rhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_div
+
+
+def record_float_div_balanced(forward, BACKWARD, inner):
+    def float_div(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        rhs_node = rhs.node
+        rhs_value = rhs.primitive
+        result = forward(lhs_value, rhs_value)
+        out = result
+        order = lhs_node.order
+        if rhs_node.order > order:
+            order = rhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        rhs_tracked = rhs_node.requirement is not NONE
+        if not (lhs_tracked or rhs_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = lhs_tracked and rhs_tracked
+        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
+        rhs_held = rhs_node if rhs_node.properties is MEMORY_BOUND else rhs_value
+        saved = (rhs_held, lhs_held if rhs_tracked else None)
+        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
+        parent_ids = (
+            [lhs_node.id, rhs_node.id]
+            if lhs_tracked and rhs_tracked
+            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+        )
+        shapes = [lhs_value.shape, rhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (lhs_held, rhs_held) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_div
+
+
+def record_float_div_scalar(forward, BACKWARD, inner):
+    def float_div_scalar(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        result = forward(lhs_value, rhs)
+        out = result
+        order = lhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        if not lhs_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (rhs,)
+        inputs = [lhs_node]
+        parent_ids = [lhs_node.id]
+        shapes = [lhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_div_scalar
+
+
+def record_float_div_scalar_balanced(forward, BACKWARD, inner):
+    def float_div_scalar(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        result = forward(lhs_value, rhs)
+        out = result
+        order = lhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        if not lhs_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
+        saved = (rhs,)
+        inputs = [lhs_node]
+        parent_ids = [lhs_node.id]
+        shapes = [lhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (lhs_held, rhs) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_div_scalar
+
+
+def record_float_neg(forward, BACKWARD, inner):
+    def float_neg(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = ()
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_neg
+
+
+def record_float_neg_balanced(forward, BACKWARD, inner):
+    def float_neg(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = ()
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_neg
+
+
+def record_float_matmul(forward, BACKWARD, inner):
+    def float_matmul(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        rhs_node = rhs.node
+        rhs_value = rhs.primitive
+        result = forward(lhs_value, rhs_value)
+        out = result
+        order = lhs_node.order
+        if rhs_node.order > order:
+            order = rhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        rhs_tracked = rhs_node.requirement is not NONE
+        if not (lhs_tracked or rhs_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (rhs_value if lhs_tracked else None, lhs_value if rhs_tracked else None)
+        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
+        parent_ids = (
+            [lhs_node.id, rhs_node.id]
+            if lhs_tracked and rhs_tracked
+            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+        )
+        shapes = [lhs_value.shape, rhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_matmul
+
+
+def record_float_matmul_balanced(forward, BACKWARD, inner):
+    def float_matmul(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        rhs_node = rhs.node
+        rhs_value = rhs.primitive
+        result = forward(lhs_value, rhs_value)
+        out = result
+        order = lhs_node.order
+        if rhs_node.order > order:
+            order = rhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        rhs_tracked = rhs_node.requirement is not NONE
+        if not (lhs_tracked or rhs_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
+        rhs_held = rhs_node if rhs_node.properties is MEMORY_BOUND else rhs_value
+        saved = (rhs_held if lhs_tracked else None, lhs_held if rhs_tracked else None)
+        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
+        parent_ids = (
+            [lhs_node.id, rhs_node.id]
+            if lhs_tracked and rhs_tracked
+            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+        )
+        shapes = [lhs_value.shape, rhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_matmul
+
+
+def record_float_remainder(forward, BACKWARD, inner):
+    def float_remainder(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        rhs_node = rhs.node
+        rhs_value = rhs.primitive
+        result = forward(lhs_value, rhs_value)
+        out = result
+        order = lhs_node.order
+        if rhs_node.order > order:
+            order = rhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        rhs_tracked = rhs_node.requirement is not NONE
+        if not (lhs_tracked or rhs_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (lhs_value if rhs_tracked else None, rhs_value if rhs_tracked else None)
+        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
+        parent_ids = (
+            [lhs_node.id, rhs_node.id]
+            if lhs_tracked and rhs_tracked
+            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+        )
+        shapes = [lhs_value.shape, rhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_remainder
+
+
+def record_float_remainder_balanced(forward, BACKWARD, inner):
+    def float_remainder(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        rhs_node = rhs.node
+        rhs_value = rhs.primitive
+        result = forward(lhs_value, rhs_value)
+        out = result
+        order = lhs_node.order
+        if rhs_node.order > order:
+            order = rhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        rhs_tracked = rhs_node.requirement is not NONE
+        if not (lhs_tracked or rhs_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = lhs_tracked and rhs_tracked
+        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
+        rhs_held = rhs_node if rhs_node.properties is MEMORY_BOUND else rhs_value
+        saved = (lhs_held if rhs_tracked else None, rhs_held if rhs_tracked else None)
+        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
+        parent_ids = (
+            [lhs_node.id, rhs_node.id]
+            if lhs_tracked and rhs_tracked
+            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+        )
+        shapes = [lhs_value.shape, rhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (lhs_held, rhs_held) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_remainder
+
+
+def record_float_remainder_scalar(forward, BACKWARD, inner):
+    def float_remainder_scalar(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        result = forward(lhs_value, rhs)
+        out = result
+        order = lhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        if not lhs_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = ()
+        inputs = [lhs_node]
+        parent_ids = [lhs_node.id]
+        shapes = [lhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_remainder_scalar
+
+
+def record_float_remainder_scalar_balanced(forward, BACKWARD, inner):
+    def float_remainder_scalar(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        result = forward(lhs_value, rhs)
+        out = result
+        order = lhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        if not lhs_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
+        saved = ()
+        inputs = [lhs_node]
+        parent_ids = [lhs_node.id]
+        shapes = [lhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (lhs_held, rhs) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_remainder_scalar
+
+
+def record_float_cross(forward, BACKWARD, inner):
+    def float_cross(lhs, rhs, dim):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        rhs_node = rhs.node
+        rhs_value = rhs.primitive
+        result = forward(lhs_value, rhs_value, dim)
+        out = result
+        order = lhs_node.order
+        if rhs_node.order > order:
+            order = rhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        rhs_tracked = rhs_node.requirement is not NONE
+        if not (lhs_tracked or rhs_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (rhs_value if lhs_tracked else None, dim, lhs_value if rhs_tracked else None)
+        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
+        parent_ids = (
+            [lhs_node.id, rhs_node.id]
+            if lhs_tracked and rhs_tracked
+            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+        )
+        shapes = [lhs_value.shape, rhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_cross
+
+
+def record_float_cross_balanced(forward, BACKWARD, inner):
+    def float_cross(lhs, rhs, dim):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        rhs_node = rhs.node
+        rhs_value = rhs.primitive
+        result = forward(lhs_value, rhs_value, dim)
+        out = result
+        order = lhs_node.order
+        if rhs_node.order > order:
+            order = rhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        rhs_tracked = rhs_node.requirement is not NONE
+        if not (lhs_tracked or rhs_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
+        rhs_held = rhs_node if rhs_node.properties is MEMORY_BOUND else rhs_value
+        saved = (rhs_held if lhs_tracked else None, dim, lhs_held if rhs_tracked else None)
+        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
+        parent_ids = (
+            [lhs_node.id, rhs_node.id]
+            if lhs_tracked and rhs_tracked
+            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+        )
+        shapes = [lhs_value.shape, rhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_cross
+
+
+def record_float_powf(forward, BACKWARD, inner):
+    def float_powf(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        rhs_node = rhs.node
+        rhs_value = rhs.primitive
+        result = forward(lhs_value, rhs_value)
+        out = result
+        order = lhs_node.order
+        if rhs_node.order > order:
+            order = rhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        rhs_tracked = rhs_node.requirement is not NONE
+        if not (lhs_tracked or rhs_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (lhs_value, rhs_value if lhs_tracked else None, out if rhs_tracked else None)
+        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
+        parent_ids = (
+            [lhs_node.id, rhs_node.id]
+            if lhs_tracked and rhs_tracked
+            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+        )
+        shapes = [lhs_value.shape, rhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_powf
+
+
+def record_float_powf_balanced(forward, BACKWARD, inner):
+    def float_powf(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        rhs_node = rhs.node
+        rhs_value = rhs.primitive
+        result = forward(lhs_value, rhs_value)
+        out = result
+        order = lhs_node.order
+        if rhs_node.order > order:
+            order = rhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        rhs_tracked = rhs_node.requirement is not NONE
+        if not (lhs_tracked or rhs_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = lhs_tracked and rhs_tracked
+        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
+        rhs_held = rhs_node if rhs_node.properties is MEMORY_BOUND else rhs_value
+        saved = (
+            lhs_held,
+            rhs_held if lhs_tracked else None,
+            (SELF if memory_bound else out) if rhs_tracked else None,
+        )
+        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
+        parent_ids = (
+            [lhs_node.id, rhs_node.id]
+            if lhs_tracked and rhs_tracked
+            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+        )
+        shapes = [lhs_value.shape, rhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (lhs_held, rhs_held) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_powf
+
+
+def record_float_powf_scalar_impl(forward, BACKWARD, inner):
+    def float_powf_scalar_impl(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        result = forward(lhs_value, rhs)
+        out = result
+        order = lhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        if not lhs_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (lhs_value, rhs)
+        inputs = [lhs_node]
+        parent_ids = [lhs_node.id]
+        shapes = [lhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_powf_scalar_impl
+
+
+def record_float_powf_scalar_impl_balanced(forward, BACKWARD, inner):
+    def float_powf_scalar_impl(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        result = forward(lhs_value, rhs)
+        out = result
+        order = lhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        if not lhs_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
+        saved = (lhs_held, rhs)
+        inputs = [lhs_node]
+        parent_ids = [lhs_node.id]
+        shapes = [lhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (lhs_held, rhs) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_powf_scalar_impl
+
+
+def record_float_powi(forward, BACKWARD, inner):
+    def float_powi(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        result = forward(lhs_value, rhs)
+        out = result
+        order = lhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        if not lhs_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (lhs_value, rhs, inner.dtype(lhs_value))
+        inputs = [lhs_node]
+        parent_ids = [lhs_node.id]
+        shapes = [lhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_powi
+
+
+def record_float_powi_balanced(forward, BACKWARD, inner):
+    def float_powi(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        result = forward(lhs_value, rhs)
+        out = result
+        order = lhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        if not lhs_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
+        saved = (lhs_held, rhs, inner.dtype(lhs_value))
+        inputs = [lhs_node]
+        parent_ids = [lhs_node.id]
+        shapes = [lhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (lhs_held, rhs) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_powi
+
+
+def record_float_clamp(forward, BACKWARD, inner):
+    def float_clamp(tensor, min, max):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, min, max)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value, min, max)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_clamp
+
+
+def record_float_clamp_balanced(forward, BACKWARD, inner):
+    def float_clamp(tensor, min, max):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, min, max)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_held, min, max)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held, min, max) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_clamp
+
+
+def record_float_clamp_min(forward, BACKWARD, inner):
+    def float_clamp_min(tensor, min):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, min)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value, min)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_clamp_min
+
+
+def record_float_clamp_min_balanced(forward, BACKWARD, inner):
+    def float_clamp_min(tensor, min):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, min)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_held, min)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held, min) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_clamp_min
+
+
+def record_float_clamp_max(forward, BACKWARD, inner):
+    def float_clamp_max(tensor, max):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, max)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value, max)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_clamp_max
+
+
+def record_float_clamp_max_balanced(forward, BACKWARD, inner):
+    def float_clamp_max(tensor, max):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, max)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_held, max)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held, max) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_clamp_max
+
+
+def record_float_exp(forward, BACKWARD, inner):
+    def float_exp(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (out,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_exp
+
+
+def record_float_exp_balanced(forward, BACKWARD, inner):
+    def float_exp(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (SELF if memory_bound else out,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_exp
+
+
+def record_float_log(forward, BACKWARD, inner):
+    def float_log(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_log
+
+
+def record_float_log_balanced(forward, BACKWARD, inner):
+    def float_log(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_held,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_log
+
+
+def record_float_sqrt(forward, BACKWARD, inner):
+    def float_sqrt(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (out,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_sqrt
+
+
+def record_float_sqrt_balanced(forward, BACKWARD, inner):
+    def float_sqrt(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (SELF if memory_bound else out,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_sqrt
+
+
+def record_float_abs(forward, BACKWARD, inner):
+    def float_abs(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_abs
+
+
+def record_float_abs_balanced(forward, BACKWARD, inner):
+    def float_abs(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_held,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_abs
+
+
+def record_float_sign(forward, BACKWARD, inner):
+    def float_sign(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = ()
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_sign
+
+
+def record_float_sign_balanced(forward, BACKWARD, inner):
+    def float_sign(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = ()
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_sign
+
+
+def record_float_tanh(forward, BACKWARD, inner):
+    def float_tanh(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (out,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_tanh
+
+
+def record_float_tanh_balanced(forward, BACKWARD, inner):
+    def float_tanh(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (SELF if memory_bound else out,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_tanh
+
+
+def record_float_log1p(forward, BACKWARD, inner):
+    def float_log1p(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_log1p
+
+
+def record_float_log1p_balanced(forward, BACKWARD, inner):
+    def float_log1p(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_held,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_log1p
+
+
+def record_float_recip(forward, BACKWARD, inner):
+    def float_recip(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (out,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_recip
+
+
+def record_float_recip_balanced(forward, BACKWARD, inner):
+    def float_recip(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (SELF if memory_bound else out,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_recip
+
+
+def record_float_sin(forward, BACKWARD, inner):
+    def float_sin(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_sin
+
+
+def record_float_sin_balanced(forward, BACKWARD, inner):
+    def float_sin(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_held,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_sin
+
+
+def record_float_cos(forward, BACKWARD, inner):
+    def float_cos(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_cos
+
+
+def record_float_cos_balanced(forward, BACKWARD, inner):
+    def float_cos(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_held,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_cos
+
+
+def record_float_tan(forward, BACKWARD, inner):
+    def float_tan(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (out,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_tan
+
+
+def record_float_tan_balanced(forward, BACKWARD, inner):
+    def float_tan(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (SELF if memory_bound else out,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_tan
+
+
+def record_float_sinh(forward, BACKWARD, inner):
+    def float_sinh(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_sinh
+
+
+def record_float_sinh_balanced(forward, BACKWARD, inner):
+    def float_sinh(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_held,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_sinh
+
+
+def record_float_cosh(forward, BACKWARD, inner):
+    def float_cosh(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_cosh
+
+
+def record_float_cosh_balanced(forward, BACKWARD, inner):
+    def float_cosh(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_held,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_cosh
+
+
+def record_float_asin(forward, BACKWARD, inner):
+    def float_asin(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_asin
+
+
+def record_float_asin_balanced(forward, BACKWARD, inner):
+    def float_asin(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_held,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_asin
+
+
+def record_float_acos(forward, BACKWARD, inner):
+    def float_acos(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_acos
+
+
+def record_float_acos_balanced(forward, BACKWARD, inner):
+    def float_acos(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_held,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_acos
+
+
+def record_float_atan(forward, BACKWARD, inner):
+    def float_atan(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_atan
+
+
+def record_float_atan_balanced(forward, BACKWARD, inner):
+    def float_atan(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_held,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_atan
+
+
+def record_float_asinh(forward, BACKWARD, inner):
+    def float_asinh(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_asinh
+
+
+def record_float_asinh_balanced(forward, BACKWARD, inner):
+    def float_asinh(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_held,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_asinh
+
+
+def record_float_acosh(forward, BACKWARD, inner):
+    def float_acosh(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_acosh
+
+
+def record_float_acosh_balanced(forward, BACKWARD, inner):
+    def float_acosh(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_held,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_acosh
+
+
+def record_float_atanh(forward, BACKWARD, inner):
+    def float_atanh(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_atanh
+
+
+def record_float_atanh_balanced(forward, BACKWARD, inner):
+    def float_atanh(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_held,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_atanh
+
+
+def record_float_atan2(forward, BACKWARD, inner):
+    def float_atan2(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        rhs_node = rhs.node
+        rhs_value = rhs.primitive
+        result = forward(lhs_value, rhs_value)
+        out = result
+        order = lhs_node.order
+        if rhs_node.order > order:
+            order = rhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        rhs_tracked = rhs_node.requirement is not NONE
+        if not (lhs_tracked or rhs_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (lhs_value, rhs_value)
+        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
+        parent_ids = (
+            [lhs_node.id, rhs_node.id]
+            if lhs_tracked and rhs_tracked
+            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+        )
+        shapes = [lhs_value.shape, rhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_atan2
+
+
+def record_float_atan2_balanced(forward, BACKWARD, inner):
+    def float_atan2(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        rhs_node = rhs.node
+        rhs_value = rhs.primitive
+        result = forward(lhs_value, rhs_value)
+        out = result
+        order = lhs_node.order
+        if rhs_node.order > order:
+            order = rhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        rhs_tracked = rhs_node.requirement is not NONE
+        if not (lhs_tracked or rhs_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = lhs_tracked and rhs_tracked
+        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
+        rhs_held = rhs_node if rhs_node.properties is MEMORY_BOUND else rhs_value
+        saved = (lhs_held, rhs_held)
+        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
+        parent_ids = (
+            [lhs_node.id, rhs_node.id]
+            if lhs_tracked and rhs_tracked
+            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+        )
+        shapes = [lhs_value.shape, rhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (lhs_held, rhs_held) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_atan2
+
+
+def record_float_hypot(forward, BACKWARD, inner):
+    def float_hypot(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        rhs_node = rhs.node
+        rhs_value = rhs.primitive
+        result = forward(lhs_value, rhs_value)
+        out = result
+        order = lhs_node.order
+        if rhs_node.order > order:
+            order = rhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        rhs_tracked = rhs_node.requirement is not NONE
+        if not (lhs_tracked or rhs_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (lhs_value if lhs_tracked else None, out, rhs_value if rhs_tracked else None)
+        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
+        parent_ids = (
+            [lhs_node.id, rhs_node.id]
+            if lhs_tracked and rhs_tracked
+            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+        )
+        shapes = [lhs_value.shape, rhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_hypot
+
+
+def record_float_hypot_balanced(forward, BACKWARD, inner):
+    def float_hypot(lhs, rhs):
+        lhs_node = lhs.node
+        lhs_value = lhs.primitive
+        rhs_node = rhs.node
+        rhs_value = rhs.primitive
+        result = forward(lhs_value, rhs_value)
+        out = result
+        order = lhs_node.order
+        if rhs_node.order > order:
+            order = rhs_node.order
+        lhs_tracked = lhs_node.requirement is not NONE
+        rhs_tracked = rhs_node.requirement is not NONE
+        if not (lhs_tracked or rhs_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
+        rhs_held = rhs_node if rhs_node.properties is MEMORY_BOUND else rhs_value
+        saved = (lhs_held if lhs_tracked else None, out, rhs_held if rhs_tracked else None)
+        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
+        parent_ids = (
+            [lhs_node.id, rhs_node.id]
+            if lhs_tracked and rhs_tracked
+            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+        )
+        shapes = [lhs_value.shape, rhs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_hypot
+
+
+def record_float_erf(forward, BACKWARD, inner):
+    def float_erf(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_erf
+
+
+def record_float_erf_balanced(forward, BACKWARD, inner):
+    def float_erf(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_held,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_erf
+
+
+def record_float_round(forward, BACKWARD, inner):
+    def float_round(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value))
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_round
+
+
+def record_float_round_balanced(forward, BACKWARD, inner):
+    def float_round(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value))
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_round
+
+
+def record_float_floor(forward, BACKWARD, inner):
+    def float_floor(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value))
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_floor
+
+
+def record_float_floor_balanced(forward, BACKWARD, inner):
+    def float_floor(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value))
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_floor
+
+
+def record_float_ceil(forward, BACKWARD, inner):
+    def float_ceil(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value))
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_ceil
+
+
+def record_float_ceil_balanced(forward, BACKWARD, inner):
+    def float_ceil(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value))
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_ceil
+
+
+def record_float_trunc(forward, BACKWARD, inner):
+    def float_trunc(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value))
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_trunc
+
+
+def record_float_trunc_balanced(forward, BACKWARD, inner):
+    def float_trunc(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value))
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_trunc
+
+
+def record_relu(forward, BACKWARD, inner):
+    def relu(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (out,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return relu
+
+
+def record_relu_balanced(forward, BACKWARD, inner):
+    def relu(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (SELF if memory_bound else out,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return relu
+
+
+def record_relu_backward(forward, BACKWARD, inner):
+    def relu_backward(output, grad):
+        output_node = output.node
+        output_value = output.primitive
+        grad_node = grad.node
+        grad_value = grad.primitive
+        result = forward(output_value, grad_value)
+        out = result
+        order = output_node.order
+        if grad_node.order > order:
+            order = grad_node.order
+        output_tracked = output_node.requirement is not NONE
+        grad_tracked = grad_node.requirement is not NONE
+        if not (output_tracked or grad_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (output_value if grad_tracked else None,)
+        inputs = [output_node if output_tracked else None, grad_node if grad_tracked else None]
+        parent_ids = (
+            [output_node.id, grad_node.id]
+            if output_tracked and grad_tracked
+            else [output_node.id] if output_tracked else [grad_node.id]
+        )
+        shapes = [output_value.shape, grad_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return relu_backward
+
+
+def record_relu_backward_balanced(forward, BACKWARD, inner):
+    def relu_backward(output, grad):
+        output_node = output.node
+        output_value = output.primitive
+        grad_node = grad.node
+        grad_value = grad.primitive
+        result = forward(output_value, grad_value)
+        out = result
+        order = output_node.order
+        if grad_node.order > order:
+            order = grad_node.order
+        output_tracked = output_node.requirement is not NONE
+        grad_tracked = grad_node.requirement is not NONE
+        if not (output_tracked or grad_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = output_tracked and grad_tracked
+        output_held = output_node if output_node.properties is MEMORY_BOUND else output_value
+        grad_held = grad_node if grad_node.properties is MEMORY_BOUND else grad_value
+        saved = (output_held if grad_tracked else None,)
+        inputs = [output_node if output_tracked else None, grad_node if grad_tracked else None]
+        parent_ids = (
+            [output_node.id, grad_node.id]
+            if output_tracked and grad_tracked
+            else [output_node.id] if output_tracked else [grad_node.id]
+        )
+        shapes = [output_value.shape, grad_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (output_held, grad_held) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return relu_backward
+
+
+def record_leaky_relu(forward, BACKWARD, inner):
+    def leaky_relu(tensor, negative_slope):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, negative_slope)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value, negative_slope)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return leaky_relu
+
+
+def record_leaky_relu_balanced(forward, BACKWARD, inner):
+    def leaky_relu(tensor, negative_slope):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, negative_slope)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_held, negative_slope)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held, negative_slope) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return leaky_relu
+
+
+def record_prelu(forward, BACKWARD, inner):
+    def prelu(tensor, alpha):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        alpha_node = alpha.node
+        alpha_value = alpha.primitive
+        result = forward(tensor_value, alpha_value)
+        out = result
+        order = tensor_node.order
+        if alpha_node.order > order:
+            order = alpha_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        alpha_tracked = alpha_node.requirement is not NONE
+        if not (tensor_tracked or alpha_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value, alpha_value if tensor_tracked else None)
+        inputs = [tensor_node if tensor_tracked else None, alpha_node if alpha_tracked else None]
+        parent_ids = (
+            [tensor_node.id, alpha_node.id]
+            if tensor_tracked and alpha_tracked
+            else [tensor_node.id] if tensor_tracked else [alpha_node.id]
+        )
+        shapes = [tensor_value.shape, alpha_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return prelu
+
+
+def record_prelu_balanced(forward, BACKWARD, inner):
+    def prelu(tensor, alpha):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        alpha_node = alpha.node
+        alpha_value = alpha.primitive
+        result = forward(tensor_value, alpha_value)
+        out = result
+        order = tensor_node.order
+        if alpha_node.order > order:
+            order = alpha_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        alpha_tracked = alpha_node.requirement is not NONE
+        if not (tensor_tracked or alpha_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = tensor_tracked and alpha_tracked
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        alpha_held = alpha_node if alpha_node.properties is MEMORY_BOUND else alpha_value
+        saved = (tensor_held, alpha_held if tensor_tracked else None)
+        inputs = [tensor_node if tensor_tracked else None, alpha_node if alpha_tracked else None]
+        parent_ids = (
+            [tensor_node.id, alpha_node.id]
+            if tensor_tracked and alpha_tracked
+            else [tensor_node.id] if tensor_tracked else [alpha_node.id]
+        )
+        shapes = [tensor_value.shape, alpha_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held, alpha_held) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return prelu
+
+
+def record_gelu(forward, BACKWARD, inner):
+    def gelu(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return gelu
+
+
+def record_gelu_balanced(forward, BACKWARD, inner):
+    def gelu(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_held,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return gelu
+
+
+def record_gelu_backward(forward, BACKWARD, inner):
+    def gelu_backward(x, grad):
+        x_node = x.node
+        x_value = x.primitive
+        grad_node = grad.node
+        grad_value = grad.primitive
+        result = forward(x_value, grad_value)
+        out = result
+        order = x_node.order
+        if grad_node.order > order:
+            order = grad_node.order
+        x_tracked = x_node.requirement is not NONE
+        grad_tracked = grad_node.requirement is not NONE
+        if not (x_tracked or grad_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (x_value, grad_value if x_tracked else None)
+        inputs = [x_node if x_tracked else None, grad_node if grad_tracked else None]
+        parent_ids = (
+            [x_node.id, grad_node.id]
+            if x_tracked and grad_tracked
+            else [x_node.id] if x_tracked else [grad_node.id]
+        )
+        shapes = [x_value.shape, grad_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return gelu_backward
+
+
+def record_gelu_backward_balanced(forward, BACKWARD, inner):
+    def gelu_backward(x, grad):
+        x_node = x.node
+        x_value = x.primitive
+        grad_node = grad.node
+        grad_value = grad.primitive
+        result = forward(x_value, grad_value)
+        out = result
+        order = x_node.order
+        if grad_node.order > order:
+            order = grad_node.order
+        x_tracked = x_node.requirement is not NONE
+        grad_tracked = grad_node.requirement is not NONE
+        if not (x_tracked or grad_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = x_tracked and grad_tracked
+        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
+        grad_held = grad_node if grad_node.properties is MEMORY_BOUND else grad_value
+        saved = (x_held, grad_held if x_tracked else None)
+        inputs = [x_node if x_tracked else None, grad_node if grad_tracked else None]
+        parent_ids = (
+            [x_node.id, grad_node.id]
+            if x_tracked and grad_tracked
+            else [x_node.id] if x_tracked else [grad_node.id]
+        )
+        shapes = [x_value.shape, grad_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (x_held, grad_held) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return gelu_backward
+
+
+def record_sigmoid(forward, BACKWARD, inner):
+    def sigmoid(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (out,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return sigmoid
+
+
+def record_sigmoid_balanced(forward, BACKWARD, inner):
+    def sigmoid(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (SELF if memory_bound else out,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return sigmoid
+
+
+def record_sigmoid_backward(forward, BACKWARD, inner):
+    def sigmoid_backward(output, grad):
+        output_node = output.node
+        output_value = output.primitive
+        grad_node = grad.node
+        grad_value = grad.primitive
+        result = forward(output_value, grad_value)
+        out = result
+        order = output_node.order
+        if grad_node.order > order:
+            order = grad_node.order
+        output_tracked = output_node.requirement is not NONE
+        grad_tracked = grad_node.requirement is not NONE
+        if not (output_tracked or grad_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (output_value, grad_value if output_tracked else None)
+        inputs = [output_node if output_tracked else None, grad_node if grad_tracked else None]
+        parent_ids = (
+            [output_node.id, grad_node.id]
+            if output_tracked and grad_tracked
+            else [output_node.id] if output_tracked else [grad_node.id]
+        )
+        shapes = [output_value.shape, grad_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return sigmoid_backward
+
+
+def record_sigmoid_backward_balanced(forward, BACKWARD, inner):
+    def sigmoid_backward(output, grad):
+        output_node = output.node
+        output_value = output.primitive
+        grad_node = grad.node
+        grad_value = grad.primitive
+        result = forward(output_value, grad_value)
+        out = result
+        order = output_node.order
+        if grad_node.order > order:
+            order = grad_node.order
+        output_tracked = output_node.requirement is not NONE
+        grad_tracked = grad_node.requirement is not NONE
+        if not (output_tracked or grad_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = output_tracked and grad_tracked
+        output_held = output_node if output_node.properties is MEMORY_BOUND else output_value
+        grad_held = grad_node if grad_node.properties is MEMORY_BOUND else grad_value
+        saved = (output_held, grad_held if output_tracked else None)
+        inputs = [output_node if output_tracked else None, grad_node if grad_tracked else None]
+        parent_ids = (
+            [output_node.id, grad_node.id]
+            if output_tracked and grad_tracked
+            else [output_node.id] if output_tracked else [grad_node.id]
+        )
+        shapes = [output_value.shape, grad_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (output_held, grad_held) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return sigmoid_backward
+
+
+def record_log_sigmoid(forward, BACKWARD, inner):
+    def log_sigmoid(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return log_sigmoid
+
+
+def record_log_sigmoid_balanced(forward, BACKWARD, inner):
+    def log_sigmoid(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_held,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return log_sigmoid
+
+
+def record_log_sigmoid_backward(forward, BACKWARD, inner):
+    def log_sigmoid_backward(x, grad):
+        x_node = x.node
+        x_value = x.primitive
+        grad_node = grad.node
+        grad_value = grad.primitive
+        result = forward(x_value, grad_value)
+        out = result
+        order = x_node.order
+        if grad_node.order > order:
+            order = grad_node.order
+        x_tracked = x_node.requirement is not NONE
+        grad_tracked = grad_node.requirement is not NONE
+        if not (x_tracked or grad_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (x_value, grad_value if x_tracked else None)
+        inputs = [x_node if x_tracked else None, grad_node if grad_tracked else None]
+        parent_ids = (
+            [x_node.id, grad_node.id]
+            if x_tracked and grad_tracked
+            else [x_node.id] if x_tracked else [grad_node.id]
+        )
+        shapes = [x_value.shape, grad_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return log_sigmoid_backward
+
+
+def record_log_sigmoid_backward_balanced(forward, BACKWARD, inner):
+    def log_sigmoid_backward(x, grad):
+        x_node = x.node
+        x_value = x.primitive
+        grad_node = grad.node
+        grad_value = grad.primitive
+        result = forward(x_value, grad_value)
+        out = result
+        order = x_node.order
+        if grad_node.order > order:
+            order = grad_node.order
+        x_tracked = x_node.requirement is not NONE
+        grad_tracked = grad_node.requirement is not NONE
+        if not (x_tracked or grad_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = x_tracked and grad_tracked
+        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
+        grad_held = grad_node if grad_node.properties is MEMORY_BOUND else grad_value
+        saved = (x_held, grad_held if x_tracked else None)
+        inputs = [x_node if x_tracked else None, grad_node if grad_tracked else None]
+        parent_ids = (
+            [x_node.id, grad_node.id]
+            if x_tracked and grad_tracked
+            else [x_node.id] if x_tracked else [grad_node.id]
+        )
+        shapes = [x_value.shape, grad_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (x_held, grad_held) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return log_sigmoid_backward
+
+
+def record_softmax(forward, BACKWARD, inner):
+    def softmax(tensor, dim):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, dim)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (out, dim)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return softmax
+
+
+def record_log_softmax(forward, BACKWARD, inner):
+    def log_softmax(tensor, dim):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, dim)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (out, dim)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return log_softmax
+
+
+def record_float_sum(forward, BACKWARD, inner):
+    def float_sum(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value.shape,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_sum
+
+
+def record_float_sum_dim(forward, BACKWARD, inner):
+    def float_sum_dim(tensor, dim):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, dim)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value.shape,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_sum_dim
+
+
+def record_float_mean(forward, BACKWARD, inner):
+    def float_mean(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value.shape,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_mean
+
+
+def record_float_mean_dim(forward, BACKWARD, inner):
+    def float_mean_dim(tensor, dim):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, dim)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value.shape, dim)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_mean_dim
+
+
+def record_float_prod(forward, BACKWARD, inner):
+    def float_prod(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_prod
+
+
+def record_float_prod_balanced(forward, BACKWARD, inner):
+    def float_prod(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_held,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_prod
+
+
+def record_float_prod_dim(forward, BACKWARD, inner):
+    def float_prod_dim(tensor, dim):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, dim)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value, dim)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_prod_dim
+
+
+def record_float_prod_dim_balanced(forward, BACKWARD, inner):
+    def float_prod_dim(tensor, dim):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, dim)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_held, dim)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_prod_dim
+
+
+def record_float_max_dim_with_indices(forward, BACKWARD, inner):
+    def float_max_dim_with_indices(tensor, dim):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, dim)
+        out = result[0]
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return (AutodiffTensor(out, out_node), result[1])
+        saved = (tensor_value.shape, dim, result[1])
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return (AutodiffTensor(out, out_node), result[1])
+
+    return float_max_dim_with_indices
+
+
+def record_float_min_dim_with_indices(forward, BACKWARD, inner):
+    def float_min_dim_with_indices(tensor, dim):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, dim)
+        out = result[0]
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return (AutodiffTensor(out, out_node), result[1])
+        saved = (tensor_value.shape, dim, result[1])
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return (AutodiffTensor(out, out_node), result[1])
+
+    return float_min_dim_with_indices
+
+
+def record_float_cumsum(forward, BACKWARD, inner):
+    def float_cumsum(tensor, dim):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, dim)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (dim,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_cumsum
+
+
+def record_float_cumprod(forward, BACKWARD, inner):
+    def float_cumprod(tensor, dim):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, dim)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value, out, dim)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_cumprod
+
+
+def record_float_cumprod_balanced(forward, BACKWARD, inner):
+    def float_cumprod(tensor, dim):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, dim)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_held, out, dim)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_cumprod
+
+
+def record_float_cummin(forward, BACKWARD, inner):
+    def float_cummin(tensor, dim):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, dim)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value, out, dim)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_cummin
+
+
+def record_float_cummin_balanced(forward, BACKWARD, inner):
+    def float_cummin(tensor, dim):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, dim)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_held, out, dim)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_cummin
+
+
+def record_float_cummax(forward, BACKWARD, inner):
+    def float_cummax(tensor, dim):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, dim)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value, out, dim)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_cummax
+
+
+def record_float_cummax_balanced(forward, BACKWARD, inner):
+    def float_cummax(tensor, dim):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, dim)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_held, out, dim)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_cummax
+
+
+def record_float_sort_with_indices(forward, BACKWARD, inner):
+    def float_sort_with_indices(tensor, dim, descending):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, dim, descending)
+        out = result[0]
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return (AutodiffTensor(out, out_node), result[1])
+        saved = (tensor_value.shape, dim, result[1])
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return (AutodiffTensor(out, out_node), result[1])
+
+    return float_sort_with_indices
+
+
+def record_float_topk_with_indices(forward, BACKWARD, inner):
+    def float_topk_with_indices(tensor, k, dim):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, k, dim)
+        out = result[0]
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return (AutodiffTensor(out, out_node), result[1])
+        saved = (tensor_value.shape, dim, result[1])
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return (AutodiffTensor(out, out_node), result[1])
+
+    return float_topk_with_indices
+
+
+def record_float_reshape(forward, BACKWARD, inner):
+    def float_reshape(tensor, shape):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, shape)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value.shape,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_reshape
+
+
+def record_float_reshape_balanced(forward, BACKWARD, inner):
+    def float_reshape(tensor, shape):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, shape)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_value.shape,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held, shape) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_reshape
+
+
+def record_float_swap_dims(forward, BACKWARD, inner):
+    def float_swap_dims(tensor, dim1, dim2):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, dim1, dim2)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (dim1, dim2)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_swap_dims
+
+
+def record_float_swap_dims_balanced(forward, BACKWARD, inner):
+    def float_swap_dims(tensor, dim1, dim2):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, dim1, dim2)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (dim1, dim2)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held, dim1, dim2) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_swap_dims
+
+
+def record_float_permute(forward, BACKWARD, inner):
+    def float_permute(tensor, axes):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, axes)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (axes,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_permute
+
+
+def record_float_permute_balanced(forward, BACKWARD, inner):
+    def float_permute(tensor, axes):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, axes)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (axes,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held, axes) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_permute
+
+
+def record_float_flip(forward, BACKWARD, inner):
+    def float_flip(tensor, axes):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, axes)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (axes,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_flip
+
+
+def record_float_flip_balanced(forward, BACKWARD, inner):
+    def float_flip(tensor, axes):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, axes)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (axes,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held, axes) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_flip
+
+
+def record_float_expand(forward, BACKWARD, inner):
+    def float_expand(tensor, shape):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, shape)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = ()
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_expand
+
+
+def record_float_expand_balanced(forward, BACKWARD, inner):
+    def float_expand(tensor, shape):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, shape)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = ()
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held, shape) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_expand
+
+
+def record_float_repeat_dim(forward, BACKWARD, inner):
+    def float_repeat_dim(tensor, dim, times):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, dim, times)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (dim, times, tensor_value.shape)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_repeat_dim
+
+
+def record_float_repeat_dim_balanced(forward, BACKWARD, inner):
+    def float_repeat_dim(tensor, dim, times):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, dim, times)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (dim, times, tensor_value.shape)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held, dim, times) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_repeat_dim
+
+
+def record_float_slice(forward, BACKWARD, inner):
+    def float_slice(tensor, slices):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, slices)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (slices, tensor_value.shape)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_slice
+
+
+def record_float_slice_balanced(forward, BACKWARD, inner):
+    def float_slice(tensor, slices):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, slices)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (slices, tensor_value.shape)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held, slices) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_slice
+
+
+def record_float_slice_assign(forward, BACKWARD, inner):
+    def float_slice_assign(tensor, slices, value):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        value_node = value.node
+        value_value = value.primitive
+        result = forward(tensor_value, slices, value_value)
+        out = result
+        order = tensor_node.order
+        if value_node.order > order:
+            order = value_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        value_tracked = value_node.requirement is not NONE
+        if not (tensor_tracked or value_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (slices, value_value.shape if tensor_tracked else None)
+        inputs = [tensor_node if tensor_tracked else None, value_node if value_tracked else None]
+        parent_ids = (
+            [tensor_node.id, value_node.id]
+            if tensor_tracked and value_tracked
+            else [tensor_node.id] if tensor_tracked else [value_node.id]
+        )
+        shapes = [tensor_value.shape, value_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_slice_assign
+
+
+def record_float_slice_assign_balanced(forward, BACKWARD, inner):
+    def float_slice_assign(tensor, slices, value):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        value_node = value.node
+        value_value = value.primitive
+        result = forward(tensor_value, slices, value_value)
+        out = result
+        order = tensor_node.order
+        if value_node.order > order:
+            order = value_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        value_tracked = value_node.requirement is not NONE
+        if not (tensor_tracked or value_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = tensor_tracked and value_tracked
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        value_held = value_node if value_node.properties is MEMORY_BOUND else value_value
+        saved = (slices, value_value.shape if tensor_tracked else None)
+        inputs = [tensor_node if tensor_tracked else None, value_node if value_tracked else None]
+        parent_ids = (
+            [tensor_node.id, value_node.id]
+            if tensor_tracked and value_tracked
+            else [tensor_node.id] if tensor_tracked else [value_node.id]
+        )
+        shapes = [tensor_value.shape, value_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held, slices, value_held) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_slice_assign
+
+
+def record_float_cat(forward, BACKWARD, inner):
+    def float_cat(tensors, dim):
+        tensors_nodes = [t.node for t in tensors]
+        tensors_value = [t.primitive for t in tensors]
+        result = forward(tensors_value, dim)
+        out = result
+        order = max([n.order for n in tensors_nodes])
+        tensors_parents = tuple([m if m.requirement is not NONE else None for m in tensors_nodes])
+        tensors_tracked = any(tensors_parents)
+        if not tensors_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (dim, [v.shape for v in tensors_value])
+        inputs = [tensors_parents]
+        parent_ids = [m.id for m in (*tensors_parents,) if m is not None]
+        shapes = [tuple([v.shape for v in tensors_value])]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_cat
+
+
+def record_float_unfold(forward, BACKWARD, inner):
+    def float_unfold(tensor, dim, size, step):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, dim, size, step)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (dim, size, step, tensor_value.shape)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_unfold
+
+
+def record_float_cast(forward, BACKWARD, inner):
+    def float_cast(tensor, dtype):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, dtype)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (inner.dtype(tensor_value),)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_cast
+
+
+def record_float_gather(forward, BACKWARD, inner):
+    def float_gather(dim, tensor, indices):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(dim, tensor_value, indices)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (dim, indices, tensor_value.shape)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_gather
+
+
+def record_float_scatter(forward, BACKWARD, inner):
+    def float_scatter(dim, tensor, indices, value, update):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        value_node = value.node
+        value_value = value.primitive
+        result = forward(dim, tensor_value, indices, value_value, update)
+        out = result
+        order = tensor_node.order
+        if value_node.order > order:
+            order = value_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        value_tracked = value_node.requirement is not NONE
+        if not (tensor_tracked or value_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (
+            dim,
+            indices,
+            value_value.shape if tensor_tracked else None,
+            update if tensor_tracked else None,
+        )
+        inputs = [tensor_node if tensor_tracked else None, value_node if value_tracked else None]
+        parent_ids = (
+            [tensor_node.id, value_node.id]
+            if tensor_tracked and value_tracked
+            else [tensor_node.id] if tensor_tracked else [value_node.id]
+        )
+        shapes = [tensor_value.shape, value_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_scatter
+
+
+def record_float_scatter_add(forward, BACKWARD, inner):
+    def float_scatter_add(dim, tensor, indices, value):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        value_node = value.node
+        value_value = value.primitive
+        result = forward(dim, tensor_value, indices, value_value)
+        out = result
+        order = tensor_node.order
+        if value_node.order > order:
+            order = value_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        value_tracked = value_node.requirement is not NONE
+        if not (tensor_tracked or value_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (dim if value_tracked else None, indices if value_tracked else None)
+        inputs = [tensor_node if tensor_tracked else None, value_node if value_tracked else None]
+        parent_ids = (
+            [tensor_node.id, value_node.id]
+            if tensor_tracked and value_tracked
+            else [tensor_node.id] if tensor_tracked else [value_node.id]
+        )
+        shapes = [tensor_value.shape, value_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_scatter_add
+
+
+def record_float_select(forward, BACKWARD, inner):
+    def float_select(tensor, dim, indices):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, dim, indices)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (dim, indices, tensor_value.shape)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_select
+
+
+def record_float_select_balanced(forward, BACKWARD, inner):
+    def float_select(tensor, dim, indices):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, dim, indices)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (dim, indices, tensor_value.shape)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held, dim, indices) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_select
+
+
+def record_float_select_assign(forward, BACKWARD, inner):
+    def float_select_assign(tensor, dim, indices, value, update):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        value_node = value.node
+        value_value = value.primitive
+        result = forward(tensor_value, dim, indices, value_value, update)
+        out = result
+        order = tensor_node.order
+        if value_node.order > order:
+            order = value_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        value_tracked = value_node.requirement is not NONE
+        if not (tensor_tracked or value_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (
+            dim,
+            indices,
+            value_value.shape if tensor_tracked else None,
+            update if tensor_tracked else None,
+        )
+        inputs = [tensor_node if tensor_tracked else None, value_node if value_tracked else None]
+        parent_ids = (
+            [tensor_node.id, value_node.id]
+            if tensor_tracked and value_tracked
+            else [tensor_node.id] if tensor_tracked else [value_node.id]
+        )
+        shapes = [tensor_value.shape, value_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_select_assign
+
+
+def record_float_select_assign_balanced(forward, BACKWARD, inner):
+    def float_select_assign(tensor, dim, indices, value, update):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        value_node = value.node
+        value_value = value.primitive
+        result = forward(tensor_value, dim, indices, value_value, update)
+        out = result
+        order = tensor_node.order
+        if value_node.order > order:
+            order = value_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        value_tracked = value_node.requirement is not NONE
+        if not (tensor_tracked or value_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = tensor_tracked and value_tracked
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        value_held = value_node if value_node.properties is MEMORY_BOUND else value_value
+        saved = (
+            dim,
+            indices,
+            value_value.shape if tensor_tracked else None,
+            update if tensor_tracked else None,
+        )
+        inputs = [tensor_node if tensor_tracked else None, value_node if value_tracked else None]
+        parent_ids = (
+            [tensor_node.id, value_node.id]
+            if tensor_tracked and value_tracked
+            else [tensor_node.id] if tensor_tracked else [value_node.id]
+        )
+        shapes = [tensor_value.shape, value_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held, dim, indices, value_held, update) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_select_assign
+
+
+def record_float_select_add(forward, BACKWARD, inner):
+    def float_select_add(tensor, dim, indices, value):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        value_node = value.node
+        value_value = value.primitive
+        result = forward(tensor_value, dim, indices, value_value)
+        out = result
+        order = tensor_node.order
+        if value_node.order > order:
+            order = value_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        value_tracked = value_node.requirement is not NONE
+        if not (tensor_tracked or value_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (dim if value_tracked else None, indices if value_tracked else None)
+        inputs = [tensor_node if tensor_tracked else None, value_node if value_tracked else None]
+        parent_ids = (
+            [tensor_node.id, value_node.id]
+            if tensor_tracked and value_tracked
+            else [tensor_node.id] if tensor_tracked else [value_node.id]
+        )
+        shapes = [tensor_value.shape, value_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_select_add
+
+
+def record_float_select_add_balanced(forward, BACKWARD, inner):
+    def float_select_add(tensor, dim, indices, value):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        value_node = value.node
+        value_value = value.primitive
+        result = forward(tensor_value, dim, indices, value_value)
+        out = result
+        order = tensor_node.order
+        if value_node.order > order:
+            order = value_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        value_tracked = value_node.requirement is not NONE
+        if not (tensor_tracked or value_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = tensor_tracked and value_tracked
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        value_held = value_node if value_node.properties is MEMORY_BOUND else value_value
+        saved = (dim if value_tracked else None, indices if value_tracked else None)
+        inputs = [tensor_node if tensor_tracked else None, value_node if value_tracked else None]
+        parent_ids = (
+            [tensor_node.id, value_node.id]
+            if tensor_tracked and value_tracked
+            else [tensor_node.id] if tensor_tracked else [value_node.id]
+        )
+        shapes = [tensor_value.shape, value_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held, dim, indices, value_held) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_select_add
+
+
+def record_float_mask_where(forward, BACKWARD, inner):
+    def float_mask_where(tensor, mask, value):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        value_node = value.node
+        value_value = value.primitive
+        result = forward(tensor_value, mask, value_value)
+        out = result
+        order = tensor_node.order
+        if value_node.order > order:
+            order = value_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        value_tracked = value_node.requirement is not NONE
+        if not (tensor_tracked or value_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (mask,)
+        inputs = [tensor_node if tensor_tracked else None, value_node if value_tracked else None]
+        parent_ids = (
+            [tensor_node.id, value_node.id]
+            if tensor_tracked and value_tracked
+            else [tensor_node.id] if tensor_tracked else [value_node.id]
+        )
+        shapes = [tensor_value.shape, value_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_mask_where
+
+
+def record_float_mask_fill(forward, BACKWARD, inner):
+    def float_mask_fill(tensor, mask, value):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, mask, value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (mask,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_mask_fill
+
+
+def record_float_mask_select(forward, BACKWARD, inner):
+    def float_mask_select(tensor, mask):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, mask)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (mask, tensor_value.shape)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_mask_select
+
+
+def record_float_mask_select_balanced(forward, BACKWARD, inner):
+    def float_mask_select(tensor, mask):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, mask)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (mask, tensor_value.shape)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held, mask) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_mask_select
+
+
+def record_float_gather_nd(forward, BACKWARD, inner):
+    def float_gather_nd(data, indices):
+        data_node = data.node
+        data_value = data.primitive
+        result = forward(data_value, indices)
+        out = result
+        order = data_node.order
+        data_tracked = data_node.requirement is not NONE
+        if not data_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (indices, data_value.shape)
+        inputs = [data_node]
+        parent_ids = [data_node.id]
+        shapes = [data_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_gather_nd
+
+
+def record_float_scatter_nd(forward, BACKWARD, inner):
+    def float_scatter_nd(data, indices, values, reduction):
+        data_node = data.node
+        data_value = data.primitive
+        values_node = values.node
+        values_value = values.primitive
+        result = forward(data_value, indices, values_value, reduction)
+        out = result
+        order = data_node.order
+        if values_node.order > order:
+            order = values_node.order
+        data_tracked = data_node.requirement is not NONE
+        values_tracked = values_node.requirement is not NONE
+        if not (data_tracked or values_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (data_value, indices, values_value, reduction)
+        inputs = [data_node if data_tracked else None, values_node if values_tracked else None]
+        parent_ids = (
+            [data_node.id, values_node.id]
+            if data_tracked and values_tracked
+            else [data_node.id] if data_tracked else [values_node.id]
+        )
+        shapes = [data_value.shape, values_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_scatter_nd
+
+
+def record_float_scatter_nd_balanced(forward, BACKWARD, inner):
+    def float_scatter_nd(data, indices, values, reduction):
+        data_node = data.node
+        data_value = data.primitive
+        values_node = values.node
+        values_value = values.primitive
+        result = forward(data_value, indices, values_value, reduction)
+        out = result
+        order = data_node.order
+        if values_node.order > order:
+            order = values_node.order
+        data_tracked = data_node.requirement is not NONE
+        values_tracked = values_node.requirement is not NONE
+        if not (data_tracked or values_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        data_held = data_node if data_node.properties is MEMORY_BOUND else data_value
+        values_held = values_node if values_node.properties is MEMORY_BOUND else values_value
+        saved = (data_held, indices, values_held, reduction)
+        inputs = [data_node if data_tracked else None, values_node if values_tracked else None]
+        parent_ids = (
+            [data_node.id, values_node.id]
+            if data_tracked and values_tracked
+            else [data_node.id] if data_tracked else [values_node.id]
+        )
+        shapes = [data_value.shape, values_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_scatter_nd
+
+
+def record_float_to_device(forward, BACKWARD, inner):
+    def float_to_device(tensor, device):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, device)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (inner.device_of(tensor_value),)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_to_device
+
+
+def record_move_across(forward, BACKWARD, inner):
+    def move_across(tensor, target, device):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value, target, device)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (target, inner.device_of(tensor_value))
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = [tensor_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return move_across
+
+
+# op -> Recorders(NoCheckpointing factory, Balanced factory, the order of the values it saves)
+RECORDERS = {
+    "float_add": Recorders(record_float_add, record_float_add_balanced, ()),
+    "float_add_scalar": Recorders(record_float_add_scalar, record_float_add_scalar_balanced, ()),
+    "float_sub": Recorders(record_float_sub, record_float_sub_balanced, ()),
+    "float_sub_scalar": Recorders(record_float_sub_scalar, record_float_sub_scalar_balanced, ()),
+    "float_mul": Recorders(record_float_mul, record_float_mul_balanced, ("rhs", "lhs")),
+    "float_mul_scalar": Recorders(
+        record_float_mul_scalar, record_float_mul_scalar_balanced, ("rhs",)
+    ),
+    "float_div": Recorders(record_float_div, record_float_div_balanced, ("rhs", "lhs")),
+    "float_div_scalar": Recorders(
+        record_float_div_scalar, record_float_div_scalar_balanced, ("rhs",)
+    ),
+    "float_neg": Recorders(record_float_neg, record_float_neg_balanced, ()),
+    "float_matmul": Recorders(record_float_matmul, record_float_matmul_balanced, ("rhs", "lhs")),
+    "float_remainder": Recorders(
+        record_float_remainder, record_float_remainder_balanced, ("lhs", "rhs")
+    ),
+    "float_remainder_scalar": Recorders(
+        record_float_remainder_scalar, record_float_remainder_scalar_balanced, ()
+    ),
+    "float_cross": Recorders(
+        record_float_cross, record_float_cross_balanced, ("rhs", "dim", "lhs")
+    ),
+    "float_powf": Recorders(record_float_powf, record_float_powf_balanced, ("lhs", "rhs", "out")),
+    "float_powf_scalar_impl": Recorders(
+        record_float_powf_scalar_impl, record_float_powf_scalar_impl_balanced, ("lhs", "rhs")
+    ),
+    "float_powi": Recorders(
+        record_float_powi, record_float_powi_balanced, ("lhs", "rhs", "lhs_dtype")
+    ),
+    "float_clamp": Recorders(
+        record_float_clamp, record_float_clamp_balanced, ("tensor", "min", "max")
+    ),
+    "float_clamp_min": Recorders(
+        record_float_clamp_min, record_float_clamp_min_balanced, ("tensor", "min")
+    ),
+    "float_clamp_max": Recorders(
+        record_float_clamp_max, record_float_clamp_max_balanced, ("tensor", "max")
+    ),
+    "float_exp": Recorders(record_float_exp, record_float_exp_balanced, ("out",)),
+    "float_log": Recorders(record_float_log, record_float_log_balanced, ("tensor",)),
+    "float_sqrt": Recorders(record_float_sqrt, record_float_sqrt_balanced, ("out",)),
+    "float_abs": Recorders(record_float_abs, record_float_abs_balanced, ("tensor",)),
+    "float_sign": Recorders(record_float_sign, record_float_sign_balanced, ()),
+    "float_tanh": Recorders(record_float_tanh, record_float_tanh_balanced, ("out",)),
+    "float_log1p": Recorders(record_float_log1p, record_float_log1p_balanced, ("tensor",)),
+    "float_recip": Recorders(record_float_recip, record_float_recip_balanced, ("out",)),
+    "float_sin": Recorders(record_float_sin, record_float_sin_balanced, ("tensor",)),
+    "float_cos": Recorders(record_float_cos, record_float_cos_balanced, ("tensor",)),
+    "float_tan": Recorders(record_float_tan, record_float_tan_balanced, ("out",)),
+    "float_sinh": Recorders(record_float_sinh, record_float_sinh_balanced, ("tensor",)),
+    "float_cosh": Recorders(record_float_cosh, record_float_cosh_balanced, ("tensor",)),
+    "float_asin": Recorders(record_float_asin, record_float_asin_balanced, ("tensor",)),
+    "float_acos": Recorders(record_float_acos, record_float_acos_balanced, ("tensor",)),
+    "float_atan": Recorders(record_float_atan, record_float_atan_balanced, ("tensor",)),
+    "float_asinh": Recorders(record_float_asinh, record_float_asinh_balanced, ("tensor",)),
+    "float_acosh": Recorders(record_float_acosh, record_float_acosh_balanced, ("tensor",)),
+    "float_atanh": Recorders(record_float_atanh, record_float_atanh_balanced, ("tensor",)),
+    "float_atan2": Recorders(record_float_atan2, record_float_atan2_balanced, ("lhs", "rhs")),
+    "float_hypot": Recorders(
+        record_float_hypot, record_float_hypot_balanced, ("lhs", "out", "rhs")
+    ),
+    "float_erf": Recorders(record_float_erf, record_float_erf_balanced, ("tensor",)),
+    "float_round": Recorders(
+        record_float_round,
+        record_float_round_balanced,
+        ("tensor_shape", "tensor_device", "tensor_dtype"),
+    ),
+    "float_floor": Recorders(
+        record_float_floor,
+        record_float_floor_balanced,
+        ("tensor_shape", "tensor_device", "tensor_dtype"),
+    ),
+    "float_ceil": Recorders(
+        record_float_ceil,
+        record_float_ceil_balanced,
+        ("tensor_shape", "tensor_device", "tensor_dtype"),
+    ),
+    "float_trunc": Recorders(
+        record_float_trunc,
+        record_float_trunc_balanced,
+        ("tensor_shape", "tensor_device", "tensor_dtype"),
+    ),
+    "relu": Recorders(record_relu, record_relu_balanced, ("out",)),
+    "relu_backward": Recorders(record_relu_backward, record_relu_backward_balanced, ("output",)),
+    "leaky_relu": Recorders(
+        record_leaky_relu, record_leaky_relu_balanced, ("tensor", "negative_slope")
+    ),
+    "prelu": Recorders(record_prelu, record_prelu_balanced, ("tensor", "alpha")),
+    "gelu": Recorders(record_gelu, record_gelu_balanced, ("tensor",)),
+    "gelu_backward": Recorders(record_gelu_backward, record_gelu_backward_balanced, ("x", "grad")),
+    "sigmoid": Recorders(record_sigmoid, record_sigmoid_balanced, ("out",)),
+    "sigmoid_backward": Recorders(
+        record_sigmoid_backward, record_sigmoid_backward_balanced, ("output", "grad")
+    ),
+    "log_sigmoid": Recorders(record_log_sigmoid, record_log_sigmoid_balanced, ("tensor",)),
+    "log_sigmoid_backward": Recorders(
+        record_log_sigmoid_backward, record_log_sigmoid_backward_balanced, ("x", "grad")
+    ),
+    "softmax": Recorders(record_softmax, record_softmax, ("out", "dim")),
+    "log_softmax": Recorders(record_log_softmax, record_log_softmax, ("out", "dim")),
+    "float_sum": Recorders(record_float_sum, record_float_sum, ("tensor_shape",)),
+    "float_sum_dim": Recorders(record_float_sum_dim, record_float_sum_dim, ("tensor_shape",)),
+    "float_mean": Recorders(record_float_mean, record_float_mean, ("tensor_shape",)),
+    "float_mean_dim": Recorders(
+        record_float_mean_dim, record_float_mean_dim, ("tensor_shape", "dim")
+    ),
+    "float_prod": Recorders(record_float_prod, record_float_prod_balanced, ("tensor",)),
+    "float_prod_dim": Recorders(
+        record_float_prod_dim, record_float_prod_dim_balanced, ("tensor", "dim")
+    ),
+    "float_max_dim_with_indices": Recorders(
+        record_float_max_dim_with_indices,
+        record_float_max_dim_with_indices,
+        ("tensor_shape", "dim", "indices"),
+    ),
+    "float_min_dim_with_indices": Recorders(
+        record_float_min_dim_with_indices,
+        record_float_min_dim_with_indices,
+        ("tensor_shape", "dim", "indices"),
+    ),
+    "float_cumsum": Recorders(record_float_cumsum, record_float_cumsum, ("dim",)),
+    "float_cumprod": Recorders(
+        record_float_cumprod, record_float_cumprod_balanced, ("tensor", "out", "dim")
+    ),
+    "float_cummin": Recorders(
+        record_float_cummin, record_float_cummin_balanced, ("tensor", "out", "dim")
+    ),
+    "float_cummax": Recorders(
+        record_float_cummax, record_float_cummax_balanced, ("tensor", "out", "dim")
+    ),
+    "float_sort_with_indices": Recorders(
+        record_float_sort_with_indices,
+        record_float_sort_with_indices,
+        ("tensor_shape", "dim", "indices"),
+    ),
+    "float_topk_with_indices": Recorders(
+        record_float_topk_with_indices,
+        record_float_topk_with_indices,
+        ("tensor_shape", "dim", "indices"),
+    ),
+    "float_reshape": Recorders(
+        record_float_reshape, record_float_reshape_balanced, ("tensor_shape",)
+    ),
+    "float_swap_dims": Recorders(
+        record_float_swap_dims, record_float_swap_dims_balanced, ("dim1", "dim2")
+    ),
+    "float_permute": Recorders(record_float_permute, record_float_permute_balanced, ("axes",)),
+    "float_flip": Recorders(record_float_flip, record_float_flip_balanced, ("axes",)),
+    "float_expand": Recorders(record_float_expand, record_float_expand_balanced, ()),
+    "float_repeat_dim": Recorders(
+        record_float_repeat_dim, record_float_repeat_dim_balanced, ("dim", "times", "tensor_shape")
+    ),
+    "float_slice": Recorders(
+        record_float_slice, record_float_slice_balanced, ("slices", "tensor_shape")
+    ),
+    "float_slice_assign": Recorders(
+        record_float_slice_assign, record_float_slice_assign_balanced, ("slices", "value_shape")
+    ),
+    "float_cat": Recorders(record_float_cat, record_float_cat, ("dim", "tensors_shape")),
+    "float_unfold": Recorders(
+        record_float_unfold, record_float_unfold, ("dim", "size", "step", "tensor_shape")
+    ),
+    "float_cast": Recorders(record_float_cast, record_float_cast, ("tensor_dtype",)),
+    "float_gather": Recorders(
+        record_float_gather, record_float_gather, ("dim", "indices", "tensor_shape")
+    ),
+    "float_scatter": Recorders(
+        record_float_scatter, record_float_scatter, ("dim", "indices", "value_shape", "update")
+    ),
+    "float_scatter_add": Recorders(
+        record_float_scatter_add, record_float_scatter_add, ("dim", "indices")
+    ),
+    "float_select": Recorders(
+        record_float_select, record_float_select_balanced, ("dim", "indices", "tensor_shape")
+    ),
+    "float_select_assign": Recorders(
+        record_float_select_assign,
+        record_float_select_assign_balanced,
+        ("dim", "indices", "value_shape", "update"),
+    ),
+    "float_select_add": Recorders(
+        record_float_select_add, record_float_select_add_balanced, ("dim", "indices")
+    ),
+    "float_mask_where": Recorders(record_float_mask_where, record_float_mask_where, ("mask",)),
+    "float_mask_fill": Recorders(record_float_mask_fill, record_float_mask_fill, ("mask",)),
+    "float_mask_select": Recorders(
+        record_float_mask_select, record_float_mask_select_balanced, ("mask", "tensor_shape")
+    ),
+    "float_gather_nd": Recorders(
+        record_float_gather_nd, record_float_gather_nd, ("indices", "data_shape")
+    ),
+    "float_scatter_nd": Recorders(
+        record_float_scatter_nd,
+        record_float_scatter_nd_balanced,
+        ("data", "indices", "values", "reduction"),
+    ),
+    "float_to_device": Recorders(
+        record_float_to_device, record_float_to_device, ("tensor_device",)
+    ),
+    "move_across": Recorders(record_move_across, record_move_across, ("target", "tensor_device")),
+}
