@@ -19,7 +19,9 @@ def read_catalogue(path: str):
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m codegen", description=__doc__)
     parser.add_argument("command", nargs="?", choices=["generate", "stats"], default="generate")
-    parser.add_argument("--check", action="store_true", help="exit 1 if generated/ is stale")
+    parser.add_argument(
+        "--check", action="store_true", help="exit 1 if generated/ or docs/ops.md is stale"
+    )
     parser.add_argument("--ops", default=str(ROOT / "ops.yaml"), help="the catalogue")
     parser.add_argument("--out", default=str(ROOT / "generated"), help="the output package")
     args = parser.parse_args(argv)
@@ -41,12 +43,15 @@ def main(argv=None) -> int:
         if text:
             sys.stdout.write(text)
             print(
-                f"\n{args.out} is out of date with {args.ops} (or was edited by hand); "
-                "regenerate it with `make generate` (python -m codegen) and commit the result",
+                f"\n{args.out} or {render.DOCS} is out of date with {args.ops} (or was edited "
+                "by hand); regenerate with `make generate` (python -m codegen) and commit the result",
                 file=sys.stderr,
             )
             return 1
-        print(f"{out.name}/ is up to date with {Path(args.ops).name} ({len(catalogue.ops)} ops)")
+        print(
+            f"{out.name}/ and {render.DOCS} are up to date with {Path(args.ops).name} "
+            f"({len(catalogue.ops)} ops)"
+        )
         return 0
     report = render.write(planned, obsolete)
     elapsed = time.perf_counter() - started

@@ -1,6 +1,9 @@
 """Render the templates, bring them to black's style, and write only what changed.
 
-Each file starts with a header that records a hash of the unformatted render and of the
+The op reference, docs/ops.md, is rendered beside the package (in the output directory's
+parent) and written as rendered: it is Markdown, with no hashes and no black.
+
+Each Python file starts with a header that records a hash of the unformatted render and of the
 formatted body. When both still match, black is skipped: `--check` and a no-change regenerate
 cost a render, not a format.
 """
@@ -16,7 +19,7 @@ from pathlib import Path
 import black
 import jinja2
 
-from codegen import api
+from codegen import api, docs
 from codegen.model import Catalogue
 
 HEADER = (
@@ -24,6 +27,7 @@ HEADER = (
 )
 MODE = black.Mode(line_length=100)
 TEMPLATES = Path(__file__).parent / "templates"
+DOCS = Path("docs") / "ops.md"  # relative to the output package's parent
 
 
 def environment() -> jinja2.Environment:
@@ -64,6 +68,13 @@ def render_all(catalogue: Catalogue) -> dict[str, str]:
             kind=kind, functions=api.dispatch_functions(catalogue, kind)
         )
     return files
+
+
+def render_docs(catalogue: Catalogue) -> str:
+    """docs/ops.md: the op reference."""
+    template = environment().get_template("ops.md.jinja")
+    source, count = os.path.basename(catalogue.path), len(catalogue.ops)
+    return template.render(source=source, count=count, sections=docs.sections(catalogue))
 
 
 def _digest(text: str) -> str:
@@ -126,7 +137,7 @@ def format_all(rendered: dict[str, str]) -> dict[str, str]:
 
 
 def plan(catalogue: Catalogue, out_dir: Path) -> dict[Path, str]:
-    """Every generated file's final content (nothing is written here)."""
+    """Every generated file's final content, the op reference's too (nothing is written here)."""
     source = os.path.basename(catalogue.path)
     result, stale_renders = {}, {}
     for relative, rendered in render_all(catalogue).items():
@@ -140,6 +151,7 @@ def plan(catalogue: Catalogue, out_dir: Path) -> dict[Path, str]:
         render_hash = _render_hash(stale_renders[path])
         header = HEADER.format(source=source, render=render_hash, body=_digest(body))
         result[path] = header + body
+    result[out_dir.parent / DOCS] = render_docs(catalogue)
     return dict(sorted(result.items()))
 
 

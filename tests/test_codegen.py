@@ -391,3 +391,73 @@ def test_a_long_line_is_broken_by_black(tmp_path, monkeypatch):
     assert "float_exponential_of_every_element_of_the_tensor" in text
     assert black.format_str(text, mode=MODE) == text
     assert max(map(len, text.splitlines())) <= MODE.line_length
+
+
+def test_check_catches_a_stale_op_reference(tmp_path, capsys):
+    """docs/ops.md is written beside the package and checked like it."""
+    out = tmp_path / "out"
+    generate(MINI, out)
+    page = tmp_path / "docs" / "ops.md"
+    assert generate(MINI, out, "--check") == 0
+    page.write_text(page.read_text().replace("Element-wise product.", "Product."))
+    capsys.readouterr()
+    assert generate(MINI, out, "--check") == 1
+    captured = capsys.readouterr()
+    assert "-| `float_mul` | Product." in captured.out and "docs/ops.md" in captured.err
+    page.unlink()
+    assert generate(MINI, out, "--check") == 1
+    assert generate(MINI, out) == 0 and generate(MINI, out, "--check") == 0
+
+
+SQUARE_ENTRY = """
+  # -- derived ---
+  - name: float_square
+    kind: float
+    args: [tensor: float]
+    returns: float
+    routing: tensor
+    composite: float_mul(tensor, float_exp(tensor))
+    method: square
+    dtypes: [float32, float64]
+    doc: Element-wise x * e^x, | included.
+"""
+
+
+def test_the_op_reference_has_a_row_per_op_under_its_section(tmp_path):
+    ops = tmp_path / "mini.yaml"
+    ops.write_text(MINI.read_text() + SQUARE_ENTRY)
+    assert generate(ops, tmp_path / "out") == 0
+    page = (tmp_path / "docs" / "ops.md").read_text()
+    assert page.startswith("<!-- @generated from mini.yaml by `python -m codegen`")
+    contents = [line for line in page.splitlines() if line.startswith("- [")]
+    assert contents == [
+        "- [creation](#creation) (1)",
+        "- [n-ary](#n-ary) (1)",
+        "- [unary](#unary) (3)",
+        "- [conversion](#conversion) (1)",
+        "- [move](#move) (1)",
+        "- [derived](#derived) (1)",
+    ]
+    rows = {
+        line.split(" | ")[0][3:-1]: line for line in page.splitlines() if line.startswith("| `")
+    }
+    assert len(rows) == 8
+    assert rows["float_mul"] == (
+        "| `float_mul` | Element-wise product. | `t.mul(rhs)` `t * rhs` | "
+        "`float_mul(lhs: float, rhs: float) -> float` | float: float32, float64, float16 | "
+        "memory-bound | numpy |"
+    )
+    assert rows["float_zeros"] == (
+        "| `float_zeros` | A float tensor of zeros. | "
+        "`Tensor.zeros(shape, *, device=None, dtype=None)` | "
+        "`float_zeros(shape: shape, device: device, dtype: dtype) -> float` | "
+        "float: float32, float64, float16 | — | numpy |"
+    )
+    assert rows["float_square"] == (
+        "| `float_square` | Element-wise x * e^x, \\| included. | `t.square()` | "
+        "`float_square(tensor: float) -> float` | float: float32, float64 | "
+        "through `float_mul`, `float_exp` | numpy |"
+    )
+    assert rows["bool_not"].endswith("| bool: bool | — | numpy |")
+    section = page[page.index("## derived") :]
+    assert "| `float_square` |" in section and "| `float_mul` |" not in section

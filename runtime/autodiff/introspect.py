@@ -4,13 +4,15 @@ A graph is plain Python objects (tensor -> Node -> step -> parent Nodes), so the
 found by asking the garbage collector which Nodes exist; nothing is registered on the hot path.
 No collection is forced: a graph is freed by reference counting the moment its last tensor goes,
 so anything listed here is really held (by a tensor, a step, or a reference cycle elsewhere).
-These walk every object of the process: call them to look, not in a loop.
+These walk every object of the process: call them to look, not in a loop. to_dot, to_mermaid and
+render draw the graph one tensor reaches (runtime/autodiff/picture.py).
 """
 
 import gc
 from dataclasses import dataclass
 
 from runtime.autodiff.node import Node
+from runtime.autodiff.picture import render, to_dot, to_mermaid
 from runtime.autodiff.steps import CONSUMED, ROOT_STEP
 
 
@@ -55,4 +57,13 @@ def snapshot() -> GraphMemory:
     return GraphMemory(len(live_nodes()), len(live_steps()), saved_bytes())
 
 
-__all__ = ["GraphMemory", "live_nodes", "live_steps", "saved_bytes", "snapshot"]
+__all__ = [
+    "GraphMemory",
+    "live_nodes",
+    "live_steps",
+    "render",
+    "saved_bytes",
+    "snapshot",
+    "to_dot",
+    "to_mermaid",
+]

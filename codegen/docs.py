@@ -1,0 +1,113 @@
+"""The op reference (docs/ops.md): one table row per catalogue entry, grouped by section.
+
+Every cell is computed here, from the validated catalogue and the Tensor methods the generator
+writes, so the template only lays out the tables and the page cannot disagree with the code.
+"""
+
+import ast
+import re
+from dataclasses import dataclass
+
+from codegen import api
+from codegen.model import Catalogue, Op
+
+# How each operator reads in code; `t` is the receiver, `{x}` the method's other operand.
+OPERATOR_FORMS = {
+    "__add__": "t + {x}",
+    "__sub__": "t - {x}",
+    "__mul__": "t * {x}",
+    "__truediv__": "t / {x}",
+    "__floordiv__": "t // {x}",
+    "__mod__": "t % {x}",
+    "__pow__": "t ** {x}",
+    "__matmul__": "t @ {x}",
+    "__neg__": "-t",
+    "__abs__": "abs(t)",
+    "__invert__": "~t",
+    "__and__": "t & {x}",
+    "__or__": "t | {x}",
+    "__xor__": "t ^ {x}",
+    "__lshift__": "t << {x}",
+    "__rshift__": "t >> {x}",
+}
+GRADIENTS = {"memory_bound": "memory-bound", "compute_bound": "compute-bound"}
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    tensor: str  # its Tensor method and operators, or a dash
+    signature: str
+    doc: str
+    kind: str
+    dtypes: str
+    gradient: str
+    backends: str
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    anchor: str  # GitHub's anchor of the `## title` heading
+    rows: tuple[Row, ...]
+
+
+def sections(catalogue: Catalogue) -> list[Section]:
+    methods = {m.name: m for m in api.tensor_methods(catalogue)}
+    backends = ", ".join(b.name for b in catalogue.backends)
+    titles = list(dict.fromkeys(op.category for op in catalogue.ops))
+    return [
+        Section(
+            title,
+            re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-"),
+            tuple(_row(op, methods, backends) for op in catalogue.ops if op.category == title),
+        )
+        for title in titles
+    ]
+
+
+def _row(op: Op, methods: dict, backends: str) -> Row:
+    returns = op.returns[0] if len(op.returns) == 1 else f"({', '.join(op.returns)})"
+    arguments = ", ".join(f"{a.name}: {a.type}" for a in op.args)
+    return Row(
+        name=op.name,
+        tensor=_cell(_tensor(op, methods)),
+        signature=_cell(f"`{op.name}({arguments}) -> {returns}`"),
+        doc=_cell(op.doc),
+        kind=op.kind,
+        dtypes=", ".join(op.dtypes),
+        gradient=_cell(_gradient(op)),
+        backends=backends,
+    )
+
+
+def _tensor(op: Op, methods: dict) -> str:
+    if not op.method:
+        return "—"
+    method = methods[op.method]
+    parameters = method.signature.split(", ")[1:]  # past `self` / `cls`
+    owner = "Tensor" if method.static else "t"
+    forms = [f"`{owner}.{op.method}({', '.join(parameters)})`"]
+    operand = parameters[0] if parameters else ""
+    forms += [f"`{OPERATOR_FORMS[o].format(x=operand)}`" for o in op.operators]
+    return " ".join(forms)
+
+
+def _gradient(op: Op) -> str:
+    if op.autodiff:
+        return GRADIENTS[op.autodiff]
+    if not op.composite:
+        return "—"
+    calls = [
+        node.func.id
+        for node in ast.walk(ast.parse(op.composite, mode="eval"))
+        if isinstance(node, ast.Call)
+    ]
+    parts = ", ".join(f"`{name}`" for name in dict.fromkeys(calls))
+    differentiable = op.kind == "float" and "float" in op.returns
+    return f"through {parts}" if differentiable else f"— (calls {parts})"
+
+
+def _cell(text: str) -> str:
+    """A table cell: a `|` would end it, even inside a code span."""
+    return text.replace("|", "\\|")
