@@ -5,7 +5,7 @@ All the decisions live here; the templates only lay the pieces out (torchgen's r
 
 from dataclasses import dataclass
 
-from codegen.model import SCALAR_TYPES, Backend, Catalogue, Op
+from codegen.model import INTS, SCALAR_TYPES, Backend, Catalogue, Op
 from codegen.recorders import Input, Recorded, RecorderSource, recorder_source
 from runtime.autodiff.backend import MOVE_ACROSS
 
@@ -41,8 +41,20 @@ class DispatchFunction:
     composite: str | None
 
 
-def dispatch_functions(catalogue: Catalogue, kind: str) -> list[DispatchFunction]:
-    return [_dispatch(op, catalogue.backends) for op in catalogue.ops if op.kind == kind]
+def dispatch_groups(catalogue: Catalogue) -> list[str]:
+    """The dispatch modules, `<group>_ops.py`: one per kind, and one per function module
+    (module ops are float ops, grouped apart as burn's ModuleOps trait is)."""
+    kinds = [k for k in ("float", "int", "bool") if any(_group(op) == k for op in catalogue.ops)]
+    functions = sorted({op.function for op in catalogue.ops if op.function})
+    return kinds + functions
+
+
+def _group(op: Op) -> str:
+    return op.function or op.kind
+
+
+def dispatch_functions(catalogue: Catalogue, group: str) -> list[DispatchFunction]:
+    return [_dispatch(op, catalogue.backends) for op in catalogue.ops if _group(op) == group]
 
 
 def _dispatch(op: Op, backends) -> DispatchFunction:
@@ -208,6 +220,66 @@ def _returns(op: Op, call: str, autodiff: bool) -> list[str]:
     names = [f"out{i}" for i in range(len(op.returns))]
     wrapped = ", ".join(f"Tensor({kind_of(r)}, {n}, ctx)" for r, n in zip(op.returns, names))
     return [f"{', '.join(names)} = {call}", f"return ({wrapped})"]
+
+
+# -- public functions (generated/module.py) ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Function:
+    name: str
+    signature: str
+    doc: str
+    checks: list[str]  # statements before the call
+    call: str  # the dispatch function's call, its arguments checked and converted
+
+
+def functions(catalogue: Catalogue, module: str) -> list[Function]:
+    return [_function(op) for op in catalogue.ops if op.function == module]
+
+
+def _function(op: Op) -> Function:
+    params, keyword_only = [], False
+    for arg in op.args:
+        if arg.name == op.keyword:
+            params.append("*")
+            keyword_only = True
+        if arg.name in op.defaults or arg.optional:
+            params.append(f"{arg.name}={op.defaults.get(arg.name)!r}")
+        elif keyword_only:
+            params.append(arg.name)
+        else:
+            params.append(arg.name)
+    first = op.tensor_args[0].name
+    checks = [
+        f'{a.name} = dtype_arg({a.name}, {KIND_CONST[op.kind]})' for a in op.args if a.type == "dtype"
+    ]
+    call = f"{op.name}({', '.join(_function_arg(op, a, first) for a in op.args)})"
+    return Function(op.name, ", ".join(params), op.doc, checks, call)
+
+
+def _function_arg(op: Op, arg, first: str) -> str:
+    """A function's argument checked and converted: the function's name and the argument's are
+    in every message."""
+    t, n = arg.type, arg.name
+    where = f'"{op.name}", "{n}"'
+    if t in TENSOR_KIND:
+        check = "optional_tensor_arg" if arg.optional else "tensor_arg"
+        return f"{check}({where}, {n}, {KIND_CONST[TENSOR_KIND[t]]})"
+    if t in INTS:
+        check = "optional_ints_arg" if arg.optional else "ints_arg"
+        return f"{check}({where}, {n}, {INTS[t]}, nonzero={n in op.nonzero})"
+    if t == "choice":
+        return f"choice_arg({where}, {n}, {_tuple(map(repr, op.choices[n]))})"
+    if t == "dim":
+        return f"dim_of({where}, {first}, {n})"
+    if t in ("real", "number"):
+        return f"real_arg({where}, {n}, optional={arg.optional})"
+    if t == "integer":
+        return f"integer_arg({where}, {n}, nonzero={n in op.nonzero}, optional={arg.optional})"
+    if t == "flag":
+        return f"flag_arg({where}, {n})"
+    return n
 
 
 # -- backends ------------------------------------------------------------------------------

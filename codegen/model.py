@@ -22,9 +22,17 @@ ARG_TYPES = (
     "dtype",
     "distribution",
     "data",
+    # module ops' options (reference/module-api.md)
+    "ints1",  # an int, or a list/tuple of 1 int: a tuple of 1 int (kernel_size, stride, ...)
+    "ints2",  # an int (repeated) or 2 ints: a tuple of 2 ints
+    "ints3",  # an int (repeated) or 3 ints: a tuple of 3 ints
+    "choice",  # one of the strings the entry's `choices` lists (burn's enums, snake case)
+    "real",  # a Python float (a real number; scale, epsilon)
 )
-# Tensor argument types that may be optional (`bias: float?`).
-OPTIONAL_TYPES = (*TENSOR_KINDS, "indices")
+# an int or N ints
+INTS = {"ints1": 1, "ints2": 2, "ints3": 3}
+# Argument types that may be optional (`bias: float?`, `padding_end: ints2?`): None allowed.
+OPTIONAL_TYPES = (*TENSOR_KINDS, "indices", *INTS, "real", "integer", "number")
 # Argument types a method takes as a plain number: such an op is the method's `_scalar` variant.
 SCALAR_TYPES = ("scalar", "number", "integer")
 ROUTINGS = ("creation", "tensor", "conversion", "move")
@@ -91,6 +99,14 @@ class Op:
     dtypes: tuple[str, ...] = ()
     section: str = ""  # the `# -- section` comment of ops.yaml the entry sits under
     test: MappingProxyType | None = field(default=None, compare=False)
+    # a public function of generated/<function>.py (module: burn's ModuleOps), its defaults by
+    # argument name, the first keyword-only argument, the strings a `choice` takes, and the
+    # arguments that must be non-zero (burn's check_nonzero)
+    function: str | None = None
+    defaults: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    keyword: str | None = None
+    choices: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    nonzero: tuple[str, ...] = ()
 
     @property
     def tensor_args(self) -> tuple[Arg, ...]:

@@ -43,9 +43,10 @@ def environment() -> jinja2.Environment:
 def render_all(catalogue: Catalogue) -> dict[str, str]:
     """Relative path -> unformatted source, for every generated file."""
     env = environment()
-    kinds = [k for k in ("float", "int", "bool") if any(op.kind == k for op in catalogue.ops)]
+    groups = api.dispatch_groups(catalogue)
+    modules = sorted({op.function for op in catalogue.ops if op.function})
     files = {
-        "__init__.py": env.get_template("init.py.jinja").render(),
+        "__init__.py": env.get_template("init.py.jinja").render(modules=modules),
         "backends.py": env.get_template("backends.py.jinja").render(
             registrations=api.backend_registrations(catalogue)
         ),
@@ -59,13 +60,17 @@ def render_all(catalogue: Catalogue) -> dict[str, str]:
             methods=api.tensor_methods(catalogue)
         ),
         "dispatch/__init__.py": env.get_template("dispatch_init.py.jinja").render(
-            kinds=kinds, all_lists=", ".join(f"*{kind}_ops.__all__" for kind in kinds)
+            kinds=groups, all_lists=", ".join(f"*{group}_ops.__all__" for group in groups)
         ),
     }
     template = env.get_template("dispatch.py.jinja")
-    for kind in kinds:
-        files[f"dispatch/{kind}_ops.py"] = template.render(
-            kind=kind, functions=api.dispatch_functions(catalogue, kind)
+    for group in groups:
+        files[f"dispatch/{group}_ops.py"] = template.render(
+            kind=group, functions=api.dispatch_functions(catalogue, group)
+        )
+    for module in modules:
+        files[f"{module}.py"] = env.get_template(f"{module}.py.jinja").render(
+            functions=api.functions(catalogue, module)
         )
     return files
 

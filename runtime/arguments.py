@@ -290,3 +290,98 @@ def check_dtype(op: str, dtype, supported: tuple) -> None:
     """An op that supports fewer dtypes than its kind has (ops.yaml `dtypes`)."""
     if str(dtype) not in supported:
         raise TypeError(f"{op} does not support {dtype}; it takes {', '.join(supported)}")
+
+
+# -- checked arguments of the public functions (generated/module.py) ---------------------------
+# Each takes the function's name and the argument's, so every message says where it came from.
+
+
+def _what(value) -> str:
+    return f"{value!r} ({type(value).__name__})"
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
+
+
+def tensor_arg(op: str, name: str, value, kind: TensorKind):
+    if not isinstance(value, DispatchTensor):
+        raise TypeError(f"{op}: `{name}` must be a {kind.value} Tensor, got {type(value).__name__}")
+    if value.kind.tensor_kind is not kind:
+        fix = {FLOAT: "float()", INT: "int()", BOOL: "bool()"}[kind]
+        raise TypeError(
+            f"{op}: `{name}` must be a {kind.value} tensor, got a "
+            f"{value.kind.tensor_kind.value} tensor; convert it with `t.{fix}`"
+        )
+    return value
+
+
+def optional_tensor_arg(op: str, name: str, value, kind: TensorKind):
+    return None if value is None else tensor_arg(op, name, value, kind)
+
+
+def ints_arg(op: str, name: str, value, n: int, nonzero: bool = False) -> tuple:
+    """An int (repeated n times) or n ints: burn's `[usize; N]` option."""
+    values = (value,) * n if _is_int(value) else value
+    if not isinstance(values, list | tuple) or not all(_is_int(v) for v in values):
+        raise TypeError(f"{op}: `{name}` takes an int or {n} ints, got {_what(value)}")
+    if len(values) != n:
+        raise ValueError(f"{op}: `{name}` takes an int or {n} ints, got {len(values)}: {value!r}")
+    values = tuple(int(v) for v in values)
+    if any(v < 0 for v in values):
+        raise ValueError(f"{op}: `{name}` must not be negative, got {value!r}")
+    if nonzero and 0 in values:
+        raise ValueError(f"{op}: {name} must be non-zero, got {value!r}")
+    return values
+
+
+def optional_ints_arg(op: str, name: str, value, n: int, nonzero: bool = False):
+    return None if value is None else ints_arg(op, name, value, n, nonzero)
+
+
+def choice_arg(op: str, name: str, value, choices: tuple) -> str:
+    """One of burn's enum variants, as its snake-case name."""
+    if not isinstance(value, str):
+        raise TypeError(f"{op}: `{name}` takes one of {', '.join(choices)}, got {_what(value)}")
+    if value not in choices:
+        raise ValueError(f"{op}: `{name}` is {value!r}; it takes one of {', '.join(choices)}")
+    return value
+
+
+def dim_of(op: str, name: str, tensor, dim) -> int:
+    """A dim of `tensor`, negative counting from the end."""
+    if not _is_int(dim):
+        raise TypeError(f"{op}: `{name}` takes an int dim, got {_what(dim)}")
+    rank = tensor.ndim
+    if not -rank <= dim < max(rank, 1):
+        raise IndexOutOfRange(
+            f"{op}: `{name}` {dim} is out of range for a tensor of rank {rank} "
+            f"(valid: {-rank}..{rank - 1})"
+        )
+    return int(dim) % max(rank, 1)
+
+
+def real_arg(op: str, name: str, value, optional: bool = False):
+    if value is None and optional:
+        return None
+    if not isinstance(value, int | float | np.integer | np.floating) or isinstance(value, bool):
+        expected = "a real number or None" if optional else "a real number"
+        raise TypeError(f"{op}: `{name}` takes {expected}, got {_what(value)}")
+    return float(value)
+
+
+def integer_arg(op: str, name: str, value, nonzero: bool = False, optional: bool = False):
+    if value is None and optional:
+        return None
+    if not _is_int(value):
+        expected = "an int or None" if optional else "an int"
+        raise TypeError(f"{op}: `{name}` takes {expected}, got {_what(value)}")
+    if nonzero and value == 0:
+        raise ValueError(f"{op}: {name} must be non-zero, got 0")
+    return int(value)
+
+
+def flag_arg(op: str, name: str, value) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{op}: `{name}` takes True or False, got {_what(value)}")
+    return bool(value)
