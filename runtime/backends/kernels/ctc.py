@@ -72,9 +72,14 @@ class CtcKernels:
         nll = self._ctc_nll(alpha[-1], target_lengths)
         beta = self._ctc_beta(at_labels, skip, exists, input_lengths, target_lengths)
         # posterior of (t, s): alpha_t(s) beta_t(s) / y_t(l'_s) / p, where a path goes through
-        log_post = alpha + beta - at_labels + nll[None, :, None]
         through = (alpha > -math.inf) & (beta > -math.inf) & (nll < math.inf)[None, :, None]
-        posterior = xp.where(through, xp.exp(xp.where(through, log_post, 0.0)), 0.0)
+        # the infinities off the paths would give inf - inf: add finite stand-ins there
+        log_post = (
+            xp.where(through, alpha + beta, 0.0)
+            - xp.where(through, at_labels, 0.0)
+            + xp.where(nll < math.inf, nll, 0.0)[None, :, None]
+        )
+        posterior = xp.where(through, xp.exp(log_post), 0.0)
         # sum the positions of each class: [N, T, L'] @ one-hot [N, L', C]
         classes = xp.arange(log_probs.shape[2], device=log_probs.device)
         one_hot = xp.astype(extended[:, :, None] == classes, posterior.dtype)
