@@ -116,3 +116,17 @@ def test_irfft_backward(run, bins, n):
     for position, computed in enumerate((grad_re, grad_im)):
         expected = numerical_vjp(lambda a, b: inverse_loops(a, b, n_out), [re, im], position, grad)
         np.testing.assert_allclose(computed, expected, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("missing", [0, 1])
+def test_rfft_rule_treats_a_missing_gradient_as_zero(missing):
+    from runtime.autodiff.rules.module import RULES
+    from runtime.backends.numpy import BACKEND
+
+    grads = list(rng.standard_normal((2, 5, 3)))
+    given = list(grads)
+    given[missing] = None
+    grads[missing] = np.zeros_like(grads[missing])
+    vjp = RULES["rfft"][0]
+    expected = BACKEND.rfft_backward(*grads, 0, None, 8)
+    np.testing.assert_array_equal(vjp(BACKEND, tuple(given), (8, 3), 0, None), expected)
