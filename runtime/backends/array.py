@@ -4,9 +4,15 @@ import math
 
 from runtime.backends.kernels.activation import ActivationKernels
 from runtime.backends.kernels.arithmetic import ArithmeticKernels
+from runtime.backends.kernels.attention import AttentionKernels
 from runtime.backends.kernels.convert import ConvertKernels
 from runtime.backends.kernels.creation import CreationKernels
+from runtime.backends.kernels.ctc import CtcKernels
+from runtime.backends.kernels.deform import DeformKernels
+from runtime.backends.kernels.fft import FftKernels
 from runtime.backends.kernels.indexing import IndexingKernels
+from runtime.backends.kernels.interpolate import InterpolateKernels
+from runtime.backends.kernels.norm import NormKernels
 from runtime.backends.kernels.order import OrderKernels
 from runtime.backends.kernels.reduce import ReduceKernels
 from runtime.backends.kernels.shape import ShapeKernels
@@ -23,6 +29,12 @@ class ArrayBackend(
     ShapeKernels,
     IndexingKernels,
     ConvertKernels,
+    NormKernels,
+    AttentionKernels,
+    InterpolateKernels,
+    FftKernels,
+    CtcKernels,
+    DeformKernels,
 ):
     """A backend over an array library. Subclasses set `name`, `variant`, `xp` and define the
     methods below the line, then override kernels where their library differs."""

@@ -1,0 +1,90 @@
+"""Module-op rules, second half (burn's ModuleOps: interpolate, attention, batch_norm,
+layer_norm, ctc_loss, rfft, irfft, deform_conv2d). They call the backend's backward kernels, as
+burn-autodiff calls the `*_backward` trait methods.
+
+attention and deform_conv2d have one backward kernel computing every input's gradient (burn's
+`deform_conv2d_backward` returns them together); each VJP takes its own.
+"""
+
+
+def _attention_grad(position):
+    def vjp(B, g, query, key, value, mask, attn_bias, scale, softcap, is_causal):
+        grads = B.attention_backward(
+            query, key, value, mask, attn_bias, g, scale, softcap, is_causal
+        )
+        return grads[position]
+
+    return vjp
+
+
+def _deform_conv2d_grad(position):
+    def vjp(
+        B, g, x, offset, weight, mask, bias, stride, padding, dilation, weight_groups, offset_groups
+    ):
+        grads = B.deform_conv2d_backward(
+            x,
+            offset,
+            weight,
+            mask,
+            bias,
+            g,
+            stride,
+            padding,
+            dilation,
+            weight_groups,
+            offset_groups,
+        )
+        return grads[position]
+
+    return vjp
+
+
+def _rfft_signal(B, g, signal_shape, dim, n):
+    grad_re, grad_im = g
+    # an output nobody used has no gradient: it contributes zero
+    grad_re = grad_im * 0 if grad_re is None else grad_re
+    grad_im = grad_re * 0 if grad_im is None else grad_im
+    return B.rfft_backward(grad_re, grad_im, dim, n, signal_shape[dim])
+
+
+RULES = {
+    "interpolate": (
+        lambda B, g, x, output_size, mode, align_corners: B.interpolate_backward(
+            x, g, output_size, mode, align_corners
+        ),
+    ),
+    "attention": tuple(_attention_grad(i) for i in range(4)),
+    "batch_norm": (
+        lambda B, g, gamma, variance, epsilon: B.batch_norm_x_backward(gamma, variance, g, epsilon),
+        lambda B, g, input, mean, variance, epsilon: B.batch_norm_gamma_backward(
+            input, mean, variance, g, epsilon
+        ),
+        lambda B, g: B.batch_norm_beta_backward(g),
+        lambda B, g, gamma, variance, epsilon: B.batch_norm_mean_backward(
+            gamma, variance, g, epsilon
+        ),
+        lambda B, g, input, gamma, mean, variance, epsilon: B.batch_norm_variance_backward(
+            input, gamma, mean, variance, g, epsilon
+        ),
+    ),
+    "layer_norm": (
+        lambda B, g, input, gamma, epsilon: B.layer_norm_x_backward(input, gamma, g, epsilon),
+        lambda B, g, input, epsilon: B.layer_norm_gamma_backward(input, g, epsilon),
+        lambda B, g: B.layer_norm_beta_backward(g),
+    ),
+    "ctc_loss": (
+        lambda B, g, log_probs, targets, input_lengths, target_lengths, blank: (
+            B.ctc_loss_backward(log_probs, targets, input_lengths, target_lengths, g, blank)
+        ),
+    ),
+    "rfft": (_rfft_signal,),
+    "irfft": (
+        lambda B, g, spectrum_re_shape, dim, n: B.irfft_backward(g, dim, n, spectrum_re_shape[dim])[
+            0
+        ],
+        lambda B, g, spectrum_im_shape, dim, n: B.irfft_backward(g, dim, n, spectrum_im_shape[dim])[
+            1
+        ],
+    ),
+    "deform_conv2d": tuple(_deform_conv2d_grad(i) for i in range(5)),
+}
