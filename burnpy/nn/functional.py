@@ -76,7 +76,8 @@ def mse_loss(input, target, reduction: str = "mean"):
             f"mse_loss needs input and target of one shape, got {list(input.shape)} and "
             f"{list(target.shape)}"
         )
-    squared = (input - target).square()
+    diff = input - target
+    squared = diff * diff
     if reduction == "mean":
         return squared.mean()
     if reduction == "sum":

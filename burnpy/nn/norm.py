@@ -36,7 +36,8 @@ class BatchNorm(Module):
         if self.training and x.is_autodiff():
             per_channel = x.swap_dims(0, 1).reshape([channels, -1])
             mean = per_channel.mean_dim(1)
-            var = (per_channel - mean).square().mean_dim(1)
+            centred = per_channel - mean
+            var = (centred * centred).mean_dim(1)
             mean, var = mean.reshape([channels]), var.reshape([channels])
             self.running_mean = self._updated(self.running_mean, mean)
             self.running_var = self._updated(self.running_var, var)
@@ -108,7 +109,7 @@ class GroupNorm(Module):
         shape = list(x.shape)
         grouped = x.reshape([shape[0], self.num_groups, -1])
         centred = grouped - grouped.mean_dim(2)
-        var = centred.square().mean_dim(2)
+        var = (centred * centred).mean_dim(2)
         normalized = (centred / (var + self.epsilon).sqrt()).reshape(shape)
         if not self.affine:
             return normalized

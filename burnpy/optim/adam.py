@@ -23,7 +23,7 @@ class _AdaptiveMoments(Optimizer):
             state = {
                 "time": 1,
                 "moment_1": grad * (1.0 - self.beta_1),
-                "moment_2": grad.square() * (1.0 - self.beta_2),
+                "moment_2": (grad * grad) * (1.0 - self.beta_2),
             }
             if self.amsgrad:
                 state["max_moment_2"] = state["moment_2"]
@@ -31,7 +31,7 @@ class _AdaptiveMoments(Optimizer):
         state = dict(state)
         state["time"] += 1
         state["moment_1"] = state["moment_1"] * self.beta_1 + grad * (1.0 - self.beta_1)
-        state["moment_2"] = state["moment_2"] * self.beta_2 + grad.square() * (1.0 - self.beta_2)
+        state["moment_2"] = state["moment_2"] * self.beta_2 + (grad * grad) * (1.0 - self.beta_2)
         if self.amsgrad:
             state["max_moment_2"] = max_pair(
                 state.get("max_moment_2", state["moment_2"]), state["moment_2"]

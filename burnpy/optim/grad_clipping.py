@@ -12,6 +12,6 @@ def clip_by_value(grad, threshold: float):
 def clip_by_norm(grad, threshold: float):
     """The gradient scaled by min(1, threshold / (its L2 norm + the dtype's smallest positive
     normal)): one norm per parameter, not a global norm."""
-    norm = grad.square().sum().sqrt()
+    norm = (grad * grad).sum().sqrt()
     coef = (norm + float(np.finfo(grad.dtype).tiny)).recip() * threshold
     return grad * coef.clamp_max(1.0)

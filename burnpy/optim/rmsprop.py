@@ -32,7 +32,7 @@ class RMSProp(Optimizer):
         state = dict(state or {})
         if self.weight_decay:
             grad = param * self.weight_decay + grad
-        square = grad.square() * (1.0 - self.alpha)
+        square = (grad * grad) * (1.0 - self.alpha)
         if "square_avg" in state:
             square = state["square_avg"] * self.alpha + square
         state["square_avg"] = square
@@ -42,7 +42,7 @@ class RMSProp(Optimizer):
             if "grad_avg" in state:
                 grad_avg = state["grad_avg"] * self.alpha + grad_avg
             state["grad_avg"] = grad_avg
-            avg = square - grad_avg.square()
+            avg = square - grad_avg * grad_avg
         step = grad / (avg.sqrt() + self.epsilon)
         if self.momentum > 0:
             if "buf" in state:
