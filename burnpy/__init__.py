@@ -1,0 +1,5 @@
+"""burnpy: the libraries to train with, above the generated tensor package.
+
+`from burnpy import nn, optim, data`: modules and layers (burn-nn), optimisers and learning-rate
+schedulers (burn-optim), and batching. They use `generated.Tensor` and `generated.module` only.
+"""

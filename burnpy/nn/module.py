@@ -1,0 +1,290 @@
+"""`Module`: burn's Module derive, found at run time from a module's attributes.
+
+A float tensor attribute is a parameter (burn's `Param`), unless it was registered as a buffer
+(burn's `RunningState`); Int and Bool tensors are buffers. Child modules and tensors may also sit
+in lists, tuples and dicts, named by index or key. Every parameter has a `param_id` (burn's
+`ParamId`), kept by its place in the module, so it survives optimiser steps, moves and loads.
+"""
+
+import copy
+import secrets
+
+import numpy as np
+
+from generated import Tensor
+
+# The module's own bookkeeping: never parameters, children or buffers.
+_INTERNAL = ("_param_ids", "_buffers", "_grad_off", "training")
+
+
+def new_param_id() -> int:
+    """A fresh ParamId: random 63 bits, as burn draws its ids, so ids loaded from a file do not
+    collide with ids made in this process."""
+    return secrets.randbits(63)
+
+
+def is_float(tensor) -> bool:
+    return np.issubdtype(tensor.dtype, np.floating)
+
+
+def _flatten(path, value):
+    """(path, value) for each tensor or module inside `value`, in order."""
+    if isinstance(value, Tensor | Module):
+        yield path, value
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            yield from _flatten(f"{path}.{index}", item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _flatten(f"{path}.{key}", item)
+
+
+def _replace(container, keys, value):
+    """`container` with the item at `keys` replaced: lists and dicts in place, tuples rebuilt."""
+    if not keys:
+        return value
+    head, rest = keys[0], keys[1:]
+    if isinstance(container, dict):
+        key = next(k for k in container if str(k) == head)
+        container[key] = _replace(container[key], rest, value)
+        return container
+    index = int(head)
+    if isinstance(container, list):
+        container[index] = _replace(container[index], rest, value)
+        return container
+    items = list(container)
+    items[index] = _replace(items[index], rest, value)
+    return type(container)(items)
+
+
+class _TensorState:
+    """A tensor as pickle and deepcopy carry it: its data, device and Grad mark. Rebuilt as a
+    fresh leaf, so no graph and no node id travels with it."""
+
+    __slots__ = ("data", "device", "require_grad")
+
+    def __init__(self, tensor):
+        self.data = tensor.to_numpy()
+        self.device = tensor.device()
+        self.require_grad = tensor.is_require_grad()
+
+    def __getstate__(self):
+        return (self.data, self.device, self.require_grad)
+
+    def __setstate__(self, state):
+        self.data, self.device, self.require_grad = state
+
+    def tensor(self):
+        t = Tensor.from_data(self.data, device=self.device.inner(), dtype=self.data.dtype)
+        t = t.to_device(self.device) if self.device.is_autodiff() else t
+        return t.require_grad() if self.require_grad else t
+
+
+def _to_state(value):
+    if isinstance(value, Tensor):
+        return _TensorState(value)
+    if isinstance(value, list | tuple):
+        return type(value)(_to_state(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _to_state(v) for k, v in value.items()}
+    return value
+
+
+def _from_state(value):
+    if isinstance(value, _TensorState):
+        return value.tensor()
+    if isinstance(value, list | tuple):
+        return type(value)(_from_state(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _from_state(v) for k, v in value.items()}
+    return value
+
+
+class Module:
+    """Base class of layers and models. Subclasses call `super().__init__()` first, then assign
+    parameters (float tensors), buffers (`register_buffer`) and child modules as attributes, and
+    define `forward`; calling the module runs `forward`."""
+
+    def __init__(self):
+        object.__setattr__(self, "_param_ids", {})  # local path -> ParamId
+        object.__setattr__(self, "_buffers", set())  # attribute names registered as buffers
+        object.__setattr__(self, "_grad_off", set())  # local paths of params marked no_grad
+        object.__setattr__(self, "training", True)
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError(f"{type(self).__name__} must define forward()")
+
+    def __call__(self, *args, **kwargs):
+        return self.forward(*args, **kwargs)
+
+    # -- attributes ---------------------------------------------------------------------------
+    def __setattr__(self, name, value):
+        if "_param_ids" not in self.__dict__:
+            raise TypeError(
+                f"{type(self).__name__}.__init__ must call super().__init__() before assigning "
+                f"attributes (assigning {name!r})"
+            )
+        if name not in _INTERNAL and name not in self._buffers:
+            for path, item in list(_flatten(name, value)):
+                if self._is_param(path, item):
+                    value = _replace(value, path.split(".")[1:], self._as_param(path, item))
+        object.__setattr__(self, name, value)
+
+    def register_buffer(self, name: str, tensor) -> None:
+        """Make `name` a buffer: saved in records, moved with the module, never optimised."""
+        self._buffers.add(name)
+        object.__setattr__(self, name, tensor)
+
+    def _is_param(self, path, value) -> bool:
+        return (
+            isinstance(value, Tensor)
+            and is_float(value)
+            and path.split(".")[0] not in self._buffers
+        )
+
+    def _as_param(self, path, tensor):
+        """A parameter on an autodiff device is a Grad leaf (burn's `Param::from_tensor`)."""
+        self._param_ids.setdefault(path, new_param_id())
+        if tensor.is_autodiff() and path not in self._grad_off and not tensor.is_require_grad():
+            return tensor.detach().require_grad()
+        return tensor
+
+    def _local(self):
+        """(local path, value) of this module's own tensors and children, in definition order."""
+        for name, value in vars(self).items():
+            if name not in _INTERNAL:
+                yield from _flatten(name, value)
+
+    def _set_local(self, path, value) -> None:
+        name, *keys = path.split(".")
+        object.__setattr__(self, name, _replace(getattr(self, name), keys, value))
+
+    # -- the tree -----------------------------------------------------------------------------
+    def named_modules(self, prefix: str = ""):
+        """(dotted name, module) of this module and every module under it, in order."""
+        yield prefix, self
+        for path, value in self._local():
+            if isinstance(value, Module):
+                yield from value.named_modules(f"{prefix}{path}.")
+
+    def modules(self) -> list:
+        return [m for _, m in self.named_modules()]
+
+    def _entries(self, prefix: str = ""):
+        """(dotted name, owner, local path, tensor, is_param) for every tensor, depth first in
+        definition order."""
+        for path, value in self._local():
+            if isinstance(value, Module):
+                yield from value._entries(f"{prefix}{path}.")
+            else:
+                yield prefix + path, self, path, value, self._is_param(path, value)
+
+    def named_parameters(self) -> list:
+        return [(name, t) for name, _, _, t, is_param in self._entries() if is_param]
+
+    def parameters(self) -> list:
+        return [t for _, _, _, t, is_param in self._entries() if is_param]
+
+    def param_ids(self) -> list:
+        return [owner._param_ids[path] for _, owner, path, _, p in self._entries() if p]
+
+    def named_buffers(self) -> list:
+        return [(name, t) for name, _, _, t, is_param in self._entries() if not is_param]
+
+    def num_params(self) -> int:
+        """The number of scalars in the parameters (burn's `num_params`)."""
+        return sum(t.numel() for t in self.parameters())
+
+    def map_parameters(self, fn) -> "Module":
+        """Replace every parameter by `fn(name, param_id, tensor)`, in place, keeping its id;
+        the tensor given back is stored as it is. Returns the module."""
+        for name, owner, path, tensor, is_param in list(self._entries()):
+            if is_param:
+                owner._set_local(path, fn(name, owner._param_ids[path], tensor))
+        return self
+
+    def _map_tensors(self, fn) -> "Module":
+        """Replace every tensor (parameters and buffers) by `fn(owner, local path, tensor)`."""
+        for _, owner, path, tensor, _ in list(self._entries()):
+            owner._set_local(path, fn(owner, path, tensor))
+        return self
+
+    # -- devices and modes --------------------------------------------------------------------
+    def to_device(self, device) -> "Module":
+        """Move every parameter and buffer to `device`, in place; returns the module. On an
+        autodiff device the parameters are Grad leaves (but those marked by `no_grad`)."""
+
+        def move(owner, path, tensor):
+            moved = tensor.to_device(device)
+            return owner._as_param(path, moved) if owner._is_param(path, tensor) else moved
+
+        return self._map_tensors(move)
+
+    def devices(self) -> list:
+        """The distinct devices of the module's tensors, in order."""
+        found = []
+        for _, _, _, tensor, _ in self._entries():
+            if tensor.device() not in found:
+                found.append(tensor.device())
+        return found
+
+    def no_grad(self) -> "Module":
+        """Mark every parameter as not requiring a gradient (burn's `no_grad`)."""
+        for _, owner, path, tensor, is_param in list(self._entries()):
+            if is_param:
+                owner._grad_off.add(path)
+                owner._set_local(path, tensor.set_require_grad(False))
+        return self
+
+    def train(self, mode: bool = True) -> "Module":
+        """Training mode: dropout and batch statistics act, on an autodiff device."""
+        for module in self.modules():
+            object.__setattr__(module, "training", mode)
+        return self
+
+    def eval(self) -> "Module":
+        return self.train(False)
+
+    def valid(self) -> "Module":
+        """A copy on the inner device, detached, for inference (burn's `valid`)."""
+        return copy.deepcopy(self)._map_tensors(lambda owner, path, tensor: tensor.inner())
+
+    # -- copies -------------------------------------------------------------------------------
+    def __getstate__(self):
+        return {name: _to_state(value) for name, value in vars(self).items()}
+
+    def __setstate__(self, state):
+        for name, value in state.items():
+            object.__setattr__(self, name, _from_state(value))
+
+    # -- records (burnpy.nn.record) -------------------------------------------------------------
+    def save(self, path) -> None:
+        """Write the parameters and buffers to a safetensors file, keyed by dotted name."""
+        from burnpy.nn.record import save
+
+        save(self, path)
+
+    def load(self, path) -> "Module":
+        """Load a file written by `save` in place; returns the module."""
+        from burnpy.nn.record import load
+
+        return load(self, path)
+
+    # -- display ------------------------------------------------------------------------------
+    def extra_repr(self) -> str:
+        """The layer's configuration, shown after its name."""
+        return ""
+
+    def __repr__(self):
+        head = type(self).__name__ + (f"({self.extra_repr()})" if self.extra_repr() else "")
+        lines = []
+        for path, value in self._local():
+            if isinstance(value, Module):
+                child = repr(value).replace("\n", "\n  ")
+                lines.append(f"  {path}: {child}")
+            else:
+                role = "param" if self._is_param(path, value) else "buffer"
+                lines.append(f"  {path}: {role} {list(value.shape)} {value.dtype}")
+        if not lines:
+            return head
+        return head + " {\n" + "\n".join(lines) + "\n}"

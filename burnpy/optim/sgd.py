@@ -1,0 +1,40 @@
+"""`SGD`: burn-optim's Sgd with optional weight decay and momentum."""
+
+from burnpy.optim.optimizer import Optimizer
+
+
+class SGD(Optimizer):
+    """p <- p - lr·g, where g = grad + weight_decay·p, then, with momentum m > 0, the velocity
+    v = g on the first step and m·v + (1 - dampening)·g after; nesterov uses g + m·v.
+
+    burn's defaults: no momentum (`momentum=0.0`, burn's None) and, once momentum is on,
+    dampening 0.1 (PyTorch's is 0)."""
+
+    def __init__(
+        self,
+        lr,
+        *,
+        momentum=0.0,
+        dampening=0.1,
+        nesterov=False,
+        weight_decay=0.0,
+        grad_clip_norm=None,
+        grad_clip_value=None,
+    ):
+        super().__init__(lr, grad_clip_norm=grad_clip_norm, grad_clip_value=grad_clip_value)
+        self.momentum = momentum
+        self.dampening = dampening
+        self.nesterov = nesterov
+        self.weight_decay = weight_decay
+
+    def update(self, lr, param, grad, state):
+        if self.weight_decay:
+            grad = param * self.weight_decay + grad
+        if not self.momentum:
+            return param - grad * lr, None
+        if state is None:
+            velocity = grad
+        else:
+            velocity = grad * (1.0 - self.dampening) + state["velocity"] * self.momentum
+        grad = velocity * self.momentum + grad if self.nesterov else velocity
+        return param - grad * lr, {"velocity": velocity}
