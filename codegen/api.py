@@ -252,8 +252,13 @@ def _function(op: Op) -> Function:
             params.append(arg.name)
     first = op.tensor_args[0].name
     checks = [
-        f'{a.name} = dtype_arg({a.name}, {KIND_CONST[op.kind]})' for a in op.args if a.type == "dtype"
+        f"{a.name} = dtype_arg({a.name}, {KIND_CONST[op.kind]})"
+        for a in op.args
+        if a.type == "dtype"
     ]
+    if narrowed(op):  # (the first tensor is checked before its dtype is read)
+        checks.append(f'tensor_arg("{op.name}", "{first}", {first}, {KIND_CONST[op.kind]})')
+        checks.append(f'check_dtype("{op.name}", {first}.dtype, {_tuple(map(repr, op.dtypes))})')
     call = f"{op.name}({', '.join(_function_arg(op, a, first) for a in op.args)})"
     return Function(op.name, ", ".join(params), op.doc, checks, call)
 
@@ -268,18 +273,26 @@ def _function_arg(op: Op, arg, first: str) -> str:
         return f"{check}({where}, {n}, {KIND_CONST[TENSOR_KIND[t]]})"
     if t in INTS:
         check = "optional_ints_arg" if arg.optional else "ints_arg"
-        return f"{check}({where}, {n}, {INTS[t]}, nonzero={n in op.nonzero})"
+        return f"{check}({where}, {n}, {INTS[t]}{_nonzero(op, n)})"
     if t == "choice":
         return f"choice_arg({where}, {n}, {_tuple(map(repr, op.choices[n]))})"
     if t == "dim":
         return f"dim_of({where}, {first}, {n})"
     if t in ("real", "number"):
-        return f"real_arg({where}, {n}, optional={arg.optional})"
+        return f"real_arg({where}, {n}{_optional(arg)})"
     if t == "integer":
-        return f"integer_arg({where}, {n}, nonzero={n in op.nonzero}, optional={arg.optional})"
+        return f"integer_arg({where}, {n}{_nonzero(op, n)}{_optional(arg)})"
     if t == "flag":
         return f"flag_arg({where}, {n})"
     return n
+
+
+def _nonzero(op: Op, name: str) -> str:
+    return ", nonzero=True" if name in op.nonzero else ""
+
+
+def _optional(arg) -> str:
+    return ", optional=True" if arg.optional else ""
 
 
 # -- backends ------------------------------------------------------------------------------

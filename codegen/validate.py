@@ -368,7 +368,7 @@ def _function(path, entry, name, args):
     """A public function's signature: which module, defaults, keyword-only start, choices."""
     v = entry.value
     names = [a.name for a in args]
-    function = v.get("function")
+    function = plain(v.get("function"))
     if function is not None and function not in FUNCTION_MODULES:
         raise CatalogueError(
             path,
@@ -379,7 +379,7 @@ def _function(path, entry, name, args):
         )
     mappings = {}
     for key in ("defaults", "choices"):
-        value = v.get(key, {})
+        value = plain(v.get(key, {}))
         if not isinstance(value, dict) or any(k not in names for k in value):
             raise CatalogueError(
                 path,
@@ -388,7 +388,7 @@ def _function(path, entry, name, args):
                 f"`{key}` must map argument names to values, got {plain(value)!r}",
                 f"name only arguments of {names}",
             )
-        mappings[key] = MappingProxyType(plain(value))
+        mappings[key] = MappingProxyType(value)
     choices = mappings["choices"]
     for arg in args:
         has = arg.name in choices
@@ -410,7 +410,7 @@ def _function(path, entry, name, args):
                 f"optional argument `{arg.name}` defaults to None",
                 f"remove its default or make it `{arg.type}`",
             )
-    keyword_ = v.get("keyword")
+    keyword_ = plain(v.get("keyword"))
     if keyword_ is not None and keyword_ not in names:
         raise CatalogueError(
             path,
@@ -419,7 +419,7 @@ def _function(path, entry, name, args):
             f"`keyword` names {keyword_!r}, not an argument",
             f"name the first keyword-only argument, one of {names}",
         )
-    nonzero = v.get("nonzero", [])
+    nonzero = plain(v.get("nonzero", []))
     if not isinstance(nonzero, list) or any(n not in names for n in nonzero):
         raise CatalogueError(
             path,

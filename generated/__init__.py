@@ -1,7 +1,8 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=b6df4184678272b7 body=358fb7880f39e07f
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=b1fe7c84193639db body=11b883bf55c68dae
 """The generated package: `from generated import Device, Tensor`."""
 
 from generated.tensor import Tensor
+from generated import module  # after Tensor: it imports the dispatch layer
 from runtime.autodiff import introspect
 from runtime.autodiff.gradients import Gradients
 from runtime.autodiff.node import NodeId, Requirement
@@ -19,4 +20,5 @@ __all__ = [
     "Requirement",
     "Tensor",
     "introspect",
+    "module",
 ]

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=122c45c9c93ebfef body=ccb6cd59f0f03bcb
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=5bb34152e36faae8 body=11d33dec2b2a6a34
 """What the Autodiff decorator needs to know of each float op, from ops.yaml."""
 
 from runtime.autodiff.backend import AutodiffOp
@@ -146,4 +146,43 @@ AUTODIFF_OPS = (
     AutodiffOp("int_into_float", ("tensor", "dtype"), (), "leaf"),
     AutodiffOp("bool_into_float", ("tensor", "dtype"), (), "leaf"),
     AutodiffOp("float_to_device", ("tensor", "device"), (0,), "record"),
+    AutodiffOp("interpolate", ("x", "output_size", "mode", "align_corners"), (0,), "record"),
+    AutodiffOp(
+        "attention",
+        ("query", "key", "value", "mask", "attn_bias", "scale", "softcap", "is_causal"),
+        (0, 1, 2, 4),
+        "record",
+    ),
+    AutodiffOp(
+        "batch_norm",
+        ("input", "gamma", "beta", "mean", "variance", "epsilon"),
+        (0, 1, 2, 3, 4),
+        "record",
+    ),
+    AutodiffOp("layer_norm", ("input", "gamma", "beta", "epsilon"), (0, 1, 2), "record"),
+    AutodiffOp(
+        "ctc_loss",
+        ("log_probs", "targets", "input_lengths", "target_lengths", "blank"),
+        (0,),
+        "record",
+    ),
+    AutodiffOp("rfft", ("signal", "dim", "n"), (0,), "record", outputs=2),
+    AutodiffOp("irfft", ("spectrum_re", "spectrum_im", "dim", "n"), (0, 1), "record"),
+    AutodiffOp(
+        "deform_conv2d",
+        (
+            "x",
+            "offset",
+            "weight",
+            "mask",
+            "bias",
+            "stride",
+            "padding",
+            "dilation",
+            "weight_groups",
+            "offset_groups",
+        ),
+        (0, 1, 2, 3, 4),
+        "record",
+    ),
 )

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=140a8af58bf1edfd body=cd3cb97627021978
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=a3dfa3ed1564df0b body=9af7cbd3734e375c
 """The Autodiff decorator's recorder of every differentiable op, one factory per strategy.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node and the
@@ -5912,6 +5912,1045 @@ def record_float_to_device(forward, BACKWARD, inner):
     return float_to_device
 
 
+def record_interpolate(forward, BACKWARD, inner):
+    def interpolate(x, output_size, mode, align_corners):
+        x_node = x.node
+        x_value = x.primitive
+        result = forward(x_value, output_size, mode, align_corners)
+        out = result
+        order = x_node.order
+        x_tracked = x_node.requirement is not NONE
+        if not x_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (x_value, output_size, mode, align_corners)
+        inputs = [x_node]
+        parent_ids = [x_node.id]
+        shapes = [x_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return interpolate
+
+
+def record_interpolate_balanced(forward, BACKWARD, inner):
+    def interpolate(x, output_size, mode, align_corners):
+        x_node = x.node
+        x_value = x.primitive
+        result = forward(x_value, output_size, mode, align_corners)
+        out = result
+        order = x_node.order
+        x_tracked = x_node.requirement is not NONE
+        if not x_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
+        saved = (x_held, output_size, mode, align_corners)
+        inputs = [x_node]
+        parent_ids = [x_node.id]
+        shapes = [x_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return interpolate
+
+
+def record_attention(forward, BACKWARD, inner):
+    def attention(query, key, value, mask, attn_bias, scale, softcap, is_causal):
+        query_node = query.node
+        query_value = query.primitive
+        key_node = key.node
+        key_value = key.primitive
+        value_node = value.node
+        value_value = value.primitive
+        if attn_bias is None:
+            attn_bias_node = attn_bias_value = None
+        else:
+            attn_bias_node = attn_bias.node
+            attn_bias_value = attn_bias.primitive
+        result = forward(
+            query_value, key_value, value_value, mask, attn_bias_value, scale, softcap, is_causal
+        )
+        out = result
+        order = query_node.order
+        if key_node.order > order:
+            order = key_node.order
+        if value_node.order > order:
+            order = value_node.order
+        if attn_bias is not None and attn_bias_node.order > order:
+            order = attn_bias_node.order
+        query_tracked = query_node.requirement is not NONE
+        key_tracked = key_node.requirement is not NONE
+        value_tracked = value_node.requirement is not NONE
+        attn_bias_tracked = attn_bias is not None and attn_bias_node.requirement is not NONE
+        if not (query_tracked or key_tracked or value_tracked or attn_bias_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (
+            (
+                query_value
+                if query_tracked or key_tracked or value_tracked or attn_bias_tracked
+                else None
+            ),
+            (
+                key_value
+                if query_tracked or key_tracked or value_tracked or attn_bias_tracked
+                else None
+            ),
+            (
+                value_value
+                if query_tracked or key_tracked or value_tracked or attn_bias_tracked
+                else None
+            ),
+            mask if query_tracked or key_tracked or value_tracked or attn_bias_tracked else None,
+            (
+                attn_bias_value
+                if query_tracked or key_tracked or value_tracked or attn_bias_tracked
+                else None
+            ),
+            scale if query_tracked or key_tracked or value_tracked or attn_bias_tracked else None,
+            softcap if query_tracked or key_tracked or value_tracked or attn_bias_tracked else None,
+            (
+                is_causal
+                if query_tracked or key_tracked or value_tracked or attn_bias_tracked
+                else None
+            ),
+        )
+        inputs = [
+            query_node if query_tracked else None,
+            key_node if key_tracked else None,
+            value_node if value_tracked else None,
+            attn_bias_node if attn_bias_tracked else None,
+        ]
+        parent_ids = [
+            m.id
+            for m in (
+                inputs[0],
+                inputs[1],
+                inputs[2],
+                inputs[3],
+            )
+            if m is not None
+        ]
+        shapes = [
+            query_value.shape,
+            key_value.shape,
+            value_value.shape,
+            None if attn_bias is None else attn_bias_value.shape,
+        ]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return attention
+
+
+def record_attention_balanced(forward, BACKWARD, inner):
+    def attention(query, key, value, mask, attn_bias, scale, softcap, is_causal):
+        query_node = query.node
+        query_value = query.primitive
+        key_node = key.node
+        key_value = key.primitive
+        value_node = value.node
+        value_value = value.primitive
+        if attn_bias is None:
+            attn_bias_node = attn_bias_value = None
+        else:
+            attn_bias_node = attn_bias.node
+            attn_bias_value = attn_bias.primitive
+        result = forward(
+            query_value, key_value, value_value, mask, attn_bias_value, scale, softcap, is_causal
+        )
+        out = result
+        order = query_node.order
+        if key_node.order > order:
+            order = key_node.order
+        if value_node.order > order:
+            order = value_node.order
+        if attn_bias is not None and attn_bias_node.order > order:
+            order = attn_bias_node.order
+        query_tracked = query_node.requirement is not NONE
+        key_tracked = key_node.requirement is not NONE
+        value_tracked = value_node.requirement is not NONE
+        attn_bias_tracked = attn_bias is not None and attn_bias_node.requirement is not NONE
+        if not (query_tracked or key_tracked or value_tracked or attn_bias_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        query_held = query_node if query_node.properties is MEMORY_BOUND else query_value
+        key_held = key_node if key_node.properties is MEMORY_BOUND else key_value
+        value_held = value_node if value_node.properties is MEMORY_BOUND else value_value
+        attn_bias_held = (
+            None
+            if attn_bias is None
+            else (attn_bias_node if attn_bias_node.properties is MEMORY_BOUND else attn_bias_value)
+        )
+        saved = (
+            (
+                query_held
+                if query_tracked or key_tracked or value_tracked or attn_bias_tracked
+                else None
+            ),
+            (
+                key_held
+                if query_tracked or key_tracked or value_tracked or attn_bias_tracked
+                else None
+            ),
+            (
+                value_held
+                if query_tracked or key_tracked or value_tracked or attn_bias_tracked
+                else None
+            ),
+            mask if query_tracked or key_tracked or value_tracked or attn_bias_tracked else None,
+            (
+                attn_bias_held
+                if query_tracked or key_tracked or value_tracked or attn_bias_tracked
+                else None
+            ),
+            scale if query_tracked or key_tracked or value_tracked or attn_bias_tracked else None,
+            softcap if query_tracked or key_tracked or value_tracked or attn_bias_tracked else None,
+            (
+                is_causal
+                if query_tracked or key_tracked or value_tracked or attn_bias_tracked
+                else None
+            ),
+        )
+        inputs = [
+            query_node if query_tracked else None,
+            key_node if key_tracked else None,
+            value_node if value_tracked else None,
+            attn_bias_node if attn_bias_tracked else None,
+        ]
+        parent_ids = [
+            m.id
+            for m in (
+                inputs[0],
+                inputs[1],
+                inputs[2],
+                inputs[3],
+            )
+            if m is not None
+        ]
+        shapes = [
+            query_value.shape,
+            key_value.shape,
+            value_value.shape,
+            None if attn_bias is None else attn_bias_value.shape,
+        ]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return attention
+
+
+def record_batch_norm(forward, BACKWARD, inner):
+    def batch_norm(input, gamma, beta, mean, variance, epsilon):
+        input_node = input.node
+        input_value = input.primitive
+        gamma_node = gamma.node
+        gamma_value = gamma.primitive
+        beta_node = beta.node
+        beta_value = beta.primitive
+        mean_node = mean.node
+        mean_value = mean.primitive
+        variance_node = variance.node
+        variance_value = variance.primitive
+        result = forward(input_value, gamma_value, beta_value, mean_value, variance_value, epsilon)
+        out = result
+        order = input_node.order
+        if gamma_node.order > order:
+            order = gamma_node.order
+        if beta_node.order > order:
+            order = beta_node.order
+        if mean_node.order > order:
+            order = mean_node.order
+        if variance_node.order > order:
+            order = variance_node.order
+        input_tracked = input_node.requirement is not NONE
+        gamma_tracked = gamma_node.requirement is not NONE
+        beta_tracked = beta_node.requirement is not NONE
+        mean_tracked = mean_node.requirement is not NONE
+        variance_tracked = variance_node.requirement is not NONE
+        if not (input_tracked or gamma_tracked or beta_tracked or mean_tracked or variance_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (
+            gamma_value if input_tracked or mean_tracked or variance_tracked else None,
+            (
+                variance_value
+                if input_tracked or gamma_tracked or mean_tracked or variance_tracked
+                else None
+            ),
+            epsilon if input_tracked or gamma_tracked or mean_tracked or variance_tracked else None,
+            input_value if gamma_tracked or variance_tracked else None,
+            mean_value if gamma_tracked or variance_tracked else None,
+        )
+        inputs = [
+            input_node if input_tracked else None,
+            gamma_node if gamma_tracked else None,
+            beta_node if beta_tracked else None,
+            mean_node if mean_tracked else None,
+            variance_node if variance_tracked else None,
+        ]
+        parent_ids = [
+            m.id
+            for m in (
+                inputs[0],
+                inputs[1],
+                inputs[2],
+                inputs[3],
+                inputs[4],
+            )
+            if m is not None
+        ]
+        shapes = [
+            input_value.shape,
+            gamma_value.shape,
+            beta_value.shape,
+            mean_value.shape,
+            variance_value.shape,
+        ]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return batch_norm
+
+
+def record_batch_norm_balanced(forward, BACKWARD, inner):
+    def batch_norm(input, gamma, beta, mean, variance, epsilon):
+        input_node = input.node
+        input_value = input.primitive
+        gamma_node = gamma.node
+        gamma_value = gamma.primitive
+        beta_node = beta.node
+        beta_value = beta.primitive
+        mean_node = mean.node
+        mean_value = mean.primitive
+        variance_node = variance.node
+        variance_value = variance.primitive
+        result = forward(input_value, gamma_value, beta_value, mean_value, variance_value, epsilon)
+        out = result
+        order = input_node.order
+        if gamma_node.order > order:
+            order = gamma_node.order
+        if beta_node.order > order:
+            order = beta_node.order
+        if mean_node.order > order:
+            order = mean_node.order
+        if variance_node.order > order:
+            order = variance_node.order
+        input_tracked = input_node.requirement is not NONE
+        gamma_tracked = gamma_node.requirement is not NONE
+        beta_tracked = beta_node.requirement is not NONE
+        mean_tracked = mean_node.requirement is not NONE
+        variance_tracked = variance_node.requirement is not NONE
+        if not (input_tracked or gamma_tracked or beta_tracked or mean_tracked or variance_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        input_held = input_node if input_node.properties is MEMORY_BOUND else input_value
+        gamma_held = gamma_node if gamma_node.properties is MEMORY_BOUND else gamma_value
+        mean_held = mean_node if mean_node.properties is MEMORY_BOUND else mean_value
+        variance_held = (
+            variance_node if variance_node.properties is MEMORY_BOUND else variance_value
+        )
+        saved = (
+            gamma_held if input_tracked or mean_tracked or variance_tracked else None,
+            (
+                variance_held
+                if input_tracked or gamma_tracked or mean_tracked or variance_tracked
+                else None
+            ),
+            epsilon if input_tracked or gamma_tracked or mean_tracked or variance_tracked else None,
+            input_held if gamma_tracked or variance_tracked else None,
+            mean_held if gamma_tracked or variance_tracked else None,
+        )
+        inputs = [
+            input_node if input_tracked else None,
+            gamma_node if gamma_tracked else None,
+            beta_node if beta_tracked else None,
+            mean_node if mean_tracked else None,
+            variance_node if variance_tracked else None,
+        ]
+        parent_ids = [
+            m.id
+            for m in (
+                inputs[0],
+                inputs[1],
+                inputs[2],
+                inputs[3],
+                inputs[4],
+            )
+            if m is not None
+        ]
+        shapes = [
+            input_value.shape,
+            gamma_value.shape,
+            beta_value.shape,
+            mean_value.shape,
+            variance_value.shape,
+        ]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return batch_norm
+
+
+def record_layer_norm(forward, BACKWARD, inner):
+    def layer_norm(input, gamma, beta, epsilon):
+        input_node = input.node
+        input_value = input.primitive
+        gamma_node = gamma.node
+        gamma_value = gamma.primitive
+        if beta is None:
+            beta_node = beta_value = None
+        else:
+            beta_node = beta.node
+            beta_value = beta.primitive
+        result = forward(input_value, gamma_value, beta_value, epsilon)
+        out = result
+        order = input_node.order
+        if gamma_node.order > order:
+            order = gamma_node.order
+        if beta is not None and beta_node.order > order:
+            order = beta_node.order
+        input_tracked = input_node.requirement is not NONE
+        gamma_tracked = gamma_node.requirement is not NONE
+        beta_tracked = beta is not None and beta_node.requirement is not NONE
+        if not (input_tracked or gamma_tracked or beta_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (
+            input_value if input_tracked or gamma_tracked else None,
+            gamma_value if input_tracked else None,
+            epsilon if input_tracked or gamma_tracked else None,
+        )
+        inputs = [
+            input_node if input_tracked else None,
+            gamma_node if gamma_tracked else None,
+            beta_node if beta_tracked else None,
+        ]
+        parent_ids = [
+            m.id
+            for m in (
+                inputs[0],
+                inputs[1],
+                inputs[2],
+            )
+            if m is not None
+        ]
+        shapes = [input_value.shape, gamma_value.shape, None if beta is None else beta_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return layer_norm
+
+
+def record_layer_norm_balanced(forward, BACKWARD, inner):
+    def layer_norm(input, gamma, beta, epsilon):
+        input_node = input.node
+        input_value = input.primitive
+        gamma_node = gamma.node
+        gamma_value = gamma.primitive
+        if beta is None:
+            beta_node = beta_value = None
+        else:
+            beta_node = beta.node
+            beta_value = beta.primitive
+        result = forward(input_value, gamma_value, beta_value, epsilon)
+        out = result
+        order = input_node.order
+        if gamma_node.order > order:
+            order = gamma_node.order
+        if beta is not None and beta_node.order > order:
+            order = beta_node.order
+        input_tracked = input_node.requirement is not NONE
+        gamma_tracked = gamma_node.requirement is not NONE
+        beta_tracked = beta is not None and beta_node.requirement is not NONE
+        if not (input_tracked or gamma_tracked or beta_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        input_held = input_node if input_node.properties is MEMORY_BOUND else input_value
+        gamma_held = gamma_node if gamma_node.properties is MEMORY_BOUND else gamma_value
+        saved = (
+            input_held if input_tracked or gamma_tracked else None,
+            gamma_held if input_tracked else None,
+            epsilon if input_tracked or gamma_tracked else None,
+        )
+        inputs = [
+            input_node if input_tracked else None,
+            gamma_node if gamma_tracked else None,
+            beta_node if beta_tracked else None,
+        ]
+        parent_ids = [
+            m.id
+            for m in (
+                inputs[0],
+                inputs[1],
+                inputs[2],
+            )
+            if m is not None
+        ]
+        shapes = [input_value.shape, gamma_value.shape, None if beta is None else beta_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return layer_norm
+
+
+def record_ctc_loss(forward, BACKWARD, inner):
+    def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank):
+        log_probs_node = log_probs.node
+        log_probs_value = log_probs.primitive
+        result = forward(log_probs_value, targets, input_lengths, target_lengths, blank)
+        out = result
+        order = log_probs_node.order
+        log_probs_tracked = log_probs_node.requirement is not NONE
+        if not log_probs_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (log_probs_value, targets, input_lengths, target_lengths, blank)
+        inputs = [log_probs_node]
+        parent_ids = [log_probs_node.id]
+        shapes = [log_probs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return ctc_loss
+
+
+def record_ctc_loss_balanced(forward, BACKWARD, inner):
+    def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank):
+        log_probs_node = log_probs.node
+        log_probs_value = log_probs.primitive
+        result = forward(log_probs_value, targets, input_lengths, target_lengths, blank)
+        out = result
+        order = log_probs_node.order
+        log_probs_tracked = log_probs_node.requirement is not NONE
+        if not log_probs_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        log_probs_held = (
+            log_probs_node if log_probs_node.properties is MEMORY_BOUND else log_probs_value
+        )
+        saved = (log_probs_held, targets, input_lengths, target_lengths, blank)
+        inputs = [log_probs_node]
+        parent_ids = [log_probs_node.id]
+        shapes = [log_probs_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return ctc_loss
+
+
+def record_rfft(forward, BACKWARD, inner):
+    def rfft(signal, dim, n):
+        signal_node = signal.node
+        signal_value = signal.primitive
+        result = forward(signal_value, dim, n)
+        out = (result[0], result[1])
+        order = signal_node.order
+        signal_tracked = signal_node.requirement is not NONE
+        if not signal_tracked:
+            return (
+                AutodiffTensor(
+                    result[0], Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+                ),
+                AutodiffTensor(
+                    result[1], Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+                ),
+            )
+        saved = (signal_value.shape, dim, n)
+        inputs = [signal_node]
+        parent_ids = [signal_node.id]
+        shapes = [signal_value.shape]
+        hub = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return (
+            AutodiffTensor(
+                result[0],
+                Node(
+                    [hub.id], order + 2, next_id(), TRACKED, COMPUTE_BOUND, output_step(0, 2), [hub]
+                ),
+            ),
+            AutodiffTensor(
+                result[1],
+                Node(
+                    [hub.id], order + 2, next_id(), TRACKED, COMPUTE_BOUND, output_step(1, 2), [hub]
+                ),
+            ),
+        )
+
+    return rfft
+
+
+def record_irfft(forward, BACKWARD, inner):
+    def irfft(spectrum_re, spectrum_im, dim, n):
+        spectrum_re_node = spectrum_re.node
+        spectrum_re_value = spectrum_re.primitive
+        spectrum_im_node = spectrum_im.node
+        spectrum_im_value = spectrum_im.primitive
+        result = forward(spectrum_re_value, spectrum_im_value, dim, n)
+        out = result
+        order = spectrum_re_node.order
+        if spectrum_im_node.order > order:
+            order = spectrum_im_node.order
+        spectrum_re_tracked = spectrum_re_node.requirement is not NONE
+        spectrum_im_tracked = spectrum_im_node.requirement is not NONE
+        if not (spectrum_re_tracked or spectrum_im_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (
+            spectrum_re_value.shape if spectrum_re_tracked else None,
+            dim,
+            n,
+            spectrum_im_value.shape if spectrum_im_tracked else None,
+        )
+        inputs = [
+            spectrum_re_node if spectrum_re_tracked else None,
+            spectrum_im_node if spectrum_im_tracked else None,
+        ]
+        parent_ids = (
+            [spectrum_re_node.id, spectrum_im_node.id]
+            if spectrum_re_tracked and spectrum_im_tracked
+            else [spectrum_re_node.id] if spectrum_re_tracked else [spectrum_im_node.id]
+        )
+        shapes = [spectrum_re_value.shape, spectrum_im_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return irfft
+
+
+def record_deform_conv2d(forward, BACKWARD, inner):
+    def deform_conv2d(
+        x, offset, weight, mask, bias, stride, padding, dilation, weight_groups, offset_groups
+    ):
+        x_node = x.node
+        x_value = x.primitive
+        offset_node = offset.node
+        offset_value = offset.primitive
+        weight_node = weight.node
+        weight_value = weight.primitive
+        if mask is None:
+            mask_node = mask_value = None
+        else:
+            mask_node = mask.node
+            mask_value = mask.primitive
+        if bias is None:
+            bias_node = bias_value = None
+        else:
+            bias_node = bias.node
+            bias_value = bias.primitive
+        result = forward(
+            x_value,
+            offset_value,
+            weight_value,
+            mask_value,
+            bias_value,
+            stride,
+            padding,
+            dilation,
+            weight_groups,
+            offset_groups,
+        )
+        out = result
+        order = x_node.order
+        if offset_node.order > order:
+            order = offset_node.order
+        if weight_node.order > order:
+            order = weight_node.order
+        if mask is not None and mask_node.order > order:
+            order = mask_node.order
+        if bias is not None and bias_node.order > order:
+            order = bias_node.order
+        x_tracked = x_node.requirement is not NONE
+        offset_tracked = offset_node.requirement is not NONE
+        weight_tracked = weight_node.requirement is not NONE
+        mask_tracked = mask is not None and mask_node.requirement is not NONE
+        bias_tracked = bias is not None and bias_node.requirement is not NONE
+        if not (x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (
+            (
+                x_value
+                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
+                else None
+            ),
+            (
+                offset_value
+                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
+                else None
+            ),
+            (
+                weight_value
+                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
+                else None
+            ),
+            (
+                mask_value
+                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
+                else None
+            ),
+            (
+                bias_value
+                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
+                else None
+            ),
+            (
+                stride
+                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
+                else None
+            ),
+            (
+                padding
+                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
+                else None
+            ),
+            (
+                dilation
+                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
+                else None
+            ),
+            (
+                weight_groups
+                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
+                else None
+            ),
+            (
+                offset_groups
+                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
+                else None
+            ),
+        )
+        inputs = [
+            x_node if x_tracked else None,
+            offset_node if offset_tracked else None,
+            weight_node if weight_tracked else None,
+            mask_node if mask_tracked else None,
+            bias_node if bias_tracked else None,
+        ]
+        parent_ids = [
+            m.id
+            for m in (
+                inputs[0],
+                inputs[1],
+                inputs[2],
+                inputs[3],
+                inputs[4],
+            )
+            if m is not None
+        ]
+        shapes = [
+            x_value.shape,
+            offset_value.shape,
+            weight_value.shape,
+            None if mask is None else mask_value.shape,
+            None if bias is None else bias_value.shape,
+        ]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return deform_conv2d
+
+
+def record_deform_conv2d_balanced(forward, BACKWARD, inner):
+    def deform_conv2d(
+        x, offset, weight, mask, bias, stride, padding, dilation, weight_groups, offset_groups
+    ):
+        x_node = x.node
+        x_value = x.primitive
+        offset_node = offset.node
+        offset_value = offset.primitive
+        weight_node = weight.node
+        weight_value = weight.primitive
+        if mask is None:
+            mask_node = mask_value = None
+        else:
+            mask_node = mask.node
+            mask_value = mask.primitive
+        if bias is None:
+            bias_node = bias_value = None
+        else:
+            bias_node = bias.node
+            bias_value = bias.primitive
+        result = forward(
+            x_value,
+            offset_value,
+            weight_value,
+            mask_value,
+            bias_value,
+            stride,
+            padding,
+            dilation,
+            weight_groups,
+            offset_groups,
+        )
+        out = result
+        order = x_node.order
+        if offset_node.order > order:
+            order = offset_node.order
+        if weight_node.order > order:
+            order = weight_node.order
+        if mask is not None and mask_node.order > order:
+            order = mask_node.order
+        if bias is not None and bias_node.order > order:
+            order = bias_node.order
+        x_tracked = x_node.requirement is not NONE
+        offset_tracked = offset_node.requirement is not NONE
+        weight_tracked = weight_node.requirement is not NONE
+        mask_tracked = mask is not None and mask_node.requirement is not NONE
+        bias_tracked = bias is not None and bias_node.requirement is not NONE
+        if not (x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
+        offset_held = offset_node if offset_node.properties is MEMORY_BOUND else offset_value
+        weight_held = weight_node if weight_node.properties is MEMORY_BOUND else weight_value
+        mask_held = (
+            None
+            if mask is None
+            else (mask_node if mask_node.properties is MEMORY_BOUND else mask_value)
+        )
+        bias_held = (
+            None
+            if bias is None
+            else (bias_node if bias_node.properties is MEMORY_BOUND else bias_value)
+        )
+        saved = (
+            (
+                x_held
+                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
+                else None
+            ),
+            (
+                offset_held
+                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
+                else None
+            ),
+            (
+                weight_held
+                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
+                else None
+            ),
+            (
+                mask_held
+                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
+                else None
+            ),
+            (
+                bias_held
+                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
+                else None
+            ),
+            (
+                stride
+                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
+                else None
+            ),
+            (
+                padding
+                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
+                else None
+            ),
+            (
+                dilation
+                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
+                else None
+            ),
+            (
+                weight_groups
+                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
+                else None
+            ),
+            (
+                offset_groups
+                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
+                else None
+            ),
+        )
+        inputs = [
+            x_node if x_tracked else None,
+            offset_node if offset_tracked else None,
+            weight_node if weight_tracked else None,
+            mask_node if mask_tracked else None,
+            bias_node if bias_tracked else None,
+        ]
+        parent_ids = [
+            m.id
+            for m in (
+                inputs[0],
+                inputs[1],
+                inputs[2],
+                inputs[3],
+                inputs[4],
+            )
+            if m is not None
+        ]
+        shapes = [
+            x_value.shape,
+            offset_value.shape,
+            weight_value.shape,
+            None if mask is None else mask_value.shape,
+            None if bias is None else bias_value.shape,
+        ]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return deform_conv2d
+
+
 def record_move_across(forward, BACKWARD, inner):
     def move_across(tensor, target, device):
         tensor_node = tensor.node
@@ -6145,6 +7184,49 @@ RECORDERS = {
     ),
     "float_to_device": Recorders(
         record_float_to_device, record_float_to_device, ("tensor_device",)
+    ),
+    "interpolate": Recorders(
+        record_interpolate,
+        record_interpolate_balanced,
+        ("x", "output_size", "mode", "align_corners"),
+    ),
+    "attention": Recorders(
+        record_attention,
+        record_attention_balanced,
+        ("query", "key", "value", "mask", "attn_bias", "scale", "softcap", "is_causal"),
+    ),
+    "batch_norm": Recorders(
+        record_batch_norm,
+        record_batch_norm_balanced,
+        ("gamma", "variance", "epsilon", "input", "mean"),
+    ),
+    "layer_norm": Recorders(
+        record_layer_norm, record_layer_norm_balanced, ("input", "gamma", "epsilon")
+    ),
+    "ctc_loss": Recorders(
+        record_ctc_loss,
+        record_ctc_loss_balanced,
+        ("log_probs", "targets", "input_lengths", "target_lengths", "blank"),
+    ),
+    "rfft": Recorders(record_rfft, record_rfft, ("signal_shape", "dim", "n")),
+    "irfft": Recorders(
+        record_irfft, record_irfft, ("spectrum_re_shape", "dim", "n", "spectrum_im_shape")
+    ),
+    "deform_conv2d": Recorders(
+        record_deform_conv2d,
+        record_deform_conv2d_balanced,
+        (
+            "x",
+            "offset",
+            "weight",
+            "mask",
+            "bias",
+            "stride",
+            "padding",
+            "dilation",
+            "weight_groups",
+            "offset_groups",
+        ),
     ),
     "move_across": Recorders(record_move_across, record_move_across, ("target", "tensor_device")),
 }

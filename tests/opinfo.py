@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 from scipy import special
 
+import refs
+
 import generated.dispatch as dispatch
 from codegen.__main__ import read_catalogue
 from generated import Device, Distribution, IndexingUpdateOp, Tensor
@@ -39,7 +41,7 @@ class Sample:
     dtype: str  # the dtype under test
 
     def reference(self):
-        env = {"np": np, "special": special, "updated": updated, **self.values}
+        env = {"np": np, "special": special, "updated": updated, "refs": refs, **self.values}
         if "dtype" in env and env["dtype"] is not None:
             env["dtype"] = np.dtype(env["dtype"])
         return eval(self.op.test["ref"], env)  # noqa: S307 - the catalogue's own expression
@@ -59,7 +61,9 @@ class Sample:
 
         for arg in self.op.args:
             value = self.values.get(arg.name)
-            if arg.type in TENSOR_TYPES:
+            if value is None and arg.optional:
+                args.append(None)
+            elif arg.type in TENSOR_TYPES:
                 args.append(tensor(arg.name, value))
             elif arg.type == "tensors":
                 args.append([tensor(f"{arg.name}[{i}]", v) for i, v in enumerate(value)])
@@ -73,6 +77,8 @@ class Sample:
                 args.append(tuple(value))
             elif arg.type == "slices":
                 args.append(tuple(tuple(s) for s in value))
+            elif arg.type in ("ints1", "ints2", "ints3"):
+                args.append(tuple(value))
             elif arg.type == "update":
                 args.append(IndexingUpdateOp.of(value))
             else:
@@ -111,7 +117,9 @@ def samples(op, dtype: str, seed: int = 0) -> list[Sample]:
     for shapes in shape_sets:
         values = {}
         for arg, shape in zip(tensor_args, shapes):
-            if arg.name in test:  # explicit data (indices, masks)
+            if shape is None:  # an optional tensor left out
+                values[arg.name] = None
+            elif arg.name in test:  # explicit data (indices, masks)
                 values[arg.name] = np.asarray(
                     test[arg.name], dtype=input_dtype(op, dtype, arg.type)
                 )
@@ -127,6 +135,8 @@ def samples(op, dtype: str, seed: int = 0) -> list[Sample]:
         for arg in op.args:
             if arg.name not in values and arg.name in test:
                 values[arg.name] = test[arg.name]
+            elif arg.name not in values and (arg.optional or arg.name in op.defaults):
+                values[arg.name] = op.defaults.get(arg.name)
         values["dtype"] = dtype if any(a.type == "dtype" for a in op.args) else None
         result.append(Sample(op, values, dtype))
     return result
@@ -137,6 +147,8 @@ def float_inputs(sample) -> list[str]:
     `tensors` list as `name[i]`."""
     names = []
     for arg in sample.op.args:
+        if sample.values.get(arg.name) is None and arg.optional:
+            continue
         if arg.type == "float":
             names.append(arg.name)
         elif arg.type == "tensors" and sample.op.kind == "float":

@@ -1,0 +1,742 @@
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=768214a30fd711ea body=5b4f1d4105258364
+"""The module ops of the dispatch layer, one routing function per ops.yaml entry.
+
+Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
+DispatchAutodiffContext; match on the backend of the first tensor (`B`); under Disabled call the
+inner backend; under Enabled(strategy) call the Autodiff specialization for that strategy (`AD`),
+a plain float input entering as a constant; wrap the outputs with the merged context.
+"""
+
+from generated.backends import BACKENDS
+from generated.tensor import Tensor
+from runtime.device import AutodiffDevice, GradientCheckpointingStrategy
+from runtime.dispatch import (
+    DISABLED,
+    DispatchAutodiffContext,
+    check_dtypes,
+    context_of,
+    merge_contexts,
+    unsupported_backend,
+)
+
+BALANCED = GradientCheckpointingStrategy.Balanced
+
+__all__ = [
+    "interpolate",
+    "attention",
+    "batch_norm",
+    "layer_norm",
+    "ctc_loss",
+    "rfft",
+    "irfft",
+    "deform_conv2d",
+]
+
+
+def interpolate(x, output_size, mode, align_corners):
+    """Resizes [b, c, h, w] to output_size (h', w') by the mode's kernel (burn's InterpolateOptions)."""
+    ctx = x.context
+    if x.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
+            return Tensor(B.Float, B.inner.interpolate(x_, output_size, mode, align_corners), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        return Tensor(B.Autodiff, AD.interpolate(x_, output_size, mode, align_corners), ctx)
+    if x.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
+            return Tensor(B.Float, B.inner.interpolate(x_, output_size, mode, align_corners), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        return Tensor(B.Autodiff, AD.interpolate(x_, output_size, mode, align_corners), ctx)
+    raise unsupported_backend("interpolate", x)
+
+
+def attention(query, key, value, mask, attn_bias, scale, softcap, is_causal):
+    """Scaled dot-product attention: softmax(q k^T * scale (softcapped, biased, masked)) v; a fully masked row gives 0."""
+    ctx = (
+        query.context.merge(key.context)
+        .merge(value.context)
+        .merge(DISABLED if mask is None else mask.context)
+        .merge(DISABLED if attn_bias is None else attn_bias.context)
+    )
+    if query.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            query_ = query.primitive if query.kind is B.Float else query.as_float("NumPy")
+            key_ = key.primitive if key.kind is B.Float else key.as_float("NumPy", query)
+            value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", query)
+            mask_ = (
+                None
+                if mask is None
+                else (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", query))
+            )
+            attn_bias_ = (
+                None
+                if attn_bias is None
+                else (
+                    attn_bias.primitive
+                    if attn_bias.kind is B.Float
+                    else attn_bias.as_float("NumPy", query)
+                )
+            )
+            if query_.dtype is not key_.dtype:
+                check_dtypes("attention", B.inner, query_, key_)
+            if query_.dtype is not value_.dtype:
+                check_dtypes("attention", B.inner, query_, value_)
+            if attn_bias_ is not None and query_.dtype is not attn_bias_.dtype:
+                check_dtypes("attention", B.inner, query_, attn_bias_)
+            return Tensor(
+                B.Float,
+                B.inner.attention(
+                    query_,
+                    key_,
+                    value_,
+                    mask_,
+                    attn_bias_,
+                    None if scale is None else (scale),
+                    None if softcap is None else (softcap),
+                    is_causal,
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        query_ = query.primitive if query.kind is B.Autodiff else query.lift(AD)
+        key_ = key.primitive if key.kind is B.Autodiff else key.lift(AD, query)
+        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, query)
+        mask_ = (
+            None
+            if mask is None
+            else (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", query))
+        )
+        attn_bias_ = (
+            None
+            if attn_bias is None
+            else (
+                attn_bias.primitive if attn_bias.kind is B.Autodiff else attn_bias.lift(AD, query)
+            )
+        )
+        if query_.primitive.dtype is not key_.primitive.dtype:
+            check_dtypes("attention", B.inner, query_.primitive, key_.primitive)
+        if query_.primitive.dtype is not value_.primitive.dtype:
+            check_dtypes("attention", B.inner, query_.primitive, value_.primitive)
+        if attn_bias_ is not None and query_.primitive.dtype is not attn_bias_.primitive.dtype:
+            check_dtypes("attention", B.inner, query_.primitive, attn_bias_.primitive)
+        return Tensor(
+            B.Autodiff,
+            AD.attention(
+                query_,
+                key_,
+                value_,
+                mask_,
+                attn_bias_,
+                None if scale is None else (scale),
+                None if softcap is None else (softcap),
+                is_causal,
+            ),
+            ctx,
+        )
+    if query.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            query_ = query.primitive if query.kind is B.Float else query.as_float("Torch")
+            key_ = key.primitive if key.kind is B.Float else key.as_float("Torch", query)
+            value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", query)
+            mask_ = (
+                None
+                if mask is None
+                else (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", query))
+            )
+            attn_bias_ = (
+                None
+                if attn_bias is None
+                else (
+                    attn_bias.primitive
+                    if attn_bias.kind is B.Float
+                    else attn_bias.as_float("Torch", query)
+                )
+            )
+            if query_.dtype is not key_.dtype:
+                check_dtypes("attention", B.inner, query_, key_)
+            if query_.dtype is not value_.dtype:
+                check_dtypes("attention", B.inner, query_, value_)
+            if attn_bias_ is not None and query_.dtype is not attn_bias_.dtype:
+                check_dtypes("attention", B.inner, query_, attn_bias_)
+            return Tensor(
+                B.Float,
+                B.inner.attention(
+                    query_,
+                    key_,
+                    value_,
+                    mask_,
+                    attn_bias_,
+                    None if scale is None else (scale),
+                    None if softcap is None else (softcap),
+                    is_causal,
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        query_ = query.primitive if query.kind is B.Autodiff else query.lift(AD)
+        key_ = key.primitive if key.kind is B.Autodiff else key.lift(AD, query)
+        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, query)
+        mask_ = (
+            None
+            if mask is None
+            else (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", query))
+        )
+        attn_bias_ = (
+            None
+            if attn_bias is None
+            else (
+                attn_bias.primitive if attn_bias.kind is B.Autodiff else attn_bias.lift(AD, query)
+            )
+        )
+        if query_.primitive.dtype is not key_.primitive.dtype:
+            check_dtypes("attention", B.inner, query_.primitive, key_.primitive)
+        if query_.primitive.dtype is not value_.primitive.dtype:
+            check_dtypes("attention", B.inner, query_.primitive, value_.primitive)
+        if attn_bias_ is not None and query_.primitive.dtype is not attn_bias_.primitive.dtype:
+            check_dtypes("attention", B.inner, query_.primitive, attn_bias_.primitive)
+        return Tensor(
+            B.Autodiff,
+            AD.attention(
+                query_,
+                key_,
+                value_,
+                mask_,
+                attn_bias_,
+                None if scale is None else (scale),
+                None if softcap is None else (softcap),
+                is_causal,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("attention", query)
+
+
+def batch_norm(input, gamma, beta, mean, variance, epsilon):
+    """Normalises each channel (dim 1) with the given statistics, then scales by gamma and shifts by beta."""
+    ctx = (
+        input.context.merge(gamma.context)
+        .merge(beta.context)
+        .merge(mean.context)
+        .merge(variance.context)
+    )
+    if input.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            input_ = input.primitive if input.kind is B.Float else input.as_float("NumPy")
+            gamma_ = gamma.primitive if gamma.kind is B.Float else gamma.as_float("NumPy", input)
+            beta_ = beta.primitive if beta.kind is B.Float else beta.as_float("NumPy", input)
+            mean_ = mean.primitive if mean.kind is B.Float else mean.as_float("NumPy", input)
+            variance_ = (
+                variance.primitive
+                if variance.kind is B.Float
+                else variance.as_float("NumPy", input)
+            )
+            if input_.dtype is not gamma_.dtype:
+                check_dtypes("batch_norm", B.inner, input_, gamma_)
+            if input_.dtype is not beta_.dtype:
+                check_dtypes("batch_norm", B.inner, input_, beta_)
+            if input_.dtype is not mean_.dtype:
+                check_dtypes("batch_norm", B.inner, input_, mean_)
+            if input_.dtype is not variance_.dtype:
+                check_dtypes("batch_norm", B.inner, input_, variance_)
+            return Tensor(
+                B.Float, B.inner.batch_norm(input_, gamma_, beta_, mean_, variance_, epsilon), ctx
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        input_ = input.primitive if input.kind is B.Autodiff else input.lift(AD)
+        gamma_ = gamma.primitive if gamma.kind is B.Autodiff else gamma.lift(AD, input)
+        beta_ = beta.primitive if beta.kind is B.Autodiff else beta.lift(AD, input)
+        mean_ = mean.primitive if mean.kind is B.Autodiff else mean.lift(AD, input)
+        variance_ = variance.primitive if variance.kind is B.Autodiff else variance.lift(AD, input)
+        if input_.primitive.dtype is not gamma_.primitive.dtype:
+            check_dtypes("batch_norm", B.inner, input_.primitive, gamma_.primitive)
+        if input_.primitive.dtype is not beta_.primitive.dtype:
+            check_dtypes("batch_norm", B.inner, input_.primitive, beta_.primitive)
+        if input_.primitive.dtype is not mean_.primitive.dtype:
+            check_dtypes("batch_norm", B.inner, input_.primitive, mean_.primitive)
+        if input_.primitive.dtype is not variance_.primitive.dtype:
+            check_dtypes("batch_norm", B.inner, input_.primitive, variance_.primitive)
+        return Tensor(
+            B.Autodiff, AD.batch_norm(input_, gamma_, beta_, mean_, variance_, epsilon), ctx
+        )
+    if input.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            input_ = input.primitive if input.kind is B.Float else input.as_float("Torch")
+            gamma_ = gamma.primitive if gamma.kind is B.Float else gamma.as_float("Torch", input)
+            beta_ = beta.primitive if beta.kind is B.Float else beta.as_float("Torch", input)
+            mean_ = mean.primitive if mean.kind is B.Float else mean.as_float("Torch", input)
+            variance_ = (
+                variance.primitive
+                if variance.kind is B.Float
+                else variance.as_float("Torch", input)
+            )
+            if input_.dtype is not gamma_.dtype:
+                check_dtypes("batch_norm", B.inner, input_, gamma_)
+            if input_.dtype is not beta_.dtype:
+                check_dtypes("batch_norm", B.inner, input_, beta_)
+            if input_.dtype is not mean_.dtype:
+                check_dtypes("batch_norm", B.inner, input_, mean_)
+            if input_.dtype is not variance_.dtype:
+                check_dtypes("batch_norm", B.inner, input_, variance_)
+            return Tensor(
+                B.Float, B.inner.batch_norm(input_, gamma_, beta_, mean_, variance_, epsilon), ctx
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        input_ = input.primitive if input.kind is B.Autodiff else input.lift(AD)
+        gamma_ = gamma.primitive if gamma.kind is B.Autodiff else gamma.lift(AD, input)
+        beta_ = beta.primitive if beta.kind is B.Autodiff else beta.lift(AD, input)
+        mean_ = mean.primitive if mean.kind is B.Autodiff else mean.lift(AD, input)
+        variance_ = variance.primitive if variance.kind is B.Autodiff else variance.lift(AD, input)
+        if input_.primitive.dtype is not gamma_.primitive.dtype:
+            check_dtypes("batch_norm", B.inner, input_.primitive, gamma_.primitive)
+        if input_.primitive.dtype is not beta_.primitive.dtype:
+            check_dtypes("batch_norm", B.inner, input_.primitive, beta_.primitive)
+        if input_.primitive.dtype is not mean_.primitive.dtype:
+            check_dtypes("batch_norm", B.inner, input_.primitive, mean_.primitive)
+        if input_.primitive.dtype is not variance_.primitive.dtype:
+            check_dtypes("batch_norm", B.inner, input_.primitive, variance_.primitive)
+        return Tensor(
+            B.Autodiff, AD.batch_norm(input_, gamma_, beta_, mean_, variance_, epsilon), ctx
+        )
+    raise unsupported_backend("batch_norm", input)
+
+
+def layer_norm(input, gamma, beta, epsilon):
+    """Normalises over the last dim (biased variance), then scales by gamma and shifts by beta."""
+    ctx = input.context.merge(gamma.context).merge(DISABLED if beta is None else beta.context)
+    if input.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            input_ = input.primitive if input.kind is B.Float else input.as_float("NumPy")
+            gamma_ = gamma.primitive if gamma.kind is B.Float else gamma.as_float("NumPy", input)
+            beta_ = (
+                None
+                if beta is None
+                else (beta.primitive if beta.kind is B.Float else beta.as_float("NumPy", input))
+            )
+            if input_.dtype is not gamma_.dtype:
+                check_dtypes("layer_norm", B.inner, input_, gamma_)
+            if beta_ is not None and input_.dtype is not beta_.dtype:
+                check_dtypes("layer_norm", B.inner, input_, beta_)
+            return Tensor(B.Float, B.inner.layer_norm(input_, gamma_, beta_, epsilon), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        input_ = input.primitive if input.kind is B.Autodiff else input.lift(AD)
+        gamma_ = gamma.primitive if gamma.kind is B.Autodiff else gamma.lift(AD, input)
+        beta_ = (
+            None
+            if beta is None
+            else (beta.primitive if beta.kind is B.Autodiff else beta.lift(AD, input))
+        )
+        if input_.primitive.dtype is not gamma_.primitive.dtype:
+            check_dtypes("layer_norm", B.inner, input_.primitive, gamma_.primitive)
+        if beta_ is not None and input_.primitive.dtype is not beta_.primitive.dtype:
+            check_dtypes("layer_norm", B.inner, input_.primitive, beta_.primitive)
+        return Tensor(B.Autodiff, AD.layer_norm(input_, gamma_, beta_, epsilon), ctx)
+    if input.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            input_ = input.primitive if input.kind is B.Float else input.as_float("Torch")
+            gamma_ = gamma.primitive if gamma.kind is B.Float else gamma.as_float("Torch", input)
+            beta_ = (
+                None
+                if beta is None
+                else (beta.primitive if beta.kind is B.Float else beta.as_float("Torch", input))
+            )
+            if input_.dtype is not gamma_.dtype:
+                check_dtypes("layer_norm", B.inner, input_, gamma_)
+            if beta_ is not None and input_.dtype is not beta_.dtype:
+                check_dtypes("layer_norm", B.inner, input_, beta_)
+            return Tensor(B.Float, B.inner.layer_norm(input_, gamma_, beta_, epsilon), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        input_ = input.primitive if input.kind is B.Autodiff else input.lift(AD)
+        gamma_ = gamma.primitive if gamma.kind is B.Autodiff else gamma.lift(AD, input)
+        beta_ = (
+            None
+            if beta is None
+            else (beta.primitive if beta.kind is B.Autodiff else beta.lift(AD, input))
+        )
+        if input_.primitive.dtype is not gamma_.primitive.dtype:
+            check_dtypes("layer_norm", B.inner, input_.primitive, gamma_.primitive)
+        if beta_ is not None and input_.primitive.dtype is not beta_.primitive.dtype:
+            check_dtypes("layer_norm", B.inner, input_.primitive, beta_.primitive)
+        return Tensor(B.Autodiff, AD.layer_norm(input_, gamma_, beta_, epsilon), ctx)
+    raise unsupported_backend("layer_norm", input)
+
+
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank):
+    """The CTC loss of each sample [N] from log-probabilities [T, N, C]; an unreachable target costs +inf (gradient 0)."""
+    ctx = (
+        log_probs.context.merge(targets.context)
+        .merge(input_lengths.context)
+        .merge(target_lengths.context)
+    )
+    if log_probs.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            log_probs_ = (
+                log_probs.primitive if log_probs.kind is B.Float else log_probs.as_float("NumPy")
+            )
+            targets_ = (
+                targets.primitive if targets.kind is B.Int else targets.as_int("NumPy", log_probs)
+            )
+            input_lengths_ = (
+                input_lengths.primitive
+                if input_lengths.kind is B.Int
+                else input_lengths.as_int("NumPy", log_probs)
+            )
+            target_lengths_ = (
+                target_lengths.primitive
+                if target_lengths.kind is B.Int
+                else target_lengths.as_int("NumPy", log_probs)
+            )
+            return Tensor(
+                B.Float,
+                B.inner.ctc_loss(log_probs_, targets_, input_lengths_, target_lengths_, blank),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        log_probs_ = log_probs.primitive if log_probs.kind is B.Autodiff else log_probs.lift(AD)
+        targets_ = (
+            targets.primitive if targets.kind is B.Int else targets.as_int("NumPy", log_probs)
+        )
+        input_lengths_ = (
+            input_lengths.primitive
+            if input_lengths.kind is B.Int
+            else input_lengths.as_int("NumPy", log_probs)
+        )
+        target_lengths_ = (
+            target_lengths.primitive
+            if target_lengths.kind is B.Int
+            else target_lengths.as_int("NumPy", log_probs)
+        )
+        return Tensor(
+            B.Autodiff,
+            AD.ctc_loss(log_probs_, targets_, input_lengths_, target_lengths_, blank),
+            ctx,
+        )
+    if log_probs.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            log_probs_ = (
+                log_probs.primitive if log_probs.kind is B.Float else log_probs.as_float("Torch")
+            )
+            targets_ = (
+                targets.primitive if targets.kind is B.Int else targets.as_int("Torch", log_probs)
+            )
+            input_lengths_ = (
+                input_lengths.primitive
+                if input_lengths.kind is B.Int
+                else input_lengths.as_int("Torch", log_probs)
+            )
+            target_lengths_ = (
+                target_lengths.primitive
+                if target_lengths.kind is B.Int
+                else target_lengths.as_int("Torch", log_probs)
+            )
+            return Tensor(
+                B.Float,
+                B.inner.ctc_loss(log_probs_, targets_, input_lengths_, target_lengths_, blank),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        log_probs_ = log_probs.primitive if log_probs.kind is B.Autodiff else log_probs.lift(AD)
+        targets_ = (
+            targets.primitive if targets.kind is B.Int else targets.as_int("Torch", log_probs)
+        )
+        input_lengths_ = (
+            input_lengths.primitive
+            if input_lengths.kind is B.Int
+            else input_lengths.as_int("Torch", log_probs)
+        )
+        target_lengths_ = (
+            target_lengths.primitive
+            if target_lengths.kind is B.Int
+            else target_lengths.as_int("Torch", log_probs)
+        )
+        return Tensor(
+            B.Autodiff,
+            AD.ctc_loss(log_probs_, targets_, input_lengths_, target_lengths_, blank),
+            ctx,
+        )
+    raise unsupported_backend("ctc_loss", log_probs)
+
+
+def rfft(signal, dim, n):
+    """The real FFT along dim (length, or n, a power of two) as (real part, imaginary part)."""
+    ctx = signal.context
+    if signal.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            signal_ = signal.primitive if signal.kind is B.Float else signal.as_float("NumPy")
+            out0, out1 = B.inner.rfft(signal_, dim, None if n is None else (n))
+            return (Tensor(B.Float, out0, ctx), Tensor(B.Float, out1, ctx))
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        signal_ = signal.primitive if signal.kind is B.Autodiff else signal.lift(AD)
+        out0, out1 = AD.rfft(signal_, dim, None if n is None else (n))
+        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Autodiff, out1, ctx))
+    if signal.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            signal_ = signal.primitive if signal.kind is B.Float else signal.as_float("Torch")
+            out0, out1 = B.inner.rfft(signal_, dim, None if n is None else (n))
+            return (Tensor(B.Float, out0, ctx), Tensor(B.Float, out1, ctx))
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        signal_ = signal.primitive if signal.kind is B.Autodiff else signal.lift(AD)
+        out0, out1 = AD.rfft(signal_, dim, None if n is None else (n))
+        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Autodiff, out1, ctx))
+    raise unsupported_backend("rfft", signal)
+
+
+def irfft(spectrum_re, spectrum_im, dim, n):
+    """The inverse of rfft along dim, a real signal of length n (default 2 * (bins - 1))."""
+    ctx = (
+        spectrum_re.context
+        if spectrum_im.context is spectrum_re.context
+        else spectrum_re.context.merge(spectrum_im.context)
+    )
+    if spectrum_re.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            spectrum_re_ = (
+                spectrum_re.primitive
+                if spectrum_re.kind is B.Float
+                else spectrum_re.as_float("NumPy")
+            )
+            spectrum_im_ = (
+                spectrum_im.primitive
+                if spectrum_im.kind is B.Float
+                else spectrum_im.as_float("NumPy", spectrum_re)
+            )
+            if spectrum_re_.dtype is not spectrum_im_.dtype:
+                check_dtypes("irfft", B.inner, spectrum_re_, spectrum_im_)
+            return Tensor(
+                B.Float,
+                B.inner.irfft(spectrum_re_, spectrum_im_, dim, None if n is None else (n)),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        spectrum_re_ = (
+            spectrum_re.primitive if spectrum_re.kind is B.Autodiff else spectrum_re.lift(AD)
+        )
+        spectrum_im_ = (
+            spectrum_im.primitive
+            if spectrum_im.kind is B.Autodiff
+            else spectrum_im.lift(AD, spectrum_re)
+        )
+        if spectrum_re_.primitive.dtype is not spectrum_im_.primitive.dtype:
+            check_dtypes("irfft", B.inner, spectrum_re_.primitive, spectrum_im_.primitive)
+        return Tensor(
+            B.Autodiff, AD.irfft(spectrum_re_, spectrum_im_, dim, None if n is None else (n)), ctx
+        )
+    if spectrum_re.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            spectrum_re_ = (
+                spectrum_re.primitive
+                if spectrum_re.kind is B.Float
+                else spectrum_re.as_float("Torch")
+            )
+            spectrum_im_ = (
+                spectrum_im.primitive
+                if spectrum_im.kind is B.Float
+                else spectrum_im.as_float("Torch", spectrum_re)
+            )
+            if spectrum_re_.dtype is not spectrum_im_.dtype:
+                check_dtypes("irfft", B.inner, spectrum_re_, spectrum_im_)
+            return Tensor(
+                B.Float,
+                B.inner.irfft(spectrum_re_, spectrum_im_, dim, None if n is None else (n)),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        spectrum_re_ = (
+            spectrum_re.primitive if spectrum_re.kind is B.Autodiff else spectrum_re.lift(AD)
+        )
+        spectrum_im_ = (
+            spectrum_im.primitive
+            if spectrum_im.kind is B.Autodiff
+            else spectrum_im.lift(AD, spectrum_re)
+        )
+        if spectrum_re_.primitive.dtype is not spectrum_im_.primitive.dtype:
+            check_dtypes("irfft", B.inner, spectrum_re_.primitive, spectrum_im_.primitive)
+        return Tensor(
+            B.Autodiff, AD.irfft(spectrum_re_, spectrum_im_, dim, None if n is None else (n)), ctx
+        )
+    raise unsupported_backend("irfft", spectrum_re)
+
+
+def deform_conv2d(
+    x, offset, weight, mask, bias, stride, padding, dilation, weight_groups, offset_groups
+):
+    """A 2-D convolution whose taps are displaced by learned offsets (bilinear sampling) and scaled by an optional mask."""
+    ctx = (
+        x.context.merge(offset.context)
+        .merge(weight.context)
+        .merge(DISABLED if mask is None else mask.context)
+        .merge(DISABLED if bias is None else bias.context)
+    )
+    if x.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
+            offset_ = offset.primitive if offset.kind is B.Float else offset.as_float("NumPy", x)
+            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("NumPy", x)
+            mask_ = (
+                None
+                if mask is None
+                else (mask.primitive if mask.kind is B.Float else mask.as_float("NumPy", x))
+            )
+            bias_ = (
+                None
+                if bias is None
+                else (bias.primitive if bias.kind is B.Float else bias.as_float("NumPy", x))
+            )
+            if x_.dtype is not offset_.dtype:
+                check_dtypes("deform_conv2d", B.inner, x_, offset_)
+            if x_.dtype is not weight_.dtype:
+                check_dtypes("deform_conv2d", B.inner, x_, weight_)
+            if mask_ is not None and x_.dtype is not mask_.dtype:
+                check_dtypes("deform_conv2d", B.inner, x_, mask_)
+            if bias_ is not None and x_.dtype is not bias_.dtype:
+                check_dtypes("deform_conv2d", B.inner, x_, bias_)
+            return Tensor(
+                B.Float,
+                B.inner.deform_conv2d(
+                    x_,
+                    offset_,
+                    weight_,
+                    mask_,
+                    bias_,
+                    stride,
+                    padding,
+                    dilation,
+                    weight_groups,
+                    offset_groups,
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        offset_ = offset.primitive if offset.kind is B.Autodiff else offset.lift(AD, x)
+        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+        mask_ = (
+            None
+            if mask is None
+            else (mask.primitive if mask.kind is B.Autodiff else mask.lift(AD, x))
+        )
+        bias_ = (
+            None
+            if bias is None
+            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+        )
+        if x_.primitive.dtype is not offset_.primitive.dtype:
+            check_dtypes("deform_conv2d", B.inner, x_.primitive, offset_.primitive)
+        if x_.primitive.dtype is not weight_.primitive.dtype:
+            check_dtypes("deform_conv2d", B.inner, x_.primitive, weight_.primitive)
+        if mask_ is not None and x_.primitive.dtype is not mask_.primitive.dtype:
+            check_dtypes("deform_conv2d", B.inner, x_.primitive, mask_.primitive)
+        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+            check_dtypes("deform_conv2d", B.inner, x_.primitive, bias_.primitive)
+        return Tensor(
+            B.Autodiff,
+            AD.deform_conv2d(
+                x_,
+                offset_,
+                weight_,
+                mask_,
+                bias_,
+                stride,
+                padding,
+                dilation,
+                weight_groups,
+                offset_groups,
+            ),
+            ctx,
+        )
+    if x.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
+            offset_ = offset.primitive if offset.kind is B.Float else offset.as_float("Torch", x)
+            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("Torch", x)
+            mask_ = (
+                None
+                if mask is None
+                else (mask.primitive if mask.kind is B.Float else mask.as_float("Torch", x))
+            )
+            bias_ = (
+                None
+                if bias is None
+                else (bias.primitive if bias.kind is B.Float else bias.as_float("Torch", x))
+            )
+            if x_.dtype is not offset_.dtype:
+                check_dtypes("deform_conv2d", B.inner, x_, offset_)
+            if x_.dtype is not weight_.dtype:
+                check_dtypes("deform_conv2d", B.inner, x_, weight_)
+            if mask_ is not None and x_.dtype is not mask_.dtype:
+                check_dtypes("deform_conv2d", B.inner, x_, mask_)
+            if bias_ is not None and x_.dtype is not bias_.dtype:
+                check_dtypes("deform_conv2d", B.inner, x_, bias_)
+            return Tensor(
+                B.Float,
+                B.inner.deform_conv2d(
+                    x_,
+                    offset_,
+                    weight_,
+                    mask_,
+                    bias_,
+                    stride,
+                    padding,
+                    dilation,
+                    weight_groups,
+                    offset_groups,
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        offset_ = offset.primitive if offset.kind is B.Autodiff else offset.lift(AD, x)
+        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+        mask_ = (
+            None
+            if mask is None
+            else (mask.primitive if mask.kind is B.Autodiff else mask.lift(AD, x))
+        )
+        bias_ = (
+            None
+            if bias is None
+            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+        )
+        if x_.primitive.dtype is not offset_.primitive.dtype:
+            check_dtypes("deform_conv2d", B.inner, x_.primitive, offset_.primitive)
+        if x_.primitive.dtype is not weight_.primitive.dtype:
+            check_dtypes("deform_conv2d", B.inner, x_.primitive, weight_.primitive)
+        if mask_ is not None and x_.primitive.dtype is not mask_.primitive.dtype:
+            check_dtypes("deform_conv2d", B.inner, x_.primitive, mask_.primitive)
+        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+            check_dtypes("deform_conv2d", B.inner, x_.primitive, bias_.primitive)
+        return Tensor(
+            B.Autodiff,
+            AD.deform_conv2d(
+                x_,
+                offset_,
+                weight_,
+                mask_,
+                bias_,
+                stride,
+                padding,
+                dilation,
+                weight_groups,
+                offset_groups,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("deform_conv2d", x)

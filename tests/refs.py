@@ -1,0 +1,61 @@
+"""Independent numpy references of the module ops for the spec-driven suite (ops.yaml's `test:
+ref: refs.<name>(...)`): the loop-written references of the kernel tests, given the call
+signature of the dispatch function and returning the input's dtype."""
+
+import numpy as np
+
+import test_attention_kernels
+import test_ctc_kernels
+import test_deform_kernels
+import test_fft_kernels
+import test_interpolate_kernels
+import test_norm_kernels
+
+
+def _like(result, x):
+    return np.asarray(result).astype(x.dtype)
+
+
+def interpolate_loops(x, output_size, mode, align_corners):
+    return _like(test_interpolate_kernels.interpolate_loops(x, output_size, mode, align_corners), x)
+
+
+def attention_loops(query, key, value, mask, attn_bias, scale, softcap, is_causal):
+    out = test_attention_kernels.attention_loops(
+        query, key, value, mask, attn_bias, scale, softcap, is_causal
+    )
+    return _like(out, query)
+
+
+def batch_norm_loops(input, gamma, beta, mean, variance, epsilon):
+    return _like(
+        test_norm_kernels.batch_norm_loops(input, gamma, beta, mean, variance, epsilon), input
+    )
+
+
+def layer_norm_loops(input, gamma, beta, epsilon):
+    return _like(test_norm_kernels.layer_norm_loops(input, gamma, beta, epsilon), input)
+
+
+def ctc_paths(log_probs, targets, input_lengths, target_lengths, blank):
+    out = test_ctc_kernels.ctc_paths(log_probs, targets, input_lengths, target_lengths, blank)
+    return _like(out, log_probs)
+
+
+def rfft_reference(signal, dim, n):
+    moved = np.moveaxis(signal, dim, -1)
+    spectrum = np.moveaxis(test_fft_kernels.dft_loops(moved, n or moved.shape[-1]), -1, dim)
+    return _like(spectrum.real, signal), _like(spectrum.imag, signal)
+
+
+def irfft_reference(spectrum_re, spectrum_im, dim, n):
+    re, im = np.moveaxis(spectrum_re, dim, -1), np.moveaxis(spectrum_im, dim, -1)
+    out = test_fft_kernels.inverse_loops(re, im, n or 2 * (re.shape[-1] - 1))
+    return _like(np.moveaxis(out, -1, dim), spectrum_re)
+
+
+def deform_loops(x, offset, weight, mask, bias, stride, padding, dilation, wg, og):
+    out = test_deform_kernels.deform_loops(
+        x, offset, weight, mask, bias, stride, padding, dilation, wg, og
+    )
+    return _like(out, x)
