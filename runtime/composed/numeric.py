@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from runtime.arguments import BOOL, FLOAT, is_scalar
+from runtime.arguments import BOOL, FLOAT, INT, is_scalar
 from runtime.composed import checks
 
 
