@@ -1,7 +1,8 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=b6df4184678272b7 body=358fb7880f39e07f
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=e01877a6e1eb1487 body=e8f102489d56dc8c
 """The generated package: `from generated import Device, Tensor`."""
 
 from generated.tensor import Tensor
+from runtime import loss
 from runtime.autodiff import introspect
 from runtime.autodiff.gradients import Gradients
 from runtime.autodiff.node import NodeId, Requirement
@@ -19,4 +20,5 @@ __all__ = [
     "Requirement",
     "Tensor",
     "introspect",
+    "loss",
 ]
