@@ -6,6 +6,7 @@ from runtime.backends.kernels.activation import ActivationKernels
 from runtime.backends.kernels.arithmetic import ArithmeticKernels
 from runtime.backends.kernels.convert import ConvertKernels
 from runtime.backends.kernels.creation import CreationKernels
+from runtime.backends.kernels.grid_sample import GridSampleKernels
 from runtime.backends.kernels.indexing import IndexingKernels
 from runtime.backends.kernels.order import OrderKernels
 from runtime.backends.kernels.reduce import ReduceKernels
@@ -23,6 +24,7 @@ class ArrayBackend(
     ShapeKernels,
     IndexingKernels,
     ConvertKernels,
+    GridSampleKernels,
 ):
     """A backend over an array library. Subclasses set `name`, `variant`, `xp` and define the
     methods below the line, then override kernels where their library differs."""
