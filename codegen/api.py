@@ -464,7 +464,7 @@ def _method(name: str, ops: list[Op], operators: tuple[str, ...]) -> Method:
         # A method that would only pass `self` to one dispatch function is that function: one
         # call instead of two (a tensor of another kind meets the routing's clear TypeError).
         return Method(name, False, "self", doc, [], operators, alias=first.name)
-    signature = ", ".join(["self", *_params(params)])
+    signature = ", ".join(["self", *_params(params, op=first)])
     body = ["kind = self.kind.tensor_kind"]
     scalar_ops = [op for op in ops if _rest(op) and _rest(op)[0].type in SCALAR_TYPES]
     tensor_ops = [op for op in ops if op not in scalar_ops]
@@ -549,14 +549,21 @@ def _convert(method: str, op: Op, arg, receiver: str = "self") -> str:
         "dtype": f"dtype_arg({n}, {KIND_CONST[result_kind]})",
         "distribution": f"distribution_arg({n})",
         "tensors": f"tensors_arg({n})",
+        "choice": f'choice_arg("{method}", "{n}", {n}, {_tuple(map(repr, op.choices.get(n, ())))})',
     }.get(t, n)
 
 
-def _params(args, static=False) -> list[str]:
-    """A method's parameters: a constructor's device and dtype are keyword-only."""
+def _params(args, static=False, op: Op | None = None) -> list[str]:
+    """A method's parameters: a constructor's device and dtype are keyword-only, and so is
+    every argument from the entry's `keyword` on; the entry's `defaults` are the defaults."""
     out, keyword_only = [], False
     for arg in args:
-        if arg.type == "dtype" and not static:
+        if op is not None and arg.name == op.keyword:
+            out.append("*")
+            keyword_only = True
+        if op is not None and arg.name in op.defaults:
+            out.append(f"{arg.name}={op.defaults[arg.name]!r}")
+        elif arg.type == "dtype" and not static:
             out.append(f"{arg.name}=None")
         elif static and arg.type in ("device", "dtype"):
             if not keyword_only:

@@ -1,8 +1,9 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=b1fe7c84193639db body=11b883bf55c68dae
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=1375cf449b7058f6 body=a9244774e49be322
 """The generated package: `from generated import Device, Tensor`."""
 
 from generated.tensor import Tensor
 from generated import module  # after Tensor: it imports the dispatch layer
+from runtime import loss
 from runtime.autodiff import introspect
 from runtime.autodiff.gradients import Gradients
 from runtime.autodiff.node import NodeId, Requirement
@@ -21,4 +22,5 @@ __all__ = [
     "Tensor",
     "introspect",
     "module",
+    "loss",
 ]

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=5bb34152e36faae8 body=11d33dec2b2a6a34
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=a74565af783957f8 body=13b7dae7eaf86016
 """What the Autodiff decorator needs to know of each float op, from ops.yaml."""
 
 from runtime.autodiff.backend import AutodiffOp
@@ -128,6 +128,12 @@ AUTODIFF_OPS = (
     AutodiffOp("float_mask_select", ("tensor", "mask"), (0,), "record", memory_bound=True),
     AutodiffOp("float_gather_nd", ("data", "indices"), (0,), "record"),
     AutodiffOp("float_scatter_nd", ("data", "indices", "values", "reduction"), (0, 2), "record"),
+    AutodiffOp(
+        "float_grid_sample_2d",
+        ("tensor", "grid", "mode", "padding_mode", "align_corners"),
+        (0, 1),
+        "record",
+    ),
     AutodiffOp("float_equal", ("lhs", "rhs"), (0, 1), "forward"),
     AutodiffOp("float_equal_elem", ("lhs", "rhs"), (0,), "forward"),
     AutodiffOp("float_not_equal_elem", ("lhs", "rhs"), (0,), "forward"),

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=a3dfa3ed1564df0b body=9af7cbd3734e375c
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=047dc840e06109c9 body=0bf5b5d59440f419
 """The Autodiff decorator's recorder of every differentiable op, one factory per strategy.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node and the
@@ -5880,6 +5880,104 @@ def record_float_scatter_nd_balanced(forward, BACKWARD, inner):
     return float_scatter_nd
 
 
+def record_float_grid_sample_2d(forward, BACKWARD, inner):
+    def float_grid_sample_2d(tensor, grid, mode, padding_mode, align_corners):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        grid_node = grid.node
+        grid_value = grid.primitive
+        result = forward(tensor_value, grid_value, mode, padding_mode, align_corners)
+        out = result
+        order = tensor_node.order
+        if grid_node.order > order:
+            order = grid_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        grid_tracked = grid_node.requirement is not NONE
+        if not (tensor_tracked or grid_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (
+            tensor_value.shape if tensor_tracked else None,
+            grid_value,
+            mode,
+            padding_mode,
+            align_corners,
+            tensor_value if grid_tracked else None,
+        )
+        inputs = [tensor_node if tensor_tracked else None, grid_node if grid_tracked else None]
+        parent_ids = (
+            [tensor_node.id, grid_node.id]
+            if tensor_tracked and grid_tracked
+            else [tensor_node.id] if tensor_tracked else [grid_node.id]
+        )
+        shapes = [tensor_value.shape, grid_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_grid_sample_2d
+
+
+def record_float_grid_sample_2d_balanced(forward, BACKWARD, inner):
+    def float_grid_sample_2d(tensor, grid, mode, padding_mode, align_corners):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        grid_node = grid.node
+        grid_value = grid.primitive
+        result = forward(tensor_value, grid_value, mode, padding_mode, align_corners)
+        out = result
+        order = tensor_node.order
+        if grid_node.order > order:
+            order = grid_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        grid_tracked = grid_node.requirement is not NONE
+        if not (tensor_tracked or grid_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        grid_held = grid_node if grid_node.properties is MEMORY_BOUND else grid_value
+        saved = (
+            tensor_value.shape if tensor_tracked else None,
+            grid_held,
+            mode,
+            padding_mode,
+            align_corners,
+            tensor_held if grid_tracked else None,
+        )
+        inputs = [tensor_node if tensor_tracked else None, grid_node if grid_tracked else None]
+        parent_ids = (
+            [tensor_node.id, grid_node.id]
+            if tensor_tracked and grid_tracked
+            else [tensor_node.id] if tensor_tracked else [grid_node.id]
+        )
+        shapes = [tensor_value.shape, grid_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_grid_sample_2d
+
+
 def record_float_to_device(forward, BACKWARD, inner):
     def float_to_device(tensor, device):
         tensor_node = tensor.node
@@ -7181,6 +7279,11 @@ RECORDERS = {
         record_float_scatter_nd,
         record_float_scatter_nd_balanced,
         ("data", "indices", "values", "reduction"),
+    ),
+    "float_grid_sample_2d": Recorders(
+        record_float_grid_sample_2d,
+        record_float_grid_sample_2d_balanced,
+        ("tensor_shape", "grid", "mode", "padding_mode", "align_corners", "tensor"),
     ),
     "float_to_device": Recorders(
         record_float_to_device, record_float_to_device, ("tensor_device",)

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=17441929835a44ea body=223d9a187e367793
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=fa5df26013a30636 body=dc190c8c952ddd13
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from runtime.arguments import (  # noqa: F401  (the argument checks the methods use)
@@ -6,6 +6,7 @@ from runtime.arguments import (  # noqa: F401  (the argument checks the methods 
     FLOAT,
     INT,
     check_dtype,
+    choice_arg,
     data_arg,
     device_arg,
     dim_arg,
@@ -1281,6 +1282,27 @@ class Tensor(TensorBase):
         if kind is BOOL:
             return bool_argwhere(self, dtype_arg(dtype, INT))
         raise kind_error("argwhere", self, (BOOL,))
+
+    def grid_sample_2d(self, grid, *, mode="bilinear", padding_mode="zeros", align_corners=False):
+        """Samples [n, c, h, w] at grid [n, h', w', 2] (x, y in [-1, 1]) by mode, outside points by padding_mode (bicubic: not supported, as burn's backends)."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            if type(grid) is not Tensor or grid.kind is not self.kind:
+                same_kind("grid_sample_2d", self, grid)
+            check_dtype("float_grid_sample_2d", self.dtype, ("float32", "float64"))
+            return float_grid_sample_2d(
+                self,
+                grid,
+                choice_arg("grid_sample_2d", "mode", mode, ("nearest", "bilinear", "bicubic")),
+                choice_arg(
+                    "grid_sample_2d",
+                    "padding_mode",
+                    padding_mode,
+                    ("zeros", "border", "reflection"),
+                ),
+                bool(align_corners),
+            )
+        raise kind_error("grid_sample_2d", self, (FLOAT,))
 
     def equal(self, rhs):
         """Routes by kind:

@@ -8,6 +8,7 @@ import numpy as np
 
 from runtime.autodiff import graph
 from runtime.backends import backend_for
+from runtime.composed import ComposedMethods
 from runtime.arguments import BOOL, FLOAT, INT, is_scalar
 from runtime.device import Device
 from runtime.dispatch import DISABLED, BackendTensor, DispatchTensor, TensorKind, kinds_of
@@ -19,7 +20,7 @@ from runtime.errors import (
 )
 
 
-class TensorBase(DispatchTensor):
+class TensorBase(ComposedMethods, DispatchTensor):
     __slots__ = ()
 
     # -- what it is ---------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import test_attention_kernels
 import test_ctc_kernels
 import test_deform_kernels
 import test_fft_kernels
+import test_grid_sample_kernels
 import test_interpolate_kernels
 import test_norm_kernels
 
@@ -59,3 +60,9 @@ def deform_loops(x, offset, weight, mask, bias, stride, padding, dilation, wg, o
         x, offset, weight, mask, bias, stride, padding, dilation, wg, og
     )
     return _like(out, x)
+
+
+def grid_sample_loops(tensor, grid, mode, padding_mode, align_corners):
+    return _like(
+        test_grid_sample_kernels.reference(tensor, grid, mode, padding_mode, align_corners), tensor
+    )

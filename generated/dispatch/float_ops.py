@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=fcab37427341439c body=26a9e82fa6b8e940
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=a3437794a9e745ad body=c8e018de54934016
 """The float ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -144,6 +144,7 @@ __all__ = [
     "float_mask_select",
     "float_gather_nd",
     "float_scatter_nd",
+    "float_grid_sample_2d",
     "float_equal",
     "float_equal_elem",
     "float_not_equal_elem",
@@ -2956,6 +2957,56 @@ def float_scatter_nd(data, indices, values, reduction):
             check_dtypes("float_scatter_nd", B.inner, data_.primitive, values_.primitive)
         return Tensor(B.Autodiff, AD.float_scatter_nd(data_, indices_, values_, reduction), ctx)
     raise unsupported_backend("float_scatter_nd", data)
+
+
+def float_grid_sample_2d(tensor, grid, mode, padding_mode, align_corners):
+    """Samples [n, c, h, w] at grid [n, h', w', 2] (x, y in [-1, 1]) by mode, outside points by padding_mode (bicubic: not supported, as burn's backends)."""
+    ctx = tensor.context if grid.context is tensor.context else tensor.context.merge(grid.context)
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            grid_ = grid.primitive if grid.kind is B.Float else grid.as_float("NumPy", tensor)
+            if tensor_.dtype is not grid_.dtype:
+                check_dtypes("float_grid_sample_2d", B.inner, tensor_, grid_)
+            return Tensor(
+                B.Float,
+                B.inner.float_grid_sample_2d(tensor_, grid_, mode, padding_mode, align_corners),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        grid_ = grid.primitive if grid.kind is B.Autodiff else grid.lift(AD, tensor)
+        if tensor_.primitive.dtype is not grid_.primitive.dtype:
+            check_dtypes("float_grid_sample_2d", B.inner, tensor_.primitive, grid_.primitive)
+        return Tensor(
+            B.Autodiff,
+            AD.float_grid_sample_2d(tensor_, grid_, mode, padding_mode, align_corners),
+            ctx,
+        )
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            grid_ = grid.primitive if grid.kind is B.Float else grid.as_float("Torch", tensor)
+            if tensor_.dtype is not grid_.dtype:
+                check_dtypes("float_grid_sample_2d", B.inner, tensor_, grid_)
+            return Tensor(
+                B.Float,
+                B.inner.float_grid_sample_2d(tensor_, grid_, mode, padding_mode, align_corners),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        grid_ = grid.primitive if grid.kind is B.Autodiff else grid.lift(AD, tensor)
+        if tensor_.primitive.dtype is not grid_.primitive.dtype:
+            check_dtypes("float_grid_sample_2d", B.inner, tensor_.primitive, grid_.primitive)
+        return Tensor(
+            B.Autodiff,
+            AD.float_grid_sample_2d(tensor_, grid_, mode, padding_mode, align_corners),
+            ctx,
+        )
+    raise unsupported_backend("float_grid_sample_2d", tensor)
 
 
 def float_equal(lhs, rhs):

@@ -10,6 +10,7 @@ from runtime.backends.kernels.creation import CreationKernels
 from runtime.backends.kernels.ctc import CtcKernels
 from runtime.backends.kernels.deform import DeformKernels
 from runtime.backends.kernels.fft import FftKernels
+from runtime.backends.kernels.grid_sample import GridSampleKernels
 from runtime.backends.kernels.indexing import IndexingKernels
 from runtime.backends.kernels.interpolate import InterpolateKernels
 from runtime.backends.kernels.norm import NormKernels
@@ -35,6 +36,7 @@ class ArrayBackend(
     FftKernels,
     CtcKernels,
     DeformKernels,
+    GridSampleKernels,
 ):
     """A backend over an array library. Subclasses set `name`, `variant`, `xp` and define the
     methods below the line, then override kernels where their library differs."""

@@ -18,13 +18,14 @@ import inspect
 
 from runtime.autodiff.rules.activation import RULES as ACTIVATION
 from runtime.autodiff.rules.elementwise import RULES as ELEMENTWISE
+from runtime.autodiff.rules.grid_sample import RULES as GRID_SAMPLE
 from runtime.autodiff.rules.indexing import RULES as INDEXING
 from runtime.autodiff.rules.module import RULES as MODULE
 from runtime.autodiff.rules.order import RULES as ORDER
 from runtime.autodiff.rules.reduce import RULES as REDUCE
 from runtime.autodiff.rules.shape import RULES as SHAPE
 
-TABLES = (ELEMENTWISE, ACTIVATION, REDUCE, ORDER, SHAPE, INDEXING, MODULE)
+TABLES = (ELEMENTWISE, ACTIVATION, REDUCE, ORDER, SHAPE, INDEXING, GRID_SAMPLE, MODULE)
 RULES: dict[str, tuple] = {name: rule for table in TABLES for name, rule in table.items()}
 assert len(RULES) == sum(map(len, TABLES)), "a rule is in two tables"
 
@@ -85,7 +86,6 @@ def _bind(fn, params, position):
     if lead == ("B", "g") and len(keys) == 1:
         (key,) = keys
         return lambda B, g, values: fn(B, g, values[key])
-    first = {(): (), ("g",): ("g",), ("B",): ("B",), ("B", "g"): ("B", "g")}[lead]
     return lambda B, g, values: fn(
-        *[B if p == "B" else g for p in first], *[values[key] for key in keys]
+        *[B if p == "B" else g for p in lead], *[values[key] for key in keys]
     )

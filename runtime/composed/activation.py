@@ -1,0 +1,92 @@
+"""burn-tensor's activation functions that burn composes from other ops (activation/base.rs),
+as Tensor methods beside the catalogue's relu, gelu, sigmoid, softmax, ..."""
+
+import math
+
+from runtime.composed import checks
+
+# SELU's constants, as burn's
+SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_GAMMA = 1.0507009873554804934193349852946
+
+
+class ActivationMethods:
+    __slots__ = ()
+
+    def hardtanh(self, min_val, max_val):
+        return self.clamp(min_val, max_val)
+
+    def relu6(self):
+        return self.clamp(0.0, 6.0)
+
+    def tanhshrink(self):
+        return self.sub(self.tanh())
+
+    def gelu_approximate(self):
+        """GELU's tanh approximation: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
+        inner = self.add(self.powf(3.0).mul(0.044715)).mul(math.sqrt(2.0 / math.pi))
+        return self.mul(inner.tanh().add(1.0)).mul(0.5)
+
+    def softplus(self, beta=1.0):
+        """log(1 + exp(beta x)) / beta, burn's formula (it overflows for large beta x)."""
+        return self.mul(beta).exp().add(1.0).log().div(beta)
+
+    def quiet_softmax(self, dim):
+        """exp(x_i) / (1 + sum_j exp(x_j)), shifted by the (detached) max for stability."""
+        dim = checks.index("quiet_softmax", "dim", dim, self.ndim)
+        max_vals = self.detach().max_dim(dim)
+        exp_x = self.sub(max_vals).exp()
+        return exp_x.div(exp_x.sum_dim(dim).add(max_vals.neg().exp()))
+
+    def hard_swish(self):
+        return self.mul(self.hard_sigmoid(1.0 / 6.0, 0.5))
+
+    def mish(self):
+        return self.mul(self.softplus(1.0).tanh())
+
+    def elu(self, alpha):
+        """x where x > 0, else alpha (exp(x) - 1)."""
+        return self.mask_where(self.lower_equal_elem(0.0), self.exp().sub(1.0).mul(alpha))
+
+    def celu(self, alpha):
+        """x where x > 0, else alpha (exp(x / alpha) - 1)."""
+        scaled = self.div(alpha).exp().sub(1.0).mul(alpha)
+        return self.mask_where(self.lower_equal_elem(0.0), scaled)
+
+    def selu(self):
+        positive = self.mul(SELU_GAMMA)
+        negative = self.exp().sub(1.0).mul(SELU_ALPHA * SELU_GAMMA)
+        return negative.mask_where(self.greater_equal_elem(0.0), positive)
+
+    def thresholded_relu(self, alpha):
+        """x where x > alpha, else 0."""
+        return self.mask_fill(self.lower_equal_elem(alpha), 0.0)
+
+    def threshold(self, threshold, value):
+        """x where x > threshold, else value."""
+        return self.mask_fill(self.lower_equal_elem(threshold), value)
+
+    def glu(self, dim):
+        """The first half along `dim` times the sigmoid of the second half."""
+        dim = checks.index("glu", "dim", dim, self.ndim)
+        size = self.shape[dim]
+        if size % 2:
+            raise ValueError(f"glu: dim {dim} has odd size {size}; it must split in two halves")
+        half = size // 2
+        return self.narrow(dim, 0, half).mul(self.narrow(dim, half, half).sigmoid())
+
+    def softsign(self):
+        return self.div(self.abs().add(1.0))
+
+    def hard_shrink(self, lambd):
+        """x where |x| > lambd, else 0."""
+        return self.mask_fill(self.abs().lower_equal_elem(lambd), 0.0)
+
+    def soft_shrink(self, lambd):
+        """x - sign(x) lambd where |x| > lambd, else 0."""
+        return self.shrink(lambd, lambd)
+
+    def shrink(self, lambd, bias):
+        """x - sign(x) bias where |x| > lambd, else 0."""
+        shrunk = self.sub(self.sign().mul(bias))
+        return shrunk.mask_fill(self.abs().lower_equal_elem(lambd), 0.0)
