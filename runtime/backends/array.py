@@ -4,9 +4,11 @@ import math
 
 from runtime.backends.kernels.activation import ActivationKernels
 from runtime.backends.kernels.arithmetic import ArithmeticKernels
+from runtime.backends.kernels.conv import ConvKernels
 from runtime.backends.kernels.convert import ConvertKernels
 from runtime.backends.kernels.creation import CreationKernels
 from runtime.backends.kernels.indexing import IndexingKernels
+from runtime.backends.kernels.linear import LinearKernels
 from runtime.backends.kernels.order import OrderKernels
 from runtime.backends.kernels.reduce import ReduceKernels
 from runtime.backends.kernels.shape import ShapeKernels
@@ -23,6 +25,8 @@ class ArrayBackend(
     ShapeKernels,
     IndexingKernels,
     ConvertKernels,
+    LinearKernels,
+    ConvKernels,
 ):
     """A backend over an array library. Subclasses set `name`, `variant`, `xp` and define the
     methods below the line, then override kernels where their library differs."""
