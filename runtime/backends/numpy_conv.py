@@ -1,12 +1,12 @@
 """Convolutions on NumPy: im2col from a strided view, then one matmul.
 
 Every kernel here is one of three moves, for 1, 2 or 3 spatial dims alike:
-- `_im2col`: the input's windows, copied once out of a strided view into columns laid out
-  `[groups, channels/groups * kernel, batch * positions]`, so that a convolution, groups and
-  dilation included, is ONE batched matmul with the weight `[groups, out/groups, in/groups *
-  kernel]`, and the weight gradient is one matmul with the same columns;
-- `_col2im`: the adjoint, which adds each kernel offset's columns into a strided slice of a
-  zero plane (a loop over the kernel's offsets only);
+- `im2col`: the input's windows, copied out of strided views of the padded, flattened input
+  (`Grid`) into columns laid out `[groups, channels/groups * kernel, batch * positions]`, so that
+  a convolution, groups and dilation included, is ONE batched matmul with the weight `[groups,
+  out/groups, in/groups * kernel]`, and the weight gradient is one matmul with the same columns;
+- `col2im`: the adjoint, which adds each kernel offset's columns into a strided view of a zero
+  plane (a loop over the kernel's offsets only);
 - a transposed convolution is the adjoint of a convolution: its forward is a convolution's input
   gradient and its input gradient a convolution (as burn computes them).
 """
@@ -52,65 +52,108 @@ def windows(x, kernel, stride, padding, dilation, out_size, fill=0.0):
     return as_strided(x, x.shape[:2] + tuple(out_size) + tuple(kernel), strides, writeable=False)
 
 
-def im2col(x, kernel, stride, padding, dilation, out_size, groups):
-    """The columns `[groups, channels/groups * prod(kernel), batch * prod(out_size)]`."""
-    n = len(kernel)
-    view = windows(x, kernel, stride, padding, dilation, out_size)
-    # [channels, *kernel, batch, *out]: one copy with the positions contiguous
-    columns = np.ascontiguousarray(view.transpose(1, *range(2 + n, 2 + 2 * n), 0, *range(2, 2 + n)))
-    return columns.reshape(groups, -1, x.shape[0] * math.prod(out_size))
+class Grid:
+    """Where a convolution's windows lie in its input plane, the plane padded and flattened.
 
+    `extent` is the padded plane's shape, `length` its flattened length (with room for the
+    windows' reach past the end), `positions` the grid of window positions computed. With
+    stride 1 every dim of that grid but the first is widened to the padded extent: each kernel
+    offset's positions are then one contiguous run of the flattened plane, so im2col copies and
+    col2im adds go over long runs rather than rows of the output's width; the extra positions
+    are computed and dropped (`crop`)."""
 
-def col2im(columns, size, padding, kernel, stride, dilation):
-    """Add `columns` `[a, *kernel, b, *out]` back into a plane `[a, b, *size]` (the adjoint of
-    reading `windows` of a plane padded by `padding`)."""
-    out_size = columns.shape[2 + len(kernel) :]
-    extent = [
-        max(p + n, (o - 1) * s + dilated(k, d))
-        for p, n, o, s, k, d in zip(padding, size, out_size, stride, kernel, dilation)
-    ]
-    plane = np.zeros((columns.shape[0], columns.shape[1 + len(kernel)], *extent), columns.dtype)
-    for offset in itertools.product(*map(range, kernel)):
-        at = tuple(
-            slice(k * d, k * d + (o - 1) * s + 1, s)
-            for k, d, o, s in zip(offset, dilation, out_size, stride)
+    def __init__(self, size, kernel, stride, padding, dilation, out_size, wide=True):
+        self.kernel, self.stride, self.dilation, self.padding = kernel, stride, dilation, padding
+        self.size, self.out_size = tuple(size), tuple(out_size)
+        self.extent = tuple(
+            max(p + n, (o - 1) * s + dilated(k, d))
+            for p, n, o, s, k, d in zip(padding, size, out_size, stride, kernel, dilation)
         )
-        plane[(slice(None), slice(None), *at)] += columns[(slice(None), *offset)]
-    return plane[(..., *(slice(p, p + n) for p, n in zip(padding, size)))]
+        wide = wide and all(s == 1 for s in stride)
+        self.positions = (out_size[0], *self.extent[1:]) if wide else self.out_size
+        self.steps = tuple(int(t) for t in np.cumprod((1, *self.extent[:0:-1]))[::-1])
+        reach = sum(
+            ((g - 1) * s + (k - 1) * d) * t
+            for g, s, k, d, t in zip(self.positions, stride, kernel, dilation, self.steps)
+        )
+        self.length = max(math.prod(self.extent), reach + 1)
+
+    def plane(self, x):
+        """x `[a, b, *size]` zero-padded into a flat plane `[a, b, length]`."""
+        flat = np.zeros((*x.shape[:2], self.length), x.dtype)
+        self.inside(flat)[...] = x
+        return flat
+
+    def inside(self, flat):
+        """The unpadded part of a flat plane, as `[a, b, *size]`."""
+        plane = flat[..., : math.prod(self.extent)].reshape(*flat.shape[:2], *self.extent)
+        return plane[(..., *(slice(p, p + n) for p, n in zip(self.padding, self.size)))]
+
+    def at(self, flat, offset):
+        """The positions `[a, b, *positions]` that kernel offset `offset` reads in a flat plane."""
+        start = sum(k * d * t for k, d, t in zip(offset, self.dilation, self.steps))
+        item = flat.itemsize
+        strides = flat.strides[:2] + tuple(s * t * item for s, t in zip(self.stride, self.steps))
+        return as_strided(flat[..., start:], (*flat.shape[:2], *self.positions), strides)
+
+    def widen(self, grad):
+        """An output gradient `[batch, out, *out_size]` as `[out, batch, *positions]`, zero at
+        the extra positions."""
+        if self.positions == self.out_size:
+            return np.ascontiguousarray(grad.swapaxes(0, 1))
+        wide = np.zeros((grad.shape[1], grad.shape[0], *self.positions), grad.dtype)
+        wide[(..., *map(slice, self.out_size))] = grad.swapaxes(0, 1)
+        return wide
+
+    def crop(self, out):
+        """`[a, b, *positions]` -> `[b, a, *out_size]`, a C-ordered copy."""
+        return np.ascontiguousarray(out[(..., *map(slice, self.out_size))].swapaxes(0, 1))
 
 
-def grouped(grad, groups):
-    """An output gradient `[batch, out, *positions]` as `[groups, out/groups, batch * positions]`."""
-    channels = grad.shape[1]
-    return np.ascontiguousarray(grad.swapaxes(0, 1)).reshape(groups, channels // groups, -1)
+def im2col(x, grid, groups):
+    """The columns `[groups, channels/groups * prod(kernel), batch * prod(positions)]`."""
+    flat = grid.plane(x).swapaxes(0, 1)  # [channels, batch, length]
+    columns = np.empty((x.shape[1], *grid.kernel, x.shape[0], *grid.positions), x.dtype)
+    for offset in itertools.product(*map(range, grid.kernel)):
+        columns[(slice(None), *offset)] = grid.at(flat, offset)
+    return columns.reshape(groups, -1, x.shape[0] * math.prod(grid.positions))
 
 
-def correlate(x, weight, stride, padding, dilation, groups, out_size):
+def col2im(columns, grid):
+    """Add `columns` `[a, *kernel, b, *positions]` back into a plane: `[a, b, *size]` (the
+    adjoint of reading the windows)."""
+    n = len(grid.kernel)
+    lead = (columns.shape[0], columns.shape[1 + n])
+    flat = np.zeros((*lead, grid.length), columns.dtype)
+    for offset in itertools.product(*map(range, grid.kernel)):
+        target = grid.at(flat, offset)
+        target += columns[(slice(None), *offset)]
+    return grid.inside(flat)
+
+
+def correlate(x, weight, grid, groups):
     """The cross-correlation `[batch, out, *out_size]` (a convolution without bias)."""
-    kernel = weight.shape[2:]
-    columns = im2col(x, kernel, stride, padding, dilation, out_size, groups)
+    columns = im2col(x, grid, groups)
     out = np.matmul(weight.reshape(groups, weight.shape[0] // groups, -1), columns)
-    out = out.reshape(weight.shape[0], x.shape[0], *out_size)
-    return np.ascontiguousarray(out.swapaxes(0, 1))
+    return grid.crop(out.reshape(weight.shape[0], x.shape[0], *grid.positions))
 
 
-def correlate_input_grad(grad, weight, size, stride, padding, dilation, groups):
+def correlate_input_grad(grad, weight, grid, groups):
     """The gradient `[batch, in, *size]` of `correlate` w.r.t. its input (a transposed
     convolution of `grad`)."""
-    kernel = weight.shape[2:]
     channels_out = weight.shape[0]
     lhs = weight.reshape(groups, channels_out // groups, -1).swapaxes(1, 2)
-    columns = np.matmul(lhs, grouped(grad, groups))
-    columns = columns.reshape(-1, *kernel, grad.shape[0], *grad.shape[2:])
-    plane = col2im(columns, size, padding, kernel, stride, dilation)
-    return np.ascontiguousarray(plane.swapaxes(0, 1))
+    columns = np.matmul(lhs, grid.widen(grad).reshape(groups, channels_out // groups, -1))
+    columns = columns.reshape(-1, *grid.kernel, grad.shape[0], *grid.positions)
+    return np.ascontiguousarray(col2im(columns, grid).swapaxes(0, 1))
 
 
-def correlate_weight_grad(x, grad, kernel, stride, padding, dilation, groups):
+def correlate_weight_grad(x, grad, grid, groups):
     """The gradient `[out, in/groups, *kernel]` of `correlate` w.r.t. its weight."""
-    columns = im2col(x, kernel, stride, padding, dilation, grad.shape[2:], groups)
-    weight_grad = np.matmul(grouped(grad, groups), columns.swapaxes(1, 2))
-    return weight_grad.reshape(grad.shape[1], -1, *kernel)
+    columns = im2col(x, grid, groups)
+    rows = grid.widen(grad).reshape(groups, grad.shape[1] // groups, -1)
+    weight_grad = np.matmul(rows, columns.swapaxes(1, 2))
+    return weight_grad.reshape(grad.shape[1], -1, *grid.kernel)
 
 
 def with_bias(out, bias):
@@ -125,22 +168,21 @@ class NumPyConvKernels:
     def _conv(self, x, weight, bias, stride, padding, dilation, groups, padding_end):
         check_conv(f"conv{weight.ndim - 2}d", x, weight, bias, groups)
         size = self._conv_size(x, weight, stride, padding, dilation, padding_end)
-        out = correlate(x, weight, stride, padding, dilation, groups, size)
+        grid = Grid(x.shape[2:], weight.shape[2:], stride, padding, dilation, size)
+        out = correlate(x, weight, grid, groups)
         return with_bias(out, bias)
 
     def _conv_x_backward(
         self, x, weight, output_grad, stride, padding, dilation, groups, padding_end
     ):
-        return correlate_input_grad(
-            output_grad, weight, x.shape[2:], stride, padding, dilation, groups
-        )
+        grid = Grid(x.shape[2:], weight.shape[2:], stride, padding, dilation, output_grad.shape[2:])
+        return correlate_input_grad(output_grad, weight, grid, groups)
 
     def _conv_weight_backward(
         self, x, weight, output_grad, stride, padding, dilation, groups, padding_end
     ):
-        return correlate_weight_grad(
-            x, output_grad, weight.shape[2:], stride, padding, dilation, groups
-        )
+        grid = Grid(x.shape[2:], weight.shape[2:], stride, padding, dilation, output_grad.shape[2:])
+        return correlate_weight_grad(x, output_grad, grid, groups)
 
     def _conv_size(self, x, weight, stride, padding, dilation, padding_end):
         end = padding if padding_end is None else padding_end
@@ -170,7 +212,8 @@ class NumPyConvKernels:
             )
         )
         check_output_size(f"conv_transpose{weight.ndim - 2}d", size)
-        out = correlate_input_grad(x, weight, size, stride, padding, dilation, groups)
+        grid = Grid(size, weight.shape[2:], stride, padding, dilation, x.shape[2:])
+        out = correlate_input_grad(x, weight, grid, groups)
         return with_bias(out, bias)
 
     def _conv_transpose_x_backward(
@@ -187,15 +230,15 @@ class NumPyConvKernels:
                 dilation,
             )
         )
-        return correlate(output_grad, weight, stride, padding, dilation, groups, size)
+        grid = Grid(output_grad.shape[2:], weight.shape[2:], stride, padding, dilation, size)
+        return correlate(output_grad, weight, grid, groups)
 
     def _conv_transpose_weight_backward(
         self, x, weight, output_grad, stride, padding, padding_out, dilation, groups
     ):
         # <g, conv_transpose(x, w)> = <correlate(g, w), x>: x is the correlation's output grad
-        return correlate_weight_grad(
-            output_grad, x, weight.shape[2:], stride, padding, dilation, groups
-        )
+        grid = Grid(output_grad.shape[2:], weight.shape[2:], stride, padding, dilation, x.shape[2:])
+        return correlate_weight_grad(output_grad, x, grid, groups)
 
     conv_transpose1d = conv_transpose2d = conv_transpose3d = _conv_transpose
     conv_transpose1d_x_backward = conv_transpose2d_x_backward = _conv_transpose_x_backward
@@ -227,5 +270,6 @@ class NumPyConvKernels:
             )
         columns = x.reshape(batch, -1, *kernel_size, *blocks)
         columns = np.moveaxis(columns, 0, 3)  # [channels, *kernel, batch, *blocks]
-        plane = col2im(columns, output_size, padding, kernel_size, stride, dilation)
+        grid = Grid(output_size, kernel_size, stride, padding, dilation, blocks, wide=False)
+        plane = col2im(columns, grid)
         return np.ascontiguousarray(plane.swapaxes(0, 1))

@@ -16,7 +16,7 @@ from runtime.backends.kernels.pool import (
     pool_output_sizes,
 )
 from runtime.backends.kernels.reduce import INDEX_DTYPE
-from runtime.backends.numpy_conv import col2im, windows
+from runtime.backends.numpy_conv import Grid, col2im, windows
 
 
 def offsets(kernel):
@@ -133,7 +133,8 @@ class NumPyPoolKernels:
             share.reshape(batch, *(1,) * len(kernel), channels, *size),
             (batch, *kernel, channels, *size),
         )
-        return col2im(columns, x.shape[2:], padding, kernel, stride, (1,) * len(kernel)).copy()
+        grid = Grid(x.shape[2:], kernel, stride, padding, (1,) * len(kernel), size, wide=False)
+        return col2im(columns, grid).copy()
 
     def _avg_counts(self, x, size, kernel, stride, padding, count_include_pad):
         return box(

@@ -7,7 +7,6 @@ the stride in burn, which torch's `output_padding` rejects, so that case compute
 output and crops or extends it to burn's size (zeros, then the bias, beyond the full output).
 """
 
-import torch
 import torch.nn.functional as F
 from torch.nn import grad as torch_grad
 
