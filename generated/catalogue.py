@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=a74565af783957f8 body=13b7dae7eaf86016
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=55921a530d3e2637 body=64671c3ba3adf66e
 """What the Autodiff decorator needs to know of each float op, from ops.yaml."""
 
 from runtime.autodiff.backend import AutodiffOp
@@ -152,6 +152,92 @@ AUTODIFF_OPS = (
     AutodiffOp("int_into_float", ("tensor", "dtype"), (), "leaf"),
     AutodiffOp("bool_into_float", ("tensor", "dtype"), (), "leaf"),
     AutodiffOp("float_to_device", ("tensor", "device"), (0,), "record"),
+    AutodiffOp("embedding", ("weights", "indices"), (0,), "record", memory_bound=True),
+    AutodiffOp("linear", ("input", "weight", "bias"), (0, 1, 2), "record"),
+    AutodiffOp(
+        "conv1d",
+        ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end"),
+        (0, 1, 2),
+        "record",
+    ),
+    AutodiffOp(
+        "conv2d",
+        ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end"),
+        (0, 1, 2),
+        "record",
+    ),
+    AutodiffOp(
+        "conv3d",
+        ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end"),
+        (0, 1, 2),
+        "record",
+    ),
+    AutodiffOp(
+        "conv_transpose1d",
+        ("x", "weight", "bias", "stride", "padding", "padding_out", "dilation", "groups"),
+        (0, 1, 2),
+        "record",
+    ),
+    AutodiffOp(
+        "conv_transpose2d",
+        ("x", "weight", "bias", "stride", "padding", "padding_out", "dilation", "groups"),
+        (0, 1, 2),
+        "record",
+    ),
+    AutodiffOp(
+        "conv_transpose3d",
+        ("x", "weight", "bias", "stride", "padding", "padding_out", "dilation", "groups"),
+        (0, 1, 2),
+        "record",
+    ),
+    AutodiffOp("unfold4d", ("x", "kernel_size", "stride", "padding", "dilation"), (0,), "record"),
+    AutodiffOp(
+        "fold4d",
+        ("x", "output_size", "kernel_size", "stride", "padding", "dilation"),
+        (0,),
+        "record",
+    ),
+    AutodiffOp(
+        "max_pool1d",
+        ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+        (0,),
+        "record",
+    ),
+    AutodiffOp(
+        "max_pool1d_with_indices",
+        ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+        (0,),
+        "record",
+        outputs=2,
+    ),
+    AutodiffOp(
+        "max_pool2d",
+        ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+        (0,),
+        "record",
+    ),
+    AutodiffOp(
+        "max_pool2d_with_indices",
+        ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+        (0,),
+        "record",
+        outputs=2,
+    ),
+    AutodiffOp(
+        "avg_pool1d",
+        ("x", "kernel_size", "stride", "padding", "count_include_pad", "ceil_mode"),
+        (0,),
+        "record",
+    ),
+    AutodiffOp(
+        "avg_pool2d",
+        ("x", "kernel_size", "stride", "padding", "count_include_pad", "ceil_mode"),
+        (0,),
+        "record",
+    ),
+    AutodiffOp("adaptive_avg_pool1d", ("x", "output_size"), (0,), "record"),
+    AutodiffOp("adaptive_avg_pool2d", ("x", "output_size"), (0,), "record"),
+    AutodiffOp("adaptive_avg_pool3d", ("x", "output_size"), (0,), "record"),
     AutodiffOp("interpolate", ("x", "output_size", "mode", "align_corners"), (0,), "record"),
     AutodiffOp(
         "attention",

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=11e77bc3c1e30e4a body=2baba8c45af75810
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=e88c726450c6b434 body=c1f1fef0956d1e22
 """burn's ModuleOps as Python functions: `from generated import module`.
 
 Signatures as reference/module-api.md fixes them (burn's names; option structs as keyword
@@ -8,6 +8,25 @@ routes and differentiates it like every other op.
 """
 
 from generated.dispatch.module_ops import (
+    embedding as _embedding,
+    linear as _linear,
+    conv1d as _conv1d,
+    conv2d as _conv2d,
+    conv3d as _conv3d,
+    conv_transpose1d as _conv_transpose1d,
+    conv_transpose2d as _conv_transpose2d,
+    conv_transpose3d as _conv_transpose3d,
+    unfold4d as _unfold4d,
+    fold4d as _fold4d,
+    max_pool1d as _max_pool1d,
+    max_pool1d_with_indices as _max_pool1d_with_indices,
+    max_pool2d as _max_pool2d,
+    max_pool2d_with_indices as _max_pool2d_with_indices,
+    avg_pool1d as _avg_pool1d,
+    avg_pool2d as _avg_pool2d,
+    adaptive_avg_pool1d as _adaptive_avg_pool1d,
+    adaptive_avg_pool2d as _adaptive_avg_pool2d,
+    adaptive_avg_pool3d as _adaptive_avg_pool3d,
     interpolate as _interpolate,
     attention as _attention,
     batch_norm as _batch_norm,
@@ -34,6 +53,25 @@ from runtime.dispatch import TensorKind
 FLOAT, INT, BOOL = TensorKind.Float, TensorKind.Int, TensorKind.Bool
 
 __all__ = [
+    "embedding",
+    "linear",
+    "conv1d",
+    "conv2d",
+    "conv3d",
+    "conv_transpose1d",
+    "conv_transpose2d",
+    "conv_transpose3d",
+    "unfold4d",
+    "fold4d",
+    "max_pool1d",
+    "max_pool1d_with_indices",
+    "max_pool2d",
+    "max_pool2d_with_indices",
+    "avg_pool1d",
+    "avg_pool2d",
+    "adaptive_avg_pool1d",
+    "adaptive_avg_pool2d",
+    "adaptive_avg_pool3d",
     "interpolate",
     "attention",
     "batch_norm",
@@ -43,6 +81,270 @@ __all__ = [
     "irfft",
     "deform_conv2d",
 ]
+
+
+def embedding(weights, indices):
+    """The rows of weights [n, d] that indices [b, s] select: [b, s, d]."""
+    tensor_arg("embedding", "weights", weights, FLOAT)
+    check_dtype("embedding", weights.dtype, ("float32", "float64"))
+    return _embedding(
+        tensor_arg("embedding", "weights", weights, FLOAT),
+        tensor_arg("embedding", "indices", indices, INT),
+    )
+
+
+def linear(input, weight, bias=None):
+    """input [..., d_in] @ weight [d_in, d_out] (+ bias [d_out]): burn's layout, not torch's transposed one."""
+    tensor_arg("linear", "input", input, FLOAT)
+    check_dtype("linear", input.dtype, ("float32", "float64"))
+    return _linear(
+        tensor_arg("linear", "input", input, FLOAT),
+        tensor_arg("linear", "weight", weight, FLOAT),
+        optional_tensor_arg("linear", "bias", bias, FLOAT),
+    )
+
+
+def conv1d(x, weight, bias=None, *, stride=1, padding=0, dilation=1, groups=1, padding_end=None):
+    """A 1-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
+    tensor_arg("conv1d", "x", x, FLOAT)
+    check_dtype("conv1d", x.dtype, ("float32", "float64"))
+    return _conv1d(
+        tensor_arg("conv1d", "x", x, FLOAT),
+        tensor_arg("conv1d", "weight", weight, FLOAT),
+        optional_tensor_arg("conv1d", "bias", bias, FLOAT),
+        ints_arg("conv1d", "stride", stride, 1, nonzero=True),
+        ints_arg("conv1d", "padding", padding, 1),
+        ints_arg("conv1d", "dilation", dilation, 1, nonzero=True),
+        integer_arg("conv1d", "groups", groups, nonzero=True),
+        optional_ints_arg("conv1d", "padding_end", padding_end, 1),
+    )
+
+
+def conv2d(x, weight, bias=None, *, stride=1, padding=0, dilation=1, groups=1, padding_end=None):
+    """A 2-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
+    tensor_arg("conv2d", "x", x, FLOAT)
+    check_dtype("conv2d", x.dtype, ("float32", "float64"))
+    return _conv2d(
+        tensor_arg("conv2d", "x", x, FLOAT),
+        tensor_arg("conv2d", "weight", weight, FLOAT),
+        optional_tensor_arg("conv2d", "bias", bias, FLOAT),
+        ints_arg("conv2d", "stride", stride, 2, nonzero=True),
+        ints_arg("conv2d", "padding", padding, 2),
+        ints_arg("conv2d", "dilation", dilation, 2, nonzero=True),
+        integer_arg("conv2d", "groups", groups, nonzero=True),
+        optional_ints_arg("conv2d", "padding_end", padding_end, 2),
+    )
+
+
+def conv3d(x, weight, bias=None, *, stride=1, padding=0, dilation=1, groups=1, padding_end=None):
+    """A 3-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
+    tensor_arg("conv3d", "x", x, FLOAT)
+    check_dtype("conv3d", x.dtype, ("float32", "float64"))
+    return _conv3d(
+        tensor_arg("conv3d", "x", x, FLOAT),
+        tensor_arg("conv3d", "weight", weight, FLOAT),
+        optional_tensor_arg("conv3d", "bias", bias, FLOAT),
+        ints_arg("conv3d", "stride", stride, 3, nonzero=True),
+        ints_arg("conv3d", "padding", padding, 3),
+        ints_arg("conv3d", "dilation", dilation, 3, nonzero=True),
+        integer_arg("conv3d", "groups", groups, nonzero=True),
+        optional_ints_arg("conv3d", "padding_end", padding_end, 3),
+    )
+
+
+def conv_transpose1d(
+    x, weight, bias=None, *, stride=1, padding=0, padding_out=0, dilation=1, groups=1
+):
+    """A 1-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
+    tensor_arg("conv_transpose1d", "x", x, FLOAT)
+    check_dtype("conv_transpose1d", x.dtype, ("float32", "float64"))
+    return _conv_transpose1d(
+        tensor_arg("conv_transpose1d", "x", x, FLOAT),
+        tensor_arg("conv_transpose1d", "weight", weight, FLOAT),
+        optional_tensor_arg("conv_transpose1d", "bias", bias, FLOAT),
+        ints_arg("conv_transpose1d", "stride", stride, 1, nonzero=True),
+        ints_arg("conv_transpose1d", "padding", padding, 1),
+        ints_arg("conv_transpose1d", "padding_out", padding_out, 1),
+        ints_arg("conv_transpose1d", "dilation", dilation, 1, nonzero=True),
+        integer_arg("conv_transpose1d", "groups", groups, nonzero=True),
+    )
+
+
+def conv_transpose2d(
+    x, weight, bias=None, *, stride=1, padding=0, padding_out=0, dilation=1, groups=1
+):
+    """A 2-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
+    tensor_arg("conv_transpose2d", "x", x, FLOAT)
+    check_dtype("conv_transpose2d", x.dtype, ("float32", "float64"))
+    return _conv_transpose2d(
+        tensor_arg("conv_transpose2d", "x", x, FLOAT),
+        tensor_arg("conv_transpose2d", "weight", weight, FLOAT),
+        optional_tensor_arg("conv_transpose2d", "bias", bias, FLOAT),
+        ints_arg("conv_transpose2d", "stride", stride, 2, nonzero=True),
+        ints_arg("conv_transpose2d", "padding", padding, 2),
+        ints_arg("conv_transpose2d", "padding_out", padding_out, 2),
+        ints_arg("conv_transpose2d", "dilation", dilation, 2, nonzero=True),
+        integer_arg("conv_transpose2d", "groups", groups, nonzero=True),
+    )
+
+
+def conv_transpose3d(
+    x, weight, bias=None, *, stride=1, padding=0, padding_out=0, dilation=1, groups=1
+):
+    """A 3-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
+    tensor_arg("conv_transpose3d", "x", x, FLOAT)
+    check_dtype("conv_transpose3d", x.dtype, ("float32", "float64"))
+    return _conv_transpose3d(
+        tensor_arg("conv_transpose3d", "x", x, FLOAT),
+        tensor_arg("conv_transpose3d", "weight", weight, FLOAT),
+        optional_tensor_arg("conv_transpose3d", "bias", bias, FLOAT),
+        ints_arg("conv_transpose3d", "stride", stride, 3, nonzero=True),
+        ints_arg("conv_transpose3d", "padding", padding, 3),
+        ints_arg("conv_transpose3d", "padding_out", padding_out, 3),
+        ints_arg("conv_transpose3d", "dilation", dilation, 3, nonzero=True),
+        integer_arg("conv_transpose3d", "groups", groups, nonzero=True),
+    )
+
+
+def unfold4d(x, kernel_size, *, stride=1, padding=0, dilation=1):
+    """The sliding blocks of x [b, c, h, w] as columns: [b, c * kh * kw, blocks]."""
+    tensor_arg("unfold4d", "x", x, FLOAT)
+    check_dtype("unfold4d", x.dtype, ("float32", "float64"))
+    return _unfold4d(
+        tensor_arg("unfold4d", "x", x, FLOAT),
+        ints_arg("unfold4d", "kernel_size", kernel_size, 2, nonzero=True),
+        ints_arg("unfold4d", "stride", stride, 2, nonzero=True),
+        ints_arg("unfold4d", "padding", padding, 2),
+        ints_arg("unfold4d", "dilation", dilation, 2, nonzero=True),
+    )
+
+
+def fold4d(x, output_size, kernel_size, *, stride=1, padding=0, dilation=1):
+    """The inverse of unfold4d: columns [b, c * kh * kw, blocks] summed back into [b, c, h, w]."""
+    tensor_arg("fold4d", "x", x, FLOAT)
+    check_dtype("fold4d", x.dtype, ("float32", "float64"))
+    return _fold4d(
+        tensor_arg("fold4d", "x", x, FLOAT),
+        ints_arg("fold4d", "output_size", output_size, 2),
+        ints_arg("fold4d", "kernel_size", kernel_size, 2, nonzero=True),
+        ints_arg("fold4d", "stride", stride, 2, nonzero=True),
+        ints_arg("fold4d", "padding", padding, 2),
+        ints_arg("fold4d", "dilation", dilation, 2, nonzero=True),
+    )
+
+
+def max_pool1d(x, kernel_size, *, stride=None, padding=0, dilation=1, ceil_mode=False):
+    """The maximum of each 1-d window of x (stride None: kernel_size; padding counts as -inf)."""
+    tensor_arg("max_pool1d", "x", x, FLOAT)
+    check_dtype("max_pool1d", x.dtype, ("float32", "float64"))
+    return _max_pool1d(
+        tensor_arg("max_pool1d", "x", x, FLOAT),
+        ints_arg("max_pool1d", "kernel_size", kernel_size, 1, nonzero=True),
+        optional_ints_arg("max_pool1d", "stride", stride, 1, nonzero=True),
+        ints_arg("max_pool1d", "padding", padding, 1),
+        ints_arg("max_pool1d", "dilation", dilation, 1, nonzero=True),
+        flag_arg("max_pool1d", "ceil_mode", ceil_mode),
+    )
+
+
+def max_pool1d_with_indices(x, kernel_size, *, stride=None, padding=0, dilation=1, ceil_mode=False):
+    """The maximum of each 1-d window of x (stride None: kernel_size; padding counts as -inf) and the flat index (h * W + w) of each maximum."""
+    tensor_arg("max_pool1d_with_indices", "x", x, FLOAT)
+    check_dtype("max_pool1d_with_indices", x.dtype, ("float32", "float64"))
+    return _max_pool1d_with_indices(
+        tensor_arg("max_pool1d_with_indices", "x", x, FLOAT),
+        ints_arg("max_pool1d_with_indices", "kernel_size", kernel_size, 1, nonzero=True),
+        optional_ints_arg("max_pool1d_with_indices", "stride", stride, 1, nonzero=True),
+        ints_arg("max_pool1d_with_indices", "padding", padding, 1),
+        ints_arg("max_pool1d_with_indices", "dilation", dilation, 1, nonzero=True),
+        flag_arg("max_pool1d_with_indices", "ceil_mode", ceil_mode),
+    )
+
+
+def max_pool2d(x, kernel_size, *, stride=None, padding=0, dilation=1, ceil_mode=False):
+    """The maximum of each 2-d window of x (stride None: kernel_size; padding counts as -inf)."""
+    tensor_arg("max_pool2d", "x", x, FLOAT)
+    check_dtype("max_pool2d", x.dtype, ("float32", "float64"))
+    return _max_pool2d(
+        tensor_arg("max_pool2d", "x", x, FLOAT),
+        ints_arg("max_pool2d", "kernel_size", kernel_size, 2, nonzero=True),
+        optional_ints_arg("max_pool2d", "stride", stride, 2, nonzero=True),
+        ints_arg("max_pool2d", "padding", padding, 2),
+        ints_arg("max_pool2d", "dilation", dilation, 2, nonzero=True),
+        flag_arg("max_pool2d", "ceil_mode", ceil_mode),
+    )
+
+
+def max_pool2d_with_indices(x, kernel_size, *, stride=None, padding=0, dilation=1, ceil_mode=False):
+    """The maximum of each 2-d window of x (stride None: kernel_size; padding counts as -inf) and the flat index (h * W + w) of each maximum."""
+    tensor_arg("max_pool2d_with_indices", "x", x, FLOAT)
+    check_dtype("max_pool2d_with_indices", x.dtype, ("float32", "float64"))
+    return _max_pool2d_with_indices(
+        tensor_arg("max_pool2d_with_indices", "x", x, FLOAT),
+        ints_arg("max_pool2d_with_indices", "kernel_size", kernel_size, 2, nonzero=True),
+        optional_ints_arg("max_pool2d_with_indices", "stride", stride, 2, nonzero=True),
+        ints_arg("max_pool2d_with_indices", "padding", padding, 2),
+        ints_arg("max_pool2d_with_indices", "dilation", dilation, 2, nonzero=True),
+        flag_arg("max_pool2d_with_indices", "ceil_mode", ceil_mode),
+    )
+
+
+def avg_pool1d(x, kernel_size, *, stride=None, padding=0, count_include_pad=True, ceil_mode=False):
+    """The mean of each 1-d window of x (stride None: kernel_size; count_include_pad: padding counts in the divisor)."""
+    tensor_arg("avg_pool1d", "x", x, FLOAT)
+    check_dtype("avg_pool1d", x.dtype, ("float32", "float64"))
+    return _avg_pool1d(
+        tensor_arg("avg_pool1d", "x", x, FLOAT),
+        ints_arg("avg_pool1d", "kernel_size", kernel_size, 1, nonzero=True),
+        optional_ints_arg("avg_pool1d", "stride", stride, 1, nonzero=True),
+        ints_arg("avg_pool1d", "padding", padding, 1),
+        flag_arg("avg_pool1d", "count_include_pad", count_include_pad),
+        flag_arg("avg_pool1d", "ceil_mode", ceil_mode),
+    )
+
+
+def avg_pool2d(x, kernel_size, *, stride=None, padding=0, count_include_pad=True, ceil_mode=False):
+    """The mean of each 2-d window of x (stride None: kernel_size; count_include_pad: padding counts in the divisor)."""
+    tensor_arg("avg_pool2d", "x", x, FLOAT)
+    check_dtype("avg_pool2d", x.dtype, ("float32", "float64"))
+    return _avg_pool2d(
+        tensor_arg("avg_pool2d", "x", x, FLOAT),
+        ints_arg("avg_pool2d", "kernel_size", kernel_size, 2, nonzero=True),
+        optional_ints_arg("avg_pool2d", "stride", stride, 2, nonzero=True),
+        ints_arg("avg_pool2d", "padding", padding, 2),
+        flag_arg("avg_pool2d", "count_include_pad", count_include_pad),
+        flag_arg("avg_pool2d", "ceil_mode", ceil_mode),
+    )
+
+
+def adaptive_avg_pool1d(x, output_size):
+    """The mean of each of output_size 1-d windows spanning x (burn's start/end index formulas)."""
+    tensor_arg("adaptive_avg_pool1d", "x", x, FLOAT)
+    check_dtype("adaptive_avg_pool1d", x.dtype, ("float32", "float64"))
+    return _adaptive_avg_pool1d(
+        tensor_arg("adaptive_avg_pool1d", "x", x, FLOAT),
+        ints_arg("adaptive_avg_pool1d", "output_size", output_size, 1, nonzero=True),
+    )
+
+
+def adaptive_avg_pool2d(x, output_size):
+    """The mean of each of output_size 2-d windows spanning x (burn's start/end index formulas)."""
+    tensor_arg("adaptive_avg_pool2d", "x", x, FLOAT)
+    check_dtype("adaptive_avg_pool2d", x.dtype, ("float32", "float64"))
+    return _adaptive_avg_pool2d(
+        tensor_arg("adaptive_avg_pool2d", "x", x, FLOAT),
+        ints_arg("adaptive_avg_pool2d", "output_size", output_size, 2, nonzero=True),
+    )
+
+
+def adaptive_avg_pool3d(x, output_size):
+    """The mean of each of output_size 3-d windows spanning x (burn's start/end index formulas)."""
+    tensor_arg("adaptive_avg_pool3d", "x", x, FLOAT)
+    check_dtype("adaptive_avg_pool3d", x.dtype, ("float32", "float64"))
+    return _adaptive_avg_pool3d(
+        tensor_arg("adaptive_avg_pool3d", "x", x, FLOAT),
+        ints_arg("adaptive_avg_pool3d", "output_size", output_size, 3, nonzero=True),
+    )
 
 
 def interpolate(x, output_size, *, mode, align_corners=True):

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=047dc840e06109c9 body=0bf5b5d59440f419
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=933a0c7e5f0acdcc body=fb9c5082deeceb43
 """The Autodiff decorator's recorder of every differentiable op, one factory per strategy.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node and the
@@ -6010,6 +6010,1695 @@ def record_float_to_device(forward, BACKWARD, inner):
     return float_to_device
 
 
+def record_embedding(forward, BACKWARD, inner):
+    def embedding(weights, indices):
+        weights_node = weights.node
+        weights_value = weights.primitive
+        result = forward(weights_value, indices)
+        out = result
+        order = weights_node.order
+        weights_tracked = weights_node.requirement is not NONE
+        if not weights_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (weights_value, indices)
+        inputs = [weights_node]
+        parent_ids = [weights_node.id]
+        shapes = [weights_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return embedding
+
+
+def record_embedding_balanced(forward, BACKWARD, inner):
+    def embedding(weights, indices):
+        weights_node = weights.node
+        weights_value = weights.primitive
+        result = forward(weights_value, indices)
+        out = result
+        order = weights_node.order
+        weights_tracked = weights_node.requirement is not NONE
+        if not weights_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        weights_held = weights_node if weights_node.properties is MEMORY_BOUND else weights_value
+        saved = (weights_held, indices)
+        inputs = [weights_node]
+        parent_ids = [weights_node.id]
+        shapes = [weights_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (weights_held, indices) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return embedding
+
+
+def record_linear(forward, BACKWARD, inner):
+    def linear(input, weight, bias):
+        input_node = input.node
+        input_value = input.primitive
+        weight_node = weight.node
+        weight_value = weight.primitive
+        if bias is None:
+            bias_node = bias_value = None
+        else:
+            bias_node = bias.node
+            bias_value = bias.primitive
+        result = forward(input_value, weight_value, bias_value)
+        out = result
+        order = input_node.order
+        if weight_node.order > order:
+            order = weight_node.order
+        if bias is not None and bias_node.order > order:
+            order = bias_node.order
+        input_tracked = input_node.requirement is not NONE
+        weight_tracked = weight_node.requirement is not NONE
+        bias_tracked = bias is not None and bias_node.requirement is not NONE
+        if not (input_tracked or weight_tracked or bias_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (weight_value if input_tracked else None, input_value if weight_tracked else None)
+        inputs = [
+            input_node if input_tracked else None,
+            weight_node if weight_tracked else None,
+            bias_node if bias_tracked else None,
+        ]
+        parent_ids = [
+            m.id
+            for m in (
+                inputs[0],
+                inputs[1],
+                inputs[2],
+            )
+            if m is not None
+        ]
+        shapes = [input_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return linear
+
+
+def record_linear_balanced(forward, BACKWARD, inner):
+    def linear(input, weight, bias):
+        input_node = input.node
+        input_value = input.primitive
+        weight_node = weight.node
+        weight_value = weight.primitive
+        if bias is None:
+            bias_node = bias_value = None
+        else:
+            bias_node = bias.node
+            bias_value = bias.primitive
+        result = forward(input_value, weight_value, bias_value)
+        out = result
+        order = input_node.order
+        if weight_node.order > order:
+            order = weight_node.order
+        if bias is not None and bias_node.order > order:
+            order = bias_node.order
+        input_tracked = input_node.requirement is not NONE
+        weight_tracked = weight_node.requirement is not NONE
+        bias_tracked = bias is not None and bias_node.requirement is not NONE
+        if not (input_tracked or weight_tracked or bias_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        input_held = input_node if input_node.properties is MEMORY_BOUND else input_value
+        weight_held = weight_node if weight_node.properties is MEMORY_BOUND else weight_value
+        saved = (weight_held if input_tracked else None, input_held if weight_tracked else None)
+        inputs = [
+            input_node if input_tracked else None,
+            weight_node if weight_tracked else None,
+            bias_node if bias_tracked else None,
+        ]
+        parent_ids = [
+            m.id
+            for m in (
+                inputs[0],
+                inputs[1],
+                inputs[2],
+            )
+            if m is not None
+        ]
+        shapes = [input_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return linear
+
+
+def record_conv1d(forward, BACKWARD, inner):
+    def conv1d(x, weight, bias, stride, padding, dilation, groups, padding_end):
+        x_node = x.node
+        x_value = x.primitive
+        weight_node = weight.node
+        weight_value = weight.primitive
+        if bias is None:
+            bias_node = bias_value = None
+        else:
+            bias_node = bias.node
+            bias_value = bias.primitive
+        result = forward(
+            x_value, weight_value, bias_value, stride, padding, dilation, groups, padding_end
+        )
+        out = result
+        order = x_node.order
+        if weight_node.order > order:
+            order = weight_node.order
+        if bias is not None and bias_node.order > order:
+            order = bias_node.order
+        x_tracked = x_node.requirement is not NONE
+        weight_tracked = weight_node.requirement is not NONE
+        bias_tracked = bias is not None and bias_node.requirement is not NONE
+        if not (x_tracked or weight_tracked or bias_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (
+            x_value if x_tracked or weight_tracked or bias_tracked else None,
+            weight_value if x_tracked or weight_tracked else None,
+            stride if x_tracked or weight_tracked else None,
+            padding if x_tracked or weight_tracked else None,
+            dilation if x_tracked or weight_tracked else None,
+            groups if x_tracked or weight_tracked else None,
+            padding_end if x_tracked or weight_tracked else None,
+            bias_value if bias_tracked else None,
+        )
+        inputs = [
+            x_node if x_tracked else None,
+            weight_node if weight_tracked else None,
+            bias_node if bias_tracked else None,
+        ]
+        parent_ids = [
+            m.id
+            for m in (
+                inputs[0],
+                inputs[1],
+                inputs[2],
+            )
+            if m is not None
+        ]
+        shapes = [x_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return conv1d
+
+
+def record_conv1d_balanced(forward, BACKWARD, inner):
+    def conv1d(x, weight, bias, stride, padding, dilation, groups, padding_end):
+        x_node = x.node
+        x_value = x.primitive
+        weight_node = weight.node
+        weight_value = weight.primitive
+        if bias is None:
+            bias_node = bias_value = None
+        else:
+            bias_node = bias.node
+            bias_value = bias.primitive
+        result = forward(
+            x_value, weight_value, bias_value, stride, padding, dilation, groups, padding_end
+        )
+        out = result
+        order = x_node.order
+        if weight_node.order > order:
+            order = weight_node.order
+        if bias is not None and bias_node.order > order:
+            order = bias_node.order
+        x_tracked = x_node.requirement is not NONE
+        weight_tracked = weight_node.requirement is not NONE
+        bias_tracked = bias is not None and bias_node.requirement is not NONE
+        if not (x_tracked or weight_tracked or bias_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
+        weight_held = weight_node if weight_node.properties is MEMORY_BOUND else weight_value
+        bias_held = (
+            None
+            if bias is None
+            else (bias_node if bias_node.properties is MEMORY_BOUND else bias_value)
+        )
+        saved = (
+            x_held if x_tracked or weight_tracked or bias_tracked else None,
+            weight_held if x_tracked or weight_tracked else None,
+            stride if x_tracked or weight_tracked else None,
+            padding if x_tracked or weight_tracked else None,
+            dilation if x_tracked or weight_tracked else None,
+            groups if x_tracked or weight_tracked else None,
+            padding_end if x_tracked or weight_tracked else None,
+            bias_held if bias_tracked else None,
+        )
+        inputs = [
+            x_node if x_tracked else None,
+            weight_node if weight_tracked else None,
+            bias_node if bias_tracked else None,
+        ]
+        parent_ids = [
+            m.id
+            for m in (
+                inputs[0],
+                inputs[1],
+                inputs[2],
+            )
+            if m is not None
+        ]
+        shapes = [x_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return conv1d
+
+
+def record_conv2d(forward, BACKWARD, inner):
+    def conv2d(x, weight, bias, stride, padding, dilation, groups, padding_end):
+        x_node = x.node
+        x_value = x.primitive
+        weight_node = weight.node
+        weight_value = weight.primitive
+        if bias is None:
+            bias_node = bias_value = None
+        else:
+            bias_node = bias.node
+            bias_value = bias.primitive
+        result = forward(
+            x_value, weight_value, bias_value, stride, padding, dilation, groups, padding_end
+        )
+        out = result
+        order = x_node.order
+        if weight_node.order > order:
+            order = weight_node.order
+        if bias is not None and bias_node.order > order:
+            order = bias_node.order
+        x_tracked = x_node.requirement is not NONE
+        weight_tracked = weight_node.requirement is not NONE
+        bias_tracked = bias is not None and bias_node.requirement is not NONE
+        if not (x_tracked or weight_tracked or bias_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (
+            x_value if x_tracked or weight_tracked or bias_tracked else None,
+            weight_value if x_tracked or weight_tracked else None,
+            stride if x_tracked or weight_tracked else None,
+            padding if x_tracked or weight_tracked else None,
+            dilation if x_tracked or weight_tracked else None,
+            groups if x_tracked or weight_tracked else None,
+            padding_end if x_tracked or weight_tracked else None,
+            bias_value if bias_tracked else None,
+        )
+        inputs = [
+            x_node if x_tracked else None,
+            weight_node if weight_tracked else None,
+            bias_node if bias_tracked else None,
+        ]
+        parent_ids = [
+            m.id
+            for m in (
+                inputs[0],
+                inputs[1],
+                inputs[2],
+            )
+            if m is not None
+        ]
+        shapes = [x_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return conv2d
+
+
+def record_conv2d_balanced(forward, BACKWARD, inner):
+    def conv2d(x, weight, bias, stride, padding, dilation, groups, padding_end):
+        x_node = x.node
+        x_value = x.primitive
+        weight_node = weight.node
+        weight_value = weight.primitive
+        if bias is None:
+            bias_node = bias_value = None
+        else:
+            bias_node = bias.node
+            bias_value = bias.primitive
+        result = forward(
+            x_value, weight_value, bias_value, stride, padding, dilation, groups, padding_end
+        )
+        out = result
+        order = x_node.order
+        if weight_node.order > order:
+            order = weight_node.order
+        if bias is not None and bias_node.order > order:
+            order = bias_node.order
+        x_tracked = x_node.requirement is not NONE
+        weight_tracked = weight_node.requirement is not NONE
+        bias_tracked = bias is not None and bias_node.requirement is not NONE
+        if not (x_tracked or weight_tracked or bias_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
+        weight_held = weight_node if weight_node.properties is MEMORY_BOUND else weight_value
+        bias_held = (
+            None
+            if bias is None
+            else (bias_node if bias_node.properties is MEMORY_BOUND else bias_value)
+        )
+        saved = (
+            x_held if x_tracked or weight_tracked or bias_tracked else None,
+            weight_held if x_tracked or weight_tracked else None,
+            stride if x_tracked or weight_tracked else None,
+            padding if x_tracked or weight_tracked else None,
+            dilation if x_tracked or weight_tracked else None,
+            groups if x_tracked or weight_tracked else None,
+            padding_end if x_tracked or weight_tracked else None,
+            bias_held if bias_tracked else None,
+        )
+        inputs = [
+            x_node if x_tracked else None,
+            weight_node if weight_tracked else None,
+            bias_node if bias_tracked else None,
+        ]
+        parent_ids = [
+            m.id
+            for m in (
+                inputs[0],
+                inputs[1],
+                inputs[2],
+            )
+            if m is not None
+        ]
+        shapes = [x_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return conv2d
+
+
+def record_conv3d(forward, BACKWARD, inner):
+    def conv3d(x, weight, bias, stride, padding, dilation, groups, padding_end):
+        x_node = x.node
+        x_value = x.primitive
+        weight_node = weight.node
+        weight_value = weight.primitive
+        if bias is None:
+            bias_node = bias_value = None
+        else:
+            bias_node = bias.node
+            bias_value = bias.primitive
+        result = forward(
+            x_value, weight_value, bias_value, stride, padding, dilation, groups, padding_end
+        )
+        out = result
+        order = x_node.order
+        if weight_node.order > order:
+            order = weight_node.order
+        if bias is not None and bias_node.order > order:
+            order = bias_node.order
+        x_tracked = x_node.requirement is not NONE
+        weight_tracked = weight_node.requirement is not NONE
+        bias_tracked = bias is not None and bias_node.requirement is not NONE
+        if not (x_tracked or weight_tracked or bias_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (
+            x_value if x_tracked or weight_tracked or bias_tracked else None,
+            weight_value if x_tracked or weight_tracked else None,
+            stride if x_tracked or weight_tracked else None,
+            padding if x_tracked or weight_tracked else None,
+            dilation if x_tracked or weight_tracked else None,
+            groups if x_tracked or weight_tracked else None,
+            padding_end if x_tracked or weight_tracked else None,
+            bias_value if bias_tracked else None,
+        )
+        inputs = [
+            x_node if x_tracked else None,
+            weight_node if weight_tracked else None,
+            bias_node if bias_tracked else None,
+        ]
+        parent_ids = [
+            m.id
+            for m in (
+                inputs[0],
+                inputs[1],
+                inputs[2],
+            )
+            if m is not None
+        ]
+        shapes = [x_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return conv3d
+
+
+def record_conv3d_balanced(forward, BACKWARD, inner):
+    def conv3d(x, weight, bias, stride, padding, dilation, groups, padding_end):
+        x_node = x.node
+        x_value = x.primitive
+        weight_node = weight.node
+        weight_value = weight.primitive
+        if bias is None:
+            bias_node = bias_value = None
+        else:
+            bias_node = bias.node
+            bias_value = bias.primitive
+        result = forward(
+            x_value, weight_value, bias_value, stride, padding, dilation, groups, padding_end
+        )
+        out = result
+        order = x_node.order
+        if weight_node.order > order:
+            order = weight_node.order
+        if bias is not None and bias_node.order > order:
+            order = bias_node.order
+        x_tracked = x_node.requirement is not NONE
+        weight_tracked = weight_node.requirement is not NONE
+        bias_tracked = bias is not None and bias_node.requirement is not NONE
+        if not (x_tracked or weight_tracked or bias_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
+        weight_held = weight_node if weight_node.properties is MEMORY_BOUND else weight_value
+        bias_held = (
+            None
+            if bias is None
+            else (bias_node if bias_node.properties is MEMORY_BOUND else bias_value)
+        )
+        saved = (
+            x_held if x_tracked or weight_tracked or bias_tracked else None,
+            weight_held if x_tracked or weight_tracked else None,
+            stride if x_tracked or weight_tracked else None,
+            padding if x_tracked or weight_tracked else None,
+            dilation if x_tracked or weight_tracked else None,
+            groups if x_tracked or weight_tracked else None,
+            padding_end if x_tracked or weight_tracked else None,
+            bias_held if bias_tracked else None,
+        )
+        inputs = [
+            x_node if x_tracked else None,
+            weight_node if weight_tracked else None,
+            bias_node if bias_tracked else None,
+        ]
+        parent_ids = [
+            m.id
+            for m in (
+                inputs[0],
+                inputs[1],
+                inputs[2],
+            )
+            if m is not None
+        ]
+        shapes = [x_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return conv3d
+
+
+def record_conv_transpose1d(forward, BACKWARD, inner):
+    def conv_transpose1d(x, weight, bias, stride, padding, padding_out, dilation, groups):
+        x_node = x.node
+        x_value = x.primitive
+        weight_node = weight.node
+        weight_value = weight.primitive
+        if bias is None:
+            bias_node = bias_value = None
+        else:
+            bias_node = bias.node
+            bias_value = bias.primitive
+        result = forward(
+            x_value, weight_value, bias_value, stride, padding, padding_out, dilation, groups
+        )
+        out = result
+        order = x_node.order
+        if weight_node.order > order:
+            order = weight_node.order
+        if bias is not None and bias_node.order > order:
+            order = bias_node.order
+        x_tracked = x_node.requirement is not NONE
+        weight_tracked = weight_node.requirement is not NONE
+        bias_tracked = bias is not None and bias_node.requirement is not NONE
+        if not (x_tracked or weight_tracked or bias_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (
+            weight_value if x_tracked or weight_tracked else None,
+            stride if x_tracked or weight_tracked else None,
+            padding if x_tracked or weight_tracked else None,
+            padding_out if x_tracked or weight_tracked else None,
+            dilation if x_tracked or weight_tracked else None,
+            groups if x_tracked or weight_tracked else None,
+            x_value if weight_tracked or bias_tracked else None,
+            bias_value if bias_tracked else None,
+        )
+        inputs = [
+            x_node if x_tracked else None,
+            weight_node if weight_tracked else None,
+            bias_node if bias_tracked else None,
+        ]
+        parent_ids = [
+            m.id
+            for m in (
+                inputs[0],
+                inputs[1],
+                inputs[2],
+            )
+            if m is not None
+        ]
+        shapes = [x_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return conv_transpose1d
+
+
+def record_conv_transpose1d_balanced(forward, BACKWARD, inner):
+    def conv_transpose1d(x, weight, bias, stride, padding, padding_out, dilation, groups):
+        x_node = x.node
+        x_value = x.primitive
+        weight_node = weight.node
+        weight_value = weight.primitive
+        if bias is None:
+            bias_node = bias_value = None
+        else:
+            bias_node = bias.node
+            bias_value = bias.primitive
+        result = forward(
+            x_value, weight_value, bias_value, stride, padding, padding_out, dilation, groups
+        )
+        out = result
+        order = x_node.order
+        if weight_node.order > order:
+            order = weight_node.order
+        if bias is not None and bias_node.order > order:
+            order = bias_node.order
+        x_tracked = x_node.requirement is not NONE
+        weight_tracked = weight_node.requirement is not NONE
+        bias_tracked = bias is not None and bias_node.requirement is not NONE
+        if not (x_tracked or weight_tracked or bias_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
+        weight_held = weight_node if weight_node.properties is MEMORY_BOUND else weight_value
+        bias_held = (
+            None
+            if bias is None
+            else (bias_node if bias_node.properties is MEMORY_BOUND else bias_value)
+        )
+        saved = (
+            weight_held if x_tracked or weight_tracked else None,
+            stride if x_tracked or weight_tracked else None,
+            padding if x_tracked or weight_tracked else None,
+            padding_out if x_tracked or weight_tracked else None,
+            dilation if x_tracked or weight_tracked else None,
+            groups if x_tracked or weight_tracked else None,
+            x_held if weight_tracked or bias_tracked else None,
+            bias_held if bias_tracked else None,
+        )
+        inputs = [
+            x_node if x_tracked else None,
+            weight_node if weight_tracked else None,
+            bias_node if bias_tracked else None,
+        ]
+        parent_ids = [
+            m.id
+            for m in (
+                inputs[0],
+                inputs[1],
+                inputs[2],
+            )
+            if m is not None
+        ]
+        shapes = [x_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return conv_transpose1d
+
+
+def record_conv_transpose2d(forward, BACKWARD, inner):
+    def conv_transpose2d(x, weight, bias, stride, padding, padding_out, dilation, groups):
+        x_node = x.node
+        x_value = x.primitive
+        weight_node = weight.node
+        weight_value = weight.primitive
+        if bias is None:
+            bias_node = bias_value = None
+        else:
+            bias_node = bias.node
+            bias_value = bias.primitive
+        result = forward(
+            x_value, weight_value, bias_value, stride, padding, padding_out, dilation, groups
+        )
+        out = result
+        order = x_node.order
+        if weight_node.order > order:
+            order = weight_node.order
+        if bias is not None and bias_node.order > order:
+            order = bias_node.order
+        x_tracked = x_node.requirement is not NONE
+        weight_tracked = weight_node.requirement is not NONE
+        bias_tracked = bias is not None and bias_node.requirement is not NONE
+        if not (x_tracked or weight_tracked or bias_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (
+            weight_value if x_tracked or weight_tracked else None,
+            stride if x_tracked or weight_tracked else None,
+            padding if x_tracked or weight_tracked else None,
+            padding_out if x_tracked or weight_tracked else None,
+            dilation if x_tracked or weight_tracked else None,
+            groups if x_tracked or weight_tracked else None,
+            x_value if weight_tracked or bias_tracked else None,
+            bias_value if bias_tracked else None,
+        )
+        inputs = [
+            x_node if x_tracked else None,
+            weight_node if weight_tracked else None,
+            bias_node if bias_tracked else None,
+        ]
+        parent_ids = [
+            m.id
+            for m in (
+                inputs[0],
+                inputs[1],
+                inputs[2],
+            )
+            if m is not None
+        ]
+        shapes = [x_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return conv_transpose2d
+
+
+def record_conv_transpose2d_balanced(forward, BACKWARD, inner):
+    def conv_transpose2d(x, weight, bias, stride, padding, padding_out, dilation, groups):
+        x_node = x.node
+        x_value = x.primitive
+        weight_node = weight.node
+        weight_value = weight.primitive
+        if bias is None:
+            bias_node = bias_value = None
+        else:
+            bias_node = bias.node
+            bias_value = bias.primitive
+        result = forward(
+            x_value, weight_value, bias_value, stride, padding, padding_out, dilation, groups
+        )
+        out = result
+        order = x_node.order
+        if weight_node.order > order:
+            order = weight_node.order
+        if bias is not None and bias_node.order > order:
+            order = bias_node.order
+        x_tracked = x_node.requirement is not NONE
+        weight_tracked = weight_node.requirement is not NONE
+        bias_tracked = bias is not None and bias_node.requirement is not NONE
+        if not (x_tracked or weight_tracked or bias_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
+        weight_held = weight_node if weight_node.properties is MEMORY_BOUND else weight_value
+        bias_held = (
+            None
+            if bias is None
+            else (bias_node if bias_node.properties is MEMORY_BOUND else bias_value)
+        )
+        saved = (
+            weight_held if x_tracked or weight_tracked else None,
+            stride if x_tracked or weight_tracked else None,
+            padding if x_tracked or weight_tracked else None,
+            padding_out if x_tracked or weight_tracked else None,
+            dilation if x_tracked or weight_tracked else None,
+            groups if x_tracked or weight_tracked else None,
+            x_held if weight_tracked or bias_tracked else None,
+            bias_held if bias_tracked else None,
+        )
+        inputs = [
+            x_node if x_tracked else None,
+            weight_node if weight_tracked else None,
+            bias_node if bias_tracked else None,
+        ]
+        parent_ids = [
+            m.id
+            for m in (
+                inputs[0],
+                inputs[1],
+                inputs[2],
+            )
+            if m is not None
+        ]
+        shapes = [x_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return conv_transpose2d
+
+
+def record_conv_transpose3d(forward, BACKWARD, inner):
+    def conv_transpose3d(x, weight, bias, stride, padding, padding_out, dilation, groups):
+        x_node = x.node
+        x_value = x.primitive
+        weight_node = weight.node
+        weight_value = weight.primitive
+        if bias is None:
+            bias_node = bias_value = None
+        else:
+            bias_node = bias.node
+            bias_value = bias.primitive
+        result = forward(
+            x_value, weight_value, bias_value, stride, padding, padding_out, dilation, groups
+        )
+        out = result
+        order = x_node.order
+        if weight_node.order > order:
+            order = weight_node.order
+        if bias is not None and bias_node.order > order:
+            order = bias_node.order
+        x_tracked = x_node.requirement is not NONE
+        weight_tracked = weight_node.requirement is not NONE
+        bias_tracked = bias is not None and bias_node.requirement is not NONE
+        if not (x_tracked or weight_tracked or bias_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (
+            weight_value if x_tracked or weight_tracked else None,
+            stride if x_tracked or weight_tracked else None,
+            padding if x_tracked or weight_tracked else None,
+            padding_out if x_tracked or weight_tracked else None,
+            dilation if x_tracked or weight_tracked else None,
+            groups if x_tracked or weight_tracked else None,
+            x_value if weight_tracked or bias_tracked else None,
+            bias_value if bias_tracked else None,
+        )
+        inputs = [
+            x_node if x_tracked else None,
+            weight_node if weight_tracked else None,
+            bias_node if bias_tracked else None,
+        ]
+        parent_ids = [
+            m.id
+            for m in (
+                inputs[0],
+                inputs[1],
+                inputs[2],
+            )
+            if m is not None
+        ]
+        shapes = [x_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return conv_transpose3d
+
+
+def record_conv_transpose3d_balanced(forward, BACKWARD, inner):
+    def conv_transpose3d(x, weight, bias, stride, padding, padding_out, dilation, groups):
+        x_node = x.node
+        x_value = x.primitive
+        weight_node = weight.node
+        weight_value = weight.primitive
+        if bias is None:
+            bias_node = bias_value = None
+        else:
+            bias_node = bias.node
+            bias_value = bias.primitive
+        result = forward(
+            x_value, weight_value, bias_value, stride, padding, padding_out, dilation, groups
+        )
+        out = result
+        order = x_node.order
+        if weight_node.order > order:
+            order = weight_node.order
+        if bias is not None and bias_node.order > order:
+            order = bias_node.order
+        x_tracked = x_node.requirement is not NONE
+        weight_tracked = weight_node.requirement is not NONE
+        bias_tracked = bias is not None and bias_node.requirement is not NONE
+        if not (x_tracked or weight_tracked or bias_tracked):
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
+        weight_held = weight_node if weight_node.properties is MEMORY_BOUND else weight_value
+        bias_held = (
+            None
+            if bias is None
+            else (bias_node if bias_node.properties is MEMORY_BOUND else bias_value)
+        )
+        saved = (
+            weight_held if x_tracked or weight_tracked else None,
+            stride if x_tracked or weight_tracked else None,
+            padding if x_tracked or weight_tracked else None,
+            padding_out if x_tracked or weight_tracked else None,
+            dilation if x_tracked or weight_tracked else None,
+            groups if x_tracked or weight_tracked else None,
+            x_held if weight_tracked or bias_tracked else None,
+            bias_held if bias_tracked else None,
+        )
+        inputs = [
+            x_node if x_tracked else None,
+            weight_node if weight_tracked else None,
+            bias_node if bias_tracked else None,
+        ]
+        parent_ids = [
+            m.id
+            for m in (
+                inputs[0],
+                inputs[1],
+                inputs[2],
+            )
+            if m is not None
+        ]
+        shapes = [x_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return conv_transpose3d
+
+
+def record_unfold4d(forward, BACKWARD, inner):
+    def unfold4d(x, kernel_size, stride, padding, dilation):
+        x_node = x.node
+        x_value = x.primitive
+        result = forward(x_value, kernel_size, stride, padding, dilation)
+        out = result
+        order = x_node.order
+        x_tracked = x_node.requirement is not NONE
+        if not x_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (x_value.shape, kernel_size, stride, padding, dilation)
+        inputs = [x_node]
+        parent_ids = [x_node.id]
+        shapes = [x_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return unfold4d
+
+
+def record_fold4d(forward, BACKWARD, inner):
+    def fold4d(x, output_size, kernel_size, stride, padding, dilation):
+        x_node = x.node
+        x_value = x.primitive
+        result = forward(x_value, output_size, kernel_size, stride, padding, dilation)
+        out = result
+        order = x_node.order
+        x_tracked = x_node.requirement is not NONE
+        if not x_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (kernel_size, stride, padding, dilation)
+        inputs = [x_node]
+        parent_ids = [x_node.id]
+        shapes = [x_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return fold4d
+
+
+def record_max_pool1d(forward, BACKWARD, inner):
+    def max_pool1d(x, kernel_size, stride, padding, dilation, ceil_mode):
+        x_node = x.node
+        x_value = x.primitive
+        result = forward(x_value, kernel_size, stride, padding, dilation, ceil_mode)
+        out = result
+        order = x_node.order
+        x_tracked = x_node.requirement is not NONE
+        if not x_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (x_value, kernel_size, stride, padding, dilation, ceil_mode)
+        inputs = [x_node]
+        parent_ids = [x_node.id]
+        shapes = [x_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return max_pool1d
+
+
+def record_max_pool1d_balanced(forward, BACKWARD, inner):
+    def max_pool1d(x, kernel_size, stride, padding, dilation, ceil_mode):
+        x_node = x.node
+        x_value = x.primitive
+        result = forward(x_value, kernel_size, stride, padding, dilation, ceil_mode)
+        out = result
+        order = x_node.order
+        x_tracked = x_node.requirement is not NONE
+        if not x_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
+        saved = (x_held, kernel_size, stride, padding, dilation, ceil_mode)
+        inputs = [x_node]
+        parent_ids = [x_node.id]
+        shapes = [x_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return max_pool1d
+
+
+def record_max_pool1d_with_indices(forward, BACKWARD, inner):
+    def max_pool1d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode):
+        x_node = x.node
+        x_value = x.primitive
+        result = forward(x_value, kernel_size, stride, padding, dilation, ceil_mode)
+        out = result[0]
+        order = x_node.order
+        x_tracked = x_node.requirement is not NONE
+        if not x_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return (AutodiffTensor(out, out_node), result[1])
+        saved = (x_value, kernel_size, stride, padding, dilation, ceil_mode, result[1])
+        inputs = [x_node]
+        parent_ids = [x_node.id]
+        shapes = [x_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return (AutodiffTensor(out, out_node), result[1])
+
+    return max_pool1d_with_indices
+
+
+def record_max_pool1d_with_indices_balanced(forward, BACKWARD, inner):
+    def max_pool1d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode):
+        x_node = x.node
+        x_value = x.primitive
+        result = forward(x_value, kernel_size, stride, padding, dilation, ceil_mode)
+        out = result[0]
+        order = x_node.order
+        x_tracked = x_node.requirement is not NONE
+        if not x_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return (AutodiffTensor(out, out_node), result[1])
+        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
+        saved = (x_held, kernel_size, stride, padding, dilation, ceil_mode, result[1])
+        inputs = [x_node]
+        parent_ids = [x_node.id]
+        shapes = [x_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return (AutodiffTensor(out, out_node), result[1])
+
+    return max_pool1d_with_indices
+
+
+def record_max_pool2d(forward, BACKWARD, inner):
+    def max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode):
+        x_node = x.node
+        x_value = x.primitive
+        result = forward(x_value, kernel_size, stride, padding, dilation, ceil_mode)
+        out = result
+        order = x_node.order
+        x_tracked = x_node.requirement is not NONE
+        if not x_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (x_value, kernel_size, stride, padding, dilation, ceil_mode)
+        inputs = [x_node]
+        parent_ids = [x_node.id]
+        shapes = [x_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return max_pool2d
+
+
+def record_max_pool2d_balanced(forward, BACKWARD, inner):
+    def max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode):
+        x_node = x.node
+        x_value = x.primitive
+        result = forward(x_value, kernel_size, stride, padding, dilation, ceil_mode)
+        out = result
+        order = x_node.order
+        x_tracked = x_node.requirement is not NONE
+        if not x_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
+        saved = (x_held, kernel_size, stride, padding, dilation, ceil_mode)
+        inputs = [x_node]
+        parent_ids = [x_node.id]
+        shapes = [x_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return max_pool2d
+
+
+def record_max_pool2d_with_indices(forward, BACKWARD, inner):
+    def max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode):
+        x_node = x.node
+        x_value = x.primitive
+        result = forward(x_value, kernel_size, stride, padding, dilation, ceil_mode)
+        out = result[0]
+        order = x_node.order
+        x_tracked = x_node.requirement is not NONE
+        if not x_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return (AutodiffTensor(out, out_node), result[1])
+        saved = (x_value, kernel_size, stride, padding, dilation, ceil_mode, result[1])
+        inputs = [x_node]
+        parent_ids = [x_node.id]
+        shapes = [x_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return (AutodiffTensor(out, out_node), result[1])
+
+    return max_pool2d_with_indices
+
+
+def record_max_pool2d_with_indices_balanced(forward, BACKWARD, inner):
+    def max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode):
+        x_node = x.node
+        x_value = x.primitive
+        result = forward(x_value, kernel_size, stride, padding, dilation, ceil_mode)
+        out = result[0]
+        order = x_node.order
+        x_tracked = x_node.requirement is not NONE
+        if not x_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return (AutodiffTensor(out, out_node), result[1])
+        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
+        saved = (x_held, kernel_size, stride, padding, dilation, ceil_mode, result[1])
+        inputs = [x_node]
+        parent_ids = [x_node.id]
+        shapes = [x_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return (AutodiffTensor(out, out_node), result[1])
+
+    return max_pool2d_with_indices
+
+
+def record_avg_pool1d(forward, BACKWARD, inner):
+    def avg_pool1d(x, kernel_size, stride, padding, count_include_pad, ceil_mode):
+        x_node = x.node
+        x_value = x.primitive
+        result = forward(x_value, kernel_size, stride, padding, count_include_pad, ceil_mode)
+        out = result
+        order = x_node.order
+        x_tracked = x_node.requirement is not NONE
+        if not x_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (x_value, kernel_size, stride, padding, count_include_pad, ceil_mode)
+        inputs = [x_node]
+        parent_ids = [x_node.id]
+        shapes = [x_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return avg_pool1d
+
+
+def record_avg_pool1d_balanced(forward, BACKWARD, inner):
+    def avg_pool1d(x, kernel_size, stride, padding, count_include_pad, ceil_mode):
+        x_node = x.node
+        x_value = x.primitive
+        result = forward(x_value, kernel_size, stride, padding, count_include_pad, ceil_mode)
+        out = result
+        order = x_node.order
+        x_tracked = x_node.requirement is not NONE
+        if not x_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
+        saved = (x_held, kernel_size, stride, padding, count_include_pad, ceil_mode)
+        inputs = [x_node]
+        parent_ids = [x_node.id]
+        shapes = [x_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return avg_pool1d
+
+
+def record_avg_pool2d(forward, BACKWARD, inner):
+    def avg_pool2d(x, kernel_size, stride, padding, count_include_pad, ceil_mode):
+        x_node = x.node
+        x_value = x.primitive
+        result = forward(x_value, kernel_size, stride, padding, count_include_pad, ceil_mode)
+        out = result
+        order = x_node.order
+        x_tracked = x_node.requirement is not NONE
+        if not x_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (x_value, kernel_size, stride, padding, count_include_pad, ceil_mode)
+        inputs = [x_node]
+        parent_ids = [x_node.id]
+        shapes = [x_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return avg_pool2d
+
+
+def record_avg_pool2d_balanced(forward, BACKWARD, inner):
+    def avg_pool2d(x, kernel_size, stride, padding, count_include_pad, ceil_mode):
+        x_node = x.node
+        x_value = x.primitive
+        result = forward(x_value, kernel_size, stride, padding, count_include_pad, ceil_mode)
+        out = result
+        order = x_node.order
+        x_tracked = x_node.requirement is not NONE
+        if not x_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
+        saved = (x_held, kernel_size, stride, padding, count_include_pad, ceil_mode)
+        inputs = [x_node]
+        parent_ids = [x_node.id]
+        shapes = [x_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return avg_pool2d
+
+
+def record_adaptive_avg_pool1d(forward, BACKWARD, inner):
+    def adaptive_avg_pool1d(x, output_size):
+        x_node = x.node
+        x_value = x.primitive
+        result = forward(x_value, output_size)
+        out = result
+        order = x_node.order
+        x_tracked = x_node.requirement is not NONE
+        if not x_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (x_value,)
+        inputs = [x_node]
+        parent_ids = [x_node.id]
+        shapes = [x_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return adaptive_avg_pool1d
+
+
+def record_adaptive_avg_pool1d_balanced(forward, BACKWARD, inner):
+    def adaptive_avg_pool1d(x, output_size):
+        x_node = x.node
+        x_value = x.primitive
+        result = forward(x_value, output_size)
+        out = result
+        order = x_node.order
+        x_tracked = x_node.requirement is not NONE
+        if not x_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
+        saved = (x_held,)
+        inputs = [x_node]
+        parent_ids = [x_node.id]
+        shapes = [x_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return adaptive_avg_pool1d
+
+
+def record_adaptive_avg_pool2d(forward, BACKWARD, inner):
+    def adaptive_avg_pool2d(x, output_size):
+        x_node = x.node
+        x_value = x.primitive
+        result = forward(x_value, output_size)
+        out = result
+        order = x_node.order
+        x_tracked = x_node.requirement is not NONE
+        if not x_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (x_value,)
+        inputs = [x_node]
+        parent_ids = [x_node.id]
+        shapes = [x_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return adaptive_avg_pool2d
+
+
+def record_adaptive_avg_pool2d_balanced(forward, BACKWARD, inner):
+    def adaptive_avg_pool2d(x, output_size):
+        x_node = x.node
+        x_value = x.primitive
+        result = forward(x_value, output_size)
+        out = result
+        order = x_node.order
+        x_tracked = x_node.requirement is not NONE
+        if not x_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
+        saved = (x_held,)
+        inputs = [x_node]
+        parent_ids = [x_node.id]
+        shapes = [x_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return adaptive_avg_pool2d
+
+
+def record_adaptive_avg_pool3d(forward, BACKWARD, inner):
+    def adaptive_avg_pool3d(x, output_size):
+        x_node = x.node
+        x_value = x.primitive
+        result = forward(x_value, output_size)
+        out = result
+        order = x_node.order
+        x_tracked = x_node.requirement is not NONE
+        if not x_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (x_value,)
+        inputs = [x_node]
+        parent_ids = [x_node.id]
+        shapes = [x_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return adaptive_avg_pool3d
+
+
+def record_adaptive_avg_pool3d_balanced(forward, BACKWARD, inner):
+    def adaptive_avg_pool3d(x, output_size):
+        x_node = x.node
+        x_value = x.primitive
+        result = forward(x_value, output_size)
+        out = result
+        order = x_node.order
+        x_tracked = x_node.requirement is not NONE
+        if not x_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
+        saved = (x_held,)
+        inputs = [x_node]
+        parent_ids = [x_node.id]
+        shapes = [x_value.shape]
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return adaptive_avg_pool3d
+
+
 def record_interpolate(forward, BACKWARD, inner):
     def interpolate(x, output_size, mode, align_corners):
         x_node = x.node
@@ -7287,6 +8976,85 @@ RECORDERS = {
     ),
     "float_to_device": Recorders(
         record_float_to_device, record_float_to_device, ("tensor_device",)
+    ),
+    "embedding": Recorders(record_embedding, record_embedding_balanced, ("weights", "indices")),
+    "linear": Recorders(record_linear, record_linear_balanced, ("weight", "input")),
+    "conv1d": Recorders(
+        record_conv1d,
+        record_conv1d_balanced,
+        ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end", "bias"),
+    ),
+    "conv2d": Recorders(
+        record_conv2d,
+        record_conv2d_balanced,
+        ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end", "bias"),
+    ),
+    "conv3d": Recorders(
+        record_conv3d,
+        record_conv3d_balanced,
+        ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end", "bias"),
+    ),
+    "conv_transpose1d": Recorders(
+        record_conv_transpose1d,
+        record_conv_transpose1d_balanced,
+        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x", "bias"),
+    ),
+    "conv_transpose2d": Recorders(
+        record_conv_transpose2d,
+        record_conv_transpose2d_balanced,
+        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x", "bias"),
+    ),
+    "conv_transpose3d": Recorders(
+        record_conv_transpose3d,
+        record_conv_transpose3d_balanced,
+        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x", "bias"),
+    ),
+    "unfold4d": Recorders(
+        record_unfold4d,
+        record_unfold4d,
+        ("x_shape", "kernel_size", "stride", "padding", "dilation"),
+    ),
+    "fold4d": Recorders(
+        record_fold4d, record_fold4d, ("kernel_size", "stride", "padding", "dilation")
+    ),
+    "max_pool1d": Recorders(
+        record_max_pool1d,
+        record_max_pool1d_balanced,
+        ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+    ),
+    "max_pool1d_with_indices": Recorders(
+        record_max_pool1d_with_indices,
+        record_max_pool1d_with_indices_balanced,
+        ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode", "indices"),
+    ),
+    "max_pool2d": Recorders(
+        record_max_pool2d,
+        record_max_pool2d_balanced,
+        ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+    ),
+    "max_pool2d_with_indices": Recorders(
+        record_max_pool2d_with_indices,
+        record_max_pool2d_with_indices_balanced,
+        ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode", "indices"),
+    ),
+    "avg_pool1d": Recorders(
+        record_avg_pool1d,
+        record_avg_pool1d_balanced,
+        ("x", "kernel_size", "stride", "padding", "count_include_pad", "ceil_mode"),
+    ),
+    "avg_pool2d": Recorders(
+        record_avg_pool2d,
+        record_avg_pool2d_balanced,
+        ("x", "kernel_size", "stride", "padding", "count_include_pad", "ceil_mode"),
+    ),
+    "adaptive_avg_pool1d": Recorders(
+        record_adaptive_avg_pool1d, record_adaptive_avg_pool1d_balanced, ("x",)
+    ),
+    "adaptive_avg_pool2d": Recorders(
+        record_adaptive_avg_pool2d, record_adaptive_avg_pool2d_balanced, ("x",)
+    ),
+    "adaptive_avg_pool3d": Recorders(
+        record_adaptive_avg_pool3d, record_adaptive_avg_pool3d_balanced, ("x",)
     ),
     "interpolate": Recorders(
         record_interpolate,

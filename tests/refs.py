@@ -5,12 +5,14 @@ signature of the dispatch function and returning the input's dtype."""
 import numpy as np
 
 import test_attention_kernels
+import test_conv_kernels
 import test_ctc_kernels
 import test_deform_kernels
 import test_fft_kernels
 import test_grid_sample_kernels
 import test_interpolate_kernels
 import test_norm_kernels
+import test_pool_kernels
 
 
 def _like(result, x):
@@ -66,3 +68,51 @@ def grid_sample_loops(tensor, grid, mode, padding_mode, align_corners):
     return _like(
         test_grid_sample_kernels.reference(tensor, grid, mode, padding_mode, align_corners), tensor
     )
+
+
+def linear(input, weight, bias):
+    out = np.einsum("...i,io->...o", input.astype(np.float64), weight)
+    return _like(out if bias is None else out + bias, input)
+
+
+def conv(x, weight, bias, stride, padding, dilation, groups, padding_end):
+    out = test_conv_kernels.reference_conv(
+        x, weight, bias, stride, padding, dilation, groups, padding_end
+    )
+    return _like(out, x)
+
+
+def conv_transpose(x, weight, bias, stride, padding, padding_out, dilation, groups):
+    out = test_conv_kernels.reference_conv_transpose(
+        x, weight, bias, stride, padding, padding_out, dilation, groups
+    )
+    return _like(out, x)
+
+
+def unfold(x, kernel_size, stride, padding, dilation):
+    return _like(test_conv_kernels.reference_unfold(x, kernel_size, stride, padding, dilation), x)
+
+
+def fold(x, output_size, kernel_size, stride, padding, dilation):
+    out = test_conv_kernels.reference_fold(x, output_size, kernel_size, stride, padding, dilation)
+    return _like(out, x)
+
+
+def max_pool(x, kernel_size, stride, padding, dilation, ceil_mode, with_indices):
+    stride = kernel_size if stride is None else stride
+    out, indices = test_pool_kernels.reference_max_pool(
+        x, kernel_size, stride, padding, dilation, ceil_mode
+    )
+    return (_like(out, x), indices) if with_indices else _like(out, x)
+
+
+def avg_pool(x, kernel_size, stride, padding, count_include_pad, ceil_mode):
+    stride = kernel_size if stride is None else stride
+    out = test_pool_kernels.reference_avg_pool(
+        x, kernel_size, stride, padding, count_include_pad, ceil_mode
+    )
+    return _like(out, x)
+
+
+def adaptive_avg_pool(x, output_size):
+    return _like(test_pool_kernels.reference_adaptive(x, output_size), x)

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=768214a30fd711ea body=5b4f1d4105258364
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=77a351a40e52984b body=dd9b3d0564c94388
 """The module ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -22,6 +22,25 @@ from runtime.dispatch import (
 BALANCED = GradientCheckpointingStrategy.Balanced
 
 __all__ = [
+    "embedding",
+    "linear",
+    "conv1d",
+    "conv2d",
+    "conv3d",
+    "conv_transpose1d",
+    "conv_transpose2d",
+    "conv_transpose3d",
+    "unfold4d",
+    "fold4d",
+    "max_pool1d",
+    "max_pool1d_with_indices",
+    "max_pool2d",
+    "max_pool2d_with_indices",
+    "avg_pool1d",
+    "avg_pool2d",
+    "adaptive_avg_pool1d",
+    "adaptive_avg_pool2d",
+    "adaptive_avg_pool3d",
     "interpolate",
     "attention",
     "batch_norm",
@@ -31,6 +50,1132 @@ __all__ = [
     "irfft",
     "deform_conv2d",
 ]
+
+
+def embedding(weights, indices):
+    """The rows of weights [n, d] that indices [b, s] select: [b, s, d]."""
+    ctx = (
+        weights.context
+        if indices.context is weights.context
+        else weights.context.merge(indices.context)
+    )
+    if weights.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            weights_ = weights.primitive if weights.kind is B.Float else weights.as_float("NumPy")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", weights)
+            )
+            return Tensor(B.Float, B.inner.embedding(weights_, indices_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        weights_ = weights.primitive if weights.kind is B.Autodiff else weights.lift(AD)
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", weights)
+        return Tensor(B.Autodiff, AD.embedding(weights_, indices_), ctx)
+    if weights.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            weights_ = weights.primitive if weights.kind is B.Float else weights.as_float("Torch")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", weights)
+            )
+            return Tensor(B.Float, B.inner.embedding(weights_, indices_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        weights_ = weights.primitive if weights.kind is B.Autodiff else weights.lift(AD)
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", weights)
+        return Tensor(B.Autodiff, AD.embedding(weights_, indices_), ctx)
+    raise unsupported_backend("embedding", weights)
+
+
+def linear(input, weight, bias):
+    """input [..., d_in] @ weight [d_in, d_out] (+ bias [d_out]): burn's layout, not torch's transposed one."""
+    ctx = input.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
+    if input.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            input_ = input.primitive if input.kind is B.Float else input.as_float("NumPy")
+            weight_ = (
+                weight.primitive if weight.kind is B.Float else weight.as_float("NumPy", input)
+            )
+            bias_ = (
+                None
+                if bias is None
+                else (bias.primitive if bias.kind is B.Float else bias.as_float("NumPy", input))
+            )
+            if input_.dtype is not weight_.dtype:
+                check_dtypes("linear", B.inner, input_, weight_)
+            if bias_ is not None and input_.dtype is not bias_.dtype:
+                check_dtypes("linear", B.inner, input_, bias_)
+            return Tensor(B.Float, B.inner.linear(input_, weight_, bias_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        input_ = input.primitive if input.kind is B.Autodiff else input.lift(AD)
+        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, input)
+        bias_ = (
+            None
+            if bias is None
+            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, input))
+        )
+        if input_.primitive.dtype is not weight_.primitive.dtype:
+            check_dtypes("linear", B.inner, input_.primitive, weight_.primitive)
+        if bias_ is not None and input_.primitive.dtype is not bias_.primitive.dtype:
+            check_dtypes("linear", B.inner, input_.primitive, bias_.primitive)
+        return Tensor(B.Autodiff, AD.linear(input_, weight_, bias_), ctx)
+    if input.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            input_ = input.primitive if input.kind is B.Float else input.as_float("Torch")
+            weight_ = (
+                weight.primitive if weight.kind is B.Float else weight.as_float("Torch", input)
+            )
+            bias_ = (
+                None
+                if bias is None
+                else (bias.primitive if bias.kind is B.Float else bias.as_float("Torch", input))
+            )
+            if input_.dtype is not weight_.dtype:
+                check_dtypes("linear", B.inner, input_, weight_)
+            if bias_ is not None and input_.dtype is not bias_.dtype:
+                check_dtypes("linear", B.inner, input_, bias_)
+            return Tensor(B.Float, B.inner.linear(input_, weight_, bias_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        input_ = input.primitive if input.kind is B.Autodiff else input.lift(AD)
+        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, input)
+        bias_ = (
+            None
+            if bias is None
+            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, input))
+        )
+        if input_.primitive.dtype is not weight_.primitive.dtype:
+            check_dtypes("linear", B.inner, input_.primitive, weight_.primitive)
+        if bias_ is not None and input_.primitive.dtype is not bias_.primitive.dtype:
+            check_dtypes("linear", B.inner, input_.primitive, bias_.primitive)
+        return Tensor(B.Autodiff, AD.linear(input_, weight_, bias_), ctx)
+    raise unsupported_backend("linear", input)
+
+
+def conv1d(x, weight, bias, stride, padding, dilation, groups, padding_end):
+    """A 1-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
+    ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
+    if x.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
+            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("NumPy", x)
+            bias_ = (
+                None
+                if bias is None
+                else (bias.primitive if bias.kind is B.Float else bias.as_float("NumPy", x))
+            )
+            if x_.dtype is not weight_.dtype:
+                check_dtypes("conv1d", B.inner, x_, weight_)
+            if bias_ is not None and x_.dtype is not bias_.dtype:
+                check_dtypes("conv1d", B.inner, x_, bias_)
+            return Tensor(
+                B.Float,
+                B.inner.conv1d(
+                    x_,
+                    weight_,
+                    bias_,
+                    stride,
+                    padding,
+                    dilation,
+                    groups,
+                    None if padding_end is None else (padding_end),
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+        bias_ = (
+            None
+            if bias is None
+            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+        )
+        if x_.primitive.dtype is not weight_.primitive.dtype:
+            check_dtypes("conv1d", B.inner, x_.primitive, weight_.primitive)
+        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+            check_dtypes("conv1d", B.inner, x_.primitive, bias_.primitive)
+        return Tensor(
+            B.Autodiff,
+            AD.conv1d(
+                x_,
+                weight_,
+                bias_,
+                stride,
+                padding,
+                dilation,
+                groups,
+                None if padding_end is None else (padding_end),
+            ),
+            ctx,
+        )
+    if x.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
+            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("Torch", x)
+            bias_ = (
+                None
+                if bias is None
+                else (bias.primitive if bias.kind is B.Float else bias.as_float("Torch", x))
+            )
+            if x_.dtype is not weight_.dtype:
+                check_dtypes("conv1d", B.inner, x_, weight_)
+            if bias_ is not None and x_.dtype is not bias_.dtype:
+                check_dtypes("conv1d", B.inner, x_, bias_)
+            return Tensor(
+                B.Float,
+                B.inner.conv1d(
+                    x_,
+                    weight_,
+                    bias_,
+                    stride,
+                    padding,
+                    dilation,
+                    groups,
+                    None if padding_end is None else (padding_end),
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+        bias_ = (
+            None
+            if bias is None
+            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+        )
+        if x_.primitive.dtype is not weight_.primitive.dtype:
+            check_dtypes("conv1d", B.inner, x_.primitive, weight_.primitive)
+        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+            check_dtypes("conv1d", B.inner, x_.primitive, bias_.primitive)
+        return Tensor(
+            B.Autodiff,
+            AD.conv1d(
+                x_,
+                weight_,
+                bias_,
+                stride,
+                padding,
+                dilation,
+                groups,
+                None if padding_end is None else (padding_end),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("conv1d", x)
+
+
+def conv2d(x, weight, bias, stride, padding, dilation, groups, padding_end):
+    """A 2-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
+    ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
+    if x.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
+            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("NumPy", x)
+            bias_ = (
+                None
+                if bias is None
+                else (bias.primitive if bias.kind is B.Float else bias.as_float("NumPy", x))
+            )
+            if x_.dtype is not weight_.dtype:
+                check_dtypes("conv2d", B.inner, x_, weight_)
+            if bias_ is not None and x_.dtype is not bias_.dtype:
+                check_dtypes("conv2d", B.inner, x_, bias_)
+            return Tensor(
+                B.Float,
+                B.inner.conv2d(
+                    x_,
+                    weight_,
+                    bias_,
+                    stride,
+                    padding,
+                    dilation,
+                    groups,
+                    None if padding_end is None else (padding_end),
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+        bias_ = (
+            None
+            if bias is None
+            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+        )
+        if x_.primitive.dtype is not weight_.primitive.dtype:
+            check_dtypes("conv2d", B.inner, x_.primitive, weight_.primitive)
+        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+            check_dtypes("conv2d", B.inner, x_.primitive, bias_.primitive)
+        return Tensor(
+            B.Autodiff,
+            AD.conv2d(
+                x_,
+                weight_,
+                bias_,
+                stride,
+                padding,
+                dilation,
+                groups,
+                None if padding_end is None else (padding_end),
+            ),
+            ctx,
+        )
+    if x.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
+            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("Torch", x)
+            bias_ = (
+                None
+                if bias is None
+                else (bias.primitive if bias.kind is B.Float else bias.as_float("Torch", x))
+            )
+            if x_.dtype is not weight_.dtype:
+                check_dtypes("conv2d", B.inner, x_, weight_)
+            if bias_ is not None and x_.dtype is not bias_.dtype:
+                check_dtypes("conv2d", B.inner, x_, bias_)
+            return Tensor(
+                B.Float,
+                B.inner.conv2d(
+                    x_,
+                    weight_,
+                    bias_,
+                    stride,
+                    padding,
+                    dilation,
+                    groups,
+                    None if padding_end is None else (padding_end),
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+        bias_ = (
+            None
+            if bias is None
+            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+        )
+        if x_.primitive.dtype is not weight_.primitive.dtype:
+            check_dtypes("conv2d", B.inner, x_.primitive, weight_.primitive)
+        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+            check_dtypes("conv2d", B.inner, x_.primitive, bias_.primitive)
+        return Tensor(
+            B.Autodiff,
+            AD.conv2d(
+                x_,
+                weight_,
+                bias_,
+                stride,
+                padding,
+                dilation,
+                groups,
+                None if padding_end is None else (padding_end),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("conv2d", x)
+
+
+def conv3d(x, weight, bias, stride, padding, dilation, groups, padding_end):
+    """A 3-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
+    ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
+    if x.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
+            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("NumPy", x)
+            bias_ = (
+                None
+                if bias is None
+                else (bias.primitive if bias.kind is B.Float else bias.as_float("NumPy", x))
+            )
+            if x_.dtype is not weight_.dtype:
+                check_dtypes("conv3d", B.inner, x_, weight_)
+            if bias_ is not None and x_.dtype is not bias_.dtype:
+                check_dtypes("conv3d", B.inner, x_, bias_)
+            return Tensor(
+                B.Float,
+                B.inner.conv3d(
+                    x_,
+                    weight_,
+                    bias_,
+                    stride,
+                    padding,
+                    dilation,
+                    groups,
+                    None if padding_end is None else (padding_end),
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+        bias_ = (
+            None
+            if bias is None
+            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+        )
+        if x_.primitive.dtype is not weight_.primitive.dtype:
+            check_dtypes("conv3d", B.inner, x_.primitive, weight_.primitive)
+        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+            check_dtypes("conv3d", B.inner, x_.primitive, bias_.primitive)
+        return Tensor(
+            B.Autodiff,
+            AD.conv3d(
+                x_,
+                weight_,
+                bias_,
+                stride,
+                padding,
+                dilation,
+                groups,
+                None if padding_end is None else (padding_end),
+            ),
+            ctx,
+        )
+    if x.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
+            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("Torch", x)
+            bias_ = (
+                None
+                if bias is None
+                else (bias.primitive if bias.kind is B.Float else bias.as_float("Torch", x))
+            )
+            if x_.dtype is not weight_.dtype:
+                check_dtypes("conv3d", B.inner, x_, weight_)
+            if bias_ is not None and x_.dtype is not bias_.dtype:
+                check_dtypes("conv3d", B.inner, x_, bias_)
+            return Tensor(
+                B.Float,
+                B.inner.conv3d(
+                    x_,
+                    weight_,
+                    bias_,
+                    stride,
+                    padding,
+                    dilation,
+                    groups,
+                    None if padding_end is None else (padding_end),
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+        bias_ = (
+            None
+            if bias is None
+            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+        )
+        if x_.primitive.dtype is not weight_.primitive.dtype:
+            check_dtypes("conv3d", B.inner, x_.primitive, weight_.primitive)
+        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+            check_dtypes("conv3d", B.inner, x_.primitive, bias_.primitive)
+        return Tensor(
+            B.Autodiff,
+            AD.conv3d(
+                x_,
+                weight_,
+                bias_,
+                stride,
+                padding,
+                dilation,
+                groups,
+                None if padding_end is None else (padding_end),
+            ),
+            ctx,
+        )
+    raise unsupported_backend("conv3d", x)
+
+
+def conv_transpose1d(x, weight, bias, stride, padding, padding_out, dilation, groups):
+    """A 1-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
+    ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
+    if x.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
+            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("NumPy", x)
+            bias_ = (
+                None
+                if bias is None
+                else (bias.primitive if bias.kind is B.Float else bias.as_float("NumPy", x))
+            )
+            if x_.dtype is not weight_.dtype:
+                check_dtypes("conv_transpose1d", B.inner, x_, weight_)
+            if bias_ is not None and x_.dtype is not bias_.dtype:
+                check_dtypes("conv_transpose1d", B.inner, x_, bias_)
+            return Tensor(
+                B.Float,
+                B.inner.conv_transpose1d(
+                    x_, weight_, bias_, stride, padding, padding_out, dilation, groups
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+        bias_ = (
+            None
+            if bias is None
+            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+        )
+        if x_.primitive.dtype is not weight_.primitive.dtype:
+            check_dtypes("conv_transpose1d", B.inner, x_.primitive, weight_.primitive)
+        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+            check_dtypes("conv_transpose1d", B.inner, x_.primitive, bias_.primitive)
+        return Tensor(
+            B.Autodiff,
+            AD.conv_transpose1d(x_, weight_, bias_, stride, padding, padding_out, dilation, groups),
+            ctx,
+        )
+    if x.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
+            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("Torch", x)
+            bias_ = (
+                None
+                if bias is None
+                else (bias.primitive if bias.kind is B.Float else bias.as_float("Torch", x))
+            )
+            if x_.dtype is not weight_.dtype:
+                check_dtypes("conv_transpose1d", B.inner, x_, weight_)
+            if bias_ is not None and x_.dtype is not bias_.dtype:
+                check_dtypes("conv_transpose1d", B.inner, x_, bias_)
+            return Tensor(
+                B.Float,
+                B.inner.conv_transpose1d(
+                    x_, weight_, bias_, stride, padding, padding_out, dilation, groups
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+        bias_ = (
+            None
+            if bias is None
+            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+        )
+        if x_.primitive.dtype is not weight_.primitive.dtype:
+            check_dtypes("conv_transpose1d", B.inner, x_.primitive, weight_.primitive)
+        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+            check_dtypes("conv_transpose1d", B.inner, x_.primitive, bias_.primitive)
+        return Tensor(
+            B.Autodiff,
+            AD.conv_transpose1d(x_, weight_, bias_, stride, padding, padding_out, dilation, groups),
+            ctx,
+        )
+    raise unsupported_backend("conv_transpose1d", x)
+
+
+def conv_transpose2d(x, weight, bias, stride, padding, padding_out, dilation, groups):
+    """A 2-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
+    ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
+    if x.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
+            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("NumPy", x)
+            bias_ = (
+                None
+                if bias is None
+                else (bias.primitive if bias.kind is B.Float else bias.as_float("NumPy", x))
+            )
+            if x_.dtype is not weight_.dtype:
+                check_dtypes("conv_transpose2d", B.inner, x_, weight_)
+            if bias_ is not None and x_.dtype is not bias_.dtype:
+                check_dtypes("conv_transpose2d", B.inner, x_, bias_)
+            return Tensor(
+                B.Float,
+                B.inner.conv_transpose2d(
+                    x_, weight_, bias_, stride, padding, padding_out, dilation, groups
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+        bias_ = (
+            None
+            if bias is None
+            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+        )
+        if x_.primitive.dtype is not weight_.primitive.dtype:
+            check_dtypes("conv_transpose2d", B.inner, x_.primitive, weight_.primitive)
+        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+            check_dtypes("conv_transpose2d", B.inner, x_.primitive, bias_.primitive)
+        return Tensor(
+            B.Autodiff,
+            AD.conv_transpose2d(x_, weight_, bias_, stride, padding, padding_out, dilation, groups),
+            ctx,
+        )
+    if x.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
+            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("Torch", x)
+            bias_ = (
+                None
+                if bias is None
+                else (bias.primitive if bias.kind is B.Float else bias.as_float("Torch", x))
+            )
+            if x_.dtype is not weight_.dtype:
+                check_dtypes("conv_transpose2d", B.inner, x_, weight_)
+            if bias_ is not None and x_.dtype is not bias_.dtype:
+                check_dtypes("conv_transpose2d", B.inner, x_, bias_)
+            return Tensor(
+                B.Float,
+                B.inner.conv_transpose2d(
+                    x_, weight_, bias_, stride, padding, padding_out, dilation, groups
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+        bias_ = (
+            None
+            if bias is None
+            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+        )
+        if x_.primitive.dtype is not weight_.primitive.dtype:
+            check_dtypes("conv_transpose2d", B.inner, x_.primitive, weight_.primitive)
+        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+            check_dtypes("conv_transpose2d", B.inner, x_.primitive, bias_.primitive)
+        return Tensor(
+            B.Autodiff,
+            AD.conv_transpose2d(x_, weight_, bias_, stride, padding, padding_out, dilation, groups),
+            ctx,
+        )
+    raise unsupported_backend("conv_transpose2d", x)
+
+
+def conv_transpose3d(x, weight, bias, stride, padding, padding_out, dilation, groups):
+    """A 3-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
+    ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
+    if x.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
+            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("NumPy", x)
+            bias_ = (
+                None
+                if bias is None
+                else (bias.primitive if bias.kind is B.Float else bias.as_float("NumPy", x))
+            )
+            if x_.dtype is not weight_.dtype:
+                check_dtypes("conv_transpose3d", B.inner, x_, weight_)
+            if bias_ is not None and x_.dtype is not bias_.dtype:
+                check_dtypes("conv_transpose3d", B.inner, x_, bias_)
+            return Tensor(
+                B.Float,
+                B.inner.conv_transpose3d(
+                    x_, weight_, bias_, stride, padding, padding_out, dilation, groups
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+        bias_ = (
+            None
+            if bias is None
+            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+        )
+        if x_.primitive.dtype is not weight_.primitive.dtype:
+            check_dtypes("conv_transpose3d", B.inner, x_.primitive, weight_.primitive)
+        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+            check_dtypes("conv_transpose3d", B.inner, x_.primitive, bias_.primitive)
+        return Tensor(
+            B.Autodiff,
+            AD.conv_transpose3d(x_, weight_, bias_, stride, padding, padding_out, dilation, groups),
+            ctx,
+        )
+    if x.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
+            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("Torch", x)
+            bias_ = (
+                None
+                if bias is None
+                else (bias.primitive if bias.kind is B.Float else bias.as_float("Torch", x))
+            )
+            if x_.dtype is not weight_.dtype:
+                check_dtypes("conv_transpose3d", B.inner, x_, weight_)
+            if bias_ is not None and x_.dtype is not bias_.dtype:
+                check_dtypes("conv_transpose3d", B.inner, x_, bias_)
+            return Tensor(
+                B.Float,
+                B.inner.conv_transpose3d(
+                    x_, weight_, bias_, stride, padding, padding_out, dilation, groups
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+        bias_ = (
+            None
+            if bias is None
+            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+        )
+        if x_.primitive.dtype is not weight_.primitive.dtype:
+            check_dtypes("conv_transpose3d", B.inner, x_.primitive, weight_.primitive)
+        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+            check_dtypes("conv_transpose3d", B.inner, x_.primitive, bias_.primitive)
+        return Tensor(
+            B.Autodiff,
+            AD.conv_transpose3d(x_, weight_, bias_, stride, padding, padding_out, dilation, groups),
+            ctx,
+        )
+    raise unsupported_backend("conv_transpose3d", x)
+
+
+def unfold4d(x, kernel_size, stride, padding, dilation):
+    """The sliding blocks of x [b, c, h, w] as columns: [b, c * kh * kw, blocks]."""
+    ctx = x.context
+    if x.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
+            return Tensor(
+                B.Float, B.inner.unfold4d(x_, kernel_size, stride, padding, dilation), ctx
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        return Tensor(B.Autodiff, AD.unfold4d(x_, kernel_size, stride, padding, dilation), ctx)
+    if x.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
+            return Tensor(
+                B.Float, B.inner.unfold4d(x_, kernel_size, stride, padding, dilation), ctx
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        return Tensor(B.Autodiff, AD.unfold4d(x_, kernel_size, stride, padding, dilation), ctx)
+    raise unsupported_backend("unfold4d", x)
+
+
+def fold4d(x, output_size, kernel_size, stride, padding, dilation):
+    """The inverse of unfold4d: columns [b, c * kh * kw, blocks] summed back into [b, c, h, w]."""
+    ctx = x.context
+    if x.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
+            return Tensor(
+                B.Float,
+                B.inner.fold4d(x_, output_size, kernel_size, stride, padding, dilation),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        return Tensor(
+            B.Autodiff, AD.fold4d(x_, output_size, kernel_size, stride, padding, dilation), ctx
+        )
+    if x.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
+            return Tensor(
+                B.Float,
+                B.inner.fold4d(x_, output_size, kernel_size, stride, padding, dilation),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        return Tensor(
+            B.Autodiff, AD.fold4d(x_, output_size, kernel_size, stride, padding, dilation), ctx
+        )
+    raise unsupported_backend("fold4d", x)
+
+
+def max_pool1d(x, kernel_size, stride, padding, dilation, ceil_mode):
+    """The maximum of each 1-d window of x (stride None: kernel_size; padding counts as -inf)."""
+    ctx = x.context
+    if x.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
+            return Tensor(
+                B.Float,
+                B.inner.max_pool1d(
+                    x_,
+                    kernel_size,
+                    None if stride is None else (stride),
+                    padding,
+                    dilation,
+                    ceil_mode,
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        return Tensor(
+            B.Autodiff,
+            AD.max_pool1d(
+                x_, kernel_size, None if stride is None else (stride), padding, dilation, ceil_mode
+            ),
+            ctx,
+        )
+    if x.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
+            return Tensor(
+                B.Float,
+                B.inner.max_pool1d(
+                    x_,
+                    kernel_size,
+                    None if stride is None else (stride),
+                    padding,
+                    dilation,
+                    ceil_mode,
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        return Tensor(
+            B.Autodiff,
+            AD.max_pool1d(
+                x_, kernel_size, None if stride is None else (stride), padding, dilation, ceil_mode
+            ),
+            ctx,
+        )
+    raise unsupported_backend("max_pool1d", x)
+
+
+def max_pool1d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode):
+    """The maximum of each 1-d window of x (stride None: kernel_size; padding counts as -inf) and the flat index (h * W + w) of each maximum."""
+    ctx = x.context
+    if x.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
+            out0, out1 = B.inner.max_pool1d_with_indices(
+                x_, kernel_size, None if stride is None else (stride), padding, dilation, ceil_mode
+            )
+            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        out0, out1 = AD.max_pool1d_with_indices(
+            x_, kernel_size, None if stride is None else (stride), padding, dilation, ceil_mode
+        )
+        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
+    if x.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
+            out0, out1 = B.inner.max_pool1d_with_indices(
+                x_, kernel_size, None if stride is None else (stride), padding, dilation, ceil_mode
+            )
+            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        out0, out1 = AD.max_pool1d_with_indices(
+            x_, kernel_size, None if stride is None else (stride), padding, dilation, ceil_mode
+        )
+        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
+    raise unsupported_backend("max_pool1d_with_indices", x)
+
+
+def max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode):
+    """The maximum of each 2-d window of x (stride None: kernel_size; padding counts as -inf)."""
+    ctx = x.context
+    if x.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
+            return Tensor(
+                B.Float,
+                B.inner.max_pool2d(
+                    x_,
+                    kernel_size,
+                    None if stride is None else (stride),
+                    padding,
+                    dilation,
+                    ceil_mode,
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        return Tensor(
+            B.Autodiff,
+            AD.max_pool2d(
+                x_, kernel_size, None if stride is None else (stride), padding, dilation, ceil_mode
+            ),
+            ctx,
+        )
+    if x.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
+            return Tensor(
+                B.Float,
+                B.inner.max_pool2d(
+                    x_,
+                    kernel_size,
+                    None if stride is None else (stride),
+                    padding,
+                    dilation,
+                    ceil_mode,
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        return Tensor(
+            B.Autodiff,
+            AD.max_pool2d(
+                x_, kernel_size, None if stride is None else (stride), padding, dilation, ceil_mode
+            ),
+            ctx,
+        )
+    raise unsupported_backend("max_pool2d", x)
+
+
+def max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode):
+    """The maximum of each 2-d window of x (stride None: kernel_size; padding counts as -inf) and the flat index (h * W + w) of each maximum."""
+    ctx = x.context
+    if x.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
+            out0, out1 = B.inner.max_pool2d_with_indices(
+                x_, kernel_size, None if stride is None else (stride), padding, dilation, ceil_mode
+            )
+            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        out0, out1 = AD.max_pool2d_with_indices(
+            x_, kernel_size, None if stride is None else (stride), padding, dilation, ceil_mode
+        )
+        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
+    if x.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
+            out0, out1 = B.inner.max_pool2d_with_indices(
+                x_, kernel_size, None if stride is None else (stride), padding, dilation, ceil_mode
+            )
+            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        out0, out1 = AD.max_pool2d_with_indices(
+            x_, kernel_size, None if stride is None else (stride), padding, dilation, ceil_mode
+        )
+        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
+    raise unsupported_backend("max_pool2d_with_indices", x)
+
+
+def avg_pool1d(x, kernel_size, stride, padding, count_include_pad, ceil_mode):
+    """The mean of each 1-d window of x (stride None: kernel_size; count_include_pad: padding counts in the divisor)."""
+    ctx = x.context
+    if x.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
+            return Tensor(
+                B.Float,
+                B.inner.avg_pool1d(
+                    x_,
+                    kernel_size,
+                    None if stride is None else (stride),
+                    padding,
+                    count_include_pad,
+                    ceil_mode,
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        return Tensor(
+            B.Autodiff,
+            AD.avg_pool1d(
+                x_,
+                kernel_size,
+                None if stride is None else (stride),
+                padding,
+                count_include_pad,
+                ceil_mode,
+            ),
+            ctx,
+        )
+    if x.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
+            return Tensor(
+                B.Float,
+                B.inner.avg_pool1d(
+                    x_,
+                    kernel_size,
+                    None if stride is None else (stride),
+                    padding,
+                    count_include_pad,
+                    ceil_mode,
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        return Tensor(
+            B.Autodiff,
+            AD.avg_pool1d(
+                x_,
+                kernel_size,
+                None if stride is None else (stride),
+                padding,
+                count_include_pad,
+                ceil_mode,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("avg_pool1d", x)
+
+
+def avg_pool2d(x, kernel_size, stride, padding, count_include_pad, ceil_mode):
+    """The mean of each 2-d window of x (stride None: kernel_size; count_include_pad: padding counts in the divisor)."""
+    ctx = x.context
+    if x.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
+            return Tensor(
+                B.Float,
+                B.inner.avg_pool2d(
+                    x_,
+                    kernel_size,
+                    None if stride is None else (stride),
+                    padding,
+                    count_include_pad,
+                    ceil_mode,
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        return Tensor(
+            B.Autodiff,
+            AD.avg_pool2d(
+                x_,
+                kernel_size,
+                None if stride is None else (stride),
+                padding,
+                count_include_pad,
+                ceil_mode,
+            ),
+            ctx,
+        )
+    if x.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
+            return Tensor(
+                B.Float,
+                B.inner.avg_pool2d(
+                    x_,
+                    kernel_size,
+                    None if stride is None else (stride),
+                    padding,
+                    count_include_pad,
+                    ceil_mode,
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        return Tensor(
+            B.Autodiff,
+            AD.avg_pool2d(
+                x_,
+                kernel_size,
+                None if stride is None else (stride),
+                padding,
+                count_include_pad,
+                ceil_mode,
+            ),
+            ctx,
+        )
+    raise unsupported_backend("avg_pool2d", x)
+
+
+def adaptive_avg_pool1d(x, output_size):
+    """The mean of each of output_size 1-d windows spanning x (burn's start/end index formulas)."""
+    ctx = x.context
+    if x.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
+            return Tensor(B.Float, B.inner.adaptive_avg_pool1d(x_, output_size), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        return Tensor(B.Autodiff, AD.adaptive_avg_pool1d(x_, output_size), ctx)
+    if x.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
+            return Tensor(B.Float, B.inner.adaptive_avg_pool1d(x_, output_size), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        return Tensor(B.Autodiff, AD.adaptive_avg_pool1d(x_, output_size), ctx)
+    raise unsupported_backend("adaptive_avg_pool1d", x)
+
+
+def adaptive_avg_pool2d(x, output_size):
+    """The mean of each of output_size 2-d windows spanning x (burn's start/end index formulas)."""
+    ctx = x.context
+    if x.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
+            return Tensor(B.Float, B.inner.adaptive_avg_pool2d(x_, output_size), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        return Tensor(B.Autodiff, AD.adaptive_avg_pool2d(x_, output_size), ctx)
+    if x.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
+            return Tensor(B.Float, B.inner.adaptive_avg_pool2d(x_, output_size), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        return Tensor(B.Autodiff, AD.adaptive_avg_pool2d(x_, output_size), ctx)
+    raise unsupported_backend("adaptive_avg_pool2d", x)
+
+
+def adaptive_avg_pool3d(x, output_size):
+    """The mean of each of output_size 3-d windows spanning x (burn's start/end index formulas)."""
+    ctx = x.context
+    if x.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
+            return Tensor(B.Float, B.inner.adaptive_avg_pool3d(x_, output_size), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        return Tensor(B.Autodiff, AD.adaptive_avg_pool3d(x_, output_size), ctx)
+    if x.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
+            return Tensor(B.Float, B.inner.adaptive_avg_pool3d(x_, output_size), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        return Tensor(B.Autodiff, AD.adaptive_avg_pool3d(x_, output_size), ctx)
+    raise unsupported_backend("adaptive_avg_pool3d", x)
 
 
 def interpolate(x, output_size, mode, align_corners):

@@ -5,6 +5,7 @@ import math
 from runtime.backends.kernels.activation import ActivationKernels
 from runtime.backends.kernels.arithmetic import ArithmeticKernels
 from runtime.backends.kernels.attention import AttentionKernels
+from runtime.backends.kernels.conv import ConvKernels
 from runtime.backends.kernels.convert import ConvertKernels
 from runtime.backends.kernels.creation import CreationKernels
 from runtime.backends.kernels.ctc import CtcKernels
@@ -14,6 +15,7 @@ from runtime.backends.kernels.grid_sample import GridSampleKernels
 from runtime.backends.kernels.indexing import IndexingKernels
 from runtime.backends.kernels.interpolate import InterpolateKernels
 from runtime.backends.kernels.norm import NormKernels
+from runtime.backends.kernels.linear import LinearKernels
 from runtime.backends.kernels.order import OrderKernels
 from runtime.backends.kernels.reduce import ReduceKernels
 from runtime.backends.kernels.shape import ShapeKernels
@@ -37,6 +39,8 @@ class ArrayBackend(
     CtcKernels,
     DeformKernels,
     GridSampleKernels,
+    LinearKernels,
+    ConvKernels,
 ):
     """A backend over an array library. Subclasses set `name`, `variant`, `xp` and define the
     methods below the line, then override kernels where their library differs."""

@@ -10,6 +10,8 @@ import numpy as np
 from scipy import special
 
 from runtime.backends.array import ArrayBackend
+from runtime.backends.numpy_conv import NumPyConvKernels
+from runtime.backends.numpy_pool import NumPyPoolKernels
 from runtime.indexing import IndexingUpdateOp
 
 # ufunc.at accumulates over repeated indices (plain `a[i] += v` would not); add on bools is or
@@ -41,7 +43,7 @@ XP.min = lambda x, /, *, axis=None, keepdims=False: np.minimum.reduce(
 )
 
 
-class NumPyBackend(ArrayBackend):
+class NumPyBackend(NumPyConvKernels, NumPyPoolKernels, ArrayBackend):
     name = "numpy"
     variant = "NumPy"
     xp = XP

@@ -11,6 +11,8 @@ import torch
 from array_api_compat import torch as torch_namespace
 
 from runtime.backends.array import ArrayBackend
+from runtime.backends.torch_conv import TorchConvKernels
+from runtime.backends.torch_pool import TorchPoolKernels
 from runtime.indexing import IndexingUpdateOp
 
 # index_put_ assigns or sums; the other updates reduce with scatter_reduce_
@@ -45,7 +47,7 @@ NUMPY_DTYPE = Learned(lambda dtype: torch.empty(0, dtype=dtype).numpy().dtype)
 NATIVE_DEVICE = Learned(_native_device)
 
 
-class TorchBackend(ArrayBackend):
+class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
     name = "torch"
     variant = "Torch"
     xp = torch_namespace

@@ -17,6 +17,7 @@ needs a gradient). Broadcasting is undone once, by the step, not here.
 import inspect
 
 from runtime.autodiff.rules.activation import RULES as ACTIVATION
+from runtime.autodiff.rules.conv import RULES as CONV
 from runtime.autodiff.rules.elementwise import RULES as ELEMENTWISE
 from runtime.autodiff.rules.grid_sample import RULES as GRID_SAMPLE
 from runtime.autodiff.rules.indexing import RULES as INDEXING
@@ -25,7 +26,7 @@ from runtime.autodiff.rules.order import RULES as ORDER
 from runtime.autodiff.rules.reduce import RULES as REDUCE
 from runtime.autodiff.rules.shape import RULES as SHAPE
 
-TABLES = (ELEMENTWISE, ACTIVATION, REDUCE, ORDER, SHAPE, INDEXING, GRID_SAMPLE, MODULE)
+TABLES = (ELEMENTWISE, ACTIVATION, REDUCE, ORDER, SHAPE, INDEXING, GRID_SAMPLE, CONV, MODULE)
 RULES: dict[str, tuple] = {name: rule for table in TABLES for name, rule in table.items()}
 assert len(RULES) == sum(map(len, TABLES)), "a rule is in two tables"
 

@@ -1,0 +1,85 @@
+"""Convolution geometry (burn-backend's `ops/modules/conv.rs` formulas), the argument checks every
+convolution kernel shares, and the bias gradients, which are one sum on every library.
+
+Sizes follow burn exactly: a convolution's output is
+`(size + padding_start + padding_end - dilation * (kernel - 1) - 1) // stride + 1`, a transposed
+convolution's `(size - 1) * stride + dilation * (kernel - 1) + 1 + padding_out - 2 * padding`.
+"""
+
+
+def as_tuple(value, n):
+    """A `[usize; N]` option as a tuple of N ints (a 1-d op may pass burn's plain `usize`)."""
+    return (value,) * n if isinstance(value, int) else tuple(value)
+
+
+def dilated(kernel, dilation):
+    """The extent of a dilated kernel."""
+    return dilation * (kernel - 1) + 1
+
+
+def conv_output_size(size, kernel, stride, padding_start, padding_end, dilation):
+    return (size + padding_start + padding_end - dilated(kernel, dilation)) // stride + 1
+
+
+def conv_transpose_output_size(size, kernel, stride, padding, padding_out, dilation):
+    return (size - 1) * stride + dilated(kernel, dilation) + padding_out - 2 * padding
+
+
+def conv_transpose_input_size(size_out, kernel, stride, padding, padding_out, dilation):
+    """The input size a transposed convolution of output `size_out` had (burn's inverse)."""
+    return (size_out + 2 * padding - dilated(kernel, dilation) - padding_out) // stride + 1
+
+
+def check_conv(op, x, weight, bias, groups, transposed=False):
+    """burn's TensorCheck::conv, as ValueErrors naming the mismatch."""
+    n = weight.ndim - 2
+    if x.ndim != n + 2:
+        raise ValueError(
+            f"{op}: x must have rank {n + 2} ([batch, channels, {n} spatial dims]) for a weight of "
+            f"rank {weight.ndim}, got shape {list(x.shape)}"
+        )
+    if transposed:
+        channels_in, channels_out = weight.shape[0], weight.shape[1] * groups
+        if weight.shape[0] % groups:
+            raise ValueError(
+                f"{op}: the weight's first dim ({weight.shape[0]}) must be divisible by groups "
+                f"({groups})"
+            )
+    else:
+        channels_in, channels_out = weight.shape[1] * groups, weight.shape[0]
+        if weight.shape[0] % groups:
+            raise ValueError(
+                f"{op}: the weight's output channels ({weight.shape[0]}) must be divisible by "
+                f"groups ({groups})"
+            )
+    if x.shape[1] != channels_in:
+        raise ValueError(
+            f"{op}: x has {x.shape[1]} channels but the weight of shape {list(weight.shape)} with "
+            f"groups={groups} expects {channels_in}"
+        )
+    if bias is not None and tuple(bias.shape) != (channels_out,):
+        raise ValueError(
+            f"{op}: the bias must have shape [{channels_out}] (one per output channel), got "
+            f"{list(bias.shape)}"
+        )
+
+
+def check_output_size(op, sizes):
+    if min(sizes, default=1) < 1:
+        raise ValueError(
+            f"{op}: the output would have spatial size {list(sizes)}; the input is too small for "
+            f"the kernel, or the padding too large"
+        )
+
+
+class ConvKernels:
+    """The bias gradient of every convolution: the output gradient summed over all but the
+    channel dim (burn: `sum_dim` of the swapped, flattened gradient)."""
+
+    def _conv_bias_backward(self, x, bias, output_grad):
+        axes = (0, *range(2, output_grad.ndim))
+        return self.xp.sum(output_grad, axis=axes, dtype=output_grad.dtype)
+
+    conv1d_bias_backward = conv2d_bias_backward = conv3d_bias_backward = _conv_bias_backward
+    conv_transpose1d_bias_backward = conv_transpose2d_bias_backward = _conv_bias_backward
+    conv_transpose3d_bias_backward = _conv_bias_backward

@@ -1,0 +1,56 @@
+"""embedding and linear (burn's ModuleOps defaults), with their `_backward` kernels.
+
+linear's weight is `[d_in, d_out]`, not transposed (burn's layout, unlike torch's); its input
+has rank >= 1. Leading dims are flattened into one matrix so that one matmul does the work.
+"""
+
+from runtime.backends.kernels.indexing import ADD
+
+
+class LinearKernels:
+    def embedding(self, weights, indices):
+        if weights.ndim != 2:
+            raise ValueError(
+                f"embedding: weights must be [n_embeddings, d_model], got {list(weights.shape)}"
+            )
+        flat = self.xp.reshape(indices, (-1,))
+        self._check_range("embedding", flat, weights.shape[0], 0)
+        rows = self.xp.take(weights, flat, axis=0)
+        return self.xp.reshape(rows, (*indices.shape, weights.shape[1]))
+
+    def embedding_backward(self, weights, output_grad, indices):
+        xp = self.xp
+        grad = xp.zeros(weights.shape, dtype=output_grad.dtype, device=output_grad.device)
+        rows = xp.reshape(output_grad, (-1, weights.shape[1]))
+        self.index_update(grad, (xp.reshape(indices, (-1,)),), rows, ADD)
+        return grad
+
+    def linear(self, input, weight, bias):
+        if input.ndim < 1 or weight.ndim != 2 or input.shape[-1] != weight.shape[0]:
+            raise ValueError(
+                f"linear: the input's last dim must match the weight's first ([d_in, d_out]), got "
+                f"input {list(input.shape)} and weight {list(weight.shape)}"
+            )
+        xp = self.xp
+        out = self.float_matmul(xp.reshape(input, (-1, weight.shape[0])), weight)
+        if bias is not None:
+            out = out + bias
+        return xp.reshape(out, (*input.shape[:-1], weight.shape[1]))
+
+    def linear_x_backward(self, weight, output_grad):
+        xp = self.xp
+        rows = xp.reshape(output_grad, (-1, weight.shape[1]))
+        grad = self.float_matmul(rows, xp.matrix_transpose(weight))
+        return xp.reshape(grad, (*output_grad.shape[:-1], weight.shape[0]))
+
+    def linear_weight_backward(self, x, output_grad):
+        xp = self.xp
+        rows = xp.reshape(x, (-1, x.shape[-1]))
+        return self.float_matmul(
+            xp.matrix_transpose(rows), xp.reshape(output_grad, (-1, output_grad.shape[-1]))
+        )
+
+    def linear_bias_backward(self, output_grad):
+        xp = self.xp
+        rows = xp.reshape(output_grad, (-1, output_grad.shape[-1]))
+        return xp.sum(rows, axis=0, dtype=output_grad.dtype)

@@ -1,0 +1,157 @@
+"""Convolutions on torch: torch.nn.functional's own, and torch.nn.grad for the input and weight
+gradients (no autograd: primitives never require grad).
+
+Where burn and torch part ways: asymmetric padding (`padding_end`) pads with zeros before a
+padding-0 convolution, as burn-tensor does; a transposed convolution's `padding_out` may reach
+the stride in burn, which torch's `output_padding` rejects, so that case computes the full
+output and crops or extends it to burn's size (zeros, then the bias, beyond the full output).
+"""
+
+import torch.nn.functional as F
+from torch.nn import grad as torch_grad
+
+from runtime.backends.kernels.conv import (
+    check_conv,
+    check_output_size,
+    conv_output_size,
+    conv_transpose_input_size,
+    conv_transpose_output_size,
+    dilated,
+)
+
+CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
+CONV_TRANSPOSE = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
+CONV_INPUT = {1: torch_grad.conv1d_input, 2: torch_grad.conv2d_input, 3: torch_grad.conv3d_input}
+CONV_WEIGHT = {
+    1: torch_grad.conv1d_weight,
+    2: torch_grad.conv2d_weight,
+    3: torch_grad.conv3d_weight,
+}
+
+
+def pad_spatial(x, start, end):
+    """x with `start`/`end` zeros around each spatial dim (negative amounts crop)."""
+    if not any(start) and not any(end):
+        return x
+    pads = []
+    for before, after in zip(reversed(start), reversed(end)):
+        pads += [before, after]
+    return F.pad(x, pads)
+
+
+def bias_view(bias, rank):
+    return bias.reshape(-1, *[1] * (rank - 2))
+
+
+class TorchConvKernels:
+    # -- convolution ---------------------------------------------------------------------------
+    def _conv(self, x, weight, bias, stride, padding, dilation, groups, padding_end):
+        n = weight.ndim - 2
+        check_conv(f"conv{n}d", x, weight, bias, groups)
+        end = padding if padding_end is None else padding_end
+        size = tuple(
+            map(conv_output_size, x.shape[2:], weight.shape[2:], stride, padding, end, dilation)
+        )
+        check_output_size(f"conv{n}d", size)
+        if tuple(end) != tuple(padding):
+            x, padding = pad_spatial(x, padding, end), (0,) * n
+        return CONV[n](x, weight, bias, stride, padding, dilation, groups)
+
+    def _conv_x_backward(
+        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end
+    ):
+        n = weight.ndim - 2
+        if padding_end is None or tuple(padding_end) == tuple(padding):
+            return CONV_INPUT[n](x.shape, weight, output_grad, stride, padding, dilation, groups)
+        shape = (*x.shape[:2], *(p + s + e for p, s, e in zip(padding, x.shape[2:], padding_end)))
+        grad = CONV_INPUT[n](shape, weight, output_grad, stride, 0, dilation, groups)
+        return pad_spatial(grad, [-p for p in padding], [-e for e in padding_end])
+
+    def _conv_weight_backward(
+        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end
+    ):
+        n = weight.ndim - 2
+        if padding_end is not None and tuple(padding_end) != tuple(padding):
+            x, padding = pad_spatial(x, padding, padding_end), (0,) * n
+        return CONV_WEIGHT[n](x, weight.shape, output_grad, stride, padding, dilation, groups)
+
+    conv1d = conv2d = conv3d = _conv
+    conv1d_x_backward = conv2d_x_backward = conv3d_x_backward = _conv_x_backward
+    conv1d_weight_backward = conv2d_weight_backward = _conv_weight_backward
+    conv3d_weight_backward = _conv_weight_backward
+
+    # -- transposed convolution ----------------------------------------------------------------
+    def _conv_transpose(self, x, weight, bias, stride, padding, padding_out, dilation, groups):
+        n = weight.ndim - 2
+        check_conv(f"conv_transpose{n}d", x, weight, bias, groups, transposed=True)
+        size = tuple(
+            map(
+                conv_transpose_output_size,
+                x.shape[2:],
+                weight.shape[2:],
+                stride,
+                padding,
+                padding_out,
+                dilation,
+            )
+        )
+        check_output_size(f"conv_transpose{n}d", size)
+        transpose = CONV_TRANSPOSE[n]
+        if all(o < max(s, d) for o, s, d in zip(padding_out, stride, dilation)):
+            return transpose(x, weight, bias, stride, padding, padding_out, groups, dilation)
+        full = transpose(x, weight, None, stride, 0, 0, groups, dilation)
+        end = [p + s - f for p, s, f in zip(padding, size, full.shape[2:])]
+        out = pad_spatial(full, [-p for p in padding], end)
+        return out if bias is None else out + bias_view(bias, out.ndim)
+
+    def _conv_transpose_x_backward(
+        self, weight, output_grad, stride, padding, padding_out, dilation, groups
+    ):
+        n = weight.ndim - 2
+        size = tuple(
+            map(
+                conv_transpose_input_size,
+                output_grad.shape[2:],
+                weight.shape[2:],
+                stride,
+                padding,
+                padding_out,
+                dilation,
+            )
+        )
+        grad = CONV[n](output_grad, weight, None, stride, padding, dilation, groups)
+        # padding_out >= stride leaves the convolution longer than the input: burn slices it
+        return grad[(..., *(slice(0, s) for s in size))]
+
+    def _conv_transpose_weight_backward(
+        self, x, weight, output_grad, stride, padding, padding_out, dilation, groups
+    ):
+        # <g, conv_transpose(x, w)> = <conv(g, w), x>: x is the convolution's output gradient,
+        # zero-extended where the convolution of g is longer than x (padding_out >= stride)
+        n = weight.ndim - 2
+        size = tuple(
+            (g + 2 * p - dilated(k, d)) // s + 1
+            for g, p, k, d, s in zip(
+                output_grad.shape[2:], padding, weight.shape[2:], dilation, stride
+            )
+        )
+        x = pad_spatial(x, (0,) * n, [s - i for s, i in zip(size, x.shape[2:])])
+        return CONV_WEIGHT[n](output_grad, weight.shape, x, stride, padding, dilation, groups)
+
+    conv_transpose1d = conv_transpose2d = conv_transpose3d = _conv_transpose
+    conv_transpose1d_x_backward = conv_transpose2d_x_backward = _conv_transpose_x_backward
+    conv_transpose3d_x_backward = _conv_transpose_x_backward
+    conv_transpose1d_weight_backward = _conv_transpose_weight_backward
+    conv_transpose2d_weight_backward = _conv_transpose_weight_backward
+    conv_transpose3d_weight_backward = _conv_transpose_weight_backward
+
+    # -- unfold / fold ---------------------------------------------------------------------------
+    def unfold4d(self, x, kernel_size, stride, padding, dilation):
+        size = tuple(
+            map(conv_output_size, x.shape[2:], kernel_size, stride, padding, padding, dilation)
+        )
+        check_output_size("unfold4d", size)
+        return F.unfold(x, kernel_size, dilation, padding, stride)
+
+    def fold4d(self, x, output_size, kernel_size, stride, padding, dilation):
+        return F.fold(x, output_size, kernel_size, dilation, padding, stride)

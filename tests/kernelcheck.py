@@ -1,0 +1,53 @@
+"""Helpers of the kernel tests: both backends, primitives in and out, and the check of a rules
+table's VJPs against central finite differences of the forward kernel."""
+
+import numpy as np
+import pytest
+import torch
+
+from runtime.autodiff.rules.conv import RULES
+from runtime.backends.numpy import BACKEND as NUMPY
+from runtime.backends.torch import BACKEND as TORCH
+
+BACKENDS = {"numpy": NUMPY, "torch": TORCH}
+
+
+def to_backend(B, value):
+    if isinstance(value, np.ndarray) and B is TORCH:
+        return torch.from_numpy(value)
+    return value
+
+
+def to_numpy(value):
+    return value.numpy() if isinstance(value, torch.Tensor) else np.asarray(value)
+
+
+def run(B, op, *args):
+    return to_numpy(getattr(B, op)(*[to_backend(B, a) for a in args]))
+
+
+def check_vjps(B, op, names, args, rng, floats):
+    """Each VJP of RULES[op] against the directional derivative <g, (f(a + h v) - f(a - h v)) /
+    2h> along a random v, for every float input named in `floats`."""
+    values = dict(zip(names, args))
+    out = getattr(B, op)(*[to_backend(B, a) for a in args])
+    # no gradient through a -inf output (a max-pool window over padding only)
+    g = np.where(np.isfinite(to_numpy(out)), rng.standard_normal(to_numpy(out).shape), 0)
+    for name, vjp in zip(floats, RULES[op]):
+        if values[name] is None:
+            continue
+        params = vjp.__code__.co_varnames[: vjp.__code__.co_argcount]
+        known = {**values, "B": B, "g": to_backend(B, g), "out": out}
+        known[f"{names[0]}_shape"] = tuple(np.shape(values[names[0]]))
+        kwargs = {p: to_backend(B, known[p]) for p in params}
+        grad = to_numpy(vjp(**kwargs))
+        direction = rng.standard_normal(np.shape(values[name]))
+        h = 1e-6
+        ends = []
+        for sign in (1, -1):
+            moved = dict(values, **{name: values[name] + sign * h * direction})
+            moved_out = run(B, op, *[moved[n] for n in names])
+            ends.append(np.sum(np.multiply(g, moved_out, where=g != 0, out=np.zeros(g.shape))))
+        numeric = (ends[0] - ends[1]) / (2 * h)
+        assert grad.shape == np.shape(values[name]), name
+        assert np.sum(grad * direction) == pytest.approx(numeric, rel=1e-6, abs=1e-7), name

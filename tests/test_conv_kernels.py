@@ -1,0 +1,262 @@
+"""Kernels of embedding, linear, the convolutions, unfold4d and fold4d, on both backends:
+forward values against direct loops written here (burn-ndarray's definitions), every VJP of the
+rules table against central finite differences of the forward kernel in float64, and a few
+against torch.nn.functional where its semantics are burn's."""
+
+import itertools
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+
+from kernelcheck import BACKENDS, NUMPY, check_vjps, run, to_backend, to_numpy
+
+# -- independent references (direct loops) ---------------------------------------------------
+
+
+def reference_conv(x, weight, bias, stride, padding, dilation, groups, padding_end):
+    end = padding if padding_end is None else padding_end
+    xp = np.pad(x, [(0, 0), (0, 0), *zip(padding, end)])
+    kernel = weight.shape[2:]
+    size = [
+        (n - d * (k - 1) - 1) // s + 1 for n, k, s, d in zip(xp.shape[2:], kernel, stride, dilation)
+    ]
+    per_in, per_out = x.shape[1] // groups, weight.shape[0] // groups
+    out = np.zeros((x.shape[0], weight.shape[0], *size))
+    for o in range(weight.shape[0]):
+        channels = slice(o // per_out * per_in, (o // per_out + 1) * per_in)
+        for pos in itertools.product(*map(range, size)):
+            for k in itertools.product(*map(range, kernel)):
+                at = tuple(p * s + kk * d for p, s, kk, d in zip(pos, stride, k, dilation))
+                out[(slice(None), o, *pos)] += (
+                    xp[(slice(None), channels, *at)] @ weight[(o, slice(None), *k)]
+                )
+    if bias is not None:
+        out += bias.reshape(-1, *[1] * len(kernel))
+    return out
+
+
+def reference_conv_transpose(x, weight, bias, stride, padding, padding_out, dilation, groups):
+    kernel = weight.shape[2:]
+    size = [
+        (n - 1) * s + d * (k - 1) + 1 + po - 2 * p
+        for n, k, s, p, po, d in zip(x.shape[2:], kernel, stride, padding, padding_out, dilation)
+    ]
+    per_in, per_out = x.shape[1] // groups, weight.shape[1]
+    out = np.zeros((x.shape[0], per_out * groups, *size))
+    for ic in range(x.shape[1]):
+        group = ic // per_in
+        for oc in range(per_out):
+            for pos in itertools.product(*map(range, x.shape[2:])):
+                for k in itertools.product(*map(range, kernel)):
+                    at = [
+                        i * s + kk * d - p
+                        for i, s, kk, d, p in zip(pos, stride, k, dilation, padding)
+                    ]
+                    if all(0 <= a < n for a, n in zip(at, size)):
+                        out[(slice(None), group * per_out + oc, *at)] += (
+                            x[(slice(None), ic, *pos)] * weight[(ic, oc, *k)]
+                        )
+    if bias is not None:
+        out += bias.reshape(-1, *[1] * len(kernel))
+    return out
+
+
+def reference_unfold(x, kernel, stride, padding, dilation):
+    xp = np.pad(x, [(0, 0), (0, 0), *zip(padding, padding)])
+    size = [
+        (n - d * (k - 1) - 1) // s + 1 for n, k, s, d in zip(xp.shape[2:], kernel, stride, dilation)
+    ]
+    out = np.zeros((x.shape[0], x.shape[1] * kernel[0] * kernel[1], size[0] * size[1]))
+    for c, kh, kw, oh, ow in itertools.product(
+        range(x.shape[1]), range(kernel[0]), range(kernel[1]), range(size[0]), range(size[1])
+    ):
+        row = (c * kernel[0] + kh) * kernel[1] + kw
+        value = xp[:, c, oh * stride[0] + kh * dilation[0], ow * stride[1] + kw * dilation[1]]
+        out[:, row, oh * size[1] + ow] = value
+    return out
+
+
+def reference_fold(x, output_size, kernel, stride, padding, dilation):
+    size = [
+        (n + 2 * p - d * (k - 1) - 1) // s + 1
+        for n, k, s, p, d in zip(output_size, kernel, stride, padding, dilation)
+    ]
+    channels = x.shape[1] // (kernel[0] * kernel[1])
+    out = np.zeros(
+        (x.shape[0], channels, output_size[0] + 2 * padding[0], output_size[1] + 2 * padding[1])
+    )
+    for c, kh, kw, oh, ow in itertools.product(
+        range(channels), range(kernel[0]), range(kernel[1]), range(size[0]), range(size[1])
+    ):
+        row = (c * kernel[0] + kh) * kernel[1] + kw
+        out[:, c, oh * stride[0] + kh * dilation[0], ow * stride[1] + kw * dilation[1]] += x[
+            :, row, oh * size[1] + ow
+        ]
+    return out[
+        :, :, padding[0] : padding[0] + output_size[0], padding[1] : padding[1] + output_size[1]
+    ]
+
+
+# -- cases -----------------------------------------------------------------------------------
+
+# (spatial size, kernel, stride, padding, dilation, groups, padding_end)
+CONV_CASES = [
+    ((7,), (3,), (1,), (1,), (1,), 1, None),
+    ((9,), (2,), (2,), (0,), (3,), 2, (2,)),
+    ((5, 6), (3, 2), (1, 1), (1, 0), (1, 1), 1, None),
+    ((6, 7), (2, 3), (2, 1), (1, 2), (2, 1), 2, (0, 1)),
+    ((5, 5), (3, 3), (2, 2), (1, 1), (1, 1), 1, (2, 0)),
+    ((4, 5, 4), (2, 2, 3), (1, 2, 1), (1, 0, 1), (1, 1, 1), 2, None),
+    ((3, 4, 3), (2, 2, 2), (1, 1, 1), (0, 1, 1), (1, 2, 1), 1, (1, 0, 1)),
+]
+
+# (spatial size, kernel, stride, padding, padding_out, dilation, groups)
+TRANSPOSE_CASES = [
+    ((5,), (3,), (2,), (1,), (1,), (1,), 1),
+    ((4,), (2,), (2,), (0,), (3,), (2,), 2),  # padding_out > stride: legal in burn
+    ((3, 4), (3, 2), (2, 1), (1, 0), (1, 0), (1, 2), 1),
+    ((4, 3), (2, 3), (1, 2), (0, 1), (2, 2), (1, 1), 2),  # padding_out >= stride
+    ((3, 3, 2), (2, 2, 2), (2, 1, 1), (0, 1, 0), (1, 0, 0), (1, 1, 2), 1),
+    ((3, 4), (3, 2), (1, 1), (1, 0), (0, 1), (2, 1), 1),
+]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("case", CONV_CASES, ids=str)
+def test_conv(backend, case):
+    B = BACKENDS[backend]
+    size, kernel, stride, padding, dilation, groups, padding_end = case
+    n = len(size)
+    rng = np.random.default_rng(len(size) * 7 + groups)
+    x = rng.standard_normal((2, 2 * groups, *size))
+    weight = rng.standard_normal((3 * groups, 2, *kernel))
+    bias = rng.standard_normal(3 * groups)
+    options = (stride, padding, dilation, groups, padding_end)
+    expected = reference_conv(x, weight, bias, *options)
+    np.testing.assert_allclose(run(B, f"conv{n}d", x, weight, bias, *options), expected, atol=1e-12)
+    names = ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end")
+    check_vjps(B, f"conv{n}d", names, (x, weight, bias, *options), rng, names[:3])
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("case", TRANSPOSE_CASES, ids=str)
+def test_conv_transpose(backend, case):
+    B = BACKENDS[backend]
+    size, kernel, stride, padding, padding_out, dilation, groups = case
+    n = len(size)
+    rng = np.random.default_rng(len(size) * 5 + groups)
+    x = rng.standard_normal((2, 2 * groups, *size))
+    weight = rng.standard_normal((2 * groups, 3, *kernel))
+    bias = rng.standard_normal(3 * groups)
+    options = (stride, padding, padding_out, dilation, groups)
+    expected = reference_conv_transpose(x, weight, bias, *options)
+    got = run(B, f"conv_transpose{n}d", x, weight, bias, *options)
+    np.testing.assert_allclose(got, expected, atol=1e-12)
+    names = ("x", "weight", "bias", "stride", "padding", "padding_out", "dilation", "groups")
+    check_vjps(B, f"conv_transpose{n}d", names, (x, weight, bias, *options), rng, names[:3])
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_conv_without_bias_and_float32(backend):
+    B = BACKENDS[backend]
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((2, 4, 6, 5)).astype(np.float32)
+    weight = rng.standard_normal((6, 2, 3, 3)).astype(np.float32)
+    got = getattr(B, "conv2d")(
+        to_backend(B, x), to_backend(B, weight), None, (1, 2), (1, 1), (1, 1), 2, None
+    )
+    assert to_numpy(got).dtype == np.float32
+    expected = reference_conv(
+        x.astype(np.float64), weight.astype(np.float64), None, (1, 2), (1, 1), (1, 1), 2, None
+    )
+    np.testing.assert_allclose(to_numpy(got), expected, rtol=1e-5, atol=1e-5)
+
+
+def test_conv_agrees_with_torch_functional():
+    rng = np.random.default_rng(4)
+    x, weight, bias = (
+        rng.standard_normal((2, 4, 7, 6)),
+        rng.standard_normal((6, 2, 3, 2)),
+        rng.standard_normal(6),
+    )
+    expected = F.conv2d(
+        *map(torch.from_numpy, (x, weight, bias)), (2, 1), (1, 1), (1, 2), 2
+    ).numpy()
+    np.testing.assert_allclose(
+        NUMPY.conv2d(x, weight, bias, (2, 1), (1, 1), (1, 2), 2, None), expected, atol=1e-12
+    )
+    weight = rng.standard_normal((4, 3, 2, 3))
+    expected = F.conv_transpose2d(
+        *map(torch.from_numpy, (x, weight, bias)), (2, 1), (1, 0), (1, 0), 2, (1, 2)
+    ).numpy()
+    got = NUMPY.conv_transpose2d(x, weight, bias, (2, 1), (1, 0), (1, 0), (1, 2), 2)
+    np.testing.assert_allclose(got, expected, atol=1e-12)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    "options", [((2, 3), (1, 1), (0, 0), (1, 1)), ((3, 2), (2, 1), (1, 2), (1, 2))], ids=str
+)
+def test_unfold_and_fold(backend, options):
+    B = BACKENDS[backend]
+    kernel, stride, padding, dilation = options
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((2, 3, 6, 7))
+    unfolded = run(B, "unfold4d", x, kernel, stride, padding, dilation)
+    np.testing.assert_allclose(unfolded, reference_unfold(x, *options))
+    columns = rng.standard_normal(unfolded.shape)
+    folded = run(B, "fold4d", columns, (6, 7), kernel, stride, padding, dilation)
+    np.testing.assert_allclose(folded, reference_fold(columns, (6, 7), *options), atol=1e-12)
+    names = ("x", "kernel_size", "stride", "padding", "dilation")
+    check_vjps(B, "unfold4d", names, (x, *options), rng, ("x",))
+    names = ("x", "output_size", "kernel_size", "stride", "padding", "dilation")
+    check_vjps(B, "fold4d", names, (columns, (6, 7), *options), rng, ("x",))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_embedding(backend):
+    B = BACKENDS[backend]
+    rng = np.random.default_rng(6)
+    weights = rng.standard_normal((5, 3))
+    indices = np.array([[0, 4, 4], [2, 0, 1]])
+    got = run(B, "embedding", weights, indices)
+    for b, s in itertools.product(range(2), range(3)):
+        np.testing.assert_array_equal(got[b, s], weights[indices[b, s]])
+    check_vjps(B, "embedding", ("weights", "indices"), (weights, indices), rng, ("weights",))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("shape", [(4,), (3, 4), (2, 3, 4)], ids=str)
+def test_linear(backend, shape):
+    B = BACKENDS[backend]
+    rng = np.random.default_rng(7)
+    x, weight, bias = (
+        rng.standard_normal(shape),
+        rng.standard_normal((4, 2)),
+        rng.standard_normal(2),
+    )
+    expected = np.zeros((*shape[:-1], 2))
+    for lead in itertools.product(*map(range, shape[:-1])):
+        for j in range(2):
+            expected[(*lead, j)] = sum(x[(*lead, i)] * weight[i, j] for i in range(4)) + bias[j]
+    np.testing.assert_allclose(run(B, "linear", x, weight, bias), expected, atol=1e-12)
+    np.testing.assert_allclose(run(B, "linear", x, weight, None), expected - bias, atol=1e-12)
+    names = ("input", "weight", "bias")
+    check_vjps(B, "linear", names, (x, weight, bias), rng, names)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_bad_shapes_are_named(backend):
+    B = BACKENDS[backend]
+    x = to_backend(B, np.zeros((1, 3, 5, 5)))
+    weight = to_backend(B, np.zeros((4, 2, 3, 3)))
+    with pytest.raises(ValueError, match="channels"):
+        B.conv2d(x, weight, None, (1, 1), (0, 0), (1, 1), 1, None)
+    with pytest.raises(ValueError, match="bias"):
+        B.conv2d(x[:, :2], weight, to_backend(B, np.zeros(3)), (1, 1), (0, 0), (1, 1), 1, None)
+    with pytest.raises(ValueError, match="too small"):
+        B.conv2d(x[:, :2, :2], weight, None, (1, 1), (0, 0), (1, 1), 1, None)
+    with pytest.raises(ValueError, match="linear"):
+        B.linear(x, weight[0, 0], None)
