@@ -534,22 +534,23 @@ def _convert(method: str, op: Op, arg, receiver: str = "self") -> str:
     `receiver` is the tensor that dims and slices refer to."""
     t, n = arg.type, arg.name
     result_kind = op.returns[0]
+    where = f'"{method}", "{n}"'
     return {
         "scalar": f'scalar_for("{method}", {receiver}, {n})',
-        "number": f"float({n})",
-        "integer": f"int({n})",
-        "flag": f"bool({n})",
-        "dim": f"dim_arg({receiver}, {n})",
-        "dims": f"dims_arg({receiver}, {n})",
-        "shape": f"shape_arg({n})",
-        "view_shape": f"view_shape_arg({receiver}, {n})",
-        "slices": f"slices_arg({receiver}, {n})",
+        "number": f"real_arg({where}, {n})",
+        "integer": f"integer_arg({where}, {n})",
+        "flag": f"flag_arg({where}, {n})",
+        "dim": f"dim_of({where}, {receiver}, {n})",
+        "dims": f"dims_of({where}, {receiver}, {n})",
+        "shape": f"shape_of({where}, {n})",
+        "view_shape": f"view_shape_of({where}, {receiver}, {n})",
+        "slices": f'slices_arg("{method}", {receiver}, {n})',
         "update": f"update_arg({n})",
         "device": f"device_arg({n}).device",
         "dtype": f"dtype_arg({n}, {KIND_CONST[result_kind]})",
         "distribution": f"distribution_arg({n})",
-        "tensors": f"tensors_arg({n})",
-        "choice": f'choice_arg("{method}", "{n}", {n}, {_tuple(map(repr, op.choices.get(n, ())))})',
+        "tensors": f"tensors_of({where}, {n})",
+        "choice": f"choice_arg({where}, {n}, {_tuple(map(repr, op.choices.get(n, ())))})",
     }.get(t, n)
 
 
@@ -591,7 +592,7 @@ def _static_method(name, ops, doc, operators) -> Method:
     if "data" in names:
         resolve = "dtype = infer_data_dtype(data, dtype)"
     elif "fill_value" in names:
-        resolve = "dtype = fill_dtype(fill_value, dtype)"
+        resolve = f'dtype = fill_dtype("{name}", fill_value, dtype)'
     else:
         resolve = f"dtype = dtype_arg(dtype, {KIND_CONST[first.kind]})"
     body = [resolve, "kind = kind_of_dtype(dtype)"]
@@ -615,7 +616,10 @@ def _static_method(name, ops, doc, operators) -> Method:
 
 def _list_method(name, ops, doc, operators, signature, tensors) -> Method:
     """A static method over a list of tensors (`Tensor.cat`): routes by the first one's kind."""
-    body = [f"{tensors} = tensors_arg({tensors})", f"kind = {tensors}[0].kind.tensor_kind"]
+    body = [
+        f'{tensors} = tensors_of("{name}", "{tensors}", {tensors})',
+        f"kind = {tensors}[0].kind.tensor_kind",
+    ]
     for op in ops:
         args = [
             a.name if a.type == "tensors" else _convert(name, op, a, f"{tensors}[0]")

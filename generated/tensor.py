@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=fa5df26013a30636 body=dc190c8c952ddd13
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=6cb694e5a7315963 body=244426ce905041b3
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from runtime.arguments import (  # noqa: F401  (the argument checks the methods use)
@@ -9,24 +9,27 @@ from runtime.arguments import (  # noqa: F401  (the argument checks the methods 
     choice_arg,
     data_arg,
     device_arg,
-    dim_arg,
-    dims_arg,
+    dim_of,
+    dims_of,
     distribution_arg,
     dtype_arg,
     dtype_error,
     expect_kind,
     fill_dtype,
+    flag_arg,
     infer_data_dtype,
+    integer_arg,
     is_scalar,
     kind_error,
     kind_of_dtype,
+    real_arg,
     same_kind,
     scalar_for,
-    shape_arg,
+    shape_of,
     slices_arg,
-    tensors_arg,
+    tensors_of,
     update_arg,
-    view_shape_arg,
+    view_shape_of,
 )
 from runtime.tensor import TensorBase
 
@@ -65,11 +68,11 @@ class Tensor(TensorBase):
         dtype = dtype_arg(dtype, FLOAT)
         kind = kind_of_dtype(dtype)
         if kind is FLOAT:
-            return float_zeros(shape_arg(shape), device_arg(device).device, dtype)
+            return float_zeros(shape_of("zeros", "shape", shape), device_arg(device).device, dtype)
         if kind is INT:
-            return int_zeros(shape_arg(shape), device_arg(device).device, dtype)
+            return int_zeros(shape_of("zeros", "shape", shape), device_arg(device).device, dtype)
         if kind is BOOL:
-            return bool_zeros(shape_arg(shape), device_arg(device).device, dtype)
+            return bool_zeros(shape_of("zeros", "shape", shape), device_arg(device).device, dtype)
         raise dtype_error("zeros", dtype, (FLOAT, INT, BOOL))
 
     @classmethod
@@ -83,11 +86,11 @@ class Tensor(TensorBase):
         dtype = dtype_arg(dtype, FLOAT)
         kind = kind_of_dtype(dtype)
         if kind is FLOAT:
-            return float_ones(shape_arg(shape), device_arg(device).device, dtype)
+            return float_ones(shape_of("ones", "shape", shape), device_arg(device).device, dtype)
         if kind is INT:
-            return int_ones(shape_arg(shape), device_arg(device).device, dtype)
+            return int_ones(shape_of("ones", "shape", shape), device_arg(device).device, dtype)
         if kind is BOOL:
-            return bool_ones(shape_arg(shape), device_arg(device).device, dtype)
+            return bool_ones(shape_of("ones", "shape", shape), device_arg(device).device, dtype)
         raise dtype_error("ones", dtype, (FLOAT, INT, BOOL))
 
     @classmethod
@@ -97,12 +100,22 @@ class Tensor(TensorBase):
         - float_full: A float tensor filled with `fill_value`.
         - int_full: An int tensor filled with `fill_value`.
         """
-        dtype = fill_dtype(fill_value, dtype)
+        dtype = fill_dtype("full", fill_value, dtype)
         kind = kind_of_dtype(dtype)
         if kind is FLOAT:
-            return float_full(shape_arg(shape), float(fill_value), device_arg(device).device, dtype)
+            return float_full(
+                shape_of("full", "shape", shape),
+                real_arg("full", "fill_value", fill_value),
+                device_arg(device).device,
+                dtype,
+            )
         if kind is INT:
-            return int_full(shape_arg(shape), int(fill_value), device_arg(device).device, dtype)
+            return int_full(
+                shape_of("full", "shape", shape),
+                integer_arg("full", "fill_value", fill_value),
+                device_arg(device).device,
+                dtype,
+            )
         raise dtype_error("full", dtype, (FLOAT, INT))
 
     @classmethod
@@ -116,11 +129,11 @@ class Tensor(TensorBase):
         dtype = dtype_arg(dtype, FLOAT)
         kind = kind_of_dtype(dtype)
         if kind is FLOAT:
-            return float_empty(shape_arg(shape), device_arg(device).device, dtype)
+            return float_empty(shape_of("empty", "shape", shape), device_arg(device).device, dtype)
         if kind is INT:
-            return int_empty(shape_arg(shape), device_arg(device).device, dtype)
+            return int_empty(shape_of("empty", "shape", shape), device_arg(device).device, dtype)
         if kind is BOOL:
-            return bool_empty(shape_arg(shape), device_arg(device).device, dtype)
+            return bool_empty(shape_of("empty", "shape", shape), device_arg(device).device, dtype)
         raise dtype_error("empty", dtype, (FLOAT, INT, BOOL))
 
     @classmethod
@@ -134,11 +147,17 @@ class Tensor(TensorBase):
         kind = kind_of_dtype(dtype)
         if kind is FLOAT:
             return float_random(
-                shape_arg(shape), distribution_arg(distribution), device_arg(device).device, dtype
+                shape_of("random", "shape", shape),
+                distribution_arg(distribution),
+                device_arg(device).device,
+                dtype,
             )
         if kind is INT:
             return int_random(
-                shape_arg(shape), distribution_arg(distribution), device_arg(device).device, dtype
+                shape_of("random", "shape", shape),
+                distribution_arg(distribution),
+                device_arg(device).device,
+                dtype,
             )
         raise dtype_error("random", dtype, (FLOAT, INT))
 
@@ -149,7 +168,11 @@ class Tensor(TensorBase):
         kind = kind_of_dtype(dtype)
         if kind is INT:
             return int_arange_step(
-                int(start), int(end), int(step), device_arg(device).device, dtype
+                integer_arg("arange", "start", start),
+                integer_arg("arange", "end", end),
+                integer_arg("arange", "step", step),
+                device_arg(device).device,
+                dtype,
             )
         raise dtype_error("arange", dtype, (INT,))
 
@@ -328,7 +351,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             if type(rhs) is not Tensor or rhs.kind is not self.kind:
                 same_kind("cross", self, rhs)
-            return float_cross(self, rhs, dim_arg(self, dim))
+            return float_cross(self, rhs, dim_of("cross", "dim", self, dim))
         raise kind_error("cross", self, (FLOAT,))
 
     def powf(self, rhs):
@@ -345,7 +368,7 @@ class Tensor(TensorBase):
                 return float_powf(self, rhs)
         else:
             if kind is FLOAT:
-                return float_powf_scalar(self, float(rhs))
+                return float_powf_scalar(self, real_arg("powf", "rhs", rhs))
         raise kind_error("powf", self, (FLOAT,))
 
     def powi(self, rhs):
@@ -367,7 +390,7 @@ class Tensor(TensorBase):
                 return int_powi(self, rhs)
         else:
             if kind is FLOAT:
-                return float_powi_scalar(self, int(rhs))
+                return float_powi_scalar(self, integer_arg("powi", "rhs", rhs))
             if kind is INT:
                 return int_powi_scalar(self, scalar_for("powi", self, rhs))
         raise kind_error("powi", self, (FLOAT, INT))
@@ -461,7 +484,7 @@ class Tensor(TensorBase):
         """Element-wise x, or x * negative_slope where x < 0."""
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return leaky_relu(self, float(negative_slope))
+            return leaky_relu(self, real_arg("leaky_relu", "negative_slope", negative_slope))
         raise kind_error("leaky_relu", self, (FLOAT,))
 
     def prelu(self, alpha):
@@ -477,28 +500,32 @@ class Tensor(TensorBase):
         """Element-wise clamp(alpha * x + beta, 0, 1)."""
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return hard_sigmoid(self, float(alpha), float(beta))
+            return hard_sigmoid(
+                self,
+                real_arg("hard_sigmoid", "alpha", alpha),
+                real_arg("hard_sigmoid", "beta", beta),
+            )
         raise kind_error("hard_sigmoid", self, (FLOAT,))
 
     def softmax(self, dim):
         """e^x / sum(e^x) along `dim`, shifted by the row max (stable for large inputs)."""
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return softmax(self, dim_arg(self, dim))
+            return softmax(self, dim_of("softmax", "dim", self, dim))
         raise kind_error("softmax", self, (FLOAT,))
 
     def log_softmax(self, dim):
         """log(softmax(x)) along `dim`, as x - max - log(sum(e^(x - max))) (stable)."""
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return log_softmax(self, dim_arg(self, dim))
+            return log_softmax(self, dim_of("log_softmax", "dim", self, dim))
         raise kind_error("log_softmax", self, (FLOAT,))
 
     def softmin(self, dim):
         """softmax(-x) along `dim`."""
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return softmin(self, dim_arg(self, dim))
+            return softmin(self, dim_of("softmin", "dim", self, dim))
         raise kind_error("softmin", self, (FLOAT,))
 
     def sum(self):
@@ -522,9 +549,9 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_sum_dim(self, dim_arg(self, dim))
+            return float_sum_dim(self, dim_of("sum_dim", "dim", self, dim))
         if kind is INT:
-            return int_sum_dim(self, dim_arg(self, dim))
+            return int_sum_dim(self, dim_of("sum_dim", "dim", self, dim))
         raise kind_error("sum_dim", self, (FLOAT, INT))
 
     def mean(self):
@@ -548,9 +575,9 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_mean_dim(self, dim_arg(self, dim))
+            return float_mean_dim(self, dim_of("mean_dim", "dim", self, dim))
         if kind is INT:
-            return int_mean_dim(self, dim_arg(self, dim))
+            return int_mean_dim(self, dim_of("mean_dim", "dim", self, dim))
         raise kind_error("mean_dim", self, (FLOAT, INT))
 
     def prod(self):
@@ -574,9 +601,9 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_prod_dim(self, dim_arg(self, dim))
+            return float_prod_dim(self, dim_of("prod_dim", "dim", self, dim))
         if kind is INT:
-            return int_prod_dim(self, dim_arg(self, dim))
+            return int_prod_dim(self, dim_of("prod_dim", "dim", self, dim))
         raise kind_error("prod_dim", self, (FLOAT, INT))
 
     def max(self):
@@ -600,9 +627,9 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_max_dim(self, dim_arg(self, dim))
+            return float_max_dim(self, dim_of("max_dim", "dim", self, dim))
         if kind is INT:
-            return int_max_dim(self, dim_arg(self, dim))
+            return int_max_dim(self, dim_of("max_dim", "dim", self, dim))
         raise kind_error("max_dim", self, (FLOAT, INT))
 
     def max_dim_with_indices(self, dim):
@@ -613,9 +640,11 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_max_dim_with_indices(self, dim_arg(self, dim))
+            return float_max_dim_with_indices(
+                self, dim_of("max_dim_with_indices", "dim", self, dim)
+            )
         if kind is INT:
-            return int_max_dim_with_indices(self, dim_arg(self, dim))
+            return int_max_dim_with_indices(self, dim_of("max_dim_with_indices", "dim", self, dim))
         raise kind_error("max_dim_with_indices", self, (FLOAT, INT))
 
     def min(self):
@@ -639,9 +668,9 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_min_dim(self, dim_arg(self, dim))
+            return float_min_dim(self, dim_of("min_dim", "dim", self, dim))
         if kind is INT:
-            return int_min_dim(self, dim_arg(self, dim))
+            return int_min_dim(self, dim_of("min_dim", "dim", self, dim))
         raise kind_error("min_dim", self, (FLOAT, INT))
 
     def min_dim_with_indices(self, dim):
@@ -652,9 +681,11 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_min_dim_with_indices(self, dim_arg(self, dim))
+            return float_min_dim_with_indices(
+                self, dim_of("min_dim_with_indices", "dim", self, dim)
+            )
         if kind is INT:
-            return int_min_dim_with_indices(self, dim_arg(self, dim))
+            return int_min_dim_with_indices(self, dim_of("min_dim_with_indices", "dim", self, dim))
         raise kind_error("min_dim_with_indices", self, (FLOAT, INT))
 
     def max_abs(self):
@@ -678,9 +709,9 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_max_abs_dim(self, dim_arg(self, dim))
+            return float_max_abs_dim(self, dim_of("max_abs_dim", "dim", self, dim))
         if kind is INT:
-            return int_max_abs_dim(self, dim_arg(self, dim))
+            return int_max_abs_dim(self, dim_of("max_abs_dim", "dim", self, dim))
         raise kind_error("max_abs_dim", self, (FLOAT, INT))
 
     def argmax(self, dim):
@@ -691,9 +722,9 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_argmax(self, dim_arg(self, dim))
+            return float_argmax(self, dim_of("argmax", "dim", self, dim))
         if kind is INT:
-            return int_argmax(self, dim_arg(self, dim))
+            return int_argmax(self, dim_of("argmax", "dim", self, dim))
         raise kind_error("argmax", self, (FLOAT, INT))
 
     def argmin(self, dim):
@@ -704,9 +735,9 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_argmin(self, dim_arg(self, dim))
+            return float_argmin(self, dim_of("argmin", "dim", self, dim))
         if kind is INT:
-            return int_argmin(self, dim_arg(self, dim))
+            return int_argmin(self, dim_of("argmin", "dim", self, dim))
         raise kind_error("argmin", self, (FLOAT, INT))
 
     def any(self):
@@ -734,11 +765,11 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_any_dim(self, dim_arg(self, dim))
+            return float_any_dim(self, dim_of("any_dim", "dim", self, dim))
         if kind is INT:
-            return int_any_dim(self, dim_arg(self, dim))
+            return int_any_dim(self, dim_of("any_dim", "dim", self, dim))
         if kind is BOOL:
-            return bool_any_dim(self, dim_arg(self, dim))
+            return bool_any_dim(self, dim_of("any_dim", "dim", self, dim))
         raise kind_error("any_dim", self, (FLOAT, INT, BOOL))
 
     def all(self):
@@ -766,11 +797,11 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_all_dim(self, dim_arg(self, dim))
+            return float_all_dim(self, dim_of("all_dim", "dim", self, dim))
         if kind is INT:
-            return int_all_dim(self, dim_arg(self, dim))
+            return int_all_dim(self, dim_of("all_dim", "dim", self, dim))
         if kind is BOOL:
-            return bool_all_dim(self, dim_arg(self, dim))
+            return bool_all_dim(self, dim_of("all_dim", "dim", self, dim))
         raise kind_error("all_dim", self, (FLOAT, INT, BOOL))
 
     def cumsum(self, dim):
@@ -781,9 +812,9 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_cumsum(self, dim_arg(self, dim))
+            return float_cumsum(self, dim_of("cumsum", "dim", self, dim))
         if kind is INT:
-            return int_cumsum(self, dim_arg(self, dim))
+            return int_cumsum(self, dim_of("cumsum", "dim", self, dim))
         raise kind_error("cumsum", self, (FLOAT, INT))
 
     def cumprod(self, dim):
@@ -794,9 +825,9 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_cumprod(self, dim_arg(self, dim))
+            return float_cumprod(self, dim_of("cumprod", "dim", self, dim))
         if kind is INT:
-            return int_cumprod(self, dim_arg(self, dim))
+            return int_cumprod(self, dim_of("cumprod", "dim", self, dim))
         raise kind_error("cumprod", self, (FLOAT, INT))
 
     def cummin(self, dim):
@@ -807,9 +838,9 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_cummin(self, dim_arg(self, dim))
+            return float_cummin(self, dim_of("cummin", "dim", self, dim))
         if kind is INT:
-            return int_cummin(self, dim_arg(self, dim))
+            return int_cummin(self, dim_of("cummin", "dim", self, dim))
         raise kind_error("cummin", self, (FLOAT, INT))
 
     def cummax(self, dim):
@@ -820,9 +851,9 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_cummax(self, dim_arg(self, dim))
+            return float_cummax(self, dim_of("cummax", "dim", self, dim))
         if kind is INT:
-            return int_cummax(self, dim_arg(self, dim))
+            return int_cummax(self, dim_of("cummax", "dim", self, dim))
         raise kind_error("cummax", self, (FLOAT, INT))
 
     def sort(self, dim, descending=False):
@@ -833,9 +864,13 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_sort(self, dim_arg(self, dim), bool(descending))
+            return float_sort(
+                self, dim_of("sort", "dim", self, dim), flag_arg("sort", "descending", descending)
+            )
         if kind is INT:
-            return int_sort(self, dim_arg(self, dim), bool(descending))
+            return int_sort(
+                self, dim_of("sort", "dim", self, dim), flag_arg("sort", "descending", descending)
+            )
         raise kind_error("sort", self, (FLOAT, INT))
 
     def sort_with_indices(self, dim, descending=False):
@@ -846,9 +881,17 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_sort_with_indices(self, dim_arg(self, dim), bool(descending))
+            return float_sort_with_indices(
+                self,
+                dim_of("sort_with_indices", "dim", self, dim),
+                flag_arg("sort_with_indices", "descending", descending),
+            )
         if kind is INT:
-            return int_sort_with_indices(self, dim_arg(self, dim), bool(descending))
+            return int_sort_with_indices(
+                self,
+                dim_of("sort_with_indices", "dim", self, dim),
+                flag_arg("sort_with_indices", "descending", descending),
+            )
         raise kind_error("sort_with_indices", self, (FLOAT, INT))
 
     def argsort(self, dim, descending=False):
@@ -859,9 +902,17 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_argsort(self, dim_arg(self, dim), bool(descending))
+            return float_argsort(
+                self,
+                dim_of("argsort", "dim", self, dim),
+                flag_arg("argsort", "descending", descending),
+            )
         if kind is INT:
-            return int_argsort(self, dim_arg(self, dim), bool(descending))
+            return int_argsort(
+                self,
+                dim_of("argsort", "dim", self, dim),
+                flag_arg("argsort", "descending", descending),
+            )
         raise kind_error("argsort", self, (FLOAT, INT))
 
     def topk(self, k, dim):
@@ -872,9 +923,9 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_topk(self, int(k), dim_arg(self, dim))
+            return float_topk(self, integer_arg("topk", "k", k), dim_of("topk", "dim", self, dim))
         if kind is INT:
-            return int_topk(self, int(k), dim_arg(self, dim))
+            return int_topk(self, integer_arg("topk", "k", k), dim_of("topk", "dim", self, dim))
         raise kind_error("topk", self, (FLOAT, INT))
 
     def topk_with_indices(self, k, dim):
@@ -885,9 +936,17 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_topk_with_indices(self, int(k), dim_arg(self, dim))
+            return float_topk_with_indices(
+                self,
+                integer_arg("topk_with_indices", "k", k),
+                dim_of("topk_with_indices", "dim", self, dim),
+            )
         if kind is INT:
-            return int_topk_with_indices(self, int(k), dim_arg(self, dim))
+            return int_topk_with_indices(
+                self,
+                integer_arg("topk_with_indices", "k", k),
+                dim_of("topk_with_indices", "dim", self, dim),
+            )
         raise kind_error("topk_with_indices", self, (FLOAT, INT))
 
     def argtopk(self, k, dim):
@@ -898,9 +957,13 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_argtopk(self, int(k), dim_arg(self, dim))
+            return float_argtopk(
+                self, integer_arg("argtopk", "k", k), dim_of("argtopk", "dim", self, dim)
+            )
         if kind is INT:
-            return int_argtopk(self, int(k), dim_arg(self, dim))
+            return int_argtopk(
+                self, integer_arg("argtopk", "k", k), dim_of("argtopk", "dim", self, dim)
+            )
         raise kind_error("argtopk", self, (FLOAT, INT))
 
     def reshape(self, shape):
@@ -912,11 +975,11 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_reshape(self, view_shape_arg(self, shape))
+            return float_reshape(self, view_shape_of("reshape", "shape", self, shape))
         if kind is INT:
-            return int_reshape(self, view_shape_arg(self, shape))
+            return int_reshape(self, view_shape_of("reshape", "shape", self, shape))
         if kind is BOOL:
-            return bool_reshape(self, view_shape_arg(self, shape))
+            return bool_reshape(self, view_shape_of("reshape", "shape", self, shape))
         raise kind_error("reshape", self, (FLOAT, INT, BOOL))
 
     def swap_dims(self, dim1, dim2):
@@ -928,11 +991,23 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_swap_dims(self, dim_arg(self, dim1), dim_arg(self, dim2))
+            return float_swap_dims(
+                self,
+                dim_of("swap_dims", "dim1", self, dim1),
+                dim_of("swap_dims", "dim2", self, dim2),
+            )
         if kind is INT:
-            return int_swap_dims(self, dim_arg(self, dim1), dim_arg(self, dim2))
+            return int_swap_dims(
+                self,
+                dim_of("swap_dims", "dim1", self, dim1),
+                dim_of("swap_dims", "dim2", self, dim2),
+            )
         if kind is BOOL:
-            return bool_swap_dims(self, dim_arg(self, dim1), dim_arg(self, dim2))
+            return bool_swap_dims(
+                self,
+                dim_of("swap_dims", "dim1", self, dim1),
+                dim_of("swap_dims", "dim2", self, dim2),
+            )
         raise kind_error("swap_dims", self, (FLOAT, INT, BOOL))
 
     def transpose(self):
@@ -960,11 +1035,11 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_permute(self, dims_arg(self, axes))
+            return float_permute(self, dims_of("permute", "axes", self, axes))
         if kind is INT:
-            return int_permute(self, dims_arg(self, axes))
+            return int_permute(self, dims_of("permute", "axes", self, axes))
         if kind is BOOL:
-            return bool_permute(self, dims_arg(self, axes))
+            return bool_permute(self, dims_of("permute", "axes", self, axes))
         raise kind_error("permute", self, (FLOAT, INT, BOOL))
 
     def flip(self, axes):
@@ -976,11 +1051,11 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_flip(self, dims_arg(self, axes))
+            return float_flip(self, dims_of("flip", "axes", self, axes))
         if kind is INT:
-            return int_flip(self, dims_arg(self, axes))
+            return int_flip(self, dims_of("flip", "axes", self, axes))
         if kind is BOOL:
-            return bool_flip(self, dims_arg(self, axes))
+            return bool_flip(self, dims_of("flip", "axes", self, axes))
         raise kind_error("flip", self, (FLOAT, INT, BOOL))
 
     def expand(self, shape):
@@ -992,11 +1067,11 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_expand(self, shape_arg(shape))
+            return float_expand(self, shape_of("expand", "shape", shape))
         if kind is INT:
-            return int_expand(self, shape_arg(shape))
+            return int_expand(self, shape_of("expand", "shape", shape))
         if kind is BOOL:
-            return bool_expand(self, shape_arg(shape))
+            return bool_expand(self, shape_of("expand", "shape", shape))
         raise kind_error("expand", self, (FLOAT, INT, BOOL))
 
     def repeat_dim(self, dim, times):
@@ -1008,11 +1083,23 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_repeat_dim(self, dim_arg(self, dim), int(times))
+            return float_repeat_dim(
+                self,
+                dim_of("repeat_dim", "dim", self, dim),
+                integer_arg("repeat_dim", "times", times),
+            )
         if kind is INT:
-            return int_repeat_dim(self, dim_arg(self, dim), int(times))
+            return int_repeat_dim(
+                self,
+                dim_of("repeat_dim", "dim", self, dim),
+                integer_arg("repeat_dim", "times", times),
+            )
         if kind is BOOL:
-            return bool_repeat_dim(self, dim_arg(self, dim), int(times))
+            return bool_repeat_dim(
+                self,
+                dim_of("repeat_dim", "dim", self, dim),
+                integer_arg("repeat_dim", "times", times),
+            )
         raise kind_error("repeat_dim", self, (FLOAT, INT, BOOL))
 
     def slice(self, slices):
@@ -1024,11 +1111,11 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_slice(self, slices_arg(self, slices))
+            return float_slice(self, slices_arg("slice", self, slices))
         if kind is INT:
-            return int_slice(self, slices_arg(self, slices))
+            return int_slice(self, slices_arg("slice", self, slices))
         if kind is BOOL:
-            return bool_slice(self, slices_arg(self, slices))
+            return bool_slice(self, slices_arg("slice", self, slices))
         raise kind_error("slice", self, (FLOAT, INT, BOOL))
 
     def slice_assign(self, slices, value):
@@ -1042,15 +1129,15 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             if type(value) is not Tensor or value.kind is not self.kind:
                 same_kind("slice_assign", self, value)
-            return float_slice_assign(self, slices_arg(self, slices), value)
+            return float_slice_assign(self, slices_arg("slice_assign", self, slices), value)
         if kind is INT:
             if type(value) is not Tensor or value.kind is not self.kind:
                 same_kind("slice_assign", self, value)
-            return int_slice_assign(self, slices_arg(self, slices), value)
+            return int_slice_assign(self, slices_arg("slice_assign", self, slices), value)
         if kind is BOOL:
             if type(value) is not Tensor or value.kind is not self.kind:
                 same_kind("slice_assign", self, value)
-            return bool_slice_assign(self, slices_arg(self, slices), value)
+            return bool_slice_assign(self, slices_arg("slice_assign", self, slices), value)
         raise kind_error("slice_assign", self, (FLOAT, INT, BOOL))
 
     @classmethod
@@ -1061,14 +1148,14 @@ class Tensor(TensorBase):
         - int_cat: The tensors joined along dim (every other dim must match).
         - bool_cat: The tensors joined along dim (every other dim must match).
         """
-        tensors = tensors_arg(tensors)
+        tensors = tensors_of("cat", "tensors", tensors)
         kind = tensors[0].kind.tensor_kind
         if kind is FLOAT:
-            return float_cat(tensors, dim_arg(tensors[0], dim))
+            return float_cat(tensors, dim_of("cat", "dim", tensors[0], dim))
         if kind is INT:
-            return int_cat(tensors, dim_arg(tensors[0], dim))
+            return int_cat(tensors, dim_of("cat", "dim", tensors[0], dim))
         if kind is BOOL:
-            return bool_cat(tensors, dim_arg(tensors[0], dim))
+            return bool_cat(tensors, dim_of("cat", "dim", tensors[0], dim))
         raise kind_error("cat", tensors[0], (FLOAT, INT, BOOL))
 
     def unfold(self, dim, size, step):
@@ -1080,11 +1167,26 @@ class Tensor(TensorBase):
         """
         kind = self.kind.tensor_kind
         if kind is FLOAT:
-            return float_unfold(self, dim_arg(self, dim), int(size), int(step))
+            return float_unfold(
+                self,
+                dim_of("unfold", "dim", self, dim),
+                integer_arg("unfold", "size", size),
+                integer_arg("unfold", "step", step),
+            )
         if kind is INT:
-            return int_unfold(self, dim_arg(self, dim), int(size), int(step))
+            return int_unfold(
+                self,
+                dim_of("unfold", "dim", self, dim),
+                integer_arg("unfold", "size", size),
+                integer_arg("unfold", "step", step),
+            )
         if kind is BOOL:
-            return bool_unfold(self, dim_arg(self, dim), int(size), int(step))
+            return bool_unfold(
+                self,
+                dim_of("unfold", "dim", self, dim),
+                integer_arg("unfold", "size", size),
+                integer_arg("unfold", "step", step),
+            )
         raise kind_error("unfold", self, (FLOAT, INT, BOOL))
 
     def cast(self, dtype=None):
@@ -1110,13 +1212,13 @@ class Tensor(TensorBase):
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             expect_kind("gather", indices, INT)
-            return float_gather(dim_arg(self, dim), self, indices)
+            return float_gather(dim_of("gather", "dim", self, dim), self, indices)
         if kind is INT:
             expect_kind("gather", indices, INT)
-            return int_gather(dim_arg(self, dim), self, indices)
+            return int_gather(dim_of("gather", "dim", self, dim), self, indices)
         if kind is BOOL:
             expect_kind("gather", indices, INT)
-            return bool_gather(dim_arg(self, dim), self, indices)
+            return bool_gather(dim_of("gather", "dim", self, dim), self, indices)
         raise kind_error("gather", self, (FLOAT, INT, BOOL))
 
     def scatter(self, dim, indices, value, update):
@@ -1130,12 +1232,16 @@ class Tensor(TensorBase):
             if type(value) is not Tensor or value.kind is not self.kind:
                 same_kind("scatter", self, value)
             expect_kind("scatter", indices, INT)
-            return float_scatter(dim_arg(self, dim), self, indices, value, update_arg(update))
+            return float_scatter(
+                dim_of("scatter", "dim", self, dim), self, indices, value, update_arg(update)
+            )
         if kind is INT:
             if type(value) is not Tensor or value.kind is not self.kind:
                 same_kind("scatter", self, value)
             expect_kind("scatter", indices, INT)
-            return int_scatter(dim_arg(self, dim), self, indices, value, update_arg(update))
+            return int_scatter(
+                dim_of("scatter", "dim", self, dim), self, indices, value, update_arg(update)
+            )
         raise kind_error("scatter", self, (FLOAT, INT))
 
     def select(self, dim, indices):
@@ -1148,13 +1254,13 @@ class Tensor(TensorBase):
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             expect_kind("select", indices, INT)
-            return float_select(self, dim_arg(self, dim), indices)
+            return float_select(self, dim_of("select", "dim", self, dim), indices)
         if kind is INT:
             expect_kind("select", indices, INT)
-            return int_select(self, dim_arg(self, dim), indices)
+            return int_select(self, dim_of("select", "dim", self, dim), indices)
         if kind is BOOL:
             expect_kind("select", indices, INT)
-            return bool_select(self, dim_arg(self, dim), indices)
+            return bool_select(self, dim_of("select", "dim", self, dim), indices)
         raise kind_error("select", self, (FLOAT, INT, BOOL))
 
     def select_assign(self, dim, indices, value, update):
@@ -1168,12 +1274,16 @@ class Tensor(TensorBase):
             if type(value) is not Tensor or value.kind is not self.kind:
                 same_kind("select_assign", self, value)
             expect_kind("select_assign", indices, INT)
-            return float_select_assign(self, dim_arg(self, dim), indices, value, update_arg(update))
+            return float_select_assign(
+                self, dim_of("select_assign", "dim", self, dim), indices, value, update_arg(update)
+            )
         if kind is INT:
             if type(value) is not Tensor or value.kind is not self.kind:
                 same_kind("select_assign", self, value)
             expect_kind("select_assign", indices, INT)
-            return int_select_assign(self, dim_arg(self, dim), indices, value, update_arg(update))
+            return int_select_assign(
+                self, dim_of("select_assign", "dim", self, dim), indices, value, update_arg(update)
+            )
         raise kind_error("select_assign", self, (FLOAT, INT))
 
     def mask_where(self, mask, value):
@@ -1300,7 +1410,7 @@ class Tensor(TensorBase):
                     padding_mode,
                     ("zeros", "border", "reflection"),
                 ),
-                bool(align_corners),
+                flag_arg("grid_sample_2d", "align_corners", align_corners),
             )
         raise kind_error("grid_sample_2d", self, (FLOAT,))
 

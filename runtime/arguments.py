@@ -2,6 +2,9 @@
 pass (lists or tuples, negative dims, any numpy-dtype spelling, Python scalars) becomes what
 the dispatch functions take, or a TypeError / ValueError that says what was expected."""
 
+import math
+import sys
+
 import numpy as np
 
 from runtime.device import Device
@@ -51,15 +54,20 @@ def device_arg(device) -> "Device":
     return device
 
 
-def shape_arg(shape) -> tuple:
-    if isinstance(shape, int):
+def shape_of(op: str, name: str, shape) -> tuple:
+    """A shape: a sequence of ints (a bare int is a 1-d shape), none negative."""
+    if _is_int(shape):
         shape = (shape,)
-    try:
-        shape = tuple(int(s) for s in shape)
-    except TypeError:
-        raise TypeError(f"a shape is a list or tuple of ints, got {shape!r}") from None
+    if not isinstance(shape, list | tuple) or not all(_is_int(s) for s in shape):
+        raise TypeError(f"{op}: `{name}` is a list or tuple of ints, got {_what(shape)}")
+    shape = tuple(int(s) for s in shape)
     if any(s < 0 for s in shape):
-        raise ValueError(f"a shape has no negative sizes, got {list(shape)}")
+        raise ValueError(f"{op}: `{name}` has no negative sizes, got {list(shape)}")
+    if math.prod(shape) * 8 > sys.maxsize:  # beyond the address space, whatever the dtype
+        raise MemoryError(
+            f"{op}: a tensor of shape {list(shape)} ({math.prod(shape)} elements) is larger "
+            "than this machine can address"
+        )
     return shape
 
 
@@ -81,7 +89,9 @@ def infer_data_dtype(data, dtype) -> np.dtype:
     raise TypeError(f"cannot make a tensor from {type(data).__name__} data of dtype {array.dtype}")
 
 
-def fill_dtype(value, dtype) -> np.dtype:
+def fill_dtype(op: str, value, dtype) -> np.dtype:
+    if not isinstance(value, int | float | bool | np.number | np.bool_):
+        raise TypeError(f"{op}: `fill_value` takes a number, got {_what(value)}")
     if dtype is not None:
         return dtype_arg(dtype)
     if isinstance(value, bool | np.bool_):
@@ -89,14 +99,6 @@ def fill_dtype(value, dtype) -> np.dtype:
     if isinstance(value, int | np.integer):
         return DEFAULT_DTYPE[INT]
     return DEFAULT_DTYPE[FLOAT]
-
-
-def dim_arg(tensor, dim) -> int:
-    """A dim index, negative counting from the end, checked against the rank."""
-    rank = tensor.ndim
-    if not isinstance(dim, int | np.integer) or not -rank <= dim < max(rank, 1):
-        raise ValueError(f"dim {dim!r} is out of range for a tensor of rank {rank}")
-    return int(dim) % max(rank, 1)
 
 
 def same_kind(op: str, lhs, rhs) -> None:
@@ -127,16 +129,26 @@ def same_kind(op: str, lhs, rhs) -> None:
 
 
 def scalar_for(op: str, tensor, value):
-    """A Python scalar cast to the tensor's kind (no NEP 50 upcast)."""
+    """A Python scalar cast to the tensor's kind (no NEP 50 upcast); an int that does not fit
+    the tensor's int dtype is an OverflowError on every backend (numpy raises, torch wraps)."""
     kind = tensor.kind.tensor_kind
-    if not is_scalar(value):
-        raise TypeError(f"{op}: expected a Tensor or a number, got {type(value).__name__}")
+    if not is_scalar(value) or (kind is not BOOL and isinstance(value, bool | np.bool_)):
+        expected = "True or False" if kind is BOOL else "a real number"
+        raise TypeError(f"{op}: expected a Tensor or {expected}, got {_what(value)}")
     if kind is FLOAT:
         return float(value)
     if kind is INT:
-        if isinstance(value, float) and not value.is_integer():
+        if isinstance(value, float | np.floating) and not float(value).is_integer():
             raise TypeError(f"{op}: an Int tensor takes an integer scalar, got {value!r}")
-        return int(value)
+        value = int(value)
+        if not -(2**31) <= value < 2**31:  # the common case needs no dtype lookup
+            info = np.iinfo(tensor.dtype)
+            if not info.min <= value <= info.max:
+                raise OverflowError(
+                    f"{op}: {value} does not fit the tensor's dtype {tensor.dtype} "
+                    f"({info.min}..{info.max}); cast the tensor with `t.cast('int64')`"
+                )
+        return value
     return bool(value)
 
 
@@ -156,35 +168,41 @@ def data_arg(data):
     return data.to_numpy() if isinstance(data, DispatchTensor) else data
 
 
-def dims_arg(tensor, dims) -> tuple:
-    dims = tuple(dim_arg(tensor, d) for d in dims)
+def dims_of(op: str, name: str, tensor, dims) -> tuple:
+    if not isinstance(dims, list | tuple):
+        raise TypeError(f"{op}: `{name}` is a list or tuple of dims, got {_what(dims)}")
+    dims = tuple(dim_of(op, name, tensor, d) for d in dims)
     if len(set(dims)) != len(dims):
-        raise ValueError(f"dims {list(dims)} repeat a dim")
+        raise ValueError(f"{op}: `{name}` {list(dims)} repeats a dim")
     return dims
 
 
-def view_shape_arg(tensor, shape) -> tuple:
+def view_shape_of(op: str, name: str, tensor, shape) -> tuple:
     """A new shape for the tensor's elements; one -1 is inferred."""
-    shape = tuple(int(s) for s in ((shape,) if isinstance(shape, int) else shape))
+    if _is_int(shape):
+        shape = (shape,)
+    if not isinstance(shape, list | tuple) or not all(_is_int(s) for s in shape):
+        raise TypeError(f"{op}: `{name}` is a list or tuple of ints, got {_what(shape)}")
+    shape = tuple(int(s) for s in shape)
     numel = tensor.numel()
     if shape.count(-1) > 1 or any(s < -1 for s in shape):
-        raise ValueError(f"reshape: {list(shape)} may hold one -1 and no other negative size")
+        raise ValueError(f"{op}: {list(shape)} may hold one -1 and no other negative size")
     known = 1
     for s in shape:
         known *= s if s != -1 else 1
     if -1 in shape:
         if known == 0 or numel % known:
-            raise ValueError(f"reshape: cannot infer -1 in {list(shape)} for {numel} elements")
+            raise ValueError(f"{op}: cannot infer -1 in {list(shape)} for {numel} elements")
         shape = tuple(numel // known if s == -1 else s for s in shape)
     elif known != numel:
         raise ValueError(
-            f"reshape: {list(shape)} holds {known} elements but the tensor has {numel} "
+            f"{op}: {list(shape)} holds {known} elements but the tensor has {numel} "
             f"(shape {list(tensor.shape)})"
         )
     return shape
 
 
-def slices_arg(tensor, slices) -> tuple:
+def slices_arg(op: str, tensor, slices) -> tuple:
     """burn's `SliceArg`, resolved: one (start, end, step) per dim with 0 <= start <= end <=
     size, the dims after the given entries taken whole.
 
@@ -198,7 +216,7 @@ def slices_arg(tensor, slices) -> tuple:
     shape = tensor.shape
     if len(slices) > len(shape):
         raise ValueError(
-            f"slice: {len(slices)} entries for a tensor of rank {len(shape)} (shape "
+            f"{op}: {len(slices)} entries for a tensor of rank {len(shape)} (shape "
             f"{list(shape)}); give at most one per dim"
         )
     resolved = []
@@ -261,14 +279,19 @@ def distribution_arg(distribution):
     return distribution
 
 
-def tensors_arg(tensors) -> list:
-    tensors = list(tensors)
+def tensors_of(op: str, name: str, tensors) -> list:
+    """A list or tuple of one or more tensors of one kind and dtype."""
+    if not isinstance(tensors, list | tuple):
+        raise TypeError(f"{op}: `{name}` is a list or tuple of Tensors, got {_what(tensors)}")
     if not tensors:
-        raise ValueError("expected at least one tensor")
+        raise ValueError(f"{op}: `{name}` needs at least one tensor, got an empty list")
+    for i, t in enumerate(tensors):
+        if not isinstance(t, DispatchTensor):
+            raise TypeError(f"{op}: `{name}[{i}]` is not a Tensor but {_what(t)}")
     first = tensors[0]
     for other in tensors[1:]:
-        same_kind("cat", first, other)
-    return tensors
+        same_kind(op, first, other)
+    return list(tensors)
 
 
 def expect_kind(op: str, tensor, kind: TensorKind) -> None:

@@ -308,7 +308,7 @@ def test_a_method_is_called_on_the_first_tensor_even_after_a_dim(tmp_path):
     tensor = (tmp_path / "out" / "tensor.py").read_text()
     assert "def gather(self, dim, indices):" in tensor
     assert 'expect_kind("gather", indices, INT)' in tensor
-    assert "return float_gather(dim_arg(self, dim), self, indices)" in tensor
+    assert 'return float_gather(dim_of("gather", "dim", self, dim), self, indices)' in tensor
 
 
 def test_the_committed_tree_is_in_sync():

@@ -134,7 +134,7 @@ def test_shapes_are_checked_with_value_errors():
         x.expand([3, 3])
     with pytest.raises(ValueError, match="not a permutation"):
         x.permute([1])
-    with pytest.raises(ValueError, match="repeat a dim"):
+    with pytest.raises(ValueError, match="repeats a dim"):
         x.permute([0, 0])
     with pytest.raises(ValueError, match="the mask is not broadcast"):
         x.mask_select(T([True, False, True]))

@@ -211,6 +211,10 @@ class NumericMethods:
         axis = checks.index("one_hot", "axis", axis, self.ndim + 1)
         on_value = checks.scalar("one_hot", "on_value", on_value)
         off_value = checks.scalar("one_hot", "off_value", off_value)
+        if self.kind.tensor_kind is INT:  # an Int tensor's fill is an int
+            if not (float(on_value).is_integer() and float(off_value).is_integer()):
+                raise TypeError("one_hot: an Int tensor takes integer on_value and off_value")
+            on_value, off_value = int(on_value), int(off_value)
         indices = self.int() if self.kind.tensor_kind is FLOAT else self
         if indices.numel() and (
             indices.greater_equal_elem(num_classes).any().item()
