@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=55921a530d3e2637 body=64671c3ba3adf66e
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=0c228675ef1c919d body=496f1c1824548d56
 """What the Autodiff decorator needs to know of each float op, from ops.yaml."""
 
 from runtime.autodiff.backend import AutodiffOp
@@ -31,6 +31,7 @@ AUTODIFF_OPS = (
     AutodiffOp("float_clamp_min", ("tensor", "min"), (0,), "record", memory_bound=True),
     AutodiffOp("float_clamp_max", ("tensor", "max"), (0,), "record", memory_bound=True),
     AutodiffOp("float_exp", ("tensor",), (0,), "record", memory_bound=True),
+    AutodiffOp("float_square", ("tensor",), (0,), "record", memory_bound=True),
     AutodiffOp("float_log", ("tensor",), (0,), "record", memory_bound=True),
     AutodiffOp("float_sqrt", ("tensor",), (0,), "record", memory_bound=True),
     AutodiffOp("float_abs", ("tensor",), (0,), "record", memory_bound=True),

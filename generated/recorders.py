@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=933a0c7e5f0acdcc body=fb9c5082deeceb43
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=0c1e243ebf8d115b body=d09947dd4cafb233
 """The Autodiff decorator's recorder of every differentiable op, one factory per strategy.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node and the
@@ -1495,6 +1495,72 @@ def record_float_exp_balanced(forward, BACKWARD, inner):
         return AutodiffTensor(out, out_node)
 
     return float_exp
+
+
+def record_float_square(forward, BACKWARD, inner):
+    def float_square(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        saved = (tensor_value,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_square
+
+
+def record_float_square_balanced(forward, BACKWARD, inner):
+    def float_square(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        result = forward(tensor_value)
+        out = result
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked:
+            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
+            return AutodiffTensor(out, out_node)
+        memory_bound = True
+        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
+        saved = (tensor_held,)
+        inputs = [tensor_node]
+        parent_ids = [tensor_node.id]
+        shapes = None
+        out_node = Node(
+            parent_ids,
+            order + 1,
+            next_id(),
+            TRACKED,
+            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            BACKWARD,
+            inputs,
+            shapes,
+            saved,
+            (tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_square
 
 
 def record_float_log(forward, BACKWARD, inner):
@@ -8812,6 +8878,7 @@ RECORDERS = {
         record_float_clamp_max, record_float_clamp_max_balanced, ("tensor", "max")
     ),
     "float_exp": Recorders(record_float_exp, record_float_exp_balanced, ("out",)),
+    "float_square": Recorders(record_float_square, record_float_square_balanced, ("tensor",)),
     "float_log": Recorders(record_float_log, record_float_log_balanced, ("tensor",)),
     "float_sqrt": Recorders(record_float_sqrt, record_float_sqrt_balanced, ("out",)),
     "float_abs": Recorders(record_float_abs, record_float_abs_balanced, ("tensor",)),

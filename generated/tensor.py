@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=6cb694e5a7315963 body=244426ce905041b3
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=180ff80d52fd2d26 body=d84194dda91449da
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from runtime.arguments import (  # noqa: F401  (the argument checks the methods use)
@@ -433,6 +433,19 @@ class Tensor(TensorBase):
         if kind is INT:
             return int_clamp_max(self, scalar_for("clamp_max", self, max))
         raise kind_error("clamp_max", self, (FLOAT, INT))
+
+    def square(self):
+        """Routes by kind:
+
+        - float_square: Element-wise x * x.
+        - int_square: Element-wise x * x.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_square(self)
+        if kind is INT:
+            return int_square(self)
+        raise kind_error("square", self, (FLOAT, INT))
 
     def abs(self):
         """Routes by kind:
@@ -1849,6 +1862,5 @@ Tensor.log_sigmoid = log_sigmoid
 Tensor.silu = silu
 Tensor.is_nan = float_is_nan
 Tensor.is_inf = float_is_inf
-Tensor.square = int_square
 Tensor.bitwise_not = bitwise_not
 Tensor.bool_not = bool_not

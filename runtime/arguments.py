@@ -73,20 +73,40 @@ def shape_of(op: str, name: str, shape) -> tuple:
 
 def infer_data_dtype(data, dtype) -> np.dtype:
     """from_data: Python floats -> float32, ints -> int64, bools -> bool; arrays keep theirs."""
-    if dtype is not None:
-        return dtype_arg(dtype)
     if isinstance(data, DispatchTensor):
-        return data.dtype
-    array = np.asarray(data)
+        return data.dtype if dtype is None else dtype_arg(dtype)
+    try:
+        array = np.asarray(data)
+    except ValueError:
+        raise ValueError(
+            "from_data: the nested lists are ragged; every list along a dim must have the same "
+            "length"
+        ) from None
+    resolved = dtype_arg(dtype) if dtype is not None else _data_dtype(data, array)
+    if resolved.kind == "i" and array.dtype.kind in "uiO" and array.size:
+        info = np.iinfo(resolved)
+        flat = list(array.flat) if array.dtype.kind == "O" else None  # ints beyond 64 bits
+        low, high = (min(flat), max(flat)) if flat is not None else (array.min(), array.max())
+        if not info.min <= low <= high <= info.max:
+            raise OverflowError(
+                f"from_data: the value {high if high > info.max else low} does not fit {resolved} "
+                f"({info.min}..{info.max})"
+            )
+    return resolved
+
+
+def _data_dtype(data, array) -> np.dtype:
     if array.dtype in SUPPORTED_DTYPES and isinstance(data, np.ndarray | np.generic):
         return array.dtype
     if array.dtype.kind == "b":
         return DEFAULT_DTYPE[BOOL]
-    if array.dtype.kind in "iu":
+    if array.dtype.kind in "iuO" and all(_is_int(v) for v in array.flat):
         return DEFAULT_DTYPE[INT]
     if array.dtype.kind == "f":
         return DEFAULT_DTYPE[FLOAT]
-    raise TypeError(f"cannot make a tensor from {type(data).__name__} data of dtype {array.dtype}")
+    raise TypeError(
+        f"from_data: cannot make a tensor from {type(data).__name__} data of dtype {array.dtype}"
+    )
 
 
 def fill_dtype(op: str, value, dtype) -> np.dtype:

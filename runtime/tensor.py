@@ -7,6 +7,7 @@ TensorBase. A Tensor *is* the DispatchTensor the generated dispatch functions ta
 import numpy as np
 
 from runtime.autodiff import graph
+from runtime.autodiff.gradients import Gradients
 from runtime.backends import backend_for
 from runtime.composed import ComposedMethods
 from runtime.arguments import BOOL, FLOAT, INT, is_scalar
@@ -152,16 +153,23 @@ class TensorBase(ComposedMethods, DispatchTensor):
 
     def grad(self, grads):
         """This tensor's gradient as a plain tensor on the inner device, or None."""
+        _gradients("grad", grads)
         return self._plain_grad(grads.get(self.primitive.node) if self.kind.is_autodiff else None)
 
     def grad_remove(self, grads):
         """Take this tensor's gradient out of `grads`."""
+        _gradients("grad_remove", grads)
         return self._plain_grad(
             grads.remove(self.primitive.node) if self.kind.is_autodiff else None
         )
 
     def grad_replace(self, grads, grad) -> None:
         """Store `grad` (a plain float tensor of the same backend) as this tensor's gradient."""
+        _gradients("grad_replace", grads)
+        if not isinstance(grad, TensorBase):
+            raise TypeError(
+                f"grad_replace(): the gradient must be a Tensor, got {type(grad).__name__}"
+            )
         if not self.kind.is_autodiff:
             raise TypeError("grad_replace() needs an autodiff float tensor")
         if (
@@ -171,6 +179,17 @@ class TensorBase(ComposedMethods, DispatchTensor):
             raise TypeError(
                 f"grad_replace() needs a plain float tensor of the {self.kind.variant} backend, "
                 f"got {grad.kind!r}; pass `g.inner()` for an autodiff gradient"
+            )
+        if grad.shape != self.shape or grad.dtype != self.dtype:
+            raise ValueError(
+                f"grad_replace(): the gradient of a {self.dtype} tensor of shape "
+                f"{list(self.shape)} must have that dtype and shape, got {grad.dtype} "
+                f"{list(grad.shape)}"
+            )
+        if grad.device() != self.device():
+            raise ValueError(
+                f"grad_replace(): the gradient is on {grad.device()} but the tensor on "
+                f"{self.device()}; move it with `g.to_device(t.device())`"
             )
         grads.replace(self.primitive.node, grad.primitive)
 
@@ -277,3 +296,11 @@ class TensorBase(ComposedMethods, DispatchTensor):
     def full_like(self, fill_value):
         """A tensor of this one's shape, dtype and device, filled with `fill_value`."""
         return type(self).full(self.shape, fill_value, device=self.device(), dtype=self.dtype)
+
+
+def _gradients(method: str, grads) -> None:
+    if not isinstance(grads, Gradients):
+        raise TypeError(
+            f"{method}() takes the Gradients that `loss.backward()` returned, got "
+            f"{type(grads).__name__}"
+        )

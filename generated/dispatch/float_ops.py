@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=a3437794a9e745ad body=c8e018de54934016
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=9fe165a3429e54d0 body=52979aad4b130589
 """The float ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -51,6 +51,7 @@ __all__ = [
     "float_clamp_min",
     "float_clamp_max",
     "float_exp",
+    "float_square",
     "float_log",
     "float_sqrt",
     "float_abs",
@@ -839,6 +840,28 @@ def float_exp(tensor):
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_exp(tensor_), ctx)
     raise unsupported_backend("float_exp", tensor)
+
+
+def float_square(tensor):
+    """Element-wise x * x."""
+    ctx = tensor.context
+    if tensor.kind.variant == "NumPy":
+        B = BACKENDS.NumPy
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+            return Tensor(B.Float, B.inner.float_square(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_square(tensor_), ctx)
+    if tensor.kind.variant == "Torch":
+        B = BACKENDS.Torch
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Float, B.inner.float_square(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_square(tensor_), ctx)
+    raise unsupported_backend("float_square", tensor)
 
 
 def float_log(tensor):

@@ -10,6 +10,7 @@ import numpy as np
 from scipy import special
 
 from runtime.backends.array import ArrayBackend
+from runtime.backends.kernels.order import scan
 from runtime.backends.numpy_conv import NumPyConvKernels
 from runtime.backends.numpy_pool import NumPyPoolKernels
 from runtime.indexing import IndexingUpdateOp
@@ -162,11 +163,13 @@ class NumPyBackend(NumPyConvKernels, NumPyPoolKernels, ArrayBackend):
 
     int_swap_dims = bool_swap_dims = float_swap_dims
 
+    @scan
     def float_cummax(self, tensor, dim):
         return np.maximum.accumulate(tensor, axis=dim)
 
     int_cummax = float_cummax
 
+    @scan
     def float_cummin(self, tensor, dim):
         return np.minimum.accumulate(tensor, axis=dim)
 

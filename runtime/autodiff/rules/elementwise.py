@@ -21,6 +21,11 @@ def _powi_lhs(B, g, lhs, rhs, lhs_dtype):
     return g * exponent * lhs ** (exponent - 1)
 
 
+def _powf_rhs(B, g, lhs, out):
+    # d(x^y)/dy = x^y log x, whose limit is 0 where x^y is 0 (x = 0, y > 0): not 0 * -inf = NaN
+    return B.float_mask_fill(g * out * B.float_log(lhs), out == 0, 0.0)
+
+
 def _clamp(g, tensor, min, max):
     # burn masks strictly (x < min, x > max): a value on a bound passes the gradient
     return g * ~((tensor < min) | (tensor > max))
@@ -35,7 +40,7 @@ RULES = {
     "float_remainder": (lambda g: g, lambda B, g, lhs, rhs: -g * B.float_floor(lhs / rhs)),
     "float_powf": (
         lambda g, lhs, rhs: g * rhs * lhs ** (rhs - 1),
-        lambda B, g, lhs, out: g * out * B.float_log(lhs),
+        _powf_rhs,
     ),
     "float_atan2": (
         lambda g, lhs, rhs: g * rhs / (lhs * lhs + rhs * rhs),
@@ -63,6 +68,7 @@ RULES = {
     "float_clamp_min": (lambda g, tensor, min: g * ~(tensor < min),),
     "float_clamp_max": (lambda g, tensor, max: g * ~(tensor > max),),
     # unary
+    "float_square": (lambda g, tensor: g * 2.0 * tensor,),
     "float_neg": (lambda g: -g,),
     "float_exp": (lambda g, out: g * out,),
     "float_log": (lambda g, tensor: g / tensor,),

@@ -15,6 +15,7 @@ class ArithmeticKernels:
     def int_div(self, lhs, rhs):
         # burn's int division truncates toward zero; `//` floors, so a negative inexact
         # quotient is one too small.
+        _no_zero_divisor("int_div", rhs)
         quotient = lhs // rhs
         return quotient + ((quotient < 0) & (quotient * rhs != lhs))
 
@@ -24,12 +25,20 @@ class ArithmeticKernels:
         # `%` takes the divisor's sign on both libraries, as burn's remainder does
         return lhs % rhs
 
-    float_remainder_scalar = int_remainder = int_remainder_scalar = float_remainder
+    float_remainder_scalar = float_remainder
+
+    def int_remainder(self, lhs, rhs):
+        _no_zero_divisor("int_remainder", rhs)
+        return lhs % rhs
+
+    int_remainder_scalar = int_remainder
 
     float_neg = int_neg = staticmethod(operator.neg)
 
-    def int_square(self, tensor):
+    def float_square(self, tensor):
         return tensor * tensor
+
+    int_square = float_square
 
     def float_matmul(self, lhs, rhs):
         return self.xp.matmul(lhs, rhs)
@@ -59,7 +68,8 @@ class ArithmeticKernels:
 
     # clamps (burn clamps the max first: with min > max every element becomes min)
     def float_clamp(self, tensor, min, max):
-        return self.xp.clip(self.xp.clip(tensor, max=max), min=min)
+        # burn: clamp_min, then clamp_max (so min > max gives max everywhere, as numpy and torch)
+        return self.xp.clip(self.xp.clip(tensor, min=min), max=max)
 
     int_clamp = float_clamp
 
@@ -126,3 +136,12 @@ class ArithmeticKernels:
         return lhs >> rhs
 
     bitwise_right_shift_scalar = bitwise_right_shift
+
+
+def _no_zero_divisor(op: str, rhs) -> None:
+    """burn panics on an integer division by zero; numpy would give 0 with a warning and torch
+    raise its own error: one ZeroDivisionError on every backend. (A tensor divisor is read
+    back to check it: a device sync on a GPU, for integer division only.)"""
+    zero = rhs == 0 if isinstance(rhs, int) else bool((rhs == 0).any())
+    if zero:
+        raise ZeroDivisionError(f"{op}: integer division by zero (a divisor is 0)")

@@ -9,23 +9,41 @@ from runtime.backends.kernels.reduce import INDEX_DTYPE
 from runtime.indexing import IndexingUpdateOp
 
 
+def scan(kernel):
+    """A scan kernel whose rank-0 input gives a rank-0 output, on every backend (burn keeps the
+    rank; numpy's scans would flatten it to [1]): scanned as one element, shaped back."""
+
+    def scanned(self, tensor, dim):
+        if tensor.ndim:
+            return kernel(self, tensor, dim)
+        return self.xp.reshape(kernel(self, self.xp.reshape(tensor, (1,)), 0), ())
+
+    scanned.__name__ = scanned.__qualname__ = kernel.__name__
+    scanned.__doc__ = kernel.__doc__
+    return scanned
+
+
 class OrderKernels:
     # -- scans ----------------------------------------------------------------------------------
+    @scan
     def float_cumsum(self, tensor, dim):
         return self.xp.cumulative_sum(tensor, axis=dim, dtype=tensor.dtype)
 
     int_cumsum = float_cumsum
 
+    @scan
     def float_cumprod(self, tensor, dim):
         return self.xp.cumulative_prod(tensor, axis=dim, dtype=tensor.dtype)
 
     int_cumprod = float_cumprod
 
+    @scan
     def float_cummax(self, tensor, dim):
         return self._running(self.xp.maximum, tensor, dim)
 
     int_cummax = float_cummax
 
+    @scan
     def float_cummin(self, tensor, dim):
         return self._running(self.xp.minimum, tensor, dim)
 
@@ -85,6 +103,7 @@ class OrderKernels:
         self.index_update(out, self._along(indices, dim), values, IndexingUpdateOp.Add)
         return out
 
+    @scan
     def reverse_cumsum(self, tensor, dim):
         """The sum of the elements at and after each position along `dim`."""
         xp = self.xp
