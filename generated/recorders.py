@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=0c1e243ebf8d115b body=d09947dd4cafb233
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=108ededafb65740a body=2b40c3d970fd24f6
 """The Autodiff decorator's recorder of every differentiable op, one factory per strategy.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node and the
@@ -8470,12 +8470,7 @@ def record_irfft(forward, BACKWARD, inner):
         if not (spectrum_re_tracked or spectrum_im_tracked):
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
-        saved = (
-            spectrum_re_value.shape if spectrum_re_tracked else None,
-            dim,
-            n,
-            spectrum_im_value.shape if spectrum_im_tracked else None,
-        )
+        saved = (spectrum_re_value.shape, dim, n)
         inputs = [
             spectrum_re_node if spectrum_re_tracked else None,
             spectrum_im_node if spectrum_im_tracked else None,
@@ -9147,9 +9142,7 @@ RECORDERS = {
         ("log_probs", "targets", "input_lengths", "target_lengths", "blank"),
     ),
     "rfft": Recorders(record_rfft, record_rfft, ("signal_shape", "dim", "n")),
-    "irfft": Recorders(
-        record_irfft, record_irfft, ("spectrum_re_shape", "dim", "n", "spectrum_im_shape")
-    ),
+    "irfft": Recorders(record_irfft, record_irfft, ("spectrum_re_shape", "dim", "n")),
     "deform_conv2d": Recorders(
         record_deform_conv2d,
         record_deform_conv2d_balanced,

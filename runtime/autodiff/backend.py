@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from runtime.autodiff import graph
 from runtime.autodiff.checkpoint import BalancedCheckpointing, CheckpointStrategy, NoCheckpointing
 from runtime.autodiff.rules import Rule
-from runtime.autodiff.steps import Backward
+from runtime.autodiff.steps import Backward, JointBackward
 from runtime.autodiff.tensor import AutodiffTensor
 from runtime.device import GradientCheckpointingStrategy
 
@@ -113,6 +113,8 @@ class Autodiff:
                 f"the recorder of {op.name} in generated/recorders.py saves {recorder.saved} but "
                 f"its rule needs {rule.saved}: generated/ is stale; run `python -m codegen`"
             )
-        backward = Backward(rule, self.inner, forward, positions)
+        backward = (Backward if rule.joint is None else JointBackward)(
+            rule, self.inner, forward, positions
+        )
         factory = recorder.balanced if self.strategy.recomputes else recorder.plain
         return factory(forward, backward, self.inner)

@@ -130,7 +130,7 @@ def _vertex(node: Node) -> Vertex:
     step = node.step
     if step is CONSUMED:
         kind, op = "consumed", "consumed"
-    elif type(step) is Backward:
+    elif isinstance(step, Backward):
         kind, op = ("recomputed" if node.recipe is not None else "kept"), step.rule.name
     else:  # a Grad leaf (RootStep), an untracked leaf, or an op on untracked inputs
         kind, op = "leaf", "untracked op" if step is UNTRACKED_STEP else "leaf"

@@ -115,6 +115,28 @@ class Backward:
         return self.forward(*args)
 
 
+class JointBackward(Backward):
+    """The Backward of an op with a Joint rule: its backward kernel gives every input's
+    gradient at once, so the rule runs once per step (not once per input), told which inputs
+    are tracked so that it can skip the others."""
+
+    __slots__ = ()
+
+    def run(self, node, grad, gradients, checkpointer) -> None:
+        values = node.saved
+        if type(grad) is list:
+            grad = tuple(grad)
+        if checkpointer is not None:
+            values = [checkpointer.resolve(value, node) for value in values]
+        parents = node.inputs
+        tracked = tuple(parent is not None for parent in parents)
+        input_grads = self.rule.joint(self.backend, grad, values, tracked)
+        shapes = node.shapes or (None,) * len(parents)
+        for parent, shape, input_grad in zip(parents, shapes, input_grads):
+            if parent is not None:
+                _register(self.backend, gradients, parent, shape, input_grad)
+
+
 def _register(backend, gradients, parent, shape, input_grad) -> None:
     if shape is not None and input_grad.shape != shape:
         input_grad = backend.unbroadcast(input_grad, shape)

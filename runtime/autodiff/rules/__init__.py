@@ -1,8 +1,10 @@
 """Backward rules: one flat table per category, merged into RULES.
 
 A rule is a tuple with one VJP per float input, in the order ops.yaml lists the op's
-arguments; the VJP of a `tensors` list returns a list, one gradient per element. A VJP is a
-function whose parameter names say what it needs:
+arguments; the VJP of a `tensors` list returns a list, one gradient per element. An op whose
+backward kernel computes every input's gradient at once (attention, deform_conv2d) has a
+`Joint` rule instead: one function, called once per step. A VJP is a function whose parameter
+names say what it needs:
 
 - `g`: the gradient of the output; `B`: the inner backend (backward is never recorded);
 - an argument's name (`lhs`, `tensor`, `dim`, `rhs`, ...): its value at forward time;
@@ -21,6 +23,7 @@ from runtime.autodiff.rules.conv import RULES as CONV
 from runtime.autodiff.rules.elementwise import RULES as ELEMENTWISE
 from runtime.autodiff.rules.grid_sample import RULES as GRID_SAMPLE
 from runtime.autodiff.rules.indexing import RULES as INDEXING
+from runtime.autodiff.rules.joint import Joint
 from runtime.autodiff.rules.module import RULES as MODULE
 from runtime.autodiff.rules.order import RULES as ORDER
 from runtime.autodiff.rules.reduce import RULES as REDUCE
@@ -31,12 +34,16 @@ RULES: dict[str, tuple] = {name: rule for table in TABLES for name, rule in tabl
 assert len(RULES) == sum(map(len, TABLES)), "a rule is in two tables"
 
 
+_JOINT_LEAD = ("B", "g", "tracked")
+
+
 class Rule:
     """A rule, compiled once for one op: positional VJPs and the names each one needs. A step
     saves its values as a tuple in the order of `saved` (every name some VJP needs, in the
-    order first needed), None where no tracked input needs it; a VJP reads its by position."""
+    order first needed), None where no tracked input needs it; a VJP reads its by position.
+    A Joint rule has no VJPs but `joint(B, g, values, tracked)`, returning every gradient."""
 
-    __slots__ = ("name", "vjps", "needs", "saved")
+    __slots__ = ("name", "vjps", "joint", "needs", "saved")
 
     def __init__(
         self, name: str, args: tuple[str, ...], float_inputs: tuple[str, ...], multi_output=False
@@ -46,13 +53,16 @@ class Rule:
                 f"{name} is declared differentiable in ops.yaml but has no backward rule; add one "
                 f"to a table in runtime/autodiff/rules/"
             )
-        fns = RULES[name]
-        if len(fns) != len(float_inputs):
+        entry = RULES[name]
+        joint = type(entry) is Joint
+        fns = (entry.fn,) if joint else entry
+        if not joint and len(fns) != len(float_inputs):
             raise ValueError(
                 f"the rule for {name} has {len(fns)} VJPs but the op has {len(float_inputs)} "
                 f"float inputs {float_inputs}; write one VJP per float input, in order"
             )
         allowed = {"B", "g", "out", *args} | ({"indices"} if multi_output else set())
+        allowed |= {"tracked"} if joint else set()
         allowed |= {f"{a}_{what}" for a in float_inputs for what in ("shape", "device", "dtype")}
         self.name = name
         params_of = [tuple(inspect.signature(fn).parameters) for fn in fns]
@@ -63,10 +73,24 @@ class Rule:
                     f"a VJP of {name} asks for {unknown}, which the op does not have; "
                     f"it may name {sorted(allowed)}"
                 )
+        if joint:
+            (params,) = params_of
+            if params[:3] != _JOINT_LEAD:
+                raise ValueError(
+                    f"the Joint rule of {name} takes {params[:3]} first; it must take "
+                    f"{_JOINT_LEAD} first, then the names it needs"
+                )
+            needs = params[3:]
+            self.needs = (needs,) * len(float_inputs)
+            self.saved = needs
+            self.vjps = ()
+            self.joint = _bind_joint(entry.fn)
+            return
         self.needs = tuple(tuple(p for p in params if p not in ("B", "g")) for params in params_of)
         self.saved = tuple(dict.fromkeys(n for needs in self.needs for n in needs))
         position = {n: i for i, n in enumerate(self.saved)}
         self.vjps = tuple(_bind(fn, params, position) for fn, params in zip(fns, params_of))
+        self.joint = None
 
 
 def _bind(fn, params, position):
@@ -90,3 +114,9 @@ def _bind(fn, params, position):
     return lambda B, g, values: fn(
         *[B if p == "B" else g for p in lead], *[values[key] for key in keys]
     )
+
+
+def _bind_joint(fn):
+    """Turn `fn(B, g, tracked, <names>)` into `joint(B, g, values, tracked)`: its saved values
+    are the whole of a step's tuple, in order."""
+    return lambda B, g, values, tracked: fn(B, g, tracked, *values)

@@ -2,41 +2,49 @@
 layer_norm, ctc_loss, rfft, irfft, deform_conv2d). They call the backend's backward kernels, as
 burn-autodiff calls the `*_backward` trait methods.
 
-attention and deform_conv2d have one backward kernel computing every input's gradient (burn's
-`deform_conv2d_backward` returns them together); each VJP takes its own.
+attention, deform_conv2d and irfft have one backward kernel computing every input's gradient
+(burn's `deform_conv2d_backward` returns them together): their rules are Joint, run once per
+step, and the first two tell the kernel which gradients are wanted.
 """
 
-
-def _attention_grad(position):
-    def vjp(B, g, query, key, value, mask, attn_bias, scale, softcap, is_causal):
-        grads = B.attention_backward(
-            query, key, value, mask, attn_bias, g, scale, softcap, is_causal
-        )
-        return grads[position]
-
-    return vjp
+from runtime.autodiff.rules.joint import Joint
 
 
-def _deform_conv2d_grad(position):
-    def vjp(
-        B, g, x, offset, weight, mask, bias, stride, padding, dilation, weight_groups, offset_groups
-    ):
-        grads = B.deform_conv2d_backward(
-            x,
-            offset,
-            weight,
-            mask,
-            bias,
-            g,
-            stride,
-            padding,
-            dilation,
-            weight_groups,
-            offset_groups,
-        )
-        return grads[position]
+def _attention(B, g, tracked, query, key, value, mask, attn_bias, scale, softcap, is_causal):
+    return B.attention_backward(
+        query, key, value, mask, attn_bias, g, scale, softcap, is_causal, wanted=tracked
+    )
 
-    return vjp
+
+def _deform_conv2d(
+    B,
+    g,
+    tracked,
+    x,
+    offset,
+    weight,
+    mask,
+    bias,
+    stride,
+    padding,
+    dilation,
+    weight_groups,
+    offset_groups,
+):
+    return B.deform_conv2d_backward(
+        x,
+        offset,
+        weight,
+        mask,
+        bias,
+        g,
+        stride,
+        padding,
+        dilation,
+        weight_groups,
+        offset_groups,
+        wanted=tracked,
+    )
 
 
 def _rfft_signal(B, g, signal_shape, dim, n):
@@ -53,7 +61,7 @@ RULES = {
             x, g, output_size, mode, align_corners
         ),
     ),
-    "attention": tuple(_attention_grad(i) for i in range(4)),
+    "attention": Joint(_attention),
     "batch_norm": (
         lambda B, g, gamma, variance, epsilon: B.batch_norm_x_backward(gamma, variance, g, epsilon),
         lambda B, g, input, mean, variance, epsilon: B.batch_norm_gamma_backward(
@@ -78,13 +86,10 @@ RULES = {
         ),
     ),
     "rfft": (_rfft_signal,),
-    "irfft": (
-        lambda B, g, spectrum_re_shape, dim, n: B.irfft_backward(g, dim, n, spectrum_re_shape[dim])[
-            0
-        ],
-        lambda B, g, spectrum_im_shape, dim, n: B.irfft_backward(g, dim, n, spectrum_im_shape[dim])[
-            1
-        ],
+    "irfft": Joint(
+        lambda B, g, tracked, spectrum_re_shape, dim, n: B.irfft_backward(
+            g, dim, n, spectrum_re_shape[dim]
+        )
     ),
-    "deform_conv2d": tuple(_deform_conv2d_grad(i) for i in range(5)),
+    "deform_conv2d": Joint(_deform_conv2d),
 }

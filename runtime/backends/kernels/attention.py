@@ -47,22 +47,28 @@ class AttentionKernels:
         return self.xp.matmul(probs, value)
 
     def attention_backward(
-        self, query, key, value, mask, attn_bias, grad, scale, softcap, is_causal
+        self, query, key, value, mask, attn_bias, grad, scale, softcap, is_causal, wanted=None
     ):
         """(grad query, grad key, grad value, grad attn_bias); the last has the scores' shape
-        [b, h, seq_q, seq_k] (a broadcast bias is summed back by the caller)."""
+        [b, h, seq_q, seq_k] (a broadcast bias is summed back by the caller). `wanted` (one
+        bool per input, default all) skips the gradients nobody needs: they are None."""
         xp = self.xp
+        want_q, want_k, want_v, want_bias = (True,) * 4 if wanted is None else wanted
         probs, capped = self._attention_probs(
             query, key, mask, attn_bias, scale, softcap, is_causal
         )
-        grad_value = xp.matmul(xp.matrix_transpose(probs), grad)
+        grad_value = xp.matmul(xp.matrix_transpose(probs), grad) if want_v else None
+        if not (want_q or want_k or want_bias):
+            return None, None, grad_value, None
         grad_probs = xp.matmul(grad, xp.matrix_transpose(value))
         # softmax backward; masked scores have probability 0, so they get no gradient
         grad_scores = probs * (grad_probs - xp.sum(grad_probs * probs, axis=-1, keepdims=True))
-        grad_bias = grad_scores
+        grad_bias = grad_scores if want_bias else None
+        if not (want_q or want_k):
+            return None, None, grad_value, grad_bias
         if capped is not None:
             grad_scores = grad_scores * (1 - capped * capped)
         grad_scores = grad_scores * (1 / math.sqrt(query.shape[-1]) if scale is None else scale)
-        grad_query = xp.matmul(grad_scores, key)
-        grad_key = xp.matmul(xp.matrix_transpose(grad_scores), query)
+        grad_query = xp.matmul(grad_scores, key) if want_q else None
+        grad_key = xp.matmul(xp.matrix_transpose(grad_scores), query) if want_k else None
         return grad_query, grad_key, grad_value, grad_bias

@@ -102,57 +102,73 @@ class DeformKernels:
         dilation,
         weight_groups,
         offset_groups,
+        wanted=None,
     ):
-        """(grad x, grad offset, grad weight, grad mask or None, grad bias or None)."""
+        """(grad x, grad offset, grad weight, grad mask or None, grad bias or None). `wanted`
+        (one bool per input, default all) skips the gradients nobody needs: they are None."""
         xp = self.xp
+        want_x, want_offset, want_weight, want_mask, want_bias = (
+            (True,) * 5 if wanted is None else wanted
+        )
         batch, channels, height, width = x.shape
         out_channels, _, kernel_h, kernel_w = weight.shape
         out_h, out_w = grad.shape[2:]
         taps = kernel_h * kernel_w
+        grad_bias = xp.sum(grad, axis=(0, 2, 3)) if bias is not None and want_bias else None
+        want_mask = mask is not None and want_mask
+        if not (want_x or want_offset or want_weight or want_mask):
+            return None, None, None, None, grad_bias
         corners, ly, lx = self._deform_sampling(
             x, offset, weight, stride, padding, dilation, offset_groups
         )
         sampled, columns = self._deform_columns(corners, mask, offset_groups, taps)
         grad_out = xp.reshape(grad, (batch, weight_groups, out_channels // weight_groups, -1))
         kernel = xp.reshape(weight, (weight_groups, out_channels // weight_groups, -1))
-        columns = xp.reshape(columns, (batch, weight_groups, -1, out_h * out_w))
-        grad_weight = xp.sum(xp.matmul(grad_out, xp.matrix_transpose(columns)), axis=0)
-        grad_weight = xp.reshape(grad_weight, weight.shape)
+        grad_weight = None
+        if want_weight:
+            columns = xp.reshape(columns, (batch, weight_groups, -1, out_h * out_w))
+            grad_weight = xp.sum(xp.matmul(grad_out, xp.matrix_transpose(columns)), axis=0)
+            grad_weight = xp.reshape(grad_weight, weight.shape)
+        if not (want_x or want_offset or want_mask):
+            return None, None, grad_weight, None, grad_bias
         grad_columns = xp.matmul(xp.matrix_transpose(kernel), grad_out)
         grad_columns = xp.reshape(grad_columns, sampled.shape)  # [b, g, c / g, k, oh · ow]
 
         grad_mask = None
-        if mask is not None:
+        if want_mask:
             group_sum = xp.sum(grad_columns * sampled, axis=2)  # [b, g, k, oh · ow]
             grad_mask = xp.reshape(group_sum, mask.shape)
+        if mask is not None:
             grad_columns = grad_columns * xp.reshape(mask, (batch, offset_groups, 1, taps, -1))
 
-        # d sample / d y and / d x from the four corners (rows: low, low, high, high)
-        (_, _, v00), (_, _, v01), (_, _, v10), (_, _, v11) = corners
-        d_y = (1 - lx) * (v10 - v00) + lx * (v11 - v01)
-        d_x = (1 - ly) * (v01 - v00) + ly * (v11 - v10)
-        grad_y = xp.sum(grad_columns * d_y, axis=2)
-        grad_x = xp.sum(grad_columns * d_x, axis=2)
-        grad_offset = xp.stack((grad_y, grad_x), axis=3)  # [b, g, k, 2, oh · ow]
-        grad_offset = xp.reshape(grad_offset, offset.shape)
+        grad_offset = None
+        if want_offset:
+            # d sample / d y and / d x from the four corners (rows: low, low, high, high)
+            (_, _, v00), (_, _, v01), (_, _, v10), (_, _, v11) = corners
+            d_y = (1 - lx) * (v10 - v00) + lx * (v11 - v01)
+            d_x = (1 - ly) * (v01 - v00) + ly * (v11 - v10)
+            grad_y = xp.sum(grad_columns * d_y, axis=2)
+            grad_x = xp.sum(grad_columns * d_x, axis=2)
+            grad_offset = xp.stack((grad_y, grad_x), axis=3)  # [b, g, k, 2, oh · ow]
+            grad_offset = xp.reshape(grad_offset, offset.shape)
 
-        grad_x_planes = xp.zeros(
-            (batch, offset_groups, channels // offset_groups, height * width),
-            dtype=x.dtype,
-            device=x.device,
-        )
-        lead = tuple(
-            xp.reshape(xp.arange(size, device=x.device), shape)
-            for size, shape in (
-                (batch, (batch, 1, 1, 1)),
-                (offset_groups, (1, offset_groups, 1, 1)),
-                (channels // offset_groups, (1, 1, channels // offset_groups, 1)),
+        grad_input = None
+        if want_x:
+            grad_x_planes = xp.zeros(
+                (batch, offset_groups, channels // offset_groups, height * width),
+                dtype=x.dtype,
+                device=x.device,
             )
-        )
-        for index, corner_weight, _ in corners:
-            values = xp.reshape(grad_columns * corner_weight, index.shape)
-            self.index_update(grad_x_planes, (*lead, index), values, IndexingUpdateOp.Add)
-        grad_input = xp.reshape(grad_x_planes, x.shape)
-
-        grad_bias = None if bias is None else xp.sum(grad, axis=(0, 2, 3))
+            lead = tuple(
+                xp.reshape(xp.arange(size, device=x.device), shape)
+                for size, shape in (
+                    (batch, (batch, 1, 1, 1)),
+                    (offset_groups, (1, offset_groups, 1, 1)),
+                    (channels // offset_groups, (1, 1, channels // offset_groups, 1)),
+                )
+            )
+            for index, corner_weight, _ in corners:
+                values = xp.reshape(grad_columns * corner_weight, index.shape)
+                self.index_update(grad_x_planes, (*lead, index), values, IndexingUpdateOp.Add)
+            grad_input = xp.reshape(grad_x_planes, x.shape)
         return grad_input, grad_offset, grad_weight, grad_mask, grad_bias
