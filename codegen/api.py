@@ -39,6 +39,8 @@ class DispatchFunction:
     selector: str  # the argument whose kind (or device) picks the backend
     arms: tuple[Arm, ...]
     composite: str | None
+    checked: str = ""  # check_contract's first arguments: the op, its contract
+    arguments: str = ""  # every argument by name, for check_contract
 
 
 def dispatch_groups(catalogue: Catalogue) -> list[str]:
@@ -82,7 +84,13 @@ def _dispatch(op: Op, backends) -> DispatchFunction:
         else:
             template = "plain"
     arms = tuple(_arm(op, b, selector) for b in backends)
-    return DispatchFunction(op.name, op.kind, template, params, doc, merge, selector, arms, None)
+    checked = arguments = ""
+    if op.routing == "tensor" and (op.contract or any(a.type in ("dim", "dims") for a in op.args)):
+        checked = f'"{op.name}", ' + (f'"{op.contract}"' if op.contract else "None")
+        arguments = ", ".join(f"{a.name}={a.name}" for a in op.args)
+    return DispatchFunction(
+        op.name, op.kind, template, params, doc, merge, selector, arms, None, checked, arguments
+    )
 
 
 def _merge(op: Op) -> str:

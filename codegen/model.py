@@ -102,6 +102,7 @@ class Op:
     # a public function of generated/<function>.py (module: burn's ModuleOps), its defaults by
     # argument name, the first keyword-only argument, the strings a `choice` takes, and the
     # arguments that must be non-zero (burn's check_nonzero)
+    contract: str | None = None  # its shape contract (runtime/contracts.py), checked on failure
     function: str | None = None
     defaults: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
     keyword: str | None = None

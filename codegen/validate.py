@@ -23,6 +23,7 @@ from codegen.model import (
     Op,
 )
 from runtime.autodiff.rules import Rule
+from runtime.contracts import CONTRACTS
 
 TOP_KEYS = ("backends", "ops")
 BACKEND_KEYS = {"name": True, "variant": True, "module": True, "devices": True, "extra": False}
@@ -41,6 +42,7 @@ OP_KEYS = {
     "dtypes": False,
     "test": False,
     "function": False,
+    "contract": False,
     "defaults": False,
     "keyword": False,
     "choices": False,
@@ -158,7 +160,17 @@ def _op(path, entry, section: str) -> Op:
             'e.g. `test: {ref: "np.exp(tensor)", shapes: [[[2, 3]]]}`',
         )
     function, defaults, keyword_, choices, nonzero = _function(path, entry, name, args)
+    contract = plain(v.get("contract"))
+    if contract is not None and contract not in CONTRACTS:
+        raise CatalogueError(
+            path,
+            entry.line_of("contract"),
+            name,
+            f"unknown shape contract {contract!r}",
+            f"write one of {', '.join(CONTRACTS)} (runtime/contracts.py)",
+        )
     op = Op(
+        contract=contract,
         function=function,
         defaults=defaults,
         keyword=keyword_,

@@ -327,7 +327,7 @@ def _imports(path: Path, full=False) -> set:
 
 
 # what codegen may read of the runtime: its declarative tables (DESIGN §2)
-RUNTIME_TABLES = {"runtime.autodiff.rules", "runtime.autodiff.backend"}
+RUNTIME_TABLES = {"runtime.autodiff.rules", "runtime.autodiff.backend", "runtime.contracts"}
 
 
 def test_the_layering_rule():

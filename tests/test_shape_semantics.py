@@ -126,7 +126,7 @@ def test_shapes_are_checked_with_value_errors():
     x = T([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
     with pytest.raises(ValueError, match="in every dim but 1"):
         x.gather(1, T([[0, 1]]))
-    with pytest.raises(ValueError, match="indices must be 1-D"):
+    with pytest.raises(ValueError, match="`indices` must be 1-d"):
         x.select(1, T([[0]]))
     with pytest.raises(ValueError, match="slice has shape"):
         x.slice_assign([(0, 1)], T([[1.0, 2.0]]))
@@ -138,7 +138,7 @@ def test_shapes_are_checked_with_value_errors():
         x.permute([0, 0])
     with pytest.raises(ValueError, match="the mask is not broadcast"):
         x.mask_select(T([True, False, True]))
-    with pytest.raises(ValueError, match="differ outside dim 0"):
+    with pytest.raises(ValueError, match="every dim but dim 0 must match"):
         Tensor.cat([x, T([[1.0, 2.0]])], 0)
     with pytest.raises(ValueError, match="at least 1"):
         x.unfold(1, 2, 0)

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=c289198f40544d41 body=d994a5a6efd89dfe
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=0180edc019f01365 body=fd05474892e312a0
 """The bool ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -9,6 +9,7 @@ a plain float input entering as a constant; wrap the outputs with the merged con
 
 from generated.backends import BACKENDS
 from generated.tensor import Tensor
+from runtime.contracts import check_contract
 from runtime.device import AutodiffDevice, GradientCheckpointingStrategy
 from runtime.dispatch import (
     DISABLED,
@@ -123,16 +124,20 @@ def bool_any(tensor):
 
 def bool_any_dim(tensor, dim):
     """Whether any element is true along `dim`, keeping it with size 1."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        return Tensor(B.Bool, B.inner.bool_any_dim(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        return Tensor(B.Bool, B.inner.bool_any_dim(tensor_, dim), ctx)
-    raise unsupported_backend("bool_any_dim", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+            return Tensor(B.Bool, B.inner.bool_any_dim(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+            return Tensor(B.Bool, B.inner.bool_any_dim(tensor_, dim), ctx)
+        raise unsupported_backend("bool_any_dim", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("bool_any_dim", None, error, tensor=tensor, dim=dim)
+        raise
 
 
 def bool_all(tensor):
@@ -151,16 +156,20 @@ def bool_all(tensor):
 
 def bool_all_dim(tensor, dim):
     """Whether every element is true along `dim`, keeping it with size 1."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        return Tensor(B.Bool, B.inner.bool_all_dim(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        return Tensor(B.Bool, B.inner.bool_all_dim(tensor_, dim), ctx)
-    raise unsupported_backend("bool_all_dim", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+            return Tensor(B.Bool, B.inner.bool_all_dim(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+            return Tensor(B.Bool, B.inner.bool_all_dim(tensor_, dim), ctx)
+        raise unsupported_backend("bool_all_dim", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("bool_all_dim", None, error, tensor=tensor, dim=dim)
+        raise
 
 
 def bool_reshape(tensor, shape):
@@ -179,16 +188,20 @@ def bool_reshape(tensor, shape):
 
 def bool_swap_dims(tensor, dim1, dim2):
     """Swaps two dims."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        return Tensor(B.Bool, B.inner.bool_swap_dims(tensor_, dim1, dim2), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        return Tensor(B.Bool, B.inner.bool_swap_dims(tensor_, dim1, dim2), ctx)
-    raise unsupported_backend("bool_swap_dims", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+            return Tensor(B.Bool, B.inner.bool_swap_dims(tensor_, dim1, dim2), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+            return Tensor(B.Bool, B.inner.bool_swap_dims(tensor_, dim1, dim2), ctx)
+        raise unsupported_backend("bool_swap_dims", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("bool_swap_dims", None, error, tensor=tensor, dim1=dim1, dim2=dim2)
+        raise
 
 
 def bool_transpose(tensor):
@@ -198,30 +211,38 @@ def bool_transpose(tensor):
 
 def bool_permute(tensor, axes):
     """Reorders the dims; dim i of the result is dim axes[i] of the tensor."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        return Tensor(B.Bool, B.inner.bool_permute(tensor_, axes), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        return Tensor(B.Bool, B.inner.bool_permute(tensor_, axes), ctx)
-    raise unsupported_backend("bool_permute", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+            return Tensor(B.Bool, B.inner.bool_permute(tensor_, axes), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+            return Tensor(B.Bool, B.inner.bool_permute(tensor_, axes), ctx)
+        raise unsupported_backend("bool_permute", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("bool_permute", None, error, tensor=tensor, axes=axes)
+        raise
 
 
 def bool_flip(tensor, axes):
     """Reverses the order of the elements along each of `axes`."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        return Tensor(B.Bool, B.inner.bool_flip(tensor_, axes), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        return Tensor(B.Bool, B.inner.bool_flip(tensor_, axes), ctx)
-    raise unsupported_backend("bool_flip", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+            return Tensor(B.Bool, B.inner.bool_flip(tensor_, axes), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+            return Tensor(B.Bool, B.inner.bool_flip(tensor_, axes), ctx)
+        raise unsupported_backend("bool_flip", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("bool_flip", None, error, tensor=tensor, axes=axes)
+        raise
 
 
 def bool_expand(tensor, shape):
@@ -240,16 +261,20 @@ def bool_expand(tensor, shape):
 
 def bool_repeat_dim(tensor, dim, times):
     """The tensor repeated `times` times along dim, tiled ([a, b] -> [a, b, a, b])."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        return Tensor(B.Bool, B.inner.bool_repeat_dim(tensor_, dim, times), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        return Tensor(B.Bool, B.inner.bool_repeat_dim(tensor_, dim, times), ctx)
-    raise unsupported_backend("bool_repeat_dim", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+            return Tensor(B.Bool, B.inner.bool_repeat_dim(tensor_, dim, times), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+            return Tensor(B.Bool, B.inner.bool_repeat_dim(tensor_, dim, times), ctx)
+        raise unsupported_backend("bool_repeat_dim", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("bool_repeat_dim", None, error, tensor=tensor, dim=dim, times=times)
+        raise
 
 
 def bool_slice(tensor, slices):
@@ -288,160 +313,226 @@ def bool_slice_assign(tensor, slices, value):
 
 def bool_cat(tensors, dim):
     """The tensors joined along dim (every other dim must match)."""
-    ctx = merge_contexts(DISABLED, tensors)
-    if tensors[0].kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensors_ = [t.as_bool("NumPy", tensors[0]) for t in tensors]
-        return Tensor(B.Bool, B.inner.bool_cat(tensors_, dim), ctx)
-    if tensors[0].kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensors_ = [t.as_bool("Torch", tensors[0]) for t in tensors]
-        return Tensor(B.Bool, B.inner.bool_cat(tensors_, dim), ctx)
-    raise unsupported_backend("bool_cat", tensors[0])
+    try:
+        ctx = merge_contexts(DISABLED, tensors)
+        if tensors[0].kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensors_ = [t.as_bool("NumPy", tensors[0]) for t in tensors]
+            return Tensor(B.Bool, B.inner.bool_cat(tensors_, dim), ctx)
+        if tensors[0].kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensors_ = [t.as_bool("Torch", tensors[0]) for t in tensors]
+            return Tensor(B.Bool, B.inner.bool_cat(tensors_, dim), ctx)
+        raise unsupported_backend("bool_cat", tensors[0])
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("bool_cat", "cat", error, tensors=tensors, dim=dim)
+        raise
 
 
 def bool_unfold(tensor, dim, size, step):
     """Windows of `size` every `step` along dim, as [pre, windows, post, size]."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        return Tensor(B.Bool, B.inner.bool_unfold(tensor_, dim, size, step), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        return Tensor(B.Bool, B.inner.bool_unfold(tensor_, dim, size, step), ctx)
-    raise unsupported_backend("bool_unfold", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+            return Tensor(B.Bool, B.inner.bool_unfold(tensor_, dim, size, step), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+            return Tensor(B.Bool, B.inner.bool_unfold(tensor_, dim, size, step), ctx)
+        raise unsupported_backend("bool_unfold", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("bool_unfold", None, error, tensor=tensor, dim=dim, size=size, step=step)
+        raise
 
 
 def bool_gather(dim, tensor, indices):
     """Reads tensor at `indices` along dim (indices have the tensor's shape but in dim)."""
-    ctx = (
-        tensor.context
-        if indices.context is tensor.context
-        else tensor.context.merge(indices.context)
-    )
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-        return Tensor(B.Bool, B.inner.bool_gather(dim, tensor_, indices_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-        return Tensor(B.Bool, B.inner.bool_gather(dim, tensor_, indices_), ctx)
-    raise unsupported_backend("bool_gather", tensor)
+    try:
+        ctx = (
+            tensor.context
+            if indices.context is tensor.context
+            else tensor.context.merge(indices.context)
+        )
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+            )
+            return Tensor(B.Bool, B.inner.bool_gather(dim, tensor_, indices_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+            )
+            return Tensor(B.Bool, B.inner.bool_gather(dim, tensor_, indices_), ctx)
+        raise unsupported_backend("bool_gather", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("bool_gather", "indexed", error, dim=dim, tensor=tensor, indices=indices)
+        raise
 
 
 def bool_scatter_or(dim, tensor, indices, value):
     """scatter with logical or (burn's update add on bools)."""
-    ctx = tensor.context.merge(indices.context).merge(value.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-        value_ = value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)
-        if tensor_.dtype is not value_.dtype:
-            check_dtypes("bool_scatter_or", B.inner, tensor_, value_)
-        return Tensor(B.Bool, B.inner.bool_scatter_or(dim, tensor_, indices_, value_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-        value_ = value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)
-        if tensor_.dtype is not value_.dtype:
-            check_dtypes("bool_scatter_or", B.inner, tensor_, value_)
-        return Tensor(B.Bool, B.inner.bool_scatter_or(dim, tensor_, indices_, value_), ctx)
-    raise unsupported_backend("bool_scatter_or", tensor)
+    try:
+        ctx = tensor.context.merge(indices.context).merge(value.context)
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+            )
+            value_ = value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("bool_scatter_or", B.inner, tensor_, value_)
+            return Tensor(B.Bool, B.inner.bool_scatter_or(dim, tensor_, indices_, value_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+            )
+            value_ = value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("bool_scatter_or", B.inner, tensor_, value_)
+            return Tensor(B.Bool, B.inner.bool_scatter_or(dim, tensor_, indices_, value_), ctx)
+        raise unsupported_backend("bool_scatter_or", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract(
+            "bool_scatter_or",
+            "indexed",
+            error,
+            dim=dim,
+            tensor=tensor,
+            indices=indices,
+            value=value,
+        )
+        raise
 
 
 def bool_select(tensor, dim, indices):
     """The slices of dim at the 1-D `indices`, in their order (repeats allowed)."""
-    ctx = (
-        tensor.context
-        if indices.context is tensor.context
-        else tensor.context.merge(indices.context)
-    )
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-        return Tensor(B.Bool, B.inner.bool_select(tensor_, dim, indices_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-        return Tensor(B.Bool, B.inner.bool_select(tensor_, dim, indices_), ctx)
-    raise unsupported_backend("bool_select", tensor)
+    try:
+        ctx = (
+            tensor.context
+            if indices.context is tensor.context
+            else tensor.context.merge(indices.context)
+        )
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+            )
+            return Tensor(B.Bool, B.inner.bool_select(tensor_, dim, indices_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+            )
+            return Tensor(B.Bool, B.inner.bool_select(tensor_, dim, indices_), ctx)
+        raise unsupported_backend("bool_select", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("bool_select", "selected", error, tensor=tensor, dim=dim, indices=indices)
+        raise
 
 
 def bool_select_or(tensor, dim, indices, value):
     """select_assign with logical or (burn's update add on bools)."""
-    ctx = tensor.context.merge(indices.context).merge(value.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-        value_ = value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)
-        if tensor_.dtype is not value_.dtype:
-            check_dtypes("bool_select_or", B.inner, tensor_, value_)
-        return Tensor(B.Bool, B.inner.bool_select_or(tensor_, dim, indices_, value_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-        value_ = value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)
-        if tensor_.dtype is not value_.dtype:
-            check_dtypes("bool_select_or", B.inner, tensor_, value_)
-        return Tensor(B.Bool, B.inner.bool_select_or(tensor_, dim, indices_, value_), ctx)
-    raise unsupported_backend("bool_select_or", tensor)
+    try:
+        ctx = tensor.context.merge(indices.context).merge(value.context)
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+            )
+            value_ = value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("bool_select_or", B.inner, tensor_, value_)
+            return Tensor(B.Bool, B.inner.bool_select_or(tensor_, dim, indices_, value_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+            )
+            value_ = value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("bool_select_or", B.inner, tensor_, value_)
+            return Tensor(B.Bool, B.inner.bool_select_or(tensor_, dim, indices_, value_), ctx)
+        raise unsupported_backend("bool_select_or", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract(
+            "bool_select_or",
+            "selected",
+            error,
+            tensor=tensor,
+            dim=dim,
+            indices=indices,
+            value=value,
+        )
+        raise
 
 
 def bool_mask_where(tensor, mask, value):
     """value where mask is true, else tensor (all three broadcast)."""
-    ctx = tensor.context.merge(mask.context).merge(value.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
-        value_ = value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)
-        if tensor_.dtype is not mask_.dtype:
-            check_dtypes("bool_mask_where", B.inner, tensor_, mask_)
-        if tensor_.dtype is not value_.dtype:
-            check_dtypes("bool_mask_where", B.inner, tensor_, value_)
-        return Tensor(B.Bool, B.inner.bool_mask_where(tensor_, mask_, value_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
-        value_ = value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)
-        if tensor_.dtype is not mask_.dtype:
-            check_dtypes("bool_mask_where", B.inner, tensor_, mask_)
-        if tensor_.dtype is not value_.dtype:
-            check_dtypes("bool_mask_where", B.inner, tensor_, value_)
-        return Tensor(B.Bool, B.inner.bool_mask_where(tensor_, mask_, value_), ctx)
-    raise unsupported_backend("bool_mask_where", tensor)
+    try:
+        ctx = tensor.context.merge(mask.context).merge(value.context)
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
+            value_ = value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)
+            if tensor_.dtype is not mask_.dtype:
+                check_dtypes("bool_mask_where", B.inner, tensor_, mask_)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("bool_mask_where", B.inner, tensor_, value_)
+            return Tensor(B.Bool, B.inner.bool_mask_where(tensor_, mask_, value_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
+            value_ = value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)
+            if tensor_.dtype is not mask_.dtype:
+                check_dtypes("bool_mask_where", B.inner, tensor_, mask_)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("bool_mask_where", B.inner, tensor_, value_)
+            return Tensor(B.Bool, B.inner.bool_mask_where(tensor_, mask_, value_), ctx)
+        raise unsupported_backend("bool_mask_where", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("bool_mask_where", "broadcast", error, tensor=tensor, mask=mask, value=value)
+        raise
 
 
 def bool_mask_fill(tensor, mask, value):
     """value where mask is true, else tensor (the mask broadcasts)."""
-    ctx = tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
-        if tensor_.dtype is not mask_.dtype:
-            check_dtypes("bool_mask_fill", B.inner, tensor_, mask_)
-        return Tensor(B.Bool, B.inner.bool_mask_fill(tensor_, mask_, value), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
-        if tensor_.dtype is not mask_.dtype:
-            check_dtypes("bool_mask_fill", B.inner, tensor_, mask_)
-        return Tensor(B.Bool, B.inner.bool_mask_fill(tensor_, mask_, value), ctx)
-    raise unsupported_backend("bool_mask_fill", tensor)
+    try:
+        ctx = (
+            tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
+        )
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
+            if tensor_.dtype is not mask_.dtype:
+                check_dtypes("bool_mask_fill", B.inner, tensor_, mask_)
+            return Tensor(B.Bool, B.inner.bool_mask_fill(tensor_, mask_, value), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
+            if tensor_.dtype is not mask_.dtype:
+                check_dtypes("bool_mask_fill", B.inner, tensor_, mask_)
+            return Tensor(B.Bool, B.inner.bool_mask_fill(tensor_, mask_, value), ctx)
+        raise unsupported_backend("bool_mask_fill", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("bool_mask_fill", "broadcast", error, tensor=tensor, mask=mask, value=value)
+        raise
 
 
 def bool_mask_select(tensor, mask):
@@ -494,102 +585,122 @@ def bool_not(tensor):
 
 def bool_and(lhs, rhs):
     """Element-wise logical and."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
-        rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bool_and", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.bool_and(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
-        rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bool_and", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.bool_and(lhs_, rhs_), ctx)
-    raise unsupported_backend("bool_and", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("bool_and", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.bool_and(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("bool_and", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.bool_and(lhs_, rhs_), ctx)
+        raise unsupported_backend("bool_and", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("bool_and", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def bool_or(lhs, rhs):
     """Element-wise logical or."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
-        rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bool_or", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.bool_or(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
-        rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bool_or", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.bool_or(lhs_, rhs_), ctx)
-    raise unsupported_backend("bool_or", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("bool_or", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.bool_or(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("bool_or", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.bool_or(lhs_, rhs_), ctx)
+        raise unsupported_backend("bool_or", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("bool_or", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def bool_equal(lhs, rhs):
     """Element-wise lhs == rhs."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
-        rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bool_equal", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.bool_equal(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
-        rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bool_equal", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.bool_equal(lhs_, rhs_), ctx)
-    raise unsupported_backend("bool_equal", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("bool_equal", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.bool_equal(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("bool_equal", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.bool_equal(lhs_, rhs_), ctx)
+        raise unsupported_backend("bool_equal", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("bool_equal", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def bool_xor(lhs, rhs):
     """Element-wise logical exclusive or."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
-        rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bool_xor", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.bool_xor(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
-        rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bool_xor", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.bool_xor(lhs_, rhs_), ctx)
-    raise unsupported_backend("bool_xor", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("bool_xor", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.bool_xor(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("bool_xor", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.bool_xor(lhs_, rhs_), ctx)
+        raise unsupported_backend("bool_xor", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("bool_xor", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def bool_not_equal(lhs, rhs):
     """Element-wise lhs != rhs."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
-        rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bool_not_equal", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.bool_not_equal(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
-        rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bool_not_equal", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.bool_not_equal(lhs_, rhs_), ctx)
-    raise unsupported_backend("bool_not_equal", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("bool_not_equal", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.bool_not_equal(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("bool_not_equal", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.bool_not_equal(lhs_, rhs_), ctx)
+        raise unsupported_backend("bool_not_equal", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("bool_not_equal", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def bool_equal_elem(lhs, rhs):

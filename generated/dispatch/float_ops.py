@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=9fe165a3429e54d0 body=52979aad4b130589
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=72e8be0bdc9d6646 body=75b546798b68cd1c
 """The float ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -9,6 +9,7 @@ a plain float input entering as a constant; wrap the outputs with the merged con
 
 from generated.backends import BACKENDS
 from generated.tensor import Tensor
+from runtime.contracts import check_contract
 from runtime.device import AutodiffDevice, GradientCheckpointingStrategy
 from runtime.dispatch import (
     DISABLED,
@@ -289,36 +290,40 @@ def float_random(shape, distribution, device, dtype):
 
 def float_add(lhs, rhs):
     """Element-wise sum, broadcasting."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_add", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_add(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_add", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_add(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_add", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_add(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_add", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_add(lhs_, rhs_), ctx)
-    raise unsupported_backend("float_add", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_add", B.inner, lhs_, rhs_)
+                return Tensor(B.Float, B.inner.float_add(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_add", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Autodiff, AD.float_add(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_add", B.inner, lhs_, rhs_)
+                return Tensor(B.Float, B.inner.float_add(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_add", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Autodiff, AD.float_add(lhs_, rhs_), ctx)
+        raise unsupported_backend("float_add", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_add", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_add_scalar(lhs, rhs):
@@ -345,36 +350,40 @@ def float_add_scalar(lhs, rhs):
 
 def float_sub(lhs, rhs):
     """Element-wise difference, broadcasting."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_sub", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_sub(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_sub", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_sub(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_sub", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_sub(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_sub", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_sub(lhs_, rhs_), ctx)
-    raise unsupported_backend("float_sub", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_sub", B.inner, lhs_, rhs_)
+                return Tensor(B.Float, B.inner.float_sub(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_sub", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Autodiff, AD.float_sub(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_sub", B.inner, lhs_, rhs_)
+                return Tensor(B.Float, B.inner.float_sub(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_sub", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Autodiff, AD.float_sub(lhs_, rhs_), ctx)
+        raise unsupported_backend("float_sub", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_sub", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_sub_scalar(lhs, rhs):
@@ -401,36 +410,40 @@ def float_sub_scalar(lhs, rhs):
 
 def float_mul(lhs, rhs):
     """Element-wise product, broadcasting."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_mul", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_mul(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_mul", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_mul(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_mul", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_mul(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_mul", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_mul(lhs_, rhs_), ctx)
-    raise unsupported_backend("float_mul", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_mul", B.inner, lhs_, rhs_)
+                return Tensor(B.Float, B.inner.float_mul(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_mul", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Autodiff, AD.float_mul(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_mul", B.inner, lhs_, rhs_)
+                return Tensor(B.Float, B.inner.float_mul(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_mul", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Autodiff, AD.float_mul(lhs_, rhs_), ctx)
+        raise unsupported_backend("float_mul", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_mul", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_mul_scalar(lhs, rhs):
@@ -457,36 +470,40 @@ def float_mul_scalar(lhs, rhs):
 
 def float_div(lhs, rhs):
     """Element-wise quotient, broadcasting."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_div", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_div(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_div", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_div(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_div", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_div(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_div", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_div(lhs_, rhs_), ctx)
-    raise unsupported_backend("float_div", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_div", B.inner, lhs_, rhs_)
+                return Tensor(B.Float, B.inner.float_div(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_div", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Autodiff, AD.float_div(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_div", B.inner, lhs_, rhs_)
+                return Tensor(B.Float, B.inner.float_div(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_div", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Autodiff, AD.float_div(lhs_, rhs_), ctx)
+        raise unsupported_backend("float_div", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_div", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_div_scalar(lhs, rhs):
@@ -535,70 +552,78 @@ def float_neg(tensor):
 
 def float_matmul(lhs, rhs):
     """Matrix product over the last two dims, broadcasting the batch dims."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_matmul", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_matmul(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_matmul", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_matmul(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_matmul", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_matmul(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_matmul", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_matmul(lhs_, rhs_), ctx)
-    raise unsupported_backend("float_matmul", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_matmul", B.inner, lhs_, rhs_)
+                return Tensor(B.Float, B.inner.float_matmul(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_matmul", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Autodiff, AD.float_matmul(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_matmul", B.inner, lhs_, rhs_)
+                return Tensor(B.Float, B.inner.float_matmul(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_matmul", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Autodiff, AD.float_matmul(lhs_, rhs_), ctx)
+        raise unsupported_backend("float_matmul", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_matmul", "matmul", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_remainder(lhs, rhs):
     """Element-wise remainder with the divisor's sign (Python's %), broadcasting."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_remainder", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_remainder(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_remainder", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_remainder(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_remainder", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_remainder(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_remainder", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_remainder(lhs_, rhs_), ctx)
-    raise unsupported_backend("float_remainder", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_remainder", B.inner, lhs_, rhs_)
+                return Tensor(B.Float, B.inner.float_remainder(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_remainder", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Autodiff, AD.float_remainder(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_remainder", B.inner, lhs_, rhs_)
+                return Tensor(B.Float, B.inner.float_remainder(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_remainder", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Autodiff, AD.float_remainder(lhs_, rhs_), ctx)
+        raise unsupported_backend("float_remainder", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_remainder", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_remainder_scalar(lhs, rhs):
@@ -625,70 +650,78 @@ def float_remainder_scalar(lhs, rhs):
 
 def float_cross(lhs, rhs, dim):
     """Cross product of 3-vectors along `dim` (of size 3), broadcasting."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_cross", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_cross(lhs_, rhs_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_cross", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_cross(lhs_, rhs_, dim), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_cross", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_cross(lhs_, rhs_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_cross", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_cross(lhs_, rhs_, dim), ctx)
-    raise unsupported_backend("float_cross", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_cross", B.inner, lhs_, rhs_)
+                return Tensor(B.Float, B.inner.float_cross(lhs_, rhs_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_cross", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Autodiff, AD.float_cross(lhs_, rhs_, dim), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_cross", B.inner, lhs_, rhs_)
+                return Tensor(B.Float, B.inner.float_cross(lhs_, rhs_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_cross", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Autodiff, AD.float_cross(lhs_, rhs_, dim), ctx)
+        raise unsupported_backend("float_cross", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_cross", None, error, lhs=lhs, rhs=rhs, dim=dim)
+        raise
 
 
 def float_powf(lhs, rhs):
     """Element-wise lhs ** rhs, broadcasting."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_powf", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_powf(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_powf", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_powf(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_powf", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_powf(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_powf", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_powf(lhs_, rhs_), ctx)
-    raise unsupported_backend("float_powf", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_powf", B.inner, lhs_, rhs_)
+                return Tensor(B.Float, B.inner.float_powf(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_powf", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Autodiff, AD.float_powf(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_powf", B.inner, lhs_, rhs_)
+                return Tensor(B.Float, B.inner.float_powf(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_powf", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Autodiff, AD.float_powf(lhs_, rhs_), ctx)
+        raise unsupported_backend("float_powf", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_powf", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_powf_scalar(lhs, rhs):
@@ -720,28 +753,32 @@ def float_powf_scalar_impl(lhs, rhs):
 
 def float_powi(lhs, rhs):
     """Raises every element to an int tensor's power, broadcasting."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+                return Tensor(B.Float, B.inner.float_powi(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
             rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-            return Tensor(B.Float, B.inner.float_powi(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-        return Tensor(B.Autodiff, AD.float_powi(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+            return Tensor(B.Autodiff, AD.float_powi(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+                return Tensor(B.Float, B.inner.float_powi(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
             rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-            return Tensor(B.Float, B.inner.float_powi(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-        return Tensor(B.Autodiff, AD.float_powi(lhs_, rhs_), ctx)
-    raise unsupported_backend("float_powi", lhs)
+            return Tensor(B.Autodiff, AD.float_powi(lhs_, rhs_), ctx)
+        raise unsupported_backend("float_powi", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_powi", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_powi_scalar(lhs, rhs):
@@ -1262,70 +1299,78 @@ def float_atanh(tensor):
 
 def float_atan2(lhs, rhs):
     """Element-wise angle of the point (x=rhs, y=lhs), in (-pi, pi], broadcasting."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_atan2", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_atan2(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_atan2", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_atan2(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_atan2", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_atan2(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_atan2", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_atan2(lhs_, rhs_), ctx)
-    raise unsupported_backend("float_atan2", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_atan2", B.inner, lhs_, rhs_)
+                return Tensor(B.Float, B.inner.float_atan2(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_atan2", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Autodiff, AD.float_atan2(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_atan2", B.inner, lhs_, rhs_)
+                return Tensor(B.Float, B.inner.float_atan2(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_atan2", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Autodiff, AD.float_atan2(lhs_, rhs_), ctx)
+        raise unsupported_backend("float_atan2", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_atan2", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_hypot(lhs, rhs):
     """Element-wise sqrt(lhs^2 + rhs^2) without overflow, broadcasting."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_hypot", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_hypot(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_hypot", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_hypot(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_hypot", B.inner, lhs_, rhs_)
-            return Tensor(B.Float, B.inner.float_hypot(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_hypot", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Autodiff, AD.float_hypot(lhs_, rhs_), ctx)
-    raise unsupported_backend("float_hypot", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_hypot", B.inner, lhs_, rhs_)
+                return Tensor(B.Float, B.inner.float_hypot(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_hypot", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Autodiff, AD.float_hypot(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_hypot", B.inner, lhs_, rhs_)
+                return Tensor(B.Float, B.inner.float_hypot(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_hypot", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Autodiff, AD.float_hypot(lhs_, rhs_), ctx)
+        raise unsupported_backend("float_hypot", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_hypot", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_erf(tensor):
@@ -1462,36 +1507,42 @@ def relu(tensor):
 
 def relu_backward(output, grad):
     """relu's backward from its output, grad where output > 0 (0 where output <= 0)."""
-    ctx = output.context if grad.context is output.context else output.context.merge(grad.context)
-    if output.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            output_ = output.primitive if output.kind is B.Float else output.as_float("NumPy")
-            grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", output)
-            if output_.dtype is not grad_.dtype:
-                check_dtypes("relu_backward", B.inner, output_, grad_)
-            return Tensor(B.Float, B.inner.relu_backward(output_, grad_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
-        grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
-        if output_.primitive.dtype is not grad_.primitive.dtype:
-            check_dtypes("relu_backward", B.inner, output_.primitive, grad_.primitive)
-        return Tensor(B.Autodiff, AD.relu_backward(output_, grad_), ctx)
-    if output.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            output_ = output.primitive if output.kind is B.Float else output.as_float("Torch")
-            grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", output)
-            if output_.dtype is not grad_.dtype:
-                check_dtypes("relu_backward", B.inner, output_, grad_)
-            return Tensor(B.Float, B.inner.relu_backward(output_, grad_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
-        grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
-        if output_.primitive.dtype is not grad_.primitive.dtype:
-            check_dtypes("relu_backward", B.inner, output_.primitive, grad_.primitive)
-        return Tensor(B.Autodiff, AD.relu_backward(output_, grad_), ctx)
-    raise unsupported_backend("relu_backward", output)
+    try:
+        ctx = (
+            output.context if grad.context is output.context else output.context.merge(grad.context)
+        )
+        if output.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                output_ = output.primitive if output.kind is B.Float else output.as_float("NumPy")
+                grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", output)
+                if output_.dtype is not grad_.dtype:
+                    check_dtypes("relu_backward", B.inner, output_, grad_)
+                return Tensor(B.Float, B.inner.relu_backward(output_, grad_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
+            grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
+            if output_.primitive.dtype is not grad_.primitive.dtype:
+                check_dtypes("relu_backward", B.inner, output_.primitive, grad_.primitive)
+            return Tensor(B.Autodiff, AD.relu_backward(output_, grad_), ctx)
+        if output.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                output_ = output.primitive if output.kind is B.Float else output.as_float("Torch")
+                grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", output)
+                if output_.dtype is not grad_.dtype:
+                    check_dtypes("relu_backward", B.inner, output_, grad_)
+                return Tensor(B.Float, B.inner.relu_backward(output_, grad_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
+            grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
+            if output_.primitive.dtype is not grad_.primitive.dtype:
+                check_dtypes("relu_backward", B.inner, output_.primitive, grad_.primitive)
+            return Tensor(B.Autodiff, AD.relu_backward(output_, grad_), ctx)
+        raise unsupported_backend("relu_backward", output)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("relu_backward", "broadcast", error, output=output, grad=grad)
+        raise
 
 
 def leaky_relu(tensor, negative_slope):
@@ -1518,36 +1569,48 @@ def leaky_relu(tensor, negative_slope):
 
 def prelu(tensor, alpha):
     """Element-wise x, or x * alpha where x < 0; alpha (learned) broadcasts against x."""
-    ctx = tensor.context if alpha.context is tensor.context else tensor.context.merge(alpha.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            alpha_ = alpha.primitive if alpha.kind is B.Float else alpha.as_float("NumPy", tensor)
-            if tensor_.dtype is not alpha_.dtype:
-                check_dtypes("prelu", B.inner, tensor_, alpha_)
-            return Tensor(B.Float, B.inner.prelu(tensor_, alpha_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        alpha_ = alpha.primitive if alpha.kind is B.Autodiff else alpha.lift(AD, tensor)
-        if tensor_.primitive.dtype is not alpha_.primitive.dtype:
-            check_dtypes("prelu", B.inner, tensor_.primitive, alpha_.primitive)
-        return Tensor(B.Autodiff, AD.prelu(tensor_, alpha_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            alpha_ = alpha.primitive if alpha.kind is B.Float else alpha.as_float("Torch", tensor)
-            if tensor_.dtype is not alpha_.dtype:
-                check_dtypes("prelu", B.inner, tensor_, alpha_)
-            return Tensor(B.Float, B.inner.prelu(tensor_, alpha_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        alpha_ = alpha.primitive if alpha.kind is B.Autodiff else alpha.lift(AD, tensor)
-        if tensor_.primitive.dtype is not alpha_.primitive.dtype:
-            check_dtypes("prelu", B.inner, tensor_.primitive, alpha_.primitive)
-        return Tensor(B.Autodiff, AD.prelu(tensor_, alpha_), ctx)
-    raise unsupported_backend("prelu", tensor)
+    try:
+        ctx = (
+            tensor.context
+            if alpha.context is tensor.context
+            else tensor.context.merge(alpha.context)
+        )
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                alpha_ = (
+                    alpha.primitive if alpha.kind is B.Float else alpha.as_float("NumPy", tensor)
+                )
+                if tensor_.dtype is not alpha_.dtype:
+                    check_dtypes("prelu", B.inner, tensor_, alpha_)
+                return Tensor(B.Float, B.inner.prelu(tensor_, alpha_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            alpha_ = alpha.primitive if alpha.kind is B.Autodiff else alpha.lift(AD, tensor)
+            if tensor_.primitive.dtype is not alpha_.primitive.dtype:
+                check_dtypes("prelu", B.inner, tensor_.primitive, alpha_.primitive)
+            return Tensor(B.Autodiff, AD.prelu(tensor_, alpha_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                alpha_ = (
+                    alpha.primitive if alpha.kind is B.Float else alpha.as_float("Torch", tensor)
+                )
+                if tensor_.dtype is not alpha_.dtype:
+                    check_dtypes("prelu", B.inner, tensor_, alpha_)
+                return Tensor(B.Float, B.inner.prelu(tensor_, alpha_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            alpha_ = alpha.primitive if alpha.kind is B.Autodiff else alpha.lift(AD, tensor)
+            if tensor_.primitive.dtype is not alpha_.primitive.dtype:
+                check_dtypes("prelu", B.inner, tensor_.primitive, alpha_.primitive)
+            return Tensor(B.Autodiff, AD.prelu(tensor_, alpha_), ctx)
+        raise unsupported_backend("prelu", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("prelu", "broadcast", error, tensor=tensor, alpha=alpha)
+        raise
 
 
 def gelu(tensor):
@@ -1574,36 +1637,40 @@ def gelu(tensor):
 
 def gelu_backward(x, grad):
     """gelu's backward, grad * (Φ(x) + x φ(x)), the exact form's derivative (not burn's tanh one)."""
-    ctx = x.context if grad.context is x.context else x.context.merge(grad.context)
-    if x.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
-            grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", x)
-            if x_.dtype is not grad_.dtype:
-                check_dtypes("gelu_backward", B.inner, x_, grad_)
-            return Tensor(B.Float, B.inner.gelu_backward(x_, grad_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
-        if x_.primitive.dtype is not grad_.primitive.dtype:
-            check_dtypes("gelu_backward", B.inner, x_.primitive, grad_.primitive)
-        return Tensor(B.Autodiff, AD.gelu_backward(x_, grad_), ctx)
-    if x.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
-            grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", x)
-            if x_.dtype is not grad_.dtype:
-                check_dtypes("gelu_backward", B.inner, x_, grad_)
-            return Tensor(B.Float, B.inner.gelu_backward(x_, grad_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
-        if x_.primitive.dtype is not grad_.primitive.dtype:
-            check_dtypes("gelu_backward", B.inner, x_.primitive, grad_.primitive)
-        return Tensor(B.Autodiff, AD.gelu_backward(x_, grad_), ctx)
-    raise unsupported_backend("gelu_backward", x)
+    try:
+        ctx = x.context if grad.context is x.context else x.context.merge(grad.context)
+        if x.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
+                grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", x)
+                if x_.dtype is not grad_.dtype:
+                    check_dtypes("gelu_backward", B.inner, x_, grad_)
+                return Tensor(B.Float, B.inner.gelu_backward(x_, grad_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+            grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
+            if x_.primitive.dtype is not grad_.primitive.dtype:
+                check_dtypes("gelu_backward", B.inner, x_.primitive, grad_.primitive)
+            return Tensor(B.Autodiff, AD.gelu_backward(x_, grad_), ctx)
+        if x.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
+                grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", x)
+                if x_.dtype is not grad_.dtype:
+                    check_dtypes("gelu_backward", B.inner, x_, grad_)
+                return Tensor(B.Float, B.inner.gelu_backward(x_, grad_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+            grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
+            if x_.primitive.dtype is not grad_.primitive.dtype:
+                check_dtypes("gelu_backward", B.inner, x_.primitive, grad_.primitive)
+            return Tensor(B.Autodiff, AD.gelu_backward(x_, grad_), ctx)
+        raise unsupported_backend("gelu_backward", x)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("gelu_backward", "broadcast", error, x=x, grad=grad)
+        raise
 
 
 def sigmoid(tensor):
@@ -1630,36 +1697,42 @@ def sigmoid(tensor):
 
 def sigmoid_backward(output, grad):
     """sigmoid's backward from its output, grad * output * (1 - output)."""
-    ctx = output.context if grad.context is output.context else output.context.merge(grad.context)
-    if output.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            output_ = output.primitive if output.kind is B.Float else output.as_float("NumPy")
-            grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", output)
-            if output_.dtype is not grad_.dtype:
-                check_dtypes("sigmoid_backward", B.inner, output_, grad_)
-            return Tensor(B.Float, B.inner.sigmoid_backward(output_, grad_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
-        grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
-        if output_.primitive.dtype is not grad_.primitive.dtype:
-            check_dtypes("sigmoid_backward", B.inner, output_.primitive, grad_.primitive)
-        return Tensor(B.Autodiff, AD.sigmoid_backward(output_, grad_), ctx)
-    if output.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            output_ = output.primitive if output.kind is B.Float else output.as_float("Torch")
-            grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", output)
-            if output_.dtype is not grad_.dtype:
-                check_dtypes("sigmoid_backward", B.inner, output_, grad_)
-            return Tensor(B.Float, B.inner.sigmoid_backward(output_, grad_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
-        grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
-        if output_.primitive.dtype is not grad_.primitive.dtype:
-            check_dtypes("sigmoid_backward", B.inner, output_.primitive, grad_.primitive)
-        return Tensor(B.Autodiff, AD.sigmoid_backward(output_, grad_), ctx)
-    raise unsupported_backend("sigmoid_backward", output)
+    try:
+        ctx = (
+            output.context if grad.context is output.context else output.context.merge(grad.context)
+        )
+        if output.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                output_ = output.primitive if output.kind is B.Float else output.as_float("NumPy")
+                grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", output)
+                if output_.dtype is not grad_.dtype:
+                    check_dtypes("sigmoid_backward", B.inner, output_, grad_)
+                return Tensor(B.Float, B.inner.sigmoid_backward(output_, grad_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
+            grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
+            if output_.primitive.dtype is not grad_.primitive.dtype:
+                check_dtypes("sigmoid_backward", B.inner, output_.primitive, grad_.primitive)
+            return Tensor(B.Autodiff, AD.sigmoid_backward(output_, grad_), ctx)
+        if output.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                output_ = output.primitive if output.kind is B.Float else output.as_float("Torch")
+                grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", output)
+                if output_.dtype is not grad_.dtype:
+                    check_dtypes("sigmoid_backward", B.inner, output_, grad_)
+                return Tensor(B.Float, B.inner.sigmoid_backward(output_, grad_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
+            grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
+            if output_.primitive.dtype is not grad_.primitive.dtype:
+                check_dtypes("sigmoid_backward", B.inner, output_.primitive, grad_.primitive)
+            return Tensor(B.Autodiff, AD.sigmoid_backward(output_, grad_), ctx)
+        raise unsupported_backend("sigmoid_backward", output)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("sigmoid_backward", "broadcast", error, output=output, grad=grad)
+        raise
 
 
 def hard_sigmoid(tensor, alpha, beta):
@@ -1691,36 +1764,40 @@ def log_sigmoid(tensor):
 
 def log_sigmoid_backward(x, grad):
     """log_sigmoid's backward, grad * sigmoid(-x) (1 - sigmoid(x) without the cancellation)."""
-    ctx = x.context if grad.context is x.context else x.context.merge(grad.context)
-    if x.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
-            grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", x)
-            if x_.dtype is not grad_.dtype:
-                check_dtypes("log_sigmoid_backward", B.inner, x_, grad_)
-            return Tensor(B.Float, B.inner.log_sigmoid_backward(x_, grad_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
-        if x_.primitive.dtype is not grad_.primitive.dtype:
-            check_dtypes("log_sigmoid_backward", B.inner, x_.primitive, grad_.primitive)
-        return Tensor(B.Autodiff, AD.log_sigmoid_backward(x_, grad_), ctx)
-    if x.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
-            grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", x)
-            if x_.dtype is not grad_.dtype:
-                check_dtypes("log_sigmoid_backward", B.inner, x_, grad_)
-            return Tensor(B.Float, B.inner.log_sigmoid_backward(x_, grad_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
-        if x_.primitive.dtype is not grad_.primitive.dtype:
-            check_dtypes("log_sigmoid_backward", B.inner, x_.primitive, grad_.primitive)
-        return Tensor(B.Autodiff, AD.log_sigmoid_backward(x_, grad_), ctx)
-    raise unsupported_backend("log_sigmoid_backward", x)
+    try:
+        ctx = x.context if grad.context is x.context else x.context.merge(grad.context)
+        if x.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
+                grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", x)
+                if x_.dtype is not grad_.dtype:
+                    check_dtypes("log_sigmoid_backward", B.inner, x_, grad_)
+                return Tensor(B.Float, B.inner.log_sigmoid_backward(x_, grad_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+            grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
+            if x_.primitive.dtype is not grad_.primitive.dtype:
+                check_dtypes("log_sigmoid_backward", B.inner, x_.primitive, grad_.primitive)
+            return Tensor(B.Autodiff, AD.log_sigmoid_backward(x_, grad_), ctx)
+        if x.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
+                grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", x)
+                if x_.dtype is not grad_.dtype:
+                    check_dtypes("log_sigmoid_backward", B.inner, x_, grad_)
+                return Tensor(B.Float, B.inner.log_sigmoid_backward(x_, grad_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+            grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
+            if x_.primitive.dtype is not grad_.primitive.dtype:
+                check_dtypes("log_sigmoid_backward", B.inner, x_.primitive, grad_.primitive)
+            return Tensor(B.Autodiff, AD.log_sigmoid_backward(x_, grad_), ctx)
+        raise unsupported_backend("log_sigmoid_backward", x)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("log_sigmoid_backward", "broadcast", error, x=x, grad=grad)
+        raise
 
 
 def silu(tensor):
@@ -1730,46 +1807,54 @@ def silu(tensor):
 
 def softmax(tensor, dim):
     """e^x / sum(e^x) along `dim`, shifted by the row max (stable for large inputs)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.softmax(tensor_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.softmax(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.softmax(tensor_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.softmax(tensor_, dim), ctx)
-    raise unsupported_backend("softmax", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.softmax(tensor_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.softmax(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.softmax(tensor_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.softmax(tensor_, dim), ctx)
+        raise unsupported_backend("softmax", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("softmax", None, error, tensor=tensor, dim=dim)
+        raise
 
 
 def log_softmax(tensor, dim):
     """log(softmax(x)) along `dim`, as x - max - log(sum(e^(x - max))) (stable)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.log_softmax(tensor_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.log_softmax(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.log_softmax(tensor_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.log_softmax(tensor_, dim), ctx)
-    raise unsupported_backend("log_softmax", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.log_softmax(tensor_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.log_softmax(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.log_softmax(tensor_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.log_softmax(tensor_, dim), ctx)
+        raise unsupported_backend("log_softmax", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("log_softmax", None, error, tensor=tensor, dim=dim)
+        raise
 
 
 def softmin(tensor, dim):
@@ -1801,24 +1886,28 @@ def float_sum(tensor):
 
 def float_sum_dim(tensor, dim):
     """Sum along `dim`, keeping it with size 1."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_sum_dim(tensor_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sum_dim(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_sum_dim(tensor_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sum_dim(tensor_, dim), ctx)
-    raise unsupported_backend("float_sum_dim", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_sum_dim(tensor_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_sum_dim(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_sum_dim(tensor_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_sum_dim(tensor_, dim), ctx)
+        raise unsupported_backend("float_sum_dim", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_sum_dim", None, error, tensor=tensor, dim=dim)
+        raise
 
 
 def float_mean(tensor):
@@ -1845,24 +1934,28 @@ def float_mean(tensor):
 
 def float_mean_dim(tensor, dim):
     """Mean along `dim`, keeping it with size 1."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_mean_dim(tensor_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_mean_dim(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_mean_dim(tensor_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_mean_dim(tensor_, dim), ctx)
-    raise unsupported_backend("float_mean_dim", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_mean_dim(tensor_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_mean_dim(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_mean_dim(tensor_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_mean_dim(tensor_, dim), ctx)
+        raise unsupported_backend("float_mean_dim", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_mean_dim", None, error, tensor=tensor, dim=dim)
+        raise
 
 
 def float_prod(tensor):
@@ -1889,24 +1982,28 @@ def float_prod(tensor):
 
 def float_prod_dim(tensor, dim):
     """Product along `dim`, keeping it with size 1 (its gradient is exact at zeros)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_prod_dim(tensor_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_prod_dim(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_prod_dim(tensor_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_prod_dim(tensor_, dim), ctx)
-    raise unsupported_backend("float_prod_dim", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_prod_dim(tensor_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_prod_dim(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_prod_dim(tensor_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_prod_dim(tensor_, dim), ctx)
+        raise unsupported_backend("float_prod_dim", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_prod_dim", None, error, tensor=tensor, dim=dim)
+        raise
 
 
 def float_max(tensor):
@@ -1921,28 +2018,32 @@ def float_max_dim(tensor, dim):
 
 def float_max_dim_with_indices(tensor, dim):
     """(largest element, its index) along `dim`, keeping it; ties go to the lowest index."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            out0, out1 = B.inner.float_max_dim_with_indices(tensor_, dim)
-            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        out0, out1 = AD.float_max_dim_with_indices(tensor_, dim)
-        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            out0, out1 = B.inner.float_max_dim_with_indices(tensor_, dim)
-            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        out0, out1 = AD.float_max_dim_with_indices(tensor_, dim)
-        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
-    raise unsupported_backend("float_max_dim_with_indices", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                out0, out1 = B.inner.float_max_dim_with_indices(tensor_, dim)
+                return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            out0, out1 = AD.float_max_dim_with_indices(tensor_, dim)
+            return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                out0, out1 = B.inner.float_max_dim_with_indices(tensor_, dim)
+                return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            out0, out1 = AD.float_max_dim_with_indices(tensor_, dim)
+            return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
+        raise unsupported_backend("float_max_dim_with_indices", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_max_dim_with_indices", "nonempty", error, tensor=tensor, dim=dim)
+        raise
 
 
 def float_min(tensor):
@@ -1957,28 +2058,32 @@ def float_min_dim(tensor, dim):
 
 def float_min_dim_with_indices(tensor, dim):
     """(smallest element, its index) along `dim`, keeping it; ties go to the lowest index."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            out0, out1 = B.inner.float_min_dim_with_indices(tensor_, dim)
-            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        out0, out1 = AD.float_min_dim_with_indices(tensor_, dim)
-        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            out0, out1 = B.inner.float_min_dim_with_indices(tensor_, dim)
-            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        out0, out1 = AD.float_min_dim_with_indices(tensor_, dim)
-        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
-    raise unsupported_backend("float_min_dim_with_indices", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                out0, out1 = B.inner.float_min_dim_with_indices(tensor_, dim)
+                return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            out0, out1 = AD.float_min_dim_with_indices(tensor_, dim)
+            return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                out0, out1 = B.inner.float_min_dim_with_indices(tensor_, dim)
+                return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            out0, out1 = AD.float_min_dim_with_indices(tensor_, dim)
+            return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
+        raise unsupported_backend("float_min_dim_with_indices", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_min_dim_with_indices", "nonempty", error, tensor=tensor, dim=dim)
+        raise
 
 
 def float_max_abs(tensor):
@@ -1993,46 +2098,54 @@ def float_max_abs_dim(tensor, dim):
 
 def float_argmax(tensor, dim):
     """Index (int64) of the largest element along `dim`, kept; ties go to the lowest index."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Int, B.inner.float_argmax(tensor_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Int, AD.float_argmax(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Int, B.inner.float_argmax(tensor_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Int, AD.float_argmax(tensor_, dim), ctx)
-    raise unsupported_backend("float_argmax", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Int, B.inner.float_argmax(tensor_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Int, AD.float_argmax(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Int, B.inner.float_argmax(tensor_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Int, AD.float_argmax(tensor_, dim), ctx)
+        raise unsupported_backend("float_argmax", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_argmax", "nonempty", error, tensor=tensor, dim=dim)
+        raise
 
 
 def float_argmin(tensor, dim):
     """Index (int64) of the smallest element along `dim`, kept; ties go to the lowest index."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Int, B.inner.float_argmin(tensor_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Int, AD.float_argmin(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Int, B.inner.float_argmin(tensor_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Int, AD.float_argmin(tensor_, dim), ctx)
-    raise unsupported_backend("float_argmin", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Int, B.inner.float_argmin(tensor_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Int, AD.float_argmin(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Int, B.inner.float_argmin(tensor_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Int, AD.float_argmin(tensor_, dim), ctx)
+        raise unsupported_backend("float_argmin", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_argmin", "nonempty", error, tensor=tensor, dim=dim)
+        raise
 
 
 def float_any(tensor):
@@ -2059,24 +2172,28 @@ def float_any(tensor):
 
 def float_any_dim(tensor, dim):
     """Whether any element is non-zero along `dim`, keeping it with size 1."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Bool, B.inner.float_any_dim(tensor_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Bool, AD.float_any_dim(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Bool, B.inner.float_any_dim(tensor_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Bool, AD.float_any_dim(tensor_, dim), ctx)
-    raise unsupported_backend("float_any_dim", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Bool, B.inner.float_any_dim(tensor_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Bool, AD.float_any_dim(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Bool, B.inner.float_any_dim(tensor_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Bool, AD.float_any_dim(tensor_, dim), ctx)
+        raise unsupported_backend("float_any_dim", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_any_dim", None, error, tensor=tensor, dim=dim)
+        raise
 
 
 def float_all(tensor):
@@ -2103,112 +2220,132 @@ def float_all(tensor):
 
 def float_all_dim(tensor, dim):
     """Whether every element is non-zero along `dim`, keeping it with size 1."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Bool, B.inner.float_all_dim(tensor_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Bool, AD.float_all_dim(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Bool, B.inner.float_all_dim(tensor_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Bool, AD.float_all_dim(tensor_, dim), ctx)
-    raise unsupported_backend("float_all_dim", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Bool, B.inner.float_all_dim(tensor_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Bool, AD.float_all_dim(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Bool, B.inner.float_all_dim(tensor_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Bool, AD.float_all_dim(tensor_, dim), ctx)
+        raise unsupported_backend("float_all_dim", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_all_dim", None, error, tensor=tensor, dim=dim)
+        raise
 
 
 def float_cumsum(tensor, dim):
     """Running sum along `dim`."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_cumsum(tensor_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_cumsum(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_cumsum(tensor_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_cumsum(tensor_, dim), ctx)
-    raise unsupported_backend("float_cumsum", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_cumsum(tensor_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_cumsum(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_cumsum(tensor_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_cumsum(tensor_, dim), ctx)
+        raise unsupported_backend("float_cumsum", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_cumsum", None, error, tensor=tensor, dim=dim)
+        raise
 
 
 def float_cumprod(tensor, dim):
     """Running product along `dim` (its gradient is exact at zeros)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_cumprod(tensor_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_cumprod(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_cumprod(tensor_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_cumprod(tensor_, dim), ctx)
-    raise unsupported_backend("float_cumprod", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_cumprod(tensor_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_cumprod(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_cumprod(tensor_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_cumprod(tensor_, dim), ctx)
+        raise unsupported_backend("float_cumprod", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_cumprod", None, error, tensor=tensor, dim=dim)
+        raise
 
 
 def float_cummin(tensor, dim):
     """Running minimum along `dim`."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_cummin(tensor_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_cummin(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_cummin(tensor_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_cummin(tensor_, dim), ctx)
-    raise unsupported_backend("float_cummin", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_cummin(tensor_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_cummin(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_cummin(tensor_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_cummin(tensor_, dim), ctx)
+        raise unsupported_backend("float_cummin", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_cummin", None, error, tensor=tensor, dim=dim)
+        raise
 
 
 def float_cummax(tensor, dim):
     """Running maximum along `dim`."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_cummax(tensor_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_cummax(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_cummax(tensor_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_cummax(tensor_, dim), ctx)
-    raise unsupported_backend("float_cummax", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_cummax(tensor_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_cummax(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_cummax(tensor_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_cummax(tensor_, dim), ctx)
+        raise unsupported_backend("float_cummax", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_cummax", None, error, tensor=tensor, dim=dim)
+        raise
 
 
 def float_sort(tensor, dim, descending):
@@ -2218,50 +2355,60 @@ def float_sort(tensor, dim, descending):
 
 def float_sort_with_indices(tensor, dim, descending):
     """(sorted elements, their indices) along `dim`; equal elements keep their order."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            out0, out1 = B.inner.float_sort_with_indices(tensor_, dim, descending)
-            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        out0, out1 = AD.float_sort_with_indices(tensor_, dim, descending)
-        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            out0, out1 = B.inner.float_sort_with_indices(tensor_, dim, descending)
-            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        out0, out1 = AD.float_sort_with_indices(tensor_, dim, descending)
-        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
-    raise unsupported_backend("float_sort_with_indices", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                out0, out1 = B.inner.float_sort_with_indices(tensor_, dim, descending)
+                return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            out0, out1 = AD.float_sort_with_indices(tensor_, dim, descending)
+            return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                out0, out1 = B.inner.float_sort_with_indices(tensor_, dim, descending)
+                return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            out0, out1 = AD.float_sort_with_indices(tensor_, dim, descending)
+            return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
+        raise unsupported_backend("float_sort_with_indices", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract(
+            "float_sort_with_indices", None, error, tensor=tensor, dim=dim, descending=descending
+        )
+        raise
 
 
 def float_argsort(tensor, dim, descending):
     """The indices (int64) that sort along `dim`; equal elements keep their order."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Int, B.inner.float_argsort(tensor_, dim, descending), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Int, AD.float_argsort(tensor_, dim, descending), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Int, B.inner.float_argsort(tensor_, dim, descending), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Int, AD.float_argsort(tensor_, dim, descending), ctx)
-    raise unsupported_backend("float_argsort", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Int, B.inner.float_argsort(tensor_, dim, descending), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Int, AD.float_argsort(tensor_, dim, descending), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Int, B.inner.float_argsort(tensor_, dim, descending), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Int, AD.float_argsort(tensor_, dim, descending), ctx)
+        raise unsupported_backend("float_argsort", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_argsort", None, error, tensor=tensor, dim=dim, descending=descending)
+        raise
 
 
 def float_topk(tensor, k, dim):
@@ -2271,50 +2418,58 @@ def float_topk(tensor, k, dim):
 
 def float_topk_with_indices(tensor, k, dim):
     """(the k largest elements, their indices) along `dim`; ties go to the lowest index."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            out0, out1 = B.inner.float_topk_with_indices(tensor_, k, dim)
-            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        out0, out1 = AD.float_topk_with_indices(tensor_, k, dim)
-        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            out0, out1 = B.inner.float_topk_with_indices(tensor_, k, dim)
-            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        out0, out1 = AD.float_topk_with_indices(tensor_, k, dim)
-        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
-    raise unsupported_backend("float_topk_with_indices", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                out0, out1 = B.inner.float_topk_with_indices(tensor_, k, dim)
+                return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            out0, out1 = AD.float_topk_with_indices(tensor_, k, dim)
+            return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                out0, out1 = B.inner.float_topk_with_indices(tensor_, k, dim)
+                return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            out0, out1 = AD.float_topk_with_indices(tensor_, k, dim)
+            return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
+        raise unsupported_backend("float_topk_with_indices", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_topk_with_indices", None, error, tensor=tensor, k=k, dim=dim)
+        raise
 
 
 def float_argtopk(tensor, k, dim):
     """The indices (int64) of the k largest elements along `dim`; ties go to the lowest index."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Int, B.inner.float_argtopk(tensor_, k, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Int, AD.float_argtopk(tensor_, k, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Int, B.inner.float_argtopk(tensor_, k, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Int, AD.float_argtopk(tensor_, k, dim), ctx)
-    raise unsupported_backend("float_argtopk", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Int, B.inner.float_argtopk(tensor_, k, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Int, AD.float_argtopk(tensor_, k, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Int, B.inner.float_argtopk(tensor_, k, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Int, AD.float_argtopk(tensor_, k, dim), ctx)
+        raise unsupported_backend("float_argtopk", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_argtopk", None, error, tensor=tensor, k=k, dim=dim)
+        raise
 
 
 def float_reshape(tensor, shape):
@@ -2341,24 +2496,28 @@ def float_reshape(tensor, shape):
 
 def float_swap_dims(tensor, dim1, dim2):
     """Swaps two dims."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_swap_dims(tensor_, dim1, dim2), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_swap_dims(tensor_, dim1, dim2), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_swap_dims(tensor_, dim1, dim2), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_swap_dims(tensor_, dim1, dim2), ctx)
-    raise unsupported_backend("float_swap_dims", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_swap_dims(tensor_, dim1, dim2), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_swap_dims(tensor_, dim1, dim2), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_swap_dims(tensor_, dim1, dim2), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_swap_dims(tensor_, dim1, dim2), ctx)
+        raise unsupported_backend("float_swap_dims", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_swap_dims", None, error, tensor=tensor, dim1=dim1, dim2=dim2)
+        raise
 
 
 def float_transpose(tensor):
@@ -2368,46 +2527,54 @@ def float_transpose(tensor):
 
 def float_permute(tensor, axes):
     """Reorders the dims; dim i of the result is dim axes[i] of the tensor."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_permute(tensor_, axes), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_permute(tensor_, axes), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_permute(tensor_, axes), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_permute(tensor_, axes), ctx)
-    raise unsupported_backend("float_permute", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_permute(tensor_, axes), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_permute(tensor_, axes), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_permute(tensor_, axes), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_permute(tensor_, axes), ctx)
+        raise unsupported_backend("float_permute", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_permute", None, error, tensor=tensor, axes=axes)
+        raise
 
 
 def float_flip(tensor, axes):
     """Reverses the order of the elements along each of `axes`."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_flip(tensor_, axes), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_flip(tensor_, axes), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_flip(tensor_, axes), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_flip(tensor_, axes), ctx)
-    raise unsupported_backend("float_flip", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_flip(tensor_, axes), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_flip(tensor_, axes), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_flip(tensor_, axes), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_flip(tensor_, axes), ctx)
+        raise unsupported_backend("float_flip", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_flip", None, error, tensor=tensor, axes=axes)
+        raise
 
 
 def float_expand(tensor, shape):
@@ -2434,24 +2601,28 @@ def float_expand(tensor, shape):
 
 def float_repeat_dim(tensor, dim, times):
     """The tensor repeated `times` times along dim, tiled ([a, b] -> [a, b, a, b])."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_repeat_dim(tensor_, dim, times), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_repeat_dim(tensor_, dim, times), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_repeat_dim(tensor_, dim, times), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_repeat_dim(tensor_, dim, times), ctx)
-    raise unsupported_backend("float_repeat_dim", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_repeat_dim(tensor_, dim, times), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_repeat_dim(tensor_, dim, times), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_repeat_dim(tensor_, dim, times), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_repeat_dim(tensor_, dim, times), ctx)
+        raise unsupported_backend("float_repeat_dim", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_repeat_dim", None, error, tensor=tensor, dim=dim, times=times)
+        raise
 
 
 def float_slice(tensor, slices):
@@ -2512,46 +2683,54 @@ def float_slice_assign(tensor, slices, value):
 
 def float_cat(tensors, dim):
     """The tensors joined along dim (every other dim must match)."""
-    ctx = merge_contexts(DISABLED, tensors)
-    if tensors[0].kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensors_ = [t.as_float("NumPy", tensors[0]) for t in tensors]
-            return Tensor(B.Float, B.inner.float_cat(tensors_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensors_ = [t.lift(AD, tensors[0]) for t in tensors]
-        return Tensor(B.Autodiff, AD.float_cat(tensors_, dim), ctx)
-    if tensors[0].kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensors_ = [t.as_float("Torch", tensors[0]) for t in tensors]
-            return Tensor(B.Float, B.inner.float_cat(tensors_, dim), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensors_ = [t.lift(AD, tensors[0]) for t in tensors]
-        return Tensor(B.Autodiff, AD.float_cat(tensors_, dim), ctx)
-    raise unsupported_backend("float_cat", tensors[0])
+    try:
+        ctx = merge_contexts(DISABLED, tensors)
+        if tensors[0].kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensors_ = [t.as_float("NumPy", tensors[0]) for t in tensors]
+                return Tensor(B.Float, B.inner.float_cat(tensors_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensors_ = [t.lift(AD, tensors[0]) for t in tensors]
+            return Tensor(B.Autodiff, AD.float_cat(tensors_, dim), ctx)
+        if tensors[0].kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensors_ = [t.as_float("Torch", tensors[0]) for t in tensors]
+                return Tensor(B.Float, B.inner.float_cat(tensors_, dim), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensors_ = [t.lift(AD, tensors[0]) for t in tensors]
+            return Tensor(B.Autodiff, AD.float_cat(tensors_, dim), ctx)
+        raise unsupported_backend("float_cat", tensors[0])
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_cat", "cat", error, tensors=tensors, dim=dim)
+        raise
 
 
 def float_unfold(tensor, dim, size, step):
     """Windows of `size` every `step` along dim, as [pre, windows, post, size]."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_unfold(tensor_, dim, size, step), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_unfold(tensor_, dim, size, step), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_unfold(tensor_, dim, size, step), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_unfold(tensor_, dim, size, step), ctx)
-    raise unsupported_backend("float_unfold", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_unfold(tensor_, dim, size, step), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_unfold(tensor_, dim, size, step), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_unfold(tensor_, dim, size, step), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_unfold(tensor_, dim, size, step), ctx)
+        raise unsupported_backend("float_unfold", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_unfold", None, error, tensor=tensor, dim=dim, size=size, step=step)
+        raise
 
 
 def float_cast(tensor, dtype):
@@ -2578,314 +2757,440 @@ def float_cast(tensor, dtype):
 
 def float_gather(dim, tensor, indices):
     """Reads tensor at `indices` along dim (indices have the tensor's shape but in dim)."""
-    ctx = (
-        tensor.context
-        if indices.context is tensor.context
-        else tensor.context.merge(indices.context)
-    )
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+    try:
+        ctx = (
+            tensor.context
+            if indices.context is tensor.context
+            else tensor.context.merge(indices.context)
+        )
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                indices_ = (
+                    indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+                )
+                return Tensor(B.Float, B.inner.float_gather(dim, tensor_, indices_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             indices_ = (
                 indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
             )
-            return Tensor(B.Float, B.inner.float_gather(dim, tensor_, indices_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-        return Tensor(B.Autodiff, AD.float_gather(dim, tensor_, indices_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Autodiff, AD.float_gather(dim, tensor_, indices_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                indices_ = (
+                    indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+                )
+                return Tensor(B.Float, B.inner.float_gather(dim, tensor_, indices_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             indices_ = (
                 indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
             )
-            return Tensor(B.Float, B.inner.float_gather(dim, tensor_, indices_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-        return Tensor(B.Autodiff, AD.float_gather(dim, tensor_, indices_), ctx)
-    raise unsupported_backend("float_gather", tensor)
+            return Tensor(B.Autodiff, AD.float_gather(dim, tensor_, indices_), ctx)
+        raise unsupported_backend("float_gather", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_gather", "indexed", error, dim=dim, tensor=tensor, indices=indices)
+        raise
 
 
 def float_scatter(dim, tensor, indices, value, update):
     """A copy with tensor at `indices` along dim (update)= value (update assign or add)."""
-    ctx = tensor.context.merge(indices.context).merge(value.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+    try:
+        ctx = tensor.context.merge(indices.context).merge(value.context)
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                indices_ = (
+                    indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+                )
+                value_ = (
+                    value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
+                )
+                if tensor_.dtype is not value_.dtype:
+                    check_dtypes("float_scatter", B.inner, tensor_, value_)
+                return Tensor(
+                    B.Float, B.inner.float_scatter(dim, tensor_, indices_, value_, update), ctx
+                )
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             indices_ = (
                 indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
             )
-            value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("float_scatter", B.inner, tensor_, value_)
-            return Tensor(
-                B.Float, B.inner.float_scatter(dim, tensor_, indices_, value_, update), ctx
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
-        if tensor_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes("float_scatter", B.inner, tensor_.primitive, value_.primitive)
-        return Tensor(B.Autodiff, AD.float_scatter(dim, tensor_, indices_, value_, update), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+            if tensor_.primitive.dtype is not value_.primitive.dtype:
+                check_dtypes("float_scatter", B.inner, tensor_.primitive, value_.primitive)
+            return Tensor(B.Autodiff, AD.float_scatter(dim, tensor_, indices_, value_, update), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                indices_ = (
+                    indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+                )
+                value_ = (
+                    value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
+                )
+                if tensor_.dtype is not value_.dtype:
+                    check_dtypes("float_scatter", B.inner, tensor_, value_)
+                return Tensor(
+                    B.Float, B.inner.float_scatter(dim, tensor_, indices_, value_, update), ctx
+                )
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             indices_ = (
                 indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
             )
-            value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("float_scatter", B.inner, tensor_, value_)
-            return Tensor(
-                B.Float, B.inner.float_scatter(dim, tensor_, indices_, value_, update), ctx
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
-        if tensor_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes("float_scatter", B.inner, tensor_.primitive, value_.primitive)
-        return Tensor(B.Autodiff, AD.float_scatter(dim, tensor_, indices_, value_, update), ctx)
-    raise unsupported_backend("float_scatter", tensor)
+            value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+            if tensor_.primitive.dtype is not value_.primitive.dtype:
+                check_dtypes("float_scatter", B.inner, tensor_.primitive, value_.primitive)
+            return Tensor(B.Autodiff, AD.float_scatter(dim, tensor_, indices_, value_, update), ctx)
+        raise unsupported_backend("float_scatter", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract(
+            "float_scatter",
+            "indexed",
+            error,
+            dim=dim,
+            tensor=tensor,
+            indices=indices,
+            value=value,
+            update=update,
+        )
+        raise
 
 
 def float_scatter_add(dim, tensor, indices, value):
     """scatter with update add (repeated indices accumulate)."""
-    ctx = tensor.context.merge(indices.context).merge(value.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+    try:
+        ctx = tensor.context.merge(indices.context).merge(value.context)
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                indices_ = (
+                    indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+                )
+                value_ = (
+                    value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
+                )
+                if tensor_.dtype is not value_.dtype:
+                    check_dtypes("float_scatter_add", B.inner, tensor_, value_)
+                return Tensor(
+                    B.Float, B.inner.float_scatter_add(dim, tensor_, indices_, value_), ctx
+                )
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             indices_ = (
                 indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
             )
-            value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("float_scatter_add", B.inner, tensor_, value_)
-            return Tensor(B.Float, B.inner.float_scatter_add(dim, tensor_, indices_, value_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
-        if tensor_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes("float_scatter_add", B.inner, tensor_.primitive, value_.primitive)
-        return Tensor(B.Autodiff, AD.float_scatter_add(dim, tensor_, indices_, value_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+            if tensor_.primitive.dtype is not value_.primitive.dtype:
+                check_dtypes("float_scatter_add", B.inner, tensor_.primitive, value_.primitive)
+            return Tensor(B.Autodiff, AD.float_scatter_add(dim, tensor_, indices_, value_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                indices_ = (
+                    indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+                )
+                value_ = (
+                    value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
+                )
+                if tensor_.dtype is not value_.dtype:
+                    check_dtypes("float_scatter_add", B.inner, tensor_, value_)
+                return Tensor(
+                    B.Float, B.inner.float_scatter_add(dim, tensor_, indices_, value_), ctx
+                )
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             indices_ = (
                 indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
             )
-            value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("float_scatter_add", B.inner, tensor_, value_)
-            return Tensor(B.Float, B.inner.float_scatter_add(dim, tensor_, indices_, value_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
-        if tensor_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes("float_scatter_add", B.inner, tensor_.primitive, value_.primitive)
-        return Tensor(B.Autodiff, AD.float_scatter_add(dim, tensor_, indices_, value_), ctx)
-    raise unsupported_backend("float_scatter_add", tensor)
+            value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+            if tensor_.primitive.dtype is not value_.primitive.dtype:
+                check_dtypes("float_scatter_add", B.inner, tensor_.primitive, value_.primitive)
+            return Tensor(B.Autodiff, AD.float_scatter_add(dim, tensor_, indices_, value_), ctx)
+        raise unsupported_backend("float_scatter_add", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract(
+            "float_scatter_add",
+            "indexed",
+            error,
+            dim=dim,
+            tensor=tensor,
+            indices=indices,
+            value=value,
+        )
+        raise
 
 
 def float_select(tensor, dim, indices):
     """The slices of dim at the 1-D `indices`, in their order (repeats allowed)."""
-    ctx = (
-        tensor.context
-        if indices.context is tensor.context
-        else tensor.context.merge(indices.context)
-    )
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+    try:
+        ctx = (
+            tensor.context
+            if indices.context is tensor.context
+            else tensor.context.merge(indices.context)
+        )
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                indices_ = (
+                    indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+                )
+                return Tensor(B.Float, B.inner.float_select(tensor_, dim, indices_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             indices_ = (
                 indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
             )
-            return Tensor(B.Float, B.inner.float_select(tensor_, dim, indices_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-        return Tensor(B.Autodiff, AD.float_select(tensor_, dim, indices_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Autodiff, AD.float_select(tensor_, dim, indices_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                indices_ = (
+                    indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+                )
+                return Tensor(B.Float, B.inner.float_select(tensor_, dim, indices_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             indices_ = (
                 indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
             )
-            return Tensor(B.Float, B.inner.float_select(tensor_, dim, indices_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-        return Tensor(B.Autodiff, AD.float_select(tensor_, dim, indices_), ctx)
-    raise unsupported_backend("float_select", tensor)
+            return Tensor(B.Autodiff, AD.float_select(tensor_, dim, indices_), ctx)
+        raise unsupported_backend("float_select", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_select", "selected", error, tensor=tensor, dim=dim, indices=indices)
+        raise
 
 
 def float_select_assign(tensor, dim, indices, value, update):
     """A copy with the slices of dim at `indices` (update)= the slices of `value` (assign or add)."""
-    ctx = tensor.context.merge(indices.context).merge(value.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+    try:
+        ctx = tensor.context.merge(indices.context).merge(value.context)
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                indices_ = (
+                    indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+                )
+                value_ = (
+                    value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
+                )
+                if tensor_.dtype is not value_.dtype:
+                    check_dtypes("float_select_assign", B.inner, tensor_, value_)
+                return Tensor(
+                    B.Float,
+                    B.inner.float_select_assign(tensor_, dim, indices_, value_, update),
+                    ctx,
+                )
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             indices_ = (
                 indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
             )
-            value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("float_select_assign", B.inner, tensor_, value_)
+            value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+            if tensor_.primitive.dtype is not value_.primitive.dtype:
+                check_dtypes("float_select_assign", B.inner, tensor_.primitive, value_.primitive)
             return Tensor(
-                B.Float, B.inner.float_select_assign(tensor_, dim, indices_, value_, update), ctx
+                B.Autodiff, AD.float_select_assign(tensor_, dim, indices_, value_, update), ctx
             )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
-        if tensor_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes("float_select_assign", B.inner, tensor_.primitive, value_.primitive)
-        return Tensor(
-            B.Autodiff, AD.float_select_assign(tensor_, dim, indices_, value_, update), ctx
-        )
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                indices_ = (
+                    indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+                )
+                value_ = (
+                    value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
+                )
+                if tensor_.dtype is not value_.dtype:
+                    check_dtypes("float_select_assign", B.inner, tensor_, value_)
+                return Tensor(
+                    B.Float,
+                    B.inner.float_select_assign(tensor_, dim, indices_, value_, update),
+                    ctx,
+                )
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             indices_ = (
                 indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
             )
-            value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("float_select_assign", B.inner, tensor_, value_)
+            value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+            if tensor_.primitive.dtype is not value_.primitive.dtype:
+                check_dtypes("float_select_assign", B.inner, tensor_.primitive, value_.primitive)
             return Tensor(
-                B.Float, B.inner.float_select_assign(tensor_, dim, indices_, value_, update), ctx
+                B.Autodiff, AD.float_select_assign(tensor_, dim, indices_, value_, update), ctx
             )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
-        if tensor_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes("float_select_assign", B.inner, tensor_.primitive, value_.primitive)
-        return Tensor(
-            B.Autodiff, AD.float_select_assign(tensor_, dim, indices_, value_, update), ctx
+        raise unsupported_backend("float_select_assign", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract(
+            "float_select_assign",
+            "selected",
+            error,
+            tensor=tensor,
+            dim=dim,
+            indices=indices,
+            value=value,
+            update=update,
         )
-    raise unsupported_backend("float_select_assign", tensor)
+        raise
 
 
 def float_select_add(tensor, dim, indices, value):
     """select_assign with update add (repeated indices accumulate)."""
-    ctx = tensor.context.merge(indices.context).merge(value.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+    try:
+        ctx = tensor.context.merge(indices.context).merge(value.context)
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                indices_ = (
+                    indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+                )
+                value_ = (
+                    value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
+                )
+                if tensor_.dtype is not value_.dtype:
+                    check_dtypes("float_select_add", B.inner, tensor_, value_)
+                return Tensor(
+                    B.Float, B.inner.float_select_add(tensor_, dim, indices_, value_), ctx
+                )
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             indices_ = (
                 indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
             )
-            value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("float_select_add", B.inner, tensor_, value_)
-            return Tensor(B.Float, B.inner.float_select_add(tensor_, dim, indices_, value_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
-        if tensor_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes("float_select_add", B.inner, tensor_.primitive, value_.primitive)
-        return Tensor(B.Autodiff, AD.float_select_add(tensor_, dim, indices_, value_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+            if tensor_.primitive.dtype is not value_.primitive.dtype:
+                check_dtypes("float_select_add", B.inner, tensor_.primitive, value_.primitive)
+            return Tensor(B.Autodiff, AD.float_select_add(tensor_, dim, indices_, value_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                indices_ = (
+                    indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+                )
+                value_ = (
+                    value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
+                )
+                if tensor_.dtype is not value_.dtype:
+                    check_dtypes("float_select_add", B.inner, tensor_, value_)
+                return Tensor(
+                    B.Float, B.inner.float_select_add(tensor_, dim, indices_, value_), ctx
+                )
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             indices_ = (
                 indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
             )
-            value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("float_select_add", B.inner, tensor_, value_)
-            return Tensor(B.Float, B.inner.float_select_add(tensor_, dim, indices_, value_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
-        if tensor_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes("float_select_add", B.inner, tensor_.primitive, value_.primitive)
-        return Tensor(B.Autodiff, AD.float_select_add(tensor_, dim, indices_, value_), ctx)
-    raise unsupported_backend("float_select_add", tensor)
+            value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+            if tensor_.primitive.dtype is not value_.primitive.dtype:
+                check_dtypes("float_select_add", B.inner, tensor_.primitive, value_.primitive)
+            return Tensor(B.Autodiff, AD.float_select_add(tensor_, dim, indices_, value_), ctx)
+        raise unsupported_backend("float_select_add", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract(
+            "float_select_add",
+            "selected",
+            error,
+            tensor=tensor,
+            dim=dim,
+            indices=indices,
+            value=value,
+        )
+        raise
 
 
 def float_mask_where(tensor, mask, value):
     """value where mask is true, else tensor (all three broadcast)."""
-    ctx = tensor.context.merge(mask.context).merge(value.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+    try:
+        ctx = tensor.context.merge(mask.context).merge(value.context)
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
+                value_ = (
+                    value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
+                )
+                if tensor_.dtype is not value_.dtype:
+                    check_dtypes("float_mask_where", B.inner, tensor_, value_)
+                return Tensor(B.Float, B.inner.float_mask_where(tensor_, mask_, value_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
-            value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("float_mask_where", B.inner, tensor_, value_)
-            return Tensor(B.Float, B.inner.float_mask_where(tensor_, mask_, value_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
-        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
-        if tensor_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes("float_mask_where", B.inner, tensor_.primitive, value_.primitive)
-        return Tensor(B.Autodiff, AD.float_mask_where(tensor_, mask_, value_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+            if tensor_.primitive.dtype is not value_.primitive.dtype:
+                check_dtypes("float_mask_where", B.inner, tensor_.primitive, value_.primitive)
+            return Tensor(B.Autodiff, AD.float_mask_where(tensor_, mask_, value_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
+                value_ = (
+                    value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
+                )
+                if tensor_.dtype is not value_.dtype:
+                    check_dtypes("float_mask_where", B.inner, tensor_, value_)
+                return Tensor(B.Float, B.inner.float_mask_where(tensor_, mask_, value_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
-            value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("float_mask_where", B.inner, tensor_, value_)
-            return Tensor(B.Float, B.inner.float_mask_where(tensor_, mask_, value_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
-        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
-        if tensor_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes("float_mask_where", B.inner, tensor_.primitive, value_.primitive)
-        return Tensor(B.Autodiff, AD.float_mask_where(tensor_, mask_, value_), ctx)
-    raise unsupported_backend("float_mask_where", tensor)
+            value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+            if tensor_.primitive.dtype is not value_.primitive.dtype:
+                check_dtypes("float_mask_where", B.inner, tensor_.primitive, value_.primitive)
+            return Tensor(B.Autodiff, AD.float_mask_where(tensor_, mask_, value_), ctx)
+        raise unsupported_backend("float_mask_where", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract(
+            "float_mask_where", "broadcast", error, tensor=tensor, mask=mask, value=value
+        )
+        raise
 
 
 def float_mask_fill(tensor, mask, value):
     """value where mask is true, else tensor (the mask broadcasts)."""
-    ctx = tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+    try:
+        ctx = (
+            tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
+        )
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
+                return Tensor(B.Float, B.inner.float_mask_fill(tensor_, mask_, value), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
-            return Tensor(B.Float, B.inner.float_mask_fill(tensor_, mask_, value), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
-        return Tensor(B.Autodiff, AD.float_mask_fill(tensor_, mask_, value), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Autodiff, AD.float_mask_fill(tensor_, mask_, value), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
+                return Tensor(B.Float, B.inner.float_mask_fill(tensor_, mask_, value), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
-            return Tensor(B.Float, B.inner.float_mask_fill(tensor_, mask_, value), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
-        return Tensor(B.Autodiff, AD.float_mask_fill(tensor_, mask_, value), ctx)
-    raise unsupported_backend("float_mask_fill", tensor)
+            return Tensor(B.Autodiff, AD.float_mask_fill(tensor_, mask_, value), ctx)
+        raise unsupported_backend("float_mask_fill", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_mask_fill", "broadcast", error, tensor=tensor, mask=mask, value=value)
+        raise
 
 
 def float_mask_select(tensor, mask):
@@ -2984,86 +3289,105 @@ def float_scatter_nd(data, indices, values, reduction):
 
 def float_grid_sample_2d(tensor, grid, mode, padding_mode, align_corners):
     """Samples [n, c, h, w] at grid [n, h', w', 2] (x, y in [-1, 1]) by mode, outside points by padding_mode (bicubic: not supported, as burn's backends)."""
-    ctx = tensor.context if grid.context is tensor.context else tensor.context.merge(grid.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            grid_ = grid.primitive if grid.kind is B.Float else grid.as_float("NumPy", tensor)
-            if tensor_.dtype is not grid_.dtype:
-                check_dtypes("float_grid_sample_2d", B.inner, tensor_, grid_)
+    try:
+        ctx = (
+            tensor.context if grid.context is tensor.context else tensor.context.merge(grid.context)
+        )
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                grid_ = grid.primitive if grid.kind is B.Float else grid.as_float("NumPy", tensor)
+                if tensor_.dtype is not grid_.dtype:
+                    check_dtypes("float_grid_sample_2d", B.inner, tensor_, grid_)
+                return Tensor(
+                    B.Float,
+                    B.inner.float_grid_sample_2d(tensor_, grid_, mode, padding_mode, align_corners),
+                    ctx,
+                )
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            grid_ = grid.primitive if grid.kind is B.Autodiff else grid.lift(AD, tensor)
+            if tensor_.primitive.dtype is not grid_.primitive.dtype:
+                check_dtypes("float_grid_sample_2d", B.inner, tensor_.primitive, grid_.primitive)
             return Tensor(
-                B.Float,
-                B.inner.float_grid_sample_2d(tensor_, grid_, mode, padding_mode, align_corners),
+                B.Autodiff,
+                AD.float_grid_sample_2d(tensor_, grid_, mode, padding_mode, align_corners),
                 ctx,
             )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        grid_ = grid.primitive if grid.kind is B.Autodiff else grid.lift(AD, tensor)
-        if tensor_.primitive.dtype is not grid_.primitive.dtype:
-            check_dtypes("float_grid_sample_2d", B.inner, tensor_.primitive, grid_.primitive)
-        return Tensor(
-            B.Autodiff,
-            AD.float_grid_sample_2d(tensor_, grid_, mode, padding_mode, align_corners),
-            ctx,
-        )
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            grid_ = grid.primitive if grid.kind is B.Float else grid.as_float("Torch", tensor)
-            if tensor_.dtype is not grid_.dtype:
-                check_dtypes("float_grid_sample_2d", B.inner, tensor_, grid_)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                grid_ = grid.primitive if grid.kind is B.Float else grid.as_float("Torch", tensor)
+                if tensor_.dtype is not grid_.dtype:
+                    check_dtypes("float_grid_sample_2d", B.inner, tensor_, grid_)
+                return Tensor(
+                    B.Float,
+                    B.inner.float_grid_sample_2d(tensor_, grid_, mode, padding_mode, align_corners),
+                    ctx,
+                )
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            grid_ = grid.primitive if grid.kind is B.Autodiff else grid.lift(AD, tensor)
+            if tensor_.primitive.dtype is not grid_.primitive.dtype:
+                check_dtypes("float_grid_sample_2d", B.inner, tensor_.primitive, grid_.primitive)
             return Tensor(
-                B.Float,
-                B.inner.float_grid_sample_2d(tensor_, grid_, mode, padding_mode, align_corners),
+                B.Autodiff,
+                AD.float_grid_sample_2d(tensor_, grid_, mode, padding_mode, align_corners),
                 ctx,
             )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        grid_ = grid.primitive if grid.kind is B.Autodiff else grid.lift(AD, tensor)
-        if tensor_.primitive.dtype is not grid_.primitive.dtype:
-            check_dtypes("float_grid_sample_2d", B.inner, tensor_.primitive, grid_.primitive)
-        return Tensor(
-            B.Autodiff,
-            AD.float_grid_sample_2d(tensor_, grid_, mode, padding_mode, align_corners),
-            ctx,
+        raise unsupported_backend("float_grid_sample_2d", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract(
+            "float_grid_sample_2d",
+            "broadcast",
+            error,
+            tensor=tensor,
+            grid=grid,
+            mode=mode,
+            padding_mode=padding_mode,
+            align_corners=align_corners,
         )
-    raise unsupported_backend("float_grid_sample_2d", tensor)
+        raise
 
 
 def float_equal(lhs, rhs):
     """Element-wise lhs == rhs."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_equal", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.float_equal(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_equal", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Bool, AD.float_equal(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_equal", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.float_equal(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_equal", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Bool, AD.float_equal(lhs_, rhs_), ctx)
-    raise unsupported_backend("float_equal", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_equal", B.inner, lhs_, rhs_)
+                return Tensor(B.Bool, B.inner.float_equal(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_equal", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Bool, AD.float_equal(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_equal", B.inner, lhs_, rhs_)
+                return Tensor(B.Bool, B.inner.float_equal(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_equal", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Bool, AD.float_equal(lhs_, rhs_), ctx)
+        raise unsupported_backend("float_equal", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_equal", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_equal_elem(lhs, rhs):
@@ -3112,36 +3436,40 @@ def float_not_equal_elem(lhs, rhs):
 
 def float_greater(lhs, rhs):
     """Element-wise lhs > rhs."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_greater", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.float_greater(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_greater", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Bool, AD.float_greater(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_greater", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.float_greater(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_greater", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Bool, AD.float_greater(lhs_, rhs_), ctx)
-    raise unsupported_backend("float_greater", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_greater", B.inner, lhs_, rhs_)
+                return Tensor(B.Bool, B.inner.float_greater(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_greater", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Bool, AD.float_greater(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_greater", B.inner, lhs_, rhs_)
+                return Tensor(B.Bool, B.inner.float_greater(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_greater", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Bool, AD.float_greater(lhs_, rhs_), ctx)
+        raise unsupported_backend("float_greater", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_greater", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_greater_elem(lhs, rhs):
@@ -3168,36 +3496,40 @@ def float_greater_elem(lhs, rhs):
 
 def float_lower(lhs, rhs):
     """Element-wise lhs < rhs."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_lower", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.float_lower(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_lower", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Bool, AD.float_lower(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_lower", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.float_lower(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_lower", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Bool, AD.float_lower(lhs_, rhs_), ctx)
-    raise unsupported_backend("float_lower", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_lower", B.inner, lhs_, rhs_)
+                return Tensor(B.Bool, B.inner.float_lower(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_lower", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Bool, AD.float_lower(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_lower", B.inner, lhs_, rhs_)
+                return Tensor(B.Bool, B.inner.float_lower(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_lower", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Bool, AD.float_lower(lhs_, rhs_), ctx)
+        raise unsupported_backend("float_lower", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_lower", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_lower_elem(lhs, rhs):
@@ -3224,70 +3556,78 @@ def float_lower_elem(lhs, rhs):
 
 def float_not_equal(lhs, rhs):
     """Element-wise lhs != rhs."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_not_equal", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.float_not_equal(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_not_equal", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Bool, AD.float_not_equal(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_not_equal", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.float_not_equal(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_not_equal", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Bool, AD.float_not_equal(lhs_, rhs_), ctx)
-    raise unsupported_backend("float_not_equal", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_not_equal", B.inner, lhs_, rhs_)
+                return Tensor(B.Bool, B.inner.float_not_equal(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_not_equal", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Bool, AD.float_not_equal(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_not_equal", B.inner, lhs_, rhs_)
+                return Tensor(B.Bool, B.inner.float_not_equal(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_not_equal", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Bool, AD.float_not_equal(lhs_, rhs_), ctx)
+        raise unsupported_backend("float_not_equal", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_not_equal", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_greater_equal(lhs, rhs):
     """Element-wise lhs >= rhs."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_greater_equal", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.float_greater_equal(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_greater_equal", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Bool, AD.float_greater_equal(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_greater_equal", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.float_greater_equal(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_greater_equal", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Bool, AD.float_greater_equal(lhs_, rhs_), ctx)
-    raise unsupported_backend("float_greater_equal", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_greater_equal", B.inner, lhs_, rhs_)
+                return Tensor(B.Bool, B.inner.float_greater_equal(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_greater_equal", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Bool, AD.float_greater_equal(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_greater_equal", B.inner, lhs_, rhs_)
+                return Tensor(B.Bool, B.inner.float_greater_equal(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_greater_equal", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Bool, AD.float_greater_equal(lhs_, rhs_), ctx)
+        raise unsupported_backend("float_greater_equal", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_greater_equal", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_greater_equal_elem(lhs, rhs):
@@ -3314,36 +3654,40 @@ def float_greater_equal_elem(lhs, rhs):
 
 def float_lower_equal(lhs, rhs):
     """Element-wise lhs <= rhs."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_lower_equal", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.float_lower_equal(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_lower_equal", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Bool, AD.float_lower_equal(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("float_lower_equal", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.float_lower_equal(lhs_, rhs_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-            check_dtypes("float_lower_equal", B.inner, lhs_.primitive, rhs_.primitive)
-        return Tensor(B.Bool, AD.float_lower_equal(lhs_, rhs_), ctx)
-    raise unsupported_backend("float_lower_equal", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_lower_equal", B.inner, lhs_, rhs_)
+                return Tensor(B.Bool, B.inner.float_lower_equal(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_lower_equal", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Bool, AD.float_lower_equal(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
+                if lhs_.dtype is not rhs_.dtype:
+                    check_dtypes("float_lower_equal", B.inner, lhs_, rhs_)
+                return Tensor(B.Bool, B.inner.float_lower_equal(lhs_, rhs_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+                check_dtypes("float_lower_equal", B.inner, lhs_.primitive, rhs_.primitive)
+            return Tensor(B.Bool, AD.float_lower_equal(lhs_, rhs_), ctx)
+        raise unsupported_backend("float_lower_equal", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("float_lower_equal", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_lower_equal_elem(lhs, rhs):

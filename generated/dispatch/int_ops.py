@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=0c79bd78f6c5acdf body=fc09bb744b92430d
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=1120b85dc38d4412 body=cddcb3995e3abbc0
 """The int ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -9,6 +9,7 @@ a plain float input entering as a constant; wrap the outputs with the merged con
 
 from generated.backends import BACKENDS
 from generated.tensor import Tensor
+from runtime.contracts import check_contract
 from runtime.device import AutodiffDevice, GradientCheckpointingStrategy
 from runtime.dispatch import (
     DISABLED,
@@ -242,16 +243,20 @@ def int_random(shape, distribution, device, dtype):
 
 def int_sum_dim(tensor, dim):
     """Sum along `dim`, keeping it with size 1."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_sum_dim(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_sum_dim(tensor_, dim), ctx)
-    raise unsupported_backend("int_sum_dim", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_sum_dim(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_sum_dim(tensor_, dim), ctx)
+        raise unsupported_backend("int_sum_dim", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_sum_dim", None, error, tensor=tensor, dim=dim)
+        raise
 
 
 def int_prod(tensor):
@@ -270,16 +275,20 @@ def int_prod(tensor):
 
 def int_prod_dim(tensor, dim):
     """Product along `dim`, keeping it with size 1."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_prod_dim(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_prod_dim(tensor_, dim), ctx)
-    raise unsupported_backend("int_prod_dim", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_prod_dim(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_prod_dim(tensor_, dim), ctx)
+        raise unsupported_backend("int_prod_dim", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_prod_dim", None, error, tensor=tensor, dim=dim)
+        raise
 
 
 def int_mean(tensor):
@@ -298,160 +307,204 @@ def int_mean(tensor):
 
 def int_mean_dim(tensor, dim):
     """Mean along `dim`, truncated toward zero, keeping it with size 1."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_mean_dim(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_mean_dim(tensor_, dim), ctx)
-    raise unsupported_backend("int_mean_dim", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_mean_dim(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_mean_dim(tensor_, dim), ctx)
+        raise unsupported_backend("int_mean_dim", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_mean_dim", None, error, tensor=tensor, dim=dim)
+        raise
 
 
 def int_max(tensor):
     """Largest element, shape [1]."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_max(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_max(tensor_), ctx)
-    raise unsupported_backend("int_max", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_max(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_max(tensor_), ctx)
+        raise unsupported_backend("int_max", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_max", "nonempty", error, tensor=tensor)
+        raise
 
 
 def int_max_dim(tensor, dim):
     """Largest element along `dim`, keeping it with size 1."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_max_dim(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_max_dim(tensor_, dim), ctx)
-    raise unsupported_backend("int_max_dim", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_max_dim(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_max_dim(tensor_, dim), ctx)
+        raise unsupported_backend("int_max_dim", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_max_dim", "nonempty", error, tensor=tensor, dim=dim)
+        raise
 
 
 def int_max_dim_with_indices(tensor, dim):
     """(largest element, its index) along `dim`, keeping it; ties go to the lowest index."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        out0, out1 = B.inner.int_max_dim_with_indices(tensor_, dim)
-        return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        out0, out1 = B.inner.int_max_dim_with_indices(tensor_, dim)
-        return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
-    raise unsupported_backend("int_max_dim_with_indices", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            out0, out1 = B.inner.int_max_dim_with_indices(tensor_, dim)
+            return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            out0, out1 = B.inner.int_max_dim_with_indices(tensor_, dim)
+            return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
+        raise unsupported_backend("int_max_dim_with_indices", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_max_dim_with_indices", "nonempty", error, tensor=tensor, dim=dim)
+        raise
 
 
 def int_min(tensor):
     """Smallest element, shape [1]."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_min(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_min(tensor_), ctx)
-    raise unsupported_backend("int_min", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_min(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_min(tensor_), ctx)
+        raise unsupported_backend("int_min", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_min", "nonempty", error, tensor=tensor)
+        raise
 
 
 def int_min_dim(tensor, dim):
     """Smallest element along `dim`, keeping it with size 1."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_min_dim(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_min_dim(tensor_, dim), ctx)
-    raise unsupported_backend("int_min_dim", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_min_dim(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_min_dim(tensor_, dim), ctx)
+        raise unsupported_backend("int_min_dim", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_min_dim", "nonempty", error, tensor=tensor, dim=dim)
+        raise
 
 
 def int_min_dim_with_indices(tensor, dim):
     """(smallest element, its index) along `dim`, keeping it; ties go to the lowest index."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        out0, out1 = B.inner.int_min_dim_with_indices(tensor_, dim)
-        return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        out0, out1 = B.inner.int_min_dim_with_indices(tensor_, dim)
-        return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
-    raise unsupported_backend("int_min_dim_with_indices", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            out0, out1 = B.inner.int_min_dim_with_indices(tensor_, dim)
+            return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            out0, out1 = B.inner.int_min_dim_with_indices(tensor_, dim)
+            return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
+        raise unsupported_backend("int_min_dim_with_indices", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_min_dim_with_indices", "nonempty", error, tensor=tensor, dim=dim)
+        raise
 
 
 def int_max_abs(tensor):
     """Largest absolute value, shape [1]."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_max_abs(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_max_abs(tensor_), ctx)
-    raise unsupported_backend("int_max_abs", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_max_abs(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_max_abs(tensor_), ctx)
+        raise unsupported_backend("int_max_abs", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_max_abs", "nonempty", error, tensor=tensor)
+        raise
 
 
 def int_max_abs_dim(tensor, dim):
     """Largest absolute value along `dim`, keeping it with size 1."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_max_abs_dim(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_max_abs_dim(tensor_, dim), ctx)
-    raise unsupported_backend("int_max_abs_dim", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_max_abs_dim(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_max_abs_dim(tensor_, dim), ctx)
+        raise unsupported_backend("int_max_abs_dim", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_max_abs_dim", "nonempty", error, tensor=tensor, dim=dim)
+        raise
 
 
 def int_argmax(tensor, dim):
     """Index (int64) of the largest element along `dim`, kept; ties go to the lowest index."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_argmax(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_argmax(tensor_, dim), ctx)
-    raise unsupported_backend("int_argmax", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_argmax(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_argmax(tensor_, dim), ctx)
+        raise unsupported_backend("int_argmax", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_argmax", "nonempty", error, tensor=tensor, dim=dim)
+        raise
 
 
 def int_argmin(tensor, dim):
     """Index (int64) of the smallest element along `dim`, kept; ties go to the lowest index."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_argmin(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_argmin(tensor_, dim), ctx)
-    raise unsupported_backend("int_argmin", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_argmin(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_argmin(tensor_, dim), ctx)
+        raise unsupported_backend("int_argmin", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_argmin", "nonempty", error, tensor=tensor, dim=dim)
+        raise
 
 
 def int_any(tensor):
@@ -470,16 +523,20 @@ def int_any(tensor):
 
 def int_any_dim(tensor, dim):
     """Whether any element is non-zero along `dim`, keeping it with size 1."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Bool, B.inner.int_any_dim(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Bool, B.inner.int_any_dim(tensor_, dim), ctx)
-    raise unsupported_backend("int_any_dim", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Bool, B.inner.int_any_dim(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Bool, B.inner.int_any_dim(tensor_, dim), ctx)
+        raise unsupported_backend("int_any_dim", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_any_dim", None, error, tensor=tensor, dim=dim)
+        raise
 
 
 def int_all(tensor):
@@ -498,160 +555,206 @@ def int_all(tensor):
 
 def int_all_dim(tensor, dim):
     """Whether every element is non-zero along `dim`, keeping it with size 1."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Bool, B.inner.int_all_dim(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Bool, B.inner.int_all_dim(tensor_, dim), ctx)
-    raise unsupported_backend("int_all_dim", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Bool, B.inner.int_all_dim(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Bool, B.inner.int_all_dim(tensor_, dim), ctx)
+        raise unsupported_backend("int_all_dim", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_all_dim", None, error, tensor=tensor, dim=dim)
+        raise
 
 
 def int_cumsum(tensor, dim):
     """Running sum along `dim`."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_cumsum(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_cumsum(tensor_, dim), ctx)
-    raise unsupported_backend("int_cumsum", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_cumsum(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_cumsum(tensor_, dim), ctx)
+        raise unsupported_backend("int_cumsum", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_cumsum", None, error, tensor=tensor, dim=dim)
+        raise
 
 
 def int_cumprod(tensor, dim):
     """Running product along `dim`."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_cumprod(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_cumprod(tensor_, dim), ctx)
-    raise unsupported_backend("int_cumprod", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_cumprod(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_cumprod(tensor_, dim), ctx)
+        raise unsupported_backend("int_cumprod", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_cumprod", None, error, tensor=tensor, dim=dim)
+        raise
 
 
 def int_cummin(tensor, dim):
     """Running minimum along `dim`."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_cummin(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_cummin(tensor_, dim), ctx)
-    raise unsupported_backend("int_cummin", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_cummin(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_cummin(tensor_, dim), ctx)
+        raise unsupported_backend("int_cummin", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_cummin", None, error, tensor=tensor, dim=dim)
+        raise
 
 
 def int_cummax(tensor, dim):
     """Running maximum along `dim`."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_cummax(tensor_, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_cummax(tensor_, dim), ctx)
-    raise unsupported_backend("int_cummax", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_cummax(tensor_, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_cummax(tensor_, dim), ctx)
+        raise unsupported_backend("int_cummax", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_cummax", None, error, tensor=tensor, dim=dim)
+        raise
 
 
 def int_sort(tensor, dim, descending):
     """The elements sorted along `dim`."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_sort(tensor_, dim, descending), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_sort(tensor_, dim, descending), ctx)
-    raise unsupported_backend("int_sort", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_sort(tensor_, dim, descending), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_sort(tensor_, dim, descending), ctx)
+        raise unsupported_backend("int_sort", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_sort", None, error, tensor=tensor, dim=dim, descending=descending)
+        raise
 
 
 def int_sort_with_indices(tensor, dim, descending):
     """(sorted elements, their indices) along `dim`; equal elements keep their order."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        out0, out1 = B.inner.int_sort_with_indices(tensor_, dim, descending)
-        return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        out0, out1 = B.inner.int_sort_with_indices(tensor_, dim, descending)
-        return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
-    raise unsupported_backend("int_sort_with_indices", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            out0, out1 = B.inner.int_sort_with_indices(tensor_, dim, descending)
+            return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            out0, out1 = B.inner.int_sort_with_indices(tensor_, dim, descending)
+            return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
+        raise unsupported_backend("int_sort_with_indices", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract(
+            "int_sort_with_indices", None, error, tensor=tensor, dim=dim, descending=descending
+        )
+        raise
 
 
 def int_argsort(tensor, dim, descending):
     """The indices (int64) that sort along `dim`; equal elements keep their order."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_argsort(tensor_, dim, descending), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_argsort(tensor_, dim, descending), ctx)
-    raise unsupported_backend("int_argsort", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_argsort(tensor_, dim, descending), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_argsort(tensor_, dim, descending), ctx)
+        raise unsupported_backend("int_argsort", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_argsort", None, error, tensor=tensor, dim=dim, descending=descending)
+        raise
 
 
 def int_topk(tensor, k, dim):
     """The k largest elements along `dim`, largest first (burn-tensor's argument order)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_topk(tensor_, k, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_topk(tensor_, k, dim), ctx)
-    raise unsupported_backend("int_topk", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_topk(tensor_, k, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_topk(tensor_, k, dim), ctx)
+        raise unsupported_backend("int_topk", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_topk", None, error, tensor=tensor, k=k, dim=dim)
+        raise
 
 
 def int_topk_with_indices(tensor, k, dim):
     """(the k largest elements, their indices) along `dim`; ties go to the lowest index."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        out0, out1 = B.inner.int_topk_with_indices(tensor_, k, dim)
-        return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        out0, out1 = B.inner.int_topk_with_indices(tensor_, k, dim)
-        return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
-    raise unsupported_backend("int_topk_with_indices", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            out0, out1 = B.inner.int_topk_with_indices(tensor_, k, dim)
+            return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            out0, out1 = B.inner.int_topk_with_indices(tensor_, k, dim)
+            return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
+        raise unsupported_backend("int_topk_with_indices", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_topk_with_indices", None, error, tensor=tensor, k=k, dim=dim)
+        raise
 
 
 def int_argtopk(tensor, k, dim):
     """The indices (int64) of the k largest elements along `dim`; ties go to the lowest index."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_argtopk(tensor_, k, dim), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_argtopk(tensor_, k, dim), ctx)
-    raise unsupported_backend("int_argtopk", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_argtopk(tensor_, k, dim), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_argtopk(tensor_, k, dim), ctx)
+        raise unsupported_backend("int_argtopk", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_argtopk", None, error, tensor=tensor, k=k, dim=dim)
+        raise
 
 
 def int_reshape(tensor, shape):
@@ -670,16 +773,20 @@ def int_reshape(tensor, shape):
 
 def int_swap_dims(tensor, dim1, dim2):
     """Swaps two dims."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_swap_dims(tensor_, dim1, dim2), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_swap_dims(tensor_, dim1, dim2), ctx)
-    raise unsupported_backend("int_swap_dims", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_swap_dims(tensor_, dim1, dim2), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_swap_dims(tensor_, dim1, dim2), ctx)
+        raise unsupported_backend("int_swap_dims", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_swap_dims", None, error, tensor=tensor, dim1=dim1, dim2=dim2)
+        raise
 
 
 def int_transpose(tensor):
@@ -689,30 +796,38 @@ def int_transpose(tensor):
 
 def int_permute(tensor, axes):
     """Reorders the dims; dim i of the result is dim axes[i] of the tensor."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_permute(tensor_, axes), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_permute(tensor_, axes), ctx)
-    raise unsupported_backend("int_permute", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_permute(tensor_, axes), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_permute(tensor_, axes), ctx)
+        raise unsupported_backend("int_permute", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_permute", None, error, tensor=tensor, axes=axes)
+        raise
 
 
 def int_flip(tensor, axes):
     """Reverses the order of the elements along each of `axes`."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_flip(tensor_, axes), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_flip(tensor_, axes), ctx)
-    raise unsupported_backend("int_flip", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_flip(tensor_, axes), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_flip(tensor_, axes), ctx)
+        raise unsupported_backend("int_flip", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_flip", None, error, tensor=tensor, axes=axes)
+        raise
 
 
 def int_expand(tensor, shape):
@@ -731,16 +846,20 @@ def int_expand(tensor, shape):
 
 def int_repeat_dim(tensor, dim, times):
     """The tensor repeated `times` times along dim, tiled ([a, b] -> [a, b, a, b])."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_repeat_dim(tensor_, dim, times), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_repeat_dim(tensor_, dim, times), ctx)
-    raise unsupported_backend("int_repeat_dim", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_repeat_dim(tensor_, dim, times), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_repeat_dim(tensor_, dim, times), ctx)
+        raise unsupported_backend("int_repeat_dim", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_repeat_dim", None, error, tensor=tensor, dim=dim, times=times)
+        raise
 
 
 def int_slice(tensor, slices):
@@ -779,30 +898,38 @@ def int_slice_assign(tensor, slices, value):
 
 def int_cat(tensors, dim):
     """The tensors joined along dim (every other dim must match)."""
-    ctx = merge_contexts(DISABLED, tensors)
-    if tensors[0].kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensors_ = [t.as_int("NumPy", tensors[0]) for t in tensors]
-        return Tensor(B.Int, B.inner.int_cat(tensors_, dim), ctx)
-    if tensors[0].kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensors_ = [t.as_int("Torch", tensors[0]) for t in tensors]
-        return Tensor(B.Int, B.inner.int_cat(tensors_, dim), ctx)
-    raise unsupported_backend("int_cat", tensors[0])
+    try:
+        ctx = merge_contexts(DISABLED, tensors)
+        if tensors[0].kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensors_ = [t.as_int("NumPy", tensors[0]) for t in tensors]
+            return Tensor(B.Int, B.inner.int_cat(tensors_, dim), ctx)
+        if tensors[0].kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensors_ = [t.as_int("Torch", tensors[0]) for t in tensors]
+            return Tensor(B.Int, B.inner.int_cat(tensors_, dim), ctx)
+        raise unsupported_backend("int_cat", tensors[0])
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_cat", "cat", error, tensors=tensors, dim=dim)
+        raise
 
 
 def int_unfold(tensor, dim, size, step):
     """Windows of `size` every `step` along dim, as [pre, windows, post, size]."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_unfold(tensor_, dim, size, step), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_unfold(tensor_, dim, size, step), ctx)
-    raise unsupported_backend("int_unfold", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_unfold(tensor_, dim, size, step), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_unfold(tensor_, dim, size, step), ctx)
+        raise unsupported_backend("int_unfold", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_unfold", None, error, tensor=tensor, dim=dim, size=size, step=step)
+        raise
 
 
 def int_cast(tensor, dtype):
@@ -821,168 +948,264 @@ def int_cast(tensor, dtype):
 
 def int_gather(dim, tensor, indices):
     """Reads tensor at `indices` along dim (indices have the tensor's shape but in dim)."""
-    ctx = (
-        tensor.context
-        if indices.context is tensor.context
-        else tensor.context.merge(indices.context)
-    )
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-        return Tensor(B.Int, B.inner.int_gather(dim, tensor_, indices_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-        return Tensor(B.Int, B.inner.int_gather(dim, tensor_, indices_), ctx)
-    raise unsupported_backend("int_gather", tensor)
+    try:
+        ctx = (
+            tensor.context
+            if indices.context is tensor.context
+            else tensor.context.merge(indices.context)
+        )
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+            )
+            return Tensor(B.Int, B.inner.int_gather(dim, tensor_, indices_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+            )
+            return Tensor(B.Int, B.inner.int_gather(dim, tensor_, indices_), ctx)
+        raise unsupported_backend("int_gather", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_gather", "indexed", error, dim=dim, tensor=tensor, indices=indices)
+        raise
 
 
 def int_scatter(dim, tensor, indices, value, update):
     """A copy with tensor at `indices` along dim (update)= value (update assign or add)."""
-    ctx = tensor.context.merge(indices.context).merge(value.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-        value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
-        if tensor_.dtype is not value_.dtype:
-            check_dtypes("int_scatter", B.inner, tensor_, value_)
-        return Tensor(B.Int, B.inner.int_scatter(dim, tensor_, indices_, value_, update), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-        value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
-        if tensor_.dtype is not value_.dtype:
-            check_dtypes("int_scatter", B.inner, tensor_, value_)
-        return Tensor(B.Int, B.inner.int_scatter(dim, tensor_, indices_, value_, update), ctx)
-    raise unsupported_backend("int_scatter", tensor)
+    try:
+        ctx = tensor.context.merge(indices.context).merge(value.context)
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+            )
+            value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("int_scatter", B.inner, tensor_, value_)
+            return Tensor(B.Int, B.inner.int_scatter(dim, tensor_, indices_, value_, update), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+            )
+            value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("int_scatter", B.inner, tensor_, value_)
+            return Tensor(B.Int, B.inner.int_scatter(dim, tensor_, indices_, value_, update), ctx)
+        raise unsupported_backend("int_scatter", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract(
+            "int_scatter",
+            "indexed",
+            error,
+            dim=dim,
+            tensor=tensor,
+            indices=indices,
+            value=value,
+            update=update,
+        )
+        raise
 
 
 def int_scatter_add(dim, tensor, indices, value):
     """scatter with update add (repeated indices accumulate)."""
-    ctx = tensor.context.merge(indices.context).merge(value.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-        value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
-        if tensor_.dtype is not value_.dtype:
-            check_dtypes("int_scatter_add", B.inner, tensor_, value_)
-        return Tensor(B.Int, B.inner.int_scatter_add(dim, tensor_, indices_, value_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-        value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
-        if tensor_.dtype is not value_.dtype:
-            check_dtypes("int_scatter_add", B.inner, tensor_, value_)
-        return Tensor(B.Int, B.inner.int_scatter_add(dim, tensor_, indices_, value_), ctx)
-    raise unsupported_backend("int_scatter_add", tensor)
+    try:
+        ctx = tensor.context.merge(indices.context).merge(value.context)
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+            )
+            value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("int_scatter_add", B.inner, tensor_, value_)
+            return Tensor(B.Int, B.inner.int_scatter_add(dim, tensor_, indices_, value_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+            )
+            value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("int_scatter_add", B.inner, tensor_, value_)
+            return Tensor(B.Int, B.inner.int_scatter_add(dim, tensor_, indices_, value_), ctx)
+        raise unsupported_backend("int_scatter_add", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract(
+            "int_scatter_add",
+            "indexed",
+            error,
+            dim=dim,
+            tensor=tensor,
+            indices=indices,
+            value=value,
+        )
+        raise
 
 
 def int_select(tensor, dim, indices):
     """The slices of dim at the 1-D `indices`, in their order (repeats allowed)."""
-    ctx = (
-        tensor.context
-        if indices.context is tensor.context
-        else tensor.context.merge(indices.context)
-    )
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-        return Tensor(B.Int, B.inner.int_select(tensor_, dim, indices_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-        return Tensor(B.Int, B.inner.int_select(tensor_, dim, indices_), ctx)
-    raise unsupported_backend("int_select", tensor)
+    try:
+        ctx = (
+            tensor.context
+            if indices.context is tensor.context
+            else tensor.context.merge(indices.context)
+        )
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+            )
+            return Tensor(B.Int, B.inner.int_select(tensor_, dim, indices_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+            )
+            return Tensor(B.Int, B.inner.int_select(tensor_, dim, indices_), ctx)
+        raise unsupported_backend("int_select", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_select", "selected", error, tensor=tensor, dim=dim, indices=indices)
+        raise
 
 
 def int_select_assign(tensor, dim, indices, value, update):
     """A copy with the slices of dim at `indices` (update)= the slices of `value` (assign or add)."""
-    ctx = tensor.context.merge(indices.context).merge(value.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-        value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
-        if tensor_.dtype is not value_.dtype:
-            check_dtypes("int_select_assign", B.inner, tensor_, value_)
-        return Tensor(B.Int, B.inner.int_select_assign(tensor_, dim, indices_, value_, update), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-        value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
-        if tensor_.dtype is not value_.dtype:
-            check_dtypes("int_select_assign", B.inner, tensor_, value_)
-        return Tensor(B.Int, B.inner.int_select_assign(tensor_, dim, indices_, value_, update), ctx)
-    raise unsupported_backend("int_select_assign", tensor)
+    try:
+        ctx = tensor.context.merge(indices.context).merge(value.context)
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+            )
+            value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("int_select_assign", B.inner, tensor_, value_)
+            return Tensor(
+                B.Int, B.inner.int_select_assign(tensor_, dim, indices_, value_, update), ctx
+            )
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+            )
+            value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("int_select_assign", B.inner, tensor_, value_)
+            return Tensor(
+                B.Int, B.inner.int_select_assign(tensor_, dim, indices_, value_, update), ctx
+            )
+        raise unsupported_backend("int_select_assign", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract(
+            "int_select_assign",
+            "selected",
+            error,
+            tensor=tensor,
+            dim=dim,
+            indices=indices,
+            value=value,
+            update=update,
+        )
+        raise
 
 
 def int_select_add(tensor, dim, indices, value):
     """select_assign with update add (repeated indices accumulate)."""
-    ctx = tensor.context.merge(indices.context).merge(value.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-        value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
-        if tensor_.dtype is not value_.dtype:
-            check_dtypes("int_select_add", B.inner, tensor_, value_)
-        return Tensor(B.Int, B.inner.int_select_add(tensor_, dim, indices_, value_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-        value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
-        if tensor_.dtype is not value_.dtype:
-            check_dtypes("int_select_add", B.inner, tensor_, value_)
-        return Tensor(B.Int, B.inner.int_select_add(tensor_, dim, indices_, value_), ctx)
-    raise unsupported_backend("int_select_add", tensor)
+    try:
+        ctx = tensor.context.merge(indices.context).merge(value.context)
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+            )
+            value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("int_select_add", B.inner, tensor_, value_)
+            return Tensor(B.Int, B.inner.int_select_add(tensor_, dim, indices_, value_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            indices_ = (
+                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
+            )
+            value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("int_select_add", B.inner, tensor_, value_)
+            return Tensor(B.Int, B.inner.int_select_add(tensor_, dim, indices_, value_), ctx)
+        raise unsupported_backend("int_select_add", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract(
+            "int_select_add",
+            "selected",
+            error,
+            tensor=tensor,
+            dim=dim,
+            indices=indices,
+            value=value,
+        )
+        raise
 
 
 def int_mask_where(tensor, mask, value):
     """value where mask is true, else tensor (all three broadcast)."""
-    ctx = tensor.context.merge(mask.context).merge(value.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
-        value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
-        if tensor_.dtype is not value_.dtype:
-            check_dtypes("int_mask_where", B.inner, tensor_, value_)
-        return Tensor(B.Int, B.inner.int_mask_where(tensor_, mask_, value_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
-        value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
-        if tensor_.dtype is not value_.dtype:
-            check_dtypes("int_mask_where", B.inner, tensor_, value_)
-        return Tensor(B.Int, B.inner.int_mask_where(tensor_, mask_, value_), ctx)
-    raise unsupported_backend("int_mask_where", tensor)
+    try:
+        ctx = tensor.context.merge(mask.context).merge(value.context)
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
+            value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("int_mask_where", B.inner, tensor_, value_)
+            return Tensor(B.Int, B.inner.int_mask_where(tensor_, mask_, value_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
+            value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("int_mask_where", B.inner, tensor_, value_)
+            return Tensor(B.Int, B.inner.int_mask_where(tensor_, mask_, value_), ctx)
+        raise unsupported_backend("int_mask_where", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_mask_where", "broadcast", error, tensor=tensor, mask=mask, value=value)
+        raise
 
 
 def int_mask_fill(tensor, mask, value):
     """value where mask is true, else tensor (the mask broadcasts)."""
-    ctx = tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
-        return Tensor(B.Int, B.inner.int_mask_fill(tensor_, mask_, value), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
-        return Tensor(B.Int, B.inner.int_mask_fill(tensor_, mask_, value), ctx)
-    raise unsupported_backend("int_mask_fill", tensor)
+    try:
+        ctx = (
+            tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
+        )
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
+            return Tensor(B.Int, B.inner.int_mask_fill(tensor_, mask_, value), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
+            return Tensor(B.Int, B.inner.int_mask_fill(tensor_, mask_, value), ctx)
+        raise unsupported_backend("int_mask_fill", tensor)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_mask_fill", "broadcast", error, tensor=tensor, mask=mask, value=value)
+        raise
 
 
 def int_mask_select(tensor, mask):
@@ -1041,22 +1264,26 @@ def int_scatter_nd(data, indices, values, reduction):
 
 def int_add(lhs, rhs):
     """Element-wise sum of ints, broadcasting."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_add", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.int_add(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_add", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.int_add(lhs_, rhs_), ctx)
-    raise unsupported_backend("int_add", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("int_add", B.inner, lhs_, rhs_)
+            return Tensor(B.Int, B.inner.int_add(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("int_add", B.inner, lhs_, rhs_)
+            return Tensor(B.Int, B.inner.int_add(lhs_, rhs_), ctx)
+        raise unsupported_backend("int_add", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_add", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_add_scalar(lhs, rhs):
@@ -1075,22 +1302,26 @@ def int_add_scalar(lhs, rhs):
 
 def int_mul(lhs, rhs):
     """Element-wise product of ints, broadcasting."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_mul", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.int_mul(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_mul", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.int_mul(lhs_, rhs_), ctx)
-    raise unsupported_backend("int_mul", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("int_mul", B.inner, lhs_, rhs_)
+            return Tensor(B.Int, B.inner.int_mul(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("int_mul", B.inner, lhs_, rhs_)
+            return Tensor(B.Int, B.inner.int_mul(lhs_, rhs_), ctx)
+        raise unsupported_backend("int_mul", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_mul", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_mul_scalar(lhs, rhs):
@@ -1123,22 +1354,26 @@ def int_sum(tensor):
 
 def int_equal(lhs, rhs):
     """Element-wise lhs == rhs."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_equal", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.int_equal(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_equal", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.int_equal(lhs_, rhs_), ctx)
-    raise unsupported_backend("int_equal", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("int_equal", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.int_equal(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("int_equal", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.int_equal(lhs_, rhs_), ctx)
+        raise unsupported_backend("int_equal", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_equal", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_not_equal_elem(lhs, rhs):
@@ -1171,22 +1406,26 @@ def int_greater_elem(lhs, rhs):
 
 def int_sub(lhs, rhs):
     """Element-wise difference of ints, broadcasting."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_sub", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.int_sub(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_sub", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.int_sub(lhs_, rhs_), ctx)
-    raise unsupported_backend("int_sub", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("int_sub", B.inner, lhs_, rhs_)
+            return Tensor(B.Int, B.inner.int_sub(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("int_sub", B.inner, lhs_, rhs_)
+            return Tensor(B.Int, B.inner.int_sub(lhs_, rhs_), ctx)
+        raise unsupported_backend("int_sub", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_sub", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_sub_scalar(lhs, rhs):
@@ -1205,22 +1444,26 @@ def int_sub_scalar(lhs, rhs):
 
 def int_div(lhs, rhs):
     """Element-wise quotient of ints, truncated toward zero (as burn, not Python's //)."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_div", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.int_div(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_div", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.int_div(lhs_, rhs_), ctx)
-    raise unsupported_backend("int_div", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("int_div", B.inner, lhs_, rhs_)
+            return Tensor(B.Int, B.inner.int_div(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("int_div", B.inner, lhs_, rhs_)
+            return Tensor(B.Int, B.inner.int_div(lhs_, rhs_), ctx)
+        raise unsupported_backend("int_div", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_div", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_div_scalar(lhs, rhs):
@@ -1239,22 +1482,26 @@ def int_div_scalar(lhs, rhs):
 
 def int_remainder(lhs, rhs):
     """Element-wise remainder with the divisor's sign (Python's %), broadcasting."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_remainder", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.int_remainder(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_remainder", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.int_remainder(lhs_, rhs_), ctx)
-    raise unsupported_backend("int_remainder", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("int_remainder", B.inner, lhs_, rhs_)
+            return Tensor(B.Int, B.inner.int_remainder(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("int_remainder", B.inner, lhs_, rhs_)
+            return Tensor(B.Int, B.inner.int_remainder(lhs_, rhs_), ctx)
+        raise unsupported_backend("int_remainder", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_remainder", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_remainder_scalar(lhs, rhs):
@@ -1329,22 +1576,26 @@ def int_square(tensor):
 
 def int_powi(lhs, rhs):
     """Element-wise lhs ** rhs; a negative exponent truncates as burn's float route (2 ** -1 == 0)."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_powi", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.int_powi(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_powi", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.int_powi(lhs_, rhs_), ctx)
-    raise unsupported_backend("int_powi", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("int_powi", B.inner, lhs_, rhs_)
+            return Tensor(B.Int, B.inner.int_powi(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("int_powi", B.inner, lhs_, rhs_)
+            return Tensor(B.Int, B.inner.int_powi(lhs_, rhs_), ctx)
+        raise unsupported_backend("int_powi", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_powi", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_powi_scalar(lhs, rhs):
@@ -1410,42 +1661,50 @@ def int_clamp_max(tensor, max):
 
 def int_matmul(lhs, rhs):
     """Matrix product of ints over the last two dims, broadcasting the batch dims."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_matmul", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.int_matmul(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_matmul", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.int_matmul(lhs_, rhs_), ctx)
-    raise unsupported_backend("int_matmul", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("int_matmul", B.inner, lhs_, rhs_)
+            return Tensor(B.Int, B.inner.int_matmul(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("int_matmul", B.inner, lhs_, rhs_)
+            return Tensor(B.Int, B.inner.int_matmul(lhs_, rhs_), ctx)
+        raise unsupported_backend("int_matmul", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_matmul", "matmul", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def bitwise_and(lhs, rhs):
     """Element-wise bitwise and, broadcasting."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bitwise_and", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.bitwise_and(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bitwise_and", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.bitwise_and(lhs_, rhs_), ctx)
-    raise unsupported_backend("bitwise_and", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("bitwise_and", B.inner, lhs_, rhs_)
+            return Tensor(B.Int, B.inner.bitwise_and(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("bitwise_and", B.inner, lhs_, rhs_)
+            return Tensor(B.Int, B.inner.bitwise_and(lhs_, rhs_), ctx)
+        raise unsupported_backend("bitwise_and", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("bitwise_and", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def bitwise_and_scalar(lhs, rhs):
@@ -1464,22 +1723,26 @@ def bitwise_and_scalar(lhs, rhs):
 
 def bitwise_or(lhs, rhs):
     """Element-wise bitwise or, broadcasting."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bitwise_or", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.bitwise_or(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bitwise_or", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.bitwise_or(lhs_, rhs_), ctx)
-    raise unsupported_backend("bitwise_or", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("bitwise_or", B.inner, lhs_, rhs_)
+            return Tensor(B.Int, B.inner.bitwise_or(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("bitwise_or", B.inner, lhs_, rhs_)
+            return Tensor(B.Int, B.inner.bitwise_or(lhs_, rhs_), ctx)
+        raise unsupported_backend("bitwise_or", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("bitwise_or", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def bitwise_or_scalar(lhs, rhs):
@@ -1498,22 +1761,26 @@ def bitwise_or_scalar(lhs, rhs):
 
 def bitwise_xor(lhs, rhs):
     """Element-wise bitwise exclusive or, broadcasting."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bitwise_xor", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.bitwise_xor(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bitwise_xor", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.bitwise_xor(lhs_, rhs_), ctx)
-    raise unsupported_backend("bitwise_xor", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("bitwise_xor", B.inner, lhs_, rhs_)
+            return Tensor(B.Int, B.inner.bitwise_xor(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("bitwise_xor", B.inner, lhs_, rhs_)
+            return Tensor(B.Int, B.inner.bitwise_xor(lhs_, rhs_), ctx)
+        raise unsupported_backend("bitwise_xor", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("bitwise_xor", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def bitwise_xor_scalar(lhs, rhs):
@@ -1546,22 +1813,26 @@ def bitwise_not(tensor):
 
 def bitwise_left_shift(lhs, rhs):
     """Element-wise lhs << rhs, broadcasting."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bitwise_left_shift", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.bitwise_left_shift(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bitwise_left_shift", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.bitwise_left_shift(lhs_, rhs_), ctx)
-    raise unsupported_backend("bitwise_left_shift", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("bitwise_left_shift", B.inner, lhs_, rhs_)
+            return Tensor(B.Int, B.inner.bitwise_left_shift(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("bitwise_left_shift", B.inner, lhs_, rhs_)
+            return Tensor(B.Int, B.inner.bitwise_left_shift(lhs_, rhs_), ctx)
+        raise unsupported_backend("bitwise_left_shift", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("bitwise_left_shift", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def bitwise_left_shift_scalar(lhs, rhs):
@@ -1580,22 +1851,26 @@ def bitwise_left_shift_scalar(lhs, rhs):
 
 def bitwise_right_shift(lhs, rhs):
     """Element-wise lhs >> rhs (arithmetic, keeping the sign), broadcasting."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bitwise_right_shift", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.bitwise_right_shift(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("bitwise_right_shift", B.inner, lhs_, rhs_)
-        return Tensor(B.Int, B.inner.bitwise_right_shift(lhs_, rhs_), ctx)
-    raise unsupported_backend("bitwise_right_shift", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("bitwise_right_shift", B.inner, lhs_, rhs_)
+            return Tensor(B.Int, B.inner.bitwise_right_shift(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("bitwise_right_shift", B.inner, lhs_, rhs_)
+            return Tensor(B.Int, B.inner.bitwise_right_shift(lhs_, rhs_), ctx)
+        raise unsupported_backend("bitwise_right_shift", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("bitwise_right_shift", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def bitwise_right_shift_scalar(lhs, rhs):
@@ -1628,62 +1903,74 @@ def int_equal_elem(lhs, rhs):
 
 def int_not_equal(lhs, rhs):
     """Element-wise lhs != rhs."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_not_equal", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.int_not_equal(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_not_equal", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.int_not_equal(lhs_, rhs_), ctx)
-    raise unsupported_backend("int_not_equal", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("int_not_equal", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.int_not_equal(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("int_not_equal", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.int_not_equal(lhs_, rhs_), ctx)
+        raise unsupported_backend("int_not_equal", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_not_equal", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_greater(lhs, rhs):
     """Element-wise lhs > rhs."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_greater", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.int_greater(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_greater", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.int_greater(lhs_, rhs_), ctx)
-    raise unsupported_backend("int_greater", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("int_greater", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.int_greater(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("int_greater", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.int_greater(lhs_, rhs_), ctx)
+        raise unsupported_backend("int_greater", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_greater", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_greater_equal(lhs, rhs):
     """Element-wise lhs >= rhs."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_greater_equal", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.int_greater_equal(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_greater_equal", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.int_greater_equal(lhs_, rhs_), ctx)
-    raise unsupported_backend("int_greater_equal", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("int_greater_equal", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.int_greater_equal(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("int_greater_equal", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.int_greater_equal(lhs_, rhs_), ctx)
+        raise unsupported_backend("int_greater_equal", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_greater_equal", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_greater_equal_elem(lhs, rhs):
@@ -1702,22 +1989,26 @@ def int_greater_equal_elem(lhs, rhs):
 
 def int_lower(lhs, rhs):
     """Element-wise lhs < rhs."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_lower", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.int_lower(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_lower", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.int_lower(lhs_, rhs_), ctx)
-    raise unsupported_backend("int_lower", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("int_lower", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.int_lower(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("int_lower", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.int_lower(lhs_, rhs_), ctx)
+        raise unsupported_backend("int_lower", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_lower", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_lower_elem(lhs, rhs):
@@ -1736,22 +2027,26 @@ def int_lower_elem(lhs, rhs):
 
 def int_lower_equal(lhs, rhs):
     """Element-wise lhs <= rhs."""
-    ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_lower_equal", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.int_lower_equal(lhs_, rhs_), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-        if lhs_.dtype is not rhs_.dtype:
-            check_dtypes("int_lower_equal", B.inner, lhs_, rhs_)
-        return Tensor(B.Bool, B.inner.int_lower_equal(lhs_, rhs_), ctx)
-    raise unsupported_backend("int_lower_equal", lhs)
+    try:
+        ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("int_lower_equal", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.int_lower_equal(lhs_, rhs_), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("int_lower_equal", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.int_lower_equal(lhs_, rhs_), ctx)
+        raise unsupported_backend("int_lower_equal", lhs)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("int_lower_equal", "broadcast", error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_lower_equal_elem(lhs, rhs):

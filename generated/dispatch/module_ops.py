@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=77a351a40e52984b body=dd9b3d0564c94388
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=e428f46fe897a386 body=befabd34286a2b7b
 """The module ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -9,6 +9,7 @@ a plain float input entering as a constant; wrap the outputs with the merged con
 
 from generated.backends import BACKENDS
 from generated.tensor import Tensor
+from runtime.contracts import check_contract
 from runtime.device import AutodiffDevice, GradientCheckpointingStrategy
 from runtime.dispatch import (
     DISABLED,
@@ -1616,106 +1617,120 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank):
 
 def rfft(signal, dim, n):
     """The real FFT along dim (length, or n, a power of two) as (real part, imaginary part)."""
-    ctx = signal.context
-    if signal.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            signal_ = signal.primitive if signal.kind is B.Float else signal.as_float("NumPy")
-            out0, out1 = B.inner.rfft(signal_, dim, None if n is None else (n))
-            return (Tensor(B.Float, out0, ctx), Tensor(B.Float, out1, ctx))
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        signal_ = signal.primitive if signal.kind is B.Autodiff else signal.lift(AD)
-        out0, out1 = AD.rfft(signal_, dim, None if n is None else (n))
-        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Autodiff, out1, ctx))
-    if signal.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            signal_ = signal.primitive if signal.kind is B.Float else signal.as_float("Torch")
-            out0, out1 = B.inner.rfft(signal_, dim, None if n is None else (n))
-            return (Tensor(B.Float, out0, ctx), Tensor(B.Float, out1, ctx))
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        signal_ = signal.primitive if signal.kind is B.Autodiff else signal.lift(AD)
-        out0, out1 = AD.rfft(signal_, dim, None if n is None else (n))
-        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Autodiff, out1, ctx))
-    raise unsupported_backend("rfft", signal)
+    try:
+        ctx = signal.context
+        if signal.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                signal_ = signal.primitive if signal.kind is B.Float else signal.as_float("NumPy")
+                out0, out1 = B.inner.rfft(signal_, dim, None if n is None else (n))
+                return (Tensor(B.Float, out0, ctx), Tensor(B.Float, out1, ctx))
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            signal_ = signal.primitive if signal.kind is B.Autodiff else signal.lift(AD)
+            out0, out1 = AD.rfft(signal_, dim, None if n is None else (n))
+            return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Autodiff, out1, ctx))
+        if signal.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                signal_ = signal.primitive if signal.kind is B.Float else signal.as_float("Torch")
+                out0, out1 = B.inner.rfft(signal_, dim, None if n is None else (n))
+                return (Tensor(B.Float, out0, ctx), Tensor(B.Float, out1, ctx))
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            signal_ = signal.primitive if signal.kind is B.Autodiff else signal.lift(AD)
+            out0, out1 = AD.rfft(signal_, dim, None if n is None else (n))
+            return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Autodiff, out1, ctx))
+        raise unsupported_backend("rfft", signal)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract("rfft", None, error, signal=signal, dim=dim, n=n)
+        raise
 
 
 def irfft(spectrum_re, spectrum_im, dim, n):
     """The inverse of rfft along dim, a real signal of length n (default 2 * (bins - 1))."""
-    ctx = (
-        spectrum_re.context
-        if spectrum_im.context is spectrum_re.context
-        else spectrum_re.context.merge(spectrum_im.context)
-    )
-    if spectrum_re.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
+    try:
+        ctx = (
+            spectrum_re.context
+            if spectrum_im.context is spectrum_re.context
+            else spectrum_re.context.merge(spectrum_im.context)
+        )
+        if spectrum_re.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                spectrum_re_ = (
+                    spectrum_re.primitive
+                    if spectrum_re.kind is B.Float
+                    else spectrum_re.as_float("NumPy")
+                )
+                spectrum_im_ = (
+                    spectrum_im.primitive
+                    if spectrum_im.kind is B.Float
+                    else spectrum_im.as_float("NumPy", spectrum_re)
+                )
+                if spectrum_re_.dtype is not spectrum_im_.dtype:
+                    check_dtypes("irfft", B.inner, spectrum_re_, spectrum_im_)
+                return Tensor(
+                    B.Float,
+                    B.inner.irfft(spectrum_re_, spectrum_im_, dim, None if n is None else (n)),
+                    ctx,
+                )
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
             spectrum_re_ = (
-                spectrum_re.primitive
-                if spectrum_re.kind is B.Float
-                else spectrum_re.as_float("NumPy")
+                spectrum_re.primitive if spectrum_re.kind is B.Autodiff else spectrum_re.lift(AD)
             )
             spectrum_im_ = (
                 spectrum_im.primitive
-                if spectrum_im.kind is B.Float
-                else spectrum_im.as_float("NumPy", spectrum_re)
+                if spectrum_im.kind is B.Autodiff
+                else spectrum_im.lift(AD, spectrum_re)
             )
-            if spectrum_re_.dtype is not spectrum_im_.dtype:
-                check_dtypes("irfft", B.inner, spectrum_re_, spectrum_im_)
+            if spectrum_re_.primitive.dtype is not spectrum_im_.primitive.dtype:
+                check_dtypes("irfft", B.inner, spectrum_re_.primitive, spectrum_im_.primitive)
             return Tensor(
-                B.Float,
-                B.inner.irfft(spectrum_re_, spectrum_im_, dim, None if n is None else (n)),
+                B.Autodiff,
+                AD.irfft(spectrum_re_, spectrum_im_, dim, None if n is None else (n)),
                 ctx,
             )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        spectrum_re_ = (
-            spectrum_re.primitive if spectrum_re.kind is B.Autodiff else spectrum_re.lift(AD)
-        )
-        spectrum_im_ = (
-            spectrum_im.primitive
-            if spectrum_im.kind is B.Autodiff
-            else spectrum_im.lift(AD, spectrum_re)
-        )
-        if spectrum_re_.primitive.dtype is not spectrum_im_.primitive.dtype:
-            check_dtypes("irfft", B.inner, spectrum_re_.primitive, spectrum_im_.primitive)
-        return Tensor(
-            B.Autodiff, AD.irfft(spectrum_re_, spectrum_im_, dim, None if n is None else (n)), ctx
-        )
-    if spectrum_re.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
+        if spectrum_re.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                spectrum_re_ = (
+                    spectrum_re.primitive
+                    if spectrum_re.kind is B.Float
+                    else spectrum_re.as_float("Torch")
+                )
+                spectrum_im_ = (
+                    spectrum_im.primitive
+                    if spectrum_im.kind is B.Float
+                    else spectrum_im.as_float("Torch", spectrum_re)
+                )
+                if spectrum_re_.dtype is not spectrum_im_.dtype:
+                    check_dtypes("irfft", B.inner, spectrum_re_, spectrum_im_)
+                return Tensor(
+                    B.Float,
+                    B.inner.irfft(spectrum_re_, spectrum_im_, dim, None if n is None else (n)),
+                    ctx,
+                )
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
             spectrum_re_ = (
-                spectrum_re.primitive
-                if spectrum_re.kind is B.Float
-                else spectrum_re.as_float("Torch")
+                spectrum_re.primitive if spectrum_re.kind is B.Autodiff else spectrum_re.lift(AD)
             )
             spectrum_im_ = (
                 spectrum_im.primitive
-                if spectrum_im.kind is B.Float
-                else spectrum_im.as_float("Torch", spectrum_re)
+                if spectrum_im.kind is B.Autodiff
+                else spectrum_im.lift(AD, spectrum_re)
             )
-            if spectrum_re_.dtype is not spectrum_im_.dtype:
-                check_dtypes("irfft", B.inner, spectrum_re_, spectrum_im_)
+            if spectrum_re_.primitive.dtype is not spectrum_im_.primitive.dtype:
+                check_dtypes("irfft", B.inner, spectrum_re_.primitive, spectrum_im_.primitive)
             return Tensor(
-                B.Float,
-                B.inner.irfft(spectrum_re_, spectrum_im_, dim, None if n is None else (n)),
+                B.Autodiff,
+                AD.irfft(spectrum_re_, spectrum_im_, dim, None if n is None else (n)),
                 ctx,
             )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        spectrum_re_ = (
-            spectrum_re.primitive if spectrum_re.kind is B.Autodiff else spectrum_re.lift(AD)
+        raise unsupported_backend("irfft", spectrum_re)
+    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+        check_contract(
+            "irfft", None, error, spectrum_re=spectrum_re, spectrum_im=spectrum_im, dim=dim, n=n
         )
-        spectrum_im_ = (
-            spectrum_im.primitive
-            if spectrum_im.kind is B.Autodiff
-            else spectrum_im.lift(AD, spectrum_re)
-        )
-        if spectrum_re_.primitive.dtype is not spectrum_im_.primitive.dtype:
-            check_dtypes("irfft", B.inner, spectrum_re_.primitive, spectrum_im_.primitive)
-        return Tensor(
-            B.Autodiff, AD.irfft(spectrum_re_, spectrum_im_, dim, None if n is None else (n)), ctx
-        )
-    raise unsupported_backend("irfft", spectrum_re)
+        raise
 
 
 def deform_conv2d(
