@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 # Each module has a main() that prints its table; a missing module is reported, not fatal.
-BENCHMARKS = ("benches.speed", "benches.memory")
+BENCHMARKS = ("benches.speed", "benches.memory", "benches.training")
 
 
 def main() -> int:
