@@ -204,8 +204,8 @@ def torch_accuracy(net, items) -> float:
 
 def run_epochs(step, model, opt, scheduler, loader, evaluate, epochs, first=0, bar=None, save=None):
     """Train from epoch `first` to `epochs`; returns the history: per epoch its mean loss, test
-    accuracy and training seconds. `bar(epoch, batches)` makes a progress bar; `save(epoch,
-    history)` runs after each epoch."""
+    accuracy and training seconds. `bar(epoch, batches)` makes a progress bar; `save(history)`
+    runs after each epoch."""
     history = []
     for epoch in range(first, epochs):
         progress = bar(epoch, len(loader)) if bar else None
@@ -224,7 +224,7 @@ def run_epochs(step, model, opt, scheduler, loader, evaluate, epochs, first=0, b
             )
             progress.close()
         if save:
-            save(epoch, history)
+            save(history)
     return history
 
 
@@ -355,24 +355,20 @@ def main(argv=None) -> float:
     )
     print(f"model: {model.num_params()} parameters on {device}")
 
-    checkpoint = history = None
+    checkpoint = None
     if args.resume:
-        settings = {
-            k: v
-            for k, v in vars(args).items()
-            if k in ("epochs", "batch_size", "lr", "seed", "subset")
-        }
-        checkpoint = Checkpoint(args.resume, settings)
-    history = (
-        checkpoint.load(model, opt, scheduler, loader) if checkpoint and checkpoint.exists() else []
-    )
+        names = ("epochs", "batch_size", "lr", "seed", "subset")
+        checkpoint = Checkpoint(args.resume, {name: getattr(args, name) for name in names})
+    resuming = checkpoint is not None and checkpoint.exists()
+    history = checkpoint.load(model, opt, scheduler, loader) if resuming else []
     if history:
         print(f"resumed from {args.resume} after epoch {len(history)}")
 
     # The peak memory of a training step, measured on a copy so the run itself is untouched; the
     # second step's, once the optimiser holds its moments.
     probe, probe_opt, _, probe_loader = make_training(args, device, train)
-    first, second = itertools.islice(probe_loader, 2)
+    batches = list(itertools.islice(probe_loader, 2))
+    first, second = batches[0], batches[-1]
     train_step(probe, probe_opt, args.lr, *first)
     peak = peak_bytes(
         lambda: train_step(probe, probe_opt, args.lr, *second), args.device == "torch"
@@ -380,7 +376,7 @@ def main(argv=None) -> float:
     strategy = "Balanced" if args.checkpointing else "NoCheckpointing"
     print(f"peak memory of a training step ({strategy}): {peak / 2**20:.2f} MiB")
 
-    def save(epoch, done):
+    def save(done):
         if checkpoint:
             checkpoint.save(model, opt, scheduler, loader, history + done)
 
