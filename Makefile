@@ -2,7 +2,7 @@
 PY := .venv/bin/python
 export PYTHONPATH := $(CURDIR)
 
-.PHONY: install generate check test bench demo clean
+.PHONY: install generate check test bench demo train clean
 
 install: .venv/.installed
 
@@ -28,6 +28,9 @@ bench: install
 demo: install
 	$(PY) -m codegen
 	$(PY) examples/demo.py
+
+train: install
+	$(PY) examples/digits_cnn.py
 
 clean:
 	rm -rf .venv

@@ -12,7 +12,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 # Each module has a main() that prints its table; a missing module is reported, not fatal.
-BENCHMARKS = ("benches.speed", "benches.memory", "benches.modules", "benches.signal")
+BENCHMARKS = (
+    "benches.speed",
+    "benches.memory",
+    "benches.modules",
+    "benches.signal",
+    "benches.training",
+)
 
 
 def main() -> int:

@@ -76,6 +76,15 @@ class DataLoader:
             indices = order[batch * self.batch_size : (batch + 1) * self.batch_size]
             yield self.collate([self.dataset[int(i)] for i in indices], self.device)
 
+    def to_record(self) -> dict:
+        """The shuffling generator's position, so a resumed run draws the orders that an
+        uninterrupted one would (the lr schedulers' `to_record` counterpart)."""
+        return {"rng": self.rng.bit_generator.state}
+
+    def load_record(self, record: dict) -> "DataLoader":
+        self.rng.bit_generator.state = record["rng"]
+        return self
+
 
 class Subset:
     """The items of `dataset` at `indices`."""

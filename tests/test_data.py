@@ -1,5 +1,7 @@
 """burnpy.data: batching, shuffling, determinism and random_split."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -64,3 +66,17 @@ def test_random_split_partitions_deterministically():
     assert [len(p) for p in random_split(list(range(10)), [1 / 3] * 3, seed=0)] == [4, 3, 3]
     with pytest.raises(ValueError, match="sum to 1"):
         random_split(list(range(10)), [0.5, 0.4])
+
+
+def test_records_resume_the_shuffle_of_an_uninterrupted_run():
+    def order(loader):
+        return np.concatenate([b[1].to_numpy() for b in loader]).tolist()
+
+    straight = DataLoader(ITEMS, 3, shuffle=True, seed=7, device=Device.numpy())
+    expected = [order(straight) for _ in range(3)]
+    first = DataLoader(ITEMS, 3, shuffle=True, seed=7, device=Device.numpy())
+    assert order(first) == expected[0]
+    record = json.loads(json.dumps(first.to_record()))  # as a checkpoint file carries it
+    resumed = DataLoader(ITEMS, 3, shuffle=True, seed=0, device=Device.numpy())
+    assert resumed.load_record(record) is resumed
+    assert [order(resumed), order(resumed)] == expected[1:]

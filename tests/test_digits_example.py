@@ -1,0 +1,97 @@
+"""Smoke runs of examples/digits_cnn.py (one or two epochs on a subset), so it cannot rot, and the
+check of benches/training.py."""
+
+import re
+
+import numpy as np
+import pytest
+from safetensors.numpy import load_file
+
+from benches import training
+from examples import digits_cnn as example
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+SMOKE = ["--subset", "200", "--epochs", "1"]
+
+
+def lines(capsys) -> list:
+    return capsys.readouterr().out.splitlines()
+
+
+def test_one_epoch_ends_with_the_accuracy_line_and_writes_the_plot(tmp_path, capsys):
+    accuracy = example.main(SMOKE + ["--plot", str(tmp_path / "loss.png")])
+    out = lines(capsys)
+    assert re.fullmatch(r"test accuracy: \d{1,3}\.\d\d%", out[-1])
+    assert out[-1] == f"test accuracy: {100 * accuracy:.2f}%"
+    assert any(
+        re.fullmatch(r"peak memory of a training step \(NoCheckpointing\): [\d.]+ MiB", l)
+        for l in out
+    )
+    assert (tmp_path / "loss.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_default_run_reaches_97_percent(capsys):
+    """The example as `make train` runs it: all the data, 15 epochs (a few seconds)."""
+    accuracy = example.main([])
+    assert lines(capsys)[-1] == f"test accuracy: {100 * accuracy:.2f}%"
+    assert accuracy >= 0.97
+
+
+def test_resume_continues_an_interrupted_run_exactly(tmp_path, monkeypatch, capsys):
+    args = ["--subset", "200", "--epochs", "2"]
+    straight = example.main(args + ["--resume", str(tmp_path / "straight")])
+
+    save = example.Checkpoint.save
+
+    def save_then_die(self, *a):
+        save(self, *a)
+        raise KeyboardInterrupt  # the process stops after writing epoch 1
+
+    monkeypatch.setattr(example.Checkpoint, "save", save_then_die)
+    with pytest.raises(KeyboardInterrupt):
+        example.main(args + ["--resume", str(tmp_path / "cut")])
+    monkeypatch.setattr(example.Checkpoint, "save", save)
+    capsys.readouterr()
+    resumed = example.main(args + ["--resume", str(tmp_path / "cut")])
+    assert "resumed from" in capsys.readouterr().out
+    assert resumed == straight
+    a = load_file(tmp_path / "straight" / "model.safetensors")
+    b = load_file(tmp_path / "cut" / "model.safetensors")
+    assert a.keys() == b.keys()
+    for name in a:
+        np.testing.assert_array_equal(a[name], b[name], err_msg=name)
+    with pytest.raises(ValueError, match="other settings"):
+        example.main(["--subset", "200", "--epochs", "3", "--resume", str(tmp_path / "cut")])
+
+
+@pytest.mark.skipif(torch is None, reason="torch not installed")
+def test_torch_device_with_checkpointing_trains_as_numpy_does(capsys):
+    on_numpy = example.main(SMOKE)
+    on_torch = example.main(SMOKE + ["--device", "torch", "--checkpointing"])
+    assert "(Balanced)" in capsys.readouterr().out
+    assert abs(on_torch - on_numpy) <= 1 / 40 + 1e-9  # 40 test images: one may flip
+
+
+@pytest.mark.skipif(torch is None, reason="torch not installed")
+def test_compare_trains_pytorch_from_the_same_start(capsys):
+    example.main(SMOKE + ["--compare"])
+    out = lines(capsys)
+    row = next(l for l in out if l.startswith("final loss")).split()
+    ours, theirs = float(row[-2]), float(row[-1])
+    assert ours == pytest.approx(theirs, rel=1e-3)  # same weights, batches and rates
+    assert any(l.startswith("seconds per epoch") for l in out)
+
+
+@pytest.mark.skipif(torch is None, reason="torch not installed")
+def test_bench_columns_agree_and_a_wrong_one_is_refused():
+    args = example.parse([])
+    train, _ = example.load_split(args.seed, 200)
+    losses = {c: training.first_losses(c, args, train) for c in ("numpy", "PyTorch")}
+    training.check(losses)
+    losses["numpy"][1] *= 1.001
+    with pytest.raises(training.BenchMismatch, match="numpy: loss of step 2"):
+        training.check(losses)
