@@ -13,7 +13,7 @@ from pathlib import Path
 from codegen import api, render, review
 from codegen.load import CatalogueError, load
 from codegen.names import check_names
-from codegen.validate import validate
+from codegen.validate import check_kernels, validate
 
 COMMANDS = {
     "generate": "write generated/ and docs/ops.md from the catalogue (the default command)",
@@ -34,13 +34,19 @@ def read_catalogue(path: str):
     return validate(path, load(path))
 
 
-def checked(path: str):
-    """The catalogue, with every check: the entries, then the names in the generated code.
-    Returns (catalogue, rendered files)."""
+def checked(path: str, warn=lambda warning: None):
+    """The catalogue, with every check: the entries, the names in the generated code, then
+    the kernels. Returns (catalogue, rendered files); `warn` gets what does not stop it."""
     catalogue = read_catalogue(path)
     rendered = render.render_all(catalogue)
     check_names(catalogue, rendered)
+    for warning in check_kernels(catalogue):
+        warn(warning)
     return catalogue, rendered
+
+
+def _warn(warning: str) -> None:
+    print(f"warning: {warning}", file=sys.stderr)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -106,7 +112,7 @@ def main(argv=None) -> int:
         if command == "diff":
             sys.stdout.write(review.diff(ops, args.rev, checked))
             return 0
-        catalogue, rendered = checked(ops)
+        catalogue, rendered = checked(ops, _warn)
     except CatalogueError as error:
         print(f"error: {error}", file=sys.stderr)
         print("nothing was written", file=sys.stderr)
@@ -114,8 +120,6 @@ def main(argv=None) -> int:
     except review.ReviewError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    for warning in catalogue.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
     if command == "validate":
         print(f"{ops}: {len(catalogue.ops)} ops, {len(catalogue.backends)} backends: valid")
         return 0

@@ -142,7 +142,6 @@ class Catalogue:
     path: str
     backends: tuple[Backend, ...]
     ops: tuple[Op, ...]
-    warnings: tuple[str, ...] = ()  # what does not stop generation (a backend's library missing)
 
     def op(self, name: str) -> Op:
         return next(op for op in self.ops if op.name == name)

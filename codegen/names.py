@@ -80,11 +80,7 @@ def _check_top_level(path, relative, top, ops) -> None:
 
 
 def _what(node) -> str:
-    if isinstance(node, (ast.Import, ast.ImportFrom)):
-        return "imports"
-    if isinstance(node, ast.ClassDef):
-        return "defines the class"
-    return "defines"
+    return "imports" if isinstance(node, (ast.Import, ast.ImportFrom)) else "defines"
 
 
 def _functions(tree):

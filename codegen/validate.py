@@ -84,8 +84,7 @@ def validate(path: str, root) -> Catalogue:
             _check_composite(path, op, names)
     _check_methods(path, ops)
     _check_operators(path, ops)
-    warnings = _check_kernels(path, backends, ops)
-    return Catalogue(path, backends, ops, warnings)
+    return Catalogue(path, backends, ops)
 
 
 # -- entries -------------------------------------------------------------------------------------
@@ -712,12 +711,13 @@ def _check_test(path, entry, name, test, args) -> None:
         )
 
 
-def _check_kernels(path, backends, ops) -> tuple[str, ...]:
+def check_kernels(catalogue: Catalogue) -> list[str]:
     """Every primitive op has a kernel on every backend: a shared kernel (runtime/backends/
     kernels/) or one of the backend's own. A backend whose library is not installed is
-    checked all the same, and warned about."""
+    checked all the same; the warnings say so."""
+    path, ops = catalogue.path, catalogue.ops
     warnings = []
-    for backend in backends:
+    for backend in catalogue.backends:
         try:
             source = read_backend(backend.module)
         except NoBackend as error:
@@ -749,7 +749,7 @@ def _check_kernels(path, backends, ops) -> tuple[str, ...]:
                     f"define `def {op.name}({parameters})` in a mixin of runtime/backends/"
                     f"kernels/ (every backend) or in {backend.module}, or make it a `composite`",
                 )
-    return tuple(warnings)
+    return warnings
 
 
 # -- small checks ----------------------------------------------------------------------------
