@@ -158,6 +158,7 @@ def plan(catalogue: Catalogue, out_dir: Path, files=None) -> dict[Path, str]:
         header = HEADER.format(source=source, render=render_hash, body=_digest(body))
         result[path] = header + body
     result[out_dir.parent / DOCS] = render_docs(catalogue)
+    result[out_dir / "py.typed"] = ""  # PEP 561: the package's annotations are for type checkers
     return dict(sorted(result.items()))
 
 
