@@ -21,7 +21,7 @@ check: install
 	$(PY) -m codegen --check
 	@$(PY) -m black --check --quiet $(STYLED) 2>/dev/null || { \
 		echo "black would reformat:"; \
-		$(PY) -m black --check $(STYLED) 2>&1 | sed -n 's|^would reformat /|  |p'; \
+		$(PY) -m black --check $(STYLED) 2>&1 | sed -n 's|^would reformat $(CURDIR)/|  |p'; \
 		echo "run \`make format\` and commit the result"; exit 1; }
 
 format: install
