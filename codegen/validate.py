@@ -1,7 +1,9 @@
 """Turn the loaded YAML into a Catalogue, rejecting anything that does not fit.
 
 Every error names ops.yaml:LINE, the op, what is wrong and what to write instead. Nothing is
-written by the generator unless this succeeds for the whole catalogue.
+written by the generator unless this succeeds for the whole catalogue, and so do the two checks
+that follow it (codegen.__main__.checked): the names in the rendered code (codegen/names.py),
+then every op's kernel on every backend (check_kernels, below).
 """
 
 import ast
