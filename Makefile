@@ -2,7 +2,9 @@
 PY := .venv/bin/python
 export PYTHONPATH := $(CURDIR)
 
-.PHONY: install generate check test bench demo train clean
+.PHONY: install generate check format test bench demo train clean
+# The Python sources black keeps in style (generated/ is the generator's: `make generate`).
+STYLED := codegen runtime burnpy tests benches examples
 
 install: .venv/.installed
 
@@ -17,7 +19,13 @@ generate: install
 
 check: install
 	$(PY) -m codegen --check
-	$(PY) -m black --check --quiet $(wildcard codegen runtime tests benches examples)
+	@$(PY) -m black --check --quiet $(STYLED) 2>/dev/null || { \
+		echo "black would reformat:"; \
+		$(PY) -m black --check $(STYLED) 2>&1 | sed -n 's|^would reformat $(CURDIR)/|  |p'; \
+		echo "run \`make format\` and commit the result"; exit 1; }
+
+format: install
+	$(PY) -m black --quiet $(STYLED)
 
 test: check
 	$(PY) -m pytest
@@ -26,7 +34,7 @@ bench: install
 	$(PY) benches/run.py
 
 demo: install
-	$(PY) -m codegen
+	$(PY) -m codegen --check
 	$(PY) examples/demo.py
 
 train: install

@@ -32,13 +32,33 @@ class Located:
         return self.key_lines.get(key, self.line)
 
 
+class Items(list):
+    """A YAML sequence with the line (1-based) of each item."""
+
+    lines: tuple = ()
+
+    def line_of(self, index: int) -> int:
+        return self.lines[index]
+
+
 def load(path: str):
     try:
-        with open(path, encoding="utf-8") as file:
-            text = file.read()
+        with open(path, "rb") as file:
+            raw = file.read()
     except OSError as error:
         raise CatalogueError(
-            path, 0, None, f"cannot read the catalogue: {error.strerror}"
+            path, 0, None, f"cannot read the catalogue: {error.strerror}", "check the path"
+        ) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        raise CatalogueError(
+            path,
+            line,
+            None,
+            f"the catalogue is not UTF-8 (byte {raw[error.start]:#04x} at offset {error.start})",
+            "save the file as UTF-8",
         ) from None
     try:
         node = yaml.compose(text, Loader=LOADER)
@@ -52,11 +72,21 @@ def load(path: str):
             f"malformed YAML: {getattr(error, 'problem', error)}",
             "fix the YAML syntax (indentation, quoting, brackets)",
         ) from None
+    if "&" in text:  # an anchor, even one no alias uses, is refused like its aliases
+        for token in yaml.scan(text, Loader=LOADER):
+            if isinstance(token, yaml.AnchorToken):
+                raise CatalogueError(
+                    path,
+                    token.start_mark.line + 1,
+                    None,
+                    f"YAML anchor `&{token.value}`: anchors and aliases are not allowed",
+                    "write each value out in full",
+                )
     if node is None:
         raise CatalogueError(
             path, 1, None, "the catalogue is empty", "write `backends:` and `ops:`"
         )
-    root = _convert(path, node)
+    root = _convert(path, node, None)
     if isinstance(root, Located):
         root.sections = tuple(
             (number, match.group(1))
@@ -66,28 +96,42 @@ def load(path: str):
     return root
 
 
-def _convert(path, node):
+def _convert(path, node, op):
+    """Python values of a node tree (anchors were refused: no node is reached twice); `op` is
+    the name of the entry being read, for messages."""
     if isinstance(node, yaml.MappingNode):
+        op = next(
+            (
+                v.value
+                for k, v in node.value
+                if isinstance(k, yaml.ScalarNode)
+                and k.value == "name"
+                and isinstance(v, yaml.ScalarNode)
+            ),
+            op,
+        )
         value, key_lines = {}, {}
         for key_node, value_node in node.value:
-            key = _convert(path, key_node)
+            key = _convert(path, key_node, op)
             if not isinstance(key, str):
                 raise CatalogueError(
-                    path, key_node.start_mark.line + 1, None, f"key {key!r} is not a string"
+                    path, key_node.start_mark.line + 1, op, f"key {key!r} is not a string"
                 )
             if key in value:
                 raise CatalogueError(
                     path,
                     key_node.start_mark.line + 1,
-                    None,
-                    f"key `{key}` appears twice",
+                    op,
+                    f"key `{key}` appears twice (first at line {key_lines[key]})",
                     "keep one of them",
                 )
-            value[key] = _convert(path, value_node)
+            value[key] = _convert(path, value_node, op)
             key_lines[key] = key_node.start_mark.line + 1
         return Located(value, node.start_mark.line + 1, key_lines)
     if isinstance(node, yaml.SequenceNode):
-        return [_convert(path, item) for item in node.value]
+        items = Items(_convert(path, item, op) for item in node.value)
+        items.lines = tuple(item.start_mark.line + 1 for item in node.value)
+        return items
     return _SCALARS.construct_object(node, deep=True)
 
 

@@ -141,11 +141,12 @@ def format_all(rendered: dict[str, str]) -> dict[str, str]:
     }
 
 
-def plan(catalogue: Catalogue, out_dir: Path) -> dict[Path, str]:
-    """Every generated file's final content, the op reference's too (nothing is written here)."""
+def plan(catalogue: Catalogue, out_dir: Path, files=None) -> dict[Path, str]:
+    """Every generated file's final content, the op reference's too (nothing is written here).
+    `files`: render_all's result, when the caller has it already."""
     source = os.path.basename(catalogue.path)
     result, stale_renders = {}, {}
-    for relative, rendered in render_all(catalogue).items():
+    for relative, rendered in (files or render_all(catalogue)).items():
         path = out_dir / relative
         existing = path.read_text(encoding="utf-8") if path.exists() else None
         if reusable(rendered, existing):
@@ -157,6 +158,7 @@ def plan(catalogue: Catalogue, out_dir: Path) -> dict[Path, str]:
         header = HEADER.format(source=source, render=render_hash, body=_digest(body))
         result[path] = header + body
     result[out_dir.parent / DOCS] = render_docs(catalogue)
+    result[out_dir / "py.typed"] = ""  # PEP 561: the package's annotations are for type checkers
     return dict(sorted(result.items()))
 
 
@@ -190,18 +192,28 @@ def write(planned: dict[Path, str], obsolete: list[Path]) -> list[tuple[Path, st
     return report
 
 
-def diff(planned: dict[Path, str], obsolete: list[Path]) -> str:
+def diff(planned: dict[Path, str], obsolete: list[Path], root: Path) -> str:
+    """A unified diff from the files on disk to the planned ones, its paths relative to `root`
+    (the project root: the output package's parent)."""
     chunks = []
     for path, content in planned.items():
         old = path.read_text(encoding="utf-8") if path.exists() else ""
         if old != content:
+            name = _relative(path, root)
             chunks.append(
                 "".join(
                     difflib.unified_diff(
-                        old.splitlines(True), content.splitlines(True), f"a/{path}", f"b/{path}"
+                        old.splitlines(True), content.splitlines(True), f"a/{name}", f"b/{name}"
                     )
                 )
             )
     for path in obsolete:
-        chunks.append(f"--- a/{path}\n+++ /dev/null (no longer generated)\n")
+        chunks.append(f"--- a/{_relative(path, root)}\n+++ /dev/null (no longer generated)\n")
     return "".join(chunks)
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(path)

@@ -1,14 +1,20 @@
 """Turn the loaded YAML into a Catalogue, rejecting anything that does not fit.
 
 Every error names ops.yaml:LINE, the op, what is wrong and what to write instead. Nothing is
-written by the generator unless this succeeds for the whole catalogue.
+written by the generator unless this succeeds for the whole catalogue, and so do the two checks
+that follow it (codegen.__main__.checked): the names in the rendered code (codegen/names.py),
+then every op's kernel on every backend (check_kernels, below).
 """
 
 import ast
+import builtins
+import functools
 import keyword
+import unicodedata
 from types import MappingProxyType
 
-from codegen.load import CatalogueError, Located, plain
+from codegen.kernels import NoBackend, class_attributes, missing_libraries, read_backend
+from codegen.load import CatalogueError, Items, Located, plain
 from codegen.model import (
     ARG_TYPES,
     AUTODIFF_CLASSES,
@@ -49,6 +55,11 @@ OP_KEYS = {
     "nonzero": False,
 }
 FUNCTION_MODULES = ("module",)  # generated/<name>.py: public functions
+# `test:` keys besides the op's argument names (their values, or a tensor's data); see ops.yaml
+TEST_KEYS = ("ref", "shapes", "domain", "signed", "integers", "compare")
+# What a `ref` expression may name besides the op's arguments and Python's builtins: the
+# spec-driven suite (tests/opinfo.py) evaluates it with these bound.
+REFERENCE_NAMES = ("np", "special", "updated", "refs", "dtype")
 DTYPES = {
     "float": ("float32", "float64", "float16"),
     "int": ("int64", "int32"),
@@ -62,10 +73,13 @@ def validate(path: str, root) -> Catalogue:
             path, 1, None, "the catalogue must be a mapping", "write `backends:` and `ops:`"
         )
     _check_keys(path, root, dict.fromkeys(TOP_KEYS, True), None)
-    backends = tuple(_backend(path, b) for b in _list(path, root, "backends", None))
+    entries = _list(path, root, "backends", None)
+    backends = tuple(_backend(path, b, entries.line_of(i)) for i, b in enumerate(entries))
     _unique(path, [(b.name, b.line) for b in backends], "backend")
+    entries = _list(path, root, "ops", None)
     ops = tuple(
-        _op(path, entry, _section(root.sections, entry)) for entry in _list(path, root, "ops", None)
+        _op(path, entry, entries.line_of(i), _section(root.sections, entry))
+        for i, entry in enumerate(entries)
     )
     _unique(path, [(op.name, op.line) for op in ops], "op")
     names = {op.name for op in ops}
@@ -80,9 +94,15 @@ def validate(path: str, root) -> Catalogue:
 # -- entries -------------------------------------------------------------------------------------
 
 
-def _backend(path, entry) -> Backend:
+def _backend(path, entry, line) -> Backend:
     if not isinstance(entry, Located):
-        raise CatalogueError(path, 0, None, "a backend must be a mapping")
+        raise CatalogueError(
+            path,
+            line,
+            None,
+            f"a backend must be a mapping, not {plain(entry)!r}",
+            "write `- {name: numpy, variant: NumPy, module: runtime.backends.numpy, devices: [cpu]}`",
+        )
     _check_keys(path, entry, BACKEND_KEYS, None)
     v = entry.value
     devices = v["devices"]
@@ -110,10 +130,14 @@ def _section(sections, entry) -> str:
     return next((title for at, title in reversed(sections) if at < line), "")
 
 
-def _op(path, entry, section: str) -> Op:
+def _op(path, entry, line, section: str) -> Op:
     if not isinstance(entry, Located):
         raise CatalogueError(
-            path, 0, None, "an op entry must be a mapping", "start it with `- name: ...`"
+            path,
+            line,
+            None,
+            f"an op entry must be a mapping, not {plain(entry)!r}",
+            "start it with `- name: ...`",
         )
     name = entry.value.get("name")
     _check_keys(path, entry, OP_KEYS, name)
@@ -137,10 +161,9 @@ def _op(path, entry, section: str) -> Op:
             f"write a list of {', '.join(OPERATORS)}",
         )
     method = v.get("method")
-    if method is not None and (not str(method).isidentifier() or keyword.iskeyword(method)):
-        raise CatalogueError(
-            path, entry.line_of("method"), name, f"method {method!r} is not a Python name"
-        )
+    if method is not None:
+        method = _identifier(path, entry, "method", name)
+        _check_method_name(path, entry, name, method)
     if operators and not method:
         raise CatalogueError(
             path,
@@ -151,13 +174,16 @@ def _op(path, entry, section: str) -> Op:
         )
     dtypes = _dtypes(path, entry, name, kind, returns, routing)
     test = v.get("test")
-    if test is not None and not isinstance(test, Located):
+    if test is not None:
+        _check_test(path, entry, name, test, args)
+    static = v.get("static", False)
+    if not isinstance(static, bool):
         raise CatalogueError(
             path,
-            entry.line_of("test"),
+            entry.line_of("static"),
             name,
-            "`test` must be a mapping",
-            'e.g. `test: {ref: "np.exp(tensor)", shapes: [[[2, 3]]]}`',
+            f"`static` is {static!r}, not a YAML boolean",
+            "write true or false",
         )
     function, defaults, keyword_, choices, nonzero = _function(path, entry, name, args)
     contract = plain(v.get("contract"))
@@ -186,7 +212,7 @@ def _op(path, entry, section: str) -> Op:
         autodiff=autodiff,
         composite=composite,
         method=method,
-        static=bool(v.get("static", False)),
+        static=static,
         operators=tuple(operators),
         dtypes=dtypes,
         section=section,
@@ -194,6 +220,7 @@ def _op(path, entry, section: str) -> Op:
     )
     _check_routing(path, entry, op)
     _check_autodiff(path, entry, op)
+    _check_static(path, entry, op)
     if op.autodiff:
         _check_rule(path, entry, op)
     return op
@@ -235,9 +262,14 @@ def _args(path, entry, name) -> tuple[Arg, ...]:
                 "write e.g. `tensor: float`",
             )
         ((arg_name, arg_type),) = item.value.items()
-        if not arg_name.isidentifier() or keyword.iskeyword(arg_name):
+        problem = _name_problem(arg_name)
+        if problem:
             raise CatalogueError(
-                path, line, name, f"argument name {arg_name!r} is not a Python name"
+                path,
+                item.line,
+                name,
+                f"argument name {arg_name!r} {problem}",
+                "write a name of ASCII letters, digits and _",
             )
         optional = isinstance(arg_type, str) and arg_type.endswith("?")
         if optional:
@@ -502,19 +534,24 @@ def _check_methods(path, ops) -> None:
     for op in ops:
         if op.method:
             groups.setdefault(op.method, []).append(op)
+
+    def shape(op):
+        return op.static, tuple(a.name for a in op.args if a is not op.receiver)
+
     for method, members in groups.items():
-        first = members[0]
+        # the shape most of the members have is the method's: the odd one out is to blame
+        shapes = [shape(op) for op in members]
+        usual = max(shapes, key=shapes.count)
+        first = members[shapes.index(usual)]
         seen = set()
         for op in members:
-            params = [a.name for a in op.args if a is not op.receiver]
-            first_params = [a.name for a in first.args if a is not first.receiver]
-            if op.static != first.static or params != first_params:
+            if shape(op) != usual:
                 raise CatalogueError(
                     path,
                     op.line,
                     op.name,
                     f"method `{method}` is also {first.name}'s, with other parameters",
-                    f"give it the same parameters ({', '.join(first_params)}) or another method name",
+                    f"give it the same parameters ({', '.join(usual[1])}) or another method name",
                 )
             rest = [a for a in op.args if a is not op.receiver]
             second = rest[0].type if rest and not op.static else None
@@ -560,6 +597,175 @@ def _check_operators(path, ops) -> None:
                 )
 
 
+def _check_method_name(path, entry, name, method) -> None:
+    line = entry.line_of("method")
+    if method.startswith("__") and method.endswith("__"):
+        raise CatalogueError(
+            path,
+            line,
+            name,
+            f"method `{method}` is a special name",
+            "Python operators come from `operator: [__add__, ...]`; pick a plain method name",
+        )
+    defined = tensor_base_attributes().get(method)
+    if defined is not None:
+        raise CatalogueError(
+            path,
+            line,
+            name,
+            f"method `{method}` would replace Tensor.{method}, which the runtime defines "
+            f"({defined.qualname}, {defined.path.name}:{defined.line})",
+            "pick another method name",
+        )
+
+
+@functools.cache
+def tensor_base_attributes() -> dict:
+    """What runtime/tensor.py's TensorBase (the generated Tensor's base) defines, by name."""
+    return class_attributes("runtime.tensor", "TensorBase")
+
+
+def _check_static(path, entry, op: Op) -> None:
+    """`static: true`: the method is a constructor, called on the class (Tensor.zeros, and
+    Tensor.cat over a list); every other method is called on its first tensor argument."""
+    line = entry.line_of("static")
+    tensors = op.tensor_args
+    constructor = op.routing == "creation" or bool(tensors) and tensors[0].type == "tensors"
+    if op.static and not op.method:
+        raise CatalogueError(
+            path, line, op.name, "`static` without a `method`", "add `method:` or remove `static`"
+        )
+    if op.static and not constructor:
+        raise CatalogueError(
+            path,
+            line,
+            op.name,
+            "`static: true` on an op with a receiver: its method is called on its first tensor",
+            "remove `static` (it is for creation ops and ops over a `tensors` list)",
+        )
+    if op.method and constructor and not op.static:
+        raise CatalogueError(
+            path,
+            entry.line_of("method"),
+            op.name,
+            f"method `{op.method}` has no tensor to be called on: it is a constructor",
+            "add `static: true` (Tensor.<method>(...))",
+        )
+
+
+def _check_test(path, entry, name, test, args) -> None:
+    """The spec-driven suite's metadata: known keys, and a `ref` naming only what it gets."""
+    if not isinstance(test, Located):
+        raise CatalogueError(
+            path,
+            entry.line_of("test"),
+            name,
+            "`test` must be a mapping",
+            'e.g. `test: {ref: "np.exp(tensor)", shapes: [[[2, 3]]]}`',
+        )
+    names = [a.name for a in args]
+    for key, line in test.key_lines.items():
+        if key not in TEST_KEYS and key not in names:
+            raise CatalogueError(
+                path,
+                line,
+                name,
+                f"unknown `test` key `{key}`",
+                f"write one of {', '.join(TEST_KEYS)}, or an argument's name ({', '.join(names)})",
+            )
+    ref = test.value.get("ref")
+    if not isinstance(ref, str):
+        raise CatalogueError(
+            path,
+            test.line_of("ref"),
+            name,
+            "`test` needs `ref`, a numpy expression as a string",
+            f'e.g. `ref: "np.exp({names[0] if names else "x"})"`',
+        )
+    try:
+        tree = ast.parse(ref, mode="eval")
+    except SyntaxError as error:
+        raise CatalogueError(
+            path,
+            test.line_of("ref"),
+            name,
+            f"`test.ref` is not a Python expression: {error.msg}",
+            "quote it as a string holding one expression",
+        ) from None
+    bound = {
+        n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
+    }
+    bound |= {a.arg for n in ast.walk(tree) if isinstance(n, ast.Lambda) for a in n.args.args}
+    allowed = {*names, *REFERENCE_NAMES, *dir(builtins), *bound}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id not in allowed:
+            raise CatalogueError(
+                path,
+                test.line_of("ref"),
+                name,
+                f"`test.ref` names `{node.id}`, which is not an argument of the op",
+                f"name the arguments ({', '.join(names)}) or {', '.join(REFERENCE_NAMES)}",
+            )
+    compare = test.value.get("compare", "shape")
+    if compare != "shape":
+        raise CatalogueError(
+            path,
+            test.line_of("compare"),
+            name,
+            f"unknown `test.compare` {compare!r}",
+            "write `compare: shape` (only the shape is deterministic) or leave it out",
+        )
+    if "shapes" in test.value and not isinstance(test.value["shapes"], list):
+        raise CatalogueError(
+            path,
+            test.line_of("shapes"),
+            name,
+            "`test.shapes` must be a list of samples",
+            "write one shape per tensor argument in each sample: `shapes: [[[2, 3], [2, 3]]]`",
+        )
+
+
+def check_kernels(catalogue: Catalogue) -> list[str]:
+    """Every primitive op has a kernel on every backend: a shared kernel (runtime/backends/
+    kernels/) or one of the backend's own. A backend whose library is not installed is
+    checked all the same; the warnings say so."""
+    path, ops = catalogue.path, catalogue.ops
+    warnings = []
+    for backend in catalogue.backends:
+        try:
+            source = read_backend(backend.module)
+        except NoBackend as error:
+            raise CatalogueError(
+                path,
+                backend.line,
+                f"backend {backend.name}",
+                str(error),
+                "write the dotted name of a module that defines BACKEND, e.g. "
+                "runtime.backends.numpy",
+            ) from None
+        missing = missing_libraries(source)
+        if missing:
+            install = f"pip install 'burnpy[{backend.extra}]'" if backend.extra else "install it"
+            warnings.append(
+                f"{path}:{backend.line}: backend {backend.name}: {', '.join(missing)} is not "
+                f"installed; its kernels were checked from source, and its devices work after "
+                f"`{install}`"
+            )
+        for op in ops:
+            if not op.composite and op.name not in source.kernels:
+                parameters = ", ".join(["self", *(a.name for a in op.args)])
+                raise CatalogueError(
+                    path,
+                    op.line,
+                    op.name,
+                    f"no kernel on backend {backend.name}: neither the shared kernels nor "
+                    f"{backend.module} define `{op.name}`",
+                    f"define `def {op.name}({parameters})` in a mixin of runtime/backends/"
+                    f"kernels/ (every backend) or in {backend.module}, or make it a `composite`",
+                )
+    return warnings
+
+
 # -- small checks ----------------------------------------------------------------------------
 
 
@@ -576,12 +782,12 @@ def _check_keys(path, entry: Located, keys: dict, op) -> None:
 
 def _list(path, root: Located, key, op) -> list:
     value = root.value[key]
-    if not isinstance(value, list):
+    if not isinstance(value, Items) or not value:
         raise CatalogueError(
             path,
             root.line_of(key),
             op,
-            f"`{key}` must be a list",
+            f"`{key}` must be a non-empty list",
             f"write `{key}:` then `- ...` items",
         )
     return value
@@ -589,11 +795,30 @@ def _list(path, root: Located, key, op) -> list:
 
 def _identifier(path, entry: Located, key, op) -> str:
     value = entry.value[key]
-    if not isinstance(value, str) or not value.isidentifier() or keyword.iskeyword(value):
+    problem = _name_problem(value)
+    if problem:
         raise CatalogueError(
-            path, entry.line_of(key), op, f"`{key}` {value!r} is not a Python name"
+            path,
+            entry.line_of(key),
+            op,
+            f"`{key}` {value!r} {problem}",
+            "write a name of ASCII letters, digits and _",
         )
     return value
+
+
+def _name_problem(value) -> str | None:
+    """Why `value` cannot be a name in the generated code, or None. Names are ASCII: Python
+    reads identifiers NFKC-normalised, so `float_ｅxp` (a full-width letter) would be float_exp
+    and `ﬁ` would be fi, overwriting another op or argument."""
+    if not isinstance(value, str) or not value.isidentifier():
+        return "is not a Python name"
+    if keyword.iskeyword(value):
+        return "is a Python keyword"
+    if not value.isascii():
+        normalised = unicodedata.normalize("NFKC", value)
+        return f"is not ASCII (Python reads it as {normalised!r})"
+    return None
 
 
 def _choice(path, entry: Located, key, choices, op) -> str:

@@ -1,6 +1,6 @@
-"""The seed's experiments, reproduced through the public API, then a small model trained.
+"""Devices, autodiff and its rules at work through the public API, then a small model trained.
 
-Run with `make demo` (which regenerates generated/ from ops.yaml first).
+Run with `make demo` (which first checks that generated/ is in sync with ops.yaml).
 """
 
 import numpy as np
@@ -8,28 +8,23 @@ import numpy as np
 from generated import Device, Distribution, Tensor
 
 
-def option(value) -> str:
-    """Rust's `Option` debug form, as the seed prints it."""
-    return "None" if value is None else f"Some({value})"
-
-
-def floats(t: Tensor) -> str:
-    return "[" + ", ".join(f"{v:.1f}" for v in t.to_numpy().ravel()) + "]"
+def floats(t: Tensor) -> list:
+    return [round(float(v), 1) for v in t.to_numpy().ravel()]
 
 
 def devices() -> tuple:
     flex = Device.numpy()
     ad = flex.autodiff()
     ad_ckpt = ad.gradient_checkpointing()
-    print("== devices (seed: From Device::autodiff() to Autodiff<Flex, C>)")
+    print("== devices: a plain one, its autodiff counterpart, and that with checkpointing")
     for name, device in (("flex", flex), ("ad", ad), ("ad_ckpt", ad_ckpt)):
         print(f"{name:8} {device}  name={device.backend_name()}")
-    print(f"flex == ad: {str(flex == ad).lower()}, ad == ad_ckpt: {str(ad == ad_ckpt).lower()}")
+    print(f"flex == ad: {flex == ad}, ad == ad_ckpt: {ad == ad_ckpt}")
     return flex, ad, ad_ckpt
 
 
-def puzzle(flex: Device, ad: Device) -> None:
-    print("\n== the puzzle (seed: Puzzle and answer)")
+def tracking(flex: Device, ad: Device) -> None:
+    print("\n== which tensors are autodiff, tracked, or require a gradient")
     a = Tensor.from_data([[1.0, 2.0], [3.0, 4.0]], device=ad)
     w = Tensor.from_data([[1.0, 2.0], [3.0, 4.0]], device=ad).require_grad()
     c = Tensor.from_data([[1.0, 1.0], [1.0, 1.0]], device=flex)
@@ -42,13 +37,13 @@ def puzzle(flex: Device, ad: Device) -> None:
         ("c*w", c * w),
     ):
         print(
-            f"{name:10} is_autodiff={str(t.is_autodiff()).lower():5} "
-            f"is_tracked={str(t.is_tracked()).lower():5} "
-            f"is_require_grad={str(t.is_require_grad()).lower():5} "
-            f"strategy={option(t.gradient_checkpointing_strategy())}"
+            f"{name:10} is_autodiff={t.is_autodiff()!s:5} "
+            f"is_tracked={t.is_tracked()!s:5} "
+            f"is_require_grad={t.is_require_grad()!s:5} "
+            f"strategy={t.gradient_checkpointing_strategy()}"
         )
     grads = (a * w + c * w).sum().backward()
-    print(f"loss = (a * w + c * w).sum(): w.grad = Some({floats(w.grad(grads))})  (a + c)")
+    print(f"loss = (a * w + c * w).sum(): w.grad = {floats(w.grad(grads))}  (a + c)")
 
 
 def constant(flex: Device, ad: Device) -> None:
@@ -57,7 +52,7 @@ def constant(flex: Device, ad: Device) -> None:
     w = Tensor.from_data([1.0, 1.0, 1.0, 1.0], device=ad).require_grad()
     product = c * w
     print(f"c*w device: {product.device()}")
-    print(f"w.grad = {option(floats(w.grad(product.sum().backward())))}")
+    print(f"w.grad = {floats(w.grad(product.sum().backward()))}")
 
 
 def panics(flex: Device, ad: Device, ad_ckpt: Device) -> None:
@@ -102,7 +97,7 @@ def train(ad: Device) -> None:
 
 def main() -> None:
     flex, ad, ad_ckpt = devices()
-    puzzle(flex, ad)
+    tracking(flex, ad)
     constant(flex, ad)
     panics(flex, ad, ad_ckpt)
     train(ad)

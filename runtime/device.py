@@ -77,12 +77,15 @@ class Device:
 
     @classmethod
     def of(cls, backend: str, spec: str = "cpu") -> "Device":
-        """A device of any backend ops.yaml declares, by its name: `Device.of("torch", "cuda:0")`
-        (the backend's library is imported on first use)."""
-        from runtime.backends import device_name, variant_named
+        """A device of any backend ops.yaml declares, by its name: `Device.of("torch", "cuda:0")`.
+        The backend's library is imported here: without it, the ImportError names the extra
+        that installs it."""
+        from runtime.backends import backend_for, device_name, variant_named
 
         variant = variant_named(backend)
-        return cls(DispatchDevice(variant, device_name(variant, spec)))
+        device = cls(DispatchDevice(variant, device_name(variant, spec)))
+        backend_for(variant)
+        return device
 
     @classmethod
     def numpy(cls) -> "Device":

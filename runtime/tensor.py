@@ -10,7 +10,7 @@ from runtime.autodiff import graph
 from runtime.autodiff.gradients import Gradients
 from runtime.backends import backend_for
 from runtime.composed import ComposedMethods
-from runtime.arguments import BOOL, FLOAT, INT, is_scalar
+from runtime.arguments import BOOL, FLOAT, INT, SUPPORTED_DTYPES, device_arg, is_scalar
 from runtime.device import Device
 from runtime.dispatch import DISABLED, BackendTensor, DispatchTensor, TensorKind, kinds_of
 from runtime.errors import (
@@ -53,6 +53,33 @@ class TensorBase(ComposedMethods, DispatchTensor):
     def to_numpy(self) -> np.ndarray:
         """A copy of the data as a numpy array."""
         return np.array(backend_for(self.kind.variant).to_numpy(self.inner_primitive()))
+
+    # -- DLPack: the data shared with numpy, torch and other array libraries, never copied ----
+    def __dlpack__(self, **kwargs):
+        """The data as a DLPack capsule (`np.from_dlpack(t)`, `torch.from_dlpack(t)`); what is
+        exported is the data only, detached from any autodiff graph."""
+        return self.inner_primitive().__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self.inner_primitive().__dlpack_device__()
+
+    @classmethod
+    def from_dlpack(cls, array, *, device=None):
+        """A tensor sharing the memory of `array` (anything with `__dlpack__`: a numpy array, a
+        torch tensor) on `device`'s backend (default: numpy); on an autodiff device, an
+        untracked leaf."""
+        device = device_arg(device)
+        variant = device.device.variant
+        backend = backend_for(variant)
+        primitive = backend.xp.from_dlpack(array)
+        dtype = backend.dtype(primitive)
+        kind = SUPPORTED_DTYPES.get(dtype)
+        if kind is None:
+            supported = ", ".join(str(d) for d in SUPPORTED_DTYPES)
+            raise TypeError(f"from_dlpack: dtype {dtype} is not supported; use one of {supported}")
+        variants = {FLOAT: BackendTensor.Float, INT: BackendTensor.Int, BOOL: BackendTensor.Bool}
+        tensor = cls(kinds_of(variant)[variants[kind]], primitive, DISABLED)
+        return tensor.to_device(device) if device.is_autodiff() else tensor
 
     def __array__(self, dtype=None, copy=None):
         if copy is False:

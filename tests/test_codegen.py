@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from codegen.__main__ import main
+from runtime.backends.kernels.unary import NAMESPACE_KERNELS
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = Path(__file__).parent / "fixtures" / "mini.yaml"
@@ -141,7 +142,7 @@ def _enclosing(lines: list[str], index: int) -> str:
 THREE_BACKENDS = """backends:
   - {name: numpy, variant: NumPy, module: runtime.backends.numpy, devices: [cpu]}
   - {name: torch, variant: Torch, module: runtime.backends.torch, devices: [cpu, cuda], extra: torch}
-  - {name: other, variant: Other, module: runtime.backends.other, devices: [cpu]}
+  - {name: other, variant: Other, module: runtime.backends.numpy, devices: [cpu]}
 """
 
 
@@ -259,6 +260,297 @@ BAD_CATALOGUES = {
     ),
 }
 
+EXP_ENTRY = """  - name: float_exp
+    kind: float
+    args: [tensor: float]
+    returns: float
+    routing: tensor
+    autodiff: memory_bound
+    method: exp
+    doc: Element-wise e^x.
+"""
+ELEM_ARGS = "args: [lhs: float, rhs: scalar]"
+NUMPY_BACKEND = """  - name: numpy
+    variant: NumPy
+    module: runtime.backends.numpy
+    devices: [cpu]
+"""
+MOVES = """  - name: float_to_device
+    kind: float
+    args: [tensor: float, target: device]
+    returns: float
+    routing: move
+    autodiff: compute_bound
+    method: to_device
+    doc: The tensor on a device.
+
+  - name: int_to_device
+    kind: int
+    args: [tensor: int, device: device]
+    returns: int
+    routing: move
+    method: to_device
+    doc: The tensor on a device.
+
+  - name: bool_to_device"""
+BOMB = "    test: {ref: tensor, a: &a [x, x], b: &b [*a, *a], c: &c [*b, *b], d: [*c, *c]}\n"
+
+
+def _exp(old: str, new: str) -> tuple[str, str]:
+    """An edit of the float_exp entry."""
+    return EXP_ENTRY, EXP_ENTRY.replace(old, new)
+
+
+def _test(metadata: str) -> tuple[str, str]:
+    """float_exp with this `test:` line."""
+    return EXP_ENTRY, EXP_ENTRY + f"    test: {metadata}\n"
+
+
+BAD_CATALOGUES |= {
+    # kernels and backends
+    "no kernel": (
+        "  - name: bool_not\n",
+        "  - name: int_frobnicate\n    kind: int\n    args: [tensor: int]\n    returns: int\n"
+        "    routing: tensor\n    doc: Frobnicates.\n\n  - name: bool_not\n",
+        r"int_frobnicate: no kernel on backend numpy: neither the shared kernels nor "
+        r"runtime\.backends\.numpy define `int_frobnicate`; define "
+        r"`def int_frobnicate\(self, tensor\)` in a mixin of runtime/backends/kernels/",
+    ),
+    "backend module that does not exist": (
+        "module: runtime.backends.numpy",
+        "module: runtime.backends.nothing",
+        r"backend numpy: module 'runtime\.backends\.nothing' does not exist; write the dotted "
+        r"name of a module that defines BACKEND",
+    ),
+    "backend module without BACKEND": (
+        "module: runtime.backends.numpy",
+        "module: runtime.device",
+        r"backend numpy: module 'runtime\.device' defines no `BACKEND = SomeBackend\(\)`",
+    ),
+    "no backends": (
+        "backends:\n" + NUMPY_BACKEND,
+        "backends: []\n",
+        r"mini\.yaml:\d+: `backends` must be a non-empty list; write `backends:` then `- \.\.\.`",
+    ),
+    "a backend that is not a mapping": (
+        NUMPY_BACKEND,
+        "  - numpy\n",
+        r"mini\.yaml:3: a backend must be a mapping, not 'numpy'; write `- \{name: numpy",
+    ),
+    # the op list
+    "no ops": (
+        MINI.read_text()[MINI.read_text().index("\nops:") :],
+        "\nops: []\n",
+        r"mini\.yaml:\d+: `ops` must be a non-empty list",
+    ),
+    "an op entry that is not a mapping": (
+        MUL_ENTRY,
+        "  - just_a_name\n\n" + MUL_ENTRY,
+        r"mini\.yaml:\d+: an op entry must be a mapping, not 'just_a_name'; start it with",
+    ),
+    "unknown top-level key": (
+        "\nops:\n",
+        "\ncolours: [blue]\nops:\n",
+        r"mini\.yaml:\d+: unknown key `colours`; write one of backends, ops",
+    ),
+    "duplicate key names its op": (
+        *_exp("    kind: float\n", "    kind: float\n    kind: int\n"),
+        r"float_exp: key `kind` appears twice \(first at line \d+\); keep one of them",
+    ),
+    # names
+    "full-width letter in a name": (
+        *_exp("name: float_exp", "name: float_\uff45xp"),
+        r"float_\uff45xp: `name` 'float_\uff45xp' is not ASCII \(Python reads it as "
+        r"'float_exp'\); write a name of ASCII letters",
+    ),
+    "ligature in an argument name": (
+        "args: [lhs: float, rhs: float]",
+        "args: [\ufb01: float, fi: float]",
+        r"float_mul: argument name '\ufb01' is not ASCII \(Python reads it as 'fi'\)",
+    ),
+    "a Python keyword as a name": (
+        *_exp("name: float_exp", "name: lambda"),
+        r"lambda: `name` 'lambda' is a Python keyword",
+    ),
+    "op named DISABLED": (
+        "  - name: bool_not\n",
+        "  - name: DISABLED\n",
+        r"DISABLED: the name `DISABLED` is taken: generated/dispatch/bool_ops\.py:\d+ imports "
+        r"it; rename the op",
+    ),
+    "op named Tensor": (
+        "  - name: bool_not\n",
+        "  - name: Tensor\n",
+        r"Tensor: the name `Tensor` is taken: generated/\S+\.py:\d+ (imports|defines) it; "
+        r"rename the op",
+    ),
+    "op named BACKENDS": (
+        "  - name: bool_not\n",
+        "  - name: BACKENDS\n",
+        r"BACKENDS: the name `BACKENDS` is taken: generated/dispatch/bool_ops\.py:\d+ imports it",
+    ),
+    "op named like a dispatch module": (
+        "  - name: bool_not\n",
+        "  - name: float_ops\n",
+        r"float_ops: the name `float_ops` is taken: generated/dispatch/__init__\.py:\d+ imports it",
+    ),
+    "argument named B": (
+        ELEM_ARGS,
+        "args: [lhs: float, B: scalar]",
+        r"float_greater_elem: argument `B` collides with the generated code: in "
+        r"generated/dispatch/float_ops\.py, float_greater_elem takes it as a parameter and its "
+        r"body assigns `B` \(line \d+\); rename the argument",
+    ),
+    "argument named ctx": (
+        ELEM_ARGS,
+        "args: [lhs: float, ctx: scalar]",
+        r"float_greater_elem: argument `ctx` collides with the generated code: .* its body "
+        r"assigns `ctx`",
+    ),
+    "argument named like another's primitive": (
+        ELEM_ARGS,
+        "args: [lhs: float, lhs_: scalar]",
+        r"float_greater_elem: argument `lhs_` collides with the generated code: .* its body "
+        r"assigns `lhs_`",
+    ),
+    "argument named like a global": (
+        ELEM_ARGS,
+        "args: [lhs: float, Tensor: scalar]",
+        r"float_greater_elem: argument `Tensor` collides with the generated code: .* the "
+        r"module imports or defines `Tensor`",
+    ),
+    # methods
+    "method replacing Tensor.backward": (
+        *_exp("method: exp", "method: backward"),
+        r"float_exp: method `backward` would replace Tensor\.backward, which the runtime defines "
+        r"\(TensorBase\.backward, tensor\.py:\d+\); pick another method name",
+    ),
+    "method replacing Tensor.shape": (
+        *_exp("method: exp", "method: shape"),
+        r"float_exp: method `shape` would replace Tensor\.shape, which the runtime defines",
+    ),
+    "special method name": (
+        *_exp("method: exp", "method: __init__"),
+        r"float_exp: method `__init__` is a special name; Python operators come from `operator:",
+    ),
+    "operator without a method": (
+        "    method: mul\n    operator: [__mul__]\n",
+        "    operator: [__mul__]\n",
+        r"float_mul: an operator needs a method; add `method: <name>`",
+    ),
+    "unknown operator": (
+        "operator: [__mul__]",
+        "operator: [__mull__]",
+        r"float_mul: unknown operator in \['__mull__'\]; write a list of __add__",
+    ),
+    "a method's odd one out is blamed": (
+        "  - name: bool_to_device",
+        MOVES,
+        r"float_to_device: method `to_device` is also int_to_device's, with other parameters; "
+        r"give it the same parameters \(device\)",
+    ),
+    # static
+    "static on an op with a receiver": (
+        *_exp("    method: exp\n", "    method: exp\n    static: true\n"),
+        r"float_exp: `static: true` on an op with a receiver: its method is called on its first "
+        r"tensor; remove `static`",
+    ),
+    "static as a string": (
+        "    static: true\n",
+        '    static: "false"\n',
+        r"float_zeros: `static` is 'false', not a YAML boolean; write true or false",
+    ),
+    "constructor method without static": (
+        "    static: true\n",
+        "",
+        r"float_zeros: method `zeros` has no tensor to be called on: it is a constructor; add "
+        r"`static: true`",
+    ),
+    "static without a method": (
+        "    method: into_float\n",
+        "    static: true\n",
+        r"int_into_float: `static` without a `method`; add `method:` or remove `static`",
+    ),
+    # test metadata
+    "test ref naming a missing argument": (
+        *_test('{ref: "np.exp(x)"}'),
+        r"float_exp: `test\.ref` names `x`, which is not an argument of the op; name the "
+        r"arguments \(tensor\) or np, special, updated, refs, dtype",
+    ),
+    "test key typo": (
+        *_test('{ref: "np.exp(tensor)", shape: [[[2, 3]]]}'),
+        r"float_exp: unknown `test` key `shape`; write one of ref, shapes, domain, signed, "
+        r"integers, compare, or an argument's name \(tensor\)",
+    ),
+    "test without ref": (
+        *_test("{shapes: [[[2, 3]]]}"),
+        r"float_exp: `test` needs `ref`, a numpy expression as a string",
+    ),
+    "test that is not a mapping": (
+        *_test('"np.exp(tensor)"'),
+        r"float_exp: `test` must be a mapping",
+    ),
+    "test ref that is not an expression": (
+        *_test('{ref: "np.exp("}'),
+        r"float_exp: `test\.ref` is not a Python expression",
+    ),
+    "test compare unknown": (
+        *_test('{ref: "np.exp(tensor)", compare: values}'),
+        r"float_exp: unknown `test\.compare` 'values'; write `compare: shape`",
+    ),
+    "test shapes not a list": (
+        *_test('{ref: "np.exp(tensor)", shapes: 3}'),
+        r"float_exp: `test\.shapes` must be a list of samples",
+    ),
+    # YAML
+    "YAML anchor": (
+        *_exp("doc: Element-wise e^x.", "doc: &d Element-wise e^x."),
+        r"mini\.yaml:\d+: YAML anchor `&d`: anchors and aliases are not allowed; write each "
+        r"value out in full",
+    ),
+    "YAML alias bomb": (
+        EXP_ENTRY,
+        EXP_ENTRY + BOMB,
+        r"mini\.yaml:\d+: YAML anchor `&a`: anchors and aliases are not allowed",
+    ),
+    # autodiff and composites
+    "unknown checkpoint class": (
+        "    autodiff: memory_bound\n    method: exp",
+        "    autodiff: fast\n    method: exp",
+        r"float_exp: unknown autodiff 'fast'; write one of memory_bound, compute_bound",
+    ),
+    "composite and autodiff": (
+        *_exp(
+            "    autodiff: memory_bound\n",
+            "    autodiff: memory_bound\n    composite: float_mul(tensor, tensor)\n",
+        ),
+        r"float_exp: a composite op differentiates through its parts; remove `autodiff`",
+    ),
+    "composite calling an unknown op": (
+        *_exp("    autodiff: memory_bound\n", "    composite: float_frob(tensor)\n"),
+        r"float_exp: composite calls float_frob, which is not a catalogue op",
+    ),
+    "a bool op declared differentiable": (
+        "    method: bool_not\n",
+        "    method: bool_not\n    autodiff: memory_bound\n",
+        r"bool_not: only a float op with a float result can be differentiable; remove `autodiff`",
+    ),
+    # arguments and options
+    "dtypes of another kind": (
+        *_exp("    method: exp\n", "    method: exp\n    dtypes: [int32]\n"),
+        r"float_exp: dtypes \['int32'\] are not float dtypes; list some of float32",
+    ),
+    "an optional non-tensor": (
+        ELEM_ARGS,
+        "args: [lhs: float, rhs: dim?]",
+        r"float_greater_elem: argument `rhs`: only a tensor may be optional, not 'dim'",
+    ),
+    "keyword naming no argument": (
+        *_exp("    method: exp\n", "    method: exp\n    keyword: nope\n"),
+        r"float_exp: `keyword` names 'nope', not an argument",
+    ),
+}
+
 
 @pytest.mark.parametrize("case", BAD_CATALOGUES, ids=list(BAD_CATALOGUES))
 def test_a_bad_catalogue_is_rejected_with_its_line_and_nothing_is_written(case, tmp_path, capsys):
@@ -312,7 +604,7 @@ def test_a_method_is_called_on_the_first_tensor_even_after_a_dim(tmp_path):
 
 
 def test_the_committed_tree_is_in_sync():
-    assert main(["--check"]) == 0
+    assert main(["--check", "--ops", str(ROOT / "ops.yaml"), "--out", str(ROOT / "generated")]) == 0
 
 
 def _imports(path: Path, full=False) -> set:
@@ -326,8 +618,15 @@ def _imports(path: Path, full=False) -> set:
     return names if full else {name.split(".")[0] for name in names}
 
 
-# what codegen may read of the runtime: its declarative tables (DESIGN §2)
-RUNTIME_TABLES = {"runtime.autodiff.rules", "runtime.autodiff.backend", "runtime.contracts"}
+# what codegen may import of the runtime: its declarative tables (DESIGN §2): the backward rules,
+# the runtime's own recorded op, and the kernels bound from the array namespace. (Backends and
+# TensorBase it reads as source, codegen/kernels.py, never importing their libraries.)
+RUNTIME_TABLES = {
+    "runtime.autodiff.rules",
+    "runtime.autodiff.backend",
+    "runtime.backends.kernels.unary",
+    "runtime.contracts",
+}
 
 
 def test_the_layering_rule():
@@ -381,6 +680,7 @@ def test_a_long_line_is_broken_by_black(tmp_path, monkeypatch):
 
     long_name = "float_exponential_of_every_element_of_the_tensor"
     monkeypatch.setitem(rules.RULES, long_name, rules.RULES["float_exp"])
+    monkeypatch.setitem(NAMESPACE_KERNELS, long_name, "exp")  # its kernel: the namespace's exp
     long_doc = MINI.read_text().replace(
         "  - name: float_exp\n", "  - name: float_exponential_of_every_element_of_the_tensor\n"
     )
@@ -461,3 +761,188 @@ def test_the_op_reference_has_a_row_per_op_under_its_section(tmp_path):
     assert rows["bool_not"].endswith("| bool: bool | — | numpy |")
     section = page[page.index("## derived") :]
     assert "| `float_square` |" in section and "| `float_mul` |" not in section
+
+
+def test_a_file_that_is_not_utf8_is_rejected_with_its_line(tmp_path, capsys):
+    bad = tmp_path / "mini.yaml"
+    bad.write_bytes(MINI.read_bytes().replace(b"Element-wise e^x.", b"Element-wise \xe9^x."))
+    assert generate(bad, tmp_path / "out") == 2
+    err = capsys.readouterr().err
+    line = next(n for n, text in enumerate(MINI.read_text().splitlines(), 1) if "e^x" in text)
+    assert f"mini.yaml:{line}: the catalogue is not UTF-8 (byte 0xe9 at offset" in err
+    assert "save the file as UTF-8" in err and not (tmp_path / "out").exists()
+
+
+def test_a_backend_whose_library_is_missing_is_checked_and_warned_about(
+    tmp_path, monkeypatch, capsys
+):
+    """Kernels are read from the backend's source: its library need not be installed."""
+    (tmp_path / "fake_backend.py").write_text(
+        "import library_that_is_not_installed\n"
+        "from runtime.backends.array import ArrayBackend\n\n\n"
+        "class FakeBackend(ArrayBackend):\n    pass\n\n\nBACKEND = FakeBackend()\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    ops = tmp_path / "mini.yaml"
+    ops.write_text(
+        MINI.read_text().replace(
+            "\nops:",
+            "  - {name: fake, variant: Fake, module: fake_backend, devices: [cpu], "
+            "extra: fake}\n\nops:",
+        )
+    )
+    assert generate(ops, tmp_path / "out") == 0
+    err = capsys.readouterr().err
+    assert re.search(
+        r"warning: .*mini\.yaml:\d+: backend fake: library_that_is_not_installed is not "
+        r"installed; its kernels were checked from source, and its devices work after "
+        r"`pip install 'burnpy\[fake\]'`",
+        err,
+    ), err
+
+
+def test_after_a_generate_the_package_imports_and_every_op_runs(tmp_path):
+    """The checks leave nothing to fail later: a fresh package from the fixture imports, and
+    each of its ops runs (through its Tensor method) on plain and autodiff devices."""
+    out = tmp_path / "generated"
+    assert generate(MINI, out) == 0
+    script = """
+import numpy as np
+from generated import Device, Tensor
+from generated.backends import BACKENDS
+from runtime.dispatch import context_of
+for device in (Device.numpy(), Device.numpy().autodiff()):
+    x = Tensor.zeros((2, 3), device=device)                      # float_zeros
+    y = (x * x).exp()                                            # float_mul, float_exp
+    assert np.array_equal(y.to_numpy(), np.ones((2, 3), np.float32))
+    mask = y.greater_elem(0.5)                                   # float_greater_elem
+    assert mask.bool_not().to_numpy().sum() == 0                 # bool_not
+    moved = mask.to_device(device)                               # bool_to_device
+    assert moved.to_numpy().all()
+    # the fixture has no int constructor: an Int tensor made as the dispatch layer makes one
+    ints = Tensor(BACKENDS.NumPy.Int, np.array([[1, -2]]), context_of(device.device))
+    floats = ints.into_float()                                   # int_into_float
+    assert floats.dtype == np.float32 and floats.to_numpy().tolist() == [[1.0, -2.0]]
+print("ran")
+"""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
+    run = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert run.returncode == 0 and run.stdout.strip() == "ran", run.stderr
+
+
+def test_every_command_has_help(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--help"])
+    assert exit_.value.code == 0
+    text = capsys.readouterr().out
+    for command in ("generate", "validate", "stats", "list", "explain", "diff"):
+        assert re.search(rf"^    {command} +\w", text, re.M), command
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        assert "usage: python -m codegen " + command in capsys.readouterr().out
+
+
+def test_meaningless_flags_exit_2(capsys):
+    def exit_code(argv):
+        try:
+            return main([*argv, "--ops", str(MINI)])
+        except SystemExit as exit_:  # what argparse refuses
+            return exit_.code
+
+    for argv in (["stats", "--check"], ["--check", "stats"], ["explain"], ["list", "--kind", "x"]):
+        assert exit_code(argv) == 2, argv
+    assert "--check applies to generate, not to stats" in capsys.readouterr().err
+
+
+def test_it_never_writes_into_an_installed_package(capsys):
+    import sysconfig
+
+    site = Path(sysconfig.get_paths()["purelib"]) / "generated"
+    assert main(["--ops", str(MINI), "--out", str(site)]) == 2
+    assert "inside an installed package (site-packages)" in capsys.readouterr().err
+    assert not site.exists()
+
+
+def test_the_defaults_are_the_working_directory(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["validate"]) == 2
+    assert "ops.yaml:0: cannot read the catalogue" in capsys.readouterr().err
+    (tmp_path / "ops.yaml").write_text(MINI.read_text())
+    assert main([]) == 0 and (tmp_path / "generated" / "tensor.py").exists()
+    assert main(["--check"]) == 0
+
+
+def test_check_prints_paths_relative_to_the_project_root(tmp_path, capsys):
+    out = tmp_path / "out"
+    generate(MINI, out)
+    target = out / "tensor.py"
+    target.write_text(target.read_text() + "# edited\n")
+    capsys.readouterr()
+    assert generate(MINI, out, "--check") == 1
+    text = capsys.readouterr().out
+    assert "--- a/out/tensor.py\n+++ b/out/tensor.py\n" in text and str(tmp_path) not in text
+
+
+def test_validate_writes_nothing(tmp_path, capsys):
+    assert main(["validate", "--ops", str(MINI), "--out", str(tmp_path / "out")]) == 0
+    assert "7 ops, 1 backends: valid" in capsys.readouterr().out
+    assert not (tmp_path / "out").exists()
+
+
+def test_list_filters(capsys):
+    def listed(*filters):
+        capsys.readouterr()
+        assert main(["list", "--ops", str(MINI), *filters]) == 0
+        return [line.split()[0] for line in capsys.readouterr().out.splitlines()[1:-1]]
+
+    assert listed("--kind", "bool") == ["bool_not", "bool_to_device"]
+    assert listed("--differentiable", "yes") == ["float_mul", "float_exp"]
+    assert listed("--category", "creation") == ["float_zeros"]
+    # NumPy's own kernels (not the shared ones): creation from data, here none of the fixture's
+    assert "float_zeros" not in listed("--backend", "numpy")
+    assert main(["list", "--ops", str(MINI), "--backend", "cuda"]) == 2
+
+
+def test_explain_shows_routing_kernels_recorder_rule_and_methods(capsys):
+    assert main(["explain", "float_mul", "--ops", str(ROOT / "ops.yaml")]) == 0
+    text = capsys.readouterr().out
+    float_ops = (ROOT / "generated" / "dispatch" / "float_ops.py").read_text().splitlines()
+    line = float_ops.index("def float_mul(lhs, rhs):") + 1
+    assert f"float_mul(lhs, rhs) at generated/dispatch/float_ops.py:{line}" in text
+    assert "numpy: ArithmeticKernels.float_mul at runtime/backends/kernels/arithmetic.py:" in text
+    assert "when `lhs` is tracked, the step saves: rhs" in text
+    assert "when `rhs` is tracked, the step saves: lhs" in text
+    assert "checkpoint class: memory_bound" in text
+    assert '"float_mul": (lambda g, rhs: g * rhs, lambda g, lhs: g * lhs),' in text
+    assert "t.mul(rhs)" in text and "t * rhs" in text
+    assert main(["explain", "float_nope", "--ops", str(MINI)]) == 2
+
+
+def test_diff_reports_a_one_op_change(tmp_path, capsys):
+    import subprocess
+
+    def git(*args):
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+
+    ops = tmp_path / "mini.yaml"
+    ops.write_text(MINI.read_text())
+    git("init", "-q")
+    git("add", "mini.yaml")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "catalogue")
+    ops.write_text(MINI.read_text().replace("Element-wise e^x.", "e to the x."))
+    capsys.readouterr()
+    assert main(["diff", "--ops", str(ops), "--out", str(tmp_path / "out")]) == 0
+    assert capsys.readouterr().out == (
+        "mini.yaml since HEAD: 0 added, 0 removed, 1 changed\n"
+        "~ float_exp (float, tensor): e to the x.\n"
+        "    doc: 'Element-wise e^x.' -> 'e to the x.'\n"
+        "    generated/dispatch/float_ops.py: float_exp\n"  # (Tensor.exp is that function)
+    )
+    assert not (tmp_path / "out").exists()
+    assert main(["diff", "no-such-rev", "--ops", str(ops)]) == 2

@@ -1,4 +1,6 @@
-"""Every Python snippet of the README runs, each in a fresh process, as a reader would paste it."""
+"""The README's snippets run, each in a fresh process as a reader would paste it; its copy of
+`python -m codegen stats` is current; and the texts for users speak of the library, not of how
+it was built."""
 
 import os
 import re
@@ -8,8 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from codegen.__main__ import main
+
 ROOT = Path(__file__).resolve().parent.parent
-SNIPPETS = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
+README = (ROOT / "README.md").read_text()
+SNIPPETS = re.findall(r"```python\n(.*?)```", README, re.S)
 
 
 def run(code: str, cwd) -> str:
@@ -23,13 +28,32 @@ def run(code: str, cwd) -> str:
 
 def snippet(heading: str) -> str:
     """The first Python snippet after `heading`."""
-    readme = (ROOT / "README.md").read_text()
-    return re.search(r"```python\n(.*?)```", readme[readme.index(heading) :], re.S).group(1)
+    return re.search(r"```python\n(.*?)```", README[README.index(heading) :], re.S).group(1)
+
+
+def test_the_catalogue_section_is_current(monkeypatch, capsys):
+    monkeypatch.chdir(ROOT)
+    assert main(["stats"]) == 0
+    shown = re.search(r"<!-- stats: begin -->\n```\n(.*?)```\n<!-- stats: end -->", README, re.S)
+    assert shown is not None, "the README lost its stats markers"
+    assert shown.group(1) == capsys.readouterr().out, "README: paste `python -m codegen stats`"
 
 
 @pytest.mark.parametrize("code", SNIPPETS, ids=[f"snippet{i}" for i in range(len(SNIPPETS))])
 def test_every_python_snippet_runs(code, tmp_path):
-    run(code, tmp_path)
+    if code.startswith("def "):
+        # a listing of generated code: the generator's very lines, up to the elided arm
+        shown = code.split("        ...")[0].split('    if lhs.kind.variant == "Torch"')[0]
+        generated = (ROOT / "generated" / "dispatch" / "float_ops.py").read_text()
+        assert shown in generated
+        return
+    out = run(code, tmp_path)
+    if "print(w.grad(grads).to_numpy())" in code:
+        assert out.startswith("[[3. 3.]\n [3. 3.]]\nTrue True True Disabled")
+
+
+def test_the_usage_snippet_says_what_it_prints():
+    assert "print(w.grad(grads).to_numpy())            # [[3. 3.] [3. 3.]]" in README
 
 
 def test_the_quick_start_trains_a_classifier(tmp_path):
@@ -47,3 +71,17 @@ def test_the_model_definition_prints_what_its_comments_say(tmp_path):
     for line, comment in zip(out, expected):
         assert line.startswith(comment.removesuffix("...]").removesuffix(", ")), (line, comment)
     assert (tmp_path / "digits_cnn.safetensors").exists()
+
+
+@pytest.mark.parametrize("path", ["README.md", "docs/coverage.md", "examples/demo.py"])
+def test_no_development_history(path):
+    text = (ROOT / path).read_text()
+    for pattern in (
+        r"\bissue #?\d",
+        r"\bthe seed\b",
+        r"\bseed's\b",
+        r"\bpuzzle\b",
+        r"(?-i:=true)\b",
+    ):
+        assert not re.search(pattern, text, re.I), (path, pattern)
+    assert "Some(" not in text

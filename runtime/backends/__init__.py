@@ -53,7 +53,9 @@ def backend_for(variant: str):
         except ImportError as error:
             extra = registration.extra
             hint = (
-                f"install it with `pip install .[{extra}]`" if extra else "check your installation"
+                f"install it with `pip install 'burnpy[{extra}]'`"
+                if extra
+                else "check your installation"
             )
             raise ImportError(
                 f"the {variant} backend needs a library that is not installed ({error.name}); {hint}"

@@ -1,0 +1,136 @@
+"""Which kernels a backend defines (and what a runtime class defines), read from the source.
+
+A backend module defines `BACKEND = SomeBackend()`; its kernels are the methods of that class
+and of its bases in the `runtime` package, found by following the modules' imports. Reading the
+source, not importing it, keeps `python -m codegen` free of the backends' libraries (torch): a
+backend whose library is missing is still checked, and only warned about.
+"""
+
+import ast
+import importlib.util
+from dataclasses import dataclass
+from pathlib import Path
+
+from runtime.backends.kernels.unary import NAMESPACE_KERNELS
+
+
+@dataclass(frozen=True)
+class Kernel:
+    qualname: str  # Class.method
+    path: Path
+    line: int
+
+
+@dataclass(frozen=True)
+class BackendSource:
+    module: str
+    path: Path
+    kernels: dict  # name -> Kernel, in method-resolution order (the first definition wins)
+    libraries: tuple[str, ...]  # the top-level packages outside `runtime` it imports
+
+
+class NoBackend(Exception):
+    """The module does not exist, or defines no BACKEND."""
+
+
+def _source(module: str) -> tuple[Path, ast.Module]:
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+        raise NoBackend(f"module {module!r} does not exist")
+    path = Path(spec.origin)
+    return path, ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+
+def read_backend(module: str) -> BackendSource:
+    path, tree = _source(module)
+    class_name = next(
+        (
+            node.value.func.id
+            for node in tree.body
+            if isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "BACKEND" for t in node.targets)
+            and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Name)
+        ),
+        None,
+    )
+    if class_name is None:
+        raise NoBackend(f"module {module!r} defines no `BACKEND = SomeBackend()`")
+    kernels: dict = {}
+    libraries: dict = {}
+    _collect(module, path, tree, class_name, kernels, libraries, set())
+    return BackendSource(module, path, kernels, tuple(libraries))
+
+
+def class_attributes(module: str, class_name: str) -> dict:
+    """Name -> Kernel (where it is defined) of every attribute a runtime class and its runtime
+    bases define, plus `object`'s."""
+    path, tree = _source(module)
+    names: dict = {}
+    _collect(module, path, tree, class_name, names, {}, set())
+    implicit = [*dir(object), "__module__", "__qualname__", "__dict__", "__weakref__"]
+    return names | {n: Kernel(f"object.{n}", path, 0) for n in implicit if n not in names}
+
+
+def _collect(module, path, tree, class_name, kernels, libraries, seen) -> None:
+    """Add the kernels of `class_name` (defined in or imported by `module`), then its bases'."""
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                _library(alias.name, libraries)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            _library(node.module, libraries)
+    if (module, class_name) in seen:
+        return
+    seen.add((module, class_name))
+    cls = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == class_name), None)
+    if cls is None:
+        origin = _imported_from(tree, class_name)
+        if origin is not None:
+            other_path, other_tree = _source(origin)
+            _collect(origin, other_path, other_tree, class_name, kernels, libraries, seen)
+        return
+    for statement in cls.body:
+        for name, line in _bound(statement):
+            kernels.setdefault(name, Kernel(f"{class_name}.{name}", path, line))
+    if any(isinstance(s, ast.FunctionDef) and s.name == "__init_subclass__" for s in cls.body):
+        # ArrayBackend binds each one-function kernel to its subclass's `xp` namespace
+        for name, function in NAMESPACE_KERNELS.items():
+            kernels.setdefault(name, Kernel(f"xp.{function}", path, cls.lineno))
+    for base in cls.bases:
+        if isinstance(base, ast.Name):
+            _collect(module, path, tree, base.id, kernels, libraries, seen)
+
+
+def _bound(statement):
+    if isinstance(statement, ast.FunctionDef):
+        yield statement.name, statement.lineno
+    elif isinstance(statement, ast.Assign):
+        for target in statement.targets:
+            if isinstance(target, ast.Name):
+                yield target.id, statement.lineno
+                if target.id == "__slots__" and isinstance(statement.value, (ast.Tuple, ast.List)):
+                    for slot in statement.value.elts:
+                        if isinstance(slot, ast.Constant) and isinstance(slot.value, str):
+                            yield slot.value, statement.lineno
+
+
+def _imported_from(tree, name: str) -> str | None:
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("runtime"):
+            if any((alias.asname or alias.name) == name for alias in node.names):
+                return node.module
+    return None
+
+
+def _library(module: str, libraries: dict) -> None:
+    top = module.split(".")[0]
+    if top != "runtime":
+        libraries[top] = None
+
+
+def missing_libraries(source: BackendSource) -> list[str]:
+    return [name for name in source.libraries if importlib.util.find_spec(name) is None]

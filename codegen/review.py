@@ -1,0 +1,359 @@
+"""What a reviewer asks of the catalogue: list its ops, explain one, and say what a change does.
+
+Everything here reads the validated catalogue, the rendered (not yet formatted) files and the
+runtime's source; nothing is written.
+"""
+
+import ast
+import dataclasses
+import inspect
+import subprocess
+import tempfile
+from pathlib import Path
+
+from codegen import api, docs
+from codegen.kernels import class_attributes, read_backend
+from codegen.load import CatalogueError
+from codegen.model import Catalogue, Op
+from runtime.autodiff.backend import MOVE_ACROSS
+from runtime.autodiff.rules import RULES, Rule
+
+
+class ReviewError(Exception):
+    """A request that cannot be answered (an unknown op, a git revision without the file)."""
+
+
+CHECKPOINTS = {
+    "memory_bound": "cheap to recompute: under Balanced checkpointing its output is recomputed "
+    "from its inputs instead of kept",
+    "compute_bound": "costly to recompute: its output is always kept",
+}
+
+
+# -- list ----------------------------------------------------------------------------------
+
+
+def differentiable(op: Op) -> bool:
+    return bool(op.autodiff) or bool(op.composite) and op.kind == "float" and "float" in op.returns
+
+
+def listing(catalogue: Catalogue, kind=None, category=None, wanted=None, backend=None):
+    ops = list(catalogue.ops)
+    if kind:
+        ops = [op for op in ops if op.kind == kind]
+    if category:
+        categories = list(dict.fromkeys(op.category for op in catalogue.ops))
+        if category not in categories:
+            raise ReviewError(
+                f"no category {category!r}; the catalogue has {', '.join(categories)}"
+            )
+        ops = [op for op in ops if op.category == category]
+    if wanted:
+        ops = [op for op in ops if differentiable(op) == (wanted == "yes")]
+    if backend:
+        ops = [op for op in ops if op.name in own_kernels(catalogue, backend)]
+    rows = [(op.name, op.kind, op.category, _gradient(op), _reached_by(op) or "—") for op in ops]
+    header = ("op", "kind", "category", "gradient", "reached by")
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines = [
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in [header, *rows]
+    ]
+    return lines + [f"({len(rows)} of {len(catalogue.ops)} ops)"]
+
+
+def own_kernels(catalogue: Catalogue, name: str) -> dict:
+    """Op name -> Kernel, for the ops whose kernel on backend `name` is its own."""
+    backend = next((b for b in catalogue.backends if b.name == name), None)
+    if backend is None:
+        names = ", ".join(b.name for b in catalogue.backends)
+        raise ReviewError(f"no backend {name!r}; the catalogue has {names}")
+    kernels = read_backend(backend.module).kernels
+    shared = class_attributes("runtime.backends.array", "ArrayBackend")
+    return {
+        op.name: kernels[op.name]
+        for op in catalogue.ops
+        if op.name in kernels and kernels[op.name] != shared.get(op.name)
+    }
+
+
+def _gradient(op: Op) -> str:
+    if op.autodiff:
+        return op.autodiff
+    return "composite" if differentiable(op) else "—"
+
+
+def _reached_by(op: Op) -> str:
+    forms = []
+    if op.method:
+        forms.append(f"Tensor.{op.method}" if op.static else f"t.{op.method}")
+    forms += [docs.OPERATOR_FORMS[o].format(x="x") for o in op.operators]
+    if op.function:
+        forms.append(f"generated.{op.function}.{op.name}")
+    return ", ".join(forms)
+
+
+# -- explain -------------------------------------------------------------------------------
+
+
+def explain(catalogue: Catalogue, name: str, out: Path) -> str:
+    names = [op.name for op in catalogue.ops]
+    if name not in names:
+        close = [n for n in names if name in n][:8]
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise ReviewError(f"no op {name!r} in {catalogue.path}{hint}")
+    op = catalogue.op(name)
+    root = Path(catalogue.path).resolve().parent
+    sections = [
+        ("entry", _entry(catalogue, op)),
+        ("dispatch", _dispatch(catalogue, op, out, root)),
+        ("kernels", _kernels(catalogue, op, root)),
+        ("autodiff", _autodiff(op, out, root)),
+        ("reached by", _reaching(catalogue, op)),
+    ]
+    if op.composite:
+        sections.append(("calls", ", ".join(_calls(op))))
+    return "\n\n".join(f"{title}:\n{_indent(text)}" for title, text in sections if text)
+
+
+def _indent(text: str) -> str:
+    return "\n".join(f"  {line}" if line else "" for line in text.splitlines())
+
+
+def _entry(catalogue: Catalogue, op: Op) -> str:
+    lines = Path(catalogue.path).read_text(encoding="utf-8").splitlines()
+    later = [o.line for o in catalogue.ops if o.line > op.line]
+    text = lines[op.line - 1 : (min(later) - 1 if later else len(lines))]
+    while text and (not text[-1].strip() or text[-1].lstrip().startswith("#")):
+        text.pop()
+    return f"{Path(catalogue.path).name}:{op.line}\n" + "\n".join(text)
+
+
+def _where(path: Path, line: int, root: Path) -> str:
+    try:
+        shown = path.resolve().relative_to(root)
+    except ValueError:
+        shown = path
+    return f"{shown}:{line}"
+
+
+def _def_line(path: Path, name: str) -> int | None:
+    if not path.exists():
+        return None
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith(f"def {name}("):
+            return number
+    return None
+
+
+def _dispatch(catalogue: Catalogue, op: Op, out: Path, root: Path) -> str:
+    function = api._dispatch(op, catalogue.backends)
+    path = out / "dispatch" / f"{op.function or op.kind}_ops.py"
+    line = _def_line(path, op.name)
+    where = _where(path, line, root) if line else f"{path} (not generated yet)"
+    tensors = ", ".join(f"`{a.name}`" for a in op.tensor_args)
+    words = {
+        "composite": f"a composite: returns {op.composite}, and differentiates through those ops",
+        "creation_float": f"picks the backend of `{function.selector}`; on an autodiff device the "
+        "result is a new leaf of the Autodiff backend, otherwise a plain float tensor",
+        "creation_plain": f"picks the backend of `{function.selector}` and makes a {op.kind} tensor "
+        "there (its context: the device's)",
+        "plain": f"merges the autodiff contexts of {tensors}, picks the backend of "
+        f"`{function.selector}`, and calls its kernel on the inner primitives",
+        "autodiff": f"merges the autodiff contexts of {tensors} and picks the backend of "
+        f"`{function.selector}`; autodiff disabled: calls the inner kernel; enabled: calls the "
+        "Autodiff specialization of the strategy (NoCheckpointing or Balanced), a plain float "
+        "input entering as a constant",
+        "leaf": f"picks the backend of `{function.selector}`; a float result is a new untracked "
+        "leaf when autodiff is enabled",
+        "move": f"picks the backends of `{function.selector}` and of the target device: on one "
+        f"backend it calls the kernel, across backends it goes through the data "
+        f"({MOVE_ACROSS.name} records the move of a tracked float tensor)",
+    }[function.template]
+    return f"{op.name}({function.params}) at {where}\n{words}"
+
+
+def _kernels(catalogue: Catalogue, op: Op, root: Path) -> str:
+    if op.composite:
+        return ""
+    lines = []
+    for backend in catalogue.backends:
+        kernel = read_backend(backend.module).kernels[op.name]
+        lines.append(
+            f"{backend.name}: {kernel.qualname} at {_where(kernel.path, kernel.line, root)}"
+        )
+    return "\n".join(lines)
+
+
+def _autodiff(op: Op, out: Path, root: Path) -> str:
+    if not op.autodiff:
+        return ""
+    names = tuple(a.name for a in op.float_args)
+    rule = Rule(op.name, tuple(a.name for a in op.args), names, len(op.returns) > 1)
+    lines = [f"checkpoint class: {op.autodiff} ({CHECKPOINTS[op.autodiff]})"]
+    path = out / "recorders.py"
+    line = _def_line(path, f"record_{op.name}")
+    if line:
+        lines.append(f"recorder: record_{op.name} at {_where(path, line, root)}")
+    for input_, needs in zip(names, rule.needs):
+        saved = ", ".join(needs) if needs else "nothing"
+        lines.append(f"when `{input_}` is tracked, the step saves: {saved}")
+    shown = set()
+    for input_, vjp in zip(names, RULES[op.name]):
+        source, start = inspect.getsourcelines(vjp)
+        where = _where(Path(inspect.getsourcefile(vjp)), start, root)
+        if where in shown:  # lambdas of one rule on one line: their source once
+            lines.append(f"VJP for `{input_}`: the same lines")
+            continue
+        shown.add(where)
+        lines.append(f"VJP for `{input_}` ({where}):")
+        lines += [f"  {text.rstrip()}" for text in inspect.cleandoc("".join(source)).splitlines()]
+    return "\n".join(lines)
+
+
+def _reaching(catalogue: Catalogue, op: Op) -> str:
+    lines = []
+    methods = {m.name: m for m in api.tensor_methods(catalogue)}
+    if op.method:
+        method = methods[op.method]
+        owner = "Tensor" if method.static else "t"
+        params = method.signature.split(", ", 1)[1] if ", " in method.signature else ""
+        lines.append(f"{owner}.{op.method}({params})")
+        lines += [docs.OPERATOR_FORMS[o].format(x=params.split(",")[0]) for o in op.operators]
+    if op.function:
+        lines.append(f"generated.{op.function}.{op.name}(...)")
+    users = [o.name for o in catalogue.ops if o.composite and op.name in _calls(o)]
+    if users:
+        lines.append(f"the composites {', '.join(users)}")
+    return "\n".join(lines) or "nothing but generated.dispatch." + op.name
+
+
+def _calls(op: Op) -> list[str]:
+    tree = ast.parse(op.composite, mode="eval")
+    calls = [n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call)]
+    return list(dict.fromkeys(calls))
+
+
+# -- diff ----------------------------------------------------------------------------------
+
+
+def diff(ops_path: str, rev: str, checked) -> str:
+    """What changes between the catalogue at `rev` and the one on disk, op by op. `checked`
+    reads a catalogue path into (catalogue, rendered files)."""
+    path = Path(ops_path).resolve()
+    old_text = _git_show(path, rev)
+    new, new_files = checked(ops_path)
+    with tempfile.TemporaryDirectory() as directory:
+        old_path = Path(directory) / path.name
+        old_path.write_text(old_text, encoding="utf-8")
+        try:
+            old, old_files = checked(str(old_path))
+        except CatalogueError as error:
+            raise ReviewError(f"the catalogue at {rev} is not valid: {error}") from None
+    definitions = _changed_definitions(old_files, new_files)
+    old_ops = {op.name: op for op in old.ops}
+    new_ops = {op.name: op for op in new.ops}
+    added = [n for n in new_ops if n not in old_ops]
+    removed = [n for n in old_ops if n not in new_ops]
+    changed = [n for n in new_ops if n in old_ops and _fields(old_ops[n]) != _fields(new_ops[n])]
+    lines = [
+        f"{path.name} since {rev}: {len(added)} added, {len(removed)} removed, "
+        f"{len(changed)} changed"
+    ]
+    claimed = set()
+    for mark, names, source in (
+        ("+", added, new_ops),
+        ("-", removed, old_ops),
+        ("~", changed, new_ops),
+    ):
+        for name in names:
+            op = source[name]
+            lines.append(f"{mark} {name} ({op.kind}, {op.routing}): {op.doc}")
+            if mark == "~":
+                before, after = _fields(old_ops[name]), _fields(op)
+                for field in after:
+                    if before[field] != after[field]:
+                        lines.append(f"    {field}: {before[field]!r} -> {after[field]!r}")
+            mine = [d for d in definitions if _belongs(d, old_ops.get(name), new_ops.get(name))]
+            claimed |= set(mine)
+            lines += [f"    generated/{file}: {name}" for file, name in mine]
+    rest = [d for d in definitions if d not in claimed]
+    if rest:
+        lines.append("other generated changes:")
+        lines += [f"    generated/{file}: {name}" for file, name in rest]
+    return "\n".join(lines) + "\n"
+
+
+def _git_show(path: Path, rev: str) -> str:
+    def git(*args):
+        return subprocess.run(
+            ["git", "-C", str(path.parent), *args], capture_output=True, text=True
+        )
+
+    top = git("rev-parse", "--show-toplevel")
+    if top.returncode != 0:
+        raise ReviewError(f"{path.parent} is not in a git repository: {top.stderr.strip()}")
+    relative = path.relative_to(Path(top.stdout.strip()).resolve()).as_posix()
+    shown = git("show", f"{rev}:{relative}")
+    if shown.returncode != 0:
+        raise ReviewError(f"cannot read {relative} at {rev}: {shown.stderr.strip()}")
+    return shown.stdout
+
+
+def _fields(op: Op) -> dict:
+    """An op's meaning: every field but where it stands in the file."""
+    values = {f.name: getattr(op, f.name) for f in dataclasses.fields(op) if f.name != "line"}
+    values["test"] = dict(op.test) if op.test is not None else None
+    for key in ("defaults", "choices"):
+        values[key] = dict(values[key])
+    return values
+
+
+def _changed_definitions(old: dict, new: dict) -> list:
+    """(file, name) of every top-level definition (Tensor methods as Tensor.name) whose
+    rendered text differs, appears or disappears."""
+    result = []
+    for relative in sorted(set(old) | set(new)):
+        before = _definitions(old.get(relative, ""))
+        after = _definitions(new.get(relative, ""))
+        for name in dict.fromkeys([*after, *before]):
+            if before.get(name) != after.get(name):
+                result.append((relative, name))
+    return result
+
+
+def _definitions(source: str) -> dict:
+    """Name -> source text of each top-level definition, and of each Tensor method."""
+    lines = source.splitlines()
+
+    def text(node):
+        return "\n".join(lines[node.lineno - 1 : node.end_lineno])
+
+    found = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.ClassDef):
+            for member in node.body:
+                if isinstance(member, ast.FunctionDef):
+                    found[f"{node.name}.{member.name}"] = text(member)
+                elif isinstance(member, ast.Assign):
+                    for target in member.targets:
+                        found[f"{node.name}.{ast.unparse(target)}"] = text(member)
+        elif isinstance(node, ast.FunctionDef):
+            found[node.name] = text(node)
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                found[ast.unparse(target)] = text(node)
+    return found
+
+
+def _belongs(definition, *ops) -> bool:
+    """Is a generated definition one of these ops' own (its function, recorder or method)?"""
+    _, name = definition
+    for op in ops:
+        if op is None:
+            continue
+        own = {op.name, f"record_{op.name}", f"record_{op.name}_balanced"}
+        if op.method:
+            own |= {f"Tensor.{op.method}", *(f"Tensor.{o}" for o in op.operators)}
+        if name in own:
+            return True
+    return False
