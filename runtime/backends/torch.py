@@ -170,6 +170,16 @@ class TorchBackend(ArrayBackend):
     softmax = staticmethod(torch.softmax)  # shifted by the max inside, as the shared kernels
     log_softmax = staticmethod(torch.log_softmax)
 
+    def float_expand(self, tensor, shape):
+        # torch checks the shapes itself, in C (the API refuses negative sizes, which torch would
+        # read as "keep"); only a refused shape pays for the shared check, whose error names it
+        try:
+            return torch.broadcast_to(tensor, shape)
+        except RuntimeError:
+            return super().float_expand(tensor, shape)
+
+    int_expand = bool_expand = float_expand
+
     # -- reductions: burn's [1]-shaped full reductions, and the input's dtype kept ---------------
     # torch's full reduction is 0-d; `resize_` gives the fresh result its [1] shape in place,
     # cheaper than a reshape (a second tensor). torch sums ints as int64: `dtype=` keeps theirs.
