@@ -28,6 +28,9 @@ REDUCE = {
     IndexingUpdateOp.Max: "amax",
 }
 
+# Devices whose memory Python reads in place: reading a value there waits for no kernel queue.
+HOST_READABLE = frozenset({"cpu"})
+
 THRESHOLD_BACKWARD = torch.ops.aten.threshold_backward.default
 
 # The namespace the shared kernels use. The compat wrappers kept are the ones that fix a
@@ -76,9 +79,21 @@ def _native_device(name: str) -> torch.device:
     return torch.device(f"{kind.lower()}:{index[:-1]}" if index else kind.lower())
 
 
-# torch's own numpy bridge says which dtype is which, for every dtype both libraries have.
-TORCH_DTYPE = Learned(lambda dtype: torch.from_numpy(np.empty(0, dtype)).dtype)
-NUMPY_DTYPE = Learned(lambda dtype: torch.empty(0, dtype=dtype).numpy().dtype)
+def _dtype_pairs() -> dict:
+    """numpy dtype -> torch dtype, for every dtype both libraries have, as torch's own numpy
+    bridge pairs them: learned once, at import, so no kernel ever converts a tensor to ask."""
+    pairs = {}
+    for name in ("bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32",
+                 "uint64", "float16", "float32", "float64", "complex64", "complex128"):  # fmt: skip
+        try:
+            pairs[np.dtype(name)] = torch.from_numpy(np.empty(0, name)).dtype
+        except TypeError:  # a dtype this torch cannot hold
+            pass
+    return pairs
+
+
+TORCH_DTYPE = _dtype_pairs()
+NUMPY_DTYPE = {torch_dtype: dtype for dtype, torch_dtype in TORCH_DTYPE.items()}
 NATIVE_DEVICE = Learned(_native_device)
 
 
@@ -165,6 +180,7 @@ class TorchBackend(ArrayBackend):
         # gradient (burn's mask); one kernel, where the shared `where(output <= 0, 0, grad)`
         # takes two, and torch's comparison to a scalar is the slower of them (6x on 64x256)
         return THRESHOLD_BACKWARD(grad, output, 0)
+
     sigmoid = staticmethod(torch.sigmoid)
     float_erf = staticmethod(torch.erf)
     softmax = staticmethod(torch.softmax)  # shifted by the max inside, as the shared kernels
@@ -224,10 +240,11 @@ class TorchBackend(ArrayBackend):
 
     def _check_range(self, op, indices, size, dim):
         # A CPU tensor is read where it lies: one pass finds both ends, and only a bad index
-        # pays for naming itself. On a GPU, reading the ends back would wait for the device on
-        # every call; torch's device-side assert checks there instead, without a sync, and a bad
-        # index fails the next synchronizing call (as torch's own index kernels fail on a GPU).
-        if indices.device.type != "cpu":
+        # pays for naming itself. On a GPU, reading the ends back would wait for every kernel
+        # queued before it, on every call; there torch's device-side assert checks instead, with
+        # no sync, and a bad index fails the next synchronizing call (as torch's own index
+        # kernels fail on a GPU, leaving the device unusable until the process restarts).
+        if indices.device.type not in HOST_READABLE:
             in_range = ((indices >= 0) & (indices < size)).all()
             torch._assert_async(
                 in_range, f"{op}: an index is out of range for dim {dim} of size {size}"
