@@ -167,9 +167,9 @@ class TorchBackend(ArrayBackend):
             values = values.normal_(distribution.a, distribution.b, generator=self.generator)
         return values.to(TORCH_DTYPE[dtype]).to(NATIVE_DEVICE[device])
 
-    # torch's own functions, bound as the kernels (no Python frame in between) where their
-    # arguments and results are the kernel's: the dispatch gives matmul's operands one dtype
-    # (compat's matmul promotes mixed ones first), and a fresh result is never aliased.
+    # torch's own functions bound as the kernels, with no Python frame in between, where their
+    # arguments and results are the kernel's (the dispatch gives matmul's operands one dtype;
+    # compat's matmul would promote mixed ones first)
     float_matmul = int_matmul = staticmethod(torch.matmul)
     float_swap_dims = int_swap_dims = bool_swap_dims = staticmethod(torch.transpose)
     relu = staticmethod(torch.relu)  # a NaN stays NaN, as in maximum(x, 0)
@@ -235,6 +235,7 @@ class TorchBackend(ArrayBackend):
     int_gather = bool_gather = float_gather
 
     def scatter_add_zeros(self, shape, dim, indices, values):
+        # (its indices were checked when they were made)
         out = torch.zeros(shape, dtype=values.dtype, device=values.device)
         return out.scatter_add_(dim, indices, values)
 
