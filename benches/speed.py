@@ -5,8 +5,8 @@ checkpointing strategies; the MLP step at batch 64 and 1; the codegen. Columns: 
 PyTorch eager (in its own process, see benches/torch_column.py), and our torch backend when the
 tree has one, with its ratio to PyTorch eager and its targets. Every ratio is a time over raw
 numpy's time measured in the same process, so "ours / PyTorch" is the ratio of the two processes'
-ratios, and "on torch/PyTorch" a ratio of two ratios from the PyTorch worker's process. Nothing is timed before every column
-has been checked to compute what raw numpy computes.
+ratios, and "on torch/PyTorch" a ratio of two ratios from the PyTorch worker's process. Nothing
+is timed before every column has been checked to compute what raw numpy computes.
 """
 
 import importlib.util
