@@ -154,8 +154,8 @@ def timed_lines():
     for op in workloads.OPS:
         for name, label in STRATEGY_LABELS.items():
             torch_column, ours_torch_column, target = OP_COUNTERPARTS[name]
-            work = f"8x8 f32 {op}, {label}"
-            yield work, f"op:{op}", name, torch_column, ours_torch_column, target, ON_TORCH_OP_TARGET
+            work, key = f"8x8 f32 {op}, {label}", f"op:{op}"
+            yield work, key, name, torch_column, ours_torch_column, target, ON_TORCH_OP_TARGET
     for batch in workloads.MLP_BATCHES:
         numpy_call = "np.dot" if workloads.numpy_dot_for(batch) is np.dot else "@"
         work = f"MLP fwd+bwd, batch {batch} (numpy {numpy_call})"
