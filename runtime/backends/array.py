@@ -67,7 +67,8 @@ class ArrayBackend(
                 grad = xp.reshape(grad, grad.shape[extra:])
             else:
                 grad = xp.sum(grad, axis=tuple(range(extra)))
-        axes = tuple(i for i, n in enumerate(shape) if n == 1 and grad.shape[i] != 1)
+        have = grad.shape  # once: torch makes a new torch.Size at each `.shape`
+        axes = tuple([i for i, n in enumerate(shape) if n == 1 and have[i] != 1])
         return xp.sum(grad, axis=axes, keepdims=True) if axes else grad
 
     # ------------------------------------------------------------------------------------------

@@ -1,10 +1,18 @@
 """The Torch backend (burn's LibTorch role): primitives are torch.Tensors on the CPU or a GPU.
 
-The shared kernels reach torch through array-api-compat's torch namespace, so what is written
-here is only what the standard leaves to each library (dtypes, devices, random numbers, data in
-and out) and the functions torch has of its own. Gradients are our Autodiff's, never
-torch.autograd's: no primitive is ever made with `requires_grad`, so torch records nothing.
+The shared kernels reach torch through `XP`: array-api-compat's torch namespace, with torch's own
+functions bound in place of the compat wrappers wherever the kernels' calls mean the same thing
+to both (a compat wrapper is a Python frame or three around each torch call, which on an 8x8
+tensor costs as much as the kernel). What is written here is what the standard leaves to each
+library (dtypes, devices, random numbers, data in and out) and the kernels torch has of its own.
+Gradients are our Autodiff's, never torch.autograd's: no primitive is ever made with
+`requires_grad`, so torch records nothing.
+
+No kernel reads a device value back to Python or copies a tensor to the host: on a GPU a kernel
+launch is asynchronous, and one read per call would make every op wait for the device.
 """
+
+from types import SimpleNamespace
 
 import numpy as np
 import torch
@@ -21,6 +29,38 @@ REDUCE = {
     IndexingUpdateOp.Min: "amin",
     IndexingUpdateOp.Max: "amax",
 }
+
+# Devices whose memory Python reads in place: reading a value there waits for no kernel queue.
+HOST_READABLE = frozenset({"cpu"})
+
+THRESHOLD_BACKWARD = torch.ops.aten.threshold_backward.default
+
+# The namespace the shared kernels use. The compat wrappers kept are the ones that fix a
+# difference the kernels meet: `maximum`/`minimum`/`logical_*` take no Python scalar in torch,
+# `astype` copies (torch's `.to` may not), `asarray` keeps a tensor's device, `clip` handles
+# NaN and out-of-range int bounds, `arange` returns an empty range where torch raises, `any`/`all`
+# return bools for every dtype, `prod` and `concat` take what torch's do not (axis=None), and
+# `cumulative_sum`/`cumulative_prod`/`argsort`/`flip`/`nonzero`/`sign` rename or repair arguments.
+XP = SimpleNamespace(**vars(torch_namespace))
+# Torch's own functions, whose meaning for the kernels' calls is the standard's. torch takes the
+# standard's `axis=`/`keepdims=` spellings for reductions; it reads an empty `axis=()` as every
+# dim where the standard reads none (compat's fix), and no kernel passes one (unbroadcast checks).
+XP.sum = torch.sum
+XP.mean = torch.mean
+XP.max = torch.amax  # amax, not max: torch.max with a dim returns (values, indices)
+XP.min = torch.amin
+# compat's `where` promotes a 0-d tensor branch as an array; the kernels give both branches one
+# dtype (or a Python scalar, which torch takes as the standard does)
+XP.where = torch.where
+XP.reshape = torch.reshape  # compat adds only `copy=`, which no kernel passes
+XP.permute_dims = torch.permute
+XP.broadcast_to = torch.broadcast_to
+# compat accepts an int shape too; the kernels pass tuples
+XP.zeros, XP.ones, XP.empty, XP.full = torch.zeros, torch.ones, torch.empty, torch.full
+# compat wraps negative indices first (a second kernel): the kernels' indices are in range,
+# checked (`_check_range`) or made by argsort/argmax/window_index
+XP.take = lambda x, indices, /, *, axis: torch.index_select(x, axis, indices)
+XP.take_along_axis = lambda x, indices, /, *, axis=-1: torch.take_along_dim(x, indices, axis)
 
 
 class Learned(dict):
@@ -41,16 +81,28 @@ def _native_device(name: str) -> torch.device:
     return torch.device(f"{kind.lower()}:{index[:-1]}" if index else kind.lower())
 
 
-# torch's own numpy bridge says which dtype is which, for every dtype both libraries have.
-TORCH_DTYPE = Learned(lambda dtype: torch.from_numpy(np.empty(0, dtype)).dtype)
-NUMPY_DTYPE = Learned(lambda dtype: torch.empty(0, dtype=dtype).numpy().dtype)
+def _dtype_pairs() -> dict:
+    """numpy dtype -> torch dtype, for every dtype both libraries have, as torch's own numpy
+    bridge pairs them: learned once, at import, so no kernel ever converts a tensor to ask."""
+    pairs = {}
+    for name in ("bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32",
+                 "uint64", "float16", "float32", "float64", "complex64", "complex128"):  # fmt: skip
+        try:
+            pairs[np.dtype(name)] = torch.from_numpy(np.empty(0, name)).dtype
+        except TypeError:  # a dtype this torch cannot hold
+            pass
+    return pairs
+
+
+TORCH_DTYPE = _dtype_pairs()
+NUMPY_DTYPE = {torch_dtype: dtype for dtype, torch_dtype in TORCH_DTYPE.items()}
 NATIVE_DEVICE = Learned(_native_device)
 
 
 class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
     name = "torch"
     variant = "Torch"
-    xp = torch_namespace
+    xp = XP
 
     def __init__(self):
         # One CPU generator serves every device, so a seed gives the same values on CPU and GPU.
@@ -117,15 +169,93 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
             values = values.normal_(distribution.a, distribution.b, generator=self.generator)
         return values.to(TORCH_DTYPE[dtype]).to(NATIVE_DEVICE[device])
 
-    def float_matmul(self, lhs, rhs):
-        # array-api-compat's matmul first promotes dtypes in Python: 4x torch's own cost
-        return torch.matmul(lhs, rhs)
+    # torch's own functions bound as the kernels, with no Python frame in between, where their
+    # arguments and results are the kernel's (the dispatch gives matmul's operands one dtype;
+    # compat's matmul would promote mixed ones first)
+    float_matmul = int_matmul = staticmethod(torch.matmul)
+    float_swap_dims = int_swap_dims = bool_swap_dims = staticmethod(torch.transpose)
+    relu = staticmethod(torch.relu)  # a NaN stays NaN, as in maximum(x, 0)
 
-    def sigmoid(self, tensor):
-        return torch.sigmoid(tensor)
+    @staticmethod
+    def relu_backward(output, grad):
+        # ATen's relu gradient zeroes grad where output <= 0, so a NaN output passes its
+        # gradient (burn's mask); one kernel, where the shared `where(output <= 0, 0, grad)`
+        # takes two, and torch's comparison to a scalar is the slower of them (6x on 64x256)
+        return THRESHOLD_BACKWARD(grad, output, 0)
 
-    def float_erf(self, tensor):
-        return torch.erf(tensor)
+    sigmoid = staticmethod(torch.sigmoid)
+    float_erf = staticmethod(torch.erf)
+    softmax = staticmethod(torch.softmax)  # shifted by the max inside, as the shared kernels
+    log_softmax = staticmethod(torch.log_softmax)
+
+    def float_expand(self, tensor, shape):
+        # torch checks the shapes itself, in C (the API refuses negative sizes, which torch would
+        # read as "keep"); only a refused shape pays for the shared check, whose error names it
+        try:
+            return torch.broadcast_to(tensor, shape)
+        except RuntimeError:
+            return super().float_expand(tensor, shape)
+
+    int_expand = bool_expand = float_expand
+
+    # -- reductions: burn's [1]-shaped full reductions, and the input's dtype kept ---------------
+    # torch's full reduction is 0-d; `resize_` gives the fresh result its [1] shape in place,
+    # cheaper than a reshape (a second tensor). torch sums ints as int64: `dtype=` keeps theirs.
+    @staticmethod
+    def float_sum(tensor):
+        return torch.sum(tensor).resize_(1)
+
+    @staticmethod
+    def int_sum(tensor):
+        return torch.sum(tensor, dtype=tensor.dtype).resize_(1)
+
+    @staticmethod
+    def float_sum_dim(tensor, dim):
+        return torch.sum(tensor, dim, True)
+
+    @staticmethod
+    def int_sum_dim(tensor, dim):
+        return torch.sum(tensor, dim, True, dtype=tensor.dtype)
+
+    @staticmethod
+    def float_mean(tensor):
+        return torch.mean(tensor).resize_(1)
+
+    @staticmethod
+    def float_mean_dim(tensor, dim):
+        return torch.mean(tensor, dim, True)
+
+    @staticmethod
+    def _indices(indices):
+        return indices  # torch's argmax, argsort, ... give int64, the index dtype, already
+
+    # -- indexing ------------------------------------------------------------------------------
+    def float_gather(self, dim, tensor, indices):
+        self._check_along("gather", dim, tensor.shape, indices)
+        return torch.gather(tensor, dim, indices)
+
+    int_gather = bool_gather = float_gather
+
+    def scatter_add_zeros(self, shape, dim, indices, values):
+        # (its indices were checked when they were made)
+        out = torch.zeros(shape, dtype=values.dtype, device=values.device)
+        return out.scatter_add_(dim, indices, values)
+
+    def _check_range(self, op, indices, size, dim):
+        # A CPU tensor is read where it lies: one pass finds both ends, and only a bad index
+        # pays for naming itself. On a GPU, reading the ends back would wait for every kernel
+        # queued before it, on every call; there torch's device-side assert checks instead, with
+        # no sync, and a bad index fails the next synchronizing call (as torch's own index
+        # kernels fail on a GPU, leaving the device unusable until the process restarts).
+        if indices.device.type not in HOST_READABLE:
+            in_range = ((indices >= 0) & (indices < size)).all()
+            torch._assert_async(
+                in_range, f"{op}: an index is out of range for dim {dim} of size {size}"
+            )
+        elif indices.numel():
+            low, high = torch.aminmax(indices)
+            if int(low) < 0 or int(high) >= size:
+                super()._check_range(op, indices, size, dim)
 
 
 BACKEND = TorchBackend()

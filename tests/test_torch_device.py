@@ -1,0 +1,169 @@
+"""The Torch backend keeps every tensor on its device: no kernel copies to the host or reads a
+device value back to Python, so on a GPU an op only queues kernels. Without a GPU here, the CPU
+stands in: a patched torch counts the calls that would be host round trips."""
+
+from contextlib import contextmanager
+
+import numpy as np
+import pytest
+
+import generated.dispatch as dispatch
+from generated import Device, Tensor
+from opinfo import OPS, devices, float_inputs, samples
+from runtime.errors import IndexOutOfRange
+
+torch = pytest.importorskip("torch")
+torch_backend = pytest.importorskip("runtime.backends.torch")
+
+HOST_COPIES = ("cpu", "numpy")  # a GPU tensor's way to the host
+HOST_READS = ("item", "tolist", "__bool__", "__int__", "__index__", "__float__")  # each syncs
+
+# Ops that hand data to the host by definition (none is a kernel of the catalogue yet).
+READS_DATA = frozenset()
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    """The calls made to each of HOST_COPIES while `calls.counting` is on."""
+
+    class Calls(dict):
+        counting = False
+
+    made = Calls()
+    for name in HOST_COPIES:
+        original = getattr(torch.Tensor, name)
+
+        def counted(self, *args, _name=name, _original=original, **kwargs):
+            if made.counting:
+                made[_name] = made.get(_name, 0) + 1
+            return _original(self, *args, **kwargs)
+
+        monkeypatch.setattr(torch.Tensor, name, counted)
+    return made
+
+
+def _run(sample, device, differentiable):
+    """The op forward, and its backward when the device records one."""
+    names = float_inputs(sample) if differentiable else ()
+    result, leaves = sample.call(device, requires_grad=names)
+    if leaves:
+        out = result[0] if isinstance(result, tuple) else result
+        out.sum().backward()
+
+
+@pytest.mark.parametrize(
+    "op", [op for op in OPS if op.name not in READS_DATA], ids=lambda o: o.name
+)
+def test_no_kernel_copies_a_tensor_to_the_host(op, calls):
+    differentiable = bool(op.autodiff) and "float" in op.returns
+    for name, device in devices("torch").items():
+        for dtype in op.dtypes:
+            for sample in samples(op, dtype):
+                calls.counting = True
+                try:
+                    _run(sample, device, differentiable and name != "plain")
+                finally:
+                    calls.counting = False
+                assert not calls, f"{op.name} ({dtype}, {name}) copied to the host: {dict(calls)}"
+
+
+# -- the index range checks --------------------------------------------------------------------
+
+
+@contextmanager
+def as_on_a_gpu():
+    """The CPU taken for a device Python cannot read in place, and every read that would sync
+    made an error: the range checks must then run on the device."""
+
+    def refused(self, *args, **kwargs):
+        raise AssertionError("a device value was read back to Python")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(torch_backend, "HOST_READABLE", frozenset())
+        for name in HOST_READS + HOST_COPIES:
+            patch.setattr(torch.Tensor, name, refused)
+        yield
+
+
+def _data():
+    data = np.arange(12, dtype=np.float32).reshape(3, 4)
+    return data, Tensor.from_data(data, device=Device.torch())
+
+
+def _indices(values):
+    return Tensor.from_data(np.asarray(values, dtype=np.int64), device=Device.torch())
+
+
+def test_gather_select_and_scatter_check_their_indices_on_the_device():
+    data, tensor = _data()
+    picks, rows = _indices([[3, 0], [2, 2], [0, 1]]), _indices([2, 0])
+    ones = Tensor.from_data(np.ones((3, 2), np.float32), device=Device.torch())
+    with as_on_a_gpu():
+        gathered = tensor.gather(1, picks)
+        selected = tensor.select(0, rows)
+        scattered = tensor.scatter(1, picks, ones, "add")
+    expected_scatter = data.copy()
+    for i, row in enumerate([[3, 0], [2, 2], [0, 1]]):
+        for j in row:
+            expected_scatter[i, j] += 1
+    assert gathered.to_numpy().tolist() == [[3.0, 0.0], [6.0, 6.0], [8.0, 9.0]]
+    assert selected.to_numpy().tolist() == [data[2].tolist(), data[0].tolist()]
+    np.testing.assert_array_equal(scattered.to_numpy(), expected_scatter)
+
+
+@pytest.mark.parametrize(
+    "call, op",
+    [
+        (lambda t: t.gather(1, _indices([[0], [4], [1]])), "gather"),
+        (lambda t: t.select(0, _indices([0, -1])), "select"),
+        (
+            lambda t: t.scatter(1, _indices([[5], [0], [0]]), t.slice([(0, 3), (0, 1)]), "add"),
+            "scatter",
+        ),
+    ],
+)
+def test_a_bad_index_fails_the_device_side_check(call, op):
+    # torch's assert raises at once on a CPU; on a GPU, at the next synchronizing call
+    tensor = _data()[1]
+    with as_on_a_gpu(), pytest.raises(RuntimeError, match=f"{op}: an index is out of range"):
+        call(tensor)
+
+
+def test_a_bad_index_on_the_cpu_is_named():
+    with pytest.raises(IndexOutOfRange, match="index 4 is out of range for dim 1 of size 4"):
+        _data()[1].gather(1, _indices([[0], [4], [1]]))
+    with pytest.raises(IndexOutOfRange, match="index -1 is out of range for dim 0 of size 3"):
+        _data()[1].select(0, _indices([0, -1]))
+
+
+# -- kernels bound to torch's own -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_relu_backward_passes_the_gradient_of_a_nan_output(backend):
+    """burn masks where output <= 0: a NaN output is not masked (ATen's threshold_backward,
+    which the Torch backend binds, agrees)."""
+    output = np.array([np.nan, -1.0, 0.0, -0.0, 2.0, np.inf, -np.inf], dtype=np.float32)
+    grad = np.array([1.0, 2.0, 3.0, 4.0, 5.0, np.inf, 7.0], dtype=np.float32)
+    expected = np.array([g if not o <= 0 else 0.0 for o, g in zip(output, grad)], np.float32)
+    device = devices(backend)["plain"]
+    got = dispatch.relu_backward(
+        Tensor.from_data(output, device=device), Tensor.from_data(grad, device=device)
+    )
+    np.testing.assert_array_equal(got.to_numpy(), expected)
+
+
+def test_expand_to_a_shape_it_cannot_broadcast_to_is_a_value_error():
+    tensor = Tensor.from_data(np.zeros((2, 3), np.float32), device=Device.torch())
+    with pytest.raises(ValueError, match=r"shape \[2, 3\] cannot be broadcast to \[3, 3\]"):
+        tensor.expand([3, 3])
+    assert tensor.expand([4, 2, 3]).shape == (4, 2, 3)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "float16", "float32"])
+def test_full_sums_keep_the_dtype_and_burns_shape(dtype):
+    values = np.array([[1, 2], [3, 4]], dtype=dtype)
+    tensor = Tensor.from_data(values, device=Device.torch())
+    total = tensor.sum()
+    assert total.shape == (1,) and total.to_numpy().dtype == np.dtype(dtype)
+    assert total.to_numpy().tolist() == [10]
