@@ -10,6 +10,7 @@ import numpy as np
 from scipy import special
 
 from runtime.backends.array import ArrayBackend
+from runtime.backends.kernels.creation import check_allocation
 from runtime.backends.kernels.order import scan
 from runtime.backends.numpy_conv import NumPyConvKernels
 from runtime.backends.numpy_pool import NumPyPoolKernels
@@ -87,6 +88,7 @@ class NumPyBackend(NumPyConvKernels, NumPyPoolKernels, ArrayBackend):
     int_from_data = bool_from_data = float_from_data
 
     def float_random(self, shape, distribution, device, dtype):
+        check_allocation("random", shape, dtype)
         if distribution.name == "uniform":
             values = self.rng.uniform(distribution.a, distribution.b, size=shape)
         else:
@@ -94,6 +96,7 @@ class NumPyBackend(NumPyConvKernels, NumPyPoolKernels, ArrayBackend):
         return values.astype(dtype, copy=False)
 
     def int_random(self, shape, distribution, device, dtype):
+        check_allocation("random", shape, dtype)
         # burn samples Uniform(lo, hi) as ints in [lo, hi) and truncates Normal samples
         if distribution.name == "uniform":
             values = self.rng.integers(int(distribution.a), int(distribution.b), size=shape)

@@ -19,6 +19,7 @@ import torch
 from array_api_compat import torch as torch_namespace
 
 from runtime.backends.array import ArrayBackend
+from runtime.backends.kernels.creation import check_allocation
 from runtime.backends.torch_conv import TorchConvKernels
 from runtime.backends.torch_pool import TorchPoolKernels
 from runtime.indexing import IndexingUpdateOp
@@ -152,6 +153,7 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
     int_from_data = bool_from_data = float_from_data
 
     def float_random(self, shape, distribution, device, dtype):
+        check_allocation("random", shape, dtype)
         values = torch.empty(shape, dtype=TORCH_DTYPE[dtype])
         if distribution.name == "uniform":
             values.uniform_(distribution.a, distribution.b, generator=self.generator)
@@ -160,6 +162,7 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
         return values.to(NATIVE_DEVICE[device])
 
     def int_random(self, shape, distribution, device, dtype):
+        check_allocation("random", shape, dtype)
         # as numpy's: Uniform(lo, hi) as ints in [lo, hi), Normal samples truncated
         if distribution.name == "uniform":
             low, high = int(distribution.a), int(distribution.b)

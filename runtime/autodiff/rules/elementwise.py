@@ -23,7 +23,8 @@ def _powi_lhs(B, g, lhs, rhs, lhs_dtype):
 
 def _powf_rhs(B, g, lhs, out):
     # d(x^y)/dy = x^y log x, whose limit is 0 where x^y is 0 (x = 0, y > 0): not 0 * -inf = NaN
-    return B.float_mask_fill(g * out * B.float_log(lhs), out == 0, 0.0)
+    # (log of 1 where x^y is 0: no log(0) computed, no warning)
+    return g * out * B.float_log(B.float_mask_fill(lhs, out == 0, 1.0))
 
 
 def _clamp(g, tensor, min, max):

@@ -1,8 +1,27 @@
 """Creation from a device."""
 
+import math
+import os
+
+import numpy as np
+
+# An allocation larger than the machine's memory is refused before any library tries it: numpy
+# would raise MemoryError or succeed lazily (overcommit), torch raise its own RuntimeError.
+PHYSICAL_MEMORY = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+def check_allocation(op: str, shape, dtype) -> None:
+    nbytes = math.prod(shape) * np.dtype(dtype).itemsize
+    if nbytes > PHYSICAL_MEMORY:
+        raise MemoryError(
+            f"{op}: a {np.dtype(dtype)} tensor of shape {list(shape)} needs {nbytes:,} bytes, "
+            f"more than this machine's {PHYSICAL_MEMORY:,}"
+        )
+
 
 class CreationKernels:
     def float_zeros(self, shape, device, dtype):
+        check_allocation("zeros", shape, dtype)
         return self.xp.zeros(
             shape, dtype=self.native_dtype(dtype), device=self.native_device(device)
         )
@@ -10,6 +29,7 @@ class CreationKernels:
     int_zeros = bool_zeros = float_zeros
 
     def float_ones(self, shape, device, dtype):
+        check_allocation("ones", shape, dtype)
         return self.xp.ones(
             shape, dtype=self.native_dtype(dtype), device=self.native_device(device)
         )
@@ -17,6 +37,7 @@ class CreationKernels:
     int_ones = bool_ones = float_ones
 
     def float_full(self, shape, fill_value, device, dtype):
+        check_allocation("full", shape, dtype)
         return self.xp.full(
             shape, fill_value, dtype=self.native_dtype(dtype), device=self.native_device(device)
         )
@@ -24,6 +45,7 @@ class CreationKernels:
     int_full = bool_full = float_full
 
     def float_empty(self, shape, device, dtype):
+        check_allocation("empty", shape, dtype)
         return self.xp.empty(
             shape, dtype=self.native_dtype(dtype), device=self.native_device(device)
         )
