@@ -3,6 +3,7 @@
 All the decisions live here; the templates only lay the pieces out (torchgen's rule).
 """
 
+import ast
 from dataclasses import dataclass
 
 from codegen.model import INTS, SCALAR_TYPES, Backend, Catalogue, Op
@@ -14,6 +15,82 @@ PLAIN_KIND = {"float": "Float", "int": "Int", "bool": "Bool"}
 # The kind of a tensor argument's type: indices are Int tensors (of any int dtype).
 TENSOR_KIND = {"float": "float", "int": "int", "bool": "bool", "indices": "int"}
 ACCESSOR = {t: f"as_{kind}" for t, kind in TENSOR_KIND.items()}
+
+
+# -- type annotations ----------------------------------------------------------------------------
+# What each argument type is as a user passes it (Tensor methods, module functions), and as a
+# dispatch function takes it (checked and converted by the method or function).
+USER_TYPES = {
+    "float": "Tensor",
+    "int": "Tensor",
+    "bool": "Tensor",
+    "indices": "Tensor",
+    "tensors": "Sequence[Tensor]",
+    "scalar": "float",
+    "number": "float",
+    "real": "float",
+    "integer": "int",
+    "flag": "bool",
+    "dim": "int",
+    "dims": "Sequence[int]",
+    "shape": "Sequence[int] | int",
+    "view_shape": "Sequence[int] | int",
+    "slices": "Sequence[object] | object",
+    "update": "IndexingUpdateOp | str",
+    "device": "Device | None",
+    "dtype": "DTypeLike | None",
+    "distribution": "Distribution | None",
+    "data": "object",
+    "ints1": "int | Sequence[int]",
+    "ints2": "int | Sequence[int]",
+    "ints3": "int | Sequence[int]",
+    "choice": "str",
+}
+DISPATCH_TYPES = {
+    **USER_TYPES,
+    "tensors": "list[Tensor]",
+    "dims": "tuple[int, ...]",
+    "shape": "tuple[int, ...]",
+    "view_shape": "tuple[int, ...]",
+    "slices": "tuple[tuple[int, int, int], ...]",
+    "update": "IndexingUpdateOp",
+    "device": "DispatchDevice",
+    "dtype": "np.dtype",
+    "distribution": "Distribution",
+    "ints1": "tuple[int]",
+    "ints2": "tuple[int, int]",
+    "ints3": "tuple[int, int, int]",
+}
+
+
+def annotated(arg, types: dict, default: str | None = None) -> str:
+    """`name: type` (`= default`): an optional argument may be None."""
+    kind = types[arg.type]
+    if arg.optional and "None" not in kind:
+        kind += " | None"
+    return f"{arg.name}: {kind}" + (f" = {default}" if default is not None else "")
+
+
+def call_parameters(signature: str) -> list[str]:
+    """A signature's parameters as a call shows them: names and defaults, no annotations."""
+    args = ast.parse(f"def f({signature}): pass").body[0].args
+    positional, keyword = args.args, args.kwonlyargs
+    defaults = [None] * (len(positional) - len(args.defaults)) + args.defaults
+    out = [_parameter(a, d) for a, d in zip(positional, defaults)]
+    if keyword:
+        out.append("*")
+    return out + [_parameter(a, d) for a, d in zip(keyword, args.kw_defaults)]
+
+
+def _parameter(arg, default) -> str:
+    return arg.arg if default is None else f"{arg.arg}={ast.unparse(default)}"
+
+
+def returns(op: Op) -> str:
+    """The return annotation: one Tensor, or a tuple of them."""
+    if len(op.returns) == 1:
+        return "Tensor"
+    return f"tuple[{', '.join('Tensor' for _ in op.returns)}]"
 
 
 # -- dispatch functions ----------------------------------------------------------------------
@@ -33,12 +110,13 @@ class DispatchFunction:
     name: str
     kind: str
     template: str  # which routing shape lays it out
-    params: str
+    params: str  # annotated
     doc: str
     merge: str  # the expression merging every tensor input's context
     selector: str  # the argument whose kind (or device) picks the backend
     arms: tuple[Arm, ...]
     composite: str | None
+    returns: str = "Tensor"
     checked: str = ""  # check_contract's first arguments: the op, its contract
     arguments: str = ""  # every argument by name, for check_contract
 
@@ -60,11 +138,11 @@ def dispatch_functions(catalogue: Catalogue, group: str) -> list[DispatchFunctio
 
 
 def _dispatch(op: Op, backends) -> DispatchFunction:
-    params = ", ".join(a.name for a in op.args)
+    params = ", ".join(annotated(a, DISPATCH_TYPES) for a in op.args)
     doc = op.doc
     if op.composite:
         return DispatchFunction(
-            op.name, op.kind, "composite", params, doc, "", "", (), op.composite
+            op.name, op.kind, "composite", params, doc, "", "", (), op.composite, returns(op)
         )
     tensors = op.tensor_args
     if op.routing == "creation":
@@ -89,7 +167,18 @@ def _dispatch(op: Op, backends) -> DispatchFunction:
         checked = f'"{op.name}", ' + (f'"{op.contract}"' if op.contract else "None")
         arguments = ", ".join(f"{a.name}={a.name}" for a in op.args)
     return DispatchFunction(
-        op.name, op.kind, template, params, doc, merge, selector, arms, None, checked, arguments
+        op.name,
+        op.kind,
+        template,
+        params,
+        doc,
+        merge,
+        selector,
+        arms,
+        None,
+        returns(op),
+        checked,
+        arguments,
     )
 
 
@@ -240,6 +329,7 @@ class Function:
     doc: str
     checks: list[str]  # statements before the call
     call: str  # the dispatch function's call, its arguments checked and converted
+    returns: str
 
 
 def functions(catalogue: Catalogue, module: str) -> list[Function]:
@@ -252,12 +342,9 @@ def _function(op: Op) -> Function:
         if arg.name == op.keyword:
             params.append("*")
             keyword_only = True
-        if arg.name in op.defaults or arg.optional:
-            params.append(f"{arg.name}={op.defaults.get(arg.name)!r}")
-        elif keyword_only:
-            params.append(arg.name)
-        else:
-            params.append(arg.name)
+        default = op.defaults.get(arg.name)
+        has_default = arg.name in op.defaults or arg.optional
+        params.append(annotated(arg, USER_TYPES, repr(default) if has_default else None))
     first = op.tensor_args[0].name
     checks = [
         f"{a.name} = dtype_arg({a.name}, {KIND_CONST[op.kind]})"
@@ -268,7 +355,7 @@ def _function(op: Op) -> Function:
         checks.append(f'tensor_arg("{op.name}", "{first}", {first}, {KIND_CONST[op.kind]})')
         checks.append(f'check_dtype("{op.name}", {first}.dtype, {_tuple(map(repr, op.dtypes))})')
     call = f"{op.name}({', '.join(_function_arg(op, a, first) for a in op.args)})"
-    return Function(op.name, ", ".join(params), op.doc, checks, call)
+    return Function(op.name, ", ".join(params), op.doc, checks, call, returns(op))
 
 
 def _function_arg(op: Op, arg, first: str) -> str:
@@ -426,6 +513,7 @@ class Method:
     body: list[str]
     operators: tuple[str, ...]
     alias: str | None = None  # the dispatch function the method is, if it only forwards to it
+    returns: str = "Tensor"
 
 
 def tensor_methods(catalogue: Catalogue) -> list[Method]:
@@ -459,7 +547,8 @@ def _routed_operator(operator: str, by_method: dict[str, list[Op]]) -> Method:
             ]
     body.append(f'raise kind_error("{operator}", self, {_tuple(kinds)})')
     doc = "Routes by kind: " + ", ".join(f"{k.lower()} -> {m}" for k, m in kinds.items()) + "."
-    return Method(operator, False, ", ".join(["self", *params]), doc, body, ())
+    signature = ", ".join(["self", *(f"{p}: Tensor | float" for p in params)])
+    return Method(operator, False, signature, doc, body, ())
 
 
 def _method(name: str, ops: list[Op], operators: tuple[str, ...]) -> Method:
@@ -472,10 +561,11 @@ def _method(name: str, ops: list[Op], operators: tuple[str, ...]) -> Method:
         # A method that would only pass `self` to one dispatch function is that function: one
         # call instead of two (a tensor of another kind meets the routing's clear TypeError).
         return Method(name, False, "self", doc, [], operators, alias=first.name)
-    signature = ", ".join(["self", *_params(params, op=first)])
     body = ["kind = self.kind.tensor_kind"]
     scalar_ops = [op for op in ops if _rest(op) and _rest(op)[0].type in SCALAR_TYPES]
     tensor_ops = [op for op in ops if op not in scalar_ops]
+    widen = (params[0].name,) if scalar_ops and tensor_ops else ()
+    signature = ", ".join(["self", *_params(params, op=first, widen=widen)])
     if scalar_ops and tensor_ops:
         second = params[0].name
         body.append(f"if isinstance({second}, TensorBase):")
@@ -486,7 +576,7 @@ def _method(name: str, ops: list[Op], operators: tuple[str, ...]) -> Method:
         body += _kind_branches(name, ops)
     kinds = _tuple(dict.fromkeys(KIND_CONST[op.kind] for op in ops))
     body.append(f'raise kind_error("{name}", self, {kinds})')
-    return Method(name, False, signature, doc, body, operators)
+    return Method(name, False, signature, doc, body, operators, returns=returns(first))
 
 
 def _rest(op: Op) -> list:
@@ -562,31 +652,35 @@ def _convert(method: str, op: Op, arg, receiver: str = "self") -> str:
     }.get(t, n)
 
 
-def _params(args, static=False, op: Op | None = None) -> list[str]:
-    """A method's parameters: a constructor's device and dtype are keyword-only, and so is
-    every argument from the entry's `keyword` on; the entry's `defaults` are the defaults."""
+def _params(args, static=False, op: Op | None = None, widen=()) -> list[str]:
+    """A method's parameters, annotated: a constructor's device and dtype are keyword-only, and
+    so is every argument from the entry's `keyword` on; the entry's `defaults` are the defaults.
+    `widen` names the parameters that take a Tensor or a scalar (the method routes by which)."""
     out, keyword_only = [], False
     for arg in args:
         if op is not None and arg.name == op.keyword:
             out.append("*")
             keyword_only = True
+        default = None
         if op is not None and arg.name in op.defaults:
-            out.append(f"{arg.name}={op.defaults[arg.name]!r}")
+            default = repr(op.defaults[arg.name])
         elif arg.type == "dtype" and not static:
-            out.append(f"{arg.name}=None")
+            default = "None"
         elif static and arg.type in ("device", "dtype"):
             if not keyword_only:
                 out.append("*")
                 keyword_only = True
-            out.append(f"{arg.name}=None")
-        elif arg.type == "distribution":
-            out.append(f"{arg.name}=None")
+            default = "None"
+        elif arg.type in ("distribution",) or arg.optional:
+            default = "None"
         elif arg.type == "flag":
-            out.append(f"{arg.name}=False")
+            default = "False"
         elif static and arg.name == "step" and arg.type == "integer":  # arange(start, end, step=1)
-            out.append(f"{arg.name}=1")
-        else:
-            out.append(arg.name)
+            default = "1"
+        param = annotated(arg, USER_TYPES, default)
+        if arg.name in widen:  # the method routes a Tensor and a scalar to different ops
+            param = f"{arg.name}: Tensor | float" + (f" = {default}" if default else "")
+        out.append(param)
     return out
 
 
@@ -619,7 +713,7 @@ def _static_method(name, ops, doc, operators) -> Method:
         body.append(f"    return {op.name}({', '.join(args)})")
     kinds = _tuple(KIND_CONST[op.kind] for op in ops)
     body.append(f'raise dtype_error("{name}", dtype, {kinds})')
-    return Method(name, True, signature, doc, body, operators)
+    return Method(name, True, signature, doc, body, operators, returns=returns(ops[0]))
 
 
 def _list_method(name, ops, doc, operators, signature, tensors) -> Method:
@@ -637,7 +731,7 @@ def _list_method(name, ops, doc, operators, signature, tensors) -> Method:
         body.append(f"    return {op.name}({', '.join(args)})")
     kinds = _tuple(KIND_CONST[op.kind] for op in ops)
     body.append(f'raise kind_error("{name}", {tensors}[0], {kinds})')
-    return Method(name, True, signature, doc, body, operators)
+    return Method(name, True, signature, doc, body, operators, returns=returns(ops[0]))
 
 
 # -- the report ----------------------------------------------------------------------------

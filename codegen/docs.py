@@ -85,7 +85,7 @@ def _tensor(op: Op, methods: dict) -> str:
     if not op.method:
         return "—"
     method = methods[op.method]
-    parameters = method.signature.split(", ")[1:]  # past `self` / `cls`
+    parameters = api.call_parameters(method.signature)[1:]  # past `self` / `cls`
     owner = "Tensor" if method.static else "t"
     forms = [f"`{owner}.{op.method}({', '.join(parameters)})`"]
     operand = parameters[0] if parameters else ""

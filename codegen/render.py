@@ -25,7 +25,7 @@ from codegen.model import Catalogue
 HEADER = (
     "# @generated from {source} by `python -m codegen`; do not edit. render={render} body={body}\n"
 )
-MODE = black.Mode(line_length=100)
+MODE = black.Mode(line_length=100, target_versions={black.TargetVersion.PY311})
 TEMPLATES = Path(__file__).parent / "templates"
 DOCS = Path("docs") / "ops.md"  # relative to the output package's parent
 
@@ -104,7 +104,7 @@ def reusable(rendered: str, existing: str | None) -> bool:
 
 
 def _render_hash(rendered: str) -> str:
-    return _digest(rendered + black.__version__)
+    return _digest(rendered + black.__version__ + repr(MODE))
 
 
 # The templates write black's style already; what they cannot know is where black breaks a line

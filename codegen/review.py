@@ -216,7 +216,7 @@ def _reaching(catalogue: Catalogue, op: Op) -> str:
     if op.method:
         method = methods[op.method]
         owner = "Tensor" if method.static else "t"
-        params = method.signature.split(", ", 1)[1] if ", " in method.signature else ""
+        params = ", ".join(api.call_parameters(method.signature)[1:])
         lines.append(f"{owner}.{op.method}({params})")
         lines += [docs.OPERATOR_FORMS[o].format(x=params.split(",")[0]) for o in op.operators]
     if op.function:

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=1375cf449b7058f6 body=a9244774e49be322
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=1bb86804b9e97706 body=a9244774e49be322
 """The generated package: `from generated import Device, Tensor`."""
 
 from generated.tensor import Tensor

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=078170f9e9b836ad body=10cb2c0244a0e8a6
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=94442449e850ac57 body=10cb2c0244a0e8a6
 """The inner backends that ops.yaml declares, each found lazily by its variant."""
 
 from generated.catalogue import AUTODIFF_OPS

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=0c228675ef1c919d body=496f1c1824548d56
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=89b6a3d26fcfdb41 body=496f1c1824548d56
 """What the Autodiff decorator needs to know of each float op, from ops.yaml."""
 
 from runtime.autodiff.backend import AutodiffOp

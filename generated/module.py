@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=e88c726450c6b434 body=c1f1fef0956d1e22
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=8bdc62f69004212f body=03a56d2d931753b0
 """burn's ModuleOps as Python functions: `from generated import module`.
 
 Signatures as reference/module-api.md fixes them (burn's names; option structs as keyword
@@ -6,6 +6,10 @@ arguments named like their fields). Each function checks its arguments (an int o
 choice among burn's enum variants, non-zero strides, ...) and calls its dispatch function, which
 routes and differentiates it like every other op.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from generated.dispatch.module_ops import (
     embedding as _embedding,
@@ -50,6 +54,11 @@ from runtime.arguments import (
 )
 from runtime.dispatch import TensorKind
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from generated.tensor import Tensor
+
 FLOAT, INT, BOOL = TensorKind.Float, TensorKind.Int, TensorKind.Bool
 
 __all__ = [
@@ -83,7 +92,7 @@ __all__ = [
 ]
 
 
-def embedding(weights, indices):
+def embedding(weights: Tensor, indices: Tensor) -> Tensor:
     """The rows of weights [n, d] that indices [b, s] select: [b, s, d]."""
     tensor_arg("embedding", "weights", weights, FLOAT)
     check_dtype("embedding", weights.dtype, ("float32", "float64"))
@@ -93,7 +102,7 @@ def embedding(weights, indices):
     )
 
 
-def linear(input, weight, bias=None):
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """input [..., d_in] @ weight [d_in, d_out] (+ bias [d_out]): burn's layout, not torch's transposed one."""
     tensor_arg("linear", "input", input, FLOAT)
     check_dtype("linear", input.dtype, ("float32", "float64"))
@@ -104,7 +113,17 @@ def linear(input, weight, bias=None):
     )
 
 
-def conv1d(x, weight, bias=None, *, stride=1, padding=0, dilation=1, groups=1, padding_end=None):
+def conv1d(
+    x: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    *,
+    stride: int | Sequence[int] = 1,
+    padding: int | Sequence[int] = 0,
+    dilation: int | Sequence[int] = 1,
+    groups: int = 1,
+    padding_end: int | Sequence[int] | None = None,
+) -> Tensor:
     """A 1-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
     tensor_arg("conv1d", "x", x, FLOAT)
     check_dtype("conv1d", x.dtype, ("float32", "float64"))
@@ -120,7 +139,17 @@ def conv1d(x, weight, bias=None, *, stride=1, padding=0, dilation=1, groups=1, p
     )
 
 
-def conv2d(x, weight, bias=None, *, stride=1, padding=0, dilation=1, groups=1, padding_end=None):
+def conv2d(
+    x: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    *,
+    stride: int | Sequence[int] = 1,
+    padding: int | Sequence[int] = 0,
+    dilation: int | Sequence[int] = 1,
+    groups: int = 1,
+    padding_end: int | Sequence[int] | None = None,
+) -> Tensor:
     """A 2-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
     tensor_arg("conv2d", "x", x, FLOAT)
     check_dtype("conv2d", x.dtype, ("float32", "float64"))
@@ -136,7 +165,17 @@ def conv2d(x, weight, bias=None, *, stride=1, padding=0, dilation=1, groups=1, p
     )
 
 
-def conv3d(x, weight, bias=None, *, stride=1, padding=0, dilation=1, groups=1, padding_end=None):
+def conv3d(
+    x: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    *,
+    stride: int | Sequence[int] = 1,
+    padding: int | Sequence[int] = 0,
+    dilation: int | Sequence[int] = 1,
+    groups: int = 1,
+    padding_end: int | Sequence[int] | None = None,
+) -> Tensor:
     """A 3-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
     tensor_arg("conv3d", "x", x, FLOAT)
     check_dtype("conv3d", x.dtype, ("float32", "float64"))
@@ -153,8 +192,16 @@ def conv3d(x, weight, bias=None, *, stride=1, padding=0, dilation=1, groups=1, p
 
 
 def conv_transpose1d(
-    x, weight, bias=None, *, stride=1, padding=0, padding_out=0, dilation=1, groups=1
-):
+    x: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    *,
+    stride: int | Sequence[int] = 1,
+    padding: int | Sequence[int] = 0,
+    padding_out: int | Sequence[int] = 0,
+    dilation: int | Sequence[int] = 1,
+    groups: int = 1,
+) -> Tensor:
     """A 1-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
     tensor_arg("conv_transpose1d", "x", x, FLOAT)
     check_dtype("conv_transpose1d", x.dtype, ("float32", "float64"))
@@ -171,8 +218,16 @@ def conv_transpose1d(
 
 
 def conv_transpose2d(
-    x, weight, bias=None, *, stride=1, padding=0, padding_out=0, dilation=1, groups=1
-):
+    x: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    *,
+    stride: int | Sequence[int] = 1,
+    padding: int | Sequence[int] = 0,
+    padding_out: int | Sequence[int] = 0,
+    dilation: int | Sequence[int] = 1,
+    groups: int = 1,
+) -> Tensor:
     """A 2-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
     tensor_arg("conv_transpose2d", "x", x, FLOAT)
     check_dtype("conv_transpose2d", x.dtype, ("float32", "float64"))
@@ -189,8 +244,16 @@ def conv_transpose2d(
 
 
 def conv_transpose3d(
-    x, weight, bias=None, *, stride=1, padding=0, padding_out=0, dilation=1, groups=1
-):
+    x: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    *,
+    stride: int | Sequence[int] = 1,
+    padding: int | Sequence[int] = 0,
+    padding_out: int | Sequence[int] = 0,
+    dilation: int | Sequence[int] = 1,
+    groups: int = 1,
+) -> Tensor:
     """A 3-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
     tensor_arg("conv_transpose3d", "x", x, FLOAT)
     check_dtype("conv_transpose3d", x.dtype, ("float32", "float64"))
@@ -206,7 +269,14 @@ def conv_transpose3d(
     )
 
 
-def unfold4d(x, kernel_size, *, stride=1, padding=0, dilation=1):
+def unfold4d(
+    x: Tensor,
+    kernel_size: int | Sequence[int],
+    *,
+    stride: int | Sequence[int] = 1,
+    padding: int | Sequence[int] = 0,
+    dilation: int | Sequence[int] = 1,
+) -> Tensor:
     """The sliding blocks of x [b, c, h, w] as columns: [b, c * kh * kw, blocks]."""
     tensor_arg("unfold4d", "x", x, FLOAT)
     check_dtype("unfold4d", x.dtype, ("float32", "float64"))
@@ -219,7 +289,15 @@ def unfold4d(x, kernel_size, *, stride=1, padding=0, dilation=1):
     )
 
 
-def fold4d(x, output_size, kernel_size, *, stride=1, padding=0, dilation=1):
+def fold4d(
+    x: Tensor,
+    output_size: int | Sequence[int],
+    kernel_size: int | Sequence[int],
+    *,
+    stride: int | Sequence[int] = 1,
+    padding: int | Sequence[int] = 0,
+    dilation: int | Sequence[int] = 1,
+) -> Tensor:
     """The inverse of unfold4d: columns [b, c * kh * kw, blocks] summed back into [b, c, h, w]."""
     tensor_arg("fold4d", "x", x, FLOAT)
     check_dtype("fold4d", x.dtype, ("float32", "float64"))
@@ -233,7 +311,15 @@ def fold4d(x, output_size, kernel_size, *, stride=1, padding=0, dilation=1):
     )
 
 
-def max_pool1d(x, kernel_size, *, stride=None, padding=0, dilation=1, ceil_mode=False):
+def max_pool1d(
+    x: Tensor,
+    kernel_size: int | Sequence[int],
+    *,
+    stride: int | Sequence[int] | None = None,
+    padding: int | Sequence[int] = 0,
+    dilation: int | Sequence[int] = 1,
+    ceil_mode: bool = False,
+) -> Tensor:
     """The maximum of each 1-d window of x (stride None: kernel_size; padding counts as -inf)."""
     tensor_arg("max_pool1d", "x", x, FLOAT)
     check_dtype("max_pool1d", x.dtype, ("float32", "float64"))
@@ -247,7 +333,15 @@ def max_pool1d(x, kernel_size, *, stride=None, padding=0, dilation=1, ceil_mode=
     )
 
 
-def max_pool1d_with_indices(x, kernel_size, *, stride=None, padding=0, dilation=1, ceil_mode=False):
+def max_pool1d_with_indices(
+    x: Tensor,
+    kernel_size: int | Sequence[int],
+    *,
+    stride: int | Sequence[int] | None = None,
+    padding: int | Sequence[int] = 0,
+    dilation: int | Sequence[int] = 1,
+    ceil_mode: bool = False,
+) -> tuple[Tensor, Tensor]:
     """The maximum of each 1-d window of x (stride None: kernel_size; padding counts as -inf) and the flat index (h * W + w) of each maximum."""
     tensor_arg("max_pool1d_with_indices", "x", x, FLOAT)
     check_dtype("max_pool1d_with_indices", x.dtype, ("float32", "float64"))
@@ -261,7 +355,15 @@ def max_pool1d_with_indices(x, kernel_size, *, stride=None, padding=0, dilation=
     )
 
 
-def max_pool2d(x, kernel_size, *, stride=None, padding=0, dilation=1, ceil_mode=False):
+def max_pool2d(
+    x: Tensor,
+    kernel_size: int | Sequence[int],
+    *,
+    stride: int | Sequence[int] | None = None,
+    padding: int | Sequence[int] = 0,
+    dilation: int | Sequence[int] = 1,
+    ceil_mode: bool = False,
+) -> Tensor:
     """The maximum of each 2-d window of x (stride None: kernel_size; padding counts as -inf)."""
     tensor_arg("max_pool2d", "x", x, FLOAT)
     check_dtype("max_pool2d", x.dtype, ("float32", "float64"))
@@ -275,7 +377,15 @@ def max_pool2d(x, kernel_size, *, stride=None, padding=0, dilation=1, ceil_mode=
     )
 
 
-def max_pool2d_with_indices(x, kernel_size, *, stride=None, padding=0, dilation=1, ceil_mode=False):
+def max_pool2d_with_indices(
+    x: Tensor,
+    kernel_size: int | Sequence[int],
+    *,
+    stride: int | Sequence[int] | None = None,
+    padding: int | Sequence[int] = 0,
+    dilation: int | Sequence[int] = 1,
+    ceil_mode: bool = False,
+) -> tuple[Tensor, Tensor]:
     """The maximum of each 2-d window of x (stride None: kernel_size; padding counts as -inf) and the flat index (h * W + w) of each maximum."""
     tensor_arg("max_pool2d_with_indices", "x", x, FLOAT)
     check_dtype("max_pool2d_with_indices", x.dtype, ("float32", "float64"))
@@ -289,7 +399,15 @@ def max_pool2d_with_indices(x, kernel_size, *, stride=None, padding=0, dilation=
     )
 
 
-def avg_pool1d(x, kernel_size, *, stride=None, padding=0, count_include_pad=True, ceil_mode=False):
+def avg_pool1d(
+    x: Tensor,
+    kernel_size: int | Sequence[int],
+    *,
+    stride: int | Sequence[int] | None = None,
+    padding: int | Sequence[int] = 0,
+    count_include_pad: bool = True,
+    ceil_mode: bool = False,
+) -> Tensor:
     """The mean of each 1-d window of x (stride None: kernel_size; count_include_pad: padding counts in the divisor)."""
     tensor_arg("avg_pool1d", "x", x, FLOAT)
     check_dtype("avg_pool1d", x.dtype, ("float32", "float64"))
@@ -303,7 +421,15 @@ def avg_pool1d(x, kernel_size, *, stride=None, padding=0, count_include_pad=True
     )
 
 
-def avg_pool2d(x, kernel_size, *, stride=None, padding=0, count_include_pad=True, ceil_mode=False):
+def avg_pool2d(
+    x: Tensor,
+    kernel_size: int | Sequence[int],
+    *,
+    stride: int | Sequence[int] | None = None,
+    padding: int | Sequence[int] = 0,
+    count_include_pad: bool = True,
+    ceil_mode: bool = False,
+) -> Tensor:
     """The mean of each 2-d window of x (stride None: kernel_size; count_include_pad: padding counts in the divisor)."""
     tensor_arg("avg_pool2d", "x", x, FLOAT)
     check_dtype("avg_pool2d", x.dtype, ("float32", "float64"))
@@ -317,7 +443,7 @@ def avg_pool2d(x, kernel_size, *, stride=None, padding=0, count_include_pad=True
     )
 
 
-def adaptive_avg_pool1d(x, output_size):
+def adaptive_avg_pool1d(x: Tensor, output_size: int | Sequence[int]) -> Tensor:
     """The mean of each of output_size 1-d windows spanning x (burn's start/end index formulas)."""
     tensor_arg("adaptive_avg_pool1d", "x", x, FLOAT)
     check_dtype("adaptive_avg_pool1d", x.dtype, ("float32", "float64"))
@@ -327,7 +453,7 @@ def adaptive_avg_pool1d(x, output_size):
     )
 
 
-def adaptive_avg_pool2d(x, output_size):
+def adaptive_avg_pool2d(x: Tensor, output_size: int | Sequence[int]) -> Tensor:
     """The mean of each of output_size 2-d windows spanning x (burn's start/end index formulas)."""
     tensor_arg("adaptive_avg_pool2d", "x", x, FLOAT)
     check_dtype("adaptive_avg_pool2d", x.dtype, ("float32", "float64"))
@@ -337,7 +463,7 @@ def adaptive_avg_pool2d(x, output_size):
     )
 
 
-def adaptive_avg_pool3d(x, output_size):
+def adaptive_avg_pool3d(x: Tensor, output_size: int | Sequence[int]) -> Tensor:
     """The mean of each of output_size 3-d windows spanning x (burn's start/end index formulas)."""
     tensor_arg("adaptive_avg_pool3d", "x", x, FLOAT)
     check_dtype("adaptive_avg_pool3d", x.dtype, ("float32", "float64"))
@@ -347,7 +473,9 @@ def adaptive_avg_pool3d(x, output_size):
     )
 
 
-def interpolate(x, output_size, *, mode, align_corners=True):
+def interpolate(
+    x: Tensor, output_size: int | Sequence[int], *, mode: str, align_corners: bool = True
+) -> Tensor:
     """Resizes [b, c, h, w] to output_size (h', w') by the mode's kernel (burn's InterpolateOptions)."""
     tensor_arg("interpolate", "x", x, FLOAT)
     check_dtype("interpolate", x.dtype, ("float32", "float64"))
@@ -365,8 +493,16 @@ def interpolate(x, output_size, *, mode, align_corners=True):
 
 
 def attention(
-    query, key, value, mask=None, attn_bias=None, *, scale=None, softcap=None, is_causal=False
-):
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    mask: Tensor | None = None,
+    attn_bias: Tensor | None = None,
+    *,
+    scale: float | None = None,
+    softcap: float | None = None,
+    is_causal: bool = False,
+) -> Tensor:
     """Scaled dot-product attention: softmax(q k^T * scale (softcapped, biased, masked)) v; a fully masked row gives 0."""
     tensor_arg("attention", "query", query, FLOAT)
     check_dtype("attention", query.dtype, ("float32", "float64"))
@@ -382,7 +518,14 @@ def attention(
     )
 
 
-def batch_norm(input, gamma, beta, mean, variance, epsilon=1e-05):
+def batch_norm(
+    input: Tensor,
+    gamma: Tensor,
+    beta: Tensor,
+    mean: Tensor,
+    variance: Tensor,
+    epsilon: float = 1e-05,
+) -> Tensor:
     """Normalises each channel (dim 1) with the given statistics, then scales by gamma and shifts by beta."""
     tensor_arg("batch_norm", "input", input, FLOAT)
     check_dtype("batch_norm", input.dtype, ("float32", "float64"))
@@ -396,7 +539,9 @@ def batch_norm(input, gamma, beta, mean, variance, epsilon=1e-05):
     )
 
 
-def layer_norm(input, gamma, beta=None, epsilon=1e-05):
+def layer_norm(
+    input: Tensor, gamma: Tensor, beta: Tensor | None = None, epsilon: float = 1e-05
+) -> Tensor:
     """Normalises over the last dim (biased variance), then scales by gamma and shifts by beta."""
     tensor_arg("layer_norm", "input", input, FLOAT)
     check_dtype("layer_norm", input.dtype, ("float32", "float64"))
@@ -408,7 +553,13 @@ def layer_norm(input, gamma, beta=None, epsilon=1e-05):
     )
 
 
-def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0):
+def ctc_loss(
+    log_probs: Tensor,
+    targets: Tensor,
+    input_lengths: Tensor,
+    target_lengths: Tensor,
+    blank: int = 0,
+) -> Tensor:
     """The CTC loss of each sample [N] from log-probabilities [T, N, C]; an unreachable target costs +inf (gradient 0)."""
     tensor_arg("ctc_loss", "log_probs", log_probs, FLOAT)
     check_dtype("ctc_loss", log_probs.dtype, ("float32", "float64"))
@@ -421,7 +572,7 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0):
     )
 
 
-def rfft(signal, dim, n=None):
+def rfft(signal: Tensor, dim: int, n: int | None = None) -> tuple[Tensor, Tensor]:
     """The real FFT along dim (length, or n, a power of two) as (real part, imaginary part)."""
     tensor_arg("rfft", "signal", signal, FLOAT)
     check_dtype("rfft", signal.dtype, ("float32", "float64"))
@@ -432,7 +583,7 @@ def rfft(signal, dim, n=None):
     )
 
 
-def irfft(spectrum_re, spectrum_im, dim, n=None):
+def irfft(spectrum_re: Tensor, spectrum_im: Tensor, dim: int, n: int | None = None) -> Tensor:
     """The inverse of rfft along dim, a real signal of length n (default 2 * (bins - 1))."""
     tensor_arg("irfft", "spectrum_re", spectrum_re, FLOAT)
     check_dtype("irfft", spectrum_re.dtype, ("float32", "float64"))
@@ -445,18 +596,18 @@ def irfft(spectrum_re, spectrum_im, dim, n=None):
 
 
 def deform_conv2d(
-    x,
-    offset,
-    weight,
-    mask=None,
-    bias=None,
+    x: Tensor,
+    offset: Tensor,
+    weight: Tensor,
+    mask: Tensor | None = None,
+    bias: Tensor | None = None,
     *,
-    stride=1,
-    padding=0,
-    dilation=1,
-    weight_groups=1,
-    offset_groups=1
-):
+    stride: int | Sequence[int] = 1,
+    padding: int | Sequence[int] = 0,
+    dilation: int | Sequence[int] = 1,
+    weight_groups: int = 1,
+    offset_groups: int = 1,
+) -> Tensor:
     """A 2-D convolution whose taps are displaced by learned offsets (bilinear sampling) and scaled by an optional mask."""
     tensor_arg("deform_conv2d", "x", x, FLOAT)
     check_dtype("deform_conv2d", x.dtype, ("float32", "float64"))

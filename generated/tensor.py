@@ -1,5 +1,9 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=180ff80d52fd2d26 body=d84194dda91449da
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=e18b3d0b8e51683c body=0fc839304dd7f3d3
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from runtime.arguments import (  # noqa: F401  (the argument checks the methods use)
     BOOL,
@@ -33,6 +37,15 @@ from runtime.arguments import (  # noqa: F401  (the argument checks the methods 
 )
 from runtime.tensor import TensorBase
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from numpy.typing import DTypeLike
+
+    from runtime.device import Device
+    from runtime.distribution import Distribution
+    from runtime.indexing import IndexingUpdateOp
+
 
 class Tensor(TensorBase):
     """A float, int or bool tensor on a device (burn-tensor's `Tensor<B, D, K>`)."""
@@ -40,7 +53,9 @@ class Tensor(TensorBase):
     __slots__ = ()
 
     @classmethod
-    def from_data(cls, data, *, device=None, dtype=None):
+    def from_data(
+        cls, data: object, *, device: Device | None = None, dtype: DTypeLike | None = None
+    ) -> Tensor:
         """Routes by kind:
 
         - float_from_data: A float tensor holding a copy of `data`.
@@ -58,7 +73,13 @@ class Tensor(TensorBase):
         raise dtype_error("from_data", dtype, (FLOAT, INT, BOOL))
 
     @classmethod
-    def zeros(cls, shape, *, device=None, dtype=None):
+    def zeros(
+        cls,
+        shape: Sequence[int] | int,
+        *,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> Tensor:
         """Routes by kind:
 
         - float_zeros: A float tensor of zeros.
@@ -76,7 +97,13 @@ class Tensor(TensorBase):
         raise dtype_error("zeros", dtype, (FLOAT, INT, BOOL))
 
     @classmethod
-    def ones(cls, shape, *, device=None, dtype=None):
+    def ones(
+        cls,
+        shape: Sequence[int] | int,
+        *,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> Tensor:
         """Routes by kind:
 
         - float_ones: A float tensor of ones.
@@ -94,7 +121,14 @@ class Tensor(TensorBase):
         raise dtype_error("ones", dtype, (FLOAT, INT, BOOL))
 
     @classmethod
-    def full(cls, shape, fill_value, *, device=None, dtype=None):
+    def full(
+        cls,
+        shape: Sequence[int] | int,
+        fill_value: float,
+        *,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> Tensor:
         """Routes by kind:
 
         - float_full: A float tensor filled with `fill_value`.
@@ -119,7 +153,13 @@ class Tensor(TensorBase):
         raise dtype_error("full", dtype, (FLOAT, INT))
 
     @classmethod
-    def empty(cls, shape, *, device=None, dtype=None):
+    def empty(
+        cls,
+        shape: Sequence[int] | int,
+        *,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> Tensor:
         """Routes by kind:
 
         - float_empty: An uninitialised float tensor.
@@ -137,7 +177,14 @@ class Tensor(TensorBase):
         raise dtype_error("empty", dtype, (FLOAT, INT, BOOL))
 
     @classmethod
-    def random(cls, shape, distribution=None, *, device=None, dtype=None):
+    def random(
+        cls,
+        shape: Sequence[int] | int,
+        distribution: Distribution | None = None,
+        *,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> Tensor:
         """Routes by kind:
 
         - float_random: A float tensor sampled from `distribution` (seed it with `device.seed(n)`).
@@ -162,7 +209,15 @@ class Tensor(TensorBase):
         raise dtype_error("random", dtype, (FLOAT, INT))
 
     @classmethod
-    def arange(cls, start, end, step=1, *, device=None, dtype=None):
+    def arange(
+        cls,
+        start: int,
+        end: int,
+        step: int = 1,
+        *,
+        device: Device | None = None,
+        dtype: DTypeLike | None = None,
+    ) -> Tensor:
         """The ints start, start + step, ... below end; `step` is positive (burn's usize)."""
         dtype = dtype_arg(dtype, INT)
         kind = kind_of_dtype(dtype)
@@ -176,7 +231,7 @@ class Tensor(TensorBase):
             )
         raise dtype_error("arange", dtype, (INT,))
 
-    def add(self, rhs):
+    def add(self, rhs: Tensor | float) -> Tensor:
         """Routes by kind:
 
         - float_add: Element-wise sum, broadcasting.
@@ -203,7 +258,7 @@ class Tensor(TensorBase):
 
     __add__ = add
 
-    def sub(self, rhs):
+    def sub(self, rhs: Tensor | float) -> Tensor:
         """Routes by kind:
 
         - float_sub: Element-wise difference, broadcasting.
@@ -230,7 +285,7 @@ class Tensor(TensorBase):
 
     __sub__ = sub
 
-    def mul(self, rhs):
+    def mul(self, rhs: Tensor | float) -> Tensor:
         """Routes by kind:
 
         - float_mul: Element-wise product, broadcasting.
@@ -257,7 +312,7 @@ class Tensor(TensorBase):
 
     __mul__ = mul
 
-    def div(self, rhs):
+    def div(self, rhs: Tensor | float) -> Tensor:
         """Routes by kind:
 
         - float_div: Element-wise quotient, broadcasting.
@@ -284,7 +339,7 @@ class Tensor(TensorBase):
 
     __truediv__ = div
 
-    def neg(self):
+    def neg(self) -> Tensor:
         """Routes by kind:
 
         - float_neg: Element-wise negation.
@@ -299,7 +354,7 @@ class Tensor(TensorBase):
 
     __neg__ = neg
 
-    def matmul(self, rhs):
+    def matmul(self, rhs: Tensor) -> Tensor:
         """Routes by kind:
 
         - float_matmul: Matrix product over the last two dims, broadcasting the batch dims.
@@ -318,7 +373,7 @@ class Tensor(TensorBase):
 
     __matmul__ = matmul
 
-    def remainder(self, rhs):
+    def remainder(self, rhs: Tensor | float) -> Tensor:
         """Routes by kind:
 
         - float_remainder: Element-wise remainder with the divisor's sign (Python's %), broadcasting.
@@ -345,7 +400,7 @@ class Tensor(TensorBase):
 
     __mod__ = remainder
 
-    def cross(self, rhs, dim):
+    def cross(self, rhs: Tensor, dim: int) -> Tensor:
         """Cross product of 3-vectors along `dim` (of size 3), broadcasting."""
         kind = self.kind.tensor_kind
         if kind is FLOAT:
@@ -354,7 +409,7 @@ class Tensor(TensorBase):
             return float_cross(self, rhs, dim_of("cross", "dim", self, dim))
         raise kind_error("cross", self, (FLOAT,))
 
-    def powf(self, rhs):
+    def powf(self, rhs: Tensor | float) -> Tensor:
         """Routes by kind:
 
         - float_powf: Element-wise lhs ** rhs, broadcasting.
@@ -371,7 +426,7 @@ class Tensor(TensorBase):
                 return float_powf_scalar(self, real_arg("powf", "rhs", rhs))
         raise kind_error("powf", self, (FLOAT,))
 
-    def powi(self, rhs):
+    def powi(self, rhs: Tensor | float) -> Tensor:
         """Routes by kind:
 
         - float_powi: Raises every element to an int tensor's power, broadcasting.
@@ -395,7 +450,7 @@ class Tensor(TensorBase):
                 return int_powi_scalar(self, scalar_for("powi", self, rhs))
         raise kind_error("powi", self, (FLOAT, INT))
 
-    def clamp(self, min, max):
+    def clamp(self, min: float, max: float) -> Tensor:
         """Routes by kind:
 
         - float_clamp: Clamps every element into [min, max] (the gradient is 0 where an element was clamped).
@@ -408,7 +463,7 @@ class Tensor(TensorBase):
             return int_clamp(self, scalar_for("clamp", self, min), scalar_for("clamp", self, max))
         raise kind_error("clamp", self, (FLOAT, INT))
 
-    def clamp_min(self, min):
+    def clamp_min(self, min: float) -> Tensor:
         """Routes by kind:
 
         - float_clamp_min: Raises every element below `min` to `min`.
@@ -421,7 +476,7 @@ class Tensor(TensorBase):
             return int_clamp_min(self, scalar_for("clamp_min", self, min))
         raise kind_error("clamp_min", self, (FLOAT, INT))
 
-    def clamp_max(self, max):
+    def clamp_max(self, max: float) -> Tensor:
         """Routes by kind:
 
         - float_clamp_max: Lowers every element above `max` to `max`.
@@ -434,7 +489,7 @@ class Tensor(TensorBase):
             return int_clamp_max(self, scalar_for("clamp_max", self, max))
         raise kind_error("clamp_max", self, (FLOAT, INT))
 
-    def square(self):
+    def square(self) -> Tensor:
         """Routes by kind:
 
         - float_square: Element-wise x * x.
@@ -447,7 +502,7 @@ class Tensor(TensorBase):
             return int_square(self)
         raise kind_error("square", self, (FLOAT, INT))
 
-    def abs(self):
+    def abs(self) -> Tensor:
         """Routes by kind:
 
         - float_abs: Element-wise absolute value.
@@ -462,7 +517,7 @@ class Tensor(TensorBase):
 
     __abs__ = abs
 
-    def sign(self):
+    def sign(self) -> Tensor:
         """Routes by kind:
 
         - float_sign: Element-wise sign (-1, 0 or 1).
@@ -475,7 +530,7 @@ class Tensor(TensorBase):
             return int_sign(self)
         raise kind_error("sign", self, (FLOAT, INT))
 
-    def atan2(self, rhs):
+    def atan2(self, rhs: Tensor) -> Tensor:
         """Element-wise angle of the point (x=rhs, y=lhs), in (-pi, pi], broadcasting."""
         kind = self.kind.tensor_kind
         if kind is FLOAT:
@@ -484,7 +539,7 @@ class Tensor(TensorBase):
             return float_atan2(self, rhs)
         raise kind_error("atan2", self, (FLOAT,))
 
-    def hypot(self, rhs):
+    def hypot(self, rhs: Tensor) -> Tensor:
         """Element-wise sqrt(lhs^2 + rhs^2) without overflow, broadcasting."""
         kind = self.kind.tensor_kind
         if kind is FLOAT:
@@ -493,14 +548,14 @@ class Tensor(TensorBase):
             return float_hypot(self, rhs)
         raise kind_error("hypot", self, (FLOAT,))
 
-    def leaky_relu(self, negative_slope):
+    def leaky_relu(self, negative_slope: float) -> Tensor:
         """Element-wise x, or x * negative_slope where x < 0."""
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             return leaky_relu(self, real_arg("leaky_relu", "negative_slope", negative_slope))
         raise kind_error("leaky_relu", self, (FLOAT,))
 
-    def prelu(self, alpha):
+    def prelu(self, alpha: Tensor) -> Tensor:
         """Element-wise x, or x * alpha where x < 0; alpha (learned) broadcasts against x."""
         kind = self.kind.tensor_kind
         if kind is FLOAT:
@@ -509,7 +564,7 @@ class Tensor(TensorBase):
             return prelu(self, alpha)
         raise kind_error("prelu", self, (FLOAT,))
 
-    def hard_sigmoid(self, alpha, beta):
+    def hard_sigmoid(self, alpha: float, beta: float) -> Tensor:
         """Element-wise clamp(alpha * x + beta, 0, 1)."""
         kind = self.kind.tensor_kind
         if kind is FLOAT:
@@ -520,28 +575,28 @@ class Tensor(TensorBase):
             )
         raise kind_error("hard_sigmoid", self, (FLOAT,))
 
-    def softmax(self, dim):
+    def softmax(self, dim: int) -> Tensor:
         """e^x / sum(e^x) along `dim`, shifted by the row max (stable for large inputs)."""
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             return softmax(self, dim_of("softmax", "dim", self, dim))
         raise kind_error("softmax", self, (FLOAT,))
 
-    def log_softmax(self, dim):
+    def log_softmax(self, dim: int) -> Tensor:
         """log(softmax(x)) along `dim`, as x - max - log(sum(e^(x - max))) (stable)."""
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             return log_softmax(self, dim_of("log_softmax", "dim", self, dim))
         raise kind_error("log_softmax", self, (FLOAT,))
 
-    def softmin(self, dim):
+    def softmin(self, dim: int) -> Tensor:
         """softmax(-x) along `dim`."""
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             return softmin(self, dim_of("softmin", "dim", self, dim))
         raise kind_error("softmin", self, (FLOAT,))
 
-    def sum(self):
+    def sum(self) -> Tensor:
         """Routes by kind:
 
         - float_sum: Sum of all elements, shape [1].
@@ -554,7 +609,7 @@ class Tensor(TensorBase):
             return int_sum(self)
         raise kind_error("sum", self, (FLOAT, INT))
 
-    def sum_dim(self, dim):
+    def sum_dim(self, dim: int) -> Tensor:
         """Routes by kind:
 
         - float_sum_dim: Sum along `dim`, keeping it with size 1.
@@ -567,7 +622,7 @@ class Tensor(TensorBase):
             return int_sum_dim(self, dim_of("sum_dim", "dim", self, dim))
         raise kind_error("sum_dim", self, (FLOAT, INT))
 
-    def mean(self):
+    def mean(self) -> Tensor:
         """Routes by kind:
 
         - float_mean: Mean of all elements, shape [1].
@@ -580,7 +635,7 @@ class Tensor(TensorBase):
             return int_mean(self)
         raise kind_error("mean", self, (FLOAT, INT))
 
-    def mean_dim(self, dim):
+    def mean_dim(self, dim: int) -> Tensor:
         """Routes by kind:
 
         - float_mean_dim: Mean along `dim`, keeping it with size 1.
@@ -593,7 +648,7 @@ class Tensor(TensorBase):
             return int_mean_dim(self, dim_of("mean_dim", "dim", self, dim))
         raise kind_error("mean_dim", self, (FLOAT, INT))
 
-    def prod(self):
+    def prod(self) -> Tensor:
         """Routes by kind:
 
         - float_prod: Product of all elements, shape [1].
@@ -606,7 +661,7 @@ class Tensor(TensorBase):
             return int_prod(self)
         raise kind_error("prod", self, (FLOAT, INT))
 
-    def prod_dim(self, dim):
+    def prod_dim(self, dim: int) -> Tensor:
         """Routes by kind:
 
         - float_prod_dim: Product along `dim`, keeping it with size 1 (its gradient is exact at zeros).
@@ -619,7 +674,7 @@ class Tensor(TensorBase):
             return int_prod_dim(self, dim_of("prod_dim", "dim", self, dim))
         raise kind_error("prod_dim", self, (FLOAT, INT))
 
-    def max(self):
+    def max(self) -> Tensor:
         """Routes by kind:
 
         - float_max: Largest element, shape [1] (NaN if any is NaN).
@@ -632,7 +687,7 @@ class Tensor(TensorBase):
             return int_max(self)
         raise kind_error("max", self, (FLOAT, INT))
 
-    def max_dim(self, dim):
+    def max_dim(self, dim: int) -> Tensor:
         """Routes by kind:
 
         - float_max_dim: Largest element along `dim`, keeping it with size 1.
@@ -645,7 +700,7 @@ class Tensor(TensorBase):
             return int_max_dim(self, dim_of("max_dim", "dim", self, dim))
         raise kind_error("max_dim", self, (FLOAT, INT))
 
-    def max_dim_with_indices(self, dim):
+    def max_dim_with_indices(self, dim: int) -> tuple[Tensor, Tensor]:
         """Routes by kind:
 
         - float_max_dim_with_indices: (largest element, its index) along `dim`, keeping it; ties go to the lowest index.
@@ -660,7 +715,7 @@ class Tensor(TensorBase):
             return int_max_dim_with_indices(self, dim_of("max_dim_with_indices", "dim", self, dim))
         raise kind_error("max_dim_with_indices", self, (FLOAT, INT))
 
-    def min(self):
+    def min(self) -> Tensor:
         """Routes by kind:
 
         - float_min: Smallest element, shape [1] (NaN if any is NaN).
@@ -673,7 +728,7 @@ class Tensor(TensorBase):
             return int_min(self)
         raise kind_error("min", self, (FLOAT, INT))
 
-    def min_dim(self, dim):
+    def min_dim(self, dim: int) -> Tensor:
         """Routes by kind:
 
         - float_min_dim: Smallest element along `dim`, keeping it with size 1.
@@ -686,7 +741,7 @@ class Tensor(TensorBase):
             return int_min_dim(self, dim_of("min_dim", "dim", self, dim))
         raise kind_error("min_dim", self, (FLOAT, INT))
 
-    def min_dim_with_indices(self, dim):
+    def min_dim_with_indices(self, dim: int) -> tuple[Tensor, Tensor]:
         """Routes by kind:
 
         - float_min_dim_with_indices: (smallest element, its index) along `dim`, keeping it; ties go to the lowest index.
@@ -701,7 +756,7 @@ class Tensor(TensorBase):
             return int_min_dim_with_indices(self, dim_of("min_dim_with_indices", "dim", self, dim))
         raise kind_error("min_dim_with_indices", self, (FLOAT, INT))
 
-    def max_abs(self):
+    def max_abs(self) -> Tensor:
         """Routes by kind:
 
         - float_max_abs: Largest absolute value, shape [1].
@@ -714,7 +769,7 @@ class Tensor(TensorBase):
             return int_max_abs(self)
         raise kind_error("max_abs", self, (FLOAT, INT))
 
-    def max_abs_dim(self, dim):
+    def max_abs_dim(self, dim: int) -> Tensor:
         """Routes by kind:
 
         - float_max_abs_dim: Largest absolute value along `dim`, keeping it with size 1.
@@ -727,7 +782,7 @@ class Tensor(TensorBase):
             return int_max_abs_dim(self, dim_of("max_abs_dim", "dim", self, dim))
         raise kind_error("max_abs_dim", self, (FLOAT, INT))
 
-    def argmax(self, dim):
+    def argmax(self, dim: int) -> Tensor:
         """Routes by kind:
 
         - float_argmax: Index (int64) of the largest element along `dim`, kept; ties go to the lowest index.
@@ -740,7 +795,7 @@ class Tensor(TensorBase):
             return int_argmax(self, dim_of("argmax", "dim", self, dim))
         raise kind_error("argmax", self, (FLOAT, INT))
 
-    def argmin(self, dim):
+    def argmin(self, dim: int) -> Tensor:
         """Routes by kind:
 
         - float_argmin: Index (int64) of the smallest element along `dim`, kept; ties go to the lowest index.
@@ -753,7 +808,7 @@ class Tensor(TensorBase):
             return int_argmin(self, dim_of("argmin", "dim", self, dim))
         raise kind_error("argmin", self, (FLOAT, INT))
 
-    def any(self):
+    def any(self) -> Tensor:
         """Routes by kind:
 
         - float_any: Whether any element is non-zero, shape [1].
@@ -769,7 +824,7 @@ class Tensor(TensorBase):
             return bool_any(self)
         raise kind_error("any", self, (FLOAT, INT, BOOL))
 
-    def any_dim(self, dim):
+    def any_dim(self, dim: int) -> Tensor:
         """Routes by kind:
 
         - float_any_dim: Whether any element is non-zero along `dim`, keeping it with size 1.
@@ -785,7 +840,7 @@ class Tensor(TensorBase):
             return bool_any_dim(self, dim_of("any_dim", "dim", self, dim))
         raise kind_error("any_dim", self, (FLOAT, INT, BOOL))
 
-    def all(self):
+    def all(self) -> Tensor:
         """Routes by kind:
 
         - float_all: Whether every element is non-zero, shape [1].
@@ -801,7 +856,7 @@ class Tensor(TensorBase):
             return bool_all(self)
         raise kind_error("all", self, (FLOAT, INT, BOOL))
 
-    def all_dim(self, dim):
+    def all_dim(self, dim: int) -> Tensor:
         """Routes by kind:
 
         - float_all_dim: Whether every element is non-zero along `dim`, keeping it with size 1.
@@ -817,7 +872,7 @@ class Tensor(TensorBase):
             return bool_all_dim(self, dim_of("all_dim", "dim", self, dim))
         raise kind_error("all_dim", self, (FLOAT, INT, BOOL))
 
-    def cumsum(self, dim):
+    def cumsum(self, dim: int) -> Tensor:
         """Routes by kind:
 
         - float_cumsum: Running sum along `dim`.
@@ -830,7 +885,7 @@ class Tensor(TensorBase):
             return int_cumsum(self, dim_of("cumsum", "dim", self, dim))
         raise kind_error("cumsum", self, (FLOAT, INT))
 
-    def cumprod(self, dim):
+    def cumprod(self, dim: int) -> Tensor:
         """Routes by kind:
 
         - float_cumprod: Running product along `dim` (its gradient is exact at zeros).
@@ -843,7 +898,7 @@ class Tensor(TensorBase):
             return int_cumprod(self, dim_of("cumprod", "dim", self, dim))
         raise kind_error("cumprod", self, (FLOAT, INT))
 
-    def cummin(self, dim):
+    def cummin(self, dim: int) -> Tensor:
         """Routes by kind:
 
         - float_cummin: Running minimum along `dim`.
@@ -856,7 +911,7 @@ class Tensor(TensorBase):
             return int_cummin(self, dim_of("cummin", "dim", self, dim))
         raise kind_error("cummin", self, (FLOAT, INT))
 
-    def cummax(self, dim):
+    def cummax(self, dim: int) -> Tensor:
         """Routes by kind:
 
         - float_cummax: Running maximum along `dim`.
@@ -869,7 +924,7 @@ class Tensor(TensorBase):
             return int_cummax(self, dim_of("cummax", "dim", self, dim))
         raise kind_error("cummax", self, (FLOAT, INT))
 
-    def sort(self, dim, descending=False):
+    def sort(self, dim: int, descending: bool = False) -> Tensor:
         """Routes by kind:
 
         - float_sort: The elements sorted along `dim` (stable; NaN last, or first when descending).
@@ -886,7 +941,7 @@ class Tensor(TensorBase):
             )
         raise kind_error("sort", self, (FLOAT, INT))
 
-    def sort_with_indices(self, dim, descending=False):
+    def sort_with_indices(self, dim: int, descending: bool = False) -> tuple[Tensor, Tensor]:
         """Routes by kind:
 
         - float_sort_with_indices: (sorted elements, their indices) along `dim`; equal elements keep their order.
@@ -907,7 +962,7 @@ class Tensor(TensorBase):
             )
         raise kind_error("sort_with_indices", self, (FLOAT, INT))
 
-    def argsort(self, dim, descending=False):
+    def argsort(self, dim: int, descending: bool = False) -> Tensor:
         """Routes by kind:
 
         - float_argsort: The indices (int64) that sort along `dim`; equal elements keep their order.
@@ -928,7 +983,7 @@ class Tensor(TensorBase):
             )
         raise kind_error("argsort", self, (FLOAT, INT))
 
-    def topk(self, k, dim):
+    def topk(self, k: int, dim: int) -> Tensor:
         """Routes by kind:
 
         - float_topk: The k largest elements along `dim`, largest first (burn-tensor's argument order).
@@ -941,7 +996,7 @@ class Tensor(TensorBase):
             return int_topk(self, integer_arg("topk", "k", k), dim_of("topk", "dim", self, dim))
         raise kind_error("topk", self, (FLOAT, INT))
 
-    def topk_with_indices(self, k, dim):
+    def topk_with_indices(self, k: int, dim: int) -> tuple[Tensor, Tensor]:
         """Routes by kind:
 
         - float_topk_with_indices: (the k largest elements, their indices) along `dim`; ties go to the lowest index.
@@ -962,7 +1017,7 @@ class Tensor(TensorBase):
             )
         raise kind_error("topk_with_indices", self, (FLOAT, INT))
 
-    def argtopk(self, k, dim):
+    def argtopk(self, k: int, dim: int) -> Tensor:
         """Routes by kind:
 
         - float_argtopk: The indices (int64) of the k largest elements along `dim`; ties go to the lowest index.
@@ -979,7 +1034,7 @@ class Tensor(TensorBase):
             )
         raise kind_error("argtopk", self, (FLOAT, INT))
 
-    def reshape(self, shape):
+    def reshape(self, shape: Sequence[int] | int) -> Tensor:
         """Routes by kind:
 
         - float_reshape: The same elements in a new shape (-1 infers one dim).
@@ -995,7 +1050,7 @@ class Tensor(TensorBase):
             return bool_reshape(self, view_shape_of("reshape", "shape", self, shape))
         raise kind_error("reshape", self, (FLOAT, INT, BOOL))
 
-    def swap_dims(self, dim1, dim2):
+    def swap_dims(self, dim1: int, dim2: int) -> Tensor:
         """Routes by kind:
 
         - float_swap_dims: Swaps two dims.
@@ -1023,7 +1078,7 @@ class Tensor(TensorBase):
             )
         raise kind_error("swap_dims", self, (FLOAT, INT, BOOL))
 
-    def transpose(self):
+    def transpose(self) -> Tensor:
         """Routes by kind:
 
         - float_transpose: Swaps the last two dims.
@@ -1039,7 +1094,7 @@ class Tensor(TensorBase):
             return bool_transpose(self)
         raise kind_error("transpose", self, (FLOAT, INT, BOOL))
 
-    def permute(self, axes):
+    def permute(self, axes: Sequence[int]) -> Tensor:
         """Routes by kind:
 
         - float_permute: Reorders the dims; dim i of the result is dim axes[i] of the tensor.
@@ -1055,7 +1110,7 @@ class Tensor(TensorBase):
             return bool_permute(self, dims_of("permute", "axes", self, axes))
         raise kind_error("permute", self, (FLOAT, INT, BOOL))
 
-    def flip(self, axes):
+    def flip(self, axes: Sequence[int]) -> Tensor:
         """Routes by kind:
 
         - float_flip: Reverses the order of the elements along each of `axes`.
@@ -1071,7 +1126,7 @@ class Tensor(TensorBase):
             return bool_flip(self, dims_of("flip", "axes", self, axes))
         raise kind_error("flip", self, (FLOAT, INT, BOOL))
 
-    def expand(self, shape):
+    def expand(self, shape: Sequence[int] | int) -> Tensor:
         """Routes by kind:
 
         - float_expand: Broadcasts to `shape` (size-1 dims stretch; new dims go in front).
@@ -1087,7 +1142,7 @@ class Tensor(TensorBase):
             return bool_expand(self, shape_of("expand", "shape", shape))
         raise kind_error("expand", self, (FLOAT, INT, BOOL))
 
-    def repeat_dim(self, dim, times):
+    def repeat_dim(self, dim: int, times: int) -> Tensor:
         """Routes by kind:
 
         - float_repeat_dim: The tensor repeated `times` times along dim, tiled ([a, b] -> [a, b, a, b]).
@@ -1115,7 +1170,7 @@ class Tensor(TensorBase):
             )
         raise kind_error("repeat_dim", self, (FLOAT, INT, BOOL))
 
-    def slice(self, slices):
+    def slice(self, slices: Sequence[object] | object) -> Tensor:
         """Routes by kind:
 
         - float_slice: The elements in `slices`, one per leading dim (ints keep their dim with size 1).
@@ -1131,7 +1186,7 @@ class Tensor(TensorBase):
             return bool_slice(self, slices_arg("slice", self, slices))
         raise kind_error("slice", self, (FLOAT, INT, BOOL))
 
-    def slice_assign(self, slices, value):
+    def slice_assign(self, slices: Sequence[object] | object, value: Tensor) -> Tensor:
         """Routes by kind:
 
         - float_slice_assign: A copy of the tensor with the elements in `slices` replaced by `value`.
@@ -1154,7 +1209,7 @@ class Tensor(TensorBase):
         raise kind_error("slice_assign", self, (FLOAT, INT, BOOL))
 
     @classmethod
-    def cat(cls, tensors, dim):
+    def cat(cls, tensors: Sequence[Tensor], dim: int) -> Tensor:
         """Routes by kind:
 
         - float_cat: The tensors joined along dim (every other dim must match).
@@ -1171,7 +1226,7 @@ class Tensor(TensorBase):
             return bool_cat(tensors, dim_of("cat", "dim", tensors[0], dim))
         raise kind_error("cat", tensors[0], (FLOAT, INT, BOOL))
 
-    def unfold(self, dim, size, step):
+    def unfold(self, dim: int, size: int, step: int) -> Tensor:
         """Routes by kind:
 
         - float_unfold: Windows of `size` every `step` along dim, as [pre, windows, post, size].
@@ -1202,7 +1257,7 @@ class Tensor(TensorBase):
             )
         raise kind_error("unfold", self, (FLOAT, INT, BOOL))
 
-    def cast(self, dtype=None):
+    def cast(self, dtype: DTypeLike | None = None) -> Tensor:
         """Routes by kind:
 
         - float_cast: The tensor in another float dtype (the gradient is cast back).
@@ -1215,7 +1270,7 @@ class Tensor(TensorBase):
             return int_cast(self, dtype_arg(dtype, INT))
         raise kind_error("cast", self, (FLOAT, INT))
 
-    def gather(self, dim, indices):
+    def gather(self, dim: int, indices: Tensor) -> Tensor:
         """Routes by kind:
 
         - float_gather: Reads tensor at `indices` along dim (indices have the tensor's shape but in dim).
@@ -1234,7 +1289,9 @@ class Tensor(TensorBase):
             return bool_gather(dim_of("gather", "dim", self, dim), self, indices)
         raise kind_error("gather", self, (FLOAT, INT, BOOL))
 
-    def scatter(self, dim, indices, value, update):
+    def scatter(
+        self, dim: int, indices: Tensor, value: Tensor, update: IndexingUpdateOp | str
+    ) -> Tensor:
         """Routes by kind:
 
         - float_scatter: A copy with tensor at `indices` along dim (update)= value (update assign or add).
@@ -1257,7 +1314,7 @@ class Tensor(TensorBase):
             )
         raise kind_error("scatter", self, (FLOAT, INT))
 
-    def select(self, dim, indices):
+    def select(self, dim: int, indices: Tensor) -> Tensor:
         """Routes by kind:
 
         - float_select: The slices of dim at the 1-D `indices`, in their order (repeats allowed).
@@ -1276,7 +1333,9 @@ class Tensor(TensorBase):
             return bool_select(self, dim_of("select", "dim", self, dim), indices)
         raise kind_error("select", self, (FLOAT, INT, BOOL))
 
-    def select_assign(self, dim, indices, value, update):
+    def select_assign(
+        self, dim: int, indices: Tensor, value: Tensor, update: IndexingUpdateOp | str
+    ) -> Tensor:
         """Routes by kind:
 
         - float_select_assign: A copy with the slices of dim at `indices` (update)= the slices of `value` (assign or add).
@@ -1299,7 +1358,7 @@ class Tensor(TensorBase):
             )
         raise kind_error("select_assign", self, (FLOAT, INT))
 
-    def mask_where(self, mask, value):
+    def mask_where(self, mask: Tensor, value: Tensor) -> Tensor:
         """Routes by kind:
 
         - float_mask_where: value where mask is true, else tensor (all three broadcast).
@@ -1325,7 +1384,7 @@ class Tensor(TensorBase):
             return bool_mask_where(self, mask, value)
         raise kind_error("mask_where", self, (FLOAT, INT, BOOL))
 
-    def mask_fill(self, mask, value):
+    def mask_fill(self, mask: Tensor, value: float) -> Tensor:
         """Routes by kind:
 
         - float_mask_fill: value where mask is true, else tensor (the mask broadcasts).
@@ -1345,7 +1404,7 @@ class Tensor(TensorBase):
             return bool_mask_fill(self, mask, scalar_for("mask_fill", self, value))
         raise kind_error("mask_fill", self, (FLOAT, INT, BOOL))
 
-    def mask_select(self, mask):
+    def mask_select(self, mask: Tensor) -> Tensor:
         """Routes by kind:
 
         - float_mask_select: The elements where mask (of the tensor's shape) is true, as 1-D (data-dependent length).
@@ -1365,7 +1424,7 @@ class Tensor(TensorBase):
             return bool_mask_select(self, mask)
         raise kind_error("mask_select", self, (FLOAT, INT, BOOL))
 
-    def gather_nd(self, indices):
+    def gather_nd(self, indices: Tensor) -> Tensor:
         """Routes by kind:
 
         - float_gather_nd: The slices of data at n-d indices (the last dim of indices indexes data's first dims).
@@ -1380,7 +1439,9 @@ class Tensor(TensorBase):
             return int_gather_nd(self, indices)
         raise kind_error("gather_nd", self, (FLOAT, INT))
 
-    def scatter_nd(self, indices, values, reduction):
+    def scatter_nd(
+        self, indices: Tensor, values: Tensor, reduction: IndexingUpdateOp | str
+    ) -> Tensor:
         """Routes by kind:
 
         - float_scatter_nd: A copy of data with its slices at n-d indices (reduction)= values (unique indices but for add).
@@ -1399,14 +1460,21 @@ class Tensor(TensorBase):
             return int_scatter_nd(self, indices, values, update_arg(reduction))
         raise kind_error("scatter_nd", self, (FLOAT, INT))
 
-    def argwhere(self, dtype=None):
+    def argwhere(self, dtype: DTypeLike | None = None) -> Tensor:
         """The indices of the true elements, one row each, shape [count, rank]."""
         kind = self.kind.tensor_kind
         if kind is BOOL:
             return bool_argwhere(self, dtype_arg(dtype, INT))
         raise kind_error("argwhere", self, (BOOL,))
 
-    def grid_sample_2d(self, grid, *, mode="bilinear", padding_mode="zeros", align_corners=False):
+    def grid_sample_2d(
+        self,
+        grid: Tensor,
+        *,
+        mode: str = "bilinear",
+        padding_mode: str = "zeros",
+        align_corners: bool = False,
+    ) -> Tensor:
         """Samples [n, c, h, w] at grid [n, h', w', 2] (x, y in [-1, 1]) by mode, outside points by padding_mode (bicubic: not supported, as burn's backends)."""
         kind = self.kind.tensor_kind
         if kind is FLOAT:
@@ -1427,7 +1495,7 @@ class Tensor(TensorBase):
             )
         raise kind_error("grid_sample_2d", self, (FLOAT,))
 
-    def equal(self, rhs):
+    def equal(self, rhs: Tensor) -> Tensor:
         """Routes by kind:
 
         - float_equal: Element-wise lhs == rhs.
@@ -1449,7 +1517,7 @@ class Tensor(TensorBase):
             return bool_equal(self, rhs)
         raise kind_error("equal", self, (FLOAT, INT, BOOL))
 
-    def equal_elem(self, rhs):
+    def equal_elem(self, rhs: float) -> Tensor:
         """Routes by kind:
 
         - float_equal_elem: Element-wise lhs == scalar.
@@ -1465,7 +1533,7 @@ class Tensor(TensorBase):
             return bool_equal_elem(self, scalar_for("equal_elem", self, rhs))
         raise kind_error("equal_elem", self, (FLOAT, INT, BOOL))
 
-    def not_equal_elem(self, rhs):
+    def not_equal_elem(self, rhs: float) -> Tensor:
         """Routes by kind:
 
         - float_not_equal_elem: Element-wise lhs != scalar.
@@ -1481,7 +1549,7 @@ class Tensor(TensorBase):
             return bool_not_equal_elem(self, scalar_for("not_equal_elem", self, rhs))
         raise kind_error("not_equal_elem", self, (FLOAT, INT, BOOL))
 
-    def greater(self, rhs):
+    def greater(self, rhs: Tensor) -> Tensor:
         """Routes by kind:
 
         - float_greater: Element-wise lhs > rhs.
@@ -1498,7 +1566,7 @@ class Tensor(TensorBase):
             return int_greater(self, rhs)
         raise kind_error("greater", self, (FLOAT, INT))
 
-    def greater_elem(self, rhs):
+    def greater_elem(self, rhs: float) -> Tensor:
         """Routes by kind:
 
         - float_greater_elem: Element-wise lhs > scalar.
@@ -1511,7 +1579,7 @@ class Tensor(TensorBase):
             return int_greater_elem(self, scalar_for("greater_elem", self, rhs))
         raise kind_error("greater_elem", self, (FLOAT, INT))
 
-    def lower(self, rhs):
+    def lower(self, rhs: Tensor) -> Tensor:
         """Routes by kind:
 
         - float_lower: Element-wise lhs < rhs.
@@ -1528,7 +1596,7 @@ class Tensor(TensorBase):
             return int_lower(self, rhs)
         raise kind_error("lower", self, (FLOAT, INT))
 
-    def lower_elem(self, rhs):
+    def lower_elem(self, rhs: float) -> Tensor:
         """Routes by kind:
 
         - float_lower_elem: Element-wise lhs < scalar.
@@ -1541,7 +1609,7 @@ class Tensor(TensorBase):
             return int_lower_elem(self, scalar_for("lower_elem", self, rhs))
         raise kind_error("lower_elem", self, (FLOAT, INT))
 
-    def not_equal(self, rhs):
+    def not_equal(self, rhs: Tensor) -> Tensor:
         """Routes by kind:
 
         - float_not_equal: Element-wise lhs != rhs.
@@ -1563,7 +1631,7 @@ class Tensor(TensorBase):
             return bool_not_equal(self, rhs)
         raise kind_error("not_equal", self, (FLOAT, INT, BOOL))
 
-    def greater_equal(self, rhs):
+    def greater_equal(self, rhs: Tensor) -> Tensor:
         """Routes by kind:
 
         - float_greater_equal: Element-wise lhs >= rhs.
@@ -1580,7 +1648,7 @@ class Tensor(TensorBase):
             return int_greater_equal(self, rhs)
         raise kind_error("greater_equal", self, (FLOAT, INT))
 
-    def greater_equal_elem(self, rhs):
+    def greater_equal_elem(self, rhs: float) -> Tensor:
         """Routes by kind:
 
         - float_greater_equal_elem: Element-wise lhs >= scalar.
@@ -1593,7 +1661,7 @@ class Tensor(TensorBase):
             return int_greater_equal_elem(self, scalar_for("greater_equal_elem", self, rhs))
         raise kind_error("greater_equal_elem", self, (FLOAT, INT))
 
-    def lower_equal(self, rhs):
+    def lower_equal(self, rhs: Tensor) -> Tensor:
         """Routes by kind:
 
         - float_lower_equal: Element-wise lhs <= rhs.
@@ -1610,7 +1678,7 @@ class Tensor(TensorBase):
             return int_lower_equal(self, rhs)
         raise kind_error("lower_equal", self, (FLOAT, INT))
 
-    def lower_equal_elem(self, rhs):
+    def lower_equal_elem(self, rhs: float) -> Tensor:
         """Routes by kind:
 
         - float_lower_equal_elem: Element-wise lhs <= scalar.
@@ -1623,7 +1691,7 @@ class Tensor(TensorBase):
             return int_lower_equal_elem(self, scalar_for("lower_equal_elem", self, rhs))
         raise kind_error("lower_equal_elem", self, (FLOAT, INT))
 
-    def bitwise_and(self, rhs):
+    def bitwise_and(self, rhs: Tensor | float) -> Tensor:
         """Routes by kind:
 
         - bitwise_and: Element-wise bitwise and, broadcasting.
@@ -1640,7 +1708,7 @@ class Tensor(TensorBase):
                 return bitwise_and_scalar(self, scalar_for("bitwise_and", self, rhs))
         raise kind_error("bitwise_and", self, (INT,))
 
-    def bitwise_or(self, rhs):
+    def bitwise_or(self, rhs: Tensor | float) -> Tensor:
         """Routes by kind:
 
         - bitwise_or: Element-wise bitwise or, broadcasting.
@@ -1657,7 +1725,7 @@ class Tensor(TensorBase):
                 return bitwise_or_scalar(self, scalar_for("bitwise_or", self, rhs))
         raise kind_error("bitwise_or", self, (INT,))
 
-    def bitwise_xor(self, rhs):
+    def bitwise_xor(self, rhs: Tensor | float) -> Tensor:
         """Routes by kind:
 
         - bitwise_xor: Element-wise bitwise exclusive or, broadcasting.
@@ -1674,7 +1742,7 @@ class Tensor(TensorBase):
                 return bitwise_xor_scalar(self, scalar_for("bitwise_xor", self, rhs))
         raise kind_error("bitwise_xor", self, (INT,))
 
-    def bitwise_left_shift(self, rhs):
+    def bitwise_left_shift(self, rhs: Tensor | float) -> Tensor:
         """Routes by kind:
 
         - bitwise_left_shift: Element-wise lhs << rhs, broadcasting.
@@ -1693,7 +1761,7 @@ class Tensor(TensorBase):
 
     __lshift__ = bitwise_left_shift
 
-    def bitwise_right_shift(self, rhs):
+    def bitwise_right_shift(self, rhs: Tensor | float) -> Tensor:
         """Routes by kind:
 
         - bitwise_right_shift: Element-wise lhs >> rhs (arithmetic, keeping the sign), broadcasting.
@@ -1714,7 +1782,7 @@ class Tensor(TensorBase):
 
     __rshift__ = bitwise_right_shift
 
-    def bool_and(self, rhs):
+    def bool_and(self, rhs: Tensor) -> Tensor:
         """Element-wise logical and."""
         kind = self.kind.tensor_kind
         if kind is BOOL:
@@ -1723,7 +1791,7 @@ class Tensor(TensorBase):
             return bool_and(self, rhs)
         raise kind_error("bool_and", self, (BOOL,))
 
-    def bool_or(self, rhs):
+    def bool_or(self, rhs: Tensor) -> Tensor:
         """Element-wise logical or."""
         kind = self.kind.tensor_kind
         if kind is BOOL:
@@ -1732,7 +1800,7 @@ class Tensor(TensorBase):
             return bool_or(self, rhs)
         raise kind_error("bool_or", self, (BOOL,))
 
-    def bool_xor(self, rhs):
+    def bool_xor(self, rhs: Tensor) -> Tensor:
         """Element-wise logical exclusive or."""
         kind = self.kind.tensor_kind
         if kind is BOOL:
@@ -1741,7 +1809,7 @@ class Tensor(TensorBase):
             return bool_xor(self, rhs)
         raise kind_error("bool_xor", self, (BOOL,))
 
-    def into_int(self, dtype=None):
+    def into_int(self, dtype: DTypeLike | None = None) -> Tensor:
         """Routes by kind:
 
         - float_into_int: Truncates toward zero into an int tensor.
@@ -1754,7 +1822,7 @@ class Tensor(TensorBase):
             return bool_into_int(self, dtype_arg(dtype, INT))
         raise kind_error("into_int", self, (FLOAT, BOOL))
 
-    def into_float(self, dtype=None):
+    def into_float(self, dtype: DTypeLike | None = None) -> Tensor:
         """Routes by kind:
 
         - int_into_float: Converts into a float tensor (an untracked leaf on an autodiff device).
@@ -1767,7 +1835,7 @@ class Tensor(TensorBase):
             return bool_into_float(self, dtype_arg(dtype, FLOAT))
         raise kind_error("into_float", self, (INT, BOOL))
 
-    def to_device(self, device):
+    def to_device(self, device: Device | None) -> Tensor:
         """Routes by kind:
 
         - float_to_device: The tensor on `device` (plain -> autodiff makes an untracked leaf; autodiff -> plain detaches).
@@ -1783,7 +1851,7 @@ class Tensor(TensorBase):
             return bool_to_device(self, device_arg(device).device)
         raise kind_error("to_device", self, (FLOAT, INT, BOOL))
 
-    def __pow__(self, rhs):
+    def __pow__(self, rhs: Tensor | float) -> Tensor:
         """Routes by kind: float -> powf, int -> powi."""
         kind = self.kind.tensor_kind
         if kind is FLOAT:
@@ -1792,7 +1860,7 @@ class Tensor(TensorBase):
             return self.powi(rhs)
         raise kind_error("__pow__", self, (FLOAT, INT))
 
-    def __and__(self, rhs):
+    def __and__(self, rhs: Tensor | float) -> Tensor:
         """Routes by kind: int -> bitwise_and, bool -> bool_and."""
         kind = self.kind.tensor_kind
         if kind is INT:
@@ -1801,7 +1869,7 @@ class Tensor(TensorBase):
             return self.bool_and(rhs)
         raise kind_error("__and__", self, (INT, BOOL))
 
-    def __or__(self, rhs):
+    def __or__(self, rhs: Tensor | float) -> Tensor:
         """Routes by kind: int -> bitwise_or, bool -> bool_or."""
         kind = self.kind.tensor_kind
         if kind is INT:
@@ -1810,7 +1878,7 @@ class Tensor(TensorBase):
             return self.bool_or(rhs)
         raise kind_error("__or__", self, (INT, BOOL))
 
-    def __xor__(self, rhs):
+    def __xor__(self, rhs: Tensor | float) -> Tensor:
         """Routes by kind: int -> bitwise_xor, bool -> bool_xor."""
         kind = self.kind.tensor_kind
         if kind is INT:
@@ -1819,7 +1887,7 @@ class Tensor(TensorBase):
             return self.bool_xor(rhs)
         raise kind_error("__xor__", self, (INT, BOOL))
 
-    def __invert__(self):
+    def __invert__(self) -> Tensor:
         """Routes by kind: int -> bitwise_not, bool -> bool_not."""
         kind = self.kind.tensor_kind
         if kind is INT:

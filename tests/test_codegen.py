@@ -598,7 +598,7 @@ def test_a_method_is_called_on_the_first_tensor_even_after_a_dim(tmp_path):
     catalogue.write_text(MINI.read_text() + GATHER_ENTRY)
     assert generate(catalogue, tmp_path / "out") == 0
     tensor = (tmp_path / "out" / "tensor.py").read_text()
-    assert "def gather(self, dim, indices):" in tensor
+    assert "def gather(self, dim: int, indices: Tensor) -> Tensor:" in tensor
     assert 'expect_kind("gather", indices, INT)' in tensor
     assert 'return float_gather(dim_of("gather", "dim", self, dim), self, indices)' in tensor
 
@@ -913,8 +913,8 @@ def test_explain_shows_routing_kernels_recorder_rule_and_methods(capsys):
     assert main(["explain", "float_mul", "--ops", str(ROOT / "ops.yaml")]) == 0
     text = capsys.readouterr().out
     float_ops = (ROOT / "generated" / "dispatch" / "float_ops.py").read_text().splitlines()
-    line = float_ops.index("def float_mul(lhs, rhs):") + 1
-    assert f"float_mul(lhs, rhs) at generated/dispatch/float_ops.py:{line}" in text
+    line = float_ops.index("def float_mul(lhs: Tensor, rhs: Tensor) -> Tensor:") + 1
+    assert f"float_mul(lhs: Tensor, rhs: Tensor) at generated/dispatch/float_ops.py:{line}" in text
     assert "numpy: ArithmeticKernels.float_mul at runtime/backends/kernels/arithmetic.py:" in text
     assert "when `lhs` is tracked, the step saves: rhs" in text
     assert "when `rhs` is tracked, the step saves: lhs" in text

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=107b9988fba547ec body=24bc7584c384e1b6
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=5a79a44aabb19fd1 body=24bc7584c384e1b6
 """The dispatch layer: every routing function of ops.yaml, by kind."""
 
 from generated.dispatch import float_ops

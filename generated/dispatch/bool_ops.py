@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=0180edc019f01365 body=fd05474892e312a0
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=5980d261eeb8b87f body=7a29ea3b470481bb
 """The bool ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -6,6 +6,10 @@ DispatchAutodiffContext; match on the backend of the first tensor (`B`); under D
 inner backend; under Enabled(strategy) call the Autodiff specialization for that strategy (`AD`),
 a plain float input entering as a constant; wrap the outputs with the merged context.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from generated.backends import BACKENDS
 from generated.tensor import Tensor
@@ -19,6 +23,13 @@ from runtime.dispatch import (
     merge_contexts,
     unsupported_backend,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from runtime.device import DispatchDevice
+    from runtime.distribution import Distribution
+    from runtime.indexing import IndexingUpdateOp
 
 BALANCED = GradientCheckpointingStrategy.Balanced
 
@@ -64,7 +75,7 @@ __all__ = [
 ]
 
 
-def bool_from_data(data, device, dtype):
+def bool_from_data(data: object, device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """A bool tensor holding a copy of `data`."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
@@ -75,7 +86,7 @@ def bool_from_data(data, device, dtype):
     raise unsupported_backend("bool_from_data", device)
 
 
-def bool_empty(shape, device, dtype):
+def bool_empty(shape: tuple[int, ...], device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """An uninitialised bool tensor."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
@@ -86,7 +97,7 @@ def bool_empty(shape, device, dtype):
     raise unsupported_backend("bool_empty", device)
 
 
-def bool_zeros(shape, device, dtype):
+def bool_zeros(shape: tuple[int, ...], device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """A bool tensor of false."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
@@ -97,7 +108,7 @@ def bool_zeros(shape, device, dtype):
     raise unsupported_backend("bool_zeros", device)
 
 
-def bool_ones(shape, device, dtype):
+def bool_ones(shape: tuple[int, ...], device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """A bool tensor of true."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
@@ -108,7 +119,7 @@ def bool_ones(shape, device, dtype):
     raise unsupported_backend("bool_ones", device)
 
 
-def bool_any(tensor):
+def bool_any(tensor: Tensor) -> Tensor:
     """Whether any element is true, shape [1]."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -122,7 +133,7 @@ def bool_any(tensor):
     raise unsupported_backend("bool_any", tensor)
 
 
-def bool_any_dim(tensor, dim):
+def bool_any_dim(tensor: Tensor, dim: int) -> Tensor:
     """Whether any element is true along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
@@ -140,7 +151,7 @@ def bool_any_dim(tensor, dim):
         raise
 
 
-def bool_all(tensor):
+def bool_all(tensor: Tensor) -> Tensor:
     """Whether every element is true, shape [1]."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -154,7 +165,7 @@ def bool_all(tensor):
     raise unsupported_backend("bool_all", tensor)
 
 
-def bool_all_dim(tensor, dim):
+def bool_all_dim(tensor: Tensor, dim: int) -> Tensor:
     """Whether every element is true along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
@@ -172,7 +183,7 @@ def bool_all_dim(tensor, dim):
         raise
 
 
-def bool_reshape(tensor, shape):
+def bool_reshape(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """The same elements in a new shape (-1 infers one dim)."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -186,7 +197,7 @@ def bool_reshape(tensor, shape):
     raise unsupported_backend("bool_reshape", tensor)
 
 
-def bool_swap_dims(tensor, dim1, dim2):
+def bool_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
     """Swaps two dims."""
     try:
         ctx = tensor.context
@@ -204,12 +215,12 @@ def bool_swap_dims(tensor, dim1, dim2):
         raise
 
 
-def bool_transpose(tensor):
+def bool_transpose(tensor: Tensor) -> Tensor:
     """Swaps the last two dims."""
     return bool_swap_dims(tensor, -2, -1)
 
 
-def bool_permute(tensor, axes):
+def bool_permute(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     """Reorders the dims; dim i of the result is dim axes[i] of the tensor."""
     try:
         ctx = tensor.context
@@ -227,7 +238,7 @@ def bool_permute(tensor, axes):
         raise
 
 
-def bool_flip(tensor, axes):
+def bool_flip(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     """Reverses the order of the elements along each of `axes`."""
     try:
         ctx = tensor.context
@@ -245,7 +256,7 @@ def bool_flip(tensor, axes):
         raise
 
 
-def bool_expand(tensor, shape):
+def bool_expand(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Broadcasts to `shape` (size-1 dims stretch; new dims go in front)."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -259,7 +270,7 @@ def bool_expand(tensor, shape):
     raise unsupported_backend("bool_expand", tensor)
 
 
-def bool_repeat_dim(tensor, dim, times):
+def bool_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
     """The tensor repeated `times` times along dim, tiled ([a, b] -> [a, b, a, b])."""
     try:
         ctx = tensor.context
@@ -277,7 +288,7 @@ def bool_repeat_dim(tensor, dim, times):
         raise
 
 
-def bool_slice(tensor, slices):
+def bool_slice(tensor: Tensor, slices: tuple[tuple[int, int, int], ...]) -> Tensor:
     """The elements in `slices`, one per leading dim (ints keep their dim with size 1)."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -291,7 +302,9 @@ def bool_slice(tensor, slices):
     raise unsupported_backend("bool_slice", tensor)
 
 
-def bool_slice_assign(tensor, slices, value):
+def bool_slice_assign(
+    tensor: Tensor, slices: tuple[tuple[int, int, int], ...], value: Tensor
+) -> Tensor:
     """A copy of the tensor with the elements in `slices` replaced by `value`."""
     ctx = tensor.context if value.context is tensor.context else tensor.context.merge(value.context)
     if tensor.kind.variant == "NumPy":
@@ -311,7 +324,7 @@ def bool_slice_assign(tensor, slices, value):
     raise unsupported_backend("bool_slice_assign", tensor)
 
 
-def bool_cat(tensors, dim):
+def bool_cat(tensors: list[Tensor], dim: int) -> Tensor:
     """The tensors joined along dim (every other dim must match)."""
     try:
         ctx = merge_contexts(DISABLED, tensors)
@@ -329,7 +342,7 @@ def bool_cat(tensors, dim):
         raise
 
 
-def bool_unfold(tensor, dim, size, step):
+def bool_unfold(tensor: Tensor, dim: int, size: int, step: int) -> Tensor:
     """Windows of `size` every `step` along dim, as [pre, windows, post, size]."""
     try:
         ctx = tensor.context
@@ -347,7 +360,7 @@ def bool_unfold(tensor, dim, size, step):
         raise
 
 
-def bool_gather(dim, tensor, indices):
+def bool_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
     """Reads tensor at `indices` along dim (indices have the tensor's shape but in dim)."""
     try:
         ctx = (
@@ -375,7 +388,7 @@ def bool_gather(dim, tensor, indices):
         raise
 
 
-def bool_scatter_or(dim, tensor, indices, value):
+def bool_scatter_or(dim: int, tensor: Tensor, indices: Tensor, value: Tensor) -> Tensor:
     """scatter with logical or (burn's update add on bools)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
@@ -413,7 +426,7 @@ def bool_scatter_or(dim, tensor, indices, value):
         raise
 
 
-def bool_select(tensor, dim, indices):
+def bool_select(tensor: Tensor, dim: int, indices: Tensor) -> Tensor:
     """The slices of dim at the 1-D `indices`, in their order (repeats allowed)."""
     try:
         ctx = (
@@ -441,7 +454,7 @@ def bool_select(tensor, dim, indices):
         raise
 
 
-def bool_select_or(tensor, dim, indices, value):
+def bool_select_or(tensor: Tensor, dim: int, indices: Tensor, value: Tensor) -> Tensor:
     """select_assign with logical or (burn's update add on bools)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
@@ -479,7 +492,7 @@ def bool_select_or(tensor, dim, indices, value):
         raise
 
 
-def bool_mask_where(tensor, mask, value):
+def bool_mask_where(tensor: Tensor, mask: Tensor, value: Tensor) -> Tensor:
     """value where mask is true, else tensor (all three broadcast)."""
     try:
         ctx = tensor.context.merge(mask.context).merge(value.context)
@@ -509,7 +522,7 @@ def bool_mask_where(tensor, mask, value):
         raise
 
 
-def bool_mask_fill(tensor, mask, value):
+def bool_mask_fill(tensor: Tensor, mask: Tensor, value: float) -> Tensor:
     """value where mask is true, else tensor (the mask broadcasts)."""
     try:
         ctx = (
@@ -535,7 +548,7 @@ def bool_mask_fill(tensor, mask, value):
         raise
 
 
-def bool_mask_select(tensor, mask):
+def bool_mask_select(tensor: Tensor, mask: Tensor) -> Tensor:
     """The elements where mask (of the tensor's shape) is true, as 1-D (data-dependent length)."""
     ctx = tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
     if tensor.kind.variant == "NumPy":
@@ -555,7 +568,7 @@ def bool_mask_select(tensor, mask):
     raise unsupported_backend("bool_mask_select", tensor)
 
 
-def bool_argwhere(tensor, dtype):
+def bool_argwhere(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """The indices of the true elements, one row each, shape [count, rank]."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -569,7 +582,7 @@ def bool_argwhere(tensor, dtype):
     raise unsupported_backend("bool_argwhere", tensor)
 
 
-def bool_not(tensor):
+def bool_not(tensor: Tensor) -> Tensor:
     """Element-wise logical not."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -583,7 +596,7 @@ def bool_not(tensor):
     raise unsupported_backend("bool_not", tensor)
 
 
-def bool_and(lhs, rhs):
+def bool_and(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise logical and."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -607,7 +620,7 @@ def bool_and(lhs, rhs):
         raise
 
 
-def bool_or(lhs, rhs):
+def bool_or(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise logical or."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -631,7 +644,7 @@ def bool_or(lhs, rhs):
         raise
 
 
-def bool_equal(lhs, rhs):
+def bool_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs == rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -655,7 +668,7 @@ def bool_equal(lhs, rhs):
         raise
 
 
-def bool_xor(lhs, rhs):
+def bool_xor(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise logical exclusive or."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -679,7 +692,7 @@ def bool_xor(lhs, rhs):
         raise
 
 
-def bool_not_equal(lhs, rhs):
+def bool_not_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs != rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -703,7 +716,7 @@ def bool_not_equal(lhs, rhs):
         raise
 
 
-def bool_equal_elem(lhs, rhs):
+def bool_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs == a bool."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -717,7 +730,7 @@ def bool_equal_elem(lhs, rhs):
     raise unsupported_backend("bool_equal_elem", lhs)
 
 
-def bool_not_equal_elem(lhs, rhs):
+def bool_not_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs != a bool."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -731,7 +744,7 @@ def bool_not_equal_elem(lhs, rhs):
     raise unsupported_backend("bool_not_equal_elem", lhs)
 
 
-def bool_into_int(tensor, dtype):
+def bool_into_int(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """true -> 1, false -> 0."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -745,7 +758,7 @@ def bool_into_int(tensor, dtype):
     raise unsupported_backend("bool_into_int", tensor)
 
 
-def bool_into_float(tensor, dtype):
+def bool_into_float(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """true -> 1.0, false -> 0.0 (an untracked leaf on an autodiff device)."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -767,7 +780,7 @@ def bool_into_float(tensor, dtype):
     raise unsupported_backend("bool_into_float", tensor)
 
 
-def bool_to_device(tensor, device):
+def bool_to_device(tensor: Tensor, device: DispatchDevice) -> Tensor:
     """The tensor on `device`."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=72e8be0bdc9d6646 body=75b546798b68cd1c
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=24b55e594d025c65 body=485a70be96f21725
 """The float ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -6,6 +6,10 @@ DispatchAutodiffContext; match on the backend of the first tensor (`B`); under D
 inner backend; under Enabled(strategy) call the Autodiff specialization for that strategy (`AD`),
 a plain float input entering as a constant; wrap the outputs with the merged context.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from generated.backends import BACKENDS
 from generated.tensor import Tensor
@@ -19,6 +23,13 @@ from runtime.dispatch import (
     merge_contexts,
     unsupported_backend,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from runtime.device import DispatchDevice
+    from runtime.distribution import Distribution
+    from runtime.indexing import IndexingUpdateOp
 
 BALANCED = GradientCheckpointingStrategy.Balanced
 
@@ -166,7 +177,7 @@ __all__ = [
 ]
 
 
-def float_from_data(data, device, dtype):
+def float_from_data(data: object, device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """A float tensor holding a copy of `data`."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
@@ -185,7 +196,7 @@ def float_from_data(data, device, dtype):
     raise unsupported_backend("float_from_data", device)
 
 
-def float_zeros(shape, device, dtype):
+def float_zeros(shape: tuple[int, ...], device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """A float tensor of zeros."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
@@ -204,7 +215,7 @@ def float_zeros(shape, device, dtype):
     raise unsupported_backend("float_zeros", device)
 
 
-def float_ones(shape, device, dtype):
+def float_ones(shape: tuple[int, ...], device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """A float tensor of ones."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
@@ -223,7 +234,9 @@ def float_ones(shape, device, dtype):
     raise unsupported_backend("float_ones", device)
 
 
-def float_full(shape, fill_value, device, dtype):
+def float_full(
+    shape: tuple[int, ...], fill_value: float, device: DispatchDevice, dtype: np.dtype
+) -> Tensor:
     """A float tensor filled with `fill_value`."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
@@ -246,7 +259,7 @@ def float_full(shape, fill_value, device, dtype):
     raise unsupported_backend("float_full", device)
 
 
-def float_empty(shape, device, dtype):
+def float_empty(shape: tuple[int, ...], device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """An uninitialised float tensor."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
@@ -265,7 +278,9 @@ def float_empty(shape, device, dtype):
     raise unsupported_backend("float_empty", device)
 
 
-def float_random(shape, distribution, device, dtype):
+def float_random(
+    shape: tuple[int, ...], distribution: Distribution, device: DispatchDevice, dtype: np.dtype
+) -> Tensor:
     """A float tensor sampled from `distribution` (seed it with `device.seed(n)`)."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
@@ -288,7 +303,7 @@ def float_random(shape, distribution, device, dtype):
     raise unsupported_backend("float_random", device)
 
 
-def float_add(lhs, rhs):
+def float_add(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise sum, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -326,7 +341,7 @@ def float_add(lhs, rhs):
         raise
 
 
-def float_add_scalar(lhs, rhs):
+def float_add_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Adds a scalar to every element."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -348,7 +363,7 @@ def float_add_scalar(lhs, rhs):
     raise unsupported_backend("float_add_scalar", lhs)
 
 
-def float_sub(lhs, rhs):
+def float_sub(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise difference, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -386,7 +401,7 @@ def float_sub(lhs, rhs):
         raise
 
 
-def float_sub_scalar(lhs, rhs):
+def float_sub_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Subtracts a scalar from every element."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -408,7 +423,7 @@ def float_sub_scalar(lhs, rhs):
     raise unsupported_backend("float_sub_scalar", lhs)
 
 
-def float_mul(lhs, rhs):
+def float_mul(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise product, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -446,7 +461,7 @@ def float_mul(lhs, rhs):
         raise
 
 
-def float_mul_scalar(lhs, rhs):
+def float_mul_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Multiplies every element by a scalar."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -468,7 +483,7 @@ def float_mul_scalar(lhs, rhs):
     raise unsupported_backend("float_mul_scalar", lhs)
 
 
-def float_div(lhs, rhs):
+def float_div(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise quotient, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -506,7 +521,7 @@ def float_div(lhs, rhs):
         raise
 
 
-def float_div_scalar(lhs, rhs):
+def float_div_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Divides every element by a scalar."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -528,7 +543,7 @@ def float_div_scalar(lhs, rhs):
     raise unsupported_backend("float_div_scalar", lhs)
 
 
-def float_neg(tensor):
+def float_neg(tensor: Tensor) -> Tensor:
     """Element-wise negation."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -550,7 +565,7 @@ def float_neg(tensor):
     raise unsupported_backend("float_neg", tensor)
 
 
-def float_matmul(lhs, rhs):
+def float_matmul(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Matrix product over the last two dims, broadcasting the batch dims."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -588,7 +603,7 @@ def float_matmul(lhs, rhs):
         raise
 
 
-def float_remainder(lhs, rhs):
+def float_remainder(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise remainder with the divisor's sign (Python's %), broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -626,7 +641,7 @@ def float_remainder(lhs, rhs):
         raise
 
 
-def float_remainder_scalar(lhs, rhs):
+def float_remainder_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Remainder of every element by a scalar, with the scalar's sign."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -648,7 +663,7 @@ def float_remainder_scalar(lhs, rhs):
     raise unsupported_backend("float_remainder_scalar", lhs)
 
 
-def float_cross(lhs, rhs, dim):
+def float_cross(lhs: Tensor, rhs: Tensor, dim: int) -> Tensor:
     """Cross product of 3-vectors along `dim` (of size 3), broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -686,7 +701,7 @@ def float_cross(lhs, rhs, dim):
         raise
 
 
-def float_powf(lhs, rhs):
+def float_powf(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs ** rhs, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -724,12 +739,12 @@ def float_powf(lhs, rhs):
         raise
 
 
-def float_powf_scalar(lhs, rhs):
+def float_powf_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Raises every element to a float power (burn's entry point; the generic case does the work)."""
     return float_powf_scalar_impl(lhs, rhs)
 
 
-def float_powf_scalar_impl(lhs, rhs):
+def float_powf_scalar_impl(lhs: Tensor, rhs: float) -> Tensor:
     """The generic case of float_powf_scalar, where burn-autodiff puts the backward."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -751,7 +766,7 @@ def float_powf_scalar_impl(lhs, rhs):
     raise unsupported_backend("float_powf_scalar_impl", lhs)
 
 
-def float_powi(lhs, rhs):
+def float_powi(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Raises every element to an int tensor's power, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -781,17 +796,17 @@ def float_powi(lhs, rhs):
         raise
 
 
-def float_powi_scalar(lhs, rhs):
+def float_powi_scalar(lhs: Tensor, rhs: int) -> Tensor:
     """Raises every element to an integer power."""
     return float_powi_scalar_impl(lhs, rhs)
 
 
-def float_powi_scalar_impl(lhs, rhs):
+def float_powi_scalar_impl(lhs: Tensor, rhs: int) -> Tensor:
     """The generic case of float_powi_scalar; burn's default defers to float_powf_scalar_impl."""
     return float_powf_scalar_impl(lhs, rhs)
 
 
-def float_clamp(tensor, min, max):
+def float_clamp(tensor: Tensor, min: float, max: float) -> Tensor:
     """Clamps every element into [min, max] (the gradient is 0 where an element was clamped)."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -813,7 +828,7 @@ def float_clamp(tensor, min, max):
     raise unsupported_backend("float_clamp", tensor)
 
 
-def float_clamp_min(tensor, min):
+def float_clamp_min(tensor: Tensor, min: float) -> Tensor:
     """Raises every element below `min` to `min`."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -835,7 +850,7 @@ def float_clamp_min(tensor, min):
     raise unsupported_backend("float_clamp_min", tensor)
 
 
-def float_clamp_max(tensor, max):
+def float_clamp_max(tensor: Tensor, max: float) -> Tensor:
     """Lowers every element above `max` to `max`."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -857,7 +872,7 @@ def float_clamp_max(tensor, max):
     raise unsupported_backend("float_clamp_max", tensor)
 
 
-def float_exp(tensor):
+def float_exp(tensor: Tensor) -> Tensor:
     """Element-wise e^x."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -879,7 +894,7 @@ def float_exp(tensor):
     raise unsupported_backend("float_exp", tensor)
 
 
-def float_square(tensor):
+def float_square(tensor: Tensor) -> Tensor:
     """Element-wise x * x."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -901,7 +916,7 @@ def float_square(tensor):
     raise unsupported_backend("float_square", tensor)
 
 
-def float_log(tensor):
+def float_log(tensor: Tensor) -> Tensor:
     """Element-wise natural logarithm."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -923,7 +938,7 @@ def float_log(tensor):
     raise unsupported_backend("float_log", tensor)
 
 
-def float_sqrt(tensor):
+def float_sqrt(tensor: Tensor) -> Tensor:
     """Element-wise square root."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -945,7 +960,7 @@ def float_sqrt(tensor):
     raise unsupported_backend("float_sqrt", tensor)
 
 
-def float_abs(tensor):
+def float_abs(tensor: Tensor) -> Tensor:
     """Element-wise absolute value."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -967,7 +982,7 @@ def float_abs(tensor):
     raise unsupported_backend("float_abs", tensor)
 
 
-def float_sign(tensor):
+def float_sign(tensor: Tensor) -> Tensor:
     """Element-wise sign (-1, 0 or 1)."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -989,7 +1004,7 @@ def float_sign(tensor):
     raise unsupported_backend("float_sign", tensor)
 
 
-def float_tanh(tensor):
+def float_tanh(tensor: Tensor) -> Tensor:
     """Element-wise hyperbolic tangent."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1011,7 +1026,7 @@ def float_tanh(tensor):
     raise unsupported_backend("float_tanh", tensor)
 
 
-def float_log1p(tensor):
+def float_log1p(tensor: Tensor) -> Tensor:
     """Element-wise log(1 + x), accurate near 0."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1033,7 +1048,7 @@ def float_log1p(tensor):
     raise unsupported_backend("float_log1p", tensor)
 
 
-def float_recip(tensor):
+def float_recip(tensor: Tensor) -> Tensor:
     """Element-wise 1 / x."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1055,7 +1070,7 @@ def float_recip(tensor):
     raise unsupported_backend("float_recip", tensor)
 
 
-def float_sin(tensor):
+def float_sin(tensor: Tensor) -> Tensor:
     """Element-wise sine."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1077,7 +1092,7 @@ def float_sin(tensor):
     raise unsupported_backend("float_sin", tensor)
 
 
-def float_cos(tensor):
+def float_cos(tensor: Tensor) -> Tensor:
     """Element-wise cosine."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1099,7 +1114,7 @@ def float_cos(tensor):
     raise unsupported_backend("float_cos", tensor)
 
 
-def float_tan(tensor):
+def float_tan(tensor: Tensor) -> Tensor:
     """Element-wise tangent."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1121,7 +1136,7 @@ def float_tan(tensor):
     raise unsupported_backend("float_tan", tensor)
 
 
-def float_sinh(tensor):
+def float_sinh(tensor: Tensor) -> Tensor:
     """Element-wise hyperbolic sine."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1143,7 +1158,7 @@ def float_sinh(tensor):
     raise unsupported_backend("float_sinh", tensor)
 
 
-def float_cosh(tensor):
+def float_cosh(tensor: Tensor) -> Tensor:
     """Element-wise hyperbolic cosine."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1165,7 +1180,7 @@ def float_cosh(tensor):
     raise unsupported_backend("float_cosh", tensor)
 
 
-def float_asin(tensor):
+def float_asin(tensor: Tensor) -> Tensor:
     """Element-wise arcsine (x in [-1, 1])."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1187,7 +1202,7 @@ def float_asin(tensor):
     raise unsupported_backend("float_asin", tensor)
 
 
-def float_acos(tensor):
+def float_acos(tensor: Tensor) -> Tensor:
     """Element-wise arccosine (x in [-1, 1])."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1209,7 +1224,7 @@ def float_acos(tensor):
     raise unsupported_backend("float_acos", tensor)
 
 
-def float_atan(tensor):
+def float_atan(tensor: Tensor) -> Tensor:
     """Element-wise arctangent."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1231,7 +1246,7 @@ def float_atan(tensor):
     raise unsupported_backend("float_atan", tensor)
 
 
-def float_asinh(tensor):
+def float_asinh(tensor: Tensor) -> Tensor:
     """Element-wise inverse hyperbolic sine."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1253,7 +1268,7 @@ def float_asinh(tensor):
     raise unsupported_backend("float_asinh", tensor)
 
 
-def float_acosh(tensor):
+def float_acosh(tensor: Tensor) -> Tensor:
     """Element-wise inverse hyperbolic cosine (x >= 1)."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1275,7 +1290,7 @@ def float_acosh(tensor):
     raise unsupported_backend("float_acosh", tensor)
 
 
-def float_atanh(tensor):
+def float_atanh(tensor: Tensor) -> Tensor:
     """Element-wise inverse hyperbolic tangent (x in (-1, 1))."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1297,7 +1312,7 @@ def float_atanh(tensor):
     raise unsupported_backend("float_atanh", tensor)
 
 
-def float_atan2(lhs, rhs):
+def float_atan2(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise angle of the point (x=rhs, y=lhs), in (-pi, pi], broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -1335,7 +1350,7 @@ def float_atan2(lhs, rhs):
         raise
 
 
-def float_hypot(lhs, rhs):
+def float_hypot(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise sqrt(lhs^2 + rhs^2) without overflow, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -1373,7 +1388,7 @@ def float_hypot(lhs, rhs):
         raise
 
 
-def float_erf(tensor):
+def float_erf(tensor: Tensor) -> Tensor:
     """Element-wise Gauss error function."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1395,7 +1410,7 @@ def float_erf(tensor):
     raise unsupported_backend("float_erf", tensor)
 
 
-def float_round(tensor):
+def float_round(tensor: Tensor) -> Tensor:
     """Element-wise rounding to the nearest integer, halves to even (the gradient is 0)."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1417,7 +1432,7 @@ def float_round(tensor):
     raise unsupported_backend("float_round", tensor)
 
 
-def float_floor(tensor):
+def float_floor(tensor: Tensor) -> Tensor:
     """Element-wise largest integer <= x (the gradient is 0)."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1439,7 +1454,7 @@ def float_floor(tensor):
     raise unsupported_backend("float_floor", tensor)
 
 
-def float_ceil(tensor):
+def float_ceil(tensor: Tensor) -> Tensor:
     """Element-wise smallest integer >= x (the gradient is 0)."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1461,7 +1476,7 @@ def float_ceil(tensor):
     raise unsupported_backend("float_ceil", tensor)
 
 
-def float_trunc(tensor):
+def float_trunc(tensor: Tensor) -> Tensor:
     """Element-wise rounding toward zero (the gradient is 0)."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1483,7 +1498,7 @@ def float_trunc(tensor):
     raise unsupported_backend("float_trunc", tensor)
 
 
-def relu(tensor):
+def relu(tensor: Tensor) -> Tensor:
     """Element-wise max(x, 0)."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1505,7 +1520,7 @@ def relu(tensor):
     raise unsupported_backend("relu", tensor)
 
 
-def relu_backward(output, grad):
+def relu_backward(output: Tensor, grad: Tensor) -> Tensor:
     """relu's backward from its output, grad where output > 0 (0 where output <= 0)."""
     try:
         ctx = (
@@ -1545,7 +1560,7 @@ def relu_backward(output, grad):
         raise
 
 
-def leaky_relu(tensor, negative_slope):
+def leaky_relu(tensor: Tensor, negative_slope: float) -> Tensor:
     """Element-wise x, or x * negative_slope where x < 0."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1567,7 +1582,7 @@ def leaky_relu(tensor, negative_slope):
     raise unsupported_backend("leaky_relu", tensor)
 
 
-def prelu(tensor, alpha):
+def prelu(tensor: Tensor, alpha: Tensor) -> Tensor:
     """Element-wise x, or x * alpha where x < 0; alpha (learned) broadcasts against x."""
     try:
         ctx = (
@@ -1613,7 +1628,7 @@ def prelu(tensor, alpha):
         raise
 
 
-def gelu(tensor):
+def gelu(tensor: Tensor) -> Tensor:
     """Element-wise x * Φ(x) (the exact erf form, and its exact gradient)."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1635,7 +1650,7 @@ def gelu(tensor):
     raise unsupported_backend("gelu", tensor)
 
 
-def gelu_backward(x, grad):
+def gelu_backward(x: Tensor, grad: Tensor) -> Tensor:
     """gelu's backward, grad * (Φ(x) + x φ(x)), the exact form's derivative (not burn's tanh one)."""
     try:
         ctx = x.context if grad.context is x.context else x.context.merge(grad.context)
@@ -1673,7 +1688,7 @@ def gelu_backward(x, grad):
         raise
 
 
-def sigmoid(tensor):
+def sigmoid(tensor: Tensor) -> Tensor:
     """Element-wise logistic function 1 / (1 + e^-x)."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1695,7 +1710,7 @@ def sigmoid(tensor):
     raise unsupported_backend("sigmoid", tensor)
 
 
-def sigmoid_backward(output, grad):
+def sigmoid_backward(output: Tensor, grad: Tensor) -> Tensor:
     """sigmoid's backward from its output, grad * output * (1 - output)."""
     try:
         ctx = (
@@ -1735,12 +1750,12 @@ def sigmoid_backward(output, grad):
         raise
 
 
-def hard_sigmoid(tensor, alpha, beta):
+def hard_sigmoid(tensor: Tensor, alpha: float, beta: float) -> Tensor:
     """Element-wise clamp(alpha * x + beta, 0, 1)."""
     return float_clamp(float_add_scalar(float_mul_scalar(tensor, alpha), beta), 0.0, 1.0)
 
 
-def log_sigmoid(tensor):
+def log_sigmoid(tensor: Tensor) -> Tensor:
     """Element-wise log(sigmoid(x)), stable for large |x|."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1762,7 +1777,7 @@ def log_sigmoid(tensor):
     raise unsupported_backend("log_sigmoid", tensor)
 
 
-def log_sigmoid_backward(x, grad):
+def log_sigmoid_backward(x: Tensor, grad: Tensor) -> Tensor:
     """log_sigmoid's backward, grad * sigmoid(-x) (1 - sigmoid(x) without the cancellation)."""
     try:
         ctx = x.context if grad.context is x.context else x.context.merge(grad.context)
@@ -1800,12 +1815,12 @@ def log_sigmoid_backward(x, grad):
         raise
 
 
-def silu(tensor):
+def silu(tensor: Tensor) -> Tensor:
     """Element-wise x * sigmoid(x) (burn-tensor's silu)."""
     return float_mul(tensor, sigmoid(tensor))
 
 
-def softmax(tensor, dim):
+def softmax(tensor: Tensor, dim: int) -> Tensor:
     """e^x / sum(e^x) along `dim`, shifted by the row max (stable for large inputs)."""
     try:
         ctx = tensor.context
@@ -1831,7 +1846,7 @@ def softmax(tensor, dim):
         raise
 
 
-def log_softmax(tensor, dim):
+def log_softmax(tensor: Tensor, dim: int) -> Tensor:
     """log(softmax(x)) along `dim`, as x - max - log(sum(e^(x - max))) (stable)."""
     try:
         ctx = tensor.context
@@ -1857,12 +1872,12 @@ def log_softmax(tensor, dim):
         raise
 
 
-def softmin(tensor, dim):
+def softmin(tensor: Tensor, dim: int) -> Tensor:
     """softmax(-x) along `dim`."""
     return softmax(float_neg(tensor), dim)
 
 
-def float_sum(tensor):
+def float_sum(tensor: Tensor) -> Tensor:
     """Sum of all elements, shape [1]."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1884,7 +1899,7 @@ def float_sum(tensor):
     raise unsupported_backend("float_sum", tensor)
 
 
-def float_sum_dim(tensor, dim):
+def float_sum_dim(tensor: Tensor, dim: int) -> Tensor:
     """Sum along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
@@ -1910,7 +1925,7 @@ def float_sum_dim(tensor, dim):
         raise
 
 
-def float_mean(tensor):
+def float_mean(tensor: Tensor) -> Tensor:
     """Mean of all elements, shape [1]."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1932,7 +1947,7 @@ def float_mean(tensor):
     raise unsupported_backend("float_mean", tensor)
 
 
-def float_mean_dim(tensor, dim):
+def float_mean_dim(tensor: Tensor, dim: int) -> Tensor:
     """Mean along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
@@ -1958,7 +1973,7 @@ def float_mean_dim(tensor, dim):
         raise
 
 
-def float_prod(tensor):
+def float_prod(tensor: Tensor) -> Tensor:
     """Product of all elements, shape [1]."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1980,7 +1995,7 @@ def float_prod(tensor):
     raise unsupported_backend("float_prod", tensor)
 
 
-def float_prod_dim(tensor, dim):
+def float_prod_dim(tensor: Tensor, dim: int) -> Tensor:
     """Product along `dim`, keeping it with size 1 (its gradient is exact at zeros)."""
     try:
         ctx = tensor.context
@@ -2006,17 +2021,17 @@ def float_prod_dim(tensor, dim):
         raise
 
 
-def float_max(tensor):
+def float_max(tensor: Tensor) -> Tensor:
     """Largest element, shape [1] (NaN if any is NaN)."""
     return float_max_dim(float_reshape(tensor, (-1,)), 0)
 
 
-def float_max_dim(tensor, dim):
+def float_max_dim(tensor: Tensor, dim: int) -> Tensor:
     """Largest element along `dim`, keeping it with size 1."""
     return float_max_dim_with_indices(tensor, dim)[0]
 
 
-def float_max_dim_with_indices(tensor, dim):
+def float_max_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor]:
     """(largest element, its index) along `dim`, keeping it; ties go to the lowest index."""
     try:
         ctx = tensor.context
@@ -2046,17 +2061,17 @@ def float_max_dim_with_indices(tensor, dim):
         raise
 
 
-def float_min(tensor):
+def float_min(tensor: Tensor) -> Tensor:
     """Smallest element, shape [1] (NaN if any is NaN)."""
     return float_min_dim(float_reshape(tensor, (-1,)), 0)
 
 
-def float_min_dim(tensor, dim):
+def float_min_dim(tensor: Tensor, dim: int) -> Tensor:
     """Smallest element along `dim`, keeping it with size 1."""
     return float_min_dim_with_indices(tensor, dim)[0]
 
 
-def float_min_dim_with_indices(tensor, dim):
+def float_min_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor]:
     """(smallest element, its index) along `dim`, keeping it; ties go to the lowest index."""
     try:
         ctx = tensor.context
@@ -2086,17 +2101,17 @@ def float_min_dim_with_indices(tensor, dim):
         raise
 
 
-def float_max_abs(tensor):
+def float_max_abs(tensor: Tensor) -> Tensor:
     """Largest absolute value, shape [1]."""
     return float_max(float_abs(tensor))
 
 
-def float_max_abs_dim(tensor, dim):
+def float_max_abs_dim(tensor: Tensor, dim: int) -> Tensor:
     """Largest absolute value along `dim`, keeping it with size 1."""
     return float_max_dim(float_abs(tensor), dim)
 
 
-def float_argmax(tensor, dim):
+def float_argmax(tensor: Tensor, dim: int) -> Tensor:
     """Index (int64) of the largest element along `dim`, kept; ties go to the lowest index."""
     try:
         ctx = tensor.context
@@ -2122,7 +2137,7 @@ def float_argmax(tensor, dim):
         raise
 
 
-def float_argmin(tensor, dim):
+def float_argmin(tensor: Tensor, dim: int) -> Tensor:
     """Index (int64) of the smallest element along `dim`, kept; ties go to the lowest index."""
     try:
         ctx = tensor.context
@@ -2148,7 +2163,7 @@ def float_argmin(tensor, dim):
         raise
 
 
-def float_any(tensor):
+def float_any(tensor: Tensor) -> Tensor:
     """Whether any element is non-zero, shape [1]."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -2170,7 +2185,7 @@ def float_any(tensor):
     raise unsupported_backend("float_any", tensor)
 
 
-def float_any_dim(tensor, dim):
+def float_any_dim(tensor: Tensor, dim: int) -> Tensor:
     """Whether any element is non-zero along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
@@ -2196,7 +2211,7 @@ def float_any_dim(tensor, dim):
         raise
 
 
-def float_all(tensor):
+def float_all(tensor: Tensor) -> Tensor:
     """Whether every element is non-zero, shape [1]."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -2218,7 +2233,7 @@ def float_all(tensor):
     raise unsupported_backend("float_all", tensor)
 
 
-def float_all_dim(tensor, dim):
+def float_all_dim(tensor: Tensor, dim: int) -> Tensor:
     """Whether every element is non-zero along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
@@ -2244,7 +2259,7 @@ def float_all_dim(tensor, dim):
         raise
 
 
-def float_cumsum(tensor, dim):
+def float_cumsum(tensor: Tensor, dim: int) -> Tensor:
     """Running sum along `dim`."""
     try:
         ctx = tensor.context
@@ -2270,7 +2285,7 @@ def float_cumsum(tensor, dim):
         raise
 
 
-def float_cumprod(tensor, dim):
+def float_cumprod(tensor: Tensor, dim: int) -> Tensor:
     """Running product along `dim` (its gradient is exact at zeros)."""
     try:
         ctx = tensor.context
@@ -2296,7 +2311,7 @@ def float_cumprod(tensor, dim):
         raise
 
 
-def float_cummin(tensor, dim):
+def float_cummin(tensor: Tensor, dim: int) -> Tensor:
     """Running minimum along `dim`."""
     try:
         ctx = tensor.context
@@ -2322,7 +2337,7 @@ def float_cummin(tensor, dim):
         raise
 
 
-def float_cummax(tensor, dim):
+def float_cummax(tensor: Tensor, dim: int) -> Tensor:
     """Running maximum along `dim`."""
     try:
         ctx = tensor.context
@@ -2348,12 +2363,12 @@ def float_cummax(tensor, dim):
         raise
 
 
-def float_sort(tensor, dim, descending):
+def float_sort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
     """The elements sorted along `dim` (stable; NaN last, or first when descending)."""
     return float_sort_with_indices(tensor, dim, descending)[0]
 
 
-def float_sort_with_indices(tensor, dim, descending):
+def float_sort_with_indices(tensor: Tensor, dim: int, descending: bool) -> tuple[Tensor, Tensor]:
     """(sorted elements, their indices) along `dim`; equal elements keep their order."""
     try:
         ctx = tensor.context
@@ -2385,7 +2400,7 @@ def float_sort_with_indices(tensor, dim, descending):
         raise
 
 
-def float_argsort(tensor, dim, descending):
+def float_argsort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
     """The indices (int64) that sort along `dim`; equal elements keep their order."""
     try:
         ctx = tensor.context
@@ -2411,12 +2426,12 @@ def float_argsort(tensor, dim, descending):
         raise
 
 
-def float_topk(tensor, k, dim):
+def float_topk(tensor: Tensor, k: int, dim: int) -> Tensor:
     """The k largest elements along `dim`, largest first (burn-tensor's argument order)."""
     return float_topk_with_indices(tensor, k, dim)[0]
 
 
-def float_topk_with_indices(tensor, k, dim):
+def float_topk_with_indices(tensor: Tensor, k: int, dim: int) -> tuple[Tensor, Tensor]:
     """(the k largest elements, their indices) along `dim`; ties go to the lowest index."""
     try:
         ctx = tensor.context
@@ -2446,7 +2461,7 @@ def float_topk_with_indices(tensor, k, dim):
         raise
 
 
-def float_argtopk(tensor, k, dim):
+def float_argtopk(tensor: Tensor, k: int, dim: int) -> Tensor:
     """The indices (int64) of the k largest elements along `dim`; ties go to the lowest index."""
     try:
         ctx = tensor.context
@@ -2472,7 +2487,7 @@ def float_argtopk(tensor, k, dim):
         raise
 
 
-def float_reshape(tensor, shape):
+def float_reshape(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """The same elements in a new shape (-1 infers one dim)."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -2494,7 +2509,7 @@ def float_reshape(tensor, shape):
     raise unsupported_backend("float_reshape", tensor)
 
 
-def float_swap_dims(tensor, dim1, dim2):
+def float_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
     """Swaps two dims."""
     try:
         ctx = tensor.context
@@ -2520,12 +2535,12 @@ def float_swap_dims(tensor, dim1, dim2):
         raise
 
 
-def float_transpose(tensor):
+def float_transpose(tensor: Tensor) -> Tensor:
     """Swaps the last two dims."""
     return float_swap_dims(tensor, -2, -1)
 
 
-def float_permute(tensor, axes):
+def float_permute(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     """Reorders the dims; dim i of the result is dim axes[i] of the tensor."""
     try:
         ctx = tensor.context
@@ -2551,7 +2566,7 @@ def float_permute(tensor, axes):
         raise
 
 
-def float_flip(tensor, axes):
+def float_flip(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     """Reverses the order of the elements along each of `axes`."""
     try:
         ctx = tensor.context
@@ -2577,7 +2592,7 @@ def float_flip(tensor, axes):
         raise
 
 
-def float_expand(tensor, shape):
+def float_expand(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Broadcasts to `shape` (size-1 dims stretch; new dims go in front)."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -2599,7 +2614,7 @@ def float_expand(tensor, shape):
     raise unsupported_backend("float_expand", tensor)
 
 
-def float_repeat_dim(tensor, dim, times):
+def float_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
     """The tensor repeated `times` times along dim, tiled ([a, b] -> [a, b, a, b])."""
     try:
         ctx = tensor.context
@@ -2625,7 +2640,7 @@ def float_repeat_dim(tensor, dim, times):
         raise
 
 
-def float_slice(tensor, slices):
+def float_slice(tensor: Tensor, slices: tuple[tuple[int, int, int], ...]) -> Tensor:
     """The elements in `slices`, one per leading dim (ints keep their dim with size 1)."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -2647,7 +2662,9 @@ def float_slice(tensor, slices):
     raise unsupported_backend("float_slice", tensor)
 
 
-def float_slice_assign(tensor, slices, value):
+def float_slice_assign(
+    tensor: Tensor, slices: tuple[tuple[int, int, int], ...], value: Tensor
+) -> Tensor:
     """A copy of the tensor with the elements in `slices` replaced by `value`."""
     ctx = tensor.context if value.context is tensor.context else tensor.context.merge(value.context)
     if tensor.kind.variant == "NumPy":
@@ -2681,7 +2698,7 @@ def float_slice_assign(tensor, slices, value):
     raise unsupported_backend("float_slice_assign", tensor)
 
 
-def float_cat(tensors, dim):
+def float_cat(tensors: list[Tensor], dim: int) -> Tensor:
     """The tensors joined along dim (every other dim must match)."""
     try:
         ctx = merge_contexts(DISABLED, tensors)
@@ -2707,7 +2724,7 @@ def float_cat(tensors, dim):
         raise
 
 
-def float_unfold(tensor, dim, size, step):
+def float_unfold(tensor: Tensor, dim: int, size: int, step: int) -> Tensor:
     """Windows of `size` every `step` along dim, as [pre, windows, post, size]."""
     try:
         ctx = tensor.context
@@ -2733,7 +2750,7 @@ def float_unfold(tensor, dim, size, step):
         raise
 
 
-def float_cast(tensor, dtype):
+def float_cast(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """The tensor in another float dtype (the gradient is cast back)."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -2755,7 +2772,7 @@ def float_cast(tensor, dtype):
     raise unsupported_backend("float_cast", tensor)
 
 
-def float_gather(dim, tensor, indices):
+def float_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
     """Reads tensor at `indices` along dim (indices have the tensor's shape but in dim)."""
     try:
         ctx = (
@@ -2797,7 +2814,9 @@ def float_gather(dim, tensor, indices):
         raise
 
 
-def float_scatter(dim, tensor, indices, value, update):
+def float_scatter(
+    dim: int, tensor: Tensor, indices: Tensor, value: Tensor, update: IndexingUpdateOp
+) -> Tensor:
     """A copy with tensor at `indices` along dim (update)= value (update assign or add)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
@@ -2864,7 +2883,7 @@ def float_scatter(dim, tensor, indices, value, update):
         raise
 
 
-def float_scatter_add(dim, tensor, indices, value):
+def float_scatter_add(dim: int, tensor: Tensor, indices: Tensor, value: Tensor) -> Tensor:
     """scatter with update add (repeated indices accumulate)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
@@ -2930,7 +2949,7 @@ def float_scatter_add(dim, tensor, indices, value):
         raise
 
 
-def float_select(tensor, dim, indices):
+def float_select(tensor: Tensor, dim: int, indices: Tensor) -> Tensor:
     """The slices of dim at the 1-D `indices`, in their order (repeats allowed)."""
     try:
         ctx = (
@@ -2972,7 +2991,9 @@ def float_select(tensor, dim, indices):
         raise
 
 
-def float_select_assign(tensor, dim, indices, value, update):
+def float_select_assign(
+    tensor: Tensor, dim: int, indices: Tensor, value: Tensor, update: IndexingUpdateOp
+) -> Tensor:
     """A copy with the slices of dim at `indices` (update)= the slices of `value` (assign or add)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
@@ -3047,7 +3068,7 @@ def float_select_assign(tensor, dim, indices, value, update):
         raise
 
 
-def float_select_add(tensor, dim, indices, value):
+def float_select_add(tensor: Tensor, dim: int, indices: Tensor, value: Tensor) -> Tensor:
     """select_assign with update add (repeated indices accumulate)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
@@ -3113,7 +3134,7 @@ def float_select_add(tensor, dim, indices, value):
         raise
 
 
-def float_mask_where(tensor, mask, value):
+def float_mask_where(tensor: Tensor, mask: Tensor, value: Tensor) -> Tensor:
     """value where mask is true, else tensor (all three broadcast)."""
     try:
         ctx = tensor.context.merge(mask.context).merge(value.context)
@@ -3161,7 +3182,7 @@ def float_mask_where(tensor, mask, value):
         raise
 
 
-def float_mask_fill(tensor, mask, value):
+def float_mask_fill(tensor: Tensor, mask: Tensor, value: float) -> Tensor:
     """value where mask is true, else tensor (the mask broadcasts)."""
     try:
         ctx = (
@@ -3193,7 +3214,7 @@ def float_mask_fill(tensor, mask, value):
         raise
 
 
-def float_mask_select(tensor, mask):
+def float_mask_select(tensor: Tensor, mask: Tensor) -> Tensor:
     """The elements where mask (of the tensor's shape) is true, as 1-D (data-dependent length)."""
     ctx = tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
     if tensor.kind.variant == "NumPy":
@@ -3219,7 +3240,7 @@ def float_mask_select(tensor, mask):
     raise unsupported_backend("float_mask_select", tensor)
 
 
-def float_gather_nd(data, indices):
+def float_gather_nd(data: Tensor, indices: Tensor) -> Tensor:
     """The slices of data at n-d indices (the last dim of indices indexes data's first dims)."""
     ctx = data.context if indices.context is data.context else data.context.merge(indices.context)
     if data.kind.variant == "NumPy":
@@ -3245,7 +3266,9 @@ def float_gather_nd(data, indices):
     raise unsupported_backend("float_gather_nd", data)
 
 
-def float_scatter_nd(data, indices, values, reduction):
+def float_scatter_nd(
+    data: Tensor, indices: Tensor, values: Tensor, reduction: IndexingUpdateOp
+) -> Tensor:
     """A copy of data with its slices at n-d indices (reduction)= values (unique indices but for add)."""
     ctx = data.context.merge(indices.context).merge(values.context)
     if data.kind.variant == "NumPy":
@@ -3287,7 +3310,9 @@ def float_scatter_nd(data, indices, values, reduction):
     raise unsupported_backend("float_scatter_nd", data)
 
 
-def float_grid_sample_2d(tensor, grid, mode, padding_mode, align_corners):
+def float_grid_sample_2d(
+    tensor: Tensor, grid: Tensor, mode: str, padding_mode: str, align_corners: bool
+) -> Tensor:
     """Samples [n, c, h, w] at grid [n, h', w', 2] (x, y in [-1, 1]) by mode, outside points by padding_mode (bicubic: not supported, as burn's backends)."""
     try:
         ctx = (
@@ -3352,7 +3377,7 @@ def float_grid_sample_2d(tensor, grid, mode, padding_mode, align_corners):
         raise
 
 
-def float_equal(lhs, rhs):
+def float_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs == rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -3390,7 +3415,7 @@ def float_equal(lhs, rhs):
         raise
 
 
-def float_equal_elem(lhs, rhs):
+def float_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs == scalar."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -3412,7 +3437,7 @@ def float_equal_elem(lhs, rhs):
     raise unsupported_backend("float_equal_elem", lhs)
 
 
-def float_not_equal_elem(lhs, rhs):
+def float_not_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs != scalar."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -3434,7 +3459,7 @@ def float_not_equal_elem(lhs, rhs):
     raise unsupported_backend("float_not_equal_elem", lhs)
 
 
-def float_greater(lhs, rhs):
+def float_greater(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs > rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -3472,7 +3497,7 @@ def float_greater(lhs, rhs):
         raise
 
 
-def float_greater_elem(lhs, rhs):
+def float_greater_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs > scalar."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -3494,7 +3519,7 @@ def float_greater_elem(lhs, rhs):
     raise unsupported_backend("float_greater_elem", lhs)
 
 
-def float_lower(lhs, rhs):
+def float_lower(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs < rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -3532,7 +3557,7 @@ def float_lower(lhs, rhs):
         raise
 
 
-def float_lower_elem(lhs, rhs):
+def float_lower_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs < scalar."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -3554,7 +3579,7 @@ def float_lower_elem(lhs, rhs):
     raise unsupported_backend("float_lower_elem", lhs)
 
 
-def float_not_equal(lhs, rhs):
+def float_not_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs != rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -3592,7 +3617,7 @@ def float_not_equal(lhs, rhs):
         raise
 
 
-def float_greater_equal(lhs, rhs):
+def float_greater_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs >= rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -3630,7 +3655,7 @@ def float_greater_equal(lhs, rhs):
         raise
 
 
-def float_greater_equal_elem(lhs, rhs):
+def float_greater_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs >= scalar."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -3652,7 +3677,7 @@ def float_greater_equal_elem(lhs, rhs):
     raise unsupported_backend("float_greater_equal_elem", lhs)
 
 
-def float_lower_equal(lhs, rhs):
+def float_lower_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs <= rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -3690,7 +3715,7 @@ def float_lower_equal(lhs, rhs):
         raise
 
 
-def float_lower_equal_elem(lhs, rhs):
+def float_lower_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs <= scalar."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -3712,7 +3737,7 @@ def float_lower_equal_elem(lhs, rhs):
     raise unsupported_backend("float_lower_equal_elem", lhs)
 
 
-def float_is_nan(tensor):
+def float_is_nan(tensor: Tensor) -> Tensor:
     """Element-wise x is NaN."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -3734,7 +3759,7 @@ def float_is_nan(tensor):
     raise unsupported_backend("float_is_nan", tensor)
 
 
-def float_is_inf(tensor):
+def float_is_inf(tensor: Tensor) -> Tensor:
     """Element-wise x is +inf or -inf."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -3756,7 +3781,7 @@ def float_is_inf(tensor):
     raise unsupported_backend("float_is_inf", tensor)
 
 
-def float_into_int(tensor, dtype):
+def float_into_int(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """Truncates toward zero into an int tensor."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -3778,7 +3803,7 @@ def float_into_int(tensor, dtype):
     raise unsupported_backend("float_into_int", tensor)
 
 
-def float_to_device(tensor, device):
+def float_to_device(tensor: Tensor, device: DispatchDevice) -> Tensor:
     """The tensor on `device` (plain -> autodiff makes an untracked leaf; autodiff -> plain detaches)."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=1120b85dc38d4412 body=cddcb3995e3abbc0
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=1842903adb6b51ca body=f12bb790a411c8ee
 """The int ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -6,6 +6,10 @@ DispatchAutodiffContext; match on the backend of the first tensor (`B`); under D
 inner backend; under Enabled(strategy) call the Autodiff specialization for that strategy (`AD`),
 a plain float input entering as a constant; wrap the outputs with the merged context.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from generated.backends import BACKENDS
 from generated.tensor import Tensor
@@ -19,6 +23,13 @@ from runtime.dispatch import (
     merge_contexts,
     unsupported_backend,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from runtime.device import DispatchDevice
+    from runtime.distribution import Distribution
+    from runtime.indexing import IndexingUpdateOp
 
 BALANCED = GradientCheckpointingStrategy.Balanced
 
@@ -133,7 +144,7 @@ __all__ = [
 ]
 
 
-def int_from_data(data, device, dtype):
+def int_from_data(data: object, device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """An int tensor holding a copy of `data`."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
@@ -144,7 +155,7 @@ def int_from_data(data, device, dtype):
     raise unsupported_backend("int_from_data", device)
 
 
-def int_zeros(shape, device, dtype):
+def int_zeros(shape: tuple[int, ...], device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """An int tensor of zeros."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
@@ -155,7 +166,7 @@ def int_zeros(shape, device, dtype):
     raise unsupported_backend("int_zeros", device)
 
 
-def int_ones(shape, device, dtype):
+def int_ones(shape: tuple[int, ...], device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """An int tensor of ones."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
@@ -166,7 +177,9 @@ def int_ones(shape, device, dtype):
     raise unsupported_backend("int_ones", device)
 
 
-def int_full(shape, fill_value, device, dtype):
+def int_full(
+    shape: tuple[int, ...], fill_value: int, device: DispatchDevice, dtype: np.dtype
+) -> Tensor:
     """An int tensor filled with `fill_value`."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
@@ -181,7 +194,7 @@ def int_full(shape, fill_value, device, dtype):
     raise unsupported_backend("int_full", device)
 
 
-def int_arange(start, end, device, dtype):
+def int_arange(start: int, end: int, device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """The ints start, start + 1, ... below end (Tensor.arange with its default step)."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
@@ -196,7 +209,9 @@ def int_arange(start, end, device, dtype):
     raise unsupported_backend("int_arange", device)
 
 
-def int_arange_step(start, end, step, device, dtype):
+def int_arange_step(
+    start: int, end: int, step: int, device: DispatchDevice, dtype: np.dtype
+) -> Tensor:
     """The ints start, start + step, ... below end; `step` is positive (burn's usize)."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
@@ -215,7 +230,7 @@ def int_arange_step(start, end, step, device, dtype):
     raise unsupported_backend("int_arange_step", device)
 
 
-def int_empty(shape, device, dtype):
+def int_empty(shape: tuple[int, ...], device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """An uninitialised int tensor."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
@@ -226,7 +241,9 @@ def int_empty(shape, device, dtype):
     raise unsupported_backend("int_empty", device)
 
 
-def int_random(shape, distribution, device, dtype):
+def int_random(
+    shape: tuple[int, ...], distribution: Distribution, device: DispatchDevice, dtype: np.dtype
+) -> Tensor:
     """An int tensor sampled from `distribution` (uniform(lo, hi) gives ints in [lo, hi); normal samples are truncated)."""
     if device.variant == "NumPy":
         B = BACKENDS.NumPy
@@ -241,7 +258,7 @@ def int_random(shape, distribution, device, dtype):
     raise unsupported_backend("int_random", device)
 
 
-def int_sum_dim(tensor, dim):
+def int_sum_dim(tensor: Tensor, dim: int) -> Tensor:
     """Sum along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
@@ -259,7 +276,7 @@ def int_sum_dim(tensor, dim):
         raise
 
 
-def int_prod(tensor):
+def int_prod(tensor: Tensor) -> Tensor:
     """Product of all elements, shape [1]."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -273,7 +290,7 @@ def int_prod(tensor):
     raise unsupported_backend("int_prod", tensor)
 
 
-def int_prod_dim(tensor, dim):
+def int_prod_dim(tensor: Tensor, dim: int) -> Tensor:
     """Product along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
@@ -291,7 +308,7 @@ def int_prod_dim(tensor, dim):
         raise
 
 
-def int_mean(tensor):
+def int_mean(tensor: Tensor) -> Tensor:
     """Mean of all elements, truncated toward zero, shape [1]."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -305,7 +322,7 @@ def int_mean(tensor):
     raise unsupported_backend("int_mean", tensor)
 
 
-def int_mean_dim(tensor, dim):
+def int_mean_dim(tensor: Tensor, dim: int) -> Tensor:
     """Mean along `dim`, truncated toward zero, keeping it with size 1."""
     try:
         ctx = tensor.context
@@ -323,7 +340,7 @@ def int_mean_dim(tensor, dim):
         raise
 
 
-def int_max(tensor):
+def int_max(tensor: Tensor) -> Tensor:
     """Largest element, shape [1]."""
     try:
         ctx = tensor.context
@@ -341,7 +358,7 @@ def int_max(tensor):
         raise
 
 
-def int_max_dim(tensor, dim):
+def int_max_dim(tensor: Tensor, dim: int) -> Tensor:
     """Largest element along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
@@ -359,7 +376,7 @@ def int_max_dim(tensor, dim):
         raise
 
 
-def int_max_dim_with_indices(tensor, dim):
+def int_max_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor]:
     """(largest element, its index) along `dim`, keeping it; ties go to the lowest index."""
     try:
         ctx = tensor.context
@@ -379,7 +396,7 @@ def int_max_dim_with_indices(tensor, dim):
         raise
 
 
-def int_min(tensor):
+def int_min(tensor: Tensor) -> Tensor:
     """Smallest element, shape [1]."""
     try:
         ctx = tensor.context
@@ -397,7 +414,7 @@ def int_min(tensor):
         raise
 
 
-def int_min_dim(tensor, dim):
+def int_min_dim(tensor: Tensor, dim: int) -> Tensor:
     """Smallest element along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
@@ -415,7 +432,7 @@ def int_min_dim(tensor, dim):
         raise
 
 
-def int_min_dim_with_indices(tensor, dim):
+def int_min_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor]:
     """(smallest element, its index) along `dim`, keeping it; ties go to the lowest index."""
     try:
         ctx = tensor.context
@@ -435,7 +452,7 @@ def int_min_dim_with_indices(tensor, dim):
         raise
 
 
-def int_max_abs(tensor):
+def int_max_abs(tensor: Tensor) -> Tensor:
     """Largest absolute value, shape [1]."""
     try:
         ctx = tensor.context
@@ -453,7 +470,7 @@ def int_max_abs(tensor):
         raise
 
 
-def int_max_abs_dim(tensor, dim):
+def int_max_abs_dim(tensor: Tensor, dim: int) -> Tensor:
     """Largest absolute value along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
@@ -471,7 +488,7 @@ def int_max_abs_dim(tensor, dim):
         raise
 
 
-def int_argmax(tensor, dim):
+def int_argmax(tensor: Tensor, dim: int) -> Tensor:
     """Index (int64) of the largest element along `dim`, kept; ties go to the lowest index."""
     try:
         ctx = tensor.context
@@ -489,7 +506,7 @@ def int_argmax(tensor, dim):
         raise
 
 
-def int_argmin(tensor, dim):
+def int_argmin(tensor: Tensor, dim: int) -> Tensor:
     """Index (int64) of the smallest element along `dim`, kept; ties go to the lowest index."""
     try:
         ctx = tensor.context
@@ -507,7 +524,7 @@ def int_argmin(tensor, dim):
         raise
 
 
-def int_any(tensor):
+def int_any(tensor: Tensor) -> Tensor:
     """Whether any element is non-zero, shape [1]."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -521,7 +538,7 @@ def int_any(tensor):
     raise unsupported_backend("int_any", tensor)
 
 
-def int_any_dim(tensor, dim):
+def int_any_dim(tensor: Tensor, dim: int) -> Tensor:
     """Whether any element is non-zero along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
@@ -539,7 +556,7 @@ def int_any_dim(tensor, dim):
         raise
 
 
-def int_all(tensor):
+def int_all(tensor: Tensor) -> Tensor:
     """Whether every element is non-zero, shape [1]."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -553,7 +570,7 @@ def int_all(tensor):
     raise unsupported_backend("int_all", tensor)
 
 
-def int_all_dim(tensor, dim):
+def int_all_dim(tensor: Tensor, dim: int) -> Tensor:
     """Whether every element is non-zero along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
@@ -571,7 +588,7 @@ def int_all_dim(tensor, dim):
         raise
 
 
-def int_cumsum(tensor, dim):
+def int_cumsum(tensor: Tensor, dim: int) -> Tensor:
     """Running sum along `dim`."""
     try:
         ctx = tensor.context
@@ -589,7 +606,7 @@ def int_cumsum(tensor, dim):
         raise
 
 
-def int_cumprod(tensor, dim):
+def int_cumprod(tensor: Tensor, dim: int) -> Tensor:
     """Running product along `dim`."""
     try:
         ctx = tensor.context
@@ -607,7 +624,7 @@ def int_cumprod(tensor, dim):
         raise
 
 
-def int_cummin(tensor, dim):
+def int_cummin(tensor: Tensor, dim: int) -> Tensor:
     """Running minimum along `dim`."""
     try:
         ctx = tensor.context
@@ -625,7 +642,7 @@ def int_cummin(tensor, dim):
         raise
 
 
-def int_cummax(tensor, dim):
+def int_cummax(tensor: Tensor, dim: int) -> Tensor:
     """Running maximum along `dim`."""
     try:
         ctx = tensor.context
@@ -643,7 +660,7 @@ def int_cummax(tensor, dim):
         raise
 
 
-def int_sort(tensor, dim, descending):
+def int_sort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
     """The elements sorted along `dim`."""
     try:
         ctx = tensor.context
@@ -661,7 +678,7 @@ def int_sort(tensor, dim, descending):
         raise
 
 
-def int_sort_with_indices(tensor, dim, descending):
+def int_sort_with_indices(tensor: Tensor, dim: int, descending: bool) -> tuple[Tensor, Tensor]:
     """(sorted elements, their indices) along `dim`; equal elements keep their order."""
     try:
         ctx = tensor.context
@@ -683,7 +700,7 @@ def int_sort_with_indices(tensor, dim, descending):
         raise
 
 
-def int_argsort(tensor, dim, descending):
+def int_argsort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
     """The indices (int64) that sort along `dim`; equal elements keep their order."""
     try:
         ctx = tensor.context
@@ -701,7 +718,7 @@ def int_argsort(tensor, dim, descending):
         raise
 
 
-def int_topk(tensor, k, dim):
+def int_topk(tensor: Tensor, k: int, dim: int) -> Tensor:
     """The k largest elements along `dim`, largest first (burn-tensor's argument order)."""
     try:
         ctx = tensor.context
@@ -719,7 +736,7 @@ def int_topk(tensor, k, dim):
         raise
 
 
-def int_topk_with_indices(tensor, k, dim):
+def int_topk_with_indices(tensor: Tensor, k: int, dim: int) -> tuple[Tensor, Tensor]:
     """(the k largest elements, their indices) along `dim`; ties go to the lowest index."""
     try:
         ctx = tensor.context
@@ -739,7 +756,7 @@ def int_topk_with_indices(tensor, k, dim):
         raise
 
 
-def int_argtopk(tensor, k, dim):
+def int_argtopk(tensor: Tensor, k: int, dim: int) -> Tensor:
     """The indices (int64) of the k largest elements along `dim`; ties go to the lowest index."""
     try:
         ctx = tensor.context
@@ -757,7 +774,7 @@ def int_argtopk(tensor, k, dim):
         raise
 
 
-def int_reshape(tensor, shape):
+def int_reshape(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """The same elements in a new shape (-1 infers one dim)."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -771,7 +788,7 @@ def int_reshape(tensor, shape):
     raise unsupported_backend("int_reshape", tensor)
 
 
-def int_swap_dims(tensor, dim1, dim2):
+def int_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
     """Swaps two dims."""
     try:
         ctx = tensor.context
@@ -789,12 +806,12 @@ def int_swap_dims(tensor, dim1, dim2):
         raise
 
 
-def int_transpose(tensor):
+def int_transpose(tensor: Tensor) -> Tensor:
     """Swaps the last two dims."""
     return int_swap_dims(tensor, -2, -1)
 
 
-def int_permute(tensor, axes):
+def int_permute(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     """Reorders the dims; dim i of the result is dim axes[i] of the tensor."""
     try:
         ctx = tensor.context
@@ -812,7 +829,7 @@ def int_permute(tensor, axes):
         raise
 
 
-def int_flip(tensor, axes):
+def int_flip(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     """Reverses the order of the elements along each of `axes`."""
     try:
         ctx = tensor.context
@@ -830,7 +847,7 @@ def int_flip(tensor, axes):
         raise
 
 
-def int_expand(tensor, shape):
+def int_expand(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Broadcasts to `shape` (size-1 dims stretch; new dims go in front)."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -844,7 +861,7 @@ def int_expand(tensor, shape):
     raise unsupported_backend("int_expand", tensor)
 
 
-def int_repeat_dim(tensor, dim, times):
+def int_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
     """The tensor repeated `times` times along dim, tiled ([a, b] -> [a, b, a, b])."""
     try:
         ctx = tensor.context
@@ -862,7 +879,7 @@ def int_repeat_dim(tensor, dim, times):
         raise
 
 
-def int_slice(tensor, slices):
+def int_slice(tensor: Tensor, slices: tuple[tuple[int, int, int], ...]) -> Tensor:
     """The elements in `slices`, one per leading dim (ints keep their dim with size 1)."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -876,7 +893,9 @@ def int_slice(tensor, slices):
     raise unsupported_backend("int_slice", tensor)
 
 
-def int_slice_assign(tensor, slices, value):
+def int_slice_assign(
+    tensor: Tensor, slices: tuple[tuple[int, int, int], ...], value: Tensor
+) -> Tensor:
     """A copy of the tensor with the elements in `slices` replaced by `value`."""
     ctx = tensor.context if value.context is tensor.context else tensor.context.merge(value.context)
     if tensor.kind.variant == "NumPy":
@@ -896,7 +915,7 @@ def int_slice_assign(tensor, slices, value):
     raise unsupported_backend("int_slice_assign", tensor)
 
 
-def int_cat(tensors, dim):
+def int_cat(tensors: list[Tensor], dim: int) -> Tensor:
     """The tensors joined along dim (every other dim must match)."""
     try:
         ctx = merge_contexts(DISABLED, tensors)
@@ -914,7 +933,7 @@ def int_cat(tensors, dim):
         raise
 
 
-def int_unfold(tensor, dim, size, step):
+def int_unfold(tensor: Tensor, dim: int, size: int, step: int) -> Tensor:
     """Windows of `size` every `step` along dim, as [pre, windows, post, size]."""
     try:
         ctx = tensor.context
@@ -932,7 +951,7 @@ def int_unfold(tensor, dim, size, step):
         raise
 
 
-def int_cast(tensor, dtype):
+def int_cast(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """The tensor in another int dtype."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -946,7 +965,7 @@ def int_cast(tensor, dtype):
     raise unsupported_backend("int_cast", tensor)
 
 
-def int_gather(dim, tensor, indices):
+def int_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
     """Reads tensor at `indices` along dim (indices have the tensor's shape but in dim)."""
     try:
         ctx = (
@@ -974,7 +993,9 @@ def int_gather(dim, tensor, indices):
         raise
 
 
-def int_scatter(dim, tensor, indices, value, update):
+def int_scatter(
+    dim: int, tensor: Tensor, indices: Tensor, value: Tensor, update: IndexingUpdateOp
+) -> Tensor:
     """A copy with tensor at `indices` along dim (update)= value (update assign or add)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
@@ -1013,7 +1034,7 @@ def int_scatter(dim, tensor, indices, value, update):
         raise
 
 
-def int_scatter_add(dim, tensor, indices, value):
+def int_scatter_add(dim: int, tensor: Tensor, indices: Tensor, value: Tensor) -> Tensor:
     """scatter with update add (repeated indices accumulate)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
@@ -1051,7 +1072,7 @@ def int_scatter_add(dim, tensor, indices, value):
         raise
 
 
-def int_select(tensor, dim, indices):
+def int_select(tensor: Tensor, dim: int, indices: Tensor) -> Tensor:
     """The slices of dim at the 1-D `indices`, in their order (repeats allowed)."""
     try:
         ctx = (
@@ -1079,7 +1100,9 @@ def int_select(tensor, dim, indices):
         raise
 
 
-def int_select_assign(tensor, dim, indices, value, update):
+def int_select_assign(
+    tensor: Tensor, dim: int, indices: Tensor, value: Tensor, update: IndexingUpdateOp
+) -> Tensor:
     """A copy with the slices of dim at `indices` (update)= the slices of `value` (assign or add)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
@@ -1122,7 +1145,7 @@ def int_select_assign(tensor, dim, indices, value, update):
         raise
 
 
-def int_select_add(tensor, dim, indices, value):
+def int_select_add(tensor: Tensor, dim: int, indices: Tensor, value: Tensor) -> Tensor:
     """select_assign with update add (repeated indices accumulate)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
@@ -1160,7 +1183,7 @@ def int_select_add(tensor, dim, indices, value):
         raise
 
 
-def int_mask_where(tensor, mask, value):
+def int_mask_where(tensor: Tensor, mask: Tensor, value: Tensor) -> Tensor:
     """value where mask is true, else tensor (all three broadcast)."""
     try:
         ctx = tensor.context.merge(mask.context).merge(value.context)
@@ -1186,7 +1209,7 @@ def int_mask_where(tensor, mask, value):
         raise
 
 
-def int_mask_fill(tensor, mask, value):
+def int_mask_fill(tensor: Tensor, mask: Tensor, value: float) -> Tensor:
     """value where mask is true, else tensor (the mask broadcasts)."""
     try:
         ctx = (
@@ -1208,7 +1231,7 @@ def int_mask_fill(tensor, mask, value):
         raise
 
 
-def int_mask_select(tensor, mask):
+def int_mask_select(tensor: Tensor, mask: Tensor) -> Tensor:
     """The elements where mask (of the tensor's shape) is true, as 1-D (data-dependent length)."""
     ctx = tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
     if tensor.kind.variant == "NumPy":
@@ -1224,7 +1247,7 @@ def int_mask_select(tensor, mask):
     raise unsupported_backend("int_mask_select", tensor)
 
 
-def int_gather_nd(data, indices):
+def int_gather_nd(data: Tensor, indices: Tensor) -> Tensor:
     """The slices of data at n-d indices (the last dim of indices indexes data's first dims)."""
     ctx = data.context if indices.context is data.context else data.context.merge(indices.context)
     if data.kind.variant == "NumPy":
@@ -1240,7 +1263,9 @@ def int_gather_nd(data, indices):
     raise unsupported_backend("int_gather_nd", data)
 
 
-def int_scatter_nd(data, indices, values, reduction):
+def int_scatter_nd(
+    data: Tensor, indices: Tensor, values: Tensor, reduction: IndexingUpdateOp
+) -> Tensor:
     """A copy of data with its slices at n-d indices (reduction)= values (unique indices but for add)."""
     ctx = data.context.merge(indices.context).merge(values.context)
     if data.kind.variant == "NumPy":
@@ -1262,7 +1287,7 @@ def int_scatter_nd(data, indices, values, reduction):
     raise unsupported_backend("int_scatter_nd", data)
 
 
-def int_add(lhs, rhs):
+def int_add(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise sum of ints, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -1286,7 +1311,7 @@ def int_add(lhs, rhs):
         raise
 
 
-def int_add_scalar(lhs, rhs):
+def int_add_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Adds an int to every element."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -1300,7 +1325,7 @@ def int_add_scalar(lhs, rhs):
     raise unsupported_backend("int_add_scalar", lhs)
 
 
-def int_mul(lhs, rhs):
+def int_mul(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise product of ints, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -1324,7 +1349,7 @@ def int_mul(lhs, rhs):
         raise
 
 
-def int_mul_scalar(lhs, rhs):
+def int_mul_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Multiplies every element by an int."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -1338,7 +1363,7 @@ def int_mul_scalar(lhs, rhs):
     raise unsupported_backend("int_mul_scalar", lhs)
 
 
-def int_sum(tensor):
+def int_sum(tensor: Tensor) -> Tensor:
     """Sum of all elements, shape [1]."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1352,7 +1377,7 @@ def int_sum(tensor):
     raise unsupported_backend("int_sum", tensor)
 
 
-def int_equal(lhs, rhs):
+def int_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs == rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -1376,7 +1401,7 @@ def int_equal(lhs, rhs):
         raise
 
 
-def int_not_equal_elem(lhs, rhs):
+def int_not_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs != scalar."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -1390,7 +1415,7 @@ def int_not_equal_elem(lhs, rhs):
     raise unsupported_backend("int_not_equal_elem", lhs)
 
 
-def int_greater_elem(lhs, rhs):
+def int_greater_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs > scalar."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -1404,7 +1429,7 @@ def int_greater_elem(lhs, rhs):
     raise unsupported_backend("int_greater_elem", lhs)
 
 
-def int_sub(lhs, rhs):
+def int_sub(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise difference of ints, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -1428,7 +1453,7 @@ def int_sub(lhs, rhs):
         raise
 
 
-def int_sub_scalar(lhs, rhs):
+def int_sub_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Subtracts an int from every element."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -1442,7 +1467,7 @@ def int_sub_scalar(lhs, rhs):
     raise unsupported_backend("int_sub_scalar", lhs)
 
 
-def int_div(lhs, rhs):
+def int_div(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise quotient of ints, truncated toward zero (as burn, not Python's //)."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -1466,7 +1491,7 @@ def int_div(lhs, rhs):
         raise
 
 
-def int_div_scalar(lhs, rhs):
+def int_div_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Divides every element by an int, truncating toward zero."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -1480,7 +1505,7 @@ def int_div_scalar(lhs, rhs):
     raise unsupported_backend("int_div_scalar", lhs)
 
 
-def int_remainder(lhs, rhs):
+def int_remainder(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise remainder with the divisor's sign (Python's %), broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -1504,7 +1529,7 @@ def int_remainder(lhs, rhs):
         raise
 
 
-def int_remainder_scalar(lhs, rhs):
+def int_remainder_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Remainder of every element by an int, with the int's sign."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -1518,7 +1543,7 @@ def int_remainder_scalar(lhs, rhs):
     raise unsupported_backend("int_remainder_scalar", lhs)
 
 
-def int_neg(tensor):
+def int_neg(tensor: Tensor) -> Tensor:
     """Element-wise negation."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1532,7 +1557,7 @@ def int_neg(tensor):
     raise unsupported_backend("int_neg", tensor)
 
 
-def int_abs(tensor):
+def int_abs(tensor: Tensor) -> Tensor:
     """Element-wise absolute value."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1546,7 +1571,7 @@ def int_abs(tensor):
     raise unsupported_backend("int_abs", tensor)
 
 
-def int_sign(tensor):
+def int_sign(tensor: Tensor) -> Tensor:
     """Element-wise sign (-1, 0 or 1)."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1560,7 +1585,7 @@ def int_sign(tensor):
     raise unsupported_backend("int_sign", tensor)
 
 
-def int_square(tensor):
+def int_square(tensor: Tensor) -> Tensor:
     """Element-wise x * x."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1574,7 +1599,7 @@ def int_square(tensor):
     raise unsupported_backend("int_square", tensor)
 
 
-def int_powi(lhs, rhs):
+def int_powi(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs ** rhs; a negative exponent truncates as burn's float route (2 ** -1 == 0)."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -1598,12 +1623,12 @@ def int_powi(lhs, rhs):
         raise
 
 
-def int_powi_scalar(lhs, rhs):
+def int_powi_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Raises every element to an int power (burn's entry point; the generic case does the work)."""
     return int_powi_scalar_impl(lhs, rhs)
 
 
-def int_powi_scalar_impl(lhs, rhs):
+def int_powi_scalar_impl(lhs: Tensor, rhs: float) -> Tensor:
     """The generic case of int_powi_scalar; a negative exponent truncates as burn's float route."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -1617,7 +1642,7 @@ def int_powi_scalar_impl(lhs, rhs):
     raise unsupported_backend("int_powi_scalar_impl", lhs)
 
 
-def int_clamp(tensor, min, max):
+def int_clamp(tensor: Tensor, min: float, max: float) -> Tensor:
     """Clamps every element into [min, max]."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1631,7 +1656,7 @@ def int_clamp(tensor, min, max):
     raise unsupported_backend("int_clamp", tensor)
 
 
-def int_clamp_min(tensor, min):
+def int_clamp_min(tensor: Tensor, min: float) -> Tensor:
     """Raises every element below `min` to `min`."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1645,7 +1670,7 @@ def int_clamp_min(tensor, min):
     raise unsupported_backend("int_clamp_min", tensor)
 
 
-def int_clamp_max(tensor, max):
+def int_clamp_max(tensor: Tensor, max: float) -> Tensor:
     """Lowers every element above `max` to `max`."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1659,7 +1684,7 @@ def int_clamp_max(tensor, max):
     raise unsupported_backend("int_clamp_max", tensor)
 
 
-def int_matmul(lhs, rhs):
+def int_matmul(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Matrix product of ints over the last two dims, broadcasting the batch dims."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -1683,7 +1708,7 @@ def int_matmul(lhs, rhs):
         raise
 
 
-def bitwise_and(lhs, rhs):
+def bitwise_and(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise bitwise and, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -1707,7 +1732,7 @@ def bitwise_and(lhs, rhs):
         raise
 
 
-def bitwise_and_scalar(lhs, rhs):
+def bitwise_and_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Bitwise and of every element with an int."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -1721,7 +1746,7 @@ def bitwise_and_scalar(lhs, rhs):
     raise unsupported_backend("bitwise_and_scalar", lhs)
 
 
-def bitwise_or(lhs, rhs):
+def bitwise_or(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise bitwise or, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -1745,7 +1770,7 @@ def bitwise_or(lhs, rhs):
         raise
 
 
-def bitwise_or_scalar(lhs, rhs):
+def bitwise_or_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Bitwise or of every element with an int."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -1759,7 +1784,7 @@ def bitwise_or_scalar(lhs, rhs):
     raise unsupported_backend("bitwise_or_scalar", lhs)
 
 
-def bitwise_xor(lhs, rhs):
+def bitwise_xor(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise bitwise exclusive or, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -1783,7 +1808,7 @@ def bitwise_xor(lhs, rhs):
         raise
 
 
-def bitwise_xor_scalar(lhs, rhs):
+def bitwise_xor_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Bitwise exclusive or of every element with an int."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -1797,7 +1822,7 @@ def bitwise_xor_scalar(lhs, rhs):
     raise unsupported_backend("bitwise_xor_scalar", lhs)
 
 
-def bitwise_not(tensor):
+def bitwise_not(tensor: Tensor) -> Tensor:
     """Element-wise bitwise not (~x == -x - 1)."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -1811,7 +1836,7 @@ def bitwise_not(tensor):
     raise unsupported_backend("bitwise_not", tensor)
 
 
-def bitwise_left_shift(lhs, rhs):
+def bitwise_left_shift(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs << rhs, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -1835,7 +1860,7 @@ def bitwise_left_shift(lhs, rhs):
         raise
 
 
-def bitwise_left_shift_scalar(lhs, rhs):
+def bitwise_left_shift_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Shifts every element left by an int."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -1849,7 +1874,7 @@ def bitwise_left_shift_scalar(lhs, rhs):
     raise unsupported_backend("bitwise_left_shift_scalar", lhs)
 
 
-def bitwise_right_shift(lhs, rhs):
+def bitwise_right_shift(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs >> rhs (arithmetic, keeping the sign), broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -1873,7 +1898,7 @@ def bitwise_right_shift(lhs, rhs):
         raise
 
 
-def bitwise_right_shift_scalar(lhs, rhs):
+def bitwise_right_shift_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Shifts every element right by an int (arithmetic)."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -1887,7 +1912,7 @@ def bitwise_right_shift_scalar(lhs, rhs):
     raise unsupported_backend("bitwise_right_shift_scalar", lhs)
 
 
-def int_equal_elem(lhs, rhs):
+def int_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs == scalar."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -1901,7 +1926,7 @@ def int_equal_elem(lhs, rhs):
     raise unsupported_backend("int_equal_elem", lhs)
 
 
-def int_not_equal(lhs, rhs):
+def int_not_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs != rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -1925,7 +1950,7 @@ def int_not_equal(lhs, rhs):
         raise
 
 
-def int_greater(lhs, rhs):
+def int_greater(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs > rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -1949,7 +1974,7 @@ def int_greater(lhs, rhs):
         raise
 
 
-def int_greater_equal(lhs, rhs):
+def int_greater_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs >= rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -1973,7 +1998,7 @@ def int_greater_equal(lhs, rhs):
         raise
 
 
-def int_greater_equal_elem(lhs, rhs):
+def int_greater_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs >= scalar."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -1987,7 +2012,7 @@ def int_greater_equal_elem(lhs, rhs):
     raise unsupported_backend("int_greater_equal_elem", lhs)
 
 
-def int_lower(lhs, rhs):
+def int_lower(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs < rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -2011,7 +2036,7 @@ def int_lower(lhs, rhs):
         raise
 
 
-def int_lower_elem(lhs, rhs):
+def int_lower_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs < scalar."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -2025,7 +2050,7 @@ def int_lower_elem(lhs, rhs):
     raise unsupported_backend("int_lower_elem", lhs)
 
 
-def int_lower_equal(lhs, rhs):
+def int_lower_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs <= rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
@@ -2049,7 +2074,7 @@ def int_lower_equal(lhs, rhs):
         raise
 
 
-def int_lower_equal_elem(lhs, rhs):
+def int_lower_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs <= scalar."""
     ctx = lhs.context
     if lhs.kind.variant == "NumPy":
@@ -2063,7 +2088,7 @@ def int_lower_equal_elem(lhs, rhs):
     raise unsupported_backend("int_lower_equal_elem", lhs)
 
 
-def int_into_float(tensor, dtype):
+def int_into_float(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """Converts into a float tensor (an untracked leaf on an autodiff device)."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":
@@ -2085,7 +2110,7 @@ def int_into_float(tensor, dtype):
     raise unsupported_backend("int_into_float", tensor)
 
 
-def int_to_device(tensor, device):
+def int_to_device(tensor: Tensor, device: DispatchDevice) -> Tensor:
     """The tensor on `device`."""
     ctx = tensor.context
     if tensor.kind.variant == "NumPy":

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=e428f46fe897a386 body=befabd34286a2b7b
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=5b211b80ca91e2aa body=eae9645d0d9f666d
 """The module ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -6,6 +6,10 @@ DispatchAutodiffContext; match on the backend of the first tensor (`B`); under D
 inner backend; under Enabled(strategy) call the Autodiff specialization for that strategy (`AD`),
 a plain float input entering as a constant; wrap the outputs with the merged context.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from generated.backends import BACKENDS
 from generated.tensor import Tensor
@@ -19,6 +23,13 @@ from runtime.dispatch import (
     merge_contexts,
     unsupported_backend,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from runtime.device import DispatchDevice
+    from runtime.distribution import Distribution
+    from runtime.indexing import IndexingUpdateOp
 
 BALANCED = GradientCheckpointingStrategy.Balanced
 
@@ -53,7 +64,7 @@ __all__ = [
 ]
 
 
-def embedding(weights, indices):
+def embedding(weights: Tensor, indices: Tensor) -> Tensor:
     """The rows of weights [n, d] that indices [b, s] select: [b, s, d]."""
     ctx = (
         weights.context
@@ -87,7 +98,7 @@ def embedding(weights, indices):
     raise unsupported_backend("embedding", weights)
 
 
-def linear(input, weight, bias):
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
     """input [..., d_in] @ weight [d_in, d_out] (+ bias [d_out]): burn's layout, not torch's transposed one."""
     ctx = input.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
     if input.kind.variant == "NumPy":
@@ -153,7 +164,16 @@ def linear(input, weight, bias):
     raise unsupported_backend("linear", input)
 
 
-def conv1d(x, weight, bias, stride, padding, dilation, groups, padding_end):
+def conv1d(
+    x: Tensor,
+    weight: Tensor,
+    bias: Tensor | None,
+    stride: tuple[int],
+    padding: tuple[int],
+    dilation: tuple[int],
+    groups: int,
+    padding_end: tuple[int] | None,
+) -> Tensor:
     """A 1-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
     ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
     if x.kind.variant == "NumPy":
@@ -267,7 +287,16 @@ def conv1d(x, weight, bias, stride, padding, dilation, groups, padding_end):
     raise unsupported_backend("conv1d", x)
 
 
-def conv2d(x, weight, bias, stride, padding, dilation, groups, padding_end):
+def conv2d(
+    x: Tensor,
+    weight: Tensor,
+    bias: Tensor | None,
+    stride: tuple[int, int],
+    padding: tuple[int, int],
+    dilation: tuple[int, int],
+    groups: int,
+    padding_end: tuple[int, int] | None,
+) -> Tensor:
     """A 2-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
     ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
     if x.kind.variant == "NumPy":
@@ -381,7 +410,16 @@ def conv2d(x, weight, bias, stride, padding, dilation, groups, padding_end):
     raise unsupported_backend("conv2d", x)
 
 
-def conv3d(x, weight, bias, stride, padding, dilation, groups, padding_end):
+def conv3d(
+    x: Tensor,
+    weight: Tensor,
+    bias: Tensor | None,
+    stride: tuple[int, int, int],
+    padding: tuple[int, int, int],
+    dilation: tuple[int, int, int],
+    groups: int,
+    padding_end: tuple[int, int, int] | None,
+) -> Tensor:
     """A 3-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
     ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
     if x.kind.variant == "NumPy":
@@ -495,7 +533,16 @@ def conv3d(x, weight, bias, stride, padding, dilation, groups, padding_end):
     raise unsupported_backend("conv3d", x)
 
 
-def conv_transpose1d(x, weight, bias, stride, padding, padding_out, dilation, groups):
+def conv_transpose1d(
+    x: Tensor,
+    weight: Tensor,
+    bias: Tensor | None,
+    stride: tuple[int],
+    padding: tuple[int],
+    padding_out: tuple[int],
+    dilation: tuple[int],
+    groups: int,
+) -> Tensor:
     """A 1-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
     ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
     if x.kind.variant == "NumPy":
@@ -577,7 +624,16 @@ def conv_transpose1d(x, weight, bias, stride, padding, padding_out, dilation, gr
     raise unsupported_backend("conv_transpose1d", x)
 
 
-def conv_transpose2d(x, weight, bias, stride, padding, padding_out, dilation, groups):
+def conv_transpose2d(
+    x: Tensor,
+    weight: Tensor,
+    bias: Tensor | None,
+    stride: tuple[int, int],
+    padding: tuple[int, int],
+    padding_out: tuple[int, int],
+    dilation: tuple[int, int],
+    groups: int,
+) -> Tensor:
     """A 2-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
     ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
     if x.kind.variant == "NumPy":
@@ -659,7 +715,16 @@ def conv_transpose2d(x, weight, bias, stride, padding, padding_out, dilation, gr
     raise unsupported_backend("conv_transpose2d", x)
 
 
-def conv_transpose3d(x, weight, bias, stride, padding, padding_out, dilation, groups):
+def conv_transpose3d(
+    x: Tensor,
+    weight: Tensor,
+    bias: Tensor | None,
+    stride: tuple[int, int, int],
+    padding: tuple[int, int, int],
+    padding_out: tuple[int, int, int],
+    dilation: tuple[int, int, int],
+    groups: int,
+) -> Tensor:
     """A 3-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
     ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
     if x.kind.variant == "NumPy":
@@ -741,7 +806,13 @@ def conv_transpose3d(x, weight, bias, stride, padding, padding_out, dilation, gr
     raise unsupported_backend("conv_transpose3d", x)
 
 
-def unfold4d(x, kernel_size, stride, padding, dilation):
+def unfold4d(
+    x: Tensor,
+    kernel_size: tuple[int, int],
+    stride: tuple[int, int],
+    padding: tuple[int, int],
+    dilation: tuple[int, int],
+) -> Tensor:
     """The sliding blocks of x [b, c, h, w] as columns: [b, c * kh * kw, blocks]."""
     ctx = x.context
     if x.kind.variant == "NumPy":
@@ -767,7 +838,14 @@ def unfold4d(x, kernel_size, stride, padding, dilation):
     raise unsupported_backend("unfold4d", x)
 
 
-def fold4d(x, output_size, kernel_size, stride, padding, dilation):
+def fold4d(
+    x: Tensor,
+    output_size: tuple[int, int],
+    kernel_size: tuple[int, int],
+    stride: tuple[int, int],
+    padding: tuple[int, int],
+    dilation: tuple[int, int],
+) -> Tensor:
     """The inverse of unfold4d: columns [b, c * kh * kw, blocks] summed back into [b, c, h, w]."""
     ctx = x.context
     if x.kind.variant == "NumPy":
@@ -801,7 +879,14 @@ def fold4d(x, output_size, kernel_size, stride, padding, dilation):
     raise unsupported_backend("fold4d", x)
 
 
-def max_pool1d(x, kernel_size, stride, padding, dilation, ceil_mode):
+def max_pool1d(
+    x: Tensor,
+    kernel_size: tuple[int],
+    stride: tuple[int] | None,
+    padding: tuple[int],
+    dilation: tuple[int],
+    ceil_mode: bool,
+) -> Tensor:
     """The maximum of each 1-d window of x (stride None: kernel_size; padding counts as -inf)."""
     ctx = x.context
     if x.kind.variant == "NumPy":
@@ -857,7 +942,14 @@ def max_pool1d(x, kernel_size, stride, padding, dilation, ceil_mode):
     raise unsupported_backend("max_pool1d", x)
 
 
-def max_pool1d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode):
+def max_pool1d_with_indices(
+    x: Tensor,
+    kernel_size: tuple[int],
+    stride: tuple[int] | None,
+    padding: tuple[int],
+    dilation: tuple[int],
+    ceil_mode: bool,
+) -> tuple[Tensor, Tensor]:
     """The maximum of each 1-d window of x (stride None: kernel_size; padding counts as -inf) and the flat index (h * W + w) of each maximum."""
     ctx = x.context
     if x.kind.variant == "NumPy":
@@ -891,7 +983,14 @@ def max_pool1d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode
     raise unsupported_backend("max_pool1d_with_indices", x)
 
 
-def max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode):
+def max_pool2d(
+    x: Tensor,
+    kernel_size: tuple[int, int],
+    stride: tuple[int, int] | None,
+    padding: tuple[int, int],
+    dilation: tuple[int, int],
+    ceil_mode: bool,
+) -> Tensor:
     """The maximum of each 2-d window of x (stride None: kernel_size; padding counts as -inf)."""
     ctx = x.context
     if x.kind.variant == "NumPy":
@@ -947,7 +1046,14 @@ def max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode):
     raise unsupported_backend("max_pool2d", x)
 
 
-def max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode):
+def max_pool2d_with_indices(
+    x: Tensor,
+    kernel_size: tuple[int, int],
+    stride: tuple[int, int] | None,
+    padding: tuple[int, int],
+    dilation: tuple[int, int],
+    ceil_mode: bool,
+) -> tuple[Tensor, Tensor]:
     """The maximum of each 2-d window of x (stride None: kernel_size; padding counts as -inf) and the flat index (h * W + w) of each maximum."""
     ctx = x.context
     if x.kind.variant == "NumPy":
@@ -981,7 +1087,14 @@ def max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode
     raise unsupported_backend("max_pool2d_with_indices", x)
 
 
-def avg_pool1d(x, kernel_size, stride, padding, count_include_pad, ceil_mode):
+def avg_pool1d(
+    x: Tensor,
+    kernel_size: tuple[int],
+    stride: tuple[int] | None,
+    padding: tuple[int],
+    count_include_pad: bool,
+    ceil_mode: bool,
+) -> Tensor:
     """The mean of each 1-d window of x (stride None: kernel_size; count_include_pad: padding counts in the divisor)."""
     ctx = x.context
     if x.kind.variant == "NumPy":
@@ -1047,7 +1160,14 @@ def avg_pool1d(x, kernel_size, stride, padding, count_include_pad, ceil_mode):
     raise unsupported_backend("avg_pool1d", x)
 
 
-def avg_pool2d(x, kernel_size, stride, padding, count_include_pad, ceil_mode):
+def avg_pool2d(
+    x: Tensor,
+    kernel_size: tuple[int, int],
+    stride: tuple[int, int] | None,
+    padding: tuple[int, int],
+    count_include_pad: bool,
+    ceil_mode: bool,
+) -> Tensor:
     """The mean of each 2-d window of x (stride None: kernel_size; count_include_pad: padding counts in the divisor)."""
     ctx = x.context
     if x.kind.variant == "NumPy":
@@ -1113,7 +1233,7 @@ def avg_pool2d(x, kernel_size, stride, padding, count_include_pad, ceil_mode):
     raise unsupported_backend("avg_pool2d", x)
 
 
-def adaptive_avg_pool1d(x, output_size):
+def adaptive_avg_pool1d(x: Tensor, output_size: tuple[int]) -> Tensor:
     """The mean of each of output_size 1-d windows spanning x (burn's start/end index formulas)."""
     ctx = x.context
     if x.kind.variant == "NumPy":
@@ -1135,7 +1255,7 @@ def adaptive_avg_pool1d(x, output_size):
     raise unsupported_backend("adaptive_avg_pool1d", x)
 
 
-def adaptive_avg_pool2d(x, output_size):
+def adaptive_avg_pool2d(x: Tensor, output_size: tuple[int, int]) -> Tensor:
     """The mean of each of output_size 2-d windows spanning x (burn's start/end index formulas)."""
     ctx = x.context
     if x.kind.variant == "NumPy":
@@ -1157,7 +1277,7 @@ def adaptive_avg_pool2d(x, output_size):
     raise unsupported_backend("adaptive_avg_pool2d", x)
 
 
-def adaptive_avg_pool3d(x, output_size):
+def adaptive_avg_pool3d(x: Tensor, output_size: tuple[int, int, int]) -> Tensor:
     """The mean of each of output_size 3-d windows spanning x (burn's start/end index formulas)."""
     ctx = x.context
     if x.kind.variant == "NumPy":
@@ -1179,7 +1299,7 @@ def adaptive_avg_pool3d(x, output_size):
     raise unsupported_backend("adaptive_avg_pool3d", x)
 
 
-def interpolate(x, output_size, mode, align_corners):
+def interpolate(x: Tensor, output_size: tuple[int, int], mode: str, align_corners: bool) -> Tensor:
     """Resizes [b, c, h, w] to output_size (h', w') by the mode's kernel (burn's InterpolateOptions)."""
     ctx = x.context
     if x.kind.variant == "NumPy":
@@ -1201,7 +1321,16 @@ def interpolate(x, output_size, mode, align_corners):
     raise unsupported_backend("interpolate", x)
 
 
-def attention(query, key, value, mask, attn_bias, scale, softcap, is_causal):
+def attention(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    mask: Tensor | None,
+    attn_bias: Tensor | None,
+    scale: float | None,
+    softcap: float | None,
+    is_causal: bool,
+) -> Tensor:
     """Scaled dot-product attention: softmax(q k^T * scale (softcapped, biased, masked)) v; a fully masked row gives 0."""
     ctx = (
         query.context.merge(key.context)
@@ -1364,7 +1493,9 @@ def attention(query, key, value, mask, attn_bias, scale, softcap, is_causal):
     raise unsupported_backend("attention", query)
 
 
-def batch_norm(input, gamma, beta, mean, variance, epsilon):
+def batch_norm(
+    input: Tensor, gamma: Tensor, beta: Tensor, mean: Tensor, variance: Tensor, epsilon: float
+) -> Tensor:
     """Normalises each channel (dim 1) with the given statistics, then scales by gamma and shifts by beta."""
     ctx = (
         input.context.merge(gamma.context)
@@ -1455,7 +1586,7 @@ def batch_norm(input, gamma, beta, mean, variance, epsilon):
     raise unsupported_backend("batch_norm", input)
 
 
-def layer_norm(input, gamma, beta, epsilon):
+def layer_norm(input: Tensor, gamma: Tensor, beta: Tensor | None, epsilon: float) -> Tensor:
     """Normalises over the last dim (biased variance), then scales by gamma and shifts by beta."""
     ctx = input.context.merge(gamma.context).merge(DISABLED if beta is None else beta.context)
     if input.kind.variant == "NumPy":
@@ -1517,7 +1648,9 @@ def layer_norm(input, gamma, beta, epsilon):
     raise unsupported_backend("layer_norm", input)
 
 
-def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank):
+def ctc_loss(
+    log_probs: Tensor, targets: Tensor, input_lengths: Tensor, target_lengths: Tensor, blank: int
+) -> Tensor:
     """The CTC loss of each sample [N] from log-probabilities [T, N, C]; an unreachable target costs +inf (gradient 0)."""
     ctx = (
         log_probs.context.merge(targets.context)
@@ -1615,7 +1748,7 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank):
     raise unsupported_backend("ctc_loss", log_probs)
 
 
-def rfft(signal, dim, n):
+def rfft(signal: Tensor, dim: int, n: int | None) -> tuple[Tensor, Tensor]:
     """The real FFT along dim (length, or n, a power of two) as (real part, imaginary part)."""
     try:
         ctx = signal.context
@@ -1645,7 +1778,7 @@ def rfft(signal, dim, n):
         raise
 
 
-def irfft(spectrum_re, spectrum_im, dim, n):
+def irfft(spectrum_re: Tensor, spectrum_im: Tensor, dim: int, n: int | None) -> Tensor:
     """The inverse of rfft along dim, a real signal of length n (default 2 * (bins - 1))."""
     try:
         ctx = (
@@ -1734,8 +1867,17 @@ def irfft(spectrum_re, spectrum_im, dim, n):
 
 
 def deform_conv2d(
-    x, offset, weight, mask, bias, stride, padding, dilation, weight_groups, offset_groups
-):
+    x: Tensor,
+    offset: Tensor,
+    weight: Tensor,
+    mask: Tensor | None,
+    bias: Tensor | None,
+    stride: tuple[int, int],
+    padding: tuple[int, int],
+    dilation: tuple[int, int],
+    weight_groups: int,
+    offset_groups: int,
+) -> Tensor:
     """A 2-D convolution whose taps are displaced by learned offsets (bilinear sampling) and scaled by an optional mask."""
     ctx = (
         x.context.merge(offset.context)
