@@ -1,12 +1,16 @@
-"""Convolutions on NumPy: im2col from a strided view, then one matmul.
+"""Convolutions on NumPy: im2col from one strided view, then one batched matmul.
 
 Every kernel here is one of three moves, for 1, 2 or 3 spatial dims alike:
-- `im2col`: the input's windows, copied out of strided views of the padded, flattened input
-  (`Grid`) into columns laid out `[groups, channels/groups * kernel, batch * positions]`, so that
-  a convolution, groups and dilation included, is ONE batched matmul with the weight `[groups,
-  out/groups, in/groups * kernel]`, and the weight gradient is one matmul with the same columns;
-- `col2im`: the adjoint, which adds each kernel offset's columns into a strided view of a zero
-  plane (a loop over the kernel's offsets only);
+- `im2col`: the input's windows, one strided view of the padded input copied once into columns
+  `[batch, channels, *kernel, *positions]`, so that a convolution, groups and dilation included,
+  is ONE matmul per image, `[groups, out/groups, in/groups * kernel] @ [groups, in/groups *
+  kernel, positions]`, whose result is already the output's layout; the weight gradient is one
+  matmul per image with the same columns, summed over the batch;
+- the input gradient: with stride 1, a convolution of the padded output gradient with the
+  flipped kernel (one im2col and one matmul), unless the input has far fewer channels than the
+  output (then the next move is cheaper); otherwise `col2im`, the adjoint of im2col, which adds
+  each kernel offset's columns into a strided view of a zero plane (a loop over the kernel's
+  offsets only);
 - a transposed convolution is the adjoint of a convolution: its forward is a convolution's input
   gradient and its input gradient a convolution (as burn computes them).
 """
@@ -41,119 +45,116 @@ def padded(x, start, size_needed, fill=0.0):
     return out
 
 
+def reach(out_size, kernel, stride, dilation):
+    """How far the windows reach along each dim of the padded input."""
+    return [(o - 1) * s + dilated(k, d) for o, s, k, d in zip(out_size, stride, kernel, dilation)]
+
+
+def plane_windows(plane, kernel, stride, dilation, out_size, writeable=False):
+    """The view `[batch, channels, *out_size, *kernel]` of an (already padded) plane's
+    windows."""
+    lead, spatial = plane.strides[:2], plane.strides[2:]
+    strides = lead + tuple(t * s for t, s in zip(spatial, stride))
+    strides += tuple(t * d for t, d in zip(spatial, dilation))
+    shape = plane.shape[:2] + tuple(out_size) + tuple(kernel)
+    return as_strided(plane, shape, strides, writeable=writeable)
+
+
 def windows(x, kernel, stride, padding, dilation, out_size, fill=0.0):
     """A read-only view `[batch, channels, *out_size, *kernel]` of x's windows, x padded with
     `fill` by `padding` before each spatial dim (and after, as far as the windows reach)."""
-    needed = [(o - 1) * s + dilated(k, d) for o, s, k, d in zip(out_size, stride, kernel, dilation)]
-    x = padded(x, padding, needed, fill)
-    lead, spatial = x.strides[:2], x.strides[2:]
-    strides = lead + tuple(t * s for t, s in zip(spatial, stride))
-    strides += tuple(t * d for t, d in zip(spatial, dilation))
-    return as_strided(x, x.shape[:2] + tuple(out_size) + tuple(kernel), strides, writeable=False)
+    x = padded(x, padding, reach(out_size, kernel, stride, dilation), fill)
+    return plane_windows(x, kernel, stride, dilation, out_size)
 
 
-class Grid:
-    """Where a convolution's windows lie in its input plane, the plane padded and flattened.
-
-    `extent` is the padded plane's shape, `length` its flattened length (with room for the
-    windows' reach past the end), `positions` the grid of window positions computed. With
-    stride 1 every dim of that grid but the first is widened to the padded extent: each kernel
-    offset's positions are then one contiguous run of the flattened plane, so im2col copies and
-    col2im adds go over long runs rather than rows of the output's width; the extra positions
-    are computed and dropped (`crop`)."""
-
-    def __init__(self, size, kernel, stride, padding, dilation, out_size, wide=True):
-        self.kernel, self.stride, self.dilation, self.padding = kernel, stride, dilation, padding
-        self.size, self.out_size = tuple(size), tuple(out_size)
-        self.extent = tuple(
-            max(p + n, (o - 1) * s + dilated(k, d))
-            for p, n, o, s, k, d in zip(padding, size, out_size, stride, kernel, dilation)
-        )
-        wide = wide and all(s == 1 for s in stride)
-        self.positions = (out_size[0], *self.extent[1:]) if wide else self.out_size
-        self.steps = tuple(int(t) for t in np.cumprod((1, *self.extent[:0:-1]))[::-1])
-        reach = sum(
-            ((g - 1) * s + (k - 1) * d) * t
-            for g, s, k, d, t in zip(self.positions, stride, kernel, dilation, self.steps)
-        )
-        self.length = max(math.prod(self.extent), reach + 1)
-
-    def plane(self, x):
-        """x `[a, b, *size]` zero-padded into a flat plane `[a, b, length]`."""
-        flat = np.zeros((*x.shape[:2], self.length), x.dtype)
-        self.inside(flat)[...] = x
-        return flat
-
-    def inside(self, flat):
-        """The unpadded part of a flat plane, as `[a, b, *size]`."""
-        plane = flat[..., : math.prod(self.extent)].reshape(*flat.shape[:2], *self.extent)
-        return plane[(..., *(slice(p, p + n) for p, n in zip(self.padding, self.size)))]
-
-    def at(self, flat, offset):
-        """The positions `[a, b, *positions]` that kernel offset `offset` reads in a flat plane."""
-        start = sum(k * d * t for k, d, t in zip(offset, self.dilation, self.steps))
-        item = flat.itemsize
-        strides = flat.strides[:2] + tuple(s * t * item for s, t in zip(self.stride, self.steps))
-        return as_strided(flat[..., start:], (*flat.shape[:2], *self.positions), strides)
-
-    def widen(self, grad):
-        """An output gradient `[batch, out, *out_size]` as `[out, batch, *positions]`, zero at
-        the extra positions."""
-        if self.positions == self.out_size:
-            return np.ascontiguousarray(grad.swapaxes(0, 1))
-        wide = np.zeros((grad.shape[1], grad.shape[0], *self.positions), grad.dtype)
-        wide[(..., *map(slice, self.out_size))] = grad.swapaxes(0, 1)
-        return wide
-
-    def crop(self, out):
-        """`[a, b, *positions]` -> `[b, a, *out_size]`, a C-ordered copy."""
-        return np.ascontiguousarray(out[(..., *map(slice, self.out_size))].swapaxes(0, 1))
+def im2col(x, kernel, stride, padding, dilation, out_size):
+    """The columns `[batch, channels, *kernel, *out_size]`, C-ordered: one copy of one view."""
+    n = len(kernel)
+    view = windows(x, kernel, stride, padding, dilation, out_size)
+    return np.ascontiguousarray(view.transpose(0, 1, *range(2 + n, 2 + 2 * n), *range(2, 2 + n)))
 
 
-def im2col(x, grid, groups):
-    """The columns `[groups, channels/groups * prod(kernel), batch * prod(positions)]`."""
-    flat = grid.plane(x).swapaxes(0, 1)  # [channels, batch, length]
-    columns = np.empty((x.shape[1], *grid.kernel, x.shape[0], *grid.positions), x.dtype)
-    for offset in itertools.product(*map(range, grid.kernel)):
-        columns[(slice(None), *offset)] = grid.at(flat, offset)
-    return columns.reshape(groups, -1, x.shape[0] * math.prod(grid.positions))
+def col2im(columns, size, kernel, stride, padding, dilation):
+    """Add `columns` `[a, b, *kernel, *out_size]` back into a plane `[a, b, *size]` (the adjoint
+    of reading the windows)."""
+    n = len(kernel)
+    out_size = columns.shape[2 + n :]
+    extent = [
+        max(p + s, r) for p, s, r in zip(padding, size, reach(out_size, kernel, stride, dilation))
+    ]
+    plane = np.zeros((*columns.shape[:2], *extent), columns.dtype)
+    view = plane_windows(plane, kernel, stride, dilation, out_size, writeable=True)
+    for offset in itertools.product(*map(range, kernel)):
+        view[(..., *offset)] += columns[(slice(None), slice(None), *offset)]
+    return plane[(..., *(slice(p, p + s) for p, s in zip(padding, size)))]
 
 
-def col2im(columns, grid):
-    """Add `columns` `[a, *kernel, b, *positions]` back into a plane: `[a, b, *size]` (the
-    adjoint of reading the windows)."""
-    n = len(grid.kernel)
-    lead = (columns.shape[0], columns.shape[1 + n])
-    flat = np.zeros((*lead, grid.length), columns.dtype)
-    for offset in itertools.product(*map(range, grid.kernel)):
-        target = grid.at(flat, offset)
-        target += columns[(slice(None), *offset)]
-    return grid.inside(flat)
+class Geometry:
+    """A convolution's options, as tuples: the input's spatial `size`, the `kernel`, `stride`,
+    `padding` before each dim, `dilation` and the output's spatial `out_size` (which sets the
+    padding after)."""
+
+    __slots__ = ("size", "kernel", "stride", "padding", "dilation", "out_size")
+
+    def __init__(self, size, kernel, stride, padding, dilation, out_size):
+        self.size, self.kernel, self.stride = tuple(size), tuple(kernel), tuple(stride)
+        self.padding, self.dilation, self.out_size = tuple(padding), tuple(dilation), out_size
+
+    def im2col(self, x):
+        return im2col(x, self.kernel, self.stride, self.padding, self.dilation, self.out_size)
 
 
-def correlate(x, weight, grid, groups):
+def correlate(x, weight, geo, groups):
     """The cross-correlation `[batch, out, *out_size]` (a convolution without bias)."""
-    columns = im2col(x, grid, groups)
-    out = np.matmul(weight.reshape(groups, weight.shape[0] // groups, -1), columns)
-    return grid.crop(out.reshape(weight.shape[0], x.shape[0], *grid.positions))
+    batch, channels_out = x.shape[0], weight.shape[0]
+    columns = geo.im2col(x).reshape(batch, groups, -1, math.prod(geo.out_size))
+    out = np.matmul(weight.reshape(groups, channels_out // groups, -1), columns)
+    return out.reshape(batch, channels_out, *geo.out_size)
 
 
-def correlate_input_grad(grad, weight, grid, groups):
+def correlate_input_grad(grad, weight, geo, groups):
     """The gradient `[batch, in, *size]` of `correlate` w.r.t. its input (a transposed
     convolution of `grad`)."""
-    channels_out = weight.shape[0]
+    channels_out, channels_in = weight.shape[0], weight.shape[1] * groups
+    flipped = flipped_padding(geo)
+    if flipped is not None and channels_out <= 2 * channels_in:
+        return correlate(grad, flipped_weight(weight, groups), flipped, groups)
+    batch = grad.shape[0]
     lhs = weight.reshape(groups, channels_out // groups, -1).swapaxes(1, 2)
-    columns = np.matmul(lhs, grid.widen(grad).reshape(groups, channels_out // groups, -1))
-    columns = columns.reshape(-1, *grid.kernel, grad.shape[0], *grid.positions)
-    return np.ascontiguousarray(col2im(columns, grid).swapaxes(0, 1))
+    rows = grad.reshape(batch, groups, channels_out // groups, -1)
+    columns = np.matmul(lhs, rows).reshape(batch, channels_in, *geo.kernel, *geo.out_size)
+    plane = col2im(columns, geo.size, geo.kernel, geo.stride, geo.padding, geo.dilation)
+    return np.ascontiguousarray(plane)
 
 
-def correlate_weight_grad(x, grad, grid, groups):
+def flipped_padding(geo):
+    """With stride 1, the input gradient is a correlation of the output gradient padded by
+    `dilation * (kernel - 1) - padding` before each dim: its Geometry, or None when a stride is
+    not 1 or that padding would be negative."""
+    if any(s != 1 for s in geo.stride):
+        return None
+    start = tuple(d * (k - 1) - p for k, p, d in zip(geo.kernel, geo.padding, geo.dilation))
+    if min(start) < 0:
+        return None
+    return Geometry(geo.out_size, geo.kernel, geo.stride, start, geo.dilation, geo.size)
+
+
+def flipped_weight(weight, groups):
+    """`[out, in/groups, *kernel]` -> `[in, out/groups, *kernel]`, each kernel reversed along
+    every dim: the weight of the correlation that is a stride-1 input gradient."""
+    out, per_group, kernel = weight.shape[0], weight.shape[1], weight.shape[2:]
+    w = weight.reshape(groups, out // groups, per_group, *kernel).swapaxes(1, 2)
+    w = w[(..., *(slice(None, None, -1),) * len(kernel))]
+    return np.ascontiguousarray(w).reshape(groups * per_group, out // groups, *kernel)
+
+
+def correlate_weight_grad(x, grad, geo, groups):
     """The gradient `[out, in/groups, *kernel]` of `correlate` w.r.t. its weight."""
-    columns = im2col(x, grid, groups)
-    rows = grid.widen(grad).reshape(groups, grad.shape[1] // groups, -1)
-    weight_grad = np.matmul(rows, columns.swapaxes(1, 2))
-    return weight_grad.reshape(grad.shape[1], -1, *grid.kernel)
+    batch, channels_out = grad.shape[:2]
+    columns = geo.im2col(x).reshape(batch, groups, -1, math.prod(geo.out_size))
+    rows = grad.reshape(batch, groups, channels_out // groups, -1)
+    weight_grad = np.matmul(rows, columns.swapaxes(2, 3)).sum(0)
+    return weight_grad.reshape(channels_out, -1, *geo.kernel)
 
 
 def with_bias(out, bias):
@@ -168,21 +169,25 @@ class NumPyConvKernels:
     def _conv(self, x, weight, bias, stride, padding, dilation, groups, padding_end):
         check_conv(f"conv{weight.ndim - 2}d", x, weight, bias, groups)
         size = self._conv_size(x, weight, stride, padding, dilation, padding_end)
-        grid = Grid(x.shape[2:], weight.shape[2:], stride, padding, dilation, size)
-        out = correlate(x, weight, grid, groups)
+        geo = Geometry(x.shape[2:], weight.shape[2:], stride, padding, dilation, size)
+        out = correlate(x, weight, geo, groups)
         return with_bias(out, bias)
 
     def _conv_x_backward(
         self, x, weight, output_grad, stride, padding, dilation, groups, padding_end
     ):
-        grid = Grid(x.shape[2:], weight.shape[2:], stride, padding, dilation, output_grad.shape[2:])
-        return correlate_input_grad(output_grad, weight, grid, groups)
+        geo = Geometry(
+            x.shape[2:], weight.shape[2:], stride, padding, dilation, output_grad.shape[2:]
+        )
+        return correlate_input_grad(output_grad, weight, geo, groups)
 
     def _conv_weight_backward(
         self, x, weight, output_grad, stride, padding, dilation, groups, padding_end
     ):
-        grid = Grid(x.shape[2:], weight.shape[2:], stride, padding, dilation, output_grad.shape[2:])
-        return correlate_weight_grad(x, output_grad, grid, groups)
+        geo = Geometry(
+            x.shape[2:], weight.shape[2:], stride, padding, dilation, output_grad.shape[2:]
+        )
+        return correlate_weight_grad(x, output_grad, geo, groups)
 
     def _conv_size(self, x, weight, stride, padding, dilation, padding_end):
         end = padding if padding_end is None else padding_end
@@ -212,8 +217,8 @@ class NumPyConvKernels:
             )
         )
         check_output_size(f"conv_transpose{weight.ndim - 2}d", size)
-        grid = Grid(size, weight.shape[2:], stride, padding, dilation, x.shape[2:])
-        out = correlate_input_grad(x, weight, grid, groups)
+        geo = Geometry(size, weight.shape[2:], stride, padding, dilation, x.shape[2:])
+        out = correlate_input_grad(x, weight, geo, groups)
         return with_bias(out, bias)
 
     def _conv_transpose_x_backward(
@@ -230,15 +235,17 @@ class NumPyConvKernels:
                 dilation,
             )
         )
-        grid = Grid(output_grad.shape[2:], weight.shape[2:], stride, padding, dilation, size)
-        return correlate(output_grad, weight, grid, groups)
+        geo = Geometry(output_grad.shape[2:], weight.shape[2:], stride, padding, dilation, size)
+        return correlate(output_grad, weight, geo, groups)
 
     def _conv_transpose_weight_backward(
         self, x, weight, output_grad, stride, padding, padding_out, dilation, groups
     ):
         # <g, conv_transpose(x, w)> = <correlate(g, w), x>: x is the correlation's output grad
-        grid = Grid(output_grad.shape[2:], weight.shape[2:], stride, padding, dilation, x.shape[2:])
-        return correlate_weight_grad(output_grad, x, grid, groups)
+        geo = Geometry(
+            output_grad.shape[2:], weight.shape[2:], stride, padding, dilation, x.shape[2:]
+        )
+        return correlate_weight_grad(output_grad, x, geo, groups)
 
     conv_transpose1d = conv_transpose2d = conv_transpose3d = _conv_transpose
     conv_transpose1d_x_backward = conv_transpose2d_x_backward = _conv_transpose_x_backward
@@ -253,8 +260,7 @@ class NumPyConvKernels:
             map(conv_output_size, x.shape[2:], kernel_size, stride, padding, padding, dilation)
         )
         check_output_size("unfold4d", size)
-        view = windows(x, kernel_size, stride, padding, dilation, size)
-        blocks = view.transpose(0, 1, 4, 5, 2, 3)  # [batch, channels, *kernel, *blocks]
+        blocks = im2col(x, kernel_size, stride, padding, dilation, size)
         return blocks.reshape(x.shape[0], -1, math.prod(size))
 
     def fold4d(self, x, output_size, kernel_size, stride, padding, dilation):
@@ -269,7 +275,5 @@ class NumPyConvKernels:
                 f"{math.prod(blocks)}] for output size {list(output_size)} and these options"
             )
         columns = x.reshape(batch, -1, *kernel_size, *blocks)
-        columns = np.moveaxis(columns, 0, 3)  # [channels, *kernel, batch, *blocks]
-        grid = Grid(output_size, kernel_size, stride, padding, dilation, blocks, wide=False)
-        plane = col2im(columns, grid)
-        return np.ascontiguousarray(plane.swapaxes(0, 1))
+        plane = col2im(columns, output_size, kernel_size, stride, padding, dilation)
+        return np.ascontiguousarray(plane)
