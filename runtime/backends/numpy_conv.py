@@ -67,11 +67,14 @@ def windows(x, kernel, stride, padding, dilation, out_size, fill=0.0):
     return plane_windows(x, kernel, stride, dilation, out_size)
 
 
-def im2col(x, kernel, stride, padding, dilation, out_size):
-    """The columns `[batch, channels, *kernel, *out_size]`, C-ordered: one copy of one view."""
+def im2col(x, kernel, stride, padding, dilation, out_size, batch_first=True):
+    """The columns `[batch, channels, *kernel, *out_size]`, or `[channels, *kernel, batch,
+    *out_size]` when not `batch_first`, C-ordered: one copy of one view."""
     n = len(kernel)
     view = windows(x, kernel, stride, padding, dilation, out_size)
-    return np.ascontiguousarray(view.transpose(0, 1, *range(2 + n, 2 + 2 * n), *range(2, 2 + n)))
+    kernel_dims, out_dims = range(2 + n, 2 + 2 * n), range(2, 2 + n)
+    order = (0, 1, *kernel_dims, *out_dims) if batch_first else (1, *kernel_dims, 0, *out_dims)
+    return np.ascontiguousarray(view.transpose(order))
 
 
 def col2im(columns, size, kernel, stride, padding, dilation):
@@ -100,8 +103,10 @@ class Geometry:
         self.size, self.kernel, self.stride = tuple(size), tuple(kernel), tuple(stride)
         self.padding, self.dilation, self.out_size = tuple(padding), tuple(dilation), out_size
 
-    def im2col(self, x):
-        return im2col(x, self.kernel, self.stride, self.padding, self.dilation, self.out_size)
+    def im2col(self, x, batch_first=True):
+        return im2col(
+            x, self.kernel, self.stride, self.padding, self.dilation, self.out_size, batch_first
+        )
 
 
 def correlate(x, weight, geo, groups):
@@ -149,12 +154,15 @@ def flipped_weight(weight, groups):
 
 
 def correlate_weight_grad(x, grad, geo, groups):
-    """The gradient `[out, in/groups, *kernel]` of `correlate` w.r.t. its weight."""
+    """The gradient `[out, in/groups, *kernel]` of `correlate` w.r.t. its weight: one matmul
+    per group over batch and positions at once, `[in/groups * kernel, batch * positions] @
+    [batch * positions, out/groups]` (the long dim inside: BLAS's fast case)."""
     batch, channels_out = grad.shape[:2]
-    columns = geo.im2col(x).reshape(batch, groups, -1, math.prod(geo.out_size))
-    rows = grad.reshape(batch, groups, channels_out // groups, -1)
-    weight_grad = np.matmul(rows, columns.swapaxes(2, 3)).sum(0)
-    return weight_grad.reshape(channels_out, -1, *geo.kernel)
+    per_group = channels_out // groups
+    columns = geo.im2col(x, batch_first=False).reshape(groups, -1, batch * math.prod(geo.out_size))
+    rows = grad.reshape(batch, groups, per_group, -1).transpose(1, 0, 3, 2)
+    weight_grad = np.matmul(columns, rows.reshape(groups, -1, per_group))
+    return np.ascontiguousarray(weight_grad.swapaxes(1, 2)).reshape(channels_out, -1, *geo.kernel)
 
 
 def with_bias(out, bias):
