@@ -1,16 +1,16 @@
-"""Convolutions on NumPy: im2col from one strided view, then one batched matmul.
+"""Convolutions on NumPy: im2col from one strided view, then one matmul.
 
 Every kernel here is one of three moves, for 1, 2 or 3 spatial dims alike:
 - `im2col`: the input's windows, one strided view of the padded input copied once into columns
-  `[batch, channels, *kernel, *positions]`, so that a convolution, groups and dilation included,
-  is ONE matmul per image, `[groups, out/groups, in/groups * kernel] @ [groups, in/groups *
-  kernel, positions]`, whose result is already the output's layout; the weight gradient is one
-  matmul per image with the same columns, summed over the batch;
-- the input gradient: with stride 1, a convolution of the padded output gradient with the
-  flipped kernel (one im2col and one matmul), unless the input has far fewer channels than the
-  output (then the next move is cheaper); otherwise `col2im`, the adjoint of im2col, which adds
-  each kernel offset's columns into a strided view of a zero plane (a loop over the kernel's
-  offsets only);
+  `[batch, channels, *kernel, *positions]`; a convolution, groups and dilation included, is then
+  ONE matmul per image, `[groups, out/groups, in/groups * kernel] @ [groups, in/groups * kernel,
+  positions]`, whose result is already the output's layout. The weight gradient takes the
+  columns channels first, `[in * kernel, batch * positions]`, for one matmul per group whose
+  long dim is the inner one (BLAS's fast case, and no per-image products to sum);
+- `col2im`: the adjoint, for the input gradient: one matmul per image gives its columns, which
+  are added into a zero plane through one writeable view of it, a loop over the kernel's
+  offsets only. The plane is padded and flattened (`Grid`); with stride 1 each offset's
+  positions are then one contiguous run, so every add goes over long runs;
 - a transposed convolution is the adjoint of a convolution: its forward is a convolution's input
   gradient and its input gradient a convolution (as burn computes them).
 """
@@ -45,26 +45,15 @@ def padded(x, start, size_needed, fill=0.0):
     return out
 
 
-def reach(out_size, kernel, stride, dilation):
-    """How far the windows reach along each dim of the padded input."""
-    return [(o - 1) * s + dilated(k, d) for o, s, k, d in zip(out_size, stride, kernel, dilation)]
-
-
-def plane_windows(plane, kernel, stride, dilation, out_size, writeable=False):
-    """The view `[batch, channels, *out_size, *kernel]` of an (already padded) plane's
-    windows."""
-    lead, spatial = plane.strides[:2], plane.strides[2:]
-    strides = lead + tuple(t * s for t, s in zip(spatial, stride))
-    strides += tuple(t * d for t, d in zip(spatial, dilation))
-    shape = plane.shape[:2] + tuple(out_size) + tuple(kernel)
-    return as_strided(plane, shape, strides, writeable=writeable)
-
-
 def windows(x, kernel, stride, padding, dilation, out_size, fill=0.0):
     """A read-only view `[batch, channels, *out_size, *kernel]` of x's windows, x padded with
     `fill` by `padding` before each spatial dim (and after, as far as the windows reach)."""
-    x = padded(x, padding, reach(out_size, kernel, stride, dilation), fill)
-    return plane_windows(x, kernel, stride, dilation, out_size)
+    needed = [(o - 1) * s + dilated(k, d) for o, s, k, d in zip(out_size, stride, kernel, dilation)]
+    x = padded(x, padding, needed, fill)
+    lead, spatial = x.strides[:2], x.strides[2:]
+    strides = lead + tuple(t * s for t, s in zip(spatial, stride))
+    strides += tuple(t * d for t, d in zip(spatial, dilation))
+    return as_strided(x, x.shape[:2] + tuple(out_size) + tuple(kernel), strides, writeable=False)
 
 
 def im2col(x, kernel, stride, padding, dilation, out_size, batch_first=True):
@@ -77,92 +66,96 @@ def im2col(x, kernel, stride, padding, dilation, out_size, batch_first=True):
     return np.ascontiguousarray(view.transpose(order))
 
 
-def col2im(columns, size, kernel, stride, padding, dilation):
-    """Add `columns` `[a, b, *kernel, *out_size]` back into a plane `[a, b, *size]` (the adjoint
-    of reading the windows)."""
-    n = len(kernel)
-    out_size = columns.shape[2 + n :]
-    extent = [
-        max(p + s, r) for p, s, r in zip(padding, size, reach(out_size, kernel, stride, dilation))
-    ]
-    plane = np.zeros((*columns.shape[:2], *extent), columns.dtype)
-    view = plane_windows(plane, kernel, stride, dilation, out_size, writeable=True)
-    for offset in itertools.product(*map(range, kernel)):
-        view[(..., *offset)] += columns[(slice(None), slice(None), *offset)]
-    return plane[(..., *(slice(p, p + s) for p, s in zip(padding, size)))]
+class Grid:
+    """A convolution's geometry, and where its windows lie in its input plane, the plane padded
+    and flattened.
 
+    `extent` is the padded plane's shape, `length` its flattened length (with room for the
+    windows' reach past the end), `positions` the grid of window positions col2im adds. With
+    stride 1 every dim of that grid but the first is widened to the padded extent: each kernel
+    offset's positions are then one contiguous run of the flattened plane; the extra positions'
+    columns are zero (`widen`) and add nothing."""
 
-class Geometry:
-    """A convolution's options, as tuples: the input's spatial `size`, the `kernel`, `stride`,
-    `padding` before each dim, `dilation` and the output's spatial `out_size` (which sets the
-    padding after)."""
-
-    __slots__ = ("size", "kernel", "stride", "padding", "dilation", "out_size")
-
-    def __init__(self, size, kernel, stride, padding, dilation, out_size):
-        self.size, self.kernel, self.stride = tuple(size), tuple(kernel), tuple(stride)
-        self.padding, self.dilation, self.out_size = tuple(padding), tuple(dilation), out_size
+    def __init__(self, size, kernel, stride, padding, dilation, out_size, wide=True):
+        self.kernel, self.stride, self.dilation = tuple(kernel), tuple(stride), tuple(dilation)
+        self.size, self.padding, self.out_size = tuple(size), tuple(padding), tuple(out_size)
+        self.wide = wide and all(s == 1 for s in stride)
 
     def im2col(self, x, batch_first=True):
         return im2col(
             x, self.kernel, self.stride, self.padding, self.dilation, self.out_size, batch_first
         )
 
+    @property
+    def extent(self):
+        return tuple(
+            max(p + n, (o - 1) * s + dilated(k, d))
+            for p, n, o, s, k, d in zip(
+                self.padding, self.size, self.out_size, self.stride, self.kernel, self.dilation
+            )
+        )
 
-def correlate(x, weight, geo, groups):
+    @property
+    def positions(self):
+        return (self.out_size[0], *self.extent[1:]) if self.wide else self.out_size
+
+    def widen(self, grad):
+        """`[a, b, *out_size]` as `[a, b, *positions]`, zero at the extra positions."""
+        if not self.wide:
+            return grad
+        wide = np.zeros((*grad.shape[:2], *self.positions), grad.dtype)
+        wide[(..., *map(slice, self.out_size))] = grad
+        return wide
+
+    def col2im(self, columns):
+        """Add `columns` `[a, b, *kernel, *positions]` back into a plane: `[a, b, *size]` (the
+        adjoint of reading the windows), a view of a new array."""
+        extent, positions = self.extent, self.positions
+        steps = [math.prod(extent[i + 1 :]) for i in range(len(extent))]
+        reach = sum(
+            ((g - 1) * s + (k - 1) * d) * t
+            for g, s, k, d, t in zip(positions, self.stride, self.kernel, self.dilation, steps)
+        )
+        area = math.prod(extent)
+        flat = np.zeros((*columns.shape[:2], max(area, reach + 1)), columns.dtype)
+        item = flat.itemsize
+        strides = flat.strides[:2] + tuple(d * t * item for d, t in zip(self.dilation, steps))
+        strides += tuple(s * t * item for s, t in zip(self.stride, steps))
+        view = as_strided(flat, (*columns.shape[:2], *self.kernel, *positions), strides)
+        for offset in itertools.product(*map(range, self.kernel)):
+            at = (slice(None), slice(None), *offset)
+            view[at] += columns[at]
+        plane = flat[..., :area].reshape(*flat.shape[:2], *extent)
+        return plane[(..., *(slice(p, p + n) for p, n in zip(self.padding, self.size)))]
+
+
+def correlate(x, weight, grid, groups):
     """The cross-correlation `[batch, out, *out_size]` (a convolution without bias)."""
     batch, channels_out = x.shape[0], weight.shape[0]
-    columns = geo.im2col(x).reshape(batch, groups, -1, math.prod(geo.out_size))
+    columns = grid.im2col(x).reshape(batch, groups, -1, math.prod(grid.out_size))
     out = np.matmul(weight.reshape(groups, channels_out // groups, -1), columns)
-    return out.reshape(batch, channels_out, *geo.out_size)
+    return out.reshape(batch, channels_out, *grid.out_size)
 
 
-def correlate_input_grad(grad, weight, geo, groups):
+def correlate_input_grad(grad, weight, grid, groups):
     """The gradient `[batch, in, *size]` of `correlate` w.r.t. its input (a transposed
     convolution of `grad`)."""
-    channels_out, channels_in = weight.shape[0], weight.shape[1] * groups
-    flipped = flipped_padding(geo)
-    if flipped is not None and channels_out <= 2 * channels_in:
-        return correlate(grad, flipped_weight(weight, groups), flipped, groups)
-    batch = grad.shape[0]
+    batch, channels_out = grad.shape[:2]
     lhs = weight.reshape(groups, channels_out // groups, -1).swapaxes(1, 2)
-    rows = grad.reshape(batch, groups, channels_out // groups, -1)
-    columns = np.matmul(lhs, rows).reshape(batch, channels_in, *geo.kernel, *geo.out_size)
-    plane = col2im(columns, geo.size, geo.kernel, geo.stride, geo.padding, geo.dilation)
-    return np.ascontiguousarray(plane)
+    rows = grid.widen(grad).reshape(batch, groups, channels_out // groups, -1)
+    columns = np.matmul(lhs, rows).reshape(batch, -1, *grid.kernel, *grid.positions)
+    return np.ascontiguousarray(grid.col2im(columns))
 
 
-def flipped_padding(geo):
-    """With stride 1, the input gradient is a correlation of the output gradient padded by
-    `dilation * (kernel - 1) - padding` before each dim: its Geometry, or None when a stride is
-    not 1 or that padding would be negative."""
-    if any(s != 1 for s in geo.stride):
-        return None
-    start = tuple(d * (k - 1) - p for k, p, d in zip(geo.kernel, geo.padding, geo.dilation))
-    if min(start) < 0:
-        return None
-    return Geometry(geo.out_size, geo.kernel, geo.stride, start, geo.dilation, geo.size)
-
-
-def flipped_weight(weight, groups):
-    """`[out, in/groups, *kernel]` -> `[in, out/groups, *kernel]`, each kernel reversed along
-    every dim: the weight of the correlation that is a stride-1 input gradient."""
-    out, per_group, kernel = weight.shape[0], weight.shape[1], weight.shape[2:]
-    w = weight.reshape(groups, out // groups, per_group, *kernel).swapaxes(1, 2)
-    w = w[(..., *(slice(None, None, -1),) * len(kernel))]
-    return np.ascontiguousarray(w).reshape(groups * per_group, out // groups, *kernel)
-
-
-def correlate_weight_grad(x, grad, geo, groups):
-    """The gradient `[out, in/groups, *kernel]` of `correlate` w.r.t. its weight: one matmul
-    per group over batch and positions at once, `[in/groups * kernel, batch * positions] @
-    [batch * positions, out/groups]` (the long dim inside: BLAS's fast case)."""
+def correlate_weight_grad(x, grad, grid, groups):
+    """The gradient `[out, in/groups, *kernel]` of `correlate` w.r.t. its weight."""
     batch, channels_out = grad.shape[:2]
     per_group = channels_out // groups
-    columns = geo.im2col(x, batch_first=False).reshape(groups, -1, batch * math.prod(geo.out_size))
+    columns = grid.im2col(x, batch_first=False)
+    columns = columns.reshape(groups, -1, batch * math.prod(grid.out_size))
     rows = grad.reshape(batch, groups, per_group, -1).transpose(1, 0, 3, 2)
     weight_grad = np.matmul(columns, rows.reshape(groups, -1, per_group))
-    return np.ascontiguousarray(weight_grad.swapaxes(1, 2)).reshape(channels_out, -1, *geo.kernel)
+    return np.ascontiguousarray(weight_grad.swapaxes(1, 2)).reshape(channels_out, -1, *grid.kernel)
 
 
 def with_bias(out, bias):
@@ -177,25 +170,21 @@ class NumPyConvKernels:
     def _conv(self, x, weight, bias, stride, padding, dilation, groups, padding_end):
         check_conv(f"conv{weight.ndim - 2}d", x, weight, bias, groups)
         size = self._conv_size(x, weight, stride, padding, dilation, padding_end)
-        geo = Geometry(x.shape[2:], weight.shape[2:], stride, padding, dilation, size)
-        out = correlate(x, weight, geo, groups)
+        grid = Grid(x.shape[2:], weight.shape[2:], stride, padding, dilation, size)
+        out = correlate(x, weight, grid, groups)
         return with_bias(out, bias)
 
     def _conv_x_backward(
         self, x, weight, output_grad, stride, padding, dilation, groups, padding_end
     ):
-        geo = Geometry(
-            x.shape[2:], weight.shape[2:], stride, padding, dilation, output_grad.shape[2:]
-        )
-        return correlate_input_grad(output_grad, weight, geo, groups)
+        grid = Grid(x.shape[2:], weight.shape[2:], stride, padding, dilation, output_grad.shape[2:])
+        return correlate_input_grad(output_grad, weight, grid, groups)
 
     def _conv_weight_backward(
         self, x, weight, output_grad, stride, padding, dilation, groups, padding_end
     ):
-        geo = Geometry(
-            x.shape[2:], weight.shape[2:], stride, padding, dilation, output_grad.shape[2:]
-        )
-        return correlate_weight_grad(x, output_grad, geo, groups)
+        grid = Grid(x.shape[2:], weight.shape[2:], stride, padding, dilation, output_grad.shape[2:])
+        return correlate_weight_grad(x, output_grad, grid, groups)
 
     def _conv_size(self, x, weight, stride, padding, dilation, padding_end):
         end = padding if padding_end is None else padding_end
@@ -225,8 +214,8 @@ class NumPyConvKernels:
             )
         )
         check_output_size(f"conv_transpose{weight.ndim - 2}d", size)
-        geo = Geometry(size, weight.shape[2:], stride, padding, dilation, x.shape[2:])
-        out = correlate_input_grad(x, weight, geo, groups)
+        grid = Grid(size, weight.shape[2:], stride, padding, dilation, x.shape[2:])
+        out = correlate_input_grad(x, weight, grid, groups)
         return with_bias(out, bias)
 
     def _conv_transpose_x_backward(
@@ -243,17 +232,15 @@ class NumPyConvKernels:
                 dilation,
             )
         )
-        geo = Geometry(output_grad.shape[2:], weight.shape[2:], stride, padding, dilation, size)
-        return correlate(output_grad, weight, geo, groups)
+        grid = Grid(output_grad.shape[2:], weight.shape[2:], stride, padding, dilation, size)
+        return correlate(output_grad, weight, grid, groups)
 
     def _conv_transpose_weight_backward(
         self, x, weight, output_grad, stride, padding, padding_out, dilation, groups
     ):
         # <g, conv_transpose(x, w)> = <correlate(g, w), x>: x is the correlation's output grad
-        geo = Geometry(
-            output_grad.shape[2:], weight.shape[2:], stride, padding, dilation, x.shape[2:]
-        )
-        return correlate_weight_grad(output_grad, x, geo, groups)
+        grid = Grid(output_grad.shape[2:], weight.shape[2:], stride, padding, dilation, x.shape[2:])
+        return correlate_weight_grad(output_grad, x, grid, groups)
 
     conv_transpose1d = conv_transpose2d = conv_transpose3d = _conv_transpose
     conv_transpose1d_x_backward = conv_transpose2d_x_backward = _conv_transpose_x_backward
@@ -283,5 +270,5 @@ class NumPyConvKernels:
                 f"{math.prod(blocks)}] for output size {list(output_size)} and these options"
             )
         columns = x.reshape(batch, -1, *kernel_size, *blocks)
-        plane = col2im(columns, output_size, kernel_size, stride, padding, dilation)
-        return np.ascontiguousarray(plane)
+        grid = Grid(output_size, kernel_size, stride, padding, dilation, blocks, wide=False)
+        return np.ascontiguousarray(grid.col2im(columns))

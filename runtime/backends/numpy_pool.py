@@ -16,7 +16,7 @@ from runtime.backends.kernels.pool import (
     pool_output_sizes,
 )
 from runtime.backends.kernels.reduce import INDEX_DTYPE
-from runtime.backends.numpy_conv import col2im, windows
+from runtime.backends.numpy_conv import Grid, windows
 
 
 def offsets(kernel):
@@ -133,8 +133,8 @@ class NumPyPoolKernels:
             share.reshape(batch, channels, *(1,) * len(kernel), *size),
             (batch, channels, *kernel, *size),
         )
-        ones = (1,) * len(kernel)
-        return np.ascontiguousarray(col2im(columns, x.shape[2:], kernel, stride, padding, ones))
+        grid = Grid(x.shape[2:], kernel, stride, padding, (1,) * len(kernel), size, wide=False)
+        return np.ascontiguousarray(grid.col2im(columns))
 
     def _avg_counts(self, x, size, kernel, stride, padding, count_include_pad):
         return box(
