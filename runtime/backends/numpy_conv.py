@@ -107,33 +107,62 @@ class Grid:
         wide[(..., *map(slice, self.out_size))] = grad
         return wide
 
-    def col2im(self, columns):
-        """Add `columns` `[a, b, *kernel, *positions]` back into a plane: `[a, b, *size]` (the
-        adjoint of reading the windows), a view of a new array."""
+    def plane(self, lead, dtype):
+        """A zero plane `[*lead, length]`, flattened, and its writeable windows `[*lead,
+        *kernel, *positions]`."""
         extent, positions = self.extent, self.positions
         steps = [math.prod(extent[i + 1 :]) for i in range(len(extent))]
         reach = sum(
             ((g - 1) * s + (k - 1) * d) * t
             for g, s, k, d, t in zip(positions, self.stride, self.kernel, self.dilation, steps)
         )
-        area = math.prod(extent)
-        flat = np.zeros((*columns.shape[:2], max(area, reach + 1)), columns.dtype)
+        flat = np.zeros((*lead, max(math.prod(extent), reach + 1)), dtype)
         item = flat.itemsize
         strides = flat.strides[:2] + tuple(d * t * item for d, t in zip(self.dilation, steps))
         strides += tuple(s * t * item for s, t in zip(self.stride, steps))
-        view = as_strided(flat, (*columns.shape[:2], *self.kernel, *positions), strides)
+        return flat, as_strided(flat, (*lead, *self.kernel, *positions), strides)
+
+    def add(self, view, columns):
+        """Add `columns` `[a, b, *kernel, *positions]` into a plane's windows `view`: a loop
+        over the kernel's offsets."""
         for offset in itertools.product(*map(range, self.kernel)):
             at = (slice(None), slice(None), *offset)
             view[at] += columns[at]
-        plane = flat[..., :area].reshape(*flat.shape[:2], *extent)
+
+    def inside(self, flat):
+        """The unpadded part `[a, b, *size]` of a flat plane, a view."""
+        extent = self.extent
+        plane = flat[..., : math.prod(extent)].reshape(*flat.shape[:2], *extent)
         return plane[(..., *(slice(p, p + n) for p, n in zip(self.padding, self.size)))]
+
+    def col2im(self, columns):
+        """Add `columns` `[a, b, *kernel, *positions]` back into a plane: `[a, b, *size]` (the
+        adjoint of reading the windows), a view of a new array."""
+        flat, view = self.plane(columns.shape[:2], columns.dtype)
+        self.add(view, columns)
+        return self.inside(flat)
+
+
+# A chunk of the batch whose columns fit in a core's L2 cache: the columns are then made and
+# consumed (matmul, adds) in cache. Measured -10 to -15% per kernel on a [64, 16, 14, 14] input.
+CHUNK_BYTES = 1 << 20
+
+
+def chunks(batch, image_bytes):
+    """The batch as slices of images whose columns take about CHUNK_BYTES."""
+    step = max(1, CHUNK_BYTES // max(1, image_bytes))
+    return [slice(start, start + step) for start in range(0, batch, step)]
 
 
 def correlate(x, weight, grid, groups):
     """The cross-correlation `[batch, out, *out_size]` (a convolution without bias)."""
     batch, channels_out = x.shape[0], weight.shape[0]
-    columns = grid.im2col(x).reshape(batch, groups, -1, math.prod(grid.out_size))
-    out = np.matmul(weight.reshape(groups, channels_out // groups, -1), columns)
+    count = math.prod(grid.out_size)
+    lhs = weight.reshape(groups, channels_out // groups, -1)
+    out = np.empty((batch, groups, channels_out // groups, count), np.result_type(x, weight))
+    for part in chunks(batch, weight[0].size * count * x.itemsize * groups):
+        columns = grid.im2col(x[part])
+        np.matmul(lhs, columns.reshape(columns.shape[0], groups, -1, count), out=out[part])
     return out.reshape(batch, channels_out, *grid.out_size)
 
 
@@ -142,19 +171,27 @@ def correlate_input_grad(grad, weight, grid, groups):
     convolution of `grad`)."""
     batch, channels_out = grad.shape[:2]
     lhs = weight.reshape(groups, channels_out // groups, -1).swapaxes(1, 2)
-    rows = grid.widen(grad).reshape(batch, groups, channels_out // groups, -1)
-    columns = np.matmul(lhs, rows).reshape(batch, -1, *grid.kernel, *grid.positions)
-    return np.ascontiguousarray(grid.col2im(columns))
+    dtype = np.result_type(grad, weight)
+    flat, view = grid.plane((batch, weight.shape[1] * groups), dtype)
+    count = math.prod(grid.positions)
+    for part in chunks(batch, weight[0].size * count * dtype.itemsize * groups):
+        rows = grid.widen(grad[part])
+        rows = rows.reshape(rows.shape[0], groups, channels_out // groups, count)
+        columns = np.matmul(lhs, rows).reshape(rows.shape[0], -1, *grid.kernel, *grid.positions)
+        grid.add(view[part], columns)
+    return np.ascontiguousarray(grid.inside(flat))
 
 
 def correlate_weight_grad(x, grad, grid, groups):
     """The gradient `[out, in/groups, *kernel]` of `correlate` w.r.t. its weight."""
     batch, channels_out = grad.shape[:2]
     per_group = channels_out // groups
-    columns = grid.im2col(x, batch_first=False)
-    columns = columns.reshape(groups, -1, batch * math.prod(grid.out_size))
-    rows = grad.reshape(batch, groups, per_group, -1).transpose(1, 0, 3, 2)
-    weight_grad = np.matmul(columns, rows.reshape(groups, -1, per_group))
+    count = math.prod(grid.out_size)
+    weight_grad = 0
+    for part in chunks(batch, x.shape[1] * math.prod(grid.kernel) * count * x.itemsize):
+        columns = grid.im2col(x[part], batch_first=False).reshape(groups, -1, count * len(x[part]))
+        rows = grad[part].reshape(-1, groups, per_group, count).transpose(1, 0, 3, 2)
+        weight_grad = weight_grad + np.matmul(columns, rows.reshape(groups, -1, per_group))
     return np.ascontiguousarray(weight_grad.swapaxes(1, 2)).reshape(channels_out, -1, *grid.kernel)
 
 
