@@ -13,6 +13,8 @@ Every kernel here is one of three moves, for 1, 2 or 3 spatial dims alike:
   positions are then one contiguous run, so every add goes over long runs;
 - a transposed convolution is the adjoint of a convolution: its forward is a convolution's input
   gradient and its input gradient a convolution (as burn computes them).
+
+Each move goes over the batch in chunks whose columns fit in a core's L2 cache (`chunks`).
 """
 
 import itertools
