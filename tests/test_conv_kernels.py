@@ -110,6 +110,8 @@ CONV_CASES = [
     ((5, 5), (3, 3), (2, 2), (1, 1), (1, 1), 1, (2, 0)),
     ((4, 5, 4), (2, 2, 3), (1, 2, 1), (1, 0, 1), (1, 1, 1), 2, None),
     ((3, 4, 3), (2, 2, 2), (1, 1, 1), (0, 1, 1), (1, 2, 1), 1, (1, 0, 1)),
+    ((6, 5), (2, 3), (1, 1), (0, 2), (2, 1), 2, (1, 0)),  # stride 1 (wide col2im), groups, dilation
+    ((5,), (2,), (1,), (2,), (1,), 1, None),  # stride 1, padding wider than the kernel reaches
 ]
 
 # (spatial size, kernel, stride, padding, padding_out, dilation, groups)

@@ -1,14 +1,20 @@
-"""Convolutions on NumPy: im2col from a strided view, then one matmul.
+"""Convolutions on NumPy: im2col from one strided view, then one matmul.
 
 Every kernel here is one of three moves, for 1, 2 or 3 spatial dims alike:
-- `im2col`: the input's windows, copied out of strided views of the padded, flattened input
-  (`Grid`) into columns laid out `[groups, channels/groups * kernel, batch * positions]`, so that
-  a convolution, groups and dilation included, is ONE batched matmul with the weight `[groups,
-  out/groups, in/groups * kernel]`, and the weight gradient is one matmul with the same columns;
-- `col2im`: the adjoint, which adds each kernel offset's columns into a strided view of a zero
-  plane (a loop over the kernel's offsets only);
+- `im2col`: the input's windows, one strided view of the padded input copied once into columns
+  `[batch, channels, *kernel, *positions]`; a convolution, groups and dilation included, is then
+  ONE matmul per image, `[groups, out/groups, in/groups * kernel] @ [groups, in/groups * kernel,
+  positions]`, whose result is already the output's layout. The weight gradient takes the
+  columns channels first, `[in * kernel, batch * positions]`, for one matmul per group whose
+  long dim is the inner one (BLAS's fast case, and no per-image products to sum);
+- `col2im`: the adjoint, for the input gradient: one matmul per image gives its columns, which
+  are added into a zero plane through one writeable view of it, a loop over the kernel's
+  offsets only. The plane is padded and flattened (`Grid`); with stride 1 each offset's
+  positions are then one contiguous run, so every add goes over long runs;
 - a transposed convolution is the adjoint of a convolution: its forward is a convolution's input
   gradient and its input gradient a convolution (as burn computes them).
+
+Each move goes over the batch in chunks whose columns fit in a core's L2 cache (`chunks`).
 """
 
 import itertools
@@ -52,108 +58,143 @@ def windows(x, kernel, stride, padding, dilation, out_size, fill=0.0):
     return as_strided(x, x.shape[:2] + tuple(out_size) + tuple(kernel), strides, writeable=False)
 
 
+def im2col(x, kernel, stride, padding, dilation, out_size, batch_first=True):
+    """The columns `[batch, channels, *kernel, *out_size]`, or `[channels, *kernel, batch,
+    *out_size]` when not `batch_first`, C-ordered: one copy of one view."""
+    n = len(kernel)
+    view = windows(x, kernel, stride, padding, dilation, out_size)
+    kernel_dims, out_dims = range(2 + n, 2 + 2 * n), range(2, 2 + n)
+    order = (0, 1, *kernel_dims, *out_dims) if batch_first else (1, *kernel_dims, 0, *out_dims)
+    return np.ascontiguousarray(view.transpose(order))
+
+
 class Grid:
-    """Where a convolution's windows lie in its input plane, the plane padded and flattened.
+    """A convolution's geometry, and where its windows lie in its input plane, the plane padded
+    and flattened.
 
     `extent` is the padded plane's shape, `length` its flattened length (with room for the
-    windows' reach past the end), `positions` the grid of window positions computed. With
+    windows' reach past the end), `positions` the grid of window positions col2im adds. With
     stride 1 every dim of that grid but the first is widened to the padded extent: each kernel
-    offset's positions are then one contiguous run of the flattened plane, so im2col copies and
-    col2im adds go over long runs rather than rows of the output's width; the extra positions
-    are computed and dropped (`crop`)."""
+    offset's positions are then one contiguous run of the flattened plane; the extra positions'
+    columns are zero (`widen`) and add nothing."""
 
     def __init__(self, size, kernel, stride, padding, dilation, out_size, wide=True):
-        self.kernel, self.stride, self.dilation, self.padding = kernel, stride, dilation, padding
-        self.size, self.out_size = tuple(size), tuple(out_size)
-        self.extent = tuple(
+        self.kernel, self.stride, self.dilation = tuple(kernel), tuple(stride), tuple(dilation)
+        self.size, self.padding, self.out_size = tuple(size), tuple(padding), tuple(out_size)
+        self.wide = wide and all(s == 1 for s in stride)
+
+    def im2col(self, x, batch_first=True):
+        return im2col(
+            x, self.kernel, self.stride, self.padding, self.dilation, self.out_size, batch_first
+        )
+
+    @property
+    def extent(self):
+        return tuple(
             max(p + n, (o - 1) * s + dilated(k, d))
-            for p, n, o, s, k, d in zip(padding, size, out_size, stride, kernel, dilation)
+            for p, n, o, s, k, d in zip(
+                self.padding, self.size, self.out_size, self.stride, self.kernel, self.dilation
+            )
         )
-        wide = wide and all(s == 1 for s in stride)
-        self.positions = (out_size[0], *self.extent[1:]) if wide else self.out_size
-        self.steps = tuple(int(t) for t in np.cumprod((1, *self.extent[:0:-1]))[::-1])
-        reach = sum(
-            ((g - 1) * s + (k - 1) * d) * t
-            for g, s, k, d, t in zip(self.positions, stride, kernel, dilation, self.steps)
-        )
-        self.length = max(math.prod(self.extent), reach + 1)
 
-    def plane(self, x):
-        """x `[a, b, *size]` zero-padded into a flat plane `[a, b, length]`."""
-        flat = np.zeros((*x.shape[:2], self.length), x.dtype)
-        self.inside(flat)[...] = x
-        return flat
-
-    def inside(self, flat):
-        """The unpadded part of a flat plane, as `[a, b, *size]`."""
-        plane = flat[..., : math.prod(self.extent)].reshape(*flat.shape[:2], *self.extent)
-        return plane[(..., *(slice(p, p + n) for p, n in zip(self.padding, self.size)))]
-
-    def at(self, flat, offset):
-        """The positions `[a, b, *positions]` that kernel offset `offset` reads in a flat plane."""
-        start = sum(k * d * t for k, d, t in zip(offset, self.dilation, self.steps))
-        item = flat.itemsize
-        strides = flat.strides[:2] + tuple(s * t * item for s, t in zip(self.stride, self.steps))
-        return as_strided(flat[..., start:], (*flat.shape[:2], *self.positions), strides)
+    @property
+    def positions(self):
+        return (self.out_size[0], *self.extent[1:]) if self.wide else self.out_size
 
     def widen(self, grad):
-        """An output gradient `[batch, out, *out_size]` as `[out, batch, *positions]`, zero at
-        the extra positions."""
-        if self.positions == self.out_size:
-            return np.ascontiguousarray(grad.swapaxes(0, 1))
-        wide = np.zeros((grad.shape[1], grad.shape[0], *self.positions), grad.dtype)
-        wide[(..., *map(slice, self.out_size))] = grad.swapaxes(0, 1)
+        """`[a, b, *out_size]` as `[a, b, *positions]`, zero at the extra positions."""
+        if not self.wide:
+            return grad
+        wide = np.zeros((*grad.shape[:2], *self.positions), grad.dtype)
+        wide[(..., *map(slice, self.out_size))] = grad
         return wide
 
-    def crop(self, out):
-        """`[a, b, *positions]` -> `[b, a, *out_size]`, a C-ordered copy."""
-        return np.ascontiguousarray(out[(..., *map(slice, self.out_size))].swapaxes(0, 1))
+    def plane(self, lead, dtype):
+        """A zero plane `[*lead, length]`, flattened, and its writeable windows `[*lead,
+        *kernel, *positions]`."""
+        extent, positions = self.extent, self.positions
+        steps = [math.prod(extent[i + 1 :]) for i in range(len(extent))]
+        reach = sum(
+            ((g - 1) * s + (k - 1) * d) * t
+            for g, s, k, d, t in zip(positions, self.stride, self.kernel, self.dilation, steps)
+        )
+        flat = np.zeros((*lead, max(math.prod(extent), reach + 1)), dtype)
+        item = flat.itemsize
+        strides = flat.strides[:2] + tuple(d * t * item for d, t in zip(self.dilation, steps))
+        strides += tuple(s * t * item for s, t in zip(self.stride, steps))
+        return flat, as_strided(flat, (*lead, *self.kernel, *positions), strides)
+
+    def add(self, view, columns):
+        """Add `columns` `[a, b, *kernel, *positions]` into a plane's windows `view`: a loop
+        over the kernel's offsets."""
+        for offset in itertools.product(*map(range, self.kernel)):
+            at = (slice(None), slice(None), *offset)
+            view[at] += columns[at]
+
+    def inside(self, flat):
+        """The unpadded part `[a, b, *size]` of a flat plane, a view."""
+        extent = self.extent
+        plane = flat[..., : math.prod(extent)].reshape(*flat.shape[:2], *extent)
+        return plane[(..., *(slice(p, p + n) for p, n in zip(self.padding, self.size)))]
+
+    def col2im(self, columns):
+        """Add `columns` `[a, b, *kernel, *positions]` back into a plane: `[a, b, *size]` (the
+        adjoint of reading the windows), a view of a new array."""
+        flat, view = self.plane(columns.shape[:2], columns.dtype)
+        self.add(view, columns)
+        return self.inside(flat)
 
 
-def im2col(x, grid, groups):
-    """The columns `[groups, channels/groups * prod(kernel), batch * prod(positions)]`."""
-    flat = grid.plane(x).swapaxes(0, 1)  # [channels, batch, length]
-    columns = np.empty((x.shape[1], *grid.kernel, x.shape[0], *grid.positions), x.dtype)
-    for offset in itertools.product(*map(range, grid.kernel)):
-        columns[(slice(None), *offset)] = grid.at(flat, offset)
-    return columns.reshape(groups, -1, x.shape[0] * math.prod(grid.positions))
+# A chunk of the batch whose columns fit in a core's L2 cache: the columns are then made and
+# consumed (matmul, adds) in cache. Measured -10 to -15% per kernel on a [64, 16, 14, 14] input.
+CHUNK_BYTES = 1 << 20
 
 
-def col2im(columns, grid):
-    """Add `columns` `[a, *kernel, b, *positions]` back into a plane: `[a, b, *size]` (the
-    adjoint of reading the windows)."""
-    n = len(grid.kernel)
-    lead = (columns.shape[0], columns.shape[1 + n])
-    flat = np.zeros((*lead, grid.length), columns.dtype)
-    for offset in itertools.product(*map(range, grid.kernel)):
-        target = grid.at(flat, offset)
-        target += columns[(slice(None), *offset)]
-    return grid.inside(flat)
+def chunks(batch, image_bytes):
+    """The batch as slices of images whose columns take about CHUNK_BYTES."""
+    step = max(1, CHUNK_BYTES // max(1, image_bytes))
+    return [slice(start, start + step) for start in range(0, batch, step)]
 
 
 def correlate(x, weight, grid, groups):
     """The cross-correlation `[batch, out, *out_size]` (a convolution without bias)."""
-    columns = im2col(x, grid, groups)
-    out = np.matmul(weight.reshape(groups, weight.shape[0] // groups, -1), columns)
-    return grid.crop(out.reshape(weight.shape[0], x.shape[0], *grid.positions))
+    batch, channels_out = x.shape[0], weight.shape[0]
+    count = math.prod(grid.out_size)
+    lhs = weight.reshape(groups, channels_out // groups, -1)
+    out = np.empty((batch, groups, channels_out // groups, count), np.result_type(x, weight))
+    for part in chunks(batch, weight[0].size * count * x.itemsize * groups):
+        columns = grid.im2col(x[part])
+        np.matmul(lhs, columns.reshape(columns.shape[0], groups, -1, count), out=out[part])
+    return out.reshape(batch, channels_out, *grid.out_size)
 
 
 def correlate_input_grad(grad, weight, grid, groups):
     """The gradient `[batch, in, *size]` of `correlate` w.r.t. its input (a transposed
     convolution of `grad`)."""
-    channels_out = weight.shape[0]
+    batch, channels_out = grad.shape[:2]
     lhs = weight.reshape(groups, channels_out // groups, -1).swapaxes(1, 2)
-    columns = np.matmul(lhs, grid.widen(grad).reshape(groups, channels_out // groups, -1))
-    columns = columns.reshape(-1, *grid.kernel, grad.shape[0], *grid.positions)
-    return np.ascontiguousarray(col2im(columns, grid).swapaxes(0, 1))
+    dtype = np.result_type(grad, weight)
+    flat, view = grid.plane((batch, weight.shape[1] * groups), dtype)
+    count = math.prod(grid.positions)
+    for part in chunks(batch, weight[0].size * count * dtype.itemsize * groups):
+        rows = grid.widen(grad[part])
+        rows = rows.reshape(rows.shape[0], groups, channels_out // groups, count)
+        columns = np.matmul(lhs, rows).reshape(rows.shape[0], -1, *grid.kernel, *grid.positions)
+        grid.add(view[part], columns)
+    return np.ascontiguousarray(grid.inside(flat))
 
 
 def correlate_weight_grad(x, grad, grid, groups):
     """The gradient `[out, in/groups, *kernel]` of `correlate` w.r.t. its weight."""
-    columns = im2col(x, grid, groups)
-    rows = grid.widen(grad).reshape(groups, grad.shape[1] // groups, -1)
-    weight_grad = np.matmul(rows, columns.swapaxes(1, 2))
-    return weight_grad.reshape(grad.shape[1], -1, *grid.kernel)
+    batch, channels_out = grad.shape[:2]
+    per_group = channels_out // groups
+    count = math.prod(grid.out_size)
+    weight_grad = 0
+    for part in chunks(batch, x.shape[1] * math.prod(grid.kernel) * count * x.itemsize):
+        columns = grid.im2col(x[part], batch_first=False).reshape(groups, -1, count * len(x[part]))
+        rows = grad[part].reshape(-1, groups, per_group, count).transpose(1, 0, 3, 2)
+        weight_grad = weight_grad + np.matmul(columns, rows.reshape(groups, -1, per_group))
+    return np.ascontiguousarray(weight_grad.swapaxes(1, 2)).reshape(channels_out, -1, *grid.kernel)
 
 
 def with_bias(out, bias):
@@ -253,8 +294,7 @@ class NumPyConvKernels:
             map(conv_output_size, x.shape[2:], kernel_size, stride, padding, padding, dilation)
         )
         check_output_size("unfold4d", size)
-        view = windows(x, kernel_size, stride, padding, dilation, size)
-        blocks = view.transpose(0, 1, 4, 5, 2, 3)  # [batch, channels, *kernel, *blocks]
+        blocks = im2col(x, kernel_size, stride, padding, dilation, size)
         return blocks.reshape(x.shape[0], -1, math.prod(size))
 
     def fold4d(self, x, output_size, kernel_size, stride, padding, dilation):
@@ -269,7 +309,5 @@ class NumPyConvKernels:
                 f"{math.prod(blocks)}] for output size {list(output_size)} and these options"
             )
         columns = x.reshape(batch, -1, *kernel_size, *blocks)
-        columns = np.moveaxis(columns, 0, 3)  # [channels, *kernel, batch, *blocks]
         grid = Grid(output_size, kernel_size, stride, padding, dilation, blocks, wide=False)
-        plane = col2im(columns, grid)
-        return np.ascontiguousarray(plane.swapaxes(0, 1))
+        return np.ascontiguousarray(grid.col2im(columns))

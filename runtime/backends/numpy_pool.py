@@ -16,7 +16,7 @@ from runtime.backends.kernels.pool import (
     pool_output_sizes,
 )
 from runtime.backends.kernels.reduce import INDEX_DTYPE
-from runtime.backends.numpy_conv import Grid, col2im, windows
+from runtime.backends.numpy_conv import Grid, windows
 
 
 def offsets(kernel):
@@ -130,11 +130,11 @@ class NumPyPoolKernels:
         batch, channels = grad.shape[:2]
         # every kernel offset of a window gets the same share: a broadcast view as columns
         columns = np.broadcast_to(
-            share.reshape(batch, *(1,) * len(kernel), channels, *size),
-            (batch, *kernel, channels, *size),
+            share.reshape(batch, channels, *(1,) * len(kernel), *size),
+            (batch, channels, *kernel, *size),
         )
         grid = Grid(x.shape[2:], kernel, stride, padding, (1,) * len(kernel), size, wide=False)
-        return col2im(columns, grid).copy()
+        return np.ascontiguousarray(grid.col2im(columns))
 
     def _avg_counts(self, x, size, kernel, stride, padding, count_include_pad):
         return box(
