@@ -16,7 +16,7 @@ BENCHMARKS = (
     "benches.speed",
     "benches.memory",
     "benches.modules",
-    "benches.signal",
+    "benches.attention_norm",
     "benches.training",
 )
 
