@@ -50,7 +50,7 @@ class RecorderSource:
 
     @property
     def saved_literal(self) -> str:
-        return _tuple([repr(n) for n in self.saved]) if self.saved else "()"
+        return _tuple([f'"{n}"' for n in self.saved]) if self.saved else "()"
 
 
 # the names a recorder's body uses besides the op's arguments
@@ -107,7 +107,7 @@ class _Writer:
         self._forward()
         self._untracked()
         self._record()
-        return "\n".join(head + self.lines + [f"    return {op.name}"]) + "\n"
+        return "\n".join(head + self.lines + ["", f"    return {op.name}"]) + "\n"
 
     # -- the steps -----------------------------------------------------------------------------
     def _bind(self) -> None:
@@ -201,10 +201,11 @@ class _Writer:
             recipe = f"{held} if memory_bound else None"
             properties = "MEMORY_BOUND if memory_bound else COMPUTE_BOUND"
         node = "out_node" if len(self.op.float_outputs) == 1 else "hub"
-        self.emit(
-            f"{node} = Node(parent_ids, order + 1, next_id(), TRACKED, {properties}, BACKWARD, "
-            f"inputs, shapes, saved, {recipe})"
-        )
+        args = [
+            "parent_ids", "order + 1", "next_id()", "TRACKED", properties, "BACKWARD", "inputs",
+            "shapes", "saved", recipe,
+        ]  # fmt: skip
+        self.emit(*_call(f"{node} = Node(", args, indent=8))
         self.emit(f"return {self._wrap() if node == 'out_node' else self._wrap_hub_outputs()}")
 
     # -- expressions ---------------------------------------------------------------------------
@@ -325,6 +326,15 @@ class _Writer:
             parts.append(f"AutodiffTensor(result[{i}], {node})")
             slot += 1
         return _tuple(parts)
+
+
+def _call(head: str, args: list[str], indent: int) -> list[str]:
+    """`head` + args + `)` on one line if it fits, else one argument a line, as black lays out a
+    call that cannot fit (so the file needs no formatter)."""
+    line = f"{head}{', '.join(args)})"
+    if indent + len(line) <= 100:
+        return [line]
+    return [head, *(f"    {a}," for a in args), ")"]
 
 
 def _tuple(items) -> str:

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=053339003d33bb15 body=2b40c3d970fd24f6
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=68ba7fde3b8a6a11 body=2b40c3d970fd24f6
 """The Autodiff decorator's recorder of every differentiable op, one factory per strategy.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node and the

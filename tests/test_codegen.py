@@ -126,7 +126,8 @@ def test_changing_one_rule_changes_only_that_ops_recorder(tmp_path, monkeypatch)
         if tag != "equal":
             touched |= {_enclosing(b, j) for j in range(j1, max(j2, j1 + 1))}
     assert touched == {"record_float_mul", "record_float_mul_balanced", "RECORDERS"}
-    assert any('"float_mul": Recorders(' in line and '"out"' in line for line in b)
+    entry = re.search(r'"float_mul": Recorders\((.*?)\),\n    "', "\n".join(b), re.S)
+    assert '"out"' in entry.group(1)
 
 
 def _enclosing(lines: list[str], index: int) -> str:
