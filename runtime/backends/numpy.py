@@ -82,6 +82,10 @@ class NumPyBackend(NumPyConvKernels, NumPyPoolKernels, ArrayBackend):
             ACCUMULATE[update].at(target, index, values)
 
     # -- kernels numpy does its own way ---------------------------------------------------------
+    def _row_dot(self, a, b):
+        # one pass, no temporary for a * b (layer_norm's row sums of products)
+        return np.einsum("...i,...i->...", a, b)[..., None]
+
     def float_from_data(self, data, device, dtype):
         return np.array(data, dtype=dtype)
 

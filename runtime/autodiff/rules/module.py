@@ -75,10 +75,10 @@ RULES = {
             input, gamma, mean, variance, g, epsilon
         ),
     ),
-    "layer_norm": (
-        lambda B, g, input, gamma, epsilon: B.layer_norm_x_backward(input, gamma, g, epsilon),
-        lambda B, g, input, epsilon: B.layer_norm_gamma_backward(input, g, epsilon),
-        lambda B, g: B.layer_norm_beta_backward(g),
+    "layer_norm": Joint(
+        lambda B, g, tracked, input, gamma, epsilon: B.layer_norm_backward(
+            input, gamma, g, epsilon, wanted=tracked
+        )
     ),
     "ctc_loss": (
         lambda B, g, log_probs, targets, input_lengths, target_lengths, blank: (

@@ -51,34 +51,48 @@ class NormKernels:
         return -0.5 * gamma * centered_sum / (variance + epsilon) ** 1.5
 
     # -- layer_norm: over the last dim, biased variance -----------------------------------------
-    def _layer_norm_stats(self, input, epsilon):
-        """(x - mean) and 1 / sqrt(var + eps) over the last dim, the latter keeping it."""
+    # The passes over the input are what cost here, so each array made is reused in place (it
+    # is this kernel's own) and the row sums of products are one pass each (`_row_dot`).
+    def _layer_norm_normalized(self, input, epsilon):
+        """x̂ = (x - mean) / sqrt(var + eps) over the last dim, and that 1 / sqrt(var + eps)."""
         xp = self.xp
-        centered = input - xp.mean(input, axis=-1, keepdims=True)
-        variance = xp.mean(centered * centered, axis=-1, keepdims=True)
-        return centered, 1 / xp.sqrt(variance + epsilon)
+        normalized = input - xp.mean(input, axis=-1, keepdims=True)
+        variance = self._row_dot(normalized, normalized) / input.shape[-1]
+        rstd = 1 / xp.sqrt(variance + epsilon)
+        normalized *= rstd
+        return normalized, rstd
+
+    def _row_dot(self, a, b):
+        """sum(a * b) over the last dim, keeping it."""
+        return self.xp.sum(a * b, axis=-1, keepdims=True)
 
     def layer_norm(self, input, gamma, beta, epsilon):
-        centered, rstd = self._layer_norm_stats(input, epsilon)
-        out = centered * rstd * gamma
-        return out if beta is None else out + beta
+        out, _ = self._layer_norm_normalized(input, epsilon)
+        out *= gamma
+        if beta is not None:
+            out += beta
+        return out
 
-    def layer_norm_x_backward(self, input, gamma, grad, epsilon):
-        # With y = x̂ γ + β and x̂ = (x - μ) r: dx = r (ĝ - mean(ĝ) - x̂ mean(ĝ x̂)), ĝ = g γ
-        xp = self.xp
-        centered, rstd = self._layer_norm_stats(input, epsilon)
-        normalized = centered * rstd
-        g = grad * gamma
-        mean_g = xp.mean(g, axis=-1, keepdims=True)
-        mean_gx = xp.mean(g * normalized, axis=-1, keepdims=True)
-        return rstd * (g - mean_g - normalized * mean_gx)
-
-    def layer_norm_gamma_backward(self, input, grad, epsilon):
-        centered, rstd = self._layer_norm_stats(input, epsilon)
-        return self._leading_sum(grad * (centered * rstd))
-
-    def layer_norm_beta_backward(self, grad):
-        return self._leading_sum(grad)
+    def layer_norm_backward(self, input, gamma, grad, epsilon, wanted=(True, True, True)):
+        """(dx, dgamma, dbeta), None for one not wanted. With y = x̂ γ + β and x̂ = (x - μ) r:
+        dx = r (ĝ - mean(ĝ) - x̂ mean(ĝ x̂)), ĝ = g γ; dγ = Σ g x̂; dβ = Σ g."""
+        want_x, want_gamma, want_beta = wanted
+        dbeta = self._leading_sum(grad) if want_beta else None
+        if not (want_x or want_gamma):
+            return None, None, dbeta
+        normalized, rstd = self._layer_norm_normalized(input, epsilon)
+        dgamma = self._leading_sum(grad * normalized) if want_gamma else None
+        dx = None
+        if want_x:
+            n = input.shape[-1]
+            g = grad * gamma
+            mean_gx = self._row_dot(g, normalized) / n
+            g -= self.xp.mean(g, axis=-1, keepdims=True)
+            normalized *= mean_gx
+            g -= normalized
+            g *= rstd
+            dx = g
+        return dx, dgamma, dbeta
 
     def _leading_sum(self, tensor):
         """Sum over every dim but the last: [..., d] -> [d]."""
