@@ -28,13 +28,13 @@ class _Conv(Module):
         channels_out,
         kernel_size,
         *,
-        stride,
-        padding,
-        dilation,
-        groups,
-        bias,
+        stride=1,
+        padding=0,
+        dilation=1,
+        groups=1,
+        bias=True,
         device,
-        initializer,
+        initializer=None,
     ):
         super().__init__()
         _check_groups(channels_in, channels_out, groups)
@@ -81,66 +81,12 @@ class Conv1d(_Conv):
 
     n = 1
 
-    def __init__(
-        self,
-        channels_in,
-        channels_out,
-        kernel_size,
-        *,
-        stride=1,
-        padding=0,
-        dilation=1,
-        groups=1,
-        bias=True,
-        device,
-        initializer=None,
-    ):
-        super().__init__(
-            channels_in,
-            channels_out,
-            kernel_size,
-            stride=stride,
-            padding=padding,
-            dilation=dilation,
-            groups=groups,
-            bias=bias,
-            device=device,
-            initializer=initializer,
-        )
-
 
 class Conv2d(_Conv):
     """Input [batch, channels_in, height, width]. `padding`: an int, an (h, w) pair, "same" or
     "valid"."""
 
     n = 2
-
-    def __init__(
-        self,
-        channels_in,
-        channels_out,
-        kernel_size,
-        *,
-        stride=1,
-        padding=0,
-        dilation=1,
-        groups=1,
-        bias=True,
-        device,
-        initializer=None,
-    ):
-        super().__init__(
-            channels_in,
-            channels_out,
-            kernel_size,
-            stride=stride,
-            padding=padding,
-            dilation=dilation,
-            groups=groups,
-            bias=bias,
-            device=device,
-            initializer=initializer,
-        )
 
 
 class ConvTranspose2d(Module):
