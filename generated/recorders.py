@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=68ba7fde3b8a6a11 body=2b40c3d970fd24f6
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=34c01fbd84535a85 body=cf3d1c16b7478b8c
 """The Autodiff decorator's recorder of every differentiable op, one factory per strategy.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node and the
@@ -8237,9 +8237,9 @@ def record_layer_norm(forward, BACKWARD, inner):
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (
-            input_value if input_tracked or gamma_tracked else None,
-            gamma_value if input_tracked else None,
-            epsilon if input_tracked or gamma_tracked else None,
+            input_value if input_tracked or gamma_tracked or beta_tracked else None,
+            gamma_value if input_tracked or gamma_tracked or beta_tracked else None,
+            epsilon if input_tracked or gamma_tracked or beta_tracked else None,
         )
         inputs = [
             input_node if input_tracked else None,
@@ -8300,9 +8300,9 @@ def record_layer_norm_balanced(forward, BACKWARD, inner):
         input_held = input_node if input_node.properties is MEMORY_BOUND else input_value
         gamma_held = gamma_node if gamma_node.properties is MEMORY_BOUND else gamma_value
         saved = (
-            input_held if input_tracked or gamma_tracked else None,
-            gamma_held if input_tracked else None,
-            epsilon if input_tracked or gamma_tracked else None,
+            input_held if input_tracked or gamma_tracked or beta_tracked else None,
+            gamma_held if input_tracked or gamma_tracked or beta_tracked else None,
+            epsilon if input_tracked or gamma_tracked or beta_tracked else None,
         )
         inputs = [
             input_node if input_tracked else None,
