@@ -81,6 +81,12 @@ class TensorBase(ComposedMethods, DispatchTensor):
         tensor = cls(kinds_of(variant)[variants[kind]], primitive, DISABLED)
         return tensor.to_device(device) if device.is_autodiff() else tensor
 
+    def __reduce__(self):
+        """Pickling and deepcopy: the values, dtype and device, rebuilt as a new tensor; a
+        require_grad() leaf comes back as a new leaf that requires grad (a node id belongs to
+        one process and one graph, so none is carried over)."""
+        return (_rebuild, (type(self), self.to_numpy(), self.device(), self.is_require_grad()))
+
     def __array__(self, dtype=None, copy=None):
         if copy is False:
             raise ValueError("a Tensor cannot be viewed as numpy without a copy; pass copy=None")
@@ -331,3 +337,8 @@ def _gradients(method: str, grads) -> None:
             f"{method}() takes the Gradients that `loss.backward()` returned, got "
             f"{type(grads).__name__}"
         )
+
+
+def _rebuild(cls, values, device, require_grad):
+    tensor = cls.from_data(values, device=device, dtype=values.dtype)
+    return tensor.require_grad() if require_grad else tensor

@@ -220,3 +220,25 @@ def test_autodiff_to_autodiff_move_keeps_the_graph_edge():
     moved = (x * 3.0).to_device(AD)
     grads = moved.sum().backward()
     assert x.grad(grads).tolist() == [3.0, 3.0]
+
+
+@pytest.mark.parametrize(
+    "device",
+    [Device.numpy(), Device.numpy().autodiff(), Device.torch().autodiff().gradient_checkpointing()],
+    ids=["plain", "autodiff", "torch-balanced"],
+)
+@pytest.mark.parametrize("copier", ["pickle", "deepcopy"])
+def test_a_tensor_survives_pickle_and_deepcopy_as_a_new_tensor(device, copier):
+    import copy
+    import pickle
+
+    tracked = "Autodiff" in repr(device)
+    t = Tensor.from_data([[1.5, -2.0]], device=device, dtype="float64")
+    t = t.require_grad() if tracked else t
+    u = pickle.loads(pickle.dumps(t)) if copier == "pickle" else copy.deepcopy(t)
+    assert u.device() == device and repr(u.device()) == repr(device)
+    assert u.dtype == t.dtype and u.is_require_grad() == tracked
+    np.testing.assert_array_equal(u.to_numpy(), t.to_numpy())
+    if tracked:  # a leaf of its own: its own id, its own gradient
+        assert u.node_id() != t.node_id()
+        np.testing.assert_array_equal(u.grad((u * u).sum().backward()).to_numpy(), [[3.0, -4.0]])
