@@ -1,6 +1,7 @@
 """Attention and layer_norm, forward + backward through the public API (autodiff devices), on
 NumPy and on Torch, against PyTorch eager with its autograd, at one thread
-(`python -m benches.attention_norm`). A ratio is a column's time over PyTorch's in the same repeat."""
+(`python -m benches.attention_norm`). A ratio is a column's time over PyTorch's in the same repeat.
+"""
 
 import os
 
