@@ -1,6 +1,6 @@
 """Peak extra memory and time of forward + backward: NoCheckpointing, Balanced, hand-written numpy.
 
-Two workloads (issue 3):
+Two workloads:
 
 - mlp: 20 layers of `tanh(x @ W + b) * 0.9` at batch 4096, width 256 (float32), loss = sum. The
   activations (4 MiB each) dominate; weights and their gradients are 256 KiB per layer.
@@ -210,7 +210,7 @@ def measure_in_subprocess(workload: str, column: str) -> dict:
     return json.loads(output.splitlines()[-1])
 
 
-TARGETS = {  # issue 3: (workload, ratio) -> the most it may be
+TARGETS = {  # (workload, ratio) -> the most it may be
     ("mlp", "NoCheckpointing/numpy peak"): 1.05,
     ("chain", "NoCheckpointing/numpy peak"): 1.05,
     ("mlp", "Balanced/NoCheckpointing peak"): 0.6,

@@ -1,5 +1,5 @@
 """This project's columns, written once for any Device: the NumPy backend's plain and autodiff
-devices here, and the torch backend's (issue 6) in the PyTorch worker process."""
+devices here, and the torch backend's in the PyTorch worker process."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""Speed: this project against raw numpy and PyTorch CPU, side by side, with issue 5's targets.
+"""Speed: this project against raw numpy and PyTorch CPU, side by side, with their targets.
 
 Rows: the 8x8 float32 ops on the plain device and tracked on the autodiff device under both
 checkpointing strategies; the MLP step at batch 64 and 1; the codegen. Columns: raw numpy, ours,
@@ -251,6 +251,4 @@ def main() -> None:
         print(f"other processes used {others:.0%} of the CPUs during this run", end="")
         print(": NOT a quiet machine, the figures are unreliable" if others > 0.05 else "")
     if worker and worker["ours_on_torch_missing"]:
-        print(
-            f"ours on torch (issue 6): n/a, Device.torch() fails: {worker['ours_on_torch_missing']}"
-        )
+        print(f"ours on torch: n/a, Device.torch() fails: {worker['ours_on_torch_missing']}")

@@ -3,7 +3,7 @@
 PyTorch gets a process of its own: its intra-op thread pool and numpy's BLAS threads slow each
 other down when they share one. The worker times raw numpy too, interleaved with PyTorch repeat
 by repeat, so PyTorch's ratios to numpy are taken within this process. It also hosts this
-project's torch backend (issue 6: our dispatch and our autodiff over torch kernels on
+project's torch backend (our dispatch and our autodiff over torch kernels on
 `Device.torch()`) when the tree has one, since that column loads torch as well.
 
 Before timing, every column here is checked against raw numpy's results; a mismatch exits with

@@ -1,4 +1,4 @@
-"""Backends chosen at run time (issue 6): torch devices and names, moves between every pair of
+"""Backends chosen at run time: torch devices and names, moves between every pair of
 backends and the gradients that flow back through them, the error of an op on two backends,
 and torch as an optional extra."""
 

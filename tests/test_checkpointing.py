@@ -1,4 +1,4 @@
-"""Gradient checkpointing (burn-semantics §6, issue 3): what each strategy stores, that Balanced
+"""Gradient checkpointing (burn-semantics §6): what each strategy stores, that Balanced
 really recomputes and releases what it recomputed, and that it changes no gradient.
 
 Per op, identical gradients under both strategies are checked by the spec-driven suite

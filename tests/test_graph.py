@@ -1,4 +1,4 @@
-"""The autodiff graph's lifecycle and memory (issue 3): what backward consumes, what stays alive,
+"""The autodiff graph's lifecycle and memory: what backward consumes, what stays alive,
 what dropping tensors frees, the Gradients API, failing ops, threads, a long training loop.
 
 Memory facts are read through `generated.introspect`. Tests that claim a graph is freed *at
