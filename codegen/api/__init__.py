@@ -1,0 +1,34 @@
+"""Names, signatures, argument lists and statements, computed from the model for the templates.
+
+All the decisions live here; the templates only lay the pieces out (torchgen's rule). One module
+per product:
+
+- types: what they share: the kinds' names, the annotation tables (USER_TYPES, DISPATCH_TYPES),
+  annotated parameters, return annotations, tuple literals;
+- dispatch: the dispatch functions of generated/<group>_ops.py, one arm per backend;
+- tensor: the Tensor class's methods and operators (generated/tensor.py);
+- module_functions: the public functions of a function module (generated/module.py);
+- metadata: the backends' registrations, the Autodiff specialization's table of ops and the
+  recorders of the differentiable ones;
+- report: the counts `python -m codegen stats` prints.
+"""
+
+from codegen.api.dispatch import dispatch_function, dispatch_functions, dispatch_groups
+from codegen.api.metadata import autodiff_entries, backend_registrations, recorder_sources
+from codegen.api.module_functions import functions
+from codegen.api.report import stats
+from codegen.api.tensor import tensor_methods
+from codegen.api.types import call_parameters
+
+__all__ = [
+    "autodiff_entries",
+    "backend_registrations",
+    "call_parameters",
+    "dispatch_function",
+    "dispatch_functions",
+    "dispatch_groups",
+    "functions",
+    "recorder_sources",
+    "stats",
+    "tensor_methods",
+]

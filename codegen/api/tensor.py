@@ -1,0 +1,240 @@
+"""The Tensor class's methods (generated/tensor.py): each routes by the receiver's kind."""
+
+from dataclasses import dataclass
+
+from codegen.api.types import (
+    KIND_CONST,
+    TENSOR_KIND,
+    USER_TYPES,
+    annotated,
+    narrowed,
+    returns,
+    tuple_literal,
+)
+from codegen.model import SCALAR_TYPES, Catalogue, Op
+
+
+@dataclass(frozen=True)
+class Method:
+    name: str
+    static: bool
+    signature: str
+    doc: str
+    body: list[str]
+    operators: tuple[str, ...]
+    alias: str | None = None  # the dispatch function the method is, if it only forwards to it
+    returns: str = "Tensor"
+
+
+def tensor_methods(catalogue: Catalogue) -> list[Method]:
+    groups: dict[str, list[Op]] = {}
+    claims: dict[str, dict[str, list[Op]]] = {}  # operator -> method -> the ops claiming it
+    for op in catalogue.ops:
+        if op.method:
+            groups.setdefault(op.method, []).append(op)
+        for operator in op.operators:
+            claims.setdefault(operator, {}).setdefault(op.method, []).append(op)
+    routed = {operator: by_method for operator, by_method in claims.items() if len(by_method) > 1}
+    methods = []
+    for name, ops in groups.items():
+        aliases = dict.fromkeys(o for op in ops for o in op.operators if o not in routed)
+        methods.append(_method(name, ops, tuple(aliases)))
+    return methods + [_routed_operator(o, by_method) for o, by_method in routed.items()]
+
+
+def _routed_operator(operator: str, by_method: dict[str, list[Op]]) -> Method:
+    """A dunder claimed by methods of different kinds: it calls the one of the receiver's kind."""
+    first = next(iter(by_method.values()))[0]
+    params = [a.name for a in _rest(first)]
+    body = ["kind = self.kind.tensor_kind"]
+    kinds = {}
+    for method, ops in by_method.items():
+        for kind in dict.fromkeys(op.kind for op in ops):
+            kinds[KIND_CONST[kind]] = method
+            body += [
+                f"if kind is {KIND_CONST[kind]}:",
+                f"    return self.{method}({', '.join(params)})",
+            ]
+    body.append(f'raise kind_error("{operator}", self, {tuple_literal(kinds)})')
+    doc = "Routes by kind: " + ", ".join(f"{k.lower()} -> {m}" for k, m in kinds.items()) + "."
+    signature = ", ".join(["self", *(f"{p}: Tensor | float" for p in params)])
+    return Method(operator, False, signature, doc, body, ())
+
+
+def _method(name: str, ops: list[Op], operators: tuple[str, ...]) -> Method:
+    first = ops[0]
+    doc = _doc(ops)
+    if first.static:
+        return _static_method(name, ops, doc, operators)
+    params = _rest(first)
+    if len(ops) == 1 and not params and first.args[0] is first.receiver and not narrowed(first):
+        # A method that would only pass `self` to one dispatch function is that function: one
+        # call instead of two (a tensor of another kind meets the routing's clear TypeError).
+        return Method(name, False, "self", doc, [], operators, alias=first.name)
+    body = ["kind = self.kind.tensor_kind"]
+    scalar_ops = [op for op in ops if _rest(op) and _rest(op)[0].type in SCALAR_TYPES]
+    tensor_ops = [op for op in ops if op not in scalar_ops]
+    widen = (params[0].name,) if scalar_ops and tensor_ops else ()
+    signature = ", ".join(["self", *_params(params, op=first, widen=widen)])
+    if scalar_ops and tensor_ops:
+        second = params[0].name
+        body.append(f"if isinstance({second}, TensorBase):")
+        body += ["    " + line for line in _kind_branches(name, tensor_ops)]
+        body.append("else:")
+        body += ["    " + line for line in _kind_branches(name, scalar_ops)]
+    else:
+        body += _kind_branches(name, ops)
+    kinds = tuple_literal(dict.fromkeys(KIND_CONST[op.kind] for op in ops))
+    body.append(f'raise kind_error("{name}", self, {kinds})')
+    return Method(name, False, signature, doc, body, operators, returns=returns(first))
+
+
+def _rest(op: Op) -> list:
+    """A method's parameters: every argument but the receiver (`self`)."""
+    return [a for a in op.args if a is not op.receiver]
+
+
+def _doc(ops: list[Op]) -> str:
+    if len(ops) == 1:
+        return ops[0].doc
+    lines = [f"{op.name}: {op.doc}" for op in ops]
+    return "Routes by kind:\n\n" + "\n".join(f"        - {line}" for line in lines) + "\n        "
+
+
+def _kind_branches(method: str, ops: list[Op]) -> list[str]:
+    lines = []
+    for op in ops:
+        rest = _rest(op)
+        args = ["self" if a is op.receiver else _convert(method, op, a) for a in op.args]
+        # a tensor of the receiver's very kind (backend, variant) needs no check here: the
+        # dispatch function checks the dtypes it reads anyway; any other meets same_kind
+        checks = [
+            line
+            for a in rest
+            if a.type == op.kind
+            for line in (
+                f"if type({a.name}) is not Tensor or {a.name}.kind is not self.kind:",
+                f'    same_kind("{method}", self, {a.name})',
+            )
+        ] + [
+            f'expect_kind("{method}", {a.name}, {KIND_CONST[TENSOR_KIND[a.type]]})'
+            for a in rest
+            if a.type in TENSOR_KIND and a.type != op.kind
+        ]
+        if narrowed(op):
+            checks.append(
+                f'check_dtype("{op.name}", self.dtype, {tuple_literal(map(repr, op.dtypes))})'
+            )
+        lines.append(f"if kind is {KIND_CONST[op.kind]}:")
+        lines += [f"    {c}" for c in checks]
+        lines.append(f"    return {op.name}({', '.join(args)})")
+    return lines
+
+
+def _convert(method: str, op: Op, arg, receiver: str = "self") -> str:
+    """The expression that turns a user's argument into what the dispatch function takes;
+    `receiver` is the tensor that dims and slices refer to."""
+    t, n = arg.type, arg.name
+    result_kind = op.returns[0]
+    where = f'"{method}", "{n}"'
+    return {
+        "scalar": f'scalar_for("{method}", {receiver}, {n})',
+        "number": f"real_arg({where}, {n})",
+        "integer": f"integer_arg({where}, {n})",
+        "flag": f"flag_arg({where}, {n})",
+        "dim": f"dim_of({where}, {receiver}, {n})",
+        "dims": f"dims_of({where}, {receiver}, {n})",
+        "shape": f"shape_of({where}, {n})",
+        "view_shape": f"view_shape_of({where}, {receiver}, {n})",
+        "slices": f'slices_arg("{method}", {receiver}, {n})',
+        "update": f"update_arg({n})",
+        "device": f"device_arg({n}).device",
+        "dtype": f"dtype_arg({n}, {KIND_CONST[result_kind]})",
+        "distribution": f"distribution_arg({n})",
+        "tensors": f"tensors_of({where}, {n})",
+        "choice": f"choice_arg({where}, {n}, {tuple_literal(map(repr, op.choices.get(n, ())))})",
+    }.get(t, n)
+
+
+def _params(args, static=False, op: Op | None = None, widen=()) -> list[str]:
+    """A method's parameters, annotated: a constructor's device and dtype are keyword-only, and
+    so is every argument from the entry's `keyword` on; the entry's `defaults` are the defaults.
+    `widen` names the parameters that take a Tensor or a scalar (the method routes by which)."""
+    out, keyword_only = [], False
+    for arg in args:
+        if op is not None and arg.name == op.keyword:
+            out.append("*")
+            keyword_only = True
+        default = None
+        if op is not None and arg.name in op.defaults:
+            default = repr(op.defaults[arg.name])
+        elif arg.type == "dtype" and not static:
+            default = "None"
+        elif static and arg.type in ("device", "dtype"):
+            if not keyword_only:
+                out.append("*")
+                keyword_only = True
+            default = "None"
+        elif arg.type in ("distribution",) or arg.optional:
+            default = "None"
+        elif arg.type == "flag":
+            default = "False"
+        elif static and arg.name == "step" and arg.type == "integer":  # arange(start, end, step=1)
+            default = "1"
+        param = annotated(arg, USER_TYPES, default)
+        if arg.name in widen:  # the method routes a Tensor and a scalar to different ops
+            param = f"{arg.name}: Tensor | float" + (f" = {default}" if default else "")
+        out.append(param)
+    return out
+
+
+def _static_method(name, ops, doc, operators) -> Method:
+    first = ops[0]
+    signature = ", ".join(["cls", *_params(first.args, static=True)])
+    names = {a.name: a for a in first.args}
+    lists = [a for a in first.args if a.type == "tensors"]
+    if lists:
+        return _list_method(name, ops, doc, operators, signature, lists[0].name)
+    if "data" in names:
+        resolve = "dtype = infer_data_dtype(data, dtype)"
+    elif "fill_value" in names:
+        resolve = f'dtype = fill_dtype("{name}", fill_value, dtype)'
+    else:
+        resolve = f"dtype = dtype_arg(dtype, {KIND_CONST[first.kind]})"
+    body = [resolve, "kind = kind_of_dtype(dtype)"]
+    for op in ops:
+        args = []
+        for arg in op.args:
+            if arg.type == "dtype":
+                args.append(arg.name)
+            elif arg.type == "data":
+                args.append(f"data_arg({arg.name})")
+            else:
+                args.append(_convert(name, op, arg))
+        body.append(f"if kind is {KIND_CONST[op.kind]}:")
+        if narrowed(op):
+            body.append(
+                f'    check_dtype("{op.name}", dtype, {tuple_literal(map(repr, op.dtypes))})'
+            )
+        body.append(f"    return {op.name}({', '.join(args)})")
+    kinds = tuple_literal(KIND_CONST[op.kind] for op in ops)
+    body.append(f'raise dtype_error("{name}", dtype, {kinds})')
+    return Method(name, True, signature, doc, body, operators, returns=returns(ops[0]))
+
+
+def _list_method(name, ops, doc, operators, signature, tensors) -> Method:
+    """A static method over a list of tensors (`Tensor.cat`): routes by the first one's kind."""
+    body = [
+        f'{tensors} = tensors_of("{name}", "{tensors}", {tensors})',
+        f"kind = {tensors}[0].kind.tensor_kind",
+    ]
+    for op in ops:
+        args = [
+            a.name if a.type == "tensors" else _convert(name, op, a, f"{tensors}[0]")
+            for a in op.args
+        ]
+        body.append(f"if kind is {KIND_CONST[op.kind]}:")
+        body.append(f"    return {op.name}({', '.join(args)})")
+    kinds = tuple_literal(KIND_CONST[op.kind] for op in ops)
+    body.append(f'raise kind_error("{name}", {tensors}[0], {kinds})')
+    return Method(name, True, signature, doc, body, operators, returns=returns(ops[0]))
