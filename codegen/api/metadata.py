@@ -1,5 +1,6 @@
 """What the runtime reads of the catalogue: the backends' registrations, the Autodiff
-specialization's table of ops, and the recorders of the differentiable ones."""
+specialization's table of ops, and the recorders of the differentiable ones (generated/backends.py,
+generated/catalogue.py, generated/recorders.py)."""
 
 from dataclasses import dataclass
 
