@@ -54,6 +54,7 @@ class Section:
 
 def sections(catalogue: Catalogue) -> list[Section]:
     methods = {m.name: m for m in api.tensor_methods(catalogue)}
+    methods.update({f.name: f for f in api.functions(catalogue, "module")})
     backends = ", ".join(b.name for b in catalogue.backends)
     titles = list(dict.fromkeys(op.category for op in catalogue.ops))
     return [
@@ -68,7 +69,7 @@ def sections(catalogue: Catalogue) -> list[Section]:
 
 def _row(op: Op, methods: dict, backends: str) -> Row:
     returns = op.returns[0] if len(op.returns) == 1 else f"({', '.join(op.returns)})"
-    arguments = ", ".join(f"{a.name}: {a.type}" for a in op.args)
+    arguments = ", ".join(f"{a.name}: {a.type}{'?' if a.optional else ''}" for a in op.args)
     return Row(
         name=op.name,
         tensor=_cell(_tensor(op, methods)),
@@ -82,6 +83,9 @@ def _row(op: Op, methods: dict, backends: str) -> Row:
 
 
 def _tensor(op: Op, methods: dict) -> str:
+    if op.function:  # a public function: `module.conv2d(x, weight, bias=None, *, ...)`
+        parameters = api.call_parameters(methods[op.name].signature)
+        return f"`{op.function}.{op.name}({', '.join(parameters)})`"
     if not op.method:
         return "—"
     method = methods[op.method]
