@@ -30,7 +30,7 @@ if __package__ in (None, ""):  # run as a script from a checkout: find burnpy an
 
 from burnpy import data, nn, optim  # noqa: E402
 from burnpy.nn.functional import cross_entropy  # noqa: E402
-from generated import Device, Tensor  # noqa: E402
+from generated import Device  # noqa: E402
 
 
 class DigitsCNN(nn.Module):

@@ -29,11 +29,10 @@ def functions(catalogue: Catalogue, module: str) -> list[Function]:
 
 
 def _function(op: Op) -> Function:
-    params, keyword_only = [], False
+    params = []
     for arg in op.args:
         if arg.name == op.keyword:
             params.append("*")
-            keyword_only = True
         default = op.defaults.get(arg.name)
         has_default = arg.name in op.defaults or arg.optional
         params.append(annotated(arg, USER_TYPES, repr(default) if has_default else None))

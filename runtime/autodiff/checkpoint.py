@@ -9,7 +9,7 @@ until its last reader has taken it. A recipe keeps its op's inputs that cannot b
 each needed one right after it has run (burn-semantics §6).
 """
 
-from runtime.autodiff.node import ComputingProperty, Node
+from runtime.autodiff.node import Node
 from runtime.autodiff.steps import ROOT_STEP, SELF
 
 
@@ -37,13 +37,6 @@ class BalancedCheckpointing(CheckpointStrategy):
 
     name = "BalancedCheckpointing"
     recomputes = True
-
-
-def kept(tensor):
-    """What a step keeps of an input it needs, under a strategy that recomputes: a MemoryBound
-    input's Node, else its primitive."""
-    node = tensor.node
-    return node if node.properties is ComputingProperty.MemoryBound else tensor.primitive
 
 
 class Checkpointer:

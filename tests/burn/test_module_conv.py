@@ -31,7 +31,6 @@ from burncheck import (
     arange,
     assert_approx_eq,
     assert_eq,
-    tensor,
 )
 from generated import Device, Tensor, module
 
