@@ -53,6 +53,7 @@ def render_all(catalogue: Catalogue) -> dict[str, str]:
         "catalogue.py": env.get_template("catalogue.py.jinja").render(
             entries=api.autodiff_entries(catalogue)
         ),
+        "loss.py": env.get_template("loss.py.jinja").render(),
         "recorders.py": env.get_template("recorders.py.jinja").render(
             recorders=api.recorder_sources(catalogue)
         ),

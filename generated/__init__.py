@@ -1,9 +1,9 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=1bb86804b9e97706 body=a9244774e49be322
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=1f595abfe60abd03 body=7ebdb3aa865c7bca
 """The generated package: `from generated import Device, Tensor`."""
 
 from generated.tensor import Tensor
 from generated import module  # after Tensor: it imports the dispatch layer
-from runtime import loss
+from generated import loss
 from runtime.autodiff import introspect
 from runtime.autodiff.gradients import Gradients
 from runtime.autodiff.node import NodeId, Requirement

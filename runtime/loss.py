@@ -4,6 +4,8 @@ differentiate and run on every backend. burn-nn's loss modules are another layer
 from runtime.arguments import FLOAT
 from runtime.composed import checks
 
+__all__ = ["cross_entropy_with_logits"]
+
 
 def cross_entropy_with_logits(logits, target_probs):
     """The mean over the leading dims of -sum(target_probs * log_softmax(logits)) along the last
