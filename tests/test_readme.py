@@ -85,3 +85,10 @@ def test_no_development_history(path):
     ):
         assert not re.search(pattern, text, re.I), (path, pattern)
     assert "Some(" not in text
+
+
+def test_the_module_ops_snippet_prints_what_its_comments_say(tmp_path):
+    code = snippet("## Module ops")
+    out = run(code, tmp_path).splitlines()
+    expected = re.findall(r"^print\(.*\)\s+# (.*)$", code, re.M)
+    assert out == expected
