@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=8bdc62f69004212f body=03a56d2d931753b0
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=f85202876973c6bf body=fa6128f3777934b0
 """burn's ModuleOps as Python functions: `from generated import module`.
 
 Signatures as reference/module-api.md fixes them (burn's names; option structs as keyword
@@ -94,20 +94,17 @@ __all__ = [
 
 def embedding(weights: Tensor, indices: Tensor) -> Tensor:
     """The rows of weights [n, d] that indices [b, s] select: [b, s, d]."""
-    tensor_arg("embedding", "weights", weights, FLOAT)
+    weights = tensor_arg("embedding", "weights", weights, FLOAT)
     check_dtype("embedding", weights.dtype, ("float32", "float64"))
-    return _embedding(
-        tensor_arg("embedding", "weights", weights, FLOAT),
-        tensor_arg("embedding", "indices", indices, INT),
-    )
+    return _embedding(weights, tensor_arg("embedding", "indices", indices, INT))
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """input [..., d_in] @ weight [d_in, d_out] (+ bias [d_out]): burn's layout, not torch's transposed one."""
-    tensor_arg("linear", "input", input, FLOAT)
+    input = tensor_arg("linear", "input", input, FLOAT)
     check_dtype("linear", input.dtype, ("float32", "float64"))
     return _linear(
-        tensor_arg("linear", "input", input, FLOAT),
+        input,
         tensor_arg("linear", "weight", weight, FLOAT),
         optional_tensor_arg("linear", "bias", bias, FLOAT),
     )
@@ -125,10 +122,10 @@ def conv1d(
     padding_end: int | Sequence[int] | None = None,
 ) -> Tensor:
     """A 1-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
-    tensor_arg("conv1d", "x", x, FLOAT)
+    x = tensor_arg("conv1d", "x", x, FLOAT)
     check_dtype("conv1d", x.dtype, ("float32", "float64"))
     return _conv1d(
-        tensor_arg("conv1d", "x", x, FLOAT),
+        x,
         tensor_arg("conv1d", "weight", weight, FLOAT),
         optional_tensor_arg("conv1d", "bias", bias, FLOAT),
         ints_arg("conv1d", "stride", stride, 1, nonzero=True),
@@ -151,10 +148,10 @@ def conv2d(
     padding_end: int | Sequence[int] | None = None,
 ) -> Tensor:
     """A 2-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
-    tensor_arg("conv2d", "x", x, FLOAT)
+    x = tensor_arg("conv2d", "x", x, FLOAT)
     check_dtype("conv2d", x.dtype, ("float32", "float64"))
     return _conv2d(
-        tensor_arg("conv2d", "x", x, FLOAT),
+        x,
         tensor_arg("conv2d", "weight", weight, FLOAT),
         optional_tensor_arg("conv2d", "bias", bias, FLOAT),
         ints_arg("conv2d", "stride", stride, 2, nonzero=True),
@@ -177,10 +174,10 @@ def conv3d(
     padding_end: int | Sequence[int] | None = None,
 ) -> Tensor:
     """A 3-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
-    tensor_arg("conv3d", "x", x, FLOAT)
+    x = tensor_arg("conv3d", "x", x, FLOAT)
     check_dtype("conv3d", x.dtype, ("float32", "float64"))
     return _conv3d(
-        tensor_arg("conv3d", "x", x, FLOAT),
+        x,
         tensor_arg("conv3d", "weight", weight, FLOAT),
         optional_tensor_arg("conv3d", "bias", bias, FLOAT),
         ints_arg("conv3d", "stride", stride, 3, nonzero=True),
@@ -203,10 +200,10 @@ def conv_transpose1d(
     groups: int = 1,
 ) -> Tensor:
     """A 1-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
-    tensor_arg("conv_transpose1d", "x", x, FLOAT)
+    x = tensor_arg("conv_transpose1d", "x", x, FLOAT)
     check_dtype("conv_transpose1d", x.dtype, ("float32", "float64"))
     return _conv_transpose1d(
-        tensor_arg("conv_transpose1d", "x", x, FLOAT),
+        x,
         tensor_arg("conv_transpose1d", "weight", weight, FLOAT),
         optional_tensor_arg("conv_transpose1d", "bias", bias, FLOAT),
         ints_arg("conv_transpose1d", "stride", stride, 1, nonzero=True),
@@ -229,10 +226,10 @@ def conv_transpose2d(
     groups: int = 1,
 ) -> Tensor:
     """A 2-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
-    tensor_arg("conv_transpose2d", "x", x, FLOAT)
+    x = tensor_arg("conv_transpose2d", "x", x, FLOAT)
     check_dtype("conv_transpose2d", x.dtype, ("float32", "float64"))
     return _conv_transpose2d(
-        tensor_arg("conv_transpose2d", "x", x, FLOAT),
+        x,
         tensor_arg("conv_transpose2d", "weight", weight, FLOAT),
         optional_tensor_arg("conv_transpose2d", "bias", bias, FLOAT),
         ints_arg("conv_transpose2d", "stride", stride, 2, nonzero=True),
@@ -255,10 +252,10 @@ def conv_transpose3d(
     groups: int = 1,
 ) -> Tensor:
     """A 3-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
-    tensor_arg("conv_transpose3d", "x", x, FLOAT)
+    x = tensor_arg("conv_transpose3d", "x", x, FLOAT)
     check_dtype("conv_transpose3d", x.dtype, ("float32", "float64"))
     return _conv_transpose3d(
-        tensor_arg("conv_transpose3d", "x", x, FLOAT),
+        x,
         tensor_arg("conv_transpose3d", "weight", weight, FLOAT),
         optional_tensor_arg("conv_transpose3d", "bias", bias, FLOAT),
         ints_arg("conv_transpose3d", "stride", stride, 3, nonzero=True),
@@ -278,10 +275,10 @@ def unfold4d(
     dilation: int | Sequence[int] = 1,
 ) -> Tensor:
     """The sliding blocks of x [b, c, h, w] as columns: [b, c * kh * kw, blocks]."""
-    tensor_arg("unfold4d", "x", x, FLOAT)
+    x = tensor_arg("unfold4d", "x", x, FLOAT)
     check_dtype("unfold4d", x.dtype, ("float32", "float64"))
     return _unfold4d(
-        tensor_arg("unfold4d", "x", x, FLOAT),
+        x,
         ints_arg("unfold4d", "kernel_size", kernel_size, 2, nonzero=True),
         ints_arg("unfold4d", "stride", stride, 2, nonzero=True),
         ints_arg("unfold4d", "padding", padding, 2),
@@ -299,10 +296,10 @@ def fold4d(
     dilation: int | Sequence[int] = 1,
 ) -> Tensor:
     """The inverse of unfold4d: columns [b, c * kh * kw, blocks] summed back into [b, c, h, w]."""
-    tensor_arg("fold4d", "x", x, FLOAT)
+    x = tensor_arg("fold4d", "x", x, FLOAT)
     check_dtype("fold4d", x.dtype, ("float32", "float64"))
     return _fold4d(
-        tensor_arg("fold4d", "x", x, FLOAT),
+        x,
         ints_arg("fold4d", "output_size", output_size, 2),
         ints_arg("fold4d", "kernel_size", kernel_size, 2, nonzero=True),
         ints_arg("fold4d", "stride", stride, 2, nonzero=True),
@@ -321,10 +318,10 @@ def max_pool1d(
     ceil_mode: bool = False,
 ) -> Tensor:
     """The maximum of each 1-d window of x (stride None: kernel_size; padding counts as -inf)."""
-    tensor_arg("max_pool1d", "x", x, FLOAT)
+    x = tensor_arg("max_pool1d", "x", x, FLOAT)
     check_dtype("max_pool1d", x.dtype, ("float32", "float64"))
     return _max_pool1d(
-        tensor_arg("max_pool1d", "x", x, FLOAT),
+        x,
         ints_arg("max_pool1d", "kernel_size", kernel_size, 1, nonzero=True),
         optional_ints_arg("max_pool1d", "stride", stride, 1, nonzero=True),
         ints_arg("max_pool1d", "padding", padding, 1),
@@ -343,10 +340,10 @@ def max_pool1d_with_indices(
     ceil_mode: bool = False,
 ) -> tuple[Tensor, Tensor]:
     """The maximum of each 1-d window of x (stride None: kernel_size; padding counts as -inf) and the flat index (h * W + w) of each maximum."""
-    tensor_arg("max_pool1d_with_indices", "x", x, FLOAT)
+    x = tensor_arg("max_pool1d_with_indices", "x", x, FLOAT)
     check_dtype("max_pool1d_with_indices", x.dtype, ("float32", "float64"))
     return _max_pool1d_with_indices(
-        tensor_arg("max_pool1d_with_indices", "x", x, FLOAT),
+        x,
         ints_arg("max_pool1d_with_indices", "kernel_size", kernel_size, 1, nonzero=True),
         optional_ints_arg("max_pool1d_with_indices", "stride", stride, 1, nonzero=True),
         ints_arg("max_pool1d_with_indices", "padding", padding, 1),
@@ -365,10 +362,10 @@ def max_pool2d(
     ceil_mode: bool = False,
 ) -> Tensor:
     """The maximum of each 2-d window of x (stride None: kernel_size; padding counts as -inf)."""
-    tensor_arg("max_pool2d", "x", x, FLOAT)
+    x = tensor_arg("max_pool2d", "x", x, FLOAT)
     check_dtype("max_pool2d", x.dtype, ("float32", "float64"))
     return _max_pool2d(
-        tensor_arg("max_pool2d", "x", x, FLOAT),
+        x,
         ints_arg("max_pool2d", "kernel_size", kernel_size, 2, nonzero=True),
         optional_ints_arg("max_pool2d", "stride", stride, 2, nonzero=True),
         ints_arg("max_pool2d", "padding", padding, 2),
@@ -387,10 +384,10 @@ def max_pool2d_with_indices(
     ceil_mode: bool = False,
 ) -> tuple[Tensor, Tensor]:
     """The maximum of each 2-d window of x (stride None: kernel_size; padding counts as -inf) and the flat index (h * W + w) of each maximum."""
-    tensor_arg("max_pool2d_with_indices", "x", x, FLOAT)
+    x = tensor_arg("max_pool2d_with_indices", "x", x, FLOAT)
     check_dtype("max_pool2d_with_indices", x.dtype, ("float32", "float64"))
     return _max_pool2d_with_indices(
-        tensor_arg("max_pool2d_with_indices", "x", x, FLOAT),
+        x,
         ints_arg("max_pool2d_with_indices", "kernel_size", kernel_size, 2, nonzero=True),
         optional_ints_arg("max_pool2d_with_indices", "stride", stride, 2, nonzero=True),
         ints_arg("max_pool2d_with_indices", "padding", padding, 2),
@@ -409,10 +406,10 @@ def avg_pool1d(
     ceil_mode: bool = False,
 ) -> Tensor:
     """The mean of each 1-d window of x (stride None: kernel_size; count_include_pad: padding counts in the divisor)."""
-    tensor_arg("avg_pool1d", "x", x, FLOAT)
+    x = tensor_arg("avg_pool1d", "x", x, FLOAT)
     check_dtype("avg_pool1d", x.dtype, ("float32", "float64"))
     return _avg_pool1d(
-        tensor_arg("avg_pool1d", "x", x, FLOAT),
+        x,
         ints_arg("avg_pool1d", "kernel_size", kernel_size, 1, nonzero=True),
         optional_ints_arg("avg_pool1d", "stride", stride, 1, nonzero=True),
         ints_arg("avg_pool1d", "padding", padding, 1),
@@ -431,10 +428,10 @@ def avg_pool2d(
     ceil_mode: bool = False,
 ) -> Tensor:
     """The mean of each 2-d window of x (stride None: kernel_size; count_include_pad: padding counts in the divisor)."""
-    tensor_arg("avg_pool2d", "x", x, FLOAT)
+    x = tensor_arg("avg_pool2d", "x", x, FLOAT)
     check_dtype("avg_pool2d", x.dtype, ("float32", "float64"))
     return _avg_pool2d(
-        tensor_arg("avg_pool2d", "x", x, FLOAT),
+        x,
         ints_arg("avg_pool2d", "kernel_size", kernel_size, 2, nonzero=True),
         optional_ints_arg("avg_pool2d", "stride", stride, 2, nonzero=True),
         ints_arg("avg_pool2d", "padding", padding, 2),
@@ -445,31 +442,28 @@ def avg_pool2d(
 
 def adaptive_avg_pool1d(x: Tensor, output_size: int | Sequence[int]) -> Tensor:
     """The mean of each of output_size 1-d windows spanning x (burn's start/end index formulas)."""
-    tensor_arg("adaptive_avg_pool1d", "x", x, FLOAT)
+    x = tensor_arg("adaptive_avg_pool1d", "x", x, FLOAT)
     check_dtype("adaptive_avg_pool1d", x.dtype, ("float32", "float64"))
     return _adaptive_avg_pool1d(
-        tensor_arg("adaptive_avg_pool1d", "x", x, FLOAT),
-        ints_arg("adaptive_avg_pool1d", "output_size", output_size, 1, nonzero=True),
+        x, ints_arg("adaptive_avg_pool1d", "output_size", output_size, 1, nonzero=True)
     )
 
 
 def adaptive_avg_pool2d(x: Tensor, output_size: int | Sequence[int]) -> Tensor:
     """The mean of each of output_size 2-d windows spanning x (burn's start/end index formulas)."""
-    tensor_arg("adaptive_avg_pool2d", "x", x, FLOAT)
+    x = tensor_arg("adaptive_avg_pool2d", "x", x, FLOAT)
     check_dtype("adaptive_avg_pool2d", x.dtype, ("float32", "float64"))
     return _adaptive_avg_pool2d(
-        tensor_arg("adaptive_avg_pool2d", "x", x, FLOAT),
-        ints_arg("adaptive_avg_pool2d", "output_size", output_size, 2, nonzero=True),
+        x, ints_arg("adaptive_avg_pool2d", "output_size", output_size, 2, nonzero=True)
     )
 
 
 def adaptive_avg_pool3d(x: Tensor, output_size: int | Sequence[int]) -> Tensor:
     """The mean of each of output_size 3-d windows spanning x (burn's start/end index formulas)."""
-    tensor_arg("adaptive_avg_pool3d", "x", x, FLOAT)
+    x = tensor_arg("adaptive_avg_pool3d", "x", x, FLOAT)
     check_dtype("adaptive_avg_pool3d", x.dtype, ("float32", "float64"))
     return _adaptive_avg_pool3d(
-        tensor_arg("adaptive_avg_pool3d", "x", x, FLOAT),
-        ints_arg("adaptive_avg_pool3d", "output_size", output_size, 3, nonzero=True),
+        x, ints_arg("adaptive_avg_pool3d", "output_size", output_size, 3, nonzero=True)
     )
 
 
@@ -477,10 +471,10 @@ def interpolate(
     x: Tensor, output_size: int | Sequence[int], *, mode: str, align_corners: bool = True
 ) -> Tensor:
     """Resizes [b, c, h, w] to output_size (h', w') by the mode's kernel (burn's InterpolateOptions)."""
-    tensor_arg("interpolate", "x", x, FLOAT)
+    x = tensor_arg("interpolate", "x", x, FLOAT)
     check_dtype("interpolate", x.dtype, ("float32", "float64"))
     return _interpolate(
-        tensor_arg("interpolate", "x", x, FLOAT),
+        x,
         ints_arg("interpolate", "output_size", output_size, 2),
         choice_arg(
             "interpolate",
@@ -504,10 +498,10 @@ def attention(
     is_causal: bool = False,
 ) -> Tensor:
     """Scaled dot-product attention: softmax(q k^T * scale (softcapped, biased, masked)) v; a fully masked row gives 0."""
-    tensor_arg("attention", "query", query, FLOAT)
+    query = tensor_arg("attention", "query", query, FLOAT)
     check_dtype("attention", query.dtype, ("float32", "float64"))
     return _attention(
-        tensor_arg("attention", "query", query, FLOAT),
+        query,
         tensor_arg("attention", "key", key, FLOAT),
         tensor_arg("attention", "value", value, FLOAT),
         optional_tensor_arg("attention", "mask", mask, BOOL),
@@ -527,10 +521,10 @@ def batch_norm(
     epsilon: float = 1e-05,
 ) -> Tensor:
     """Normalises each channel (dim 1) with the given statistics, then scales by gamma and shifts by beta."""
-    tensor_arg("batch_norm", "input", input, FLOAT)
+    input = tensor_arg("batch_norm", "input", input, FLOAT)
     check_dtype("batch_norm", input.dtype, ("float32", "float64"))
     return _batch_norm(
-        tensor_arg("batch_norm", "input", input, FLOAT),
+        input,
         tensor_arg("batch_norm", "gamma", gamma, FLOAT),
         tensor_arg("batch_norm", "beta", beta, FLOAT),
         tensor_arg("batch_norm", "mean", mean, FLOAT),
@@ -543,10 +537,10 @@ def layer_norm(
     input: Tensor, gamma: Tensor, beta: Tensor | None = None, epsilon: float = 1e-05
 ) -> Tensor:
     """Normalises over the last dim (biased variance), then scales by gamma and shifts by beta."""
-    tensor_arg("layer_norm", "input", input, FLOAT)
+    input = tensor_arg("layer_norm", "input", input, FLOAT)
     check_dtype("layer_norm", input.dtype, ("float32", "float64"))
     return _layer_norm(
-        tensor_arg("layer_norm", "input", input, FLOAT),
+        input,
         tensor_arg("layer_norm", "gamma", gamma, FLOAT),
         optional_tensor_arg("layer_norm", "beta", beta, FLOAT),
         real_arg("layer_norm", "epsilon", epsilon),
@@ -561,10 +555,10 @@ def ctc_loss(
     blank: int = 0,
 ) -> Tensor:
     """The CTC loss of each sample [N] from log-probabilities [T, N, C]; an unreachable target costs +inf (gradient 0)."""
-    tensor_arg("ctc_loss", "log_probs", log_probs, FLOAT)
+    log_probs = tensor_arg("ctc_loss", "log_probs", log_probs, FLOAT)
     check_dtype("ctc_loss", log_probs.dtype, ("float32", "float64"))
     return _ctc_loss(
-        tensor_arg("ctc_loss", "log_probs", log_probs, FLOAT),
+        log_probs,
         tensor_arg("ctc_loss", "targets", targets, INT),
         tensor_arg("ctc_loss", "input_lengths", input_lengths, INT),
         tensor_arg("ctc_loss", "target_lengths", target_lengths, INT),
@@ -574,21 +568,19 @@ def ctc_loss(
 
 def rfft(signal: Tensor, dim: int, n: int | None = None) -> tuple[Tensor, Tensor]:
     """The real FFT along dim (length, or n, a power of two) as (real part, imaginary part)."""
-    tensor_arg("rfft", "signal", signal, FLOAT)
+    signal = tensor_arg("rfft", "signal", signal, FLOAT)
     check_dtype("rfft", signal.dtype, ("float32", "float64"))
     return _rfft(
-        tensor_arg("rfft", "signal", signal, FLOAT),
-        dim_of("rfft", "dim", signal, dim),
-        integer_arg("rfft", "n", n, optional=True),
+        signal, dim_of("rfft", "dim", signal, dim), integer_arg("rfft", "n", n, optional=True)
     )
 
 
 def irfft(spectrum_re: Tensor, spectrum_im: Tensor, dim: int, n: int | None = None) -> Tensor:
     """The inverse of rfft along dim, a real signal of length n (default 2 * (bins - 1))."""
-    tensor_arg("irfft", "spectrum_re", spectrum_re, FLOAT)
+    spectrum_re = tensor_arg("irfft", "spectrum_re", spectrum_re, FLOAT)
     check_dtype("irfft", spectrum_re.dtype, ("float32", "float64"))
     return _irfft(
-        tensor_arg("irfft", "spectrum_re", spectrum_re, FLOAT),
+        spectrum_re,
         tensor_arg("irfft", "spectrum_im", spectrum_im, FLOAT),
         dim_of("irfft", "dim", spectrum_re, dim),
         integer_arg("irfft", "n", n, optional=True),
@@ -609,10 +601,10 @@ def deform_conv2d(
     offset_groups: int = 1,
 ) -> Tensor:
     """A 2-D convolution whose taps are displaced by learned offsets (bilinear sampling) and scaled by an optional mask."""
-    tensor_arg("deform_conv2d", "x", x, FLOAT)
+    x = tensor_arg("deform_conv2d", "x", x, FLOAT)
     check_dtype("deform_conv2d", x.dtype, ("float32", "float64"))
     return _deform_conv2d(
-        tensor_arg("deform_conv2d", "x", x, FLOAT),
+        x,
         tensor_arg("deform_conv2d", "offset", offset, FLOAT),
         tensor_arg("deform_conv2d", "weight", weight, FLOAT),
         optional_tensor_arg("deform_conv2d", "mask", mask, FLOAT),

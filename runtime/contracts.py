@@ -7,6 +7,8 @@ shapes if the contract is broken (the backend's own error becomes its cause), an
 lets the backend's error through. A call that succeeds pays nothing.
 """
 
+import numpy as np
+
 from runtime.dispatch import DispatchTensor
 
 
@@ -51,21 +53,17 @@ def _dims_problem(args):
     return None
 
 
-def broadcast_shape(shapes):
-    """numpy's broadcasting of `shapes`, or None if they do not broadcast."""
-    rank = max(len(s) for s in shapes)
-    out = []
-    for i in range(rank):
-        sizes = {s[i - rank + len(s)] for s in shapes if i - rank + len(s) >= 0} - {1}
-        if len(sizes) > 1:
-            return None
-        out.append(sizes.pop() if sizes else 1)
-    return out
+def _broadcasts(shapes) -> bool:
+    try:
+        np.broadcast_shapes(*map(tuple, shapes))
+        return True
+    except ValueError:
+        return False
 
 
 def _broadcast(args):
     tensors = _tensors(args)
-    if broadcast_shape([_shape(t) for _, t in tensors]) is None:
+    if not _broadcasts([_shape(t) for _, t in tensors]):
         shapes = " and ".join(f"`{n}` {_shape(t)}" for n, t in tensors)
         return f"shapes {shapes} do not broadcast (each dim must be equal, or 1 in one of them)"
     return None
@@ -81,7 +79,7 @@ def _matmul(args):
             f"cannot multiply `{a_name}` {sa} by `{b_name}` {sb}: {a_name}'s last dim "
             f"({sa[-1]}) must equal {b_name}'s second-to-last ({sb[-2]})"
         )
-    if broadcast_shape([sa[:-2], sb[:-2]]) is None:
+    if not _broadcasts([sa[:-2], sb[:-2]]):
         return f"the batch dims of `{a_name}` {sa} and `{b_name}` {sb} do not broadcast"
     return None
 

@@ -42,12 +42,16 @@ def _function(op: Op) -> Function:
         for a in op.args
         if a.type == "dtype"
     ]
-    if narrowed(op):  # (the first tensor is checked before its dtype is read)
-        checks.append(f'tensor_arg("{op.name}", "{first}", {first}, {KIND_CONST[op.kind]})')
+    if narrowed(op):  # the first tensor is checked before its dtype is read
         checks.append(
-            f'check_dtype("{op.name}", {first}.dtype, {tuple_literal(map(repr, op.dtypes))})'
+            f'{first} = tensor_arg("{op.name}", "{first}", {first}, {KIND_CONST[op.kind]})'
         )
-    call = f"{op.name}({', '.join(_function_arg(op, a, first) for a in op.args)})"
+        dtypes = tuple_literal(f'"{d}"' for d in op.dtypes)  # black's quotes
+        checks.append(f'check_dtype("{op.name}", {first}.dtype, {dtypes})')
+    arguments = [_function_arg(op, a, first) for a in op.args]
+    if narrowed(op):  # checked above already
+        arguments[op.args.index(op.tensor_args[0])] = first
+    call = f"{op.name}({', '.join(arguments)})"
     return Function(op.name, ", ".join(params), op.doc, checks, call, returns(op))
 
 
