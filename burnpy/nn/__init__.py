@@ -14,6 +14,26 @@ from burnpy.nn.norm import BatchNorm, GroupNorm, LayerNorm
 from burnpy.nn.pool import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from burnpy.nn.record import load_pytorch
 
+# Sequence models: attention, transformers, positional encodings.
+from burnpy.nn.attention import (
+    CrossAttention,
+    CrossAttentionCache,
+    GeneratePaddingMask,
+    MhaCache,
+    MhaOutput,
+    MultiHeadAttention,
+    generate_autoregressive_mask,
+    generate_padding_mask,
+)
+from burnpy.nn.positional import PositionalEncoding, RotaryEncoding, generate_sinusoids
+from burnpy.nn.transformer import (
+    PositionWiseFeedForward,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
+
 __all__ = [
     "AdaptiveAvgPool2d",
     "AvgPool2d",
@@ -38,4 +58,21 @@ __all__ = [
     "functional",
     "init",
     "load_pytorch",
+    # sequence models
+    "CrossAttention",
+    "CrossAttentionCache",
+    "GeneratePaddingMask",
+    "MhaCache",
+    "MhaOutput",
+    "MultiHeadAttention",
+    "PositionWiseFeedForward",
+    "PositionalEncoding",
+    "RotaryEncoding",
+    "TransformerDecoder",
+    "TransformerDecoderLayer",
+    "TransformerEncoder",
+    "TransformerEncoderLayer",
+    "generate_autoregressive_mask",
+    "generate_padding_mask",
+    "generate_sinusoids",
 ]
