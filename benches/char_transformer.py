@@ -1,0 +1,145 @@
+"""Milliseconds per training step of the character-level transformer
+(examples/char_transformer.py: 2 pre-norm layers, d_model 64, 4 heads, d_ff 256, batch 16 of 64
+characters, AdamW).
+
+Three columns train the same model from the same initial weights on the same batches: ours on
+the NumPy and on the Torch backend, and PyTorch's eager autograd (torch.nn's
+TransformerEncoderLayer). They run in one subprocess at one thread, in rounds of a few steps
+per column, in an order that alternates between rounds; each column's ratio to PyTorch is taken
+within the round and the report is the median over the rounds. Before timing, every column takes
+three steps from the initial weights and must give PyTorch's losses.
+
+Run `python benches/char_transformer.py` (or `make bench`).
+"""
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # the checkout this file belongs to, before an installed copy
+
+from benches.memory import ENVIRONMENT  # noqa: E402
+
+COLUMNS = ("numpy", "torch", "PyTorch")
+REFERENCE = "PyTorch"
+ROUNDS = 9
+STEPS_PER_ROUND = 5
+CHECK_STEPS = 3
+LOSS_RTOL = 1e-4  # float32 losses after a few AdamW steps of differently ordered arithmetic
+
+
+class BenchMismatch(AssertionError):
+    pass
+
+
+def trainer(column: str, args, corpus):
+    """(step, model, optimiser, batches) of one column, from the initial weights of
+    `args.seed`."""
+    from examples import char_transformer as example
+
+    batches = corpus.batches(args.batch_size, args.context, args.seed)
+    if column == REFERENCE:
+        net = example.torch_model(
+            example.make_model(len(corpus.chars), args, example.Device.numpy())
+        )
+        return example.torch_train_step, net, example.torch_optimizer(args, net), batches
+    device = example.make_device(column, checkpointing=False)
+    model = example.make_model(len(corpus.chars), args, device)
+    return example.train_step, model, example.optimizer(args), batches
+
+
+def first_losses(column, args, corpus) -> list:
+    step, model, opt, batches = trainer(column, args, corpus)
+    return [step(model, opt, args.lr, *next(batches)) for _ in range(CHECK_STEPS)]
+
+
+def check(losses: dict) -> None:
+    expected = losses[REFERENCE]
+    for column, got in losses.items():
+        for index, (a, b) in enumerate(zip(got, expected)):
+            if abs(a - b) > LOSS_RTOL * abs(b):
+                raise BenchMismatch(
+                    f"{column}: loss of step {index + 1} is {a:.7f}, PyTorch's {b:.7f}"
+                )
+
+
+def measure() -> dict:
+    """In the worker: check and time every column; returns the results."""
+    import torch
+
+    from examples import char_transformer as example
+
+    torch.set_num_threads(1)
+    args = example.parse([])
+    corpus = example.Corpus(example.load_text())
+    losses = {column: first_losses(column, args, corpus) for column in COLUMNS}
+    check(losses)
+
+    runs = {column: trainer(column, args, corpus) for column in COLUMNS}
+
+    def steps(column) -> float:
+        step, model, opt, batches = runs[column]
+        start = time.perf_counter()
+        for _ in range(STEPS_PER_ROUND):
+            step(model, opt, args.lr, *next(batches))
+        return (time.perf_counter() - start) / STEPS_PER_ROUND
+
+    for column in COLUMNS:  # warm-up
+        steps(column)
+    seconds = {column: [] for column in COLUMNS}
+    ratios = {column: [] for column in COLUMNS}
+    for round_ in range(ROUNDS):
+        order = COLUMNS if round_ % 2 == 0 else COLUMNS[::-1]
+        times = {column: steps(column) for column in order}
+        for column in COLUMNS:
+            seconds[column].append(times[column])
+            ratios[column].append(times[column] / times[REFERENCE])
+    return {
+        column: {
+            "ms": 1000 * statistics.median(seconds[column]),
+            "best": 1000 * min(seconds[column]),
+            "ratio": statistics.median(ratios[column]),
+        }
+        for column in COLUMNS
+    }
+
+
+def table(results: dict) -> str:
+    head = f"{'char transformer step, 1 thread':<34}{'ms/step':>9}{'vs PyTorch':>12}{'best ms':>9}"
+    lines = [head, "-" * len(head)]
+    for column in COLUMNS:
+        row = results[column]
+        name = "PyTorch eager" if column == REFERENCE else f"ours, {column}"
+        lines.append(f"{name:<34}{row['ms']:>9.1f}{row['ratio']:>11.2f}x{row['best']:>9.1f}")
+    lines.append(
+        f"\n{ROUNDS} rounds of {STEPS_PER_ROUND} steps, medians; "
+        f"losses of the first {CHECK_STEPS} steps agree"
+    )
+    return "\n".join(lines)
+
+
+def main() -> dict:
+    output = subprocess.run(
+        [sys.executable, __file__, "--measure"],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, **ENVIRONMENT, "PYTHONPATH": str(ROOT)},
+    ).stdout
+    results = json.loads(output.splitlines()[-1])
+    print(table(results))
+    return results
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--measure"]:
+        print(json.dumps(measure()))
+    else:
+        main()

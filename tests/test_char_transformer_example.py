@@ -1,0 +1,72 @@
+"""Short runs of examples/char_transformer.py (a few steps on small batches), so it cannot rot,
+and the check of benches/char_transformer.py. The default run (2,000 steps, a few minutes) is
+not run here; its validation loss is quoted in the README."""
+
+import re
+
+import pytest
+
+from benches import char_transformer as bench
+from examples import char_transformer as example
+from seq_check import needs_torch
+
+SHORT = ["--steps", "4", "--batch-size", "4", "--context", "16", "--warmup", "2", "--every", "2"]
+
+
+def lines(capsys) -> list:
+    return capsys.readouterr().out.splitlines()
+
+
+def test_the_data_is_the_sorted_topics_with_the_last_tenth_held_out():
+    from pydoc_data.topics import topics
+
+    text = example.load_text()
+    first = sorted(topics)[0]
+    assert text.startswith(topics[first]) and len(text) > 100_000
+    corpus = example.Corpus(text)
+    assert len(corpus.valid) == len(text) - int(len(text) * 0.9)
+    assert corpus.decode(corpus.valid[-50:]) == text[-50:]
+    inputs, targets = corpus.validation_windows(16)
+    assert (inputs[:, 1:] == targets[:, :-1]).all() and inputs.shape[1] == 16
+
+
+def test_a_short_run_samples_plots_and_ends_with_the_validation_loss(tmp_path, capsys):
+    loss = example.main(SHORT + ["--plot", str(tmp_path / "loss.png")])
+    out = lines(capsys)
+    assert re.fullmatch(r"validation loss: \d+\.\d{4}", out[-1])
+    assert out[-1] == f"validation loss: {loss:.4f}"
+    assert loss < 4.7  # below uniform guessing over the 103 characters (ln 103 = 4.63) + slack
+    sample = out[out.index("sample:") + 1 :]
+    assert len("\n".join(sample).rstrip("\n")) >= 100  # 200 characters, some may be blank
+    assert (tmp_path / "loss.png").read_bytes().startswith(b"\x89PNG")
+
+
+@needs_torch
+def test_compare_trains_pytorch_from_the_same_start(capsys):
+    example.main(SHORT + ["--compare", "--no-sample"])
+    out = lines(capsys)
+    head = next(i for i, l in enumerate(out) if l.strip().startswith("step"))
+    rows = [l.split() for l in out[head + 1 : head + 3]]
+    assert [r[0] for r in rows] == ["2", "4"]
+    for _, ours, theirs in rows:
+        assert float(ours) == pytest.approx(float(theirs), rel=1e-4)
+    validation = next(l for l in out if l.startswith("validation loss ")).split()
+    assert float(validation[-2]) == pytest.approx(float(validation[-1]), rel=1e-4)
+
+
+@needs_torch
+def test_torch_device_with_checkpointing_trains_as_numpy_does(capsys):
+    on_numpy = example.main(SHORT + ["--no-sample"])
+    on_torch = example.main(SHORT + ["--no-sample", "--device", "torch", "--checkpointing"])
+    assert on_torch == pytest.approx(on_numpy, rel=1e-4)
+
+
+@needs_torch
+def test_bench_columns_agree_and_a_wrong_one_is_refused():
+    args = example.parse(["--batch-size", "2", "--context", "8"])
+    corpus = example.Corpus(example.load_text())
+    losses = {c: bench.first_losses(c, args, corpus) for c in bench.COLUMNS}
+    bench.check(losses)
+    losses["numpy"][1] *= 1.001
+    with pytest.raises(bench.BenchMismatch, match="numpy: loss of step 2"):
+        bench.check(losses)
