@@ -92,3 +92,12 @@ def test_the_module_ops_snippet_prints_what_its_comments_say(tmp_path):
     out = run(code, tmp_path).splitlines()
     expected = re.findall(r"^print\(.*\)\s+# (.*)$", code, re.M)
     assert out == expected
+
+
+def test_the_sequence_models_snippet_prints_what_its_comments_say(tmp_path):
+    code = snippet("### Sequence models")
+    out = run(code, tmp_path).splitlines()
+    expected = re.findall(r"^print\(.*\)  # (.*)$", code, re.M)
+    assert len(out) == len(expected) == 3
+    for line, comment in zip(out, expected):
+        assert line.startswith(comment.removesuffix("...]").removesuffix(", ")), (line, comment)
