@@ -36,13 +36,12 @@ from generated import Device, Tensor  # noqa: E402
 class CharTransformer(nn.Module):
     """Character ids [batch, seq] to next-character logits [batch, seq, vocab]."""
 
-    def __init__(self, vocab, *, d_model=64, n_heads=4, d_ff=256, n_layers=2, context, dropout,
-                 device):  # fmt: skip
+    def __init__(self, vocab, *, context, dropout, device, d_model=64, n_heads=4, d_ff=256):
         super().__init__()
         self.embedding = nn.Embedding(vocab, d_model, device=device)
         self.positional = nn.PositionalEncoding(d_model, max_sequence_size=context, device=device)
         self.encoder = nn.TransformerEncoder(
-            d_model, d_ff, n_heads, n_layers, dropout=dropout, norm_first=True, device=device
+            d_model, d_ff, n_heads, 2, dropout=dropout, norm_first=True, device=device
         )
         self.head = nn.Linear(d_model, vocab, device=device)
 
@@ -133,7 +132,7 @@ def loss_of(model, inputs, targets):
 
 
 def train_step(model, opt, lr, inputs, targets) -> float:
-    device = model.devices()[0]
+    device = model.embedding.weight.device()
     inputs = Tensor.from_data(inputs, device=device)
     targets = Tensor.from_data(targets, device=device)
     loss = loss_of(model, inputs, targets)
@@ -356,8 +355,10 @@ def compare(args, corpus, ours: dict, ours_name: str) -> dict:
     theirs = train(torch_train_step, net, torch_optimizer(args, net), corpus, args)
     theirs["validation"] = torch_validation_loss(net, corpus, args)
     torch_name = f"PyTorch {torch.__version__.split('+')[0]} eager"
-    print(f"\nside by side: mean training loss over each {args.every} steps "
-          f"(torch threads: {torch.get_num_threads()})")  # fmt: skip
+    print(
+        f"\nside by side: mean training loss over each {args.every} steps "
+        f"(torch threads: {torch.get_num_threads()})"
+    )
     print(f"{'step':>6}{ours_name:>30}{torch_name:>24}")
     for (step, a), (_, b) in zip(
         curve(ours["losses"], args.every), curve(theirs["losses"], args.every)
