@@ -256,10 +256,12 @@ def test_encoder_parameter_gradients_match_finite_differences(norm_first):
     )
 
 
-def test_decoder_parameter_gradients_match_finite_differences():
+@pytest.mark.parametrize("norm_first", [False, True], ids=["norm_last", "norm_first"])
+def test_decoder_parameter_gradients_match_finite_differences(norm_first):
     ad = Device.numpy().autodiff()
     ad.seed(4)
-    decoder = to_float64(nn.TransformerDecoder(4, 6, 2, 1, dropout=0.0, device=ad), ad)
+    decoder = nn.TransformerDecoder(4, 6, 2, 1, dropout=0.0, norm_first=norm_first, device=ad)
+    decoder = to_float64(decoder, ad)
     rng = np.random.default_rng(7)
     target = Tensor.from_data(rng.normal(size=(2, 3, 4)), device=ad)
     memory = Tensor.from_data(rng.normal(size=(2, 2, 4)), device=ad)

@@ -91,7 +91,8 @@ def _layer_parts(d_model, d_ff, n_heads, dropout, quiet_softmax, activation, eps
 
 class TransformerEncoderLayer(Module):
     """Self-attention then the feed-forward, each in a residual branch (see the module's
-    docstring for where `norm_1` and `norm_2` go)."""
+    docstring for where `norm_1` and `norm_2` go). Built by `TransformerEncoder`, which passes
+    the constructors of its sub-layers."""
 
     def __init__(self, mha, pwff, norm, dropout: float, norm_first: bool):
         super().__init__()
@@ -128,7 +129,9 @@ class TransformerEncoderLayer(Module):
 
 class TransformerDecoderLayer(Module):
     """Self-attention on the target, cross-attention to the memory, then the feed-forward, each
-    in a residual branch (see the module's docstring for where the norms go)."""
+    in a residual branch (see the module's docstring for where the norms go). Built by
+    `TransformerDecoder`; `masks` is (target_mask_pad, target_mask_attn, memory_mask_pad,
+    memory_mask_attn)."""
 
     def __init__(self, mha, pwff, norm, dropout: float, norm_first: bool):
         super().__init__()
