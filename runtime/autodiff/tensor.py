@@ -42,9 +42,14 @@ class AutodiffTensor:
                 "`detach()` it into a new leaf and call `require_grad()` on that",
             )
         node = Node(
-            (), 0, self.node.id, Requirement.Grad, self.node.properties, ROOT_STEP,
+            (),
+            0,
+            self.node.id,
+            Requirement.Grad,
+            self.node.properties,
+            ROOT_STEP,
             distributed_params=self.node.distributed_params,
-        )  # fmt: skip
+        )
         return AutodiffTensor(self.primitive, node)
 
     def set_distributed_params(self, param_id: int) -> "AutodiffTensor":
@@ -53,9 +58,14 @@ class AutodiffTensor:
         `grad_distributed`)."""
         node = self.node
         marked = Node(
-            (), 0, node.id, node.requirement, node.properties, ROOT_STEP,
+            (),
+            0,
+            node.id,
+            node.requirement,
+            node.properties,
+            ROOT_STEP,
             distributed_params=param_id,
-        )  # fmt: skip
+        )
         return AutodiffTensor(self.primitive, marked)
 
     def detach(self) -> "AutodiffTensor":
