@@ -176,8 +176,8 @@ class TensorBase(ComposedMethods, DispatchTensor):
         unchanged."""
         if self.kind.tensor_kind is not FLOAT:
             raise TypeError(
-                "set_distributed_params() marks a parameter, which is a Float tensor; got a "
-                f"{self.kind.tensor_kind.value} tensor"
+                "set_distributed_params() marks a parameter, which is a Float tensor; this one "
+                f"is {self.kind.tensor_kind.value}"
             )
         if not self.kind.is_autodiff:
             raise RuntimeError("Requires autodiff tensor.")
