@@ -54,6 +54,10 @@ class Learner:
         self.checkpoint_dir = checkpoint_dir
         self.early_stopping = early_stopping
 
+    def can_resume(self) -> bool:
+        """Whether `checkpoint_dir` holds a checkpoint that `fit(..., resume=True)` continues."""
+        return self.checkpoint_dir is not None and Checkpoints(self.checkpoint_dir).exists()
+
     def fit(self, train_loader, valid_loader, epochs: int, *, resume: bool = False) -> Summary:
         """Train until `epochs` epochs have run in all (counting those of a resumed run) or
         early stopping ends it; returns the Summary, which rank 0 also prints. `valid_loader`
