@@ -193,6 +193,8 @@ class TensorBase(ComposedMethods, DispatchTensor):
         marked = self.primitive.set_distributed_params(int(param_id))
         return type(self)(self.kind, marked, self.context)
 
+    set_distributed = set_distributed_params  # burn-tensor's name for it
+
     def distributed_params(self):
         """The ParamId this tensor was marked with by `set_distributed_params`, else None."""
         return self.primitive.node.distributed_params if self.kind.is_autodiff else None

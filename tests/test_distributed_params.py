@@ -28,6 +28,7 @@ def test_set_distributed_params_gives_a_marked_handle_on_the_same_leaf():
     assert marked.node_id() == w.node_id() and marked.is_require_grad()
     assert marked.require_grad().distributed_params() == 42
     assert marked.detach().distributed_params() is None  # a new leaf, as in burn
+    assert w.set_distributed(3).distributed_params() == 3  # burn-tensor's name
 
 
 def test_marks_on_what_is_not_a_parameter_are_refused():
