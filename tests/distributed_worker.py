@@ -153,7 +153,9 @@ def learner(rank, world, out):
             early_stopping=early_stopping,
         )
         summary = learner.fit(loader, valid, epochs, resume=resume)
-        return summary.history, summary.stopped_early, [p.to_numpy() for p in model.parameters()]
+        tensors = [t.to_numpy() for t in model.parameters()]
+        tensors += [t.to_numpy() for _, t in model.named_buffers()]  # batch-norm statistics
+        return summary.history, summary.stopped_early, tensors
 
     found = {}
     found["straight"] = fit(out / "straight", 3)

@@ -8,8 +8,12 @@ import torch.distributed as dist
 from burnpy.distributed.group import collective, world_size
 from generated import Tensor
 
-_OPS = {"sum": dist.ReduceOp.SUM, "mean": dist.ReduceOp.SUM, "max": dist.ReduceOp.MAX}
-_OPS["min"] = dist.ReduceOp.MIN
+_OPS = {  # gloo has no mean: a sum, divided by the world size
+    "sum": dist.ReduceOp.SUM,
+    "mean": dist.ReduceOp.SUM,
+    "max": dist.ReduceOp.MAX,
+    "min": dist.ReduceOp.MIN,
+}
 
 
 def writable_buffer(primitive):

@@ -119,8 +119,9 @@ def collective(operation: str, run, *args, **kwargs):
 def failure(operation: str, error: BaseException) -> DistributedError:
     """The DistributedError of `operation` failing on this rank."""
     me, size = rank(), world_size()
-    peers = ", ".join(str(r) for r in range(size) if r != me)
+    peers = [str(r) for r in range(size) if r != me]
+    named = f"rank{'s' if len(peers) > 1 else ''} {', '.join(peers)}"
     return DistributedError(
-        f"{operation} failed on rank {me} of {size} (peers: rank {peers}; timeout "
+        f"{operation} failed on rank {me} of {size} (peers: {named}; timeout "
         f"{_joined.get('timeout_s')} s): {error}"
     )

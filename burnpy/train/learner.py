@@ -139,6 +139,10 @@ class Learner:
                 bar.set_postfix(loss=f"{meter.loss / meter.items:.4f}", refresh=False)
         bar.close()
         seconds = time.perf_counter() - start
+        if group is not None:
+            # Rank 0's buffers (batch-norm statistics, from its own shards) become everyone's,
+            # as DistributedDataParallel does; the parameters are already the same.
+            group.replicate(self.model)
         sums = _reduce(meter.sums(), group)
         record = {"epoch": epoch + 1, **Meter.results("train", sums, self.metrics)}
         if valid_loader is not None:
