@@ -87,6 +87,9 @@ def test_all_reduce_and_broadcast_give_every_rank_the_combined_values(pair):
         "broadcast 0": [[1.0, -2.0]],
         "broadcast 1": [[2.0, -4.0]],
     }
+    shards = [found.pop("shards") for found in ranks]
+    assert [len(s) for s in shards] == [5, 5]  # 11 // 2 each, the remainder dropped
+    assert not set(shards[0]) & set(shards[1]) and set(shards[0]) | set(shards[1]) < set(range(11))
     for rank, found in enumerate(ranks):
         devices = {key[:2] for key in found}
         assert len(devices) == 4  # numpy and torch, plain and autodiff
@@ -209,6 +212,70 @@ def test_nothing_is_left_running_or_listening(pair):
             s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             s.bind(("127.0.0.1", port))
             s.listen()
+
+
+# -- one process: a group of one, and what is refused -----------------------------------------
+
+
+@pytest.fixture
+def group_of_one(monkeypatch):
+    from burnpy import distributed
+
+    (port,) = free_ports(1)
+    for name, value in dict(RANK="0", WORLD_SIZE="1", MASTER_ADDR="127.0.0.1").items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("MASTER_PORT", str(port))
+    distributed.init(timeout_s=10)  # everything from torchrun's variables
+    yield distributed
+    distributed.shutdown()
+
+
+def test_a_group_of_one_reduces_to_the_local_values(group_of_one):
+    from generated import Device, Tensor
+    from runtime.autodiff import hooks
+
+    distributed = group_of_one
+    assert (distributed.rank(), distributed.world_size()) == (0, 1) and len(hooks.HOOKS) == 1
+    x = Tensor.from_data([[1.0, -2.0]], device=Device.numpy())
+    np.testing.assert_array_equal(distributed.all_reduce(x, "mean").to_numpy(), [[1.0, -2.0]])
+    w = Tensor.from_data([1.0, 2.0], device=Device.numpy().autodiff()).require_grad()
+    marked = w.set_distributed_params(0)
+    grads = (marked * marked).sum().backward()
+    np.testing.assert_array_equal(marked.grad(grads).to_numpy(), [2.0, 4.0])
+    with pytest.raises(RuntimeError, match="already joined a group"):
+        distributed.init()
+    distributed.shutdown()
+    assert hooks.HOOKS == [] and not distributed.is_initialized()
+    distributed.shutdown()  # a second time: nothing to do
+
+
+def test_bad_arguments_are_refused_before_any_communication(monkeypatch):
+    from burnpy import distributed
+    from generated import Device, Tensor
+
+    for name in ("RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(ValueError, match="or to run under torchrun"):
+        distributed.init()
+    url = "tcp://127.0.0.1:1"
+    with pytest.raises(ValueError, match=r"rank must be an int in \[0, 2\), got 2"):
+        distributed.init(rank=2, world_size=2, init_method=url)
+    with pytest.raises(ValueError, match="backend must be 'gloo' or 'nccl'"):
+        distributed.init(rank=0, world_size=1, init_method=url, backend="mpi")
+    with pytest.raises(ValueError, match="timeout_s must be positive"):
+        distributed.init(rank=0, world_size=1, init_method=url, timeout_s=0)
+    x = Tensor.ones([2], device=Device.numpy())
+    with pytest.raises(ValueError, match="op must be one of sum, mean, max, min"):
+        distributed.all_reduce(x, "avg")
+    with pytest.raises(TypeError, match="needs a float tensor"):
+        distributed.all_reduce(x.int(), "mean")
+    with pytest.raises(TypeError, match="cast a Bool one"):
+        distributed.broadcast(x.bool())
+    with pytest.raises(RuntimeError, match=r"distributed.all_reduce\(\) needs a process group"):
+        distributed.all_reduce(x)
+    with pytest.raises(ValueError, match="12 items cannot be shared"):
+        monkeypatch.setattr(distributed.data_parallel, "world_size", lambda: 13)
+        distributed.shard_indices(12, seed=0, epoch=0)
 
 
 def test_the_digits_example_runs_on_two_ranks_from_torchruns_environment(tmp_path):
