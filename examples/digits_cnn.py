@@ -397,7 +397,10 @@ def parse(argv):
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--subset", type=int, help="use only the first N images (smoke runs)")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.distributed and (args.compare or args.plot):
+        parser.error("--compare and --plot run on one process: leave them out with --distributed")
+    return args
 
 
 def main(argv=None) -> float:
