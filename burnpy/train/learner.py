@@ -61,7 +61,9 @@ class Learner:
     def fit(self, train_loader, valid_loader, epochs: int, *, resume: bool = False) -> Summary:
         """Train until `epochs` epochs have run in all (counting those of a resumed run) or
         early stopping ends it; returns the Summary, which rank 0 also prints. `valid_loader`
-        may be None. With `resume=True` the run continues from the latest checkpoint."""
+        may be None. With `resume=True` the run continues from the latest checkpoint; in a
+        group, rank 0 writes the checkpoints and every rank reads them, so on several machines
+        `checkpoint_dir` must be a folder they all see."""
         group = _group()
         lead = group is None or group.rank() == 0
         checkpoints = Checkpoints(self.checkpoint_dir) if self.checkpoint_dir else None
