@@ -19,6 +19,7 @@ BENCHMARKS = (
     "benches.attention_norm",
     "benches.training",
     "benches.char_transformer",
+    "benches.distributed",
 )
 
 

@@ -6,17 +6,20 @@
     python examples/digits_cnn.py --resume runs/a  # saves every epoch; run again to continue
     python examples/digits_cnn.py --plot loss.png  # loss and accuracy curves (matplotlib)
     python examples/digits_cnn.py --compare        # the same training in PyTorch, side by side
+    torchrun --standalone --nproc-per-node 2 examples/digits_cnn.py --distributed
+                                                   # data-parallel on 2 processes (the Learner)
 
 The data is split 80/20 by a seeded permutation; the model is conv(1->16, 3x3)-relu-maxpool(2),
 conv(16->32, 3x3)-relu, linear(512->10), trained with Adam under a cosine learning-rate schedule.
 Needs the `examples` extra (scikit-learn, tqdm; matplotlib for --plot), and torch for
-`--device torch` and `--compare`.
+`--device torch`, `--compare` and `--distributed`.
 """
 
 import argparse
 import contextlib
 import itertools
 import json
+import math
 import os
 import sys
 import time
@@ -30,6 +33,7 @@ if __package__ in (None, ""):  # run as a script from a checkout: find burnpy an
 
 from burnpy import data, nn, optim  # noqa: E402
 from burnpy.nn.functional import cross_entropy  # noqa: E402
+from burnpy.train import Learner, Output  # noqa: E402
 from generated import Device  # noqa: E402
 
 
@@ -328,6 +332,54 @@ def compare(args, train, test, ours: list) -> None:
         print(f"{label:<20}{a:>28}{b:>24}")
 
 
+# -- --distributed: the same training on every process torchrun starts, through the Learner -------
+
+
+def classify(model, batch) -> Output:
+    images, labels = batch
+    logits = model(images)
+    return Output(cross_entropy(logits, labels), logits, labels)
+
+
+def run_distributed(args) -> float:
+    """Each of the N ranks trains on its shard of the data with batch_size / N images a step,
+    so that a step (whose gradients are averaged over the ranks) sees batch_size images and an
+    epoch has as many steps as on one process; rank 0 prints, logs and saves."""
+    from burnpy import distributed
+
+    distributed.init()
+    try:
+        world, lead = distributed.world_size(), distributed.rank() == 0
+        if args.batch_size % world:
+            raise SystemExit(f"--batch-size {args.batch_size} must be a multiple of {world}")
+        train_items, test = load_split(args.seed, args.subset)
+        device = make_device(args.device, args.checkpointing)
+        args.batch_size //= world
+        model, opt, _, loader = make_training(args, device, train_items)
+        steps = math.ceil(len(train_items) // world / args.batch_size)
+        scheduler = optim.lr.Cosine(args.lr, args.epochs * steps)
+        if lead:
+            print(f"digits: {len(train_items)} training and {len(test)} test images of 8x8")
+            print(f"model: {model.num_params()} parameters on {device}, {world} processes")
+        learner = Learner(model, opt, classify, lr_scheduler=scheduler, checkpoint_dir=args.resume)
+        valid = data.DataLoader(test, 64, device=device)
+        learner.fit(loader, valid, args.epochs, resume=learner.can_resume())
+        identical = all(
+            np.array_equal(
+                distributed.all_reduce(p, "max").to_numpy(),
+                distributed.all_reduce(p, "min").to_numpy(),
+            )
+            for p in model.parameters()
+        )
+        final = accuracy(model, test, device)
+        if lead:
+            print(f"parameters identical on all {world} ranks: {identical}")
+            print(f"test accuracy: {100 * final:.2f}%")
+        return final
+    finally:
+        distributed.shutdown()
+
+
 def parse(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--device", choices=["numpy", "torch"], default="numpy")
@@ -337,16 +389,24 @@ def parse(argv):
     parser.add_argument("--resume", metavar="DIR", help="save each epoch to DIR; resume from it")
     parser.add_argument("--plot", metavar="PNG", help="plot loss and accuracy (matplotlib)")
     parser.add_argument("--compare", action="store_true", help="train in PyTorch too")
+    parser.add_argument(
+        "--distributed", action="store_true", help="data-parallel on the processes of torchrun"
+    )
     parser.add_argument("--epochs", type=int, default=15)
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--subset", type=int, help="use only the first N images (smoke runs)")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.distributed and (args.compare or args.plot):
+        parser.error("--compare and --plot run on one process: leave them out with --distributed")
+    return args
 
 
 def main(argv=None) -> float:
     args = parse(argv)
+    if args.distributed:
+        return run_distributed(args)
     train, test = load_split(args.seed, args.subset)
     device = make_device(args.device, args.checkpointing)
     model, opt, scheduler, loader = make_training(args, device, train)

@@ -168,6 +168,40 @@ class TensorBase(ComposedMethods, DispatchTensor):
             self.kind, type(self.primitive).new(self.primitive.primitive), self.context
         )
 
+    # -- distributed parameters (burn's DistributedParams) -------------------------------------
+    def set_distributed_params(self, param_id: int):
+        """A new handle on the same Grad leaf, marked as a parameter replicated across
+        processes under `param_id`: in backward its gradient is then reduced (mean over the
+        processes) by the hook that `burnpy.distributed.init()` registers. The receiver is
+        unchanged."""
+        if self.kind.tensor_kind is not FLOAT:
+            raise TypeError(
+                "set_distributed_params() marks a parameter, which is a Float tensor; this one "
+                f"is {self.kind.tensor_kind.value}"
+            )
+        if not self.kind.is_autodiff:
+            raise RuntimeError("Requires autodiff tensor.")
+        if not isinstance(param_id, int | np.integer) or isinstance(param_id, bool):
+            raise TypeError(
+                f"set_distributed_params(): param_id must be an int, got {type(param_id).__name__}"
+            )
+        if not self.is_require_grad():
+            raise RuntimeError(
+                "set_distributed_params() marks a parameter: call it on a require_grad() leaf "
+                "(`t.require_grad().set_distributed_params(param_id)`)"
+            )
+        marked = self.primitive.set_distributed_params(int(param_id))
+        return type(self)(self.kind, marked, self.context)
+
+    set_distributed = set_distributed_params  # burn-tensor's name for it
+
+    def distributed_params(self):
+        """The ParamId this tensor was marked with by `set_distributed_params`, else None."""
+        return self.primitive.node.distributed_params if self.kind.is_autodiff else None
+
+    def is_distributed(self) -> bool:
+        return self.distributed_params() is not None
+
     def detach(self):
         """A new leaf on the same data: no graph edge; a Grad leaf stays a Grad leaf."""
         if not self.kind.is_autodiff:

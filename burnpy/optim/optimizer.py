@@ -2,7 +2,8 @@
 
 `step(model, grads, lr=None)` reads each parameter's gradient from the `Gradients` of
 `loss.backward()`, clips it (per parameter, as burn clips), runs the rule on the plain tensors,
-and puts back a new leaf under the same ParamId, a Grad leaf if the old one was. Parameters
+and puts back a new leaf under the same ParamId, a Grad leaf if the old one was (marked as a
+distributed parameter if the old one was). Parameters
 without a gradient are left as they are. State is kept per ParamId, so it follows a parameter
 through moves and records.
 """
@@ -53,7 +54,11 @@ class Optimizer:
                 self.state[param_id] = state
             device = tensor.device()
             updated = updated.to_device(device) if device.is_autodiff() else updated
-            return updated.require_grad() if tensor.is_require_grad() else updated
+            if not tensor.is_require_grad():
+                return updated
+            updated = updated.require_grad()
+            param = tensor.distributed_params()  # a replicated parameter stays one
+            return updated if param is None else updated.set_distributed_params(param)
 
         return model.map_parameters(update)
 

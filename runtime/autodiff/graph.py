@@ -5,10 +5,15 @@ lives exactly as long as the user holds one of its tensors (Python's reference c
 burn's `rc`), and dropping the last one frees its steps and saved tensors at once, backwarded
 or not. Backward consumes the non-leaf steps it runs, each released as soon as it has run, and
 keeps leaves' RootSteps, so parameters serve any number of backward passes.
+
+With a backward hook registered (runtime/autodiff/hooks.py), each leaf a hook wants is handed to
+it right after the last step that consumes it has run, and backward returns once every hook has
+finished.
 """
 
 from operator import attrgetter
 
+from runtime.autodiff import hooks
 from runtime.autodiff.checkpoint import Checkpointer
 from runtime.autodiff.gradients import Gradients
 from runtime.autodiff.node import Node, Requirement
@@ -29,6 +34,10 @@ def backward(root, backend) -> Gradients:
     gradients.register(node.id, _ones(backend, root.primitive))
     recomputes = any(n.recipe is not None for n in tape)
     checkpointer = Checkpointer(tape) if recomputes else None
+    watched = _Watched(tape, backend, gradients) if hooks.HOOKS else None
+    if watched is not None and not watched.passes:
+        watched = None
+    completed_by = watched.completed_by if watched is not None else None
     try:
         for node in tape:
             step = node.step
@@ -39,6 +48,8 @@ def backward(root, backend) -> Gradients:
             node.step = CONSUMED
             step.run(node, gradients.consume(node), gradients, checkpointer)
             node.release()
+            if completed_by is not None and node in completed_by:
+                watched.complete(completed_by.pop(node))
     except BaseException:
         # A pass that fails part-way has still consumed its graph (the steps that ran, the
         # recipes the checkpointer took): say so to a retry instead of failing obscurely.
@@ -46,8 +57,67 @@ def backward(root, backend) -> Gradients:
             if node.step is not ROOT_STEP:
                 node.step = CONSUMED
                 node.release()
+        if watched is not None:
+            watched.finish(failed=True)
         raise
+    if watched is not None:
+        watched.finish(failed=False)
     return gradients
+
+
+class _Watched:
+    """The Grad leaves of one pass that registered hooks want, keyed by the step after which
+    each one's gradient is complete: the last step in tape order that consumes its id (two
+    handles of one leaf share an id and a gradient), since the tape runs each step once."""
+
+    def __init__(self, tape, backend, gradients):
+        self.gradients = gradients
+        wanted = {}  # leaf id -> (leaf, the hooks that want it)
+        for node in tape:
+            if node.step is ROOT_STEP:
+                owners = [hook for hook in hooks.HOOKS if hook.wants(node)]
+                if owners:
+                    wanted[node.id] = (node, owners)
+        used = {hook for _, owners in wanted.values() for hook in owners}
+        self.passes = {hook: hook.begin(backend) for hook in hooks.HOOKS if hook in used}
+        self.completed_by: dict = {}
+        if not wanted:
+            return
+        last = {}
+        for node in tape:
+            for parent in _parents(node):
+                if parent.id in wanted:
+                    last[parent.id] = node
+        for leaf_id, entry in wanted.items():
+            consumer = last.get(leaf_id)
+            if consumer is None:  # the root itself: its gradient is the seed, complete now
+                self.complete([entry])
+            else:
+                self.completed_by.setdefault(consumer, []).append(entry)
+
+    def complete(self, leaves) -> None:
+        for leaf, owners in leaves:
+            for hook in owners:
+                grad = self.gradients.get(leaf)
+                self.gradients.replace(leaf, self.passes[hook].complete(leaf, grad))
+
+    def finish(self, failed: bool) -> None:
+        errors = []
+        for hook_pass in self.passes.values():
+            try:
+                hook_pass.finish()
+            except Exception as error:  # every pass finishes, whichever fails
+                errors.append(error)
+        if errors and not failed:
+            raise errors[0]
+
+
+def _parents(node: Node):
+    for parent in node.inputs:
+        if type(parent) is tuple:
+            yield from (element for element in parent if element is not None)
+        elif parent is not None:
+            yield parent
 
 
 def _ones(backend, primitive):

@@ -79,12 +79,13 @@ class Node:
         "shapes",
         "saved",
         "recipe",
+        "distributed_params",
         "__weakref__",
     )
 
     def __init__(
         self, parents, order, id, requirement, properties, step=None, inputs=(), shapes=None,
-        saved=(), recipe=None,
+        saved=(), recipe=None, distributed_params=None,
     ):  # fmt: skip
         self.parents = parents  # the tracked inputs' ids (ints)
         self.order = order  # depth: leaves 0, an op output max(parent orders) + 1
@@ -100,6 +101,9 @@ class Node:
         # A MemoryBound output's recipe: the op's call arguments, each float input a primitive
         # (kept: burn's Backup action) or a Node (itself recomputed); None when it is kept.
         self.recipe = recipe
+        # A Grad leaf replicated across processes: its ParamId (burn's DistributedParams), so
+        # that its gradient is reduced over them in backward; None otherwise.
+        self.distributed_params = distributed_params
 
     def release(self) -> None:
         """Drop the step's state (a backward ran it): its saved tensors and its inputs."""

@@ -41,8 +41,32 @@ class AutodiffTensor:
                 "only leaves can require gradients; to get an intermediate's gradient, "
                 "`detach()` it into a new leaf and call `require_grad()` on that",
             )
-        node = Node((), 0, self.node.id, Requirement.Grad, self.node.properties, ROOT_STEP)
+        node = Node(
+            (),
+            0,
+            self.node.id,
+            Requirement.Grad,
+            self.node.properties,
+            ROOT_STEP,
+            distributed_params=self.node.distributed_params,
+        )
         return AutodiffTensor(self.primitive, node)
+
+    def set_distributed_params(self, param_id: int) -> "AutodiffTensor":
+        """The same Grad leaf (same id) on a new node marked with `param_id`, whose gradient
+        backward reduces over the processes; the receiver is unchanged (burn's
+        `grad_distributed`)."""
+        node = self.node
+        marked = Node(
+            (),
+            0,
+            node.id,
+            node.requirement,
+            node.properties,
+            ROOT_STEP,
+            distributed_params=param_id,
+        )
+        return AutodiffTensor(self.primitive, marked)
 
     def detach(self) -> "AutodiffTensor":
         """A new leaf (new id) on the same data; a Grad leaf stays a Grad leaf."""

@@ -1,0 +1,207 @@
+"""`Learner`: burn-train's training loop: epochs of steps, validation, metrics, checkpoints,
+resuming, early stopping; data-parallel when a `burnpy.distributed` group is joined."""
+
+import math
+import sys
+import time
+from typing import NamedTuple
+
+import numpy as np
+
+from burnpy.train.checkpoint import Checkpoints
+from burnpy.train.metrics import METRICS, Meter, Summary, describe
+from burnpy.train.progress import progress_bar
+from generated import Device, Tensor
+
+
+class Output(NamedTuple):
+    """What a step function returns: the loss to minimise and, for the accuracy metric, the
+    model's output (class scores on the last dim) and the targets (class indices)."""
+
+    loss: Tensor
+    output: Tensor | None = None
+    targets: Tensor | None = None
+
+
+class Learner:
+    """Trains `model` in place with `optimizer`, one `step_fn(model, batch) -> Output` per
+    batch; the learning rate of each step is `lr_scheduler.step()` (the optimiser's own without
+    one). `metrics` are among "loss" and "accuracy"; `checkpoint_dir` holds the checkpoints and
+    the log; `early_stopping` is a `train.EarlyStopping`."""
+
+    def __init__(
+        self,
+        model,
+        optimizer,
+        step_fn,
+        *,
+        lr_scheduler=None,
+        metrics=METRICS,
+        checkpoint_dir=None,
+        early_stopping=None,
+    ):
+        unknown = [m for m in metrics if m not in METRICS]
+        if unknown:
+            raise ValueError(
+                f"Learner: unknown metrics {unknown}; choose among {list(METRICS)} (the learning "
+                "rate and items per second are always recorded)"
+            )
+        self.model = model
+        self.optimizer = optimizer
+        self.step_fn = step_fn
+        self.lr_scheduler = lr_scheduler
+        self.metrics = tuple(metrics)
+        self.checkpoint_dir = checkpoint_dir
+        self.early_stopping = early_stopping
+
+    def can_resume(self) -> bool:
+        """Whether `checkpoint_dir` holds a checkpoint that `fit(..., resume=True)` continues."""
+        return self.checkpoint_dir is not None and Checkpoints(self.checkpoint_dir).exists()
+
+    def fit(self, train_loader, valid_loader, epochs: int, *, resume: bool = False) -> Summary:
+        """Train until `epochs` epochs have run in all (counting those of a resumed run) or
+        early stopping ends it; returns the Summary, which rank 0 also prints. `valid_loader`
+        may be None. With `resume=True` the run continues from the latest checkpoint; in a
+        group, rank 0 writes the checkpoints and every rank reads them, so on several machines
+        `checkpoint_dir` must be a folder they all see."""
+        group = _group()
+        lead = group is None or group.rank() == 0
+        checkpoints = Checkpoints(self.checkpoint_dir) if self.checkpoint_dir else None
+        if resume and checkpoints is None:
+            raise ValueError("fit(resume=True) needs the Learner's checkpoint_dir")
+        self._check_early_stopping(valid_loader is not None)
+        history, stopped = [], None
+        if resume:
+            state = checkpoints.load(self.model, self.optimizer)
+            if self.lr_scheduler is not None:
+                self.lr_scheduler.load_record(state["lr_scheduler"])
+            if self.early_stopping is not None and state["early_stopping"] is not None:
+                self.early_stopping.load_record(state["early_stopping"])
+            train_loader.load_record(state["loader"])
+            history, stopped = state["history"], state["stopped_early"]
+        if group is not None:
+            group.replicate(self.model)
+        for epoch in range(len(history), epochs):
+            if stopped:
+                break
+            record = self._epoch(epoch, epochs, train_loader, valid_loader, group, lead)
+            history.append(record)
+            if self.early_stopping is not None and self.early_stopping.update(record):
+                stopped = self.early_stopping.reason()
+            if lead:
+                print(describe(record))
+                if checkpoints is not None:
+                    state = self._state(train_loader, history, stopped)
+                    checkpoints.save(epoch + 1, self.model, self.optimizer, state)
+                    checkpoints.log(record)
+        if group is not None:
+            group.barrier()  # rank 0's files are complete before any rank reads them
+        summary = Summary(history, stopped)
+        if lead:
+            print(summary)
+        return summary
+
+    def _state(self, loader, history, stopped) -> dict:
+        scheduler, early = self.lr_scheduler, self.early_stopping
+        return {
+            "lr_scheduler": scheduler.to_record() if scheduler is not None else None,
+            "early_stopping": early.to_record() if early is not None else None,
+            "loader": loader.to_record(),
+            "history": history,
+            "stopped_early": stopped,
+        }
+
+    def _check_early_stopping(self, validates: bool) -> None:
+        if self.early_stopping is None:
+            return
+        splits = ("train", "valid") if validates else ("train",)
+        names = [f"{split}_{m}" for split in splits for m in self.metrics]
+        names += ["lr", "items_per_second"]
+        if self.early_stopping.metric not in names:
+            raise ValueError(
+                f"EarlyStopping watches {self.early_stopping.metric!r}, which this fit does not "
+                f"record; it records {names}"
+            )
+
+    def _epoch(self, epoch, epochs, train_loader, valid_loader, group, lead) -> dict:
+        start = time.perf_counter()
+        self.model.train()
+        meter = Meter()
+        lr = self.optimizer.lr
+        batches, count = _batches(train_loader, epoch, group)
+        bar = progress_bar(count, f"epoch {epoch + 1}/{epochs}", lead)
+        for batch in batches:
+            if self.lr_scheduler is not None:
+                lr = self.lr_scheduler.step()
+            output = self.step_fn(self.model, batch)
+            self.optimizer.step(self.model, output.loss.backward(), lr=lr)
+            meter.add(output, self.metrics)
+            bar.update()
+            if "loss" in self.metrics:
+                bar.set_postfix(loss=f"{meter.loss / meter.items:.4f}", refresh=False)
+        bar.close()
+        seconds = time.perf_counter() - start
+        if group is not None:
+            # Rank 0's buffers (batch-norm statistics, from its own shards) become everyone's,
+            # as DistributedDataParallel does; the parameters are already the same.
+            group.replicate(self.model)
+        sums = _reduce(meter.sums(), group)
+        record = {"epoch": epoch + 1, **Meter.results("train", sums, self.metrics)}
+        if valid_loader is not None:
+            model = self.model.valid()
+            meter = Meter()
+            for batch in _batches(valid_loader, epoch, group)[0]:
+                meter.add(self.step_fn(model, _inner(batch)), self.metrics)
+            record.update(Meter.results("valid", _reduce(meter.sums(), group), self.metrics))
+        record["lr"] = lr
+        record["items_per_second"] = float(sums[0]) / seconds
+        record["seconds"] = time.perf_counter() - start
+        return record
+
+
+def _group():
+    """burnpy.distributed when this process joined a group, else None; looked up without
+    importing it (and torch) when the user did not."""
+    module = sys.modules.get("burnpy.distributed")
+    return module if module is not None and module.is_initialized() else None
+
+
+def _batches(loader, epoch, group):
+    """(the batches of an epoch, their number): the loader's own, or in a group this rank's
+    shard of them: a shuffled loader draws its permutation from a seed rank 0 picks (from its
+    own generator, so that a resumed run draws the same ones), an unshuffled one is cut into
+    contiguous shares; either way every rank gets len // world_size items."""
+    if group is None:
+        return iter(loader), len(loader)
+    n = len(loader.dataset)
+    if loader.shuffle:
+        seed = Tensor.from_data([int(loader.rng.integers(2**62))], device=Device.numpy())
+        seed = int(group.broadcast(seed, src=0).item())
+        indices = group.shard_indices(n, seed=seed, epoch=epoch)
+    else:
+        share = n // group.world_size()
+        indices = np.arange(group.rank() * share, (group.rank() + 1) * share)
+    size = loader.batch_size
+    count = len(indices) // size if loader.drop_last else math.ceil(len(indices) / size)
+    dataset, collate, device = loader.dataset, loader.collate, loader.device
+    batches = (
+        collate([dataset[int(i)] for i in indices[b * size : (b + 1) * size]], device)
+        for b in range(count)
+    )
+    return batches, count
+
+
+def _reduce(sums: np.ndarray, group) -> np.ndarray:
+    if group is None:
+        return sums
+    total = Tensor.from_data(sums, device=Device.numpy(), dtype=np.float64)
+    return group.all_reduce(total, "sum").to_numpy()
+
+
+def _inner(batch):
+    """A batch for the validation copy of the model, which lives on the inner device."""
+    if isinstance(batch, Tensor):
+        return batch.inner()
+    if isinstance(batch, tuple | list):
+        return type(batch)(_inner(item) for item in batch)
+    return batch
