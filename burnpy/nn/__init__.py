@@ -4,7 +4,8 @@ Layers are named as burn-nn names them and keep its weight layouts (Linear's wei
 [d_input, d_output]) and default initializers, drawn from the device's seed."""
 
 from burnpy.nn import functional, init
-from burnpy.nn.activation import Gelu, LeakyRelu, Relu, Sigmoid, Tanh
+from burnpy.nn.activation import *  # noqa: F403 (every activation layer, listed in its __all__)
+from burnpy.nn import activation as _activation
 from burnpy.nn.container import Flatten, Sequential
 from burnpy.nn.conv import Conv1d, Conv2d, ConvTranspose2d
 from burnpy.nn.dropout import Dropout
@@ -14,7 +15,7 @@ from burnpy.nn.norm import BatchNorm, GroupNorm, LayerNorm
 from burnpy.nn.pool import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from burnpy.nn.record import load_pytorch
 
-__all__ = [
+__all__ = _activation.__all__ + [
     "AdaptiveAvgPool2d",
     "AvgPool2d",
     "BatchNorm",
@@ -24,17 +25,12 @@ __all__ = [
     "Dropout",
     "Embedding",
     "Flatten",
-    "Gelu",
     "GroupNorm",
     "LayerNorm",
-    "LeakyRelu",
     "Linear",
     "MaxPool2d",
     "Module",
-    "Relu",
     "Sequential",
-    "Sigmoid",
-    "Tanh",
     "functional",
     "init",
     "load_pytorch",

@@ -6,7 +6,7 @@ returns a tensor of shape [1].
 
 import numpy as np
 
-from generated import Tensor
+from generated import Distribution, Tensor
 
 
 def _check_float(name, tensor):
@@ -104,33 +104,142 @@ def relu(x):
     return x.relu()
 
 
-def gelu(x):
-    """The exact (erf) GELU, as burn's `gelu`."""
-    return x.gelu()
-
-
-def sigmoid(x):
-    return x.sigmoid()
-
-
-def tanh(x):
-    return x.tanh()
+def relu6(x):
+    return x.relu6()
 
 
 def leaky_relu(x, negative_slope: float = 0.01):
     return x.leaky_relu(negative_slope)
 
 
-def silu(x):
-    return x.silu()
+def prelu(x, alpha):
+    """leaky_relu with slopes `alpha` [n]: one shared (n = 1) or one per channel, dim 1 of x."""
+    _check_float("prelu's input", x)
+    n = alpha.shape[0] if alpha.ndim == 1 else -1
+    if n == 1:
+        return x.prelu(alpha.reshape([1] * x.ndim))
+    if n < 1 or x.ndim < 2 or x.shape[1] != n:
+        raise ValueError(
+            f"prelu needs alpha [1] or [channels] with channels = dim 1 of the input, got alpha "
+            f"{list(alpha.shape)} for an input {list(x.shape)}"
+        )
+    return x.prelu(alpha.reshape([1, n] + [1] * (x.ndim - 2)))
+
+
+def rrelu(x, lower: float = 0.125, upper: float = 1.0 / 3.0, *, training: bool = True):
+    """Randomised leaky relu. In training on an autodiff device, each negative element is scaled
+    by its own slope from U(lower, upper), drawn from the device's random generator; otherwise
+    by the midpoint (lower + upper) / 2, as leaky_relu."""
+    if not (training and x.is_autodiff()):
+        return x.leaky_relu((lower + upper) / 2.0)
+    slope = Tensor.random(
+        list(x.shape), Distribution.uniform(lower, upper), device=x.device().inner(), dtype=x.dtype
+    ).to_device(x.device())
+    return x.mask_where(x.lower_elem(0.0), x * slope)
+
+
+def gelu(x):
+    """The exact (erf) GELU, as burn's `gelu`."""
+    return x.gelu()
+
+
+def gelu_approximate(x):
+    """GELU's tanh approximation."""
+    return x.gelu_approximate()
+
+
+def sigmoid(x):
+    return x.sigmoid()
+
+
+def hard_sigmoid(x, alpha: float = 0.2, beta: float = 0.5):
+    return x.hard_sigmoid(alpha, beta)
 
 
 def log_sigmoid(x):
     return x.log_sigmoid()
 
 
+def silu(x):
+    return x.silu()
+
+
+def hard_swish(x):
+    return x.hard_swish()
+
+
+def mish(x):
+    return x.mish()
+
+
+def softplus(x, beta: float = 1.0):
+    """log(1 + exp(beta x)) / beta, finite over the whole float range (burn's formula is not)."""
+    return x.softplus(beta)
+
+
+def softsign(x):
+    return x.softsign()
+
+
+def tanh(x):
+    return x.tanh()
+
+
+def tanhshrink(x):
+    return x.tanhshrink()
+
+
+def hardtanh(x, min_val: float = -1.0, max_val: float = 1.0):
+    return x.hardtanh(min_val, max_val)
+
+
+def elu(x, alpha: float = 1.0):
+    return x.elu(alpha)
+
+
+def celu(x, alpha: float = 1.0):
+    return x.celu(alpha)
+
+
+def selu(x):
+    return x.selu()
+
+
+def threshold(x, threshold: float, value: float):
+    return x.threshold(threshold, value)
+
+
+def thresholded_relu(x, alpha: float = 1.0):
+    return x.thresholded_relu(alpha)
+
+
+def hard_shrink(x, lambd: float = 0.5):
+    return x.hard_shrink(lambd)
+
+
+def soft_shrink(x, lambd: float = 0.5):
+    return x.soft_shrink(lambd)
+
+
+def shrink(x, lambd: float = 0.5, bias: float = 0.5):
+    return x.shrink(lambd, bias)
+
+
+def glu(x, dim: int):
+    return x.glu(dim)
+
+
 def softmax(x, dim: int):
     return x.softmax(dim)
+
+
+def softmin(x, dim: int):
+    return x.softmin(dim)
+
+
+def quiet_softmax(x, dim: int):
+    """softmax with an extra zero logit: exp(x_i) / (1 + sum_j exp(x_j))."""
+    return x.quiet_softmax(dim)
 
 
 def log_softmax(x, dim: int):
