@@ -6,6 +6,8 @@ Layers are named as burn-nn names them and keep its weight layouts (Linear's wei
 from burnpy.nn import functional, init
 from burnpy.nn.activation import *  # noqa: F403 (every activation layer, listed in its __all__)
 from burnpy.nn import activation as _activation
+from burnpy.nn.loss import *  # noqa: F403 (every loss module, listed in its __all__)
+from burnpy.nn import loss as _loss
 from burnpy.nn.container import Flatten, Sequential
 from burnpy.nn.conv import Conv1d, Conv2d, ConvTranspose2d
 from burnpy.nn.dropout import Dropout
@@ -15,7 +17,7 @@ from burnpy.nn.norm import BatchNorm, GroupNorm, LayerNorm
 from burnpy.nn.pool import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from burnpy.nn.record import load_pytorch
 
-__all__ = _activation.__all__ + [
+__all__ = _activation.__all__ + _loss.__all__ + [
     "AdaptiveAvgPool2d",
     "AvgPool2d",
     "BatchNorm",

@@ -1,0 +1,410 @@
+"""burn-nn's losses: burn's own unit tests (loss/*.rs) with its data, expected values and
+tolerances on both backends, and every loss against PyTorch's in float64, value and gradients."""
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as TF
+
+from burn.burncheck import DEVICES, Tolerance, assert_approx_eq, assert_eq
+from burnpy import nn
+from burnpy.nn import functional as F
+from generated import Device, Tensor
+
+
+def t(data, device, dtype=np.float32):
+    return Tensor.from_data(np.asarray(data, dtype=dtype), device=device)
+
+
+def ints(data, device):
+    return Tensor.from_data(np.asarray(data, dtype=np.int64), device=device)
+
+
+# -- burn's unit tests ---------------------------------------------------------------------------
+@pytest.mark.parametrize("make_device", DEVICES)
+def test_burn_huber_loss(make_device):
+    d = make_device()
+    predict, targets = t([-2.0, -0.5, 0.0, 0.3, 1.0], d), t([0.0] * 5, d)
+    huber = nn.HuberLoss(0.5)
+    assert_approx_eq(
+        huber.forward_no_reduction(predict, targets),
+        [0.875, 0.125, 0.0, 0.045, 0.375],
+        Tolerance.default(),
+    )
+    assert_approx_eq(huber(predict, targets, "auto"), [0.284], Tolerance.default())
+    assert_approx_eq(huber(predict, targets, "sum"), [1.42], Tolerance.default())
+    assert (huber.delta, huber.lin_bias) == (0.5, 0.125)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_burn_huber_ad_loss(backend):
+    d = Device.of(backend).autodiff()
+    predict = t([-2.0, -0.5, 0.0, 0.3, 1.0], d).require_grad()
+    loss = nn.HuberLoss(0.5).forward_no_reduction(predict, t([0.0] * 5, d))
+    grads = loss.backward()
+    assert_approx_eq(predict.grad(grads), [-0.5, -0.5, 0.0, 0.3, 0.5], Tolerance.default())
+
+
+@pytest.mark.parametrize("make_device", DEVICES)
+def test_burn_kl_div_loss(make_device):
+    d = make_device()
+    predict, targets = t([[-1.0, -0.5], [-2.0, -0.2]], d), t([[0.4, 0.6], [0.1, 0.9]], d)
+    kl = nn.KLDivLoss(log_target=False)
+    absolute = Tolerance.rel_abs(0.0, 1e-5)
+    assert_approx_eq(
+        kl.forward_no_reduction(predict, targets),
+        [[0.0334837139, -0.0064953566], [-0.0302585065, 0.0851755068]],
+        absolute,
+    )
+    assert_approx_eq(kl(predict, targets, "sum"), [0.08191], absolute)
+    assert_approx_eq(kl(predict, targets, "batch_mean"), [0.04095], absolute)
+    assert_approx_eq(kl(predict, targets), [0.04095], absolute)  # auto is batch_mean
+    predict, targets = t([-1.0, -2.0], d), t([-0.5, -1.5], d)
+    kl = nn.KLDivLoss(log_target=True)
+    assert_approx_eq(
+        kl.forward_no_reduction(predict, targets), [0.3032653299, 0.1115650801], absolute
+    )
+    assert_approx_eq(kl(predict, targets, "batch_mean"), [0.207415204965], absolute)
+    assert_approx_eq(kl(predict, targets, "sum"), [0.414830409931], absolute)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_burn_kl_div_ad_loss(backend):
+    d = Device.of(backend).autodiff()
+    predict = t([[-1.0, -0.5]], d).require_grad()
+    grads = nn.KLDivLoss()(predict, t([[0.4, 0.6]], d), "sum").backward()
+    assert_approx_eq(predict.grad(grads), [[-0.4, -0.6]], Tolerance.default())
+
+
+@pytest.mark.parametrize("make_device", DEVICES)
+def test_burn_soft_margin_hinge_margin_ranking_mse(make_device):
+    d = make_device()
+    logits, targets = t([[0.5, -1.0], [2.0, -0.5]], d), t([[1.0, -1.0], [-1.0, 1.0]], d)
+    soft = nn.SoftMarginLoss()
+    assert_approx_eq(
+        soft.forward_no_reduction(logits, targets),
+        [[0.474077, 0.313262], [2.126928, 0.974077]],
+        Tolerance.default(),
+    )
+    assert_approx_eq(soft(logits, targets, "mean"), [0.972086], Tolerance.default())
+    assert_approx_eq(soft(logits, targets, "sum"), [3.888344], Tolerance.default())
+
+    x, y = t([0.5, 2.0, 1.5], d), t([1.0, -1.0, -1.0], d)
+    hinge = nn.HingeEmbeddingLoss()
+    assert_approx_eq(hinge.forward_no_reduction(x, y), [0.5, 0.0, 0.0], Tolerance.default())
+    assert_approx_eq(hinge(x, y, "mean"), [0.166_667], Tolerance.default())
+    assert_approx_eq(hinge(x, y, "sum"), [0.5], Tolerance.default())
+
+    first, second, y = t([1.0, 2.0, 3.0], d), t([2.0, 1.0, 0.5], d), t([1.0, -1.0, 1.0], d)
+    ranking = nn.MarginRankingLoss(margin=0.5)
+    assert_approx_eq(
+        ranking.forward_no_reduction(first, second, y), [1.5, 1.5, 0.0], Tolerance.default()
+    )
+    assert_approx_eq(ranking(first, second, y, "mean"), [1.0], Tolerance.default())
+    assert_approx_eq(ranking(first, second, y, "sum"), [3.0], Tolerance.default())
+
+    logits, targets = t([[1.0, 2.0], [3.0, 4.0]], d), t([[2.0, 1.0], [3.0, 2.0]], d)
+    mse = nn.MseLoss()
+    assert_eq(mse.forward_no_reduction(logits, targets), [[1.0, 1.0], [0.0, 4.0]])
+    assert_eq(mse(logits, targets, "auto"), [1.5])
+    assert_eq(mse(logits, targets, "sum"), [6.0])
+
+
+@pytest.mark.parametrize("make_device", DEVICES)
+def test_burn_gaussian_nll_loss(make_device):
+    d = make_device()
+    x, y, var = t([1.0, 2.0], d), t([1.5, 1.0], d), t([0.5, 1.0], d)
+    loss = nn.GaussianNLLLoss()
+    assert_approx_eq(loss.forward_no_reduction(x, y, var), [-0.096574, 0.5], Tolerance.default())
+    assert_approx_eq(loss(x, y, var, "mean"), [0.201713], Tolerance.default())
+    assert_approx_eq(loss(x, y, var, "sum"), [0.403426], Tolerance.default())
+    full = nn.GaussianNLLLoss(full=True)
+    assert_approx_eq(
+        full.forward_no_reduction(x, y, var), [0.822365, 1.418939], Tolerance.default()
+    )
+    clamped = loss.forward_no_reduction(x, y, t([1e-8, 1e-8], d))
+    assert_approx_eq(
+        clamped, loss.forward_no_reduction(x, y, t([1e-6, 1e-6], d)).to_numpy(), Tolerance.default()
+    )
+
+
+BCE_LOGITS = [0.8271, 0.9626, 0.3796, 0.2355]
+BCE_MULTI = [[0.5150, 0.3097, 0.7556], [0.4974, 0.9879, 0.1564]]
+
+
+@pytest.mark.parametrize("make_device", DEVICES)
+def test_burn_binary_cross_entropy(make_device):
+    d = make_device()
+    targets = ints([1, 0, 1, 0], d)
+    bce = nn.BinaryCrossEntropyLoss(device=d)
+    assert_approx_eq(bce(t([1.0, 0.0, 1.0, 0.0], d), targets), [0.0], Tolerance.default())
+    # all wrong: each log is clamped at -100
+    assert_approx_eq(bce(t([0.0, 1.0, 0.0, 1.0], d), targets), [100.0], Tolerance.default())
+    logits, targets = t(BCE_LOGITS, d), ints([0, 1, 0, 1], d)
+    rel = Tolerance.relative_only(1e-4)
+    assert_approx_eq(bce(logits.sigmoid(), targets), [0.7491], rel)
+    assert_approx_eq(nn.BinaryCrossEntropyLoss(logits=True)(logits, targets), [0.7491], rel)
+    weighted = nn.BinaryCrossEntropyLoss(weights=[3.0, 7.0], device=d)
+    assert_approx_eq(weighted(logits.sigmoid(), targets), [3.1531], rel)
+    smoothed = nn.BinaryCrossEntropyLoss(smoothing=0.1, device=d)
+    assert_approx_eq(smoothed(logits.sigmoid(), targets), [0.7490], rel)
+    logits, targets = t(BCE_MULTI, d), ints([[1, 0, 1], [1, 0, 0]], d)
+    assert_approx_eq(nn.BinaryCrossEntropyLoss(logits=True)(logits, targets), [0.7112], rel)
+    weighted = nn.BinaryCrossEntropyLoss(weights=[3.0, 7.0, 0.9], logits=True, device=d)
+    assert_approx_eq(weighted(logits, targets), [3.1708], Tolerance.default())
+    smoothed = nn.BinaryCrossEntropyLoss(smoothing=0.1, device=d)
+    assert_approx_eq(smoothed(logits.sigmoid(), targets), [0.7228], Tolerance.default())
+    with pytest.raises(ValueError, match="one value per class \\(3\\)"):
+        nn.BinaryCrossEntropyLoss(weights=[3.0, 7.0], logits=True, device=d)(logits, targets)
+    with pytest.raises(ValueError, match="have to be positive"):
+        nn.BinaryCrossEntropyLoss(weights=[3.0, 0.0])
+
+
+@pytest.mark.parametrize("make_device", DEVICES)
+def test_burn_cosine_embedding_loss(make_device):
+    d = make_device()
+    x = t([[1.0, 0.0], [0.0, 1.0]], d)
+    loss = nn.CosineEmbeddingLoss()
+    same = ints([1, 1], d)
+    assert_approx_eq(loss.forward_no_reduction(x, x, same), [0.0, 0.0], Tolerance.default())
+    assert_approx_eq(loss(x, x, same), [0.0], Tolerance.default())
+    opposite = ints([-1, -1], d)
+    assert_approx_eq(loss.forward_no_reduction(x, x, opposite), [1.0, 1.0], Tolerance.default())
+    assert_approx_eq(loss(x, x, opposite), [1.0], Tolerance.default())
+    assert_approx_eq(
+        nn.CosineEmbeddingLoss(reduction="sum")(x, x, opposite), [2.0], Tolerance.default()
+    )
+    assert_approx_eq(nn.CosineEmbeddingLoss(margin=0.5)(x, x, opposite), [0.5], Tolerance.default())
+    mixed = ints([1, -1], d)
+    assert_approx_eq(loss.forward_no_reduction(x, x, mixed), [0.0, 1.0], Tolerance.default())
+    assert_approx_eq(loss(x, x, mixed), [0.5], Tolerance.default())
+
+
+@pytest.mark.parametrize("make_device", DEVICES)
+def test_burn_multi_margin_and_triplet_margin(make_device):
+    d = make_device()
+    x, y = t([[0.1, 0.2, 0.7], [0.9, 0.05, 0.05]], d), ints([2, 0], d)
+    loss = nn.MultiMarginLoss()
+    assert_approx_eq(loss.forward_no_reduction(x, y), [0.3, 0.1], Tolerance.default())
+    assert_approx_eq(loss(x, y, "mean"), [0.2], Tolerance.default())
+    assert_approx_eq(loss(x, y, "sum"), [0.4], Tolerance.default())
+    assert_approx_eq(
+        nn.MultiMarginLoss(p=2).forward_no_reduction(x, y), [0.136_667, 0.015], Tolerance.default()
+    )
+    anchor = t([[0.0, 0.0], [1.0, 1.0], [0.0, 0.0]], d)
+    positive = t([[1.0, 1.0], [1.0, 2.0], [0.0, 0.0]], d)
+    negative = t([[1.0, 0.0], [0.0, 0.0], [5.0, 0.0]], d)
+    triplet = nn.TripletMarginLoss()
+    assert_approx_eq(
+        triplet.forward_no_reduction(anchor, positive, negative),
+        [1.414214, 0.585786, 0.0],
+        Tolerance.default(),
+    )
+    assert_approx_eq(triplet(anchor, positive, negative, "mean"), [0.666_667], Tolerance.default())
+    assert_approx_eq(triplet(anchor, positive, negative, "sum"), [2.0], Tolerance.default())
+
+
+def test_loss_settings_are_checked():
+    with pytest.raises(ValueError, match="non-negative"):
+        nn.HuberLoss(-1.0)
+    with pytest.raises(ValueError, match="p = 1 or p = 2"):
+        nn.MultiMarginLoss(p=3)
+    with pytest.raises(ValueError, match="beta must be positive"):
+        nn.SmoothL1Loss(beta=0.0)
+    with pytest.raises(ValueError, match="p must be positive"):
+        nn.LpLoss(0.0)
+    with pytest.raises(ValueError, match="reduction must be one of"):
+        nn.MseLoss()(Tensor.from_data([1.0]), Tensor.from_data([2.0]), "batch_mean")
+    with pytest.raises(ValueError, match="one shape"):
+        nn.HuberLoss(1.0)(Tensor.from_data([1.0, 2.0]), Tensor.from_data([2.0]))
+    with pytest.raises(ValueError, match="`targets` must be non-negative"):
+        nn.PoissonNllLoss()(Tensor.from_data([1.0]), Tensor.from_data([-2.0]))
+    assert repr(nn.HuberLoss(0.5)) == "HuberLoss(delta=0.5)"
+
+
+# -- against PyTorch, in float64 -----------------------------------------------------------------
+RNG = np.random.default_rng(0)
+X = RNG.normal(size=(4, 3))
+Y = RNG.normal(size=(4, 3))
+SIGNS = np.where(RNG.normal(size=(4, 3)) > 0, 1.0, -1.0)
+PROBS = RNG.dirichlet(np.ones(3), size=4)
+COUNTS = RNG.poisson(2.0, size=(4, 3)).astype(np.float64)
+CLASSES = np.array([2, 0, 1, 2])
+
+# name: (ours(x, *others), torch's(x, *others), the other inputs); x is the differentiated one
+AGAINST_TORCH = {
+    "mse": (lambda x, y: F.mse_loss(x, y), lambda x, y: TF.mse_loss(x, y), [Y]),
+    "l1": (lambda x, y: nn.LpLoss.l1()(x, y), lambda x, y: TF.l1_loss(x, y), [Y]),
+    "lp3": (
+        lambda x, y: F.lp_loss(x, y, 3.0, reduction="sum"),
+        lambda x, y: ((x - y).abs() ** 3).sum(),
+        [Y],
+    ),
+    "huber": (
+        lambda x, y: F.huber_loss(x, y, 0.7, reduction="sum"),
+        lambda x, y: TF.huber_loss(x, y, delta=0.7, reduction="sum"),
+        [Y],
+    ),
+    "smooth_l1": (
+        lambda x, y: nn.SmoothL1Loss(beta=0.6).forward_with_reduction(x, y),
+        lambda x, y: TF.smooth_l1_loss(x, y, beta=0.6),
+        [Y],
+    ),
+    "kl_div": (
+        lambda x, y: nn.KLDivLoss()(x.log_softmax(1), y),
+        lambda x, y: TF.kl_div(x.log_softmax(1), y, reduction="batchmean"),
+        [PROBS],
+    ),
+    "kl_div_log_target": (
+        lambda x, y: nn.KLDivLoss(log_target=True)(x.log_softmax(1), y.log(), "sum"),
+        lambda x, y: TF.kl_div(x.log_softmax(1), y.log(), reduction="sum", log_target=True),
+        [PROBS],
+    ),
+    "gaussian_nll_full": (
+        lambda x, y, v: nn.GaussianNLLLoss(full=True)(x, y, v),
+        lambda x, y, v: TF.gaussian_nll_loss(x, y, v, full=True),
+        [Y, PROBS],
+    ),
+    "poisson_nll": (
+        lambda x, y: nn.PoissonNllLoss()(x, y),
+        lambda x, y: TF.poisson_nll_loss(x, y),
+        [COUNTS],
+    ),
+    "poisson_nll_full_rates": (
+        lambda x, y: nn.PoissonNllLoss(log_input=False, full=True)(x.exp(), y, "sum"),
+        lambda x, y: TF.poisson_nll_loss(x.exp(), y, log_input=False, full=True, reduction="sum"),
+        [COUNTS],
+    ),
+    "hinge_embedding": (
+        lambda x, y: nn.HingeEmbeddingLoss(margin=0.5)(x, y),
+        lambda x, y: TF.hinge_embedding_loss(x, y, margin=0.5),
+        [SIGNS],
+    ),
+    "margin_ranking": (
+        lambda x, s, y: nn.MarginRankingLoss(margin=0.2)(x, s, y),
+        lambda x, s, y: TF.margin_ranking_loss(x, s, y, margin=0.2),
+        [Y, SIGNS],
+    ),
+    "soft_margin": (
+        lambda x, y: nn.SoftMarginLoss()(x, y),
+        lambda x, y: TF.soft_margin_loss(x, y),
+        [SIGNS],
+    ),
+    "bce": (
+        lambda x, y: nn.BinaryCrossEntropyLoss()(x.sigmoid(), y),
+        lambda x, y: TF.binary_cross_entropy(x.sigmoid(), y.double()),
+        [(SIGNS > 0).astype(np.int64)],
+    ),
+    "bce_logits_weights": (
+        lambda x, y: nn.BinaryCrossEntropyLoss(logits=True, weights=[0.5, 2.0, 1.5])(x, y),
+        lambda x, y: TF.binary_cross_entropy_with_logits(
+            x, y.double(), weight=torch.tensor([0.5, 2.0, 1.5], dtype=torch.float64)
+        ),
+        [(SIGNS > 0).astype(np.int64)],
+    ),
+    "cross_entropy_smoothed_weighted": (
+        lambda x, y: nn.CrossEntropyLoss(weights=[0.5, 2.0, 1.5], smoothing=0.1)(x, y),
+        lambda x, y: TF.cross_entropy(
+            x,
+            y,
+            weight=torch.tensor([0.5, 2.0, 1.5], dtype=torch.float64),
+            label_smoothing=0.1,
+        ),
+        [CLASSES],
+    ),
+    "cross_entropy_probabilities": (
+        lambda x, y: nn.CrossEntropyLoss(logits=False)(x.softmax(1), y),
+        lambda x, y: TF.nll_loss(x.softmax(1).log(), y),
+        [CLASSES],
+    ),
+    "multi_margin_p2": (
+        lambda x, y: nn.MultiMarginLoss(p=2, margin=0.8)(x, y, "sum"),
+        lambda x, y: TF.multi_margin_loss(x, y, p=2, margin=0.8, reduction="sum"),
+        [CLASSES],
+    ),
+    "cosine_embedding": (
+        lambda x, y, s: nn.CosineEmbeddingLoss(margin=0.1)(x, y, s),
+        lambda x, y, s: TF.cosine_embedding_loss(x, y, s, margin=0.1),
+        [Y, SIGNS[:, 0].astype(np.int64)],
+    ),
+}
+
+
+def _ours_input(value, device):
+    dtype = np.int64 if value.dtype == np.int64 else np.float64
+    return Tensor.from_data(value, device=device, dtype=dtype)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+@pytest.mark.parametrize("name", list(AGAINST_TORCH))
+def test_against_torch(name, backend):
+    ours, theirs, others = AGAINST_TORCH[name]
+    device = Device.of(backend).autodiff()
+    x = Tensor.from_data(X, device=device, dtype=np.float64).require_grad()
+    loss = ours(x, *[_ours_input(o, device) for o in others])
+    grad = x.grad(loss.backward()).to_numpy()
+    xr = torch.tensor(X, requires_grad=True)
+    expected = theirs(xr, *[torch.tensor(o) for o in others])
+    expected.backward()
+    assert loss.shape == (1,)
+    np.testing.assert_allclose(loss.to_numpy()[0], expected.item(), rtol=1e-10)
+    np.testing.assert_allclose(grad, xr.grad.numpy(), rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_triplet_margin_against_torch(backend):
+    """torch adds its eps (1e-6) to the differences before the norm, burn does not: they agree
+    to that eps."""
+    device = Device.of(backend).autodiff()
+    a, p, n = X, Y, PROBS
+    x = Tensor.from_data(a, device=device, dtype=np.float64).require_grad()
+    loss = nn.TripletMarginLoss(margin=1.5, p=3.0)(
+        x, _ours_input(p, device), _ours_input(n, device)
+    )
+    xr = torch.tensor(a, requires_grad=True)
+    expected = TF.triplet_margin_loss(xr, torch.tensor(p), torch.tensor(n), margin=1.5, p=3.0)
+    expected.backward()
+    np.testing.assert_allclose(loss.to_numpy()[0], expected.item(), atol=1e-5)
+    np.testing.assert_allclose(x.grad(loss.backward()).to_numpy(), xr.grad.numpy(), atol=1e-5)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+def test_ctc_loss_against_torch(backend, reduction):
+    rng = np.random.default_rng(3)
+    logits = rng.normal(size=(6, 2, 4))
+    targets = np.array([[1, 2, 2], [3, 1, 0]])
+    input_lengths, target_lengths = np.array([6, 5]), np.array([3, 2])
+    device = Device.of(backend).autodiff()
+    x = Tensor.from_data(logits, device=device, dtype=np.float64).require_grad()
+    args = [_ours_input(v, device) for v in (targets, input_lengths, target_lengths)]
+    ctc = nn.CTCLoss(blank=0)
+    loss = ctc.forward_with_reduction(x.log_softmax(2), *args, reduction)
+    grad = x.grad(loss.sum().backward()).to_numpy()
+    xr = torch.tensor(logits, requires_grad=True)
+    expected = TF.ctc_loss(
+        xr.log_softmax(2),
+        torch.tensor(targets),
+        torch.tensor(input_lengths),
+        torch.tensor(target_lengths),
+        reduction=reduction,
+    )
+    expected.sum().backward()
+    np.testing.assert_allclose(
+        loss.to_numpy().ravel(), expected.detach().numpy().ravel(), rtol=1e-9
+    )
+    np.testing.assert_allclose(grad, xr.grad.numpy(), rtol=1e-7, atol=1e-10)
+    with pytest.raises(ValueError, match="target length <= input length"):
+        ctc(x.log_softmax(2), args[0], _ours_input(np.array([1, 5]), device), args[2])
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_ctc_zero_infinity(backend):
+    device = Device.of(backend)
+    log_probs = Tensor.from_data(np.log(np.full((2, 1, 3), 1 / 3)), device=device)
+    # "1 1" needs a blank between the two 1s: three steps, and only two are given
+    args = [ints([[1, 1]], device), ints([2], device), ints([2], device)]
+    assert np.isinf(nn.CTCLoss()(log_probs, *args).to_numpy()).all()
+    np.testing.assert_array_equal(
+        nn.CTCLoss(zero_infinity=True)(log_probs, *args).to_numpy(), [0.0]
+    )
