@@ -4,43 +4,202 @@ Layers are named as burn-nn names them and keep its weight layouts (Linear's wei
 [d_input, d_output]) and default initializers, drawn from the device's seed."""
 
 from burnpy.nn import functional, init
-from burnpy.nn.activation import *  # noqa: F403 (every activation layer, listed in its __all__)
-from burnpy.nn import activation as _activation
-from burnpy.nn.loss import *  # noqa: F403 (every loss module, listed in its __all__)
-from burnpy.nn import loss as _loss
-from burnpy.nn.recurrent import *  # noqa: F403 (every recurrent layer, listed in its __all__)
-from burnpy.nn import recurrent as _recurrent
 from burnpy.nn.container import Flatten, Sequential
-from burnpy.nn.conv import Conv1d, Conv2d, ConvTranspose2d
 from burnpy.nn.dropout import Dropout
 from burnpy.nn.linear import Embedding, Linear
 from burnpy.nn.module import Module
-from burnpy.nn.norm import BatchNorm, GroupNorm, LayerNorm
-from burnpy.nn.pool import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from burnpy.nn.record import load_pytorch
 
-__all__ = (
-    _activation.__all__
-    + _loss.__all__
-    + _recurrent.__all__
-    + [
-        "AdaptiveAvgPool2d",
-        "AvgPool2d",
-        "BatchNorm",
-        "Conv1d",
-        "Conv2d",
-        "ConvTranspose2d",
-        "Dropout",
-        "Embedding",
-        "Flatten",
-        "GroupNorm",
-        "LayerNorm",
-        "Linear",
-        "MaxPool2d",
-        "Module",
-        "Sequential",
-        "functional",
-        "init",
-        "load_pytorch",
-    ]
+# -- burn-nn's layers beyond the basics: activations, losses, recurrent, norms, conv, pool, misc
+from burnpy.nn.activation import (
+    GLU,
+    Activation,
+    Celu,
+    Elu,
+    Gelu,
+    HardShrink,
+    HardSigmoid,
+    HardSwish,
+    Hardtanh,
+    Identity,
+    LeakyRelu,
+    LogSigmoid,
+    Mish,
+    PRelu,
+    Relu,
+    Relu6,
+    RRelu,
+    Selu,
+    Shrink,
+    Sigmoid,
+    SiLU,
+    Softplus,
+    SoftShrink,
+    Softsign,
+    SwiGlu,
+    Tanh,
+    Tanhshrink,
+    Threshold,
+    ThresholdedRelu,
 )
+from burnpy.nn.conv import (
+    Conv1d,
+    Conv2d,
+    Conv3d,
+    ConvTranspose1d,
+    ConvTranspose2d,
+    ConvTranspose3d,
+    DeformConv2d,
+)
+from burnpy.nn.distance import CosineSimilarity, PairwiseDistance
+from burnpy.nn.fold import Fold4d, Unfold4d
+from burnpy.nn.interpolate import Interpolate1d, Interpolate2d
+from burnpy.nn.loss import (
+    BinaryCrossEntropyLoss,
+    CosineEmbeddingLoss,
+    CrossEntropyLoss,
+    CTCLoss,
+    GaussianNLLLoss,
+    HingeEmbeddingLoss,
+    HuberLoss,
+    KLDivLoss,
+    LpLoss,
+    MarginRankingLoss,
+    MseLoss,
+    MultiMarginLoss,
+    PoissonNllLoss,
+    SmoothL1Loss,
+    SoftMarginLoss,
+    TripletMarginLoss,
+)
+from burnpy.nn.noise import GaussianNoise
+from burnpy.nn.norm import (
+    BatchNorm,
+    GroupNorm,
+    InstanceNorm,
+    LayerNorm,
+    LocalResponseNorm,
+    RmsNorm,
+)
+from burnpy.nn.pixel_shuffle import PixelShuffle, PixelUnshuffle
+from burnpy.nn.pool import (
+    AdaptiveAvgPool1d,
+    AdaptiveAvgPool2d,
+    AdaptiveAvgPool3d,
+    AvgPool1d,
+    AvgPool2d,
+    MaxPool1d,
+    MaxPool2d,
+)
+from burnpy.nn.recurrent import (
+    BiGru,
+    BiLstm,
+    BiRnn,
+    GateController,
+    Gru,
+    Lstm,
+    LstmState,
+    Rnn,
+    RnnState,
+)
+
+__all__ = [
+    "Dropout",
+    "Embedding",
+    "Flatten",
+    "Linear",
+    "Module",
+    "Sequential",
+    "functional",
+    "init",
+    "load_pytorch",
+    # activations
+    "Activation",
+    "Celu",
+    "Elu",
+    "GLU",
+    "Gelu",
+    "HardShrink",
+    "HardSigmoid",
+    "HardSwish",
+    "Hardtanh",
+    "Identity",
+    "LeakyRelu",
+    "LogSigmoid",
+    "Mish",
+    "PRelu",
+    "RRelu",
+    "Relu",
+    "Relu6",
+    "Selu",
+    "SiLU",
+    "Shrink",
+    "Sigmoid",
+    "SoftShrink",
+    "Softplus",
+    "Softsign",
+    "SwiGlu",
+    "Tanh",
+    "Tanhshrink",
+    "Threshold",
+    "ThresholdedRelu",
+    # losses
+    "BinaryCrossEntropyLoss",
+    "CTCLoss",
+    "CosineEmbeddingLoss",
+    "CrossEntropyLoss",
+    "GaussianNLLLoss",
+    "HingeEmbeddingLoss",
+    "HuberLoss",
+    "KLDivLoss",
+    "LpLoss",
+    "MarginRankingLoss",
+    "MseLoss",
+    "MultiMarginLoss",
+    "PoissonNllLoss",
+    "SmoothL1Loss",
+    "SoftMarginLoss",
+    "TripletMarginLoss",
+    # recurrent
+    "BiGru",
+    "BiLstm",
+    "BiRnn",
+    "GateController",
+    "Gru",
+    "Lstm",
+    "LstmState",
+    "Rnn",
+    "RnnState",
+    # norms
+    "BatchNorm",
+    "GroupNorm",
+    "InstanceNorm",
+    "LayerNorm",
+    "LocalResponseNorm",
+    "RmsNorm",
+    # convolutions and pools
+    "AdaptiveAvgPool1d",
+    "AdaptiveAvgPool2d",
+    "AdaptiveAvgPool3d",
+    "AvgPool1d",
+    "AvgPool2d",
+    "Conv1d",
+    "Conv2d",
+    "Conv3d",
+    "ConvTranspose1d",
+    "ConvTranspose2d",
+    "ConvTranspose3d",
+    "DeformConv2d",
+    "MaxPool1d",
+    "MaxPool2d",
+    # other layers
+    "CosineSimilarity",
+    "Fold4d",
+    "GaussianNoise",
+    "Interpolate1d",
+    "Interpolate2d",
+    "PairwiseDistance",
+    "PixelShuffle",
+    "PixelUnshuffle",
+    "Unfold4d",
+]

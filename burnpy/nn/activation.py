@@ -355,36 +355,3 @@ def Activation(name: str, *args, **config) -> Module:
             f"unknown activation {name!r}; choose one of {', '.join(sorted(_BY_NAME))}"
         ) from None
     return layer(*args, **config)
-
-
-__all__ = [
-    "Activation",
-    "Celu",
-    "Elu",
-    "GLU",
-    "Gelu",
-    "HardShrink",
-    "HardSigmoid",
-    "HardSwish",
-    "Hardtanh",
-    "Identity",
-    "LeakyRelu",
-    "LogSigmoid",
-    "Mish",
-    "PRelu",
-    "RRelu",
-    "Relu",
-    "Relu6",
-    "Selu",
-    "SiLU",
-    "Shrink",
-    "Sigmoid",
-    "SoftShrink",
-    "Softplus",
-    "Softsign",
-    "SwiGlu",
-    "Tanh",
-    "Tanhshrink",
-    "Threshold",
-    "ThresholdedRelu",
-]

@@ -325,23 +325,3 @@ class BinaryCrossEntropyLoss(_WeightedLoss):
         return F.binary_cross_entropy(
             logits, targets, weights=weights, smoothing=self.smoothing, logits=self.logits
         )
-
-
-__all__ = [
-    "BinaryCrossEntropyLoss",
-    "CTCLoss",
-    "CosineEmbeddingLoss",
-    "CrossEntropyLoss",
-    "GaussianNLLLoss",
-    "HingeEmbeddingLoss",
-    "HuberLoss",
-    "KLDivLoss",
-    "LpLoss",
-    "MarginRankingLoss",
-    "MseLoss",
-    "MultiMarginLoss",
-    "PoissonNllLoss",
-    "SmoothL1Loss",
-    "SoftMarginLoss",
-    "TripletMarginLoss",
-]

@@ -47,18 +47,20 @@ def resolve(padding, sizes, kernel, stride, dilation) -> tuple:
     return tuple(starts), tuple(ends)
 
 
-def pad2d(x, starts, ends, value: float):
-    """`x` [..., h, w] padded with `value`: `starts` (top, left), `ends` (bottom, right)."""
-    for dim, before, after in ((-2, starts[0], ends[0]), (-1, starts[1], ends[1])):
-        parts = []
+def pad(x, starts, ends, value: float):
+    """`x` [..., *spatial] padded with `value` over its last len(starts) dims: `starts` before,
+    `ends` after each."""
+    n = len(starts)
+    for dim, before, after in zip(range(-n, 0), starts, ends):
+        pieces = []
         for width in (before, after):
             shape = list(x.shape)
             shape[dim] = width
-            parts.append(
+            pieces.append(
                 Tensor.full(shape, value, device=x.device().inner(), dtype=x.dtype)
                 if width
                 else None
             )
-        pieces = [p for p in (parts[0], x, parts[1]) if p is not None]
+        pieces = [p for p in (pieces[0], x, pieces[1]) if p is not None]
         x = Tensor.cat(pieces, x.ndim + dim) if len(pieces) > 1 else x
     return x

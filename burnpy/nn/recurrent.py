@@ -412,16 +412,3 @@ class BiGru(_Bidirectional):
     @staticmethod
     def _stack(first, second):
         return Tensor.stack([first, second], 0)
-
-
-__all__ = [
-    "BiGru",
-    "BiLstm",
-    "BiRnn",
-    "GateController",
-    "Gru",
-    "Lstm",
-    "LstmState",
-    "Rnn",
-    "RnnState",
-]
