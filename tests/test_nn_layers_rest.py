@@ -222,6 +222,53 @@ def test_burn_gaussian_noise(backend):
         nn.GaussianNoise(-0.5)
 
 
+@pytest.mark.parametrize("make_device", DEVICES)
+def test_burn_pool1d_padding(make_device):
+    d = make_device()
+    for pool in (nn.MaxPool1d, nn.AvgPool1d):
+        assert pool(2, stride=1, padding="same")(Tensor.ones([1, 2, 5], device=d)).shape == (
+            1,
+            2,
+            5,
+        )
+        four = Tensor.ones([1, 2, 4], device=d)
+        assert pool(3, stride=1, padding=[1, 2])(four).shape == (1, 2, 5)  # Explicit(1, 2)
+        assert pool(3, stride=1, padding=[2, 2])(four).shape == (1, 2, 6)
+        assert pool(1).stride == (1,) and pool(2).stride == (2,)
+    # the asymmetric pad of a max pool is -inf, so the edges keep their own maxima
+    x = t([[[3.0, -1.0, 2.0, -4.0]]], d)
+    assert_eq(nn.MaxPool1d(3, stride=1, padding=[1, 2])(x), [[[3.0, 3.0, 2.0, 2.0, -4.0]]])
+
+
+@pytest.mark.parametrize("make_device", DEVICES)
+def test_burn_conv_initializers_and_checks(make_device):
+    d = make_device()
+    d.seed(0)
+    # default kaiming_uniform(1/sqrt(3)): U(±sqrt(groups / fan_in))
+    cases = [
+        (nn.Conv3d(5, 1, [5, 5, 5], device=d), 5 * 125),
+        (nn.ConvTranspose1d(5, 1, 5, device=d), 1 * 5),
+        (nn.ConvTranspose3d(5, 1, [5, 5, 5], device=d), 1 * 125),
+        (nn.DeformConv2d(5, 1, [5, 5], device=d), 5 * 25),
+    ]
+    for layer, fan_in in cases:
+        weight = layer.weight.to_numpy()
+        bound = np.sqrt(1.0 / fan_in)
+        assert (np.abs(weight) < bound).all() and np.abs(weight).max() > 0.8 * bound
+    zeros = nn.Conv3d(5, 2, [5, 5, 5], device=d, initializer=nn.init.zeros())
+    assert not zeros.weight.to_numpy().any()
+    fan_out = nn.init.kaiming_uniform(1 / np.sqrt(3), fan_out_only=True)
+    nn.Conv3d(4, 4, [1, 1, 1], groups=4, initializer=fan_out, device=d)
+    nn.DeformConv2d(4, 4, [1, 1], weight_groups=4, initializer=fan_out, device=d)
+    assert nn.ConvTranspose1d(5, 2, 5, device=d).num_params() == 52
+    with pytest.raises(ValueError, match="divisible by the number of groups"):
+        nn.DeformConv2d(1, 4, [1, 1], weight_groups=4, device=d)
+    with pytest.raises(ValueError, match="Same padding with an even kernel size"):
+        nn.DeformConv2d(4, 4, [2, 2], padding="same", device=d)
+    with pytest.raises(ValueError, match="padding must be an int"):
+        nn.MaxPool1d(2, padding=[1, 2, 3])
+
+
 # -- against PyTorch with copied weights, float64, values and gradients ----------------------------
 def f64(array, device):
     return Tensor.from_data(array, device=device, dtype=np.float64)

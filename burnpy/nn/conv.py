@@ -200,6 +200,11 @@ class DeformConv2d(Module):
         self.stride = pair(stride, "stride")
         self.dilation = pair(dilation, "dilation")
         self.padding = check_padding(padding, 2)
+        if self.padding == "same" and any(k % 2 == 0 for k in self.kernel_size):
+            raise ValueError(
+                f"Same padding with an even kernel size is not supported (kernel_size "
+                f"{list(self.kernel_size)}); use an odd kernel or an explicit padding"
+            )
         self.weight_groups, self.offset_groups = weight_groups, offset_groups
         k = math.prod(self.kernel_size)
         fan_in = channels_in // weight_groups * k

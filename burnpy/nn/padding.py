@@ -1,4 +1,6 @@
-"""burn-nn's padding configs: an int, a pair, "same" or "valid", turned into start/end pads."""
+"""burn-nn's padding configs: an int, n ints (symmetric), 2n ints (burn's `Explicit`: the
+starts then the ends, e.g. (top, left, bottom, right)), "same" or "valid", turned into
+start/end pads."""
 
 from generated import Tensor
 
@@ -21,10 +23,19 @@ def check_padding(padding, n: int):
     if isinstance(padding, str):
         if padding not in ("same", "valid"):
             raise ValueError(
-                f'padding must be an int, {n} ints, "same" or "valid", got {padding!r}'
+                f'padding must be an int, {n} ints, {2 * n} ints (starts then ends), "same" or '
+                f'"valid", got {padding!r}'
             )
         return padding
-    return pair(padding, "padding", n)
+    if isinstance(padding, list | tuple) and len(padding) == 2 * n:
+        return pair(padding, "padding", 2 * n)
+    try:
+        return pair(padding, "padding", n)
+    except ValueError:
+        raise ValueError(
+            f'padding must be an int, {n} ints, {2 * n} ints (starts then ends), "same" or '
+            f'"valid", got {padding!r}'
+        ) from None
 
 
 def resolve(padding, sizes, kernel, stride, dilation) -> tuple:
@@ -37,7 +48,7 @@ def resolve(padding, sizes, kernel, stride, dilation) -> tuple:
     if padding == "valid":
         return (0,) * n, (0,) * n
     if padding != "same":
-        return padding, padding
+        return (padding, padding) if len(padding) == n else (padding[:n], padding[n:])
     starts, ends = [], []
     for size, k, s, d in zip(sizes, kernel, stride, dilation):
         out = -(-size // s)
