@@ -408,3 +408,109 @@ def test_ctc_zero_infinity(backend):
     np.testing.assert_array_equal(
         nn.CTCLoss(zero_infinity=True)(log_probs, *args).to_numpy(), [0.0]
     )
+
+
+# -- RNNTLoss: burn's tests, whose expected values come from torchaudio's rnnt_loss -------------
+def rnnt_logits(bs, time, u, v):
+    """burn's make_logits: sin(0.1·(11 b + 7 t + 13 u + 3 v))."""
+    b, t_, u_, v_ = np.meshgrid(*(np.arange(n) for n in (bs, time, u, v)), indexing="ij")
+    return np.sin((b * 11 + t_ * 7 + u_ * 13 + v_ * 3) * 0.1).astype(np.float32)
+
+
+@pytest.mark.parametrize("make_device", DEVICES)
+def test_burn_rnnt_uniform_and_empty_target(make_device):
+    d = make_device()
+    rnnt = nn.RNNTLoss(logits=False)
+    log_uniform = np.log(0.5)
+    loss = rnnt(
+        t(np.full((1, 2, 2, 2), log_uniform), d), ints([[1]], d), ints([2], d), ints([1], d)
+    )
+    # two alignments of three emissions each, every emission of probability 1/2
+    assert_approx_eq(loss, [-np.log(2 * 0.5**3)], Tolerance.rel_abs(0.0, 1e-4))
+    loss = rnnt(
+        t(np.full((1, 3, 2, 2), log_uniform), d), ints([[1]], d), ints([3], d), ints([0], d)
+    )
+    assert_approx_eq(loss, [-np.log(0.5**3)], Tolerance.rel_abs(0.0, 1e-4))
+    logits = t(np.sin(np.arange(24) * 0.3).reshape(1, 2, 3, 4), d)
+    args = (ints([[1, 2]], d), ints([2], d), ints([2], d))
+    fused = nn.RNNTLoss()(logits, *args)
+    assert_approx_eq(
+        fused, rnnt(logits.log_softmax(3), *args).to_numpy(), Tolerance.rel_abs(0, 1e-4)
+    )
+    with pytest.raises(ValueError, match="blank index 5"):
+        nn.RNNTLoss(blank=5)(
+            t(np.zeros((1, 2, 2, 3)), d), ints([[1]], d), ints([2], d), ints([1], d)
+        )
+    with pytest.raises(ValueError, match="must be \\[batch_size 2"):
+        nn.RNNTLoss()(
+            t(np.zeros((2, 3, 2, 3)), d), ints([[1]], d), ints([3, 3], d), ints([1, 1], d)
+        )
+    with pytest.raises(ValueError, match="logit_lengths length 1 must equal batch_size 2"):
+        nn.RNNTLoss()(
+            t(np.zeros((2, 3, 2, 3)), d), ints([[1], [2]], d), ints([3], d), ints([1, 1], d)
+        )
+
+
+RNNT_CASES = {
+    "basic_b1": (
+        (1, 4, 3, 3),
+        [[1, 2]],
+        [4],
+        [2],
+        [4.4491],
+        {
+            (0, 0, 0): [-0.2041, -0.2246, 0.4287],
+            (0, 2, 0): [0.0079, -0.0640, 0.0561],
+            (0, 3, 2): [-0.6899, 0.3231, 0.3667],
+        },
+    ),
+    "batched_b2": (
+        (2, 5, 4, 4),
+        [[1, 2, 3], [2, 1, 3]],
+        [5, 5],
+        [3, 3],
+        [7.9356, 7.2033],
+        {
+            (0, 0, 0): [-0.3161, -0.3113, 0.2796, 0.3479],
+            (1, 0, 0): [-0.2766, 0.2602, -0.2248, 0.2411],
+            (0, 4, 3): [-0.8216, 0.2296, 0.2786, 0.3133],
+            (1, 4, 3): [-0.7185, 0.2735, 0.2437, 0.2012],
+        },
+    ),
+    "variable_lengths_b3": (
+        (3, 6, 4, 5),
+        [[1, 2, 3], [4, 1, 0], [2, 0, 0]],
+        [6, 4, 5],
+        [3, 2, 1],
+        [10.7458, 8.0196, 8.3316],
+        {
+            (0, 0, 0): [-0.4232, -0.3114, 0.1992, 0.2478, 0.2876],
+            (0, 5, 3): [-0.8016, 0.2170, 0.2172, 0.1991, 0.1683],
+            (1, 0, 0): [-0.2502, 0.2160, 0.2173, 0.2002, -0.3833],
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+@pytest.mark.parametrize("case", list(RNNT_CASES))
+def test_burn_rnnt_against_torchaudio_values(backend, case):
+    shape, targets, logit_lengths, target_lengths, expected, expected_grads = RNNT_CASES[case]
+    d = Device.of(backend).autodiff()
+    logits = t(rnnt_logits(*shape), d).require_grad()
+    args = (ints(targets, d), ints(logit_lengths, d), ints(target_lengths, d))
+    loss = nn.RNNTLoss()(logits, *args)
+    tolerance = Tolerance.rel_abs(0.0, 1e-3)
+    assert_approx_eq(loss, expected, tolerance)
+    grad = logits.grad(loss.sum().backward()).to_numpy()
+    for index, values in expected_grads.items():
+        assert_approx_eq(grad[index], values, tolerance)
+    # each (b, t, u) cell's gradient sums to zero over the vocabulary (a log-softmax's does)
+    np.testing.assert_allclose(grad.sum(-1), 0.0, atol=1e-3)
+    if case == "variable_lengths_b3":
+        assert np.abs(grad[1, 4:]).max() < 1e-3  # sample 1 ends at t = 4
+        assert np.abs(grad[1, :4, 3]).max() < 1e-3  # and has 2 labels: u = 3 is unused
+        assert np.abs(grad[2, 5]).max() < 1e-3
+    if case == "batched_b2":
+        total = nn.RNNTLoss().forward_with_reduction(logits, *args, "sum")
+        assert_approx_eq(total, [15.1389], tolerance)

@@ -452,6 +452,100 @@ def ctc_loss(
     return _reduce("ctc_loss", loss, reduction, allowed=allowed)
 
 
+def rnnt_loss(
+    logits,
+    targets,
+    logit_lengths,
+    target_lengths,
+    *,
+    blank: int = 0,
+    logits_input: bool = True,
+    reduction: str = "none",
+):
+    """RNN-Transducer loss of the joiner's `logits` [batch, time, max_target + 1, vocab] (or
+    log-probabilities, `logits_input=False`) for Int `targets` [batch, max_target] (no blank)
+    of `target_lengths`, over `logit_lengths` time steps: minus the log of the sum over every
+    alignment of the (time, label) lattice, by the forward (alpha) recursion in log space
+    (burn-nn's `RNNTLoss`). Unreduced by default: a loss per sample."""
+    _check_float("rnnt_loss's logits", logits)
+    for name, tensor in (
+        ("targets", targets),
+        ("logit_lengths", logit_lengths),
+        ("target_lengths", target_lengths),
+    ):
+        _check_int(f"rnnt_loss's {name}", tensor)
+    if logits.ndim != 4 or targets.ndim != 2:
+        raise ValueError(
+            "rnnt_loss needs logits [batch, time, max_target + 1, vocab] and targets [batch, "
+            f"max_target], got {list(logits.shape)} and {list(targets.shape)}"
+        )
+    batch, time, u_plus_1, vocab = logits.shape
+    if not 0 <= blank < vocab:
+        raise ValueError(f"rnnt_loss: blank index {blank} must be less than vocab_size {vocab}")
+    if targets.shape != (batch, u_plus_1 - 1):
+        raise ValueError(
+            f"rnnt_loss: targets {list(targets.shape)} must be [batch_size {batch}, "
+            f"max_target_len {u_plus_1 - 1}] (the logits' third dim minus one)"
+        )
+    for name, tensor in (("logit_lengths", logit_lengths), ("target_lengths", target_lengths)):
+        if tensor.shape != (batch,):
+            raise ValueError(
+                f"rnnt_loss: {name} length {tensor.shape[0] if tensor.ndim else 0} must equal "
+                f"batch_size {batch}"
+            )
+    steps, labels = logit_lengths.to_numpy(), target_lengths.to_numpy()
+    if (
+        (steps < 1).any()
+        or (steps > time).any()
+        or (labels < 0).any()
+        or (labels > u_plus_1 - 1).any()
+    ):
+        raise ValueError(
+            f"rnnt_loss: logit_lengths {steps.tolist()} must be in [1, {time}] and "
+            f"target_lengths {labels.tolist()} in [0, {u_plus_1 - 1}]"
+        )
+    log_probs = logits.log_softmax(3) if logits_input else logits
+    blank_lp = log_probs.narrow(3, blank, 1).reshape([batch, time, u_plus_1])
+    index = targets.reshape([batch, 1, u_plus_1 - 1, 1]).expand([batch, time, u_plus_1 - 1, 1])
+    label_lp = log_probs.narrow(2, 0, u_plus_1 - 1).gather(3, index)
+    label_lp = label_lp.reshape([batch, time, u_plus_1 - 1])
+    device = logits.device()
+    inner = device.inner()
+
+    def constant(array, dtype=None):
+        return Tensor.from_data(array, device=inner, dtype=dtype).to_device(device)
+
+    beyond_target = constant(np.arange(u_plus_1)[None, :] > labels[:, None])
+    neg_inf = Tensor.full([batch, 1], -math.inf, device=inner, dtype=logits.dtype)
+    neg_inf = neg_inf.to_device(device)
+    # t = 0: only label emissions, alpha(0, u) = sum of the first u label log-probs
+    first = Tensor.cat([neg_inf.zeros_like(), label_lp.narrow(1, 0, 1).reshape([batch, -1])], 1)
+    alpha = first.cumsum(1).mask_fill(beyond_target, -math.inf)
+    for t in range(1, time):
+        from_blank = alpha + blank_lp.narrow(1, t - 1, 1).reshape([batch, u_plus_1])
+        label_t = label_lp.narrow(1, t, 1).reshape([batch, u_plus_1 - 1])
+        columns = [from_blank.narrow(1, 0, 1)]
+        for u in range(1, u_plus_1):
+            via_label = columns[-1] + label_t.narrow(1, u - 1, 1)
+            columns.append(_log_add_exp(from_blank.narrow(1, u, 1), via_label))
+        new = Tensor.cat(columns, 1).mask_fill(beyond_target, -math.inf)
+        # samples whose sequence has ended keep their alpha
+        alpha = alpha.mask_where(constant(np.repeat((steps > t)[:, None], u_plus_1, 1)), new)
+    at_end = alpha.gather(1, constant(labels.reshape(batch, 1).astype(np.int64))).reshape([batch])
+    flat_index = ((steps - 1) * u_plus_1 + labels).reshape(batch, 1).astype(np.int64)
+    last_blank = blank_lp.reshape([batch, time * u_plus_1]).gather(1, constant(flat_index))
+    loss = (at_end + last_blank.reshape([batch])).neg()
+    return _reduce("rnnt_loss", loss, reduction)
+
+
+def _log_add_exp(a, b):
+    """log(exp(a) + exp(b)), -inf where both are, with finite gradients at -inf inputs."""
+    a_inf, b_inf = a.equal_elem(-math.inf), b.equal_elem(-math.inf)
+    a_safe, b_safe = a.mask_fill(a_inf, 0.0), b.mask_fill(b_inf, 0.0)
+    result = a_safe.max_pair(b_safe) + (a_safe - b_safe).abs().neg().exp().log1p()
+    return result.mask_where(a_inf, b).mask_where(b_inf, a)
+
+
 # -- burn-tensor's vector functions (linalg) -----------------------------------------------------
 def lp_norm(x, p: float, dim: int):
     """The p-norm along `dim`, kept as a size-1 dim: p = inf is the max |x|, -inf the min |x|,

@@ -264,6 +264,33 @@ class CTCLoss(_Loss):
         )
 
 
+class RNNTLoss(_Loss):
+    """forward: the RNN-Transducer loss per sample [batch] of logits [batch, time, max_target
+    + 1, vocab] (log-probabilities with `logits=False`); forward_with_reduction reduces."""
+
+    _settings = ("blank", "logits")
+
+    def __init__(self, *, blank: int = 0, logits: bool = True):
+        super().__init__()
+        self._set(blank=int(blank), logits=bool(logits))
+
+    def forward(self, logits, targets, logit_lengths, target_lengths):
+        return self.forward_with_reduction(logits, targets, logit_lengths, target_lengths, "none")
+
+    def forward_with_reduction(
+        self, logits, targets, logit_lengths, target_lengths, reduction: str = "auto"
+    ):
+        return F.rnnt_loss(
+            logits,
+            targets,
+            logit_lengths,
+            target_lengths,
+            blank=self.blank,
+            logits_input=self.logits,
+            reduction=reduction,
+        )
+
+
 class _WeightedLoss(_Loss):
     """The class weights of cross-entropy losses: positive, one per class."""
 
