@@ -222,6 +222,19 @@ def test_burn_gaussian_noise(backend):
         nn.GaussianNoise(-0.5)
 
 
+def test_normalization_by_name():
+    d = Device.numpy()
+    assert isinstance(nn.Normalization("layer", 6, device=d), nn.LayerNorm)
+    group = nn.Normalization("group", 6, num_groups=3, device=d)
+    assert (group.num_groups, group.num_channels) == (3, 6)
+    assert nn.Normalization("instance", 6, affine=False, device=d).gamma is None
+    assert nn.Normalization("rms", 4, device=d).gamma.shape == (4,)
+    assert nn.Normalization("batch", 5, device=d).running_mean.shape == (5,)
+    assert isinstance(nn.Normalization("identity", 5), nn.Identity)
+    with pytest.raises(ValueError, match="unknown normalization 'weight'"):
+        nn.Normalization("weight", 5)
+
+
 @pytest.mark.parametrize("make_device", DEVICES)
 def test_burn_pool1d_padding(make_device):
     d = make_device()

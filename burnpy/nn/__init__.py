@@ -80,6 +80,7 @@ from burnpy.nn.norm import (
     InstanceNorm,
     LayerNorm,
     LocalResponseNorm,
+    Normalization,
     RmsNorm,
 )
 from burnpy.nn.pixel_shuffle import PixelShuffle, PixelUnshuffle
@@ -178,6 +179,7 @@ __all__ = [
     "InstanceNorm",
     "LayerNorm",
     "LocalResponseNorm",
+    "Normalization",
     "RmsNorm",
     # convolutions and pools
     "AdaptiveAvgPool1d",

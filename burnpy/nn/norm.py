@@ -4,6 +4,7 @@
 import numpy as np
 
 from generated import Tensor
+from burnpy.nn.activation import Identity
 from burnpy.nn.module import Module
 from burnpy.nn.ops import module_ops
 
@@ -210,3 +211,30 @@ class LocalResponseNorm(Module):
 
     def extra_repr(self):
         return f"size={self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
+# burn's NormalizationConfig variants, by their snake-case names, built for `num_features`
+_BY_NAME = {
+    "identity": lambda num_features: Identity(),
+    "batch": BatchNorm,
+    "group": lambda num_features, num_groups, **config: GroupNorm(
+        num_groups, num_features, **config
+    ),
+    "instance": InstanceNorm,
+    "layer": LayerNorm,
+    "rms": RmsNorm,
+}
+
+
+def Normalization(name: str, num_features: int, *args, **config) -> Module:
+    """The normalisation layer burn's `NormalizationConfig` variant `name` builds for
+    `num_features` features (burn's `with_num_features`): `Normalization("layer", 64,
+    device=d)`, `Normalization("group", 64, num_groups=8, device=d)`. Any of the layers can
+    stand where burn takes a `Normalization`; this chooses one from a setting."""
+    try:
+        layer = _BY_NAME[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown normalization {name!r}; choose one of {', '.join(sorted(_BY_NAME))}"
+        ) from None
+    return layer(num_features, *args, **config)
