@@ -147,7 +147,7 @@ def copy_from_torch(ours, theirs, kind, suffix, device):
             linear.bias = Tensor.from_data(bias.copy(), device=device, dtype=np.float64)
 
 
-def torch_grad_of(ours_gate_param, theirs, kind, suffix, path):
+def torch_grad_of(theirs, kind, suffix, path):
     """torch's gradient for our parameter at `path` (e.g. "cell_gate.input_transform.weight")."""
     gate_name, transform, field = path.split(".")
     index = TORCH_GATES[kind].index(gate_name)
@@ -223,7 +223,7 @@ def test_against_torch(case, backend, with_state):
         for path, param in layer.named_parameters():
             np.testing.assert_allclose(
                 param.grad(grads).to_numpy(),
-                torch_grad_of(param, theirs, kind, suffix, path),
+                torch_grad_of(theirs, kind, suffix, path),
                 rtol=1e-9,
                 atol=1e-12,
                 err_msg=f"{case} {suffix} {path}",
