@@ -307,3 +307,30 @@ def test_parameter_gradients_against_finite_differences(make):
     )
     x = np.random.default_rng(6).normal(size=(2, 3, 2))
     finite_difference_check(layer, Tensor.from_data(x, device=device, dtype=np.float64), device)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_lstm_input_forget(backend):
+    """f = 1 - i = sigmoid(-(input gate's sum)): a plain Lstm whose forget gate holds the
+    input gate's weights negated gives the same output; the unused forget gate gets no
+    gradient."""
+    device = Device.of(backend).autodiff()
+    coupled = nn.Lstm(3, 2, True, input_forget=True, device=device)
+    plain = nn.Lstm(3, 2, True, device=device)
+    for name in ("input_gate", "output_gate", "cell_gate"):
+        setattr(plain, name, getattr(coupled, name))
+    for transform in ("input_transform", "hidden_transform"):
+        source = getattr(coupled.input_gate, transform)
+        target = getattr(plain.forget_gate, transform)
+        target.weight = source.weight.detach().neg()
+        target.bias = source.bias.detach().neg()
+    x = Tensor.from_data(
+        np.random.default_rng(8).normal(size=(2, 4, 3)).astype(np.float32), device=device
+    )
+    output, state = coupled(x)
+    expected, expected_state = plain(x)
+    np.testing.assert_allclose(output.to_numpy(), expected.to_numpy(), rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(state.cell.to_numpy(), expected_state.cell.to_numpy(), rtol=1e-6)
+    grads = output.sum().backward()
+    assert coupled.forget_gate.input_transform.weight.grad(grads) is None
+    assert coupled.input_gate.input_transform.weight.grad(grads) is not None

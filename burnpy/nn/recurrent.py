@@ -14,6 +14,7 @@ from burnpy.nn import init
 from burnpy.nn.activation import Activation
 from burnpy.nn.linear import Linear
 from burnpy.nn.module import Module
+from burnpy.nn.ops import module_ops
 
 XAVIER_DEFAULT = init.xavier_normal(1.0)
 
@@ -33,7 +34,8 @@ class RnnState(NamedTuple):
 
 class GateController(Module):
     """input_transform(x) + hidden_transform(h): Linear [d_input, d_output] and
-    [d_output, d_output], both with or without bias."""
+    [d_output, d_output], both with or without bias. The layers compute all their gates'
+    transforms in one product each, with the same values as `gate_product`."""
 
     def __init__(self, d_input, d_output, bias, *, initializer=None, device):
         super().__init__()
@@ -62,7 +64,9 @@ def _check_input(name, x, d_input):
 
 
 class _Recurrent(Module):
-    """One direction: `_step(x_t, state) -> state` applied along the sequence."""
+    """One direction: `_step(projected_t, state, hidden_transform) -> state` applied along
+    the sequence, where `projected_t` holds step t's input transforms of `_input_gates()` side
+    by side, and `hidden_transform(h)` the hidden transforms of `_hidden_gates()`."""
 
     def _gates(self, names, d_input, d_hidden, bias, initializer, device):
         for name in names:
@@ -72,30 +76,53 @@ class _Recurrent(Module):
                 GateController(d_input, d_hidden, bias, initializer=initializer, device=device),
             )
 
-    def _first_gate(self):
-        raise NotImplementedError
-
     def _scan(self, x, state, reverse):
         """x [batch, seq, d_input] -> ([batch, seq, d_hidden], final state)."""
-        _check_input(type(self).__name__, x, self._first_gate().input_transform.weight.shape[0])
+        gates = self._input_gates()
+        _check_input(type(self).__name__, x, gates[0].input_transform.weight.shape[0])
         batch, seq, _ = x.shape
         if state is None:
             state = self._initial([batch, self.d_hidden], x)
+        # Every step's input transforms in one product (the gates' weights side by side), so
+        # that only the hidden transforms are left inside the loop, one product a step.
+        projected = _Fused(gates, "input_transform")(x)
+        hidden_transform = _Fused(self._hidden_gates(), "hidden_transform")
         hidden = [None] * seq
         for t in reversed(range(seq)) if reverse else range(seq):
-            state = self._step(x.narrow(1, t, 1).reshape([batch, -1]), state)
+            projected_t = projected.narrow(1, t, 1).reshape([batch, -1])
+            state = self._step(projected_t, state, hidden_transform)
             hidden[t] = self._hidden(state)
         return Tensor.stack(hidden, 1), state
+
+    def _chunks(self, tensor, count):
+        h = self.d_hidden
+        return [tensor.narrow(1, i * h, h) for i in range(count)]
 
     def _clipped(self, tensor):
         return tensor if self.clip is None else tensor.clamp(-self.clip, self.clip)
 
     def extra_repr(self):
-        gate = self._first_gate().input_transform
+        gate = self._input_gates()[0].input_transform
         return (
             f"d_input={gate.weight.shape[0]}, d_hidden={self.d_hidden}, "
             f"bias={gate.bias is not None}"
         )
+
+
+class _Fused:
+    """The gates' `transform` Linears (input_ or hidden_) as one: their weights and biases
+    side by side, so that one product gives each gate's transform, concatenated along the last
+    dim, with the values of the gates' own Linears."""
+
+    def __init__(self, gates, transform):
+        linears = [getattr(gate, transform) for gate in gates]
+        self.weight = Tensor.cat([linear.weight for linear in linears], 1)
+        self.bias = None
+        if linears[0].bias is not None:
+            self.bias = Tensor.cat([linear.bias for linear in linears], 0)
+
+    def __call__(self, x):
+        return module_ops().linear(x, self.weight, self.bias)
 
 
 def _zeros(shape, like):
@@ -133,15 +160,17 @@ class Rnn(_Recurrent):
         )
         self.hidden_activation = _activation(hidden_activation)
 
-    def _first_gate(self):
-        return self.gate
+    def _input_gates(self):
+        return [self.gate]
 
     def _initial(self, shape, like):
         return RnnState(_zeros(shape, like))
 
-    def _step(self, x, state):
-        out = self.hidden_activation(self.gate.gate_product(x, state.hidden))
-        return RnnState(self._clipped(out))
+    _hidden_gates = _input_gates
+
+    def _step(self, projected, state, hidden_transform):
+        summed = projected + hidden_transform(state.hidden)
+        return RnnState(self._clipped(self.hidden_activation(summed)))
 
     def _hidden(self, state):
         return state.hidden
@@ -187,23 +216,24 @@ class Lstm(_Recurrent):
         self.cell_activation = _activation(cell_activation)
         self.hidden_activation = _activation(hidden_activation)
 
-    def _first_gate(self):
-        return self.input_gate
+    def _input_gates(self):
+        # with input_forget the forget gate is unused (its parameters get no gradient)
+        forget = [] if self.input_forget else [self.forget_gate]
+        return [self.input_gate, *forget, self.output_gate, self.cell_gate]
 
     def _initial(self, shape, like):
         zeros = _zeros(shape, like)
         return LstmState(zeros, zeros)
 
-    def _step(self, x, state):
+    _hidden_gates = _input_gates
+
+    def _step(self, projected, state, hidden_transform):
         cell, hidden = state
+        sums = self._chunks(projected + hidden_transform(hidden), 3 if self.input_forget else 4)
         gate = self.gate_activation
-        input_values = gate(self.input_gate.gate_product(x, hidden))
-        if self.input_forget:
-            forget_values = 1.0 - input_values
-        else:
-            forget_values = gate(self.forget_gate.gate_product(x, hidden))
-        output_values = gate(self.output_gate.gate_product(x, hidden))
-        candidate = self.cell_activation(self.cell_gate.gate_product(x, hidden))
+        input_values, output_values = gate(sums[0]), gate(sums[-2])
+        forget_values = 1.0 - input_values if self.input_forget else gate(sums[1])
+        candidate = self.cell_activation(sums[-1])
         cell = self._clipped(forget_values * cell + input_values * candidate)
         return LstmState(cell, output_values * self.hidden_activation(cell))
 
@@ -241,19 +271,25 @@ class Gru(_Recurrent):
         self.gate_activation = _activation(gate_activation)
         self.hidden_activation = _activation(hidden_activation)
 
-    def _first_gate(self):
-        return self.update_gate
+    def _input_gates(self):
+        return [self.update_gate, self.reset_gate, self.new_gate]
 
     def _initial(self, shape, like):
         return _zeros(shape, like)
 
-    def _step(self, x, hidden):
-        update = self.gate_activation(self.update_gate.gate_product(x, hidden))
-        reset = self.gate_activation(self.reset_gate.gate_product(x, hidden))
+    def _hidden_gates(self):
+        # before the reset, the new gate's hidden transform is of r·h: it cannot join the others
+        return self._input_gates() if self.reset_after else self._input_gates()[:2]
+
+    def _step(self, projected, hidden, hidden_transform):
+        x_update, x_reset, x_new = self._chunks(projected, 3)
+        hidden_parts = self._chunks(hidden_transform(hidden), 3 if self.reset_after else 2)
+        update = self.gate_activation(x_update + hidden_parts[0])
+        reset = self.gate_activation(x_reset + hidden_parts[1])
         if self.reset_after:
-            new = self.new_gate.input_transform(x) + reset * self.new_gate.hidden_transform(hidden)
+            new = x_new + reset * hidden_parts[2]
         else:
-            new = self.new_gate.gate_product(x, hidden * reset)
+            new = x_new + self.new_gate.hidden_transform(hidden * reset)
         candidate = self.hidden_activation(new)
         return self._clipped(candidate * (1.0 - update) + update * hidden)
 
