@@ -514,3 +514,165 @@ def test_burn_rnnt_against_torchaudio_values(backend, case):
     if case == "batched_b2":
         total = nn.RNNTLoss().forward_with_reduction(logits, *args, "sum")
         assert_approx_eq(total, [15.1389], tolerance)
+
+
+# -- CrossEntropyLoss: burn's tests, the reference written out in numpy ----------------------------
+def log_softmax_np(x):
+    shifted = x - x.max(1, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(1, keepdims=True))
+
+
+CE_LOGITS = np.random.default_rng(9).normal(size=(4, 5)).astype(np.float32)
+CE_ONE_HOT = np.eye(5, dtype=np.float32)[[2, 0, 4, 1]]
+
+
+@pytest.mark.parametrize("make_device", DEVICES)
+def test_burn_cross_entropy_loss(make_device):
+    d = make_device()
+    logits, targets = t(CE_LOGITS, d), ints([2, 0, 4, 1], d)
+    log_p = log_softmax_np(CE_LOGITS.astype(np.float64))
+    plain = -(log_p * CE_ONE_HOT).sum(1).mean()
+    assert_approx_eq(nn.CrossEntropyLoss()(logits, targets), [plain], Tolerance.default())
+    smoothed_zero = nn.CrossEntropyLoss(smoothing=0.0)(logits, targets)
+    assert_approx_eq(smoothed_zero, [plain], Tolerance.default())
+    weights = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
+    weighted = -(log_p * CE_ONE_HOT * weights).sum() / (1.0 + 2.0 + 3.0 + 5.0)
+    for smoothing in (None, 0.0):
+        loss = nn.CrossEntropyLoss(weights=weights, smoothing=smoothing, device=d)
+        assert_approx_eq(loss(logits, targets), [weighted], Tolerance.default())
+    # smoothing 0.05 over 5 classes: 0.96 on the target, 0.01 elsewhere
+    smoothed_targets = CE_ONE_HOT * 0.95 + 0.01
+    expected = -(log_p * smoothed_targets).sum(1).mean()
+    assert_approx_eq(
+        nn.CrossEntropyLoss(smoothing=0.05)(logits, targets), [expected], Tolerance.default()
+    )
+
+
+@pytest.mark.parametrize("make_device", DEVICES)
+def test_burn_cross_entropy_loss_with_pad_tokens(make_device):
+    d = make_device()
+    logits, targets = t(CE_LOGITS, d), ints([2, 0, 4, 1], d)
+    # pad tokens 1 and 2: samples 0 and 3 count as zero, the mean still over all four
+    kept = CE_ONE_HOT * np.array([[0.0], [1.0], [1.0], [0.0]], dtype=np.float32)
+    expected = -(log_softmax_np(CE_LOGITS.astype(np.float64)) * kept).sum(1).mean()
+    for smoothing in (None, 0.0):
+        loss = nn.CrossEntropyLoss(pad_tokens=[1, 2], smoothing=smoothing)(logits, targets)
+        assert_approx_eq(loss, [expected], Tolerance.default())
+
+
+@pytest.mark.parametrize("make_device", DEVICES)
+def test_burn_cross_entropy_logits_flag(make_device):
+    d = make_device()
+    probs = t(
+        [
+            [0.1, 0.2, 0.7, 0.0, 0.0],
+            [0.7, 0.1, 0.1, 0.1, 0.0],
+            [0.2, 0.2, 0.2, 0.2, 0.2],
+            [0.0, 0.3, 0.3, 0.2, 0.2],
+        ],
+        d,
+    )
+    targets = ints([2, 0, 4, 1], d)
+    assert_approx_eq(nn.CrossEntropyLoss()(probs, targets), [1.354197], Tolerance.default())
+    assert_approx_eq(
+        nn.CrossEntropyLoss(logits=False)(probs, targets), [0.88169014], Tolerance.default()
+    )
+
+
+@pytest.mark.parametrize("make_device", DEVICES)
+def test_burn_lp_and_smooth_l1_losses(make_device):
+    d = make_device()
+    predictions = t([[1.0, 2.0], [3.0, 4.0]], d)
+    targets = t([[2.0, 1.0], [3.0, 2.0]], d)
+    for loss, unreduced, auto, total in (
+        (nn.LpLoss.l1(), [[1.0, 1.0], [0.0, 2.0]], 1.0, 4.0),
+        (nn.LpLoss.l2(), [[1.0, 1.0], [0.0, 4.0]], 1.5, 6.0),
+        (nn.LpLoss(3.0), [[1.0, 1.0], [0.0, 8.0]], 2.5, 10.0),
+    ):
+        assert_approx_eq(
+            loss.forward_no_reduction(predictions, targets), unreduced, Tolerance.default()
+        )
+        assert_approx_eq(loss(predictions, targets, "auto"), [auto], Tolerance.default())
+        assert_approx_eq(loss(predictions, targets, "sum"), [total], Tolerance.default())
+    half = nn.LpLoss(0.5)
+    targets_half = t([[2.0, 1.0], [3.0, 0.0]], d)
+    assert_approx_eq(
+        half.forward_no_reduction(predictions, targets_half),
+        [[1.0, 1.0], [0.0, 2.0]],
+        Tolerance.default(),
+    )
+    assert_approx_eq(half(predictions, targets_half, "sum"), [4.0], Tolerance.default())
+    cube = t([[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]]], d)
+    cube_targets = t([[[0.0, 2.0], [3.0, 5.0]], [[4.0, 6.0], [7.0, 10.0]]], d)
+    assert_approx_eq(nn.LpLoss.l2()(cube, cube_targets), [0.875], Tolerance.default())
+
+    smooth = nn.SmoothL1Loss()
+    assert_approx_eq(
+        smooth(t([[0.0, 0.5]], d), t([[0.0, 0.0]], d)), [[0.0, 0.125]], Tolerance.default()
+    )
+    assert_approx_eq(
+        smooth(t([[0.0, 2.0]], d), t([[0.0, 0.0]], d)), [[0.0, 1.5]], Tolerance.default()
+    )
+    assert_approx_eq(smooth(t([-3.0], d), t([0.0], d)), [2.5], Tolerance.default())
+    assert_approx_eq(
+        smooth(t([0.5, 1.5, 3.0], d), t([0.0, 0.0, 0.0], d)), [0.125, 1.0, 2.5], Tolerance.default()
+    )
+    assert_approx_eq(
+        nn.SmoothL1Loss(beta=0.5)(t([0.25, 1.0], d), t([0.0, 0.0], d)),
+        [0.0625, 0.75],
+        Tolerance.default(),
+    )
+    pair = (t([[0.5, 2.0]], d), t([[0.0, 0.0]], d))
+    assert_approx_eq(smooth.forward_with_reduction(*pair, "mean"), [0.8125], Tolerance.default())
+    assert_approx_eq(smooth.forward_with_reduction(*pair, "sum"), [1.625], Tolerance.default())
+    per_row = nn.SmoothL1Loss(beta=2.0).forward_reduce_dims(
+        t([[0.0, 1.0, 4.0], [5.0, 5.0, 5.0]], d), t([[0.0, 0.0, 0.0], [5.0, 5.0, 5.0]], d), [1]
+    )
+    assert_approx_eq(per_row, [[3.25 / 3.0], [0.0]], Tolerance.default())
+
+
+POISSON_PREDICTIONS = [0.0, 0.0, -40.0, 1.0, 2.0, 3.0]
+POISSON_TARGETS = [1.0, 4.5, 2.5, 0.0, 0.0, 2.0]
+
+
+@pytest.mark.parametrize("make_device", DEVICES)
+def test_burn_poisson_nll_loss(make_device):
+    d = make_device()
+    x, y = t(POISSON_PREDICTIONS, d), t(POISSON_TARGETS, d)
+    loss = nn.PoissonNllLoss()
+    assert_approx_eq(
+        loss.forward_no_reduction(x, y),
+        [1.0000, 1.0000, 100.0000, 2.7183, 7.3891, 14.0855],
+        Tolerance.default(),
+    )
+    assert_approx_eq(loss(x, y, "auto"), [21.0321], Tolerance.default())
+    assert_approx_eq(loss(x, y, "sum"), [126.1929], Tolerance.default())
+    full = nn.PoissonNllLoss(full=True)
+    assert_approx_eq(
+        full.forward_no_reduction(x, y),
+        [1.0000, 4.9393, 101.1678, 2.7183, 7.3891, 14.7373],
+        Tolerance.default(),
+    )
+    assert_approx_eq(full(x, y, "auto"), [21.9920], Tolerance.default())
+    assert_approx_eq(full(x, y, "sum"), [131.9518], Tolerance.default())
+    rates = t([0.0, 0.5, 1.0, 1.0, 2.71828, 7.38905, 20.0855], d)
+    counts = t([2.0, 3.0, 1.0, 4.5, 0.0, 0.0, 2.0], d)
+    assert_approx_eq(
+        nn.PoissonNllLoss(log_input=False).forward_no_reduction(rates, counts),
+        [36.84136, 2.579441, 1.0, 1.0, 2.71828, 7.38905, 14.0855],
+        Tolerance.default(),
+    )
+    with pytest.raises(ValueError, match="positive number"):
+        nn.PoissonNllLoss(eps=0.0)
+    with pytest.raises(ValueError, match="one shape"):
+        loss(t([0.0, 1.0, 2.0], d), t([0.0, 1.0], d))
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_burn_poisson_nll_loss_gradients(backend):
+    d = Device.of(backend).autodiff()
+    expected = [0.0000, -3.5000, -2.5000, 2.7183, 7.3891, 18.0855]
+    for full in (False, True):
+        x = t(POISSON_PREDICTIONS, d).require_grad()
+        grads = nn.PoissonNllLoss(full=full)(x, t(POISSON_TARGETS, d), "sum").backward()
+        assert_approx_eq(x.grad(grads), expected, Tolerance.default())
