@@ -398,16 +398,32 @@ def test_ctc_loss_against_torch(backend, reduction):
         ctc(x.log_softmax(2), args[0], _ours_input(np.array([1, 5]), device), args[2])
 
 
-@pytest.mark.parametrize("backend", ["numpy", "torch"])
-def test_ctc_zero_infinity(backend):
-    device = Device.of(backend)
-    log_probs = Tensor.from_data(np.log(np.full((2, 1, 3), 1 / 3)), device=device)
-    # "1 1" needs a blank between the two 1s: three steps, and only two are given
-    args = [ints([[1, 1]], device), ints([2], device), ints([2], device)]
-    assert np.isinf(nn.CTCLoss()(log_probs, *args).to_numpy()).all()
-    np.testing.assert_array_equal(
-        nn.CTCLoss(zero_infinity=True)(log_probs, *args).to_numpy(), [0.0]
+@pytest.mark.parametrize("make_device", DEVICES)
+def test_burn_ctc_loss_uniform_cases(make_device):
+    d = make_device()
+
+    def uniform(time, classes):
+        return Tensor.full([time, 1, classes], float(np.log(1 / classes)), device=d)
+
+    # [1, 1] in 3 steps has one path, 1 0 1: (1/2)^3
+    loss = nn.CTCLoss()(uniform(3, 2), ints([[1, 1]], d), ints([3], d), ints([2], d))
+    assert_approx_eq(loss, [3 * np.log(2)], Tolerance.rel_abs(1e-3, 1e-3))
+    # blank 2, target [0, 1] in 3 steps: 5 paths of (1/3)^3
+    loss = nn.CTCLoss(blank=2)(uniform(3, 3), ints([[0, 1]], d), ints([3], d), ints([2], d))
+    assert_approx_eq(loss, [-np.log(5 / 27)], Tolerance.default())
+    # [1, 1] in 2 steps has no path: +inf, or 0 with zero_infinity
+    args = (ints([[1, 1]], d), ints([2], d), ints([2], d))
+    infinite = nn.CTCLoss()(uniform(2, 3), *args).to_numpy()
+    assert np.isposinf(infinite).all()
+    assert_approx_eq(
+        nn.CTCLoss(zero_infinity=True)(uniform(2, 3), *args), [0.0], Tolerance.default()
     )
+    finite = nn.CTCLoss(zero_infinity=True)(
+        uniform(2, 2), ints([[1]], d), ints([2], d), ints([1], d)
+    )
+    assert_approx_eq(finite, [-np.log(0.75)], Tolerance.default())
+    with pytest.raises(ValueError, match="blank index 3 must be less than num_classes 3"):
+        nn.CTCLoss(blank=3)(uniform(2, 3), *args)
 
 
 # -- RNNTLoss: burn's tests, whose expected values come from torchaudio's rnnt_loss -------------
