@@ -12,8 +12,6 @@ import numpy as np
 
 from generated import Distribution, Tensor, module
 
-REDUCTIONS = ("mean", "sum", "auto", "none")
-
 
 def _check_float(name, tensor):
     if not np.issubdtype(tensor.dtype, np.floating):
@@ -34,8 +32,8 @@ def _same_shape(name, first, second, what=("input", "target")):
 
 
 def _reduce(name, loss, reduction, *, allowed=("mean", "sum", "auto", "none")):
-    """burn's Reduction applied to an unreduced loss; "auto" is "mean" unless `allowed` names
-    "batch_mean" first."""
+    """burn's Reduction applied to an unreduced loss; "auto" is "batch_mean" where that is
+    allowed (KLDivLoss), else "mean"."""
     if reduction not in allowed:
         raise ValueError(
             f"{name}: reduction must be one of {', '.join(map(repr, allowed))}, got {reduction!r}"
@@ -49,13 +47,6 @@ def _reduce(name, loss, reduction, *, allowed=("mean", "sum", "auto", "none")):
     if reduction == "batch_mean":
         return loss.sum() / float(loss.shape[0])
     return loss.mean()
-
-
-def _float_like(value, like):
-    """`value` (a number or a tensor) as a Float tensor of like's dtype on like's device."""
-    if not isinstance(value, Tensor):
-        return Tensor.from_data(np.asarray(value, dtype=like.dtype), device=like.device())
-    return value.float(like.dtype) if value.dtype != like.dtype else value
 
 
 # -- losses ------------------------------------------------------------------------------------
