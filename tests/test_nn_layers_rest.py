@@ -28,6 +28,20 @@ def test_burn_rms_norm_forward(make_device):
     assert nn.RmsNorm(6, device=d).num_params() == 6
 
 
+@pytest.mark.parametrize("make_device", DEVICES)
+def test_rms_norm_float16_squares_in_float32(make_device):
+    """300² overflows float16 (its largest is 65504): the mean of squares is taken in float32,
+    as burn does, and the result is float16 again."""
+    d = make_device()
+    layer = nn.RmsNorm(3, device=d)
+    layer.gamma = layer.gamma.cast(np.float16)
+    x = Tensor.from_data(np.array([[300.0, 400.0, 500.0]]), device=d, dtype=np.float16)
+    out = layer(x)
+    assert out.dtype == np.float16
+    expected = np.array([300.0, 400.0, 500.0]) / np.sqrt((300**2 + 400**2 + 500**2) / 3 + 1e-5)
+    np.testing.assert_allclose(out.to_numpy()[0], expected, rtol=2e-3)
+
+
 INSTANCE_CASES = {
     False: (
         [
