@@ -4,13 +4,6 @@ Layers are named as burn-nn names them and keep its weight layouts (Linear's wei
 [d_input, d_output]) and default initializers, drawn from the device's seed."""
 
 from burnpy.nn import functional, init
-from burnpy.nn.container import Flatten, Sequential
-from burnpy.nn.dropout import Dropout
-from burnpy.nn.linear import Embedding, Linear
-from burnpy.nn.module import Module
-from burnpy.nn.record import load_pytorch
-
-# -- burn-nn's layers beyond the basics: activations, losses, recurrent, norms, conv, pool, misc
 from burnpy.nn.activation import (
     GLU,
     Activation,
@@ -42,6 +35,7 @@ from burnpy.nn.activation import (
     Threshold,
     ThresholdedRelu,
 )
+from burnpy.nn.container import Flatten, Sequential
 from burnpy.nn.conv import (
     Conv1d,
     Conv2d,
@@ -51,6 +45,11 @@ from burnpy.nn.conv import (
     ConvTranspose3d,
     DeformConv2d,
 )
+from burnpy.nn.dropout import Dropout
+from burnpy.nn.linear import Embedding, Linear
+from burnpy.nn.module import Module
+
+# burn-nn's other layers: losses, recurrent layers, the remaining norms, pools and others.
 from burnpy.nn.distance import CosineSimilarity, PairwiseDistance
 from burnpy.nn.fold import Fold4d, Unfold4d
 from burnpy.nn.interpolate import Interpolate1d, Interpolate2d
@@ -74,25 +73,9 @@ from burnpy.nn.loss import (
     TripletMarginLoss,
 )
 from burnpy.nn.noise import GaussianNoise
-from burnpy.nn.norm import (
-    BatchNorm,
-    GroupNorm,
-    InstanceNorm,
-    LayerNorm,
-    LocalResponseNorm,
-    Normalization,
-    RmsNorm,
-)
+from burnpy.nn.norm import InstanceNorm, LocalResponseNorm, Normalization, RmsNorm
 from burnpy.nn.pixel_shuffle import PixelShuffle, PixelUnshuffle
-from burnpy.nn.pool import (
-    AdaptiveAvgPool1d,
-    AdaptiveAvgPool2d,
-    AdaptiveAvgPool3d,
-    AvgPool1d,
-    AvgPool2d,
-    MaxPool1d,
-    MaxPool2d,
-)
+from burnpy.nn.pool import AdaptiveAvgPool1d, AdaptiveAvgPool3d, AvgPool1d, MaxPool1d
 from burnpy.nn.recurrent import (
     BiGru,
     BiLstm,
@@ -104,48 +87,36 @@ from burnpy.nn.recurrent import (
     Rnn,
     RnnState,
 )
+from burnpy.nn.norm import BatchNorm, GroupNorm, LayerNorm
+from burnpy.nn.pool import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from burnpy.nn.record import load_pytorch
 
 __all__ = [
-    "Dropout",
-    "Embedding",
-    "Flatten",
-    "Linear",
-    "Module",
-    "Sequential",
-    "functional",
-    "init",
-    "load_pytorch",
-    # activations
+    # burn-nn's other layers
     "Activation",
     "Celu",
     "Elu",
     "GLU",
-    "Gelu",
     "HardShrink",
     "HardSigmoid",
     "HardSwish",
     "Hardtanh",
     "Identity",
-    "LeakyRelu",
     "LogSigmoid",
     "Mish",
     "PRelu",
     "RRelu",
-    "Relu",
     "Relu6",
     "Selu",
     "SiLU",
     "Shrink",
-    "Sigmoid",
     "SoftShrink",
     "Softplus",
     "Softsign",
     "SwiGlu",
-    "Tanh",
     "Tanhshrink",
     "Threshold",
     "ThresholdedRelu",
-    # losses
     "BinaryCrossEntropyLoss",
     "CTCLoss",
     "CosineEmbeddingLoss",
@@ -163,7 +134,6 @@ __all__ = [
     "SmoothL1Loss",
     "SoftMarginLoss",
     "TripletMarginLoss",
-    # recurrent
     "BiGru",
     "BiLstm",
     "BiRnn",
@@ -173,30 +143,18 @@ __all__ = [
     "LstmState",
     "Rnn",
     "RnnState",
-    # norms
-    "BatchNorm",
-    "GroupNorm",
     "InstanceNorm",
-    "LayerNorm",
     "LocalResponseNorm",
     "Normalization",
     "RmsNorm",
-    # convolutions and pools
     "AdaptiveAvgPool1d",
-    "AdaptiveAvgPool2d",
     "AdaptiveAvgPool3d",
     "AvgPool1d",
-    "AvgPool2d",
-    "Conv1d",
-    "Conv2d",
     "Conv3d",
     "ConvTranspose1d",
-    "ConvTranspose2d",
     "ConvTranspose3d",
     "DeformConv2d",
     "MaxPool1d",
-    "MaxPool2d",
-    # other layers
     "CosineSimilarity",
     "Fold4d",
     "GaussianNoise",
@@ -206,4 +164,28 @@ __all__ = [
     "PixelShuffle",
     "PixelUnshuffle",
     "Unfold4d",
+    # the basics
+    "AdaptiveAvgPool2d",
+    "AvgPool2d",
+    "BatchNorm",
+    "Conv1d",
+    "Conv2d",
+    "ConvTranspose2d",
+    "Dropout",
+    "Embedding",
+    "Flatten",
+    "Gelu",
+    "GroupNorm",
+    "LayerNorm",
+    "LeakyRelu",
+    "Linear",
+    "MaxPool2d",
+    "Module",
+    "Relu",
+    "Sequential",
+    "Sigmoid",
+    "Tanh",
+    "functional",
+    "init",
+    "load_pytorch",
 ]
