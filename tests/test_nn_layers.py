@@ -62,7 +62,9 @@ def test_flatten_and_activation_layers(backend, autodiff):
     np.testing.assert_array_equal(nn.Flatten()(t).to_numpy(), x.reshape(2, 12))
     with pytest.raises(ValueError, match="empty"):
         nn.Flatten(2, 1)(t)
-    seq = nn.Sequential(nn.Relu(), nn.LeakyRelu(0.2), nn.Tanh(), nn.Sigmoid(), nn.Gelu())
+    seq = nn.Sequential(
+        nn.Relu(), nn.LeakyRelu(negative_slope=0.2), nn.Tanh(), nn.Sigmoid(), nn.Gelu()
+    )
     flat = x.ravel().astype(np.float64)
     expected = []
     for v in flat:

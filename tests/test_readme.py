@@ -87,6 +87,13 @@ def test_no_development_history(path):
     assert "Some(" not in text
 
 
+def test_the_layers_snippet_prints_what_its_comments_say(tmp_path):
+    code = snippet("The layers are burn-nn's")
+    out = run(code, tmp_path).splitlines()
+    expected = re.findall(r"^print\(.*\)\s+# (.*)$", code, re.M)
+    assert out == expected
+
+
 def test_the_module_ops_snippet_prints_what_its_comments_say(tmp_path):
     code = snippet("## Module ops")
     out = run(code, tmp_path).splitlines()

@@ -4,12 +4,89 @@ Layers are named as burn-nn names them and keep its weight layouts (Linear's wei
 [d_input, d_output]) and default initializers, drawn from the device's seed."""
 
 from burnpy.nn import functional, init
-from burnpy.nn.activation import Gelu, LeakyRelu, Relu, Sigmoid, Tanh
+from burnpy.nn.activation import (
+    GLU,
+    Activation,
+    Celu,
+    Elu,
+    Gelu,
+    HardShrink,
+    HardSigmoid,
+    HardSwish,
+    Hardtanh,
+    Identity,
+    LeakyRelu,
+    LogSigmoid,
+    Mish,
+    PRelu,
+    Relu,
+    Relu6,
+    RRelu,
+    Selu,
+    Shrink,
+    Sigmoid,
+    SiLU,
+    Softplus,
+    SoftShrink,
+    Softsign,
+    SwiGlu,
+    Tanh,
+    Tanhshrink,
+    Threshold,
+    ThresholdedRelu,
+)
 from burnpy.nn.container import Flatten, Sequential
-from burnpy.nn.conv import Conv1d, Conv2d, ConvTranspose2d
+from burnpy.nn.conv import (
+    Conv1d,
+    Conv2d,
+    Conv3d,
+    ConvTranspose1d,
+    ConvTranspose2d,
+    ConvTranspose3d,
+    DeformConv2d,
+)
 from burnpy.nn.dropout import Dropout
 from burnpy.nn.linear import Embedding, Linear
 from burnpy.nn.module import Module
+
+# burn-nn's other layers: losses, recurrent layers, the remaining norms, pools and others.
+from burnpy.nn.distance import CosineSimilarity, PairwiseDistance
+from burnpy.nn.fold import Fold4d, Unfold4d
+from burnpy.nn.interpolate import Interpolate1d, Interpolate2d
+from burnpy.nn.loss import (
+    BinaryCrossEntropyLoss,
+    CosineEmbeddingLoss,
+    CrossEntropyLoss,
+    CTCLoss,
+    GaussianNLLLoss,
+    HingeEmbeddingLoss,
+    HuberLoss,
+    KLDivLoss,
+    LpLoss,
+    MarginRankingLoss,
+    MseLoss,
+    MultiMarginLoss,
+    PoissonNllLoss,
+    RNNTLoss,
+    SmoothL1Loss,
+    SoftMarginLoss,
+    TripletMarginLoss,
+)
+from burnpy.nn.noise import GaussianNoise
+from burnpy.nn.norm import InstanceNorm, LocalResponseNorm, Normalization, RmsNorm
+from burnpy.nn.pixel_shuffle import PixelShuffle, PixelUnshuffle
+from burnpy.nn.pool import AdaptiveAvgPool1d, AdaptiveAvgPool3d, AvgPool1d, MaxPool1d
+from burnpy.nn.recurrent import (
+    BiGru,
+    BiLstm,
+    BiRnn,
+    GateController,
+    Gru,
+    Lstm,
+    LstmState,
+    Rnn,
+    RnnState,
+)
 from burnpy.nn.norm import BatchNorm, GroupNorm, LayerNorm
 from burnpy.nn.pool import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from burnpy.nn.record import load_pytorch
@@ -35,6 +112,79 @@ from burnpy.nn.transformer import (
 )
 
 __all__ = [
+    # burn-nn's other layers
+    "Activation",
+    "Celu",
+    "Elu",
+    "GLU",
+    "HardShrink",
+    "HardSigmoid",
+    "HardSwish",
+    "Hardtanh",
+    "Identity",
+    "LogSigmoid",
+    "Mish",
+    "PRelu",
+    "RRelu",
+    "Relu6",
+    "Selu",
+    "SiLU",
+    "Shrink",
+    "SoftShrink",
+    "Softplus",
+    "Softsign",
+    "SwiGlu",
+    "Tanhshrink",
+    "Threshold",
+    "ThresholdedRelu",
+    "BinaryCrossEntropyLoss",
+    "CTCLoss",
+    "CosineEmbeddingLoss",
+    "CrossEntropyLoss",
+    "GaussianNLLLoss",
+    "HingeEmbeddingLoss",
+    "HuberLoss",
+    "KLDivLoss",
+    "LpLoss",
+    "MarginRankingLoss",
+    "MseLoss",
+    "MultiMarginLoss",
+    "PoissonNllLoss",
+    "RNNTLoss",
+    "SmoothL1Loss",
+    "SoftMarginLoss",
+    "TripletMarginLoss",
+    "BiGru",
+    "BiLstm",
+    "BiRnn",
+    "GateController",
+    "Gru",
+    "Lstm",
+    "LstmState",
+    "Rnn",
+    "RnnState",
+    "InstanceNorm",
+    "LocalResponseNorm",
+    "Normalization",
+    "RmsNorm",
+    "AdaptiveAvgPool1d",
+    "AdaptiveAvgPool3d",
+    "AvgPool1d",
+    "Conv3d",
+    "ConvTranspose1d",
+    "ConvTranspose3d",
+    "DeformConv2d",
+    "MaxPool1d",
+    "CosineSimilarity",
+    "Fold4d",
+    "GaussianNoise",
+    "Interpolate1d",
+    "Interpolate2d",
+    "PairwiseDistance",
+    "PixelShuffle",
+    "PixelUnshuffle",
+    "Unfold4d",
+    # the basics
     "AdaptiveAvgPool2d",
     "AvgPool2d",
     "BatchNorm",

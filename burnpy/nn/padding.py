@@ -1,4 +1,6 @@
-"""burn-nn's padding configs: an int, a pair, "same" or "valid", turned into start/end pads."""
+"""burn-nn's padding configs: an int, n ints (symmetric), 2n ints (burn's `Explicit`: the
+starts then the ends, e.g. (top, left, bottom, right)), "same" or "valid", turned into
+start/end pads."""
 
 from generated import Tensor
 
@@ -21,10 +23,19 @@ def check_padding(padding, n: int):
     if isinstance(padding, str):
         if padding not in ("same", "valid"):
             raise ValueError(
-                f'padding must be an int, {n} ints, "same" or "valid", got {padding!r}'
+                f'padding must be an int, {n} ints, {2 * n} ints (starts then ends), "same" or '
+                f'"valid", got {padding!r}'
             )
         return padding
-    return pair(padding, "padding", n)
+    if isinstance(padding, list | tuple) and len(padding) == 2 * n:
+        return pair(padding, "padding", 2 * n)
+    try:
+        return pair(padding, "padding", n)
+    except ValueError:
+        raise ValueError(
+            f'padding must be an int, {n} ints, {2 * n} ints (starts then ends), "same" or '
+            f'"valid", got {padding!r}'
+        ) from None
 
 
 def resolve(padding, sizes, kernel, stride, dilation) -> tuple:
@@ -37,7 +48,7 @@ def resolve(padding, sizes, kernel, stride, dilation) -> tuple:
     if padding == "valid":
         return (0,) * n, (0,) * n
     if padding != "same":
-        return padding, padding
+        return (padding, padding) if len(padding) == n else (padding[:n], padding[n:])
     starts, ends = [], []
     for size, k, s, d in zip(sizes, kernel, stride, dilation):
         out = -(-size // s)
@@ -47,18 +58,20 @@ def resolve(padding, sizes, kernel, stride, dilation) -> tuple:
     return tuple(starts), tuple(ends)
 
 
-def pad2d(x, starts, ends, value: float):
-    """`x` [..., h, w] padded with `value`: `starts` (top, left), `ends` (bottom, right)."""
-    for dim, before, after in ((-2, starts[0], ends[0]), (-1, starts[1], ends[1])):
-        parts = []
+def pad(x, starts, ends, value: float):
+    """`x` [..., *spatial] padded with `value` over its last len(starts) dims: `starts` before,
+    `ends` after each."""
+    n = len(starts)
+    for dim, before, after in zip(range(-n, 0), starts, ends):
+        pieces = []
         for width in (before, after):
             shape = list(x.shape)
             shape[dim] = width
-            parts.append(
+            pieces.append(
                 Tensor.full(shape, value, device=x.device().inner(), dtype=x.dtype)
                 if width
                 else None
             )
-        pieces = [p for p in (parts[0], x, parts[1]) if p is not None]
+        pieces = [p for p in (pieces[0], x, pieces[1]) if p is not None]
         x = Tensor.cat(pieces, x.ndim + dim) if len(pieces) > 1 else x
     return x

@@ -1,38 +1,41 @@
-"""Pooling layers: `MaxPool2d`, `AvgPool2d`, `AdaptiveAvgPool2d` (burn-nn's; no parameters)."""
+"""Pooling layers: `MaxPool1d/2d`, `AvgPool1d/2d`, `AdaptiveAvgPool1d/2d/3d` (burn-nn's; no
+parameters)."""
 
 from burnpy.nn.module import Module
 from burnpy.nn.ops import module_ops
-from burnpy.nn.padding import check_padding, pad2d, pair, resolve
+from burnpy.nn.padding import check_padding, pad, pair, resolve
 
 
-class _Pool2d(Module):
+class _Pool(Module):
+    """A pool over `n` spatial dims."""
+
+    n = 0
+
     def __init__(self, kernel_size, stride, padding, pad_value):
         super().__init__()
-        self.kernel_size = pair(kernel_size, "kernel_size")
-        self.stride = self.kernel_size if stride is None else pair(stride, "stride")
-        self.padding = check_padding(padding, 2)
+        self.kernel_size = pair(kernel_size, "kernel_size", self.n)
+        self.stride = self.kernel_size if stride is None else pair(stride, "stride", self.n)
+        self.padding = check_padding(padding, self.n)
         self.pad_value = pad_value
 
-    def _padded(self, x, dilation=(1, 1)):
+    def _padded(self, x, dilation):
         """The input and the symmetric padding to pass on; an asymmetric "same" pads here
         first, as burn-nn's pools do."""
         starts, ends = resolve(self.padding, x.shape[2:], self.kernel_size, self.stride, dilation)
         if starts == ends:
             return x, list(starts)
-        return pad2d(x, starts, ends, self.pad_value), [0, 0]
+        return pad(x, starts, ends, self.pad_value), [0] * self.n
 
 
-class MaxPool2d(_Pool2d):
-    """`stride` defaults to `kernel_size`; `padding` an int, a pair, "same" or "valid"."""
-
+class _MaxPool(_Pool):
     def __init__(self, kernel_size, *, stride=None, padding=0, dilation=1, ceil_mode=False):
         super().__init__(kernel_size, stride, padding, float("-inf"))
-        self.dilation = pair(dilation, "dilation")
+        self.dilation = pair(dilation, "dilation", self.n)
         self.ceil_mode = ceil_mode
 
     def forward(self, x):
         x, padding = self._padded(x, self.dilation)
-        return module_ops().max_pool2d(
+        return getattr(module_ops(), f"max_pool{self.n}d")(
             x,
             list(self.kernel_size),
             stride=list(self.stride),
@@ -48,10 +51,20 @@ class MaxPool2d(_Pool2d):
         )
 
 
-class AvgPool2d(_Pool2d):
-    """`stride` defaults to `kernel_size`; padded cells count in the mean unless
-    `count_include_pad=False`."""
+class MaxPool1d(_MaxPool):
+    """Input [batch, channels, length]. `stride` defaults to `kernel_size`; `padding` an int,
+    "same" or "valid"."""
 
+    n = 1
+
+
+class MaxPool2d(_MaxPool):
+    """`stride` defaults to `kernel_size`; `padding` an int, a pair, "same" or "valid"."""
+
+    n = 2
+
+
+class _AvgPool(_Pool):
     def __init__(
         self, kernel_size, *, stride=None, padding=0, count_include_pad=True, ceil_mode=False
     ):
@@ -60,8 +73,8 @@ class AvgPool2d(_Pool2d):
         self.ceil_mode = ceil_mode
 
     def forward(self, x):
-        x, padding = self._padded(x)
-        return module_ops().avg_pool2d(
+        x, padding = self._padded(x, (1,) * self.n)
+        return getattr(module_ops(), f"avg_pool{self.n}d")(
             x,
             list(self.kernel_size),
             stride=list(self.stride),
@@ -77,13 +90,46 @@ class AvgPool2d(_Pool2d):
         )
 
 
-class AdaptiveAvgPool2d(Module):
+class AvgPool1d(_AvgPool):
+    """Input [batch, channels, length]. `stride` defaults to `kernel_size`; padded cells count
+    in the mean unless `count_include_pad=False`."""
+
+    n = 1
+
+
+class AvgPool2d(_AvgPool):
+    """`stride` defaults to `kernel_size`; padded cells count in the mean unless
+    `count_include_pad=False`."""
+
+    n = 2
+
+
+class _AdaptiveAvgPool(Module):
+    n = 0
+
     def __init__(self, output_size):
         super().__init__()
-        self.output_size = pair(output_size, "output_size")
+        self.output_size = pair(output_size, "output_size", self.n)
 
     def forward(self, x):
-        return module_ops().adaptive_avg_pool2d(x, list(self.output_size))
+        size = self.output_size[0] if self.n == 1 else list(self.output_size)
+        return getattr(module_ops(), f"adaptive_avg_pool{self.n}d")(x, size)
 
     def extra_repr(self):
         return f"output_size={list(self.output_size)}"
+
+
+class AdaptiveAvgPool1d(_AdaptiveAvgPool):
+    """Input [batch, channels, length] -> [batch, channels, output_size]."""
+
+    n = 1
+
+
+class AdaptiveAvgPool2d(_AdaptiveAvgPool):
+    n = 2
+
+
+class AdaptiveAvgPool3d(_AdaptiveAvgPool):
+    """Input [batch, channels, d, h, w] -> [batch, channels, *output_size]."""
+
+    n = 3

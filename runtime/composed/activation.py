@@ -23,13 +23,22 @@ class ActivationMethods:
         return self.sub(self.tanh())
 
     def gelu_approximate(self):
-        """GELU's tanh approximation: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
-        inner = self.add(self.powf(3.0).mul(0.044715)).mul(math.sqrt(2.0 / math.pi))
-        return self.mul(inner.tanh().add(1.0)).mul(0.5)
+        """GELU's tanh approximation: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+
+        The cube is taken of x clamped to [-10, 10], where the tanh is already ±1 in every float
+        dtype, so that it cannot overflow (burn's formula gives inf and a NaN gradient there)."""
+        clamped = self.clamp(-10.0, 10.0)
+        inner = clamped.add(clamped.powf(3.0).mul(0.044715)).mul(math.sqrt(2.0 / math.pi))
+        return self.mul(inner.tanh().mul(0.5).add(0.5))
 
     def softplus(self, beta=1.0):
-        """log(1 + exp(beta x)) / beta, burn's formula (it overflows for large beta x)."""
-        return self.mul(beta).exp().add(1.0).log().div(beta)
+        """log(1 + exp(beta x)) / beta through the stable log_sigmoid: x - log_sigmoid(beta x) /
+        beta where x > 0, else -log_sigmoid(-beta x) / beta. Finite, with the gradient
+        sigmoid(beta x), over the whole float range, even where beta x itself overflows
+        (burn's formula is inf with a NaN gradient once exp(beta x) overflows)."""
+        positive = self.sub(self.mul(beta).log_sigmoid().div(beta))
+        negative = self.mul(-beta).log_sigmoid().div(-beta)
+        return negative.mask_where(self.greater_elem(0.0), positive)
 
     def quiet_softmax(self, dim):
         """exp(x_i) / (1 + sum_j exp(x_j)), shifted by the (detached) max for stability."""
@@ -46,16 +55,19 @@ class ActivationMethods:
 
     def elu(self, alpha):
         """x where x > 0, else alpha (exp(x) - 1)."""
-        return self.mask_where(self.lower_equal_elem(0.0), self.exp().sub(1.0).mul(alpha))
+        # The exp branch sees min(x, 0) only: an overflow there would reach the gradient as
+        # 0 · inf = NaN even though the branch is not selected (celu and selu likewise).
+        negative = self.clamp_max(0.0).exp().sub(1.0).mul(alpha)
+        return self.mask_where(self.lower_equal_elem(0.0), negative)
 
     def celu(self, alpha):
         """x where x > 0, else alpha (exp(x / alpha) - 1)."""
-        scaled = self.div(alpha).exp().sub(1.0).mul(alpha)
+        scaled = self.clamp_max(0.0).div(alpha).exp().sub(1.0).mul(alpha)
         return self.mask_where(self.lower_equal_elem(0.0), scaled)
 
     def selu(self):
         positive = self.mul(SELU_GAMMA)
-        negative = self.exp().sub(1.0).mul(SELU_ALPHA * SELU_GAMMA)
+        negative = self.clamp_max(0.0).exp().sub(1.0).mul(SELU_ALPHA * SELU_GAMMA)
         return negative.mask_where(self.greater_equal_elem(0.0), positive)
 
     def thresholded_relu(self, alpha):
