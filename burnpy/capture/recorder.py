@@ -127,15 +127,14 @@ class Tape:
                 f"capture(fn, fallback=True) to run such a step eagerly"
             )
         if name == "to_numpy":
-            raise CaptureError(_reads(_context()[0] or "to_numpy"))
+            raise CaptureError(_reads(_reader(), self.producer(args[0])))
         result = kernel(*unwrap(args), **unwrap(kwargs))
         if name in QUERIES:
             return result
         base = _base(name)
         out = self.wrap(result, base)
-        if out is not None and not _holds_values(out):
-            if isinstance(out, (bool, int, float)):
-                raise CaptureError(_reads(name))
+        if isinstance(out, (bool, int, float)):  # a kernel that answers with a value
+            raise CaptureError(_reads(f"{name}()", self.producer(args[0]) if args else None))
         label, phase = _context()
         self.entries.append(
             Entry("call", name, args, kwargs, out, label or name, phase, backend.variant)
@@ -147,6 +146,13 @@ class Tape:
         label, phase = _context()
         self.entries.append(Entry("op", symbol, args, {}, out, label, phase))
         return out
+
+    def producer(self, value) -> str | None:
+        """What made `value`: the label of the tape entry whose result it is."""
+        for entry in reversed(self.entries):
+            if entry.out is value or (type(entry.out) in (tuple, list) and value in entry.out):
+                return entry.label or entry.target
+        return None
 
     def inplace(self, symbol: str, args):
         label, phase = _context()
@@ -225,10 +231,27 @@ def _context() -> tuple:
     return label, "forward"
 
 
-def _reads(what: str) -> str:
+_READERS = ("item", "tolist", "__bool__", "__float__", "__int__", "__array__", "__repr__")
+
+
+def _reader() -> str:
+    """The Tensor method that asked for the data (the outermost: `item()` under `bool(t)`)."""
+    frame, found = sys._getframe(1), "to_numpy()"
+    while frame is not None:
+        name = frame.f_code.co_name
+        if name in _READERS or name == "to_numpy":
+            found = {"__bool__": "bool(t)", "__float__": "float(t)", "__int__": "int(t)"}.get(
+                name, f"{name}()"
+            )
+        frame = frame.f_back
+    return found
+
+
+def _reads(what: str, producer: str | None = None) -> str:
+    of = f" (the output of {producer})" if producer else ""
     return (
-        f"{what} reads a tensor's value while the step is recorded, but a replay runs no "
-        f"Python in between its kernels; return the tensor from the step and read it "
+        f"{what} reads a tensor's value{of} while the step is recorded, but a replay runs no "
+        f"Python between its kernels; return the tensor from the step and read it "
         f"afterwards, or use capture(fn, fallback=True) to run such a step eagerly"
     )
 
@@ -291,7 +314,7 @@ class Value:
         return attr
 
     def _method(self, name, method, args, kwargs):
-        if name in ("item", "tolist", "numpy", "cpu"):
+        if name in ("item", "tolist", "numpy", "cpu", "__dlpack__"):
             raise CaptureError(_reads(f"{name}()"))
         result = method(*unwrap(args), **unwrap(kwargs))
         entry_args = (self, args, kwargs)
