@@ -84,6 +84,8 @@ class _Writer:
         kind = type(value)
         if kind is Value or kind is Number:
             return value.name
+        if kind is str and '"' not in value and "\\" not in value:
+            return f'"{value}"'  # as black quotes it
         if value is None or kind is bool or kind is int or kind is str:
             return repr(value)
         if kind is float:
@@ -179,7 +181,8 @@ def write(name: str, tape, inputs: list, outputs: list, backends: dict, filename
     """The function `name(*inputs) -> tuple(outputs)` of a recorded tape. `inputs` are the
     Values and Numbers bound from the arguments, in order; `outputs` what it returns."""
     writer = _Writer(backends)
-    lines = [f"def {name}({', '.join(v.name for v in inputs)}):"]
+    header = f"def {name}({', '.join(v.name for v in inputs)}):"
+    lines = [header] if len(header) <= 100 else _format(header + "\n    pass", 100)[:-1]
     numbers = [e for e in tape.entries if e.kind in ("scalar", "guard")]
     kernels = [e for e in tape.entries if e.kind not in ("scalar", "guard")]
     if numbers:
@@ -210,20 +213,33 @@ def write(name: str, tape, inputs: list, outputs: list, backends: dict, filename
         target = writer.target(entry.out) if entry.kind in ("call", "op") else None
         code = f"{target} = {statement}" if target else statement
         label = entry.label or (entry.target if entry.kind == "call" else None)
-        lines.append(f"    {code}  # {label}" if label else f"    {code}")
+        lines.append(_line(f"{code}  # {label}" if label else code))
         if index in releases:
             lines.append(f"    del {', '.join(sorted(releases[index]))}")
-    lines.append(f"    return ({''.join(writer.expr(v) + ', ' for v in outputs)})")
-    text = _format("\n".join(lines) + "\n")
+    returned = [writer.expr(v) for v in outputs]
+    lines.append(
+        _line(
+            f"return ({returned[0]},)" if len(returned) == 1 else f"return ({', '.join(returned)})"
+        )
+    )
+    text = "\n".join(lines) + "\n"
     linecache.cache[filename] = (len(text), None, text.splitlines(keepends=True), filename)
     namespace = dict(writer.namespace)
     exec(compile(text, filename, "exec"), namespace)
     return Source(text, filename, namespace[name])
 
 
-def _format(text: str) -> str:
+def _line(statement: str) -> str:
+    """One statement of the body, indented; laid out by black when it is over 100 columns (the
+    others are already as black writes them, and black on a whole step takes seconds)."""
+    if len(statement) + 4 <= 100:
+        return "    " + statement
+    return "\n".join("    " + line for line in _format(statement, 96))
+
+
+def _format(text: str, width: int) -> list[str]:
     try:
         import black
     except ImportError:  # black is a development tool, not a dependency: the text stays as is
-        return text
-    return black.format_str(text, mode=black.Mode(line_length=100))
+        return text.splitlines()
+    return black.format_str(text, mode=black.Mode(line_length=width)).splitlines()
