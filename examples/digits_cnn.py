@@ -6,6 +6,7 @@
     python examples/digits_cnn.py --resume runs/a  # saves every epoch; run again to continue
     python examples/digits_cnn.py --plot loss.png  # loss and accuracy curves (matplotlib)
     python examples/digits_cnn.py --compare        # the same training in PyTorch, side by side
+    python examples/digits_cnn.py --capture        # each step recorded once, replayed as code
 
 The data is split 80/20 by a seeded permutation; the model is conv(1->16, 3x3)-relu-maxpool(2),
 conv(16->32, 3x3)-relu, linear(512->10), trained with Adam under a cosine learning-rate schedule.
@@ -28,7 +29,7 @@ import numpy as np
 if __package__ in (None, ""):  # run as a script from a checkout: find burnpy and generated
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from burnpy import data, nn, optim  # noqa: E402
+from burnpy import capture, data, nn, optim  # noqa: E402
 from burnpy.nn.functional import cross_entropy  # noqa: E402
 from generated import Device  # noqa: E402
 
@@ -83,10 +84,22 @@ def make_training(args, device, train):
     return model, optim.Adam(args.lr), scheduler, loader
 
 
-def train_step(model, opt, lr, images, labels) -> float:
+def step_loss(model, opt, lr, images, labels):
+    """One training step; returns the loss tensor."""
     loss = cross_entropy(model(images), labels)
     opt.step(model, loss.backward(), lr=lr)
-    return loss.item()
+    return loss
+
+
+def train_step(model, opt, lr, images, labels) -> float:
+    return step_loss(model, opt, lr, images, labels).item()
+
+
+def captured_train_step():
+    """train_step as burnpy.capture replays it: recorded on its first call for a batch shape,
+    then generated straight-line code (the loss is read after the step, not inside it)."""
+    step = capture(step_loss)
+    return lambda model, opt, lr, images, labels: step(model, opt, lr, images, labels).item()
 
 
 def accuracy(model, items, device) -> float:
@@ -337,6 +350,9 @@ def parse(argv):
     parser.add_argument("--resume", metavar="DIR", help="save each epoch to DIR; resume from it")
     parser.add_argument("--plot", metavar="PNG", help="plot loss and accuracy (matplotlib)")
     parser.add_argument("--compare", action="store_true", help="train in PyTorch too")
+    parser.add_argument(
+        "--capture", action="store_true", help="record the step once and replay it (capture)"
+    )
     parser.add_argument("--epochs", type=int, default=15)
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--lr", type=float, default=3e-3)
@@ -381,7 +397,7 @@ def main(argv=None) -> float:
             checkpoint.save(model, opt, scheduler, loader, history + done)
 
     history += run_epochs(
-        train_step,
+        captured_train_step() if args.capture else train_step,
         model,
         opt,
         scheduler,

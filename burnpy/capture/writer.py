@@ -84,7 +84,7 @@ class _Writer:
         kind = type(value)
         if kind is Value or kind is Number:
             return value.name
-        if kind is str and '"' not in value and "\\" not in value:
+        if kind is str and value.isprintable() and '"' not in value and "\\" not in value:
             return f'"{value}"'  # as black quotes it
         if value is None or kind is bool or kind is int or kind is str:
             return repr(value)
