@@ -19,6 +19,7 @@ from runtime.backends import backend_for
 _CONSTANTS = (int, bool, str, type(None))
 _SETTINGS = (int, float, bool, str, type(None))  # a module's settings that shape its forward
 _MODULE_INTERNAL = ("_param_ids", "_buffers", "_grad_off")
+_DEVICE_OF: dict = {}  # variant -> its backend's device_of, found once
 
 
 class Signature:
@@ -131,9 +132,11 @@ class Arguments:
         else:
             primitive = tensor.primitive
             requirement = None
-        device = backend_for(kind.variant).device_of(primitive)
-        shape = tuple(primitive.shape)
-        self.key.append((kind, tensor.context, primitive.dtype, shape, device, requirement))
+        device_of = _DEVICE_OF.get(kind.variant)
+        if device_of is None:
+            device_of = _DEVICE_OF[kind.variant] = backend_for(kind.variant).device_of
+        key = (kind, tensor.context, primitive.dtype, primitive.shape, device_of(primitive))
+        self.key.append((key, requirement))
         return self._input(name, primitive, tensor)
 
     def _input(self, name: str, value, tensor):

@@ -187,10 +187,12 @@ def write(name: str, tape, inputs: list, outputs: list, backends: dict, filename
     kernels = [e for e in tape.entries if e.kind not in ("scalar", "guard")]
     if numbers:
         lines.append("    # numbers: computed from the inputs; a guard that fails re-records")
+    guards = set()
     for entry in numbers:
         if entry.kind == "scalar":
             lines.append(f"    {entry.out.name} = {writer.operation(entry.target, entry.args)}")
-        else:
+        elif writer.guard(entry) not in guards:  # (each parameter's update asks again)
+            guards.add(writer.guard(entry))
             lines.append(f"    {writer.guard(entry)}")
             lines.append("        return None")
     # The reads of every kernel line, to release each intermediate after its last reader.
