@@ -82,6 +82,7 @@ OPTIMISERS = {
     "sgd_momentum": lambda: optim.SGD(0.05, momentum=0.9),
     "adam": lambda: optim.Adam(1e-2),
     "adamw": lambda: optim.AdamW(1e-2, weight_decay=0.01),
+    "adam_clipped": lambda: optim.Adam(1e-2, weight_decay=1e-3, grad_clip_norm=0.5),
 }
 
 
@@ -121,6 +122,21 @@ def test_digits_cnn_step_is_bit_identical(backend, checkpointing):
         captured = step(captured_model, captured_opt, x, y, 3e-3)
         assert np.array_equal(eager.to_numpy(), captured.to_numpy())
     assert_same_training(eager_model, eager_opt, captured_model, captured_opt)
+
+
+def test_balanced_checkpointing_recomputations_are_recorded():
+    device = Device.numpy().autodiff().gradient_checkpointing()
+    w = Tensor.from_data(np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4), device=device)
+    w = w.require_grad()
+
+    def gradient(w, scale):  # a chain of memory-bound ops: recomputed during backward
+        y = ((w * scale).exp() * w).tanh().sin()
+        return w.grad((y * y).sum().backward())
+
+    step = capture(gradient)
+    for scale in (0.5, 0.7, 0.9):
+        assert np.array_equal(step(w, scale).to_numpy(), gradient(w, scale).to_numpy())
+    assert "recomputed" in step.source()
 
 
 def test_replays_do_not_run_the_step_function():

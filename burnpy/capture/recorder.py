@@ -20,6 +20,7 @@ import sys
 
 import numpy as np
 
+import burnpy.optim
 import generated
 
 from runtime.autodiff import graph
@@ -175,14 +176,6 @@ def _base(kernel: str) -> str:
     return kernel
 
 
-def _holds_values(out) -> bool:
-    if isinstance(out, Value):
-        return True
-    if type(out) in (tuple, list):
-        return any(_holds_values(item) for item in out)
-    return False
-
-
 def unwrap(value):
     """The real arrays and numbers inside a call's arguments."""
     kind = type(value)
@@ -199,6 +192,7 @@ def unwrap(value):
 
 _GRAPH_FILE = graph.__file__
 _GENERATED = os.path.dirname(generated.__file__)
+_OPTIM = os.path.dirname(burnpy.optim.__file__)
 _GRADIENTS_REGISTER = Gradients.register.__code__
 
 
@@ -225,7 +219,7 @@ def _context() -> tuple:
                 label = "backward seed: ones"
         if code.co_filename == _GRAPH_FILE and code.co_name == "backward":
             return label, "backward"
-        if "optim" in code.co_filename and code.co_name == "step":
+        if code.co_filename.startswith(_OPTIM) and code.co_name == "step":
             return label, "update"
         frame = frame.f_back
     return label, "forward"
