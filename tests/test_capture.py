@@ -221,8 +221,8 @@ READS = {
     "bool(x.sum() > 0)": "bool\\(t\\) reads a tensor's value \\(the output of float_greater_elem",
     "x.to_numpy()": "to_numpy\\(\\) reads a tensor's value",
     "x.tolist()": "tolist\\(\\) reads a tensor's value",
-    "x[x > 2.0]": "float_mask_select makes a result whose shape depends on the values",
-    "(x > 2.0).argwhere()": "bool_argwhere makes a result whose shape depends on the values",
+    "x[x > 2.0]": "t\\[mask\\] runs float_mask_select, which makes a result whose shape depends",
+    "(x > 2.0).argwhere()": "argwhere\\(\\) runs bool_argwhere, which makes a result whose shape",
 }
 
 

@@ -21,7 +21,8 @@ import sys
 import numpy as np
 
 import burnpy.optim
-import generated
+import generated.tensor
+import runtime.tensor
 
 from runtime.autodiff import graph
 from runtime.autodiff.gradients import Gradients
@@ -123,9 +124,9 @@ class Tape:
     def kernel(self, backend, name: str, kernel, args, kwargs):
         if name in DATA_DEPENDENT:
             raise CaptureError(
-                f"{name} makes a result whose shape depends on the values, which a replay "
-                f"cannot reuse; compute it outside the captured step, or use "
-                f"capture(fn, fallback=True) to run such a step eagerly"
+                f"{_called()} runs {name}, which makes a result whose shape depends on the "
+                f"values, so a replay could not reuse what follows; compute it outside the "
+                f"captured step, or use capture(fn, fallback=True) to run such a step eagerly"
             )
         if name == "to_numpy":
             raise CaptureError(_reads(_reader(), self.producer(args[0])))
@@ -151,7 +152,8 @@ class Tape:
     def producer(self, value) -> str | None:
         """What made `value`: the label of the tape entry whose result it is."""
         for entry in reversed(self.entries):
-            if entry.out is value or (type(entry.out) in (tuple, list) and value in entry.out):
+            out = entry.out
+            if out is value or (type(out) in (tuple, list) and any(v is value for v in out)):
                 return entry.label or entry.target
         return None
 
@@ -193,6 +195,7 @@ def unwrap(value):
 _GRAPH_FILE = graph.__file__
 _GENERATED = os.path.dirname(generated.__file__)
 _OPTIM = os.path.dirname(burnpy.optim.__file__)
+_TENSOR_FILES = {generated.tensor.__file__, runtime.tensor.__file__}
 _GRADIENTS_REGISTER = Gradients.register.__code__
 
 
@@ -237,6 +240,17 @@ def _reader() -> str:
             found = {"__bool__": "bool(t)", "__float__": "float(t)", "__int__": "int(t)"}.get(
                 name, f"{name}()"
             )
+        frame = frame.f_back
+    return found
+
+
+def _called() -> str:
+    """The Tensor method the step called (the outermost one: `t[mask]` over `mask_select`)."""
+    frame, found = sys._getframe(1), "an op"
+    while frame is not None:
+        code = frame.f_code
+        if code.co_filename in _TENSOR_FILES:
+            found = "t[mask]" if code.co_name == "__getitem__" else f"{code.co_name}()"
         frame = frame.f_back
     return found
 
