@@ -177,8 +177,19 @@ class Arguments:
 
 
 def _describe(arguments: Arguments) -> str:
+    """The arguments in short: each tensor and number, each module and optimiser as a whole."""
+    owned = {index for _, entries in arguments.modules for _, _, index in entries}
     parts = []
-    for name, value in zip(arguments.names, arguments.values):
+    for module, entries in arguments.modules:
+        parts.append(f"{type(module).__name__} ({len(entries)} tensors)")
+    for optimizer, settings, states in arguments.optimizers:
+        owned |= {index for _, index in settings}
+        owned |= {index for _, entries in states for _, index in entries if index is not None}
+        held = f"state for {len(states)} parameters" if states else "no state yet"
+        parts.append(f"{type(optimizer).__name__} ({held})")
+    for index, (name, value) in enumerate(zip(arguments.names, arguments.values)):
+        if index in owned:
+            continue
         if type(value) in (int, float):
             parts.append(f"{name}: {type(value).__name__}")
         else:
