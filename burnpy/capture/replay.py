@@ -45,15 +45,19 @@ class Recording:
         self.signature = signature
         self.source = source
         self.function = source.function
-        self.results = results  # the structure of the step's results
+        self.results = _builder(results)  # builds the step's results
         self.modules = modules  # per module, per entry: None (unchanged) or its tensor's spec
-        self.optimizers = optimizers  # per optimiser, per parameter: None or [(key, spec)]
+        # per optimiser, per parameter: None or [(state key, its builder)]
+        self.optimizers = [
+            [None if s is None else [(key, _builder(b)) for key, b in s] for s in states]
+            for states in optimizers
+        ]
 
     def finish(self, arguments: Arguments, outputs):
         """Put `outputs` back, in order: the results, the modules' entries, the optimisers'
         state; returns the results."""
         values = iter(outputs)
-        results = _build(self.results, values, arguments)
+        results = self.results(values, arguments)
         for (_, entries), specs in zip(arguments.modules, self.modules):
             for (owner, path, _), spec in zip(entries, specs):
                 if spec is not None:
@@ -61,7 +65,7 @@ class Recording:
         for (optimizer, _, _), states in zip(arguments.optimizers, self.optimizers):
             for pid, state in zip(arguments.param_ids, states):
                 if state is not None:
-                    optimizer.state[pid] = {key: _build(s, values, arguments) for key, s in state}
+                    optimizer.state[pid] = {key: build(values, arguments) for key, build in state}
         return results
 
 
@@ -285,21 +289,39 @@ def _tensor(spec: tuple, primitive):
     return Tensor(kind, primitive, context)
 
 
-def _build(spec, values, arguments: Arguments):
+def _builder(spec):
+    """`build(values, arguments)`: the object `spec` describes, from the next outputs; made
+    once per recording, so a replay does not interpret the spec again."""
     tag = spec[0]
     if tag == "tensor":
-        return _tensor(spec[1], next(values))
+        kind, context, grad = spec[1]
+        if not kind.is_autodiff:
+            return lambda values, arguments: Tensor(kind, next(values), context)
+        if grad:
+            return lambda values, arguments: Tensor(
+                kind, AutodiffTensor.new(next(values)).require_grad(), context
+            )
+        return lambda values, arguments: Tensor(kind, AutodiffTensor.new(next(values)), context)
     if tag == "output":
-        return next(values)
+        return lambda values, arguments: next(values)
     if tag == "constant":
-        return spec[1]
+        constant = spec[1]
+        return lambda values, arguments: constant
     if tag in (list, tuple):
-        return tag([_build(item, values, arguments) for item in spec[1]])
+        items = [_builder(item) for item in spec[1]]
+        return lambda values, arguments: tag([build(values, arguments) for build in items])
     if tag is dict:
-        return {key: _build(item, values, arguments) for key, item in spec[1]}
-    gradients = Gradients()
-    for index in spec[1]:
-        gradients.register(arguments.tensors[index].primitive.node.id, next(values))
+        entries = [(key, _builder(item)) for key, item in spec[1]]
+        return lambda values, arguments: {key: build(values, arguments) for key, build in entries}
+    indices = spec[1]
+
+    def gradients(values, arguments):
+        built = Gradients()
+        tensors = arguments.tensors
+        for index in indices:
+            built.register(tensors[index].primitive.node.id, next(values))
+        return built
+
     return gradients
 
 

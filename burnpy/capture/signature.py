@@ -81,6 +81,8 @@ class Arguments:
 
     # -- walking -------------------------------------------------------------------------------
     def _walk(self, name: str, value):
+        if type(value) is Tensor:  # the common case first: a replay walks every call
+            return self._tensor(name, value)
         if isinstance(value, Module):
             self._module(name, value)
             return value
@@ -89,8 +91,9 @@ class Arguments:
             return value
         if type(value) in (list, tuple):
             self.key.append((type(value), len(value)))
-            items = [self._walk(f"{name}_{index}", item) for index, item in enumerate(value)]
-            return type(value)(items)
+            walk = self._walk
+            items = [walk(f"{name}_{index}", item) for index, item in enumerate(value)]
+            return items if type(value) is list else tuple(items)
         if type(value) is dict:
             self.key.append((dict, tuple(value)))
             return {key: self._walk(f"{name}_{key}", item) for key, item in value.items()}
@@ -137,7 +140,11 @@ class Arguments:
             device_of = _DEVICE_OF[kind.variant] = backend_for(kind.variant).device_of
         key = (kind, tensor.context, primitive.dtype, primitive.shape, device_of(primitive))
         self.key.append((key, requirement))
-        return self._input(name, primitive, tensor)
+        index = len(self.values)  # _input, written out: it runs for every tensor of every call
+        self.names.append(name)
+        self.values.append(primitive)
+        self.tensors.append(tensor)
+        return primitive if self.wrap is None else self.wrap(index)
 
     def _input(self, name: str, value, tensor):
         index = len(self.values)
