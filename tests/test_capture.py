@@ -273,6 +273,17 @@ def test_source_names_values_after_ops_and_is_registered_for_tracebacks():
     assert linecache.getline(filename, len(lines)).rstrip("\n") == lines[-1]
 
 
+def test_a_captured_step_called_by_one_being_recorded_is_part_of_its_recording():
+    device = Device.numpy().autodiff()
+    x = Tensor.from_data(np.arange(4, dtype=np.float32), device=device)
+    inner = capture(lambda x: x.exp())
+    inner(x)  # recorded on its own first
+    outer = capture(lambda x: inner(x * 2.0).sum())
+    for _ in range(2):
+        assert np.array_equal(outer(x).to_numpy(), (x * 2.0).exp().sum().to_numpy())
+    assert "float_exp(" in outer.source()
+
+
 def test_a_tracked_non_leaf_argument_is_refused():
     device = Device.numpy().autodiff()
     w = Tensor.from_data(np.ones((2, 2), np.float32), device=device).require_grad()

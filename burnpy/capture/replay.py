@@ -26,6 +26,7 @@ from runtime.autodiff.tensor import AutodiffTensor
 from runtime.backends import backend_for
 
 _FILES = itertools.count()
+_RECORDING: list = []  # the step being recorded, if any (a captured step it calls runs eagerly)
 
 
 def capture(fn=None, *, fallback: bool = False):
@@ -83,6 +84,8 @@ class CapturedStep:
         self.signatures: list[Signature] = []
 
     def __call__(self, *args, **kwargs):
+        if _RECORDING:  # called by a step being recorded: its kernels are that step's
+            return self.fn(*args, **kwargs)
         arguments = self._parameters.bind(*args, **kwargs).arguments
         walked = Arguments(arguments)
         key = tuple(walked.key)
@@ -127,13 +130,16 @@ class CapturedStep:
         variants = sorted({t.kind.variant for t in walked.tensors if t is not None})
         backends = {variant: backend_for(variant) for variant in variants}
         try:
+            _RECORDING.append(self)
             with contextlib.ExitStack() as stack:
                 for variant, inner in backends.items():
                     stack.enter_context(BACKENDS.substitute(variant, RecordingBackend(inner, tape)))
                 bound = inspect.BoundArguments(self._parameters, recorded.rebuilt)
                 result = self.fn(*bound.args, **bound.kwargs)
+            _RECORDING.pop()
             outputs, specs = _collect(result, walked, stand_ins)
         except CaptureError:
+            del _RECORDING[:]
             restore()
             if not self.fallback:
                 raise
@@ -148,6 +154,7 @@ class CapturedStep:
                 )
             return self.fn(*args, **kwargs)
         except BaseException:
+            del _RECORDING[:]
             restore()
             raise
         restore()
