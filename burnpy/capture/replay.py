@@ -78,6 +78,13 @@ class CapturedStep:
         self.fn = fn
         self.fallback = fallback
         self._parameters = inspect.signature(fn)
+        # A function of plain positional parameters binds a positional call by zip: cheaper
+        # than Signature.bind, which a replay would otherwise pay on every call.
+        plain = all(
+            p.kind is p.POSITIONAL_OR_KEYWORD and p.default is p.empty
+            for p in self._parameters.parameters.values()
+        )
+        self._names = tuple(self._parameters.parameters) if plain else None
         self._recordings: dict = {}  # signature key -> [Recording], each with its own guards
         self._eager: set = set()  # keys that could not be recorded (fallback=True)
         self._warned = False
@@ -86,7 +93,11 @@ class CapturedStep:
     def __call__(self, *args, **kwargs):
         if _RECORDING:  # called by a step being recorded: its kernels are that step's
             return self.fn(*args, **kwargs)
-        arguments = self._parameters.bind(*args, **kwargs).arguments
+        names = self._names
+        if names is not None and not kwargs and len(args) == len(names):
+            arguments = dict(zip(names, args))
+        else:
+            arguments = self._parameters.bind(*args, **kwargs).arguments
         walked = Arguments(arguments)
         key = tuple(walked.key)
         for recording in self._recordings.get(key, ()):

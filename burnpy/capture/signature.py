@@ -20,6 +20,7 @@ _CONSTANTS = (int, bool, str, type(None))
 _SETTINGS = (int, float, bool, str, type(None))  # a module's settings that shape its forward
 _MODULE_INTERNAL = ("_param_ids", "_buffers", "_grad_off")
 _DEVICE_OF: dict = {}  # variant -> its backend's device_of, found once
+_GRAD, _TRACKED = Requirement.Grad, Requirement.GradInBackward
 
 
 class Signature:
@@ -121,25 +122,26 @@ class Arguments:
                 "optimisers"
             )
 
-    def _tensor(self, name: str, tensor) -> None:
+    def _tensor(self, name: str, tensor):
         kind = tensor.kind
+        primitive = tensor.primitive
         if kind.is_autodiff:
-            autodiff = tensor.primitive
-            primitive = autodiff.primitive
-            requirement = autodiff.node.requirement
-            if requirement is Requirement.GradInBackward:
+            requirement = primitive.node.requirement
+            if requirement is _TRACKED:
                 raise CaptureError(
                     f"capture: tensor {name} is the result of tracked ops; a captured step "
                     "takes leaves: pass `t.detach()` (or `t.detach().require_grad()`)"
                 )
+            grad = requirement is _GRAD  # (a bool: an Enum's hash runs in Python)
+            primitive = primitive.primitive
         else:
-            primitive = tensor.primitive
-            requirement = None
+            grad = None
         device_of = _DEVICE_OF.get(kind.variant)
         if device_of is None:
             device_of = _DEVICE_OF[kind.variant] = backend_for(kind.variant).device_of
-        key = (kind, tensor.context, primitive.dtype, primitive.shape, device_of(primitive))
-        self.key.append((key, requirement))
+        self.key.append(
+            (kind, tensor.context, primitive.dtype, primitive.shape, device_of(primitive), grad)
+        )
         index = len(self.values)  # _input, written out: it runs for every tensor of every call
         self.names.append(name)
         self.values.append(primitive)
