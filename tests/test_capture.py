@@ -3,21 +3,19 @@ eager step leaves (np.array_equal: same kernels, same order), on both backends a
 checkpointing strategies, and refuse what it cannot replay."""
 
 import linecache
-import sys
+import traceback
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from burnpy import capture, nn, optim
 from burnpy.nn.functional import cross_entropy
+from examples import digits_cnn as example
+from examples.digits_cnn import DigitsCNN
 from generated import Device, Tensor
 from generated.backends import BACKENDS
 from runtime.backends import backend_for
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
-from digits_cnn import DigitsCNN  # noqa: E402
 
 BACKEND_NAMES = ["numpy", "torch"]
 
@@ -284,6 +282,18 @@ def test_a_captured_step_called_by_one_being_recorded_is_part_of_its_recording()
     assert "float_exp(" in outer.source()
 
 
+def test_a_traceback_through_a_replay_shows_its_lines():
+    device = Device.numpy().autodiff()
+    model = mlp(device)
+    step = capture(lambda model, x, y: cross_entropy(model(x), y))
+    x = Tensor.from_data(np.ones((2, 12), np.float32), device=device)
+    step(model, x, Tensor.from_data(np.array([0, 4]), device=device))
+    with pytest.raises(IndexError) as raised:  # a class index out of range: the gather refuses
+        step(model, x, Tensor.from_data(np.array([0, 7]), device=device))
+    shown = "".join(traceback.format_exception(raised.value))
+    assert "<capture _lambda_ #" in shown and "= float_gather(" in shown
+
+
 def test_a_tracked_non_leaf_argument_is_refused():
     device = Device.numpy().autodiff()
     w = Tensor.from_data(np.ones((2, 2), np.float32), device=device).require_grad()
@@ -292,8 +302,6 @@ def test_a_tracked_non_leaf_argument_is_refused():
 
 
 def test_the_digits_example_trains_the_same_with_capture(capsys):
-    from examples import digits_cnn as example
-
     smoke = ["--subset", "200", "--epochs", "1"]
     eager = example.main(smoke)
     eager_out = capsys.readouterr().out.splitlines()
