@@ -137,6 +137,41 @@ def test_balanced_checkpointing_recomputations_are_recorded():
     assert "recomputed" in step.source()
 
 
+def test_buffers_and_random_masks_of_a_training_step_match_eager():
+    device = Device.numpy().autodiff()
+
+    def model():
+        Device.numpy().seed(0)
+        layers = [
+            nn.Conv2d(2, 4, 3, padding=1, device=Device.numpy()),
+            nn.BatchNorm(4, device=Device.numpy()),  # running statistics: buffers, updated
+            nn.Relu(),
+            nn.Dropout(0.3),
+        ]
+        return nn.Sequential(*layers).to_device(device)
+
+    def step(model, opt, x):
+        loss = model(x).mean()
+        opt.step(model, loss.backward())
+        return loss
+
+    eager_model, captured_model = model(), model()
+    eager_opt, captured_opt = optim.SGD(0.1, momentum=0.5), optim.SGD(0.1, momentum=0.5)
+    captured = capture(step)
+    rng = np.random.default_rng(0)
+    for i in range(3):
+        x = Tensor.from_data(rng.standard_normal((3, 2, 5, 5)).astype(np.float32), device=device)
+        Device.numpy().seed(10 + i)
+        eager = step(eager_model, eager_opt, x)
+        Device.numpy().seed(10 + i)
+        assert np.array_equal(
+            captured(captured_model, captured_opt, x).to_numpy(), eager.to_numpy()
+        )
+        for (name, a), (_, b) in zip(eager_model.named_buffers(), captured_model.named_buffers()):
+            assert np.array_equal(a.to_numpy(), b.to_numpy()), name
+    assert_same_training(eager_model, eager_opt, captured_model, captured_opt)
+
+
 def test_replays_do_not_run_the_step_function():
     device = Device.numpy().autodiff()
     calls = []
