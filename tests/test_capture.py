@@ -344,3 +344,22 @@ def test_the_digits_example_trains_the_same_with_capture(capsys):
     captured_out = capsys.readouterr().out.splitlines()
     assert captured == eager  # bit-identical training: the same test accuracy
     assert captured_out[-1] == eager_out[-1]
+
+
+def test_library_functions_on_recorded_arrays_are_recorded_as_calls():
+    """Runtime code that calls numpy on primitives outside kernels (ufuncs with out=, np.where)
+    is part of the recording too: the written function computes what numpy computes."""
+    from burnpy.capture.recorder import Tape
+    from burnpy.capture.writer import write
+
+    tape = Tape()
+    a, b = tape.bind(np.arange(4.0), "a"), tape.bind(np.ones(4), "b")
+    total = np.add(a, b)
+    np.add(total, np.where(a > 1, a, b), out=total)  # in place, into a recorded value
+    reduced = np.add.reduce(total)
+    written = write("f", tape, [a, b], [total, reduced], {}, "<capture test>")
+    x, y = np.linspace(-1, 2, 4), np.full(4, 0.5)
+    expected = x + y + np.where(x > 1, x, y)
+    got_total, got_reduced = written.function(x, y)
+    assert np.array_equal(got_total, expected) and got_reduced == np.add.reduce(expected)
+    assert "numpy_add(" in written.text and "out=(" in written.text

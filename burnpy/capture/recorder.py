@@ -149,6 +149,14 @@ class Tape:
         self.entries.append(Entry("op", symbol, args, {}, out, label, phase))
         return out
 
+    def function(self, function, args, kwargs, base: str):
+        """A library function (numpy's, torch's) called on recorded values."""
+        result = function(*unwrap(args), **unwrap(kwargs))
+        out = self.wrap(result, base.strip("_") or "call")
+        label, phase = _context()
+        self.entries.append(Entry("function", function, args, kwargs, out, label, phase))
+        return out
+
     def producer(self, value) -> str | None:
         """What made `value`: the label of the tape entry whose result it is."""
         for entry in reversed(self.entries):
@@ -176,6 +184,19 @@ def _base(kernel: str) -> str:
         if kernel.startswith(prefix):
             return kernel[len(prefix) :]
     return kernel
+
+
+def _values(value):
+    """The Values inside a call's arguments."""
+    kind = type(value)
+    if kind is Value:
+        yield value
+    elif kind in (tuple, list):
+        for item in value:
+            yield from _values(item)
+    elif kind is dict:
+        for item in value.values():
+            yield from _values(item)
 
 
 def unwrap(value):
@@ -334,6 +355,19 @@ class Value:
     def __setitem__(self, key, value):
         self.data[unwrap(key)] = unwrap(value)
         self.tape.inplace("[]=", (self, key, value))
+
+    # numpy's and torch's functions called on a Value (outside kernels): recorded as calls
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        function = ufunc if method == "__call__" else getattr(ufunc, method)
+        return self.tape.function(function, inputs, kwargs, ufunc.__name__)
+
+    def __array_function__(self, function, types, args, kwargs):
+        return self.tape.function(function, args, kwargs, function.__name__)
+
+    @classmethod
+    def __torch_function__(cls, function, types, args=(), kwargs=None):
+        tape = next(_values(args)).tape
+        return tape.function(function, args, kwargs or {}, getattr(function, "__name__", "call"))
 
     def __iter__(self):
         raise CaptureError(_reads("iterating over a tensor"))

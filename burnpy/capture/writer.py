@@ -65,6 +65,18 @@ class _Writer:
             self.kernels[key] = global_name
         return global_name
 
+    def function(self, function) -> str:
+        """A library function's global: `numpy_add`, `torch_where`, `numpy_add_at`."""
+        name = self.constants.get(id(function))
+        if name is None:
+            module = (getattr(function, "__module__", None) or "numpy").split(".")[0]
+            owner = getattr(function, "__self__", None)  # a ufunc's method: np.add.at
+            parts = [module, getattr(owner, "__name__", None), function.__name__]
+            name = "_".join(p for p in parts if isinstance(p, str))
+            self.namespace[name] = function
+            self.constants[id(function)] = name
+        return name
+
     def constant(self, value) -> str:
         name = self.constants.get(id(value))
         if name is None:
@@ -126,6 +138,8 @@ class _Writer:
         kind, target, args = entry.kind, entry.target, entry.args
         if kind == "call":
             return f"{self.kernel(entry.backend, target)}({self.call_args(args, entry.kwargs)})"
+        if kind == "function":
+            return f"{self.function(target)}({self.call_args(args, entry.kwargs)})"
         if kind in ("op", "scalar"):
             return self.operation(target, args)
         if target == "[]=":
@@ -212,7 +226,7 @@ def write(name: str, tape, inputs: list, outputs: list, backends: dict, filename
             phase = entry.phase
             lines.append(f"    # -- {_PHASES.get(phase, phase)}")
         statement = writer.statement(entry)
-        target = writer.target(entry.out) if entry.kind in ("call", "op") else None
+        target = writer.target(entry.out) if entry.kind in ("call", "op", "function") else None
         code = f"{target} = {statement}" if target else statement
         label = entry.label or (entry.target if entry.kind == "call" else None)
         lines.append(_line(f"{code}  # {label}" if label else code))
