@@ -363,3 +363,24 @@ def test_library_functions_on_recorded_arrays_are_recorded_as_calls():
     got_total, got_reduced = written.function(x, y)
     assert np.array_equal(got_total, expected) and got_reduced == np.add.reduce(expected)
     assert "numpy_add(" in written.text and "out=(" in written.text
+
+
+def test_a_kernel_writing_into_its_argument_is_replayed_in_place():
+    from burnpy.capture.recorder import RecordingBackend, Tape
+    from burnpy.capture.writer import write
+    from runtime.indexing import IndexingUpdateOp
+
+    inner = backend_for("NumPy")
+    tape = Tape()
+    recording = RecordingBackend(inner, tape)
+    target = tape.bind(np.zeros(4, np.float32), "target")
+    ones = tape.bind(np.ones(3, np.float32), "ones")
+    rows = (np.array([0, 2, 2]),)  # a repeated row accumulates
+    recording.index_update(target, rows, ones, IndexingUpdateOp.Add)  # writes into target
+    doubled = recording.float_mul_scalar(target, 2.0)
+    written = write("f", tape, [target, ones], [doubled], {"NumPy": inner}, "<capture test>")
+    fresh = np.zeros(4, np.float32)
+    (got,) = written.function(fresh, np.ones(3, np.float32))
+    assert np.array_equal(fresh, [1, 0, 2, 0])  # written into, as the eager kernel writes
+    assert np.array_equal(got, [2, 0, 4, 0])
+    assert "index_update(target, " in written.text
