@@ -363,6 +363,9 @@ def test_library_functions_on_recorded_arrays_are_recorded_as_calls():
     got_total, got_reduced = written.function(x, y)
     assert np.array_equal(got_total, expected) and got_reduced == np.add.reduce(expected)
     assert "numpy_add(" in written.text and "out=(" in written.text
+    for read in (np.asarray, np.array, float):  # the data itself cannot leave a recording
+        with pytest.raises(capture.CaptureError, match="reads a tensor's value"):
+            read(a)
 
 
 def test_a_kernel_writing_into_its_argument_is_replayed_in_place():

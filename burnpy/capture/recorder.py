@@ -335,6 +335,12 @@ class Value:
         return len(self.data)
 
     def __getattr__(self, name):
+        if name.startswith("__"):
+            # numpy and torch probe protocols (__array_interface__, ...) by attribute: answering
+            # them would hand over the data unrecorded; without them they call __array__
+            if name.startswith("__dlpack"):
+                raise CaptureError(_reads("exporting a tensor through DLPack"))
+            raise AttributeError(name)
         attr = getattr(self.data, name)
         if callable(attr):
             return lambda *args, **kwargs: self._method(name, attr, args, kwargs)
@@ -343,7 +349,7 @@ class Value:
         return attr
 
     def _method(self, name, method, args, kwargs):
-        if name in ("item", "tolist", "numpy", "cpu", "__dlpack__"):
+        if name in ("item", "tolist", "numpy", "cpu"):
             raise CaptureError(_reads(f"{name}()"))
         result = method(*unwrap(args), **unwrap(kwargs))
         entry_args = (self, args, kwargs)
