@@ -20,6 +20,7 @@ BENCHMARKS = (
     "benches.training",
     "benches.char_transformer",
     "benches.distributed",
+    "benches.capture",
 )
 
 

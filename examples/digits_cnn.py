@@ -6,6 +6,7 @@
     python examples/digits_cnn.py --resume runs/a  # saves every epoch; run again to continue
     python examples/digits_cnn.py --plot loss.png  # loss and accuracy curves (matplotlib)
     python examples/digits_cnn.py --compare        # the same training in PyTorch, side by side
+    python examples/digits_cnn.py --capture        # each step recorded once, replayed as code
     torchrun --standalone --nproc-per-node 2 examples/digits_cnn.py --distributed
                                                    # data-parallel on 2 processes (the Learner)
 
@@ -31,7 +32,7 @@ import numpy as np
 if __package__ in (None, ""):  # run as a script from a checkout: find burnpy and generated
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from burnpy import data, nn, optim  # noqa: E402
+from burnpy import capture, data, nn, optim  # noqa: E402
 from burnpy.nn.functional import cross_entropy  # noqa: E402
 from burnpy.train import Learner, Output  # noqa: E402
 from generated import Device  # noqa: E402
@@ -87,10 +88,22 @@ def make_training(args, device, train):
     return model, optim.Adam(args.lr), scheduler, loader
 
 
-def train_step(model, opt, lr, images, labels) -> float:
+def step_loss(model, opt, lr, images, labels):
+    """One training step; returns the loss tensor."""
     loss = cross_entropy(model(images), labels)
     opt.step(model, loss.backward(), lr=lr)
-    return loss.item()
+    return loss
+
+
+def train_step(model, opt, lr, images, labels) -> float:
+    return step_loss(model, opt, lr, images, labels).item()
+
+
+def captured_train_step():
+    """train_step as burnpy.capture replays it: recorded on its first call for a batch shape,
+    then generated straight-line code (the loss is read after the step, not inside it)."""
+    step = capture(step_loss)
+    return lambda model, opt, lr, images, labels: step(model, opt, lr, images, labels).item()
 
 
 def accuracy(model, items, device) -> float:
@@ -392,14 +405,19 @@ def parse(argv):
     parser.add_argument(
         "--distributed", action="store_true", help="data-parallel on the processes of torchrun"
     )
+    parser.add_argument(
+        "--capture", action="store_true", help="record the step once and replay it (capture)"
+    )
     parser.add_argument("--epochs", type=int, default=15)
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--subset", type=int, help="use only the first N images (smoke runs)")
     args = parser.parse_args(argv)
-    if args.distributed and (args.compare or args.plot):
-        parser.error("--compare and --plot run on one process: leave them out with --distributed")
+    if args.distributed and (args.compare or args.plot or args.capture):
+        parser.error(
+            "--compare, --plot and --capture run on one process: leave them out with --distributed"
+        )
     return args
 
 
@@ -441,7 +459,7 @@ def main(argv=None) -> float:
             checkpoint.save(model, opt, scheduler, loader, history + done)
 
     history += run_epochs(
-        train_step,
+        captured_train_step() if args.capture else train_step,
         model,
         opt,
         scheduler,

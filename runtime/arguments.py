@@ -156,7 +156,7 @@ def scalar_for(op: str, tensor, value):
         expected = "True or False" if kind is BOOL else "a real number"
         raise TypeError(f"{op}: expected a Tensor or {expected}, got {_what(value)}")
     if kind is FLOAT:
-        return float(value)
+        return as_float(value)
     if kind is INT:
         if isinstance(value, float | np.floating) and not float(value).is_integer():
             raise TypeError(f"{op}: an Int tensor takes an integer scalar, got {value!r}")
@@ -410,6 +410,15 @@ def real_arg(op: str, name: str, value, optional: bool = False):
     if not isinstance(value, int | float | np.integer | np.floating) or isinstance(value, bool):
         expected = "a real number or None" if optional else "a real number"
         raise TypeError(f"{op}: `{name}` takes {expected}, got {_what(value)}")
+    return as_float(value)
+
+
+def as_float(value) -> float:
+    """A real number as a float. A float passes as it is, and so does a subclass of float other
+    than numpy's (whose float64 would promote a float32 tensor): a captured step's recorded
+    number (burnpy.capture) must reach the kernel call as itself to be recorded."""
+    if type(value) is float or (isinstance(value, float) and not isinstance(value, np.floating)):
+        return value
     return float(value)
 
 

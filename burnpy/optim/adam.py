@@ -74,8 +74,9 @@ class Adam(_AdaptiveMoments):
             grad = param * self.weight_decay + grad
         state = self.moments(grad, state)
         time = state["time"]
-        # burn's arrangement: sqrt(1 - b2^t) folded into the numerator and epsilon.
-        correction_2 = math.sqrt(1.0 - self.beta_2**time)
+        # burn's arrangement: sqrt(1 - b2^t) folded into the numerator and epsilon; as `** 0.5`
+        # rather than math.sqrt, which a captured step could not record (burnpy.capture).
+        correction_2 = (1.0 - self.beta_2**time) ** 0.5
         factor = correction_2 / (1.0 - self.beta_1**time)
         denominator = self.second_moment(state).sqrt() + self.epsilon * correction_2
         return param - state["moment_1"] * factor / denominator * lr, state

@@ -57,13 +57,19 @@ def autodiff_backend(inner, strategy: GradientCheckpointingStrategy, ops, record
     key = (inner.variant, strategy)
     backend = _SPECIALIZATIONS.get(key)
     if backend is None:
-        checkpointing = (
-            BalancedCheckpointing()
-            if strategy is GradientCheckpointingStrategy.Balanced
-            else NoCheckpointing()
-        )
-        backend = _SPECIALIZATIONS[key] = Autodiff(inner, checkpointing, ops, recorders)
+        backend = _SPECIALIZATIONS[key] = new_autodiff_backend(inner, strategy, ops, recorders)
     return backend
+
+
+def new_autodiff_backend(inner, strategy: GradientCheckpointingStrategy, ops, recorders):
+    """A specialization of its own, not shared: over a stand-in for an inner backend (a
+    recording one), whose kernels must not reach the shared specializations."""
+    checkpointing = (
+        BalancedCheckpointing()
+        if strategy is GradientCheckpointingStrategy.Balanced
+        else NoCheckpointing()
+    )
+    return Autodiff(inner, checkpointing, ops, recorders)
 
 
 class Autodiff:

@@ -1,0 +1,563 @@
+"""Recording a step: its first run, with every inner-backend kernel call written on a tape.
+
+While a step is recorded each backend it uses is substituted (`BACKENDS.substitute`) by a
+`RecordingBackend` over the real one. Every primitive the step sees is a `Value`: the backend's
+array, wrapped, so the data flow between calls is explicit (no guessing by identity) and what the
+runtime does to primitives outside kernels (a backward rule's `g * rhs`, the gradient sums of the
+backward pass) is recorded too, as Python operators. Every number the step takes (its float
+arguments, the optimiser's rates and state) is a `Number`: a float whose arithmetic is recorded,
+so a learning rate that changes every step is an input of the generated code, not a constant;
+a branch on a number (`if lr > 0`, `int(x)`) becomes a guard, checked before a replay.
+
+What cannot be replayed raises CaptureError: reading a value (`item()`, `to_numpy()`, `bool(t)`)
+and the ops whose result shape depends on the data.
+"""
+
+import keyword
+import operator
+import os
+import sys
+
+import numpy as np
+
+import burnpy.optim
+import generated.tensor
+import runtime.tensor
+
+from runtime.autodiff import graph
+from runtime.autodiff.gradients import Gradients
+from runtime.autodiff.steps import Backward
+
+# Kernels whose result's shape depends on the values: a replay could not reuse what follows.
+DATA_DEPENDENT = {"float_mask_select", "int_mask_select", "bool_mask_select", "bool_argwhere"}
+# What a backend answers about a primitive without computing: constants of the recording.
+QUERIES = {"dtype", "device_of", "native_device", "native_dtype"}
+_PREFIXES = ("float_", "int_", "bool_")
+
+
+class CaptureError(RuntimeError):
+    """A step does something a recording cannot replay: it reads a value, or runs an op whose
+    result shape depends on the data. `capture(fn, fallback=True)` runs such a step eagerly."""
+
+
+def _array_types() -> tuple:
+    types = [np.ndarray, np.generic]
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        types.append(torch.Tensor)
+    return tuple(types)
+
+
+class Entry:
+    """One line of the tape. kind: "call" (a kernel), "op" (a Python operator or an array
+    method on Values), "inplace" (an augmented assignment or item assignment), "scalar" (number
+    arithmetic), "guard" (a branch on numbers). `out` is the result's structure (Values, or
+    constants), `label` the catalogue op or rule, `phase` forward / backward / update."""
+
+    __slots__ = ("kind", "target", "args", "kwargs", "out", "label", "phase", "backend")
+
+    def __init__(self, kind, target, args, kwargs, out, label, phase, backend=None):
+        self.kind = kind
+        self.target = target
+        self.args = args
+        self.kwargs = kwargs
+        self.out = out
+        self.label = label
+        self.phase = phase
+        self.backend = backend
+
+
+class Tape:
+    """The calls of one recording, in order, and the values that flow between them."""
+
+    def __init__(self):
+        self.entries: list[Entry] = []
+        self.counts: dict[str, int] = {}
+        self.array_types = _array_types()
+        self.keep = []  # every real result, alive until the tape is dropped
+        self.reserved: set[str] = set()  # the inputs' names, bound before any other
+
+    # -- names ---------------------------------------------------------------------------------
+    def name(self, base: str) -> str:
+        while True:
+            count = self.counts.get(base, 0)
+            self.counts[base] = count + 1
+            name = f"{base}_{count}"
+            if name not in self.reserved:
+                return name
+
+    def input_name(self, name: str) -> str:
+        name = "".join(c if c.isalnum() else "_" for c in name)
+        if not name.isidentifier() or keyword.iskeyword(name):
+            name = f"arg_{name}"
+        while name in self.reserved:
+            name += "_"
+        self.reserved.add(name)
+        return name
+
+    def bind(self, data, name: str) -> "Value":
+        """The Value of an input array, named after its argument."""
+        self.keep.append(data)
+        return Value(data, self, self.input_name(name))
+
+    def reserve(self, plain, name: str) -> "Number":
+        """The Number of an input number, named after its argument."""
+        return Number(plain, self, self.input_name(name))
+
+    def value(self, data, base: str) -> "Value":
+        self.keep.append(data)
+        return Value(data, self, self.name(base))
+
+    def number(self, plain, base: str) -> "Number":
+        return Number(plain, self, self.name(base))
+
+    # -- wrapping ------------------------------------------------------------------------------
+    def wrap(self, result, base: str):
+        """A call's result with every array in it a new Value."""
+        if isinstance(result, self.array_types):
+            return self.value(result, base)
+        if type(result) in (tuple, list):
+            return type(result)(self.wrap(item, base) for item in result)
+        return result
+
+    # -- recording -----------------------------------------------------------------------------
+    def kernel(self, backend, name: str, kernel, args, kwargs):
+        if name in DATA_DEPENDENT:
+            raise CaptureError(
+                f"{_called()} runs {name}, which makes a result whose shape depends on the "
+                f"values, so a replay could not reuse what follows; compute it outside the "
+                f"captured step, or use capture(fn, fallback=True) to run such a step eagerly"
+            )
+        if name == "to_numpy":
+            raise CaptureError(_reads(_reader(), self.producer(args[0])))
+        result = kernel(*unwrap(args), **unwrap(kwargs))
+        if name in QUERIES:
+            return result
+        base = _base(name)
+        out = self.wrap(result, base)
+        if isinstance(out, (bool, int, float)):  # a kernel that answers with a value
+            raise CaptureError(_reads(f"{name}()", self.producer(args[0]) if args else None))
+        label, phase = _context()
+        self.entries.append(
+            Entry("call", name, args, kwargs, out, label or name, phase, backend.variant)
+        )
+        return out
+
+    def operation(self, symbol: str, args, result, base: str):
+        out = self.wrap(result, base)
+        label, phase = _context()
+        self.entries.append(Entry("op", symbol, args, {}, out, label, phase))
+        return out
+
+    def function(self, function, args, kwargs, base: str):
+        """A library function (numpy's, torch's) called on recorded values."""
+        result = function(*unwrap(args), **unwrap(kwargs))
+        out = self.wrap(result, base.strip("_") or "call")
+        label, phase = _context()
+        self.entries.append(Entry("function", function, args, kwargs, out, label, phase))
+        return out
+
+    def producer(self, value) -> str | None:
+        """What made `value`: the label of the tape entry whose result it is."""
+        for entry in reversed(self.entries):
+            out = entry.out
+            if out is value or (type(out) in (tuple, list) and any(v is value for v in out)):
+                return entry.label or entry.target
+        return None
+
+    def inplace(self, symbol: str, args):
+        label, phase = _context()
+        self.entries.append(Entry("inplace", symbol, args, {}, None, label, phase))
+
+    def scalar(self, symbol: str, args, plain):
+        out = self.number(plain, _SCALAR_NAMES.get(symbol, "number"))
+        self.entries.append(Entry("scalar", symbol, args, {}, out, None, "numbers"))
+        return out
+
+    def guard(self, symbol: str, args, outcome):
+        self.entries.append(Entry("guard", symbol, args, {}, outcome, None, "numbers"))
+        return outcome
+
+
+def _base(kernel: str) -> str:
+    for prefix in _PREFIXES:
+        if kernel.startswith(prefix):
+            return kernel[len(prefix) :]
+    return kernel
+
+
+def _values(value):
+    """The Values inside a call's arguments."""
+    kind = type(value)
+    if kind is Value:
+        yield value
+    elif kind in (tuple, list):
+        for item in value:
+            yield from _values(item)
+    elif kind is dict:
+        for item in value.values():
+            yield from _values(item)
+
+
+def unwrap(value):
+    """The real arrays and numbers inside a call's arguments."""
+    kind = type(value)
+    if kind is Value:
+        return value.data
+    if kind is Number:
+        return value.plain
+    if kind in (tuple, list):
+        return kind(unwrap(item) for item in value)
+    if kind is dict:
+        return {key: unwrap(item) for key, item in value.items()}
+    return value
+
+
+_GRAPH_FILE = graph.__file__
+_GENERATED = os.path.dirname(generated.__file__)
+_OPTIM = os.path.dirname(burnpy.optim.__file__)
+_TENSOR_FILES = {generated.tensor.__file__, runtime.tensor.__file__}
+_GRADIENTS_REGISTER = Gradients.register.__code__
+
+
+def _context() -> tuple:
+    """(label, phase) of the kernel call being recorded, from the frames above it: the
+    catalogue op whose recorder or routing runs it, or the backward rule; the phase is
+    "backward" inside a backward pass, "update" inside an optimiser, else "forward"."""
+    frame = sys._getframe(2)
+    label = None
+    while frame is not None:
+        code = frame.f_code
+        if label is None:
+            file = code.co_filename
+            if code.co_name in ("run", "recompute") and isinstance(
+                frame.f_locals.get("self"), Backward
+            ):
+                what = "backward" if code.co_name == "run" else "recomputed"
+                label = f"{frame.f_locals['self'].rule.name} {what}"
+            elif code is _GRADIENTS_REGISTER:
+                label = "gradient accumulated"
+            elif file.startswith(_GENERATED) and code.co_name[0] != "<":
+                label = code.co_name  # a recorder (its op's name) or a routing function
+            elif file == _GRAPH_FILE and code.co_name == "_ones":
+                label = "backward seed: ones"
+        if code.co_filename == _GRAPH_FILE and code.co_name == "backward":
+            return label, "backward"
+        if code.co_filename.startswith(_OPTIM) and code.co_name == "step":
+            return label, "update"
+        frame = frame.f_back
+    return label, "forward"
+
+
+_READERS = ("item", "tolist", "__bool__", "__float__", "__int__", "__array__", "__repr__")
+
+
+def _reader() -> str:
+    """The Tensor method that asked for the data (the outermost: `item()` under `bool(t)`)."""
+    frame, found = sys._getframe(1), "to_numpy()"
+    while frame is not None:
+        name = frame.f_code.co_name
+        if name in _READERS or name == "to_numpy":
+            found = {"__bool__": "bool(t)", "__float__": "float(t)", "__int__": "int(t)"}.get(
+                name, f"{name}()"
+            )
+        frame = frame.f_back
+    return found
+
+
+def _called() -> str:
+    """The Tensor method the step called (the outermost one: `t[mask]` over `mask_select`)."""
+    frame, found = sys._getframe(1), "an op"
+    while frame is not None:
+        code = frame.f_code
+        if code.co_filename in _TENSOR_FILES:
+            found = "t[mask]" if code.co_name == "__getitem__" else f"{code.co_name}()"
+        frame = frame.f_back
+    return found
+
+
+def _reads(what: str, producer: str | None = None) -> str:
+    of = f" (the output of {producer})" if producer else ""
+    return (
+        f"{what} reads a tensor's value{of} while the step is recorded, but a replay runs no "
+        f"Python between its kernels; return the tensor from the step and read it "
+        f"afterwards, or use capture(fn, fallback=True) to run such a step eagerly"
+    )
+
+
+class RecordingBackend:
+    """The inner backend as a recorded step sees it: every kernel call goes on the tape."""
+
+    def __init__(self, inner, tape: Tape):
+        self._inner = inner
+        self._tape = tape
+        self.variant = inner.variant
+        self.name = inner.name
+
+    def __getattr__(self, name):
+        attr = getattr(self._inner, name)
+        if not callable(attr):
+            return attr
+        tape, inner = self._tape, self._inner
+
+        def kernel(*args, **kwargs):
+            return tape.kernel(inner, name, attr, args, kwargs)
+
+        setattr(self, name, kernel)  # later lookups of this kernel find it directly
+        return kernel
+
+
+class Value:
+    """A primitive while a step is recorded: the real array (`data`) and its name on the tape.
+    Operators and array methods on it run on the array and are recorded."""
+
+    __slots__ = ("data", "tape", "name")
+
+    def __init__(self, data, tape: Tape, name: str):
+        self.data = data
+        self.tape = tape
+        self.name = name
+
+    # plain facts about the array: constants of the recording (shapes specialise)
+    @property
+    def shape(self):
+        return self.data.shape
+
+    @property
+    def dtype(self):
+        return self.data.dtype
+
+    @property
+    def ndim(self):
+        return self.data.ndim
+
+    def __len__(self):
+        return len(self.data)
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            # numpy and torch probe protocols (__array_interface__, ...) by attribute: answering
+            # them would hand over the data unrecorded; without them they call __array__
+            if name.startswith("__dlpack"):
+                raise CaptureError(_reads("exporting a tensor through DLPack"))
+            raise AttributeError(name)
+        attr = getattr(self.data, name)
+        if callable(attr):
+            return lambda *args, **kwargs: self._method(name, attr, args, kwargs)
+        if isinstance(attr, self.tape.array_types):  # .T, .mT
+            return self.tape.operation("." + name, (self,), attr, name.strip("_") or "attr")
+        return attr
+
+    def _method(self, name, method, args, kwargs):
+        if name in ("item", "tolist", "numpy", "cpu"):
+            raise CaptureError(_reads(f"{name}()"))
+        result = method(*unwrap(args), **unwrap(kwargs))
+        entry_args = (self, args, kwargs)
+        return self.tape.operation("." + name, entry_args, result, name)
+
+    def __getitem__(self, key):
+        return self.tape.operation("[]", (self, key), self.data[unwrap(key)], "item")
+
+    def __setitem__(self, key, value):
+        self.data[unwrap(key)] = unwrap(value)
+        self.tape.inplace("[]=", (self, key, value))
+
+    # numpy's and torch's functions called on a Value (outside kernels): recorded as calls
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        function = ufunc if method == "__call__" else getattr(ufunc, method)
+        return self.tape.function(function, inputs, kwargs, ufunc.__name__)
+
+    def __array_function__(self, function, types, args, kwargs):
+        return self.tape.function(function, args, kwargs, function.__name__)
+
+    @classmethod
+    def __torch_function__(cls, function, types, args=(), kwargs=None):
+        tape = next(_values(args)).tape
+        return tape.function(function, args, kwargs or {}, getattr(function, "__name__", "call"))
+
+    def __iter__(self):
+        raise CaptureError(_reads("iterating over a tensor"))
+
+    def __array__(self, dtype=None, copy=None):
+        raise CaptureError(_reads("converting a tensor to numpy"))
+
+    def __bool__(self):
+        raise CaptureError(_reads("bool(tensor)"))
+
+    def __float__(self):
+        raise CaptureError(_reads("float(tensor)"))
+
+    def __int__(self):
+        raise CaptureError(_reads("int(tensor)"))
+
+    __index__ = __int__
+
+    def __repr__(self):
+        return f"Value({self.name}, shape={tuple(self.shape)}, dtype={self.dtype})"
+
+
+_OPERATORS = {
+    "+": ("add", operator.add),
+    "-": ("sub", operator.sub),
+    "*": ("mul", operator.mul),
+    "/": ("div", operator.truediv),
+    "//": ("floordiv", operator.floordiv),
+    "%": ("mod", operator.mod),
+    "**": ("pow", operator.pow),
+    "@": ("matmul", operator.matmul),
+    "&": ("and", operator.and_),
+    "|": ("or", operator.or_),
+    "^": ("xor", operator.xor),
+    "<": ("lt", operator.lt),
+    "<=": ("le", operator.le),
+    ">": ("gt", operator.gt),
+    ">=": ("ge", operator.ge),
+    "==": ("eq", operator.eq),
+    "!=": ("ne", operator.ne),
+}
+_DUNDERS = {
+    "+": "add",
+    "-": "sub",
+    "*": "mul",
+    "/": "truediv",
+    "//": "floordiv",
+    "%": "mod",
+    "**": "pow",
+    "@": "matmul",
+    "&": "and",
+    "|": "or",
+    "^": "xor",
+}
+_COMPARISONS = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}
+_UNARY = {
+    "neg": ("u-", operator.neg, "neg"),
+    "pos": ("u+", operator.pos, "pos"),
+    "invert": ("~", operator.invert, "invert"),
+    "abs": ("abs", abs, "abs"),
+}
+_SCALAR_NAMES = {symbol: base for symbol, (base, _) in _OPERATORS.items()}
+_SCALAR_NAMES.update({"u-": "neg", "abs": "abs"})
+
+
+def _value_binary(symbol, reflected):
+    base, fn = _OPERATORS[symbol]
+
+    def method(self, other):
+        a, b = (other, self) if reflected else (self, other)
+        return self.tape.operation(symbol, (a, b), fn(unwrap(a), unwrap(b)), base)
+
+    return method
+
+
+def _value_inplace(symbol):
+    _, fn = _OPERATORS[symbol]
+    in_place = getattr(operator, "i" + fn.__name__.strip("_"))
+
+    def method(self, other):
+        result = in_place(self.data, unwrap(other))
+        if result is self.data:
+            self.tape.inplace(symbol + "=", (self, other))
+            return self
+        return self.tape.operation(symbol, (self, other), result, _OPERATORS[symbol][0])
+
+    return method
+
+
+def _value_unary(symbol, fn, base):
+    def method(self):
+        return self.tape.operation(symbol, (self,), fn(self.data), base)
+
+    return method
+
+
+for _symbol, _dunder in _DUNDERS.items():
+    setattr(Value, f"__{_dunder}__", _value_binary(_symbol, False))
+    setattr(Value, f"__r{_dunder}__", _value_binary(_symbol, True))
+    setattr(Value, f"__i{_dunder}__", _value_inplace(_symbol))
+for _symbol, _dunder in _COMPARISONS.items():
+    setattr(Value, f"__{_dunder}__", _value_binary(_symbol, False))
+for _name, (_symbol, _fn, _stem) in _UNARY.items():
+    setattr(Value, f"__{_name}__", _value_unary(_symbol, _fn, _stem))
+Value.__hash__ = object.__hash__
+
+
+class Number(float):
+    """A number the step takes (a float argument, an optimiser's rate or state) while it is
+    recorded: its arithmetic goes on the tape as scalar lines, so the replay computes it from
+    the inputs again; a comparison or a conversion (`if lr > 0`, `int(n)`) becomes a guard.
+    `plain` is the value as eager Python would hold it (an int stays an int)."""
+
+    __slots__ = ("plain", "tape", "name")
+
+    def __new__(cls, plain, tape: Tape, name: str):
+        number = super().__new__(cls, plain)
+        number.plain = plain
+        number.tape = tape
+        number.name = name
+        return number
+
+    def __repr__(self):
+        return repr(self.plain)
+
+    __str__ = __repr__
+
+    def __format__(self, spec):
+        return format(self.plain, spec)
+
+    __hash__ = float.__hash__
+
+    def __bool__(self):
+        return self.tape.guard("bool", (self,), bool(self.plain))
+
+    def __int__(self):
+        return self.tape.guard("int", (self,), int(self.plain))
+
+    def __float__(self):
+        return self.tape.guard("float", (self,), float(self.plain))
+
+    def __round__(self, ndigits=None):
+        return self.tape.guard("round", (self, ndigits), round(self.plain, ndigits))
+
+    def __neg__(self):
+        return self.tape.scalar("u-", (self,), -self.plain)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return self.tape.scalar("abs", (self,), abs(self.plain))
+
+
+_NUMBER_TYPES = (int, float, bool)
+
+
+def _number_binary(symbol, reflected):
+    _, fn = _OPERATORS[symbol]
+
+    def method(self, other):
+        if type(other) is not Number and type(other) not in _NUMBER_TYPES:
+            return NotImplemented
+        a, b = (other, self) if reflected else (self, other)
+        return self.tape.scalar(symbol, (a, b), fn(unwrap(a), unwrap(b)))
+
+    return method
+
+
+def _number_comparison(symbol):
+    _, fn = _OPERATORS[symbol]
+
+    def method(self, other):
+        if type(other) is not Number and type(other) not in _NUMBER_TYPES:
+            return NotImplemented
+        return self.tape.guard(symbol, (self, other), fn(self.plain, unwrap(other)))
+
+    return method
+
+
+for _symbol in ("+", "-", "*", "/", "//", "%", "**"):
+    _dunder = _DUNDERS[_symbol]
+    setattr(Number, f"__{_dunder}__", _number_binary(_symbol, False))
+    setattr(Number, f"__r{_dunder}__", _number_binary(_symbol, True))
+for _symbol, _dunder in _COMPARISONS.items():
+    setattr(Number, f"__{_dunder}__", _number_comparison(_symbol))
+Number.__hash__ = float.__hash__

@@ -1,0 +1,206 @@
+"""The signature of a call: what a recording depends on, and the inputs bound from the call.
+
+A signature is the structure of the arguments with, for each tensor, its kind, autodiff context,
+dtype, shape, device and requirement; for a module, the type, mode and settings of each of its
+modules and the same facts of each parameter and buffer; for an optimiser, its type, settings
+and the structure of its state for the parameters of the modules passed. Numbers are not part of
+it: a float argument, an optimiser's float settings and the numbers in its state are inputs.
+Ints, bools and strings are (an int often shapes a tensor).
+"""
+
+from burnpy.capture.recorder import CaptureError
+from burnpy.nn.module import Module
+from burnpy.optim.optimizer import Optimizer
+from generated import Tensor
+from runtime.autodiff.gradients import Gradients
+from runtime.autodiff.node import Requirement
+from runtime.backends import backend_for
+
+_CONSTANTS = (int, bool, str, type(None))
+_SETTINGS = (int, float, bool, str, type(None))  # a module's settings that shape its forward
+_MODULE_INTERNAL = ("_param_ids", "_buffers", "_grad_off")
+_DEVICE_OF: dict = {}  # variant -> its backend's device_of, found once
+_GRAD, _TRACKED = Requirement.Grad, Requirement.GradInBackward
+
+
+class Signature:
+    """A hashable description of one call's arguments; prints what it holds."""
+
+    __slots__ = ("key", "text")
+
+    def __init__(self, key: tuple, text: str):
+        self.key = key
+        self.text = text
+
+    def __eq__(self, other):
+        return isinstance(other, Signature) and other.key == self.key
+
+    def __hash__(self):
+        return hash(self.key)
+
+    def __repr__(self):
+        return f"Signature({self.text})"
+
+
+class Arguments:
+    """One call's arguments walked in a fixed order: the signature's key, the inputs (the inner
+    primitive of each tensor, each number), the tensors behind them, the modules (their entries)
+    and the optimisers (their float settings and, per parameter, their state)."""
+
+    def __init__(self, arguments: dict, wrap=None):
+        # With `wrap(index)`, the walk also rebuilds the arguments with each input replaced by
+        # what wrap gives (a recording's stand-ins), in `rebuilt`.
+        self.wrap = wrap
+        self.rebuilt: dict = {}
+        self.key: list = []
+        self.names: list[str] = []  # per input, for the generated function's parameters
+        self.values: list = []  # per input
+        self.tensors: list = []  # per input: the Tensor, or None for a number
+        self.modules: list = []  # (module, [(owner, path, input index)])
+        # (optimiser, [(setting, input index)], [(param_id, [(state key, input index | None)])])
+        self.optimizers: list = []
+        for name, value in arguments.items():
+            self.rebuilt[name] = self._walk(name, value)
+        self.param_ids = [pid for module, _ in self.modules for pid in module.param_ids()]
+        for optimizer, _, states in self.optimizers:
+            for position, pid in enumerate(self.param_ids):
+                state = optimizer.state.get(pid)
+                if state is None:
+                    self.key.append(None)
+                    continue
+                self.key.append(tuple(state))
+                entries = []
+                for key, value in state.items():
+                    index = len(self.values)
+                    self._leaf(f"{type(optimizer).__name__.lower()}_{position}_{key}", value, True)
+                    entries.append((key, index if len(self.values) > index else None))
+                states.append((pid, entries))
+
+    def signature(self) -> Signature:
+        key = tuple(self.key)
+        return Signature(key, _describe(self))
+
+    # -- walking -------------------------------------------------------------------------------
+    def _walk(self, name: str, value):
+        if type(value) is Tensor:  # the common case first: a replay walks every call
+            return self._tensor(name, value)
+        if isinstance(value, Module):
+            self._module(name, value)
+            return value
+        if isinstance(value, Optimizer):
+            self._optimizer(name, value)
+            return value
+        if type(value) in (list, tuple):
+            self.key.append((type(value), len(value)))
+            walk = self._walk
+            items = [walk(f"{name}_{index}", item) for index, item in enumerate(value)]
+            return items if type(value) is list else tuple(items)
+        if type(value) is dict:
+            self.key.append((dict, tuple(value)))
+            return {key: self._walk(f"{name}_{key}", item) for key, item in value.items()}
+        return self._leaf(name, value)
+
+    def _leaf(self, name: str, value, state=False):
+        if isinstance(value, Tensor):
+            return self._tensor(name, value)
+        if type(value) is float or (state and type(value) is int):
+            # (an int in an optimiser's state is its step count: an input, kept an int)
+            self.key.append(type(value))
+            return self._input(name, value, None)
+        if type(value) in _CONSTANTS:
+            self.key.append(value)
+            return value
+        elif isinstance(value, Gradients):
+            raise CaptureError(
+                f"capture: argument {name} is a Gradients; compute the gradients inside the "
+                "captured step (call backward() there)"
+            )
+        else:
+            raise CaptureError(
+                f"capture: argument {name} is a {type(value).__name__}; a captured step takes "
+                "tensors, numbers, strings, lists, tuples and dicts of them, modules and "
+                "optimisers"
+            )
+
+    def _tensor(self, name: str, tensor):
+        kind = tensor.kind
+        primitive = tensor.primitive
+        if kind.is_autodiff:
+            requirement = primitive.node.requirement
+            if requirement is _TRACKED:
+                raise CaptureError(
+                    f"capture: tensor {name} is the result of tracked ops; a captured step "
+                    "takes leaves: pass `t.detach()` (or `t.detach().require_grad()`)"
+                )
+            grad = requirement is _GRAD  # (a bool: an Enum's hash runs in Python)
+            primitive = primitive.primitive
+        else:
+            grad = None
+        device_of = _DEVICE_OF.get(kind.variant)
+        if device_of is None:
+            device_of = _DEVICE_OF[kind.variant] = backend_for(kind.variant).device_of
+        self.key.append(
+            (kind, tensor.context, primitive.dtype, primitive.shape, device_of(primitive), grad)
+        )
+        index = len(self.values)  # _input, written out: it runs for every tensor of every call
+        self.names.append(name)
+        self.values.append(primitive)
+        self.tensors.append(tensor)
+        return primitive if self.wrap is None else self.wrap(index)
+
+    def _input(self, name: str, value, tensor):
+        index = len(self.values)
+        self.names.append(name)
+        self.values.append(value)
+        self.tensors.append(tensor)
+        return value if self.wrap is None else self.wrap(index)
+
+    def _module(self, name: str, module: Module) -> None:
+        for path, child in module.named_modules():
+            settings = tuple(
+                (key, value)
+                for key, value in vars(child).items()
+                if type(value) in _SETTINGS and key not in _MODULE_INTERNAL
+            )
+            self.key.append((path, type(child), settings))
+        entries = []
+        for dotted, owner, path, tensor, is_param in module._entries():
+            self.key.append((dotted, is_param))
+            entries.append((owner, path, len(self.values)))
+            self._tensor(f"{name}_{dotted}".replace(".", "_"), tensor)
+        self.modules.append((module, entries))
+
+    def _optimizer(self, name: str, optimizer: Optimizer) -> None:
+        settings = []
+        self.key.append(type(optimizer))
+        for key, value in vars(optimizer).items():
+            if key == "state":
+                continue
+            if type(value) is float:
+                self.key.append((key, float))
+                settings.append((key, len(self.values)))
+                self._input(f"{name}_{key}", value, None)
+            else:
+                self.key.append((key, value if type(value) in _CONSTANTS else type(value)))
+        self.optimizers.append((optimizer, settings, []))
+
+
+def _describe(arguments: Arguments) -> str:
+    """The arguments in short: each tensor and number, each module and optimiser as a whole."""
+    owned = {index for _, entries in arguments.modules for _, _, index in entries}
+    parts = []
+    for module, entries in arguments.modules:
+        parts.append(f"{type(module).__name__} ({len(entries)} tensors)")
+    for optimizer, settings, states in arguments.optimizers:
+        owned |= {index for _, index in settings}
+        owned |= {index for _, entries in states for _, index in entries if index is not None}
+        held = f"state for {len(states)} parameters" if states else "no state yet"
+        parts.append(f"{type(optimizer).__name__} ({held})")
+    for index, (name, value) in enumerate(zip(arguments.names, arguments.values)):
+        if index in owned:
+            continue
+        if type(value) in (int, float):
+            parts.append(f"{name}: {type(value).__name__}")
+        else:
+            parts.append(f"{name}: {value.dtype} {list(value.shape)}")
+    return ", ".join(parts)

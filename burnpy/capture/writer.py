@@ -1,0 +1,261 @@
+"""Writing a recorded step as one straight-line Python function.
+
+The function takes the step's inputs (tensor primitives and numbers) as parameters and returns
+its outputs as a tuple. First the number arithmetic and the guards (a guard that fails returns
+None before any kernel ran: the step is recorded again); then the kernels in recorded order,
+each a global of the function bound to the inner backend's method, each value named after the op
+that made it (`matmul_3`), a comment per line naming the catalogue op or backward rule, and a
+`del` once a value's last reader has run. Formatted with black when black is installed, and
+registered with linecache so that a traceback through it shows its lines.
+"""
+
+import linecache
+import math
+
+from burnpy.capture.recorder import Number, Value
+
+_BINARY = {
+    "+",
+    "-",
+    "*",
+    "/",
+    "//",
+    "%",
+    "**",
+    "@",
+    "&",
+    "|",
+    "^",
+    "<",
+    "<=",
+    ">",
+    ">=",
+    "==",
+    "!=",
+}
+_PHASES = {
+    "forward": "forward",
+    "backward": "backward (the rules' kernels, in the order the backward pass ran them)",
+    "update": "optimiser update",
+}
+
+
+class Source:
+    """A written step: its text, the file name it is registered under, and its function."""
+
+    def __init__(self, text: str, filename: str, function):
+        self.text = text
+        self.filename = filename
+        self.function = function
+
+
+class _Writer:
+    def __init__(self, backends: dict):
+        self.backends = backends  # variant -> the real inner backend
+        self.namespace: dict = {}
+        self.constants: dict = {}  # id -> name, for objects that have no literal
+        self.kernels: dict = {}  # (variant, kernel) -> global name
+
+    def kernel(self, variant: str, name: str) -> str:
+        key = (variant, name)
+        global_name = self.kernels.get(key)
+        if global_name is None:
+            global_name = name if len(self.backends) == 1 else f"{variant.lower()}_{name}"
+            self.namespace[global_name] = getattr(self.backends[variant], name)
+            self.kernels[key] = global_name
+        return global_name
+
+    def function(self, function) -> str:
+        """A library function's global: `numpy_add`, `torch_where`, `numpy_add_at`."""
+        name = self.constants.get(id(function))
+        if name is None:
+            module = (getattr(function, "__module__", None) or "numpy").split(".")[0]
+            owner = getattr(function, "__self__", None)  # a ufunc's method: np.add.at
+            parts = [module, getattr(owner, "__name__", None), function.__name__]
+            name = "_".join(p for p in parts if isinstance(p, str))
+            self.namespace[name] = function
+            self.constants[id(function)] = name
+        return name
+
+    def constant(self, value) -> str:
+        name = self.constants.get(id(value))
+        if name is None:
+            base = getattr(value, "name", None) if not callable(value) else None
+            base = base if isinstance(base, str) and base.isidentifier() else type(value).__name__
+            base = "".join(c if c.isalnum() else "_" for c in str(base).lower())
+            name = f"{base}_const"
+            count = 0
+            while name in self.namespace:
+                count += 1
+                name = f"{base}_const{count}"
+            self.namespace[name] = value
+            self.constants[id(value)] = name
+        return name
+
+    def expr(self, value) -> str:
+        kind = type(value)
+        if kind is Value or kind is Number:
+            return value.name
+        if kind is str and value.isprintable() and '"' not in value and "\\" not in value:
+            return f'"{value}"'  # as black quotes it
+        if value is None or kind is bool or kind is int or kind is str:
+            return repr(value)
+        if kind is float:
+            return repr(value) if math.isfinite(value) else f'float("{value}")'
+        if kind is tuple:
+            items = ", ".join(self.expr(v) for v in value)
+            return f"({items},)" if len(value) == 1 else f"({items})"
+        if kind is list:
+            return "[" + ", ".join(self.expr(v) for v in value) + "]"
+        if kind is dict:
+            return (
+                "{" + ", ".join(f"{self.expr(k)}: {self.expr(v)}" for k, v in value.items()) + "}"
+            )
+        if kind is slice:
+            return (
+                f"slice({self.expr(value.start)}, {self.expr(value.stop)}, {self.expr(value.step)})"
+            )
+        if value is Ellipsis:
+            return "..."
+        return self.constant(value)
+
+    def call_args(self, args, kwargs) -> str:
+        parts = [self.expr(a) for a in args]
+        parts += [f"{key}={self.expr(v)}" for key, v in kwargs.items()]
+        return ", ".join(parts)
+
+    def target(self, out) -> str | None:
+        """The left side of an assignment of `out`, or None when it is not assigned."""
+        if type(out) is Value:
+            return out.name
+        if type(out) in (tuple, list) and any(type(v) is Value for v in out):
+            return ", ".join(v.name if type(v) is Value else "_" for v in out) + (
+                "," if len(out) == 1 else ""
+            )
+        return None
+
+    def statement(self, entry) -> str:
+        kind, target, args = entry.kind, entry.target, entry.args
+        if kind == "call":
+            return f"{self.kernel(entry.backend, target)}({self.call_args(args, entry.kwargs)})"
+        if kind == "function":
+            return f"{self.function(target)}({self.call_args(args, entry.kwargs)})"
+        if kind in ("op", "scalar"):
+            return self.operation(target, args)
+        if target == "[]=":
+            obj, key, value = args
+            return f"{obj.name}[{self.expr(key)}] = {self.expr(value)}"
+        return f"{args[0].name} {target} {self.expr(args[1])}"  # an augmented assignment
+
+    def operation(self, symbol: str, args) -> str:
+        if symbol in _BINARY:
+            return f"{self.expr(args[0])} {symbol} {self.expr(args[1])}"
+        if symbol == "u-":
+            return f"-{self.expr(args[0])}"
+        if symbol == "u+":
+            return f"+{self.expr(args[0])}"
+        if symbol == "~":
+            return f"~{self.expr(args[0])}"
+        if symbol == "abs":
+            return f"abs({self.expr(args[0])})"
+        if symbol == "[]":
+            return f"{self.expr(args[0])}[{self.expr(args[1])}]"
+        if len(args) == 1:  # an attribute (.T)
+            return f"{self.expr(args[0])}{symbol}"
+        obj, call_args, kwargs = args
+        return f"{self.expr(obj)}{symbol}({self.call_args(call_args, kwargs)})"
+
+    def guard(self, entry) -> str:
+        symbol, args, outcome = entry.target, entry.args, entry.out
+        if symbol in _BINARY:
+            test = f"({self.expr(args[0])} {symbol} {self.expr(args[1])})"
+        elif symbol == "round":
+            test = f"round({self.expr(args[0])}, {self.expr(args[1])})"
+        else:
+            test = f"{symbol}({self.expr(args[0])})"
+        if type(outcome) is bool:
+            return f"if {test} is not {outcome!r}:"
+        return f"if {test} != {self.expr(outcome)}:"
+
+
+def _names(value, into: set) -> set:
+    kind = type(value)
+    if kind is Value or kind is Number:
+        into.add(value.name)
+    elif kind in (tuple, list):
+        for item in value:
+            _names(item, into)
+    elif kind is dict:
+        for item in value.values():
+            _names(item, into)
+    return into
+
+
+def write(name: str, tape, inputs: list, outputs: list, backends: dict, filename: str) -> Source:
+    """The function `name(*inputs) -> tuple(outputs)` of a recorded tape. `inputs` are the
+    Values and Numbers bound from the arguments, in order; `outputs` what it returns."""
+    writer = _Writer(backends)
+    header = f"def {name}({', '.join(v.name for v in inputs)}):"
+    lines = [header] if len(header) <= 100 else _format(header + "\n    pass", 100)[:-1]
+    numbers = [e for e in tape.entries if e.kind in ("scalar", "guard")]
+    kernels = [e for e in tape.entries if e.kind not in ("scalar", "guard")]
+    if numbers:
+        lines.append("    # numbers: computed from the inputs; a guard that fails re-records")
+    guards = set()
+    for entry in numbers:
+        if entry.kind == "scalar":
+            lines.append(f"    {entry.out.name} = {writer.operation(entry.target, entry.args)}")
+        elif writer.guard(entry) not in guards:  # (each parameter's update asks again)
+            guards.add(writer.guard(entry))
+            lines.append(f"    {writer.guard(entry)}")
+            lines.append("        return None")
+    # The reads of every kernel line, to release each intermediate after its last reader.
+    kept = {v.name for v in inputs} | _names(outputs, set())
+    kept |= {e.out.name for e in numbers if e.kind == "scalar"}  # numbers cost nothing held
+    last: dict[str, int] = {}
+    for index, entry in enumerate(kernels):
+        for used in _names((entry.args, entry.kwargs), set()) | _names(entry.out, set()):
+            last[used] = index
+    releases: dict[int, list] = {}
+    for value, index in last.items():
+        if value not in kept:
+            releases.setdefault(index, []).append(value)
+    phase = None
+    for index, entry in enumerate(kernels):
+        if entry.phase != phase:
+            phase = entry.phase
+            lines.append(f"    # -- {_PHASES.get(phase, phase)}")
+        statement = writer.statement(entry)
+        target = writer.target(entry.out) if entry.kind in ("call", "op", "function") else None
+        code = f"{target} = {statement}" if target else statement
+        label = entry.label or (entry.target if entry.kind == "call" else None)
+        lines.append(_line(f"{code}  # {label}" if label else code))
+        if index in releases:
+            lines.append(f"    del {', '.join(sorted(releases[index]))}")
+    returned = [writer.expr(v) for v in outputs]
+    lines.append(
+        _line(
+            f"return ({returned[0]},)" if len(returned) == 1 else f"return ({', '.join(returned)})"
+        )
+    )
+    text = "\n".join(lines) + "\n"
+    linecache.cache[filename] = (len(text), None, text.splitlines(keepends=True), filename)
+    namespace = dict(writer.namespace)
+    exec(compile(text, filename, "exec"), namespace)
+    return Source(text, filename, namespace[name])
+
+
+def _line(statement: str) -> str:
+    """One statement of the body, indented; laid out by black when it is over 100 columns (the
+    others are already as black writes them, and black on a whole step takes seconds)."""
+    if len(statement) + 4 <= 100:
+        return "    " + statement
+    return "\n".join("    " + line for line in _format(statement, 96))
+
+
+def _format(text: str, width: int) -> list[str]:
+    try:
+        import black
+    except ImportError:  # black is a development tool, not a dependency: the text stays as is
+        return text.splitlines()
+    return black.format_str(text, mode=black.Mode(line_length=width)).splitlines()

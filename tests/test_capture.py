@@ -1,0 +1,389 @@
+"""burnpy.capture: a step recorded once and replayed as generated code must leave exactly what the
+eager step leaves (np.array_equal: same kernels, same order), on both backends and both
+checkpointing strategies, and refuse what it cannot replay."""
+
+import linecache
+import traceback
+import warnings
+
+import numpy as np
+import pytest
+
+from burnpy import capture, nn, optim
+from burnpy.nn.functional import cross_entropy
+from examples import digits_cnn as example
+from examples.digits_cnn import DigitsCNN
+from generated import Device, Tensor
+from generated.backends import BACKENDS
+from runtime.backends import backend_for
+
+BACKEND_NAMES = ["numpy", "torch"]
+
+
+def autodiff_device(backend: str, checkpointing: bool):
+    if backend == "torch":
+        pytest.importorskip("torch")
+        device = Device.torch().autodiff()
+    else:
+        device = Device.numpy().autodiff()
+    return device.gradient_checkpointing() if checkpointing else device
+
+
+def mlp(device):
+    Device.numpy().seed(0)  # the same initial weights for every copy
+    layers = [
+        nn.Linear(12, 16, device=Device.numpy()),
+        nn.Relu(),
+        nn.Linear(16, 5, device=Device.numpy()),
+    ]
+    return nn.Sequential(*layers).to_device(device)
+
+
+def batches(device, shape, classes, count, seed=1):
+    rng = np.random.default_rng(seed)
+    return [
+        (
+            Tensor.from_data(rng.standard_normal(shape).astype(np.float32), device=device),
+            Tensor.from_data(rng.integers(0, classes, shape[0]), device=device),
+        )
+        for _ in range(count)
+    ]
+
+
+def train_step(model, opt, x, y, lr):
+    loss = cross_entropy(model(x), y)
+    opt.step(model, loss.backward(), lr=lr)
+    return loss
+
+
+def assert_same_training(model_a, opt_a, model_b, opt_b):
+    """Equal parameters (require-grad leaves in both) and equal optimiser state, bit for bit."""
+    for (name, a), (_, b) in zip(model_a.named_parameters(), model_b.named_parameters()):
+        assert np.array_equal(a.to_numpy(), b.to_numpy()), name
+        assert b.is_require_grad() and a.dtype == b.dtype
+    for pid_a, pid_b in zip(model_a.param_ids(), model_b.param_ids()):
+        state_a, state_b = opt_a.state.get(pid_a), opt_b.state.get(pid_b)
+        assert (state_a is None) == (state_b is None)
+        if state_a is None:
+            continue
+        assert list(state_a) == list(state_b)
+        for key, value in state_a.items():
+            other = state_b[key]
+            if isinstance(value, Tensor):
+                assert np.array_equal(value.to_numpy(), other.to_numpy()), key
+                assert other.device() == value.device()
+            else:
+                assert type(other) is type(value) and other == value, key
+
+
+OPTIMISERS = {
+    "sgd_momentum": lambda: optim.SGD(0.05, momentum=0.9),
+    "adam": lambda: optim.Adam(1e-2),
+    "adamw": lambda: optim.AdamW(1e-2, weight_decay=0.01),
+    "adam_clipped": lambda: optim.Adam(1e-2, weight_decay=1e-3, grad_clip_norm=0.5),
+}
+
+
+@pytest.mark.parametrize("checkpointing", [False, True], ids=["no_ckpt", "balanced"])
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+@pytest.mark.parametrize("optimiser", list(OPTIMISERS))
+def test_training_loop_ends_with_the_eager_loops_parameters(backend, checkpointing, optimiser):
+    device = autodiff_device(backend, checkpointing)
+    eager_model, captured_model = mlp(device), mlp(device)
+    eager_opt, captured_opt = OPTIMISERS[optimiser](), OPTIMISERS[optimiser]()
+    step = capture(train_step)
+    for i, (x, y) in enumerate(batches(device, (6, 12), 5, 4)):
+        lr = 0.05 / (i + 1)  # a new rate every step: an input, never re-recorded for
+        eager_loss = train_step(eager_model, eager_opt, x, y, lr)
+        captured_loss = step(captured_model, captured_opt, x, y, lr)
+        assert np.array_equal(eager_loss.to_numpy(), captured_loss.to_numpy()), i
+        assert_same_training(eager_model, eager_opt, captured_model, captured_opt)
+    # the first step (no optimiser state yet) and the others: two signatures, one recording each
+    assert len(step.signatures) == 2
+    assert all(len(recordings) == 1 for recordings in step._recordings.values())
+
+
+@pytest.mark.parametrize("checkpointing", [False, True], ids=["no_ckpt", "balanced"])
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_digits_cnn_step_is_bit_identical(backend, checkpointing):
+    device = autodiff_device(backend, checkpointing)
+
+    def model():
+        Device.numpy().seed(0)
+        return DigitsCNN(Device.numpy()).to_device(device)
+
+    eager_model, captured_model = model(), model()
+    eager_opt, captured_opt = optim.Adam(3e-3), optim.Adam(3e-3)
+    step = capture(train_step)
+    for x, y in batches(device, (4, 1, 8, 8), 10, 3):
+        eager = train_step(eager_model, eager_opt, x, y, 3e-3)
+        captured = step(captured_model, captured_opt, x, y, 3e-3)
+        assert np.array_equal(eager.to_numpy(), captured.to_numpy())
+    assert_same_training(eager_model, eager_opt, captured_model, captured_opt)
+
+
+def test_balanced_checkpointing_recomputations_are_recorded():
+    device = Device.numpy().autodiff().gradient_checkpointing()
+    w = Tensor.from_data(np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4), device=device)
+    w = w.require_grad()
+
+    def gradient(w, scale):  # a chain of memory-bound ops: recomputed during backward
+        y = ((w * scale).exp() * w).tanh().sin()
+        return w.grad((y * y).sum().backward())
+
+    step = capture(gradient)
+    for scale in (0.5, 0.7, 0.9):
+        assert np.array_equal(step(w, scale).to_numpy(), gradient(w, scale).to_numpy())
+    assert "recomputed" in step.source()
+
+
+def test_buffers_and_random_masks_of_a_training_step_match_eager():
+    device = Device.numpy().autodiff()
+
+    def model():
+        Device.numpy().seed(0)
+        layers = [
+            nn.Conv2d(2, 4, 3, padding=1, device=Device.numpy()),
+            nn.BatchNorm(4, device=Device.numpy()),  # running statistics: buffers, updated
+            nn.Relu(),
+            nn.Dropout(0.3),
+        ]
+        return nn.Sequential(*layers).to_device(device)
+
+    def step(model, opt, x):
+        loss = model(x).mean()
+        opt.step(model, loss.backward())
+        return loss
+
+    eager_model, captured_model = model(), model()
+    eager_opt, captured_opt = optim.SGD(0.1, momentum=0.5), optim.SGD(0.1, momentum=0.5)
+    captured = capture(step)
+    rng = np.random.default_rng(0)
+    for i in range(3):
+        x = Tensor.from_data(rng.standard_normal((3, 2, 5, 5)).astype(np.float32), device=device)
+        Device.numpy().seed(10 + i)
+        eager = step(eager_model, eager_opt, x)
+        Device.numpy().seed(10 + i)
+        assert np.array_equal(
+            captured(captured_model, captured_opt, x).to_numpy(), eager.to_numpy()
+        )
+        for (name, a), (_, b) in zip(eager_model.named_buffers(), captured_model.named_buffers()):
+            assert np.array_equal(a.to_numpy(), b.to_numpy()), name
+    assert_same_training(eager_model, eager_opt, captured_model, captured_opt)
+
+
+def test_replays_do_not_run_the_step_function():
+    device = Device.numpy().autodiff()
+    calls = []
+
+    @capture
+    def step(x, w, scale):
+        calls.append(1)
+        loss = ((x @ w).relu() * scale).sum()
+        grads = loss.backward()
+        return loss, w.grad(grads)
+
+    rng = np.random.default_rng(0)
+    x = Tensor.from_data(rng.standard_normal((3, 4)).astype(np.float32), device=device)
+    w = Tensor.from_data(rng.standard_normal((4, 2)).astype(np.float32), device=device)
+    w = w.require_grad()
+    for scale in (0.5, 2.0, -1.5):
+        loss, grad = step(x, w, scale)
+        expected_loss = ((x @ w).relu() * scale).sum()
+        expected_grad = w.grad(expected_loss.backward())
+        assert np.array_equal(loss.to_numpy(), expected_loss.to_numpy())
+        assert np.array_equal(grad.to_numpy(), expected_grad.to_numpy())
+    assert len(calls) == 1
+    assert len(step.signatures) == 1
+
+
+def test_gradients_result_is_keyed_by_the_input_leaves():
+    device = Device.numpy().autodiff()
+    rng = np.random.default_rng(2)
+    w = Tensor.from_data(rng.standard_normal((3, 3)).astype(np.float32), device=device)
+    w = w.require_grad()
+    x = Tensor.from_data(rng.standard_normal((2, 3)).astype(np.float32), device=device)
+
+    @capture
+    def step(x, w):
+        # w is read three times: its gradient is a sum, the third term added in place
+        return ((x @ w) * (x @ w) + (x @ w).exp()).sum().backward()
+
+    for _ in range(3):
+        grads = step(x, w)
+        expected = ((x @ w) * (x @ w) + (x @ w).exp()).sum().backward()
+        assert np.array_equal(w.grad(grads).to_numpy(), w.grad(expected).to_numpy())
+    assert "+=" in step.source()  # the in-place accumulation, recorded as such
+
+
+def test_other_shapes_and_changed_modules_record_new_signatures():
+    device = Device.numpy().autodiff()
+    model = mlp(device)
+    step = capture(lambda model, x: model(x).sum())
+    x = Tensor.from_data(np.ones((2, 12), np.float32), device=device)
+    step(model, x)
+    step(model, x)
+    assert len(step.signatures) == 1
+    step(model, Tensor.from_data(np.ones((3, 12), np.float32), device=device))
+    assert len(step.signatures) == 2
+    model.fc = nn.Linear(5, 2, device=device)  # a module that holds one more layer
+    step(model, x)
+    assert len(step.signatures) == 3
+    step(model.eval(), x)  # another mode
+    assert len(step.signatures) == 4
+
+
+def test_random_ops_draw_fresh_values_on_every_replay():
+    device = Device.numpy().autodiff()
+    dropout = nn.Dropout(0.5)
+    x = Tensor.from_data(np.ones((4, 8), np.float32), device=device)
+    step = capture(lambda x: dropout(x * 1.0))
+    Device.numpy().seed(7)
+    captured = [step(x).to_numpy() for _ in range(3)]
+    Device.numpy().seed(7)
+    eager = [dropout(x * 1.0).to_numpy() for _ in range(3)]
+    for a, b in zip(captured, eager):
+        assert np.array_equal(a, b)
+    assert not np.array_equal(captured[1], captured[2])
+    assert "float_random(" in step.source()
+
+
+READS = {
+    "x.sum().item()": "item\\(\\) reads a tensor's value \\(the output of float_sum\\)",
+    "float(x.sum())": "float\\(t\\) reads a tensor's value \\(the output of float_sum\\)",
+    "bool(x.sum() > 0)": "bool\\(t\\) reads a tensor's value \\(the output of float_greater_elem",
+    "x.to_numpy()": "to_numpy\\(\\) reads a tensor's value",
+    "x.tolist()": "tolist\\(\\) reads a tensor's value",
+    "x[x > 2.0]": "t\\[mask\\] runs float_mask_select, which makes a result whose shape depends",
+    "(x > 2.0).argwhere()": "argwhere\\(\\) runs bool_argwhere, which makes a result whose shape",
+}
+
+
+@pytest.mark.parametrize("body", list(READS))
+def test_what_cannot_be_replayed_raises_capture_error(body):
+    device = Device.numpy().autodiff()
+    model = mlp(device)
+    before = [p.to_numpy() for p in model.parameters()]
+    x = Tensor.from_data(np.arange(6, dtype=np.float32).reshape(2, 3), device=device)
+    step = capture(eval(f"lambda x, model: {body}"))
+    with pytest.raises(capture.CaptureError, match=READS[body]):
+        step(x, model)
+    assert isinstance(capture.CaptureError("x"), RuntimeError)
+    # nothing half-changed: the seam is closed, the module holds its own tensors
+    assert BACKENDS.NumPy.inner is backend_for("NumPy")
+    assert type(backend_for("NumPy")).__name__ == "NumPyBackend"
+    assert all(np.array_equal(p.to_numpy(), q) for p, q in zip(model.parameters(), before))
+
+
+def test_fallback_runs_eagerly_and_warns_once():
+    device = Device.numpy().autodiff()
+    x = Tensor.from_data(np.arange(4, dtype=np.float32), device=device)
+    step = capture(lambda x: (x * 2.0, x.sum().item()), fallback=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        results = [step(x) for _ in range(3)]
+    assert [r[1] for r in results] == [6.0, 6.0, 6.0]
+    assert np.array_equal(results[2][0].to_numpy(), np.arange(4, dtype=np.float32) * 2)
+    assert len(caught) == 1 and "runs eagerly" in str(caught[0].message)
+
+
+def test_source_names_values_after_ops_and_is_registered_for_tracebacks():
+    device = Device.numpy().autodiff()
+    model, opt = mlp(device), optim.Adam(1e-3)
+    step = capture(train_step)
+    ((x, y),) = batches(device, (2, 12), 5, 1)
+    step(model, opt, x, y, 1e-3)
+    source = step.source()
+    assert source == step.source(step.signatures[-1])
+    assert "matmul_0 = float_matmul(" in source or "linear_0 = linear(" in source
+    assert "# linear backward" in source and "# -- optimiser update" in source
+    for forbidden in ("Tensor(", "Node(", "Gradients("):
+        assert forbidden not in source
+    recording = step._recordings[step.signatures[-1].key][-1]
+    filename = recording.source.filename
+    lines = source.splitlines()
+    assert linecache.getline(filename, 1).rstrip("\n") == lines[0]
+    assert linecache.getline(filename, len(lines)).rstrip("\n") == lines[-1]
+
+
+def test_a_captured_step_called_by_one_being_recorded_is_part_of_its_recording():
+    device = Device.numpy().autodiff()
+    x = Tensor.from_data(np.arange(4, dtype=np.float32), device=device)
+    inner = capture(lambda x: x.exp())
+    inner(x)  # recorded on its own first
+    outer = capture(lambda x: inner(x * 2.0).sum())
+    for _ in range(2):
+        assert np.array_equal(outer(x).to_numpy(), (x * 2.0).exp().sum().to_numpy())
+    assert "float_exp(" in outer.source()
+
+
+def test_a_traceback_through_a_replay_shows_its_lines():
+    device = Device.numpy().autodiff()
+    model = mlp(device)
+    step = capture(lambda model, x, y: cross_entropy(model(x), y))
+    x = Tensor.from_data(np.ones((2, 12), np.float32), device=device)
+    step(model, x, Tensor.from_data(np.array([0, 4]), device=device))
+    with pytest.raises(IndexError) as raised:  # a class index out of range: the gather refuses
+        step(model, x, Tensor.from_data(np.array([0, 7]), device=device))
+    shown = "".join(traceback.format_exception(raised.value))
+    assert "<capture _lambda_ #" in shown and "= float_gather(" in shown
+
+
+def test_a_tracked_non_leaf_argument_is_refused():
+    device = Device.numpy().autodiff()
+    w = Tensor.from_data(np.ones((2, 2), np.float32), device=device).require_grad()
+    with pytest.raises(capture.CaptureError, match="takes leaves"):
+        capture(lambda t: t * 2.0)(w * 3.0)
+
+
+def test_the_digits_example_trains_the_same_with_capture(capsys):
+    smoke = ["--subset", "200", "--epochs", "1"]
+    eager = example.main(smoke)
+    eager_out = capsys.readouterr().out.splitlines()
+    captured = example.main(smoke + ["--capture"])
+    captured_out = capsys.readouterr().out.splitlines()
+    assert captured == eager  # bit-identical training: the same test accuracy
+    assert captured_out[-1] == eager_out[-1]
+
+
+def test_library_functions_on_recorded_arrays_are_recorded_as_calls():
+    """Runtime code that calls numpy on primitives outside kernels (ufuncs with out=, np.where)
+    is part of the recording too: the written function computes what numpy computes."""
+    from burnpy.capture.recorder import Tape
+    from burnpy.capture.writer import write
+
+    tape = Tape()
+    a, b = tape.bind(np.arange(4.0), "a"), tape.bind(np.ones(4), "b")
+    total = np.add(a, b)
+    np.add(total, np.where(a > 1, a, b), out=total)  # in place, into a recorded value
+    reduced = np.add.reduce(total)
+    written = write("f", tape, [a, b], [total, reduced], {}, "<capture test>")
+    x, y = np.linspace(-1, 2, 4), np.full(4, 0.5)
+    expected = x + y + np.where(x > 1, x, y)
+    got_total, got_reduced = written.function(x, y)
+    assert np.array_equal(got_total, expected) and got_reduced == np.add.reduce(expected)
+    assert "numpy_add(" in written.text and "out=(" in written.text
+    for read in (np.asarray, np.array, float):  # the data itself cannot leave a recording
+        with pytest.raises(capture.CaptureError, match="reads a tensor's value"):
+            read(a)
+
+
+def test_a_kernel_writing_into_its_argument_is_replayed_in_place():
+    from burnpy.capture.recorder import RecordingBackend, Tape
+    from burnpy.capture.writer import write
+    from runtime.indexing import IndexingUpdateOp
+
+    inner = backend_for("NumPy")
+    tape = Tape()
+    recording = RecordingBackend(inner, tape)
+    target = tape.bind(np.zeros(4, np.float32), "target")
+    ones = tape.bind(np.ones(3, np.float32), "ones")
+    rows = (np.array([0, 2, 2]),)  # a repeated row accumulates
+    recording.index_update(target, rows, ones, IndexingUpdateOp.Add)  # writes into target
+    doubled = recording.float_mul_scalar(target, 2.0)
+    written = write("f", tape, [target, ones], [doubled], {"NumPy": inner}, "<capture test>")
+    fresh = np.zeros(4, np.float32)
+    (got,) = written.function(fresh, np.ones(3, np.float32))
+    assert np.array_equal(fresh, [1, 0, 2, 0])  # written into, as the eager kernel writes
+    assert np.array_equal(got, [2, 0, 4, 0])
+    assert "index_update(target, " in written.text

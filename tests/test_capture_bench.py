@@ -1,0 +1,25 @@
+"""benches/capture.py's columns compute what they claim before anything is timed: the captured
+step gives exactly the eager step's values (each builder raises BenchMismatch otherwise), and the
+eager MLP step agrees with the hand-written numpy one. No timing here; `make bench` times."""
+
+import numpy as np
+import pytest
+
+from benches import capture as bench
+from benches import workloads
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_mlp_columns_agree(batch):
+    problem = workloads.mlp_problem(batch, sizes=(7, 5, 4, 3), dtype=np.float32)
+    columns = bench.mlp_columns(problem, None)
+    assert set(columns) == {"numpy", "eager", "captured"}
+
+
+def test_cnn_columns_agree():
+    assert {"eager", "captured"} <= set(bench.cnn_columns(None))
+
+
+def test_transformer_columns_agree():
+    # attention, layer norms, embeddings, GELU and Adam, captured == eager bit for bit
+    assert {"eager", "captured"} <= set(bench.transformer_columns(None, batch=2, context=8))
