@@ -18,6 +18,7 @@ BENCHMARKS = (
     "benches.modules",
     "benches.attention_norm",
     "benches.training",
+    "benches.steps",
 )
 
 
