@@ -13,6 +13,7 @@ from runtime.backends.array import ArrayBackend
 from runtime.backends.kernels.creation import check_allocation
 from runtime.backends.kernels.order import scan
 from runtime.backends.numpy_conv import NumPyConvKernels
+from runtime.backends.numpy_gelu import NumPyGeluKernels
 from runtime.backends.numpy_pool import NumPyPoolKernels
 from runtime.indexing import IndexingUpdateOp
 
@@ -45,7 +46,7 @@ XP.min = lambda x, /, *, axis=None, keepdims=False: np.minimum.reduce(
 )
 
 
-class NumPyBackend(NumPyConvKernels, NumPyPoolKernels, ArrayBackend):
+class NumPyBackend(NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBackend):
     name = "numpy"
     variant = "NumPy"
     xp = XP

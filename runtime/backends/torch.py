@@ -19,6 +19,7 @@ import torch
 from array_api_compat import torch as torch_namespace
 
 from runtime.backends.array import ArrayBackend
+from runtime.backends.kernels.activation import GELU_BOUND
 from runtime.backends.kernels.creation import check_allocation
 from runtime.backends.torch_conv import TorchConvKernels
 from runtime.backends.torch_pool import TorchPoolKernels
@@ -35,6 +36,7 @@ REDUCE = {
 HOST_READABLE = frozenset({"cpu"})
 
 THRESHOLD_BACKWARD = torch.ops.aten.threshold_backward.default
+GELU_BACKWARD = torch.ops.aten.gelu_backward.default
 
 # The namespace the shared kernels use. The compat wrappers kept are the ones that fix a
 # difference the kernels meet: `maximum`/`minimum`/`logical_*` take no Python scalar in torch,
@@ -185,6 +187,18 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
         # gradient (burn's mask); one kernel, where the shared `where(output <= 0, 0, grad)`
         # takes two, and torch's comparison to a scalar is the slower of them (6x on 64x256)
         return THRESHOLD_BACKWARD(grad, output, 0)
+
+    # torch's exact (erf) GELU and its derivative Φ(x) + x φ(x), one kernel each where the
+    # shared composition takes six and eight; torch gives NaN at ±inf, where the NumPy backend
+    # gives the limits (gelu: inf and 0, its slope: 1 and 0), so those are put back
+    @staticmethod
+    def gelu(x):
+        return torch.where(torch.isinf(x), torch.relu(x), torch.nn.functional.gelu(x))
+
+    @staticmethod
+    def gelu_backward(x, grad):
+        # (as the shared kernel clips; NaN stays NaN)
+        return GELU_BACKWARD(grad, torch.clamp(x, -GELU_BOUND, GELU_BOUND))
 
     sigmoid = staticmethod(torch.sigmoid)
     float_erf = staticmethod(torch.erf)

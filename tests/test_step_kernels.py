@@ -1,0 +1,77 @@
+"""The fast kernels of a training step against independent references: GELU's float32 normal
+CDF against scipy's float64 one, in float32 ulps."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy import special
+
+from generated import Device, Tensor
+from generated.dispatch import gelu, gelu_backward
+from tests.opinfo import BACKENDS, devices
+
+
+def ulps(got, expected) -> np.ndarray:
+    """|got - expected| in units of the float32 spacing at `expected` (float64)."""
+    spacing = np.spacing(np.abs(expected).astype(np.float32)).astype(np.float64)
+    spacing = np.maximum(spacing, 2.0**-149)  # the smallest subnormal, below it
+    return np.abs(got.astype(np.float64) - expected) / spacing
+
+
+# float32 inputs over the whole range where gelu is neither x nor 0, plus tiny magnitudes
+GELU_X = np.concatenate(
+    [np.linspace(-14, 8, 100_001), -np.logspace(-30, 1, 500), np.logspace(-30, 1, 500)]
+).astype(np.float32)
+
+
+def test_float32_gelu_is_within_a_few_ulp_of_the_float64_reference():
+    x = GELU_X.astype(np.float64)
+    expected = x * special.ndtr(x)
+    got = gelu(Tensor.from_data(GELU_X)).to_numpy()
+    assert got.dtype == np.float32
+    # in the far tail (x < -4) too, where 1 + erf(x / √2) would have cancelled to nothing
+    assert ulps(got, expected).max() <= 12
+
+
+def test_float32_gelu_backward_is_within_a_few_ulp_of_the_float64_reference():
+    x = GELU_X.astype(np.float64)
+    cdf, x_pdf = special.ndtr(x), x * np.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
+    grad = np.full_like(GELU_X, 0.75)
+    got = gelu_backward(Tensor.from_data(GELU_X), Tensor.from_data(grad)).to_numpy()
+    # Φ(x) + x φ(x) cancels near its zero (x ≈ -0.75): the error is counted in ulps of the
+    # terms' magnitudes, |Φ| + |x φ|, which is the result's own size away from there
+    error = np.abs(got - 0.75 * (cdf + x_pdf))
+    spacing = np.spacing((0.75 * (cdf + np.abs(x_pdf))).astype(np.float32)).astype(np.float64)
+    assert (error / np.maximum(spacing, 2.0**-149)).max() <= 12
+
+
+def test_float16_gelu_goes_through_float32():
+    x = np.linspace(-6, 6, 201).astype(np.float16)
+    got = gelu(Tensor.from_data(x)).to_numpy()
+    assert got.dtype == np.float16
+    wide = x.astype(np.float64)
+    np.testing.assert_allclose(got, wide * special.ndtr(wide), rtol=2e-3, atol=1e-4)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_gelu_gives_its_limits_at_infinity_and_keeps_nan(backend, dtype):
+    values = np.array([np.inf, -np.inf, np.nan, 50.0, -50.0], dtype=dtype)
+    device = devices(backend)["plain"]
+    x = Tensor.from_data(values, device=device)
+    np.testing.assert_array_equal(gelu(x).to_numpy(), [np.inf, 0.0, np.nan, 50.0, 0.0])
+    slope = gelu_backward(x, Tensor.ones([5], device=device, dtype=dtype)).to_numpy()
+    np.testing.assert_array_equal(slope, [1.0, 0.0, np.nan, 1.0, 0.0])
+
+
+def test_gelu_backward_agrees_with_torch_on_the_torch_backend():
+    torch = pytest.importorskip("torch")
+    x = np.random.default_rng(0).standard_normal((4, 300)).astype(np.float32) * 4
+    g = np.random.default_rng(1).standard_normal((4, 300)).astype(np.float32)
+    leaf = torch.from_numpy(x).requires_grad_()
+    torch.nn.functional.gelu(leaf).backward(torch.from_numpy(g))
+    ad = Device.torch().autodiff()
+    ours = Tensor.from_data(x, device=ad).require_grad()
+    grads = (ours.gelu() * Tensor.from_data(g, device=ad)).sum().backward()
+    np.testing.assert_allclose(ours.grad(grads).to_numpy(), leaf.grad.numpy(), rtol=1e-6, atol=1e-7)
