@@ -83,12 +83,33 @@ class NumPyBackend(NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBa
             ACCUMULATE[update].at(target, index, values)
 
     # -- kernels numpy does its own way ---------------------------------------------------------
+    # layer_norm's sums, one pass each with no temporary: BLAS's matrix-vector product with a
+    # row of ones for plain sums (twice numpy's reduction over a short last dim), einsum for the
+    # sums of products
+    def _row_mean(self, a):
+        n = a.shape[-1]
+        rows = a.reshape(-1, n).dot(np.ones(n, a.dtype))
+        rows /= n
+        return rows.reshape(*a.shape[:-1], 1)
+
     def _row_dot(self, a, b):
-        # one pass, no temporary for a * b (layer_norm's row sums of products)
         return np.einsum("...i,...i->...", a, b)[..., None]
+
+    def _leading_sum(self, tensor):
+        n = tensor.shape[-1]
+        rows = tensor.reshape(-1, n)
+        return np.ones(rows.shape[0], tensor.dtype).dot(rows)
+
+    def _leading_dot(self, a, b):
+        n = a.shape[-1]
+        return np.einsum("ij,ij->j", a.reshape(-1, n), b.reshape(-1, n))
 
     def float_from_data(self, data, device, dtype):
         return np.array(data, dtype=dtype)
+
+    def _fill_where(self, array, condition, value):
+        np.copyto(array, value, where=condition)  # in place: np.where would make a new array
+        return array
 
     int_from_data = bool_from_data = float_from_data
 

@@ -205,6 +205,10 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
     softmax = staticmethod(torch.softmax)  # shifted by the max inside, as the shared kernels
     log_softmax = staticmethod(torch.log_softmax)
 
+    @staticmethod
+    def _fill_where(array, condition, value):
+        return array.masked_fill_(condition, value)
+
     def float_expand(self, tensor, shape):
         # torch checks the shapes itself, in C (the API refuses negative sizes, which torch would
         # read as "keep"); only a refused shape pays for the shared check, whose error names it
