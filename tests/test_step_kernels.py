@@ -82,3 +82,51 @@ def test_gelu_backward_agrees_with_torch_on_the_torch_backend():
     ours = Tensor.from_data(x, device=ad).require_grad()
     grads = (ours.gelu() * Tensor.from_data(g, device=ad)).sum().backward()
     np.testing.assert_allclose(ours.grad(grads).to_numpy(), leaf.grad.numpy(), rtol=1e-6, atol=1e-7)
+
+
+# -- attention and layer_norm on the Torch backend: torch's fused kernels where they apply -----
+
+
+@pytest.mark.parametrize("is_causal", [False, True])
+def test_torch_backend_attention_gradients_match_pytorch_autograd(is_causal):
+    torch = pytest.importorskip("torch")
+    from generated import module
+
+    rng = np.random.default_rng(0)
+    q, k, v, g = (rng.standard_normal((2, 3, 5, 4)) for _ in range(4))
+    leaves = [torch.from_numpy(a).requires_grad_() for a in (q, k, v)]
+    out = torch.nn.functional.scaled_dot_product_attention(*leaves, is_causal=is_causal)
+    out.backward(torch.from_numpy(g))
+    ad = Device.torch().autodiff()
+    ours = [Tensor.from_data(a, device=ad).require_grad() for a in (q, k, v)]
+    result = module.attention(*ours, is_causal=is_causal)
+    np.testing.assert_allclose(result.to_numpy(), out.detach().numpy(), rtol=1e-12, atol=1e-12)
+    grads = (result * Tensor.from_data(g, device=ad)).sum().backward()
+    for mine, theirs in zip(ours, leaves):
+        np.testing.assert_allclose(
+            mine.grad(grads).to_numpy(), theirs.grad.numpy(), rtol=1e-10, atol=1e-12
+        )
+
+
+@pytest.mark.parametrize("with_beta", [False, True])
+def test_torch_backend_layer_norm_gradients_match_pytorch_autograd(with_beta):
+    torch = pytest.importorskip("torch")
+    from generated import module
+
+    rng = np.random.default_rng(1)
+    x, gamma, beta = rng.standard_normal((3, 4, 6)), rng.standard_normal(6), rng.standard_normal(6)
+    g = rng.standard_normal((3, 4, 6))
+    leaves = [torch.from_numpy(a).requires_grad_() for a in (x, gamma, beta)]
+    out = torch.nn.functional.layer_norm(
+        leaves[0], (6,), leaves[1], leaves[2] if with_beta else None, 1e-5
+    )
+    out.backward(torch.from_numpy(g))
+    ad = Device.torch().autodiff()
+    ours = [Tensor.from_data(a, device=ad).require_grad() for a in (x, gamma, beta)]
+    result = module.layer_norm(ours[0], ours[1], ours[2] if with_beta else None)
+    np.testing.assert_allclose(result.to_numpy(), out.detach().numpy(), rtol=1e-12, atol=1e-12)
+    grads = (result * Tensor.from_data(g, device=ad)).sum().backward()
+    for mine, theirs in list(zip(ours, leaves))[: 3 if with_beta else 2]:
+        np.testing.assert_allclose(
+            mine.grad(grads).to_numpy(), theirs.grad.numpy(), rtol=1e-10, atol=1e-12
+        )
