@@ -41,22 +41,22 @@ _TAIL, _STEP, _DENSITY = _tables()
 
 
 def _nodes(x):
-    """(a, i, f) for float32 x: a = min(|x|, A_MAX) (NaN stays), a = (i + f) H with i its
-    node, f in [0, 1)."""
+    """(a, i, f, spare) for float32 x: a = min(|x|, A_MAX) (NaN stays), a = (i + f) H with i
+    its node, f in [0, 1); `spare` is a float32 array of x's shape to write into."""
     magnitude = np.minimum(np.abs(x), _A_MAX)
     fraction = magnitude * (1 / _H)
-    whole = np.floor(fraction)  # (np.modf costs ten times more)
-    fraction -= whole
+    spare = np.floor(fraction)  # (np.modf costs ten times more)
+    fraction -= spare
     with np.errstate(invalid="ignore"):  # a NaN's node is garbage, clipped by np.take
-        node = whole.astype(np.intp)  # (np.take would convert narrower indices first)
-    return magnitude, node, fraction
+        node = spare.astype(np.intp)  # (np.take would convert narrower indices first)
+    return magnitude, node, fraction, spare
 
 
-def _tail(node, fraction):
-    """h = Φ(-a) at a = (node + fraction) H, interpolated; `fraction` is consumed."""
-    fraction *= np.take(_STEP, node, mode="clip")
+def _tail(node, fraction, spare):
+    """h = Φ(-a) at a = (node + fraction) H, interpolated, written into `fraction`."""
+    fraction *= np.take(_STEP, node, mode="clip", out=spare)
     np.exp(fraction, out=fraction)
-    fraction *= np.take(_TAIL, node, mode="clip")
+    fraction *= np.take(_TAIL, node, mode="clip", out=spare)
     return fraction
 
 
@@ -78,32 +78,31 @@ def _float32(name, kernel):
 
 
 def _gelu(x):
-    magnitude, node, fraction = _nodes(x)
-    magnitude *= _tail(node, fraction)
-    out = np.maximum(x, 0.0)  # NaN stays NaN, +inf stays inf
+    magnitude, node, fraction, spare = _nodes(x)
+    magnitude *= _tail(node, fraction, spare)
+    out = np.maximum(x, 0.0, out=spare)  # NaN stays NaN, +inf stays inf
     out -= magnitude
     return out
 
 
 def _gelu_backward(x, grad):
-    # Φ(x) + x φ(x)
-    magnitude, node, fraction = _nodes(x)
+    # Φ(x) + x φ(x), each array reused once its value is spent
+    magnitude, node, fraction, spare = _nodes(x)
     offset = fraction * _H  # δ = a - a_i, exact
-    h = _tail(node, fraction)
+    h = _tail(node, fraction, spare)
+    # φ(a) = φ(a_i) exp(δ (δ/2 - a))
+    density = np.multiply(offset, 0.5, out=spare)
+    density -= magnitude
+    density *= offset
+    np.exp(density, out=density)
+    density *= np.take(_DENSITY, node, mode="clip", out=offset)
+    density *= np.copysign(magnitude, x, out=magnitude)  # x φ(x); x clipped: ±inf give 0
     # Φ(x) = h where x < 0, 1 - h where x >= 0 (the sign bit, so -0.0 counts as negative);
     # arithmetic: np.where costs several passes' worth
-    upper = np.logical_not(np.signbit(x)).view(np.uint8)
-    cdf = h * -2.0
+    cdf = np.multiply(h, -2.0, out=offset)
     cdf += 1.0
-    cdf *= upper
+    cdf *= np.logical_not(np.signbit(x)).view(np.uint8)
     cdf += h
-    # φ(a) = φ(a_i) exp(δ (δ/2 - a))
-    exponent = offset * 0.5
-    exponent -= magnitude
-    exponent *= offset
-    density = np.exp(exponent, out=exponent)
-    density *= np.take(_DENSITY, node, mode="clip")
-    density *= np.copysign(magnitude, x)  # x φ(x), with x clipped so that ±inf give 0
     density += cdf
     density *= grad
     return density
