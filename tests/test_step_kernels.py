@@ -130,3 +130,24 @@ def test_torch_backend_layer_norm_gradients_match_pytorch_autograd(with_beta):
         np.testing.assert_allclose(
             mine.grad(grads).to_numpy(), theirs.grad.numpy(), rtol=1e-10, atol=1e-12
         )
+
+
+# -- embedding's backward: rows summed per index ---------------------------------------------
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("shape", [(16, 64), (3,), (0,)])
+def test_embedding_gradient_sums_the_rows_of_each_index(backend, shape):
+    rng = np.random.default_rng(2)
+    weights = rng.standard_normal((7, 5)).astype(np.float32)
+    indices = rng.integers(0, 7, shape)
+    grad = rng.standard_normal((*shape, 5)).astype(np.float32)
+    expected = np.zeros((7, 5))
+    np.add.at(expected, indices.reshape(-1), grad.reshape(-1, 5).astype(np.float64))
+    ad = devices(backend)["autodiff"]
+    w = Tensor.from_data(weights, device=ad).require_grad()
+    from generated import module
+
+    out = module.embedding(w, Tensor.from_data(indices, device=ad))
+    got = w.grad((out * Tensor.from_data(grad, device=ad)).sum().backward()).to_numpy()
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
