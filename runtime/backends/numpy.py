@@ -97,10 +97,14 @@ class NumPyBackend(NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBa
 
     def _leading_sum(self, tensor):
         n = tensor.shape[-1]
+        if not tensor.flags.c_contiguous:  # (a broadcast seed: reshaping it would copy it)
+            return super()._leading_sum(tensor)
         rows = tensor.reshape(-1, n)
         return np.ones(rows.shape[0], tensor.dtype).dot(rows)
 
     def _leading_dot(self, a, b):
+        if not (a.flags.c_contiguous and b.flags.c_contiguous):
+            return super()._leading_dot(a, b)
         n = a.shape[-1]
         return np.einsum("ij,ij->j", a.reshape(-1, n), b.reshape(-1, n))
 
