@@ -263,12 +263,9 @@ def kernel_columns(step, torch_step, arrays):
     for name, backend in (("ours numpy", Device.numpy()), ("ours torch", Device.torch())):
         device = backend.autodiff()
         tensors = [Tensor.from_data(a, device=device).require_grad() for a in arrays]
-        columns[name] = (
-            lambda t=tensors: [g.to_numpy() for g in step(*t)],
-            name == "ours torch",
-        )
+        columns[name] = (lambda t=tensors: step(*t), name == "ours torch")
     tensors = [torch.from_numpy(a).requires_grad_() for a in arrays]
-    columns["PyTorch"] = (lambda: [g.numpy() for g in torch_step(*tensors)], True)
+    columns["PyTorch"] = (lambda: torch_step(*tensors), True)
     return columns
 
 
@@ -279,7 +276,7 @@ def mlp_columns():
     problem = workloads.mlp_problem(64)
     mlp = ours.MLP(problem, Device.numpy())
     return {
-        "ours numpy": (lambda: mlp.step_numpy(), False),
+        "ours numpy": (mlp.step, False),
         "numpy": (lambda: workloads.numpy_mlp_step(problem), False),
     }
 
@@ -309,15 +306,21 @@ class BenchMismatch(AssertionError):
 
 
 def _flat(result) -> list:
-    """A step's result as a list of float64 arrays (a loss, or loss and gradients)."""
+    """A step's result (a loss, or a loss and gradients, or gradients; our tensors, torch's or
+    numpy arrays) as a list of float64 arrays. Outside the timed calls: ours copy to numpy."""
     import numpy as np
 
-    if isinstance(result, tuple):  # the MLP: (loss, [grads])
-        loss, grads = result
-        return [np.asarray(loss, np.float64)] + [np.asarray(g, np.float64) for g in grads]
-    if isinstance(result, list):
-        return [np.asarray(r, np.float64) for r in result]
-    return [np.asarray(result, np.float64)]
+    def array(value):
+        if hasattr(value, "to_numpy"):
+            return value.to_numpy()
+        return value.detach().numpy() if hasattr(value, "detach") else value
+
+    if isinstance(result, tuple) and len(result) == 2 and isinstance(result[1], list | tuple):
+        loss, grads = result  # the MLP: (loss, [grads])
+        result = [loss, *grads]
+    if isinstance(result, list | tuple):
+        return [np.asarray(array(r), np.float64) for r in result]
+    return [np.asarray(array(result), np.float64)]
 
 
 def check(row: str, columns: dict) -> None:
