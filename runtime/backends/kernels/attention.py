@@ -20,8 +20,8 @@ class AttentionKernels:
         xp = self.xp
         if scale is None:
             scale = 1 / math.sqrt(query.shape[-1])
-        scores = xp.matrix_transpose(xp.matmul(key, xp.matrix_transpose(query)))
-        scores *= scale
+        # the scale on the queries, which are smaller than the scores when seq_k > d
+        scores = xp.matrix_transpose(xp.matmul(key, xp.matrix_transpose(query * scale)))
         capped = None
         if softcap is not None:
             capped = xp.tanh(scores / softcap)
@@ -39,7 +39,7 @@ class AttentionKernels:
         scores -= xp.where(row_max == -math.inf, 0.0, row_max)
         probs = xp.exp(scores)
         total = xp.sum(probs, axis=-1, keepdims=True)
-        probs /= xp.where(total == 0, 1.0, total)
+        probs *= 1 / xp.where(total == 0, 1.0, total)  # (a product costs less than a quotient)
         return probs, capped
 
     def _fill_where(self, array, condition, value):
