@@ -33,7 +33,7 @@ VOCAB, CONTEXT, BATCH, D_MODEL, HEADS, BLOCKS = 65, 64, 16, 64, 4, 2
 LR, WEIGHT_DECAY, CLIP_NORM = 1e-3, 1e-2, 1.0
 CONV_X, CONV_OUT = (64, 16, 14, 14), 32
 NORM_X = (64, 128, 256)
-REPEATS = 9
+REPEATS = 15
 
 # row -> (reference column, {our column: target ratio or None})
 TARGETS = {
