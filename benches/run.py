@@ -21,6 +21,7 @@ BENCHMARKS = (
     "benches.char_transformer",
     "benches.distributed",
     "benches.capture",
+    "benches.steps",
 )
 
 

@@ -71,3 +71,12 @@ def test_our_op_columns_compute_numpy_results(op):
     for device in ours.strategies(Device.numpy()).values():
         got = ours.run_op(op, device, a, b)
         workloads.assert_same(op, got, expected, workloads.F32_RTOL, workloads.F32_ATOL_SCALE)
+
+
+def test_the_transformer_step_bench_trains_as_pytorch_does():
+    """benches/steps.py's transformer, on both of our backends: the losses of three AdamW steps
+    with per-parameter clipping are PyTorch's, from the same weights and batch."""
+    pytest.importorskip("torch")
+    from benches import steps
+
+    steps.check("transformer", steps.transformer_columns())

@@ -13,6 +13,7 @@ from runtime.backends.array import ArrayBackend
 from runtime.backends.kernels.creation import check_allocation
 from runtime.backends.kernels.order import scan
 from runtime.backends.numpy_conv import NumPyConvKernels
+from runtime.backends.numpy_gelu import NumPyGeluKernels
 from runtime.backends.numpy_pool import NumPyPoolKernels
 from runtime.indexing import IndexingUpdateOp
 
@@ -45,7 +46,7 @@ XP.min = lambda x, /, *, axis=None, keepdims=False: np.minimum.reduce(
 )
 
 
-class NumPyBackend(NumPyConvKernels, NumPyPoolKernels, ArrayBackend):
+class NumPyBackend(NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBackend):
     name = "numpy"
     variant = "NumPy"
     xp = XP
@@ -82,12 +83,52 @@ class NumPyBackend(NumPyConvKernels, NumPyPoolKernels, ArrayBackend):
             ACCUMULATE[update].at(target, index, values)
 
     # -- kernels numpy does its own way ---------------------------------------------------------
+    # layer_norm's sums, one pass each with no temporary: BLAS's matrix-vector product with a
+    # row of ones for plain sums (twice numpy's reduction over a short last dim), einsum for the
+    # sums of products
+    def _row_mean(self, a):
+        n = a.shape[-1]
+        rows = a.reshape(-1, n).dot(np.ones(n, a.dtype))
+        rows /= n
+        return rows.reshape(*a.shape[:-1], 1)
+
     def _row_dot(self, a, b):
-        # one pass, no temporary for a * b (layer_norm's row sums of products)
         return np.einsum("...i,...i->...", a, b)[..., None]
+
+    def _leading_sum(self, tensor):
+        n = tensor.shape[-1]
+        if not tensor.flags.c_contiguous:  # (a broadcast seed: reshaping it would copy it)
+            return super()._leading_sum(tensor)
+        rows = tensor.reshape(-1, n)
+        return np.ones(rows.shape[0], tensor.dtype).dot(rows)
+
+    def _leading_dot(self, a, b):
+        if not (a.flags.c_contiguous and b.flags.c_contiguous):
+            return super()._leading_dot(a, b)
+        n = a.shape[-1]
+        return np.einsum("ij,ij->j", a.reshape(-1, n), b.reshape(-1, n))
 
     def float_from_data(self, data, device, dtype):
         return np.array(data, dtype=dtype)
+
+    def embedding_backward(self, weights, output_grad, indices):
+        # np.add.at takes its slow path for rows (5x slower on a small vocabulary): instead the
+        # rows are sorted by index, each run of one index summed by one reduction, and each
+        # sum written once
+        flat = indices.reshape(-1)
+        rows = output_grad.reshape(-1, weights.shape[1])
+        grad = np.zeros(weights.shape, dtype=output_grad.dtype)
+        if flat.size == 0:
+            return grad
+        order = np.argsort(flat, kind="stable")
+        ordered = flat[order]
+        starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
+        grad[ordered[starts]] = np.add.reduceat(rows[order], starts, axis=0)
+        return grad
+
+    def _fill_where(self, array, condition, value):
+        np.copyto(array, value, where=condition)  # in place: np.where would make a new array
+        return array
 
     int_from_data = bool_from_data = float_from_data
 

@@ -19,6 +19,7 @@ import torch
 from array_api_compat import torch as torch_namespace
 
 from runtime.backends.array import ArrayBackend
+from runtime.backends.kernels.activation import GELU_BOUND
 from runtime.backends.kernels.creation import check_allocation
 from runtime.backends.torch_conv import TorchConvKernels
 from runtime.backends.torch_pool import TorchPoolKernels
@@ -35,6 +36,13 @@ REDUCE = {
 HOST_READABLE = frozenset({"cpu"})
 
 THRESHOLD_BACKWARD = torch.ops.aten.threshold_backward.default
+GELU_BACKWARD = torch.ops.aten.gelu_backward.default
+FLASH_ATTENTION = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default
+FLASH_ATTENTION_BACKWARD = (
+    torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward.default
+)
+LAYER_NORM = torch.ops.aten.native_layer_norm.default
+LAYER_NORM_BACKWARD = torch.ops.aten.native_layer_norm_backward.default
 
 # The namespace the shared kernels use. The compat wrappers kept are the ones that fix a
 # difference the kernels meet: `maximum`/`minimum`/`logical_*` take no Python scalar in torch,
@@ -186,10 +194,79 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
         # takes two, and torch's comparison to a scalar is the slower of them (6x on 64x256)
         return THRESHOLD_BACKWARD(grad, output, 0)
 
+    # torch's exact (erf) GELU and its derivative Φ(x) + x φ(x), where the shared composition
+    # takes six and eight kernels; torch gives NaN at ±inf, where the NumPy backend gives the
+    # limits (gelu: inf and 0, its slope: 1 and 0), so its input is clipped first
+    @staticmethod
+    def gelu(x):
+        # gelu(x) = x beyond 40; torch's comparisons and `where` cost more than this arithmetic
+        bound = GELU_BOUND
+        return torch.nn.functional.gelu(torch.clamp(x, -bound, bound)) + torch.relu(x - bound)
+
+    @staticmethod
+    def gelu_backward(x, grad):
+        # (as the shared kernel clips; NaN stays NaN)
+        return GELU_BACKWARD(grad, torch.clamp(x, -GELU_BOUND, GELU_BOUND))
+
     sigmoid = staticmethod(torch.sigmoid)
     float_erf = staticmethod(torch.erf)
     softmax = staticmethod(torch.softmax)  # shifted by the max inside, as the shared kernels
     log_softmax = staticmethod(torch.log_softmax)
+
+    # -- attention and layer_norm: torch's fused CPU kernels where they compute exactly ours ---
+    # (no mask, bias or softcap, and a causal mask only where torch's top-left alignment is
+    # burn's bottom-right one: seq_q == seq_k). The backward runs the forward again for the
+    # row statistics it needs (logsumexp), as the shared kernel recomputes the probabilities.
+    @staticmethod
+    def _flash(query, key, value, mask, attn_bias, softcap, is_causal) -> bool:
+        return (
+            mask is None
+            and attn_bias is None
+            and softcap is None
+            and query.device.type == "cpu"
+            and query.ndim == key.ndim == value.ndim == 4
+            and query.shape[:2] == key.shape[:2] == value.shape[:2]
+            and query.shape[-1] == value.shape[-1]
+            and query.dtype in (torch.float32, torch.float64)
+            and key.shape[-2] > 0
+            and (not is_causal or query.shape[-2] == key.shape[-2])
+        )
+
+    def attention(self, query, key, value, mask, attn_bias, scale, softcap, is_causal):
+        if self._flash(query, key, value, mask, attn_bias, softcap, is_causal):
+            return FLASH_ATTENTION(query, key, value, 0.0, is_causal, scale=scale)[0]
+        return super().attention(query, key, value, mask, attn_bias, scale, softcap, is_causal)
+
+    def attention_backward(
+        self, query, key, value, mask, attn_bias, grad, scale, softcap, is_causal, wanted=None
+    ):
+        if not self._flash(query, key, value, mask, attn_bias, softcap, is_causal):
+            return super().attention_backward(
+                query, key, value, mask, attn_bias, grad, scale, softcap, is_causal, wanted
+            )
+        out, logsumexp = FLASH_ATTENTION(query, key, value, 0.0, is_causal, scale=scale)
+        grads = FLASH_ATTENTION_BACKWARD(
+            grad, query, key, value, out, logsumexp, 0.0, is_causal, scale=scale
+        )
+        want = (True,) * 3 if wanted is None else wanted[:3]
+        return (*(g if w else None for g, w in zip(grads, want)), None)
+
+    @staticmethod
+    def layer_norm(input, gamma, beta, epsilon):
+        return LAYER_NORM(input, input.shape[-1:], gamma, beta, epsilon)[0]
+
+    @staticmethod
+    def layer_norm_backward(input, gamma, grad, epsilon, wanted=(True, True, True)):
+        # the row statistics again (torch.var_mean would cost ten times more); the output that
+        # comes with them is dropped at once
+        shape = input.shape[-1:]
+        mean, rstd = LAYER_NORM(input, shape, gamma, None, epsilon)[1:]
+        # (the bias only tells ATen the dtype and device of its gradient: gamma's are the same)
+        return LAYER_NORM_BACKWARD(grad, input, shape, mean, rstd, gamma, gamma, list(wanted))
+
+    @staticmethod
+    def _fill_where(array, condition, value):
+        return array.masked_fill_(condition, value)
 
     def float_expand(self, tensor, shape):
         # torch checks the shapes itself, in C (the API refuses negative sizes, which torch would

@@ -6,6 +6,7 @@ import math
 
 FRAC_1_SQRT_2 = 1 / math.sqrt(2)
 FRAC_1_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
+GELU_BOUND = 40.0
 
 
 class ActivationKernels:
@@ -23,12 +24,18 @@ class ActivationKernels:
         return self.xp.where(tensor < 0, tensor * alpha, tensor)
 
     def gelu(self, tensor):
-        # the exact form, x * Φ(x), as burn's forward
-        return tensor * 0.5 * (1 + self.float_erf(tensor * FRAC_1_SQRT_2))
+        # the exact form, x Φ(x), as burn's forward, written max(x, 0) - |x| Φ(-|x|) so that
+        # ±inf gives its limits (inf and 0; x Φ(x) would be inf * 0 there)
+        xp = self.xp
+        magnitude = xp.clip(xp.abs(tensor), max=GELU_BOUND)
+        tail = 0.5 * (1 - self.float_erf(magnitude * FRAC_1_SQRT_2))
+        return xp.maximum(tensor, 0) - magnitude * tail
 
     def gelu_backward(self, x, grad):
         # d/dx x Φ(x) = Φ(x) + x φ(x): the exact form's derivative. burn's default is the tanh
-        # approximation's, which does not match its exact forward (tests pin this).
+        # approximation's, which does not match its exact forward (tests pin this). Beyond ±40
+        # the slope is 1 or 0 even in float64, and clipping there keeps ±inf from inf * 0.
+        x = self.xp.clip(x, min=-GELU_BOUND, max=GELU_BOUND)
         cdf = 0.5 * (1 + self.float_erf(x * FRAC_1_SQRT_2))
         pdf = self.xp.exp(-0.5 * x * x) * FRAC_1_SQRT_2PI
         return grad * (cdf + x * pdf)

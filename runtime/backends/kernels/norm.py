@@ -52,19 +52,31 @@ class NormKernels:
 
     # -- layer_norm: over the last dim, biased variance -----------------------------------------
     # The passes over the input are what cost here, so each array made is reused in place (it
-    # is this kernel's own) and the row sums of products are one pass each (`_row_dot`).
+    # is this kernel's own), and the row and column sums are one pass each, with no temporary
+    # (`_row_mean`, `_row_dot`, `_leading_sum`, `_leading_dot`: BLAS and einsum on numpy).
     def _layer_norm_normalized(self, input, epsilon):
         """x̂ = (x - mean) / sqrt(var + eps) over the last dim, and that 1 / sqrt(var + eps)."""
-        xp = self.xp
-        normalized = input - xp.mean(input, axis=-1, keepdims=True)
+        normalized = input - self._row_mean(input)
         variance = self._row_dot(normalized, normalized) / input.shape[-1]
-        rstd = 1 / xp.sqrt(variance + epsilon)
+        rstd = 1 / self.xp.sqrt(variance + epsilon)
         normalized *= rstd
         return normalized, rstd
+
+    def _row_mean(self, a):
+        """The mean over the last dim, keeping it."""
+        return self.xp.mean(a, axis=-1, keepdims=True)
 
     def _row_dot(self, a, b):
         """sum(a * b) over the last dim, keeping it."""
         return self.xp.sum(a * b, axis=-1, keepdims=True)
+
+    def _leading_sum(self, tensor):
+        """Sum over every dim but the last: [..., d] -> [d]."""
+        return self.xp.sum(tensor, axis=tuple(range(tensor.ndim - 1)), dtype=tensor.dtype)
+
+    def _leading_dot(self, a, b):
+        """sum(a * b) over every dim but the last: [..., d] -> [d]."""
+        return self._leading_sum(a * b)
 
     def layer_norm(self, input, gamma, beta, epsilon):
         out, _ = self._layer_norm_normalized(input, epsilon)
@@ -81,19 +93,14 @@ class NormKernels:
         if not (want_x or want_gamma):
             return None, None, dbeta
         normalized, rstd = self._layer_norm_normalized(input, epsilon)
-        dgamma = self._leading_sum(grad * normalized) if want_gamma else None
+        dgamma = self._leading_dot(grad, normalized) if want_gamma else None
         dx = None
         if want_x:
-            n = input.shape[-1]
             g = grad * gamma
-            mean_gx = self._row_dot(g, normalized) / n
-            g -= self.xp.mean(g, axis=-1, keepdims=True)
-            normalized *= mean_gx
+            mean_g = self._row_mean(g)
+            normalized *= self._row_dot(g, normalized) / input.shape[-1]
             g -= normalized
+            g -= mean_g
             g *= rstd
             dx = g
         return dx, dgamma, dbeta
-
-    def _leading_sum(self, tensor):
-        """Sum over every dim but the last: [..., d] -> [d]."""
-        return self.xp.sum(tensor, axis=tuple(range(tensor.ndim - 1)), dtype=tensor.dtype)
