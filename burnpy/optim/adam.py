@@ -1,8 +1,6 @@
 """`Adam` and `AdamW`: burn-optim's adaptive-moment rules (epsilon 1e-5 by default, PyTorch's
 is 1e-8)."""
 
-import math
-
 from burnpy.optim.optimizer import Optimizer, max_pair
 
 
@@ -116,8 +114,9 @@ class AdamW(_AdaptiveMoments):
         state = self.moments(grad, state)
         time = state["time"]
         # lr m̂ / (sqrt(v̂) + eps) with the bias corrections folded into two scalars (as
-        # torch.optim arranges it): two tensor ops fewer than dividing m and v first
-        correction_2 = math.sqrt(1.0 - self.beta_2**time)
+        # torch.optim arranges it): two tensor ops fewer than dividing m and v first; `** 0.5`,
+        # not math.sqrt, so that a captured step records it
+        correction_2 = (1.0 - self.beta_2**time) ** 0.5
         step_size = lr * correction_2 / (1.0 - self.beta_1**time)
         denominator = self.second_moment(state).sqrt() + self.epsilon * correction_2
         delta = state["moment_1"] * step_size / denominator
