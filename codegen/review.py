@@ -146,7 +146,7 @@ def _def_line(path: Path, name: str) -> int | None:
 
 
 def _dispatch(catalogue: Catalogue, op: Op, out: Path, root: Path) -> str:
-    function = api.dispatch_function(op, catalogue.backends)
+    function = api.dispatch_function(op)
     path = out / "dispatch" / f"{op.function or op.kind}_ops.py"
     line = _def_line(path, op.name)
     where = _where(path, line, root) if line else f"{path} (not generated yet)"

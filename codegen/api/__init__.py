@@ -5,7 +5,7 @@ per product:
 
 - types: what they share: the kinds' names, the annotation tables (USER_TYPES, DISPATCH_TYPES),
   annotated parameters, return annotations, tuple literals;
-- dispatch: the dispatch functions of generated/<group>_ops.py, one arm per backend;
+- dispatch: the dispatch functions of generated/<group>_ops.py, one routing for every backend;
 - tensor: the Tensor class's methods and operators (generated/tensor.py);
 - module_functions: the public functions of a function module (generated/module.py);
 - metadata: the backends' registrations, the Autodiff specialization's table of ops and the
