@@ -351,7 +351,7 @@ def _belongs(definition, *ops) -> bool:
     for op in ops:
         if op is None:
             continue
-        own = {op.name, f"record_{op.name}", f"record_{op.name}_balanced"}
+        own = {op.name, f"record_{op.name}"}
         if op.method:
             own |= {f"Tensor.{op.method}", *(f"Tensor.{o}" for o in op.operators)}
         if name in own:

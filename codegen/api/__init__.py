@@ -14,7 +14,7 @@ per product:
 """
 
 from codegen.api.dispatch import dispatch_function, dispatch_functions, dispatch_groups
-from codegen.api.metadata import autodiff_entries, backend_registrations, recorder_sources
+from codegen.api.metadata import autodiff_entries, backend_registrations, recorders
 from codegen.api.module_functions import functions
 from codegen.api.report import stats
 from codegen.api.tensor import tensor_methods
@@ -28,7 +28,7 @@ __all__ = [
     "dispatch_functions",
     "dispatch_groups",
     "functions",
-    "recorder_sources",
+    "recorders",
     "stats",
     "tensor_methods",
 ]

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from codegen.api.types import tuple_literal
 from codegen.model import Catalogue, Op
-from codegen.recorders import Input, Recorded, RecorderSource, recorder_source
+from codegen.recorders import Input, Recorded, Recorder, recorder
 from runtime.autodiff.backend import MOVE_ACROSS
 
 # -- backends ----------------------------------------------------------------------------------
@@ -111,5 +111,5 @@ def recorded_ops(catalogue: Catalogue) -> list[Recorded]:
     return ops + [Recorded(move.name, move.args, inputs, ("float",), False)]
 
 
-def recorder_sources(catalogue: Catalogue) -> list[RecorderSource]:
-    return [recorder_source(op) for op in recorded_ops(catalogue)]
+def recorders(catalogue: Catalogue) -> list[Recorder]:
+    return [recorder(op) for op in recorded_ops(catalogue)]

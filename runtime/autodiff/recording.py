@@ -11,16 +11,29 @@ TRACKED = Requirement.GradInBackward
 COMPUTE_BOUND = ComputingProperty.ComputeBound
 MEMORY_BOUND = ComputingProperty.MemoryBound
 
+
+def untracked_node(order: int) -> Node:
+    """The Node of an op none of whose inputs is tracked: in no graph, with nothing to run."""
+    return Node(
+        parents=[],
+        order=order + 1,
+        id=next_id(),
+        requirement=NONE,
+        properties=COMPUTE_BOUND,
+        step=UNTRACKED_STEP,
+    )
+
+
 __all__ = [
     "COMPUTE_BOUND",
     "MEMORY_BOUND",
     "NONE",
     "SELF",
     "TRACKED",
-    "UNTRACKED_STEP",
     "AutodiffTensor",
     "Node",
     "Recorders",
     "next_id",
     "output_step",
+    "untracked_node",
 ]
