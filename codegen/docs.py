@@ -69,7 +69,7 @@ def sections(catalogue: Catalogue) -> list[Section]:
 
 def _row(op: Op, methods: dict, backends: str) -> Row:
     returns = op.returns[0] if len(op.returns) == 1 else f"({', '.join(op.returns)})"
-    arguments = ", ".join(f"{a.name}: {a.type}{'?' if a.optional else ''}" for a in op.args)
+    arguments = ", ".join(f"{a.name}: {a.spelled}" for a in op.args)
     return Row(
         name=op.name,
         tensor=_cell(_tensor(op, methods)),

@@ -8,14 +8,14 @@ routes once for every backend; only a move between two backends differs from a m
 from dataclasses import dataclass
 
 from codegen.api.types import ACCESSOR, DISPATCH_TYPES, PLAIN_KIND, TENSOR_KIND, annotated, returns
-from codegen.model import Catalogue, Op
+from codegen.model import ArgKind, Catalogue, Op, Role, Routing
 
 
 @dataclass(frozen=True)
 class DispatchFunction:
     name: str
     kind: str
-    template: str  # which routing shape lays it out
+    role: Role  # which routing shape lays it out
     params: str  # annotated
     doc: str
     merge: str  # the expression merging every tensor input's context
@@ -48,24 +48,15 @@ def dispatch_function(op: Op) -> DispatchFunction:
     params = ", ".join(annotated(a, DISPATCH_TYPES) for a in op.args)
     if op.composite:
         return DispatchFunction(
-            op.name, op.kind, "composite", params, op.doc, "", "", (), (), op.composite, returns(op)
+            op.name, op.kind, op.role, params, op.doc, "", "", (), (), op.composite, returns(op)
         )
-    if op.routing == "creation":
-        selector = next(a.name for a in op.args if a.type == "device")
-        template = "creation_float" if op.kind == "float" else "creation_plain"
+    if op.routing is Routing.CREATION:
+        selector = next(a.name for a in op.args if a.type is ArgKind.DEVICE)
         merge = ""
     else:
         first = op.tensor_args[0]
-        selector = f"{first.name}[0]" if first.type == "tensors" else first.name
+        selector = f"{first.name}[0]" if first.type is ArgKind.TENSORS else first.name
         merge = _merge(op)
-        if op.routing == "move":
-            template = "move"
-        elif op.routing == "conversion" and op.returns == ("float",):
-            template = "leaf"
-        elif op.kind == "float":
-            template = "autodiff"
-        else:
-            template = "plain"
     plain, autodiff = _statements(op, selector)
     checked = arguments = ""
     if op.routing == "tensor" and (op.contract or any(a.type in ("dim", "dims") for a in op.args)):
@@ -74,7 +65,7 @@ def dispatch_function(op: Op) -> DispatchFunction:
     return DispatchFunction(
         op.name,
         op.kind,
-        template,
+        op.role,
         params,
         op.doc,
         merge,
@@ -161,25 +152,26 @@ def _statements(op: Op, selector: str) -> tuple[tuple[str, ...], tuple[str, ...]
     def autodiff(wrap):
         return statements(autodiff_arg, "AD", wrap, primitive=".primitive")
 
-    if op.routing == "move":
+    role = op.role
+    if role is Role.MOVE:
         return (), ()
-    if op.routing == "creation":
-        if op.kind == "float":
-            return (
-                plain(lambda call: [f"return Tensor(B.Float, {call}, DISABLED)"]),
-                autodiff(lambda call: [f"return Tensor(B.Autodiff, {call}, ctx)"]),
-            )
+    if role is Role.CREATION_FLOAT:
+        return (
+            plain(lambda call: [f"return Tensor(B.Float, {call}, DISABLED)"]),
+            autodiff(lambda call: [f"return Tensor(B.Autodiff, {call}, ctx)"]),
+        )
+    if role is Role.CREATION_PLAIN:
         context = f"context_of({selector})"
         kind = PLAIN_KIND[op.kind]
         return plain(lambda call: [f"return Tensor(B.{kind}, {call}, {context})"]), ()
-    if op.routing == "conversion" and op.returns == ("float",):
+    if role is Role.LEAF:
         return (
             plain(lambda call: [f"return Tensor(B.Float, {call}, ctx)"]),
             autodiff(lambda call: [f"return Tensor(B.Autodiff, {call}, ctx)"]),
         )
     return (
         plain(lambda call: _returns(op, call, autodiff=False)),
-        autodiff(lambda call: _returns(op, call, autodiff=True)) if op.kind == "float" else (),
+        autodiff(lambda call: _returns(op, call, autodiff=True)) if role is Role.AUTODIFF else (),
     )
 
 
