@@ -3,6 +3,7 @@ default initializers (kaiming_uniform(1/sqrt(3)) over the fans burn's configs pa
 
 import math
 
+from generated import Tensor
 from burnpy.nn import init
 from burnpy.nn.module import Module
 from burnpy.nn.ops import module_ops
@@ -51,7 +52,7 @@ class _Conv(Module):
         self.weight = initializer.init(shape, device, fan_in, fan_out)
         self.bias = initializer.init([channels_out], device, fan_in, fan_out) if bias else None
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         starts, ends = resolve(
             self.padding, x.shape[2:], self.kernel_size, self.stride, self.dilation
         )
@@ -122,7 +123,7 @@ class ConvTranspose2d(Module):
         self.weight = initializer.init(shape, device, fan_in, None)
         self.bias = initializer.init([channels_out], device, fan_in, None) if bias else None
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return module_ops().conv_transpose2d(
             x,
             self.weight,

@@ -22,7 +22,7 @@ class BatchNorm(Module):
         self.epsilon = epsilon
         self.momentum = momentum
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         if x.ndim < 2:
             raise ValueError(
                 "BatchNorm can only be applied on tensors of rank >= 2 with the shape "
@@ -66,7 +66,7 @@ class LayerNorm(Module):
         self.beta = Tensor.zeros([d_model], device=device) if bias else None
         self.epsilon = epsilon
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return module_ops().layer_norm(x, self.gamma, self.beta, self.epsilon)
 
     def extra_repr(self):
@@ -100,7 +100,7 @@ class GroupNorm(Module):
         self.gamma = Tensor.ones([num_channels], device=device) if affine else None
         self.beta = Tensor.zeros([num_channels], device=device) if affine else None
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         if x.ndim < 3 or x.shape[1] != self.num_channels:
             raise ValueError(
                 f"GroupNorm needs an input [batch, {self.num_channels}, ...] of rank >= 3, got "

@@ -1,5 +1,6 @@
 """Pooling layers: `MaxPool2d`, `AvgPool2d`, `AdaptiveAvgPool2d` (burn-nn's; no parameters)."""
 
+from generated import Tensor
 from burnpy.nn.module import Module
 from burnpy.nn.ops import module_ops
 from burnpy.nn.padding import check_padding, pad2d, pair, resolve
@@ -30,7 +31,7 @@ class MaxPool2d(_Pool2d):
         self.dilation = pair(dilation, "dilation")
         self.ceil_mode = ceil_mode
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         x, padding = self._padded(x, self.dilation)
         return module_ops().max_pool2d(
             x,
@@ -59,7 +60,7 @@ class AvgPool2d(_Pool2d):
         self.count_include_pad = count_include_pad
         self.ceil_mode = ceil_mode
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         x, padding = self._padded(x)
         return module_ops().avg_pool2d(
             x,
@@ -82,7 +83,7 @@ class AdaptiveAvgPool2d(Module):
         super().__init__()
         self.output_size = pair(output_size, "output_size")
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return module_ops().adaptive_avg_pool2d(x, list(self.output_size))
 
     def extra_repr(self):
