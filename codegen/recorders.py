@@ -250,8 +250,11 @@ class _Decisions:
                 f"[{a}_node.id, {b}_node.id] if {a}_tracked and {b}_tracked "
                 f"else [{a}_node.id] if {a}_tracked else [{b}_node.id]"
             )
+        if not any(i.many for i in inputs):
+            return "[m.id for m in inputs if m is not None]"
         parts = [f"*{i.name}_parents" if i.many else f"inputs[{k}]" for k, i in enumerate(inputs)]
-        return f"[m.id for m in ({', '.join(parts)},) if m is not None]"
+        every = parts[0][1:] if len(parts) == 1 else f"({', '.join(parts)})"
+        return f"[m.id for m in {every} if m is not None]"
 
     def _shapes(self) -> str:
         shapes = []
@@ -278,7 +281,7 @@ class _Decisions:
         values = []
         for name, needed_by in saved_names:
             value = self._saved_value(name)
-            if len(needed_by) < len(self.names) or any(i.optional for i in self.inputs):
+            if len(needed_by) < len(self.names):
                 value = f"({value})" if " if " in value else value
                 value += f" if {' or '.join(f'{n}_tracked' for n in needed_by)} else None"
             values.append(value)

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=5794b238f3c3f150 body=3538b694c980e2a9
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=1e358f6037d6ce50 body=017446004924247a
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node and the
@@ -2458,7 +2458,7 @@ def record_float_cat(forward, BACKWARD, inner, balanced):
             return AutodiffTensor(out, untracked_node(order))
         inputs = [tensors_parents]
         out_node = Node(
-            parents=[m.id for m in (*tensors_parents,) if m is not None],
+            parents=[m.id for m in tensors_parents if m is not None],
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
@@ -3023,15 +3023,7 @@ def record_linear(forward, BACKWARD, inner, balanced):
             bias_node if bias_tracked else None,
         ]
         out_node = Node(
-            parents=[
-                m.id
-                for m in (
-                    inputs[0],
-                    inputs[1],
-                    inputs[2],
-                )
-                if m is not None
-            ],
+            parents=[m.id for m in inputs if m is not None],
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
@@ -3086,15 +3078,7 @@ def record_conv1d(forward, BACKWARD, inner, balanced):
             bias_node if bias_tracked else None,
         ]
         out_node = Node(
-            parents=[
-                m.id
-                for m in (
-                    inputs[0],
-                    inputs[1],
-                    inputs[2],
-                )
-                if m is not None
-            ],
+            parents=[m.id for m in inputs if m is not None],
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
@@ -3103,7 +3087,7 @@ def record_conv1d(forward, BACKWARD, inner, balanced):
             inputs=inputs,
             shapes=[x_value.shape, weight_value.shape, None if bias is None else bias_value.shape],
             saved=(
-                x_held if x_tracked or weight_tracked or bias_tracked else None,
+                x_held,
                 weight_held if x_tracked or weight_tracked else None,
                 stride if x_tracked or weight_tracked else None,
                 padding if x_tracked or weight_tracked else None,
@@ -3154,15 +3138,7 @@ def record_conv2d(forward, BACKWARD, inner, balanced):
             bias_node if bias_tracked else None,
         ]
         out_node = Node(
-            parents=[
-                m.id
-                for m in (
-                    inputs[0],
-                    inputs[1],
-                    inputs[2],
-                )
-                if m is not None
-            ],
+            parents=[m.id for m in inputs if m is not None],
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
@@ -3171,7 +3147,7 @@ def record_conv2d(forward, BACKWARD, inner, balanced):
             inputs=inputs,
             shapes=[x_value.shape, weight_value.shape, None if bias is None else bias_value.shape],
             saved=(
-                x_held if x_tracked or weight_tracked or bias_tracked else None,
+                x_held,
                 weight_held if x_tracked or weight_tracked else None,
                 stride if x_tracked or weight_tracked else None,
                 padding if x_tracked or weight_tracked else None,
@@ -3222,15 +3198,7 @@ def record_conv3d(forward, BACKWARD, inner, balanced):
             bias_node if bias_tracked else None,
         ]
         out_node = Node(
-            parents=[
-                m.id
-                for m in (
-                    inputs[0],
-                    inputs[1],
-                    inputs[2],
-                )
-                if m is not None
-            ],
+            parents=[m.id for m in inputs if m is not None],
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
@@ -3239,7 +3207,7 @@ def record_conv3d(forward, BACKWARD, inner, balanced):
             inputs=inputs,
             shapes=[x_value.shape, weight_value.shape, None if bias is None else bias_value.shape],
             saved=(
-                x_held if x_tracked or weight_tracked or bias_tracked else None,
+                x_held,
                 weight_held if x_tracked or weight_tracked else None,
                 stride if x_tracked or weight_tracked else None,
                 padding if x_tracked or weight_tracked else None,
@@ -3290,15 +3258,7 @@ def record_conv_transpose1d(forward, BACKWARD, inner, balanced):
             bias_node if bias_tracked else None,
         ]
         out_node = Node(
-            parents=[
-                m.id
-                for m in (
-                    inputs[0],
-                    inputs[1],
-                    inputs[2],
-                )
-                if m is not None
-            ],
+            parents=[m.id for m in inputs if m is not None],
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
@@ -3358,15 +3318,7 @@ def record_conv_transpose2d(forward, BACKWARD, inner, balanced):
             bias_node if bias_tracked else None,
         ]
         out_node = Node(
-            parents=[
-                m.id
-                for m in (
-                    inputs[0],
-                    inputs[1],
-                    inputs[2],
-                )
-                if m is not None
-            ],
+            parents=[m.id for m in inputs if m is not None],
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
@@ -3426,15 +3378,7 @@ def record_conv_transpose3d(forward, BACKWARD, inner, balanced):
             bias_node if bias_tracked else None,
         ]
         out_node = Node(
-            parents=[
-                m.id
-                for m in (
-                    inputs[0],
-                    inputs[1],
-                    inputs[2],
-                )
-                if m is not None
-            ],
+            parents=[m.id for m in inputs if m is not None],
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
@@ -3815,16 +3759,7 @@ def record_attention(forward, BACKWARD, inner, balanced):
             attn_bias_node if attn_bias_tracked else None,
         ]
         out_node = Node(
-            parents=[
-                m.id
-                for m in (
-                    inputs[0],
-                    inputs[1],
-                    inputs[2],
-                    inputs[3],
-                )
-                if m is not None
-            ],
+            parents=[m.id for m in inputs if m is not None],
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
@@ -3838,46 +3773,14 @@ def record_attention(forward, BACKWARD, inner, balanced):
                 None if attn_bias is None else attn_bias_value.shape,
             ],
             saved=(
-                (
-                    query_held
-                    if query_tracked or key_tracked or value_tracked or attn_bias_tracked
-                    else None
-                ),
-                (
-                    key_held
-                    if query_tracked or key_tracked or value_tracked or attn_bias_tracked
-                    else None
-                ),
-                (
-                    value_held
-                    if query_tracked or key_tracked or value_tracked or attn_bias_tracked
-                    else None
-                ),
-                (
-                    mask
-                    if query_tracked or key_tracked or value_tracked or attn_bias_tracked
-                    else None
-                ),
-                (
-                    attn_bias_held
-                    if query_tracked or key_tracked or value_tracked or attn_bias_tracked
-                    else None
-                ),
-                (
-                    scale
-                    if query_tracked or key_tracked or value_tracked or attn_bias_tracked
-                    else None
-                ),
-                (
-                    softcap
-                    if query_tracked or key_tracked or value_tracked or attn_bias_tracked
-                    else None
-                ),
-                (
-                    is_causal
-                    if query_tracked or key_tracked or value_tracked or attn_bias_tracked
-                    else None
-                ),
+                query_held,
+                key_held,
+                value_held,
+                mask,
+                attn_bias_held,
+                scale,
+                softcap,
+                is_causal,
             ),
         )
         return AutodiffTensor(out, out_node)
@@ -3934,17 +3837,7 @@ def record_batch_norm(forward, BACKWARD, inner, balanced):
             variance_node if variance_tracked else None,
         ]
         out_node = Node(
-            parents=[
-                m.id
-                for m in (
-                    inputs[0],
-                    inputs[1],
-                    inputs[2],
-                    inputs[3],
-                    inputs[4],
-                )
-                if m is not None
-            ],
+            parents=[m.id for m in inputs if m is not None],
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
@@ -4010,15 +3903,7 @@ def record_layer_norm(forward, BACKWARD, inner, balanced):
             beta_node if beta_tracked else None,
         ]
         out_node = Node(
-            parents=[
-                m.id
-                for m in (
-                    inputs[0],
-                    inputs[1],
-                    inputs[2],
-                )
-                if m is not None
-            ],
+            parents=[m.id for m in inputs if m is not None],
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
@@ -4030,11 +3915,7 @@ def record_layer_norm(forward, BACKWARD, inner, balanced):
                 gamma_value.shape,
                 None if beta is None else beta_value.shape,
             ],
-            saved=(
-                input_held if input_tracked or gamma_tracked or beta_tracked else None,
-                gamma_held if input_tracked or gamma_tracked or beta_tracked else None,
-                epsilon if input_tracked or gamma_tracked or beta_tracked else None,
-            ),
+            saved=(input_held, gamma_held, epsilon),
         )
         return AutodiffTensor(out, out_node)
 
@@ -4229,17 +4110,7 @@ def record_deform_conv2d(forward, BACKWARD, inner, balanced):
             bias_node if bias_tracked else None,
         ]
         out_node = Node(
-            parents=[
-                m.id
-                for m in (
-                    inputs[0],
-                    inputs[1],
-                    inputs[2],
-                    inputs[3],
-                    inputs[4],
-                )
-                if m is not None
-            ],
+            parents=[m.id for m in inputs if m is not None],
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
@@ -4254,56 +4125,16 @@ def record_deform_conv2d(forward, BACKWARD, inner, balanced):
                 None if bias is None else bias_value.shape,
             ],
             saved=(
-                (
-                    x_held
-                    if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                    else None
-                ),
-                (
-                    offset_held
-                    if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                    else None
-                ),
-                (
-                    weight_held
-                    if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                    else None
-                ),
-                (
-                    mask_held
-                    if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                    else None
-                ),
-                (
-                    bias_held
-                    if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                    else None
-                ),
-                (
-                    stride
-                    if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                    else None
-                ),
-                (
-                    padding
-                    if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                    else None
-                ),
-                (
-                    dilation
-                    if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                    else None
-                ),
-                (
-                    weight_groups
-                    if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                    else None
-                ),
-                (
-                    offset_groups
-                    if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                    else None
-                ),
+                x_held,
+                offset_held,
+                weight_held,
+                mask_held,
+                bias_held,
+                stride,
+                padding,
+                dilation,
+                weight_groups,
+                offset_groups,
             ),
         )
         return AutodiffTensor(out, out_node)
