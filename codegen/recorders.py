@@ -55,7 +55,7 @@ class Recorder:
     untracked: str  # what it returns otherwise (the seed: an untracked op still gets a node)
     record: tuple[str, ...]  # what the step keeps, before its Node is made
     node: str  # the local the Node is bound to: `out_node`, or `hub` for several float outputs
-    fields: tuple[tuple[str, str], ...]  # Node's keyword arguments
+    fields: tuple[tuple[str, str], ...]  # recorded_node's keyword arguments: the Node's fields
     result: str  # the return expression: the outputs wrapped as AutodiffTensors
     saved: tuple[str, ...]  # rule.saved: the order of a step's saved values
 
@@ -203,8 +203,6 @@ class _Decisions:
         fields = [
             ("parents", self._parent_ids()),
             ("order", "order + 1"),
-            ("id", "next_id()"),
-            ("requirement", "TRACKED"),
             (
                 "properties",
                 (
@@ -331,19 +329,14 @@ class _Decisions:
         )
 
     def _hub_outputs(self) -> str:
-        """Several float outputs: each its own Node, a child of the op's node (the hub, whose
-        step runs the rule) through a step that puts its gradient in its slot of the hub's."""
+        """Several float outputs: each its own Node, a child of the op's node (the hub)."""
         count = len(self.op.float_outputs)
         parts, slot = [], 0
         for i, kind in enumerate(self.op.returns):
             if kind != "float":
                 parts.append(f"result[{i}]")
                 continue
-            node = (
-                f"Node(parents=[hub.id], order=order + 2, id=next_id(), requirement=TRACKED, "
-                f"properties=COMPUTE_BOUND, step=output_step({slot}, {count}), inputs=[hub])"
-            )
-            parts.append(f"AutodiffTensor(result[{i}], {node})")
+            parts.append(f"AutodiffTensor(result[{i}], output_node(hub, {slot}, {count}))")
             slot += 1
         return _tuple(parts)
 

@@ -1,10 +1,10 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=1e358f6037d6ce50 body=017446004924247a
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=b1c4b9254e3678ec body=1faae34611b458aa
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
-A recorder runs the op's forward on the inner backend, then gives the output its Node and the
-state its step needs: which inputs are tracked, the values their VJPs need (the rule's
-`saved`, in order), and under BalancedCheckpointing the recipe that recomputes a memory-bound
-output. The runtime's Autodiff specialization binds each factory to the inner backend's
+A recorder runs the op's forward on the inner backend, then gives the output its Node (its
+fields named: runtime/autodiff/recording.py's recorded_node) and the state its step needs:
+which inputs are tracked, the values their VJPs need (the rule's `saved`, in order), and under
+BalancedCheckpointing the recipe that recomputes a memory-bound output. The runtime's Autodiff specialization binds each factory to the inner backend's
 `forward`, the op's shared `BACKWARD` (its rule), the `inner` backend and `balanced` (whether it
 is the BalancedCheckpointing specialization).
 """
@@ -14,12 +14,10 @@ from runtime.autodiff.recording import (
     MEMORY_BOUND,
     NONE,
     SELF,
-    TRACKED,
     AutodiffTensor,
-    Node,
     Recorders,
-    next_id,
-    output_step,
+    output_node,
+    recorded_node,
     untracked_node,
 )
 
@@ -41,15 +39,13 @@ def record_float_add(forward, BACKWARD, inner, balanced):
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=(
                 [lhs_node.id, rhs_node.id]
                 if lhs_tracked and rhs_tracked
                 else [lhs_node.id] if lhs_tracked else [rhs_node.id]
             ),
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
@@ -72,11 +68,9 @@ def record_float_add_scalar(forward, BACKWARD, inner, balanced):
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=[lhs_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node],
@@ -105,15 +99,13 @@ def record_float_sub(forward, BACKWARD, inner, balanced):
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=(
                 [lhs_node.id, rhs_node.id]
                 if lhs_tracked and rhs_tracked
                 else [lhs_node.id] if lhs_tracked else [rhs_node.id]
             ),
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
@@ -136,11 +128,9 @@ def record_float_sub_scalar(forward, BACKWARD, inner, balanced):
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=[lhs_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node],
@@ -169,15 +159,13 @@ def record_float_mul(forward, BACKWARD, inner, balanced):
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=(
                 [lhs_node.id, rhs_node.id]
                 if lhs_tracked and rhs_tracked
                 else [lhs_node.id] if lhs_tracked else [rhs_node.id]
             ),
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
@@ -201,11 +189,9 @@ def record_float_mul_scalar(forward, BACKWARD, inner, balanced):
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=[lhs_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node],
@@ -235,15 +221,13 @@ def record_float_div(forward, BACKWARD, inner, balanced):
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=(
                 [lhs_node.id, rhs_node.id]
                 if lhs_tracked and rhs_tracked
                 else [lhs_node.id] if lhs_tracked else [rhs_node.id]
             ),
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
@@ -267,11 +251,9 @@ def record_float_div_scalar(forward, BACKWARD, inner, balanced):
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=[lhs_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node],
@@ -297,11 +279,9 @@ def record_float_neg(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -328,15 +308,13 @@ def record_float_matmul(forward, BACKWARD, inner, balanced):
             return AutodiffTensor(out, untracked_node(order))
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=(
                 [lhs_node.id, rhs_node.id]
                 if lhs_tracked and rhs_tracked
                 else [lhs_node.id] if lhs_tracked else [rhs_node.id]
             ),
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
@@ -365,15 +343,13 @@ def record_float_remainder(forward, BACKWARD, inner, balanced):
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=(
                 [lhs_node.id, rhs_node.id]
                 if lhs_tracked and rhs_tracked
                 else [lhs_node.id] if lhs_tracked else [rhs_node.id]
             ),
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
@@ -397,11 +373,9 @@ def record_float_remainder_scalar(forward, BACKWARD, inner, balanced):
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=[lhs_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node],
@@ -429,15 +403,13 @@ def record_float_cross(forward, BACKWARD, inner, balanced):
             return AutodiffTensor(out, untracked_node(order))
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=(
                 [lhs_node.id, rhs_node.id]
                 if lhs_tracked and rhs_tracked
                 else [lhs_node.id] if lhs_tracked else [rhs_node.id]
             ),
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
@@ -466,15 +438,13 @@ def record_float_powf(forward, BACKWARD, inner, balanced):
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=(
                 [lhs_node.id, rhs_node.id]
                 if lhs_tracked and rhs_tracked
                 else [lhs_node.id] if lhs_tracked else [rhs_node.id]
             ),
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
@@ -502,11 +472,9 @@ def record_float_powf_scalar_impl(forward, BACKWARD, inner, balanced):
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=[lhs_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node],
@@ -530,11 +498,9 @@ def record_float_powi(forward, BACKWARD, inner, balanced):
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=[lhs_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node],
@@ -560,11 +526,9 @@ def record_float_clamp(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -590,11 +554,9 @@ def record_float_clamp_min(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -620,11 +582,9 @@ def record_float_clamp_max(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -650,11 +610,9 @@ def record_float_exp(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -679,11 +637,9 @@ def record_float_square(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -708,11 +664,9 @@ def record_float_log(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -737,11 +691,9 @@ def record_float_sqrt(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -766,11 +718,9 @@ def record_float_abs(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -795,11 +745,9 @@ def record_float_sign(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -823,11 +771,9 @@ def record_float_tanh(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -852,11 +798,9 @@ def record_float_log1p(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -881,11 +825,9 @@ def record_float_recip(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -910,11 +852,9 @@ def record_float_sin(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -939,11 +879,9 @@ def record_float_cos(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -968,11 +906,9 @@ def record_float_tan(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -997,11 +933,9 @@ def record_float_sinh(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1026,11 +960,9 @@ def record_float_cosh(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1055,11 +987,9 @@ def record_float_asin(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1084,11 +1014,9 @@ def record_float_acos(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1113,11 +1041,9 @@ def record_float_atan(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1142,11 +1068,9 @@ def record_float_asinh(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1171,11 +1095,9 @@ def record_float_acosh(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1200,11 +1122,9 @@ def record_float_atanh(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1233,15 +1153,13 @@ def record_float_atan2(forward, BACKWARD, inner, balanced):
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=(
                 [lhs_node.id, rhs_node.id]
                 if lhs_tracked and rhs_tracked
                 else [lhs_node.id] if lhs_tracked else [rhs_node.id]
             ),
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
@@ -1270,15 +1188,13 @@ def record_float_hypot(forward, BACKWARD, inner, balanced):
             return AutodiffTensor(out, untracked_node(order))
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=(
                 [lhs_node.id, rhs_node.id]
                 if lhs_tracked and rhs_tracked
                 else [lhs_node.id] if lhs_tracked else [rhs_node.id]
             ),
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
@@ -1303,11 +1219,9 @@ def record_float_erf(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1332,11 +1246,9 @@ def record_float_round(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1361,11 +1273,9 @@ def record_float_floor(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1390,11 +1300,9 @@ def record_float_ceil(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1419,11 +1327,9 @@ def record_float_trunc(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1448,11 +1354,9 @@ def record_relu(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1483,15 +1387,13 @@ def record_relu_backward(forward, BACKWARD, inner, balanced):
             output_node if balanced and output_node.properties is MEMORY_BOUND else output_value
         )
         grad_held = grad_node if balanced and grad_node.properties is MEMORY_BOUND else grad_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=(
                 [output_node.id, grad_node.id]
                 if output_tracked and grad_tracked
                 else [output_node.id] if output_tracked else [grad_node.id]
             ),
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[output_node if output_tracked else None, grad_node if grad_tracked else None],
@@ -1517,11 +1419,9 @@ def record_leaky_relu(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1555,15 +1455,13 @@ def record_prelu(forward, BACKWARD, inner, balanced):
         alpha_held = (
             alpha_node if balanced and alpha_node.properties is MEMORY_BOUND else alpha_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=(
                 [tensor_node.id, alpha_node.id]
                 if tensor_tracked and alpha_tracked
                 else [tensor_node.id] if tensor_tracked else [alpha_node.id]
             ),
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node if tensor_tracked else None, alpha_node if alpha_tracked else None],
@@ -1589,11 +1487,9 @@ def record_gelu(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1622,15 +1518,13 @@ def record_gelu_backward(forward, BACKWARD, inner, balanced):
         memory_bound = balanced and x_tracked and grad_tracked
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         grad_held = grad_node if balanced and grad_node.properties is MEMORY_BOUND else grad_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=(
                 [x_node.id, grad_node.id]
                 if x_tracked and grad_tracked
                 else [x_node.id] if x_tracked else [grad_node.id]
             ),
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node if x_tracked else None, grad_node if grad_tracked else None],
@@ -1656,11 +1550,9 @@ def record_sigmoid(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1691,15 +1583,13 @@ def record_sigmoid_backward(forward, BACKWARD, inner, balanced):
             output_node if balanced and output_node.properties is MEMORY_BOUND else output_value
         )
         grad_held = grad_node if balanced and grad_node.properties is MEMORY_BOUND else grad_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=(
                 [output_node.id, grad_node.id]
                 if output_tracked and grad_tracked
                 else [output_node.id] if output_tracked else [grad_node.id]
             ),
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[output_node if output_tracked else None, grad_node if grad_tracked else None],
@@ -1725,11 +1615,9 @@ def record_log_sigmoid(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1758,15 +1646,13 @@ def record_log_sigmoid_backward(forward, BACKWARD, inner, balanced):
         memory_bound = balanced and x_tracked and grad_tracked
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         grad_held = grad_node if balanced and grad_node.properties is MEMORY_BOUND else grad_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=(
                 [x_node.id, grad_node.id]
                 if x_tracked and grad_tracked
                 else [x_node.id] if x_tracked else [grad_node.id]
             ),
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node if x_tracked else None, grad_node if grad_tracked else None],
@@ -1788,11 +1674,9 @@ def record_softmax(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1813,11 +1697,9 @@ def record_log_softmax(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1838,11 +1720,9 @@ def record_float_sum(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1862,11 +1742,9 @@ def record_float_sum_dim(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1887,11 +1765,9 @@ def record_float_mean(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1911,11 +1787,9 @@ def record_float_mean_dim(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1939,11 +1813,9 @@ def record_float_prod(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1966,11 +1838,9 @@ def record_float_prod_dim(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1992,11 +1862,9 @@ def record_float_max_dim_with_indices(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
             return (AutodiffTensor(out, untracked_node(order)), result[1])
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2018,11 +1886,9 @@ def record_float_min_dim_with_indices(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
             return (AutodiffTensor(out, untracked_node(order)), result[1])
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2043,11 +1909,9 @@ def record_float_cumsum(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2071,11 +1935,9 @@ def record_float_cumprod(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2099,11 +1961,9 @@ def record_float_cummin(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2127,11 +1987,9 @@ def record_float_cummax(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2153,11 +2011,9 @@ def record_float_sort_with_indices(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
             return (AutodiffTensor(out, untracked_node(order)), result[1])
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2179,11 +2035,9 @@ def record_float_topk_with_indices(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
             return (AutodiffTensor(out, untracked_node(order)), result[1])
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2208,11 +2062,9 @@ def record_float_reshape(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2238,11 +2090,9 @@ def record_float_swap_dims(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2268,11 +2118,9 @@ def record_float_permute(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2298,11 +2146,9 @@ def record_float_flip(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2328,11 +2174,9 @@ def record_float_expand(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2357,11 +2201,9 @@ def record_float_repeat_dim(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2387,11 +2229,9 @@ def record_float_slice(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2425,15 +2265,13 @@ def record_float_slice_assign(forward, BACKWARD, inner, balanced):
         value_held = (
             value_node if balanced and value_node.properties is MEMORY_BOUND else value_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=(
                 [tensor_node.id, value_node.id]
                 if tensor_tracked and value_tracked
                 else [tensor_node.id] if tensor_tracked else [value_node.id]
             ),
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node if tensor_tracked else None, value_node if value_tracked else None],
@@ -2457,11 +2295,9 @@ def record_float_cat(forward, BACKWARD, inner, balanced):
         if not tensors_tracked:
             return AutodiffTensor(out, untracked_node(order))
         inputs = [tensors_parents]
-        out_node = Node(
+        out_node = recorded_node(
             parents=[m.id for m in tensors_parents if m is not None],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
@@ -2482,11 +2318,9 @@ def record_float_unfold(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2507,11 +2341,9 @@ def record_float_cast(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2532,11 +2364,9 @@ def record_float_gather(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2562,15 +2392,13 @@ def record_float_scatter(forward, BACKWARD, inner, balanced):
         value_tracked = value_node.requirement is not NONE
         if not (tensor_tracked or value_tracked):
             return AutodiffTensor(out, untracked_node(order))
-        out_node = Node(
+        out_node = recorded_node(
             parents=(
                 [tensor_node.id, value_node.id]
                 if tensor_tracked and value_tracked
                 else [tensor_node.id] if tensor_tracked else [value_node.id]
             ),
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node if tensor_tracked else None, value_node if value_tracked else None],
@@ -2601,15 +2429,13 @@ def record_float_scatter_add(forward, BACKWARD, inner, balanced):
         value_tracked = value_node.requirement is not NONE
         if not (tensor_tracked or value_tracked):
             return AutodiffTensor(out, untracked_node(order))
-        out_node = Node(
+        out_node = recorded_node(
             parents=(
                 [tensor_node.id, value_node.id]
                 if tensor_tracked and value_tracked
                 else [tensor_node.id] if tensor_tracked else [value_node.id]
             ),
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node if tensor_tracked else None, value_node if value_tracked else None],
@@ -2634,11 +2460,9 @@ def record_float_select(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2672,15 +2496,13 @@ def record_float_select_assign(forward, BACKWARD, inner, balanced):
         value_held = (
             value_node if balanced and value_node.properties is MEMORY_BOUND else value_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=(
                 [tensor_node.id, value_node.id]
                 if tensor_tracked and value_tracked
                 else [tensor_node.id] if tensor_tracked else [value_node.id]
             ),
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node if tensor_tracked else None, value_node if value_tracked else None],
@@ -2719,15 +2541,13 @@ def record_float_select_add(forward, BACKWARD, inner, balanced):
         value_held = (
             value_node if balanced and value_node.properties is MEMORY_BOUND else value_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=(
                 [tensor_node.id, value_node.id]
                 if tensor_tracked and value_tracked
                 else [tensor_node.id] if tensor_tracked else [value_node.id]
             ),
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node if tensor_tracked else None, value_node if value_tracked else None],
@@ -2754,15 +2574,13 @@ def record_float_mask_where(forward, BACKWARD, inner, balanced):
         value_tracked = value_node.requirement is not NONE
         if not (tensor_tracked or value_tracked):
             return AutodiffTensor(out, untracked_node(order))
-        out_node = Node(
+        out_node = recorded_node(
             parents=(
                 [tensor_node.id, value_node.id]
                 if tensor_tracked and value_tracked
                 else [tensor_node.id] if tensor_tracked else [value_node.id]
             ),
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node if tensor_tracked else None, value_node if value_tracked else None],
@@ -2783,11 +2601,9 @@ def record_float_mask_fill(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2812,11 +2628,9 @@ def record_float_mask_select(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2838,11 +2652,9 @@ def record_float_gather_nd(forward, BACKWARD, inner, balanced):
         data_tracked = data_node.requirement is not NONE
         if not data_tracked:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = Node(
+        out_node = recorded_node(
             parents=[data_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[data_node],
@@ -2872,15 +2684,13 @@ def record_float_scatter_nd(forward, BACKWARD, inner, balanced):
         values_held = (
             values_node if balanced and values_node.properties is MEMORY_BOUND else values_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=(
                 [data_node.id, values_node.id]
                 if data_tracked and values_tracked
                 else [data_node.id] if data_tracked else [values_node.id]
             ),
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[data_node if data_tracked else None, values_node if values_tracked else None],
@@ -2910,15 +2720,13 @@ def record_float_grid_sample_2d(forward, BACKWARD, inner, balanced):
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         grid_held = grid_node if balanced and grid_node.properties is MEMORY_BOUND else grid_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=(
                 [tensor_node.id, grid_node.id]
                 if tensor_tracked and grid_tracked
                 else [tensor_node.id] if tensor_tracked else [grid_node.id]
             ),
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node if tensor_tracked else None, grid_node if grid_tracked else None],
@@ -2946,11 +2754,9 @@ def record_float_to_device(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2975,11 +2781,9 @@ def record_embedding(forward, BACKWARD, inner, balanced):
         weights_held = (
             weights_node if balanced and weights_node.properties is MEMORY_BOUND else weights_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[weights_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[weights_node],
@@ -3022,11 +2826,9 @@ def record_linear(forward, BACKWARD, inner, balanced):
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
         ]
-        out_node = Node(
+        out_node = recorded_node(
             parents=[m.id for m in inputs if m is not None],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
@@ -3077,11 +2879,9 @@ def record_conv1d(forward, BACKWARD, inner, balanced):
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
         ]
-        out_node = Node(
+        out_node = recorded_node(
             parents=[m.id for m in inputs if m is not None],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
@@ -3137,11 +2937,9 @@ def record_conv2d(forward, BACKWARD, inner, balanced):
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
         ]
-        out_node = Node(
+        out_node = recorded_node(
             parents=[m.id for m in inputs if m is not None],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
@@ -3197,11 +2995,9 @@ def record_conv3d(forward, BACKWARD, inner, balanced):
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
         ]
-        out_node = Node(
+        out_node = recorded_node(
             parents=[m.id for m in inputs if m is not None],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
@@ -3257,11 +3053,9 @@ def record_conv_transpose1d(forward, BACKWARD, inner, balanced):
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
         ]
-        out_node = Node(
+        out_node = recorded_node(
             parents=[m.id for m in inputs if m is not None],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
@@ -3317,11 +3111,9 @@ def record_conv_transpose2d(forward, BACKWARD, inner, balanced):
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
         ]
-        out_node = Node(
+        out_node = recorded_node(
             parents=[m.id for m in inputs if m is not None],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
@@ -3377,11 +3169,9 @@ def record_conv_transpose3d(forward, BACKWARD, inner, balanced):
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
         ]
-        out_node = Node(
+        out_node = recorded_node(
             parents=[m.id for m in inputs if m is not None],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
@@ -3411,11 +3201,9 @@ def record_unfold4d(forward, BACKWARD, inner, balanced):
         x_tracked = x_node.requirement is not NONE
         if not x_tracked:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = Node(
+        out_node = recorded_node(
             parents=[x_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node],
@@ -3436,11 +3224,9 @@ def record_fold4d(forward, BACKWARD, inner, balanced):
         x_tracked = x_node.requirement is not NONE
         if not x_tracked:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = Node(
+        out_node = recorded_node(
             parents=[x_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node],
@@ -3462,11 +3248,9 @@ def record_max_pool1d(forward, BACKWARD, inner, balanced):
         if not x_tracked:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=[x_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node],
@@ -3489,11 +3273,9 @@ def record_max_pool1d_with_indices(forward, BACKWARD, inner, balanced):
         if not x_tracked:
             return (AutodiffTensor(out, untracked_node(order)), result[1])
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=[x_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node],
@@ -3515,11 +3297,9 @@ def record_max_pool2d(forward, BACKWARD, inner, balanced):
         if not x_tracked:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=[x_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node],
@@ -3542,11 +3322,9 @@ def record_max_pool2d_with_indices(forward, BACKWARD, inner, balanced):
         if not x_tracked:
             return (AutodiffTensor(out, untracked_node(order)), result[1])
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=[x_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node],
@@ -3568,11 +3346,9 @@ def record_avg_pool1d(forward, BACKWARD, inner, balanced):
         if not x_tracked:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=[x_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node],
@@ -3594,11 +3370,9 @@ def record_avg_pool2d(forward, BACKWARD, inner, balanced):
         if not x_tracked:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=[x_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node],
@@ -3620,11 +3394,9 @@ def record_adaptive_avg_pool1d(forward, BACKWARD, inner, balanced):
         if not x_tracked:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=[x_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node],
@@ -3646,11 +3418,9 @@ def record_adaptive_avg_pool2d(forward, BACKWARD, inner, balanced):
         if not x_tracked:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=[x_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node],
@@ -3672,11 +3442,9 @@ def record_adaptive_avg_pool3d(forward, BACKWARD, inner, balanced):
         if not x_tracked:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=[x_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node],
@@ -3698,11 +3466,9 @@ def record_interpolate(forward, BACKWARD, inner, balanced):
         if not x_tracked:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
-        out_node = Node(
+        out_node = recorded_node(
             parents=[x_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node],
@@ -3758,11 +3524,9 @@ def record_attention(forward, BACKWARD, inner, balanced):
             value_node if value_tracked else None,
             attn_bias_node if attn_bias_tracked else None,
         ]
-        out_node = Node(
+        out_node = recorded_node(
             parents=[m.id for m in inputs if m is not None],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
@@ -3836,11 +3600,9 @@ def record_batch_norm(forward, BACKWARD, inner, balanced):
             mean_node if mean_tracked else None,
             variance_node if variance_tracked else None,
         ]
-        out_node = Node(
+        out_node = recorded_node(
             parents=[m.id for m in inputs if m is not None],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
@@ -3902,11 +3664,9 @@ def record_layer_norm(forward, BACKWARD, inner, balanced):
             gamma_node if gamma_tracked else None,
             beta_node if beta_tracked else None,
         ]
-        out_node = Node(
+        out_node = recorded_node(
             parents=[m.id for m in inputs if m is not None],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
@@ -3936,11 +3696,9 @@ def record_ctc_loss(forward, BACKWARD, inner, balanced):
             if balanced and log_probs_node.properties is MEMORY_BOUND
             else log_probs_value
         )
-        out_node = Node(
+        out_node = recorded_node(
             parents=[log_probs_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[log_probs_node],
@@ -3965,11 +3723,9 @@ def record_rfft(forward, BACKWARD, inner, balanced):
                 AutodiffTensor(result[0], untracked_node(order)),
                 AutodiffTensor(result[1], untracked_node(order)),
             )
-        hub = Node(
+        hub = recorded_node(
             parents=[signal_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[signal_node],
@@ -3977,30 +3733,8 @@ def record_rfft(forward, BACKWARD, inner, balanced):
             saved=(signal_value.shape, dim, n),
         )
         return (
-            AutodiffTensor(
-                result[0],
-                Node(
-                    parents=[hub.id],
-                    order=order + 2,
-                    id=next_id(),
-                    requirement=TRACKED,
-                    properties=COMPUTE_BOUND,
-                    step=output_step(0, 2),
-                    inputs=[hub],
-                ),
-            ),
-            AutodiffTensor(
-                result[1],
-                Node(
-                    parents=[hub.id],
-                    order=order + 2,
-                    id=next_id(),
-                    requirement=TRACKED,
-                    properties=COMPUTE_BOUND,
-                    step=output_step(1, 2),
-                    inputs=[hub],
-                ),
-            ),
+            AutodiffTensor(result[0], output_node(hub, 0, 2)),
+            AutodiffTensor(result[1], output_node(hub, 1, 2)),
         )
 
     return rfft
@@ -4020,15 +3754,13 @@ def record_irfft(forward, BACKWARD, inner, balanced):
         spectrum_im_tracked = spectrum_im_node.requirement is not NONE
         if not (spectrum_re_tracked or spectrum_im_tracked):
             return AutodiffTensor(out, untracked_node(order))
-        out_node = Node(
+        out_node = recorded_node(
             parents=(
                 [spectrum_re_node.id, spectrum_im_node.id]
                 if spectrum_re_tracked and spectrum_im_tracked
                 else [spectrum_re_node.id] if spectrum_re_tracked else [spectrum_im_node.id]
             ),
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[
@@ -4109,11 +3841,9 @@ def record_deform_conv2d(forward, BACKWARD, inner, balanced):
             mask_node if mask_tracked else None,
             bias_node if bias_tracked else None,
         ]
-        out_node = Node(
+        out_node = recorded_node(
             parents=[m.id for m in inputs if m is not None],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
@@ -4151,11 +3881,9 @@ def record_move_across(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = Node(
+        out_node = recorded_node(
             parents=[tensor_node.id],
             order=order + 1,
-            id=next_id(),
-            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],

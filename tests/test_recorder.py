@@ -40,7 +40,7 @@ def test_a_recorder_is_generated_code():
     # one factory serves both strategies: Balanced is a flag of its recorder
     assert inspect.getsource(BACKENDS.NumPy.Balanced.float_mul) == source
     assert "memory_bound = balanced and lhs_tracked and rhs_tracked" in source
-    assert "out_node = Node(\n            parents=" in source  # keyword arguments
+    assert "out_node = recorded_node(\n            parents=" in source  # the fields named
 
 
 def test_a_traceback_points_into_the_generated_recorder():
