@@ -108,8 +108,7 @@ def _gradient(op: Op) -> str:
         if isinstance(node, ast.Call)
     ]
     parts = ", ".join(f"`{name}`" for name in dict.fromkeys(calls))
-    differentiable = op.kind == "float" and "float" in op.returns
-    return f"through {parts}" if differentiable else f"— (calls {parts})"
+    return f"through {parts}" if op.differentiable else f"— (calls {parts})"
 
 
 def _cell(text: str) -> str:
