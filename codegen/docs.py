@@ -69,7 +69,7 @@ def sections(catalogue: Catalogue) -> list[Section]:
 
 def _row(op: Op, methods: dict, backends: str) -> Row:
     returns = op.returns[0] if len(op.returns) == 1 else f"({', '.join(op.returns)})"
-    arguments = ", ".join(f"{a.name}: {a.type}{'?' if a.optional else ''}" for a in op.args)
+    arguments = ", ".join(f"{a.name}: {a.spelled}" for a in op.args)
     return Row(
         name=op.name,
         tensor=_cell(_tensor(op, methods)),
@@ -108,8 +108,7 @@ def _gradient(op: Op) -> str:
         if isinstance(node, ast.Call)
     ]
     parts = ", ".join(f"`{name}`" for name in dict.fromkeys(calls))
-    differentiable = op.kind == "float" and "float" in op.returns
-    return f"through {parts}" if differentiable else f"— (calls {parts})"
+    return f"through {parts}" if op.differentiable else f"— (calls {parts})"
 
 
 def _cell(text: str) -> str:

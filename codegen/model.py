@@ -1,42 +1,89 @@
 """The catalogue as frozen dataclasses: what `ops.yaml` means, once it has been validated."""
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from types import MappingProxyType
 
-TENSOR_KINDS = ("float", "int", "bool")
-ARG_TYPES = (
-    *TENSOR_KINDS,
-    "tensors",  # a list of tensors of the op's kind (cat)
-    "indices",  # an int tensor whose values index a dim (gather, select, ...); any int dtype
-    "scalar",  # a number, cast to the receiver's kind
-    "number",  # a Python float
-    "integer",  # a Python int
-    "flag",  # a Python bool, False unless given (sort's `descending`)
-    "dim",
-    "dims",
-    "shape",
-    "view_shape",  # a shape that may hold one -1
-    "slices",  # one (start, end, step) per dim, bounds resolved: 0 <= start <= end <= size
-    "update",  # an IndexingUpdateOp (assign, add, mul, min, max)
-    "device",
-    "dtype",
-    "distribution",
-    "data",
-    # module ops' options (reference/module-api.md)
-    "ints1",  # an int, or a list/tuple of 1 int: a tuple of 1 int (kernel_size, stride, ...)
-    "ints2",  # an int (repeated) or 2 ints: a tuple of 2 ints
-    "ints3",  # an int (repeated) or 3 ints: a tuple of 3 ints
-    "choice",  # one of the strings the entry's `choices` lists (burn's enums, snake case)
-    "real",  # a Python float (a real number; scale, epsilon)
-)
-# an int or N ints
-INTS = {"ints1": 1, "ints2": 2, "ints3": 3}
+# The enums are str-valued: each member equals its spelling in ops.yaml (`Kind.FLOAT ==
+# "float"`), so messages, templates and dict keys read the same as the catalogue.
+
+
+class Kind(StrEnum):
+    """A tensor kind (burn's Float, Int, Bool): an op's kind and each of its results."""
+
+    FLOAT = "float"
+    INT = "int"
+    BOOL = "bool"
+
+
+class Routing(StrEnum):
+    """How the dispatch layer picks the backend and wraps the result."""
+
+    CREATION = "creation"  # no tensor input: the `device` argument picks the backend
+    TENSOR = "tensor"  # the first tensor input picks it; the result keeps the merged context
+    CONVERSION = "conversion"  # to another kind (int -> float: a new leaf under autodiff)
+    MOVE = "move"  # to another device, maybe of another backend
+
+
+class AutodiffClass(StrEnum):
+    """A differentiable op's checkpoint class: under Balanced, recompute or keep its output."""
+
+    MEMORY_BOUND = "memory_bound"
+    COMPUTE_BOUND = "compute_bound"
+
+
+class ArgKind(StrEnum):
+    """What an argument is; with Arg's `optional` and `arity`, its whole type."""
+
+    FLOAT = "float"
+    INT = "int"
+    BOOL = "bool"
+    TENSORS = "tensors"  # a list of tensors of the op's kind (cat)
+    INDICES = "indices"  # an int tensor whose values index a dim (gather, select, ...)
+    SCALAR = "scalar"  # a number, cast to the receiver's kind
+    NUMBER = "number"  # a Python float
+    INTEGER = "integer"  # a Python int
+    FLAG = "flag"  # a Python bool, False unless given (sort's `descending`)
+    DIM = "dim"
+    DIMS = "dims"
+    SHAPE = "shape"
+    VIEW_SHAPE = "view_shape"  # a shape that may hold one -1
+    SLICES = "slices"  # one (start, end, step) per dim, bounds resolved: 0 <= start <= end <= size
+    UPDATE = "update"  # an IndexingUpdateOp (assign, add, mul, min, max)
+    DEVICE = "device"
+    DTYPE = "dtype"
+    DISTRIBUTION = "distribution"
+    DATA = "data"
+    # module ops' options
+    INTS = "ints"  # `intsN`: an int (repeated) or N ints, taken as a tuple of N ints
+    CHOICE = "choice"  # one of the strings the entry's `choices` lists (burn's enums, snake case)
+    REAL = "real"  # a Python float (a real number; scale, epsilon)
+
+
+class Role(StrEnum):
+    """An op's shape: what the dispatch layer and the Autodiff decorator do with it. The one
+    place it is decided; dispatch, metadata, `explain`, `list` and the docs read it."""
+
+    COMPOSITE = "composite"  # an expression of other ops, differentiated through them
+    CREATION_FLOAT = "creation_float"  # a new float tensor: an untracked leaf under autodiff
+    CREATION_PLAIN = "creation_plain"  # a new int or bool tensor, with the device's context
+    MOVE = "move"  # to another device: within one backend, or across two
+    LEAF = "leaf"  # a conversion to float: the result is a new untracked leaf under autodiff
+    AUTODIFF = "autodiff"  # a float op: recorded if differentiable, else forward only
+    PLAIN = "plain"  # an int or bool op: the inner kernel on the inner primitives
+
+
+TENSOR_KINDS = tuple(Kind)
+# The spellings ops.yaml accepts: `intsN` for N in 1..3 (`ints2`: kernel_size, stride, ...)
+INTS = {f"ints{n}": n for n in (1, 2, 3)}
+ARG_TYPES = tuple(t for k in ArgKind for t in (INTS if k is ArgKind.INTS else (k.value,)))
 # Argument types that may be optional (`bias: float?`, `padding_end: ints2?`): None allowed.
 OPTIONAL_TYPES = (*TENSOR_KINDS, "indices", *INTS, "real", "integer", "number")
 # Argument types a method takes as a plain number: such an op is the method's `_scalar` variant.
-SCALAR_TYPES = ("scalar", "number", "integer")
-ROUTINGS = ("creation", "tensor", "conversion", "move")
-AUTODIFF_CLASSES = ("memory_bound", "compute_bound")
+SCALAR_TYPES = (ArgKind.SCALAR, ArgKind.NUMBER, ArgKind.INTEGER)
+ROUTINGS = tuple(Routing)
+AUTODIFF_CLASSES = tuple(AutodiffClass)
+TENSOR_ARGS = (ArgKind.FLOAT, ArgKind.INT, ArgKind.BOOL, ArgKind.TENSORS, ArgKind.INDICES)
 OPERATORS = (
     "__add__",
     "__sub__",
@@ -63,13 +110,32 @@ OPERATORS = (
 
 @dataclass(frozen=True)
 class Arg:
+    """`name: type` of an entry's `args`. `type` may be given as ops.yaml spells it (`ints2`):
+    it is parsed into the kind and the arity."""
+
     name: str
-    type: str
-    optional: bool = False  # `float?`: a tensor that may be None (no parent, nothing saved)
+    type: ArgKind
+    optional: bool = False  # `float?`: may be None (a tensor: no parent, nothing saved)
+    arity: int | None = None  # INTS: how many ints
+
+    def __post_init__(self):
+        if self.type in INTS:
+            object.__setattr__(self, "arity", INTS[self.type])
+            object.__setattr__(self, "type", ArgKind.INTS)
+        else:
+            object.__setattr__(self, "type", ArgKind(self.type))
+        if (self.type is ArgKind.INTS) != (self.arity is not None):
+            raise ValueError(f"argument {self.name}: an arity goes with `ints` only")
 
     @property
     def is_tensor(self) -> bool:
-        return self.type in TENSOR_KINDS or self.type in ("tensors", "indices")
+        return self.type in TENSOR_ARGS
+
+    @property
+    def spelled(self) -> str:
+        """The type as ops.yaml writes it: `ints2?`."""
+        base = f"ints{self.arity}" if self.type is ArgKind.INTS else self.type.value
+        return base + ("?" if self.optional else "")
 
 
 @dataclass(frozen=True)
@@ -79,19 +145,19 @@ class Backend:
     module: str  # the runtime module that defines BACKEND
     devices: tuple[str, ...]
     extra: str | None  # the pip extra that installs its library, if optional
-    line: int
+    line: int  # of the entry in the catalogue's file
 
 
 @dataclass(frozen=True)
 class Op:
     name: str
-    kind: str
+    kind: Kind
     args: tuple[Arg, ...]
-    returns: tuple[str, ...]
-    routing: str
+    returns: tuple[Kind, ...]
+    routing: Routing
     doc: str
-    line: int
-    autodiff: str | None = None
+    line: int  # of the entry in the catalogue's file
+    autodiff: AutodiffClass | None = None
     composite: str | None = None
     method: str | None = None
     static: bool = False
@@ -109,6 +175,34 @@ class Op:
     choices: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
     nonzero: tuple[str, ...] = ()
 
+    def __post_init__(self):  # the validator passes the strings it read: made enums here
+        object.__setattr__(self, "kind", Kind(self.kind))
+        object.__setattr__(self, "returns", tuple(Kind(r) for r in self.returns))
+        object.__setattr__(self, "routing", Routing(self.routing))
+        if self.autodiff is not None:
+            object.__setattr__(self, "autodiff", AutodiffClass(self.autodiff))
+
+    @property
+    def role(self) -> Role:
+        if self.composite:
+            return Role.COMPOSITE
+        if self.routing is Routing.CREATION:
+            return Role.CREATION_FLOAT if self.kind is Kind.FLOAT else Role.CREATION_PLAIN
+        if self.routing is Routing.MOVE:
+            return Role.MOVE
+        if self.routing is Routing.CONVERSION and self.returns == (Kind.FLOAT,):
+            return Role.LEAF
+        return Role.AUTODIFF if self.kind is Kind.FLOAT else Role.PLAIN
+
+    @property
+    def differentiable(self) -> bool:
+        """A gradient flows through it: it has a backward rule, or it is a float composite."""
+        if self.autodiff:
+            return True
+        return (
+            self.role is Role.COMPOSITE and self.kind is Kind.FLOAT and Kind.FLOAT in self.returns
+        )
+
     @property
     def tensor_args(self) -> tuple[Arg, ...]:
         return tuple(a for a in self.args if a.is_tensor)
@@ -119,7 +213,7 @@ class Op:
         return tuple(
             a
             for a in self.args
-            if a.type == "float" or a.type == "tensors" and self.kind == "float"
+            if a.type is ArgKind.FLOAT or a.type is ArgKind.TENSORS and self.kind is Kind.FLOAT
         )
 
     @property
@@ -133,8 +227,8 @@ class Op:
         """The report's grouping: the catalogue's own section, else what the routing does."""
         if self.section:
             return self.section
-        if self.routing != "tensor":
-            return self.routing
+        if self.routing is not Routing.TENSOR:
+            return self.routing.value
         return "unary" if len(self.tensor_args) == 1 else "n-ary"
 
 

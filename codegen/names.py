@@ -171,7 +171,7 @@ def _check_parameters(catalogue, relative, function, enclosing, template_globals
 def _op_with_argument(catalogue, function, enclosing, name):
     """The op whose argument became this parameter: the function's own op (a dispatch or
     module function, a recorder), else an op with that argument sharing the Tensor method."""
-    owner = (enclosing or function).name.removeprefix("record_").removesuffix("_balanced")
+    owner = (enclosing or function).name.removeprefix("record_")
     candidates = [op for op in catalogue.ops if op.name in (function.name, owner)]
     candidates += [op for op in catalogue.ops if op.method == function.name]
     return next((op for op in candidates if any(a.name == name for a in op.args)), None)

@@ -1,12 +1,13 @@
-"""The Autodiff decorator's recorder of each differentiable op, written out as Python source.
+"""The Autodiff decorator's recorder of each differentiable op: what it binds, saves and links.
 
 A recorder runs the op's forward on the inner backend, then makes the output's Node and the
 state its step needs (burn's `OpsStep`): which inputs are tracked, what their VJPs need saved,
 and, under BalancedCheckpointing, the recipe that recomputes a memory-bound output. Everything
 it decides depends only on the op's entry, its backward rule and the strategy, so it is decided
-here, at generate time, and written into `generated/recorders.py` as straight-line code: one
-factory per (op, strategy) that the runtime's Autodiff specialization binds to its forward
-kernel, its shared `Backward` and its inner backend.
+here, at generate time; `templates/recorders.py.jinja` lays the statements out (black breaks
+the long lines, as for every generated file). One factory per op serves both strategies: the
+Autodiff specialization binds it to its forward kernel, its shared `Backward`, its inner backend
+and `balanced` (BalancedCheckpointing), the one thing the strategies differ by.
 
 The rule's signature (runtime/autodiff/rules) says what each VJP needs; only what the VJPs of
 the *tracked* inputs name is saved (burn: `mul` keeps lhs only when rhs needs a gradient).
@@ -42,21 +43,31 @@ class Recorded:
 
 
 @dataclass(frozen=True)
-class RecorderSource:
+class Recorder:
+    """One recorder's pieces, in the order the template writes them."""
+
     name: str
+    args: str  # the recorded function's parameters
+    prologue: tuple[
+        str, ...
+    ]  # bind the inputs, run the forward, find the order and what is tracked
+    untracked_test: str  # true when no input is tracked
+    untracked: str  # what it returns otherwise (the seed: an untracked op still gets a node)
+    record: tuple[str, ...]  # what the step keeps, before its Node is made
+    node: str  # the local the Node is bound to: `out_node`, or `hub` for several float outputs
+    fields: tuple[tuple[str, str], ...]  # recorded_node's keyword arguments: the Node's fields
+    result: str  # the return expression: the outputs wrapped as AutodiffTensors
     saved: tuple[str, ...]  # rule.saved: the order of a step's saved values
-    plain: str  # the factory's source under NoCheckpointing
-    balanced: str | None  # under BalancedCheckpointing; None when it is the same code
 
     @property
     def saved_literal(self) -> str:
         return _tuple([f'"{n}"' for n in self.saved]) if self.saved else "()"
 
 
-# the names a recorder's body uses besides the op's arguments
+# the names a recorder uses besides the op's arguments
 LOCALS = (
-    "forward", "BACKWARD", "inner", "result", "out", "order", "saved", "parent_ids", "inputs",
-    "shapes", "out_node", "hub", "memory_bound",
+    "forward", "BACKWARD", "inner", "balanced", "result", "out", "order", "parents", "inputs",
+    "out_node", "hub", "memory_bound", "untracked_node",
 )  # fmt: skip
 
 
@@ -65,15 +76,11 @@ def rule_of(op: Recorded) -> Rule:
     return Rule(op.name, op.args, names, multi_output=len(op.returns) > 1)
 
 
-def recorder_source(op: Recorded) -> RecorderSource:
-    rule = rule_of(op)
+def recorder(op: Recorded) -> Recorder:
     clash = set(op.args) & {*LOCALS, *_input_locals(op)}
     if clash:
         raise ValueError(f"{op.name}: argument names {sorted(clash)} clash with the recorder's")
-    plain = _Writer(op, rule, recomputes=False).factory()
-    balanced = _Writer(op, rule, recomputes=True).factory()
-    same = balanced.replace("_balanced(", "(", 1) == plain
-    return RecorderSource(op.name, rule.saved, plain, None if same else balanced)
+    return _Decisions(op, rule_of(op)).recorder()
 
 
 def _input_locals(op: Recorded) -> list[str]:
@@ -81,162 +88,173 @@ def _input_locals(op: Recorded) -> list[str]:
     return [f"{i.name}_{what}" for i in op.inputs for what in whats]
 
 
-class _Writer:
-    """The lines of one recorder: bind the inputs, forward, return early when nothing is
-    tracked (the seed: an untracked op still gets a node), else save, link and wrap."""
+class _Decisions:
+    """The statements and expressions of one recorder."""
 
-    def __init__(self, op: Recorded, rule: Rule, recomputes: bool):
-        self.op, self.rule, self.recomputes = op, rule, recomputes
+    def __init__(self, op: Recorded, rule: Rule):
+        self.op, self.rule = op, rule
         self.inputs = op.inputs
         self.names = [i.name for i in op.inputs]
-        # Balanced recomputes a memory-bound op's output, when every input is tracked
-        self.memory_bound = op.memory_bound and recomputes
-        self.lines: list[str] = []
+        self.single = op.returns == ("float",)
 
-    def emit(self, *lines: str) -> None:
-        self.lines += [f"        {line}" if line else "" for line in lines]
-
-    def factory(self) -> str:
+    def recorder(self) -> Recorder:
         op = self.op
-        suffix = "_balanced" if self.recomputes else ""
-        head = [
-            f"def record_{op.name}{suffix}(forward, BACKWARD, inner):",
-            f"    def {op.name}({', '.join(op.args)}):",
-        ]
-        self._bind()
-        self._forward()
-        self._untracked()
-        self._record()
-        return "\n".join(head + self.lines + ["", f"    return {op.name}"]) + "\n"
+        tracked = [f"{n}_tracked" for n in self.names]
+        one_output = len(op.float_outputs) == 1
+        node = "out_node" if one_output else "hub"
+        return Recorder(
+            name=op.name,
+            args=", ".join(op.args),
+            prologue=(*self._bind(), *self._forward(), *self._order(), *self._tracked()),
+            untracked_test=(
+                f"not ({' or '.join(tracked)})" if len(tracked) > 1 else f"not {tracked[0]}"
+            ),
+            untracked=self._wrap("untracked_node(order)") if one_output else self._untracked(),
+            record=self._record(),
+            node=node,
+            fields=self._fields(),
+            result=self._wrap("out_node") if one_output else self._hub_outputs(),
+            saved=self.rule.saved,
+        )
 
-    # -- the steps -----------------------------------------------------------------------------
-    def _bind(self) -> None:
+    # -- the prologue --------------------------------------------------------------------------
+    def _bind(self) -> list[str]:
+        lines = []
         for i in self.inputs:
             n = i.name
             if i.many:
-                self.emit(
-                    f"{n}_nodes = [t.node for t in {n}]", f"{n}_value = [t.primitive for t in {n}]"
-                )
+                lines += [
+                    f"{n}_nodes = [t.node for t in {n}]",
+                    f"{n}_value = [t.primitive for t in {n}]",
+                ]
             elif i.optional:
-                self.emit(
-                    f"if {n} is None:",
-                    f"    {n}_node = {n}_value = None",
-                    "else:",
-                    f"    {n}_node = {n}.node",
-                    f"    {n}_value = {n}.primitive",
-                )
+                lines += [
+                    f"{n}_node = None if {n} is None else {n}.node",
+                    f"{n}_value = None if {n} is None else {n}.primitive",
+                ]
             else:
-                self.emit(f"{n}_node = {n}.node", f"{n}_value = {n}.primitive")
+                lines += [f"{n}_node = {n}.node", f"{n}_value = {n}.primitive"]
+        return lines
 
-    def _forward(self) -> None:
+    def _forward(self) -> list[str]:
         op = self.op
-        call = [f"{a}_value" if a in self.names else a for a in op.args]
-        self.emit(f"result = forward({', '.join(call)})")
+        call = f"forward({', '.join(f'{a}_value' if a in self.names else a for a in op.args)})"
+        if self.single:
+            return [f"out = {call}"]
         floats = op.float_outputs
-        if op.returns == ("float",):
-            self.emit("out = result")
-        elif len(floats) == 1:
-            self.emit(f"out = result[{floats[0]}]")
-        else:
-            self.emit(f"out = ({', '.join(f'result[{i}]' for i in floats)})")
+        if len(floats) == 1:
+            return [f"result = {call}", f"out = result[{floats[0]}]"]
+        return [f"result = {call}", f"out = ({', '.join(f'result[{i}]' for i in floats)})"]
+
+    def _order(self) -> list[str]:
         first, *rest = self.inputs
         if first.many:
-            self.emit(f"order = max([n.order for n in {first.name}_nodes])")
+            lines = [f"order = max([n.order for n in {first.name}_nodes])"]
         else:
-            self.emit(f"order = {first.name}_node.order")
+            lines = [f"order = {first.name}_node.order"]
         for i in rest:
             n = i.name
             if i.many:
-                self.emit(f"order = max(order, *[n.order for n in {n}_nodes])")
+                lines.append(f"order = max(order, *[n.order for n in {n}_nodes])")
             else:
                 guard = f"{n} is not None and " if i.optional else ""
-                self.emit(f"if {guard}{n}_node.order > order:", f"    order = {n}_node.order")
+                lines += [f"if {guard}{n}_node.order > order:", f"    order = {n}_node.order"]
+        return lines
+
+    def _tracked(self) -> list[str]:
+        lines = []
         for i in self.inputs:
             n = i.name
             if i.many:
-                self.emit(
+                lines += [
                     f"{n}_parents = tuple([m if m.requirement is not NONE else None for m in {n}_nodes])",
                     f"{n}_tracked = any({n}_parents)",
-                )
+                ]
             elif i.optional:
-                self.emit(f"{n}_tracked = {n} is not None and {n}_node.requirement is not NONE")
+                lines.append(f"{n}_tracked = {n} is not None and {n}_node.requirement is not NONE")
             else:
-                self.emit(f"{n}_tracked = {n}_node.requirement is not NONE")
+                lines.append(f"{n}_tracked = {n}_node.requirement is not NONE")
+        return lines
 
-    def _untracked(self) -> None:
-        tracked = " or ".join(f"{n}_tracked" for n in self.names)
-        self.emit(f"if not ({tracked}):" if len(self.names) > 1 else f"if not {tracked}:")
-        if len(self.op.float_outputs) == 1:
-            self.emit(
-                "    out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)",
-                f"    return {self._wrap()}",
+    # -- what the step keeps -------------------------------------------------------------------
+    def _record(self) -> tuple[str, ...]:
+        lines = []
+        if self.op.memory_bound:  # Balanced recomputes it, when every input is tracked
+            lines.append(" and ".join(["memory_bound = balanced", *self._every_tracked()]))
+        saved = dict(self._saved_names())
+        for i in self.inputs:  # Balanced keeps a MemoryBound input as its Node, recomputed
+            if i.many or not (self.op.memory_bound or i.name in saved):
+                continue
+            n = i.name
+            present = f"{n} is not None and " if i.optional else ""
+            lines.append(
+                f"{n}_held = {n}_node if balanced and {present}{n}_node.properties is MEMORY_BOUND"
+                f" else {n}_value"
             )
-        else:
-            self.emit(f"    return {self._wrap_untracked_outputs()}")
+        if self._parents_need_inputs():
+            lines.append(f"inputs = {self._inputs()}")
+        return tuple(lines)
 
-    def _record(self) -> None:
-        names, memory_bound = self.names, self.memory_bound
-        if memory_bound:
-            every = " and ".join(f"{n}_tracked" for n in names)
-            self.emit(f"memory_bound = {every if len(names) > 1 else True}")
-        saved_names = self._saved_names()
-        if self.recomputes:  # a MemoryBound input is kept as its Node, recomputed in backward
-            for i in self.inputs:
-                if i.many or not (memory_bound or i.name in dict(saved_names)):
-                    continue
-                n = i.name
-                held = f"{n}_node if {n}_node.properties is MEMORY_BOUND else {n}_value"
-                self.emit(
-                    f"{n}_held = None if {n} is None else ({held})"
-                    if i.optional
-                    else f"{n}_held = {held}"
-                )
-        self.emit(f"saved = {_tuple(self._saved(saved_names))}")
-        self.emit(f"inputs = [{', '.join(self._parent(i) for i in self.inputs)}]")
-        self.emit(f"parent_ids = {self._parent_ids()}")
-        self.emit(f"shapes = {self._shapes()}")
-        recipe, properties = "None", "COMPUTE_BOUND"
-        if memory_bound:
-            held = _tuple([f"{a}_held" if a in names else a for a in self.op.args])
-            recipe = f"{held} if memory_bound else None"
-            properties = "MEMORY_BOUND if memory_bound else COMPUTE_BOUND"
-        node = "out_node" if len(self.op.float_outputs) == 1 else "hub"
-        args = [
-            "parent_ids", "order + 1", "next_id()", "TRACKED", properties, "BACKWARD", "inputs",
-            "shapes", "saved", recipe,
-        ]  # fmt: skip
-        self.emit(*_call(f"{node} = Node(", args, indent=8))
-        self.emit(f"return {self._wrap() if node == 'out_node' else self._wrap_hub_outputs()}")
+    def _every_tracked(self) -> list[str]:
+        return [f"{n}_tracked" for n in self.names] if len(self.names) > 1 else []
 
-    # -- expressions ---------------------------------------------------------------------------
+    def _fields(self) -> tuple[tuple[str, str], ...]:
+        op, memory_bound = self.op, self.op.memory_bound
+        fields = [
+            ("parents", self._parent_ids()),
+            ("order", "order + 1"),
+            (
+                "properties",
+                (
+                    "MEMORY_BOUND if memory_bound else COMPUTE_BOUND"
+                    if memory_bound
+                    else "COMPUTE_BOUND"
+                ),
+            ),
+            ("step", "BACKWARD"),
+            ("inputs", "inputs" if self._parents_need_inputs() else self._inputs()),
+        ]
+        if len(op.args) > 1:  # each input's shape, to undo broadcasting
+            fields.append(("shapes", self._shapes()))
+        if self.rule.saved:
+            fields.append(("saved", _tuple(self._saved(self._saved_names()))))
+        if memory_bound:
+            held = _tuple([f"{a}_held" if a in self.names else a for a in op.args])
+            fields.append(("recipe", f"{held} if memory_bound else None"))
+        return tuple(fields)
+
+    def _inputs(self) -> str:
+        """Node.inputs: per float input its Node if tracked, else None (a tuple for a list)."""
+        return f"[{', '.join(self._parent(i) for i in self.inputs)}]"
+
     def _parent(self, i: Input) -> str:
-        """A float input's entry of Node.inputs: its Node if tracked, else None (a tuple of
-        them for a list)."""
         if i.many:
             return f"{i.name}_parents"
         if len(self.inputs) == 1:
             return f"{i.name}_node"  # the only input, tracked by now
         return f"{i.name}_node if {i.name}_tracked else None"
 
+    def _parents_need_inputs(self) -> bool:
+        inputs = self.inputs
+        return any(i.many or i.optional for i in inputs) or len(inputs) > 2
+
     def _parent_ids(self) -> str:
         inputs = self.inputs
-        simple = not any(i.many or i.optional for i in inputs)
-        if simple and len(inputs) == 1:
+        if not self._parents_need_inputs() and len(inputs) == 1:
             return f"[{inputs[0].name}_node.id]"
-        if simple and len(inputs) == 2:
+        if not self._parents_need_inputs():
             a, b = (i.name for i in inputs)
             return (
                 f"[{a}_node.id, {b}_node.id] if {a}_tracked and {b}_tracked "
                 f"else [{a}_node.id] if {a}_tracked else [{b}_node.id]"
             )
+        if not any(i.many for i in inputs):
+            return "[m.id for m in inputs if m is not None]"
         parts = [f"*{i.name}_parents" if i.many else f"inputs[{k}]" for k, i in enumerate(inputs)]
-        return f"[m.id for m in ({', '.join(parts)},) if m is not None]"
+        every = parts[0][1:] if len(parts) == 1 else f"({', '.join(parts)})"
+        return f"[m.id for m in {every} if m is not None]"
 
     def _shapes(self) -> str:
-        """Each input's shape, to undo broadcasting; None when no input can broadcast (an op of
-        one argument)."""
-        if len(self.op.args) == 1:
-            return "None"
         shapes = []
         for i in self.inputs:
             n = i.name
@@ -261,7 +279,7 @@ class _Writer:
         values = []
         for name, needed_by in saved_names:
             value = self._saved_value(name)
-            if len(needed_by) < len(self.names) or any(i.optional for i in self.inputs):
+            if len(needed_by) < len(self.names):
                 value = f"({value})" if " if " in value else value
                 value += f" if {' or '.join(f'{n}_tracked' for n in needed_by)} else None"
             values.append(value)
@@ -270,14 +288,13 @@ class _Writer:
     def _saved_value(self, name: str) -> str:
         op = self.op
         if name == "out":
-            return "SELF if memory_bound else out" if self.memory_bound else "out"
+            return "SELF if memory_bound else out" if op.memory_bound else "out"
         if name == "indices" and name not in op.args:  # the int output of a (float, int) op
             (index,) = [i for i, kind in enumerate(op.returns) if kind != "float"]
             return f"result[{index}]"
         by_name = {i.name: i for i in self.inputs}
         if name in by_name:
-            many = by_name[name].many
-            return f"{name}_held" if self.recomputes and not many else f"{name}_value"
+            return f"{name}_value" if by_name[name].many else f"{name}_held"
         if name in op.args:
             return name
         # `<input>_shape`, `<input>_device` or `<input>_dtype`
@@ -291,50 +308,37 @@ class _Writer:
             return f"[{of.format('v')} for v in {input_name}_value]"
         return of.format(f"{input_name}_value")
 
-    def _wrap(self) -> str:
+    # -- the outputs ---------------------------------------------------------------------------
+    def _wrap(self, node: str) -> str:
         """The result with its one float output wrapped as an AutodiffTensor."""
-        returns = self.op.returns
-        if returns == ("float",):
-            return "AutodiffTensor(out, out_node)"
-        parts = [
-            "AutodiffTensor(out, out_node)" if kind == "float" else f"result[{i}]"
-            for i, kind in enumerate(returns)
-        ]
-        return _tuple(parts)
-
-    def _wrap_untracked_outputs(self) -> str:
-        untracked = "Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)"
-        parts = [
-            f"AutodiffTensor(result[{i}], {untracked})" if kind == "float" else f"result[{i}]"
+        if self.single:
+            return f"AutodiffTensor(out, {node})"
+        return _tuple(
+            f"AutodiffTensor(out, {node})" if kind == "float" else f"result[{i}]"
             for i, kind in enumerate(self.op.returns)
-        ]
-        return _tuple(parts)
+        )
 
-    def _wrap_hub_outputs(self) -> str:
-        """Several float outputs: each its own Node, a child of the op's node (the hub, whose
-        step runs the rule) through a step that puts its gradient in its slot of the hub's."""
+    def _untracked(self) -> str:
+        return _tuple(
+            (
+                f"AutodiffTensor(result[{i}], untracked_node(order))"
+                if kind == "float"
+                else f"result[{i}]"
+            )
+            for i, kind in enumerate(self.op.returns)
+        )
+
+    def _hub_outputs(self) -> str:
+        """Several float outputs: each its own Node, a child of the op's node (the hub)."""
         count = len(self.op.float_outputs)
         parts, slot = [], 0
         for i, kind in enumerate(self.op.returns):
             if kind != "float":
                 parts.append(f"result[{i}]")
                 continue
-            node = (
-                f"Node([hub.id], order + 2, next_id(), TRACKED, COMPUTE_BOUND, "
-                f"output_step({slot}, {count}), [hub])"
-            )
-            parts.append(f"AutodiffTensor(result[{i}], {node})")
+            parts.append(f"AutodiffTensor(result[{i}], output_node(hub, {slot}, {count}))")
             slot += 1
         return _tuple(parts)
-
-
-def _call(head: str, args: list[str], indent: int) -> list[str]:
-    """`head` + args + `)` on one line if it fits, else one argument a line, as black lays out a
-    call that cannot fit (so the file needs no formatter)."""
-    line = f"{head}{', '.join(args)})"
-    if indent + len(line) <= 100:
-        return [line]
-    return [head, *(f"    {a}," for a in args), ")"]
 
 
 def _tuple(items) -> str:

@@ -9,12 +9,13 @@ import dataclasses
 import inspect
 import subprocess
 import tempfile
+from enum import StrEnum
 from pathlib import Path
 
 from codegen import api, docs
 from codegen.kernels import class_attributes, read_backend
 from codegen.load import CatalogueError
-from codegen.model import Catalogue, Op
+from codegen.model import Arg, Catalogue, Op
 from runtime.autodiff.backend import MOVE_ACROSS
 from runtime.autodiff.rules import RULES, Rule
 
@@ -33,10 +34,6 @@ CHECKPOINTS = {
 # -- list ----------------------------------------------------------------------------------
 
 
-def differentiable(op: Op) -> bool:
-    return bool(op.autodiff) or bool(op.composite) and op.kind == "float" and "float" in op.returns
-
-
 def listing(catalogue: Catalogue, kind=None, category=None, wanted=None, backend=None):
     ops = list(catalogue.ops)
     if kind:
@@ -49,7 +46,7 @@ def listing(catalogue: Catalogue, kind=None, category=None, wanted=None, backend
             )
         ops = [op for op in ops if op.category == category]
     if wanted:
-        ops = [op for op in ops if differentiable(op) == (wanted == "yes")]
+        ops = [op for op in ops if op.differentiable == (wanted == "yes")]
     if backend:
         ops = [op for op in ops if op.name in own_kernels(catalogue, backend)]
     rows = [(op.name, op.kind, op.category, _gradient(op), _reached_by(op) or "—") for op in ops]
@@ -79,7 +76,7 @@ def own_kernels(catalogue: Catalogue, name: str) -> dict:
 def _gradient(op: Op) -> str:
     if op.autodiff:
         return op.autodiff
-    return "composite" if differentiable(op) else "—"
+    return "composite" if op.differentiable else "—"
 
 
 def _reached_by(op: Op) -> str:
@@ -146,7 +143,7 @@ def _def_line(path: Path, name: str) -> int | None:
 
 
 def _dispatch(catalogue: Catalogue, op: Op, out: Path, root: Path) -> str:
-    function = api.dispatch_function(op, catalogue.backends)
+    function = api.dispatch_function(op)
     path = out / "dispatch" / f"{op.function or op.kind}_ops.py"
     line = _def_line(path, op.name)
     where = _where(path, line, root) if line else f"{path} (not generated yet)"
@@ -168,7 +165,7 @@ def _dispatch(catalogue: Catalogue, op: Op, out: Path, root: Path) -> str:
         "move": f"picks the backends of `{function.selector}` and of the target device: on one "
         f"backend it calls the kernel, across backends it goes through the data "
         f"({MOVE_ACROSS.name} records the move of a tracked float tensor)",
-    }[function.template]
+    }[op.role]
     return f"{op.name}({function.params}) at {where}\n{words}"
 
 
@@ -301,11 +298,24 @@ def _git_show(path: Path, rev: str) -> str:
 
 def _fields(op: Op) -> dict:
     """An op's meaning: every field but where it stands in the file."""
-    values = {f.name: getattr(op, f.name) for f in dataclasses.fields(op) if f.name != "line"}
+    values = {
+        f.name: _as_written(getattr(op, f.name)) for f in dataclasses.fields(op) if f.name != "line"
+    }
     values["test"] = dict(op.test) if op.test is not None else None
     for key in ("defaults", "choices"):
         values[key] = dict(values[key])
     return values
+
+
+def _as_written(value):
+    """A field as ops.yaml writes it (enums as their strings, arguments as `name: type`)."""
+    if isinstance(value, tuple):
+        return tuple(_as_written(v) for v in value)
+    if isinstance(value, Arg):
+        return f"{value.name}: {value.spelled}"
+    if isinstance(value, StrEnum):
+        return value.value
+    return value
 
 
 def _changed_definitions(old: dict, new: dict) -> list:
@@ -351,7 +361,7 @@ def _belongs(definition, *ops) -> bool:
     for op in ops:
         if op is None:
             continue
-        own = {op.name, f"record_{op.name}", f"record_{op.name}_balanced"}
+        own = {op.name, f"record_{op.name}"}
         if op.method:
             own |= {f"Tensor.{op.method}", *(f"Tensor.{o}" for o in op.operators)}
         if name in own:

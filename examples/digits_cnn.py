@@ -331,7 +331,7 @@ def compare(args, train, test, ours: list) -> None:
     )
     ours_name = f"burnpy ({args.device}{', Balanced' if args.checkpointing else ''})"
     torch_name = f"PyTorch {torch.__version__.split('+')[0]} eager"
-    rows = [("", ours_name, torch_name)]
+    rows: list[tuple[str, ...]] = [("", ours_name, torch_name)]
     for label, key, fmt in (
         ("test accuracy", "accuracy", "{:.2%}"),
         ("final loss", "loss", "{:.4f}"),
@@ -437,8 +437,9 @@ def main(argv=None) -> float:
     if args.resume:
         names = ("epochs", "batch_size", "lr", "seed", "subset")
         checkpoint = Checkpoint(args.resume, {name: getattr(args, name) for name in names})
-    resuming = checkpoint is not None and checkpoint.exists()
-    history = checkpoint.load(model, opt, scheduler, loader) if resuming else []
+    history = []
+    if checkpoint is not None and checkpoint.exists():
+        history = checkpoint.load(model, opt, scheduler, loader)
     if history:
         print(f"resumed from {args.resume} after epoch {len(history)}")
 

@@ -1,11 +1,12 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=34c01fbd84535a85 body=cf3d1c16b7478b8c
-"""The Autodiff decorator's recorder of every differentiable op, one factory per strategy.
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=b1c4b9254e3678ec body=1faae34611b458aa
+"""The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
-A recorder runs the op's forward on the inner backend, then gives the output its Node and the
-state its step needs: which inputs are tracked, the values their VJPs need (the rule's
-`saved`, in order), and under BalancedCheckpointing the recipe that recomputes a memory-bound
-output. The runtime's Autodiff specialization binds each factory to the inner backend's
-`forward`, the op's shared `BACKWARD` (its rule) and the `inner` backend.
+A recorder runs the op's forward on the inner backend, then gives the output its Node (its
+fields named: runtime/autodiff/recording.py's recorded_node) and the state its step needs:
+which inputs are tracked, the values their VJPs need (the rule's `saved`, in order), and under
+BalancedCheckpointing the recipe that recomputes a memory-bound output. The runtime's Autodiff specialization binds each factory to the inner backend's
+`forward`, the op's shared `BACKWARD` (its rule), the `inner` backend and `balanced` (whether it
+is the BalancedCheckpointing specialization).
 """
 
 from runtime.autodiff.recording import (
@@ -13,4321 +14,1845 @@ from runtime.autodiff.recording import (
     MEMORY_BOUND,
     NONE,
     SELF,
-    TRACKED,
-    UNTRACKED_STEP,
     AutodiffTensor,
-    Node,
     Recorders,
-    next_id,
-    output_step,
+    output_node,
+    recorded_node,
+    untracked_node,
 )
 
 
-def record_float_add(forward, BACKWARD, inner):
+def record_float_add(forward, BACKWARD, inner, balanced):
     def float_add(lhs, rhs):
         lhs_node = lhs.node
         lhs_value = lhs.primitive
         rhs_node = rhs.node
         rhs_value = rhs.primitive
-        result = forward(lhs_value, rhs_value)
-        out = result
+        out = forward(lhs_value, rhs_value)
         order = lhs_node.order
         if rhs_node.order > order:
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
         if not (lhs_tracked or rhs_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = ()
-        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
-        parent_ids = (
-            [lhs_node.id, rhs_node.id]
-            if lhs_tracked and rhs_tracked
-            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
-        )
-        shapes = [lhs_value.shape, rhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced and lhs_tracked and rhs_tracked
+        lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
+        rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
+        out_node = recorded_node(
+            parents=(
+                [lhs_node.id, rhs_node.id]
+                if lhs_tracked and rhs_tracked
+                else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+            ),
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
+            shapes=[lhs_value.shape, rhs_value.shape],
+            recipe=(lhs_held, rhs_held) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_add
 
 
-def record_float_add_balanced(forward, BACKWARD, inner):
-    def float_add(lhs, rhs):
-        lhs_node = lhs.node
-        lhs_value = lhs.primitive
-        rhs_node = rhs.node
-        rhs_value = rhs.primitive
-        result = forward(lhs_value, rhs_value)
-        out = result
-        order = lhs_node.order
-        if rhs_node.order > order:
-            order = rhs_node.order
-        lhs_tracked = lhs_node.requirement is not NONE
-        rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = lhs_tracked and rhs_tracked
-        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
-        rhs_held = rhs_node if rhs_node.properties is MEMORY_BOUND else rhs_value
-        saved = ()
-        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
-        parent_ids = (
-            [lhs_node.id, rhs_node.id]
-            if lhs_tracked and rhs_tracked
-            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
-        )
-        shapes = [lhs_value.shape, rhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (lhs_held, rhs_held) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_add
-
-
-def record_float_add_scalar(forward, BACKWARD, inner):
+def record_float_add_scalar(forward, BACKWARD, inner, balanced):
     def float_add_scalar(lhs, rhs):
         lhs_node = lhs.node
         lhs_value = lhs.primitive
-        result = forward(lhs_value, rhs)
-        out = result
+        out = forward(lhs_value, rhs)
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         if not lhs_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = ()
-        inputs = [lhs_node]
-        parent_ids = [lhs_node.id]
-        shapes = [lhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
+        out_node = recorded_node(
+            parents=[lhs_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[lhs_node],
+            shapes=[lhs_value.shape],
+            recipe=(lhs_held, rhs) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_add_scalar
 
 
-def record_float_add_scalar_balanced(forward, BACKWARD, inner):
-    def float_add_scalar(lhs, rhs):
-        lhs_node = lhs.node
-        lhs_value = lhs.primitive
-        result = forward(lhs_value, rhs)
-        out = result
-        order = lhs_node.order
-        lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
-        saved = ()
-        inputs = [lhs_node]
-        parent_ids = [lhs_node.id]
-        shapes = [lhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (lhs_held, rhs) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_add_scalar
-
-
-def record_float_sub(forward, BACKWARD, inner):
+def record_float_sub(forward, BACKWARD, inner, balanced):
     def float_sub(lhs, rhs):
         lhs_node = lhs.node
         lhs_value = lhs.primitive
         rhs_node = rhs.node
         rhs_value = rhs.primitive
-        result = forward(lhs_value, rhs_value)
-        out = result
+        out = forward(lhs_value, rhs_value)
         order = lhs_node.order
         if rhs_node.order > order:
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
         if not (lhs_tracked or rhs_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = ()
-        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
-        parent_ids = (
-            [lhs_node.id, rhs_node.id]
-            if lhs_tracked and rhs_tracked
-            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
-        )
-        shapes = [lhs_value.shape, rhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced and lhs_tracked and rhs_tracked
+        lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
+        rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
+        out_node = recorded_node(
+            parents=(
+                [lhs_node.id, rhs_node.id]
+                if lhs_tracked and rhs_tracked
+                else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+            ),
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
+            shapes=[lhs_value.shape, rhs_value.shape],
+            recipe=(lhs_held, rhs_held) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_sub
 
 
-def record_float_sub_balanced(forward, BACKWARD, inner):
-    def float_sub(lhs, rhs):
-        lhs_node = lhs.node
-        lhs_value = lhs.primitive
-        rhs_node = rhs.node
-        rhs_value = rhs.primitive
-        result = forward(lhs_value, rhs_value)
-        out = result
-        order = lhs_node.order
-        if rhs_node.order > order:
-            order = rhs_node.order
-        lhs_tracked = lhs_node.requirement is not NONE
-        rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = lhs_tracked and rhs_tracked
-        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
-        rhs_held = rhs_node if rhs_node.properties is MEMORY_BOUND else rhs_value
-        saved = ()
-        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
-        parent_ids = (
-            [lhs_node.id, rhs_node.id]
-            if lhs_tracked and rhs_tracked
-            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
-        )
-        shapes = [lhs_value.shape, rhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (lhs_held, rhs_held) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_sub
-
-
-def record_float_sub_scalar(forward, BACKWARD, inner):
+def record_float_sub_scalar(forward, BACKWARD, inner, balanced):
     def float_sub_scalar(lhs, rhs):
         lhs_node = lhs.node
         lhs_value = lhs.primitive
-        result = forward(lhs_value, rhs)
-        out = result
+        out = forward(lhs_value, rhs)
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         if not lhs_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = ()
-        inputs = [lhs_node]
-        parent_ids = [lhs_node.id]
-        shapes = [lhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
+        out_node = recorded_node(
+            parents=[lhs_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[lhs_node],
+            shapes=[lhs_value.shape],
+            recipe=(lhs_held, rhs) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_sub_scalar
 
 
-def record_float_sub_scalar_balanced(forward, BACKWARD, inner):
-    def float_sub_scalar(lhs, rhs):
-        lhs_node = lhs.node
-        lhs_value = lhs.primitive
-        result = forward(lhs_value, rhs)
-        out = result
-        order = lhs_node.order
-        lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
-        saved = ()
-        inputs = [lhs_node]
-        parent_ids = [lhs_node.id]
-        shapes = [lhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (lhs_held, rhs) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_sub_scalar
-
-
-def record_float_mul(forward, BACKWARD, inner):
+def record_float_mul(forward, BACKWARD, inner, balanced):
     def float_mul(lhs, rhs):
         lhs_node = lhs.node
         lhs_value = lhs.primitive
         rhs_node = rhs.node
         rhs_value = rhs.primitive
-        result = forward(lhs_value, rhs_value)
-        out = result
+        out = forward(lhs_value, rhs_value)
         order = lhs_node.order
         if rhs_node.order > order:
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
         if not (lhs_tracked or rhs_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (rhs_value if lhs_tracked else None, lhs_value if rhs_tracked else None)
-        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
-        parent_ids = (
-            [lhs_node.id, rhs_node.id]
-            if lhs_tracked and rhs_tracked
-            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
-        )
-        shapes = [lhs_value.shape, rhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced and lhs_tracked and rhs_tracked
+        lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
+        rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
+        out_node = recorded_node(
+            parents=(
+                [lhs_node.id, rhs_node.id]
+                if lhs_tracked and rhs_tracked
+                else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+            ),
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
+            shapes=[lhs_value.shape, rhs_value.shape],
+            saved=(rhs_held if lhs_tracked else None, lhs_held if rhs_tracked else None),
+            recipe=(lhs_held, rhs_held) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_mul
 
 
-def record_float_mul_balanced(forward, BACKWARD, inner):
-    def float_mul(lhs, rhs):
-        lhs_node = lhs.node
-        lhs_value = lhs.primitive
-        rhs_node = rhs.node
-        rhs_value = rhs.primitive
-        result = forward(lhs_value, rhs_value)
-        out = result
-        order = lhs_node.order
-        if rhs_node.order > order:
-            order = rhs_node.order
-        lhs_tracked = lhs_node.requirement is not NONE
-        rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = lhs_tracked and rhs_tracked
-        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
-        rhs_held = rhs_node if rhs_node.properties is MEMORY_BOUND else rhs_value
-        saved = (rhs_held if lhs_tracked else None, lhs_held if rhs_tracked else None)
-        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
-        parent_ids = (
-            [lhs_node.id, rhs_node.id]
-            if lhs_tracked and rhs_tracked
-            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
-        )
-        shapes = [lhs_value.shape, rhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (lhs_held, rhs_held) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_mul
-
-
-def record_float_mul_scalar(forward, BACKWARD, inner):
+def record_float_mul_scalar(forward, BACKWARD, inner, balanced):
     def float_mul_scalar(lhs, rhs):
         lhs_node = lhs.node
         lhs_value = lhs.primitive
-        result = forward(lhs_value, rhs)
-        out = result
+        out = forward(lhs_value, rhs)
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         if not lhs_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (rhs,)
-        inputs = [lhs_node]
-        parent_ids = [lhs_node.id]
-        shapes = [lhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
+        out_node = recorded_node(
+            parents=[lhs_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[lhs_node],
+            shapes=[lhs_value.shape],
+            saved=(rhs,),
+            recipe=(lhs_held, rhs) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_mul_scalar
 
 
-def record_float_mul_scalar_balanced(forward, BACKWARD, inner):
-    def float_mul_scalar(lhs, rhs):
-        lhs_node = lhs.node
-        lhs_value = lhs.primitive
-        result = forward(lhs_value, rhs)
-        out = result
-        order = lhs_node.order
-        lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
-        saved = (rhs,)
-        inputs = [lhs_node]
-        parent_ids = [lhs_node.id]
-        shapes = [lhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (lhs_held, rhs) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_mul_scalar
-
-
-def record_float_div(forward, BACKWARD, inner):
+def record_float_div(forward, BACKWARD, inner, balanced):
     def float_div(lhs, rhs):
         lhs_node = lhs.node
         lhs_value = lhs.primitive
         rhs_node = rhs.node
         rhs_value = rhs.primitive
-        result = forward(lhs_value, rhs_value)
-        out = result
+        out = forward(lhs_value, rhs_value)
         order = lhs_node.order
         if rhs_node.order > order:
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
         if not (lhs_tracked or rhs_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (rhs_value, lhs_value if rhs_tracked else None)
-        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
-        parent_ids = (
-            [lhs_node.id, rhs_node.id]
-            if lhs_tracked and rhs_tracked
-            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
-        )
-        shapes = [lhs_value.shape, rhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced and lhs_tracked and rhs_tracked
+        lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
+        rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
+        out_node = recorded_node(
+            parents=(
+                [lhs_node.id, rhs_node.id]
+                if lhs_tracked and rhs_tracked
+                else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+            ),
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
+            shapes=[lhs_value.shape, rhs_value.shape],
+            saved=(rhs_held, lhs_held if rhs_tracked else None),
+            recipe=(lhs_held, rhs_held) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_div
 
 
-def record_float_div_balanced(forward, BACKWARD, inner):
-    def float_div(lhs, rhs):
-        lhs_node = lhs.node
-        lhs_value = lhs.primitive
-        rhs_node = rhs.node
-        rhs_value = rhs.primitive
-        result = forward(lhs_value, rhs_value)
-        out = result
-        order = lhs_node.order
-        if rhs_node.order > order:
-            order = rhs_node.order
-        lhs_tracked = lhs_node.requirement is not NONE
-        rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = lhs_tracked and rhs_tracked
-        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
-        rhs_held = rhs_node if rhs_node.properties is MEMORY_BOUND else rhs_value
-        saved = (rhs_held, lhs_held if rhs_tracked else None)
-        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
-        parent_ids = (
-            [lhs_node.id, rhs_node.id]
-            if lhs_tracked and rhs_tracked
-            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
-        )
-        shapes = [lhs_value.shape, rhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (lhs_held, rhs_held) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_div
-
-
-def record_float_div_scalar(forward, BACKWARD, inner):
+def record_float_div_scalar(forward, BACKWARD, inner, balanced):
     def float_div_scalar(lhs, rhs):
         lhs_node = lhs.node
         lhs_value = lhs.primitive
-        result = forward(lhs_value, rhs)
-        out = result
+        out = forward(lhs_value, rhs)
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         if not lhs_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (rhs,)
-        inputs = [lhs_node]
-        parent_ids = [lhs_node.id]
-        shapes = [lhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
+        out_node = recorded_node(
+            parents=[lhs_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[lhs_node],
+            shapes=[lhs_value.shape],
+            saved=(rhs,),
+            recipe=(lhs_held, rhs) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_div_scalar
 
 
-def record_float_div_scalar_balanced(forward, BACKWARD, inner):
-    def float_div_scalar(lhs, rhs):
-        lhs_node = lhs.node
-        lhs_value = lhs.primitive
-        result = forward(lhs_value, rhs)
-        out = result
-        order = lhs_node.order
-        lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
-        saved = (rhs,)
-        inputs = [lhs_node]
-        parent_ids = [lhs_node.id]
-        shapes = [lhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (lhs_held, rhs) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_div_scalar
-
-
-def record_float_neg(forward, BACKWARD, inner):
+def record_float_neg(forward, BACKWARD, inner, balanced):
     def float_neg(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = ()
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_neg
 
 
-def record_float_neg_balanced(forward, BACKWARD, inner):
-    def float_neg(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = ()
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_neg
-
-
-def record_float_matmul(forward, BACKWARD, inner):
+def record_float_matmul(forward, BACKWARD, inner, balanced):
     def float_matmul(lhs, rhs):
         lhs_node = lhs.node
         lhs_value = lhs.primitive
         rhs_node = rhs.node
         rhs_value = rhs.primitive
-        result = forward(lhs_value, rhs_value)
-        out = result
+        out = forward(lhs_value, rhs_value)
         order = lhs_node.order
         if rhs_node.order > order:
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
         if not (lhs_tracked or rhs_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (rhs_value if lhs_tracked else None, lhs_value if rhs_tracked else None)
-        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
-        parent_ids = (
-            [lhs_node.id, rhs_node.id]
-            if lhs_tracked and rhs_tracked
-            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
-        )
-        shapes = [lhs_value.shape, rhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
+        rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
+        out_node = recorded_node(
+            parents=(
+                [lhs_node.id, rhs_node.id]
+                if lhs_tracked and rhs_tracked
+                else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+            ),
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
+            shapes=[lhs_value.shape, rhs_value.shape],
+            saved=(rhs_held if lhs_tracked else None, lhs_held if rhs_tracked else None),
         )
         return AutodiffTensor(out, out_node)
 
     return float_matmul
 
 
-def record_float_matmul_balanced(forward, BACKWARD, inner):
-    def float_matmul(lhs, rhs):
-        lhs_node = lhs.node
-        lhs_value = lhs.primitive
-        rhs_node = rhs.node
-        rhs_value = rhs.primitive
-        result = forward(lhs_value, rhs_value)
-        out = result
-        order = lhs_node.order
-        if rhs_node.order > order:
-            order = rhs_node.order
-        lhs_tracked = lhs_node.requirement is not NONE
-        rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
-        rhs_held = rhs_node if rhs_node.properties is MEMORY_BOUND else rhs_value
-        saved = (rhs_held if lhs_tracked else None, lhs_held if rhs_tracked else None)
-        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
-        parent_ids = (
-            [lhs_node.id, rhs_node.id]
-            if lhs_tracked and rhs_tracked
-            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
-        )
-        shapes = [lhs_value.shape, rhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_matmul
-
-
-def record_float_remainder(forward, BACKWARD, inner):
+def record_float_remainder(forward, BACKWARD, inner, balanced):
     def float_remainder(lhs, rhs):
         lhs_node = lhs.node
         lhs_value = lhs.primitive
         rhs_node = rhs.node
         rhs_value = rhs.primitive
-        result = forward(lhs_value, rhs_value)
-        out = result
+        out = forward(lhs_value, rhs_value)
         order = lhs_node.order
         if rhs_node.order > order:
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
         if not (lhs_tracked or rhs_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (lhs_value if rhs_tracked else None, rhs_value if rhs_tracked else None)
-        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
-        parent_ids = (
-            [lhs_node.id, rhs_node.id]
-            if lhs_tracked and rhs_tracked
-            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
-        )
-        shapes = [lhs_value.shape, rhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced and lhs_tracked and rhs_tracked
+        lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
+        rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
+        out_node = recorded_node(
+            parents=(
+                [lhs_node.id, rhs_node.id]
+                if lhs_tracked and rhs_tracked
+                else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+            ),
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
+            shapes=[lhs_value.shape, rhs_value.shape],
+            saved=(lhs_held if rhs_tracked else None, rhs_held if rhs_tracked else None),
+            recipe=(lhs_held, rhs_held) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_remainder
 
 
-def record_float_remainder_balanced(forward, BACKWARD, inner):
-    def float_remainder(lhs, rhs):
-        lhs_node = lhs.node
-        lhs_value = lhs.primitive
-        rhs_node = rhs.node
-        rhs_value = rhs.primitive
-        result = forward(lhs_value, rhs_value)
-        out = result
-        order = lhs_node.order
-        if rhs_node.order > order:
-            order = rhs_node.order
-        lhs_tracked = lhs_node.requirement is not NONE
-        rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = lhs_tracked and rhs_tracked
-        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
-        rhs_held = rhs_node if rhs_node.properties is MEMORY_BOUND else rhs_value
-        saved = (lhs_held if rhs_tracked else None, rhs_held if rhs_tracked else None)
-        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
-        parent_ids = (
-            [lhs_node.id, rhs_node.id]
-            if lhs_tracked and rhs_tracked
-            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
-        )
-        shapes = [lhs_value.shape, rhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (lhs_held, rhs_held) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_remainder
-
-
-def record_float_remainder_scalar(forward, BACKWARD, inner):
+def record_float_remainder_scalar(forward, BACKWARD, inner, balanced):
     def float_remainder_scalar(lhs, rhs):
         lhs_node = lhs.node
         lhs_value = lhs.primitive
-        result = forward(lhs_value, rhs)
-        out = result
+        out = forward(lhs_value, rhs)
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         if not lhs_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = ()
-        inputs = [lhs_node]
-        parent_ids = [lhs_node.id]
-        shapes = [lhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
+        out_node = recorded_node(
+            parents=[lhs_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[lhs_node],
+            shapes=[lhs_value.shape],
+            recipe=(lhs_held, rhs) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_remainder_scalar
 
 
-def record_float_remainder_scalar_balanced(forward, BACKWARD, inner):
-    def float_remainder_scalar(lhs, rhs):
-        lhs_node = lhs.node
-        lhs_value = lhs.primitive
-        result = forward(lhs_value, rhs)
-        out = result
-        order = lhs_node.order
-        lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
-        saved = ()
-        inputs = [lhs_node]
-        parent_ids = [lhs_node.id]
-        shapes = [lhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (lhs_held, rhs) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_remainder_scalar
-
-
-def record_float_cross(forward, BACKWARD, inner):
+def record_float_cross(forward, BACKWARD, inner, balanced):
     def float_cross(lhs, rhs, dim):
         lhs_node = lhs.node
         lhs_value = lhs.primitive
         rhs_node = rhs.node
         rhs_value = rhs.primitive
-        result = forward(lhs_value, rhs_value, dim)
-        out = result
+        out = forward(lhs_value, rhs_value, dim)
         order = lhs_node.order
         if rhs_node.order > order:
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
         if not (lhs_tracked or rhs_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (rhs_value if lhs_tracked else None, dim, lhs_value if rhs_tracked else None)
-        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
-        parent_ids = (
-            [lhs_node.id, rhs_node.id]
-            if lhs_tracked and rhs_tracked
-            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
-        )
-        shapes = [lhs_value.shape, rhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
+        rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
+        out_node = recorded_node(
+            parents=(
+                [lhs_node.id, rhs_node.id]
+                if lhs_tracked and rhs_tracked
+                else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+            ),
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
+            shapes=[lhs_value.shape, rhs_value.shape],
+            saved=(rhs_held if lhs_tracked else None, dim, lhs_held if rhs_tracked else None),
         )
         return AutodiffTensor(out, out_node)
 
     return float_cross
 
 
-def record_float_cross_balanced(forward, BACKWARD, inner):
-    def float_cross(lhs, rhs, dim):
-        lhs_node = lhs.node
-        lhs_value = lhs.primitive
-        rhs_node = rhs.node
-        rhs_value = rhs.primitive
-        result = forward(lhs_value, rhs_value, dim)
-        out = result
-        order = lhs_node.order
-        if rhs_node.order > order:
-            order = rhs_node.order
-        lhs_tracked = lhs_node.requirement is not NONE
-        rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
-        rhs_held = rhs_node if rhs_node.properties is MEMORY_BOUND else rhs_value
-        saved = (rhs_held if lhs_tracked else None, dim, lhs_held if rhs_tracked else None)
-        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
-        parent_ids = (
-            [lhs_node.id, rhs_node.id]
-            if lhs_tracked and rhs_tracked
-            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
-        )
-        shapes = [lhs_value.shape, rhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_cross
-
-
-def record_float_powf(forward, BACKWARD, inner):
+def record_float_powf(forward, BACKWARD, inner, balanced):
     def float_powf(lhs, rhs):
         lhs_node = lhs.node
         lhs_value = lhs.primitive
         rhs_node = rhs.node
         rhs_value = rhs.primitive
-        result = forward(lhs_value, rhs_value)
-        out = result
+        out = forward(lhs_value, rhs_value)
         order = lhs_node.order
         if rhs_node.order > order:
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
         if not (lhs_tracked or rhs_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (lhs_value, rhs_value if lhs_tracked else None, out if rhs_tracked else None)
-        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
-        parent_ids = (
-            [lhs_node.id, rhs_node.id]
-            if lhs_tracked and rhs_tracked
-            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
-        )
-        shapes = [lhs_value.shape, rhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced and lhs_tracked and rhs_tracked
+        lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
+        rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
+        out_node = recorded_node(
+            parents=(
+                [lhs_node.id, rhs_node.id]
+                if lhs_tracked and rhs_tracked
+                else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+            ),
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
+            shapes=[lhs_value.shape, rhs_value.shape],
+            saved=(
+                lhs_held,
+                rhs_held if lhs_tracked else None,
+                (SELF if memory_bound else out) if rhs_tracked else None,
+            ),
+            recipe=(lhs_held, rhs_held) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_powf
 
 
-def record_float_powf_balanced(forward, BACKWARD, inner):
-    def float_powf(lhs, rhs):
-        lhs_node = lhs.node
-        lhs_value = lhs.primitive
-        rhs_node = rhs.node
-        rhs_value = rhs.primitive
-        result = forward(lhs_value, rhs_value)
-        out = result
-        order = lhs_node.order
-        if rhs_node.order > order:
-            order = rhs_node.order
-        lhs_tracked = lhs_node.requirement is not NONE
-        rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = lhs_tracked and rhs_tracked
-        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
-        rhs_held = rhs_node if rhs_node.properties is MEMORY_BOUND else rhs_value
-        saved = (
-            lhs_held,
-            rhs_held if lhs_tracked else None,
-            (SELF if memory_bound else out) if rhs_tracked else None,
-        )
-        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
-        parent_ids = (
-            [lhs_node.id, rhs_node.id]
-            if lhs_tracked and rhs_tracked
-            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
-        )
-        shapes = [lhs_value.shape, rhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (lhs_held, rhs_held) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_powf
-
-
-def record_float_powf_scalar_impl(forward, BACKWARD, inner):
+def record_float_powf_scalar_impl(forward, BACKWARD, inner, balanced):
     def float_powf_scalar_impl(lhs, rhs):
         lhs_node = lhs.node
         lhs_value = lhs.primitive
-        result = forward(lhs_value, rhs)
-        out = result
+        out = forward(lhs_value, rhs)
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         if not lhs_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (lhs_value, rhs)
-        inputs = [lhs_node]
-        parent_ids = [lhs_node.id]
-        shapes = [lhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
+        out_node = recorded_node(
+            parents=[lhs_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[lhs_node],
+            shapes=[lhs_value.shape],
+            saved=(lhs_held, rhs),
+            recipe=(lhs_held, rhs) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_powf_scalar_impl
 
 
-def record_float_powf_scalar_impl_balanced(forward, BACKWARD, inner):
-    def float_powf_scalar_impl(lhs, rhs):
-        lhs_node = lhs.node
-        lhs_value = lhs.primitive
-        result = forward(lhs_value, rhs)
-        out = result
-        order = lhs_node.order
-        lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
-        saved = (lhs_held, rhs)
-        inputs = [lhs_node]
-        parent_ids = [lhs_node.id]
-        shapes = [lhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (lhs_held, rhs) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_powf_scalar_impl
-
-
-def record_float_powi(forward, BACKWARD, inner):
+def record_float_powi(forward, BACKWARD, inner, balanced):
     def float_powi(lhs, rhs):
         lhs_node = lhs.node
         lhs_value = lhs.primitive
-        result = forward(lhs_value, rhs)
-        out = result
+        out = forward(lhs_value, rhs)
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         if not lhs_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (lhs_value, rhs, inner.dtype(lhs_value))
-        inputs = [lhs_node]
-        parent_ids = [lhs_node.id]
-        shapes = [lhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
+        out_node = recorded_node(
+            parents=[lhs_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[lhs_node],
+            shapes=[lhs_value.shape],
+            saved=(lhs_held, rhs, inner.dtype(lhs_value)),
+            recipe=(lhs_held, rhs) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_powi
 
 
-def record_float_powi_balanced(forward, BACKWARD, inner):
-    def float_powi(lhs, rhs):
-        lhs_node = lhs.node
-        lhs_value = lhs.primitive
-        result = forward(lhs_value, rhs)
-        out = result
-        order = lhs_node.order
-        lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
-        saved = (lhs_held, rhs, inner.dtype(lhs_value))
-        inputs = [lhs_node]
-        parent_ids = [lhs_node.id]
-        shapes = [lhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (lhs_held, rhs) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_powi
-
-
-def record_float_clamp(forward, BACKWARD, inner):
+def record_float_clamp(forward, BACKWARD, inner, balanced):
     def float_clamp(tensor, min, max):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value, min, max)
-        out = result
+        out = forward(tensor_value, min, max)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value, min, max)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(tensor_held, min, max),
+            recipe=(tensor_held, min, max) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_clamp
 
 
-def record_float_clamp_balanced(forward, BACKWARD, inner):
-    def float_clamp(tensor, min, max):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value, min, max)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_held, min, max)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held, min, max) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_clamp
-
-
-def record_float_clamp_min(forward, BACKWARD, inner):
+def record_float_clamp_min(forward, BACKWARD, inner, balanced):
     def float_clamp_min(tensor, min):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value, min)
-        out = result
+        out = forward(tensor_value, min)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value, min)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(tensor_held, min),
+            recipe=(tensor_held, min) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_clamp_min
 
 
-def record_float_clamp_min_balanced(forward, BACKWARD, inner):
-    def float_clamp_min(tensor, min):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value, min)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_held, min)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held, min) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_clamp_min
-
-
-def record_float_clamp_max(forward, BACKWARD, inner):
+def record_float_clamp_max(forward, BACKWARD, inner, balanced):
     def float_clamp_max(tensor, max):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value, max)
-        out = result
+        out = forward(tensor_value, max)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value, max)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(tensor_held, max),
+            recipe=(tensor_held, max) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_clamp_max
 
 
-def record_float_clamp_max_balanced(forward, BACKWARD, inner):
-    def float_clamp_max(tensor, max):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value, max)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_held, max)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held, max) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_clamp_max
-
-
-def record_float_exp(forward, BACKWARD, inner):
+def record_float_exp(forward, BACKWARD, inner, balanced):
     def float_exp(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (out,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(SELF if memory_bound else out,),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_exp
 
 
-def record_float_exp_balanced(forward, BACKWARD, inner):
-    def float_exp(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (SELF if memory_bound else out,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_exp
-
-
-def record_float_square(forward, BACKWARD, inner):
+def record_float_square(forward, BACKWARD, inner, balanced):
     def float_square(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(tensor_held,),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_square
 
 
-def record_float_square_balanced(forward, BACKWARD, inner):
-    def float_square(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_held,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_square
-
-
-def record_float_log(forward, BACKWARD, inner):
+def record_float_log(forward, BACKWARD, inner, balanced):
     def float_log(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(tensor_held,),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_log
 
 
-def record_float_log_balanced(forward, BACKWARD, inner):
-    def float_log(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_held,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_log
-
-
-def record_float_sqrt(forward, BACKWARD, inner):
+def record_float_sqrt(forward, BACKWARD, inner, balanced):
     def float_sqrt(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (out,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(SELF if memory_bound else out,),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_sqrt
 
 
-def record_float_sqrt_balanced(forward, BACKWARD, inner):
-    def float_sqrt(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (SELF if memory_bound else out,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_sqrt
-
-
-def record_float_abs(forward, BACKWARD, inner):
+def record_float_abs(forward, BACKWARD, inner, balanced):
     def float_abs(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(tensor_held,),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_abs
 
 
-def record_float_abs_balanced(forward, BACKWARD, inner):
-    def float_abs(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_held,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_abs
-
-
-def record_float_sign(forward, BACKWARD, inner):
+def record_float_sign(forward, BACKWARD, inner, balanced):
     def float_sign(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = ()
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_sign
 
 
-def record_float_sign_balanced(forward, BACKWARD, inner):
-    def float_sign(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = ()
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_sign
-
-
-def record_float_tanh(forward, BACKWARD, inner):
+def record_float_tanh(forward, BACKWARD, inner, balanced):
     def float_tanh(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (out,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(SELF if memory_bound else out,),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_tanh
 
 
-def record_float_tanh_balanced(forward, BACKWARD, inner):
-    def float_tanh(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (SELF if memory_bound else out,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_tanh
-
-
-def record_float_log1p(forward, BACKWARD, inner):
+def record_float_log1p(forward, BACKWARD, inner, balanced):
     def float_log1p(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(tensor_held,),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_log1p
 
 
-def record_float_log1p_balanced(forward, BACKWARD, inner):
-    def float_log1p(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_held,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_log1p
-
-
-def record_float_recip(forward, BACKWARD, inner):
+def record_float_recip(forward, BACKWARD, inner, balanced):
     def float_recip(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (out,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(SELF if memory_bound else out,),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_recip
 
 
-def record_float_recip_balanced(forward, BACKWARD, inner):
-    def float_recip(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (SELF if memory_bound else out,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_recip
-
-
-def record_float_sin(forward, BACKWARD, inner):
+def record_float_sin(forward, BACKWARD, inner, balanced):
     def float_sin(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(tensor_held,),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_sin
 
 
-def record_float_sin_balanced(forward, BACKWARD, inner):
-    def float_sin(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_held,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_sin
-
-
-def record_float_cos(forward, BACKWARD, inner):
+def record_float_cos(forward, BACKWARD, inner, balanced):
     def float_cos(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(tensor_held,),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_cos
 
 
-def record_float_cos_balanced(forward, BACKWARD, inner):
-    def float_cos(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_held,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_cos
-
-
-def record_float_tan(forward, BACKWARD, inner):
+def record_float_tan(forward, BACKWARD, inner, balanced):
     def float_tan(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (out,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(SELF if memory_bound else out,),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_tan
 
 
-def record_float_tan_balanced(forward, BACKWARD, inner):
-    def float_tan(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (SELF if memory_bound else out,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_tan
-
-
-def record_float_sinh(forward, BACKWARD, inner):
+def record_float_sinh(forward, BACKWARD, inner, balanced):
     def float_sinh(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(tensor_held,),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_sinh
 
 
-def record_float_sinh_balanced(forward, BACKWARD, inner):
-    def float_sinh(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_held,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_sinh
-
-
-def record_float_cosh(forward, BACKWARD, inner):
+def record_float_cosh(forward, BACKWARD, inner, balanced):
     def float_cosh(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(tensor_held,),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_cosh
 
 
-def record_float_cosh_balanced(forward, BACKWARD, inner):
-    def float_cosh(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_held,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_cosh
-
-
-def record_float_asin(forward, BACKWARD, inner):
+def record_float_asin(forward, BACKWARD, inner, balanced):
     def float_asin(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(tensor_held,),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_asin
 
 
-def record_float_asin_balanced(forward, BACKWARD, inner):
-    def float_asin(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_held,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_asin
-
-
-def record_float_acos(forward, BACKWARD, inner):
+def record_float_acos(forward, BACKWARD, inner, balanced):
     def float_acos(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(tensor_held,),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_acos
 
 
-def record_float_acos_balanced(forward, BACKWARD, inner):
-    def float_acos(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_held,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_acos
-
-
-def record_float_atan(forward, BACKWARD, inner):
+def record_float_atan(forward, BACKWARD, inner, balanced):
     def float_atan(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(tensor_held,),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_atan
 
 
-def record_float_atan_balanced(forward, BACKWARD, inner):
-    def float_atan(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_held,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_atan
-
-
-def record_float_asinh(forward, BACKWARD, inner):
+def record_float_asinh(forward, BACKWARD, inner, balanced):
     def float_asinh(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(tensor_held,),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_asinh
 
 
-def record_float_asinh_balanced(forward, BACKWARD, inner):
-    def float_asinh(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_held,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_asinh
-
-
-def record_float_acosh(forward, BACKWARD, inner):
+def record_float_acosh(forward, BACKWARD, inner, balanced):
     def float_acosh(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(tensor_held,),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_acosh
 
 
-def record_float_acosh_balanced(forward, BACKWARD, inner):
-    def float_acosh(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_held,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_acosh
-
-
-def record_float_atanh(forward, BACKWARD, inner):
+def record_float_atanh(forward, BACKWARD, inner, balanced):
     def float_atanh(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(tensor_held,),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_atanh
 
 
-def record_float_atanh_balanced(forward, BACKWARD, inner):
-    def float_atanh(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_held,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_atanh
-
-
-def record_float_atan2(forward, BACKWARD, inner):
+def record_float_atan2(forward, BACKWARD, inner, balanced):
     def float_atan2(lhs, rhs):
         lhs_node = lhs.node
         lhs_value = lhs.primitive
         rhs_node = rhs.node
         rhs_value = rhs.primitive
-        result = forward(lhs_value, rhs_value)
-        out = result
+        out = forward(lhs_value, rhs_value)
         order = lhs_node.order
         if rhs_node.order > order:
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
         if not (lhs_tracked or rhs_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (lhs_value, rhs_value)
-        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
-        parent_ids = (
-            [lhs_node.id, rhs_node.id]
-            if lhs_tracked and rhs_tracked
-            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
-        )
-        shapes = [lhs_value.shape, rhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced and lhs_tracked and rhs_tracked
+        lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
+        rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
+        out_node = recorded_node(
+            parents=(
+                [lhs_node.id, rhs_node.id]
+                if lhs_tracked and rhs_tracked
+                else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+            ),
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
+            shapes=[lhs_value.shape, rhs_value.shape],
+            saved=(lhs_held, rhs_held),
+            recipe=(lhs_held, rhs_held) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_atan2
 
 
-def record_float_atan2_balanced(forward, BACKWARD, inner):
-    def float_atan2(lhs, rhs):
-        lhs_node = lhs.node
-        lhs_value = lhs.primitive
-        rhs_node = rhs.node
-        rhs_value = rhs.primitive
-        result = forward(lhs_value, rhs_value)
-        out = result
-        order = lhs_node.order
-        if rhs_node.order > order:
-            order = rhs_node.order
-        lhs_tracked = lhs_node.requirement is not NONE
-        rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = lhs_tracked and rhs_tracked
-        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
-        rhs_held = rhs_node if rhs_node.properties is MEMORY_BOUND else rhs_value
-        saved = (lhs_held, rhs_held)
-        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
-        parent_ids = (
-            [lhs_node.id, rhs_node.id]
-            if lhs_tracked and rhs_tracked
-            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
-        )
-        shapes = [lhs_value.shape, rhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (lhs_held, rhs_held) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_atan2
-
-
-def record_float_hypot(forward, BACKWARD, inner):
+def record_float_hypot(forward, BACKWARD, inner, balanced):
     def float_hypot(lhs, rhs):
         lhs_node = lhs.node
         lhs_value = lhs.primitive
         rhs_node = rhs.node
         rhs_value = rhs.primitive
-        result = forward(lhs_value, rhs_value)
-        out = result
+        out = forward(lhs_value, rhs_value)
         order = lhs_node.order
         if rhs_node.order > order:
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
         if not (lhs_tracked or rhs_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (lhs_value if lhs_tracked else None, out, rhs_value if rhs_tracked else None)
-        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
-        parent_ids = (
-            [lhs_node.id, rhs_node.id]
-            if lhs_tracked and rhs_tracked
-            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
-        )
-        shapes = [lhs_value.shape, rhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
+        rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
+        out_node = recorded_node(
+            parents=(
+                [lhs_node.id, rhs_node.id]
+                if lhs_tracked and rhs_tracked
+                else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+            ),
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
+            shapes=[lhs_value.shape, rhs_value.shape],
+            saved=(lhs_held if lhs_tracked else None, out, rhs_held if rhs_tracked else None),
         )
         return AutodiffTensor(out, out_node)
 
     return float_hypot
 
 
-def record_float_hypot_balanced(forward, BACKWARD, inner):
-    def float_hypot(lhs, rhs):
-        lhs_node = lhs.node
-        lhs_value = lhs.primitive
-        rhs_node = rhs.node
-        rhs_value = rhs.primitive
-        result = forward(lhs_value, rhs_value)
-        out = result
-        order = lhs_node.order
-        if rhs_node.order > order:
-            order = rhs_node.order
-        lhs_tracked = lhs_node.requirement is not NONE
-        rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
-        rhs_held = rhs_node if rhs_node.properties is MEMORY_BOUND else rhs_value
-        saved = (lhs_held if lhs_tracked else None, out, rhs_held if rhs_tracked else None)
-        inputs = [lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None]
-        parent_ids = (
-            [lhs_node.id, rhs_node.id]
-            if lhs_tracked and rhs_tracked
-            else [lhs_node.id] if lhs_tracked else [rhs_node.id]
-        )
-        shapes = [lhs_value.shape, rhs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_hypot
-
-
-def record_float_erf(forward, BACKWARD, inner):
+def record_float_erf(forward, BACKWARD, inner, balanced):
     def float_erf(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(tensor_held,),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_erf
 
 
-def record_float_erf_balanced(forward, BACKWARD, inner):
-    def float_erf(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_held,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_erf
-
-
-def record_float_round(forward, BACKWARD, inner):
+def record_float_round(forward, BACKWARD, inner, balanced):
     def float_round(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value))
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value)),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_round
 
 
-def record_float_round_balanced(forward, BACKWARD, inner):
-    def float_round(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value))
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_round
-
-
-def record_float_floor(forward, BACKWARD, inner):
+def record_float_floor(forward, BACKWARD, inner, balanced):
     def float_floor(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value))
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value)),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_floor
 
 
-def record_float_floor_balanced(forward, BACKWARD, inner):
-    def float_floor(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value))
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_floor
-
-
-def record_float_ceil(forward, BACKWARD, inner):
+def record_float_ceil(forward, BACKWARD, inner, balanced):
     def float_ceil(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value))
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value)),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_ceil
 
 
-def record_float_ceil_balanced(forward, BACKWARD, inner):
-    def float_ceil(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value))
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_ceil
-
-
-def record_float_trunc(forward, BACKWARD, inner):
+def record_float_trunc(forward, BACKWARD, inner, balanced):
     def float_trunc(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value))
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value)),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_trunc
 
 
-def record_float_trunc_balanced(forward, BACKWARD, inner):
-    def float_trunc(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value))
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_trunc
-
-
-def record_relu(forward, BACKWARD, inner):
+def record_relu(forward, BACKWARD, inner, balanced):
     def relu(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (out,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(SELF if memory_bound else out,),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return relu
 
 
-def record_relu_balanced(forward, BACKWARD, inner):
-    def relu(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (SELF if memory_bound else out,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return relu
-
-
-def record_relu_backward(forward, BACKWARD, inner):
+def record_relu_backward(forward, BACKWARD, inner, balanced):
     def relu_backward(output, grad):
         output_node = output.node
         output_value = output.primitive
         grad_node = grad.node
         grad_value = grad.primitive
-        result = forward(output_value, grad_value)
-        out = result
+        out = forward(output_value, grad_value)
         order = output_node.order
         if grad_node.order > order:
             order = grad_node.order
         output_tracked = output_node.requirement is not NONE
         grad_tracked = grad_node.requirement is not NONE
         if not (output_tracked or grad_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (output_value if grad_tracked else None,)
-        inputs = [output_node if output_tracked else None, grad_node if grad_tracked else None]
-        parent_ids = (
-            [output_node.id, grad_node.id]
-            if output_tracked and grad_tracked
-            else [output_node.id] if output_tracked else [grad_node.id]
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced and output_tracked and grad_tracked
+        output_held = (
+            output_node if balanced and output_node.properties is MEMORY_BOUND else output_value
         )
-        shapes = [output_value.shape, grad_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+        grad_held = grad_node if balanced and grad_node.properties is MEMORY_BOUND else grad_value
+        out_node = recorded_node(
+            parents=(
+                [output_node.id, grad_node.id]
+                if output_tracked and grad_tracked
+                else [output_node.id] if output_tracked else [grad_node.id]
+            ),
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[output_node if output_tracked else None, grad_node if grad_tracked else None],
+            shapes=[output_value.shape, grad_value.shape],
+            saved=(output_held if grad_tracked else None,),
+            recipe=(output_held, grad_held) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return relu_backward
 
 
-def record_relu_backward_balanced(forward, BACKWARD, inner):
-    def relu_backward(output, grad):
-        output_node = output.node
-        output_value = output.primitive
-        grad_node = grad.node
-        grad_value = grad.primitive
-        result = forward(output_value, grad_value)
-        out = result
-        order = output_node.order
-        if grad_node.order > order:
-            order = grad_node.order
-        output_tracked = output_node.requirement is not NONE
-        grad_tracked = grad_node.requirement is not NONE
-        if not (output_tracked or grad_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = output_tracked and grad_tracked
-        output_held = output_node if output_node.properties is MEMORY_BOUND else output_value
-        grad_held = grad_node if grad_node.properties is MEMORY_BOUND else grad_value
-        saved = (output_held if grad_tracked else None,)
-        inputs = [output_node if output_tracked else None, grad_node if grad_tracked else None]
-        parent_ids = (
-            [output_node.id, grad_node.id]
-            if output_tracked and grad_tracked
-            else [output_node.id] if output_tracked else [grad_node.id]
-        )
-        shapes = [output_value.shape, grad_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (output_held, grad_held) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return relu_backward
-
-
-def record_leaky_relu(forward, BACKWARD, inner):
+def record_leaky_relu(forward, BACKWARD, inner, balanced):
     def leaky_relu(tensor, negative_slope):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value, negative_slope)
-        out = result
+        out = forward(tensor_value, negative_slope)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value, negative_slope)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(tensor_held, negative_slope),
+            recipe=(tensor_held, negative_slope) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return leaky_relu
 
 
-def record_leaky_relu_balanced(forward, BACKWARD, inner):
-    def leaky_relu(tensor, negative_slope):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value, negative_slope)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_held, negative_slope)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held, negative_slope) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return leaky_relu
-
-
-def record_prelu(forward, BACKWARD, inner):
+def record_prelu(forward, BACKWARD, inner, balanced):
     def prelu(tensor, alpha):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
         alpha_node = alpha.node
         alpha_value = alpha.primitive
-        result = forward(tensor_value, alpha_value)
-        out = result
+        out = forward(tensor_value, alpha_value)
         order = tensor_node.order
         if alpha_node.order > order:
             order = alpha_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         alpha_tracked = alpha_node.requirement is not NONE
         if not (tensor_tracked or alpha_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value, alpha_value if tensor_tracked else None)
-        inputs = [tensor_node if tensor_tracked else None, alpha_node if alpha_tracked else None]
-        parent_ids = (
-            [tensor_node.id, alpha_node.id]
-            if tensor_tracked and alpha_tracked
-            else [tensor_node.id] if tensor_tracked else [alpha_node.id]
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced and tensor_tracked and alpha_tracked
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        shapes = [tensor_value.shape, alpha_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+        alpha_held = (
+            alpha_node if balanced and alpha_node.properties is MEMORY_BOUND else alpha_value
         )
-        return AutodiffTensor(out, out_node)
-
-    return prelu
-
-
-def record_prelu_balanced(forward, BACKWARD, inner):
-    def prelu(tensor, alpha):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        alpha_node = alpha.node
-        alpha_value = alpha.primitive
-        result = forward(tensor_value, alpha_value)
-        out = result
-        order = tensor_node.order
-        if alpha_node.order > order:
-            order = alpha_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        alpha_tracked = alpha_node.requirement is not NONE
-        if not (tensor_tracked or alpha_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = tensor_tracked and alpha_tracked
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        alpha_held = alpha_node if alpha_node.properties is MEMORY_BOUND else alpha_value
-        saved = (tensor_held, alpha_held if tensor_tracked else None)
-        inputs = [tensor_node if tensor_tracked else None, alpha_node if alpha_tracked else None]
-        parent_ids = (
-            [tensor_node.id, alpha_node.id]
-            if tensor_tracked and alpha_tracked
-            else [tensor_node.id] if tensor_tracked else [alpha_node.id]
-        )
-        shapes = [tensor_value.shape, alpha_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held, alpha_held) if memory_bound else None,
+        out_node = recorded_node(
+            parents=(
+                [tensor_node.id, alpha_node.id]
+                if tensor_tracked and alpha_tracked
+                else [tensor_node.id] if tensor_tracked else [alpha_node.id]
+            ),
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node if tensor_tracked else None, alpha_node if alpha_tracked else None],
+            shapes=[tensor_value.shape, alpha_value.shape],
+            saved=(tensor_held, alpha_held if tensor_tracked else None),
+            recipe=(tensor_held, alpha_held) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return prelu
 
 
-def record_gelu(forward, BACKWARD, inner):
+def record_gelu(forward, BACKWARD, inner, balanced):
     def gelu(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(tensor_held,),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return gelu
 
 
-def record_gelu_balanced(forward, BACKWARD, inner):
-    def gelu(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_held,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return gelu
-
-
-def record_gelu_backward(forward, BACKWARD, inner):
+def record_gelu_backward(forward, BACKWARD, inner, balanced):
     def gelu_backward(x, grad):
         x_node = x.node
         x_value = x.primitive
         grad_node = grad.node
         grad_value = grad.primitive
-        result = forward(x_value, grad_value)
-        out = result
+        out = forward(x_value, grad_value)
         order = x_node.order
         if grad_node.order > order:
             order = grad_node.order
         x_tracked = x_node.requirement is not NONE
         grad_tracked = grad_node.requirement is not NONE
         if not (x_tracked or grad_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (x_value, grad_value if x_tracked else None)
-        inputs = [x_node if x_tracked else None, grad_node if grad_tracked else None]
-        parent_ids = (
-            [x_node.id, grad_node.id]
-            if x_tracked and grad_tracked
-            else [x_node.id] if x_tracked else [grad_node.id]
-        )
-        shapes = [x_value.shape, grad_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced and x_tracked and grad_tracked
+        x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
+        grad_held = grad_node if balanced and grad_node.properties is MEMORY_BOUND else grad_value
+        out_node = recorded_node(
+            parents=(
+                [x_node.id, grad_node.id]
+                if x_tracked and grad_tracked
+                else [x_node.id] if x_tracked else [grad_node.id]
+            ),
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[x_node if x_tracked else None, grad_node if grad_tracked else None],
+            shapes=[x_value.shape, grad_value.shape],
+            saved=(x_held, grad_held if x_tracked else None),
+            recipe=(x_held, grad_held) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return gelu_backward
 
 
-def record_gelu_backward_balanced(forward, BACKWARD, inner):
-    def gelu_backward(x, grad):
-        x_node = x.node
-        x_value = x.primitive
-        grad_node = grad.node
-        grad_value = grad.primitive
-        result = forward(x_value, grad_value)
-        out = result
-        order = x_node.order
-        if grad_node.order > order:
-            order = grad_node.order
-        x_tracked = x_node.requirement is not NONE
-        grad_tracked = grad_node.requirement is not NONE
-        if not (x_tracked or grad_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = x_tracked and grad_tracked
-        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
-        grad_held = grad_node if grad_node.properties is MEMORY_BOUND else grad_value
-        saved = (x_held, grad_held if x_tracked else None)
-        inputs = [x_node if x_tracked else None, grad_node if grad_tracked else None]
-        parent_ids = (
-            [x_node.id, grad_node.id]
-            if x_tracked and grad_tracked
-            else [x_node.id] if x_tracked else [grad_node.id]
-        )
-        shapes = [x_value.shape, grad_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (x_held, grad_held) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return gelu_backward
-
-
-def record_sigmoid(forward, BACKWARD, inner):
+def record_sigmoid(forward, BACKWARD, inner, balanced):
     def sigmoid(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (out,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(SELF if memory_bound else out,),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return sigmoid
 
 
-def record_sigmoid_balanced(forward, BACKWARD, inner):
-    def sigmoid(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (SELF if memory_bound else out,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return sigmoid
-
-
-def record_sigmoid_backward(forward, BACKWARD, inner):
+def record_sigmoid_backward(forward, BACKWARD, inner, balanced):
     def sigmoid_backward(output, grad):
         output_node = output.node
         output_value = output.primitive
         grad_node = grad.node
         grad_value = grad.primitive
-        result = forward(output_value, grad_value)
-        out = result
+        out = forward(output_value, grad_value)
         order = output_node.order
         if grad_node.order > order:
             order = grad_node.order
         output_tracked = output_node.requirement is not NONE
         grad_tracked = grad_node.requirement is not NONE
         if not (output_tracked or grad_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (output_value, grad_value if output_tracked else None)
-        inputs = [output_node if output_tracked else None, grad_node if grad_tracked else None]
-        parent_ids = (
-            [output_node.id, grad_node.id]
-            if output_tracked and grad_tracked
-            else [output_node.id] if output_tracked else [grad_node.id]
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced and output_tracked and grad_tracked
+        output_held = (
+            output_node if balanced and output_node.properties is MEMORY_BOUND else output_value
         )
-        shapes = [output_value.shape, grad_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+        grad_held = grad_node if balanced and grad_node.properties is MEMORY_BOUND else grad_value
+        out_node = recorded_node(
+            parents=(
+                [output_node.id, grad_node.id]
+                if output_tracked and grad_tracked
+                else [output_node.id] if output_tracked else [grad_node.id]
+            ),
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[output_node if output_tracked else None, grad_node if grad_tracked else None],
+            shapes=[output_value.shape, grad_value.shape],
+            saved=(output_held, grad_held if output_tracked else None),
+            recipe=(output_held, grad_held) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return sigmoid_backward
 
 
-def record_sigmoid_backward_balanced(forward, BACKWARD, inner):
-    def sigmoid_backward(output, grad):
-        output_node = output.node
-        output_value = output.primitive
-        grad_node = grad.node
-        grad_value = grad.primitive
-        result = forward(output_value, grad_value)
-        out = result
-        order = output_node.order
-        if grad_node.order > order:
-            order = grad_node.order
-        output_tracked = output_node.requirement is not NONE
-        grad_tracked = grad_node.requirement is not NONE
-        if not (output_tracked or grad_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = output_tracked and grad_tracked
-        output_held = output_node if output_node.properties is MEMORY_BOUND else output_value
-        grad_held = grad_node if grad_node.properties is MEMORY_BOUND else grad_value
-        saved = (output_held, grad_held if output_tracked else None)
-        inputs = [output_node if output_tracked else None, grad_node if grad_tracked else None]
-        parent_ids = (
-            [output_node.id, grad_node.id]
-            if output_tracked and grad_tracked
-            else [output_node.id] if output_tracked else [grad_node.id]
-        )
-        shapes = [output_value.shape, grad_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (output_held, grad_held) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return sigmoid_backward
-
-
-def record_log_sigmoid(forward, BACKWARD, inner):
+def record_log_sigmoid(forward, BACKWARD, inner, balanced):
     def log_sigmoid(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(tensor_held,),
+            recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return log_sigmoid
 
 
-def record_log_sigmoid_balanced(forward, BACKWARD, inner):
-    def log_sigmoid(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_held,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held,) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return log_sigmoid
-
-
-def record_log_sigmoid_backward(forward, BACKWARD, inner):
+def record_log_sigmoid_backward(forward, BACKWARD, inner, balanced):
     def log_sigmoid_backward(x, grad):
         x_node = x.node
         x_value = x.primitive
         grad_node = grad.node
         grad_value = grad.primitive
-        result = forward(x_value, grad_value)
-        out = result
+        out = forward(x_value, grad_value)
         order = x_node.order
         if grad_node.order > order:
             order = grad_node.order
         x_tracked = x_node.requirement is not NONE
         grad_tracked = grad_node.requirement is not NONE
         if not (x_tracked or grad_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (x_value, grad_value if x_tracked else None)
-        inputs = [x_node if x_tracked else None, grad_node if grad_tracked else None]
-        parent_ids = (
-            [x_node.id, grad_node.id]
-            if x_tracked and grad_tracked
-            else [x_node.id] if x_tracked else [grad_node.id]
-        )
-        shapes = [x_value.shape, grad_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced and x_tracked and grad_tracked
+        x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
+        grad_held = grad_node if balanced and grad_node.properties is MEMORY_BOUND else grad_value
+        out_node = recorded_node(
+            parents=(
+                [x_node.id, grad_node.id]
+                if x_tracked and grad_tracked
+                else [x_node.id] if x_tracked else [grad_node.id]
+            ),
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[x_node if x_tracked else None, grad_node if grad_tracked else None],
+            shapes=[x_value.shape, grad_value.shape],
+            saved=(x_held, grad_held if x_tracked else None),
+            recipe=(x_held, grad_held) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return log_sigmoid_backward
 
 
-def record_log_sigmoid_backward_balanced(forward, BACKWARD, inner):
-    def log_sigmoid_backward(x, grad):
-        x_node = x.node
-        x_value = x.primitive
-        grad_node = grad.node
-        grad_value = grad.primitive
-        result = forward(x_value, grad_value)
-        out = result
-        order = x_node.order
-        if grad_node.order > order:
-            order = grad_node.order
-        x_tracked = x_node.requirement is not NONE
-        grad_tracked = grad_node.requirement is not NONE
-        if not (x_tracked or grad_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = x_tracked and grad_tracked
-        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
-        grad_held = grad_node if grad_node.properties is MEMORY_BOUND else grad_value
-        saved = (x_held, grad_held if x_tracked else None)
-        inputs = [x_node if x_tracked else None, grad_node if grad_tracked else None]
-        parent_ids = (
-            [x_node.id, grad_node.id]
-            if x_tracked and grad_tracked
-            else [x_node.id] if x_tracked else [grad_node.id]
-        )
-        shapes = [x_value.shape, grad_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (x_held, grad_held) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return log_sigmoid_backward
-
-
-def record_softmax(forward, BACKWARD, inner):
+def record_softmax(forward, BACKWARD, inner, balanced):
     def softmax(tensor, dim):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value, dim)
-        out = result
+        out = forward(tensor_value, dim)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (out, dim)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(out, dim),
         )
         return AutodiffTensor(out, out_node)
 
     return softmax
 
 
-def record_log_softmax(forward, BACKWARD, inner):
+def record_log_softmax(forward, BACKWARD, inner, balanced):
     def log_softmax(tensor, dim):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value, dim)
-        out = result
+        out = forward(tensor_value, dim)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (out, dim)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(out, dim),
         )
         return AutodiffTensor(out, out_node)
 
     return log_softmax
 
 
-def record_float_sum(forward, BACKWARD, inner):
+def record_float_sum(forward, BACKWARD, inner, balanced):
     def float_sum(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value.shape,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(tensor_value.shape,),
         )
         return AutodiffTensor(out, out_node)
 
     return float_sum
 
 
-def record_float_sum_dim(forward, BACKWARD, inner):
+def record_float_sum_dim(forward, BACKWARD, inner, balanced):
     def float_sum_dim(tensor, dim):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value, dim)
-        out = result
+        out = forward(tensor_value, dim)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value.shape,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(tensor_value.shape,),
         )
         return AutodiffTensor(out, out_node)
 
     return float_sum_dim
 
 
-def record_float_mean(forward, BACKWARD, inner):
+def record_float_mean(forward, BACKWARD, inner, balanced):
     def float_mean(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value.shape,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(tensor_value.shape,),
         )
         return AutodiffTensor(out, out_node)
 
     return float_mean
 
 
-def record_float_mean_dim(forward, BACKWARD, inner):
+def record_float_mean_dim(forward, BACKWARD, inner, balanced):
     def float_mean_dim(tensor, dim):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value, dim)
-        out = result
+        out = forward(tensor_value, dim)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value.shape, dim)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(tensor_value.shape, dim),
         )
         return AutodiffTensor(out, out_node)
 
     return float_mean_dim
 
 
-def record_float_prod(forward, BACKWARD, inner):
+def record_float_prod(forward, BACKWARD, inner, balanced):
     def float_prod(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
+        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(tensor_held,),
         )
         return AutodiffTensor(out, out_node)
 
     return float_prod
 
 
-def record_float_prod_balanced(forward, BACKWARD, inner):
-    def float_prod(tensor):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_held,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = None
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_prod
-
-
-def record_float_prod_dim(forward, BACKWARD, inner):
+def record_float_prod_dim(forward, BACKWARD, inner, balanced):
     def float_prod_dim(tensor, dim):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value, dim)
-        out = result
+        out = forward(tensor_value, dim)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value, dim)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(tensor_held, dim),
         )
         return AutodiffTensor(out, out_node)
 
     return float_prod_dim
 
 
-def record_float_prod_dim_balanced(forward, BACKWARD, inner):
-    def float_prod_dim(tensor, dim):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value, dim)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_held, dim)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_prod_dim
-
-
-def record_float_max_dim_with_indices(forward, BACKWARD, inner):
+def record_float_max_dim_with_indices(forward, BACKWARD, inner, balanced):
     def float_max_dim_with_indices(tensor, dim):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
@@ -4336,30 +1861,22 @@ def record_float_max_dim_with_indices(forward, BACKWARD, inner):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return (AutodiffTensor(out, out_node), result[1])
-        saved = (tensor_value.shape, dim, result[1])
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return (AutodiffTensor(out, untracked_node(order)), result[1])
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(tensor_value.shape, dim, result[1]),
         )
         return (AutodiffTensor(out, out_node), result[1])
 
     return float_max_dim_with_indices
 
 
-def record_float_min_dim_with_indices(forward, BACKWARD, inner):
+def record_float_min_dim_with_indices(forward, BACKWARD, inner, balanced):
     def float_min_dim_with_indices(tensor, dim):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
@@ -4368,257 +1885,123 @@ def record_float_min_dim_with_indices(forward, BACKWARD, inner):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return (AutodiffTensor(out, out_node), result[1])
-        saved = (tensor_value.shape, dim, result[1])
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return (AutodiffTensor(out, untracked_node(order)), result[1])
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(tensor_value.shape, dim, result[1]),
         )
         return (AutodiffTensor(out, out_node), result[1])
 
     return float_min_dim_with_indices
 
 
-def record_float_cumsum(forward, BACKWARD, inner):
+def record_float_cumsum(forward, BACKWARD, inner, balanced):
     def float_cumsum(tensor, dim):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value, dim)
-        out = result
+        out = forward(tensor_value, dim)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (dim,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(dim,),
         )
         return AutodiffTensor(out, out_node)
 
     return float_cumsum
 
 
-def record_float_cumprod(forward, BACKWARD, inner):
+def record_float_cumprod(forward, BACKWARD, inner, balanced):
     def float_cumprod(tensor, dim):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value, dim)
-        out = result
+        out = forward(tensor_value, dim)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value, out, dim)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(tensor_held, out, dim),
         )
         return AutodiffTensor(out, out_node)
 
     return float_cumprod
 
 
-def record_float_cumprod_balanced(forward, BACKWARD, inner):
-    def float_cumprod(tensor, dim):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value, dim)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_held, out, dim)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_cumprod
-
-
-def record_float_cummin(forward, BACKWARD, inner):
+def record_float_cummin(forward, BACKWARD, inner, balanced):
     def float_cummin(tensor, dim):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value, dim)
-        out = result
+        out = forward(tensor_value, dim)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value, out, dim)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(tensor_held, out, dim),
         )
         return AutodiffTensor(out, out_node)
 
     return float_cummin
 
 
-def record_float_cummin_balanced(forward, BACKWARD, inner):
-    def float_cummin(tensor, dim):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value, dim)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_held, out, dim)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_cummin
-
-
-def record_float_cummax(forward, BACKWARD, inner):
+def record_float_cummax(forward, BACKWARD, inner, balanced):
     def float_cummax(tensor, dim):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value, dim)
-        out = result
+        out = forward(tensor_value, dim)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value, out, dim)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(tensor_held, out, dim),
         )
         return AutodiffTensor(out, out_node)
 
     return float_cummax
 
 
-def record_float_cummax_balanced(forward, BACKWARD, inner):
-    def float_cummax(tensor, dim):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value, dim)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_held, out, dim)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_cummax
-
-
-def record_float_sort_with_indices(forward, BACKWARD, inner):
+def record_float_sort_with_indices(forward, BACKWARD, inner, balanced):
     def float_sort_with_indices(tensor, dim, descending):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
@@ -4627,30 +2010,22 @@ def record_float_sort_with_indices(forward, BACKWARD, inner):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return (AutodiffTensor(out, out_node), result[1])
-        saved = (tensor_value.shape, dim, result[1])
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return (AutodiffTensor(out, untracked_node(order)), result[1])
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(tensor_value.shape, dim, result[1]),
         )
         return (AutodiffTensor(out, out_node), result[1])
 
     return float_sort_with_indices
 
 
-def record_float_topk_with_indices(forward, BACKWARD, inner):
+def record_float_topk_with_indices(forward, BACKWARD, inner, balanced):
     def float_topk_with_indices(tensor, k, dim):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
@@ -4659,1502 +2034,777 @@ def record_float_topk_with_indices(forward, BACKWARD, inner):
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return (AutodiffTensor(out, out_node), result[1])
-        saved = (tensor_value.shape, dim, result[1])
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return (AutodiffTensor(out, untracked_node(order)), result[1])
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(tensor_value.shape, dim, result[1]),
         )
         return (AutodiffTensor(out, out_node), result[1])
 
     return float_topk_with_indices
 
 
-def record_float_reshape(forward, BACKWARD, inner):
+def record_float_reshape(forward, BACKWARD, inner, balanced):
     def float_reshape(tensor, shape):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value, shape)
-        out = result
+        out = forward(tensor_value, shape)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (tensor_value.shape,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(tensor_value.shape,),
+            recipe=(tensor_held, shape) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_reshape
 
 
-def record_float_reshape_balanced(forward, BACKWARD, inner):
-    def float_reshape(tensor, shape):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value, shape)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (tensor_value.shape,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held, shape) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_reshape
-
-
-def record_float_swap_dims(forward, BACKWARD, inner):
+def record_float_swap_dims(forward, BACKWARD, inner, balanced):
     def float_swap_dims(tensor, dim1, dim2):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value, dim1, dim2)
-        out = result
+        out = forward(tensor_value, dim1, dim2)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (dim1, dim2)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(dim1, dim2),
+            recipe=(tensor_held, dim1, dim2) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_swap_dims
 
 
-def record_float_swap_dims_balanced(forward, BACKWARD, inner):
-    def float_swap_dims(tensor, dim1, dim2):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value, dim1, dim2)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (dim1, dim2)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held, dim1, dim2) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_swap_dims
-
-
-def record_float_permute(forward, BACKWARD, inner):
+def record_float_permute(forward, BACKWARD, inner, balanced):
     def float_permute(tensor, axes):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value, axes)
-        out = result
+        out = forward(tensor_value, axes)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (axes,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(axes,),
+            recipe=(tensor_held, axes) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_permute
 
 
-def record_float_permute_balanced(forward, BACKWARD, inner):
-    def float_permute(tensor, axes):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value, axes)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (axes,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held, axes) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_permute
-
-
-def record_float_flip(forward, BACKWARD, inner):
+def record_float_flip(forward, BACKWARD, inner, balanced):
     def float_flip(tensor, axes):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value, axes)
-        out = result
+        out = forward(tensor_value, axes)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (axes,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(axes,),
+            recipe=(tensor_held, axes) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_flip
 
 
-def record_float_flip_balanced(forward, BACKWARD, inner):
-    def float_flip(tensor, axes):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value, axes)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (axes,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held, axes) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_flip
-
-
-def record_float_expand(forward, BACKWARD, inner):
+def record_float_expand(forward, BACKWARD, inner, balanced):
     def float_expand(tensor, shape):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value, shape)
-        out = result
+        out = forward(tensor_value, shape)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = ()
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            recipe=(tensor_held, shape) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_expand
 
 
-def record_float_expand_balanced(forward, BACKWARD, inner):
-    def float_expand(tensor, shape):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value, shape)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = ()
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held, shape) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_expand
-
-
-def record_float_repeat_dim(forward, BACKWARD, inner):
+def record_float_repeat_dim(forward, BACKWARD, inner, balanced):
     def float_repeat_dim(tensor, dim, times):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value, dim, times)
-        out = result
+        out = forward(tensor_value, dim, times)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (dim, times, tensor_value.shape)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(dim, times, tensor_value.shape),
+            recipe=(tensor_held, dim, times) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_repeat_dim
 
 
-def record_float_repeat_dim_balanced(forward, BACKWARD, inner):
-    def float_repeat_dim(tensor, dim, times):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value, dim, times)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (dim, times, tensor_value.shape)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held, dim, times) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_repeat_dim
-
-
-def record_float_slice(forward, BACKWARD, inner):
+def record_float_slice(forward, BACKWARD, inner, balanced):
     def float_slice(tensor, slices):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value, slices)
-        out = result
+        out = forward(tensor_value, slices)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (slices, tensor_value.shape)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(slices, tensor_value.shape),
+            recipe=(tensor_held, slices) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_slice
 
 
-def record_float_slice_balanced(forward, BACKWARD, inner):
-    def float_slice(tensor, slices):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value, slices)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (slices, tensor_value.shape)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held, slices) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_slice
-
-
-def record_float_slice_assign(forward, BACKWARD, inner):
+def record_float_slice_assign(forward, BACKWARD, inner, balanced):
     def float_slice_assign(tensor, slices, value):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
         value_node = value.node
         value_value = value.primitive
-        result = forward(tensor_value, slices, value_value)
-        out = result
+        out = forward(tensor_value, slices, value_value)
         order = tensor_node.order
         if value_node.order > order:
             order = value_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
         if not (tensor_tracked or value_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (slices, value_value.shape if tensor_tracked else None)
-        inputs = [tensor_node if tensor_tracked else None, value_node if value_tracked else None]
-        parent_ids = (
-            [tensor_node.id, value_node.id]
-            if tensor_tracked and value_tracked
-            else [tensor_node.id] if tensor_tracked else [value_node.id]
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced and tensor_tracked and value_tracked
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        shapes = [tensor_value.shape, value_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+        value_held = (
+            value_node if balanced and value_node.properties is MEMORY_BOUND else value_value
         )
-        return AutodiffTensor(out, out_node)
-
-    return float_slice_assign
-
-
-def record_float_slice_assign_balanced(forward, BACKWARD, inner):
-    def float_slice_assign(tensor, slices, value):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        value_node = value.node
-        value_value = value.primitive
-        result = forward(tensor_value, slices, value_value)
-        out = result
-        order = tensor_node.order
-        if value_node.order > order:
-            order = value_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        value_tracked = value_node.requirement is not NONE
-        if not (tensor_tracked or value_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = tensor_tracked and value_tracked
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        value_held = value_node if value_node.properties is MEMORY_BOUND else value_value
-        saved = (slices, value_value.shape if tensor_tracked else None)
-        inputs = [tensor_node if tensor_tracked else None, value_node if value_tracked else None]
-        parent_ids = (
-            [tensor_node.id, value_node.id]
-            if tensor_tracked and value_tracked
-            else [tensor_node.id] if tensor_tracked else [value_node.id]
-        )
-        shapes = [tensor_value.shape, value_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held, slices, value_held) if memory_bound else None,
+        out_node = recorded_node(
+            parents=(
+                [tensor_node.id, value_node.id]
+                if tensor_tracked and value_tracked
+                else [tensor_node.id] if tensor_tracked else [value_node.id]
+            ),
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node if tensor_tracked else None, value_node if value_tracked else None],
+            shapes=[tensor_value.shape, value_value.shape],
+            saved=(slices, value_value.shape if tensor_tracked else None),
+            recipe=(tensor_held, slices, value_held) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_slice_assign
 
 
-def record_float_cat(forward, BACKWARD, inner):
+def record_float_cat(forward, BACKWARD, inner, balanced):
     def float_cat(tensors, dim):
         tensors_nodes = [t.node for t in tensors]
         tensors_value = [t.primitive for t in tensors]
-        result = forward(tensors_value, dim)
-        out = result
+        out = forward(tensors_value, dim)
         order = max([n.order for n in tensors_nodes])
         tensors_parents = tuple([m if m.requirement is not NONE else None for m in tensors_nodes])
         tensors_tracked = any(tensors_parents)
         if not tensors_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (dim, [v.shape for v in tensors_value])
+            return AutodiffTensor(out, untracked_node(order))
         inputs = [tensors_parents]
-        parent_ids = [m.id for m in (*tensors_parents,) if m is not None]
-        shapes = [tuple([v.shape for v in tensors_value])]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+        out_node = recorded_node(
+            parents=[m.id for m in tensors_parents if m is not None],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=inputs,
+            shapes=[tuple([v.shape for v in tensors_value])],
+            saved=(dim, [v.shape for v in tensors_value]),
         )
         return AutodiffTensor(out, out_node)
 
     return float_cat
 
 
-def record_float_unfold(forward, BACKWARD, inner):
+def record_float_unfold(forward, BACKWARD, inner, balanced):
     def float_unfold(tensor, dim, size, step):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value, dim, size, step)
-        out = result
+        out = forward(tensor_value, dim, size, step)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (dim, size, step, tensor_value.shape)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(dim, size, step, tensor_value.shape),
         )
         return AutodiffTensor(out, out_node)
 
     return float_unfold
 
 
-def record_float_cast(forward, BACKWARD, inner):
+def record_float_cast(forward, BACKWARD, inner, balanced):
     def float_cast(tensor, dtype):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value, dtype)
-        out = result
+        out = forward(tensor_value, dtype)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (inner.dtype(tensor_value),)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(inner.dtype(tensor_value),),
         )
         return AutodiffTensor(out, out_node)
 
     return float_cast
 
 
-def record_float_gather(forward, BACKWARD, inner):
+def record_float_gather(forward, BACKWARD, inner, balanced):
     def float_gather(dim, tensor, indices):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(dim, tensor_value, indices)
-        out = result
+        out = forward(dim, tensor_value, indices)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (dim, indices, tensor_value.shape)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(dim, indices, tensor_value.shape),
         )
         return AutodiffTensor(out, out_node)
 
     return float_gather
 
 
-def record_float_scatter(forward, BACKWARD, inner):
+def record_float_scatter(forward, BACKWARD, inner, balanced):
     def float_scatter(dim, tensor, indices, value, update):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
         value_node = value.node
         value_value = value.primitive
-        result = forward(dim, tensor_value, indices, value_value, update)
-        out = result
+        out = forward(dim, tensor_value, indices, value_value, update)
         order = tensor_node.order
         if value_node.order > order:
             order = value_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
         if not (tensor_tracked or value_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (
-            dim,
-            indices,
-            value_value.shape if tensor_tracked else None,
-            update if tensor_tracked else None,
-        )
-        inputs = [tensor_node if tensor_tracked else None, value_node if value_tracked else None]
-        parent_ids = (
-            [tensor_node.id, value_node.id]
-            if tensor_tracked and value_tracked
-            else [tensor_node.id] if tensor_tracked else [value_node.id]
-        )
-        shapes = [tensor_value.shape, value_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        out_node = recorded_node(
+            parents=(
+                [tensor_node.id, value_node.id]
+                if tensor_tracked and value_tracked
+                else [tensor_node.id] if tensor_tracked else [value_node.id]
+            ),
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node if tensor_tracked else None, value_node if value_tracked else None],
+            shapes=[tensor_value.shape, value_value.shape],
+            saved=(
+                dim,
+                indices,
+                value_value.shape if tensor_tracked else None,
+                update if tensor_tracked else None,
+            ),
         )
         return AutodiffTensor(out, out_node)
 
     return float_scatter
 
 
-def record_float_scatter_add(forward, BACKWARD, inner):
+def record_float_scatter_add(forward, BACKWARD, inner, balanced):
     def float_scatter_add(dim, tensor, indices, value):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
         value_node = value.node
         value_value = value.primitive
-        result = forward(dim, tensor_value, indices, value_value)
-        out = result
+        out = forward(dim, tensor_value, indices, value_value)
         order = tensor_node.order
         if value_node.order > order:
             order = value_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
         if not (tensor_tracked or value_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (dim if value_tracked else None, indices if value_tracked else None)
-        inputs = [tensor_node if tensor_tracked else None, value_node if value_tracked else None]
-        parent_ids = (
-            [tensor_node.id, value_node.id]
-            if tensor_tracked and value_tracked
-            else [tensor_node.id] if tensor_tracked else [value_node.id]
-        )
-        shapes = [tensor_value.shape, value_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        out_node = recorded_node(
+            parents=(
+                [tensor_node.id, value_node.id]
+                if tensor_tracked and value_tracked
+                else [tensor_node.id] if tensor_tracked else [value_node.id]
+            ),
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node if tensor_tracked else None, value_node if value_tracked else None],
+            shapes=[tensor_value.shape, value_value.shape],
+            saved=(dim if value_tracked else None, indices if value_tracked else None),
         )
         return AutodiffTensor(out, out_node)
 
     return float_scatter_add
 
 
-def record_float_select(forward, BACKWARD, inner):
+def record_float_select(forward, BACKWARD, inner, balanced):
     def float_select(tensor, dim, indices):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value, dim, indices)
-        out = result
+        out = forward(tensor_value, dim, indices)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (dim, indices, tensor_value.shape)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(dim, indices, tensor_value.shape),
+            recipe=(tensor_held, dim, indices) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_select
 
 
-def record_float_select_balanced(forward, BACKWARD, inner):
-    def float_select(tensor, dim, indices):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value, dim, indices)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (dim, indices, tensor_value.shape)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held, dim, indices) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_select
-
-
-def record_float_select_assign(forward, BACKWARD, inner):
+def record_float_select_assign(forward, BACKWARD, inner, balanced):
     def float_select_assign(tensor, dim, indices, value, update):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
         value_node = value.node
         value_value = value.primitive
-        result = forward(tensor_value, dim, indices, value_value, update)
-        out = result
+        out = forward(tensor_value, dim, indices, value_value, update)
         order = tensor_node.order
         if value_node.order > order:
             order = value_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
         if not (tensor_tracked or value_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (
-            dim,
-            indices,
-            value_value.shape if tensor_tracked else None,
-            update if tensor_tracked else None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced and tensor_tracked and value_tracked
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        inputs = [tensor_node if tensor_tracked else None, value_node if value_tracked else None]
-        parent_ids = (
-            [tensor_node.id, value_node.id]
-            if tensor_tracked and value_tracked
-            else [tensor_node.id] if tensor_tracked else [value_node.id]
+        value_held = (
+            value_node if balanced and value_node.properties is MEMORY_BOUND else value_value
         )
-        shapes = [tensor_value.shape, value_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+        out_node = recorded_node(
+            parents=(
+                [tensor_node.id, value_node.id]
+                if tensor_tracked and value_tracked
+                else [tensor_node.id] if tensor_tracked else [value_node.id]
+            ),
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node if tensor_tracked else None, value_node if value_tracked else None],
+            shapes=[tensor_value.shape, value_value.shape],
+            saved=(
+                dim,
+                indices,
+                value_value.shape if tensor_tracked else None,
+                update if tensor_tracked else None,
+            ),
+            recipe=(tensor_held, dim, indices, value_held, update) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_select_assign
 
 
-def record_float_select_assign_balanced(forward, BACKWARD, inner):
-    def float_select_assign(tensor, dim, indices, value, update):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        value_node = value.node
-        value_value = value.primitive
-        result = forward(tensor_value, dim, indices, value_value, update)
-        out = result
-        order = tensor_node.order
-        if value_node.order > order:
-            order = value_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        value_tracked = value_node.requirement is not NONE
-        if not (tensor_tracked or value_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = tensor_tracked and value_tracked
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        value_held = value_node if value_node.properties is MEMORY_BOUND else value_value
-        saved = (
-            dim,
-            indices,
-            value_value.shape if tensor_tracked else None,
-            update if tensor_tracked else None,
-        )
-        inputs = [tensor_node if tensor_tracked else None, value_node if value_tracked else None]
-        parent_ids = (
-            [tensor_node.id, value_node.id]
-            if tensor_tracked and value_tracked
-            else [tensor_node.id] if tensor_tracked else [value_node.id]
-        )
-        shapes = [tensor_value.shape, value_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held, dim, indices, value_held, update) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_select_assign
-
-
-def record_float_select_add(forward, BACKWARD, inner):
+def record_float_select_add(forward, BACKWARD, inner, balanced):
     def float_select_add(tensor, dim, indices, value):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
         value_node = value.node
         value_value = value.primitive
-        result = forward(tensor_value, dim, indices, value_value)
-        out = result
+        out = forward(tensor_value, dim, indices, value_value)
         order = tensor_node.order
         if value_node.order > order:
             order = value_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
         if not (tensor_tracked or value_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (dim if value_tracked else None, indices if value_tracked else None)
-        inputs = [tensor_node if tensor_tracked else None, value_node if value_tracked else None]
-        parent_ids = (
-            [tensor_node.id, value_node.id]
-            if tensor_tracked and value_tracked
-            else [tensor_node.id] if tensor_tracked else [value_node.id]
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced and tensor_tracked and value_tracked
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        shapes = [tensor_value.shape, value_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+        value_held = (
+            value_node if balanced and value_node.properties is MEMORY_BOUND else value_value
+        )
+        out_node = recorded_node(
+            parents=(
+                [tensor_node.id, value_node.id]
+                if tensor_tracked and value_tracked
+                else [tensor_node.id] if tensor_tracked else [value_node.id]
+            ),
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node if tensor_tracked else None, value_node if value_tracked else None],
+            shapes=[tensor_value.shape, value_value.shape],
+            saved=(dim if value_tracked else None, indices if value_tracked else None),
+            recipe=(tensor_held, dim, indices, value_held) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_select_add
 
 
-def record_float_select_add_balanced(forward, BACKWARD, inner):
-    def float_select_add(tensor, dim, indices, value):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        value_node = value.node
-        value_value = value.primitive
-        result = forward(tensor_value, dim, indices, value_value)
-        out = result
-        order = tensor_node.order
-        if value_node.order > order:
-            order = value_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        value_tracked = value_node.requirement is not NONE
-        if not (tensor_tracked or value_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = tensor_tracked and value_tracked
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        value_held = value_node if value_node.properties is MEMORY_BOUND else value_value
-        saved = (dim if value_tracked else None, indices if value_tracked else None)
-        inputs = [tensor_node if tensor_tracked else None, value_node if value_tracked else None]
-        parent_ids = (
-            [tensor_node.id, value_node.id]
-            if tensor_tracked and value_tracked
-            else [tensor_node.id] if tensor_tracked else [value_node.id]
-        )
-        shapes = [tensor_value.shape, value_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held, dim, indices, value_held) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_select_add
-
-
-def record_float_mask_where(forward, BACKWARD, inner):
+def record_float_mask_where(forward, BACKWARD, inner, balanced):
     def float_mask_where(tensor, mask, value):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
         value_node = value.node
         value_value = value.primitive
-        result = forward(tensor_value, mask, value_value)
-        out = result
+        out = forward(tensor_value, mask, value_value)
         order = tensor_node.order
         if value_node.order > order:
             order = value_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
         if not (tensor_tracked or value_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (mask,)
-        inputs = [tensor_node if tensor_tracked else None, value_node if value_tracked else None]
-        parent_ids = (
-            [tensor_node.id, value_node.id]
-            if tensor_tracked and value_tracked
-            else [tensor_node.id] if tensor_tracked else [value_node.id]
-        )
-        shapes = [tensor_value.shape, value_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        out_node = recorded_node(
+            parents=(
+                [tensor_node.id, value_node.id]
+                if tensor_tracked and value_tracked
+                else [tensor_node.id] if tensor_tracked else [value_node.id]
+            ),
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node if tensor_tracked else None, value_node if value_tracked else None],
+            shapes=[tensor_value.shape, value_value.shape],
+            saved=(mask,),
         )
         return AutodiffTensor(out, out_node)
 
     return float_mask_where
 
 
-def record_float_mask_fill(forward, BACKWARD, inner):
+def record_float_mask_fill(forward, BACKWARD, inner, balanced):
     def float_mask_fill(tensor, mask, value):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value, mask, value)
-        out = result
+        out = forward(tensor_value, mask, value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (mask,)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(mask,),
         )
         return AutodiffTensor(out, out_node)
 
     return float_mask_fill
 
 
-def record_float_mask_select(forward, BACKWARD, inner):
+def record_float_mask_select(forward, BACKWARD, inner, balanced):
     def float_mask_select(tensor, mask):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value, mask)
-        out = result
+        out = forward(tensor_value, mask)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (mask, tensor_value.shape)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(mask, tensor_value.shape),
+            recipe=(tensor_held, mask) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_mask_select
 
 
-def record_float_mask_select_balanced(forward, BACKWARD, inner):
-    def float_mask_select(tensor, mask):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        result = forward(tensor_value, mask)
-        out = result
-        order = tensor_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        saved = (mask, tensor_value.shape)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (tensor_held, mask) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_mask_select
-
-
-def record_float_gather_nd(forward, BACKWARD, inner):
+def record_float_gather_nd(forward, BACKWARD, inner, balanced):
     def float_gather_nd(data, indices):
         data_node = data.node
         data_value = data.primitive
-        result = forward(data_value, indices)
-        out = result
+        out = forward(data_value, indices)
         order = data_node.order
         data_tracked = data_node.requirement is not NONE
         if not data_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (indices, data_value.shape)
-        inputs = [data_node]
-        parent_ids = [data_node.id]
-        shapes = [data_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        out_node = recorded_node(
+            parents=[data_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[data_node],
+            shapes=[data_value.shape],
+            saved=(indices, data_value.shape),
         )
         return AutodiffTensor(out, out_node)
 
     return float_gather_nd
 
 
-def record_float_scatter_nd(forward, BACKWARD, inner):
+def record_float_scatter_nd(forward, BACKWARD, inner, balanced):
     def float_scatter_nd(data, indices, values, reduction):
         data_node = data.node
         data_value = data.primitive
         values_node = values.node
         values_value = values.primitive
-        result = forward(data_value, indices, values_value, reduction)
-        out = result
+        out = forward(data_value, indices, values_value, reduction)
         order = data_node.order
         if values_node.order > order:
             order = values_node.order
         data_tracked = data_node.requirement is not NONE
         values_tracked = values_node.requirement is not NONE
         if not (data_tracked or values_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (data_value, indices, values_value, reduction)
-        inputs = [data_node if data_tracked else None, values_node if values_tracked else None]
-        parent_ids = (
-            [data_node.id, values_node.id]
-            if data_tracked and values_tracked
-            else [data_node.id] if data_tracked else [values_node.id]
+            return AutodiffTensor(out, untracked_node(order))
+        data_held = data_node if balanced and data_node.properties is MEMORY_BOUND else data_value
+        values_held = (
+            values_node if balanced and values_node.properties is MEMORY_BOUND else values_value
         )
-        shapes = [data_value.shape, values_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+        out_node = recorded_node(
+            parents=(
+                [data_node.id, values_node.id]
+                if data_tracked and values_tracked
+                else [data_node.id] if data_tracked else [values_node.id]
+            ),
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[data_node if data_tracked else None, values_node if values_tracked else None],
+            shapes=[data_value.shape, values_value.shape],
+            saved=(data_held, indices, values_held, reduction),
         )
         return AutodiffTensor(out, out_node)
 
     return float_scatter_nd
 
 
-def record_float_scatter_nd_balanced(forward, BACKWARD, inner):
-    def float_scatter_nd(data, indices, values, reduction):
-        data_node = data.node
-        data_value = data.primitive
-        values_node = values.node
-        values_value = values.primitive
-        result = forward(data_value, indices, values_value, reduction)
-        out = result
-        order = data_node.order
-        if values_node.order > order:
-            order = values_node.order
-        data_tracked = data_node.requirement is not NONE
-        values_tracked = values_node.requirement is not NONE
-        if not (data_tracked or values_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        data_held = data_node if data_node.properties is MEMORY_BOUND else data_value
-        values_held = values_node if values_node.properties is MEMORY_BOUND else values_value
-        saved = (data_held, indices, values_held, reduction)
-        inputs = [data_node if data_tracked else None, values_node if values_tracked else None]
-        parent_ids = (
-            [data_node.id, values_node.id]
-            if data_tracked and values_tracked
-            else [data_node.id] if data_tracked else [values_node.id]
-        )
-        shapes = [data_value.shape, values_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_scatter_nd
-
-
-def record_float_grid_sample_2d(forward, BACKWARD, inner):
+def record_float_grid_sample_2d(forward, BACKWARD, inner, balanced):
     def float_grid_sample_2d(tensor, grid, mode, padding_mode, align_corners):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
         grid_node = grid.node
         grid_value = grid.primitive
-        result = forward(tensor_value, grid_value, mode, padding_mode, align_corners)
-        out = result
+        out = forward(tensor_value, grid_value, mode, padding_mode, align_corners)
         order = tensor_node.order
         if grid_node.order > order:
             order = grid_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         grid_tracked = grid_node.requirement is not NONE
         if not (tensor_tracked or grid_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (
-            tensor_value.shape if tensor_tracked else None,
-            grid_value,
-            mode,
-            padding_mode,
-            align_corners,
-            tensor_value if grid_tracked else None,
+            return AutodiffTensor(out, untracked_node(order))
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        inputs = [tensor_node if tensor_tracked else None, grid_node if grid_tracked else None]
-        parent_ids = (
-            [tensor_node.id, grid_node.id]
-            if tensor_tracked and grid_tracked
-            else [tensor_node.id] if tensor_tracked else [grid_node.id]
-        )
-        shapes = [tensor_value.shape, grid_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+        grid_held = grid_node if balanced and grid_node.properties is MEMORY_BOUND else grid_value
+        out_node = recorded_node(
+            parents=(
+                [tensor_node.id, grid_node.id]
+                if tensor_tracked and grid_tracked
+                else [tensor_node.id] if tensor_tracked else [grid_node.id]
+            ),
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node if tensor_tracked else None, grid_node if grid_tracked else None],
+            shapes=[tensor_value.shape, grid_value.shape],
+            saved=(
+                tensor_value.shape if tensor_tracked else None,
+                grid_held,
+                mode,
+                padding_mode,
+                align_corners,
+                tensor_held if grid_tracked else None,
+            ),
         )
         return AutodiffTensor(out, out_node)
 
     return float_grid_sample_2d
 
 
-def record_float_grid_sample_2d_balanced(forward, BACKWARD, inner):
-    def float_grid_sample_2d(tensor, grid, mode, padding_mode, align_corners):
-        tensor_node = tensor.node
-        tensor_value = tensor.primitive
-        grid_node = grid.node
-        grid_value = grid.primitive
-        result = forward(tensor_value, grid_value, mode, padding_mode, align_corners)
-        out = result
-        order = tensor_node.order
-        if grid_node.order > order:
-            order = grid_node.order
-        tensor_tracked = tensor_node.requirement is not NONE
-        grid_tracked = grid_node.requirement is not NONE
-        if not (tensor_tracked or grid_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
-        grid_held = grid_node if grid_node.properties is MEMORY_BOUND else grid_value
-        saved = (
-            tensor_value.shape if tensor_tracked else None,
-            grid_held,
-            mode,
-            padding_mode,
-            align_corners,
-            tensor_held if grid_tracked else None,
-        )
-        inputs = [tensor_node if tensor_tracked else None, grid_node if grid_tracked else None]
-        parent_ids = (
-            [tensor_node.id, grid_node.id]
-            if tensor_tracked and grid_tracked
-            else [tensor_node.id] if tensor_tracked else [grid_node.id]
-        )
-        shapes = [tensor_value.shape, grid_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return float_grid_sample_2d
-
-
-def record_float_to_device(forward, BACKWARD, inner):
+def record_float_to_device(forward, BACKWARD, inner, balanced):
     def float_to_device(tensor, device):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value, device)
-        out = result
+        out = forward(tensor_value, device)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (inner.device_of(tensor_value),)
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(inner.device_of(tensor_value),),
         )
         return AutodiffTensor(out, out_node)
 
     return float_to_device
 
 
-def record_embedding(forward, BACKWARD, inner):
+def record_embedding(forward, BACKWARD, inner, balanced):
     def embedding(weights, indices):
         weights_node = weights.node
         weights_value = weights.primitive
-        result = forward(weights_value, indices)
-        out = result
+        out = forward(weights_value, indices)
         order = weights_node.order
         weights_tracked = weights_node.requirement is not NONE
         if not weights_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (weights_value, indices)
-        inputs = [weights_node]
-        parent_ids = [weights_node.id]
-        shapes = [weights_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        weights_held = (
+            weights_node if balanced and weights_node.properties is MEMORY_BOUND else weights_value
+        )
+        out_node = recorded_node(
+            parents=[weights_node.id],
+            order=order + 1,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[weights_node],
+            shapes=[weights_value.shape],
+            saved=(weights_held, indices),
+            recipe=(weights_held, indices) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return embedding
 
 
-def record_embedding_balanced(forward, BACKWARD, inner):
-    def embedding(weights, indices):
-        weights_node = weights.node
-        weights_value = weights.primitive
-        result = forward(weights_value, indices)
-        out = result
-        order = weights_node.order
-        weights_tracked = weights_node.requirement is not NONE
-        if not weights_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        memory_bound = True
-        weights_held = weights_node if weights_node.properties is MEMORY_BOUND else weights_value
-        saved = (weights_held, indices)
-        inputs = [weights_node]
-        parent_ids = [weights_node.id]
-        shapes = [weights_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            (weights_held, indices) if memory_bound else None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return embedding
-
-
-def record_linear(forward, BACKWARD, inner):
+def record_linear(forward, BACKWARD, inner, balanced):
     def linear(input, weight, bias):
         input_node = input.node
         input_value = input.primitive
         weight_node = weight.node
         weight_value = weight.primitive
-        if bias is None:
-            bias_node = bias_value = None
-        else:
-            bias_node = bias.node
-            bias_value = bias.primitive
-        result = forward(input_value, weight_value, bias_value)
-        out = result
+        bias_node = None if bias is None else bias.node
+        bias_value = None if bias is None else bias.primitive
+        out = forward(input_value, weight_value, bias_value)
         order = input_node.order
         if weight_node.order > order:
             order = weight_node.order
@@ -6164,115 +2814,47 @@ def record_linear(forward, BACKWARD, inner):
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
         if not (input_tracked or weight_tracked or bias_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (weight_value if input_tracked else None, input_value if weight_tracked else None)
+            return AutodiffTensor(out, untracked_node(order))
+        input_held = (
+            input_node if balanced and input_node.properties is MEMORY_BOUND else input_value
+        )
+        weight_held = (
+            weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
+        )
         inputs = [
             input_node if input_tracked else None,
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
         ]
-        parent_ids = [
-            m.id
-            for m in (
-                inputs[0],
-                inputs[1],
-                inputs[2],
-            )
-            if m is not None
-        ]
-        shapes = [input_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+        out_node = recorded_node(
+            parents=[m.id for m in inputs if m is not None],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=inputs,
+            shapes=[
+                input_value.shape,
+                weight_value.shape,
+                None if bias is None else bias_value.shape,
+            ],
+            saved=(weight_held if input_tracked else None, input_held if weight_tracked else None),
         )
         return AutodiffTensor(out, out_node)
 
     return linear
 
 
-def record_linear_balanced(forward, BACKWARD, inner):
-    def linear(input, weight, bias):
-        input_node = input.node
-        input_value = input.primitive
-        weight_node = weight.node
-        weight_value = weight.primitive
-        if bias is None:
-            bias_node = bias_value = None
-        else:
-            bias_node = bias.node
-            bias_value = bias.primitive
-        result = forward(input_value, weight_value, bias_value)
-        out = result
-        order = input_node.order
-        if weight_node.order > order:
-            order = weight_node.order
-        if bias is not None and bias_node.order > order:
-            order = bias_node.order
-        input_tracked = input_node.requirement is not NONE
-        weight_tracked = weight_node.requirement is not NONE
-        bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (input_tracked or weight_tracked or bias_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        input_held = input_node if input_node.properties is MEMORY_BOUND else input_value
-        weight_held = weight_node if weight_node.properties is MEMORY_BOUND else weight_value
-        saved = (weight_held if input_tracked else None, input_held if weight_tracked else None)
-        inputs = [
-            input_node if input_tracked else None,
-            weight_node if weight_tracked else None,
-            bias_node if bias_tracked else None,
-        ]
-        parent_ids = [
-            m.id
-            for m in (
-                inputs[0],
-                inputs[1],
-                inputs[2],
-            )
-            if m is not None
-        ]
-        shapes = [input_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return linear
-
-
-def record_conv1d(forward, BACKWARD, inner):
+def record_conv1d(forward, BACKWARD, inner, balanced):
     def conv1d(x, weight, bias, stride, padding, dilation, groups, padding_end):
         x_node = x.node
         x_value = x.primitive
         weight_node = weight.node
         weight_value = weight.primitive
-        if bias is None:
-            bias_node = bias_value = None
-        else:
-            bias_node = bias.node
-            bias_value = bias.primitive
-        result = forward(
+        bias_node = None if bias is None else bias.node
+        bias_value = None if bias is None else bias.primitive
+        out = forward(
             x_value, weight_value, bias_value, stride, padding, dilation, groups, padding_end
         )
-        out = result
         order = x_node.order
         if weight_node.order > order:
             order = weight_node.order
@@ -6282,140 +2864,55 @@ def record_conv1d(forward, BACKWARD, inner):
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
         if not (x_tracked or weight_tracked or bias_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (
-            x_value if x_tracked or weight_tracked or bias_tracked else None,
-            weight_value if x_tracked or weight_tracked else None,
-            stride if x_tracked or weight_tracked else None,
-            padding if x_tracked or weight_tracked else None,
-            dilation if x_tracked or weight_tracked else None,
-            groups if x_tracked or weight_tracked else None,
-            padding_end if x_tracked or weight_tracked else None,
-            bias_value if bias_tracked else None,
+            return AutodiffTensor(out, untracked_node(order))
+        x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
+        weight_held = (
+            weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
+        )
+        bias_held = (
+            bias_node
+            if balanced and bias is not None and bias_node.properties is MEMORY_BOUND
+            else bias_value
         )
         inputs = [
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
         ]
-        parent_ids = [
-            m.id
-            for m in (
-                inputs[0],
-                inputs[1],
-                inputs[2],
-            )
-            if m is not None
-        ]
-        shapes = [x_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+        out_node = recorded_node(
+            parents=[m.id for m in inputs if m is not None],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=inputs,
+            shapes=[x_value.shape, weight_value.shape, None if bias is None else bias_value.shape],
+            saved=(
+                x_held,
+                weight_held if x_tracked or weight_tracked else None,
+                stride if x_tracked or weight_tracked else None,
+                padding if x_tracked or weight_tracked else None,
+                dilation if x_tracked or weight_tracked else None,
+                groups if x_tracked or weight_tracked else None,
+                padding_end if x_tracked or weight_tracked else None,
+                bias_held if bias_tracked else None,
+            ),
         )
         return AutodiffTensor(out, out_node)
 
     return conv1d
 
 
-def record_conv1d_balanced(forward, BACKWARD, inner):
-    def conv1d(x, weight, bias, stride, padding, dilation, groups, padding_end):
-        x_node = x.node
-        x_value = x.primitive
-        weight_node = weight.node
-        weight_value = weight.primitive
-        if bias is None:
-            bias_node = bias_value = None
-        else:
-            bias_node = bias.node
-            bias_value = bias.primitive
-        result = forward(
-            x_value, weight_value, bias_value, stride, padding, dilation, groups, padding_end
-        )
-        out = result
-        order = x_node.order
-        if weight_node.order > order:
-            order = weight_node.order
-        if bias is not None and bias_node.order > order:
-            order = bias_node.order
-        x_tracked = x_node.requirement is not NONE
-        weight_tracked = weight_node.requirement is not NONE
-        bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
-        weight_held = weight_node if weight_node.properties is MEMORY_BOUND else weight_value
-        bias_held = (
-            None
-            if bias is None
-            else (bias_node if bias_node.properties is MEMORY_BOUND else bias_value)
-        )
-        saved = (
-            x_held if x_tracked or weight_tracked or bias_tracked else None,
-            weight_held if x_tracked or weight_tracked else None,
-            stride if x_tracked or weight_tracked else None,
-            padding if x_tracked or weight_tracked else None,
-            dilation if x_tracked or weight_tracked else None,
-            groups if x_tracked or weight_tracked else None,
-            padding_end if x_tracked or weight_tracked else None,
-            bias_held if bias_tracked else None,
-        )
-        inputs = [
-            x_node if x_tracked else None,
-            weight_node if weight_tracked else None,
-            bias_node if bias_tracked else None,
-        ]
-        parent_ids = [
-            m.id
-            for m in (
-                inputs[0],
-                inputs[1],
-                inputs[2],
-            )
-            if m is not None
-        ]
-        shapes = [x_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return conv1d
-
-
-def record_conv2d(forward, BACKWARD, inner):
+def record_conv2d(forward, BACKWARD, inner, balanced):
     def conv2d(x, weight, bias, stride, padding, dilation, groups, padding_end):
         x_node = x.node
         x_value = x.primitive
         weight_node = weight.node
         weight_value = weight.primitive
-        if bias is None:
-            bias_node = bias_value = None
-        else:
-            bias_node = bias.node
-            bias_value = bias.primitive
-        result = forward(
+        bias_node = None if bias is None else bias.node
+        bias_value = None if bias is None else bias.primitive
+        out = forward(
             x_value, weight_value, bias_value, stride, padding, dilation, groups, padding_end
         )
-        out = result
         order = x_node.order
         if weight_node.order > order:
             order = weight_node.order
@@ -6425,140 +2922,55 @@ def record_conv2d(forward, BACKWARD, inner):
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
         if not (x_tracked or weight_tracked or bias_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (
-            x_value if x_tracked or weight_tracked or bias_tracked else None,
-            weight_value if x_tracked or weight_tracked else None,
-            stride if x_tracked or weight_tracked else None,
-            padding if x_tracked or weight_tracked else None,
-            dilation if x_tracked or weight_tracked else None,
-            groups if x_tracked or weight_tracked else None,
-            padding_end if x_tracked or weight_tracked else None,
-            bias_value if bias_tracked else None,
+            return AutodiffTensor(out, untracked_node(order))
+        x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
+        weight_held = (
+            weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
+        )
+        bias_held = (
+            bias_node
+            if balanced and bias is not None and bias_node.properties is MEMORY_BOUND
+            else bias_value
         )
         inputs = [
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
         ]
-        parent_ids = [
-            m.id
-            for m in (
-                inputs[0],
-                inputs[1],
-                inputs[2],
-            )
-            if m is not None
-        ]
-        shapes = [x_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+        out_node = recorded_node(
+            parents=[m.id for m in inputs if m is not None],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=inputs,
+            shapes=[x_value.shape, weight_value.shape, None if bias is None else bias_value.shape],
+            saved=(
+                x_held,
+                weight_held if x_tracked or weight_tracked else None,
+                stride if x_tracked or weight_tracked else None,
+                padding if x_tracked or weight_tracked else None,
+                dilation if x_tracked or weight_tracked else None,
+                groups if x_tracked or weight_tracked else None,
+                padding_end if x_tracked or weight_tracked else None,
+                bias_held if bias_tracked else None,
+            ),
         )
         return AutodiffTensor(out, out_node)
 
     return conv2d
 
 
-def record_conv2d_balanced(forward, BACKWARD, inner):
-    def conv2d(x, weight, bias, stride, padding, dilation, groups, padding_end):
-        x_node = x.node
-        x_value = x.primitive
-        weight_node = weight.node
-        weight_value = weight.primitive
-        if bias is None:
-            bias_node = bias_value = None
-        else:
-            bias_node = bias.node
-            bias_value = bias.primitive
-        result = forward(
-            x_value, weight_value, bias_value, stride, padding, dilation, groups, padding_end
-        )
-        out = result
-        order = x_node.order
-        if weight_node.order > order:
-            order = weight_node.order
-        if bias is not None and bias_node.order > order:
-            order = bias_node.order
-        x_tracked = x_node.requirement is not NONE
-        weight_tracked = weight_node.requirement is not NONE
-        bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
-        weight_held = weight_node if weight_node.properties is MEMORY_BOUND else weight_value
-        bias_held = (
-            None
-            if bias is None
-            else (bias_node if bias_node.properties is MEMORY_BOUND else bias_value)
-        )
-        saved = (
-            x_held if x_tracked or weight_tracked or bias_tracked else None,
-            weight_held if x_tracked or weight_tracked else None,
-            stride if x_tracked or weight_tracked else None,
-            padding if x_tracked or weight_tracked else None,
-            dilation if x_tracked or weight_tracked else None,
-            groups if x_tracked or weight_tracked else None,
-            padding_end if x_tracked or weight_tracked else None,
-            bias_held if bias_tracked else None,
-        )
-        inputs = [
-            x_node if x_tracked else None,
-            weight_node if weight_tracked else None,
-            bias_node if bias_tracked else None,
-        ]
-        parent_ids = [
-            m.id
-            for m in (
-                inputs[0],
-                inputs[1],
-                inputs[2],
-            )
-            if m is not None
-        ]
-        shapes = [x_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return conv2d
-
-
-def record_conv3d(forward, BACKWARD, inner):
+def record_conv3d(forward, BACKWARD, inner, balanced):
     def conv3d(x, weight, bias, stride, padding, dilation, groups, padding_end):
         x_node = x.node
         x_value = x.primitive
         weight_node = weight.node
         weight_value = weight.primitive
-        if bias is None:
-            bias_node = bias_value = None
-        else:
-            bias_node = bias.node
-            bias_value = bias.primitive
-        result = forward(
+        bias_node = None if bias is None else bias.node
+        bias_value = None if bias is None else bias.primitive
+        out = forward(
             x_value, weight_value, bias_value, stride, padding, dilation, groups, padding_end
         )
-        out = result
         order = x_node.order
         if weight_node.order > order:
             order = weight_node.order
@@ -6568,140 +2980,55 @@ def record_conv3d(forward, BACKWARD, inner):
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
         if not (x_tracked or weight_tracked or bias_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (
-            x_value if x_tracked or weight_tracked or bias_tracked else None,
-            weight_value if x_tracked or weight_tracked else None,
-            stride if x_tracked or weight_tracked else None,
-            padding if x_tracked or weight_tracked else None,
-            dilation if x_tracked or weight_tracked else None,
-            groups if x_tracked or weight_tracked else None,
-            padding_end if x_tracked or weight_tracked else None,
-            bias_value if bias_tracked else None,
+            return AutodiffTensor(out, untracked_node(order))
+        x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
+        weight_held = (
+            weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
+        )
+        bias_held = (
+            bias_node
+            if balanced and bias is not None and bias_node.properties is MEMORY_BOUND
+            else bias_value
         )
         inputs = [
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
         ]
-        parent_ids = [
-            m.id
-            for m in (
-                inputs[0],
-                inputs[1],
-                inputs[2],
-            )
-            if m is not None
-        ]
-        shapes = [x_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+        out_node = recorded_node(
+            parents=[m.id for m in inputs if m is not None],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=inputs,
+            shapes=[x_value.shape, weight_value.shape, None if bias is None else bias_value.shape],
+            saved=(
+                x_held,
+                weight_held if x_tracked or weight_tracked else None,
+                stride if x_tracked or weight_tracked else None,
+                padding if x_tracked or weight_tracked else None,
+                dilation if x_tracked or weight_tracked else None,
+                groups if x_tracked or weight_tracked else None,
+                padding_end if x_tracked or weight_tracked else None,
+                bias_held if bias_tracked else None,
+            ),
         )
         return AutodiffTensor(out, out_node)
 
     return conv3d
 
 
-def record_conv3d_balanced(forward, BACKWARD, inner):
-    def conv3d(x, weight, bias, stride, padding, dilation, groups, padding_end):
-        x_node = x.node
-        x_value = x.primitive
-        weight_node = weight.node
-        weight_value = weight.primitive
-        if bias is None:
-            bias_node = bias_value = None
-        else:
-            bias_node = bias.node
-            bias_value = bias.primitive
-        result = forward(
-            x_value, weight_value, bias_value, stride, padding, dilation, groups, padding_end
-        )
-        out = result
-        order = x_node.order
-        if weight_node.order > order:
-            order = weight_node.order
-        if bias is not None and bias_node.order > order:
-            order = bias_node.order
-        x_tracked = x_node.requirement is not NONE
-        weight_tracked = weight_node.requirement is not NONE
-        bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
-        weight_held = weight_node if weight_node.properties is MEMORY_BOUND else weight_value
-        bias_held = (
-            None
-            if bias is None
-            else (bias_node if bias_node.properties is MEMORY_BOUND else bias_value)
-        )
-        saved = (
-            x_held if x_tracked or weight_tracked or bias_tracked else None,
-            weight_held if x_tracked or weight_tracked else None,
-            stride if x_tracked or weight_tracked else None,
-            padding if x_tracked or weight_tracked else None,
-            dilation if x_tracked or weight_tracked else None,
-            groups if x_tracked or weight_tracked else None,
-            padding_end if x_tracked or weight_tracked else None,
-            bias_held if bias_tracked else None,
-        )
-        inputs = [
-            x_node if x_tracked else None,
-            weight_node if weight_tracked else None,
-            bias_node if bias_tracked else None,
-        ]
-        parent_ids = [
-            m.id
-            for m in (
-                inputs[0],
-                inputs[1],
-                inputs[2],
-            )
-            if m is not None
-        ]
-        shapes = [x_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return conv3d
-
-
-def record_conv_transpose1d(forward, BACKWARD, inner):
+def record_conv_transpose1d(forward, BACKWARD, inner, balanced):
     def conv_transpose1d(x, weight, bias, stride, padding, padding_out, dilation, groups):
         x_node = x.node
         x_value = x.primitive
         weight_node = weight.node
         weight_value = weight.primitive
-        if bias is None:
-            bias_node = bias_value = None
-        else:
-            bias_node = bias.node
-            bias_value = bias.primitive
-        result = forward(
+        bias_node = None if bias is None else bias.node
+        bias_value = None if bias is None else bias.primitive
+        out = forward(
             x_value, weight_value, bias_value, stride, padding, padding_out, dilation, groups
         )
-        out = result
         order = x_node.order
         if weight_node.order > order:
             order = weight_node.order
@@ -6711,140 +3038,55 @@ def record_conv_transpose1d(forward, BACKWARD, inner):
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
         if not (x_tracked or weight_tracked or bias_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (
-            weight_value if x_tracked or weight_tracked else None,
-            stride if x_tracked or weight_tracked else None,
-            padding if x_tracked or weight_tracked else None,
-            padding_out if x_tracked or weight_tracked else None,
-            dilation if x_tracked or weight_tracked else None,
-            groups if x_tracked or weight_tracked else None,
-            x_value if weight_tracked or bias_tracked else None,
-            bias_value if bias_tracked else None,
+            return AutodiffTensor(out, untracked_node(order))
+        x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
+        weight_held = (
+            weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
+        )
+        bias_held = (
+            bias_node
+            if balanced and bias is not None and bias_node.properties is MEMORY_BOUND
+            else bias_value
         )
         inputs = [
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
         ]
-        parent_ids = [
-            m.id
-            for m in (
-                inputs[0],
-                inputs[1],
-                inputs[2],
-            )
-            if m is not None
-        ]
-        shapes = [x_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+        out_node = recorded_node(
+            parents=[m.id for m in inputs if m is not None],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=inputs,
+            shapes=[x_value.shape, weight_value.shape, None if bias is None else bias_value.shape],
+            saved=(
+                weight_held if x_tracked or weight_tracked else None,
+                stride if x_tracked or weight_tracked else None,
+                padding if x_tracked or weight_tracked else None,
+                padding_out if x_tracked or weight_tracked else None,
+                dilation if x_tracked or weight_tracked else None,
+                groups if x_tracked or weight_tracked else None,
+                x_held if weight_tracked or bias_tracked else None,
+                bias_held if bias_tracked else None,
+            ),
         )
         return AutodiffTensor(out, out_node)
 
     return conv_transpose1d
 
 
-def record_conv_transpose1d_balanced(forward, BACKWARD, inner):
-    def conv_transpose1d(x, weight, bias, stride, padding, padding_out, dilation, groups):
-        x_node = x.node
-        x_value = x.primitive
-        weight_node = weight.node
-        weight_value = weight.primitive
-        if bias is None:
-            bias_node = bias_value = None
-        else:
-            bias_node = bias.node
-            bias_value = bias.primitive
-        result = forward(
-            x_value, weight_value, bias_value, stride, padding, padding_out, dilation, groups
-        )
-        out = result
-        order = x_node.order
-        if weight_node.order > order:
-            order = weight_node.order
-        if bias is not None and bias_node.order > order:
-            order = bias_node.order
-        x_tracked = x_node.requirement is not NONE
-        weight_tracked = weight_node.requirement is not NONE
-        bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
-        weight_held = weight_node if weight_node.properties is MEMORY_BOUND else weight_value
-        bias_held = (
-            None
-            if bias is None
-            else (bias_node if bias_node.properties is MEMORY_BOUND else bias_value)
-        )
-        saved = (
-            weight_held if x_tracked or weight_tracked else None,
-            stride if x_tracked or weight_tracked else None,
-            padding if x_tracked or weight_tracked else None,
-            padding_out if x_tracked or weight_tracked else None,
-            dilation if x_tracked or weight_tracked else None,
-            groups if x_tracked or weight_tracked else None,
-            x_held if weight_tracked or bias_tracked else None,
-            bias_held if bias_tracked else None,
-        )
-        inputs = [
-            x_node if x_tracked else None,
-            weight_node if weight_tracked else None,
-            bias_node if bias_tracked else None,
-        ]
-        parent_ids = [
-            m.id
-            for m in (
-                inputs[0],
-                inputs[1],
-                inputs[2],
-            )
-            if m is not None
-        ]
-        shapes = [x_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return conv_transpose1d
-
-
-def record_conv_transpose2d(forward, BACKWARD, inner):
+def record_conv_transpose2d(forward, BACKWARD, inner, balanced):
     def conv_transpose2d(x, weight, bias, stride, padding, padding_out, dilation, groups):
         x_node = x.node
         x_value = x.primitive
         weight_node = weight.node
         weight_value = weight.primitive
-        if bias is None:
-            bias_node = bias_value = None
-        else:
-            bias_node = bias.node
-            bias_value = bias.primitive
-        result = forward(
+        bias_node = None if bias is None else bias.node
+        bias_value = None if bias is None else bias.primitive
+        out = forward(
             x_value, weight_value, bias_value, stride, padding, padding_out, dilation, groups
         )
-        out = result
         order = x_node.order
         if weight_node.order > order:
             order = weight_node.order
@@ -6854,140 +3096,55 @@ def record_conv_transpose2d(forward, BACKWARD, inner):
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
         if not (x_tracked or weight_tracked or bias_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (
-            weight_value if x_tracked or weight_tracked else None,
-            stride if x_tracked or weight_tracked else None,
-            padding if x_tracked or weight_tracked else None,
-            padding_out if x_tracked or weight_tracked else None,
-            dilation if x_tracked or weight_tracked else None,
-            groups if x_tracked or weight_tracked else None,
-            x_value if weight_tracked or bias_tracked else None,
-            bias_value if bias_tracked else None,
+            return AutodiffTensor(out, untracked_node(order))
+        x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
+        weight_held = (
+            weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
+        )
+        bias_held = (
+            bias_node
+            if balanced and bias is not None and bias_node.properties is MEMORY_BOUND
+            else bias_value
         )
         inputs = [
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
         ]
-        parent_ids = [
-            m.id
-            for m in (
-                inputs[0],
-                inputs[1],
-                inputs[2],
-            )
-            if m is not None
-        ]
-        shapes = [x_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+        out_node = recorded_node(
+            parents=[m.id for m in inputs if m is not None],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=inputs,
+            shapes=[x_value.shape, weight_value.shape, None if bias is None else bias_value.shape],
+            saved=(
+                weight_held if x_tracked or weight_tracked else None,
+                stride if x_tracked or weight_tracked else None,
+                padding if x_tracked or weight_tracked else None,
+                padding_out if x_tracked or weight_tracked else None,
+                dilation if x_tracked or weight_tracked else None,
+                groups if x_tracked or weight_tracked else None,
+                x_held if weight_tracked or bias_tracked else None,
+                bias_held if bias_tracked else None,
+            ),
         )
         return AutodiffTensor(out, out_node)
 
     return conv_transpose2d
 
 
-def record_conv_transpose2d_balanced(forward, BACKWARD, inner):
-    def conv_transpose2d(x, weight, bias, stride, padding, padding_out, dilation, groups):
-        x_node = x.node
-        x_value = x.primitive
-        weight_node = weight.node
-        weight_value = weight.primitive
-        if bias is None:
-            bias_node = bias_value = None
-        else:
-            bias_node = bias.node
-            bias_value = bias.primitive
-        result = forward(
-            x_value, weight_value, bias_value, stride, padding, padding_out, dilation, groups
-        )
-        out = result
-        order = x_node.order
-        if weight_node.order > order:
-            order = weight_node.order
-        if bias is not None and bias_node.order > order:
-            order = bias_node.order
-        x_tracked = x_node.requirement is not NONE
-        weight_tracked = weight_node.requirement is not NONE
-        bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
-        weight_held = weight_node if weight_node.properties is MEMORY_BOUND else weight_value
-        bias_held = (
-            None
-            if bias is None
-            else (bias_node if bias_node.properties is MEMORY_BOUND else bias_value)
-        )
-        saved = (
-            weight_held if x_tracked or weight_tracked else None,
-            stride if x_tracked or weight_tracked else None,
-            padding if x_tracked or weight_tracked else None,
-            padding_out if x_tracked or weight_tracked else None,
-            dilation if x_tracked or weight_tracked else None,
-            groups if x_tracked or weight_tracked else None,
-            x_held if weight_tracked or bias_tracked else None,
-            bias_held if bias_tracked else None,
-        )
-        inputs = [
-            x_node if x_tracked else None,
-            weight_node if weight_tracked else None,
-            bias_node if bias_tracked else None,
-        ]
-        parent_ids = [
-            m.id
-            for m in (
-                inputs[0],
-                inputs[1],
-                inputs[2],
-            )
-            if m is not None
-        ]
-        shapes = [x_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return conv_transpose2d
-
-
-def record_conv_transpose3d(forward, BACKWARD, inner):
+def record_conv_transpose3d(forward, BACKWARD, inner, balanced):
     def conv_transpose3d(x, weight, bias, stride, padding, padding_out, dilation, groups):
         x_node = x.node
         x_value = x.primitive
         weight_node = weight.node
         weight_value = weight.primitive
-        if bias is None:
-            bias_node = bias_value = None
-        else:
-            bias_node = bias.node
-            bias_value = bias.primitive
-        result = forward(
+        bias_node = None if bias is None else bias.node
+        bias_value = None if bias is None else bias.primitive
+        out = forward(
             x_value, weight_value, bias_value, stride, padding, padding_out, dilation, groups
         )
-        out = result
         order = x_node.order
         if weight_node.order > order:
             order = weight_node.order
@@ -6997,255 +3154,115 @@ def record_conv_transpose3d(forward, BACKWARD, inner):
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
         if not (x_tracked or weight_tracked or bias_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (
-            weight_value if x_tracked or weight_tracked else None,
-            stride if x_tracked or weight_tracked else None,
-            padding if x_tracked or weight_tracked else None,
-            padding_out if x_tracked or weight_tracked else None,
-            dilation if x_tracked or weight_tracked else None,
-            groups if x_tracked or weight_tracked else None,
-            x_value if weight_tracked or bias_tracked else None,
-            bias_value if bias_tracked else None,
+            return AutodiffTensor(out, untracked_node(order))
+        x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
+        weight_held = (
+            weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
+        )
+        bias_held = (
+            bias_node
+            if balanced and bias is not None and bias_node.properties is MEMORY_BOUND
+            else bias_value
         )
         inputs = [
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
         ]
-        parent_ids = [
-            m.id
-            for m in (
-                inputs[0],
-                inputs[1],
-                inputs[2],
-            )
-            if m is not None
-        ]
-        shapes = [x_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+        out_node = recorded_node(
+            parents=[m.id for m in inputs if m is not None],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=inputs,
+            shapes=[x_value.shape, weight_value.shape, None if bias is None else bias_value.shape],
+            saved=(
+                weight_held if x_tracked or weight_tracked else None,
+                stride if x_tracked or weight_tracked else None,
+                padding if x_tracked or weight_tracked else None,
+                padding_out if x_tracked or weight_tracked else None,
+                dilation if x_tracked or weight_tracked else None,
+                groups if x_tracked or weight_tracked else None,
+                x_held if weight_tracked or bias_tracked else None,
+                bias_held if bias_tracked else None,
+            ),
         )
         return AutodiffTensor(out, out_node)
 
     return conv_transpose3d
 
 
-def record_conv_transpose3d_balanced(forward, BACKWARD, inner):
-    def conv_transpose3d(x, weight, bias, stride, padding, padding_out, dilation, groups):
-        x_node = x.node
-        x_value = x.primitive
-        weight_node = weight.node
-        weight_value = weight.primitive
-        if bias is None:
-            bias_node = bias_value = None
-        else:
-            bias_node = bias.node
-            bias_value = bias.primitive
-        result = forward(
-            x_value, weight_value, bias_value, stride, padding, padding_out, dilation, groups
-        )
-        out = result
-        order = x_node.order
-        if weight_node.order > order:
-            order = weight_node.order
-        if bias is not None and bias_node.order > order:
-            order = bias_node.order
-        x_tracked = x_node.requirement is not NONE
-        weight_tracked = weight_node.requirement is not NONE
-        bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
-        weight_held = weight_node if weight_node.properties is MEMORY_BOUND else weight_value
-        bias_held = (
-            None
-            if bias is None
-            else (bias_node if bias_node.properties is MEMORY_BOUND else bias_value)
-        )
-        saved = (
-            weight_held if x_tracked or weight_tracked else None,
-            stride if x_tracked or weight_tracked else None,
-            padding if x_tracked or weight_tracked else None,
-            padding_out if x_tracked or weight_tracked else None,
-            dilation if x_tracked or weight_tracked else None,
-            groups if x_tracked or weight_tracked else None,
-            x_held if weight_tracked or bias_tracked else None,
-            bias_held if bias_tracked else None,
-        )
-        inputs = [
-            x_node if x_tracked else None,
-            weight_node if weight_tracked else None,
-            bias_node if bias_tracked else None,
-        ]
-        parent_ids = [
-            m.id
-            for m in (
-                inputs[0],
-                inputs[1],
-                inputs[2],
-            )
-            if m is not None
-        ]
-        shapes = [x_value.shape, weight_value.shape, None if bias is None else bias_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return conv_transpose3d
-
-
-def record_unfold4d(forward, BACKWARD, inner):
+def record_unfold4d(forward, BACKWARD, inner, balanced):
     def unfold4d(x, kernel_size, stride, padding, dilation):
         x_node = x.node
         x_value = x.primitive
-        result = forward(x_value, kernel_size, stride, padding, dilation)
-        out = result
+        out = forward(x_value, kernel_size, stride, padding, dilation)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (x_value.shape, kernel_size, stride, padding, dilation)
-        inputs = [x_node]
-        parent_ids = [x_node.id]
-        shapes = [x_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        out_node = recorded_node(
+            parents=[x_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[x_node],
+            shapes=[x_value.shape],
+            saved=(x_value.shape, kernel_size, stride, padding, dilation),
         )
         return AutodiffTensor(out, out_node)
 
     return unfold4d
 
 
-def record_fold4d(forward, BACKWARD, inner):
+def record_fold4d(forward, BACKWARD, inner, balanced):
     def fold4d(x, output_size, kernel_size, stride, padding, dilation):
         x_node = x.node
         x_value = x.primitive
-        result = forward(x_value, output_size, kernel_size, stride, padding, dilation)
-        out = result
+        out = forward(x_value, output_size, kernel_size, stride, padding, dilation)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (kernel_size, stride, padding, dilation)
-        inputs = [x_node]
-        parent_ids = [x_node.id]
-        shapes = [x_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        out_node = recorded_node(
+            parents=[x_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[x_node],
+            shapes=[x_value.shape],
+            saved=(kernel_size, stride, padding, dilation),
         )
         return AutodiffTensor(out, out_node)
 
     return fold4d
 
 
-def record_max_pool1d(forward, BACKWARD, inner):
+def record_max_pool1d(forward, BACKWARD, inner, balanced):
     def max_pool1d(x, kernel_size, stride, padding, dilation, ceil_mode):
         x_node = x.node
         x_value = x.primitive
-        result = forward(x_value, kernel_size, stride, padding, dilation, ceil_mode)
-        out = result
+        out = forward(x_value, kernel_size, stride, padding, dilation, ceil_mode)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (x_value, kernel_size, stride, padding, dilation, ceil_mode)
-        inputs = [x_node]
-        parent_ids = [x_node.id]
-        shapes = [x_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
+        out_node = recorded_node(
+            parents=[x_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[x_node],
+            shapes=[x_value.shape],
+            saved=(x_held, kernel_size, stride, padding, dilation, ceil_mode),
         )
         return AutodiffTensor(out, out_node)
 
     return max_pool1d
 
 
-def record_max_pool1d_balanced(forward, BACKWARD, inner):
-    def max_pool1d(x, kernel_size, stride, padding, dilation, ceil_mode):
-        x_node = x.node
-        x_value = x.primitive
-        result = forward(x_value, kernel_size, stride, padding, dilation, ceil_mode)
-        out = result
-        order = x_node.order
-        x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
-        saved = (x_held, kernel_size, stride, padding, dilation, ceil_mode)
-        inputs = [x_node]
-        parent_ids = [x_node.id]
-        shapes = [x_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return max_pool1d
-
-
-def record_max_pool1d_with_indices(forward, BACKWARD, inner):
+def record_max_pool1d_with_indices(forward, BACKWARD, inner, balanced):
     def max_pool1d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode):
         x_node = x.node
         x_value = x.primitive
@@ -7254,128 +3271,47 @@ def record_max_pool1d_with_indices(forward, BACKWARD, inner):
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return (AutodiffTensor(out, out_node), result[1])
-        saved = (x_value, kernel_size, stride, padding, dilation, ceil_mode, result[1])
-        inputs = [x_node]
-        parent_ids = [x_node.id]
-        shapes = [x_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return (AutodiffTensor(out, untracked_node(order)), result[1])
+        x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
+        out_node = recorded_node(
+            parents=[x_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[x_node],
+            shapes=[x_value.shape],
+            saved=(x_held, kernel_size, stride, padding, dilation, ceil_mode, result[1]),
         )
         return (AutodiffTensor(out, out_node), result[1])
 
     return max_pool1d_with_indices
 
 
-def record_max_pool1d_with_indices_balanced(forward, BACKWARD, inner):
-    def max_pool1d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode):
-        x_node = x.node
-        x_value = x.primitive
-        result = forward(x_value, kernel_size, stride, padding, dilation, ceil_mode)
-        out = result[0]
-        order = x_node.order
-        x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return (AutodiffTensor(out, out_node), result[1])
-        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
-        saved = (x_held, kernel_size, stride, padding, dilation, ceil_mode, result[1])
-        inputs = [x_node]
-        parent_ids = [x_node.id]
-        shapes = [x_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return (AutodiffTensor(out, out_node), result[1])
-
-    return max_pool1d_with_indices
-
-
-def record_max_pool2d(forward, BACKWARD, inner):
+def record_max_pool2d(forward, BACKWARD, inner, balanced):
     def max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode):
         x_node = x.node
         x_value = x.primitive
-        result = forward(x_value, kernel_size, stride, padding, dilation, ceil_mode)
-        out = result
+        out = forward(x_value, kernel_size, stride, padding, dilation, ceil_mode)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (x_value, kernel_size, stride, padding, dilation, ceil_mode)
-        inputs = [x_node]
-        parent_ids = [x_node.id]
-        shapes = [x_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
+        out_node = recorded_node(
+            parents=[x_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[x_node],
+            shapes=[x_value.shape],
+            saved=(x_held, kernel_size, stride, padding, dilation, ceil_mode),
         )
         return AutodiffTensor(out, out_node)
 
     return max_pool2d
 
 
-def record_max_pool2d_balanced(forward, BACKWARD, inner):
-    def max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode):
-        x_node = x.node
-        x_value = x.primitive
-        result = forward(x_value, kernel_size, stride, padding, dilation, ceil_mode)
-        out = result
-        order = x_node.order
-        x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
-        saved = (x_held, kernel_size, stride, padding, dilation, ceil_mode)
-        inputs = [x_node]
-        parent_ids = [x_node.id]
-        shapes = [x_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return max_pool2d
-
-
-def record_max_pool2d_with_indices(forward, BACKWARD, inner):
+def record_max_pool2d_with_indices(forward, BACKWARD, inner, balanced):
     def max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode):
         x_node = x.node
         x_value = x.primitive
@@ -7384,453 +3320,167 @@ def record_max_pool2d_with_indices(forward, BACKWARD, inner):
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return (AutodiffTensor(out, out_node), result[1])
-        saved = (x_value, kernel_size, stride, padding, dilation, ceil_mode, result[1])
-        inputs = [x_node]
-        parent_ids = [x_node.id]
-        shapes = [x_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return (AutodiffTensor(out, untracked_node(order)), result[1])
+        x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
+        out_node = recorded_node(
+            parents=[x_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[x_node],
+            shapes=[x_value.shape],
+            saved=(x_held, kernel_size, stride, padding, dilation, ceil_mode, result[1]),
         )
         return (AutodiffTensor(out, out_node), result[1])
 
     return max_pool2d_with_indices
 
 
-def record_max_pool2d_with_indices_balanced(forward, BACKWARD, inner):
-    def max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode):
-        x_node = x.node
-        x_value = x.primitive
-        result = forward(x_value, kernel_size, stride, padding, dilation, ceil_mode)
-        out = result[0]
-        order = x_node.order
-        x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return (AutodiffTensor(out, out_node), result[1])
-        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
-        saved = (x_held, kernel_size, stride, padding, dilation, ceil_mode, result[1])
-        inputs = [x_node]
-        parent_ids = [x_node.id]
-        shapes = [x_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return (AutodiffTensor(out, out_node), result[1])
-
-    return max_pool2d_with_indices
-
-
-def record_avg_pool1d(forward, BACKWARD, inner):
+def record_avg_pool1d(forward, BACKWARD, inner, balanced):
     def avg_pool1d(x, kernel_size, stride, padding, count_include_pad, ceil_mode):
         x_node = x.node
         x_value = x.primitive
-        result = forward(x_value, kernel_size, stride, padding, count_include_pad, ceil_mode)
-        out = result
+        out = forward(x_value, kernel_size, stride, padding, count_include_pad, ceil_mode)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (x_value, kernel_size, stride, padding, count_include_pad, ceil_mode)
-        inputs = [x_node]
-        parent_ids = [x_node.id]
-        shapes = [x_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
+        out_node = recorded_node(
+            parents=[x_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[x_node],
+            shapes=[x_value.shape],
+            saved=(x_held, kernel_size, stride, padding, count_include_pad, ceil_mode),
         )
         return AutodiffTensor(out, out_node)
 
     return avg_pool1d
 
 
-def record_avg_pool1d_balanced(forward, BACKWARD, inner):
-    def avg_pool1d(x, kernel_size, stride, padding, count_include_pad, ceil_mode):
-        x_node = x.node
-        x_value = x.primitive
-        result = forward(x_value, kernel_size, stride, padding, count_include_pad, ceil_mode)
-        out = result
-        order = x_node.order
-        x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
-        saved = (x_held, kernel_size, stride, padding, count_include_pad, ceil_mode)
-        inputs = [x_node]
-        parent_ids = [x_node.id]
-        shapes = [x_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return avg_pool1d
-
-
-def record_avg_pool2d(forward, BACKWARD, inner):
+def record_avg_pool2d(forward, BACKWARD, inner, balanced):
     def avg_pool2d(x, kernel_size, stride, padding, count_include_pad, ceil_mode):
         x_node = x.node
         x_value = x.primitive
-        result = forward(x_value, kernel_size, stride, padding, count_include_pad, ceil_mode)
-        out = result
+        out = forward(x_value, kernel_size, stride, padding, count_include_pad, ceil_mode)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (x_value, kernel_size, stride, padding, count_include_pad, ceil_mode)
-        inputs = [x_node]
-        parent_ids = [x_node.id]
-        shapes = [x_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
+        out_node = recorded_node(
+            parents=[x_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[x_node],
+            shapes=[x_value.shape],
+            saved=(x_held, kernel_size, stride, padding, count_include_pad, ceil_mode),
         )
         return AutodiffTensor(out, out_node)
 
     return avg_pool2d
 
 
-def record_avg_pool2d_balanced(forward, BACKWARD, inner):
-    def avg_pool2d(x, kernel_size, stride, padding, count_include_pad, ceil_mode):
-        x_node = x.node
-        x_value = x.primitive
-        result = forward(x_value, kernel_size, stride, padding, count_include_pad, ceil_mode)
-        out = result
-        order = x_node.order
-        x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
-        saved = (x_held, kernel_size, stride, padding, count_include_pad, ceil_mode)
-        inputs = [x_node]
-        parent_ids = [x_node.id]
-        shapes = [x_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return avg_pool2d
-
-
-def record_adaptive_avg_pool1d(forward, BACKWARD, inner):
+def record_adaptive_avg_pool1d(forward, BACKWARD, inner, balanced):
     def adaptive_avg_pool1d(x, output_size):
         x_node = x.node
         x_value = x.primitive
-        result = forward(x_value, output_size)
-        out = result
+        out = forward(x_value, output_size)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (x_value,)
-        inputs = [x_node]
-        parent_ids = [x_node.id]
-        shapes = [x_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
+        out_node = recorded_node(
+            parents=[x_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[x_node],
+            shapes=[x_value.shape],
+            saved=(x_held,),
         )
         return AutodiffTensor(out, out_node)
 
     return adaptive_avg_pool1d
 
 
-def record_adaptive_avg_pool1d_balanced(forward, BACKWARD, inner):
-    def adaptive_avg_pool1d(x, output_size):
-        x_node = x.node
-        x_value = x.primitive
-        result = forward(x_value, output_size)
-        out = result
-        order = x_node.order
-        x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
-        saved = (x_held,)
-        inputs = [x_node]
-        parent_ids = [x_node.id]
-        shapes = [x_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return adaptive_avg_pool1d
-
-
-def record_adaptive_avg_pool2d(forward, BACKWARD, inner):
+def record_adaptive_avg_pool2d(forward, BACKWARD, inner, balanced):
     def adaptive_avg_pool2d(x, output_size):
         x_node = x.node
         x_value = x.primitive
-        result = forward(x_value, output_size)
-        out = result
+        out = forward(x_value, output_size)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (x_value,)
-        inputs = [x_node]
-        parent_ids = [x_node.id]
-        shapes = [x_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
+        out_node = recorded_node(
+            parents=[x_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[x_node],
+            shapes=[x_value.shape],
+            saved=(x_held,),
         )
         return AutodiffTensor(out, out_node)
 
     return adaptive_avg_pool2d
 
 
-def record_adaptive_avg_pool2d_balanced(forward, BACKWARD, inner):
-    def adaptive_avg_pool2d(x, output_size):
-        x_node = x.node
-        x_value = x.primitive
-        result = forward(x_value, output_size)
-        out = result
-        order = x_node.order
-        x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
-        saved = (x_held,)
-        inputs = [x_node]
-        parent_ids = [x_node.id]
-        shapes = [x_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return adaptive_avg_pool2d
-
-
-def record_adaptive_avg_pool3d(forward, BACKWARD, inner):
+def record_adaptive_avg_pool3d(forward, BACKWARD, inner, balanced):
     def adaptive_avg_pool3d(x, output_size):
         x_node = x.node
         x_value = x.primitive
-        result = forward(x_value, output_size)
-        out = result
+        out = forward(x_value, output_size)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (x_value,)
-        inputs = [x_node]
-        parent_ids = [x_node.id]
-        shapes = [x_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
+        out_node = recorded_node(
+            parents=[x_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[x_node],
+            shapes=[x_value.shape],
+            saved=(x_held,),
         )
         return AutodiffTensor(out, out_node)
 
     return adaptive_avg_pool3d
 
 
-def record_adaptive_avg_pool3d_balanced(forward, BACKWARD, inner):
-    def adaptive_avg_pool3d(x, output_size):
-        x_node = x.node
-        x_value = x.primitive
-        result = forward(x_value, output_size)
-        out = result
-        order = x_node.order
-        x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
-        saved = (x_held,)
-        inputs = [x_node]
-        parent_ids = [x_node.id]
-        shapes = [x_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return adaptive_avg_pool3d
-
-
-def record_interpolate(forward, BACKWARD, inner):
+def record_interpolate(forward, BACKWARD, inner, balanced):
     def interpolate(x, output_size, mode, align_corners):
         x_node = x.node
         x_value = x.primitive
-        result = forward(x_value, output_size, mode, align_corners)
-        out = result
+        out = forward(x_value, output_size, mode, align_corners)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (x_value, output_size, mode, align_corners)
-        inputs = [x_node]
-        parent_ids = [x_node.id]
-        shapes = [x_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
+        out_node = recorded_node(
+            parents=[x_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[x_node],
+            shapes=[x_value.shape],
+            saved=(x_held, output_size, mode, align_corners),
         )
         return AutodiffTensor(out, out_node)
 
     return interpolate
 
 
-def record_interpolate_balanced(forward, BACKWARD, inner):
-    def interpolate(x, output_size, mode, align_corners):
-        x_node = x.node
-        x_value = x.primitive
-        result = forward(x_value, output_size, mode, align_corners)
-        out = result
-        order = x_node.order
-        x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
-        saved = (x_held, output_size, mode, align_corners)
-        inputs = [x_node]
-        parent_ids = [x_node.id]
-        shapes = [x_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return interpolate
-
-
-def record_attention(forward, BACKWARD, inner):
+def record_attention(forward, BACKWARD, inner, balanced):
     def attention(query, key, value, mask, attn_bias, scale, softcap, is_causal):
         query_node = query.node
         query_value = query.primitive
@@ -7838,15 +3488,11 @@ def record_attention(forward, BACKWARD, inner):
         key_value = key.primitive
         value_node = value.node
         value_value = value.primitive
-        if attn_bias is None:
-            attn_bias_node = attn_bias_value = None
-        else:
-            attn_bias_node = attn_bias.node
-            attn_bias_value = attn_bias.primitive
-        result = forward(
+        attn_bias_node = None if attn_bias is None else attn_bias.node
+        attn_bias_value = None if attn_bias is None else attn_bias.primitive
+        out = forward(
             query_value, key_value, value_value, mask, attn_bias_value, scale, softcap, is_causal
         )
-        out = result
         order = query_node.order
         if key_node.order > order:
             order = key_node.order
@@ -7859,145 +3505,18 @@ def record_attention(forward, BACKWARD, inner):
         value_tracked = value_node.requirement is not NONE
         attn_bias_tracked = attn_bias is not None and attn_bias_node.requirement is not NONE
         if not (query_tracked or key_tracked or value_tracked or attn_bias_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (
-            (
-                query_value
-                if query_tracked or key_tracked or value_tracked or attn_bias_tracked
-                else None
-            ),
-            (
-                key_value
-                if query_tracked or key_tracked or value_tracked or attn_bias_tracked
-                else None
-            ),
-            (
-                value_value
-                if query_tracked or key_tracked or value_tracked or attn_bias_tracked
-                else None
-            ),
-            mask if query_tracked or key_tracked or value_tracked or attn_bias_tracked else None,
-            (
-                attn_bias_value
-                if query_tracked or key_tracked or value_tracked or attn_bias_tracked
-                else None
-            ),
-            scale if query_tracked or key_tracked or value_tracked or attn_bias_tracked else None,
-            softcap if query_tracked or key_tracked or value_tracked or attn_bias_tracked else None,
-            (
-                is_causal
-                if query_tracked or key_tracked or value_tracked or attn_bias_tracked
-                else None
-            ),
+            return AutodiffTensor(out, untracked_node(order))
+        query_held = (
+            query_node if balanced and query_node.properties is MEMORY_BOUND else query_value
         )
-        inputs = [
-            query_node if query_tracked else None,
-            key_node if key_tracked else None,
-            value_node if value_tracked else None,
-            attn_bias_node if attn_bias_tracked else None,
-        ]
-        parent_ids = [
-            m.id
-            for m in (
-                inputs[0],
-                inputs[1],
-                inputs[2],
-                inputs[3],
-            )
-            if m is not None
-        ]
-        shapes = [
-            query_value.shape,
-            key_value.shape,
-            value_value.shape,
-            None if attn_bias is None else attn_bias_value.shape,
-        ]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+        key_held = key_node if balanced and key_node.properties is MEMORY_BOUND else key_value
+        value_held = (
+            value_node if balanced and value_node.properties is MEMORY_BOUND else value_value
         )
-        return AutodiffTensor(out, out_node)
-
-    return attention
-
-
-def record_attention_balanced(forward, BACKWARD, inner):
-    def attention(query, key, value, mask, attn_bias, scale, softcap, is_causal):
-        query_node = query.node
-        query_value = query.primitive
-        key_node = key.node
-        key_value = key.primitive
-        value_node = value.node
-        value_value = value.primitive
-        if attn_bias is None:
-            attn_bias_node = attn_bias_value = None
-        else:
-            attn_bias_node = attn_bias.node
-            attn_bias_value = attn_bias.primitive
-        result = forward(
-            query_value, key_value, value_value, mask, attn_bias_value, scale, softcap, is_causal
-        )
-        out = result
-        order = query_node.order
-        if key_node.order > order:
-            order = key_node.order
-        if value_node.order > order:
-            order = value_node.order
-        if attn_bias is not None and attn_bias_node.order > order:
-            order = attn_bias_node.order
-        query_tracked = query_node.requirement is not NONE
-        key_tracked = key_node.requirement is not NONE
-        value_tracked = value_node.requirement is not NONE
-        attn_bias_tracked = attn_bias is not None and attn_bias_node.requirement is not NONE
-        if not (query_tracked or key_tracked or value_tracked or attn_bias_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        query_held = query_node if query_node.properties is MEMORY_BOUND else query_value
-        key_held = key_node if key_node.properties is MEMORY_BOUND else key_value
-        value_held = value_node if value_node.properties is MEMORY_BOUND else value_value
         attn_bias_held = (
-            None
-            if attn_bias is None
-            else (attn_bias_node if attn_bias_node.properties is MEMORY_BOUND else attn_bias_value)
-        )
-        saved = (
-            (
-                query_held
-                if query_tracked or key_tracked or value_tracked or attn_bias_tracked
-                else None
-            ),
-            (
-                key_held
-                if query_tracked or key_tracked or value_tracked or attn_bias_tracked
-                else None
-            ),
-            (
-                value_held
-                if query_tracked or key_tracked or value_tracked or attn_bias_tracked
-                else None
-            ),
-            mask if query_tracked or key_tracked or value_tracked or attn_bias_tracked else None,
-            (
-                attn_bias_held
-                if query_tracked or key_tracked or value_tracked or attn_bias_tracked
-                else None
-            ),
-            scale if query_tracked or key_tracked or value_tracked or attn_bias_tracked else None,
-            softcap if query_tracked or key_tracked or value_tracked or attn_bias_tracked else None,
-            (
-                is_causal
-                if query_tracked or key_tracked or value_tracked or attn_bias_tracked
-                else None
-            ),
+            attn_bias_node
+            if balanced and attn_bias is not None and attn_bias_node.properties is MEMORY_BOUND
+            else attn_bias_value
         )
         inputs = [
             query_node if query_tracked else None,
@@ -8005,40 +3524,35 @@ def record_attention_balanced(forward, BACKWARD, inner):
             value_node if value_tracked else None,
             attn_bias_node if attn_bias_tracked else None,
         ]
-        parent_ids = [
-            m.id
-            for m in (
-                inputs[0],
-                inputs[1],
-                inputs[2],
-                inputs[3],
-            )
-            if m is not None
-        ]
-        shapes = [
-            query_value.shape,
-            key_value.shape,
-            value_value.shape,
-            None if attn_bias is None else attn_bias_value.shape,
-        ]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+        out_node = recorded_node(
+            parents=[m.id for m in inputs if m is not None],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=inputs,
+            shapes=[
+                query_value.shape,
+                key_value.shape,
+                value_value.shape,
+                None if attn_bias is None else attn_bias_value.shape,
+            ],
+            saved=(
+                query_held,
+                key_held,
+                value_held,
+                mask,
+                attn_bias_held,
+                scale,
+                softcap,
+                is_causal,
+            ),
         )
         return AutodiffTensor(out, out_node)
 
     return attention
 
 
-def record_batch_norm(forward, BACKWARD, inner):
+def record_batch_norm(forward, BACKWARD, inner, balanced):
     def batch_norm(input, gamma, beta, mean, variance, epsilon):
         input_node = input.node
         input_value = input.primitive
@@ -8050,8 +3564,7 @@ def record_batch_norm(forward, BACKWARD, inner):
         mean_value = mean.primitive
         variance_node = variance.node
         variance_value = variance.primitive
-        result = forward(input_value, gamma_value, beta_value, mean_value, variance_value, epsilon)
-        out = result
+        out = forward(input_value, gamma_value, beta_value, mean_value, variance_value, epsilon)
         order = input_node.order
         if gamma_node.order > order:
             order = gamma_node.order
@@ -8067,108 +3580,18 @@ def record_batch_norm(forward, BACKWARD, inner):
         mean_tracked = mean_node.requirement is not NONE
         variance_tracked = variance_node.requirement is not NONE
         if not (input_tracked or gamma_tracked or beta_tracked or mean_tracked or variance_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (
-            gamma_value if input_tracked or mean_tracked or variance_tracked else None,
-            (
-                variance_value
-                if input_tracked or gamma_tracked or mean_tracked or variance_tracked
-                else None
-            ),
-            epsilon if input_tracked or gamma_tracked or mean_tracked or variance_tracked else None,
-            input_value if gamma_tracked or variance_tracked else None,
-            mean_value if gamma_tracked or variance_tracked else None,
+            return AutodiffTensor(out, untracked_node(order))
+        input_held = (
+            input_node if balanced and input_node.properties is MEMORY_BOUND else input_value
         )
-        inputs = [
-            input_node if input_tracked else None,
-            gamma_node if gamma_tracked else None,
-            beta_node if beta_tracked else None,
-            mean_node if mean_tracked else None,
-            variance_node if variance_tracked else None,
-        ]
-        parent_ids = [
-            m.id
-            for m in (
-                inputs[0],
-                inputs[1],
-                inputs[2],
-                inputs[3],
-                inputs[4],
-            )
-            if m is not None
-        ]
-        shapes = [
-            input_value.shape,
-            gamma_value.shape,
-            beta_value.shape,
-            mean_value.shape,
-            variance_value.shape,
-        ]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+        gamma_held = (
+            gamma_node if balanced and gamma_node.properties is MEMORY_BOUND else gamma_value
         )
-        return AutodiffTensor(out, out_node)
-
-    return batch_norm
-
-
-def record_batch_norm_balanced(forward, BACKWARD, inner):
-    def batch_norm(input, gamma, beta, mean, variance, epsilon):
-        input_node = input.node
-        input_value = input.primitive
-        gamma_node = gamma.node
-        gamma_value = gamma.primitive
-        beta_node = beta.node
-        beta_value = beta.primitive
-        mean_node = mean.node
-        mean_value = mean.primitive
-        variance_node = variance.node
-        variance_value = variance.primitive
-        result = forward(input_value, gamma_value, beta_value, mean_value, variance_value, epsilon)
-        out = result
-        order = input_node.order
-        if gamma_node.order > order:
-            order = gamma_node.order
-        if beta_node.order > order:
-            order = beta_node.order
-        if mean_node.order > order:
-            order = mean_node.order
-        if variance_node.order > order:
-            order = variance_node.order
-        input_tracked = input_node.requirement is not NONE
-        gamma_tracked = gamma_node.requirement is not NONE
-        beta_tracked = beta_node.requirement is not NONE
-        mean_tracked = mean_node.requirement is not NONE
-        variance_tracked = variance_node.requirement is not NONE
-        if not (input_tracked or gamma_tracked or beta_tracked or mean_tracked or variance_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        input_held = input_node if input_node.properties is MEMORY_BOUND else input_value
-        gamma_held = gamma_node if gamma_node.properties is MEMORY_BOUND else gamma_value
-        mean_held = mean_node if mean_node.properties is MEMORY_BOUND else mean_value
+        mean_held = mean_node if balanced and mean_node.properties is MEMORY_BOUND else mean_value
         variance_held = (
-            variance_node if variance_node.properties is MEMORY_BOUND else variance_value
-        )
-        saved = (
-            gamma_held if input_tracked or mean_tracked or variance_tracked else None,
-            (
-                variance_held
-                if input_tracked or gamma_tracked or mean_tracked or variance_tracked
-                else None
-            ),
-            epsilon if input_tracked or gamma_tracked or mean_tracked or variance_tracked else None,
-            input_held if gamma_tracked or variance_tracked else None,
-            mean_held if gamma_tracked or variance_tracked else None,
+            variance_node
+            if balanced and variance_node.properties is MEMORY_BOUND
+            else variance_value
         )
         inputs = [
             input_node if input_tracked else None,
@@ -8177,54 +3600,49 @@ def record_batch_norm_balanced(forward, BACKWARD, inner):
             mean_node if mean_tracked else None,
             variance_node if variance_tracked else None,
         ]
-        parent_ids = [
-            m.id
-            for m in (
-                inputs[0],
-                inputs[1],
-                inputs[2],
-                inputs[3],
-                inputs[4],
-            )
-            if m is not None
-        ]
-        shapes = [
-            input_value.shape,
-            gamma_value.shape,
-            beta_value.shape,
-            mean_value.shape,
-            variance_value.shape,
-        ]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+        out_node = recorded_node(
+            parents=[m.id for m in inputs if m is not None],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=inputs,
+            shapes=[
+                input_value.shape,
+                gamma_value.shape,
+                beta_value.shape,
+                mean_value.shape,
+                variance_value.shape,
+            ],
+            saved=(
+                gamma_held if input_tracked or mean_tracked or variance_tracked else None,
+                (
+                    variance_held
+                    if input_tracked or gamma_tracked or mean_tracked or variance_tracked
+                    else None
+                ),
+                (
+                    epsilon
+                    if input_tracked or gamma_tracked or mean_tracked or variance_tracked
+                    else None
+                ),
+                input_held if gamma_tracked or variance_tracked else None,
+                mean_held if gamma_tracked or variance_tracked else None,
+            ),
         )
         return AutodiffTensor(out, out_node)
 
     return batch_norm
 
 
-def record_layer_norm(forward, BACKWARD, inner):
+def record_layer_norm(forward, BACKWARD, inner, balanced):
     def layer_norm(input, gamma, beta, epsilon):
         input_node = input.node
         input_value = input.primitive
         gamma_node = gamma.node
         gamma_value = gamma.primitive
-        if beta is None:
-            beta_node = beta_value = None
-        else:
-            beta_node = beta.node
-            beta_value = beta.primitive
-        result = forward(input_value, gamma_value, beta_value, epsilon)
-        out = result
+        beta_node = None if beta is None else beta.node
+        beta_value = None if beta is None else beta.primitive
+        out = forward(input_value, gamma_value, beta_value, epsilon)
         order = input_node.order
         if gamma_node.order > order:
             order = gamma_node.order
@@ -8234,176 +3652,65 @@ def record_layer_norm(forward, BACKWARD, inner):
         gamma_tracked = gamma_node.requirement is not NONE
         beta_tracked = beta is not None and beta_node.requirement is not NONE
         if not (input_tracked or gamma_tracked or beta_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (
-            input_value if input_tracked or gamma_tracked or beta_tracked else None,
-            gamma_value if input_tracked or gamma_tracked or beta_tracked else None,
-            epsilon if input_tracked or gamma_tracked or beta_tracked else None,
+            return AutodiffTensor(out, untracked_node(order))
+        input_held = (
+            input_node if balanced and input_node.properties is MEMORY_BOUND else input_value
+        )
+        gamma_held = (
+            gamma_node if balanced and gamma_node.properties is MEMORY_BOUND else gamma_value
         )
         inputs = [
             input_node if input_tracked else None,
             gamma_node if gamma_tracked else None,
             beta_node if beta_tracked else None,
         ]
-        parent_ids = [
-            m.id
-            for m in (
-                inputs[0],
-                inputs[1],
-                inputs[2],
-            )
-            if m is not None
-        ]
-        shapes = [input_value.shape, gamma_value.shape, None if beta is None else beta_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+        out_node = recorded_node(
+            parents=[m.id for m in inputs if m is not None],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=inputs,
+            shapes=[
+                input_value.shape,
+                gamma_value.shape,
+                None if beta is None else beta_value.shape,
+            ],
+            saved=(input_held, gamma_held, epsilon),
         )
         return AutodiffTensor(out, out_node)
 
     return layer_norm
 
 
-def record_layer_norm_balanced(forward, BACKWARD, inner):
-    def layer_norm(input, gamma, beta, epsilon):
-        input_node = input.node
-        input_value = input.primitive
-        gamma_node = gamma.node
-        gamma_value = gamma.primitive
-        if beta is None:
-            beta_node = beta_value = None
-        else:
-            beta_node = beta.node
-            beta_value = beta.primitive
-        result = forward(input_value, gamma_value, beta_value, epsilon)
-        out = result
-        order = input_node.order
-        if gamma_node.order > order:
-            order = gamma_node.order
-        if beta is not None and beta_node.order > order:
-            order = beta_node.order
-        input_tracked = input_node.requirement is not NONE
-        gamma_tracked = gamma_node.requirement is not NONE
-        beta_tracked = beta is not None and beta_node.requirement is not NONE
-        if not (input_tracked or gamma_tracked or beta_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        input_held = input_node if input_node.properties is MEMORY_BOUND else input_value
-        gamma_held = gamma_node if gamma_node.properties is MEMORY_BOUND else gamma_value
-        saved = (
-            input_held if input_tracked or gamma_tracked or beta_tracked else None,
-            gamma_held if input_tracked or gamma_tracked or beta_tracked else None,
-            epsilon if input_tracked or gamma_tracked or beta_tracked else None,
-        )
-        inputs = [
-            input_node if input_tracked else None,
-            gamma_node if gamma_tracked else None,
-            beta_node if beta_tracked else None,
-        ]
-        parent_ids = [
-            m.id
-            for m in (
-                inputs[0],
-                inputs[1],
-                inputs[2],
-            )
-            if m is not None
-        ]
-        shapes = [input_value.shape, gamma_value.shape, None if beta is None else beta_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return layer_norm
-
-
-def record_ctc_loss(forward, BACKWARD, inner):
+def record_ctc_loss(forward, BACKWARD, inner, balanced):
     def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank):
         log_probs_node = log_probs.node
         log_probs_value = log_probs.primitive
-        result = forward(log_probs_value, targets, input_lengths, target_lengths, blank)
-        out = result
+        out = forward(log_probs_value, targets, input_lengths, target_lengths, blank)
         order = log_probs_node.order
         log_probs_tracked = log_probs_node.requirement is not NONE
         if not log_probs_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (log_probs_value, targets, input_lengths, target_lengths, blank)
-        inputs = [log_probs_node]
-        parent_ids = [log_probs_node.id]
-        shapes = [log_probs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
-        )
-        return AutodiffTensor(out, out_node)
-
-    return ctc_loss
-
-
-def record_ctc_loss_balanced(forward, BACKWARD, inner):
-    def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank):
-        log_probs_node = log_probs.node
-        log_probs_value = log_probs.primitive
-        result = forward(log_probs_value, targets, input_lengths, target_lengths, blank)
-        out = result
-        order = log_probs_node.order
-        log_probs_tracked = log_probs_node.requirement is not NONE
-        if not log_probs_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
+            return AutodiffTensor(out, untracked_node(order))
         log_probs_held = (
-            log_probs_node if log_probs_node.properties is MEMORY_BOUND else log_probs_value
+            log_probs_node
+            if balanced and log_probs_node.properties is MEMORY_BOUND
+            else log_probs_value
         )
-        saved = (log_probs_held, targets, input_lengths, target_lengths, blank)
-        inputs = [log_probs_node]
-        parent_ids = [log_probs_node.id]
-        shapes = [log_probs_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+        out_node = recorded_node(
+            parents=[log_probs_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[log_probs_node],
+            shapes=[log_probs_value.shape],
+            saved=(log_probs_held, targets, input_lengths, target_lengths, blank),
         )
         return AutodiffTensor(out, out_node)
 
     return ctc_loss
 
 
-def record_rfft(forward, BACKWARD, inner):
+def record_rfft(forward, BACKWARD, inner, balanced):
     def rfft(signal, dim, n):
         signal_node = signal.node
         signal_value = signal.primitive
@@ -8413,92 +3720,62 @@ def record_rfft(forward, BACKWARD, inner):
         signal_tracked = signal_node.requirement is not NONE
         if not signal_tracked:
             return (
-                AutodiffTensor(
-                    result[0], Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-                ),
-                AutodiffTensor(
-                    result[1], Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-                ),
+                AutodiffTensor(result[0], untracked_node(order)),
+                AutodiffTensor(result[1], untracked_node(order)),
             )
-        saved = (signal_value.shape, dim, n)
-        inputs = [signal_node]
-        parent_ids = [signal_node.id]
-        shapes = [signal_value.shape]
-        hub = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+        hub = recorded_node(
+            parents=[signal_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[signal_node],
+            shapes=[signal_value.shape],
+            saved=(signal_value.shape, dim, n),
         )
         return (
-            AutodiffTensor(
-                result[0],
-                Node(
-                    [hub.id], order + 2, next_id(), TRACKED, COMPUTE_BOUND, output_step(0, 2), [hub]
-                ),
-            ),
-            AutodiffTensor(
-                result[1],
-                Node(
-                    [hub.id], order + 2, next_id(), TRACKED, COMPUTE_BOUND, output_step(1, 2), [hub]
-                ),
-            ),
+            AutodiffTensor(result[0], output_node(hub, 0, 2)),
+            AutodiffTensor(result[1], output_node(hub, 1, 2)),
         )
 
     return rfft
 
 
-def record_irfft(forward, BACKWARD, inner):
+def record_irfft(forward, BACKWARD, inner, balanced):
     def irfft(spectrum_re, spectrum_im, dim, n):
         spectrum_re_node = spectrum_re.node
         spectrum_re_value = spectrum_re.primitive
         spectrum_im_node = spectrum_im.node
         spectrum_im_value = spectrum_im.primitive
-        result = forward(spectrum_re_value, spectrum_im_value, dim, n)
-        out = result
+        out = forward(spectrum_re_value, spectrum_im_value, dim, n)
         order = spectrum_re_node.order
         if spectrum_im_node.order > order:
             order = spectrum_im_node.order
         spectrum_re_tracked = spectrum_re_node.requirement is not NONE
         spectrum_im_tracked = spectrum_im_node.requirement is not NONE
         if not (spectrum_re_tracked or spectrum_im_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (spectrum_re_value.shape, dim, n)
-        inputs = [
-            spectrum_re_node if spectrum_re_tracked else None,
-            spectrum_im_node if spectrum_im_tracked else None,
-        ]
-        parent_ids = (
-            [spectrum_re_node.id, spectrum_im_node.id]
-            if spectrum_re_tracked and spectrum_im_tracked
-            else [spectrum_re_node.id] if spectrum_re_tracked else [spectrum_im_node.id]
-        )
-        shapes = [spectrum_re_value.shape, spectrum_im_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        out_node = recorded_node(
+            parents=(
+                [spectrum_re_node.id, spectrum_im_node.id]
+                if spectrum_re_tracked and spectrum_im_tracked
+                else [spectrum_re_node.id] if spectrum_re_tracked else [spectrum_im_node.id]
+            ),
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[
+                spectrum_re_node if spectrum_re_tracked else None,
+                spectrum_im_node if spectrum_im_tracked else None,
+            ],
+            shapes=[spectrum_re_value.shape, spectrum_im_value.shape],
+            saved=(spectrum_re_value.shape, dim, n),
         )
         return AutodiffTensor(out, out_node)
 
     return irfft
 
 
-def record_deform_conv2d(forward, BACKWARD, inner):
+def record_deform_conv2d(forward, BACKWARD, inner, balanced):
     def deform_conv2d(
         x, offset, weight, mask, bias, stride, padding, dilation, weight_groups, offset_groups
     ):
@@ -8508,17 +3785,11 @@ def record_deform_conv2d(forward, BACKWARD, inner):
         offset_value = offset.primitive
         weight_node = weight.node
         weight_value = weight.primitive
-        if mask is None:
-            mask_node = mask_value = None
-        else:
-            mask_node = mask.node
-            mask_value = mask.primitive
-        if bias is None:
-            bias_node = bias_value = None
-        else:
-            bias_node = bias.node
-            bias_value = bias.primitive
-        result = forward(
+        mask_node = None if mask is None else mask.node
+        mask_value = None if mask is None else mask.primitive
+        bias_node = None if bias is None else bias.node
+        bias_value = None if bias is None else bias.primitive
+        out = forward(
             x_value,
             offset_value,
             weight_value,
@@ -8530,7 +3801,6 @@ def record_deform_conv2d(forward, BACKWARD, inner):
             weight_groups,
             offset_groups,
         )
-        out = result
         order = x_node.order
         if offset_node.order > order:
             order = offset_node.order
@@ -8546,216 +3816,23 @@ def record_deform_conv2d(forward, BACKWARD, inner):
         mask_tracked = mask is not None and mask_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
         if not (x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (
-            (
-                x_value
-                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                else None
-            ),
-            (
-                offset_value
-                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                else None
-            ),
-            (
-                weight_value
-                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                else None
-            ),
-            (
-                mask_value
-                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                else None
-            ),
-            (
-                bias_value
-                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                else None
-            ),
-            (
-                stride
-                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                else None
-            ),
-            (
-                padding
-                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                else None
-            ),
-            (
-                dilation
-                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                else None
-            ),
-            (
-                weight_groups
-                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                else None
-            ),
-            (
-                offset_groups
-                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                else None
-            ),
+            return AutodiffTensor(out, untracked_node(order))
+        x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
+        offset_held = (
+            offset_node if balanced and offset_node.properties is MEMORY_BOUND else offset_value
         )
-        inputs = [
-            x_node if x_tracked else None,
-            offset_node if offset_tracked else None,
-            weight_node if weight_tracked else None,
-            mask_node if mask_tracked else None,
-            bias_node if bias_tracked else None,
-        ]
-        parent_ids = [
-            m.id
-            for m in (
-                inputs[0],
-                inputs[1],
-                inputs[2],
-                inputs[3],
-                inputs[4],
-            )
-            if m is not None
-        ]
-        shapes = [
-            x_value.shape,
-            offset_value.shape,
-            weight_value.shape,
-            None if mask is None else mask_value.shape,
-            None if bias is None else bias_value.shape,
-        ]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+        weight_held = (
+            weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
         )
-        return AutodiffTensor(out, out_node)
-
-    return deform_conv2d
-
-
-def record_deform_conv2d_balanced(forward, BACKWARD, inner):
-    def deform_conv2d(
-        x, offset, weight, mask, bias, stride, padding, dilation, weight_groups, offset_groups
-    ):
-        x_node = x.node
-        x_value = x.primitive
-        offset_node = offset.node
-        offset_value = offset.primitive
-        weight_node = weight.node
-        weight_value = weight.primitive
-        if mask is None:
-            mask_node = mask_value = None
-        else:
-            mask_node = mask.node
-            mask_value = mask.primitive
-        if bias is None:
-            bias_node = bias_value = None
-        else:
-            bias_node = bias.node
-            bias_value = bias.primitive
-        result = forward(
-            x_value,
-            offset_value,
-            weight_value,
-            mask_value,
-            bias_value,
-            stride,
-            padding,
-            dilation,
-            weight_groups,
-            offset_groups,
-        )
-        out = result
-        order = x_node.order
-        if offset_node.order > order:
-            order = offset_node.order
-        if weight_node.order > order:
-            order = weight_node.order
-        if mask is not None and mask_node.order > order:
-            order = mask_node.order
-        if bias is not None and bias_node.order > order:
-            order = bias_node.order
-        x_tracked = x_node.requirement is not NONE
-        offset_tracked = offset_node.requirement is not NONE
-        weight_tracked = weight_node.requirement is not NONE
-        mask_tracked = mask is not None and mask_node.requirement is not NONE
-        bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked):
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
-        offset_held = offset_node if offset_node.properties is MEMORY_BOUND else offset_value
-        weight_held = weight_node if weight_node.properties is MEMORY_BOUND else weight_value
         mask_held = (
-            None
-            if mask is None
-            else (mask_node if mask_node.properties is MEMORY_BOUND else mask_value)
+            mask_node
+            if balanced and mask is not None and mask_node.properties is MEMORY_BOUND
+            else mask_value
         )
         bias_held = (
-            None
-            if bias is None
-            else (bias_node if bias_node.properties is MEMORY_BOUND else bias_value)
-        )
-        saved = (
-            (
-                x_held
-                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                else None
-            ),
-            (
-                offset_held
-                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                else None
-            ),
-            (
-                weight_held
-                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                else None
-            ),
-            (
-                mask_held
-                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                else None
-            ),
-            (
-                bias_held
-                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                else None
-            ),
-            (
-                stride
-                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                else None
-            ),
-            (
-                padding
-                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                else None
-            ),
-            (
-                dilation
-                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                else None
-            ),
-            (
-                weight_groups
-                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                else None
-            ),
-            (
-                offset_groups
-                if x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked
-                else None
-            ),
+            bias_node
+            if balanced and bias is not None and bias_node.properties is MEMORY_BOUND
+            else bias_value
         )
         inputs = [
             x_node if x_tracked else None,
@@ -8764,388 +3841,242 @@ def record_deform_conv2d_balanced(forward, BACKWARD, inner):
             mask_node if mask_tracked else None,
             bias_node if bias_tracked else None,
         ]
-        parent_ids = [
-            m.id
-            for m in (
-                inputs[0],
-                inputs[1],
-                inputs[2],
-                inputs[3],
-                inputs[4],
-            )
-            if m is not None
-        ]
-        shapes = [
-            x_value.shape,
-            offset_value.shape,
-            weight_value.shape,
-            None if mask is None else mask_value.shape,
-            None if bias is None else bias_value.shape,
-        ]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+        out_node = recorded_node(
+            parents=[m.id for m in inputs if m is not None],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=inputs,
+            shapes=[
+                x_value.shape,
+                offset_value.shape,
+                weight_value.shape,
+                None if mask is None else mask_value.shape,
+                None if bias is None else bias_value.shape,
+            ],
+            saved=(
+                x_held,
+                offset_held,
+                weight_held,
+                mask_held,
+                bias_held,
+                stride,
+                padding,
+                dilation,
+                weight_groups,
+                offset_groups,
+            ),
         )
         return AutodiffTensor(out, out_node)
 
     return deform_conv2d
 
 
-def record_move_across(forward, BACKWARD, inner):
+def record_move_across(forward, BACKWARD, inner, balanced):
     def move_across(tensor, target, device):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        result = forward(tensor_value, target, device)
-        out = result
+        out = forward(tensor_value, target, device)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked:
-            out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
-            return AutodiffTensor(out, out_node)
-        saved = (target, inner.device_of(tensor_value))
-        inputs = [tensor_node]
-        parent_ids = [tensor_node.id]
-        shapes = [tensor_value.shape]
-        out_node = Node(
-            parent_ids,
-            order + 1,
-            next_id(),
-            TRACKED,
-            COMPUTE_BOUND,
-            BACKWARD,
-            inputs,
-            shapes,
-            saved,
-            None,
+            return AutodiffTensor(out, untracked_node(order))
+        out_node = recorded_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            shapes=[tensor_value.shape],
+            saved=(target, inner.device_of(tensor_value)),
         )
         return AutodiffTensor(out, out_node)
 
     return move_across
 
 
-# op -> Recorders(NoCheckpointing factory, Balanced factory, the order of the values it saves)
+# op -> Recorders(its factory, the order of the values it saves)
 RECORDERS = {
-    "float_add": Recorders(record_float_add, record_float_add_balanced, ()),
-    "float_add_scalar": Recorders(record_float_add_scalar, record_float_add_scalar_balanced, ()),
-    "float_sub": Recorders(record_float_sub, record_float_sub_balanced, ()),
-    "float_sub_scalar": Recorders(record_float_sub_scalar, record_float_sub_scalar_balanced, ()),
-    "float_mul": Recorders(record_float_mul, record_float_mul_balanced, ("rhs", "lhs")),
-    "float_mul_scalar": Recorders(
-        record_float_mul_scalar, record_float_mul_scalar_balanced, ("rhs",)
-    ),
-    "float_div": Recorders(record_float_div, record_float_div_balanced, ("rhs", "lhs")),
-    "float_div_scalar": Recorders(
-        record_float_div_scalar, record_float_div_scalar_balanced, ("rhs",)
-    ),
-    "float_neg": Recorders(record_float_neg, record_float_neg_balanced, ()),
-    "float_matmul": Recorders(record_float_matmul, record_float_matmul_balanced, ("rhs", "lhs")),
-    "float_remainder": Recorders(
-        record_float_remainder, record_float_remainder_balanced, ("lhs", "rhs")
-    ),
-    "float_remainder_scalar": Recorders(
-        record_float_remainder_scalar, record_float_remainder_scalar_balanced, ()
-    ),
-    "float_cross": Recorders(
-        record_float_cross, record_float_cross_balanced, ("rhs", "dim", "lhs")
-    ),
-    "float_powf": Recorders(record_float_powf, record_float_powf_balanced, ("lhs", "rhs", "out")),
-    "float_powf_scalar_impl": Recorders(
-        record_float_powf_scalar_impl, record_float_powf_scalar_impl_balanced, ("lhs", "rhs")
-    ),
-    "float_powi": Recorders(
-        record_float_powi, record_float_powi_balanced, ("lhs", "rhs", "lhs_dtype")
-    ),
-    "float_clamp": Recorders(
-        record_float_clamp, record_float_clamp_balanced, ("tensor", "min", "max")
-    ),
-    "float_clamp_min": Recorders(
-        record_float_clamp_min, record_float_clamp_min_balanced, ("tensor", "min")
-    ),
-    "float_clamp_max": Recorders(
-        record_float_clamp_max, record_float_clamp_max_balanced, ("tensor", "max")
-    ),
-    "float_exp": Recorders(record_float_exp, record_float_exp_balanced, ("out",)),
-    "float_square": Recorders(record_float_square, record_float_square_balanced, ("tensor",)),
-    "float_log": Recorders(record_float_log, record_float_log_balanced, ("tensor",)),
-    "float_sqrt": Recorders(record_float_sqrt, record_float_sqrt_balanced, ("out",)),
-    "float_abs": Recorders(record_float_abs, record_float_abs_balanced, ("tensor",)),
-    "float_sign": Recorders(record_float_sign, record_float_sign_balanced, ()),
-    "float_tanh": Recorders(record_float_tanh, record_float_tanh_balanced, ("out",)),
-    "float_log1p": Recorders(record_float_log1p, record_float_log1p_balanced, ("tensor",)),
-    "float_recip": Recorders(record_float_recip, record_float_recip_balanced, ("out",)),
-    "float_sin": Recorders(record_float_sin, record_float_sin_balanced, ("tensor",)),
-    "float_cos": Recorders(record_float_cos, record_float_cos_balanced, ("tensor",)),
-    "float_tan": Recorders(record_float_tan, record_float_tan_balanced, ("out",)),
-    "float_sinh": Recorders(record_float_sinh, record_float_sinh_balanced, ("tensor",)),
-    "float_cosh": Recorders(record_float_cosh, record_float_cosh_balanced, ("tensor",)),
-    "float_asin": Recorders(record_float_asin, record_float_asin_balanced, ("tensor",)),
-    "float_acos": Recorders(record_float_acos, record_float_acos_balanced, ("tensor",)),
-    "float_atan": Recorders(record_float_atan, record_float_atan_balanced, ("tensor",)),
-    "float_asinh": Recorders(record_float_asinh, record_float_asinh_balanced, ("tensor",)),
-    "float_acosh": Recorders(record_float_acosh, record_float_acosh_balanced, ("tensor",)),
-    "float_atanh": Recorders(record_float_atanh, record_float_atanh_balanced, ("tensor",)),
-    "float_atan2": Recorders(record_float_atan2, record_float_atan2_balanced, ("lhs", "rhs")),
-    "float_hypot": Recorders(
-        record_float_hypot, record_float_hypot_balanced, ("lhs", "out", "rhs")
-    ),
-    "float_erf": Recorders(record_float_erf, record_float_erf_balanced, ("tensor",)),
-    "float_round": Recorders(
-        record_float_round,
-        record_float_round_balanced,
-        ("tensor_shape", "tensor_device", "tensor_dtype"),
-    ),
-    "float_floor": Recorders(
-        record_float_floor,
-        record_float_floor_balanced,
-        ("tensor_shape", "tensor_device", "tensor_dtype"),
-    ),
-    "float_ceil": Recorders(
-        record_float_ceil,
-        record_float_ceil_balanced,
-        ("tensor_shape", "tensor_device", "tensor_dtype"),
-    ),
-    "float_trunc": Recorders(
-        record_float_trunc,
-        record_float_trunc_balanced,
-        ("tensor_shape", "tensor_device", "tensor_dtype"),
-    ),
-    "relu": Recorders(record_relu, record_relu_balanced, ("out",)),
-    "relu_backward": Recorders(record_relu_backward, record_relu_backward_balanced, ("output",)),
-    "leaky_relu": Recorders(
-        record_leaky_relu, record_leaky_relu_balanced, ("tensor", "negative_slope")
-    ),
-    "prelu": Recorders(record_prelu, record_prelu_balanced, ("tensor", "alpha")),
-    "gelu": Recorders(record_gelu, record_gelu_balanced, ("tensor",)),
-    "gelu_backward": Recorders(record_gelu_backward, record_gelu_backward_balanced, ("x", "grad")),
-    "sigmoid": Recorders(record_sigmoid, record_sigmoid_balanced, ("out",)),
-    "sigmoid_backward": Recorders(
-        record_sigmoid_backward, record_sigmoid_backward_balanced, ("output", "grad")
-    ),
-    "log_sigmoid": Recorders(record_log_sigmoid, record_log_sigmoid_balanced, ("tensor",)),
-    "log_sigmoid_backward": Recorders(
-        record_log_sigmoid_backward, record_log_sigmoid_backward_balanced, ("x", "grad")
-    ),
-    "softmax": Recorders(record_softmax, record_softmax, ("out", "dim")),
-    "log_softmax": Recorders(record_log_softmax, record_log_softmax, ("out", "dim")),
-    "float_sum": Recorders(record_float_sum, record_float_sum, ("tensor_shape",)),
-    "float_sum_dim": Recorders(record_float_sum_dim, record_float_sum_dim, ("tensor_shape",)),
-    "float_mean": Recorders(record_float_mean, record_float_mean, ("tensor_shape",)),
-    "float_mean_dim": Recorders(
-        record_float_mean_dim, record_float_mean_dim, ("tensor_shape", "dim")
-    ),
-    "float_prod": Recorders(record_float_prod, record_float_prod_balanced, ("tensor",)),
-    "float_prod_dim": Recorders(
-        record_float_prod_dim, record_float_prod_dim_balanced, ("tensor", "dim")
-    ),
+    "float_add": Recorders(record_float_add, ()),
+    "float_add_scalar": Recorders(record_float_add_scalar, ()),
+    "float_sub": Recorders(record_float_sub, ()),
+    "float_sub_scalar": Recorders(record_float_sub_scalar, ()),
+    "float_mul": Recorders(record_float_mul, ("rhs", "lhs")),
+    "float_mul_scalar": Recorders(record_float_mul_scalar, ("rhs",)),
+    "float_div": Recorders(record_float_div, ("rhs", "lhs")),
+    "float_div_scalar": Recorders(record_float_div_scalar, ("rhs",)),
+    "float_neg": Recorders(record_float_neg, ()),
+    "float_matmul": Recorders(record_float_matmul, ("rhs", "lhs")),
+    "float_remainder": Recorders(record_float_remainder, ("lhs", "rhs")),
+    "float_remainder_scalar": Recorders(record_float_remainder_scalar, ()),
+    "float_cross": Recorders(record_float_cross, ("rhs", "dim", "lhs")),
+    "float_powf": Recorders(record_float_powf, ("lhs", "rhs", "out")),
+    "float_powf_scalar_impl": Recorders(record_float_powf_scalar_impl, ("lhs", "rhs")),
+    "float_powi": Recorders(record_float_powi, ("lhs", "rhs", "lhs_dtype")),
+    "float_clamp": Recorders(record_float_clamp, ("tensor", "min", "max")),
+    "float_clamp_min": Recorders(record_float_clamp_min, ("tensor", "min")),
+    "float_clamp_max": Recorders(record_float_clamp_max, ("tensor", "max")),
+    "float_exp": Recorders(record_float_exp, ("out",)),
+    "float_square": Recorders(record_float_square, ("tensor",)),
+    "float_log": Recorders(record_float_log, ("tensor",)),
+    "float_sqrt": Recorders(record_float_sqrt, ("out",)),
+    "float_abs": Recorders(record_float_abs, ("tensor",)),
+    "float_sign": Recorders(record_float_sign, ()),
+    "float_tanh": Recorders(record_float_tanh, ("out",)),
+    "float_log1p": Recorders(record_float_log1p, ("tensor",)),
+    "float_recip": Recorders(record_float_recip, ("out",)),
+    "float_sin": Recorders(record_float_sin, ("tensor",)),
+    "float_cos": Recorders(record_float_cos, ("tensor",)),
+    "float_tan": Recorders(record_float_tan, ("out",)),
+    "float_sinh": Recorders(record_float_sinh, ("tensor",)),
+    "float_cosh": Recorders(record_float_cosh, ("tensor",)),
+    "float_asin": Recorders(record_float_asin, ("tensor",)),
+    "float_acos": Recorders(record_float_acos, ("tensor",)),
+    "float_atan": Recorders(record_float_atan, ("tensor",)),
+    "float_asinh": Recorders(record_float_asinh, ("tensor",)),
+    "float_acosh": Recorders(record_float_acosh, ("tensor",)),
+    "float_atanh": Recorders(record_float_atanh, ("tensor",)),
+    "float_atan2": Recorders(record_float_atan2, ("lhs", "rhs")),
+    "float_hypot": Recorders(record_float_hypot, ("lhs", "out", "rhs")),
+    "float_erf": Recorders(record_float_erf, ("tensor",)),
+    "float_round": Recorders(record_float_round, ("tensor_shape", "tensor_device", "tensor_dtype")),
+    "float_floor": Recorders(record_float_floor, ("tensor_shape", "tensor_device", "tensor_dtype")),
+    "float_ceil": Recorders(record_float_ceil, ("tensor_shape", "tensor_device", "tensor_dtype")),
+    "float_trunc": Recorders(record_float_trunc, ("tensor_shape", "tensor_device", "tensor_dtype")),
+    "relu": Recorders(record_relu, ("out",)),
+    "relu_backward": Recorders(record_relu_backward, ("output",)),
+    "leaky_relu": Recorders(record_leaky_relu, ("tensor", "negative_slope")),
+    "prelu": Recorders(record_prelu, ("tensor", "alpha")),
+    "gelu": Recorders(record_gelu, ("tensor",)),
+    "gelu_backward": Recorders(record_gelu_backward, ("x", "grad")),
+    "sigmoid": Recorders(record_sigmoid, ("out",)),
+    "sigmoid_backward": Recorders(record_sigmoid_backward, ("output", "grad")),
+    "log_sigmoid": Recorders(record_log_sigmoid, ("tensor",)),
+    "log_sigmoid_backward": Recorders(record_log_sigmoid_backward, ("x", "grad")),
+    "softmax": Recorders(record_softmax, ("out", "dim")),
+    "log_softmax": Recorders(record_log_softmax, ("out", "dim")),
+    "float_sum": Recorders(record_float_sum, ("tensor_shape",)),
+    "float_sum_dim": Recorders(record_float_sum_dim, ("tensor_shape",)),
+    "float_mean": Recorders(record_float_mean, ("tensor_shape",)),
+    "float_mean_dim": Recorders(record_float_mean_dim, ("tensor_shape", "dim")),
+    "float_prod": Recorders(record_float_prod, ("tensor",)),
+    "float_prod_dim": Recorders(record_float_prod_dim, ("tensor", "dim")),
     "float_max_dim_with_indices": Recorders(
-        record_float_max_dim_with_indices,
-        record_float_max_dim_with_indices,
-        ("tensor_shape", "dim", "indices"),
+        record_float_max_dim_with_indices, ("tensor_shape", "dim", "indices")
     ),
     "float_min_dim_with_indices": Recorders(
-        record_float_min_dim_with_indices,
-        record_float_min_dim_with_indices,
-        ("tensor_shape", "dim", "indices"),
+        record_float_min_dim_with_indices, ("tensor_shape", "dim", "indices")
     ),
-    "float_cumsum": Recorders(record_float_cumsum, record_float_cumsum, ("dim",)),
-    "float_cumprod": Recorders(
-        record_float_cumprod, record_float_cumprod_balanced, ("tensor", "out", "dim")
-    ),
-    "float_cummin": Recorders(
-        record_float_cummin, record_float_cummin_balanced, ("tensor", "out", "dim")
-    ),
-    "float_cummax": Recorders(
-        record_float_cummax, record_float_cummax_balanced, ("tensor", "out", "dim")
-    ),
+    "float_cumsum": Recorders(record_float_cumsum, ("dim",)),
+    "float_cumprod": Recorders(record_float_cumprod, ("tensor", "out", "dim")),
+    "float_cummin": Recorders(record_float_cummin, ("tensor", "out", "dim")),
+    "float_cummax": Recorders(record_float_cummax, ("tensor", "out", "dim")),
     "float_sort_with_indices": Recorders(
-        record_float_sort_with_indices,
-        record_float_sort_with_indices,
-        ("tensor_shape", "dim", "indices"),
+        record_float_sort_with_indices, ("tensor_shape", "dim", "indices")
     ),
     "float_topk_with_indices": Recorders(
-        record_float_topk_with_indices,
-        record_float_topk_with_indices,
-        ("tensor_shape", "dim", "indices"),
+        record_float_topk_with_indices, ("tensor_shape", "dim", "indices")
     ),
-    "float_reshape": Recorders(
-        record_float_reshape, record_float_reshape_balanced, ("tensor_shape",)
-    ),
-    "float_swap_dims": Recorders(
-        record_float_swap_dims, record_float_swap_dims_balanced, ("dim1", "dim2")
-    ),
-    "float_permute": Recorders(record_float_permute, record_float_permute_balanced, ("axes",)),
-    "float_flip": Recorders(record_float_flip, record_float_flip_balanced, ("axes",)),
-    "float_expand": Recorders(record_float_expand, record_float_expand_balanced, ()),
-    "float_repeat_dim": Recorders(
-        record_float_repeat_dim, record_float_repeat_dim_balanced, ("dim", "times", "tensor_shape")
-    ),
-    "float_slice": Recorders(
-        record_float_slice, record_float_slice_balanced, ("slices", "tensor_shape")
-    ),
-    "float_slice_assign": Recorders(
-        record_float_slice_assign, record_float_slice_assign_balanced, ("slices", "value_shape")
-    ),
-    "float_cat": Recorders(record_float_cat, record_float_cat, ("dim", "tensors_shape")),
-    "float_unfold": Recorders(
-        record_float_unfold, record_float_unfold, ("dim", "size", "step", "tensor_shape")
-    ),
-    "float_cast": Recorders(record_float_cast, record_float_cast, ("tensor_dtype",)),
-    "float_gather": Recorders(
-        record_float_gather, record_float_gather, ("dim", "indices", "tensor_shape")
-    ),
-    "float_scatter": Recorders(
-        record_float_scatter, record_float_scatter, ("dim", "indices", "value_shape", "update")
-    ),
-    "float_scatter_add": Recorders(
-        record_float_scatter_add, record_float_scatter_add, ("dim", "indices")
-    ),
-    "float_select": Recorders(
-        record_float_select, record_float_select_balanced, ("dim", "indices", "tensor_shape")
-    ),
+    "float_reshape": Recorders(record_float_reshape, ("tensor_shape",)),
+    "float_swap_dims": Recorders(record_float_swap_dims, ("dim1", "dim2")),
+    "float_permute": Recorders(record_float_permute, ("axes",)),
+    "float_flip": Recorders(record_float_flip, ("axes",)),
+    "float_expand": Recorders(record_float_expand, ()),
+    "float_repeat_dim": Recorders(record_float_repeat_dim, ("dim", "times", "tensor_shape")),
+    "float_slice": Recorders(record_float_slice, ("slices", "tensor_shape")),
+    "float_slice_assign": Recorders(record_float_slice_assign, ("slices", "value_shape")),
+    "float_cat": Recorders(record_float_cat, ("dim", "tensors_shape")),
+    "float_unfold": Recorders(record_float_unfold, ("dim", "size", "step", "tensor_shape")),
+    "float_cast": Recorders(record_float_cast, ("tensor_dtype",)),
+    "float_gather": Recorders(record_float_gather, ("dim", "indices", "tensor_shape")),
+    "float_scatter": Recorders(record_float_scatter, ("dim", "indices", "value_shape", "update")),
+    "float_scatter_add": Recorders(record_float_scatter_add, ("dim", "indices")),
+    "float_select": Recorders(record_float_select, ("dim", "indices", "tensor_shape")),
     "float_select_assign": Recorders(
-        record_float_select_assign,
-        record_float_select_assign_balanced,
-        ("dim", "indices", "value_shape", "update"),
+        record_float_select_assign, ("dim", "indices", "value_shape", "update")
     ),
-    "float_select_add": Recorders(
-        record_float_select_add, record_float_select_add_balanced, ("dim", "indices")
-    ),
-    "float_mask_where": Recorders(record_float_mask_where, record_float_mask_where, ("mask",)),
-    "float_mask_fill": Recorders(record_float_mask_fill, record_float_mask_fill, ("mask",)),
-    "float_mask_select": Recorders(
-        record_float_mask_select, record_float_mask_select_balanced, ("mask", "tensor_shape")
-    ),
-    "float_gather_nd": Recorders(
-        record_float_gather_nd, record_float_gather_nd, ("indices", "data_shape")
-    ),
+    "float_select_add": Recorders(record_float_select_add, ("dim", "indices")),
+    "float_mask_where": Recorders(record_float_mask_where, ("mask",)),
+    "float_mask_fill": Recorders(record_float_mask_fill, ("mask",)),
+    "float_mask_select": Recorders(record_float_mask_select, ("mask", "tensor_shape")),
+    "float_gather_nd": Recorders(record_float_gather_nd, ("indices", "data_shape")),
     "float_scatter_nd": Recorders(
-        record_float_scatter_nd,
-        record_float_scatter_nd_balanced,
-        ("data", "indices", "values", "reduction"),
+        record_float_scatter_nd, ("data", "indices", "values", "reduction")
     ),
     "float_grid_sample_2d": Recorders(
         record_float_grid_sample_2d,
-        record_float_grid_sample_2d_balanced,
         ("tensor_shape", "grid", "mode", "padding_mode", "align_corners", "tensor"),
     ),
-    "float_to_device": Recorders(
-        record_float_to_device, record_float_to_device, ("tensor_device",)
-    ),
-    "embedding": Recorders(record_embedding, record_embedding_balanced, ("weights", "indices")),
-    "linear": Recorders(record_linear, record_linear_balanced, ("weight", "input")),
+    "float_to_device": Recorders(record_float_to_device, ("tensor_device",)),
+    "embedding": Recorders(record_embedding, ("weights", "indices")),
+    "linear": Recorders(record_linear, ("weight", "input")),
     "conv1d": Recorders(
         record_conv1d,
-        record_conv1d_balanced,
         ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end", "bias"),
     ),
     "conv2d": Recorders(
         record_conv2d,
-        record_conv2d_balanced,
         ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end", "bias"),
     ),
     "conv3d": Recorders(
         record_conv3d,
-        record_conv3d_balanced,
         ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end", "bias"),
     ),
     "conv_transpose1d": Recorders(
         record_conv_transpose1d,
-        record_conv_transpose1d_balanced,
         ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x", "bias"),
     ),
     "conv_transpose2d": Recorders(
         record_conv_transpose2d,
-        record_conv_transpose2d_balanced,
         ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x", "bias"),
     ),
     "conv_transpose3d": Recorders(
         record_conv_transpose3d,
-        record_conv_transpose3d_balanced,
         ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x", "bias"),
     ),
     "unfold4d": Recorders(
-        record_unfold4d,
-        record_unfold4d,
-        ("x_shape", "kernel_size", "stride", "padding", "dilation"),
+        record_unfold4d, ("x_shape", "kernel_size", "stride", "padding", "dilation")
     ),
-    "fold4d": Recorders(
-        record_fold4d, record_fold4d, ("kernel_size", "stride", "padding", "dilation")
-    ),
+    "fold4d": Recorders(record_fold4d, ("kernel_size", "stride", "padding", "dilation")),
     "max_pool1d": Recorders(
-        record_max_pool1d,
-        record_max_pool1d_balanced,
-        ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+        record_max_pool1d, ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode")
     ),
     "max_pool1d_with_indices": Recorders(
         record_max_pool1d_with_indices,
-        record_max_pool1d_with_indices_balanced,
         ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode", "indices"),
     ),
     "max_pool2d": Recorders(
-        record_max_pool2d,
-        record_max_pool2d_balanced,
-        ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+        record_max_pool2d, ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode")
     ),
     "max_pool2d_with_indices": Recorders(
         record_max_pool2d_with_indices,
-        record_max_pool2d_with_indices_balanced,
         ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode", "indices"),
     ),
     "avg_pool1d": Recorders(
         record_avg_pool1d,
-        record_avg_pool1d_balanced,
         ("x", "kernel_size", "stride", "padding", "count_include_pad", "ceil_mode"),
     ),
     "avg_pool2d": Recorders(
         record_avg_pool2d,
-        record_avg_pool2d_balanced,
         ("x", "kernel_size", "stride", "padding", "count_include_pad", "ceil_mode"),
     ),
-    "adaptive_avg_pool1d": Recorders(
-        record_adaptive_avg_pool1d, record_adaptive_avg_pool1d_balanced, ("x",)
-    ),
-    "adaptive_avg_pool2d": Recorders(
-        record_adaptive_avg_pool2d, record_adaptive_avg_pool2d_balanced, ("x",)
-    ),
-    "adaptive_avg_pool3d": Recorders(
-        record_adaptive_avg_pool3d, record_adaptive_avg_pool3d_balanced, ("x",)
-    ),
-    "interpolate": Recorders(
-        record_interpolate,
-        record_interpolate_balanced,
-        ("x", "output_size", "mode", "align_corners"),
-    ),
+    "adaptive_avg_pool1d": Recorders(record_adaptive_avg_pool1d, ("x",)),
+    "adaptive_avg_pool2d": Recorders(record_adaptive_avg_pool2d, ("x",)),
+    "adaptive_avg_pool3d": Recorders(record_adaptive_avg_pool3d, ("x",)),
+    "interpolate": Recorders(record_interpolate, ("x", "output_size", "mode", "align_corners")),
     "attention": Recorders(
         record_attention,
-        record_attention_balanced,
         ("query", "key", "value", "mask", "attn_bias", "scale", "softcap", "is_causal"),
     ),
-    "batch_norm": Recorders(
-        record_batch_norm,
-        record_batch_norm_balanced,
-        ("gamma", "variance", "epsilon", "input", "mean"),
-    ),
-    "layer_norm": Recorders(
-        record_layer_norm, record_layer_norm_balanced, ("input", "gamma", "epsilon")
-    ),
+    "batch_norm": Recorders(record_batch_norm, ("gamma", "variance", "epsilon", "input", "mean")),
+    "layer_norm": Recorders(record_layer_norm, ("input", "gamma", "epsilon")),
     "ctc_loss": Recorders(
-        record_ctc_loss,
-        record_ctc_loss_balanced,
-        ("log_probs", "targets", "input_lengths", "target_lengths", "blank"),
+        record_ctc_loss, ("log_probs", "targets", "input_lengths", "target_lengths", "blank")
     ),
-    "rfft": Recorders(record_rfft, record_rfft, ("signal_shape", "dim", "n")),
-    "irfft": Recorders(record_irfft, record_irfft, ("spectrum_re_shape", "dim", "n")),
+    "rfft": Recorders(record_rfft, ("signal_shape", "dim", "n")),
+    "irfft": Recorders(record_irfft, ("spectrum_re_shape", "dim", "n")),
     "deform_conv2d": Recorders(
         record_deform_conv2d,
-        record_deform_conv2d_balanced,
         (
             "x",
             "offset",
@@ -9159,5 +4090,5 @@ RECORDERS = {
             "offset_groups",
         ),
     ),
-    "move_across": Recorders(record_move_across, record_move_across, ("target", "tensor_device")),
+    "move_across": Recorders(record_move_across, ("target", "tensor_device")),
 }

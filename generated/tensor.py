@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=e18b3d0b8e51683c body=0fc839304dd7f3d3
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=9190a92ff6413ba1 body=851cfeedb8d34c4c
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from __future__ import annotations
@@ -1895,6 +1895,101 @@ class Tensor(TensorBase):
         if kind is BOOL:
             return self.bool_not()
         raise kind_error("__invert__", self, (INT, BOOL))
+
+    if TYPE_CHECKING:  # for type checkers and editors; at run time, the dispatch functions below
+
+        def exp(self) -> Tensor:
+            """Element-wise e^x."""
+
+        def log(self) -> Tensor:
+            """Element-wise natural logarithm."""
+
+        def sqrt(self) -> Tensor:
+            """Element-wise square root."""
+
+        def tanh(self) -> Tensor:
+            """Element-wise hyperbolic tangent."""
+
+        def log1p(self) -> Tensor:
+            """Element-wise log(1 + x), accurate near 0."""
+
+        def recip(self) -> Tensor:
+            """Element-wise 1 / x."""
+
+        def sin(self) -> Tensor:
+            """Element-wise sine."""
+
+        def cos(self) -> Tensor:
+            """Element-wise cosine."""
+
+        def tan(self) -> Tensor:
+            """Element-wise tangent."""
+
+        def sinh(self) -> Tensor:
+            """Element-wise hyperbolic sine."""
+
+        def cosh(self) -> Tensor:
+            """Element-wise hyperbolic cosine."""
+
+        def asin(self) -> Tensor:
+            """Element-wise arcsine (x in [-1, 1])."""
+
+        def acos(self) -> Tensor:
+            """Element-wise arccosine (x in [-1, 1])."""
+
+        def atan(self) -> Tensor:
+            """Element-wise arctangent."""
+
+        def asinh(self) -> Tensor:
+            """Element-wise inverse hyperbolic sine."""
+
+        def acosh(self) -> Tensor:
+            """Element-wise inverse hyperbolic cosine (x >= 1)."""
+
+        def atanh(self) -> Tensor:
+            """Element-wise inverse hyperbolic tangent (x in (-1, 1))."""
+
+        def erf(self) -> Tensor:
+            """Element-wise Gauss error function."""
+
+        def round(self) -> Tensor:
+            """Element-wise rounding to the nearest integer, halves to even (the gradient is 0)."""
+
+        def floor(self) -> Tensor:
+            """Element-wise largest integer <= x (the gradient is 0)."""
+
+        def ceil(self) -> Tensor:
+            """Element-wise smallest integer >= x (the gradient is 0)."""
+
+        def trunc(self) -> Tensor:
+            """Element-wise rounding toward zero (the gradient is 0)."""
+
+        def relu(self) -> Tensor:
+            """Element-wise max(x, 0)."""
+
+        def gelu(self) -> Tensor:
+            """Element-wise x * Φ(x) (the exact erf form, and its exact gradient)."""
+
+        def sigmoid(self) -> Tensor:
+            """Element-wise logistic function 1 / (1 + e^-x)."""
+
+        def log_sigmoid(self) -> Tensor:
+            """Element-wise log(sigmoid(x)), stable for large |x|."""
+
+        def silu(self) -> Tensor:
+            """Element-wise x * sigmoid(x) (burn-tensor's silu)."""
+
+        def is_nan(self) -> Tensor:
+            """Element-wise x is NaN."""
+
+        def is_inf(self) -> Tensor:
+            """Element-wise x is +inf or -inf."""
+
+        def bitwise_not(self) -> Tensor:
+            """Element-wise bitwise not (~x == -x - 1)."""
+
+        def bool_not(self) -> Tensor:
+            """Element-wise logical not."""
 
 
 # Imported last: the dispatch functions construct Tensors, and the methods above call them.

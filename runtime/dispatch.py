@@ -133,11 +133,17 @@ class DispatchTensor:
     # Accessors used by the generated routing: `variant` is the backend the op was routed to,
     # `first` the input that chose it, if not this one (named, with this tensor's device, if the
     # backends differ).
-    def as_float(self, variant: str, first: "DispatchTensor | None" = None):
+    # The accessors' slow paths: the routing reads `primitive` itself when the kind is the one
+    # it expects. `first` is the input that chose the backend (None: this tensor did), so that
+    # a tensor of another backend is reported with the device the op runs on.
+    def _check_backend(self, first: "DispatchTensor | None") -> None:
+        if first is not None and first.kind.variant != self.kind.variant:
+            raise backend_mismatch(first, self)
+
+    def as_float(self, first: "DispatchTensor | None" = None):
         """The plain float primitive (the `Disabled` arm)."""
+        self._check_backend(first)
         kind = self.kind
-        if kind.variant != variant:
-            raise backend_mismatch(self if first is None else first, self)
         if kind.backend_tensor is BackendTensor.Float:
             return self.primitive
         if kind.is_autodiff:
@@ -155,25 +161,23 @@ class DispatchTensor:
             return autodiff_backend.from_inner(self.primitive)
         raise wrong_kind(TensorKind.Float, self)
 
-    def as_int(self, variant: str, first: "DispatchTensor | None" = None):
-        if self.kind.backend_tensor is BackendTensor.Int and self.kind.variant == variant:
+    def as_int(self, first: "DispatchTensor | None" = None):
+        self._check_backend(first)
+        if self.kind.backend_tensor is BackendTensor.Int:
             return self.primitive
-        if self.kind.variant != variant:
-            raise backend_mismatch(self if first is None else first, self)
         raise wrong_kind(TensorKind.Int, self)
 
-    def as_bool(self, variant: str, first: "DispatchTensor | None" = None):
-        if self.kind.backend_tensor is BackendTensor.Bool and self.kind.variant == variant:
+    def as_bool(self, first: "DispatchTensor | None" = None):
+        self._check_backend(first)
+        if self.kind.backend_tensor is BackendTensor.Bool:
             return self.primitive
-        if self.kind.variant != variant:
-            raise backend_mismatch(self if first is None else first, self)
         raise wrong_kind(TensorKind.Bool, self)
 
-    def float_data(self, variant: str, first: "DispatchTensor | None" = None):
+    def float_data(self):
         """The backend's float primitive, plain or inside an AutodiffTensor (moves read it)."""
-        if self.kind.is_autodiff and self.kind.variant == variant:
+        if self.kind.is_autodiff:
             return self.primitive.primitive
-        return self.as_float(variant, first)
+        return self.as_float()
 
     def inner_primitive(self):
         """The backend primitive, looking through an AutodiffTensor."""
@@ -215,7 +219,3 @@ def wrong_kind(expected: TensorKind, tensor: DispatchTensor) -> TypeError:
         f"expected a {expected.value} tensor, got a {got.value} tensor; convert it with "
         f"`t.{fix[expected]}`"
     )
-
-
-def unsupported_backend(op: str, tensor: DispatchTensor) -> TypeError:
-    return TypeError(f"{op}: no backend is compiled in for tensor kind {tensor.kind!r}")

@@ -77,7 +77,7 @@ class Sample:
                 args.append(tuple(value))
             elif arg.type == "slices":
                 args.append(tuple(tuple(s) for s in value))
-            elif arg.type in ("ints1", "ints2", "ints3"):
+            elif arg.type == "ints":
                 args.append(tuple(value))
             elif arg.type == "update":
                 args.append(IndexingUpdateOp.of(value))

@@ -3,6 +3,7 @@
 the rest keyword with burn's defaults. `Activation(name, ...)` picks one by name, as burn's
 `ActivationConfig` does."""
 
+from generated import Tensor
 from burnpy.nn import functional as F
 from burnpy.nn import init
 from burnpy.nn.linear import Linear
@@ -23,14 +24,14 @@ class _Activation(Module):
 
 
 class Relu(_Activation):
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.relu(x)
 
 
 class Relu6(_Activation):
     """min(max(x, 0), 6)."""
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.relu6(x)
 
 
@@ -43,7 +44,7 @@ class LeakyRelu(_Activation):
         super().__init__()
         self._set(negative_slope=float(negative_slope))
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.leaky_relu(x, self.negative_slope)
 
 
@@ -56,7 +57,7 @@ class PRelu(Module):
         self.alpha = init.constant(alpha).init([num_parameters], device)
         self.alpha_value = float(alpha)
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.prelu(x, self.alpha)
 
     def extra_repr(self):
@@ -75,7 +76,7 @@ class RRelu(_Activation):
             raise ValueError(f"RRelu: lower bound ({lower}) must be <= upper bound ({upper})")
         self._set(lower=float(lower), upper=float(upper))
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.rrelu(x, self.lower, self.upper, training=self.training)
 
 
@@ -88,12 +89,12 @@ class Gelu(_Activation):
         super().__init__()
         self._set(approximate=bool(approximate))
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.gelu_approximate(x) if self.approximate else F.gelu(x)
 
 
 class Sigmoid(_Activation):
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.sigmoid(x)
 
 
@@ -106,33 +107,33 @@ class HardSigmoid(_Activation):
         super().__init__()
         self._set(alpha=float(alpha), beta=float(beta))
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.hard_sigmoid(x, self.alpha, self.beta)
 
 
 class LogSigmoid(_Activation):
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.log_sigmoid(x)
 
 
 class SiLU(_Activation):
     """x·sigmoid(x)."""
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.silu(x)
 
 
 class HardSwish(_Activation):
     """x·hard_sigmoid(x, 1/6, 1/2)."""
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.hard_swish(x)
 
 
 class Mish(_Activation):
     """x·tanh(softplus(x))."""
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.mish(x)
 
 
@@ -145,26 +146,26 @@ class Softplus(_Activation):
         super().__init__()
         self._set(beta=float(beta))
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.softplus(x, self.beta)
 
 
 class Softsign(_Activation):
     """x / (1 + |x|)."""
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.softsign(x)
 
 
 class Tanh(_Activation):
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.tanh(x)
 
 
 class Tanhshrink(_Activation):
     """x - tanh(x)."""
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.tanhshrink(x)
 
 
@@ -177,7 +178,7 @@ class Hardtanh(_Activation):
         super().__init__()
         self._set(min_val=float(min_val), max_val=float(max_val))
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.hardtanh(x, self.min_val, self.max_val)
 
 
@@ -190,7 +191,7 @@ class Elu(_Activation):
         super().__init__()
         self._set(alpha=float(alpha))
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.elu(x, self.alpha)
 
 
@@ -203,14 +204,14 @@ class Celu(_Activation):
         super().__init__()
         self._set(alpha=float(alpha))
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.celu(x, self.alpha)
 
 
 class Selu(_Activation):
     """gamma·x where x >= 0, else gamma·alpha·(exp(x) - 1), with SELU's fixed constants."""
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.selu(x)
 
 
@@ -223,7 +224,7 @@ class Threshold(_Activation):
         super().__init__()
         self._set(threshold=float(threshold), value=float(value))
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.threshold(x, self.threshold, self.value)
 
 
@@ -236,7 +237,7 @@ class ThresholdedRelu(_Activation):
         super().__init__()
         self._set(alpha=float(alpha))
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.thresholded_relu(x, self.alpha)
 
 
@@ -249,7 +250,7 @@ class HardShrink(_Activation):
         super().__init__()
         self._set(lambd=float(lambd))
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.hard_shrink(x, self.lambd)
 
 
@@ -262,7 +263,7 @@ class SoftShrink(_Activation):
         super().__init__()
         self._set(lambd=float(lambd))
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.soft_shrink(x, self.lambd)
 
 
@@ -275,7 +276,7 @@ class Shrink(_Activation):
         super().__init__()
         self._set(lambd=float(lambd), bias=float(bias))
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.shrink(x, self.lambd, self.bias)
 
 
@@ -288,7 +289,7 @@ class GLU(_Activation):
         super().__init__()
         self._set(dim=int(dim))
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.glu(x, self.dim)
 
 
@@ -303,7 +304,7 @@ class SwiGlu(Module):
         self.linear_inner = Linear(d_input, d_output, bias, device=device, initializer=initializer)
         self.linear_outer = Linear(d_input, d_output, bias, device=device, initializer=initializer)
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return F.silu(self.linear_inner(x)) * self.linear_outer(x)
 
     def extra_repr(self):
@@ -314,7 +315,7 @@ class SwiGlu(Module):
 class Identity(Module):
     """Returns its input unchanged (burn-nn's `Identity`, also `Activation("identity")`)."""
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return x
 
 

@@ -1,5 +1,6 @@
 """`Sequential` and `Flatten`."""
 
+from generated import Tensor
 from burnpy.nn.module import Module
 
 
@@ -15,7 +16,7 @@ class Sequential(Module):
                 )
         self.layers = list(modules)
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         for module in self.layers:
             x = module(x)
         return x
@@ -46,7 +47,7 @@ class Flatten(Module):
         self.start_dim = start_dim
         self.end_dim = end_dim
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         shape = list(x.shape)
         start = self.start_dim % len(shape)
         end = self.end_dim % len(shape)

@@ -4,6 +4,7 @@ fans burn's configs pass)."""
 
 import math
 
+from generated import Tensor
 from burnpy.nn import init
 from burnpy.nn.module import Module
 from burnpy.nn.ops import module_ops
@@ -52,7 +53,7 @@ class _Conv(Module):
         self.weight = initializer.init(shape, device, fan_in, fan_out)
         self.bias = initializer.init([channels_out], device, fan_in, fan_out) if bias else None
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         starts, ends = resolve(
             self.padding, x.shape[2:], self.kernel_size, self.stride, self.dilation
         )
@@ -132,7 +133,7 @@ class _ConvTranspose(Module):
         self.weight = initializer.init(shape, device, fan_in, None)
         self.bias = initializer.init([channels_out], device, fan_in, None) if bias else None
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return getattr(module_ops(), f"conv_transpose{self.n}d")(
             x,
             self.weight,

@@ -15,7 +15,7 @@ class Dropout(Module):
             raise ValueError(f"Dropout probability should be between 0 and 1, but got {prob}")
         self.prob = float(prob)
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         if not (self.training and x.is_autodiff()) or self.prob == 0.0:
             return x
         keep = 1.0 - self.prob

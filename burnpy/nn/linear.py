@@ -1,5 +1,6 @@
 """`Linear` and `Embedding`: burn-nn's layouts and default initializers."""
 
+from generated import Tensor
 from burnpy.nn import init
 from burnpy.nn.module import Module
 from burnpy.nn.ops import module_ops
@@ -16,7 +17,7 @@ class Linear(Module):
         self.weight = initializer.init([d_input, d_output], device, d_input, d_output)
         self.bias = initializer.init([d_output], device, d_input, d_output) if bias else None
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return module_ops().linear(x, self.weight, self.bias)
 
     def extra_repr(self):
@@ -33,7 +34,7 @@ class Embedding(Module):
         initializer = initializer or init.normal(0.0, 1.0)
         self.weight = initializer.init([n_embedding, d_model], device)
 
-    def forward(self, indices):
+    def forward(self, indices: Tensor) -> Tensor:
         return module_ops().embedding(self.weight, indices)
 
     def extra_repr(self):

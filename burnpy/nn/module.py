@@ -8,6 +8,7 @@ in lists, tuples and dicts, named by index or key. Every parameter has a `param_
 
 import copy
 import secrets
+from typing import Self
 
 import numpy as np
 
@@ -195,7 +196,7 @@ class Module:
         """The number of scalars in the parameters (burn's `num_params`)."""
         return sum(t.numel() for t in self.parameters())
 
-    def map_parameters(self, fn) -> "Module":
+    def map_parameters(self, fn) -> Self:
         """Replace every parameter by `fn(name, param_id, tensor)`, in place, keeping its id;
         the tensor given back is stored as it is. Returns the module."""
         for name, owner, path, tensor, is_param in list(self._entries()):
@@ -203,14 +204,14 @@ class Module:
                 owner._set_local(path, fn(name, owner._param_ids[path], tensor))
         return self
 
-    def _map_tensors(self, fn) -> "Module":
+    def _map_tensors(self, fn) -> Self:
         """Replace every tensor (parameters and buffers) by `fn(owner, local path, tensor)`."""
         for _, owner, path, tensor, _ in list(self._entries()):
             owner._set_local(path, fn(owner, path, tensor))
         return self
 
     # -- devices and modes --------------------------------------------------------------------
-    def to_device(self, device) -> "Module":
+    def to_device(self, device) -> Self:
         """Move every parameter and buffer to `device`, in place; returns the module. On an
         autodiff device the parameters are Grad leaves (but those marked by `no_grad`)."""
 
@@ -228,7 +229,7 @@ class Module:
                 found.append(tensor.device())
         return found
 
-    def no_grad(self) -> "Module":
+    def no_grad(self) -> Self:
         """Mark every parameter as not requiring a gradient (burn's `no_grad`)."""
         for _, owner, path, tensor, is_param in list(self._entries()):
             if is_param:
@@ -236,16 +237,16 @@ class Module:
                 owner._set_local(path, tensor.set_require_grad(False))
         return self
 
-    def train(self, mode: bool = True) -> "Module":
+    def train(self, mode: bool = True) -> Self:
         """Training mode: dropout and batch statistics act, on an autodiff device."""
         for module in self.modules():
             object.__setattr__(module, "training", mode)
         return self
 
-    def eval(self) -> "Module":
+    def eval(self) -> Self:
         return self.train(False)
 
-    def valid(self) -> "Module":
+    def valid(self) -> Self:
         """A copy on the inner device, detached, for inference (burn's `valid`)."""
         return copy.deepcopy(self)._map_tensors(lambda owner, path, tensor: tensor.inner())
 
@@ -264,7 +265,7 @@ class Module:
 
         save(self, path)
 
-    def load(self, path) -> "Module":
+    def load(self, path) -> Self:
         """Load a file written by `save` in place; returns the module."""
         from burnpy.nn.record import load
 

@@ -26,7 +26,7 @@ class BatchNorm(Module):
         self.epsilon = epsilon
         self.momentum = momentum
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         if x.ndim < 2:
             raise ValueError(
                 "BatchNorm can only be applied on tensors of rank >= 2 with the shape "
@@ -70,7 +70,7 @@ class LayerNorm(Module):
         self.beta = Tensor.zeros([d_model], device=device) if bias else None
         self.epsilon = epsilon
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return module_ops().layer_norm(x, self.gamma, self.beta, self.epsilon)
 
     def extra_repr(self):
@@ -104,7 +104,7 @@ class GroupNorm(Module):
         self.gamma = Tensor.ones([num_channels], device=device) if affine else None
         self.beta = Tensor.zeros([num_channels], device=device) if affine else None
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         return group_norm(
             x, self.num_groups, self.num_channels, self.gamma, self.beta, self.epsilon
         )
@@ -145,7 +145,7 @@ class InstanceNorm(Module):
         self.gamma = Tensor.ones([num_channels], device=device) if affine else None
         self.beta = Tensor.zeros([num_channels], device=device) if affine else None
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         channels = self.num_channels
         return group_norm(
             x, channels, channels, self.gamma, self.beta, self.epsilon, "InstanceNorm"
@@ -167,7 +167,7 @@ class RmsNorm(Module):
         self.gamma = Tensor.ones([d_model], device=device)
         self.epsilon = epsilon
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         if x.shape[-1:] != self.gamma.shape:
             raise ValueError(
                 f"RmsNorm has d_model={self.gamma.shape[0]}, the input has shape {list(x.shape)}"
@@ -191,7 +191,7 @@ class LocalResponseNorm(Module):
             raise ValueError(f"LocalResponseNorm: size must be greater than 0, got {size}")
         self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         if x.ndim < 3:
             raise ValueError(
                 f"LocalResponseNorm needs an input [batch, channels, ...] of rank >= 3, got "

@@ -1,6 +1,7 @@
 """Pooling layers: `MaxPool1d/2d`, `AvgPool1d/2d`, `AdaptiveAvgPool1d/2d/3d` (burn-nn's; no
 parameters)."""
 
+from generated import Tensor
 from burnpy.nn.module import Module
 from burnpy.nn.ops import module_ops
 from burnpy.nn.padding import check_padding, pad, pair, resolve
@@ -33,7 +34,7 @@ class _MaxPool(_Pool):
         self.dilation = pair(dilation, "dilation", self.n)
         self.ceil_mode = ceil_mode
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         x, padding = self._padded(x, self.dilation)
         return getattr(module_ops(), f"max_pool{self.n}d")(
             x,
@@ -72,7 +73,7 @@ class _AvgPool(_Pool):
         self.count_include_pad = count_include_pad
         self.ceil_mode = ceil_mode
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         x, padding = self._padded(x, (1,) * self.n)
         return getattr(module_ops(), f"avg_pool{self.n}d")(
             x,
@@ -111,7 +112,7 @@ class _AdaptiveAvgPool(Module):
         super().__init__()
         self.output_size = pair(output_size, "output_size", self.n)
 
-    def forward(self, x):
+    def forward(self, x: Tensor) -> Tensor:
         size = self.output_size[0] if self.n == 1 else list(self.output_size)
         return getattr(module_ops(), f"adaptive_avg_pool{self.n}d")(x, size)
 

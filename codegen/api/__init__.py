@@ -5,7 +5,7 @@ per product:
 
 - types: what they share: the kinds' names, the annotation tables (USER_TYPES, DISPATCH_TYPES),
   annotated parameters, return annotations, tuple literals;
-- dispatch: the dispatch functions of generated/<group>_ops.py, one arm per backend;
+- dispatch: the dispatch functions of generated/<group>_ops.py, one routing for every backend;
 - tensor: the Tensor class's methods and operators (generated/tensor.py);
 - module_functions: the public functions of a function module (generated/module.py);
 - metadata: the backends' registrations, the Autodiff specialization's table of ops and the
@@ -14,7 +14,7 @@ per product:
 """
 
 from codegen.api.dispatch import dispatch_function, dispatch_functions, dispatch_groups
-from codegen.api.metadata import autodiff_entries, backend_registrations, recorder_sources
+from codegen.api.metadata import autodiff_entries, backend_registrations, recorders
 from codegen.api.module_functions import functions
 from codegen.api.report import stats
 from codegen.api.tensor import tensor_methods
@@ -28,7 +28,7 @@ __all__ = [
     "dispatch_functions",
     "dispatch_groups",
     "functions",
-    "recorder_sources",
+    "recorders",
     "stats",
     "tensor_methods",
 ]

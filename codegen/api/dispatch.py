@@ -1,30 +1,27 @@
-"""The dispatch functions of generated/<group>_ops.py: one arm per backend."""
+"""The dispatch functions of generated/<group>_ops.py: one backend-generic routing per op.
+
+Each function finds its backend's DispatchBackend (`B`) at call time through
+`generated.backends.BACKENDS`, by the variant of the tensor (or device) that picks it, and then
+routes once for every backend; only a move between two backends differs from a move within one.
+"""
 
 from dataclasses import dataclass
 
 from codegen.api.types import ACCESSOR, DISPATCH_TYPES, PLAIN_KIND, TENSOR_KIND, annotated, returns
-from codegen.model import Backend, Catalogue, Op
-
-
-@dataclass(frozen=True)
-class Arm:
-    """One backend's branch of a dispatch function."""
-
-    variant: str
-    plain: list[str]  # statements under DispatchAutodiffContext.Disabled
-    autodiff: list[str]  # statements under Enabled, once AD (the specialization) is chosen
+from codegen.model import ArgKind, Catalogue, Op, Role, Routing
 
 
 @dataclass(frozen=True)
 class DispatchFunction:
     name: str
     kind: str
-    template: str  # which routing shape lays it out
+    role: Role  # which routing shape lays it out
     params: str  # annotated
     doc: str
     merge: str  # the expression merging every tensor input's context
     selector: str  # the argument whose kind (or device) picks the backend
-    arms: tuple[Arm, ...]
+    plain: tuple[str, ...]  # statements under DispatchAutodiffContext.Disabled
+    autodiff: tuple[str, ...]  # statements under Enabled, once AD (the specialization) is chosen
     composite: str | None
     returns: str = "Tensor"
     checked: str = ""  # check_contract's first arguments: the op, its contract
@@ -44,36 +41,23 @@ def _group(op: Op) -> str:
 
 
 def dispatch_functions(catalogue: Catalogue, group: str) -> list[DispatchFunction]:
-    return [
-        dispatch_function(op, catalogue.backends) for op in catalogue.ops if _group(op) == group
-    ]
+    return [dispatch_function(op) for op in catalogue.ops if _group(op) == group]
 
 
-def dispatch_function(op: Op, backends) -> DispatchFunction:
+def dispatch_function(op: Op) -> DispatchFunction:
     params = ", ".join(annotated(a, DISPATCH_TYPES) for a in op.args)
-    doc = op.doc
     if op.composite:
         return DispatchFunction(
-            op.name, op.kind, "composite", params, doc, "", "", (), op.composite, returns(op)
+            op.name, op.kind, op.role, params, op.doc, "", "", (), (), op.composite, returns(op)
         )
-    tensors = op.tensor_args
-    if op.routing == "creation":
-        selector = next(a.name for a in op.args if a.type == "device")
-        template = "creation_float" if op.kind == "float" else "creation_plain"
+    if op.routing is Routing.CREATION:
+        selector = next(a.name for a in op.args if a.type is ArgKind.DEVICE)
         merge = ""
     else:
-        first = tensors[0]
-        selector = f"{first.name}[0]" if first.type == "tensors" else first.name
+        first = op.tensor_args[0]
+        selector = f"{first.name}[0]" if first.type is ArgKind.TENSORS else first.name
         merge = _merge(op)
-        if op.routing == "move":
-            template = "move"
-        elif op.routing == "conversion" and op.returns == ("float",):
-            template = "leaf"
-        elif op.kind == "float":
-            template = "autodiff"
-        else:
-            template = "plain"
-    arms = tuple(_arm(op, b, selector) for b in backends)
+    plain, autodiff = _statements(op, selector)
     checked = arguments = ""
     if op.routing == "tensor" and (op.contract or any(a.type in ("dim", "dims") for a in op.args)):
         checked = f'"{op.name}", ' + (f'"{op.contract}"' if op.contract else "None")
@@ -81,12 +65,13 @@ def dispatch_function(op: Op, backends) -> DispatchFunction:
     return DispatchFunction(
         op.name,
         op.kind,
-        template,
+        op.role,
         params,
-        doc,
+        op.doc,
         merge,
         selector,
-        arms,
+        plain,
+        autodiff,
         None,
         returns(op),
         checked,
@@ -99,7 +84,7 @@ def _merge(op: Op) -> str:
     single = [a for a in tensors if a.type != "tensors"]
     lists = [a for a in tensors if a.type == "tensors"]
     if lists:
-        # n-ary ops merge every element's context too (DESIGN §4a)
+        # an n-ary op merges every element's context too: one autodiff element makes it tracked
         first = single[0].name + ".context" if single else "DISABLED"
         return f"merge_contexts({first}, {lists[0].name})"
     expr = f"{single[0].name}.context"
@@ -115,27 +100,25 @@ def _merge(op: Op) -> str:
     return expr
 
 
-def _arm(op: Op, backend: Backend, selector: str) -> Arm:
-    """A backend's statements: each tensor input bound to `<name>_`, its primitive (or its
-    AutodiffTensor), then the call of the inner backend (or the Autodiff specialization)."""
-    variant = backend.variant
+def _statements(op: Op, selector: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The statements under Disabled and under Enabled: each tensor input bound to `<name>_`,
+    its primitive (or its AutodiffTensor), then the call of the inner backend (or of the
+    Autodiff specialization) and the wrapped result."""
 
-    # The common case is an identity test on the shared kind; the accessor handles the rest (a
-    # constant to lift, another backend or kind to report). It is told the backend the op runs
-    # on and, if it is not the input itself, the input that chose it: a tensor of another
-    # backend raises an error that names both devices.
-    def routed(name):
-        return f'"{variant}"' if name == selector else f'"{variant}", {selector}'
+    # The common case is an identity test on the backend's shared kind; the accessor handles
+    # the rest (a constant to lift, another backend or kind to report). An input other than
+    # the one that chose the backend is told that one: a mismatch names both devices.
+    def chooser(name):
+        return "" if name == selector else selector
 
     def plain_arg(arg):
         n = arg.name
         if arg.type == "tensors":
-            return f"[t.{ACCESSOR[op.kind]}({routed(None)}) for t in {n}]"
+            return f"[t.{ACCESSOR[op.kind]}({selector}) for t in {n}]"
         if arg.type in ACCESSOR:
             kind = PLAIN_KIND[TENSOR_KIND[arg.type]]
-            return (
-                f"{n}.primitive if {n}.kind is B.{kind} else {n}.{ACCESSOR[arg.type]}({routed(n)})"
-            )
+            accessor = f"{n}.{ACCESSOR[arg.type]}({chooser(n)})"
+            return f"{n}.primitive if {n}.kind is B.{kind} else {accessor}"
         if arg.type == "device":
             return f"{n}.inner"
         return n
@@ -149,22 +132,19 @@ def _arm(op: Op, backend: Backend, selector: str) -> Arm:
             return f"{n}.primitive if {n}.kind is B.Autodiff else {n}.lift({lift})"
         return plain_arg(arg)
 
-    def statements(expression, call_of, wrap, primitive="") -> list[str]:
+    def statements(expression, call_of, wrap, primitive=""):
         bindings, names = [], []
         for arg in op.args:
             value = expression(arg)
-            if arg.optional:
-                value = f"None if {arg.name} is None else ({value})"
             if arg.type in ACCESSOR or arg.type == "tensors":
+                if arg.optional:
+                    value = f"None if {arg.name} is None else ({value})"
                 bindings.append(f"{arg.name}_ = {value}")
                 names.append(f"{arg.name}_")
             else:
                 names.append(value)
-        return (
-            bindings
-            + _dtype_checks(op, primitive)
-            + wrap(f"{call_of}.{op.name}({', '.join(names)})")
-        )
+        call = f"{call_of}.{op.name}({', '.join(names)})"
+        return tuple(bindings + _dtype_checks(op, primitive) + wrap(call))
 
     def plain(wrap):
         return statements(plain_arg, "B.inner", wrap)
@@ -172,35 +152,33 @@ def _arm(op: Op, backend: Backend, selector: str) -> Arm:
     def autodiff(wrap):
         return statements(autodiff_arg, "AD", wrap, primitive=".primitive")
 
-    if op.routing == "creation":
-        if op.kind == "float":
-            return Arm(
-                variant,
-                plain(lambda call: [f"return Tensor(B.Float, {call}, DISABLED)"]),
-                autodiff(lambda call: [f"return Tensor(B.Autodiff, {call}, ctx)"]),
-            )
-        context = f"context_of({_device_name(op)})"
+    role = op.role
+    if role is Role.MOVE:
+        return (), ()
+    if role is Role.CREATION_FLOAT:
+        return (
+            plain(lambda call: [f"return Tensor(B.Float, {call}, DISABLED)"]),
+            autodiff(lambda call: [f"return Tensor(B.Autodiff, {call}, ctx)"]),
+        )
+    if role is Role.CREATION_PLAIN:
+        context = f"context_of({selector})"
         kind = PLAIN_KIND[op.kind]
-        return Arm(variant, plain(lambda call: [f"return Tensor(B.{kind}, {call}, {context})"]), [])
-    if op.routing == "conversion" and op.returns == ("float",):
-        return Arm(
-            variant,
+        return plain(lambda call: [f"return Tensor(B.{kind}, {call}, {context})"]), ()
+    if role is Role.LEAF:
+        return (
             plain(lambda call: [f"return Tensor(B.Float, {call}, ctx)"]),
             autodiff(lambda call: [f"return Tensor(B.Autodiff, {call}, ctx)"]),
         )
-    if op.routing == "move":
-        return Arm(variant, [], [])
-    return Arm(
-        variant,
+    return (
         plain(lambda call: _returns(op, call, autodiff=False)),
-        autodiff(lambda call: _returns(op, call, autodiff=True)) if op.kind == "float" else [],
+        autodiff(lambda call: _returns(op, call, autodiff=True)) if role is Role.AUTODIFF else (),
     )
 
 
 def _dtype_checks(op: Op, primitive: str) -> list[str]:
-    """Tensors of the op's own kind must share a dtype (no silent promotion, DESIGN §4a): an
-    identity test on the dtypes; check_dtypes passes equal dtypes that are distinct objects and
-    raises for different ones. `primitive` reaches an AutodiffTensor's primitive."""
+    """Tensors of the op's own kind must share a dtype (no silent promotion): an identity test
+    on the dtypes; check_dtypes passes equal dtypes that are distinct objects and raises for
+    different ones. `primitive` reaches an AutodiffTensor's primitive."""
     same_kind = [a for a in op.args if a.type == op.kind] or [None]
     first, *others = same_kind
     lines = []
@@ -212,10 +190,6 @@ def _dtype_checks(op: Op, primitive: str) -> list[str]:
             f'    check_dtypes("{op.name}", B.inner, {a}, {b})',
         ]
     return lines
-
-
-def _device_name(op: Op) -> str:
-    return next(a.name for a in op.args if a.type == "device")
 
 
 def _returns(op: Op, call: str, autodiff: bool) -> list[str]:

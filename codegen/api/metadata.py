@@ -5,8 +5,8 @@ generated/catalogue.py, generated/recorders.py)."""
 from dataclasses import dataclass
 
 from codegen.api.types import tuple_literal
-from codegen.model import Catalogue, Op
-from codegen.recorders import Input, Recorded, RecorderSource, recorder_source
+from codegen.model import ArgKind, AutodiffClass, Catalogue, Kind, Op, Role
+from codegen.recorders import Input, Recorded, Recorder, recorder
 from runtime.autodiff.backend import MOVE_ACROSS
 
 # -- backends ----------------------------------------------------------------------------------
@@ -57,13 +57,10 @@ class AutodiffEntry:
 
 def _role(op: Op) -> str | None:
     """How the Autodiff specialization implements a float op (None: it passes through)."""
-    if op.composite:
-        return None
-    if op.routing == "creation" and op.kind == "float":
+    role = op.role
+    if role in (Role.CREATION_FLOAT, Role.LEAF):
         return "leaf"
-    if op.routing == "conversion" and op.returns == ("float",):
-        return "leaf"
-    if op.kind == "float" and op.routing in ("tensor", "conversion", "move"):
+    if role is Role.AUTODIFF or role is Role.MOVE and op.kind is Kind.FLOAT:
         return "record" if op.autodiff else "forward"
     return None
 
@@ -82,7 +79,7 @@ def autodiff_entries(catalogue: Catalogue) -> list[AutodiffEntry]:
                 tuple_literal(repr(a.name) for a in op.args),
                 tuple_literal(str(p) for p in positions) if role != "leaf" else "()",
                 role,
-                op.autodiff == "memory_bound",
+                op.autodiff is AutodiffClass.MEMORY_BOUND,
                 len(op.returns),
             )
         )
@@ -99,9 +96,9 @@ def recorded_ops(catalogue: Catalogue) -> list[Recorded]:
         Recorded(
             op.name,
             tuple(a.name for a in op.args),
-            tuple(Input(a.name, a.optional, a.type == "tensors") for a in op.float_args),
+            tuple(Input(a.name, a.optional, a.type is ArgKind.TENSORS) for a in op.float_args),
             op.returns,
-            op.autodiff == "memory_bound",
+            op.autodiff is AutodiffClass.MEMORY_BOUND,
         )
         for op in catalogue.ops
         if _role(op) == "record"
@@ -111,5 +108,5 @@ def recorded_ops(catalogue: Catalogue) -> list[Recorded]:
     return ops + [Recorded(move.name, move.args, inputs, ("float",), False)]
 
 
-def recorder_sources(catalogue: Catalogue) -> list[RecorderSource]:
-    return [recorder_source(op) for op in recorded_ops(catalogue)]
+def recorders(catalogue: Catalogue) -> list[Recorder]:
+    return [recorder(op) for op in recorded_ops(catalogue)]

@@ -11,7 +11,7 @@ from codegen.api.types import (
     returns,
     tuple_literal,
 )
-from codegen.model import INTS, Catalogue, Op
+from codegen.model import ArgKind, Catalogue, Op
 
 
 @dataclass(frozen=True)
@@ -63,9 +63,9 @@ def _function_arg(op: Op, arg, first: str) -> str:
     if t in TENSOR_KIND:
         check = "optional_tensor_arg" if arg.optional else "tensor_arg"
         return f"{check}({where}, {n}, {KIND_CONST[TENSOR_KIND[t]]})"
-    if t in INTS:
+    if t is ArgKind.INTS:
         check = "optional_ints_arg" if arg.optional else "ints_arg"
-        return f"{check}({where}, {n}, {INTS[t]}{_nonzero(op, n)})"
+        return f"{check}({where}, {n}, {arg.arity}{_nonzero(op, n)})"
     if t == "choice":
         return f"choice_arg({where}, {n}, {tuple_literal(map(repr, op.choices[n]))})"
     if t == "dim":

@@ -33,9 +33,7 @@ USER_TYPES = {
     "dtype": "DTypeLike | None",
     "distribution": "Distribution | None",
     "data": "object",
-    "ints1": "int | Sequence[int]",
-    "ints2": "int | Sequence[int]",
-    "ints3": "int | Sequence[int]",
+    "ints": "int | Sequence[int]",
     "choice": "str",
 }
 DISPATCH_TYPES = {
@@ -49,15 +47,13 @@ DISPATCH_TYPES = {
     "device": "DispatchDevice",
     "dtype": "np.dtype",
     "distribution": "Distribution",
-    "ints1": "tuple[int]",
-    "ints2": "tuple[int, int]",
-    "ints3": "tuple[int, int, int]",
+    "ints": "tuple[{ints}]",  # as many ints as the argument's arity
 }
 
 
 def annotated(arg, types: dict, default: str | None = None) -> str:
     """`name: type` (`= default`): an optional argument may be None."""
-    kind = types[arg.type]
+    kind = types[arg.type].format(ints=", ".join(["int"] * (arg.arity or 0)))
     if arg.optional and "None" not in kind:
         kind += " | None"
     return f"{arg.name}: {kind}" + (f" = {default}" if default is not None else "")

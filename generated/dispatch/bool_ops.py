@@ -1,10 +1,11 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=5980d261eeb8b87f body=7a29ea3b470481bb
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=09e7476d0b8a6b65 body=d9da41a35a56780f
 """The bool ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
-DispatchAutodiffContext; match on the backend of the first tensor (`B`); under Disabled call the
-inner backend; under Enabled(strategy) call the Autodiff specialization for that strategy (`AD`),
-a plain float input entering as a constant; wrap the outputs with the merged context.
+DispatchAutodiffContext; find the backend of the first tensor (`B`, looked up at call time in
+BACKENDS, so every backend takes the same path); under Disabled call the inner backend; under
+Enabled(strategy) call the Autodiff specialization for that strategy (`AD`), a plain float input
+entering as a constant; wrap the outputs with the merged context.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from runtime.dispatch import (
     check_dtypes,
     context_of,
     merge_contexts,
-    unsupported_backend,
 )
 
 if TYPE_CHECKING:
@@ -77,75 +77,43 @@ __all__ = [
 
 def bool_from_data(data: object, device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """A bool tensor holding a copy of `data`."""
-    if device.variant == "NumPy":
-        B = BACKENDS.NumPy
-        return Tensor(B.Bool, B.inner.bool_from_data(data, device.inner, dtype), context_of(device))
-    if device.variant == "Torch":
-        B = BACKENDS.Torch
-        return Tensor(B.Bool, B.inner.bool_from_data(data, device.inner, dtype), context_of(device))
-    raise unsupported_backend("bool_from_data", device)
+    B = getattr(BACKENDS, device.variant)
+    return Tensor(B.Bool, B.inner.bool_from_data(data, device.inner, dtype), context_of(device))
 
 
 def bool_empty(shape: tuple[int, ...], device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """An uninitialised bool tensor."""
-    if device.variant == "NumPy":
-        B = BACKENDS.NumPy
-        return Tensor(B.Bool, B.inner.bool_empty(shape, device.inner, dtype), context_of(device))
-    if device.variant == "Torch":
-        B = BACKENDS.Torch
-        return Tensor(B.Bool, B.inner.bool_empty(shape, device.inner, dtype), context_of(device))
-    raise unsupported_backend("bool_empty", device)
+    B = getattr(BACKENDS, device.variant)
+    return Tensor(B.Bool, B.inner.bool_empty(shape, device.inner, dtype), context_of(device))
 
 
 def bool_zeros(shape: tuple[int, ...], device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """A bool tensor of false."""
-    if device.variant == "NumPy":
-        B = BACKENDS.NumPy
-        return Tensor(B.Bool, B.inner.bool_zeros(shape, device.inner, dtype), context_of(device))
-    if device.variant == "Torch":
-        B = BACKENDS.Torch
-        return Tensor(B.Bool, B.inner.bool_zeros(shape, device.inner, dtype), context_of(device))
-    raise unsupported_backend("bool_zeros", device)
+    B = getattr(BACKENDS, device.variant)
+    return Tensor(B.Bool, B.inner.bool_zeros(shape, device.inner, dtype), context_of(device))
 
 
 def bool_ones(shape: tuple[int, ...], device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """A bool tensor of true."""
-    if device.variant == "NumPy":
-        B = BACKENDS.NumPy
-        return Tensor(B.Bool, B.inner.bool_ones(shape, device.inner, dtype), context_of(device))
-    if device.variant == "Torch":
-        B = BACKENDS.Torch
-        return Tensor(B.Bool, B.inner.bool_ones(shape, device.inner, dtype), context_of(device))
-    raise unsupported_backend("bool_ones", device)
+    B = getattr(BACKENDS, device.variant)
+    return Tensor(B.Bool, B.inner.bool_ones(shape, device.inner, dtype), context_of(device))
 
 
 def bool_any(tensor: Tensor) -> Tensor:
     """Whether any element is true, shape [1]."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        return Tensor(B.Bool, B.inner.bool_any(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        return Tensor(B.Bool, B.inner.bool_any(tensor_), ctx)
-    raise unsupported_backend("bool_any", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+    return Tensor(B.Bool, B.inner.bool_any(tensor_), ctx)
 
 
 def bool_any_dim(tensor: Tensor, dim: int) -> Tensor:
     """Whether any element is true along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-            return Tensor(B.Bool, B.inner.bool_any_dim(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-            return Tensor(B.Bool, B.inner.bool_any_dim(tensor_, dim), ctx)
-        raise unsupported_backend("bool_any_dim", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+        return Tensor(B.Bool, B.inner.bool_any_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("bool_any_dim", None, error, tensor=tensor, dim=dim)
         raise
@@ -154,30 +122,18 @@ def bool_any_dim(tensor: Tensor, dim: int) -> Tensor:
 def bool_all(tensor: Tensor) -> Tensor:
     """Whether every element is true, shape [1]."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        return Tensor(B.Bool, B.inner.bool_all(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        return Tensor(B.Bool, B.inner.bool_all(tensor_), ctx)
-    raise unsupported_backend("bool_all", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+    return Tensor(B.Bool, B.inner.bool_all(tensor_), ctx)
 
 
 def bool_all_dim(tensor: Tensor, dim: int) -> Tensor:
     """Whether every element is true along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-            return Tensor(B.Bool, B.inner.bool_all_dim(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-            return Tensor(B.Bool, B.inner.bool_all_dim(tensor_, dim), ctx)
-        raise unsupported_backend("bool_all_dim", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+        return Tensor(B.Bool, B.inner.bool_all_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("bool_all_dim", None, error, tensor=tensor, dim=dim)
         raise
@@ -186,30 +142,18 @@ def bool_all_dim(tensor: Tensor, dim: int) -> Tensor:
 def bool_reshape(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """The same elements in a new shape (-1 infers one dim)."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        return Tensor(B.Bool, B.inner.bool_reshape(tensor_, shape), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        return Tensor(B.Bool, B.inner.bool_reshape(tensor_, shape), ctx)
-    raise unsupported_backend("bool_reshape", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+    return Tensor(B.Bool, B.inner.bool_reshape(tensor_, shape), ctx)
 
 
 def bool_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
     """Swaps two dims."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-            return Tensor(B.Bool, B.inner.bool_swap_dims(tensor_, dim1, dim2), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-            return Tensor(B.Bool, B.inner.bool_swap_dims(tensor_, dim1, dim2), ctx)
-        raise unsupported_backend("bool_swap_dims", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+        return Tensor(B.Bool, B.inner.bool_swap_dims(tensor_, dim1, dim2), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("bool_swap_dims", None, error, tensor=tensor, dim1=dim1, dim2=dim2)
         raise
@@ -224,15 +168,9 @@ def bool_permute(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     """Reorders the dims; dim i of the result is dim axes[i] of the tensor."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-            return Tensor(B.Bool, B.inner.bool_permute(tensor_, axes), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-            return Tensor(B.Bool, B.inner.bool_permute(tensor_, axes), ctx)
-        raise unsupported_backend("bool_permute", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+        return Tensor(B.Bool, B.inner.bool_permute(tensor_, axes), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("bool_permute", None, error, tensor=tensor, axes=axes)
         raise
@@ -242,15 +180,9 @@ def bool_flip(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     """Reverses the order of the elements along each of `axes`."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-            return Tensor(B.Bool, B.inner.bool_flip(tensor_, axes), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-            return Tensor(B.Bool, B.inner.bool_flip(tensor_, axes), ctx)
-        raise unsupported_backend("bool_flip", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+        return Tensor(B.Bool, B.inner.bool_flip(tensor_, axes), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("bool_flip", None, error, tensor=tensor, axes=axes)
         raise
@@ -259,30 +191,18 @@ def bool_flip(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
 def bool_expand(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Broadcasts to `shape` (size-1 dims stretch; new dims go in front)."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        return Tensor(B.Bool, B.inner.bool_expand(tensor_, shape), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        return Tensor(B.Bool, B.inner.bool_expand(tensor_, shape), ctx)
-    raise unsupported_backend("bool_expand", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+    return Tensor(B.Bool, B.inner.bool_expand(tensor_, shape), ctx)
 
 
 def bool_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
     """The tensor repeated `times` times along dim, tiled ([a, b] -> [a, b, a, b])."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-            return Tensor(B.Bool, B.inner.bool_repeat_dim(tensor_, dim, times), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-            return Tensor(B.Bool, B.inner.bool_repeat_dim(tensor_, dim, times), ctx)
-        raise unsupported_backend("bool_repeat_dim", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+        return Tensor(B.Bool, B.inner.bool_repeat_dim(tensor_, dim, times), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("bool_repeat_dim", None, error, tensor=tensor, dim=dim, times=times)
         raise
@@ -291,15 +211,9 @@ def bool_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
 def bool_slice(tensor: Tensor, slices: tuple[tuple[int, int, int], ...]) -> Tensor:
     """The elements in `slices`, one per leading dim (ints keep their dim with size 1)."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        return Tensor(B.Bool, B.inner.bool_slice(tensor_, slices), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        return Tensor(B.Bool, B.inner.bool_slice(tensor_, slices), ctx)
-    raise unsupported_backend("bool_slice", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+    return Tensor(B.Bool, B.inner.bool_slice(tensor_, slices), ctx)
 
 
 def bool_slice_assign(
@@ -307,36 +221,21 @@ def bool_slice_assign(
 ) -> Tensor:
     """A copy of the tensor with the elements in `slices` replaced by `value`."""
     ctx = tensor.context if value.context is tensor.context else tensor.context.merge(value.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        value_ = value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)
-        if tensor_.dtype is not value_.dtype:
-            check_dtypes("bool_slice_assign", B.inner, tensor_, value_)
-        return Tensor(B.Bool, B.inner.bool_slice_assign(tensor_, slices, value_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        value_ = value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)
-        if tensor_.dtype is not value_.dtype:
-            check_dtypes("bool_slice_assign", B.inner, tensor_, value_)
-        return Tensor(B.Bool, B.inner.bool_slice_assign(tensor_, slices, value_), ctx)
-    raise unsupported_backend("bool_slice_assign", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+    value_ = value.primitive if value.kind is B.Bool else value.as_bool(tensor)
+    if tensor_.dtype is not value_.dtype:
+        check_dtypes("bool_slice_assign", B.inner, tensor_, value_)
+    return Tensor(B.Bool, B.inner.bool_slice_assign(tensor_, slices, value_), ctx)
 
 
 def bool_cat(tensors: list[Tensor], dim: int) -> Tensor:
     """The tensors joined along dim (every other dim must match)."""
     try:
         ctx = merge_contexts(DISABLED, tensors)
-        if tensors[0].kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensors_ = [t.as_bool("NumPy", tensors[0]) for t in tensors]
-            return Tensor(B.Bool, B.inner.bool_cat(tensors_, dim), ctx)
-        if tensors[0].kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensors_ = [t.as_bool("Torch", tensors[0]) for t in tensors]
-            return Tensor(B.Bool, B.inner.bool_cat(tensors_, dim), ctx)
-        raise unsupported_backend("bool_cat", tensors[0])
+        B = getattr(BACKENDS, tensors[0].kind.variant)
+        tensors_ = [t.as_bool(tensors[0]) for t in tensors]
+        return Tensor(B.Bool, B.inner.bool_cat(tensors_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("bool_cat", "cat", error, tensors=tensors, dim=dim)
         raise
@@ -346,15 +245,9 @@ def bool_unfold(tensor: Tensor, dim: int, size: int, step: int) -> Tensor:
     """Windows of `size` every `step` along dim, as [pre, windows, post, size]."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-            return Tensor(B.Bool, B.inner.bool_unfold(tensor_, dim, size, step), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-            return Tensor(B.Bool, B.inner.bool_unfold(tensor_, dim, size, step), ctx)
-        raise unsupported_backend("bool_unfold", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+        return Tensor(B.Bool, B.inner.bool_unfold(tensor_, dim, size, step), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("bool_unfold", None, error, tensor=tensor, dim=dim, size=size, step=step)
         raise
@@ -368,21 +261,10 @@ def bool_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
             if indices.context is tensor.context
             else tensor.context.merge(indices.context)
         )
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-            )
-            return Tensor(B.Bool, B.inner.bool_gather(dim, tensor_, indices_), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-            )
-            return Tensor(B.Bool, B.inner.bool_gather(dim, tensor_, indices_), ctx)
-        raise unsupported_backend("bool_gather", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
+        return Tensor(B.Bool, B.inner.bool_gather(dim, tensor_, indices_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("bool_gather", "indexed", error, dim=dim, tensor=tensor, indices=indices)
         raise
@@ -392,27 +274,13 @@ def bool_scatter_or(dim: int, tensor: Tensor, indices: Tensor, value: Tensor) ->
     """scatter with logical or (burn's update add on bools)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-            )
-            value_ = value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("bool_scatter_or", B.inner, tensor_, value_)
-            return Tensor(B.Bool, B.inner.bool_scatter_or(dim, tensor_, indices_, value_), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-            )
-            value_ = value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("bool_scatter_or", B.inner, tensor_, value_)
-            return Tensor(B.Bool, B.inner.bool_scatter_or(dim, tensor_, indices_, value_), ctx)
-        raise unsupported_backend("bool_scatter_or", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
+        value_ = value.primitive if value.kind is B.Bool else value.as_bool(tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("bool_scatter_or", B.inner, tensor_, value_)
+        return Tensor(B.Bool, B.inner.bool_scatter_or(dim, tensor_, indices_, value_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract(
             "bool_scatter_or",
@@ -434,21 +302,10 @@ def bool_select(tensor: Tensor, dim: int, indices: Tensor) -> Tensor:
             if indices.context is tensor.context
             else tensor.context.merge(indices.context)
         )
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-            )
-            return Tensor(B.Bool, B.inner.bool_select(tensor_, dim, indices_), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-            )
-            return Tensor(B.Bool, B.inner.bool_select(tensor_, dim, indices_), ctx)
-        raise unsupported_backend("bool_select", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
+        return Tensor(B.Bool, B.inner.bool_select(tensor_, dim, indices_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("bool_select", "selected", error, tensor=tensor, dim=dim, indices=indices)
         raise
@@ -458,27 +315,13 @@ def bool_select_or(tensor: Tensor, dim: int, indices: Tensor, value: Tensor) -> 
     """select_assign with logical or (burn's update add on bools)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-            )
-            value_ = value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("bool_select_or", B.inner, tensor_, value_)
-            return Tensor(B.Bool, B.inner.bool_select_or(tensor_, dim, indices_, value_), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-            )
-            value_ = value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("bool_select_or", B.inner, tensor_, value_)
-            return Tensor(B.Bool, B.inner.bool_select_or(tensor_, dim, indices_, value_), ctx)
-        raise unsupported_backend("bool_select_or", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
+        value_ = value.primitive if value.kind is B.Bool else value.as_bool(tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("bool_select_or", B.inner, tensor_, value_)
+        return Tensor(B.Bool, B.inner.bool_select_or(tensor_, dim, indices_, value_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract(
             "bool_select_or",
@@ -496,27 +339,15 @@ def bool_mask_where(tensor: Tensor, mask: Tensor, value: Tensor) -> Tensor:
     """value where mask is true, else tensor (all three broadcast)."""
     try:
         ctx = tensor.context.merge(mask.context).merge(value.context)
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
-            value_ = value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)
-            if tensor_.dtype is not mask_.dtype:
-                check_dtypes("bool_mask_where", B.inner, tensor_, mask_)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("bool_mask_where", B.inner, tensor_, value_)
-            return Tensor(B.Bool, B.inner.bool_mask_where(tensor_, mask_, value_), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
-            value_ = value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)
-            if tensor_.dtype is not mask_.dtype:
-                check_dtypes("bool_mask_where", B.inner, tensor_, mask_)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("bool_mask_where", B.inner, tensor_, value_)
-            return Tensor(B.Bool, B.inner.bool_mask_where(tensor_, mask_, value_), ctx)
-        raise unsupported_backend("bool_mask_where", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
+        value_ = value.primitive if value.kind is B.Bool else value.as_bool(tensor)
+        if tensor_.dtype is not mask_.dtype:
+            check_dtypes("bool_mask_where", B.inner, tensor_, mask_)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("bool_mask_where", B.inner, tensor_, value_)
+        return Tensor(B.Bool, B.inner.bool_mask_where(tensor_, mask_, value_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("bool_mask_where", "broadcast", error, tensor=tensor, mask=mask, value=value)
         raise
@@ -528,21 +359,12 @@ def bool_mask_fill(tensor: Tensor, mask: Tensor, value: float) -> Tensor:
         ctx = (
             tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
         )
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
-            if tensor_.dtype is not mask_.dtype:
-                check_dtypes("bool_mask_fill", B.inner, tensor_, mask_)
-            return Tensor(B.Bool, B.inner.bool_mask_fill(tensor_, mask_, value), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
-            if tensor_.dtype is not mask_.dtype:
-                check_dtypes("bool_mask_fill", B.inner, tensor_, mask_)
-            return Tensor(B.Bool, B.inner.bool_mask_fill(tensor_, mask_, value), ctx)
-        raise unsupported_backend("bool_mask_fill", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
+        if tensor_.dtype is not mask_.dtype:
+            check_dtypes("bool_mask_fill", B.inner, tensor_, mask_)
+        return Tensor(B.Bool, B.inner.bool_mask_fill(tensor_, mask_, value), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("bool_mask_fill", "broadcast", error, tensor=tensor, mask=mask, value=value)
         raise
@@ -551,70 +373,40 @@ def bool_mask_fill(tensor: Tensor, mask: Tensor, value: float) -> Tensor:
 def bool_mask_select(tensor: Tensor, mask: Tensor) -> Tensor:
     """The elements where mask (of the tensor's shape) is true, as 1-D (data-dependent length)."""
     ctx = tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
-        if tensor_.dtype is not mask_.dtype:
-            check_dtypes("bool_mask_select", B.inner, tensor_, mask_)
-        return Tensor(B.Bool, B.inner.bool_mask_select(tensor_, mask_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
-        if tensor_.dtype is not mask_.dtype:
-            check_dtypes("bool_mask_select", B.inner, tensor_, mask_)
-        return Tensor(B.Bool, B.inner.bool_mask_select(tensor_, mask_), ctx)
-    raise unsupported_backend("bool_mask_select", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+    mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
+    if tensor_.dtype is not mask_.dtype:
+        check_dtypes("bool_mask_select", B.inner, tensor_, mask_)
+    return Tensor(B.Bool, B.inner.bool_mask_select(tensor_, mask_), ctx)
 
 
 def bool_argwhere(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """The indices of the true elements, one row each, shape [count, rank]."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        return Tensor(B.Int, B.inner.bool_argwhere(tensor_, dtype), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        return Tensor(B.Int, B.inner.bool_argwhere(tensor_, dtype), ctx)
-    raise unsupported_backend("bool_argwhere", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+    return Tensor(B.Int, B.inner.bool_argwhere(tensor_, dtype), ctx)
 
 
 def bool_not(tensor: Tensor) -> Tensor:
     """Element-wise logical not."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        return Tensor(B.Bool, B.inner.bool_not(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        return Tensor(B.Bool, B.inner.bool_not(tensor_), ctx)
-    raise unsupported_backend("bool_not", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+    return Tensor(B.Bool, B.inner.bool_not(tensor_), ctx)
 
 
 def bool_and(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise logical and."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("bool_and", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.bool_and(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("bool_and", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.bool_and(lhs_, rhs_), ctx)
-        raise unsupported_backend("bool_and", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool()
+        rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool(lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bool_and", B.inner, lhs_, rhs_)
+        return Tensor(B.Bool, B.inner.bool_and(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("bool_and", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -624,21 +416,12 @@ def bool_or(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise logical or."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("bool_or", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.bool_or(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("bool_or", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.bool_or(lhs_, rhs_), ctx)
-        raise unsupported_backend("bool_or", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool()
+        rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool(lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bool_or", B.inner, lhs_, rhs_)
+        return Tensor(B.Bool, B.inner.bool_or(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("bool_or", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -648,21 +431,12 @@ def bool_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs == rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("bool_equal", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.bool_equal(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("bool_equal", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.bool_equal(lhs_, rhs_), ctx)
-        raise unsupported_backend("bool_equal", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool()
+        rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool(lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bool_equal", B.inner, lhs_, rhs_)
+        return Tensor(B.Bool, B.inner.bool_equal(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("bool_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -672,21 +446,12 @@ def bool_xor(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise logical exclusive or."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("bool_xor", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.bool_xor(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("bool_xor", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.bool_xor(lhs_, rhs_), ctx)
-        raise unsupported_backend("bool_xor", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool()
+        rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool(lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bool_xor", B.inner, lhs_, rhs_)
+        return Tensor(B.Bool, B.inner.bool_xor(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("bool_xor", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -696,21 +461,12 @@ def bool_not_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs != rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("bool_not_equal", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.bool_not_equal(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("bool_not_equal", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.bool_not_equal(lhs_, rhs_), ctx)
-        raise unsupported_backend("bool_not_equal", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool()
+        rhs_ = rhs.primitive if rhs.kind is B.Bool else rhs.as_bool(lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bool_not_equal", B.inner, lhs_, rhs_)
+        return Tensor(B.Bool, B.inner.bool_not_equal(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("bool_not_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -719,100 +475,45 @@ def bool_not_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
 def bool_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs == a bool."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
-        return Tensor(B.Bool, B.inner.bool_equal_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
-        return Tensor(B.Bool, B.inner.bool_equal_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("bool_equal_elem", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool()
+    return Tensor(B.Bool, B.inner.bool_equal_elem(lhs_, rhs), ctx)
 
 
 def bool_not_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs != a bool."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
-        return Tensor(B.Bool, B.inner.bool_not_equal_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
-        return Tensor(B.Bool, B.inner.bool_not_equal_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("bool_not_equal_elem", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool()
+    return Tensor(B.Bool, B.inner.bool_not_equal_elem(lhs_, rhs), ctx)
 
 
 def bool_into_int(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """true -> 1, false -> 0."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        return Tensor(B.Int, B.inner.bool_into_int(tensor_, dtype), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        return Tensor(B.Int, B.inner.bool_into_int(tensor_, dtype), ctx)
-    raise unsupported_backend("bool_into_int", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+    return Tensor(B.Int, B.inner.bool_into_int(tensor_, dtype), ctx)
 
 
 def bool_into_float(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """true -> 1.0, false -> 0.0 (an untracked leaf on an autodiff device)."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-            return Tensor(B.Float, B.inner.bool_into_float(tensor_, dtype), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        return Tensor(B.Autodiff, AD.bool_into_float(tensor_, dtype), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-            return Tensor(B.Float, B.inner.bool_into_float(tensor_, dtype), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        return Tensor(B.Autodiff, AD.bool_into_float(tensor_, dtype), ctx)
-    raise unsupported_backend("bool_into_float", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+        return Tensor(B.Float, B.inner.bool_into_float(tensor_, dtype), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+    return Tensor(B.Autodiff, AD.bool_into_float(tensor_, dtype), ctx)
 
 
 def bool_to_device(tensor: Tensor, device: DispatchDevice) -> Tensor:
     """The tensor on `device`."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if device.variant == "NumPy":
-            T = B
-            return Tensor(
-                T.Bool,
-                B.inner.bool_to_device(tensor.as_bool("NumPy", tensor), device.inner),
-                context_of(device),
-            )
-        if device.variant == "Torch":
-            T = BACKENDS.Torch
-            return Tensor(
-                T.Bool,
-                B.inner.move_across(tensor.as_bool("NumPy", tensor), T.inner, device.inner),
-                context_of(device),
-            )
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if device.variant == "NumPy":
-            T = BACKENDS.NumPy
-            return Tensor(
-                T.Bool,
-                B.inner.move_across(tensor.as_bool("Torch", tensor), T.inner, device.inner),
-                context_of(device),
-            )
-        if device.variant == "Torch":
-            T = B
-            return Tensor(
-                T.Bool,
-                B.inner.bool_to_device(tensor.as_bool("Torch", tensor), device.inner),
-                context_of(device),
-            )
-    raise unsupported_backend("bool_to_device", tensor)
+    B, T = getattr(BACKENDS, tensor.kind.variant), getattr(BACKENDS, device.variant)
+    data = tensor.as_bool()
+    if T is B:
+        moved = B.inner.bool_to_device(data, device.inner)
+    else:  # between backends
+        moved = B.inner.move_across(data, T.inner, device.inner)
+    return Tensor(T.Bool, moved, context_of(device))

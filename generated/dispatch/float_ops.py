@@ -1,10 +1,11 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=24b55e594d025c65 body=485a70be96f21725
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=08c83931cae465ae body=2f8d45ecc8edf492
 """The float ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
-DispatchAutodiffContext; match on the backend of the first tensor (`B`); under Disabled call the
-inner backend; under Enabled(strategy) call the Autodiff specialization for that strategy (`AD`),
-a plain float input entering as a constant; wrap the outputs with the merged context.
+DispatchAutodiffContext; find the backend of the first tensor (`B`, looked up at call time in
+BACKENDS, so every backend takes the same path); under Disabled call the inner backend; under
+Enabled(strategy) call the Autodiff specialization for that strategy (`AD`), a plain float input
+entering as a constant; wrap the outputs with the merged context.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from runtime.dispatch import (
     check_dtypes,
     context_of,
     merge_contexts,
-    unsupported_backend,
 )
 
 if TYPE_CHECKING:
@@ -179,163 +179,87 @@ __all__ = [
 
 def float_from_data(data: object, device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """A float tensor holding a copy of `data`."""
-    if device.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if type(device) is not AutodiffDevice:
-            return Tensor(B.Float, B.inner.float_from_data(data, device.inner, dtype), DISABLED)
-        ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-        AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
-        return Tensor(B.Autodiff, AD.float_from_data(data, device.inner, dtype), ctx)
-    if device.variant == "Torch":
-        B = BACKENDS.Torch
-        if type(device) is not AutodiffDevice:
-            return Tensor(B.Float, B.inner.float_from_data(data, device.inner, dtype), DISABLED)
-        ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-        AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
-        return Tensor(B.Autodiff, AD.float_from_data(data, device.inner, dtype), ctx)
-    raise unsupported_backend("float_from_data", device)
+    B = getattr(BACKENDS, device.variant)
+    if type(device) is not AutodiffDevice:
+        return Tensor(B.Float, B.inner.float_from_data(data, device.inner, dtype), DISABLED)
+    ctx = DispatchAutodiffContext.enabled(device.checkpointing)
+    AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
+    return Tensor(B.Autodiff, AD.float_from_data(data, device.inner, dtype), ctx)
 
 
 def float_zeros(shape: tuple[int, ...], device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """A float tensor of zeros."""
-    if device.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if type(device) is not AutodiffDevice:
-            return Tensor(B.Float, B.inner.float_zeros(shape, device.inner, dtype), DISABLED)
-        ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-        AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
-        return Tensor(B.Autodiff, AD.float_zeros(shape, device.inner, dtype), ctx)
-    if device.variant == "Torch":
-        B = BACKENDS.Torch
-        if type(device) is not AutodiffDevice:
-            return Tensor(B.Float, B.inner.float_zeros(shape, device.inner, dtype), DISABLED)
-        ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-        AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
-        return Tensor(B.Autodiff, AD.float_zeros(shape, device.inner, dtype), ctx)
-    raise unsupported_backend("float_zeros", device)
+    B = getattr(BACKENDS, device.variant)
+    if type(device) is not AutodiffDevice:
+        return Tensor(B.Float, B.inner.float_zeros(shape, device.inner, dtype), DISABLED)
+    ctx = DispatchAutodiffContext.enabled(device.checkpointing)
+    AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
+    return Tensor(B.Autodiff, AD.float_zeros(shape, device.inner, dtype), ctx)
 
 
 def float_ones(shape: tuple[int, ...], device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """A float tensor of ones."""
-    if device.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if type(device) is not AutodiffDevice:
-            return Tensor(B.Float, B.inner.float_ones(shape, device.inner, dtype), DISABLED)
-        ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-        AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
-        return Tensor(B.Autodiff, AD.float_ones(shape, device.inner, dtype), ctx)
-    if device.variant == "Torch":
-        B = BACKENDS.Torch
-        if type(device) is not AutodiffDevice:
-            return Tensor(B.Float, B.inner.float_ones(shape, device.inner, dtype), DISABLED)
-        ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-        AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
-        return Tensor(B.Autodiff, AD.float_ones(shape, device.inner, dtype), ctx)
-    raise unsupported_backend("float_ones", device)
+    B = getattr(BACKENDS, device.variant)
+    if type(device) is not AutodiffDevice:
+        return Tensor(B.Float, B.inner.float_ones(shape, device.inner, dtype), DISABLED)
+    ctx = DispatchAutodiffContext.enabled(device.checkpointing)
+    AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
+    return Tensor(B.Autodiff, AD.float_ones(shape, device.inner, dtype), ctx)
 
 
 def float_full(
     shape: tuple[int, ...], fill_value: float, device: DispatchDevice, dtype: np.dtype
 ) -> Tensor:
     """A float tensor filled with `fill_value`."""
-    if device.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if type(device) is not AutodiffDevice:
-            return Tensor(
-                B.Float, B.inner.float_full(shape, fill_value, device.inner, dtype), DISABLED
-            )
-        ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-        AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
-        return Tensor(B.Autodiff, AD.float_full(shape, fill_value, device.inner, dtype), ctx)
-    if device.variant == "Torch":
-        B = BACKENDS.Torch
-        if type(device) is not AutodiffDevice:
-            return Tensor(
-                B.Float, B.inner.float_full(shape, fill_value, device.inner, dtype), DISABLED
-            )
-        ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-        AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
-        return Tensor(B.Autodiff, AD.float_full(shape, fill_value, device.inner, dtype), ctx)
-    raise unsupported_backend("float_full", device)
+    B = getattr(BACKENDS, device.variant)
+    if type(device) is not AutodiffDevice:
+        return Tensor(B.Float, B.inner.float_full(shape, fill_value, device.inner, dtype), DISABLED)
+    ctx = DispatchAutodiffContext.enabled(device.checkpointing)
+    AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
+    return Tensor(B.Autodiff, AD.float_full(shape, fill_value, device.inner, dtype), ctx)
 
 
 def float_empty(shape: tuple[int, ...], device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """An uninitialised float tensor."""
-    if device.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if type(device) is not AutodiffDevice:
-            return Tensor(B.Float, B.inner.float_empty(shape, device.inner, dtype), DISABLED)
-        ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-        AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
-        return Tensor(B.Autodiff, AD.float_empty(shape, device.inner, dtype), ctx)
-    if device.variant == "Torch":
-        B = BACKENDS.Torch
-        if type(device) is not AutodiffDevice:
-            return Tensor(B.Float, B.inner.float_empty(shape, device.inner, dtype), DISABLED)
-        ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-        AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
-        return Tensor(B.Autodiff, AD.float_empty(shape, device.inner, dtype), ctx)
-    raise unsupported_backend("float_empty", device)
+    B = getattr(BACKENDS, device.variant)
+    if type(device) is not AutodiffDevice:
+        return Tensor(B.Float, B.inner.float_empty(shape, device.inner, dtype), DISABLED)
+    ctx = DispatchAutodiffContext.enabled(device.checkpointing)
+    AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
+    return Tensor(B.Autodiff, AD.float_empty(shape, device.inner, dtype), ctx)
 
 
 def float_random(
     shape: tuple[int, ...], distribution: Distribution, device: DispatchDevice, dtype: np.dtype
 ) -> Tensor:
     """A float tensor sampled from `distribution` (seed it with `device.seed(n)`)."""
-    if device.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if type(device) is not AutodiffDevice:
-            return Tensor(
-                B.Float, B.inner.float_random(shape, distribution, device.inner, dtype), DISABLED
-            )
-        ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-        AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
-        return Tensor(B.Autodiff, AD.float_random(shape, distribution, device.inner, dtype), ctx)
-    if device.variant == "Torch":
-        B = BACKENDS.Torch
-        if type(device) is not AutodiffDevice:
-            return Tensor(
-                B.Float, B.inner.float_random(shape, distribution, device.inner, dtype), DISABLED
-            )
-        ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-        AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
-        return Tensor(B.Autodiff, AD.float_random(shape, distribution, device.inner, dtype), ctx)
-    raise unsupported_backend("float_random", device)
+    B = getattr(BACKENDS, device.variant)
+    if type(device) is not AutodiffDevice:
+        return Tensor(
+            B.Float, B.inner.float_random(shape, distribution, device.inner, dtype), DISABLED
+        )
+    ctx = DispatchAutodiffContext.enabled(device.checkpointing)
+    AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
+    return Tensor(B.Autodiff, AD.float_random(shape, distribution, device.inner, dtype), ctx)
 
 
 def float_add(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise sum, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_add", B.inner, lhs_, rhs_)
-                return Tensor(B.Float, B.inner.float_add(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_add", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Autodiff, AD.float_add(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_add", B.inner, lhs_, rhs_)
-                return Tensor(B.Float, B.inner.float_add(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_add", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Autodiff, AD.float_add(lhs_, rhs_), ctx)
-        raise unsupported_backend("float_add", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_add", B.inner, lhs_, rhs_)
+            return Tensor(B.Float, B.inner.float_add(lhs_, rhs_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes("float_add", B.inner, lhs_.primitive, rhs_.primitive)
+        return Tensor(B.Autodiff, AD.float_add(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_add", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -344,58 +268,32 @@ def float_add(lhs: Tensor, rhs: Tensor) -> Tensor:
 def float_add_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Adds a scalar to every element."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_add_scalar(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_add_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_add_scalar(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_add_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("float_add_scalar", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    if ctx is DISABLED:
+        lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+        return Tensor(B.Float, B.inner.float_add_scalar(lhs_, rhs), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+    return Tensor(B.Autodiff, AD.float_add_scalar(lhs_, rhs), ctx)
 
 
 def float_sub(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise difference, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_sub", B.inner, lhs_, rhs_)
-                return Tensor(B.Float, B.inner.float_sub(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_sub", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Autodiff, AD.float_sub(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_sub", B.inner, lhs_, rhs_)
-                return Tensor(B.Float, B.inner.float_sub(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_sub", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Autodiff, AD.float_sub(lhs_, rhs_), ctx)
-        raise unsupported_backend("float_sub", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_sub", B.inner, lhs_, rhs_)
+            return Tensor(B.Float, B.inner.float_sub(lhs_, rhs_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes("float_sub", B.inner, lhs_.primitive, rhs_.primitive)
+        return Tensor(B.Autodiff, AD.float_sub(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_sub", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -404,58 +302,32 @@ def float_sub(lhs: Tensor, rhs: Tensor) -> Tensor:
 def float_sub_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Subtracts a scalar from every element."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_sub_scalar(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sub_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_sub_scalar(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sub_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("float_sub_scalar", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    if ctx is DISABLED:
+        lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+        return Tensor(B.Float, B.inner.float_sub_scalar(lhs_, rhs), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+    return Tensor(B.Autodiff, AD.float_sub_scalar(lhs_, rhs), ctx)
 
 
 def float_mul(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise product, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_mul", B.inner, lhs_, rhs_)
-                return Tensor(B.Float, B.inner.float_mul(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_mul", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Autodiff, AD.float_mul(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_mul", B.inner, lhs_, rhs_)
-                return Tensor(B.Float, B.inner.float_mul(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_mul", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Autodiff, AD.float_mul(lhs_, rhs_), ctx)
-        raise unsupported_backend("float_mul", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_mul", B.inner, lhs_, rhs_)
+            return Tensor(B.Float, B.inner.float_mul(lhs_, rhs_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes("float_mul", B.inner, lhs_.primitive, rhs_.primitive)
+        return Tensor(B.Autodiff, AD.float_mul(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_mul", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -464,58 +336,32 @@ def float_mul(lhs: Tensor, rhs: Tensor) -> Tensor:
 def float_mul_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Multiplies every element by a scalar."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_mul_scalar(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_mul_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_mul_scalar(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_mul_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("float_mul_scalar", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    if ctx is DISABLED:
+        lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+        return Tensor(B.Float, B.inner.float_mul_scalar(lhs_, rhs), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+    return Tensor(B.Autodiff, AD.float_mul_scalar(lhs_, rhs), ctx)
 
 
 def float_div(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise quotient, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_div", B.inner, lhs_, rhs_)
-                return Tensor(B.Float, B.inner.float_div(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_div", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Autodiff, AD.float_div(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_div", B.inner, lhs_, rhs_)
-                return Tensor(B.Float, B.inner.float_div(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_div", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Autodiff, AD.float_div(lhs_, rhs_), ctx)
-        raise unsupported_backend("float_div", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_div", B.inner, lhs_, rhs_)
+            return Tensor(B.Float, B.inner.float_div(lhs_, rhs_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes("float_div", B.inner, lhs_.primitive, rhs_.primitive)
+        return Tensor(B.Autodiff, AD.float_div(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_div", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -524,80 +370,44 @@ def float_div(lhs: Tensor, rhs: Tensor) -> Tensor:
 def float_div_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Divides every element by a scalar."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_div_scalar(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_div_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_div_scalar(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_div_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("float_div_scalar", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    if ctx is DISABLED:
+        lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+        return Tensor(B.Float, B.inner.float_div_scalar(lhs_, rhs), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+    return Tensor(B.Autodiff, AD.float_div_scalar(lhs_, rhs), ctx)
 
 
 def float_neg(tensor: Tensor) -> Tensor:
     """Element-wise negation."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_neg(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_neg(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_neg(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_neg(tensor_), ctx)
-    raise unsupported_backend("float_neg", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_neg(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_neg(tensor_), ctx)
 
 
 def float_matmul(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Matrix product over the last two dims, broadcasting the batch dims."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_matmul", B.inner, lhs_, rhs_)
-                return Tensor(B.Float, B.inner.float_matmul(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_matmul", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Autodiff, AD.float_matmul(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_matmul", B.inner, lhs_, rhs_)
-                return Tensor(B.Float, B.inner.float_matmul(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_matmul", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Autodiff, AD.float_matmul(lhs_, rhs_), ctx)
-        raise unsupported_backend("float_matmul", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_matmul", B.inner, lhs_, rhs_)
+            return Tensor(B.Float, B.inner.float_matmul(lhs_, rhs_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes("float_matmul", B.inner, lhs_.primitive, rhs_.primitive)
+        return Tensor(B.Autodiff, AD.float_matmul(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_matmul", "matmul", error, lhs=lhs, rhs=rhs)
         raise
@@ -607,35 +417,19 @@ def float_remainder(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise remainder with the divisor's sign (Python's %), broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_remainder", B.inner, lhs_, rhs_)
-                return Tensor(B.Float, B.inner.float_remainder(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_remainder", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Autodiff, AD.float_remainder(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_remainder", B.inner, lhs_, rhs_)
-                return Tensor(B.Float, B.inner.float_remainder(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_remainder", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Autodiff, AD.float_remainder(lhs_, rhs_), ctx)
-        raise unsupported_backend("float_remainder", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_remainder", B.inner, lhs_, rhs_)
+            return Tensor(B.Float, B.inner.float_remainder(lhs_, rhs_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes("float_remainder", B.inner, lhs_.primitive, rhs_.primitive)
+        return Tensor(B.Autodiff, AD.float_remainder(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_remainder", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -644,58 +438,32 @@ def float_remainder(lhs: Tensor, rhs: Tensor) -> Tensor:
 def float_remainder_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Remainder of every element by a scalar, with the scalar's sign."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_remainder_scalar(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_remainder_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_remainder_scalar(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_remainder_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("float_remainder_scalar", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    if ctx is DISABLED:
+        lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+        return Tensor(B.Float, B.inner.float_remainder_scalar(lhs_, rhs), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+    return Tensor(B.Autodiff, AD.float_remainder_scalar(lhs_, rhs), ctx)
 
 
 def float_cross(lhs: Tensor, rhs: Tensor, dim: int) -> Tensor:
     """Cross product of 3-vectors along `dim` (of size 3), broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_cross", B.inner, lhs_, rhs_)
-                return Tensor(B.Float, B.inner.float_cross(lhs_, rhs_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_cross", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Autodiff, AD.float_cross(lhs_, rhs_, dim), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_cross", B.inner, lhs_, rhs_)
-                return Tensor(B.Float, B.inner.float_cross(lhs_, rhs_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_cross", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Autodiff, AD.float_cross(lhs_, rhs_, dim), ctx)
-        raise unsupported_backend("float_cross", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_cross", B.inner, lhs_, rhs_)
+            return Tensor(B.Float, B.inner.float_cross(lhs_, rhs_, dim), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes("float_cross", B.inner, lhs_.primitive, rhs_.primitive)
+        return Tensor(B.Autodiff, AD.float_cross(lhs_, rhs_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_cross", None, error, lhs=lhs, rhs=rhs, dim=dim)
         raise
@@ -705,35 +473,19 @@ def float_powf(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs ** rhs, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_powf", B.inner, lhs_, rhs_)
-                return Tensor(B.Float, B.inner.float_powf(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_powf", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Autodiff, AD.float_powf(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_powf", B.inner, lhs_, rhs_)
-                return Tensor(B.Float, B.inner.float_powf(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_powf", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Autodiff, AD.float_powf(lhs_, rhs_), ctx)
-        raise unsupported_backend("float_powf", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_powf", B.inner, lhs_, rhs_)
+            return Tensor(B.Float, B.inner.float_powf(lhs_, rhs_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes("float_powf", B.inner, lhs_.primitive, rhs_.primitive)
+        return Tensor(B.Autodiff, AD.float_powf(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_powf", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -747,50 +499,28 @@ def float_powf_scalar(lhs: Tensor, rhs: float) -> Tensor:
 def float_powf_scalar_impl(lhs: Tensor, rhs: float) -> Tensor:
     """The generic case of float_powf_scalar, where burn-autodiff puts the backward."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_powf_scalar_impl(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_powf_scalar_impl(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_powf_scalar_impl(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_powf_scalar_impl(lhs_, rhs), ctx)
-    raise unsupported_backend("float_powf_scalar_impl", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    if ctx is DISABLED:
+        lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+        return Tensor(B.Float, B.inner.float_powf_scalar_impl(lhs_, rhs), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+    return Tensor(B.Autodiff, AD.float_powf_scalar_impl(lhs_, rhs), ctx)
 
 
 def float_powi(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Raises every element to an int tensor's power, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-                rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-                return Tensor(B.Float, B.inner.float_powi(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-            return Tensor(B.Autodiff, AD.float_powi(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-                rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-                return Tensor(B.Float, B.inner.float_powi(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-            return Tensor(B.Autodiff, AD.float_powi(lhs_, rhs_), ctx)
-        raise unsupported_backend("float_powi", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
+            return Tensor(B.Float, B.inner.float_powi(lhs_, rhs_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
+        return Tensor(B.Autodiff, AD.float_powi(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_powi", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -809,542 +539,296 @@ def float_powi_scalar_impl(lhs: Tensor, rhs: int) -> Tensor:
 def float_clamp(tensor: Tensor, min: float, max: float) -> Tensor:
     """Clamps every element into [min, max] (the gradient is 0 where an element was clamped)."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_clamp(tensor_, min, max), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_clamp(tensor_, min, max), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_clamp(tensor_, min, max), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_clamp(tensor_, min, max), ctx)
-    raise unsupported_backend("float_clamp", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_clamp(tensor_, min, max), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_clamp(tensor_, min, max), ctx)
 
 
 def float_clamp_min(tensor: Tensor, min: float) -> Tensor:
     """Raises every element below `min` to `min`."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_clamp_min(tensor_, min), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_clamp_min(tensor_, min), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_clamp_min(tensor_, min), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_clamp_min(tensor_, min), ctx)
-    raise unsupported_backend("float_clamp_min", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_clamp_min(tensor_, min), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_clamp_min(tensor_, min), ctx)
 
 
 def float_clamp_max(tensor: Tensor, max: float) -> Tensor:
     """Lowers every element above `max` to `max`."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_clamp_max(tensor_, max), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_clamp_max(tensor_, max), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_clamp_max(tensor_, max), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_clamp_max(tensor_, max), ctx)
-    raise unsupported_backend("float_clamp_max", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_clamp_max(tensor_, max), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_clamp_max(tensor_, max), ctx)
 
 
 def float_exp(tensor: Tensor) -> Tensor:
     """Element-wise e^x."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_exp(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_exp(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_exp(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_exp(tensor_), ctx)
-    raise unsupported_backend("float_exp", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_exp(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_exp(tensor_), ctx)
 
 
 def float_square(tensor: Tensor) -> Tensor:
     """Element-wise x * x."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_square(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_square(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_square(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_square(tensor_), ctx)
-    raise unsupported_backend("float_square", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_square(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_square(tensor_), ctx)
 
 
 def float_log(tensor: Tensor) -> Tensor:
     """Element-wise natural logarithm."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_log(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_log(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_log(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_log(tensor_), ctx)
-    raise unsupported_backend("float_log", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_log(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_log(tensor_), ctx)
 
 
 def float_sqrt(tensor: Tensor) -> Tensor:
     """Element-wise square root."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_sqrt(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sqrt(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_sqrt(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sqrt(tensor_), ctx)
-    raise unsupported_backend("float_sqrt", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_sqrt(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_sqrt(tensor_), ctx)
 
 
 def float_abs(tensor: Tensor) -> Tensor:
     """Element-wise absolute value."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_abs(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_abs(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_abs(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_abs(tensor_), ctx)
-    raise unsupported_backend("float_abs", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_abs(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_abs(tensor_), ctx)
 
 
 def float_sign(tensor: Tensor) -> Tensor:
     """Element-wise sign (-1, 0 or 1)."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_sign(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sign(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_sign(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sign(tensor_), ctx)
-    raise unsupported_backend("float_sign", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_sign(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_sign(tensor_), ctx)
 
 
 def float_tanh(tensor: Tensor) -> Tensor:
     """Element-wise hyperbolic tangent."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_tanh(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_tanh(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_tanh(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_tanh(tensor_), ctx)
-    raise unsupported_backend("float_tanh", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_tanh(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_tanh(tensor_), ctx)
 
 
 def float_log1p(tensor: Tensor) -> Tensor:
     """Element-wise log(1 + x), accurate near 0."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_log1p(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_log1p(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_log1p(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_log1p(tensor_), ctx)
-    raise unsupported_backend("float_log1p", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_log1p(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_log1p(tensor_), ctx)
 
 
 def float_recip(tensor: Tensor) -> Tensor:
     """Element-wise 1 / x."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_recip(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_recip(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_recip(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_recip(tensor_), ctx)
-    raise unsupported_backend("float_recip", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_recip(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_recip(tensor_), ctx)
 
 
 def float_sin(tensor: Tensor) -> Tensor:
     """Element-wise sine."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_sin(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sin(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_sin(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sin(tensor_), ctx)
-    raise unsupported_backend("float_sin", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_sin(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_sin(tensor_), ctx)
 
 
 def float_cos(tensor: Tensor) -> Tensor:
     """Element-wise cosine."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_cos(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_cos(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_cos(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_cos(tensor_), ctx)
-    raise unsupported_backend("float_cos", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_cos(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_cos(tensor_), ctx)
 
 
 def float_tan(tensor: Tensor) -> Tensor:
     """Element-wise tangent."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_tan(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_tan(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_tan(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_tan(tensor_), ctx)
-    raise unsupported_backend("float_tan", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_tan(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_tan(tensor_), ctx)
 
 
 def float_sinh(tensor: Tensor) -> Tensor:
     """Element-wise hyperbolic sine."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_sinh(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sinh(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_sinh(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sinh(tensor_), ctx)
-    raise unsupported_backend("float_sinh", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_sinh(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_sinh(tensor_), ctx)
 
 
 def float_cosh(tensor: Tensor) -> Tensor:
     """Element-wise hyperbolic cosine."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_cosh(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_cosh(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_cosh(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_cosh(tensor_), ctx)
-    raise unsupported_backend("float_cosh", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_cosh(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_cosh(tensor_), ctx)
 
 
 def float_asin(tensor: Tensor) -> Tensor:
     """Element-wise arcsine (x in [-1, 1])."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_asin(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_asin(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_asin(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_asin(tensor_), ctx)
-    raise unsupported_backend("float_asin", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_asin(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_asin(tensor_), ctx)
 
 
 def float_acos(tensor: Tensor) -> Tensor:
     """Element-wise arccosine (x in [-1, 1])."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_acos(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_acos(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_acos(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_acos(tensor_), ctx)
-    raise unsupported_backend("float_acos", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_acos(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_acos(tensor_), ctx)
 
 
 def float_atan(tensor: Tensor) -> Tensor:
     """Element-wise arctangent."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_atan(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_atan(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_atan(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_atan(tensor_), ctx)
-    raise unsupported_backend("float_atan", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_atan(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_atan(tensor_), ctx)
 
 
 def float_asinh(tensor: Tensor) -> Tensor:
     """Element-wise inverse hyperbolic sine."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_asinh(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_asinh(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_asinh(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_asinh(tensor_), ctx)
-    raise unsupported_backend("float_asinh", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_asinh(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_asinh(tensor_), ctx)
 
 
 def float_acosh(tensor: Tensor) -> Tensor:
     """Element-wise inverse hyperbolic cosine (x >= 1)."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_acosh(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_acosh(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_acosh(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_acosh(tensor_), ctx)
-    raise unsupported_backend("float_acosh", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_acosh(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_acosh(tensor_), ctx)
 
 
 def float_atanh(tensor: Tensor) -> Tensor:
     """Element-wise inverse hyperbolic tangent (x in (-1, 1))."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_atanh(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_atanh(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_atanh(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_atanh(tensor_), ctx)
-    raise unsupported_backend("float_atanh", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_atanh(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_atanh(tensor_), ctx)
 
 
 def float_atan2(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise angle of the point (x=rhs, y=lhs), in (-pi, pi], broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_atan2", B.inner, lhs_, rhs_)
-                return Tensor(B.Float, B.inner.float_atan2(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_atan2", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Autodiff, AD.float_atan2(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_atan2", B.inner, lhs_, rhs_)
-                return Tensor(B.Float, B.inner.float_atan2(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_atan2", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Autodiff, AD.float_atan2(lhs_, rhs_), ctx)
-        raise unsupported_backend("float_atan2", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_atan2", B.inner, lhs_, rhs_)
+            return Tensor(B.Float, B.inner.float_atan2(lhs_, rhs_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes("float_atan2", B.inner, lhs_.primitive, rhs_.primitive)
+        return Tensor(B.Autodiff, AD.float_atan2(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_atan2", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1354,35 +838,19 @@ def float_hypot(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise sqrt(lhs^2 + rhs^2) without overflow, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_hypot", B.inner, lhs_, rhs_)
-                return Tensor(B.Float, B.inner.float_hypot(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_hypot", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Autodiff, AD.float_hypot(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_hypot", B.inner, lhs_, rhs_)
-                return Tensor(B.Float, B.inner.float_hypot(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_hypot", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Autodiff, AD.float_hypot(lhs_, rhs_), ctx)
-        raise unsupported_backend("float_hypot", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_hypot", B.inner, lhs_, rhs_)
+            return Tensor(B.Float, B.inner.float_hypot(lhs_, rhs_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes("float_hypot", B.inner, lhs_.primitive, rhs_.primitive)
+        return Tensor(B.Autodiff, AD.float_hypot(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_hypot", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1391,133 +859,73 @@ def float_hypot(lhs: Tensor, rhs: Tensor) -> Tensor:
 def float_erf(tensor: Tensor) -> Tensor:
     """Element-wise Gauss error function."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_erf(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_erf(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_erf(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_erf(tensor_), ctx)
-    raise unsupported_backend("float_erf", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_erf(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_erf(tensor_), ctx)
 
 
 def float_round(tensor: Tensor) -> Tensor:
     """Element-wise rounding to the nearest integer, halves to even (the gradient is 0)."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_round(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_round(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_round(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_round(tensor_), ctx)
-    raise unsupported_backend("float_round", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_round(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_round(tensor_), ctx)
 
 
 def float_floor(tensor: Tensor) -> Tensor:
     """Element-wise largest integer <= x (the gradient is 0)."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_floor(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_floor(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_floor(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_floor(tensor_), ctx)
-    raise unsupported_backend("float_floor", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_floor(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_floor(tensor_), ctx)
 
 
 def float_ceil(tensor: Tensor) -> Tensor:
     """Element-wise smallest integer >= x (the gradient is 0)."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_ceil(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_ceil(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_ceil(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_ceil(tensor_), ctx)
-    raise unsupported_backend("float_ceil", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_ceil(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_ceil(tensor_), ctx)
 
 
 def float_trunc(tensor: Tensor) -> Tensor:
     """Element-wise rounding toward zero (the gradient is 0)."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_trunc(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_trunc(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_trunc(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_trunc(tensor_), ctx)
-    raise unsupported_backend("float_trunc", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_trunc(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_trunc(tensor_), ctx)
 
 
 def relu(tensor: Tensor) -> Tensor:
     """Element-wise max(x, 0)."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.relu(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.relu(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.relu(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.relu(tensor_), ctx)
-    raise unsupported_backend("relu", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.relu(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.relu(tensor_), ctx)
 
 
 def relu_backward(output: Tensor, grad: Tensor) -> Tensor:
@@ -1526,35 +934,19 @@ def relu_backward(output: Tensor, grad: Tensor) -> Tensor:
         ctx = (
             output.context if grad.context is output.context else output.context.merge(grad.context)
         )
-        if output.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                output_ = output.primitive if output.kind is B.Float else output.as_float("NumPy")
-                grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", output)
-                if output_.dtype is not grad_.dtype:
-                    check_dtypes("relu_backward", B.inner, output_, grad_)
-                return Tensor(B.Float, B.inner.relu_backward(output_, grad_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
-            grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
-            if output_.primitive.dtype is not grad_.primitive.dtype:
-                check_dtypes("relu_backward", B.inner, output_.primitive, grad_.primitive)
-            return Tensor(B.Autodiff, AD.relu_backward(output_, grad_), ctx)
-        if output.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                output_ = output.primitive if output.kind is B.Float else output.as_float("Torch")
-                grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", output)
-                if output_.dtype is not grad_.dtype:
-                    check_dtypes("relu_backward", B.inner, output_, grad_)
-                return Tensor(B.Float, B.inner.relu_backward(output_, grad_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
-            grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
-            if output_.primitive.dtype is not grad_.primitive.dtype:
-                check_dtypes("relu_backward", B.inner, output_.primitive, grad_.primitive)
-            return Tensor(B.Autodiff, AD.relu_backward(output_, grad_), ctx)
-        raise unsupported_backend("relu_backward", output)
+        B = getattr(BACKENDS, output.kind.variant)
+        if ctx is DISABLED:
+            output_ = output.primitive if output.kind is B.Float else output.as_float()
+            grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(output)
+            if output_.dtype is not grad_.dtype:
+                check_dtypes("relu_backward", B.inner, output_, grad_)
+            return Tensor(B.Float, B.inner.relu_backward(output_, grad_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
+        grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
+        if output_.primitive.dtype is not grad_.primitive.dtype:
+            check_dtypes("relu_backward", B.inner, output_.primitive, grad_.primitive)
+        return Tensor(B.Autodiff, AD.relu_backward(output_, grad_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("relu_backward", "broadcast", error, output=output, grad=grad)
         raise
@@ -1563,23 +955,13 @@ def relu_backward(output: Tensor, grad: Tensor) -> Tensor:
 def leaky_relu(tensor: Tensor, negative_slope: float) -> Tensor:
     """Element-wise x, or x * negative_slope where x < 0."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.leaky_relu(tensor_, negative_slope), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.leaky_relu(tensor_, negative_slope), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.leaky_relu(tensor_, negative_slope), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.leaky_relu(tensor_, negative_slope), ctx)
-    raise unsupported_backend("leaky_relu", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.leaky_relu(tensor_, negative_slope), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.leaky_relu(tensor_, negative_slope), ctx)
 
 
 def prelu(tensor: Tensor, alpha: Tensor) -> Tensor:
@@ -1590,39 +972,19 @@ def prelu(tensor: Tensor, alpha: Tensor) -> Tensor:
             if alpha.context is tensor.context
             else tensor.context.merge(alpha.context)
         )
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                alpha_ = (
-                    alpha.primitive if alpha.kind is B.Float else alpha.as_float("NumPy", tensor)
-                )
-                if tensor_.dtype is not alpha_.dtype:
-                    check_dtypes("prelu", B.inner, tensor_, alpha_)
-                return Tensor(B.Float, B.inner.prelu(tensor_, alpha_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            alpha_ = alpha.primitive if alpha.kind is B.Autodiff else alpha.lift(AD, tensor)
-            if tensor_.primitive.dtype is not alpha_.primitive.dtype:
-                check_dtypes("prelu", B.inner, tensor_.primitive, alpha_.primitive)
-            return Tensor(B.Autodiff, AD.prelu(tensor_, alpha_), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                alpha_ = (
-                    alpha.primitive if alpha.kind is B.Float else alpha.as_float("Torch", tensor)
-                )
-                if tensor_.dtype is not alpha_.dtype:
-                    check_dtypes("prelu", B.inner, tensor_, alpha_)
-                return Tensor(B.Float, B.inner.prelu(tensor_, alpha_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            alpha_ = alpha.primitive if alpha.kind is B.Autodiff else alpha.lift(AD, tensor)
-            if tensor_.primitive.dtype is not alpha_.primitive.dtype:
-                check_dtypes("prelu", B.inner, tensor_.primitive, alpha_.primitive)
-            return Tensor(B.Autodiff, AD.prelu(tensor_, alpha_), ctx)
-        raise unsupported_backend("prelu", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            alpha_ = alpha.primitive if alpha.kind is B.Float else alpha.as_float(tensor)
+            if tensor_.dtype is not alpha_.dtype:
+                check_dtypes("prelu", B.inner, tensor_, alpha_)
+            return Tensor(B.Float, B.inner.prelu(tensor_, alpha_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        alpha_ = alpha.primitive if alpha.kind is B.Autodiff else alpha.lift(AD, tensor)
+        if tensor_.primitive.dtype is not alpha_.primitive.dtype:
+            check_dtypes("prelu", B.inner, tensor_.primitive, alpha_.primitive)
+        return Tensor(B.Autodiff, AD.prelu(tensor_, alpha_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("prelu", "broadcast", error, tensor=tensor, alpha=alpha)
         raise
@@ -1631,58 +993,32 @@ def prelu(tensor: Tensor, alpha: Tensor) -> Tensor:
 def gelu(tensor: Tensor) -> Tensor:
     """Element-wise x * Φ(x) (the exact erf form, and its exact gradient)."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.gelu(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.gelu(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.gelu(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.gelu(tensor_), ctx)
-    raise unsupported_backend("gelu", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.gelu(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.gelu(tensor_), ctx)
 
 
 def gelu_backward(x: Tensor, grad: Tensor) -> Tensor:
     """gelu's backward, grad * (Φ(x) + x φ(x)), the exact form's derivative (not burn's tanh one)."""
     try:
         ctx = x.context if grad.context is x.context else x.context.merge(grad.context)
-        if x.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
-                grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", x)
-                if x_.dtype is not grad_.dtype:
-                    check_dtypes("gelu_backward", B.inner, x_, grad_)
-                return Tensor(B.Float, B.inner.gelu_backward(x_, grad_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-            grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
-            if x_.primitive.dtype is not grad_.primitive.dtype:
-                check_dtypes("gelu_backward", B.inner, x_.primitive, grad_.primitive)
-            return Tensor(B.Autodiff, AD.gelu_backward(x_, grad_), ctx)
-        if x.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
-                grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", x)
-                if x_.dtype is not grad_.dtype:
-                    check_dtypes("gelu_backward", B.inner, x_, grad_)
-                return Tensor(B.Float, B.inner.gelu_backward(x_, grad_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-            grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
-            if x_.primitive.dtype is not grad_.primitive.dtype:
-                check_dtypes("gelu_backward", B.inner, x_.primitive, grad_.primitive)
-            return Tensor(B.Autodiff, AD.gelu_backward(x_, grad_), ctx)
-        raise unsupported_backend("gelu_backward", x)
+        B = getattr(BACKENDS, x.kind.variant)
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float()
+            grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(x)
+            if x_.dtype is not grad_.dtype:
+                check_dtypes("gelu_backward", B.inner, x_, grad_)
+            return Tensor(B.Float, B.inner.gelu_backward(x_, grad_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
+        if x_.primitive.dtype is not grad_.primitive.dtype:
+            check_dtypes("gelu_backward", B.inner, x_.primitive, grad_.primitive)
+        return Tensor(B.Autodiff, AD.gelu_backward(x_, grad_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("gelu_backward", "broadcast", error, x=x, grad=grad)
         raise
@@ -1691,23 +1027,13 @@ def gelu_backward(x: Tensor, grad: Tensor) -> Tensor:
 def sigmoid(tensor: Tensor) -> Tensor:
     """Element-wise logistic function 1 / (1 + e^-x)."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.sigmoid(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.sigmoid(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.sigmoid(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.sigmoid(tensor_), ctx)
-    raise unsupported_backend("sigmoid", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.sigmoid(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.sigmoid(tensor_), ctx)
 
 
 def sigmoid_backward(output: Tensor, grad: Tensor) -> Tensor:
@@ -1716,35 +1042,19 @@ def sigmoid_backward(output: Tensor, grad: Tensor) -> Tensor:
         ctx = (
             output.context if grad.context is output.context else output.context.merge(grad.context)
         )
-        if output.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                output_ = output.primitive if output.kind is B.Float else output.as_float("NumPy")
-                grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", output)
-                if output_.dtype is not grad_.dtype:
-                    check_dtypes("sigmoid_backward", B.inner, output_, grad_)
-                return Tensor(B.Float, B.inner.sigmoid_backward(output_, grad_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
-            grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
-            if output_.primitive.dtype is not grad_.primitive.dtype:
-                check_dtypes("sigmoid_backward", B.inner, output_.primitive, grad_.primitive)
-            return Tensor(B.Autodiff, AD.sigmoid_backward(output_, grad_), ctx)
-        if output.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                output_ = output.primitive if output.kind is B.Float else output.as_float("Torch")
-                grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", output)
-                if output_.dtype is not grad_.dtype:
-                    check_dtypes("sigmoid_backward", B.inner, output_, grad_)
-                return Tensor(B.Float, B.inner.sigmoid_backward(output_, grad_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
-            grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
-            if output_.primitive.dtype is not grad_.primitive.dtype:
-                check_dtypes("sigmoid_backward", B.inner, output_.primitive, grad_.primitive)
-            return Tensor(B.Autodiff, AD.sigmoid_backward(output_, grad_), ctx)
-        raise unsupported_backend("sigmoid_backward", output)
+        B = getattr(BACKENDS, output.kind.variant)
+        if ctx is DISABLED:
+            output_ = output.primitive if output.kind is B.Float else output.as_float()
+            grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(output)
+            if output_.dtype is not grad_.dtype:
+                check_dtypes("sigmoid_backward", B.inner, output_, grad_)
+            return Tensor(B.Float, B.inner.sigmoid_backward(output_, grad_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        output_ = output.primitive if output.kind is B.Autodiff else output.lift(AD)
+        grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, output)
+        if output_.primitive.dtype is not grad_.primitive.dtype:
+            check_dtypes("sigmoid_backward", B.inner, output_.primitive, grad_.primitive)
+        return Tensor(B.Autodiff, AD.sigmoid_backward(output_, grad_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("sigmoid_backward", "broadcast", error, output=output, grad=grad)
         raise
@@ -1758,58 +1068,32 @@ def hard_sigmoid(tensor: Tensor, alpha: float, beta: float) -> Tensor:
 def log_sigmoid(tensor: Tensor) -> Tensor:
     """Element-wise log(sigmoid(x)), stable for large |x|."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.log_sigmoid(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.log_sigmoid(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.log_sigmoid(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.log_sigmoid(tensor_), ctx)
-    raise unsupported_backend("log_sigmoid", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.log_sigmoid(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.log_sigmoid(tensor_), ctx)
 
 
 def log_sigmoid_backward(x: Tensor, grad: Tensor) -> Tensor:
     """log_sigmoid's backward, grad * sigmoid(-x) (1 - sigmoid(x) without the cancellation)."""
     try:
         ctx = x.context if grad.context is x.context else x.context.merge(grad.context)
-        if x.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
-                grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("NumPy", x)
-                if x_.dtype is not grad_.dtype:
-                    check_dtypes("log_sigmoid_backward", B.inner, x_, grad_)
-                return Tensor(B.Float, B.inner.log_sigmoid_backward(x_, grad_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-            grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
-            if x_.primitive.dtype is not grad_.primitive.dtype:
-                check_dtypes("log_sigmoid_backward", B.inner, x_.primitive, grad_.primitive)
-            return Tensor(B.Autodiff, AD.log_sigmoid_backward(x_, grad_), ctx)
-        if x.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
-                grad_ = grad.primitive if grad.kind is B.Float else grad.as_float("Torch", x)
-                if x_.dtype is not grad_.dtype:
-                    check_dtypes("log_sigmoid_backward", B.inner, x_, grad_)
-                return Tensor(B.Float, B.inner.log_sigmoid_backward(x_, grad_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-            grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
-            if x_.primitive.dtype is not grad_.primitive.dtype:
-                check_dtypes("log_sigmoid_backward", B.inner, x_.primitive, grad_.primitive)
-            return Tensor(B.Autodiff, AD.log_sigmoid_backward(x_, grad_), ctx)
-        raise unsupported_backend("log_sigmoid_backward", x)
+        B = getattr(BACKENDS, x.kind.variant)
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float()
+            grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(x)
+            if x_.dtype is not grad_.dtype:
+                check_dtypes("log_sigmoid_backward", B.inner, x_, grad_)
+            return Tensor(B.Float, B.inner.log_sigmoid_backward(x_, grad_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
+        if x_.primitive.dtype is not grad_.primitive.dtype:
+            check_dtypes("log_sigmoid_backward", B.inner, x_.primitive, grad_.primitive)
+        return Tensor(B.Autodiff, AD.log_sigmoid_backward(x_, grad_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("log_sigmoid_backward", "broadcast", error, x=x, grad=grad)
         raise
@@ -1824,23 +1108,13 @@ def softmax(tensor: Tensor, dim: int) -> Tensor:
     """e^x / sum(e^x) along `dim`, shifted by the row max (stable for large inputs)."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                return Tensor(B.Float, B.inner.softmax(tensor_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.softmax(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                return Tensor(B.Float, B.inner.softmax(tensor_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.softmax(tensor_, dim), ctx)
-        raise unsupported_backend("softmax", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.softmax(tensor_, dim), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.softmax(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("softmax", None, error, tensor=tensor, dim=dim)
         raise
@@ -1850,23 +1124,13 @@ def log_softmax(tensor: Tensor, dim: int) -> Tensor:
     """log(softmax(x)) along `dim`, as x - max - log(sum(e^(x - max))) (stable)."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                return Tensor(B.Float, B.inner.log_softmax(tensor_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.log_softmax(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                return Tensor(B.Float, B.inner.log_softmax(tensor_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.log_softmax(tensor_, dim), ctx)
-        raise unsupported_backend("log_softmax", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.log_softmax(tensor_, dim), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.log_softmax(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("log_softmax", None, error, tensor=tensor, dim=dim)
         raise
@@ -1880,46 +1144,26 @@ def softmin(tensor: Tensor, dim: int) -> Tensor:
 def float_sum(tensor: Tensor) -> Tensor:
     """Sum of all elements, shape [1]."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_sum(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sum(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_sum(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sum(tensor_), ctx)
-    raise unsupported_backend("float_sum", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_sum(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_sum(tensor_), ctx)
 
 
 def float_sum_dim(tensor: Tensor, dim: int) -> Tensor:
     """Sum along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                return Tensor(B.Float, B.inner.float_sum_dim(tensor_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.float_sum_dim(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                return Tensor(B.Float, B.inner.float_sum_dim(tensor_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.float_sum_dim(tensor_, dim), ctx)
-        raise unsupported_backend("float_sum_dim", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_sum_dim(tensor_, dim), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_sum_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_sum_dim", None, error, tensor=tensor, dim=dim)
         raise
@@ -1928,46 +1172,26 @@ def float_sum_dim(tensor: Tensor, dim: int) -> Tensor:
 def float_mean(tensor: Tensor) -> Tensor:
     """Mean of all elements, shape [1]."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_mean(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_mean(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_mean(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_mean(tensor_), ctx)
-    raise unsupported_backend("float_mean", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_mean(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_mean(tensor_), ctx)
 
 
 def float_mean_dim(tensor: Tensor, dim: int) -> Tensor:
     """Mean along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                return Tensor(B.Float, B.inner.float_mean_dim(tensor_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.float_mean_dim(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                return Tensor(B.Float, B.inner.float_mean_dim(tensor_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.float_mean_dim(tensor_, dim), ctx)
-        raise unsupported_backend("float_mean_dim", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_mean_dim(tensor_, dim), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_mean_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_mean_dim", None, error, tensor=tensor, dim=dim)
         raise
@@ -1976,46 +1200,26 @@ def float_mean_dim(tensor: Tensor, dim: int) -> Tensor:
 def float_prod(tensor: Tensor) -> Tensor:
     """Product of all elements, shape [1]."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_prod(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_prod(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_prod(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_prod(tensor_), ctx)
-    raise unsupported_backend("float_prod", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_prod(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_prod(tensor_), ctx)
 
 
 def float_prod_dim(tensor: Tensor, dim: int) -> Tensor:
     """Product along `dim`, keeping it with size 1 (its gradient is exact at zeros)."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                return Tensor(B.Float, B.inner.float_prod_dim(tensor_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.float_prod_dim(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                return Tensor(B.Float, B.inner.float_prod_dim(tensor_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.float_prod_dim(tensor_, dim), ctx)
-        raise unsupported_backend("float_prod_dim", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_prod_dim(tensor_, dim), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_prod_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_prod_dim", None, error, tensor=tensor, dim=dim)
         raise
@@ -2035,27 +1239,15 @@ def float_max_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor
     """(largest element, its index) along `dim`, keeping it; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                out0, out1 = B.inner.float_max_dim_with_indices(tensor_, dim)
-                return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            out0, out1 = AD.float_max_dim_with_indices(tensor_, dim)
-            return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                out0, out1 = B.inner.float_max_dim_with_indices(tensor_, dim)
-                return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            out0, out1 = AD.float_max_dim_with_indices(tensor_, dim)
-            return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
-        raise unsupported_backend("float_max_dim_with_indices", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            out0, out1 = B.inner.float_max_dim_with_indices(tensor_, dim)
+            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        out0, out1 = AD.float_max_dim_with_indices(tensor_, dim)
+        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_max_dim_with_indices", "nonempty", error, tensor=tensor, dim=dim)
         raise
@@ -2075,27 +1267,15 @@ def float_min_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor
     """(smallest element, its index) along `dim`, keeping it; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                out0, out1 = B.inner.float_min_dim_with_indices(tensor_, dim)
-                return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            out0, out1 = AD.float_min_dim_with_indices(tensor_, dim)
-            return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                out0, out1 = B.inner.float_min_dim_with_indices(tensor_, dim)
-                return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            out0, out1 = AD.float_min_dim_with_indices(tensor_, dim)
-            return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
-        raise unsupported_backend("float_min_dim_with_indices", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            out0, out1 = B.inner.float_min_dim_with_indices(tensor_, dim)
+            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        out0, out1 = AD.float_min_dim_with_indices(tensor_, dim)
+        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_min_dim_with_indices", "nonempty", error, tensor=tensor, dim=dim)
         raise
@@ -2115,23 +1295,13 @@ def float_argmax(tensor: Tensor, dim: int) -> Tensor:
     """Index (int64) of the largest element along `dim`, kept; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                return Tensor(B.Int, B.inner.float_argmax(tensor_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Int, AD.float_argmax(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                return Tensor(B.Int, B.inner.float_argmax(tensor_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Int, AD.float_argmax(tensor_, dim), ctx)
-        raise unsupported_backend("float_argmax", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Int, B.inner.float_argmax(tensor_, dim), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Int, AD.float_argmax(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_argmax", "nonempty", error, tensor=tensor, dim=dim)
         raise
@@ -2141,23 +1311,13 @@ def float_argmin(tensor: Tensor, dim: int) -> Tensor:
     """Index (int64) of the smallest element along `dim`, kept; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                return Tensor(B.Int, B.inner.float_argmin(tensor_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Int, AD.float_argmin(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                return Tensor(B.Int, B.inner.float_argmin(tensor_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Int, AD.float_argmin(tensor_, dim), ctx)
-        raise unsupported_backend("float_argmin", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Int, B.inner.float_argmin(tensor_, dim), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Int, AD.float_argmin(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_argmin", "nonempty", error, tensor=tensor, dim=dim)
         raise
@@ -2166,46 +1326,26 @@ def float_argmin(tensor: Tensor, dim: int) -> Tensor:
 def float_any(tensor: Tensor) -> Tensor:
     """Whether any element is non-zero, shape [1]."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Bool, B.inner.float_any(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Bool, AD.float_any(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Bool, B.inner.float_any(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Bool, AD.float_any(tensor_), ctx)
-    raise unsupported_backend("float_any", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Bool, B.inner.float_any(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Bool, AD.float_any(tensor_), ctx)
 
 
 def float_any_dim(tensor: Tensor, dim: int) -> Tensor:
     """Whether any element is non-zero along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                return Tensor(B.Bool, B.inner.float_any_dim(tensor_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Bool, AD.float_any_dim(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                return Tensor(B.Bool, B.inner.float_any_dim(tensor_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Bool, AD.float_any_dim(tensor_, dim), ctx)
-        raise unsupported_backend("float_any_dim", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Bool, B.inner.float_any_dim(tensor_, dim), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Bool, AD.float_any_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_any_dim", None, error, tensor=tensor, dim=dim)
         raise
@@ -2214,46 +1354,26 @@ def float_any_dim(tensor: Tensor, dim: int) -> Tensor:
 def float_all(tensor: Tensor) -> Tensor:
     """Whether every element is non-zero, shape [1]."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Bool, B.inner.float_all(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Bool, AD.float_all(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Bool, B.inner.float_all(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Bool, AD.float_all(tensor_), ctx)
-    raise unsupported_backend("float_all", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Bool, B.inner.float_all(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Bool, AD.float_all(tensor_), ctx)
 
 
 def float_all_dim(tensor: Tensor, dim: int) -> Tensor:
     """Whether every element is non-zero along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                return Tensor(B.Bool, B.inner.float_all_dim(tensor_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Bool, AD.float_all_dim(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                return Tensor(B.Bool, B.inner.float_all_dim(tensor_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Bool, AD.float_all_dim(tensor_, dim), ctx)
-        raise unsupported_backend("float_all_dim", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Bool, B.inner.float_all_dim(tensor_, dim), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Bool, AD.float_all_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_all_dim", None, error, tensor=tensor, dim=dim)
         raise
@@ -2263,23 +1383,13 @@ def float_cumsum(tensor: Tensor, dim: int) -> Tensor:
     """Running sum along `dim`."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                return Tensor(B.Float, B.inner.float_cumsum(tensor_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.float_cumsum(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                return Tensor(B.Float, B.inner.float_cumsum(tensor_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.float_cumsum(tensor_, dim), ctx)
-        raise unsupported_backend("float_cumsum", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_cumsum(tensor_, dim), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_cumsum(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_cumsum", None, error, tensor=tensor, dim=dim)
         raise
@@ -2289,23 +1399,13 @@ def float_cumprod(tensor: Tensor, dim: int) -> Tensor:
     """Running product along `dim` (its gradient is exact at zeros)."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                return Tensor(B.Float, B.inner.float_cumprod(tensor_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.float_cumprod(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                return Tensor(B.Float, B.inner.float_cumprod(tensor_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.float_cumprod(tensor_, dim), ctx)
-        raise unsupported_backend("float_cumprod", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_cumprod(tensor_, dim), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_cumprod(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_cumprod", None, error, tensor=tensor, dim=dim)
         raise
@@ -2315,23 +1415,13 @@ def float_cummin(tensor: Tensor, dim: int) -> Tensor:
     """Running minimum along `dim`."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                return Tensor(B.Float, B.inner.float_cummin(tensor_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.float_cummin(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                return Tensor(B.Float, B.inner.float_cummin(tensor_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.float_cummin(tensor_, dim), ctx)
-        raise unsupported_backend("float_cummin", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_cummin(tensor_, dim), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_cummin(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_cummin", None, error, tensor=tensor, dim=dim)
         raise
@@ -2341,23 +1431,13 @@ def float_cummax(tensor: Tensor, dim: int) -> Tensor:
     """Running maximum along `dim`."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                return Tensor(B.Float, B.inner.float_cummax(tensor_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.float_cummax(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                return Tensor(B.Float, B.inner.float_cummax(tensor_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.float_cummax(tensor_, dim), ctx)
-        raise unsupported_backend("float_cummax", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_cummax(tensor_, dim), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_cummax(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_cummax", None, error, tensor=tensor, dim=dim)
         raise
@@ -2372,27 +1452,15 @@ def float_sort_with_indices(tensor: Tensor, dim: int, descending: bool) -> tuple
     """(sorted elements, their indices) along `dim`; equal elements keep their order."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                out0, out1 = B.inner.float_sort_with_indices(tensor_, dim, descending)
-                return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            out0, out1 = AD.float_sort_with_indices(tensor_, dim, descending)
-            return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                out0, out1 = B.inner.float_sort_with_indices(tensor_, dim, descending)
-                return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            out0, out1 = AD.float_sort_with_indices(tensor_, dim, descending)
-            return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
-        raise unsupported_backend("float_sort_with_indices", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            out0, out1 = B.inner.float_sort_with_indices(tensor_, dim, descending)
+            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        out0, out1 = AD.float_sort_with_indices(tensor_, dim, descending)
+        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract(
             "float_sort_with_indices", None, error, tensor=tensor, dim=dim, descending=descending
@@ -2404,23 +1472,13 @@ def float_argsort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
     """The indices (int64) that sort along `dim`; equal elements keep their order."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                return Tensor(B.Int, B.inner.float_argsort(tensor_, dim, descending), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Int, AD.float_argsort(tensor_, dim, descending), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                return Tensor(B.Int, B.inner.float_argsort(tensor_, dim, descending), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Int, AD.float_argsort(tensor_, dim, descending), ctx)
-        raise unsupported_backend("float_argsort", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Int, B.inner.float_argsort(tensor_, dim, descending), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Int, AD.float_argsort(tensor_, dim, descending), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_argsort", None, error, tensor=tensor, dim=dim, descending=descending)
         raise
@@ -2435,27 +1493,15 @@ def float_topk_with_indices(tensor: Tensor, k: int, dim: int) -> tuple[Tensor, T
     """(the k largest elements, their indices) along `dim`; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                out0, out1 = B.inner.float_topk_with_indices(tensor_, k, dim)
-                return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            out0, out1 = AD.float_topk_with_indices(tensor_, k, dim)
-            return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                out0, out1 = B.inner.float_topk_with_indices(tensor_, k, dim)
-                return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            out0, out1 = AD.float_topk_with_indices(tensor_, k, dim)
-            return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
-        raise unsupported_backend("float_topk_with_indices", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            out0, out1 = B.inner.float_topk_with_indices(tensor_, k, dim)
+            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        out0, out1 = AD.float_topk_with_indices(tensor_, k, dim)
+        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_topk_with_indices", None, error, tensor=tensor, k=k, dim=dim)
         raise
@@ -2465,23 +1511,13 @@ def float_argtopk(tensor: Tensor, k: int, dim: int) -> Tensor:
     """The indices (int64) of the k largest elements along `dim`; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                return Tensor(B.Int, B.inner.float_argtopk(tensor_, k, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Int, AD.float_argtopk(tensor_, k, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                return Tensor(B.Int, B.inner.float_argtopk(tensor_, k, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Int, AD.float_argtopk(tensor_, k, dim), ctx)
-        raise unsupported_backend("float_argtopk", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Int, B.inner.float_argtopk(tensor_, k, dim), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Int, AD.float_argtopk(tensor_, k, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_argtopk", None, error, tensor=tensor, k=k, dim=dim)
         raise
@@ -2490,46 +1526,26 @@ def float_argtopk(tensor: Tensor, k: int, dim: int) -> Tensor:
 def float_reshape(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """The same elements in a new shape (-1 infers one dim)."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_reshape(tensor_, shape), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_reshape(tensor_, shape), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_reshape(tensor_, shape), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_reshape(tensor_, shape), ctx)
-    raise unsupported_backend("float_reshape", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_reshape(tensor_, shape), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_reshape(tensor_, shape), ctx)
 
 
 def float_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
     """Swaps two dims."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                return Tensor(B.Float, B.inner.float_swap_dims(tensor_, dim1, dim2), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.float_swap_dims(tensor_, dim1, dim2), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                return Tensor(B.Float, B.inner.float_swap_dims(tensor_, dim1, dim2), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.float_swap_dims(tensor_, dim1, dim2), ctx)
-        raise unsupported_backend("float_swap_dims", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_swap_dims(tensor_, dim1, dim2), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_swap_dims(tensor_, dim1, dim2), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_swap_dims", None, error, tensor=tensor, dim1=dim1, dim2=dim2)
         raise
@@ -2544,23 +1560,13 @@ def float_permute(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     """Reorders the dims; dim i of the result is dim axes[i] of the tensor."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                return Tensor(B.Float, B.inner.float_permute(tensor_, axes), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.float_permute(tensor_, axes), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                return Tensor(B.Float, B.inner.float_permute(tensor_, axes), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.float_permute(tensor_, axes), ctx)
-        raise unsupported_backend("float_permute", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_permute(tensor_, axes), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_permute(tensor_, axes), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_permute", None, error, tensor=tensor, axes=axes)
         raise
@@ -2570,23 +1576,13 @@ def float_flip(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     """Reverses the order of the elements along each of `axes`."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                return Tensor(B.Float, B.inner.float_flip(tensor_, axes), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.float_flip(tensor_, axes), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                return Tensor(B.Float, B.inner.float_flip(tensor_, axes), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.float_flip(tensor_, axes), ctx)
-        raise unsupported_backend("float_flip", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_flip(tensor_, axes), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_flip(tensor_, axes), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_flip", None, error, tensor=tensor, axes=axes)
         raise
@@ -2595,46 +1591,26 @@ def float_flip(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
 def float_expand(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Broadcasts to `shape` (size-1 dims stretch; new dims go in front)."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_expand(tensor_, shape), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_expand(tensor_, shape), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_expand(tensor_, shape), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_expand(tensor_, shape), ctx)
-    raise unsupported_backend("float_expand", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_expand(tensor_, shape), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_expand(tensor_, shape), ctx)
 
 
 def float_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
     """The tensor repeated `times` times along dim, tiled ([a, b] -> [a, b, a, b])."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                return Tensor(B.Float, B.inner.float_repeat_dim(tensor_, dim, times), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.float_repeat_dim(tensor_, dim, times), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                return Tensor(B.Float, B.inner.float_repeat_dim(tensor_, dim, times), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.float_repeat_dim(tensor_, dim, times), ctx)
-        raise unsupported_backend("float_repeat_dim", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_repeat_dim(tensor_, dim, times), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_repeat_dim(tensor_, dim, times), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_repeat_dim", None, error, tensor=tensor, dim=dim, times=times)
         raise
@@ -2643,23 +1619,13 @@ def float_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
 def float_slice(tensor: Tensor, slices: tuple[tuple[int, int, int], ...]) -> Tensor:
     """The elements in `slices`, one per leading dim (ints keep their dim with size 1)."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_slice(tensor_, slices), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_slice(tensor_, slices), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_slice(tensor_, slices), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_slice(tensor_, slices), ctx)
-    raise unsupported_backend("float_slice", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_slice(tensor_, slices), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_slice(tensor_, slices), ctx)
 
 
 def float_slice_assign(
@@ -2667,58 +1633,32 @@ def float_slice_assign(
 ) -> Tensor:
     """A copy of the tensor with the elements in `slices` replaced by `value`."""
     ctx = tensor.context if value.context is tensor.context else tensor.context.merge(value.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("float_slice_assign", B.inner, tensor_, value_)
-            return Tensor(B.Float, B.inner.float_slice_assign(tensor_, slices, value_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
-        if tensor_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes("float_slice_assign", B.inner, tensor_.primitive, value_.primitive)
-        return Tensor(B.Autodiff, AD.float_slice_assign(tensor_, slices, value_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("float_slice_assign", B.inner, tensor_, value_)
-            return Tensor(B.Float, B.inner.float_slice_assign(tensor_, slices, value_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
-        if tensor_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes("float_slice_assign", B.inner, tensor_.primitive, value_.primitive)
-        return Tensor(B.Autodiff, AD.float_slice_assign(tensor_, slices, value_), ctx)
-    raise unsupported_backend("float_slice_assign", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        value_ = value.primitive if value.kind is B.Float else value.as_float(tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("float_slice_assign", B.inner, tensor_, value_)
+        return Tensor(B.Float, B.inner.float_slice_assign(tensor_, slices, value_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+    if tensor_.primitive.dtype is not value_.primitive.dtype:
+        check_dtypes("float_slice_assign", B.inner, tensor_.primitive, value_.primitive)
+    return Tensor(B.Autodiff, AD.float_slice_assign(tensor_, slices, value_), ctx)
 
 
 def float_cat(tensors: list[Tensor], dim: int) -> Tensor:
     """The tensors joined along dim (every other dim must match)."""
     try:
         ctx = merge_contexts(DISABLED, tensors)
-        if tensors[0].kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensors_ = [t.as_float("NumPy", tensors[0]) for t in tensors]
-                return Tensor(B.Float, B.inner.float_cat(tensors_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensors_ = [t.lift(AD, tensors[0]) for t in tensors]
-            return Tensor(B.Autodiff, AD.float_cat(tensors_, dim), ctx)
-        if tensors[0].kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensors_ = [t.as_float("Torch", tensors[0]) for t in tensors]
-                return Tensor(B.Float, B.inner.float_cat(tensors_, dim), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensors_ = [t.lift(AD, tensors[0]) for t in tensors]
-            return Tensor(B.Autodiff, AD.float_cat(tensors_, dim), ctx)
-        raise unsupported_backend("float_cat", tensors[0])
+        B = getattr(BACKENDS, tensors[0].kind.variant)
+        if ctx is DISABLED:
+            tensors_ = [t.as_float(tensors[0]) for t in tensors]
+            return Tensor(B.Float, B.inner.float_cat(tensors_, dim), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensors_ = [t.lift(AD, tensors[0]) for t in tensors]
+        return Tensor(B.Autodiff, AD.float_cat(tensors_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_cat", "cat", error, tensors=tensors, dim=dim)
         raise
@@ -2728,23 +1668,13 @@ def float_unfold(tensor: Tensor, dim: int, size: int, step: int) -> Tensor:
     """Windows of `size` every `step` along dim, as [pre, windows, post, size]."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                return Tensor(B.Float, B.inner.float_unfold(tensor_, dim, size, step), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.float_unfold(tensor_, dim, size, step), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                return Tensor(B.Float, B.inner.float_unfold(tensor_, dim, size, step), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            return Tensor(B.Autodiff, AD.float_unfold(tensor_, dim, size, step), ctx)
-        raise unsupported_backend("float_unfold", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_unfold(tensor_, dim, size, step), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_unfold(tensor_, dim, size, step), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_unfold", None, error, tensor=tensor, dim=dim, size=size, step=step)
         raise
@@ -2753,23 +1683,13 @@ def float_unfold(tensor: Tensor, dim: int, size: int, step: int) -> Tensor:
 def float_cast(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """The tensor in another float dtype (the gradient is cast back)."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_cast(tensor_, dtype), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_cast(tensor_, dtype), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_cast(tensor_, dtype), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_cast(tensor_, dtype), ctx)
-    raise unsupported_backend("float_cast", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Float, B.inner.float_cast(tensor_, dtype), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Autodiff, AD.float_cast(tensor_, dtype), ctx)
 
 
 def float_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
@@ -2780,35 +1700,15 @@ def float_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
             if indices.context is tensor.context
             else tensor.context.merge(indices.context)
         )
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                indices_ = (
-                    indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-                )
-                return Tensor(B.Float, B.inner.float_gather(dim, tensor_, indices_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-            )
-            return Tensor(B.Autodiff, AD.float_gather(dim, tensor_, indices_), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                indices_ = (
-                    indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-                )
-                return Tensor(B.Float, B.inner.float_gather(dim, tensor_, indices_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-            )
-            return Tensor(B.Autodiff, AD.float_gather(dim, tensor_, indices_), ctx)
-        raise unsupported_backend("float_gather", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
+            return Tensor(B.Float, B.inner.float_gather(dim, tensor_, indices_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
+        return Tensor(B.Autodiff, AD.float_gather(dim, tensor_, indices_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_gather", "indexed", error, dim=dim, tensor=tensor, indices=indices)
         raise
@@ -2820,55 +1720,23 @@ def float_scatter(
     """A copy with tensor at `indices` along dim (update)= value (update assign or add)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                indices_ = (
-                    indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-                )
-                value_ = (
-                    value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
-                )
-                if tensor_.dtype is not value_.dtype:
-                    check_dtypes("float_scatter", B.inner, tensor_, value_)
-                return Tensor(
-                    B.Float, B.inner.float_scatter(dim, tensor_, indices_, value_, update), ctx
-                )
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
+            value_ = value.primitive if value.kind is B.Float else value.as_float(tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("float_scatter", B.inner, tensor_, value_)
+            return Tensor(
+                B.Float, B.inner.float_scatter(dim, tensor_, indices_, value_, update), ctx
             )
-            value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
-            if tensor_.primitive.dtype is not value_.primitive.dtype:
-                check_dtypes("float_scatter", B.inner, tensor_.primitive, value_.primitive)
-            return Tensor(B.Autodiff, AD.float_scatter(dim, tensor_, indices_, value_, update), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                indices_ = (
-                    indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-                )
-                value_ = (
-                    value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
-                )
-                if tensor_.dtype is not value_.dtype:
-                    check_dtypes("float_scatter", B.inner, tensor_, value_)
-                return Tensor(
-                    B.Float, B.inner.float_scatter(dim, tensor_, indices_, value_, update), ctx
-                )
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-            )
-            value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
-            if tensor_.primitive.dtype is not value_.primitive.dtype:
-                check_dtypes("float_scatter", B.inner, tensor_.primitive, value_.primitive)
-            return Tensor(B.Autodiff, AD.float_scatter(dim, tensor_, indices_, value_, update), ctx)
-        raise unsupported_backend("float_scatter", tensor)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
+        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        if tensor_.primitive.dtype is not value_.primitive.dtype:
+            check_dtypes("float_scatter", B.inner, tensor_.primitive, value_.primitive)
+        return Tensor(B.Autodiff, AD.float_scatter(dim, tensor_, indices_, value_, update), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract(
             "float_scatter",
@@ -2887,55 +1755,21 @@ def float_scatter_add(dim: int, tensor: Tensor, indices: Tensor, value: Tensor) 
     """scatter with update add (repeated indices accumulate)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                indices_ = (
-                    indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-                )
-                value_ = (
-                    value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
-                )
-                if tensor_.dtype is not value_.dtype:
-                    check_dtypes("float_scatter_add", B.inner, tensor_, value_)
-                return Tensor(
-                    B.Float, B.inner.float_scatter_add(dim, tensor_, indices_, value_), ctx
-                )
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-            )
-            value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
-            if tensor_.primitive.dtype is not value_.primitive.dtype:
-                check_dtypes("float_scatter_add", B.inner, tensor_.primitive, value_.primitive)
-            return Tensor(B.Autodiff, AD.float_scatter_add(dim, tensor_, indices_, value_), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                indices_ = (
-                    indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-                )
-                value_ = (
-                    value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
-                )
-                if tensor_.dtype is not value_.dtype:
-                    check_dtypes("float_scatter_add", B.inner, tensor_, value_)
-                return Tensor(
-                    B.Float, B.inner.float_scatter_add(dim, tensor_, indices_, value_), ctx
-                )
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-            )
-            value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
-            if tensor_.primitive.dtype is not value_.primitive.dtype:
-                check_dtypes("float_scatter_add", B.inner, tensor_.primitive, value_.primitive)
-            return Tensor(B.Autodiff, AD.float_scatter_add(dim, tensor_, indices_, value_), ctx)
-        raise unsupported_backend("float_scatter_add", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
+            value_ = value.primitive if value.kind is B.Float else value.as_float(tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("float_scatter_add", B.inner, tensor_, value_)
+            return Tensor(B.Float, B.inner.float_scatter_add(dim, tensor_, indices_, value_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
+        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        if tensor_.primitive.dtype is not value_.primitive.dtype:
+            check_dtypes("float_scatter_add", B.inner, tensor_.primitive, value_.primitive)
+        return Tensor(B.Autodiff, AD.float_scatter_add(dim, tensor_, indices_, value_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract(
             "float_scatter_add",
@@ -2957,35 +1791,15 @@ def float_select(tensor: Tensor, dim: int, indices: Tensor) -> Tensor:
             if indices.context is tensor.context
             else tensor.context.merge(indices.context)
         )
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                indices_ = (
-                    indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-                )
-                return Tensor(B.Float, B.inner.float_select(tensor_, dim, indices_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-            )
-            return Tensor(B.Autodiff, AD.float_select(tensor_, dim, indices_), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                indices_ = (
-                    indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-                )
-                return Tensor(B.Float, B.inner.float_select(tensor_, dim, indices_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-            )
-            return Tensor(B.Autodiff, AD.float_select(tensor_, dim, indices_), ctx)
-        raise unsupported_backend("float_select", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
+            return Tensor(B.Float, B.inner.float_select(tensor_, dim, indices_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
+        return Tensor(B.Autodiff, AD.float_select(tensor_, dim, indices_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_select", "selected", error, tensor=tensor, dim=dim, indices=indices)
         raise
@@ -2997,63 +1811,25 @@ def float_select_assign(
     """A copy with the slices of dim at `indices` (update)= the slices of `value` (assign or add)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                indices_ = (
-                    indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-                )
-                value_ = (
-                    value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
-                )
-                if tensor_.dtype is not value_.dtype:
-                    check_dtypes("float_select_assign", B.inner, tensor_, value_)
-                return Tensor(
-                    B.Float,
-                    B.inner.float_select_assign(tensor_, dim, indices_, value_, update),
-                    ctx,
-                )
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-            )
-            value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
-            if tensor_.primitive.dtype is not value_.primitive.dtype:
-                check_dtypes("float_select_assign", B.inner, tensor_.primitive, value_.primitive)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
+            value_ = value.primitive if value.kind is B.Float else value.as_float(tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("float_select_assign", B.inner, tensor_, value_)
             return Tensor(
-                B.Autodiff, AD.float_select_assign(tensor_, dim, indices_, value_, update), ctx
+                B.Float, B.inner.float_select_assign(tensor_, dim, indices_, value_, update), ctx
             )
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                indices_ = (
-                    indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-                )
-                value_ = (
-                    value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
-                )
-                if tensor_.dtype is not value_.dtype:
-                    check_dtypes("float_select_assign", B.inner, tensor_, value_)
-                return Tensor(
-                    B.Float,
-                    B.inner.float_select_assign(tensor_, dim, indices_, value_, update),
-                    ctx,
-                )
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-            )
-            value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
-            if tensor_.primitive.dtype is not value_.primitive.dtype:
-                check_dtypes("float_select_assign", B.inner, tensor_.primitive, value_.primitive)
-            return Tensor(
-                B.Autodiff, AD.float_select_assign(tensor_, dim, indices_, value_, update), ctx
-            )
-        raise unsupported_backend("float_select_assign", tensor)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
+        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        if tensor_.primitive.dtype is not value_.primitive.dtype:
+            check_dtypes("float_select_assign", B.inner, tensor_.primitive, value_.primitive)
+        return Tensor(
+            B.Autodiff, AD.float_select_assign(tensor_, dim, indices_, value_, update), ctx
+        )
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract(
             "float_select_assign",
@@ -3072,55 +1848,21 @@ def float_select_add(tensor: Tensor, dim: int, indices: Tensor, value: Tensor) -
     """select_assign with update add (repeated indices accumulate)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                indices_ = (
-                    indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-                )
-                value_ = (
-                    value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
-                )
-                if tensor_.dtype is not value_.dtype:
-                    check_dtypes("float_select_add", B.inner, tensor_, value_)
-                return Tensor(
-                    B.Float, B.inner.float_select_add(tensor_, dim, indices_, value_), ctx
-                )
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-            )
-            value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
-            if tensor_.primitive.dtype is not value_.primitive.dtype:
-                check_dtypes("float_select_add", B.inner, tensor_.primitive, value_.primitive)
-            return Tensor(B.Autodiff, AD.float_select_add(tensor_, dim, indices_, value_), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                indices_ = (
-                    indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-                )
-                value_ = (
-                    value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
-                )
-                if tensor_.dtype is not value_.dtype:
-                    check_dtypes("float_select_add", B.inner, tensor_, value_)
-                return Tensor(
-                    B.Float, B.inner.float_select_add(tensor_, dim, indices_, value_), ctx
-                )
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-            )
-            value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
-            if tensor_.primitive.dtype is not value_.primitive.dtype:
-                check_dtypes("float_select_add", B.inner, tensor_.primitive, value_.primitive)
-            return Tensor(B.Autodiff, AD.float_select_add(tensor_, dim, indices_, value_), ctx)
-        raise unsupported_backend("float_select_add", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
+            value_ = value.primitive if value.kind is B.Float else value.as_float(tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("float_select_add", B.inner, tensor_, value_)
+            return Tensor(B.Float, B.inner.float_select_add(tensor_, dim, indices_, value_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
+        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        if tensor_.primitive.dtype is not value_.primitive.dtype:
+            check_dtypes("float_select_add", B.inner, tensor_.primitive, value_.primitive)
+        return Tensor(B.Autodiff, AD.float_select_add(tensor_, dim, indices_, value_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract(
             "float_select_add",
@@ -3138,43 +1880,21 @@ def float_mask_where(tensor: Tensor, mask: Tensor, value: Tensor) -> Tensor:
     """value where mask is true, else tensor (all three broadcast)."""
     try:
         ctx = tensor.context.merge(mask.context).merge(value.context)
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
-                value_ = (
-                    value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
-                )
-                if tensor_.dtype is not value_.dtype:
-                    check_dtypes("float_mask_where", B.inner, tensor_, value_)
-                return Tensor(B.Float, B.inner.float_mask_where(tensor_, mask_, value_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
-            value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
-            if tensor_.primitive.dtype is not value_.primitive.dtype:
-                check_dtypes("float_mask_where", B.inner, tensor_.primitive, value_.primitive)
-            return Tensor(B.Autodiff, AD.float_mask_where(tensor_, mask_, value_), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
-                value_ = (
-                    value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
-                )
-                if tensor_.dtype is not value_.dtype:
-                    check_dtypes("float_mask_where", B.inner, tensor_, value_)
-                return Tensor(B.Float, B.inner.float_mask_where(tensor_, mask_, value_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
-            value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
-            if tensor_.primitive.dtype is not value_.primitive.dtype:
-                check_dtypes("float_mask_where", B.inner, tensor_.primitive, value_.primitive)
-            return Tensor(B.Autodiff, AD.float_mask_where(tensor_, mask_, value_), ctx)
-        raise unsupported_backend("float_mask_where", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
+            value_ = value.primitive if value.kind is B.Float else value.as_float(tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("float_mask_where", B.inner, tensor_, value_)
+            return Tensor(B.Float, B.inner.float_mask_where(tensor_, mask_, value_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
+        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        if tensor_.primitive.dtype is not value_.primitive.dtype:
+            check_dtypes("float_mask_where", B.inner, tensor_.primitive, value_.primitive)
+        return Tensor(B.Autodiff, AD.float_mask_where(tensor_, mask_, value_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract(
             "float_mask_where", "broadcast", error, tensor=tensor, mask=mask, value=value
@@ -3188,27 +1908,15 @@ def float_mask_fill(tensor: Tensor, mask: Tensor, value: float) -> Tensor:
         ctx = (
             tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
         )
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
-                return Tensor(B.Float, B.inner.float_mask_fill(tensor_, mask_, value), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
-            return Tensor(B.Autodiff, AD.float_mask_fill(tensor_, mask_, value), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
-                return Tensor(B.Float, B.inner.float_mask_fill(tensor_, mask_, value), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
-            return Tensor(B.Autodiff, AD.float_mask_fill(tensor_, mask_, value), ctx)
-        raise unsupported_backend("float_mask_fill", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
+            return Tensor(B.Float, B.inner.float_mask_fill(tensor_, mask_, value), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
+        return Tensor(B.Autodiff, AD.float_mask_fill(tensor_, mask_, value), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_mask_fill", "broadcast", error, tensor=tensor, mask=mask, value=value)
         raise
@@ -3217,53 +1925,29 @@ def float_mask_fill(tensor: Tensor, mask: Tensor, value: float) -> Tensor:
 def float_mask_select(tensor: Tensor, mask: Tensor) -> Tensor:
     """The elements where mask (of the tensor's shape) is true, as 1-D (data-dependent length)."""
     ctx = tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
-            return Tensor(B.Float, B.inner.float_mask_select(tensor_, mask_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
-        return Tensor(B.Autodiff, AD.float_mask_select(tensor_, mask_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
-            return Tensor(B.Float, B.inner.float_mask_select(tensor_, mask_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
-        return Tensor(B.Autodiff, AD.float_mask_select(tensor_, mask_), ctx)
-    raise unsupported_backend("float_mask_select", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
+        return Tensor(B.Float, B.inner.float_mask_select(tensor_, mask_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
+    return Tensor(B.Autodiff, AD.float_mask_select(tensor_, mask_), ctx)
 
 
 def float_gather_nd(data: Tensor, indices: Tensor) -> Tensor:
     """The slices of data at n-d indices (the last dim of indices indexes data's first dims)."""
     ctx = data.context if indices.context is data.context else data.context.merge(indices.context)
-    if data.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            data_ = data.primitive if data.kind is B.Float else data.as_float("NumPy")
-            indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
-            return Tensor(B.Float, B.inner.float_gather_nd(data_, indices_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
-        return Tensor(B.Autodiff, AD.float_gather_nd(data_, indices_), ctx)
-    if data.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            data_ = data.primitive if data.kind is B.Float else data.as_float("Torch")
-            indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
-            return Tensor(B.Float, B.inner.float_gather_nd(data_, indices_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
-        return Tensor(B.Autodiff, AD.float_gather_nd(data_, indices_), ctx)
-    raise unsupported_backend("float_gather_nd", data)
+    B = getattr(BACKENDS, data.kind.variant)
+    if ctx is DISABLED:
+        data_ = data.primitive if data.kind is B.Float else data.as_float()
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
+        return Tensor(B.Float, B.inner.float_gather_nd(data_, indices_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
+    indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
+    return Tensor(B.Autodiff, AD.float_gather_nd(data_, indices_), ctx)
 
 
 def float_scatter_nd(
@@ -3271,43 +1955,21 @@ def float_scatter_nd(
 ) -> Tensor:
     """A copy of data with its slices at n-d indices (reduction)= values (unique indices but for add)."""
     ctx = data.context.merge(indices.context).merge(values.context)
-    if data.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            data_ = data.primitive if data.kind is B.Float else data.as_float("NumPy")
-            indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
-            values_ = values.primitive if values.kind is B.Float else values.as_float("NumPy", data)
-            if data_.dtype is not values_.dtype:
-                check_dtypes("float_scatter_nd", B.inner, data_, values_)
-            return Tensor(
-                B.Float, B.inner.float_scatter_nd(data_, indices_, values_, reduction), ctx
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
-        values_ = values.primitive if values.kind is B.Autodiff else values.lift(AD, data)
-        if data_.primitive.dtype is not values_.primitive.dtype:
-            check_dtypes("float_scatter_nd", B.inner, data_.primitive, values_.primitive)
-        return Tensor(B.Autodiff, AD.float_scatter_nd(data_, indices_, values_, reduction), ctx)
-    if data.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            data_ = data.primitive if data.kind is B.Float else data.as_float("Torch")
-            indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
-            values_ = values.primitive if values.kind is B.Float else values.as_float("Torch", data)
-            if data_.dtype is not values_.dtype:
-                check_dtypes("float_scatter_nd", B.inner, data_, values_)
-            return Tensor(
-                B.Float, B.inner.float_scatter_nd(data_, indices_, values_, reduction), ctx
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
-        values_ = values.primitive if values.kind is B.Autodiff else values.lift(AD, data)
-        if data_.primitive.dtype is not values_.primitive.dtype:
-            check_dtypes("float_scatter_nd", B.inner, data_.primitive, values_.primitive)
-        return Tensor(B.Autodiff, AD.float_scatter_nd(data_, indices_, values_, reduction), ctx)
-    raise unsupported_backend("float_scatter_nd", data)
+    B = getattr(BACKENDS, data.kind.variant)
+    if ctx is DISABLED:
+        data_ = data.primitive if data.kind is B.Float else data.as_float()
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
+        values_ = values.primitive if values.kind is B.Float else values.as_float(data)
+        if data_.dtype is not values_.dtype:
+            check_dtypes("float_scatter_nd", B.inner, data_, values_)
+        return Tensor(B.Float, B.inner.float_scatter_nd(data_, indices_, values_, reduction), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
+    indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
+    values_ = values.primitive if values.kind is B.Autodiff else values.lift(AD, data)
+    if data_.primitive.dtype is not values_.primitive.dtype:
+        check_dtypes("float_scatter_nd", B.inner, data_.primitive, values_.primitive)
+    return Tensor(B.Autodiff, AD.float_scatter_nd(data_, indices_, values_, reduction), ctx)
 
 
 def float_grid_sample_2d(
@@ -3318,51 +1980,27 @@ def float_grid_sample_2d(
         ctx = (
             tensor.context if grid.context is tensor.context else tensor.context.merge(grid.context)
         )
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-                grid_ = grid.primitive if grid.kind is B.Float else grid.as_float("NumPy", tensor)
-                if tensor_.dtype is not grid_.dtype:
-                    check_dtypes("float_grid_sample_2d", B.inner, tensor_, grid_)
-                return Tensor(
-                    B.Float,
-                    B.inner.float_grid_sample_2d(tensor_, grid_, mode, padding_mode, align_corners),
-                    ctx,
-                )
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            grid_ = grid.primitive if grid.kind is B.Autodiff else grid.lift(AD, tensor)
-            if tensor_.primitive.dtype is not grid_.primitive.dtype:
-                check_dtypes("float_grid_sample_2d", B.inner, tensor_.primitive, grid_.primitive)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            grid_ = grid.primitive if grid.kind is B.Float else grid.as_float(tensor)
+            if tensor_.dtype is not grid_.dtype:
+                check_dtypes("float_grid_sample_2d", B.inner, tensor_, grid_)
             return Tensor(
-                B.Autodiff,
-                AD.float_grid_sample_2d(tensor_, grid_, mode, padding_mode, align_corners),
+                B.Float,
+                B.inner.float_grid_sample_2d(tensor_, grid_, mode, padding_mode, align_corners),
                 ctx,
             )
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-                grid_ = grid.primitive if grid.kind is B.Float else grid.as_float("Torch", tensor)
-                if tensor_.dtype is not grid_.dtype:
-                    check_dtypes("float_grid_sample_2d", B.inner, tensor_, grid_)
-                return Tensor(
-                    B.Float,
-                    B.inner.float_grid_sample_2d(tensor_, grid_, mode, padding_mode, align_corners),
-                    ctx,
-                )
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-            grid_ = grid.primitive if grid.kind is B.Autodiff else grid.lift(AD, tensor)
-            if tensor_.primitive.dtype is not grid_.primitive.dtype:
-                check_dtypes("float_grid_sample_2d", B.inner, tensor_.primitive, grid_.primitive)
-            return Tensor(
-                B.Autodiff,
-                AD.float_grid_sample_2d(tensor_, grid_, mode, padding_mode, align_corners),
-                ctx,
-            )
-        raise unsupported_backend("float_grid_sample_2d", tensor)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        grid_ = grid.primitive if grid.kind is B.Autodiff else grid.lift(AD, tensor)
+        if tensor_.primitive.dtype is not grid_.primitive.dtype:
+            check_dtypes("float_grid_sample_2d", B.inner, tensor_.primitive, grid_.primitive)
+        return Tensor(
+            B.Autodiff,
+            AD.float_grid_sample_2d(tensor_, grid_, mode, padding_mode, align_corners),
+            ctx,
+        )
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract(
             "float_grid_sample_2d",
@@ -3381,35 +2019,19 @@ def float_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs == rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_equal", B.inner, lhs_, rhs_)
-                return Tensor(B.Bool, B.inner.float_equal(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_equal", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Bool, AD.float_equal(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_equal", B.inner, lhs_, rhs_)
-                return Tensor(B.Bool, B.inner.float_equal(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_equal", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Bool, AD.float_equal(lhs_, rhs_), ctx)
-        raise unsupported_backend("float_equal", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_equal", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.float_equal(lhs_, rhs_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes("float_equal", B.inner, lhs_.primitive, rhs_.primitive)
+        return Tensor(B.Bool, AD.float_equal(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -3418,80 +2040,44 @@ def float_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
 def float_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs == scalar."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            return Tensor(B.Bool, B.inner.float_equal_elem(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_equal_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            return Tensor(B.Bool, B.inner.float_equal_elem(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_equal_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("float_equal_elem", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    if ctx is DISABLED:
+        lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+        return Tensor(B.Bool, B.inner.float_equal_elem(lhs_, rhs), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+    return Tensor(B.Bool, AD.float_equal_elem(lhs_, rhs), ctx)
 
 
 def float_not_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs != scalar."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            return Tensor(B.Bool, B.inner.float_not_equal_elem(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_not_equal_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            return Tensor(B.Bool, B.inner.float_not_equal_elem(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_not_equal_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("float_not_equal_elem", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    if ctx is DISABLED:
+        lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+        return Tensor(B.Bool, B.inner.float_not_equal_elem(lhs_, rhs), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+    return Tensor(B.Bool, AD.float_not_equal_elem(lhs_, rhs), ctx)
 
 
 def float_greater(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs > rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_greater", B.inner, lhs_, rhs_)
-                return Tensor(B.Bool, B.inner.float_greater(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_greater", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Bool, AD.float_greater(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_greater", B.inner, lhs_, rhs_)
-                return Tensor(B.Bool, B.inner.float_greater(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_greater", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Bool, AD.float_greater(lhs_, rhs_), ctx)
-        raise unsupported_backend("float_greater", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_greater", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.float_greater(lhs_, rhs_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes("float_greater", B.inner, lhs_.primitive, rhs_.primitive)
+        return Tensor(B.Bool, AD.float_greater(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_greater", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -3500,58 +2086,32 @@ def float_greater(lhs: Tensor, rhs: Tensor) -> Tensor:
 def float_greater_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs > scalar."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            return Tensor(B.Bool, B.inner.float_greater_elem(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_greater_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            return Tensor(B.Bool, B.inner.float_greater_elem(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_greater_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("float_greater_elem", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    if ctx is DISABLED:
+        lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+        return Tensor(B.Bool, B.inner.float_greater_elem(lhs_, rhs), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+    return Tensor(B.Bool, AD.float_greater_elem(lhs_, rhs), ctx)
 
 
 def float_lower(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs < rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_lower", B.inner, lhs_, rhs_)
-                return Tensor(B.Bool, B.inner.float_lower(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_lower", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Bool, AD.float_lower(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_lower", B.inner, lhs_, rhs_)
-                return Tensor(B.Bool, B.inner.float_lower(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_lower", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Bool, AD.float_lower(lhs_, rhs_), ctx)
-        raise unsupported_backend("float_lower", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_lower", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.float_lower(lhs_, rhs_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes("float_lower", B.inner, lhs_.primitive, rhs_.primitive)
+        return Tensor(B.Bool, AD.float_lower(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_lower", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -3560,58 +2120,32 @@ def float_lower(lhs: Tensor, rhs: Tensor) -> Tensor:
 def float_lower_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs < scalar."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            return Tensor(B.Bool, B.inner.float_lower_elem(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_lower_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            return Tensor(B.Bool, B.inner.float_lower_elem(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_lower_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("float_lower_elem", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    if ctx is DISABLED:
+        lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+        return Tensor(B.Bool, B.inner.float_lower_elem(lhs_, rhs), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+    return Tensor(B.Bool, AD.float_lower_elem(lhs_, rhs), ctx)
 
 
 def float_not_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs != rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_not_equal", B.inner, lhs_, rhs_)
-                return Tensor(B.Bool, B.inner.float_not_equal(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_not_equal", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Bool, AD.float_not_equal(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_not_equal", B.inner, lhs_, rhs_)
-                return Tensor(B.Bool, B.inner.float_not_equal(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_not_equal", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Bool, AD.float_not_equal(lhs_, rhs_), ctx)
-        raise unsupported_backend("float_not_equal", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_not_equal", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.float_not_equal(lhs_, rhs_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes("float_not_equal", B.inner, lhs_.primitive, rhs_.primitive)
+        return Tensor(B.Bool, AD.float_not_equal(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_not_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -3621,35 +2155,19 @@ def float_greater_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs >= rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_greater_equal", B.inner, lhs_, rhs_)
-                return Tensor(B.Bool, B.inner.float_greater_equal(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_greater_equal", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Bool, AD.float_greater_equal(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_greater_equal", B.inner, lhs_, rhs_)
-                return Tensor(B.Bool, B.inner.float_greater_equal(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_greater_equal", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Bool, AD.float_greater_equal(lhs_, rhs_), ctx)
-        raise unsupported_backend("float_greater_equal", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_greater_equal", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.float_greater_equal(lhs_, rhs_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes("float_greater_equal", B.inner, lhs_.primitive, rhs_.primitive)
+        return Tensor(B.Bool, AD.float_greater_equal(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_greater_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -3658,58 +2176,32 @@ def float_greater_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
 def float_greater_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs >= scalar."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            return Tensor(B.Bool, B.inner.float_greater_equal_elem(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_greater_equal_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            return Tensor(B.Bool, B.inner.float_greater_equal_elem(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_greater_equal_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("float_greater_equal_elem", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    if ctx is DISABLED:
+        lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+        return Tensor(B.Bool, B.inner.float_greater_equal_elem(lhs_, rhs), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+    return Tensor(B.Bool, AD.float_greater_equal_elem(lhs_, rhs), ctx)
 
 
 def float_lower_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs <= rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("NumPy", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_lower_equal", B.inner, lhs_, rhs_)
-                return Tensor(B.Bool, B.inner.float_lower_equal(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_lower_equal", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Bool, AD.float_lower_equal(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-                rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float("Torch", lhs)
-                if lhs_.dtype is not rhs_.dtype:
-                    check_dtypes("float_lower_equal", B.inner, lhs_, rhs_)
-                return Tensor(B.Bool, B.inner.float_lower_equal(lhs_, rhs_), ctx)
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-            rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
-            if lhs_.primitive.dtype is not rhs_.primitive.dtype:
-                check_dtypes("float_lower_equal", B.inner, lhs_.primitive, rhs_.primitive)
-            return Tensor(B.Bool, AD.float_lower_equal(lhs_, rhs_), ctx)
-        raise unsupported_backend("float_lower_equal", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
+            if lhs_.dtype is not rhs_.dtype:
+                check_dtypes("float_lower_equal", B.inner, lhs_, rhs_)
+            return Tensor(B.Bool, B.inner.float_lower_equal(lhs_, rhs_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        rhs_ = rhs.primitive if rhs.kind is B.Autodiff else rhs.lift(AD, lhs)
+        if lhs_.primitive.dtype is not rhs_.primitive.dtype:
+            check_dtypes("float_lower_equal", B.inner, lhs_.primitive, rhs_.primitive)
+        return Tensor(B.Bool, AD.float_lower_equal(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("float_lower_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -3718,176 +2210,70 @@ def float_lower_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
 def float_lower_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs <= scalar."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            return Tensor(B.Bool, B.inner.float_lower_equal_elem(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_lower_equal_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            return Tensor(B.Bool, B.inner.float_lower_equal_elem(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_lower_equal_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("float_lower_equal_elem", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    if ctx is DISABLED:
+        lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+        return Tensor(B.Bool, B.inner.float_lower_equal_elem(lhs_, rhs), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+    return Tensor(B.Bool, AD.float_lower_equal_elem(lhs_, rhs), ctx)
 
 
 def float_is_nan(tensor: Tensor) -> Tensor:
     """Element-wise x is NaN."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Bool, B.inner.float_is_nan(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Bool, AD.float_is_nan(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Bool, B.inner.float_is_nan(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Bool, AD.float_is_nan(tensor_), ctx)
-    raise unsupported_backend("float_is_nan", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Bool, B.inner.float_is_nan(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Bool, AD.float_is_nan(tensor_), ctx)
 
 
 def float_is_inf(tensor: Tensor) -> Tensor:
     """Element-wise x is +inf or -inf."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Bool, B.inner.float_is_inf(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Bool, AD.float_is_inf(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Bool, B.inner.float_is_inf(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Bool, AD.float_is_inf(tensor_), ctx)
-    raise unsupported_backend("float_is_inf", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Bool, B.inner.float_is_inf(tensor_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Bool, AD.float_is_inf(tensor_), ctx)
 
 
 def float_into_int(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """Truncates toward zero into an int tensor."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Int, B.inner.float_into_int(tensor_, dtype), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Int, AD.float_into_int(tensor_, dtype), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Int, B.inner.float_into_int(tensor_, dtype), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Int, AD.float_into_int(tensor_, dtype), ctx)
-    raise unsupported_backend("float_into_int", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+        return Tensor(B.Int, B.inner.float_into_int(tensor_, dtype), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+    return Tensor(B.Int, AD.float_into_int(tensor_, dtype), ctx)
 
 
 def float_to_device(tensor: Tensor, device: DispatchDevice) -> Tensor:
     """The tensor on `device` (plain -> autodiff makes an untracked leaf; autodiff -> plain detaches)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if device.variant == "NumPy":
-            T = B
-            if type(device) is not AutodiffDevice:
-                return Tensor(
-                    T.Float,
-                    B.inner.float_to_device(tensor.float_data("NumPy", tensor), device.inner),
-                    DISABLED,
-                )  # autodiff -> plain detaches
-            if tensor.kind.is_autodiff:
-                # a recorded op: the gradient moves back; the tensor keeps its strategy
-                AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-                return Tensor(T.Autodiff, AD.float_to_device(tensor.primitive, device.inner), ctx)
-            data = B.inner.float_to_device(
-                tensor.float_data("NumPy", tensor), device.inner
-            )  # plain -> autodiff: an untracked leaf
-            ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-            B = T
-            AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
-            return Tensor(T.Autodiff, AD.from_inner(data), ctx)
-        if device.variant == "Torch":
-            T = BACKENDS.Torch
-            if type(device) is not AutodiffDevice:
-                return Tensor(
-                    T.Float,
-                    B.inner.move_across(tensor.float_data("NumPy", tensor), T.inner, device.inner),
-                    DISABLED,
-                )  # autodiff -> plain detaches
-            if tensor.kind.is_autodiff:
-                # a recorded op: the gradient moves back; the tensor keeps its strategy
-                AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-                return Tensor(
-                    T.Autodiff, AD.move_across(tensor.primitive, T.inner, device.inner), ctx
-                )
-            data = B.inner.move_across(
-                tensor.float_data("NumPy", tensor), T.inner, device.inner
-            )  # plain -> autodiff: an untracked leaf
-            ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-            B = T
-            AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
-            return Tensor(T.Autodiff, AD.from_inner(data), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if device.variant == "NumPy":
-            T = BACKENDS.NumPy
-            if type(device) is not AutodiffDevice:
-                return Tensor(
-                    T.Float,
-                    B.inner.move_across(tensor.float_data("Torch", tensor), T.inner, device.inner),
-                    DISABLED,
-                )  # autodiff -> plain detaches
-            if tensor.kind.is_autodiff:
-                # a recorded op: the gradient moves back; the tensor keeps its strategy
-                AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-                return Tensor(
-                    T.Autodiff, AD.move_across(tensor.primitive, T.inner, device.inner), ctx
-                )
-            data = B.inner.move_across(
-                tensor.float_data("Torch", tensor), T.inner, device.inner
-            )  # plain -> autodiff: an untracked leaf
-            ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-            B = T
-            AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
-            return Tensor(T.Autodiff, AD.from_inner(data), ctx)
-        if device.variant == "Torch":
-            T = B
-            if type(device) is not AutodiffDevice:
-                return Tensor(
-                    T.Float,
-                    B.inner.float_to_device(tensor.float_data("Torch", tensor), device.inner),
-                    DISABLED,
-                )  # autodiff -> plain detaches
-            if tensor.kind.is_autodiff:
-                # a recorded op: the gradient moves back; the tensor keeps its strategy
-                AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-                return Tensor(T.Autodiff, AD.float_to_device(tensor.primitive, device.inner), ctx)
-            data = B.inner.float_to_device(
-                tensor.float_data("Torch", tensor), device.inner
-            )  # plain -> autodiff: an untracked leaf
-            ctx = DispatchAutodiffContext.enabled(device.checkpointing)
-            B = T
-            AD = B.Balanced if device.checkpointing is BALANCED else B.NoCheckpointing
-            return Tensor(T.Autodiff, AD.from_inner(data), ctx)
-    raise unsupported_backend("float_to_device", tensor)
+    B, T = getattr(BACKENDS, tensor.kind.variant), getattr(BACKENDS, device.variant)
+    if tensor.kind.is_autodiff and type(device) is AutodiffDevice:
+        # a recorded op: the gradient moves back; the tensor keeps its strategy
+        ctx = tensor.context
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        if T is B:
+            return Tensor(T.Autodiff, AD.float_to_device(tensor.primitive, device.inner), ctx)
+        return Tensor(T.Autodiff, AD.move_across(tensor.primitive, T.inner, device.inner), ctx)
+    data = tensor.float_data()
+    if T is B:
+        data = B.inner.float_to_device(data, device.inner)
+    else:  # between backends
+        data = B.inner.move_across(data, T.inner, device.inner)
+    if type(device) is not AutodiffDevice:
+        return Tensor(T.Float, data, DISABLED)  # autodiff -> plain detaches
+    # plain -> autodiff: an untracked leaf
+    AD = T.Balanced if device.checkpointing is BALANCED else T.NoCheckpointing
+    return Tensor(
+        T.Autodiff, AD.from_inner(data), DispatchAutodiffContext.enabled(device.checkpointing)
+    )

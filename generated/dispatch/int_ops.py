@@ -1,10 +1,11 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=1842903adb6b51ca body=f12bb790a411c8ee
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=4cd5870539ebfd5d body=18f17b08c42aec56
 """The int ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
-DispatchAutodiffContext; match on the backend of the first tensor (`B`); under Disabled call the
-inner backend; under Enabled(strategy) call the Autodiff specialization for that strategy (`AD`),
-a plain float input entering as a constant; wrap the outputs with the merged context.
+DispatchAutodiffContext; find the backend of the first tensor (`B`, looked up at call time in
+BACKENDS, so every backend takes the same path); under Disabled call the inner backend; under
+Enabled(strategy) call the Autodiff specialization for that strategy (`AD`), a plain float input
+entering as a constant; wrap the outputs with the merged context.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from runtime.dispatch import (
     check_dtypes,
     context_of,
     merge_contexts,
-    unsupported_backend,
 )
 
 if TYPE_CHECKING:
@@ -146,131 +146,71 @@ __all__ = [
 
 def int_from_data(data: object, device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """An int tensor holding a copy of `data`."""
-    if device.variant == "NumPy":
-        B = BACKENDS.NumPy
-        return Tensor(B.Int, B.inner.int_from_data(data, device.inner, dtype), context_of(device))
-    if device.variant == "Torch":
-        B = BACKENDS.Torch
-        return Tensor(B.Int, B.inner.int_from_data(data, device.inner, dtype), context_of(device))
-    raise unsupported_backend("int_from_data", device)
+    B = getattr(BACKENDS, device.variant)
+    return Tensor(B.Int, B.inner.int_from_data(data, device.inner, dtype), context_of(device))
 
 
 def int_zeros(shape: tuple[int, ...], device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """An int tensor of zeros."""
-    if device.variant == "NumPy":
-        B = BACKENDS.NumPy
-        return Tensor(B.Int, B.inner.int_zeros(shape, device.inner, dtype), context_of(device))
-    if device.variant == "Torch":
-        B = BACKENDS.Torch
-        return Tensor(B.Int, B.inner.int_zeros(shape, device.inner, dtype), context_of(device))
-    raise unsupported_backend("int_zeros", device)
+    B = getattr(BACKENDS, device.variant)
+    return Tensor(B.Int, B.inner.int_zeros(shape, device.inner, dtype), context_of(device))
 
 
 def int_ones(shape: tuple[int, ...], device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """An int tensor of ones."""
-    if device.variant == "NumPy":
-        B = BACKENDS.NumPy
-        return Tensor(B.Int, B.inner.int_ones(shape, device.inner, dtype), context_of(device))
-    if device.variant == "Torch":
-        B = BACKENDS.Torch
-        return Tensor(B.Int, B.inner.int_ones(shape, device.inner, dtype), context_of(device))
-    raise unsupported_backend("int_ones", device)
+    B = getattr(BACKENDS, device.variant)
+    return Tensor(B.Int, B.inner.int_ones(shape, device.inner, dtype), context_of(device))
 
 
 def int_full(
     shape: tuple[int, ...], fill_value: int, device: DispatchDevice, dtype: np.dtype
 ) -> Tensor:
     """An int tensor filled with `fill_value`."""
-    if device.variant == "NumPy":
-        B = BACKENDS.NumPy
-        return Tensor(
-            B.Int, B.inner.int_full(shape, fill_value, device.inner, dtype), context_of(device)
-        )
-    if device.variant == "Torch":
-        B = BACKENDS.Torch
-        return Tensor(
-            B.Int, B.inner.int_full(shape, fill_value, device.inner, dtype), context_of(device)
-        )
-    raise unsupported_backend("int_full", device)
+    B = getattr(BACKENDS, device.variant)
+    return Tensor(
+        B.Int, B.inner.int_full(shape, fill_value, device.inner, dtype), context_of(device)
+    )
 
 
 def int_arange(start: int, end: int, device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """The ints start, start + 1, ... below end (Tensor.arange with its default step)."""
-    if device.variant == "NumPy":
-        B = BACKENDS.NumPy
-        return Tensor(
-            B.Int, B.inner.int_arange(start, end, device.inner, dtype), context_of(device)
-        )
-    if device.variant == "Torch":
-        B = BACKENDS.Torch
-        return Tensor(
-            B.Int, B.inner.int_arange(start, end, device.inner, dtype), context_of(device)
-        )
-    raise unsupported_backend("int_arange", device)
+    B = getattr(BACKENDS, device.variant)
+    return Tensor(B.Int, B.inner.int_arange(start, end, device.inner, dtype), context_of(device))
 
 
 def int_arange_step(
     start: int, end: int, step: int, device: DispatchDevice, dtype: np.dtype
 ) -> Tensor:
     """The ints start, start + step, ... below end; `step` is positive (burn's usize)."""
-    if device.variant == "NumPy":
-        B = BACKENDS.NumPy
-        return Tensor(
-            B.Int,
-            B.inner.int_arange_step(start, end, step, device.inner, dtype),
-            context_of(device),
-        )
-    if device.variant == "Torch":
-        B = BACKENDS.Torch
-        return Tensor(
-            B.Int,
-            B.inner.int_arange_step(start, end, step, device.inner, dtype),
-            context_of(device),
-        )
-    raise unsupported_backend("int_arange_step", device)
+    B = getattr(BACKENDS, device.variant)
+    return Tensor(
+        B.Int, B.inner.int_arange_step(start, end, step, device.inner, dtype), context_of(device)
+    )
 
 
 def int_empty(shape: tuple[int, ...], device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """An uninitialised int tensor."""
-    if device.variant == "NumPy":
-        B = BACKENDS.NumPy
-        return Tensor(B.Int, B.inner.int_empty(shape, device.inner, dtype), context_of(device))
-    if device.variant == "Torch":
-        B = BACKENDS.Torch
-        return Tensor(B.Int, B.inner.int_empty(shape, device.inner, dtype), context_of(device))
-    raise unsupported_backend("int_empty", device)
+    B = getattr(BACKENDS, device.variant)
+    return Tensor(B.Int, B.inner.int_empty(shape, device.inner, dtype), context_of(device))
 
 
 def int_random(
     shape: tuple[int, ...], distribution: Distribution, device: DispatchDevice, dtype: np.dtype
 ) -> Tensor:
     """An int tensor sampled from `distribution` (uniform(lo, hi) gives ints in [lo, hi); normal samples are truncated)."""
-    if device.variant == "NumPy":
-        B = BACKENDS.NumPy
-        return Tensor(
-            B.Int, B.inner.int_random(shape, distribution, device.inner, dtype), context_of(device)
-        )
-    if device.variant == "Torch":
-        B = BACKENDS.Torch
-        return Tensor(
-            B.Int, B.inner.int_random(shape, distribution, device.inner, dtype), context_of(device)
-        )
-    raise unsupported_backend("int_random", device)
+    B = getattr(BACKENDS, device.variant)
+    return Tensor(
+        B.Int, B.inner.int_random(shape, distribution, device.inner, dtype), context_of(device)
+    )
 
 
 def int_sum_dim(tensor: Tensor, dim: int) -> Tensor:
     """Sum along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            return Tensor(B.Int, B.inner.int_sum_dim(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            return Tensor(B.Int, B.inner.int_sum_dim(tensor_, dim), ctx)
-        raise unsupported_backend("int_sum_dim", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_sum_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_sum_dim", None, error, tensor=tensor, dim=dim)
         raise
@@ -279,30 +219,18 @@ def int_sum_dim(tensor: Tensor, dim: int) -> Tensor:
 def int_prod(tensor: Tensor) -> Tensor:
     """Product of all elements, shape [1]."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_prod(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_prod(tensor_), ctx)
-    raise unsupported_backend("int_prod", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+    return Tensor(B.Int, B.inner.int_prod(tensor_), ctx)
 
 
 def int_prod_dim(tensor: Tensor, dim: int) -> Tensor:
     """Product along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            return Tensor(B.Int, B.inner.int_prod_dim(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            return Tensor(B.Int, B.inner.int_prod_dim(tensor_, dim), ctx)
-        raise unsupported_backend("int_prod_dim", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_prod_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_prod_dim", None, error, tensor=tensor, dim=dim)
         raise
@@ -311,30 +239,18 @@ def int_prod_dim(tensor: Tensor, dim: int) -> Tensor:
 def int_mean(tensor: Tensor) -> Tensor:
     """Mean of all elements, truncated toward zero, shape [1]."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_mean(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_mean(tensor_), ctx)
-    raise unsupported_backend("int_mean", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+    return Tensor(B.Int, B.inner.int_mean(tensor_), ctx)
 
 
 def int_mean_dim(tensor: Tensor, dim: int) -> Tensor:
     """Mean along `dim`, truncated toward zero, keeping it with size 1."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            return Tensor(B.Int, B.inner.int_mean_dim(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            return Tensor(B.Int, B.inner.int_mean_dim(tensor_, dim), ctx)
-        raise unsupported_backend("int_mean_dim", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_mean_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_mean_dim", None, error, tensor=tensor, dim=dim)
         raise
@@ -344,15 +260,9 @@ def int_max(tensor: Tensor) -> Tensor:
     """Largest element, shape [1]."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            return Tensor(B.Int, B.inner.int_max(tensor_), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            return Tensor(B.Int, B.inner.int_max(tensor_), ctx)
-        raise unsupported_backend("int_max", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_max(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_max", "nonempty", error, tensor=tensor)
         raise
@@ -362,15 +272,9 @@ def int_max_dim(tensor: Tensor, dim: int) -> Tensor:
     """Largest element along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            return Tensor(B.Int, B.inner.int_max_dim(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            return Tensor(B.Int, B.inner.int_max_dim(tensor_, dim), ctx)
-        raise unsupported_backend("int_max_dim", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_max_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_max_dim", "nonempty", error, tensor=tensor, dim=dim)
         raise
@@ -380,17 +284,10 @@ def int_max_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor]:
     """(largest element, its index) along `dim`, keeping it; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            out0, out1 = B.inner.int_max_dim_with_indices(tensor_, dim)
-            return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            out0, out1 = B.inner.int_max_dim_with_indices(tensor_, dim)
-            return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
-        raise unsupported_backend("int_max_dim_with_indices", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        out0, out1 = B.inner.int_max_dim_with_indices(tensor_, dim)
+        return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_max_dim_with_indices", "nonempty", error, tensor=tensor, dim=dim)
         raise
@@ -400,15 +297,9 @@ def int_min(tensor: Tensor) -> Tensor:
     """Smallest element, shape [1]."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            return Tensor(B.Int, B.inner.int_min(tensor_), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            return Tensor(B.Int, B.inner.int_min(tensor_), ctx)
-        raise unsupported_backend("int_min", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_min(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_min", "nonempty", error, tensor=tensor)
         raise
@@ -418,15 +309,9 @@ def int_min_dim(tensor: Tensor, dim: int) -> Tensor:
     """Smallest element along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            return Tensor(B.Int, B.inner.int_min_dim(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            return Tensor(B.Int, B.inner.int_min_dim(tensor_, dim), ctx)
-        raise unsupported_backend("int_min_dim", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_min_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_min_dim", "nonempty", error, tensor=tensor, dim=dim)
         raise
@@ -436,17 +321,10 @@ def int_min_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor]:
     """(smallest element, its index) along `dim`, keeping it; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            out0, out1 = B.inner.int_min_dim_with_indices(tensor_, dim)
-            return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            out0, out1 = B.inner.int_min_dim_with_indices(tensor_, dim)
-            return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
-        raise unsupported_backend("int_min_dim_with_indices", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        out0, out1 = B.inner.int_min_dim_with_indices(tensor_, dim)
+        return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_min_dim_with_indices", "nonempty", error, tensor=tensor, dim=dim)
         raise
@@ -456,15 +334,9 @@ def int_max_abs(tensor: Tensor) -> Tensor:
     """Largest absolute value, shape [1]."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            return Tensor(B.Int, B.inner.int_max_abs(tensor_), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            return Tensor(B.Int, B.inner.int_max_abs(tensor_), ctx)
-        raise unsupported_backend("int_max_abs", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_max_abs(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_max_abs", "nonempty", error, tensor=tensor)
         raise
@@ -474,15 +346,9 @@ def int_max_abs_dim(tensor: Tensor, dim: int) -> Tensor:
     """Largest absolute value along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            return Tensor(B.Int, B.inner.int_max_abs_dim(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            return Tensor(B.Int, B.inner.int_max_abs_dim(tensor_, dim), ctx)
-        raise unsupported_backend("int_max_abs_dim", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_max_abs_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_max_abs_dim", "nonempty", error, tensor=tensor, dim=dim)
         raise
@@ -492,15 +358,9 @@ def int_argmax(tensor: Tensor, dim: int) -> Tensor:
     """Index (int64) of the largest element along `dim`, kept; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            return Tensor(B.Int, B.inner.int_argmax(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            return Tensor(B.Int, B.inner.int_argmax(tensor_, dim), ctx)
-        raise unsupported_backend("int_argmax", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_argmax(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_argmax", "nonempty", error, tensor=tensor, dim=dim)
         raise
@@ -510,15 +370,9 @@ def int_argmin(tensor: Tensor, dim: int) -> Tensor:
     """Index (int64) of the smallest element along `dim`, kept; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            return Tensor(B.Int, B.inner.int_argmin(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            return Tensor(B.Int, B.inner.int_argmin(tensor_, dim), ctx)
-        raise unsupported_backend("int_argmin", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_argmin(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_argmin", "nonempty", error, tensor=tensor, dim=dim)
         raise
@@ -527,30 +381,18 @@ def int_argmin(tensor: Tensor, dim: int) -> Tensor:
 def int_any(tensor: Tensor) -> Tensor:
     """Whether any element is non-zero, shape [1]."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Bool, B.inner.int_any(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Bool, B.inner.int_any(tensor_), ctx)
-    raise unsupported_backend("int_any", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+    return Tensor(B.Bool, B.inner.int_any(tensor_), ctx)
 
 
 def int_any_dim(tensor: Tensor, dim: int) -> Tensor:
     """Whether any element is non-zero along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            return Tensor(B.Bool, B.inner.int_any_dim(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            return Tensor(B.Bool, B.inner.int_any_dim(tensor_, dim), ctx)
-        raise unsupported_backend("int_any_dim", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Bool, B.inner.int_any_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_any_dim", None, error, tensor=tensor, dim=dim)
         raise
@@ -559,30 +401,18 @@ def int_any_dim(tensor: Tensor, dim: int) -> Tensor:
 def int_all(tensor: Tensor) -> Tensor:
     """Whether every element is non-zero, shape [1]."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Bool, B.inner.int_all(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Bool, B.inner.int_all(tensor_), ctx)
-    raise unsupported_backend("int_all", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+    return Tensor(B.Bool, B.inner.int_all(tensor_), ctx)
 
 
 def int_all_dim(tensor: Tensor, dim: int) -> Tensor:
     """Whether every element is non-zero along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            return Tensor(B.Bool, B.inner.int_all_dim(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            return Tensor(B.Bool, B.inner.int_all_dim(tensor_, dim), ctx)
-        raise unsupported_backend("int_all_dim", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Bool, B.inner.int_all_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_all_dim", None, error, tensor=tensor, dim=dim)
         raise
@@ -592,15 +422,9 @@ def int_cumsum(tensor: Tensor, dim: int) -> Tensor:
     """Running sum along `dim`."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            return Tensor(B.Int, B.inner.int_cumsum(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            return Tensor(B.Int, B.inner.int_cumsum(tensor_, dim), ctx)
-        raise unsupported_backend("int_cumsum", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_cumsum(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_cumsum", None, error, tensor=tensor, dim=dim)
         raise
@@ -610,15 +434,9 @@ def int_cumprod(tensor: Tensor, dim: int) -> Tensor:
     """Running product along `dim`."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            return Tensor(B.Int, B.inner.int_cumprod(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            return Tensor(B.Int, B.inner.int_cumprod(tensor_, dim), ctx)
-        raise unsupported_backend("int_cumprod", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_cumprod(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_cumprod", None, error, tensor=tensor, dim=dim)
         raise
@@ -628,15 +446,9 @@ def int_cummin(tensor: Tensor, dim: int) -> Tensor:
     """Running minimum along `dim`."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            return Tensor(B.Int, B.inner.int_cummin(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            return Tensor(B.Int, B.inner.int_cummin(tensor_, dim), ctx)
-        raise unsupported_backend("int_cummin", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_cummin(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_cummin", None, error, tensor=tensor, dim=dim)
         raise
@@ -646,15 +458,9 @@ def int_cummax(tensor: Tensor, dim: int) -> Tensor:
     """Running maximum along `dim`."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            return Tensor(B.Int, B.inner.int_cummax(tensor_, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            return Tensor(B.Int, B.inner.int_cummax(tensor_, dim), ctx)
-        raise unsupported_backend("int_cummax", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_cummax(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_cummax", None, error, tensor=tensor, dim=dim)
         raise
@@ -664,15 +470,9 @@ def int_sort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
     """The elements sorted along `dim`."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            return Tensor(B.Int, B.inner.int_sort(tensor_, dim, descending), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            return Tensor(B.Int, B.inner.int_sort(tensor_, dim, descending), ctx)
-        raise unsupported_backend("int_sort", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_sort(tensor_, dim, descending), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_sort", None, error, tensor=tensor, dim=dim, descending=descending)
         raise
@@ -682,17 +482,10 @@ def int_sort_with_indices(tensor: Tensor, dim: int, descending: bool) -> tuple[T
     """(sorted elements, their indices) along `dim`; equal elements keep their order."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            out0, out1 = B.inner.int_sort_with_indices(tensor_, dim, descending)
-            return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            out0, out1 = B.inner.int_sort_with_indices(tensor_, dim, descending)
-            return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
-        raise unsupported_backend("int_sort_with_indices", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        out0, out1 = B.inner.int_sort_with_indices(tensor_, dim, descending)
+        return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract(
             "int_sort_with_indices", None, error, tensor=tensor, dim=dim, descending=descending
@@ -704,15 +497,9 @@ def int_argsort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
     """The indices (int64) that sort along `dim`; equal elements keep their order."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            return Tensor(B.Int, B.inner.int_argsort(tensor_, dim, descending), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            return Tensor(B.Int, B.inner.int_argsort(tensor_, dim, descending), ctx)
-        raise unsupported_backend("int_argsort", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_argsort(tensor_, dim, descending), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_argsort", None, error, tensor=tensor, dim=dim, descending=descending)
         raise
@@ -722,15 +509,9 @@ def int_topk(tensor: Tensor, k: int, dim: int) -> Tensor:
     """The k largest elements along `dim`, largest first (burn-tensor's argument order)."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            return Tensor(B.Int, B.inner.int_topk(tensor_, k, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            return Tensor(B.Int, B.inner.int_topk(tensor_, k, dim), ctx)
-        raise unsupported_backend("int_topk", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_topk(tensor_, k, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_topk", None, error, tensor=tensor, k=k, dim=dim)
         raise
@@ -740,17 +521,10 @@ def int_topk_with_indices(tensor: Tensor, k: int, dim: int) -> tuple[Tensor, Ten
     """(the k largest elements, their indices) along `dim`; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            out0, out1 = B.inner.int_topk_with_indices(tensor_, k, dim)
-            return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            out0, out1 = B.inner.int_topk_with_indices(tensor_, k, dim)
-            return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
-        raise unsupported_backend("int_topk_with_indices", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        out0, out1 = B.inner.int_topk_with_indices(tensor_, k, dim)
+        return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_topk_with_indices", None, error, tensor=tensor, k=k, dim=dim)
         raise
@@ -760,15 +534,9 @@ def int_argtopk(tensor: Tensor, k: int, dim: int) -> Tensor:
     """The indices (int64) of the k largest elements along `dim`; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            return Tensor(B.Int, B.inner.int_argtopk(tensor_, k, dim), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            return Tensor(B.Int, B.inner.int_argtopk(tensor_, k, dim), ctx)
-        raise unsupported_backend("int_argtopk", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_argtopk(tensor_, k, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_argtopk", None, error, tensor=tensor, k=k, dim=dim)
         raise
@@ -777,30 +545,18 @@ def int_argtopk(tensor: Tensor, k: int, dim: int) -> Tensor:
 def int_reshape(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """The same elements in a new shape (-1 infers one dim)."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_reshape(tensor_, shape), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_reshape(tensor_, shape), ctx)
-    raise unsupported_backend("int_reshape", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+    return Tensor(B.Int, B.inner.int_reshape(tensor_, shape), ctx)
 
 
 def int_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
     """Swaps two dims."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            return Tensor(B.Int, B.inner.int_swap_dims(tensor_, dim1, dim2), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            return Tensor(B.Int, B.inner.int_swap_dims(tensor_, dim1, dim2), ctx)
-        raise unsupported_backend("int_swap_dims", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_swap_dims(tensor_, dim1, dim2), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_swap_dims", None, error, tensor=tensor, dim1=dim1, dim2=dim2)
         raise
@@ -815,15 +571,9 @@ def int_permute(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     """Reorders the dims; dim i of the result is dim axes[i] of the tensor."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            return Tensor(B.Int, B.inner.int_permute(tensor_, axes), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            return Tensor(B.Int, B.inner.int_permute(tensor_, axes), ctx)
-        raise unsupported_backend("int_permute", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_permute(tensor_, axes), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_permute", None, error, tensor=tensor, axes=axes)
         raise
@@ -833,15 +583,9 @@ def int_flip(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     """Reverses the order of the elements along each of `axes`."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            return Tensor(B.Int, B.inner.int_flip(tensor_, axes), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            return Tensor(B.Int, B.inner.int_flip(tensor_, axes), ctx)
-        raise unsupported_backend("int_flip", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_flip(tensor_, axes), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_flip", None, error, tensor=tensor, axes=axes)
         raise
@@ -850,30 +594,18 @@ def int_flip(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
 def int_expand(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Broadcasts to `shape` (size-1 dims stretch; new dims go in front)."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_expand(tensor_, shape), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_expand(tensor_, shape), ctx)
-    raise unsupported_backend("int_expand", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+    return Tensor(B.Int, B.inner.int_expand(tensor_, shape), ctx)
 
 
 def int_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
     """The tensor repeated `times` times along dim, tiled ([a, b] -> [a, b, a, b])."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            return Tensor(B.Int, B.inner.int_repeat_dim(tensor_, dim, times), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            return Tensor(B.Int, B.inner.int_repeat_dim(tensor_, dim, times), ctx)
-        raise unsupported_backend("int_repeat_dim", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_repeat_dim(tensor_, dim, times), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_repeat_dim", None, error, tensor=tensor, dim=dim, times=times)
         raise
@@ -882,15 +614,9 @@ def int_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
 def int_slice(tensor: Tensor, slices: tuple[tuple[int, int, int], ...]) -> Tensor:
     """The elements in `slices`, one per leading dim (ints keep their dim with size 1)."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_slice(tensor_, slices), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_slice(tensor_, slices), ctx)
-    raise unsupported_backend("int_slice", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+    return Tensor(B.Int, B.inner.int_slice(tensor_, slices), ctx)
 
 
 def int_slice_assign(
@@ -898,36 +624,21 @@ def int_slice_assign(
 ) -> Tensor:
     """A copy of the tensor with the elements in `slices` replaced by `value`."""
     ctx = tensor.context if value.context is tensor.context else tensor.context.merge(value.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
-        if tensor_.dtype is not value_.dtype:
-            check_dtypes("int_slice_assign", B.inner, tensor_, value_)
-        return Tensor(B.Int, B.inner.int_slice_assign(tensor_, slices, value_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
-        if tensor_.dtype is not value_.dtype:
-            check_dtypes("int_slice_assign", B.inner, tensor_, value_)
-        return Tensor(B.Int, B.inner.int_slice_assign(tensor_, slices, value_), ctx)
-    raise unsupported_backend("int_slice_assign", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+    value_ = value.primitive if value.kind is B.Int else value.as_int(tensor)
+    if tensor_.dtype is not value_.dtype:
+        check_dtypes("int_slice_assign", B.inner, tensor_, value_)
+    return Tensor(B.Int, B.inner.int_slice_assign(tensor_, slices, value_), ctx)
 
 
 def int_cat(tensors: list[Tensor], dim: int) -> Tensor:
     """The tensors joined along dim (every other dim must match)."""
     try:
         ctx = merge_contexts(DISABLED, tensors)
-        if tensors[0].kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensors_ = [t.as_int("NumPy", tensors[0]) for t in tensors]
-            return Tensor(B.Int, B.inner.int_cat(tensors_, dim), ctx)
-        if tensors[0].kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensors_ = [t.as_int("Torch", tensors[0]) for t in tensors]
-            return Tensor(B.Int, B.inner.int_cat(tensors_, dim), ctx)
-        raise unsupported_backend("int_cat", tensors[0])
+        B = getattr(BACKENDS, tensors[0].kind.variant)
+        tensors_ = [t.as_int(tensors[0]) for t in tensors]
+        return Tensor(B.Int, B.inner.int_cat(tensors_, dim), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_cat", "cat", error, tensors=tensors, dim=dim)
         raise
@@ -937,15 +648,9 @@ def int_unfold(tensor: Tensor, dim: int, size: int, step: int) -> Tensor:
     """Windows of `size` every `step` along dim, as [pre, windows, post, size]."""
     try:
         ctx = tensor.context
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            return Tensor(B.Int, B.inner.int_unfold(tensor_, dim, size, step), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            return Tensor(B.Int, B.inner.int_unfold(tensor_, dim, size, step), ctx)
-        raise unsupported_backend("int_unfold", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_unfold(tensor_, dim, size, step), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_unfold", None, error, tensor=tensor, dim=dim, size=size, step=step)
         raise
@@ -954,15 +659,9 @@ def int_unfold(tensor: Tensor, dim: int, size: int, step: int) -> Tensor:
 def int_cast(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """The tensor in another int dtype."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_cast(tensor_, dtype), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_cast(tensor_, dtype), ctx)
-    raise unsupported_backend("int_cast", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+    return Tensor(B.Int, B.inner.int_cast(tensor_, dtype), ctx)
 
 
 def int_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
@@ -973,21 +672,10 @@ def int_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
             if indices.context is tensor.context
             else tensor.context.merge(indices.context)
         )
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-            )
-            return Tensor(B.Int, B.inner.int_gather(dim, tensor_, indices_), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-            )
-            return Tensor(B.Int, B.inner.int_gather(dim, tensor_, indices_), ctx)
-        raise unsupported_backend("int_gather", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
+        return Tensor(B.Int, B.inner.int_gather(dim, tensor_, indices_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_gather", "indexed", error, dim=dim, tensor=tensor, indices=indices)
         raise
@@ -999,27 +687,13 @@ def int_scatter(
     """A copy with tensor at `indices` along dim (update)= value (update assign or add)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-            )
-            value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("int_scatter", B.inner, tensor_, value_)
-            return Tensor(B.Int, B.inner.int_scatter(dim, tensor_, indices_, value_, update), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-            )
-            value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("int_scatter", B.inner, tensor_, value_)
-            return Tensor(B.Int, B.inner.int_scatter(dim, tensor_, indices_, value_, update), ctx)
-        raise unsupported_backend("int_scatter", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
+        value_ = value.primitive if value.kind is B.Int else value.as_int(tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("int_scatter", B.inner, tensor_, value_)
+        return Tensor(B.Int, B.inner.int_scatter(dim, tensor_, indices_, value_, update), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract(
             "int_scatter",
@@ -1038,27 +712,13 @@ def int_scatter_add(dim: int, tensor: Tensor, indices: Tensor, value: Tensor) ->
     """scatter with update add (repeated indices accumulate)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-            )
-            value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("int_scatter_add", B.inner, tensor_, value_)
-            return Tensor(B.Int, B.inner.int_scatter_add(dim, tensor_, indices_, value_), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-            )
-            value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("int_scatter_add", B.inner, tensor_, value_)
-            return Tensor(B.Int, B.inner.int_scatter_add(dim, tensor_, indices_, value_), ctx)
-        raise unsupported_backend("int_scatter_add", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
+        value_ = value.primitive if value.kind is B.Int else value.as_int(tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("int_scatter_add", B.inner, tensor_, value_)
+        return Tensor(B.Int, B.inner.int_scatter_add(dim, tensor_, indices_, value_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract(
             "int_scatter_add",
@@ -1080,21 +740,10 @@ def int_select(tensor: Tensor, dim: int, indices: Tensor) -> Tensor:
             if indices.context is tensor.context
             else tensor.context.merge(indices.context)
         )
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-            )
-            return Tensor(B.Int, B.inner.int_select(tensor_, dim, indices_), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-            )
-            return Tensor(B.Int, B.inner.int_select(tensor_, dim, indices_), ctx)
-        raise unsupported_backend("int_select", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
+        return Tensor(B.Int, B.inner.int_select(tensor_, dim, indices_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_select", "selected", error, tensor=tensor, dim=dim, indices=indices)
         raise
@@ -1106,31 +755,13 @@ def int_select_assign(
     """A copy with the slices of dim at `indices` (update)= the slices of `value` (assign or add)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-            )
-            value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("int_select_assign", B.inner, tensor_, value_)
-            return Tensor(
-                B.Int, B.inner.int_select_assign(tensor_, dim, indices_, value_, update), ctx
-            )
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-            )
-            value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("int_select_assign", B.inner, tensor_, value_)
-            return Tensor(
-                B.Int, B.inner.int_select_assign(tensor_, dim, indices_, value_, update), ctx
-            )
-        raise unsupported_backend("int_select_assign", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
+        value_ = value.primitive if value.kind is B.Int else value.as_int(tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("int_select_assign", B.inner, tensor_, value_)
+        return Tensor(B.Int, B.inner.int_select_assign(tensor_, dim, indices_, value_, update), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract(
             "int_select_assign",
@@ -1149,27 +780,13 @@ def int_select_add(tensor: Tensor, dim: int, indices: Tensor, value: Tensor) -> 
     """select_assign with update add (repeated indices accumulate)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", tensor)
-            )
-            value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("int_select_add", B.inner, tensor_, value_)
-            return Tensor(B.Int, B.inner.int_select_add(tensor_, dim, indices_, value_), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", tensor)
-            )
-            value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("int_select_add", B.inner, tensor_, value_)
-            return Tensor(B.Int, B.inner.int_select_add(tensor_, dim, indices_, value_), ctx)
-        raise unsupported_backend("int_select_add", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
+        value_ = value.primitive if value.kind is B.Int else value.as_int(tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("int_select_add", B.inner, tensor_, value_)
+        return Tensor(B.Int, B.inner.int_select_add(tensor_, dim, indices_, value_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract(
             "int_select_add",
@@ -1187,23 +804,13 @@ def int_mask_where(tensor: Tensor, mask: Tensor, value: Tensor) -> Tensor:
     """value where mask is true, else tensor (all three broadcast)."""
     try:
         ctx = tensor.context.merge(mask.context).merge(value.context)
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
-            value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("int_mask_where", B.inner, tensor_, value_)
-            return Tensor(B.Int, B.inner.int_mask_where(tensor_, mask_, value_), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
-            value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("int_mask_where", B.inner, tensor_, value_)
-            return Tensor(B.Int, B.inner.int_mask_where(tensor_, mask_, value_), ctx)
-        raise unsupported_backend("int_mask_where", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
+        value_ = value.primitive if value.kind is B.Int else value.as_int(tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("int_mask_where", B.inner, tensor_, value_)
+        return Tensor(B.Int, B.inner.int_mask_where(tensor_, mask_, value_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_mask_where", "broadcast", error, tensor=tensor, mask=mask, value=value)
         raise
@@ -1215,17 +822,10 @@ def int_mask_fill(tensor: Tensor, mask: Tensor, value: float) -> Tensor:
         ctx = (
             tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
         )
-        if tensor.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
-            return Tensor(B.Int, B.inner.int_mask_fill(tensor_, mask_, value), ctx)
-        if tensor.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
-            return Tensor(B.Int, B.inner.int_mask_fill(tensor_, mask_, value), ctx)
-        raise unsupported_backend("int_mask_fill", tensor)
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
+        return Tensor(B.Int, B.inner.int_mask_fill(tensor_, mask_, value), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_mask_fill", "broadcast", error, tensor=tensor, mask=mask, value=value)
         raise
@@ -1234,33 +834,19 @@ def int_mask_fill(tensor: Tensor, mask: Tensor, value: float) -> Tensor:
 def int_mask_select(tensor: Tensor, mask: Tensor) -> Tensor:
     """The elements where mask (of the tensor's shape) is true, as 1-D (data-dependent length)."""
     ctx = tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
-        return Tensor(B.Int, B.inner.int_mask_select(tensor_, mask_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
-        return Tensor(B.Int, B.inner.int_mask_select(tensor_, mask_), ctx)
-    raise unsupported_backend("int_mask_select", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+    mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
+    return Tensor(B.Int, B.inner.int_mask_select(tensor_, mask_), ctx)
 
 
 def int_gather_nd(data: Tensor, indices: Tensor) -> Tensor:
     """The slices of data at n-d indices (the last dim of indices indexes data's first dims)."""
     ctx = data.context if indices.context is data.context else data.context.merge(indices.context)
-    if data.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        data_ = data.primitive if data.kind is B.Int else data.as_int("NumPy")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
-        return Tensor(B.Int, B.inner.int_gather_nd(data_, indices_), ctx)
-    if data.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        data_ = data.primitive if data.kind is B.Int else data.as_int("Torch")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
-        return Tensor(B.Int, B.inner.int_gather_nd(data_, indices_), ctx)
-    raise unsupported_backend("int_gather_nd", data)
+    B = getattr(BACKENDS, data.kind.variant)
+    data_ = data.primitive if data.kind is B.Int else data.as_int()
+    indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
+    return Tensor(B.Int, B.inner.int_gather_nd(data_, indices_), ctx)
 
 
 def int_scatter_nd(
@@ -1268,44 +854,25 @@ def int_scatter_nd(
 ) -> Tensor:
     """A copy of data with its slices at n-d indices (reduction)= values (unique indices but for add)."""
     ctx = data.context.merge(indices.context).merge(values.context)
-    if data.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        data_ = data.primitive if data.kind is B.Int else data.as_int("NumPy")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
-        values_ = values.primitive if values.kind is B.Int else values.as_int("NumPy", data)
-        if data_.dtype is not values_.dtype:
-            check_dtypes("int_scatter_nd", B.inner, data_, values_)
-        return Tensor(B.Int, B.inner.int_scatter_nd(data_, indices_, values_, reduction), ctx)
-    if data.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        data_ = data.primitive if data.kind is B.Int else data.as_int("Torch")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
-        values_ = values.primitive if values.kind is B.Int else values.as_int("Torch", data)
-        if data_.dtype is not values_.dtype:
-            check_dtypes("int_scatter_nd", B.inner, data_, values_)
-        return Tensor(B.Int, B.inner.int_scatter_nd(data_, indices_, values_, reduction), ctx)
-    raise unsupported_backend("int_scatter_nd", data)
+    B = getattr(BACKENDS, data.kind.variant)
+    data_ = data.primitive if data.kind is B.Int else data.as_int()
+    indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
+    values_ = values.primitive if values.kind is B.Int else values.as_int(data)
+    if data_.dtype is not values_.dtype:
+        check_dtypes("int_scatter_nd", B.inner, data_, values_)
+    return Tensor(B.Int, B.inner.int_scatter_nd(data_, indices_, values_, reduction), ctx)
 
 
 def int_add(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise sum of ints, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("int_add", B.inner, lhs_, rhs_)
-            return Tensor(B.Int, B.inner.int_add(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("int_add", B.inner, lhs_, rhs_)
-            return Tensor(B.Int, B.inner.int_add(lhs_, rhs_), ctx)
-        raise unsupported_backend("int_add", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_add", B.inner, lhs_, rhs_)
+        return Tensor(B.Int, B.inner.int_add(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_add", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1314,36 +881,21 @@ def int_add(lhs: Tensor, rhs: Tensor) -> Tensor:
 def int_add_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Adds an int to every element."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_add_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_add_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("int_add_scalar", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+    return Tensor(B.Int, B.inner.int_add_scalar(lhs_, rhs), ctx)
 
 
 def int_mul(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise product of ints, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("int_mul", B.inner, lhs_, rhs_)
-            return Tensor(B.Int, B.inner.int_mul(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("int_mul", B.inner, lhs_, rhs_)
-            return Tensor(B.Int, B.inner.int_mul(lhs_, rhs_), ctx)
-        raise unsupported_backend("int_mul", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_mul", B.inner, lhs_, rhs_)
+        return Tensor(B.Int, B.inner.int_mul(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_mul", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1352,50 +904,29 @@ def int_mul(lhs: Tensor, rhs: Tensor) -> Tensor:
 def int_mul_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Multiplies every element by an int."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_mul_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_mul_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("int_mul_scalar", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+    return Tensor(B.Int, B.inner.int_mul_scalar(lhs_, rhs), ctx)
 
 
 def int_sum(tensor: Tensor) -> Tensor:
     """Sum of all elements, shape [1]."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_sum(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_sum(tensor_), ctx)
-    raise unsupported_backend("int_sum", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+    return Tensor(B.Int, B.inner.int_sum(tensor_), ctx)
 
 
 def int_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs == rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("int_equal", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.int_equal(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("int_equal", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.int_equal(lhs_, rhs_), ctx)
-        raise unsupported_backend("int_equal", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_equal", B.inner, lhs_, rhs_)
+        return Tensor(B.Bool, B.inner.int_equal(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1404,50 +935,29 @@ def int_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
 def int_not_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs != scalar."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Bool, B.inner.int_not_equal_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Bool, B.inner.int_not_equal_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("int_not_equal_elem", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+    return Tensor(B.Bool, B.inner.int_not_equal_elem(lhs_, rhs), ctx)
 
 
 def int_greater_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs > scalar."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Bool, B.inner.int_greater_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Bool, B.inner.int_greater_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("int_greater_elem", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+    return Tensor(B.Bool, B.inner.int_greater_elem(lhs_, rhs), ctx)
 
 
 def int_sub(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise difference of ints, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("int_sub", B.inner, lhs_, rhs_)
-            return Tensor(B.Int, B.inner.int_sub(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("int_sub", B.inner, lhs_, rhs_)
-            return Tensor(B.Int, B.inner.int_sub(lhs_, rhs_), ctx)
-        raise unsupported_backend("int_sub", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_sub", B.inner, lhs_, rhs_)
+        return Tensor(B.Int, B.inner.int_sub(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_sub", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1456,36 +966,21 @@ def int_sub(lhs: Tensor, rhs: Tensor) -> Tensor:
 def int_sub_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Subtracts an int from every element."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_sub_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_sub_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("int_sub_scalar", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+    return Tensor(B.Int, B.inner.int_sub_scalar(lhs_, rhs), ctx)
 
 
 def int_div(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise quotient of ints, truncated toward zero (as burn, not Python's //)."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("int_div", B.inner, lhs_, rhs_)
-            return Tensor(B.Int, B.inner.int_div(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("int_div", B.inner, lhs_, rhs_)
-            return Tensor(B.Int, B.inner.int_div(lhs_, rhs_), ctx)
-        raise unsupported_backend("int_div", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_div", B.inner, lhs_, rhs_)
+        return Tensor(B.Int, B.inner.int_div(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_div", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1494,36 +989,21 @@ def int_div(lhs: Tensor, rhs: Tensor) -> Tensor:
 def int_div_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Divides every element by an int, truncating toward zero."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_div_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_div_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("int_div_scalar", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+    return Tensor(B.Int, B.inner.int_div_scalar(lhs_, rhs), ctx)
 
 
 def int_remainder(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise remainder with the divisor's sign (Python's %), broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("int_remainder", B.inner, lhs_, rhs_)
-            return Tensor(B.Int, B.inner.int_remainder(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("int_remainder", B.inner, lhs_, rhs_)
-            return Tensor(B.Int, B.inner.int_remainder(lhs_, rhs_), ctx)
-        raise unsupported_backend("int_remainder", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_remainder", B.inner, lhs_, rhs_)
+        return Tensor(B.Int, B.inner.int_remainder(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_remainder", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1532,92 +1012,53 @@ def int_remainder(lhs: Tensor, rhs: Tensor) -> Tensor:
 def int_remainder_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Remainder of every element by an int, with the int's sign."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_remainder_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_remainder_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("int_remainder_scalar", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+    return Tensor(B.Int, B.inner.int_remainder_scalar(lhs_, rhs), ctx)
 
 
 def int_neg(tensor: Tensor) -> Tensor:
     """Element-wise negation."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_neg(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_neg(tensor_), ctx)
-    raise unsupported_backend("int_neg", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+    return Tensor(B.Int, B.inner.int_neg(tensor_), ctx)
 
 
 def int_abs(tensor: Tensor) -> Tensor:
     """Element-wise absolute value."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_abs(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_abs(tensor_), ctx)
-    raise unsupported_backend("int_abs", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+    return Tensor(B.Int, B.inner.int_abs(tensor_), ctx)
 
 
 def int_sign(tensor: Tensor) -> Tensor:
     """Element-wise sign (-1, 0 or 1)."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_sign(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_sign(tensor_), ctx)
-    raise unsupported_backend("int_sign", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+    return Tensor(B.Int, B.inner.int_sign(tensor_), ctx)
 
 
 def int_square(tensor: Tensor) -> Tensor:
     """Element-wise x * x."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_square(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_square(tensor_), ctx)
-    raise unsupported_backend("int_square", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+    return Tensor(B.Int, B.inner.int_square(tensor_), ctx)
 
 
 def int_powi(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs ** rhs; a negative exponent truncates as burn's float route (2 ** -1 == 0)."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("int_powi", B.inner, lhs_, rhs_)
-            return Tensor(B.Int, B.inner.int_powi(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("int_powi", B.inner, lhs_, rhs_)
-            return Tensor(B.Int, B.inner.int_powi(lhs_, rhs_), ctx)
-        raise unsupported_backend("int_powi", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_powi", B.inner, lhs_, rhs_)
+        return Tensor(B.Int, B.inner.int_powi(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_powi", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1631,78 +1072,45 @@ def int_powi_scalar(lhs: Tensor, rhs: float) -> Tensor:
 def int_powi_scalar_impl(lhs: Tensor, rhs: float) -> Tensor:
     """The generic case of int_powi_scalar; a negative exponent truncates as burn's float route."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_powi_scalar_impl(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_powi_scalar_impl(lhs_, rhs), ctx)
-    raise unsupported_backend("int_powi_scalar_impl", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+    return Tensor(B.Int, B.inner.int_powi_scalar_impl(lhs_, rhs), ctx)
 
 
 def int_clamp(tensor: Tensor, min: float, max: float) -> Tensor:
     """Clamps every element into [min, max]."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_clamp(tensor_, min, max), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_clamp(tensor_, min, max), ctx)
-    raise unsupported_backend("int_clamp", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+    return Tensor(B.Int, B.inner.int_clamp(tensor_, min, max), ctx)
 
 
 def int_clamp_min(tensor: Tensor, min: float) -> Tensor:
     """Raises every element below `min` to `min`."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_clamp_min(tensor_, min), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_clamp_min(tensor_, min), ctx)
-    raise unsupported_backend("int_clamp_min", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+    return Tensor(B.Int, B.inner.int_clamp_min(tensor_, min), ctx)
 
 
 def int_clamp_max(tensor: Tensor, max: float) -> Tensor:
     """Lowers every element above `max` to `max`."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_clamp_max(tensor_, max), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_clamp_max(tensor_, max), ctx)
-    raise unsupported_backend("int_clamp_max", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+    return Tensor(B.Int, B.inner.int_clamp_max(tensor_, max), ctx)
 
 
 def int_matmul(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Matrix product of ints over the last two dims, broadcasting the batch dims."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("int_matmul", B.inner, lhs_, rhs_)
-            return Tensor(B.Int, B.inner.int_matmul(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("int_matmul", B.inner, lhs_, rhs_)
-            return Tensor(B.Int, B.inner.int_matmul(lhs_, rhs_), ctx)
-        raise unsupported_backend("int_matmul", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_matmul", B.inner, lhs_, rhs_)
+        return Tensor(B.Int, B.inner.int_matmul(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_matmul", "matmul", error, lhs=lhs, rhs=rhs)
         raise
@@ -1712,21 +1120,12 @@ def bitwise_and(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise bitwise and, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("bitwise_and", B.inner, lhs_, rhs_)
-            return Tensor(B.Int, B.inner.bitwise_and(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("bitwise_and", B.inner, lhs_, rhs_)
-            return Tensor(B.Int, B.inner.bitwise_and(lhs_, rhs_), ctx)
-        raise unsupported_backend("bitwise_and", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bitwise_and", B.inner, lhs_, rhs_)
+        return Tensor(B.Int, B.inner.bitwise_and(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("bitwise_and", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1735,36 +1134,21 @@ def bitwise_and(lhs: Tensor, rhs: Tensor) -> Tensor:
 def bitwise_and_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Bitwise and of every element with an int."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Int, B.inner.bitwise_and_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Int, B.inner.bitwise_and_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("bitwise_and_scalar", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+    return Tensor(B.Int, B.inner.bitwise_and_scalar(lhs_, rhs), ctx)
 
 
 def bitwise_or(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise bitwise or, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("bitwise_or", B.inner, lhs_, rhs_)
-            return Tensor(B.Int, B.inner.bitwise_or(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("bitwise_or", B.inner, lhs_, rhs_)
-            return Tensor(B.Int, B.inner.bitwise_or(lhs_, rhs_), ctx)
-        raise unsupported_backend("bitwise_or", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bitwise_or", B.inner, lhs_, rhs_)
+        return Tensor(B.Int, B.inner.bitwise_or(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("bitwise_or", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1773,36 +1157,21 @@ def bitwise_or(lhs: Tensor, rhs: Tensor) -> Tensor:
 def bitwise_or_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Bitwise or of every element with an int."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Int, B.inner.bitwise_or_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Int, B.inner.bitwise_or_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("bitwise_or_scalar", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+    return Tensor(B.Int, B.inner.bitwise_or_scalar(lhs_, rhs), ctx)
 
 
 def bitwise_xor(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise bitwise exclusive or, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("bitwise_xor", B.inner, lhs_, rhs_)
-            return Tensor(B.Int, B.inner.bitwise_xor(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("bitwise_xor", B.inner, lhs_, rhs_)
-            return Tensor(B.Int, B.inner.bitwise_xor(lhs_, rhs_), ctx)
-        raise unsupported_backend("bitwise_xor", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bitwise_xor", B.inner, lhs_, rhs_)
+        return Tensor(B.Int, B.inner.bitwise_xor(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("bitwise_xor", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1811,50 +1180,29 @@ def bitwise_xor(lhs: Tensor, rhs: Tensor) -> Tensor:
 def bitwise_xor_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Bitwise exclusive or of every element with an int."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Int, B.inner.bitwise_xor_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Int, B.inner.bitwise_xor_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("bitwise_xor_scalar", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+    return Tensor(B.Int, B.inner.bitwise_xor_scalar(lhs_, rhs), ctx)
 
 
 def bitwise_not(tensor: Tensor) -> Tensor:
     """Element-wise bitwise not (~x == -x - 1)."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.bitwise_not(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.bitwise_not(tensor_), ctx)
-    raise unsupported_backend("bitwise_not", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+    return Tensor(B.Int, B.inner.bitwise_not(tensor_), ctx)
 
 
 def bitwise_left_shift(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs << rhs, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("bitwise_left_shift", B.inner, lhs_, rhs_)
-            return Tensor(B.Int, B.inner.bitwise_left_shift(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("bitwise_left_shift", B.inner, lhs_, rhs_)
-            return Tensor(B.Int, B.inner.bitwise_left_shift(lhs_, rhs_), ctx)
-        raise unsupported_backend("bitwise_left_shift", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bitwise_left_shift", B.inner, lhs_, rhs_)
+        return Tensor(B.Int, B.inner.bitwise_left_shift(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("bitwise_left_shift", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1863,36 +1211,21 @@ def bitwise_left_shift(lhs: Tensor, rhs: Tensor) -> Tensor:
 def bitwise_left_shift_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Shifts every element left by an int."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Int, B.inner.bitwise_left_shift_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Int, B.inner.bitwise_left_shift_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("bitwise_left_shift_scalar", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+    return Tensor(B.Int, B.inner.bitwise_left_shift_scalar(lhs_, rhs), ctx)
 
 
 def bitwise_right_shift(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs >> rhs (arithmetic, keeping the sign), broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("bitwise_right_shift", B.inner, lhs_, rhs_)
-            return Tensor(B.Int, B.inner.bitwise_right_shift(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("bitwise_right_shift", B.inner, lhs_, rhs_)
-            return Tensor(B.Int, B.inner.bitwise_right_shift(lhs_, rhs_), ctx)
-        raise unsupported_backend("bitwise_right_shift", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("bitwise_right_shift", B.inner, lhs_, rhs_)
+        return Tensor(B.Int, B.inner.bitwise_right_shift(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("bitwise_right_shift", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1901,50 +1234,29 @@ def bitwise_right_shift(lhs: Tensor, rhs: Tensor) -> Tensor:
 def bitwise_right_shift_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Shifts every element right by an int (arithmetic)."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Int, B.inner.bitwise_right_shift_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Int, B.inner.bitwise_right_shift_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("bitwise_right_shift_scalar", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+    return Tensor(B.Int, B.inner.bitwise_right_shift_scalar(lhs_, rhs), ctx)
 
 
 def int_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs == scalar."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Bool, B.inner.int_equal_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Bool, B.inner.int_equal_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("int_equal_elem", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+    return Tensor(B.Bool, B.inner.int_equal_elem(lhs_, rhs), ctx)
 
 
 def int_not_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs != rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("int_not_equal", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.int_not_equal(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("int_not_equal", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.int_not_equal(lhs_, rhs_), ctx)
-        raise unsupported_backend("int_not_equal", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_not_equal", B.inner, lhs_, rhs_)
+        return Tensor(B.Bool, B.inner.int_not_equal(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_not_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1954,21 +1266,12 @@ def int_greater(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs > rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("int_greater", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.int_greater(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("int_greater", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.int_greater(lhs_, rhs_), ctx)
-        raise unsupported_backend("int_greater", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_greater", B.inner, lhs_, rhs_)
+        return Tensor(B.Bool, B.inner.int_greater(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_greater", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -1978,21 +1281,12 @@ def int_greater_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs >= rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("int_greater_equal", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.int_greater_equal(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("int_greater_equal", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.int_greater_equal(lhs_, rhs_), ctx)
-        raise unsupported_backend("int_greater_equal", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_greater_equal", B.inner, lhs_, rhs_)
+        return Tensor(B.Bool, B.inner.int_greater_equal(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_greater_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -2001,36 +1295,21 @@ def int_greater_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
 def int_greater_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs >= scalar."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Bool, B.inner.int_greater_equal_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Bool, B.inner.int_greater_equal_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("int_greater_equal_elem", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+    return Tensor(B.Bool, B.inner.int_greater_equal_elem(lhs_, rhs), ctx)
 
 
 def int_lower(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs < rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("int_lower", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.int_lower(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("int_lower", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.int_lower(lhs_, rhs_), ctx)
-        raise unsupported_backend("int_lower", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_lower", B.inner, lhs_, rhs_)
+        return Tensor(B.Bool, B.inner.int_lower(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_lower", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -2039,36 +1318,21 @@ def int_lower(lhs: Tensor, rhs: Tensor) -> Tensor:
 def int_lower_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs < scalar."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Bool, B.inner.int_lower_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Bool, B.inner.int_lower_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("int_lower_elem", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+    return Tensor(B.Bool, B.inner.int_lower_elem(lhs_, rhs), ctx)
 
 
 def int_lower_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs <= rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        if lhs.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("NumPy", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("int_lower_equal", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.int_lower_equal(lhs_, rhs_), ctx)
-        if lhs.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-            rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
-            if lhs_.dtype is not rhs_.dtype:
-                check_dtypes("int_lower_equal", B.inner, lhs_, rhs_)
-            return Tensor(B.Bool, B.inner.int_lower_equal(lhs_, rhs_), ctx)
-        raise unsupported_backend("int_lower_equal", lhs)
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
+        if lhs_.dtype is not rhs_.dtype:
+            check_dtypes("int_lower_equal", B.inner, lhs_, rhs_)
+        return Tensor(B.Bool, B.inner.int_lower_equal(lhs_, rhs_), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("int_lower_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
@@ -2077,72 +1341,29 @@ def int_lower_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
 def int_lower_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs <= scalar."""
     ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Bool, B.inner.int_lower_equal_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Bool, B.inner.int_lower_equal_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("int_lower_equal_elem", lhs)
+    B = getattr(BACKENDS, lhs.kind.variant)
+    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+    return Tensor(B.Bool, B.inner.int_lower_equal_elem(lhs_, rhs), ctx)
 
 
 def int_into_float(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """Converts into a float tensor (an untracked leaf on an autodiff device)."""
     ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-            return Tensor(B.Float, B.inner.int_into_float(tensor_, dtype), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Autodiff, AD.int_into_float(tensor_, dtype), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-            return Tensor(B.Float, B.inner.int_into_float(tensor_, dtype), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Autodiff, AD.int_into_float(tensor_, dtype), ctx)
-    raise unsupported_backend("int_into_float", tensor)
+    B = getattr(BACKENDS, tensor.kind.variant)
+    if ctx is DISABLED:
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Float, B.inner.int_into_float(tensor_, dtype), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+    return Tensor(B.Autodiff, AD.int_into_float(tensor_, dtype), ctx)
 
 
 def int_to_device(tensor: Tensor, device: DispatchDevice) -> Tensor:
     """The tensor on `device`."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if device.variant == "NumPy":
-            T = B
-            return Tensor(
-                T.Int,
-                B.inner.int_to_device(tensor.as_int("NumPy", tensor), device.inner),
-                context_of(device),
-            )
-        if device.variant == "Torch":
-            T = BACKENDS.Torch
-            return Tensor(
-                T.Int,
-                B.inner.move_across(tensor.as_int("NumPy", tensor), T.inner, device.inner),
-                context_of(device),
-            )
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if device.variant == "NumPy":
-            T = BACKENDS.NumPy
-            return Tensor(
-                T.Int,
-                B.inner.move_across(tensor.as_int("Torch", tensor), T.inner, device.inner),
-                context_of(device),
-            )
-        if device.variant == "Torch":
-            T = B
-            return Tensor(
-                T.Int,
-                B.inner.int_to_device(tensor.as_int("Torch", tensor), device.inner),
-                context_of(device),
-            )
-    raise unsupported_backend("int_to_device", tensor)
+    B, T = getattr(BACKENDS, tensor.kind.variant), getattr(BACKENDS, device.variant)
+    data = tensor.as_int()
+    if T is B:
+        moved = B.inner.int_to_device(data, device.inner)
+    else:  # between backends
+        moved = B.inner.move_across(data, T.inner, device.inner)
+    return Tensor(T.Int, moved, context_of(device))

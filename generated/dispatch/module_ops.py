@@ -1,10 +1,11 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=5b211b80ca91e2aa body=eae9645d0d9f666d
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=8f857200f84cccd8 body=0208f8b732861c21
 """The module ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
-DispatchAutodiffContext; match on the backend of the first tensor (`B`); under Disabled call the
-inner backend; under Enabled(strategy) call the Autodiff specialization for that strategy (`AD`),
-a plain float input entering as a constant; wrap the outputs with the merged context.
+DispatchAutodiffContext; find the backend of the first tensor (`B`, looked up at call time in
+BACKENDS, so every backend takes the same path); under Disabled call the inner backend; under
+Enabled(strategy) call the Autodiff specialization for that strategy (`AD`), a plain float input
+entering as a constant; wrap the outputs with the merged context.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from runtime.dispatch import (
     check_dtypes,
     context_of,
     merge_contexts,
-    unsupported_backend,
 )
 
 if TYPE_CHECKING:
@@ -71,97 +71,47 @@ def embedding(weights: Tensor, indices: Tensor) -> Tensor:
         if indices.context is weights.context
         else weights.context.merge(indices.context)
     )
-    if weights.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            weights_ = weights.primitive if weights.kind is B.Float else weights.as_float("NumPy")
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", weights)
-            )
-            return Tensor(B.Float, B.inner.embedding(weights_, indices_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        weights_ = weights.primitive if weights.kind is B.Autodiff else weights.lift(AD)
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", weights)
-        return Tensor(B.Autodiff, AD.embedding(weights_, indices_), ctx)
-    if weights.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            weights_ = weights.primitive if weights.kind is B.Float else weights.as_float("Torch")
-            indices_ = (
-                indices.primitive if indices.kind is B.Int else indices.as_int("Torch", weights)
-            )
-            return Tensor(B.Float, B.inner.embedding(weights_, indices_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        weights_ = weights.primitive if weights.kind is B.Autodiff else weights.lift(AD)
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", weights)
-        return Tensor(B.Autodiff, AD.embedding(weights_, indices_), ctx)
-    raise unsupported_backend("embedding", weights)
+    B = getattr(BACKENDS, weights.kind.variant)
+    if ctx is DISABLED:
+        weights_ = weights.primitive if weights.kind is B.Float else weights.as_float()
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(weights)
+        return Tensor(B.Float, B.inner.embedding(weights_, indices_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    weights_ = weights.primitive if weights.kind is B.Autodiff else weights.lift(AD)
+    indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(weights)
+    return Tensor(B.Autodiff, AD.embedding(weights_, indices_), ctx)
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
     """input [..., d_in] @ weight [d_in, d_out] (+ bias [d_out]): burn's layout, not torch's transposed one."""
     ctx = input.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-    if input.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            input_ = input.primitive if input.kind is B.Float else input.as_float("NumPy")
-            weight_ = (
-                weight.primitive if weight.kind is B.Float else weight.as_float("NumPy", input)
-            )
-            bias_ = (
-                None
-                if bias is None
-                else (bias.primitive if bias.kind is B.Float else bias.as_float("NumPy", input))
-            )
-            if input_.dtype is not weight_.dtype:
-                check_dtypes("linear", B.inner, input_, weight_)
-            if bias_ is not None and input_.dtype is not bias_.dtype:
-                check_dtypes("linear", B.inner, input_, bias_)
-            return Tensor(B.Float, B.inner.linear(input_, weight_, bias_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        input_ = input.primitive if input.kind is B.Autodiff else input.lift(AD)
-        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, input)
+    B = getattr(BACKENDS, input.kind.variant)
+    if ctx is DISABLED:
+        input_ = input.primitive if input.kind is B.Float else input.as_float()
+        weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(input)
         bias_ = (
             None
             if bias is None
-            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, input))
+            else (bias.primitive if bias.kind is B.Float else bias.as_float(input))
         )
-        if input_.primitive.dtype is not weight_.primitive.dtype:
-            check_dtypes("linear", B.inner, input_.primitive, weight_.primitive)
-        if bias_ is not None and input_.primitive.dtype is not bias_.primitive.dtype:
-            check_dtypes("linear", B.inner, input_.primitive, bias_.primitive)
-        return Tensor(B.Autodiff, AD.linear(input_, weight_, bias_), ctx)
-    if input.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            input_ = input.primitive if input.kind is B.Float else input.as_float("Torch")
-            weight_ = (
-                weight.primitive if weight.kind is B.Float else weight.as_float("Torch", input)
-            )
-            bias_ = (
-                None
-                if bias is None
-                else (bias.primitive if bias.kind is B.Float else bias.as_float("Torch", input))
-            )
-            if input_.dtype is not weight_.dtype:
-                check_dtypes("linear", B.inner, input_, weight_)
-            if bias_ is not None and input_.dtype is not bias_.dtype:
-                check_dtypes("linear", B.inner, input_, bias_)
-            return Tensor(B.Float, B.inner.linear(input_, weight_, bias_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        input_ = input.primitive if input.kind is B.Autodiff else input.lift(AD)
-        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, input)
-        bias_ = (
-            None
-            if bias is None
-            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, input))
-        )
-        if input_.primitive.dtype is not weight_.primitive.dtype:
-            check_dtypes("linear", B.inner, input_.primitive, weight_.primitive)
-        if bias_ is not None and input_.primitive.dtype is not bias_.primitive.dtype:
-            check_dtypes("linear", B.inner, input_.primitive, bias_.primitive)
-        return Tensor(B.Autodiff, AD.linear(input_, weight_, bias_), ctx)
-    raise unsupported_backend("linear", input)
+        if input_.dtype is not weight_.dtype:
+            check_dtypes("linear", B.inner, input_, weight_)
+        if bias_ is not None and input_.dtype is not bias_.dtype:
+            check_dtypes("linear", B.inner, input_, bias_)
+        return Tensor(B.Float, B.inner.linear(input_, weight_, bias_), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    input_ = input.primitive if input.kind is B.Autodiff else input.lift(AD)
+    weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, input)
+    bias_ = (
+        None
+        if bias is None
+        else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, input))
+    )
+    if input_.primitive.dtype is not weight_.primitive.dtype:
+        check_dtypes("linear", B.inner, input_.primitive, weight_.primitive)
+    if bias_ is not None and input_.primitive.dtype is not bias_.primitive.dtype:
+        check_dtypes("linear", B.inner, input_.primitive, bias_.primitive)
+    return Tensor(B.Autodiff, AD.linear(input_, weight_, bias_), ctx)
 
 
 def conv1d(
@@ -176,115 +126,37 @@ def conv1d(
 ) -> Tensor:
     """A 1-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
     ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-    if x.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
-            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("NumPy", x)
-            bias_ = (
-                None
-                if bias is None
-                else (bias.primitive if bias.kind is B.Float else bias.as_float("NumPy", x))
-            )
-            if x_.dtype is not weight_.dtype:
-                check_dtypes("conv1d", B.inner, x_, weight_)
-            if bias_ is not None and x_.dtype is not bias_.dtype:
-                check_dtypes("conv1d", B.inner, x_, bias_)
-            return Tensor(
-                B.Float,
-                B.inner.conv1d(
-                    x_,
-                    weight_,
-                    bias_,
-                    stride,
-                    padding,
-                    dilation,
-                    groups,
-                    None if padding_end is None else (padding_end),
-                ),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+    B = getattr(BACKENDS, x.kind.variant)
+    if ctx is DISABLED:
+        x_ = x.primitive if x.kind is B.Float else x.as_float()
+        weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
         bias_ = (
-            None
-            if bias is None
-            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+            None if bias is None else (bias.primitive if bias.kind is B.Float else bias.as_float(x))
         )
-        if x_.primitive.dtype is not weight_.primitive.dtype:
-            check_dtypes("conv1d", B.inner, x_.primitive, weight_.primitive)
-        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
-            check_dtypes("conv1d", B.inner, x_.primitive, bias_.primitive)
+        if x_.dtype is not weight_.dtype:
+            check_dtypes("conv1d", B.inner, x_, weight_)
+        if bias_ is not None and x_.dtype is not bias_.dtype:
+            check_dtypes("conv1d", B.inner, x_, bias_)
         return Tensor(
-            B.Autodiff,
-            AD.conv1d(
-                x_,
-                weight_,
-                bias_,
-                stride,
-                padding,
-                dilation,
-                groups,
-                None if padding_end is None else (padding_end),
-            ),
+            B.Float,
+            B.inner.conv1d(x_, weight_, bias_, stride, padding, dilation, groups, padding_end),
             ctx,
         )
-    if x.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
-            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("Torch", x)
-            bias_ = (
-                None
-                if bias is None
-                else (bias.primitive if bias.kind is B.Float else bias.as_float("Torch", x))
-            )
-            if x_.dtype is not weight_.dtype:
-                check_dtypes("conv1d", B.inner, x_, weight_)
-            if bias_ is not None and x_.dtype is not bias_.dtype:
-                check_dtypes("conv1d", B.inner, x_, bias_)
-            return Tensor(
-                B.Float,
-                B.inner.conv1d(
-                    x_,
-                    weight_,
-                    bias_,
-                    stride,
-                    padding,
-                    dilation,
-                    groups,
-                    None if padding_end is None else (padding_end),
-                ),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
-        bias_ = (
-            None
-            if bias is None
-            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
-        )
-        if x_.primitive.dtype is not weight_.primitive.dtype:
-            check_dtypes("conv1d", B.inner, x_.primitive, weight_.primitive)
-        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
-            check_dtypes("conv1d", B.inner, x_.primitive, bias_.primitive)
-        return Tensor(
-            B.Autodiff,
-            AD.conv1d(
-                x_,
-                weight_,
-                bias_,
-                stride,
-                padding,
-                dilation,
-                groups,
-                None if padding_end is None else (padding_end),
-            ),
-            ctx,
-        )
-    raise unsupported_backend("conv1d", x)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+    weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+    bias_ = (
+        None if bias is None else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+    )
+    if x_.primitive.dtype is not weight_.primitive.dtype:
+        check_dtypes("conv1d", B.inner, x_.primitive, weight_.primitive)
+    if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+        check_dtypes("conv1d", B.inner, x_.primitive, bias_.primitive)
+    return Tensor(
+        B.Autodiff,
+        AD.conv1d(x_, weight_, bias_, stride, padding, dilation, groups, padding_end),
+        ctx,
+    )
 
 
 def conv2d(
@@ -299,115 +171,37 @@ def conv2d(
 ) -> Tensor:
     """A 2-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
     ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-    if x.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
-            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("NumPy", x)
-            bias_ = (
-                None
-                if bias is None
-                else (bias.primitive if bias.kind is B.Float else bias.as_float("NumPy", x))
-            )
-            if x_.dtype is not weight_.dtype:
-                check_dtypes("conv2d", B.inner, x_, weight_)
-            if bias_ is not None and x_.dtype is not bias_.dtype:
-                check_dtypes("conv2d", B.inner, x_, bias_)
-            return Tensor(
-                B.Float,
-                B.inner.conv2d(
-                    x_,
-                    weight_,
-                    bias_,
-                    stride,
-                    padding,
-                    dilation,
-                    groups,
-                    None if padding_end is None else (padding_end),
-                ),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+    B = getattr(BACKENDS, x.kind.variant)
+    if ctx is DISABLED:
+        x_ = x.primitive if x.kind is B.Float else x.as_float()
+        weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
         bias_ = (
-            None
-            if bias is None
-            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+            None if bias is None else (bias.primitive if bias.kind is B.Float else bias.as_float(x))
         )
-        if x_.primitive.dtype is not weight_.primitive.dtype:
-            check_dtypes("conv2d", B.inner, x_.primitive, weight_.primitive)
-        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
-            check_dtypes("conv2d", B.inner, x_.primitive, bias_.primitive)
+        if x_.dtype is not weight_.dtype:
+            check_dtypes("conv2d", B.inner, x_, weight_)
+        if bias_ is not None and x_.dtype is not bias_.dtype:
+            check_dtypes("conv2d", B.inner, x_, bias_)
         return Tensor(
-            B.Autodiff,
-            AD.conv2d(
-                x_,
-                weight_,
-                bias_,
-                stride,
-                padding,
-                dilation,
-                groups,
-                None if padding_end is None else (padding_end),
-            ),
+            B.Float,
+            B.inner.conv2d(x_, weight_, bias_, stride, padding, dilation, groups, padding_end),
             ctx,
         )
-    if x.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
-            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("Torch", x)
-            bias_ = (
-                None
-                if bias is None
-                else (bias.primitive if bias.kind is B.Float else bias.as_float("Torch", x))
-            )
-            if x_.dtype is not weight_.dtype:
-                check_dtypes("conv2d", B.inner, x_, weight_)
-            if bias_ is not None and x_.dtype is not bias_.dtype:
-                check_dtypes("conv2d", B.inner, x_, bias_)
-            return Tensor(
-                B.Float,
-                B.inner.conv2d(
-                    x_,
-                    weight_,
-                    bias_,
-                    stride,
-                    padding,
-                    dilation,
-                    groups,
-                    None if padding_end is None else (padding_end),
-                ),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
-        bias_ = (
-            None
-            if bias is None
-            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
-        )
-        if x_.primitive.dtype is not weight_.primitive.dtype:
-            check_dtypes("conv2d", B.inner, x_.primitive, weight_.primitive)
-        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
-            check_dtypes("conv2d", B.inner, x_.primitive, bias_.primitive)
-        return Tensor(
-            B.Autodiff,
-            AD.conv2d(
-                x_,
-                weight_,
-                bias_,
-                stride,
-                padding,
-                dilation,
-                groups,
-                None if padding_end is None else (padding_end),
-            ),
-            ctx,
-        )
-    raise unsupported_backend("conv2d", x)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+    weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+    bias_ = (
+        None if bias is None else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+    )
+    if x_.primitive.dtype is not weight_.primitive.dtype:
+        check_dtypes("conv2d", B.inner, x_.primitive, weight_.primitive)
+    if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+        check_dtypes("conv2d", B.inner, x_.primitive, bias_.primitive)
+    return Tensor(
+        B.Autodiff,
+        AD.conv2d(x_, weight_, bias_, stride, padding, dilation, groups, padding_end),
+        ctx,
+    )
 
 
 def conv3d(
@@ -422,115 +216,37 @@ def conv3d(
 ) -> Tensor:
     """A 3-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
     ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-    if x.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
-            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("NumPy", x)
-            bias_ = (
-                None
-                if bias is None
-                else (bias.primitive if bias.kind is B.Float else bias.as_float("NumPy", x))
-            )
-            if x_.dtype is not weight_.dtype:
-                check_dtypes("conv3d", B.inner, x_, weight_)
-            if bias_ is not None and x_.dtype is not bias_.dtype:
-                check_dtypes("conv3d", B.inner, x_, bias_)
-            return Tensor(
-                B.Float,
-                B.inner.conv3d(
-                    x_,
-                    weight_,
-                    bias_,
-                    stride,
-                    padding,
-                    dilation,
-                    groups,
-                    None if padding_end is None else (padding_end),
-                ),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+    B = getattr(BACKENDS, x.kind.variant)
+    if ctx is DISABLED:
+        x_ = x.primitive if x.kind is B.Float else x.as_float()
+        weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
         bias_ = (
-            None
-            if bias is None
-            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+            None if bias is None else (bias.primitive if bias.kind is B.Float else bias.as_float(x))
         )
-        if x_.primitive.dtype is not weight_.primitive.dtype:
-            check_dtypes("conv3d", B.inner, x_.primitive, weight_.primitive)
-        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
-            check_dtypes("conv3d", B.inner, x_.primitive, bias_.primitive)
+        if x_.dtype is not weight_.dtype:
+            check_dtypes("conv3d", B.inner, x_, weight_)
+        if bias_ is not None and x_.dtype is not bias_.dtype:
+            check_dtypes("conv3d", B.inner, x_, bias_)
         return Tensor(
-            B.Autodiff,
-            AD.conv3d(
-                x_,
-                weight_,
-                bias_,
-                stride,
-                padding,
-                dilation,
-                groups,
-                None if padding_end is None else (padding_end),
-            ),
+            B.Float,
+            B.inner.conv3d(x_, weight_, bias_, stride, padding, dilation, groups, padding_end),
             ctx,
         )
-    if x.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
-            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("Torch", x)
-            bias_ = (
-                None
-                if bias is None
-                else (bias.primitive if bias.kind is B.Float else bias.as_float("Torch", x))
-            )
-            if x_.dtype is not weight_.dtype:
-                check_dtypes("conv3d", B.inner, x_, weight_)
-            if bias_ is not None and x_.dtype is not bias_.dtype:
-                check_dtypes("conv3d", B.inner, x_, bias_)
-            return Tensor(
-                B.Float,
-                B.inner.conv3d(
-                    x_,
-                    weight_,
-                    bias_,
-                    stride,
-                    padding,
-                    dilation,
-                    groups,
-                    None if padding_end is None else (padding_end),
-                ),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
-        bias_ = (
-            None
-            if bias is None
-            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
-        )
-        if x_.primitive.dtype is not weight_.primitive.dtype:
-            check_dtypes("conv3d", B.inner, x_.primitive, weight_.primitive)
-        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
-            check_dtypes("conv3d", B.inner, x_.primitive, bias_.primitive)
-        return Tensor(
-            B.Autodiff,
-            AD.conv3d(
-                x_,
-                weight_,
-                bias_,
-                stride,
-                padding,
-                dilation,
-                groups,
-                None if padding_end is None else (padding_end),
-            ),
-            ctx,
-        )
-    raise unsupported_backend("conv3d", x)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+    weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+    bias_ = (
+        None if bias is None else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+    )
+    if x_.primitive.dtype is not weight_.primitive.dtype:
+        check_dtypes("conv3d", B.inner, x_.primitive, weight_.primitive)
+    if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+        check_dtypes("conv3d", B.inner, x_.primitive, bias_.primitive)
+    return Tensor(
+        B.Autodiff,
+        AD.conv3d(x_, weight_, bias_, stride, padding, dilation, groups, padding_end),
+        ctx,
+    )
 
 
 def conv_transpose1d(
@@ -545,83 +261,39 @@ def conv_transpose1d(
 ) -> Tensor:
     """A 1-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
     ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-    if x.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
-            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("NumPy", x)
-            bias_ = (
-                None
-                if bias is None
-                else (bias.primitive if bias.kind is B.Float else bias.as_float("NumPy", x))
-            )
-            if x_.dtype is not weight_.dtype:
-                check_dtypes("conv_transpose1d", B.inner, x_, weight_)
-            if bias_ is not None and x_.dtype is not bias_.dtype:
-                check_dtypes("conv_transpose1d", B.inner, x_, bias_)
-            return Tensor(
-                B.Float,
-                B.inner.conv_transpose1d(
-                    x_, weight_, bias_, stride, padding, padding_out, dilation, groups
-                ),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+    B = getattr(BACKENDS, x.kind.variant)
+    if ctx is DISABLED:
+        x_ = x.primitive if x.kind is B.Float else x.as_float()
+        weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
         bias_ = (
-            None
-            if bias is None
-            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+            None if bias is None else (bias.primitive if bias.kind is B.Float else bias.as_float(x))
         )
-        if x_.primitive.dtype is not weight_.primitive.dtype:
-            check_dtypes("conv_transpose1d", B.inner, x_.primitive, weight_.primitive)
-        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
-            check_dtypes("conv_transpose1d", B.inner, x_.primitive, bias_.primitive)
+        if x_.dtype is not weight_.dtype:
+            check_dtypes("conv_transpose1d", B.inner, x_, weight_)
+        if bias_ is not None and x_.dtype is not bias_.dtype:
+            check_dtypes("conv_transpose1d", B.inner, x_, bias_)
         return Tensor(
-            B.Autodiff,
-            AD.conv_transpose1d(x_, weight_, bias_, stride, padding, padding_out, dilation, groups),
+            B.Float,
+            B.inner.conv_transpose1d(
+                x_, weight_, bias_, stride, padding, padding_out, dilation, groups
+            ),
             ctx,
         )
-    if x.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
-            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("Torch", x)
-            bias_ = (
-                None
-                if bias is None
-                else (bias.primitive if bias.kind is B.Float else bias.as_float("Torch", x))
-            )
-            if x_.dtype is not weight_.dtype:
-                check_dtypes("conv_transpose1d", B.inner, x_, weight_)
-            if bias_ is not None and x_.dtype is not bias_.dtype:
-                check_dtypes("conv_transpose1d", B.inner, x_, bias_)
-            return Tensor(
-                B.Float,
-                B.inner.conv_transpose1d(
-                    x_, weight_, bias_, stride, padding, padding_out, dilation, groups
-                ),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
-        bias_ = (
-            None
-            if bias is None
-            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
-        )
-        if x_.primitive.dtype is not weight_.primitive.dtype:
-            check_dtypes("conv_transpose1d", B.inner, x_.primitive, weight_.primitive)
-        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
-            check_dtypes("conv_transpose1d", B.inner, x_.primitive, bias_.primitive)
-        return Tensor(
-            B.Autodiff,
-            AD.conv_transpose1d(x_, weight_, bias_, stride, padding, padding_out, dilation, groups),
-            ctx,
-        )
-    raise unsupported_backend("conv_transpose1d", x)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+    weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+    bias_ = (
+        None if bias is None else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+    )
+    if x_.primitive.dtype is not weight_.primitive.dtype:
+        check_dtypes("conv_transpose1d", B.inner, x_.primitive, weight_.primitive)
+    if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+        check_dtypes("conv_transpose1d", B.inner, x_.primitive, bias_.primitive)
+    return Tensor(
+        B.Autodiff,
+        AD.conv_transpose1d(x_, weight_, bias_, stride, padding, padding_out, dilation, groups),
+        ctx,
+    )
 
 
 def conv_transpose2d(
@@ -636,83 +308,39 @@ def conv_transpose2d(
 ) -> Tensor:
     """A 2-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
     ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-    if x.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
-            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("NumPy", x)
-            bias_ = (
-                None
-                if bias is None
-                else (bias.primitive if bias.kind is B.Float else bias.as_float("NumPy", x))
-            )
-            if x_.dtype is not weight_.dtype:
-                check_dtypes("conv_transpose2d", B.inner, x_, weight_)
-            if bias_ is not None and x_.dtype is not bias_.dtype:
-                check_dtypes("conv_transpose2d", B.inner, x_, bias_)
-            return Tensor(
-                B.Float,
-                B.inner.conv_transpose2d(
-                    x_, weight_, bias_, stride, padding, padding_out, dilation, groups
-                ),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+    B = getattr(BACKENDS, x.kind.variant)
+    if ctx is DISABLED:
+        x_ = x.primitive if x.kind is B.Float else x.as_float()
+        weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
         bias_ = (
-            None
-            if bias is None
-            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+            None if bias is None else (bias.primitive if bias.kind is B.Float else bias.as_float(x))
         )
-        if x_.primitive.dtype is not weight_.primitive.dtype:
-            check_dtypes("conv_transpose2d", B.inner, x_.primitive, weight_.primitive)
-        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
-            check_dtypes("conv_transpose2d", B.inner, x_.primitive, bias_.primitive)
+        if x_.dtype is not weight_.dtype:
+            check_dtypes("conv_transpose2d", B.inner, x_, weight_)
+        if bias_ is not None and x_.dtype is not bias_.dtype:
+            check_dtypes("conv_transpose2d", B.inner, x_, bias_)
         return Tensor(
-            B.Autodiff,
-            AD.conv_transpose2d(x_, weight_, bias_, stride, padding, padding_out, dilation, groups),
+            B.Float,
+            B.inner.conv_transpose2d(
+                x_, weight_, bias_, stride, padding, padding_out, dilation, groups
+            ),
             ctx,
         )
-    if x.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
-            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("Torch", x)
-            bias_ = (
-                None
-                if bias is None
-                else (bias.primitive if bias.kind is B.Float else bias.as_float("Torch", x))
-            )
-            if x_.dtype is not weight_.dtype:
-                check_dtypes("conv_transpose2d", B.inner, x_, weight_)
-            if bias_ is not None and x_.dtype is not bias_.dtype:
-                check_dtypes("conv_transpose2d", B.inner, x_, bias_)
-            return Tensor(
-                B.Float,
-                B.inner.conv_transpose2d(
-                    x_, weight_, bias_, stride, padding, padding_out, dilation, groups
-                ),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
-        bias_ = (
-            None
-            if bias is None
-            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
-        )
-        if x_.primitive.dtype is not weight_.primitive.dtype:
-            check_dtypes("conv_transpose2d", B.inner, x_.primitive, weight_.primitive)
-        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
-            check_dtypes("conv_transpose2d", B.inner, x_.primitive, bias_.primitive)
-        return Tensor(
-            B.Autodiff,
-            AD.conv_transpose2d(x_, weight_, bias_, stride, padding, padding_out, dilation, groups),
-            ctx,
-        )
-    raise unsupported_backend("conv_transpose2d", x)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+    weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+    bias_ = (
+        None if bias is None else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+    )
+    if x_.primitive.dtype is not weight_.primitive.dtype:
+        check_dtypes("conv_transpose2d", B.inner, x_.primitive, weight_.primitive)
+    if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+        check_dtypes("conv_transpose2d", B.inner, x_.primitive, bias_.primitive)
+    return Tensor(
+        B.Autodiff,
+        AD.conv_transpose2d(x_, weight_, bias_, stride, padding, padding_out, dilation, groups),
+        ctx,
+    )
 
 
 def conv_transpose3d(
@@ -727,83 +355,39 @@ def conv_transpose3d(
 ) -> Tensor:
     """A 3-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
     ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-    if x.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
-            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("NumPy", x)
-            bias_ = (
-                None
-                if bias is None
-                else (bias.primitive if bias.kind is B.Float else bias.as_float("NumPy", x))
-            )
-            if x_.dtype is not weight_.dtype:
-                check_dtypes("conv_transpose3d", B.inner, x_, weight_)
-            if bias_ is not None and x_.dtype is not bias_.dtype:
-                check_dtypes("conv_transpose3d", B.inner, x_, bias_)
-            return Tensor(
-                B.Float,
-                B.inner.conv_transpose3d(
-                    x_, weight_, bias_, stride, padding, padding_out, dilation, groups
-                ),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+    B = getattr(BACKENDS, x.kind.variant)
+    if ctx is DISABLED:
+        x_ = x.primitive if x.kind is B.Float else x.as_float()
+        weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
         bias_ = (
-            None
-            if bias is None
-            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+            None if bias is None else (bias.primitive if bias.kind is B.Float else bias.as_float(x))
         )
-        if x_.primitive.dtype is not weight_.primitive.dtype:
-            check_dtypes("conv_transpose3d", B.inner, x_.primitive, weight_.primitive)
-        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
-            check_dtypes("conv_transpose3d", B.inner, x_.primitive, bias_.primitive)
+        if x_.dtype is not weight_.dtype:
+            check_dtypes("conv_transpose3d", B.inner, x_, weight_)
+        if bias_ is not None and x_.dtype is not bias_.dtype:
+            check_dtypes("conv_transpose3d", B.inner, x_, bias_)
         return Tensor(
-            B.Autodiff,
-            AD.conv_transpose3d(x_, weight_, bias_, stride, padding, padding_out, dilation, groups),
+            B.Float,
+            B.inner.conv_transpose3d(
+                x_, weight_, bias_, stride, padding, padding_out, dilation, groups
+            ),
             ctx,
         )
-    if x.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
-            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("Torch", x)
-            bias_ = (
-                None
-                if bias is None
-                else (bias.primitive if bias.kind is B.Float else bias.as_float("Torch", x))
-            )
-            if x_.dtype is not weight_.dtype:
-                check_dtypes("conv_transpose3d", B.inner, x_, weight_)
-            if bias_ is not None and x_.dtype is not bias_.dtype:
-                check_dtypes("conv_transpose3d", B.inner, x_, bias_)
-            return Tensor(
-                B.Float,
-                B.inner.conv_transpose3d(
-                    x_, weight_, bias_, stride, padding, padding_out, dilation, groups
-                ),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
-        bias_ = (
-            None
-            if bias is None
-            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
-        )
-        if x_.primitive.dtype is not weight_.primitive.dtype:
-            check_dtypes("conv_transpose3d", B.inner, x_.primitive, weight_.primitive)
-        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
-            check_dtypes("conv_transpose3d", B.inner, x_.primitive, bias_.primitive)
-        return Tensor(
-            B.Autodiff,
-            AD.conv_transpose3d(x_, weight_, bias_, stride, padding, padding_out, dilation, groups),
-            ctx,
-        )
-    raise unsupported_backend("conv_transpose3d", x)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+    weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+    bias_ = (
+        None if bias is None else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+    )
+    if x_.primitive.dtype is not weight_.primitive.dtype:
+        check_dtypes("conv_transpose3d", B.inner, x_.primitive, weight_.primitive)
+    if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+        check_dtypes("conv_transpose3d", B.inner, x_.primitive, bias_.primitive)
+    return Tensor(
+        B.Autodiff,
+        AD.conv_transpose3d(x_, weight_, bias_, stride, padding, padding_out, dilation, groups),
+        ctx,
+    )
 
 
 def unfold4d(
@@ -815,27 +399,13 @@ def unfold4d(
 ) -> Tensor:
     """The sliding blocks of x [b, c, h, w] as columns: [b, c * kh * kw, blocks]."""
     ctx = x.context
-    if x.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
-            return Tensor(
-                B.Float, B.inner.unfold4d(x_, kernel_size, stride, padding, dilation), ctx
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        return Tensor(B.Autodiff, AD.unfold4d(x_, kernel_size, stride, padding, dilation), ctx)
-    if x.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
-            return Tensor(
-                B.Float, B.inner.unfold4d(x_, kernel_size, stride, padding, dilation), ctx
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        return Tensor(B.Autodiff, AD.unfold4d(x_, kernel_size, stride, padding, dilation), ctx)
-    raise unsupported_backend("unfold4d", x)
+    B = getattr(BACKENDS, x.kind.variant)
+    if ctx is DISABLED:
+        x_ = x.primitive if x.kind is B.Float else x.as_float()
+        return Tensor(B.Float, B.inner.unfold4d(x_, kernel_size, stride, padding, dilation), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+    return Tensor(B.Autodiff, AD.unfold4d(x_, kernel_size, stride, padding, dilation), ctx)
 
 
 def fold4d(
@@ -848,35 +418,17 @@ def fold4d(
 ) -> Tensor:
     """The inverse of unfold4d: columns [b, c * kh * kw, blocks] summed back into [b, c, h, w]."""
     ctx = x.context
-    if x.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
-            return Tensor(
-                B.Float,
-                B.inner.fold4d(x_, output_size, kernel_size, stride, padding, dilation),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+    B = getattr(BACKENDS, x.kind.variant)
+    if ctx is DISABLED:
+        x_ = x.primitive if x.kind is B.Float else x.as_float()
         return Tensor(
-            B.Autodiff, AD.fold4d(x_, output_size, kernel_size, stride, padding, dilation), ctx
+            B.Float, B.inner.fold4d(x_, output_size, kernel_size, stride, padding, dilation), ctx
         )
-    if x.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
-            return Tensor(
-                B.Float,
-                B.inner.fold4d(x_, output_size, kernel_size, stride, padding, dilation),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        return Tensor(
-            B.Autodiff, AD.fold4d(x_, output_size, kernel_size, stride, padding, dilation), ctx
-        )
-    raise unsupported_backend("fold4d", x)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+    return Tensor(
+        B.Autodiff, AD.fold4d(x_, output_size, kernel_size, stride, padding, dilation), ctx
+    )
 
 
 def max_pool1d(
@@ -889,57 +441,17 @@ def max_pool1d(
 ) -> Tensor:
     """The maximum of each 1-d window of x (stride None: kernel_size; padding counts as -inf)."""
     ctx = x.context
-    if x.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
-            return Tensor(
-                B.Float,
-                B.inner.max_pool1d(
-                    x_,
-                    kernel_size,
-                    None if stride is None else (stride),
-                    padding,
-                    dilation,
-                    ceil_mode,
-                ),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+    B = getattr(BACKENDS, x.kind.variant)
+    if ctx is DISABLED:
+        x_ = x.primitive if x.kind is B.Float else x.as_float()
         return Tensor(
-            B.Autodiff,
-            AD.max_pool1d(
-                x_, kernel_size, None if stride is None else (stride), padding, dilation, ceil_mode
-            ),
-            ctx,
+            B.Float, B.inner.max_pool1d(x_, kernel_size, stride, padding, dilation, ceil_mode), ctx
         )
-    if x.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
-            return Tensor(
-                B.Float,
-                B.inner.max_pool1d(
-                    x_,
-                    kernel_size,
-                    None if stride is None else (stride),
-                    padding,
-                    dilation,
-                    ceil_mode,
-                ),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        return Tensor(
-            B.Autodiff,
-            AD.max_pool1d(
-                x_, kernel_size, None if stride is None else (stride), padding, dilation, ceil_mode
-            ),
-            ctx,
-        )
-    raise unsupported_backend("max_pool1d", x)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+    return Tensor(
+        B.Autodiff, AD.max_pool1d(x_, kernel_size, stride, padding, dilation, ceil_mode), ctx
+    )
 
 
 def max_pool1d_with_indices(
@@ -952,35 +464,17 @@ def max_pool1d_with_indices(
 ) -> tuple[Tensor, Tensor]:
     """The maximum of each 1-d window of x (stride None: kernel_size; padding counts as -inf) and the flat index (h * W + w) of each maximum."""
     ctx = x.context
-    if x.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
-            out0, out1 = B.inner.max_pool1d_with_indices(
-                x_, kernel_size, None if stride is None else (stride), padding, dilation, ceil_mode
-            )
-            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        out0, out1 = AD.max_pool1d_with_indices(
-            x_, kernel_size, None if stride is None else (stride), padding, dilation, ceil_mode
+    B = getattr(BACKENDS, x.kind.variant)
+    if ctx is DISABLED:
+        x_ = x.primitive if x.kind is B.Float else x.as_float()
+        out0, out1 = B.inner.max_pool1d_with_indices(
+            x_, kernel_size, stride, padding, dilation, ceil_mode
         )
-        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
-    if x.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
-            out0, out1 = B.inner.max_pool1d_with_indices(
-                x_, kernel_size, None if stride is None else (stride), padding, dilation, ceil_mode
-            )
-            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        out0, out1 = AD.max_pool1d_with_indices(
-            x_, kernel_size, None if stride is None else (stride), padding, dilation, ceil_mode
-        )
-        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
-    raise unsupported_backend("max_pool1d_with_indices", x)
+        return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+    out0, out1 = AD.max_pool1d_with_indices(x_, kernel_size, stride, padding, dilation, ceil_mode)
+    return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
 
 
 def max_pool2d(
@@ -993,57 +487,17 @@ def max_pool2d(
 ) -> Tensor:
     """The maximum of each 2-d window of x (stride None: kernel_size; padding counts as -inf)."""
     ctx = x.context
-    if x.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
-            return Tensor(
-                B.Float,
-                B.inner.max_pool2d(
-                    x_,
-                    kernel_size,
-                    None if stride is None else (stride),
-                    padding,
-                    dilation,
-                    ceil_mode,
-                ),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+    B = getattr(BACKENDS, x.kind.variant)
+    if ctx is DISABLED:
+        x_ = x.primitive if x.kind is B.Float else x.as_float()
         return Tensor(
-            B.Autodiff,
-            AD.max_pool2d(
-                x_, kernel_size, None if stride is None else (stride), padding, dilation, ceil_mode
-            ),
-            ctx,
+            B.Float, B.inner.max_pool2d(x_, kernel_size, stride, padding, dilation, ceil_mode), ctx
         )
-    if x.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
-            return Tensor(
-                B.Float,
-                B.inner.max_pool2d(
-                    x_,
-                    kernel_size,
-                    None if stride is None else (stride),
-                    padding,
-                    dilation,
-                    ceil_mode,
-                ),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        return Tensor(
-            B.Autodiff,
-            AD.max_pool2d(
-                x_, kernel_size, None if stride is None else (stride), padding, dilation, ceil_mode
-            ),
-            ctx,
-        )
-    raise unsupported_backend("max_pool2d", x)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+    return Tensor(
+        B.Autodiff, AD.max_pool2d(x_, kernel_size, stride, padding, dilation, ceil_mode), ctx
+    )
 
 
 def max_pool2d_with_indices(
@@ -1056,35 +510,17 @@ def max_pool2d_with_indices(
 ) -> tuple[Tensor, Tensor]:
     """The maximum of each 2-d window of x (stride None: kernel_size; padding counts as -inf) and the flat index (h * W + w) of each maximum."""
     ctx = x.context
-    if x.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
-            out0, out1 = B.inner.max_pool2d_with_indices(
-                x_, kernel_size, None if stride is None else (stride), padding, dilation, ceil_mode
-            )
-            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        out0, out1 = AD.max_pool2d_with_indices(
-            x_, kernel_size, None if stride is None else (stride), padding, dilation, ceil_mode
+    B = getattr(BACKENDS, x.kind.variant)
+    if ctx is DISABLED:
+        x_ = x.primitive if x.kind is B.Float else x.as_float()
+        out0, out1 = B.inner.max_pool2d_with_indices(
+            x_, kernel_size, stride, padding, dilation, ceil_mode
         )
-        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
-    if x.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
-            out0, out1 = B.inner.max_pool2d_with_indices(
-                x_, kernel_size, None if stride is None else (stride), padding, dilation, ceil_mode
-            )
-            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        out0, out1 = AD.max_pool2d_with_indices(
-            x_, kernel_size, None if stride is None else (stride), padding, dilation, ceil_mode
-        )
-        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
-    raise unsupported_backend("max_pool2d_with_indices", x)
+        return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+    out0, out1 = AD.max_pool2d_with_indices(x_, kernel_size, stride, padding, dilation, ceil_mode)
+    return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
 
 
 def avg_pool1d(
@@ -1097,67 +533,21 @@ def avg_pool1d(
 ) -> Tensor:
     """The mean of each 1-d window of x (stride None: kernel_size; count_include_pad: padding counts in the divisor)."""
     ctx = x.context
-    if x.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
-            return Tensor(
-                B.Float,
-                B.inner.avg_pool1d(
-                    x_,
-                    kernel_size,
-                    None if stride is None else (stride),
-                    padding,
-                    count_include_pad,
-                    ceil_mode,
-                ),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+    B = getattr(BACKENDS, x.kind.variant)
+    if ctx is DISABLED:
+        x_ = x.primitive if x.kind is B.Float else x.as_float()
         return Tensor(
-            B.Autodiff,
-            AD.avg_pool1d(
-                x_,
-                kernel_size,
-                None if stride is None else (stride),
-                padding,
-                count_include_pad,
-                ceil_mode,
-            ),
+            B.Float,
+            B.inner.avg_pool1d(x_, kernel_size, stride, padding, count_include_pad, ceil_mode),
             ctx,
         )
-    if x.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
-            return Tensor(
-                B.Float,
-                B.inner.avg_pool1d(
-                    x_,
-                    kernel_size,
-                    None if stride is None else (stride),
-                    padding,
-                    count_include_pad,
-                    ceil_mode,
-                ),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        return Tensor(
-            B.Autodiff,
-            AD.avg_pool1d(
-                x_,
-                kernel_size,
-                None if stride is None else (stride),
-                padding,
-                count_include_pad,
-                ceil_mode,
-            ),
-            ctx,
-        )
-    raise unsupported_backend("avg_pool1d", x)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+    return Tensor(
+        B.Autodiff,
+        AD.avg_pool1d(x_, kernel_size, stride, padding, count_include_pad, ceil_mode),
+        ctx,
+    )
 
 
 def avg_pool2d(
@@ -1170,155 +560,69 @@ def avg_pool2d(
 ) -> Tensor:
     """The mean of each 2-d window of x (stride None: kernel_size; count_include_pad: padding counts in the divisor)."""
     ctx = x.context
-    if x.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
-            return Tensor(
-                B.Float,
-                B.inner.avg_pool2d(
-                    x_,
-                    kernel_size,
-                    None if stride is None else (stride),
-                    padding,
-                    count_include_pad,
-                    ceil_mode,
-                ),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+    B = getattr(BACKENDS, x.kind.variant)
+    if ctx is DISABLED:
+        x_ = x.primitive if x.kind is B.Float else x.as_float()
         return Tensor(
-            B.Autodiff,
-            AD.avg_pool2d(
-                x_,
-                kernel_size,
-                None if stride is None else (stride),
-                padding,
-                count_include_pad,
-                ceil_mode,
-            ),
+            B.Float,
+            B.inner.avg_pool2d(x_, kernel_size, stride, padding, count_include_pad, ceil_mode),
             ctx,
         )
-    if x.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
-            return Tensor(
-                B.Float,
-                B.inner.avg_pool2d(
-                    x_,
-                    kernel_size,
-                    None if stride is None else (stride),
-                    padding,
-                    count_include_pad,
-                    ceil_mode,
-                ),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        return Tensor(
-            B.Autodiff,
-            AD.avg_pool2d(
-                x_,
-                kernel_size,
-                None if stride is None else (stride),
-                padding,
-                count_include_pad,
-                ceil_mode,
-            ),
-            ctx,
-        )
-    raise unsupported_backend("avg_pool2d", x)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+    return Tensor(
+        B.Autodiff,
+        AD.avg_pool2d(x_, kernel_size, stride, padding, count_include_pad, ceil_mode),
+        ctx,
+    )
 
 
 def adaptive_avg_pool1d(x: Tensor, output_size: tuple[int]) -> Tensor:
     """The mean of each of output_size 1-d windows spanning x (burn's start/end index formulas)."""
     ctx = x.context
-    if x.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
-            return Tensor(B.Float, B.inner.adaptive_avg_pool1d(x_, output_size), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        return Tensor(B.Autodiff, AD.adaptive_avg_pool1d(x_, output_size), ctx)
-    if x.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
-            return Tensor(B.Float, B.inner.adaptive_avg_pool1d(x_, output_size), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        return Tensor(B.Autodiff, AD.adaptive_avg_pool1d(x_, output_size), ctx)
-    raise unsupported_backend("adaptive_avg_pool1d", x)
+    B = getattr(BACKENDS, x.kind.variant)
+    if ctx is DISABLED:
+        x_ = x.primitive if x.kind is B.Float else x.as_float()
+        return Tensor(B.Float, B.inner.adaptive_avg_pool1d(x_, output_size), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+    return Tensor(B.Autodiff, AD.adaptive_avg_pool1d(x_, output_size), ctx)
 
 
 def adaptive_avg_pool2d(x: Tensor, output_size: tuple[int, int]) -> Tensor:
     """The mean of each of output_size 2-d windows spanning x (burn's start/end index formulas)."""
     ctx = x.context
-    if x.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
-            return Tensor(B.Float, B.inner.adaptive_avg_pool2d(x_, output_size), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        return Tensor(B.Autodiff, AD.adaptive_avg_pool2d(x_, output_size), ctx)
-    if x.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
-            return Tensor(B.Float, B.inner.adaptive_avg_pool2d(x_, output_size), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        return Tensor(B.Autodiff, AD.adaptive_avg_pool2d(x_, output_size), ctx)
-    raise unsupported_backend("adaptive_avg_pool2d", x)
+    B = getattr(BACKENDS, x.kind.variant)
+    if ctx is DISABLED:
+        x_ = x.primitive if x.kind is B.Float else x.as_float()
+        return Tensor(B.Float, B.inner.adaptive_avg_pool2d(x_, output_size), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+    return Tensor(B.Autodiff, AD.adaptive_avg_pool2d(x_, output_size), ctx)
 
 
 def adaptive_avg_pool3d(x: Tensor, output_size: tuple[int, int, int]) -> Tensor:
     """The mean of each of output_size 3-d windows spanning x (burn's start/end index formulas)."""
     ctx = x.context
-    if x.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
-            return Tensor(B.Float, B.inner.adaptive_avg_pool3d(x_, output_size), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        return Tensor(B.Autodiff, AD.adaptive_avg_pool3d(x_, output_size), ctx)
-    if x.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
-            return Tensor(B.Float, B.inner.adaptive_avg_pool3d(x_, output_size), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        return Tensor(B.Autodiff, AD.adaptive_avg_pool3d(x_, output_size), ctx)
-    raise unsupported_backend("adaptive_avg_pool3d", x)
+    B = getattr(BACKENDS, x.kind.variant)
+    if ctx is DISABLED:
+        x_ = x.primitive if x.kind is B.Float else x.as_float()
+        return Tensor(B.Float, B.inner.adaptive_avg_pool3d(x_, output_size), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+    return Tensor(B.Autodiff, AD.adaptive_avg_pool3d(x_, output_size), ctx)
 
 
 def interpolate(x: Tensor, output_size: tuple[int, int], mode: str, align_corners: bool) -> Tensor:
     """Resizes [b, c, h, w] to output_size (h', w') by the mode's kernel (burn's InterpolateOptions)."""
     ctx = x.context
-    if x.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
-            return Tensor(B.Float, B.inner.interpolate(x_, output_size, mode, align_corners), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        return Tensor(B.Autodiff, AD.interpolate(x_, output_size, mode, align_corners), ctx)
-    if x.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
-            return Tensor(B.Float, B.inner.interpolate(x_, output_size, mode, align_corners), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        return Tensor(B.Autodiff, AD.interpolate(x_, output_size, mode, align_corners), ctx)
-    raise unsupported_backend("interpolate", x)
+    B = getattr(BACKENDS, x.kind.variant)
+    if ctx is DISABLED:
+        x_ = x.primitive if x.kind is B.Float else x.as_float()
+        return Tensor(B.Float, B.inner.interpolate(x_, output_size, mode, align_corners), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+    return Tensor(B.Autodiff, AD.interpolate(x_, output_size, mode, align_corners), ctx)
 
 
 def attention(
@@ -1338,159 +642,55 @@ def attention(
         .merge(DISABLED if mask is None else mask.context)
         .merge(DISABLED if attn_bias is None else attn_bias.context)
     )
-    if query.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            query_ = query.primitive if query.kind is B.Float else query.as_float("NumPy")
-            key_ = key.primitive if key.kind is B.Float else key.as_float("NumPy", query)
-            value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", query)
-            mask_ = (
-                None
-                if mask is None
-                else (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", query))
-            )
-            attn_bias_ = (
-                None
-                if attn_bias is None
-                else (
-                    attn_bias.primitive
-                    if attn_bias.kind is B.Float
-                    else attn_bias.as_float("NumPy", query)
-                )
-            )
-            if query_.dtype is not key_.dtype:
-                check_dtypes("attention", B.inner, query_, key_)
-            if query_.dtype is not value_.dtype:
-                check_dtypes("attention", B.inner, query_, value_)
-            if attn_bias_ is not None and query_.dtype is not attn_bias_.dtype:
-                check_dtypes("attention", B.inner, query_, attn_bias_)
-            return Tensor(
-                B.Float,
-                B.inner.attention(
-                    query_,
-                    key_,
-                    value_,
-                    mask_,
-                    attn_bias_,
-                    None if scale is None else (scale),
-                    None if softcap is None else (softcap),
-                    is_causal,
-                ),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        query_ = query.primitive if query.kind is B.Autodiff else query.lift(AD)
-        key_ = key.primitive if key.kind is B.Autodiff else key.lift(AD, query)
-        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, query)
+    B = getattr(BACKENDS, query.kind.variant)
+    if ctx is DISABLED:
+        query_ = query.primitive if query.kind is B.Float else query.as_float()
+        key_ = key.primitive if key.kind is B.Float else key.as_float(query)
+        value_ = value.primitive if value.kind is B.Float else value.as_float(query)
         mask_ = (
             None
             if mask is None
-            else (mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", query))
+            else (mask.primitive if mask.kind is B.Bool else mask.as_bool(query))
         )
         attn_bias_ = (
             None
             if attn_bias is None
-            else (
-                attn_bias.primitive if attn_bias.kind is B.Autodiff else attn_bias.lift(AD, query)
-            )
+            else (attn_bias.primitive if attn_bias.kind is B.Float else attn_bias.as_float(query))
         )
-        if query_.primitive.dtype is not key_.primitive.dtype:
-            check_dtypes("attention", B.inner, query_.primitive, key_.primitive)
-        if query_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes("attention", B.inner, query_.primitive, value_.primitive)
-        if attn_bias_ is not None and query_.primitive.dtype is not attn_bias_.primitive.dtype:
-            check_dtypes("attention", B.inner, query_.primitive, attn_bias_.primitive)
+        if query_.dtype is not key_.dtype:
+            check_dtypes("attention", B.inner, query_, key_)
+        if query_.dtype is not value_.dtype:
+            check_dtypes("attention", B.inner, query_, value_)
+        if attn_bias_ is not None and query_.dtype is not attn_bias_.dtype:
+            check_dtypes("attention", B.inner, query_, attn_bias_)
         return Tensor(
-            B.Autodiff,
-            AD.attention(
-                query_,
-                key_,
-                value_,
-                mask_,
-                attn_bias_,
-                None if scale is None else (scale),
-                None if softcap is None else (softcap),
-                is_causal,
-            ),
+            B.Float,
+            B.inner.attention(query_, key_, value_, mask_, attn_bias_, scale, softcap, is_causal),
             ctx,
         )
-    if query.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            query_ = query.primitive if query.kind is B.Float else query.as_float("Torch")
-            key_ = key.primitive if key.kind is B.Float else key.as_float("Torch", query)
-            value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", query)
-            mask_ = (
-                None
-                if mask is None
-                else (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", query))
-            )
-            attn_bias_ = (
-                None
-                if attn_bias is None
-                else (
-                    attn_bias.primitive
-                    if attn_bias.kind is B.Float
-                    else attn_bias.as_float("Torch", query)
-                )
-            )
-            if query_.dtype is not key_.dtype:
-                check_dtypes("attention", B.inner, query_, key_)
-            if query_.dtype is not value_.dtype:
-                check_dtypes("attention", B.inner, query_, value_)
-            if attn_bias_ is not None and query_.dtype is not attn_bias_.dtype:
-                check_dtypes("attention", B.inner, query_, attn_bias_)
-            return Tensor(
-                B.Float,
-                B.inner.attention(
-                    query_,
-                    key_,
-                    value_,
-                    mask_,
-                    attn_bias_,
-                    None if scale is None else (scale),
-                    None if softcap is None else (softcap),
-                    is_causal,
-                ),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        query_ = query.primitive if query.kind is B.Autodiff else query.lift(AD)
-        key_ = key.primitive if key.kind is B.Autodiff else key.lift(AD, query)
-        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, query)
-        mask_ = (
-            None
-            if mask is None
-            else (mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", query))
-        )
-        attn_bias_ = (
-            None
-            if attn_bias is None
-            else (
-                attn_bias.primitive if attn_bias.kind is B.Autodiff else attn_bias.lift(AD, query)
-            )
-        )
-        if query_.primitive.dtype is not key_.primitive.dtype:
-            check_dtypes("attention", B.inner, query_.primitive, key_.primitive)
-        if query_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes("attention", B.inner, query_.primitive, value_.primitive)
-        if attn_bias_ is not None and query_.primitive.dtype is not attn_bias_.primitive.dtype:
-            check_dtypes("attention", B.inner, query_.primitive, attn_bias_.primitive)
-        return Tensor(
-            B.Autodiff,
-            AD.attention(
-                query_,
-                key_,
-                value_,
-                mask_,
-                attn_bias_,
-                None if scale is None else (scale),
-                None if softcap is None else (softcap),
-                is_causal,
-            ),
-            ctx,
-        )
-    raise unsupported_backend("attention", query)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    query_ = query.primitive if query.kind is B.Autodiff else query.lift(AD)
+    key_ = key.primitive if key.kind is B.Autodiff else key.lift(AD, query)
+    value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, query)
+    mask_ = (
+        None if mask is None else (mask.primitive if mask.kind is B.Bool else mask.as_bool(query))
+    )
+    attn_bias_ = (
+        None
+        if attn_bias is None
+        else (attn_bias.primitive if attn_bias.kind is B.Autodiff else attn_bias.lift(AD, query))
+    )
+    if query_.primitive.dtype is not key_.primitive.dtype:
+        check_dtypes("attention", B.inner, query_.primitive, key_.primitive)
+    if query_.primitive.dtype is not value_.primitive.dtype:
+        check_dtypes("attention", B.inner, query_.primitive, value_.primitive)
+    if attn_bias_ is not None and query_.primitive.dtype is not attn_bias_.primitive.dtype:
+        check_dtypes("attention", B.inner, query_.primitive, attn_bias_.primitive)
+    return Tensor(
+        B.Autodiff,
+        AD.attention(query_, key_, value_, mask_, attn_bias_, scale, softcap, is_causal),
+        ctx,
+    )
 
 
 def batch_norm(
@@ -1503,149 +703,71 @@ def batch_norm(
         .merge(mean.context)
         .merge(variance.context)
     )
-    if input.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            input_ = input.primitive if input.kind is B.Float else input.as_float("NumPy")
-            gamma_ = gamma.primitive if gamma.kind is B.Float else gamma.as_float("NumPy", input)
-            beta_ = beta.primitive if beta.kind is B.Float else beta.as_float("NumPy", input)
-            mean_ = mean.primitive if mean.kind is B.Float else mean.as_float("NumPy", input)
-            variance_ = (
-                variance.primitive
-                if variance.kind is B.Float
-                else variance.as_float("NumPy", input)
-            )
-            if input_.dtype is not gamma_.dtype:
-                check_dtypes("batch_norm", B.inner, input_, gamma_)
-            if input_.dtype is not beta_.dtype:
-                check_dtypes("batch_norm", B.inner, input_, beta_)
-            if input_.dtype is not mean_.dtype:
-                check_dtypes("batch_norm", B.inner, input_, mean_)
-            if input_.dtype is not variance_.dtype:
-                check_dtypes("batch_norm", B.inner, input_, variance_)
-            return Tensor(
-                B.Float, B.inner.batch_norm(input_, gamma_, beta_, mean_, variance_, epsilon), ctx
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        input_ = input.primitive if input.kind is B.Autodiff else input.lift(AD)
-        gamma_ = gamma.primitive if gamma.kind is B.Autodiff else gamma.lift(AD, input)
-        beta_ = beta.primitive if beta.kind is B.Autodiff else beta.lift(AD, input)
-        mean_ = mean.primitive if mean.kind is B.Autodiff else mean.lift(AD, input)
-        variance_ = variance.primitive if variance.kind is B.Autodiff else variance.lift(AD, input)
-        if input_.primitive.dtype is not gamma_.primitive.dtype:
-            check_dtypes("batch_norm", B.inner, input_.primitive, gamma_.primitive)
-        if input_.primitive.dtype is not beta_.primitive.dtype:
-            check_dtypes("batch_norm", B.inner, input_.primitive, beta_.primitive)
-        if input_.primitive.dtype is not mean_.primitive.dtype:
-            check_dtypes("batch_norm", B.inner, input_.primitive, mean_.primitive)
-        if input_.primitive.dtype is not variance_.primitive.dtype:
-            check_dtypes("batch_norm", B.inner, input_.primitive, variance_.primitive)
+    B = getattr(BACKENDS, input.kind.variant)
+    if ctx is DISABLED:
+        input_ = input.primitive if input.kind is B.Float else input.as_float()
+        gamma_ = gamma.primitive if gamma.kind is B.Float else gamma.as_float(input)
+        beta_ = beta.primitive if beta.kind is B.Float else beta.as_float(input)
+        mean_ = mean.primitive if mean.kind is B.Float else mean.as_float(input)
+        variance_ = variance.primitive if variance.kind is B.Float else variance.as_float(input)
+        if input_.dtype is not gamma_.dtype:
+            check_dtypes("batch_norm", B.inner, input_, gamma_)
+        if input_.dtype is not beta_.dtype:
+            check_dtypes("batch_norm", B.inner, input_, beta_)
+        if input_.dtype is not mean_.dtype:
+            check_dtypes("batch_norm", B.inner, input_, mean_)
+        if input_.dtype is not variance_.dtype:
+            check_dtypes("batch_norm", B.inner, input_, variance_)
         return Tensor(
-            B.Autodiff, AD.batch_norm(input_, gamma_, beta_, mean_, variance_, epsilon), ctx
+            B.Float, B.inner.batch_norm(input_, gamma_, beta_, mean_, variance_, epsilon), ctx
         )
-    if input.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            input_ = input.primitive if input.kind is B.Float else input.as_float("Torch")
-            gamma_ = gamma.primitive if gamma.kind is B.Float else gamma.as_float("Torch", input)
-            beta_ = beta.primitive if beta.kind is B.Float else beta.as_float("Torch", input)
-            mean_ = mean.primitive if mean.kind is B.Float else mean.as_float("Torch", input)
-            variance_ = (
-                variance.primitive
-                if variance.kind is B.Float
-                else variance.as_float("Torch", input)
-            )
-            if input_.dtype is not gamma_.dtype:
-                check_dtypes("batch_norm", B.inner, input_, gamma_)
-            if input_.dtype is not beta_.dtype:
-                check_dtypes("batch_norm", B.inner, input_, beta_)
-            if input_.dtype is not mean_.dtype:
-                check_dtypes("batch_norm", B.inner, input_, mean_)
-            if input_.dtype is not variance_.dtype:
-                check_dtypes("batch_norm", B.inner, input_, variance_)
-            return Tensor(
-                B.Float, B.inner.batch_norm(input_, gamma_, beta_, mean_, variance_, epsilon), ctx
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        input_ = input.primitive if input.kind is B.Autodiff else input.lift(AD)
-        gamma_ = gamma.primitive if gamma.kind is B.Autodiff else gamma.lift(AD, input)
-        beta_ = beta.primitive if beta.kind is B.Autodiff else beta.lift(AD, input)
-        mean_ = mean.primitive if mean.kind is B.Autodiff else mean.lift(AD, input)
-        variance_ = variance.primitive if variance.kind is B.Autodiff else variance.lift(AD, input)
-        if input_.primitive.dtype is not gamma_.primitive.dtype:
-            check_dtypes("batch_norm", B.inner, input_.primitive, gamma_.primitive)
-        if input_.primitive.dtype is not beta_.primitive.dtype:
-            check_dtypes("batch_norm", B.inner, input_.primitive, beta_.primitive)
-        if input_.primitive.dtype is not mean_.primitive.dtype:
-            check_dtypes("batch_norm", B.inner, input_.primitive, mean_.primitive)
-        if input_.primitive.dtype is not variance_.primitive.dtype:
-            check_dtypes("batch_norm", B.inner, input_.primitive, variance_.primitive)
-        return Tensor(
-            B.Autodiff, AD.batch_norm(input_, gamma_, beta_, mean_, variance_, epsilon), ctx
-        )
-    raise unsupported_backend("batch_norm", input)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    input_ = input.primitive if input.kind is B.Autodiff else input.lift(AD)
+    gamma_ = gamma.primitive if gamma.kind is B.Autodiff else gamma.lift(AD, input)
+    beta_ = beta.primitive if beta.kind is B.Autodiff else beta.lift(AD, input)
+    mean_ = mean.primitive if mean.kind is B.Autodiff else mean.lift(AD, input)
+    variance_ = variance.primitive if variance.kind is B.Autodiff else variance.lift(AD, input)
+    if input_.primitive.dtype is not gamma_.primitive.dtype:
+        check_dtypes("batch_norm", B.inner, input_.primitive, gamma_.primitive)
+    if input_.primitive.dtype is not beta_.primitive.dtype:
+        check_dtypes("batch_norm", B.inner, input_.primitive, beta_.primitive)
+    if input_.primitive.dtype is not mean_.primitive.dtype:
+        check_dtypes("batch_norm", B.inner, input_.primitive, mean_.primitive)
+    if input_.primitive.dtype is not variance_.primitive.dtype:
+        check_dtypes("batch_norm", B.inner, input_.primitive, variance_.primitive)
+    return Tensor(B.Autodiff, AD.batch_norm(input_, gamma_, beta_, mean_, variance_, epsilon), ctx)
 
 
 def layer_norm(input: Tensor, gamma: Tensor, beta: Tensor | None, epsilon: float) -> Tensor:
     """Normalises over the last dim (biased variance), then scales by gamma and shifts by beta."""
     ctx = input.context.merge(gamma.context).merge(DISABLED if beta is None else beta.context)
-    if input.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            input_ = input.primitive if input.kind is B.Float else input.as_float("NumPy")
-            gamma_ = gamma.primitive if gamma.kind is B.Float else gamma.as_float("NumPy", input)
-            beta_ = (
-                None
-                if beta is None
-                else (beta.primitive if beta.kind is B.Float else beta.as_float("NumPy", input))
-            )
-            if input_.dtype is not gamma_.dtype:
-                check_dtypes("layer_norm", B.inner, input_, gamma_)
-            if beta_ is not None and input_.dtype is not beta_.dtype:
-                check_dtypes("layer_norm", B.inner, input_, beta_)
-            return Tensor(B.Float, B.inner.layer_norm(input_, gamma_, beta_, epsilon), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        input_ = input.primitive if input.kind is B.Autodiff else input.lift(AD)
-        gamma_ = gamma.primitive if gamma.kind is B.Autodiff else gamma.lift(AD, input)
+    B = getattr(BACKENDS, input.kind.variant)
+    if ctx is DISABLED:
+        input_ = input.primitive if input.kind is B.Float else input.as_float()
+        gamma_ = gamma.primitive if gamma.kind is B.Float else gamma.as_float(input)
         beta_ = (
             None
             if beta is None
-            else (beta.primitive if beta.kind is B.Autodiff else beta.lift(AD, input))
+            else (beta.primitive if beta.kind is B.Float else beta.as_float(input))
         )
-        if input_.primitive.dtype is not gamma_.primitive.dtype:
-            check_dtypes("layer_norm", B.inner, input_.primitive, gamma_.primitive)
-        if beta_ is not None and input_.primitive.dtype is not beta_.primitive.dtype:
-            check_dtypes("layer_norm", B.inner, input_.primitive, beta_.primitive)
-        return Tensor(B.Autodiff, AD.layer_norm(input_, gamma_, beta_, epsilon), ctx)
-    if input.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            input_ = input.primitive if input.kind is B.Float else input.as_float("Torch")
-            gamma_ = gamma.primitive if gamma.kind is B.Float else gamma.as_float("Torch", input)
-            beta_ = (
-                None
-                if beta is None
-                else (beta.primitive if beta.kind is B.Float else beta.as_float("Torch", input))
-            )
-            if input_.dtype is not gamma_.dtype:
-                check_dtypes("layer_norm", B.inner, input_, gamma_)
-            if beta_ is not None and input_.dtype is not beta_.dtype:
-                check_dtypes("layer_norm", B.inner, input_, beta_)
-            return Tensor(B.Float, B.inner.layer_norm(input_, gamma_, beta_, epsilon), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        input_ = input.primitive if input.kind is B.Autodiff else input.lift(AD)
-        gamma_ = gamma.primitive if gamma.kind is B.Autodiff else gamma.lift(AD, input)
-        beta_ = (
-            None
-            if beta is None
-            else (beta.primitive if beta.kind is B.Autodiff else beta.lift(AD, input))
-        )
-        if input_.primitive.dtype is not gamma_.primitive.dtype:
-            check_dtypes("layer_norm", B.inner, input_.primitive, gamma_.primitive)
-        if beta_ is not None and input_.primitive.dtype is not beta_.primitive.dtype:
-            check_dtypes("layer_norm", B.inner, input_.primitive, beta_.primitive)
-        return Tensor(B.Autodiff, AD.layer_norm(input_, gamma_, beta_, epsilon), ctx)
-    raise unsupported_backend("layer_norm", input)
+        if input_.dtype is not gamma_.dtype:
+            check_dtypes("layer_norm", B.inner, input_, gamma_)
+        if beta_ is not None and input_.dtype is not beta_.dtype:
+            check_dtypes("layer_norm", B.inner, input_, beta_)
+        return Tensor(B.Float, B.inner.layer_norm(input_, gamma_, beta_, epsilon), ctx)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    input_ = input.primitive if input.kind is B.Autodiff else input.lift(AD)
+    gamma_ = gamma.primitive if gamma.kind is B.Autodiff else gamma.lift(AD, input)
+    beta_ = (
+        None
+        if beta is None
+        else (beta.primitive if beta.kind is B.Autodiff else beta.lift(AD, input))
+    )
+    if input_.primitive.dtype is not gamma_.primitive.dtype:
+        check_dtypes("layer_norm", B.inner, input_.primitive, gamma_.primitive)
+    if beta_ is not None and input_.primitive.dtype is not beta_.primitive.dtype:
+        check_dtypes("layer_norm", B.inner, input_.primitive, beta_.primitive)
+    return Tensor(B.Autodiff, AD.layer_norm(input_, gamma_, beta_, epsilon), ctx)
 
 
 def ctc_loss(
@@ -1657,122 +779,54 @@ def ctc_loss(
         .merge(input_lengths.context)
         .merge(target_lengths.context)
     )
-    if log_probs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            log_probs_ = (
-                log_probs.primitive if log_probs.kind is B.Float else log_probs.as_float("NumPy")
-            )
-            targets_ = (
-                targets.primitive if targets.kind is B.Int else targets.as_int("NumPy", log_probs)
-            )
-            input_lengths_ = (
-                input_lengths.primitive
-                if input_lengths.kind is B.Int
-                else input_lengths.as_int("NumPy", log_probs)
-            )
-            target_lengths_ = (
-                target_lengths.primitive
-                if target_lengths.kind is B.Int
-                else target_lengths.as_int("NumPy", log_probs)
-            )
-            return Tensor(
-                B.Float,
-                B.inner.ctc_loss(log_probs_, targets_, input_lengths_, target_lengths_, blank),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        log_probs_ = log_probs.primitive if log_probs.kind is B.Autodiff else log_probs.lift(AD)
-        targets_ = (
-            targets.primitive if targets.kind is B.Int else targets.as_int("NumPy", log_probs)
-        )
+    B = getattr(BACKENDS, log_probs.kind.variant)
+    if ctx is DISABLED:
+        log_probs_ = log_probs.primitive if log_probs.kind is B.Float else log_probs.as_float()
+        targets_ = targets.primitive if targets.kind is B.Int else targets.as_int(log_probs)
         input_lengths_ = (
             input_lengths.primitive
             if input_lengths.kind is B.Int
-            else input_lengths.as_int("NumPy", log_probs)
+            else input_lengths.as_int(log_probs)
         )
         target_lengths_ = (
             target_lengths.primitive
             if target_lengths.kind is B.Int
-            else target_lengths.as_int("NumPy", log_probs)
+            else target_lengths.as_int(log_probs)
         )
         return Tensor(
-            B.Autodiff,
-            AD.ctc_loss(log_probs_, targets_, input_lengths_, target_lengths_, blank),
+            B.Float,
+            B.inner.ctc_loss(log_probs_, targets_, input_lengths_, target_lengths_, blank),
             ctx,
         )
-    if log_probs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            log_probs_ = (
-                log_probs.primitive if log_probs.kind is B.Float else log_probs.as_float("Torch")
-            )
-            targets_ = (
-                targets.primitive if targets.kind is B.Int else targets.as_int("Torch", log_probs)
-            )
-            input_lengths_ = (
-                input_lengths.primitive
-                if input_lengths.kind is B.Int
-                else input_lengths.as_int("Torch", log_probs)
-            )
-            target_lengths_ = (
-                target_lengths.primitive
-                if target_lengths.kind is B.Int
-                else target_lengths.as_int("Torch", log_probs)
-            )
-            return Tensor(
-                B.Float,
-                B.inner.ctc_loss(log_probs_, targets_, input_lengths_, target_lengths_, blank),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        log_probs_ = log_probs.primitive if log_probs.kind is B.Autodiff else log_probs.lift(AD)
-        targets_ = (
-            targets.primitive if targets.kind is B.Int else targets.as_int("Torch", log_probs)
-        )
-        input_lengths_ = (
-            input_lengths.primitive
-            if input_lengths.kind is B.Int
-            else input_lengths.as_int("Torch", log_probs)
-        )
-        target_lengths_ = (
-            target_lengths.primitive
-            if target_lengths.kind is B.Int
-            else target_lengths.as_int("Torch", log_probs)
-        )
-        return Tensor(
-            B.Autodiff,
-            AD.ctc_loss(log_probs_, targets_, input_lengths_, target_lengths_, blank),
-            ctx,
-        )
-    raise unsupported_backend("ctc_loss", log_probs)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    log_probs_ = log_probs.primitive if log_probs.kind is B.Autodiff else log_probs.lift(AD)
+    targets_ = targets.primitive if targets.kind is B.Int else targets.as_int(log_probs)
+    input_lengths_ = (
+        input_lengths.primitive if input_lengths.kind is B.Int else input_lengths.as_int(log_probs)
+    )
+    target_lengths_ = (
+        target_lengths.primitive
+        if target_lengths.kind is B.Int
+        else target_lengths.as_int(log_probs)
+    )
+    return Tensor(
+        B.Autodiff, AD.ctc_loss(log_probs_, targets_, input_lengths_, target_lengths_, blank), ctx
+    )
 
 
 def rfft(signal: Tensor, dim: int, n: int | None) -> tuple[Tensor, Tensor]:
     """The real FFT along dim (length, or n, a power of two) as (real part, imaginary part)."""
     try:
         ctx = signal.context
-        if signal.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                signal_ = signal.primitive if signal.kind is B.Float else signal.as_float("NumPy")
-                out0, out1 = B.inner.rfft(signal_, dim, None if n is None else (n))
-                return (Tensor(B.Float, out0, ctx), Tensor(B.Float, out1, ctx))
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            signal_ = signal.primitive if signal.kind is B.Autodiff else signal.lift(AD)
-            out0, out1 = AD.rfft(signal_, dim, None if n is None else (n))
-            return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Autodiff, out1, ctx))
-        if signal.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                signal_ = signal.primitive if signal.kind is B.Float else signal.as_float("Torch")
-                out0, out1 = B.inner.rfft(signal_, dim, None if n is None else (n))
-                return (Tensor(B.Float, out0, ctx), Tensor(B.Float, out1, ctx))
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            signal_ = signal.primitive if signal.kind is B.Autodiff else signal.lift(AD)
-            out0, out1 = AD.rfft(signal_, dim, None if n is None else (n))
-            return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Autodiff, out1, ctx))
-        raise unsupported_backend("rfft", signal)
+        B = getattr(BACKENDS, signal.kind.variant)
+        if ctx is DISABLED:
+            signal_ = signal.primitive if signal.kind is B.Float else signal.as_float()
+            out0, out1 = B.inner.rfft(signal_, dim, n)
+            return (Tensor(B.Float, out0, ctx), Tensor(B.Float, out1, ctx))
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        signal_ = signal.primitive if signal.kind is B.Autodiff else signal.lift(AD)
+        out0, out1 = AD.rfft(signal_, dim, n)
+        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Autodiff, out1, ctx))
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract("rfft", None, error, signal=signal, dim=dim, n=n)
         raise
@@ -1786,79 +840,31 @@ def irfft(spectrum_re: Tensor, spectrum_im: Tensor, dim: int, n: int | None) -> 
             if spectrum_im.context is spectrum_re.context
             else spectrum_re.context.merge(spectrum_im.context)
         )
-        if spectrum_re.kind.variant == "NumPy":
-            B = BACKENDS.NumPy
-            if ctx is DISABLED:
-                spectrum_re_ = (
-                    spectrum_re.primitive
-                    if spectrum_re.kind is B.Float
-                    else spectrum_re.as_float("NumPy")
-                )
-                spectrum_im_ = (
-                    spectrum_im.primitive
-                    if spectrum_im.kind is B.Float
-                    else spectrum_im.as_float("NumPy", spectrum_re)
-                )
-                if spectrum_re_.dtype is not spectrum_im_.dtype:
-                    check_dtypes("irfft", B.inner, spectrum_re_, spectrum_im_)
-                return Tensor(
-                    B.Float,
-                    B.inner.irfft(spectrum_re_, spectrum_im_, dim, None if n is None else (n)),
-                    ctx,
-                )
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        B = getattr(BACKENDS, spectrum_re.kind.variant)
+        if ctx is DISABLED:
             spectrum_re_ = (
-                spectrum_re.primitive if spectrum_re.kind is B.Autodiff else spectrum_re.lift(AD)
+                spectrum_re.primitive if spectrum_re.kind is B.Float else spectrum_re.as_float()
             )
             spectrum_im_ = (
                 spectrum_im.primitive
-                if spectrum_im.kind is B.Autodiff
-                else spectrum_im.lift(AD, spectrum_re)
+                if spectrum_im.kind is B.Float
+                else spectrum_im.as_float(spectrum_re)
             )
-            if spectrum_re_.primitive.dtype is not spectrum_im_.primitive.dtype:
-                check_dtypes("irfft", B.inner, spectrum_re_.primitive, spectrum_im_.primitive)
-            return Tensor(
-                B.Autodiff,
-                AD.irfft(spectrum_re_, spectrum_im_, dim, None if n is None else (n)),
-                ctx,
-            )
-        if spectrum_re.kind.variant == "Torch":
-            B = BACKENDS.Torch
-            if ctx is DISABLED:
-                spectrum_re_ = (
-                    spectrum_re.primitive
-                    if spectrum_re.kind is B.Float
-                    else spectrum_re.as_float("Torch")
-                )
-                spectrum_im_ = (
-                    spectrum_im.primitive
-                    if spectrum_im.kind is B.Float
-                    else spectrum_im.as_float("Torch", spectrum_re)
-                )
-                if spectrum_re_.dtype is not spectrum_im_.dtype:
-                    check_dtypes("irfft", B.inner, spectrum_re_, spectrum_im_)
-                return Tensor(
-                    B.Float,
-                    B.inner.irfft(spectrum_re_, spectrum_im_, dim, None if n is None else (n)),
-                    ctx,
-                )
-            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-            spectrum_re_ = (
-                spectrum_re.primitive if spectrum_re.kind is B.Autodiff else spectrum_re.lift(AD)
-            )
-            spectrum_im_ = (
-                spectrum_im.primitive
-                if spectrum_im.kind is B.Autodiff
-                else spectrum_im.lift(AD, spectrum_re)
-            )
-            if spectrum_re_.primitive.dtype is not spectrum_im_.primitive.dtype:
-                check_dtypes("irfft", B.inner, spectrum_re_.primitive, spectrum_im_.primitive)
-            return Tensor(
-                B.Autodiff,
-                AD.irfft(spectrum_re_, spectrum_im_, dim, None if n is None else (n)),
-                ctx,
-            )
-        raise unsupported_backend("irfft", spectrum_re)
+            if spectrum_re_.dtype is not spectrum_im_.dtype:
+                check_dtypes("irfft", B.inner, spectrum_re_, spectrum_im_)
+            return Tensor(B.Float, B.inner.irfft(spectrum_re_, spectrum_im_, dim, n), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        spectrum_re_ = (
+            spectrum_re.primitive if spectrum_re.kind is B.Autodiff else spectrum_re.lift(AD)
+        )
+        spectrum_im_ = (
+            spectrum_im.primitive
+            if spectrum_im.kind is B.Autodiff
+            else spectrum_im.lift(AD, spectrum_re)
+        )
+        if spectrum_re_.primitive.dtype is not spectrum_im_.primitive.dtype:
+            check_dtypes("irfft", B.inner, spectrum_re_.primitive, spectrum_im_.primitive)
+        return Tensor(B.Autodiff, AD.irfft(spectrum_re_, spectrum_im_, dim, n), ctx)
     except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
         check_contract(
             "irfft", None, error, spectrum_re=spectrum_re, spectrum_im=spectrum_im, dim=dim, n=n
@@ -1885,71 +891,28 @@ def deform_conv2d(
         .merge(DISABLED if mask is None else mask.context)
         .merge(DISABLED if bias is None else bias.context)
     )
-    if x.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("NumPy")
-            offset_ = offset.primitive if offset.kind is B.Float else offset.as_float("NumPy", x)
-            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("NumPy", x)
-            mask_ = (
-                None
-                if mask is None
-                else (mask.primitive if mask.kind is B.Float else mask.as_float("NumPy", x))
-            )
-            bias_ = (
-                None
-                if bias is None
-                else (bias.primitive if bias.kind is B.Float else bias.as_float("NumPy", x))
-            )
-            if x_.dtype is not offset_.dtype:
-                check_dtypes("deform_conv2d", B.inner, x_, offset_)
-            if x_.dtype is not weight_.dtype:
-                check_dtypes("deform_conv2d", B.inner, x_, weight_)
-            if mask_ is not None and x_.dtype is not mask_.dtype:
-                check_dtypes("deform_conv2d", B.inner, x_, mask_)
-            if bias_ is not None and x_.dtype is not bias_.dtype:
-                check_dtypes("deform_conv2d", B.inner, x_, bias_)
-            return Tensor(
-                B.Float,
-                B.inner.deform_conv2d(
-                    x_,
-                    offset_,
-                    weight_,
-                    mask_,
-                    bias_,
-                    stride,
-                    padding,
-                    dilation,
-                    weight_groups,
-                    offset_groups,
-                ),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        offset_ = offset.primitive if offset.kind is B.Autodiff else offset.lift(AD, x)
-        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+    B = getattr(BACKENDS, x.kind.variant)
+    if ctx is DISABLED:
+        x_ = x.primitive if x.kind is B.Float else x.as_float()
+        offset_ = offset.primitive if offset.kind is B.Float else offset.as_float(x)
+        weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
         mask_ = (
-            None
-            if mask is None
-            else (mask.primitive if mask.kind is B.Autodiff else mask.lift(AD, x))
+            None if mask is None else (mask.primitive if mask.kind is B.Float else mask.as_float(x))
         )
         bias_ = (
-            None
-            if bias is None
-            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+            None if bias is None else (bias.primitive if bias.kind is B.Float else bias.as_float(x))
         )
-        if x_.primitive.dtype is not offset_.primitive.dtype:
-            check_dtypes("deform_conv2d", B.inner, x_.primitive, offset_.primitive)
-        if x_.primitive.dtype is not weight_.primitive.dtype:
-            check_dtypes("deform_conv2d", B.inner, x_.primitive, weight_.primitive)
-        if mask_ is not None and x_.primitive.dtype is not mask_.primitive.dtype:
-            check_dtypes("deform_conv2d", B.inner, x_.primitive, mask_.primitive)
-        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
-            check_dtypes("deform_conv2d", B.inner, x_.primitive, bias_.primitive)
+        if x_.dtype is not offset_.dtype:
+            check_dtypes("deform_conv2d", B.inner, x_, offset_)
+        if x_.dtype is not weight_.dtype:
+            check_dtypes("deform_conv2d", B.inner, x_, weight_)
+        if mask_ is not None and x_.dtype is not mask_.dtype:
+            check_dtypes("deform_conv2d", B.inner, x_, mask_)
+        if bias_ is not None and x_.dtype is not bias_.dtype:
+            check_dtypes("deform_conv2d", B.inner, x_, bias_)
         return Tensor(
-            B.Autodiff,
-            AD.deform_conv2d(
+            B.Float,
+            B.inner.deform_conv2d(
                 x_,
                 offset_,
                 weight_,
@@ -1963,82 +926,37 @@ def deform_conv2d(
             ),
             ctx,
         )
-    if x.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            x_ = x.primitive if x.kind is B.Float else x.as_float("Torch")
-            offset_ = offset.primitive if offset.kind is B.Float else offset.as_float("Torch", x)
-            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float("Torch", x)
-            mask_ = (
-                None
-                if mask is None
-                else (mask.primitive if mask.kind is B.Float else mask.as_float("Torch", x))
-            )
-            bias_ = (
-                None
-                if bias is None
-                else (bias.primitive if bias.kind is B.Float else bias.as_float("Torch", x))
-            )
-            if x_.dtype is not offset_.dtype:
-                check_dtypes("deform_conv2d", B.inner, x_, offset_)
-            if x_.dtype is not weight_.dtype:
-                check_dtypes("deform_conv2d", B.inner, x_, weight_)
-            if mask_ is not None and x_.dtype is not mask_.dtype:
-                check_dtypes("deform_conv2d", B.inner, x_, mask_)
-            if bias_ is not None and x_.dtype is not bias_.dtype:
-                check_dtypes("deform_conv2d", B.inner, x_, bias_)
-            return Tensor(
-                B.Float,
-                B.inner.deform_conv2d(
-                    x_,
-                    offset_,
-                    weight_,
-                    mask_,
-                    bias_,
-                    stride,
-                    padding,
-                    dilation,
-                    weight_groups,
-                    offset_groups,
-                ),
-                ctx,
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-        offset_ = offset.primitive if offset.kind is B.Autodiff else offset.lift(AD, x)
-        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
-        mask_ = (
-            None
-            if mask is None
-            else (mask.primitive if mask.kind is B.Autodiff else mask.lift(AD, x))
-        )
-        bias_ = (
-            None
-            if bias is None
-            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
-        )
-        if x_.primitive.dtype is not offset_.primitive.dtype:
-            check_dtypes("deform_conv2d", B.inner, x_.primitive, offset_.primitive)
-        if x_.primitive.dtype is not weight_.primitive.dtype:
-            check_dtypes("deform_conv2d", B.inner, x_.primitive, weight_.primitive)
-        if mask_ is not None and x_.primitive.dtype is not mask_.primitive.dtype:
-            check_dtypes("deform_conv2d", B.inner, x_.primitive, mask_.primitive)
-        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
-            check_dtypes("deform_conv2d", B.inner, x_.primitive, bias_.primitive)
-        return Tensor(
-            B.Autodiff,
-            AD.deform_conv2d(
-                x_,
-                offset_,
-                weight_,
-                mask_,
-                bias_,
-                stride,
-                padding,
-                dilation,
-                weight_groups,
-                offset_groups,
-            ),
-            ctx,
-        )
-    raise unsupported_backend("deform_conv2d", x)
+    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+    offset_ = offset.primitive if offset.kind is B.Autodiff else offset.lift(AD, x)
+    weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
+    mask_ = (
+        None if mask is None else (mask.primitive if mask.kind is B.Autodiff else mask.lift(AD, x))
+    )
+    bias_ = (
+        None if bias is None else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
+    )
+    if x_.primitive.dtype is not offset_.primitive.dtype:
+        check_dtypes("deform_conv2d", B.inner, x_.primitive, offset_.primitive)
+    if x_.primitive.dtype is not weight_.primitive.dtype:
+        check_dtypes("deform_conv2d", B.inner, x_.primitive, weight_.primitive)
+    if mask_ is not None and x_.primitive.dtype is not mask_.primitive.dtype:
+        check_dtypes("deform_conv2d", B.inner, x_.primitive, mask_.primitive)
+    if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+        check_dtypes("deform_conv2d", B.inner, x_.primitive, bias_.primitive)
+    return Tensor(
+        B.Autodiff,
+        AD.deform_conv2d(
+            x_,
+            offset_,
+            weight_,
+            mask_,
+            bias_,
+            stride,
+            padding,
+            dilation,
+            weight_groups,
+            offset_groups,
+        ),
+        ctx,
+    )

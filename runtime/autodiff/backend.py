@@ -36,11 +36,10 @@ class AutodiffOp:
 
 @dataclass(frozen=True)
 class Recorders:
-    """An op's generated recorder factories, and the order of the values its steps save (the
+    """An op's generated recorder factory, and the order of the values its steps save (the
     rule's, when it was generated: a rule changed since means generated/ is stale)."""
 
-    plain: object  # (forward, backward, inner) -> recorder, under NoCheckpointing
-    balanced: object  # the same under BalancedCheckpointing
+    factory: object  # (forward, backward, inner, balanced) -> the recorder
     saved: tuple[str, ...]
 
 
@@ -122,5 +121,4 @@ class Autodiff:
         backward = (Backward if rule.joint is None else JointBackward)(
             rule, self.inner, forward, positions
         )
-        factory = recorder.balanced if self.strategy.recomputes else recorder.plain
-        return factory(forward, backward, self.inner)
+        return recorder.factory(forward, backward, self.inner, self.strategy.recomputes)
