@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=5980d261eeb8b87f body=7a29ea3b470481bb
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=066b2c4671ffaa44 body=b1e89a34307aeaf1
 """The bool ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -121,16 +121,20 @@ def bool_ones(shape: tuple[int, ...], device: DispatchDevice, dtype: np.dtype) -
 
 def bool_any(tensor: Tensor) -> Tensor:
     """Whether any element is true, shape [1]."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        return Tensor(B.Bool, B.inner.bool_any(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        return Tensor(B.Bool, B.inner.bool_any(tensor_), ctx)
-    raise unsupported_backend("bool_any", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+            return Tensor(B.Bool, B.inner.bool_any(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+            return Tensor(B.Bool, B.inner.bool_any(tensor_), ctx)
+        raise unsupported_backend("bool_any", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bool_any", None, error, tensor=tensor)
+        raise
 
 
 def bool_any_dim(tensor: Tensor, dim: int) -> Tensor:
@@ -146,23 +150,27 @@ def bool_any_dim(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
             return Tensor(B.Bool, B.inner.bool_any_dim(tensor_, dim), ctx)
         raise unsupported_backend("bool_any_dim", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_any_dim", None, error, tensor=tensor, dim=dim)
         raise
 
 
 def bool_all(tensor: Tensor) -> Tensor:
     """Whether every element is true, shape [1]."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        return Tensor(B.Bool, B.inner.bool_all(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        return Tensor(B.Bool, B.inner.bool_all(tensor_), ctx)
-    raise unsupported_backend("bool_all", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+            return Tensor(B.Bool, B.inner.bool_all(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+            return Tensor(B.Bool, B.inner.bool_all(tensor_), ctx)
+        raise unsupported_backend("bool_all", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bool_all", None, error, tensor=tensor)
+        raise
 
 
 def bool_all_dim(tensor: Tensor, dim: int) -> Tensor:
@@ -178,23 +186,27 @@ def bool_all_dim(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
             return Tensor(B.Bool, B.inner.bool_all_dim(tensor_, dim), ctx)
         raise unsupported_backend("bool_all_dim", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_all_dim", None, error, tensor=tensor, dim=dim)
         raise
 
 
 def bool_reshape(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """The same elements in a new shape (-1 infers one dim)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        return Tensor(B.Bool, B.inner.bool_reshape(tensor_, shape), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        return Tensor(B.Bool, B.inner.bool_reshape(tensor_, shape), ctx)
-    raise unsupported_backend("bool_reshape", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+            return Tensor(B.Bool, B.inner.bool_reshape(tensor_, shape), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+            return Tensor(B.Bool, B.inner.bool_reshape(tensor_, shape), ctx)
+        raise unsupported_backend("bool_reshape", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bool_reshape", "reshape", error, tensor=tensor, shape=shape)
+        raise
 
 
 def bool_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
@@ -210,7 +222,7 @@ def bool_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
             return Tensor(B.Bool, B.inner.bool_swap_dims(tensor_, dim1, dim2), ctx)
         raise unsupported_backend("bool_swap_dims", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_swap_dims", None, error, tensor=tensor, dim1=dim1, dim2=dim2)
         raise
 
@@ -233,7 +245,7 @@ def bool_permute(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
             return Tensor(B.Bool, B.inner.bool_permute(tensor_, axes), ctx)
         raise unsupported_backend("bool_permute", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_permute", None, error, tensor=tensor, axes=axes)
         raise
 
@@ -251,23 +263,27 @@ def bool_flip(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
             return Tensor(B.Bool, B.inner.bool_flip(tensor_, axes), ctx)
         raise unsupported_backend("bool_flip", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_flip", None, error, tensor=tensor, axes=axes)
         raise
 
 
 def bool_expand(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Broadcasts to `shape` (size-1 dims stretch; new dims go in front)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        return Tensor(B.Bool, B.inner.bool_expand(tensor_, shape), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        return Tensor(B.Bool, B.inner.bool_expand(tensor_, shape), ctx)
-    raise unsupported_backend("bool_expand", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+            return Tensor(B.Bool, B.inner.bool_expand(tensor_, shape), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+            return Tensor(B.Bool, B.inner.bool_expand(tensor_, shape), ctx)
+        raise unsupported_backend("bool_expand", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bool_expand", None, error, tensor=tensor, shape=shape)
+        raise
 
 
 def bool_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
@@ -283,45 +299,59 @@ def bool_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
             return Tensor(B.Bool, B.inner.bool_repeat_dim(tensor_, dim, times), ctx)
         raise unsupported_backend("bool_repeat_dim", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_repeat_dim", None, error, tensor=tensor, dim=dim, times=times)
         raise
 
 
 def bool_slice(tensor: Tensor, slices: tuple[tuple[int, int, int], ...]) -> Tensor:
     """The elements in `slices`, one per leading dim (ints keep their dim with size 1)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        return Tensor(B.Bool, B.inner.bool_slice(tensor_, slices), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        return Tensor(B.Bool, B.inner.bool_slice(tensor_, slices), ctx)
-    raise unsupported_backend("bool_slice", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+            return Tensor(B.Bool, B.inner.bool_slice(tensor_, slices), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+            return Tensor(B.Bool, B.inner.bool_slice(tensor_, slices), ctx)
+        raise unsupported_backend("bool_slice", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bool_slice", "sliced", error, tensor=tensor, slices=slices)
+        raise
 
 
 def bool_slice_assign(
     tensor: Tensor, slices: tuple[tuple[int, int, int], ...], value: Tensor
 ) -> Tensor:
     """A copy of the tensor with the elements in `slices` replaced by `value`."""
-    ctx = tensor.context if value.context is tensor.context else tensor.context.merge(value.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        value_ = value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)
-        if tensor_.dtype is not value_.dtype:
-            check_dtypes("bool_slice_assign", B.inner, tensor_, value_)
-        return Tensor(B.Bool, B.inner.bool_slice_assign(tensor_, slices, value_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        value_ = value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)
-        if tensor_.dtype is not value_.dtype:
-            check_dtypes("bool_slice_assign", B.inner, tensor_, value_)
-        return Tensor(B.Bool, B.inner.bool_slice_assign(tensor_, slices, value_), ctx)
-    raise unsupported_backend("bool_slice_assign", tensor)
+    try:
+        ctx = (
+            tensor.context
+            if value.context is tensor.context
+            else tensor.context.merge(value.context)
+        )
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+            value_ = value.primitive if value.kind is B.Bool else value.as_bool("NumPy", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("bool_slice_assign", B.inner, tensor_, value_)
+            return Tensor(B.Bool, B.inner.bool_slice_assign(tensor_, slices, value_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+            value_ = value.primitive if value.kind is B.Bool else value.as_bool("Torch", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("bool_slice_assign", B.inner, tensor_, value_)
+            return Tensor(B.Bool, B.inner.bool_slice_assign(tensor_, slices, value_), ctx)
+        raise unsupported_backend("bool_slice_assign", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "bool_slice_assign", "sliced", error, tensor=tensor, slices=slices, value=value
+        )
+        raise
 
 
 def bool_cat(tensors: list[Tensor], dim: int) -> Tensor:
@@ -337,7 +367,7 @@ def bool_cat(tensors: list[Tensor], dim: int) -> Tensor:
             tensors_ = [t.as_bool("Torch", tensors[0]) for t in tensors]
             return Tensor(B.Bool, B.inner.bool_cat(tensors_, dim), ctx)
         raise unsupported_backend("bool_cat", tensors[0])
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_cat", "cat", error, tensors=tensors, dim=dim)
         raise
 
@@ -355,7 +385,7 @@ def bool_unfold(tensor: Tensor, dim: int, size: int, step: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
             return Tensor(B.Bool, B.inner.bool_unfold(tensor_, dim, size, step), ctx)
         raise unsupported_backend("bool_unfold", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_unfold", None, error, tensor=tensor, dim=dim, size=size, step=step)
         raise
 
@@ -383,7 +413,7 @@ def bool_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
             )
             return Tensor(B.Bool, B.inner.bool_gather(dim, tensor_, indices_), ctx)
         raise unsupported_backend("bool_gather", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_gather", "indexed", error, dim=dim, tensor=tensor, indices=indices)
         raise
 
@@ -413,7 +443,7 @@ def bool_scatter_or(dim: int, tensor: Tensor, indices: Tensor, value: Tensor) ->
                 check_dtypes("bool_scatter_or", B.inner, tensor_, value_)
             return Tensor(B.Bool, B.inner.bool_scatter_or(dim, tensor_, indices_, value_), ctx)
         raise unsupported_backend("bool_scatter_or", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "bool_scatter_or",
             "indexed",
@@ -449,7 +479,7 @@ def bool_select(tensor: Tensor, dim: int, indices: Tensor) -> Tensor:
             )
             return Tensor(B.Bool, B.inner.bool_select(tensor_, dim, indices_), ctx)
         raise unsupported_backend("bool_select", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_select", "selected", error, tensor=tensor, dim=dim, indices=indices)
         raise
 
@@ -479,7 +509,7 @@ def bool_select_or(tensor: Tensor, dim: int, indices: Tensor, value: Tensor) -> 
                 check_dtypes("bool_select_or", B.inner, tensor_, value_)
             return Tensor(B.Bool, B.inner.bool_select_or(tensor_, dim, indices_, value_), ctx)
         raise unsupported_backend("bool_select_or", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "bool_select_or",
             "selected",
@@ -517,7 +547,7 @@ def bool_mask_where(tensor: Tensor, mask: Tensor, value: Tensor) -> Tensor:
                 check_dtypes("bool_mask_where", B.inner, tensor_, value_)
             return Tensor(B.Bool, B.inner.bool_mask_where(tensor_, mask_, value_), ctx)
         raise unsupported_backend("bool_mask_where", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_mask_where", "broadcast", error, tensor=tensor, mask=mask, value=value)
         raise
 
@@ -543,29 +573,35 @@ def bool_mask_fill(tensor: Tensor, mask: Tensor, value: float) -> Tensor:
                 check_dtypes("bool_mask_fill", B.inner, tensor_, mask_)
             return Tensor(B.Bool, B.inner.bool_mask_fill(tensor_, mask_, value), ctx)
         raise unsupported_backend("bool_mask_fill", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_mask_fill", "broadcast", error, tensor=tensor, mask=mask, value=value)
         raise
 
 
 def bool_mask_select(tensor: Tensor, mask: Tensor) -> Tensor:
     """The elements where mask (of the tensor's shape) is true, as 1-D (data-dependent length)."""
-    ctx = tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
-        if tensor_.dtype is not mask_.dtype:
-            check_dtypes("bool_mask_select", B.inner, tensor_, mask_)
-        return Tensor(B.Bool, B.inner.bool_mask_select(tensor_, mask_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
-        if tensor_.dtype is not mask_.dtype:
-            check_dtypes("bool_mask_select", B.inner, tensor_, mask_)
-        return Tensor(B.Bool, B.inner.bool_mask_select(tensor_, mask_), ctx)
-    raise unsupported_backend("bool_mask_select", tensor)
+    try:
+        ctx = (
+            tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
+        )
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
+            if tensor_.dtype is not mask_.dtype:
+                check_dtypes("bool_mask_select", B.inner, tensor_, mask_)
+            return Tensor(B.Bool, B.inner.bool_mask_select(tensor_, mask_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
+            if tensor_.dtype is not mask_.dtype:
+                check_dtypes("bool_mask_select", B.inner, tensor_, mask_)
+            return Tensor(B.Bool, B.inner.bool_mask_select(tensor_, mask_), ctx)
+        raise unsupported_backend("bool_mask_select", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bool_mask_select", None, error, tensor=tensor, mask=mask)
+        raise
 
 
 def bool_argwhere(tensor: Tensor, dtype: np.dtype) -> Tensor:
@@ -584,16 +620,20 @@ def bool_argwhere(tensor: Tensor, dtype: np.dtype) -> Tensor:
 
 def bool_not(tensor: Tensor) -> Tensor:
     """Element-wise logical not."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
-        return Tensor(B.Bool, B.inner.bool_not(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
-        return Tensor(B.Bool, B.inner.bool_not(tensor_), ctx)
-    raise unsupported_backend("bool_not", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("NumPy")
+            return Tensor(B.Bool, B.inner.bool_not(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool("Torch")
+            return Tensor(B.Bool, B.inner.bool_not(tensor_), ctx)
+        raise unsupported_backend("bool_not", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bool_not", None, error, tensor=tensor)
+        raise
 
 
 def bool_and(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -615,7 +655,7 @@ def bool_and(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("bool_and", B.inner, lhs_, rhs_)
             return Tensor(B.Bool, B.inner.bool_and(lhs_, rhs_), ctx)
         raise unsupported_backend("bool_and", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_and", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
@@ -639,7 +679,7 @@ def bool_or(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("bool_or", B.inner, lhs_, rhs_)
             return Tensor(B.Bool, B.inner.bool_or(lhs_, rhs_), ctx)
         raise unsupported_backend("bool_or", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_or", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
@@ -663,7 +703,7 @@ def bool_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("bool_equal", B.inner, lhs_, rhs_)
             return Tensor(B.Bool, B.inner.bool_equal(lhs_, rhs_), ctx)
         raise unsupported_backend("bool_equal", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
@@ -687,7 +727,7 @@ def bool_xor(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("bool_xor", B.inner, lhs_, rhs_)
             return Tensor(B.Bool, B.inner.bool_xor(lhs_, rhs_), ctx)
         raise unsupported_backend("bool_xor", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_xor", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
@@ -711,37 +751,45 @@ def bool_not_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("bool_not_equal", B.inner, lhs_, rhs_)
             return Tensor(B.Bool, B.inner.bool_not_equal(lhs_, rhs_), ctx)
         raise unsupported_backend("bool_not_equal", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_not_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def bool_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs == a bool."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
-        return Tensor(B.Bool, B.inner.bool_equal_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
-        return Tensor(B.Bool, B.inner.bool_equal_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("bool_equal_elem", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
+            return Tensor(B.Bool, B.inner.bool_equal_elem(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
+            return Tensor(B.Bool, B.inner.bool_equal_elem(lhs_, rhs), ctx)
+        raise unsupported_backend("bool_equal_elem", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bool_equal_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def bool_not_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs != a bool."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
-        return Tensor(B.Bool, B.inner.bool_not_equal_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
-        return Tensor(B.Bool, B.inner.bool_not_equal_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("bool_not_equal_elem", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("NumPy")
+            return Tensor(B.Bool, B.inner.bool_not_equal_elem(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool("Torch")
+            return Tensor(B.Bool, B.inner.bool_not_equal_elem(lhs_, rhs), ctx)
+        raise unsupported_backend("bool_not_equal_elem", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bool_not_equal_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def bool_into_int(tensor: Tensor, dtype: np.dtype) -> Tensor:

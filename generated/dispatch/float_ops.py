@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=24b55e594d025c65 body=485a70be96f21725
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=ade72bf9ab17bbc6 body=5e4fe6d5d45124f1
 """The float ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -336,31 +336,35 @@ def float_add(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("float_add", B.inner, lhs_.primitive, rhs_.primitive)
             return Tensor(B.Autodiff, AD.float_add(lhs_, rhs_), ctx)
         raise unsupported_backend("float_add", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_add", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def float_add_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Adds a scalar to every element."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_add_scalar(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_add_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_add_scalar(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_add_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("float_add_scalar", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_add_scalar(lhs_, rhs), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            return Tensor(B.Autodiff, AD.float_add_scalar(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_add_scalar(lhs_, rhs), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            return Tensor(B.Autodiff, AD.float_add_scalar(lhs_, rhs), ctx)
+        raise unsupported_backend("float_add_scalar", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_add_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_sub(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -396,31 +400,35 @@ def float_sub(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("float_sub", B.inner, lhs_.primitive, rhs_.primitive)
             return Tensor(B.Autodiff, AD.float_sub(lhs_, rhs_), ctx)
         raise unsupported_backend("float_sub", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_sub", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def float_sub_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Subtracts a scalar from every element."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_sub_scalar(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sub_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_sub_scalar(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sub_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("float_sub_scalar", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_sub_scalar(lhs_, rhs), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            return Tensor(B.Autodiff, AD.float_sub_scalar(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_sub_scalar(lhs_, rhs), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            return Tensor(B.Autodiff, AD.float_sub_scalar(lhs_, rhs), ctx)
+        raise unsupported_backend("float_sub_scalar", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_sub_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_mul(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -456,31 +464,35 @@ def float_mul(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("float_mul", B.inner, lhs_.primitive, rhs_.primitive)
             return Tensor(B.Autodiff, AD.float_mul(lhs_, rhs_), ctx)
         raise unsupported_backend("float_mul", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_mul", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def float_mul_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Multiplies every element by a scalar."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_mul_scalar(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_mul_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_mul_scalar(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_mul_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("float_mul_scalar", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_mul_scalar(lhs_, rhs), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            return Tensor(B.Autodiff, AD.float_mul_scalar(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_mul_scalar(lhs_, rhs), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            return Tensor(B.Autodiff, AD.float_mul_scalar(lhs_, rhs), ctx)
+        raise unsupported_backend("float_mul_scalar", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_mul_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_div(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -516,53 +528,61 @@ def float_div(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("float_div", B.inner, lhs_.primitive, rhs_.primitive)
             return Tensor(B.Autodiff, AD.float_div(lhs_, rhs_), ctx)
         raise unsupported_backend("float_div", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_div", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def float_div_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Divides every element by a scalar."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_div_scalar(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_div_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_div_scalar(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_div_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("float_div_scalar", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_div_scalar(lhs_, rhs), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            return Tensor(B.Autodiff, AD.float_div_scalar(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_div_scalar(lhs_, rhs), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            return Tensor(B.Autodiff, AD.float_div_scalar(lhs_, rhs), ctx)
+        raise unsupported_backend("float_div_scalar", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_div_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_neg(tensor: Tensor) -> Tensor:
     """Element-wise negation."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_neg(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_neg(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_neg(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_neg(tensor_), ctx)
-    raise unsupported_backend("float_neg", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_neg(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_neg(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_neg(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_neg(tensor_), ctx)
+        raise unsupported_backend("float_neg", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_neg", None, error, tensor=tensor)
+        raise
 
 
 def float_matmul(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -598,7 +618,7 @@ def float_matmul(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("float_matmul", B.inner, lhs_.primitive, rhs_.primitive)
             return Tensor(B.Autodiff, AD.float_matmul(lhs_, rhs_), ctx)
         raise unsupported_backend("float_matmul", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_matmul", "matmul", error, lhs=lhs, rhs=rhs)
         raise
 
@@ -636,31 +656,35 @@ def float_remainder(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("float_remainder", B.inner, lhs_.primitive, rhs_.primitive)
             return Tensor(B.Autodiff, AD.float_remainder(lhs_, rhs_), ctx)
         raise unsupported_backend("float_remainder", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_remainder", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def float_remainder_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Remainder of every element by a scalar, with the scalar's sign."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_remainder_scalar(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_remainder_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_remainder_scalar(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_remainder_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("float_remainder_scalar", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_remainder_scalar(lhs_, rhs), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            return Tensor(B.Autodiff, AD.float_remainder_scalar(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_remainder_scalar(lhs_, rhs), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            return Tensor(B.Autodiff, AD.float_remainder_scalar(lhs_, rhs), ctx)
+        raise unsupported_backend("float_remainder_scalar", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_remainder_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_cross(lhs: Tensor, rhs: Tensor, dim: int) -> Tensor:
@@ -696,8 +720,8 @@ def float_cross(lhs: Tensor, rhs: Tensor, dim: int) -> Tensor:
                 check_dtypes("float_cross", B.inner, lhs_.primitive, rhs_.primitive)
             return Tensor(B.Autodiff, AD.float_cross(lhs_, rhs_, dim), ctx)
         raise unsupported_backend("float_cross", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
-        check_contract("float_cross", None, error, lhs=lhs, rhs=rhs, dim=dim)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_cross", "cross", error, lhs=lhs, rhs=rhs, dim=dim)
         raise
 
 
@@ -734,7 +758,7 @@ def float_powf(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("float_powf", B.inner, lhs_.primitive, rhs_.primitive)
             return Tensor(B.Autodiff, AD.float_powf(lhs_, rhs_), ctx)
         raise unsupported_backend("float_powf", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_powf", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
@@ -746,24 +770,28 @@ def float_powf_scalar(lhs: Tensor, rhs: float) -> Tensor:
 
 def float_powf_scalar_impl(lhs: Tensor, rhs: float) -> Tensor:
     """The generic case of float_powf_scalar, where burn-autodiff puts the backward."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_powf_scalar_impl(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_powf_scalar_impl(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_powf_scalar_impl(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Autodiff, AD.float_powf_scalar_impl(lhs_, rhs), ctx)
-    raise unsupported_backend("float_powf_scalar_impl", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_powf_scalar_impl(lhs_, rhs), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            return Tensor(B.Autodiff, AD.float_powf_scalar_impl(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_powf_scalar_impl(lhs_, rhs), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            return Tensor(B.Autodiff, AD.float_powf_scalar_impl(lhs_, rhs), ctx)
+        raise unsupported_backend("float_powf_scalar_impl", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_powf_scalar_impl", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_powi(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -791,7 +819,7 @@ def float_powi(lhs: Tensor, rhs: Tensor) -> Tensor:
             rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int("Torch", lhs)
             return Tensor(B.Autodiff, AD.float_powi(lhs_, rhs_), ctx)
         raise unsupported_backend("float_powi", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_powi", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
@@ -808,508 +836,600 @@ def float_powi_scalar_impl(lhs: Tensor, rhs: int) -> Tensor:
 
 def float_clamp(tensor: Tensor, min: float, max: float) -> Tensor:
     """Clamps every element into [min, max] (the gradient is 0 where an element was clamped)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_clamp(tensor_, min, max), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_clamp(tensor_, min, max), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_clamp(tensor_, min, max), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_clamp(tensor_, min, max), ctx)
-    raise unsupported_backend("float_clamp", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_clamp(tensor_, min, max), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_clamp(tensor_, min, max), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_clamp(tensor_, min, max), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_clamp(tensor_, min, max), ctx)
+        raise unsupported_backend("float_clamp", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_clamp", None, error, tensor=tensor, min=min, max=max)
+        raise
 
 
 def float_clamp_min(tensor: Tensor, min: float) -> Tensor:
     """Raises every element below `min` to `min`."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_clamp_min(tensor_, min), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_clamp_min(tensor_, min), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_clamp_min(tensor_, min), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_clamp_min(tensor_, min), ctx)
-    raise unsupported_backend("float_clamp_min", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_clamp_min(tensor_, min), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_clamp_min(tensor_, min), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_clamp_min(tensor_, min), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_clamp_min(tensor_, min), ctx)
+        raise unsupported_backend("float_clamp_min", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_clamp_min", None, error, tensor=tensor, min=min)
+        raise
 
 
 def float_clamp_max(tensor: Tensor, max: float) -> Tensor:
     """Lowers every element above `max` to `max`."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_clamp_max(tensor_, max), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_clamp_max(tensor_, max), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_clamp_max(tensor_, max), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_clamp_max(tensor_, max), ctx)
-    raise unsupported_backend("float_clamp_max", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_clamp_max(tensor_, max), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_clamp_max(tensor_, max), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_clamp_max(tensor_, max), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_clamp_max(tensor_, max), ctx)
+        raise unsupported_backend("float_clamp_max", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_clamp_max", None, error, tensor=tensor, max=max)
+        raise
 
 
 def float_exp(tensor: Tensor) -> Tensor:
     """Element-wise e^x."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_exp(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_exp(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_exp(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_exp(tensor_), ctx)
-    raise unsupported_backend("float_exp", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_exp(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_exp(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_exp(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_exp(tensor_), ctx)
+        raise unsupported_backend("float_exp", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_exp", None, error, tensor=tensor)
+        raise
 
 
 def float_square(tensor: Tensor) -> Tensor:
     """Element-wise x * x."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_square(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_square(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_square(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_square(tensor_), ctx)
-    raise unsupported_backend("float_square", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_square(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_square(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_square(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_square(tensor_), ctx)
+        raise unsupported_backend("float_square", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_square", None, error, tensor=tensor)
+        raise
 
 
 def float_log(tensor: Tensor) -> Tensor:
     """Element-wise natural logarithm."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_log(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_log(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_log(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_log(tensor_), ctx)
-    raise unsupported_backend("float_log", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_log(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_log(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_log(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_log(tensor_), ctx)
+        raise unsupported_backend("float_log", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_log", None, error, tensor=tensor)
+        raise
 
 
 def float_sqrt(tensor: Tensor) -> Tensor:
     """Element-wise square root."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_sqrt(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sqrt(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_sqrt(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sqrt(tensor_), ctx)
-    raise unsupported_backend("float_sqrt", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_sqrt(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_sqrt(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_sqrt(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_sqrt(tensor_), ctx)
+        raise unsupported_backend("float_sqrt", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_sqrt", None, error, tensor=tensor)
+        raise
 
 
 def float_abs(tensor: Tensor) -> Tensor:
     """Element-wise absolute value."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_abs(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_abs(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_abs(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_abs(tensor_), ctx)
-    raise unsupported_backend("float_abs", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_abs(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_abs(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_abs(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_abs(tensor_), ctx)
+        raise unsupported_backend("float_abs", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_abs", None, error, tensor=tensor)
+        raise
 
 
 def float_sign(tensor: Tensor) -> Tensor:
     """Element-wise sign (-1, 0 or 1)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_sign(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sign(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_sign(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sign(tensor_), ctx)
-    raise unsupported_backend("float_sign", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_sign(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_sign(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_sign(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_sign(tensor_), ctx)
+        raise unsupported_backend("float_sign", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_sign", None, error, tensor=tensor)
+        raise
 
 
 def float_tanh(tensor: Tensor) -> Tensor:
     """Element-wise hyperbolic tangent."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_tanh(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_tanh(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_tanh(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_tanh(tensor_), ctx)
-    raise unsupported_backend("float_tanh", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_tanh(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_tanh(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_tanh(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_tanh(tensor_), ctx)
+        raise unsupported_backend("float_tanh", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_tanh", None, error, tensor=tensor)
+        raise
 
 
 def float_log1p(tensor: Tensor) -> Tensor:
     """Element-wise log(1 + x), accurate near 0."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_log1p(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_log1p(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_log1p(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_log1p(tensor_), ctx)
-    raise unsupported_backend("float_log1p", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_log1p(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_log1p(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_log1p(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_log1p(tensor_), ctx)
+        raise unsupported_backend("float_log1p", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_log1p", None, error, tensor=tensor)
+        raise
 
 
 def float_recip(tensor: Tensor) -> Tensor:
     """Element-wise 1 / x."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_recip(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_recip(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_recip(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_recip(tensor_), ctx)
-    raise unsupported_backend("float_recip", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_recip(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_recip(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_recip(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_recip(tensor_), ctx)
+        raise unsupported_backend("float_recip", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_recip", None, error, tensor=tensor)
+        raise
 
 
 def float_sin(tensor: Tensor) -> Tensor:
     """Element-wise sine."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_sin(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sin(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_sin(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sin(tensor_), ctx)
-    raise unsupported_backend("float_sin", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_sin(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_sin(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_sin(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_sin(tensor_), ctx)
+        raise unsupported_backend("float_sin", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_sin", None, error, tensor=tensor)
+        raise
 
 
 def float_cos(tensor: Tensor) -> Tensor:
     """Element-wise cosine."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_cos(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_cos(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_cos(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_cos(tensor_), ctx)
-    raise unsupported_backend("float_cos", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_cos(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_cos(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_cos(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_cos(tensor_), ctx)
+        raise unsupported_backend("float_cos", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_cos", None, error, tensor=tensor)
+        raise
 
 
 def float_tan(tensor: Tensor) -> Tensor:
     """Element-wise tangent."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_tan(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_tan(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_tan(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_tan(tensor_), ctx)
-    raise unsupported_backend("float_tan", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_tan(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_tan(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_tan(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_tan(tensor_), ctx)
+        raise unsupported_backend("float_tan", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_tan", None, error, tensor=tensor)
+        raise
 
 
 def float_sinh(tensor: Tensor) -> Tensor:
     """Element-wise hyperbolic sine."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_sinh(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sinh(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_sinh(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sinh(tensor_), ctx)
-    raise unsupported_backend("float_sinh", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_sinh(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_sinh(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_sinh(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_sinh(tensor_), ctx)
+        raise unsupported_backend("float_sinh", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_sinh", None, error, tensor=tensor)
+        raise
 
 
 def float_cosh(tensor: Tensor) -> Tensor:
     """Element-wise hyperbolic cosine."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_cosh(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_cosh(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_cosh(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_cosh(tensor_), ctx)
-    raise unsupported_backend("float_cosh", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_cosh(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_cosh(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_cosh(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_cosh(tensor_), ctx)
+        raise unsupported_backend("float_cosh", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_cosh", None, error, tensor=tensor)
+        raise
 
 
 def float_asin(tensor: Tensor) -> Tensor:
     """Element-wise arcsine (x in [-1, 1])."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_asin(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_asin(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_asin(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_asin(tensor_), ctx)
-    raise unsupported_backend("float_asin", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_asin(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_asin(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_asin(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_asin(tensor_), ctx)
+        raise unsupported_backend("float_asin", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_asin", None, error, tensor=tensor)
+        raise
 
 
 def float_acos(tensor: Tensor) -> Tensor:
     """Element-wise arccosine (x in [-1, 1])."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_acos(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_acos(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_acos(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_acos(tensor_), ctx)
-    raise unsupported_backend("float_acos", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_acos(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_acos(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_acos(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_acos(tensor_), ctx)
+        raise unsupported_backend("float_acos", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_acos", None, error, tensor=tensor)
+        raise
 
 
 def float_atan(tensor: Tensor) -> Tensor:
     """Element-wise arctangent."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_atan(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_atan(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_atan(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_atan(tensor_), ctx)
-    raise unsupported_backend("float_atan", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_atan(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_atan(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_atan(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_atan(tensor_), ctx)
+        raise unsupported_backend("float_atan", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_atan", None, error, tensor=tensor)
+        raise
 
 
 def float_asinh(tensor: Tensor) -> Tensor:
     """Element-wise inverse hyperbolic sine."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_asinh(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_asinh(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_asinh(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_asinh(tensor_), ctx)
-    raise unsupported_backend("float_asinh", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_asinh(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_asinh(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_asinh(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_asinh(tensor_), ctx)
+        raise unsupported_backend("float_asinh", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_asinh", None, error, tensor=tensor)
+        raise
 
 
 def float_acosh(tensor: Tensor) -> Tensor:
     """Element-wise inverse hyperbolic cosine (x >= 1)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_acosh(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_acosh(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_acosh(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_acosh(tensor_), ctx)
-    raise unsupported_backend("float_acosh", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_acosh(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_acosh(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_acosh(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_acosh(tensor_), ctx)
+        raise unsupported_backend("float_acosh", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_acosh", None, error, tensor=tensor)
+        raise
 
 
 def float_atanh(tensor: Tensor) -> Tensor:
     """Element-wise inverse hyperbolic tangent (x in (-1, 1))."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_atanh(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_atanh(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_atanh(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_atanh(tensor_), ctx)
-    raise unsupported_backend("float_atanh", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_atanh(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_atanh(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_atanh(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_atanh(tensor_), ctx)
+        raise unsupported_backend("float_atanh", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_atanh", None, error, tensor=tensor)
+        raise
 
 
 def float_atan2(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -1345,7 +1465,7 @@ def float_atan2(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("float_atan2", B.inner, lhs_.primitive, rhs_.primitive)
             return Tensor(B.Autodiff, AD.float_atan2(lhs_, rhs_), ctx)
         raise unsupported_backend("float_atan2", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_atan2", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
@@ -1383,141 +1503,165 @@ def float_hypot(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("float_hypot", B.inner, lhs_.primitive, rhs_.primitive)
             return Tensor(B.Autodiff, AD.float_hypot(lhs_, rhs_), ctx)
         raise unsupported_backend("float_hypot", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_hypot", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def float_erf(tensor: Tensor) -> Tensor:
     """Element-wise Gauss error function."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_erf(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_erf(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_erf(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_erf(tensor_), ctx)
-    raise unsupported_backend("float_erf", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_erf(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_erf(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_erf(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_erf(tensor_), ctx)
+        raise unsupported_backend("float_erf", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_erf", None, error, tensor=tensor)
+        raise
 
 
 def float_round(tensor: Tensor) -> Tensor:
     """Element-wise rounding to the nearest integer, halves to even (the gradient is 0)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_round(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_round(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_round(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_round(tensor_), ctx)
-    raise unsupported_backend("float_round", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_round(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_round(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_round(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_round(tensor_), ctx)
+        raise unsupported_backend("float_round", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_round", None, error, tensor=tensor)
+        raise
 
 
 def float_floor(tensor: Tensor) -> Tensor:
     """Element-wise largest integer <= x (the gradient is 0)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_floor(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_floor(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_floor(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_floor(tensor_), ctx)
-    raise unsupported_backend("float_floor", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_floor(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_floor(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_floor(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_floor(tensor_), ctx)
+        raise unsupported_backend("float_floor", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_floor", None, error, tensor=tensor)
+        raise
 
 
 def float_ceil(tensor: Tensor) -> Tensor:
     """Element-wise smallest integer >= x (the gradient is 0)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_ceil(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_ceil(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_ceil(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_ceil(tensor_), ctx)
-    raise unsupported_backend("float_ceil", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_ceil(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_ceil(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_ceil(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_ceil(tensor_), ctx)
+        raise unsupported_backend("float_ceil", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_ceil", None, error, tensor=tensor)
+        raise
 
 
 def float_trunc(tensor: Tensor) -> Tensor:
     """Element-wise rounding toward zero (the gradient is 0)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_trunc(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_trunc(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_trunc(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_trunc(tensor_), ctx)
-    raise unsupported_backend("float_trunc", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_trunc(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_trunc(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_trunc(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_trunc(tensor_), ctx)
+        raise unsupported_backend("float_trunc", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_trunc", None, error, tensor=tensor)
+        raise
 
 
 def relu(tensor: Tensor) -> Tensor:
     """Element-wise max(x, 0)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.relu(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.relu(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.relu(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.relu(tensor_), ctx)
-    raise unsupported_backend("relu", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.relu(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.relu(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.relu(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.relu(tensor_), ctx)
+        raise unsupported_backend("relu", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("relu", None, error, tensor=tensor)
+        raise
 
 
 def relu_backward(output: Tensor, grad: Tensor) -> Tensor:
@@ -1555,31 +1699,35 @@ def relu_backward(output: Tensor, grad: Tensor) -> Tensor:
                 check_dtypes("relu_backward", B.inner, output_.primitive, grad_.primitive)
             return Tensor(B.Autodiff, AD.relu_backward(output_, grad_), ctx)
         raise unsupported_backend("relu_backward", output)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("relu_backward", "broadcast", error, output=output, grad=grad)
         raise
 
 
 def leaky_relu(tensor: Tensor, negative_slope: float) -> Tensor:
     """Element-wise x, or x * negative_slope where x < 0."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.leaky_relu(tensor_, negative_slope), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.leaky_relu(tensor_, negative_slope), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.leaky_relu(tensor_, negative_slope), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.leaky_relu(tensor_, negative_slope), ctx)
-    raise unsupported_backend("leaky_relu", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.leaky_relu(tensor_, negative_slope), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.leaky_relu(tensor_, negative_slope), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.leaky_relu(tensor_, negative_slope), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.leaky_relu(tensor_, negative_slope), ctx)
+        raise unsupported_backend("leaky_relu", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("leaky_relu", None, error, tensor=tensor, negative_slope=negative_slope)
+        raise
 
 
 def prelu(tensor: Tensor, alpha: Tensor) -> Tensor:
@@ -1623,31 +1771,35 @@ def prelu(tensor: Tensor, alpha: Tensor) -> Tensor:
                 check_dtypes("prelu", B.inner, tensor_.primitive, alpha_.primitive)
             return Tensor(B.Autodiff, AD.prelu(tensor_, alpha_), ctx)
         raise unsupported_backend("prelu", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("prelu", "broadcast", error, tensor=tensor, alpha=alpha)
         raise
 
 
 def gelu(tensor: Tensor) -> Tensor:
     """Element-wise x * Φ(x) (the exact erf form, and its exact gradient)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.gelu(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.gelu(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.gelu(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.gelu(tensor_), ctx)
-    raise unsupported_backend("gelu", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.gelu(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.gelu(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.gelu(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.gelu(tensor_), ctx)
+        raise unsupported_backend("gelu", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("gelu", None, error, tensor=tensor)
+        raise
 
 
 def gelu_backward(x: Tensor, grad: Tensor) -> Tensor:
@@ -1683,31 +1835,35 @@ def gelu_backward(x: Tensor, grad: Tensor) -> Tensor:
                 check_dtypes("gelu_backward", B.inner, x_.primitive, grad_.primitive)
             return Tensor(B.Autodiff, AD.gelu_backward(x_, grad_), ctx)
         raise unsupported_backend("gelu_backward", x)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("gelu_backward", "broadcast", error, x=x, grad=grad)
         raise
 
 
 def sigmoid(tensor: Tensor) -> Tensor:
     """Element-wise logistic function 1 / (1 + e^-x)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.sigmoid(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.sigmoid(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.sigmoid(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.sigmoid(tensor_), ctx)
-    raise unsupported_backend("sigmoid", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.sigmoid(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.sigmoid(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.sigmoid(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.sigmoid(tensor_), ctx)
+        raise unsupported_backend("sigmoid", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("sigmoid", None, error, tensor=tensor)
+        raise
 
 
 def sigmoid_backward(output: Tensor, grad: Tensor) -> Tensor:
@@ -1745,7 +1901,7 @@ def sigmoid_backward(output: Tensor, grad: Tensor) -> Tensor:
                 check_dtypes("sigmoid_backward", B.inner, output_.primitive, grad_.primitive)
             return Tensor(B.Autodiff, AD.sigmoid_backward(output_, grad_), ctx)
         raise unsupported_backend("sigmoid_backward", output)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("sigmoid_backward", "broadcast", error, output=output, grad=grad)
         raise
 
@@ -1757,24 +1913,28 @@ def hard_sigmoid(tensor: Tensor, alpha: float, beta: float) -> Tensor:
 
 def log_sigmoid(tensor: Tensor) -> Tensor:
     """Element-wise log(sigmoid(x)), stable for large |x|."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.log_sigmoid(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.log_sigmoid(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.log_sigmoid(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.log_sigmoid(tensor_), ctx)
-    raise unsupported_backend("log_sigmoid", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.log_sigmoid(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.log_sigmoid(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.log_sigmoid(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.log_sigmoid(tensor_), ctx)
+        raise unsupported_backend("log_sigmoid", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("log_sigmoid", None, error, tensor=tensor)
+        raise
 
 
 def log_sigmoid_backward(x: Tensor, grad: Tensor) -> Tensor:
@@ -1810,7 +1970,7 @@ def log_sigmoid_backward(x: Tensor, grad: Tensor) -> Tensor:
                 check_dtypes("log_sigmoid_backward", B.inner, x_.primitive, grad_.primitive)
             return Tensor(B.Autodiff, AD.log_sigmoid_backward(x_, grad_), ctx)
         raise unsupported_backend("log_sigmoid_backward", x)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("log_sigmoid_backward", "broadcast", error, x=x, grad=grad)
         raise
 
@@ -1841,7 +2001,7 @@ def softmax(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             return Tensor(B.Autodiff, AD.softmax(tensor_, dim), ctx)
         raise unsupported_backend("softmax", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("softmax", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -1867,7 +2027,7 @@ def log_softmax(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             return Tensor(B.Autodiff, AD.log_softmax(tensor_, dim), ctx)
         raise unsupported_backend("log_softmax", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("log_softmax", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -1879,24 +2039,28 @@ def softmin(tensor: Tensor, dim: int) -> Tensor:
 
 def float_sum(tensor: Tensor) -> Tensor:
     """Sum of all elements, shape [1]."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_sum(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sum(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_sum(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_sum(tensor_), ctx)
-    raise unsupported_backend("float_sum", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_sum(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_sum(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_sum(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_sum(tensor_), ctx)
+        raise unsupported_backend("float_sum", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_sum", None, error, tensor=tensor)
+        raise
 
 
 def float_sum_dim(tensor: Tensor, dim: int) -> Tensor:
@@ -1920,31 +2084,35 @@ def float_sum_dim(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             return Tensor(B.Autodiff, AD.float_sum_dim(tensor_, dim), ctx)
         raise unsupported_backend("float_sum_dim", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_sum_dim", None, error, tensor=tensor, dim=dim)
         raise
 
 
 def float_mean(tensor: Tensor) -> Tensor:
     """Mean of all elements, shape [1]."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_mean(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_mean(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_mean(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_mean(tensor_), ctx)
-    raise unsupported_backend("float_mean", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_mean(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_mean(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_mean(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_mean(tensor_), ctx)
+        raise unsupported_backend("float_mean", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_mean", None, error, tensor=tensor)
+        raise
 
 
 def float_mean_dim(tensor: Tensor, dim: int) -> Tensor:
@@ -1968,31 +2136,35 @@ def float_mean_dim(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             return Tensor(B.Autodiff, AD.float_mean_dim(tensor_, dim), ctx)
         raise unsupported_backend("float_mean_dim", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_mean_dim", None, error, tensor=tensor, dim=dim)
         raise
 
 
 def float_prod(tensor: Tensor) -> Tensor:
     """Product of all elements, shape [1]."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_prod(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_prod(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_prod(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_prod(tensor_), ctx)
-    raise unsupported_backend("float_prod", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_prod(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_prod(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_prod(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_prod(tensor_), ctx)
+        raise unsupported_backend("float_prod", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_prod", None, error, tensor=tensor)
+        raise
 
 
 def float_prod_dim(tensor: Tensor, dim: int) -> Tensor:
@@ -2016,7 +2188,7 @@ def float_prod_dim(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             return Tensor(B.Autodiff, AD.float_prod_dim(tensor_, dim), ctx)
         raise unsupported_backend("float_prod_dim", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_prod_dim", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -2056,7 +2228,7 @@ def float_max_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor
             out0, out1 = AD.float_max_dim_with_indices(tensor_, dim)
             return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
         raise unsupported_backend("float_max_dim_with_indices", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_max_dim_with_indices", "nonempty", error, tensor=tensor, dim=dim)
         raise
 
@@ -2096,7 +2268,7 @@ def float_min_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor
             out0, out1 = AD.float_min_dim_with_indices(tensor_, dim)
             return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
         raise unsupported_backend("float_min_dim_with_indices", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_min_dim_with_indices", "nonempty", error, tensor=tensor, dim=dim)
         raise
 
@@ -2132,7 +2304,7 @@ def float_argmax(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             return Tensor(B.Int, AD.float_argmax(tensor_, dim), ctx)
         raise unsupported_backend("float_argmax", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_argmax", "nonempty", error, tensor=tensor, dim=dim)
         raise
 
@@ -2158,31 +2330,35 @@ def float_argmin(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             return Tensor(B.Int, AD.float_argmin(tensor_, dim), ctx)
         raise unsupported_backend("float_argmin", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_argmin", "nonempty", error, tensor=tensor, dim=dim)
         raise
 
 
 def float_any(tensor: Tensor) -> Tensor:
     """Whether any element is non-zero, shape [1]."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Bool, B.inner.float_any(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Bool, AD.float_any(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Bool, B.inner.float_any(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Bool, AD.float_any(tensor_), ctx)
-    raise unsupported_backend("float_any", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Bool, B.inner.float_any(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Bool, AD.float_any(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Bool, B.inner.float_any(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Bool, AD.float_any(tensor_), ctx)
+        raise unsupported_backend("float_any", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_any", None, error, tensor=tensor)
+        raise
 
 
 def float_any_dim(tensor: Tensor, dim: int) -> Tensor:
@@ -2206,31 +2382,35 @@ def float_any_dim(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             return Tensor(B.Bool, AD.float_any_dim(tensor_, dim), ctx)
         raise unsupported_backend("float_any_dim", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_any_dim", None, error, tensor=tensor, dim=dim)
         raise
 
 
 def float_all(tensor: Tensor) -> Tensor:
     """Whether every element is non-zero, shape [1]."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Bool, B.inner.float_all(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Bool, AD.float_all(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Bool, B.inner.float_all(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Bool, AD.float_all(tensor_), ctx)
-    raise unsupported_backend("float_all", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Bool, B.inner.float_all(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Bool, AD.float_all(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Bool, B.inner.float_all(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Bool, AD.float_all(tensor_), ctx)
+        raise unsupported_backend("float_all", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_all", None, error, tensor=tensor)
+        raise
 
 
 def float_all_dim(tensor: Tensor, dim: int) -> Tensor:
@@ -2254,7 +2434,7 @@ def float_all_dim(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             return Tensor(B.Bool, AD.float_all_dim(tensor_, dim), ctx)
         raise unsupported_backend("float_all_dim", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_all_dim", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -2280,7 +2460,7 @@ def float_cumsum(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             return Tensor(B.Autodiff, AD.float_cumsum(tensor_, dim), ctx)
         raise unsupported_backend("float_cumsum", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_cumsum", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -2306,7 +2486,7 @@ def float_cumprod(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             return Tensor(B.Autodiff, AD.float_cumprod(tensor_, dim), ctx)
         raise unsupported_backend("float_cumprod", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_cumprod", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -2332,7 +2512,7 @@ def float_cummin(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             return Tensor(B.Autodiff, AD.float_cummin(tensor_, dim), ctx)
         raise unsupported_backend("float_cummin", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_cummin", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -2358,7 +2538,7 @@ def float_cummax(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             return Tensor(B.Autodiff, AD.float_cummax(tensor_, dim), ctx)
         raise unsupported_backend("float_cummax", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_cummax", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -2393,7 +2573,7 @@ def float_sort_with_indices(tensor: Tensor, dim: int, descending: bool) -> tuple
             out0, out1 = AD.float_sort_with_indices(tensor_, dim, descending)
             return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
         raise unsupported_backend("float_sort_with_indices", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "float_sort_with_indices", None, error, tensor=tensor, dim=dim, descending=descending
         )
@@ -2421,7 +2601,7 @@ def float_argsort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             return Tensor(B.Int, AD.float_argsort(tensor_, dim, descending), ctx)
         raise unsupported_backend("float_argsort", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_argsort", None, error, tensor=tensor, dim=dim, descending=descending)
         raise
 
@@ -2456,7 +2636,7 @@ def float_topk_with_indices(tensor: Tensor, k: int, dim: int) -> tuple[Tensor, T
             out0, out1 = AD.float_topk_with_indices(tensor_, k, dim)
             return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
         raise unsupported_backend("float_topk_with_indices", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_topk_with_indices", None, error, tensor=tensor, k=k, dim=dim)
         raise
 
@@ -2482,31 +2662,35 @@ def float_argtopk(tensor: Tensor, k: int, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             return Tensor(B.Int, AD.float_argtopk(tensor_, k, dim), ctx)
         raise unsupported_backend("float_argtopk", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_argtopk", None, error, tensor=tensor, k=k, dim=dim)
         raise
 
 
 def float_reshape(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """The same elements in a new shape (-1 infers one dim)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_reshape(tensor_, shape), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_reshape(tensor_, shape), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_reshape(tensor_, shape), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_reshape(tensor_, shape), ctx)
-    raise unsupported_backend("float_reshape", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_reshape(tensor_, shape), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_reshape(tensor_, shape), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_reshape(tensor_, shape), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_reshape(tensor_, shape), ctx)
+        raise unsupported_backend("float_reshape", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_reshape", "reshape", error, tensor=tensor, shape=shape)
+        raise
 
 
 def float_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
@@ -2530,7 +2714,7 @@ def float_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             return Tensor(B.Autodiff, AD.float_swap_dims(tensor_, dim1, dim2), ctx)
         raise unsupported_backend("float_swap_dims", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_swap_dims", None, error, tensor=tensor, dim1=dim1, dim2=dim2)
         raise
 
@@ -2561,7 +2745,7 @@ def float_permute(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             return Tensor(B.Autodiff, AD.float_permute(tensor_, axes), ctx)
         raise unsupported_backend("float_permute", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_permute", None, error, tensor=tensor, axes=axes)
         raise
 
@@ -2587,31 +2771,35 @@ def float_flip(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             return Tensor(B.Autodiff, AD.float_flip(tensor_, axes), ctx)
         raise unsupported_backend("float_flip", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_flip", None, error, tensor=tensor, axes=axes)
         raise
 
 
 def float_expand(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Broadcasts to `shape` (size-1 dims stretch; new dims go in front)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_expand(tensor_, shape), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_expand(tensor_, shape), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_expand(tensor_, shape), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_expand(tensor_, shape), ctx)
-    raise unsupported_backend("float_expand", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_expand(tensor_, shape), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_expand(tensor_, shape), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_expand(tensor_, shape), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_expand(tensor_, shape), ctx)
+        raise unsupported_backend("float_expand", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_expand", None, error, tensor=tensor, shape=shape)
+        raise
 
 
 def float_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
@@ -2635,67 +2823,85 @@ def float_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             return Tensor(B.Autodiff, AD.float_repeat_dim(tensor_, dim, times), ctx)
         raise unsupported_backend("float_repeat_dim", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_repeat_dim", None, error, tensor=tensor, dim=dim, times=times)
         raise
 
 
 def float_slice(tensor: Tensor, slices: tuple[tuple[int, int, int], ...]) -> Tensor:
     """The elements in `slices`, one per leading dim (ints keep their dim with size 1)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_slice(tensor_, slices), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_slice(tensor_, slices), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_slice(tensor_, slices), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_slice(tensor_, slices), ctx)
-    raise unsupported_backend("float_slice", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_slice(tensor_, slices), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_slice(tensor_, slices), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_slice(tensor_, slices), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_slice(tensor_, slices), ctx)
+        raise unsupported_backend("float_slice", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_slice", "sliced", error, tensor=tensor, slices=slices)
+        raise
 
 
 def float_slice_assign(
     tensor: Tensor, slices: tuple[tuple[int, int, int], ...], value: Tensor
 ) -> Tensor:
     """A copy of the tensor with the elements in `slices` replaced by `value`."""
-    ctx = tensor.context if value.context is tensor.context else tensor.context.merge(value.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            value_ = value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("float_slice_assign", B.inner, tensor_, value_)
-            return Tensor(B.Float, B.inner.float_slice_assign(tensor_, slices, value_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
-        if tensor_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes("float_slice_assign", B.inner, tensor_.primitive, value_.primitive)
-        return Tensor(B.Autodiff, AD.float_slice_assign(tensor_, slices, value_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            value_ = value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
-            if tensor_.dtype is not value_.dtype:
-                check_dtypes("float_slice_assign", B.inner, tensor_, value_)
-            return Tensor(B.Float, B.inner.float_slice_assign(tensor_, slices, value_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
-        if tensor_.primitive.dtype is not value_.primitive.dtype:
-            check_dtypes("float_slice_assign", B.inner, tensor_.primitive, value_.primitive)
-        return Tensor(B.Autodiff, AD.float_slice_assign(tensor_, slices, value_), ctx)
-    raise unsupported_backend("float_slice_assign", tensor)
+    try:
+        ctx = (
+            tensor.context
+            if value.context is tensor.context
+            else tensor.context.merge(value.context)
+        )
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                value_ = (
+                    value.primitive if value.kind is B.Float else value.as_float("NumPy", tensor)
+                )
+                if tensor_.dtype is not value_.dtype:
+                    check_dtypes("float_slice_assign", B.inner, tensor_, value_)
+                return Tensor(B.Float, B.inner.float_slice_assign(tensor_, slices, value_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+            if tensor_.primitive.dtype is not value_.primitive.dtype:
+                check_dtypes("float_slice_assign", B.inner, tensor_.primitive, value_.primitive)
+            return Tensor(B.Autodiff, AD.float_slice_assign(tensor_, slices, value_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                value_ = (
+                    value.primitive if value.kind is B.Float else value.as_float("Torch", tensor)
+                )
+                if tensor_.dtype is not value_.dtype:
+                    check_dtypes("float_slice_assign", B.inner, tensor_, value_)
+                return Tensor(B.Float, B.inner.float_slice_assign(tensor_, slices, value_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+            if tensor_.primitive.dtype is not value_.primitive.dtype:
+                check_dtypes("float_slice_assign", B.inner, tensor_.primitive, value_.primitive)
+            return Tensor(B.Autodiff, AD.float_slice_assign(tensor_, slices, value_), ctx)
+        raise unsupported_backend("float_slice_assign", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "float_slice_assign", "sliced", error, tensor=tensor, slices=slices, value=value
+        )
+        raise
 
 
 def float_cat(tensors: list[Tensor], dim: int) -> Tensor:
@@ -2719,7 +2925,7 @@ def float_cat(tensors: list[Tensor], dim: int) -> Tensor:
             tensors_ = [t.lift(AD, tensors[0]) for t in tensors]
             return Tensor(B.Autodiff, AD.float_cat(tensors_, dim), ctx)
         raise unsupported_backend("float_cat", tensors[0])
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_cat", "cat", error, tensors=tensors, dim=dim)
         raise
 
@@ -2745,31 +2951,35 @@ def float_unfold(tensor: Tensor, dim: int, size: int, step: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             return Tensor(B.Autodiff, AD.float_unfold(tensor_, dim, size, step), ctx)
         raise unsupported_backend("float_unfold", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_unfold", None, error, tensor=tensor, dim=dim, size=size, step=step)
         raise
 
 
 def float_cast(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """The tensor in another float dtype (the gradient is cast back)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Float, B.inner.float_cast(tensor_, dtype), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_cast(tensor_, dtype), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Float, B.inner.float_cast(tensor_, dtype), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Autodiff, AD.float_cast(tensor_, dtype), ctx)
-    raise unsupported_backend("float_cast", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Float, B.inner.float_cast(tensor_, dtype), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_cast(tensor_, dtype), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Float, B.inner.float_cast(tensor_, dtype), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Autodiff, AD.float_cast(tensor_, dtype), ctx)
+        raise unsupported_backend("float_cast", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_cast", None, error, tensor=tensor, dtype=dtype)
+        raise
 
 
 def float_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
@@ -2809,7 +3019,7 @@ def float_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
             )
             return Tensor(B.Autodiff, AD.float_gather(dim, tensor_, indices_), ctx)
         raise unsupported_backend("float_gather", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_gather", "indexed", error, dim=dim, tensor=tensor, indices=indices)
         raise
 
@@ -2869,7 +3079,7 @@ def float_scatter(
                 check_dtypes("float_scatter", B.inner, tensor_.primitive, value_.primitive)
             return Tensor(B.Autodiff, AD.float_scatter(dim, tensor_, indices_, value_, update), ctx)
         raise unsupported_backend("float_scatter", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "float_scatter",
             "indexed",
@@ -2936,7 +3146,7 @@ def float_scatter_add(dim: int, tensor: Tensor, indices: Tensor, value: Tensor) 
                 check_dtypes("float_scatter_add", B.inner, tensor_.primitive, value_.primitive)
             return Tensor(B.Autodiff, AD.float_scatter_add(dim, tensor_, indices_, value_), ctx)
         raise unsupported_backend("float_scatter_add", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "float_scatter_add",
             "indexed",
@@ -2986,7 +3196,7 @@ def float_select(tensor: Tensor, dim: int, indices: Tensor) -> Tensor:
             )
             return Tensor(B.Autodiff, AD.float_select(tensor_, dim, indices_), ctx)
         raise unsupported_backend("float_select", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_select", "selected", error, tensor=tensor, dim=dim, indices=indices)
         raise
 
@@ -3054,7 +3264,7 @@ def float_select_assign(
                 B.Autodiff, AD.float_select_assign(tensor_, dim, indices_, value_, update), ctx
             )
         raise unsupported_backend("float_select_assign", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "float_select_assign",
             "selected",
@@ -3121,7 +3331,7 @@ def float_select_add(tensor: Tensor, dim: int, indices: Tensor, value: Tensor) -
                 check_dtypes("float_select_add", B.inner, tensor_.primitive, value_.primitive)
             return Tensor(B.Autodiff, AD.float_select_add(tensor_, dim, indices_, value_), ctx)
         raise unsupported_backend("float_select_add", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "float_select_add",
             "selected",
@@ -3175,7 +3385,7 @@ def float_mask_where(tensor: Tensor, mask: Tensor, value: Tensor) -> Tensor:
                 check_dtypes("float_mask_where", B.inner, tensor_.primitive, value_.primitive)
             return Tensor(B.Autodiff, AD.float_mask_where(tensor_, mask_, value_), ctx)
         raise unsupported_backend("float_mask_where", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "float_mask_where", "broadcast", error, tensor=tensor, mask=mask, value=value
         )
@@ -3209,105 +3419,141 @@ def float_mask_fill(tensor: Tensor, mask: Tensor, value: float) -> Tensor:
             mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
             return Tensor(B.Autodiff, AD.float_mask_fill(tensor_, mask_, value), ctx)
         raise unsupported_backend("float_mask_fill", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_mask_fill", "broadcast", error, tensor=tensor, mask=mask, value=value)
         raise
 
 
 def float_mask_select(tensor: Tensor, mask: Tensor) -> Tensor:
     """The elements where mask (of the tensor's shape) is true, as 1-D (data-dependent length)."""
-    ctx = tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+    try:
+        ctx = (
+            tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
+        )
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
+                return Tensor(B.Float, B.inner.float_mask_select(tensor_, mask_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
-            return Tensor(B.Float, B.inner.float_mask_select(tensor_, mask_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
-        return Tensor(B.Autodiff, AD.float_mask_select(tensor_, mask_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+            return Tensor(B.Autodiff, AD.float_mask_select(tensor_, mask_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
+                return Tensor(B.Float, B.inner.float_mask_select(tensor_, mask_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
             mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
-            return Tensor(B.Float, B.inner.float_mask_select(tensor_, mask_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
-        return Tensor(B.Autodiff, AD.float_mask_select(tensor_, mask_), ctx)
-    raise unsupported_backend("float_mask_select", tensor)
+            return Tensor(B.Autodiff, AD.float_mask_select(tensor_, mask_), ctx)
+        raise unsupported_backend("float_mask_select", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_mask_select", None, error, tensor=tensor, mask=mask)
+        raise
 
 
 def float_gather_nd(data: Tensor, indices: Tensor) -> Tensor:
     """The slices of data at n-d indices (the last dim of indices indexes data's first dims)."""
-    ctx = data.context if indices.context is data.context else data.context.merge(indices.context)
-    if data.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            data_ = data.primitive if data.kind is B.Float else data.as_float("NumPy")
+    try:
+        ctx = (
+            data.context if indices.context is data.context else data.context.merge(indices.context)
+        )
+        if data.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                data_ = data.primitive if data.kind is B.Float else data.as_float("NumPy")
+                indices_ = (
+                    indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
+                )
+                return Tensor(B.Float, B.inner.float_gather_nd(data_, indices_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
-            return Tensor(B.Float, B.inner.float_gather_nd(data_, indices_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
-        return Tensor(B.Autodiff, AD.float_gather_nd(data_, indices_), ctx)
-    if data.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            data_ = data.primitive if data.kind is B.Float else data.as_float("Torch")
+            return Tensor(B.Autodiff, AD.float_gather_nd(data_, indices_), ctx)
+        if data.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                data_ = data.primitive if data.kind is B.Float else data.as_float("Torch")
+                indices_ = (
+                    indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
+                )
+                return Tensor(B.Float, B.inner.float_gather_nd(data_, indices_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
-            return Tensor(B.Float, B.inner.float_gather_nd(data_, indices_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
-        return Tensor(B.Autodiff, AD.float_gather_nd(data_, indices_), ctx)
-    raise unsupported_backend("float_gather_nd", data)
+            return Tensor(B.Autodiff, AD.float_gather_nd(data_, indices_), ctx)
+        raise unsupported_backend("float_gather_nd", data)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_gather_nd", None, error, data=data, indices=indices)
+        raise
 
 
 def float_scatter_nd(
     data: Tensor, indices: Tensor, values: Tensor, reduction: IndexingUpdateOp
 ) -> Tensor:
     """A copy of data with its slices at n-d indices (reduction)= values (unique indices but for add)."""
-    ctx = data.context.merge(indices.context).merge(values.context)
-    if data.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            data_ = data.primitive if data.kind is B.Float else data.as_float("NumPy")
+    try:
+        ctx = data.context.merge(indices.context).merge(values.context)
+        if data.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                data_ = data.primitive if data.kind is B.Float else data.as_float("NumPy")
+                indices_ = (
+                    indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
+                )
+                values_ = (
+                    values.primitive if values.kind is B.Float else values.as_float("NumPy", data)
+                )
+                if data_.dtype is not values_.dtype:
+                    check_dtypes("float_scatter_nd", B.inner, data_, values_)
+                return Tensor(
+                    B.Float, B.inner.float_scatter_nd(data_, indices_, values_, reduction), ctx
+                )
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
-            values_ = values.primitive if values.kind is B.Float else values.as_float("NumPy", data)
-            if data_.dtype is not values_.dtype:
-                check_dtypes("float_scatter_nd", B.inner, data_, values_)
-            return Tensor(
-                B.Float, B.inner.float_scatter_nd(data_, indices_, values_, reduction), ctx
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
-        values_ = values.primitive if values.kind is B.Autodiff else values.lift(AD, data)
-        if data_.primitive.dtype is not values_.primitive.dtype:
-            check_dtypes("float_scatter_nd", B.inner, data_.primitive, values_.primitive)
-        return Tensor(B.Autodiff, AD.float_scatter_nd(data_, indices_, values_, reduction), ctx)
-    if data.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            data_ = data.primitive if data.kind is B.Float else data.as_float("Torch")
+            values_ = values.primitive if values.kind is B.Autodiff else values.lift(AD, data)
+            if data_.primitive.dtype is not values_.primitive.dtype:
+                check_dtypes("float_scatter_nd", B.inner, data_.primitive, values_.primitive)
+            return Tensor(B.Autodiff, AD.float_scatter_nd(data_, indices_, values_, reduction), ctx)
+        if data.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                data_ = data.primitive if data.kind is B.Float else data.as_float("Torch")
+                indices_ = (
+                    indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
+                )
+                values_ = (
+                    values.primitive if values.kind is B.Float else values.as_float("Torch", data)
+                )
+                if data_.dtype is not values_.dtype:
+                    check_dtypes("float_scatter_nd", B.inner, data_, values_)
+                return Tensor(
+                    B.Float, B.inner.float_scatter_nd(data_, indices_, values_, reduction), ctx
+                )
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
-            values_ = values.primitive if values.kind is B.Float else values.as_float("Torch", data)
-            if data_.dtype is not values_.dtype:
-                check_dtypes("float_scatter_nd", B.inner, data_, values_)
-            return Tensor(
-                B.Float, B.inner.float_scatter_nd(data_, indices_, values_, reduction), ctx
-            )
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
-        values_ = values.primitive if values.kind is B.Autodiff else values.lift(AD, data)
-        if data_.primitive.dtype is not values_.primitive.dtype:
-            check_dtypes("float_scatter_nd", B.inner, data_.primitive, values_.primitive)
-        return Tensor(B.Autodiff, AD.float_scatter_nd(data_, indices_, values_, reduction), ctx)
-    raise unsupported_backend("float_scatter_nd", data)
+            values_ = values.primitive if values.kind is B.Autodiff else values.lift(AD, data)
+            if data_.primitive.dtype is not values_.primitive.dtype:
+                check_dtypes("float_scatter_nd", B.inner, data_.primitive, values_.primitive)
+            return Tensor(B.Autodiff, AD.float_scatter_nd(data_, indices_, values_, reduction), ctx)
+        raise unsupported_backend("float_scatter_nd", data)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "float_scatter_nd",
+            None,
+            error,
+            data=data,
+            indices=indices,
+            values=values,
+            reduction=reduction,
+        )
+        raise
 
 
 def float_grid_sample_2d(
@@ -3363,7 +3609,7 @@ def float_grid_sample_2d(
                 ctx,
             )
         raise unsupported_backend("float_grid_sample_2d", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "float_grid_sample_2d",
             "broadcast",
@@ -3410,53 +3656,61 @@ def float_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("float_equal", B.inner, lhs_.primitive, rhs_.primitive)
             return Tensor(B.Bool, AD.float_equal(lhs_, rhs_), ctx)
         raise unsupported_backend("float_equal", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def float_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs == scalar."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            return Tensor(B.Bool, B.inner.float_equal_elem(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_equal_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            return Tensor(B.Bool, B.inner.float_equal_elem(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_equal_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("float_equal_elem", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                return Tensor(B.Bool, B.inner.float_equal_elem(lhs_, rhs), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            return Tensor(B.Bool, AD.float_equal_elem(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                return Tensor(B.Bool, B.inner.float_equal_elem(lhs_, rhs), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            return Tensor(B.Bool, AD.float_equal_elem(lhs_, rhs), ctx)
+        raise unsupported_backend("float_equal_elem", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_equal_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_not_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs != scalar."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            return Tensor(B.Bool, B.inner.float_not_equal_elem(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_not_equal_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            return Tensor(B.Bool, B.inner.float_not_equal_elem(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_not_equal_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("float_not_equal_elem", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                return Tensor(B.Bool, B.inner.float_not_equal_elem(lhs_, rhs), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            return Tensor(B.Bool, AD.float_not_equal_elem(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                return Tensor(B.Bool, B.inner.float_not_equal_elem(lhs_, rhs), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            return Tensor(B.Bool, AD.float_not_equal_elem(lhs_, rhs), ctx)
+        raise unsupported_backend("float_not_equal_elem", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_not_equal_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_greater(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -3492,31 +3746,35 @@ def float_greater(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("float_greater", B.inner, lhs_.primitive, rhs_.primitive)
             return Tensor(B.Bool, AD.float_greater(lhs_, rhs_), ctx)
         raise unsupported_backend("float_greater", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_greater", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def float_greater_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs > scalar."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            return Tensor(B.Bool, B.inner.float_greater_elem(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_greater_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            return Tensor(B.Bool, B.inner.float_greater_elem(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_greater_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("float_greater_elem", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                return Tensor(B.Bool, B.inner.float_greater_elem(lhs_, rhs), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            return Tensor(B.Bool, AD.float_greater_elem(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                return Tensor(B.Bool, B.inner.float_greater_elem(lhs_, rhs), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            return Tensor(B.Bool, AD.float_greater_elem(lhs_, rhs), ctx)
+        raise unsupported_backend("float_greater_elem", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_greater_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_lower(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -3552,31 +3810,35 @@ def float_lower(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("float_lower", B.inner, lhs_.primitive, rhs_.primitive)
             return Tensor(B.Bool, AD.float_lower(lhs_, rhs_), ctx)
         raise unsupported_backend("float_lower", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_lower", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def float_lower_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs < scalar."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            return Tensor(B.Bool, B.inner.float_lower_elem(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_lower_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            return Tensor(B.Bool, B.inner.float_lower_elem(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_lower_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("float_lower_elem", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                return Tensor(B.Bool, B.inner.float_lower_elem(lhs_, rhs), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            return Tensor(B.Bool, AD.float_lower_elem(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                return Tensor(B.Bool, B.inner.float_lower_elem(lhs_, rhs), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            return Tensor(B.Bool, AD.float_lower_elem(lhs_, rhs), ctx)
+        raise unsupported_backend("float_lower_elem", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_lower_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_not_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -3612,7 +3874,7 @@ def float_not_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("float_not_equal", B.inner, lhs_.primitive, rhs_.primitive)
             return Tensor(B.Bool, AD.float_not_equal(lhs_, rhs_), ctx)
         raise unsupported_backend("float_not_equal", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_not_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
@@ -3650,31 +3912,35 @@ def float_greater_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("float_greater_equal", B.inner, lhs_.primitive, rhs_.primitive)
             return Tensor(B.Bool, AD.float_greater_equal(lhs_, rhs_), ctx)
         raise unsupported_backend("float_greater_equal", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_greater_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def float_greater_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs >= scalar."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            return Tensor(B.Bool, B.inner.float_greater_equal_elem(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_greater_equal_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            return Tensor(B.Bool, B.inner.float_greater_equal_elem(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_greater_equal_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("float_greater_equal_elem", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                return Tensor(B.Bool, B.inner.float_greater_equal_elem(lhs_, rhs), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            return Tensor(B.Bool, AD.float_greater_equal_elem(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                return Tensor(B.Bool, B.inner.float_greater_equal_elem(lhs_, rhs), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            return Tensor(B.Bool, AD.float_greater_equal_elem(lhs_, rhs), ctx)
+        raise unsupported_backend("float_greater_equal_elem", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_greater_equal_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_lower_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -3710,75 +3976,87 @@ def float_lower_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("float_lower_equal", B.inner, lhs_.primitive, rhs_.primitive)
             return Tensor(B.Bool, AD.float_lower_equal(lhs_, rhs_), ctx)
         raise unsupported_backend("float_lower_equal", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_lower_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def float_lower_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs <= scalar."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
-            return Tensor(B.Bool, B.inner.float_lower_equal_elem(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_lower_equal_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
-            return Tensor(B.Bool, B.inner.float_lower_equal_elem(lhs_, rhs), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-        return Tensor(B.Bool, AD.float_lower_equal_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("float_lower_equal_elem", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("NumPy")
+                return Tensor(B.Bool, B.inner.float_lower_equal_elem(lhs_, rhs), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            return Tensor(B.Bool, AD.float_lower_equal_elem(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float("Torch")
+                return Tensor(B.Bool, B.inner.float_lower_equal_elem(lhs_, rhs), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+            return Tensor(B.Bool, AD.float_lower_equal_elem(lhs_, rhs), ctx)
+        raise unsupported_backend("float_lower_equal_elem", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_lower_equal_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_is_nan(tensor: Tensor) -> Tensor:
     """Element-wise x is NaN."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Bool, B.inner.float_is_nan(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Bool, AD.float_is_nan(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Bool, B.inner.float_is_nan(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Bool, AD.float_is_nan(tensor_), ctx)
-    raise unsupported_backend("float_is_nan", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Bool, B.inner.float_is_nan(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Bool, AD.float_is_nan(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Bool, B.inner.float_is_nan(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Bool, AD.float_is_nan(tensor_), ctx)
+        raise unsupported_backend("float_is_nan", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_is_nan", None, error, tensor=tensor)
+        raise
 
 
 def float_is_inf(tensor: Tensor) -> Tensor:
     """Element-wise x is +inf or -inf."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
-            return Tensor(B.Bool, B.inner.float_is_inf(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Bool, AD.float_is_inf(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        if ctx is DISABLED:
-            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
-            return Tensor(B.Bool, B.inner.float_is_inf(tensor_), ctx)
-        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-        return Tensor(B.Bool, AD.float_is_inf(tensor_), ctx)
-    raise unsupported_backend("float_is_inf", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("NumPy")
+                return Tensor(B.Bool, B.inner.float_is_inf(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Bool, AD.float_is_inf(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            if ctx is DISABLED:
+                tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float("Torch")
+                return Tensor(B.Bool, B.inner.float_is_inf(tensor_), ctx)
+            AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+            tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+            return Tensor(B.Bool, AD.float_is_inf(tensor_), ctx)
+        raise unsupported_backend("float_is_inf", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_is_inf", None, error, tensor=tensor)
+        raise
 
 
 def float_into_int(tensor: Tensor, dtype: np.dtype) -> Tensor:

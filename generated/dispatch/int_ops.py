@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=1842903adb6b51ca body=f12bb790a411c8ee
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=cc11b92f4cb19e8e body=f3431b4906b6aa9d
 """The int ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -271,23 +271,27 @@ def int_sum_dim(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
             return Tensor(B.Int, B.inner.int_sum_dim(tensor_, dim), ctx)
         raise unsupported_backend("int_sum_dim", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_sum_dim", None, error, tensor=tensor, dim=dim)
         raise
 
 
 def int_prod(tensor: Tensor) -> Tensor:
     """Product of all elements, shape [1]."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_prod(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_prod(tensor_), ctx)
-    raise unsupported_backend("int_prod", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_prod(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_prod(tensor_), ctx)
+        raise unsupported_backend("int_prod", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_prod", None, error, tensor=tensor)
+        raise
 
 
 def int_prod_dim(tensor: Tensor, dim: int) -> Tensor:
@@ -303,23 +307,27 @@ def int_prod_dim(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
             return Tensor(B.Int, B.inner.int_prod_dim(tensor_, dim), ctx)
         raise unsupported_backend("int_prod_dim", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_prod_dim", None, error, tensor=tensor, dim=dim)
         raise
 
 
 def int_mean(tensor: Tensor) -> Tensor:
     """Mean of all elements, truncated toward zero, shape [1]."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_mean(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_mean(tensor_), ctx)
-    raise unsupported_backend("int_mean", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_mean(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_mean(tensor_), ctx)
+        raise unsupported_backend("int_mean", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_mean", None, error, tensor=tensor)
+        raise
 
 
 def int_mean_dim(tensor: Tensor, dim: int) -> Tensor:
@@ -335,7 +343,7 @@ def int_mean_dim(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
             return Tensor(B.Int, B.inner.int_mean_dim(tensor_, dim), ctx)
         raise unsupported_backend("int_mean_dim", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_mean_dim", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -353,7 +361,7 @@ def int_max(tensor: Tensor) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
             return Tensor(B.Int, B.inner.int_max(tensor_), ctx)
         raise unsupported_backend("int_max", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_max", "nonempty", error, tensor=tensor)
         raise
 
@@ -371,7 +379,7 @@ def int_max_dim(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
             return Tensor(B.Int, B.inner.int_max_dim(tensor_, dim), ctx)
         raise unsupported_backend("int_max_dim", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_max_dim", "nonempty", error, tensor=tensor, dim=dim)
         raise
 
@@ -391,7 +399,7 @@ def int_max_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor]:
             out0, out1 = B.inner.int_max_dim_with_indices(tensor_, dim)
             return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
         raise unsupported_backend("int_max_dim_with_indices", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_max_dim_with_indices", "nonempty", error, tensor=tensor, dim=dim)
         raise
 
@@ -409,7 +417,7 @@ def int_min(tensor: Tensor) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
             return Tensor(B.Int, B.inner.int_min(tensor_), ctx)
         raise unsupported_backend("int_min", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_min", "nonempty", error, tensor=tensor)
         raise
 
@@ -427,7 +435,7 @@ def int_min_dim(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
             return Tensor(B.Int, B.inner.int_min_dim(tensor_, dim), ctx)
         raise unsupported_backend("int_min_dim", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_min_dim", "nonempty", error, tensor=tensor, dim=dim)
         raise
 
@@ -447,7 +455,7 @@ def int_min_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor]:
             out0, out1 = B.inner.int_min_dim_with_indices(tensor_, dim)
             return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
         raise unsupported_backend("int_min_dim_with_indices", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_min_dim_with_indices", "nonempty", error, tensor=tensor, dim=dim)
         raise
 
@@ -465,7 +473,7 @@ def int_max_abs(tensor: Tensor) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
             return Tensor(B.Int, B.inner.int_max_abs(tensor_), ctx)
         raise unsupported_backend("int_max_abs", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_max_abs", "nonempty", error, tensor=tensor)
         raise
 
@@ -483,7 +491,7 @@ def int_max_abs_dim(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
             return Tensor(B.Int, B.inner.int_max_abs_dim(tensor_, dim), ctx)
         raise unsupported_backend("int_max_abs_dim", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_max_abs_dim", "nonempty", error, tensor=tensor, dim=dim)
         raise
 
@@ -501,7 +509,7 @@ def int_argmax(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
             return Tensor(B.Int, B.inner.int_argmax(tensor_, dim), ctx)
         raise unsupported_backend("int_argmax", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_argmax", "nonempty", error, tensor=tensor, dim=dim)
         raise
 
@@ -519,23 +527,27 @@ def int_argmin(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
             return Tensor(B.Int, B.inner.int_argmin(tensor_, dim), ctx)
         raise unsupported_backend("int_argmin", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_argmin", "nonempty", error, tensor=tensor, dim=dim)
         raise
 
 
 def int_any(tensor: Tensor) -> Tensor:
     """Whether any element is non-zero, shape [1]."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Bool, B.inner.int_any(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Bool, B.inner.int_any(tensor_), ctx)
-    raise unsupported_backend("int_any", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Bool, B.inner.int_any(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Bool, B.inner.int_any(tensor_), ctx)
+        raise unsupported_backend("int_any", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_any", None, error, tensor=tensor)
+        raise
 
 
 def int_any_dim(tensor: Tensor, dim: int) -> Tensor:
@@ -551,23 +563,27 @@ def int_any_dim(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
             return Tensor(B.Bool, B.inner.int_any_dim(tensor_, dim), ctx)
         raise unsupported_backend("int_any_dim", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_any_dim", None, error, tensor=tensor, dim=dim)
         raise
 
 
 def int_all(tensor: Tensor) -> Tensor:
     """Whether every element is non-zero, shape [1]."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Bool, B.inner.int_all(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Bool, B.inner.int_all(tensor_), ctx)
-    raise unsupported_backend("int_all", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Bool, B.inner.int_all(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Bool, B.inner.int_all(tensor_), ctx)
+        raise unsupported_backend("int_all", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_all", None, error, tensor=tensor)
+        raise
 
 
 def int_all_dim(tensor: Tensor, dim: int) -> Tensor:
@@ -583,7 +599,7 @@ def int_all_dim(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
             return Tensor(B.Bool, B.inner.int_all_dim(tensor_, dim), ctx)
         raise unsupported_backend("int_all_dim", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_all_dim", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -601,7 +617,7 @@ def int_cumsum(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
             return Tensor(B.Int, B.inner.int_cumsum(tensor_, dim), ctx)
         raise unsupported_backend("int_cumsum", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_cumsum", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -619,7 +635,7 @@ def int_cumprod(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
             return Tensor(B.Int, B.inner.int_cumprod(tensor_, dim), ctx)
         raise unsupported_backend("int_cumprod", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_cumprod", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -637,7 +653,7 @@ def int_cummin(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
             return Tensor(B.Int, B.inner.int_cummin(tensor_, dim), ctx)
         raise unsupported_backend("int_cummin", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_cummin", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -655,7 +671,7 @@ def int_cummax(tensor: Tensor, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
             return Tensor(B.Int, B.inner.int_cummax(tensor_, dim), ctx)
         raise unsupported_backend("int_cummax", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_cummax", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -673,7 +689,7 @@ def int_sort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
             return Tensor(B.Int, B.inner.int_sort(tensor_, dim, descending), ctx)
         raise unsupported_backend("int_sort", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_sort", None, error, tensor=tensor, dim=dim, descending=descending)
         raise
 
@@ -693,7 +709,7 @@ def int_sort_with_indices(tensor: Tensor, dim: int, descending: bool) -> tuple[T
             out0, out1 = B.inner.int_sort_with_indices(tensor_, dim, descending)
             return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
         raise unsupported_backend("int_sort_with_indices", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "int_sort_with_indices", None, error, tensor=tensor, dim=dim, descending=descending
         )
@@ -713,7 +729,7 @@ def int_argsort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
             return Tensor(B.Int, B.inner.int_argsort(tensor_, dim, descending), ctx)
         raise unsupported_backend("int_argsort", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_argsort", None, error, tensor=tensor, dim=dim, descending=descending)
         raise
 
@@ -731,7 +747,7 @@ def int_topk(tensor: Tensor, k: int, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
             return Tensor(B.Int, B.inner.int_topk(tensor_, k, dim), ctx)
         raise unsupported_backend("int_topk", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_topk", None, error, tensor=tensor, k=k, dim=dim)
         raise
 
@@ -751,7 +767,7 @@ def int_topk_with_indices(tensor: Tensor, k: int, dim: int) -> tuple[Tensor, Ten
             out0, out1 = B.inner.int_topk_with_indices(tensor_, k, dim)
             return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
         raise unsupported_backend("int_topk_with_indices", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_topk_with_indices", None, error, tensor=tensor, k=k, dim=dim)
         raise
 
@@ -769,23 +785,27 @@ def int_argtopk(tensor: Tensor, k: int, dim: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
             return Tensor(B.Int, B.inner.int_argtopk(tensor_, k, dim), ctx)
         raise unsupported_backend("int_argtopk", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_argtopk", None, error, tensor=tensor, k=k, dim=dim)
         raise
 
 
 def int_reshape(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """The same elements in a new shape (-1 infers one dim)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_reshape(tensor_, shape), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_reshape(tensor_, shape), ctx)
-    raise unsupported_backend("int_reshape", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_reshape(tensor_, shape), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_reshape(tensor_, shape), ctx)
+        raise unsupported_backend("int_reshape", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_reshape", "reshape", error, tensor=tensor, shape=shape)
+        raise
 
 
 def int_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
@@ -801,7 +821,7 @@ def int_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
             return Tensor(B.Int, B.inner.int_swap_dims(tensor_, dim1, dim2), ctx)
         raise unsupported_backend("int_swap_dims", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_swap_dims", None, error, tensor=tensor, dim1=dim1, dim2=dim2)
         raise
 
@@ -824,7 +844,7 @@ def int_permute(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
             return Tensor(B.Int, B.inner.int_permute(tensor_, axes), ctx)
         raise unsupported_backend("int_permute", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_permute", None, error, tensor=tensor, axes=axes)
         raise
 
@@ -842,23 +862,27 @@ def int_flip(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
             return Tensor(B.Int, B.inner.int_flip(tensor_, axes), ctx)
         raise unsupported_backend("int_flip", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_flip", None, error, tensor=tensor, axes=axes)
         raise
 
 
 def int_expand(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Broadcasts to `shape` (size-1 dims stretch; new dims go in front)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_expand(tensor_, shape), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_expand(tensor_, shape), ctx)
-    raise unsupported_backend("int_expand", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_expand(tensor_, shape), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_expand(tensor_, shape), ctx)
+        raise unsupported_backend("int_expand", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_expand", None, error, tensor=tensor, shape=shape)
+        raise
 
 
 def int_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
@@ -874,45 +898,59 @@ def int_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
             return Tensor(B.Int, B.inner.int_repeat_dim(tensor_, dim, times), ctx)
         raise unsupported_backend("int_repeat_dim", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_repeat_dim", None, error, tensor=tensor, dim=dim, times=times)
         raise
 
 
 def int_slice(tensor: Tensor, slices: tuple[tuple[int, int, int], ...]) -> Tensor:
     """The elements in `slices`, one per leading dim (ints keep their dim with size 1)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_slice(tensor_, slices), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_slice(tensor_, slices), ctx)
-    raise unsupported_backend("int_slice", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_slice(tensor_, slices), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_slice(tensor_, slices), ctx)
+        raise unsupported_backend("int_slice", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_slice", "sliced", error, tensor=tensor, slices=slices)
+        raise
 
 
 def int_slice_assign(
     tensor: Tensor, slices: tuple[tuple[int, int, int], ...], value: Tensor
 ) -> Tensor:
     """A copy of the tensor with the elements in `slices` replaced by `value`."""
-    ctx = tensor.context if value.context is tensor.context else tensor.context.merge(value.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
-        if tensor_.dtype is not value_.dtype:
-            check_dtypes("int_slice_assign", B.inner, tensor_, value_)
-        return Tensor(B.Int, B.inner.int_slice_assign(tensor_, slices, value_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
-        if tensor_.dtype is not value_.dtype:
-            check_dtypes("int_slice_assign", B.inner, tensor_, value_)
-        return Tensor(B.Int, B.inner.int_slice_assign(tensor_, slices, value_), ctx)
-    raise unsupported_backend("int_slice_assign", tensor)
+    try:
+        ctx = (
+            tensor.context
+            if value.context is tensor.context
+            else tensor.context.merge(value.context)
+        )
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            value_ = value.primitive if value.kind is B.Int else value.as_int("NumPy", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("int_slice_assign", B.inner, tensor_, value_)
+            return Tensor(B.Int, B.inner.int_slice_assign(tensor_, slices, value_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            value_ = value.primitive if value.kind is B.Int else value.as_int("Torch", tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("int_slice_assign", B.inner, tensor_, value_)
+            return Tensor(B.Int, B.inner.int_slice_assign(tensor_, slices, value_), ctx)
+        raise unsupported_backend("int_slice_assign", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "int_slice_assign", "sliced", error, tensor=tensor, slices=slices, value=value
+        )
+        raise
 
 
 def int_cat(tensors: list[Tensor], dim: int) -> Tensor:
@@ -928,7 +966,7 @@ def int_cat(tensors: list[Tensor], dim: int) -> Tensor:
             tensors_ = [t.as_int("Torch", tensors[0]) for t in tensors]
             return Tensor(B.Int, B.inner.int_cat(tensors_, dim), ctx)
         raise unsupported_backend("int_cat", tensors[0])
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_cat", "cat", error, tensors=tensors, dim=dim)
         raise
 
@@ -946,23 +984,27 @@ def int_unfold(tensor: Tensor, dim: int, size: int, step: int) -> Tensor:
             tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
             return Tensor(B.Int, B.inner.int_unfold(tensor_, dim, size, step), ctx)
         raise unsupported_backend("int_unfold", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_unfold", None, error, tensor=tensor, dim=dim, size=size, step=step)
         raise
 
 
 def int_cast(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """The tensor in another int dtype."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_cast(tensor_, dtype), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_cast(tensor_, dtype), ctx)
-    raise unsupported_backend("int_cast", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_cast(tensor_, dtype), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_cast(tensor_, dtype), ctx)
+        raise unsupported_backend("int_cast", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_cast", None, error, tensor=tensor, dtype=dtype)
+        raise
 
 
 def int_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
@@ -988,7 +1030,7 @@ def int_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
             )
             return Tensor(B.Int, B.inner.int_gather(dim, tensor_, indices_), ctx)
         raise unsupported_backend("int_gather", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_gather", "indexed", error, dim=dim, tensor=tensor, indices=indices)
         raise
 
@@ -1020,7 +1062,7 @@ def int_scatter(
                 check_dtypes("int_scatter", B.inner, tensor_, value_)
             return Tensor(B.Int, B.inner.int_scatter(dim, tensor_, indices_, value_, update), ctx)
         raise unsupported_backend("int_scatter", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "int_scatter",
             "indexed",
@@ -1059,7 +1101,7 @@ def int_scatter_add(dim: int, tensor: Tensor, indices: Tensor, value: Tensor) ->
                 check_dtypes("int_scatter_add", B.inner, tensor_, value_)
             return Tensor(B.Int, B.inner.int_scatter_add(dim, tensor_, indices_, value_), ctx)
         raise unsupported_backend("int_scatter_add", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "int_scatter_add",
             "indexed",
@@ -1095,7 +1137,7 @@ def int_select(tensor: Tensor, dim: int, indices: Tensor) -> Tensor:
             )
             return Tensor(B.Int, B.inner.int_select(tensor_, dim, indices_), ctx)
         raise unsupported_backend("int_select", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_select", "selected", error, tensor=tensor, dim=dim, indices=indices)
         raise
 
@@ -1131,7 +1173,7 @@ def int_select_assign(
                 B.Int, B.inner.int_select_assign(tensor_, dim, indices_, value_, update), ctx
             )
         raise unsupported_backend("int_select_assign", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "int_select_assign",
             "selected",
@@ -1170,7 +1212,7 @@ def int_select_add(tensor: Tensor, dim: int, indices: Tensor, value: Tensor) -> 
                 check_dtypes("int_select_add", B.inner, tensor_, value_)
             return Tensor(B.Int, B.inner.int_select_add(tensor_, dim, indices_, value_), ctx)
         raise unsupported_backend("int_select_add", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "int_select_add",
             "selected",
@@ -1204,7 +1246,7 @@ def int_mask_where(tensor: Tensor, mask: Tensor, value: Tensor) -> Tensor:
                 check_dtypes("int_mask_where", B.inner, tensor_, value_)
             return Tensor(B.Int, B.inner.int_mask_where(tensor_, mask_, value_), ctx)
         raise unsupported_backend("int_mask_where", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_mask_where", "broadcast", error, tensor=tensor, mask=mask, value=value)
         raise
 
@@ -1226,65 +1268,89 @@ def int_mask_fill(tensor: Tensor, mask: Tensor, value: float) -> Tensor:
             mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
             return Tensor(B.Int, B.inner.int_mask_fill(tensor_, mask_, value), ctx)
         raise unsupported_backend("int_mask_fill", tensor)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_mask_fill", "broadcast", error, tensor=tensor, mask=mask, value=value)
         raise
 
 
 def int_mask_select(tensor: Tensor, mask: Tensor) -> Tensor:
     """The elements where mask (of the tensor's shape) is true, as 1-D (data-dependent length)."""
-    ctx = tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
-        return Tensor(B.Int, B.inner.int_mask_select(tensor_, mask_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
-        return Tensor(B.Int, B.inner.int_mask_select(tensor_, mask_), ctx)
-    raise unsupported_backend("int_mask_select", tensor)
+    try:
+        ctx = (
+            tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
+        )
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("NumPy", tensor)
+            return Tensor(B.Int, B.inner.int_mask_select(tensor_, mask_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool("Torch", tensor)
+            return Tensor(B.Int, B.inner.int_mask_select(tensor_, mask_), ctx)
+        raise unsupported_backend("int_mask_select", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_mask_select", None, error, tensor=tensor, mask=mask)
+        raise
 
 
 def int_gather_nd(data: Tensor, indices: Tensor) -> Tensor:
     """The slices of data at n-d indices (the last dim of indices indexes data's first dims)."""
-    ctx = data.context if indices.context is data.context else data.context.merge(indices.context)
-    if data.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        data_ = data.primitive if data.kind is B.Int else data.as_int("NumPy")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
-        return Tensor(B.Int, B.inner.int_gather_nd(data_, indices_), ctx)
-    if data.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        data_ = data.primitive if data.kind is B.Int else data.as_int("Torch")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
-        return Tensor(B.Int, B.inner.int_gather_nd(data_, indices_), ctx)
-    raise unsupported_backend("int_gather_nd", data)
+    try:
+        ctx = (
+            data.context if indices.context is data.context else data.context.merge(indices.context)
+        )
+        if data.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            data_ = data.primitive if data.kind is B.Int else data.as_int("NumPy")
+            indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
+            return Tensor(B.Int, B.inner.int_gather_nd(data_, indices_), ctx)
+        if data.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            data_ = data.primitive if data.kind is B.Int else data.as_int("Torch")
+            indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
+            return Tensor(B.Int, B.inner.int_gather_nd(data_, indices_), ctx)
+        raise unsupported_backend("int_gather_nd", data)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_gather_nd", None, error, data=data, indices=indices)
+        raise
 
 
 def int_scatter_nd(
     data: Tensor, indices: Tensor, values: Tensor, reduction: IndexingUpdateOp
 ) -> Tensor:
     """A copy of data with its slices at n-d indices (reduction)= values (unique indices but for add)."""
-    ctx = data.context.merge(indices.context).merge(values.context)
-    if data.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        data_ = data.primitive if data.kind is B.Int else data.as_int("NumPy")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
-        values_ = values.primitive if values.kind is B.Int else values.as_int("NumPy", data)
-        if data_.dtype is not values_.dtype:
-            check_dtypes("int_scatter_nd", B.inner, data_, values_)
-        return Tensor(B.Int, B.inner.int_scatter_nd(data_, indices_, values_, reduction), ctx)
-    if data.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        data_ = data.primitive if data.kind is B.Int else data.as_int("Torch")
-        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
-        values_ = values.primitive if values.kind is B.Int else values.as_int("Torch", data)
-        if data_.dtype is not values_.dtype:
-            check_dtypes("int_scatter_nd", B.inner, data_, values_)
-        return Tensor(B.Int, B.inner.int_scatter_nd(data_, indices_, values_, reduction), ctx)
-    raise unsupported_backend("int_scatter_nd", data)
+    try:
+        ctx = data.context.merge(indices.context).merge(values.context)
+        if data.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            data_ = data.primitive if data.kind is B.Int else data.as_int("NumPy")
+            indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("NumPy", data)
+            values_ = values.primitive if values.kind is B.Int else values.as_int("NumPy", data)
+            if data_.dtype is not values_.dtype:
+                check_dtypes("int_scatter_nd", B.inner, data_, values_)
+            return Tensor(B.Int, B.inner.int_scatter_nd(data_, indices_, values_, reduction), ctx)
+        if data.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            data_ = data.primitive if data.kind is B.Int else data.as_int("Torch")
+            indices_ = indices.primitive if indices.kind is B.Int else indices.as_int("Torch", data)
+            values_ = values.primitive if values.kind is B.Int else values.as_int("Torch", data)
+            if data_.dtype is not values_.dtype:
+                check_dtypes("int_scatter_nd", B.inner, data_, values_)
+            return Tensor(B.Int, B.inner.int_scatter_nd(data_, indices_, values_, reduction), ctx)
+        raise unsupported_backend("int_scatter_nd", data)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "int_scatter_nd",
+            None,
+            error,
+            data=data,
+            indices=indices,
+            values=values,
+            reduction=reduction,
+        )
+        raise
 
 
 def int_add(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -1306,23 +1372,27 @@ def int_add(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("int_add", B.inner, lhs_, rhs_)
             return Tensor(B.Int, B.inner.int_add(lhs_, rhs_), ctx)
         raise unsupported_backend("int_add", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_add", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def int_add_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Adds an int to every element."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_add_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_add_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("int_add_scalar", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_add_scalar(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_add_scalar(lhs_, rhs), ctx)
+        raise unsupported_backend("int_add_scalar", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_add_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_mul(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -1344,37 +1414,45 @@ def int_mul(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("int_mul", B.inner, lhs_, rhs_)
             return Tensor(B.Int, B.inner.int_mul(lhs_, rhs_), ctx)
         raise unsupported_backend("int_mul", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_mul", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def int_mul_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Multiplies every element by an int."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_mul_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_mul_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("int_mul_scalar", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_mul_scalar(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_mul_scalar(lhs_, rhs), ctx)
+        raise unsupported_backend("int_mul_scalar", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_mul_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_sum(tensor: Tensor) -> Tensor:
     """Sum of all elements, shape [1]."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_sum(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_sum(tensor_), ctx)
-    raise unsupported_backend("int_sum", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_sum(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_sum(tensor_), ctx)
+        raise unsupported_backend("int_sum", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_sum", None, error, tensor=tensor)
+        raise
 
 
 def int_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -1396,37 +1474,45 @@ def int_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("int_equal", B.inner, lhs_, rhs_)
             return Tensor(B.Bool, B.inner.int_equal(lhs_, rhs_), ctx)
         raise unsupported_backend("int_equal", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def int_not_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs != scalar."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Bool, B.inner.int_not_equal_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Bool, B.inner.int_not_equal_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("int_not_equal_elem", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            return Tensor(B.Bool, B.inner.int_not_equal_elem(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            return Tensor(B.Bool, B.inner.int_not_equal_elem(lhs_, rhs), ctx)
+        raise unsupported_backend("int_not_equal_elem", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_not_equal_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_greater_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs > scalar."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Bool, B.inner.int_greater_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Bool, B.inner.int_greater_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("int_greater_elem", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            return Tensor(B.Bool, B.inner.int_greater_elem(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            return Tensor(B.Bool, B.inner.int_greater_elem(lhs_, rhs), ctx)
+        raise unsupported_backend("int_greater_elem", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_greater_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_sub(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -1448,23 +1534,27 @@ def int_sub(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("int_sub", B.inner, lhs_, rhs_)
             return Tensor(B.Int, B.inner.int_sub(lhs_, rhs_), ctx)
         raise unsupported_backend("int_sub", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_sub", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def int_sub_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Subtracts an int from every element."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_sub_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_sub_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("int_sub_scalar", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_sub_scalar(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_sub_scalar(lhs_, rhs), ctx)
+        raise unsupported_backend("int_sub_scalar", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_sub_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_div(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -1486,23 +1576,27 @@ def int_div(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("int_div", B.inner, lhs_, rhs_)
             return Tensor(B.Int, B.inner.int_div(lhs_, rhs_), ctx)
         raise unsupported_backend("int_div", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_div", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def int_div_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Divides every element by an int, truncating toward zero."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_div_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_div_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("int_div_scalar", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_div_scalar(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_div_scalar(lhs_, rhs), ctx)
+        raise unsupported_backend("int_div_scalar", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_div_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_remainder(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -1524,79 +1618,99 @@ def int_remainder(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("int_remainder", B.inner, lhs_, rhs_)
             return Tensor(B.Int, B.inner.int_remainder(lhs_, rhs_), ctx)
         raise unsupported_backend("int_remainder", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_remainder", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def int_remainder_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Remainder of every element by an int, with the int's sign."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_remainder_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_remainder_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("int_remainder_scalar", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_remainder_scalar(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_remainder_scalar(lhs_, rhs), ctx)
+        raise unsupported_backend("int_remainder_scalar", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_remainder_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_neg(tensor: Tensor) -> Tensor:
     """Element-wise negation."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_neg(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_neg(tensor_), ctx)
-    raise unsupported_backend("int_neg", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_neg(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_neg(tensor_), ctx)
+        raise unsupported_backend("int_neg", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_neg", None, error, tensor=tensor)
+        raise
 
 
 def int_abs(tensor: Tensor) -> Tensor:
     """Element-wise absolute value."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_abs(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_abs(tensor_), ctx)
-    raise unsupported_backend("int_abs", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_abs(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_abs(tensor_), ctx)
+        raise unsupported_backend("int_abs", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_abs", None, error, tensor=tensor)
+        raise
 
 
 def int_sign(tensor: Tensor) -> Tensor:
     """Element-wise sign (-1, 0 or 1)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_sign(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_sign(tensor_), ctx)
-    raise unsupported_backend("int_sign", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_sign(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_sign(tensor_), ctx)
+        raise unsupported_backend("int_sign", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_sign", None, error, tensor=tensor)
+        raise
 
 
 def int_square(tensor: Tensor) -> Tensor:
     """Element-wise x * x."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_square(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_square(tensor_), ctx)
-    raise unsupported_backend("int_square", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_square(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_square(tensor_), ctx)
+        raise unsupported_backend("int_square", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_square", None, error, tensor=tensor)
+        raise
 
 
 def int_powi(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -1618,7 +1732,7 @@ def int_powi(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("int_powi", B.inner, lhs_, rhs_)
             return Tensor(B.Int, B.inner.int_powi(lhs_, rhs_), ctx)
         raise unsupported_backend("int_powi", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_powi", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
@@ -1630,58 +1744,74 @@ def int_powi_scalar(lhs: Tensor, rhs: float) -> Tensor:
 
 def int_powi_scalar_impl(lhs: Tensor, rhs: float) -> Tensor:
     """The generic case of int_powi_scalar; a negative exponent truncates as burn's float route."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_powi_scalar_impl(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_powi_scalar_impl(lhs_, rhs), ctx)
-    raise unsupported_backend("int_powi_scalar_impl", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_powi_scalar_impl(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_powi_scalar_impl(lhs_, rhs), ctx)
+        raise unsupported_backend("int_powi_scalar_impl", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_powi_scalar_impl", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_clamp(tensor: Tensor, min: float, max: float) -> Tensor:
     """Clamps every element into [min, max]."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_clamp(tensor_, min, max), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_clamp(tensor_, min, max), ctx)
-    raise unsupported_backend("int_clamp", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_clamp(tensor_, min, max), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_clamp(tensor_, min, max), ctx)
+        raise unsupported_backend("int_clamp", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_clamp", None, error, tensor=tensor, min=min, max=max)
+        raise
 
 
 def int_clamp_min(tensor: Tensor, min: float) -> Tensor:
     """Raises every element below `min` to `min`."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_clamp_min(tensor_, min), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_clamp_min(tensor_, min), ctx)
-    raise unsupported_backend("int_clamp_min", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_clamp_min(tensor_, min), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_clamp_min(tensor_, min), ctx)
+        raise unsupported_backend("int_clamp_min", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_clamp_min", None, error, tensor=tensor, min=min)
+        raise
 
 
 def int_clamp_max(tensor: Tensor, max: float) -> Tensor:
     """Lowers every element above `max` to `max`."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.int_clamp_max(tensor_, max), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.int_clamp_max(tensor_, max), ctx)
-    raise unsupported_backend("int_clamp_max", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.int_clamp_max(tensor_, max), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.int_clamp_max(tensor_, max), ctx)
+        raise unsupported_backend("int_clamp_max", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_clamp_max", None, error, tensor=tensor, max=max)
+        raise
 
 
 def int_matmul(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -1703,7 +1833,7 @@ def int_matmul(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("int_matmul", B.inner, lhs_, rhs_)
             return Tensor(B.Int, B.inner.int_matmul(lhs_, rhs_), ctx)
         raise unsupported_backend("int_matmul", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_matmul", "matmul", error, lhs=lhs, rhs=rhs)
         raise
 
@@ -1727,23 +1857,27 @@ def bitwise_and(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("bitwise_and", B.inner, lhs_, rhs_)
             return Tensor(B.Int, B.inner.bitwise_and(lhs_, rhs_), ctx)
         raise unsupported_backend("bitwise_and", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bitwise_and", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def bitwise_and_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Bitwise and of every element with an int."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Int, B.inner.bitwise_and_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Int, B.inner.bitwise_and_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("bitwise_and_scalar", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            return Tensor(B.Int, B.inner.bitwise_and_scalar(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            return Tensor(B.Int, B.inner.bitwise_and_scalar(lhs_, rhs), ctx)
+        raise unsupported_backend("bitwise_and_scalar", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bitwise_and_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def bitwise_or(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -1765,23 +1899,27 @@ def bitwise_or(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("bitwise_or", B.inner, lhs_, rhs_)
             return Tensor(B.Int, B.inner.bitwise_or(lhs_, rhs_), ctx)
         raise unsupported_backend("bitwise_or", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bitwise_or", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def bitwise_or_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Bitwise or of every element with an int."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Int, B.inner.bitwise_or_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Int, B.inner.bitwise_or_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("bitwise_or_scalar", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            return Tensor(B.Int, B.inner.bitwise_or_scalar(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            return Tensor(B.Int, B.inner.bitwise_or_scalar(lhs_, rhs), ctx)
+        raise unsupported_backend("bitwise_or_scalar", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bitwise_or_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def bitwise_xor(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -1803,37 +1941,45 @@ def bitwise_xor(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("bitwise_xor", B.inner, lhs_, rhs_)
             return Tensor(B.Int, B.inner.bitwise_xor(lhs_, rhs_), ctx)
         raise unsupported_backend("bitwise_xor", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bitwise_xor", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def bitwise_xor_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Bitwise exclusive or of every element with an int."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Int, B.inner.bitwise_xor_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Int, B.inner.bitwise_xor_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("bitwise_xor_scalar", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            return Tensor(B.Int, B.inner.bitwise_xor_scalar(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            return Tensor(B.Int, B.inner.bitwise_xor_scalar(lhs_, rhs), ctx)
+        raise unsupported_backend("bitwise_xor_scalar", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bitwise_xor_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def bitwise_not(tensor: Tensor) -> Tensor:
     """Element-wise bitwise not (~x == -x - 1)."""
-    ctx = tensor.context
-    if tensor.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
-        return Tensor(B.Int, B.inner.bitwise_not(tensor_), ctx)
-    if tensor.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
-        return Tensor(B.Int, B.inner.bitwise_not(tensor_), ctx)
-    raise unsupported_backend("bitwise_not", tensor)
+    try:
+        ctx = tensor.context
+        if tensor.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("NumPy")
+            return Tensor(B.Int, B.inner.bitwise_not(tensor_), ctx)
+        if tensor.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int("Torch")
+            return Tensor(B.Int, B.inner.bitwise_not(tensor_), ctx)
+        raise unsupported_backend("bitwise_not", tensor)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bitwise_not", None, error, tensor=tensor)
+        raise
 
 
 def bitwise_left_shift(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -1855,23 +2001,27 @@ def bitwise_left_shift(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("bitwise_left_shift", B.inner, lhs_, rhs_)
             return Tensor(B.Int, B.inner.bitwise_left_shift(lhs_, rhs_), ctx)
         raise unsupported_backend("bitwise_left_shift", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bitwise_left_shift", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def bitwise_left_shift_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Shifts every element left by an int."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Int, B.inner.bitwise_left_shift_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Int, B.inner.bitwise_left_shift_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("bitwise_left_shift_scalar", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            return Tensor(B.Int, B.inner.bitwise_left_shift_scalar(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            return Tensor(B.Int, B.inner.bitwise_left_shift_scalar(lhs_, rhs), ctx)
+        raise unsupported_backend("bitwise_left_shift_scalar", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bitwise_left_shift_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def bitwise_right_shift(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -1893,37 +2043,45 @@ def bitwise_right_shift(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("bitwise_right_shift", B.inner, lhs_, rhs_)
             return Tensor(B.Int, B.inner.bitwise_right_shift(lhs_, rhs_), ctx)
         raise unsupported_backend("bitwise_right_shift", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bitwise_right_shift", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def bitwise_right_shift_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Shifts every element right by an int (arithmetic)."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Int, B.inner.bitwise_right_shift_scalar(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Int, B.inner.bitwise_right_shift_scalar(lhs_, rhs), ctx)
-    raise unsupported_backend("bitwise_right_shift_scalar", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            return Tensor(B.Int, B.inner.bitwise_right_shift_scalar(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            return Tensor(B.Int, B.inner.bitwise_right_shift_scalar(lhs_, rhs), ctx)
+        raise unsupported_backend("bitwise_right_shift_scalar", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bitwise_right_shift_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs == scalar."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Bool, B.inner.int_equal_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Bool, B.inner.int_equal_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("int_equal_elem", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            return Tensor(B.Bool, B.inner.int_equal_elem(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            return Tensor(B.Bool, B.inner.int_equal_elem(lhs_, rhs), ctx)
+        raise unsupported_backend("int_equal_elem", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_equal_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_not_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -1945,7 +2103,7 @@ def int_not_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("int_not_equal", B.inner, lhs_, rhs_)
             return Tensor(B.Bool, B.inner.int_not_equal(lhs_, rhs_), ctx)
         raise unsupported_backend("int_not_equal", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_not_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
@@ -1969,7 +2127,7 @@ def int_greater(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("int_greater", B.inner, lhs_, rhs_)
             return Tensor(B.Bool, B.inner.int_greater(lhs_, rhs_), ctx)
         raise unsupported_backend("int_greater", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_greater", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
@@ -1993,23 +2151,27 @@ def int_greater_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("int_greater_equal", B.inner, lhs_, rhs_)
             return Tensor(B.Bool, B.inner.int_greater_equal(lhs_, rhs_), ctx)
         raise unsupported_backend("int_greater_equal", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_greater_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def int_greater_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs >= scalar."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Bool, B.inner.int_greater_equal_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Bool, B.inner.int_greater_equal_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("int_greater_equal_elem", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            return Tensor(B.Bool, B.inner.int_greater_equal_elem(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            return Tensor(B.Bool, B.inner.int_greater_equal_elem(lhs_, rhs), ctx)
+        raise unsupported_backend("int_greater_equal_elem", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_greater_equal_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_lower(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -2031,23 +2193,27 @@ def int_lower(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("int_lower", B.inner, lhs_, rhs_)
             return Tensor(B.Bool, B.inner.int_lower(lhs_, rhs_), ctx)
         raise unsupported_backend("int_lower", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_lower", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def int_lower_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs < scalar."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Bool, B.inner.int_lower_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Bool, B.inner.int_lower_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("int_lower_elem", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            return Tensor(B.Bool, B.inner.int_lower_elem(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            return Tensor(B.Bool, B.inner.int_lower_elem(lhs_, rhs), ctx)
+        raise unsupported_backend("int_lower_elem", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_lower_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_lower_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -2069,23 +2235,27 @@ def int_lower_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
                 check_dtypes("int_lower_equal", B.inner, lhs_, rhs_)
             return Tensor(B.Bool, B.inner.int_lower_equal(lhs_, rhs_), ctx)
         raise unsupported_backend("int_lower_equal", lhs)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_lower_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def int_lower_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs <= scalar."""
-    ctx = lhs.context
-    if lhs.kind.variant == "NumPy":
-        B = BACKENDS.NumPy
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
-        return Tensor(B.Bool, B.inner.int_lower_equal_elem(lhs_, rhs), ctx)
-    if lhs.kind.variant == "Torch":
-        B = BACKENDS.Torch
-        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
-        return Tensor(B.Bool, B.inner.int_lower_equal_elem(lhs_, rhs), ctx)
-    raise unsupported_backend("int_lower_equal_elem", lhs)
+    try:
+        ctx = lhs.context
+        if lhs.kind.variant == "NumPy":
+            B = BACKENDS.NumPy
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("NumPy")
+            return Tensor(B.Bool, B.inner.int_lower_equal_elem(lhs_, rhs), ctx)
+        if lhs.kind.variant == "Torch":
+            B = BACKENDS.Torch
+            lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int("Torch")
+            return Tensor(B.Bool, B.inner.int_lower_equal_elem(lhs_, rhs), ctx)
+        raise unsupported_backend("int_lower_equal_elem", lhs)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_lower_equal_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_into_float(tensor: Tensor, dtype: np.dtype) -> Tensor:

@@ -11,7 +11,7 @@ from scipy import special
 
 from runtime.backends.array import ArrayBackend
 from runtime.backends.kernels.creation import check_allocation
-from runtime.backends.kernels.order import scan
+from runtime.backends.kernels.reduce import rank0_as_vector
 from runtime.backends.numpy_conv import NumPyConvKernels
 from runtime.backends.numpy_pool import NumPyPoolKernels
 from runtime.indexing import IndexingUpdateOp
@@ -120,6 +120,7 @@ class NumPyBackend(NumPyConvKernels, NumPyPoolKernels, ArrayBackend):
     def float_mean(self, tensor):
         return self.float_mean_dim(tensor.reshape(-1), 0)
 
+    @rank0_as_vector
     def float_mean_dim(self, tensor, dim):
         # np.mean's Python wrapper costs more than an 8x8 mean; it sums float16 in float32
         wide = np.float32 if tensor.dtype == np.float16 else None
@@ -170,13 +171,13 @@ class NumPyBackend(NumPyConvKernels, NumPyPoolKernels, ArrayBackend):
 
     int_swap_dims = bool_swap_dims = float_swap_dims
 
-    @scan
+    @rank0_as_vector
     def float_cummax(self, tensor, dim):
         return np.maximum.accumulate(tensor, axis=dim)
 
     int_cummax = float_cummax
 
-    @scan
+    @rank0_as_vector
     def float_cummin(self, tensor, dim):
         return np.minimum.accumulate(tensor, axis=dim)
 

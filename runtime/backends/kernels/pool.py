@@ -14,6 +14,7 @@ burn-ndarray's avg and adaptive pools).
 """
 
 from runtime.backends.kernels.conv import as_tuple, dilated
+from runtime.errors import user_call
 
 
 def pool_options(x, kernel_size, stride, padding, dilation=1):
@@ -28,7 +29,7 @@ def pool_output_size(size, kernel, stride, padding, dilation, ceil_mode):
     span = size + 2 * padding - dilated(kernel, dilation)
     if span < 0:
         raise ValueError(
-            f"pool: a kernel of {kernel} (dilation {dilation}) does not fit an input of size "
+            f"{user_call('pool')}: a kernel of {kernel} (dilation {dilation}) does not fit an input of size "
             f"{size} with padding {padding}"
         )
     return (-(-span // stride) if ceil_mode else span // stride) + 1

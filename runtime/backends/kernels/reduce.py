@@ -12,6 +12,24 @@ import numpy as np
 INDEX_DTYPE = np.dtype("int64")
 
 
+def rank0_as_vector(kernel):
+    """A kernel along a dim whose rank-0 input is one element along dim 0 (or -1), as in
+    PyTorch: run on it as a [1] vector, its results shaped back to rank 0, the same on every
+    backend (numpy refuses the axis, or flattens a scan's result to [1])."""
+
+    def along(self, tensor, *args):
+        if tensor.ndim:
+            return kernel(self, tensor, *args)
+        result = kernel(self, self.xp.reshape(tensor, (1,)), *args)
+        if isinstance(result, tuple):
+            return tuple(self.xp.reshape(r, ()) for r in result)
+        return self.xp.reshape(result, ())
+
+    along.__name__ = along.__qualname__ = kernel.__name__
+    along.__doc__ = kernel.__doc__
+    return along
+
+
 class ReduceKernels:
     def _full(self, value):
         return self.xp.reshape(value, (1,))
@@ -45,6 +63,7 @@ class ReduceKernels:
     def int_mean(self, tensor):
         return self._truncated_quotient(self.int_sum(tensor), math.prod(tensor.shape))
 
+    @rank0_as_vector
     def int_mean_dim(self, tensor, dim):
         return self._truncated_quotient(self.int_sum_dim(tensor, dim), tensor.shape[dim])
 
@@ -82,12 +101,14 @@ class ReduceKernels:
 
     int_argmin = float_argmin
 
+    @rank0_as_vector
     def float_max_dim_with_indices(self, tensor, dim):
         indices = self.float_argmax(tensor, dim)
         return self.xp.take_along_axis(tensor, indices, axis=dim), indices
 
     int_max_dim_with_indices = float_max_dim_with_indices
 
+    @rank0_as_vector
     def float_min_dim_with_indices(self, tensor, dim):
         indices = self.float_argmin(tensor, dim)
         return self.xp.take_along_axis(tensor, indices, axis=dim), indices
