@@ -165,7 +165,8 @@ class _Writer:
 
     def _untracked(self) -> None:
         tracked = " or ".join(f"{n}_tracked" for n in self.names)
-        self.emit(f"if not ({tracked}):" if len(self.names) > 1 else f"if not {tracked}:")
+        tracked = f"({tracked})" if len(self.names) > 1 else tracked
+        self.emit(f"if not {tracked} or GRAD_MODE.paused:")  # inside `no_grad`: record nothing
         if len(self.op.float_outputs) == 1:
             self.emit(
                 "    out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)",

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=34c01fbd84535a85 body=cf3d1c16b7478b8c
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=a434cd8643ab3a6b body=c9e592fe3ba2ed79
 """The Autodiff decorator's recorder of every differentiable op, one factory per strategy.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node and the
@@ -10,6 +10,7 @@ output. The runtime's Autodiff specialization binds each factory to the inner ba
 
 from runtime.autodiff.recording import (
     COMPUTE_BOUND,
+    GRAD_MODE,
     MEMORY_BOUND,
     NONE,
     SELF,
@@ -36,7 +37,7 @@ def record_float_add(forward, BACKWARD, inner):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = ()
@@ -77,7 +78,7 @@ def record_float_add_balanced(forward, BACKWARD, inner):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = lhs_tracked and rhs_tracked
@@ -116,7 +117,7 @@ def record_float_add_scalar(forward, BACKWARD, inner):
         out = result
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
+        if not lhs_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = ()
@@ -148,7 +149,7 @@ def record_float_add_scalar_balanced(forward, BACKWARD, inner):
         out = result
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
+        if not lhs_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -187,7 +188,7 @@ def record_float_sub(forward, BACKWARD, inner):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = ()
@@ -228,7 +229,7 @@ def record_float_sub_balanced(forward, BACKWARD, inner):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = lhs_tracked and rhs_tracked
@@ -267,7 +268,7 @@ def record_float_sub_scalar(forward, BACKWARD, inner):
         out = result
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
+        if not lhs_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = ()
@@ -299,7 +300,7 @@ def record_float_sub_scalar_balanced(forward, BACKWARD, inner):
         out = result
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
+        if not lhs_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -338,7 +339,7 @@ def record_float_mul(forward, BACKWARD, inner):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (rhs_value if lhs_tracked else None, lhs_value if rhs_tracked else None)
@@ -379,7 +380,7 @@ def record_float_mul_balanced(forward, BACKWARD, inner):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = lhs_tracked and rhs_tracked
@@ -418,7 +419,7 @@ def record_float_mul_scalar(forward, BACKWARD, inner):
         out = result
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
+        if not lhs_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (rhs,)
@@ -450,7 +451,7 @@ def record_float_mul_scalar_balanced(forward, BACKWARD, inner):
         out = result
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
+        if not lhs_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -489,7 +490,7 @@ def record_float_div(forward, BACKWARD, inner):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (rhs_value, lhs_value if rhs_tracked else None)
@@ -530,7 +531,7 @@ def record_float_div_balanced(forward, BACKWARD, inner):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = lhs_tracked and rhs_tracked
@@ -569,7 +570,7 @@ def record_float_div_scalar(forward, BACKWARD, inner):
         out = result
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
+        if not lhs_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (rhs,)
@@ -601,7 +602,7 @@ def record_float_div_scalar_balanced(forward, BACKWARD, inner):
         out = result
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
+        if not lhs_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -635,7 +636,7 @@ def record_float_neg(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = ()
@@ -667,7 +668,7 @@ def record_float_neg_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -706,7 +707,7 @@ def record_float_matmul(forward, BACKWARD, inner):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (rhs_value if lhs_tracked else None, lhs_value if rhs_tracked else None)
@@ -747,7 +748,7 @@ def record_float_matmul_balanced(forward, BACKWARD, inner):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
@@ -790,7 +791,7 @@ def record_float_remainder(forward, BACKWARD, inner):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (lhs_value if rhs_tracked else None, rhs_value if rhs_tracked else None)
@@ -831,7 +832,7 @@ def record_float_remainder_balanced(forward, BACKWARD, inner):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = lhs_tracked and rhs_tracked
@@ -870,7 +871,7 @@ def record_float_remainder_scalar(forward, BACKWARD, inner):
         out = result
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
+        if not lhs_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = ()
@@ -902,7 +903,7 @@ def record_float_remainder_scalar_balanced(forward, BACKWARD, inner):
         out = result
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
+        if not lhs_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -941,7 +942,7 @@ def record_float_cross(forward, BACKWARD, inner):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (rhs_value if lhs_tracked else None, dim, lhs_value if rhs_tracked else None)
@@ -982,7 +983,7 @@ def record_float_cross_balanced(forward, BACKWARD, inner):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
@@ -1025,7 +1026,7 @@ def record_float_powf(forward, BACKWARD, inner):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (lhs_value, rhs_value if lhs_tracked else None, out if rhs_tracked else None)
@@ -1066,7 +1067,7 @@ def record_float_powf_balanced(forward, BACKWARD, inner):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = lhs_tracked and rhs_tracked
@@ -1109,7 +1110,7 @@ def record_float_powf_scalar_impl(forward, BACKWARD, inner):
         out = result
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
+        if not lhs_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (lhs_value, rhs)
@@ -1141,7 +1142,7 @@ def record_float_powf_scalar_impl_balanced(forward, BACKWARD, inner):
         out = result
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
+        if not lhs_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -1175,7 +1176,7 @@ def record_float_powi(forward, BACKWARD, inner):
         out = result
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
+        if not lhs_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (lhs_value, rhs, inner.dtype(lhs_value))
@@ -1207,7 +1208,7 @@ def record_float_powi_balanced(forward, BACKWARD, inner):
         out = result
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
+        if not lhs_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -1241,7 +1242,7 @@ def record_float_clamp(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value, min, max)
@@ -1273,7 +1274,7 @@ def record_float_clamp_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -1307,7 +1308,7 @@ def record_float_clamp_min(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value, min)
@@ -1339,7 +1340,7 @@ def record_float_clamp_min_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -1373,7 +1374,7 @@ def record_float_clamp_max(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value, max)
@@ -1405,7 +1406,7 @@ def record_float_clamp_max_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -1439,7 +1440,7 @@ def record_float_exp(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (out,)
@@ -1471,7 +1472,7 @@ def record_float_exp_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -1505,7 +1506,7 @@ def record_float_square(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value,)
@@ -1537,7 +1538,7 @@ def record_float_square_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -1571,7 +1572,7 @@ def record_float_log(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value,)
@@ -1603,7 +1604,7 @@ def record_float_log_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -1637,7 +1638,7 @@ def record_float_sqrt(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (out,)
@@ -1669,7 +1670,7 @@ def record_float_sqrt_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -1703,7 +1704,7 @@ def record_float_abs(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value,)
@@ -1735,7 +1736,7 @@ def record_float_abs_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -1769,7 +1770,7 @@ def record_float_sign(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = ()
@@ -1801,7 +1802,7 @@ def record_float_sign_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -1835,7 +1836,7 @@ def record_float_tanh(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (out,)
@@ -1867,7 +1868,7 @@ def record_float_tanh_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -1901,7 +1902,7 @@ def record_float_log1p(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value,)
@@ -1933,7 +1934,7 @@ def record_float_log1p_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -1967,7 +1968,7 @@ def record_float_recip(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (out,)
@@ -1999,7 +2000,7 @@ def record_float_recip_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -2033,7 +2034,7 @@ def record_float_sin(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value,)
@@ -2065,7 +2066,7 @@ def record_float_sin_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -2099,7 +2100,7 @@ def record_float_cos(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value,)
@@ -2131,7 +2132,7 @@ def record_float_cos_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -2165,7 +2166,7 @@ def record_float_tan(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (out,)
@@ -2197,7 +2198,7 @@ def record_float_tan_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -2231,7 +2232,7 @@ def record_float_sinh(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value,)
@@ -2263,7 +2264,7 @@ def record_float_sinh_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -2297,7 +2298,7 @@ def record_float_cosh(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value,)
@@ -2329,7 +2330,7 @@ def record_float_cosh_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -2363,7 +2364,7 @@ def record_float_asin(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value,)
@@ -2395,7 +2396,7 @@ def record_float_asin_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -2429,7 +2430,7 @@ def record_float_acos(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value,)
@@ -2461,7 +2462,7 @@ def record_float_acos_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -2495,7 +2496,7 @@ def record_float_atan(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value,)
@@ -2527,7 +2528,7 @@ def record_float_atan_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -2561,7 +2562,7 @@ def record_float_asinh(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value,)
@@ -2593,7 +2594,7 @@ def record_float_asinh_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -2627,7 +2628,7 @@ def record_float_acosh(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value,)
@@ -2659,7 +2660,7 @@ def record_float_acosh_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -2693,7 +2694,7 @@ def record_float_atanh(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value,)
@@ -2725,7 +2726,7 @@ def record_float_atanh_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -2764,7 +2765,7 @@ def record_float_atan2(forward, BACKWARD, inner):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (lhs_value, rhs_value)
@@ -2805,7 +2806,7 @@ def record_float_atan2_balanced(forward, BACKWARD, inner):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = lhs_tracked and rhs_tracked
@@ -2849,7 +2850,7 @@ def record_float_hypot(forward, BACKWARD, inner):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (lhs_value if lhs_tracked else None, out, rhs_value if rhs_tracked else None)
@@ -2890,7 +2891,7 @@ def record_float_hypot_balanced(forward, BACKWARD, inner):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         lhs_held = lhs_node if lhs_node.properties is MEMORY_BOUND else lhs_value
@@ -2928,7 +2929,7 @@ def record_float_erf(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value,)
@@ -2960,7 +2961,7 @@ def record_float_erf_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -2994,7 +2995,7 @@ def record_float_round(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value))
@@ -3026,7 +3027,7 @@ def record_float_round_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -3060,7 +3061,7 @@ def record_float_floor(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value))
@@ -3092,7 +3093,7 @@ def record_float_floor_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -3126,7 +3127,7 @@ def record_float_ceil(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value))
@@ -3158,7 +3159,7 @@ def record_float_ceil_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -3192,7 +3193,7 @@ def record_float_trunc(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value))
@@ -3224,7 +3225,7 @@ def record_float_trunc_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -3258,7 +3259,7 @@ def record_relu(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (out,)
@@ -3290,7 +3291,7 @@ def record_relu_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -3329,7 +3330,7 @@ def record_relu_backward(forward, BACKWARD, inner):
             order = grad_node.order
         output_tracked = output_node.requirement is not NONE
         grad_tracked = grad_node.requirement is not NONE
-        if not (output_tracked or grad_tracked):
+        if not (output_tracked or grad_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (output_value if grad_tracked else None,)
@@ -3370,7 +3371,7 @@ def record_relu_backward_balanced(forward, BACKWARD, inner):
             order = grad_node.order
         output_tracked = output_node.requirement is not NONE
         grad_tracked = grad_node.requirement is not NONE
-        if not (output_tracked or grad_tracked):
+        if not (output_tracked or grad_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = output_tracked and grad_tracked
@@ -3409,7 +3410,7 @@ def record_leaky_relu(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value, negative_slope)
@@ -3441,7 +3442,7 @@ def record_leaky_relu_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -3480,7 +3481,7 @@ def record_prelu(forward, BACKWARD, inner):
             order = alpha_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         alpha_tracked = alpha_node.requirement is not NONE
-        if not (tensor_tracked or alpha_tracked):
+        if not (tensor_tracked or alpha_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value, alpha_value if tensor_tracked else None)
@@ -3521,7 +3522,7 @@ def record_prelu_balanced(forward, BACKWARD, inner):
             order = alpha_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         alpha_tracked = alpha_node.requirement is not NONE
-        if not (tensor_tracked or alpha_tracked):
+        if not (tensor_tracked or alpha_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = tensor_tracked and alpha_tracked
@@ -3560,7 +3561,7 @@ def record_gelu(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value,)
@@ -3592,7 +3593,7 @@ def record_gelu_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -3631,7 +3632,7 @@ def record_gelu_backward(forward, BACKWARD, inner):
             order = grad_node.order
         x_tracked = x_node.requirement is not NONE
         grad_tracked = grad_node.requirement is not NONE
-        if not (x_tracked or grad_tracked):
+        if not (x_tracked or grad_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (x_value, grad_value if x_tracked else None)
@@ -3672,7 +3673,7 @@ def record_gelu_backward_balanced(forward, BACKWARD, inner):
             order = grad_node.order
         x_tracked = x_node.requirement is not NONE
         grad_tracked = grad_node.requirement is not NONE
-        if not (x_tracked or grad_tracked):
+        if not (x_tracked or grad_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = x_tracked and grad_tracked
@@ -3711,7 +3712,7 @@ def record_sigmoid(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (out,)
@@ -3743,7 +3744,7 @@ def record_sigmoid_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -3782,7 +3783,7 @@ def record_sigmoid_backward(forward, BACKWARD, inner):
             order = grad_node.order
         output_tracked = output_node.requirement is not NONE
         grad_tracked = grad_node.requirement is not NONE
-        if not (output_tracked or grad_tracked):
+        if not (output_tracked or grad_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (output_value, grad_value if output_tracked else None)
@@ -3823,7 +3824,7 @@ def record_sigmoid_backward_balanced(forward, BACKWARD, inner):
             order = grad_node.order
         output_tracked = output_node.requirement is not NONE
         grad_tracked = grad_node.requirement is not NONE
-        if not (output_tracked or grad_tracked):
+        if not (output_tracked or grad_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = output_tracked and grad_tracked
@@ -3862,7 +3863,7 @@ def record_log_sigmoid(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value,)
@@ -3894,7 +3895,7 @@ def record_log_sigmoid_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -3933,7 +3934,7 @@ def record_log_sigmoid_backward(forward, BACKWARD, inner):
             order = grad_node.order
         x_tracked = x_node.requirement is not NONE
         grad_tracked = grad_node.requirement is not NONE
-        if not (x_tracked or grad_tracked):
+        if not (x_tracked or grad_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (x_value, grad_value if x_tracked else None)
@@ -3974,7 +3975,7 @@ def record_log_sigmoid_backward_balanced(forward, BACKWARD, inner):
             order = grad_node.order
         x_tracked = x_node.requirement is not NONE
         grad_tracked = grad_node.requirement is not NONE
-        if not (x_tracked or grad_tracked):
+        if not (x_tracked or grad_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = x_tracked and grad_tracked
@@ -4013,7 +4014,7 @@ def record_softmax(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (out, dim)
@@ -4045,7 +4046,7 @@ def record_log_softmax(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (out, dim)
@@ -4077,7 +4078,7 @@ def record_float_sum(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value.shape,)
@@ -4109,7 +4110,7 @@ def record_float_sum_dim(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value.shape,)
@@ -4141,7 +4142,7 @@ def record_float_mean(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value.shape,)
@@ -4173,7 +4174,7 @@ def record_float_mean_dim(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value.shape, dim)
@@ -4205,7 +4206,7 @@ def record_float_prod(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value,)
@@ -4237,7 +4238,7 @@ def record_float_prod_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -4270,7 +4271,7 @@ def record_float_prod_dim(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value, dim)
@@ -4302,7 +4303,7 @@ def record_float_prod_dim_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -4335,7 +4336,7 @@ def record_float_max_dim_with_indices(forward, BACKWARD, inner):
         out = result[0]
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return (AutodiffTensor(out, out_node), result[1])
         saved = (tensor_value.shape, dim, result[1])
@@ -4367,7 +4368,7 @@ def record_float_min_dim_with_indices(forward, BACKWARD, inner):
         out = result[0]
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return (AutodiffTensor(out, out_node), result[1])
         saved = (tensor_value.shape, dim, result[1])
@@ -4399,7 +4400,7 @@ def record_float_cumsum(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (dim,)
@@ -4431,7 +4432,7 @@ def record_float_cumprod(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value, out, dim)
@@ -4463,7 +4464,7 @@ def record_float_cumprod_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -4496,7 +4497,7 @@ def record_float_cummin(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value, out, dim)
@@ -4528,7 +4529,7 @@ def record_float_cummin_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -4561,7 +4562,7 @@ def record_float_cummax(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value, out, dim)
@@ -4593,7 +4594,7 @@ def record_float_cummax_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -4626,7 +4627,7 @@ def record_float_sort_with_indices(forward, BACKWARD, inner):
         out = result[0]
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return (AutodiffTensor(out, out_node), result[1])
         saved = (tensor_value.shape, dim, result[1])
@@ -4658,7 +4659,7 @@ def record_float_topk_with_indices(forward, BACKWARD, inner):
         out = result[0]
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return (AutodiffTensor(out, out_node), result[1])
         saved = (tensor_value.shape, dim, result[1])
@@ -4690,7 +4691,7 @@ def record_float_reshape(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (tensor_value.shape,)
@@ -4722,7 +4723,7 @@ def record_float_reshape_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -4756,7 +4757,7 @@ def record_float_swap_dims(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (dim1, dim2)
@@ -4788,7 +4789,7 @@ def record_float_swap_dims_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -4822,7 +4823,7 @@ def record_float_permute(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (axes,)
@@ -4854,7 +4855,7 @@ def record_float_permute_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -4888,7 +4889,7 @@ def record_float_flip(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (axes,)
@@ -4920,7 +4921,7 @@ def record_float_flip_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -4954,7 +4955,7 @@ def record_float_expand(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = ()
@@ -4986,7 +4987,7 @@ def record_float_expand_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -5020,7 +5021,7 @@ def record_float_repeat_dim(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (dim, times, tensor_value.shape)
@@ -5052,7 +5053,7 @@ def record_float_repeat_dim_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -5086,7 +5087,7 @@ def record_float_slice(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (slices, tensor_value.shape)
@@ -5118,7 +5119,7 @@ def record_float_slice_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -5157,7 +5158,7 @@ def record_float_slice_assign(forward, BACKWARD, inner):
             order = value_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
-        if not (tensor_tracked or value_tracked):
+        if not (tensor_tracked or value_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (slices, value_value.shape if tensor_tracked else None)
@@ -5198,7 +5199,7 @@ def record_float_slice_assign_balanced(forward, BACKWARD, inner):
             order = value_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
-        if not (tensor_tracked or value_tracked):
+        if not (tensor_tracked or value_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = tensor_tracked and value_tracked
@@ -5238,7 +5239,7 @@ def record_float_cat(forward, BACKWARD, inner):
         order = max([n.order for n in tensors_nodes])
         tensors_parents = tuple([m if m.requirement is not NONE else None for m in tensors_nodes])
         tensors_tracked = any(tensors_parents)
-        if not tensors_tracked:
+        if not tensors_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (dim, [v.shape for v in tensors_value])
@@ -5270,7 +5271,7 @@ def record_float_unfold(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (dim, size, step, tensor_value.shape)
@@ -5302,7 +5303,7 @@ def record_float_cast(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (inner.dtype(tensor_value),)
@@ -5334,7 +5335,7 @@ def record_float_gather(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (dim, indices, tensor_value.shape)
@@ -5371,7 +5372,7 @@ def record_float_scatter(forward, BACKWARD, inner):
             order = value_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
-        if not (tensor_tracked or value_tracked):
+        if not (tensor_tracked or value_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (
@@ -5417,7 +5418,7 @@ def record_float_scatter_add(forward, BACKWARD, inner):
             order = value_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
-        if not (tensor_tracked or value_tracked):
+        if not (tensor_tracked or value_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (dim if value_tracked else None, indices if value_tracked else None)
@@ -5453,7 +5454,7 @@ def record_float_select(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (dim, indices, tensor_value.shape)
@@ -5485,7 +5486,7 @@ def record_float_select_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -5524,7 +5525,7 @@ def record_float_select_assign(forward, BACKWARD, inner):
             order = value_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
-        if not (tensor_tracked or value_tracked):
+        if not (tensor_tracked or value_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (
@@ -5570,7 +5571,7 @@ def record_float_select_assign_balanced(forward, BACKWARD, inner):
             order = value_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
-        if not (tensor_tracked or value_tracked):
+        if not (tensor_tracked or value_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = tensor_tracked and value_tracked
@@ -5619,7 +5620,7 @@ def record_float_select_add(forward, BACKWARD, inner):
             order = value_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
-        if not (tensor_tracked or value_tracked):
+        if not (tensor_tracked or value_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (dim if value_tracked else None, indices if value_tracked else None)
@@ -5660,7 +5661,7 @@ def record_float_select_add_balanced(forward, BACKWARD, inner):
             order = value_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
-        if not (tensor_tracked or value_tracked):
+        if not (tensor_tracked or value_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = tensor_tracked and value_tracked
@@ -5704,7 +5705,7 @@ def record_float_mask_where(forward, BACKWARD, inner):
             order = value_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
-        if not (tensor_tracked or value_tracked):
+        if not (tensor_tracked or value_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (mask,)
@@ -5740,7 +5741,7 @@ def record_float_mask_fill(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (mask,)
@@ -5772,7 +5773,7 @@ def record_float_mask_select(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (mask, tensor_value.shape)
@@ -5804,7 +5805,7 @@ def record_float_mask_select_balanced(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -5838,7 +5839,7 @@ def record_float_gather_nd(forward, BACKWARD, inner):
         out = result
         order = data_node.order
         data_tracked = data_node.requirement is not NONE
-        if not data_tracked:
+        if not data_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (indices, data_value.shape)
@@ -5875,7 +5876,7 @@ def record_float_scatter_nd(forward, BACKWARD, inner):
             order = values_node.order
         data_tracked = data_node.requirement is not NONE
         values_tracked = values_node.requirement is not NONE
-        if not (data_tracked or values_tracked):
+        if not (data_tracked or values_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (data_value, indices, values_value, reduction)
@@ -5916,7 +5917,7 @@ def record_float_scatter_nd_balanced(forward, BACKWARD, inner):
             order = values_node.order
         data_tracked = data_node.requirement is not NONE
         values_tracked = values_node.requirement is not NONE
-        if not (data_tracked or values_tracked):
+        if not (data_tracked or values_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         data_held = data_node if data_node.properties is MEMORY_BOUND else data_value
@@ -5959,7 +5960,7 @@ def record_float_grid_sample_2d(forward, BACKWARD, inner):
             order = grid_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         grid_tracked = grid_node.requirement is not NONE
-        if not (tensor_tracked or grid_tracked):
+        if not (tensor_tracked or grid_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (
@@ -6007,7 +6008,7 @@ def record_float_grid_sample_2d_balanced(forward, BACKWARD, inner):
             order = grid_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         grid_tracked = grid_node.requirement is not NONE
-        if not (tensor_tracked or grid_tracked):
+        if not (tensor_tracked or grid_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         tensor_held = tensor_node if tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -6052,7 +6053,7 @@ def record_float_to_device(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (inner.device_of(tensor_value),)
@@ -6084,7 +6085,7 @@ def record_embedding(forward, BACKWARD, inner):
         out = result
         order = weights_node.order
         weights_tracked = weights_node.requirement is not NONE
-        if not weights_tracked:
+        if not weights_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (weights_value, indices)
@@ -6116,7 +6117,7 @@ def record_embedding_balanced(forward, BACKWARD, inner):
         out = result
         order = weights_node.order
         weights_tracked = weights_node.requirement is not NONE
-        if not weights_tracked:
+        if not weights_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         memory_bound = True
@@ -6163,7 +6164,7 @@ def record_linear(forward, BACKWARD, inner):
         input_tracked = input_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (input_tracked or weight_tracked or bias_tracked):
+        if not (input_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (weight_value if input_tracked else None, input_value if weight_tracked else None)
@@ -6220,7 +6221,7 @@ def record_linear_balanced(forward, BACKWARD, inner):
         input_tracked = input_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (input_tracked or weight_tracked or bias_tracked):
+        if not (input_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         input_held = input_node if input_node.properties is MEMORY_BOUND else input_value
@@ -6281,7 +6282,7 @@ def record_conv1d(forward, BACKWARD, inner):
         x_tracked = x_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked):
+        if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (
@@ -6349,7 +6350,7 @@ def record_conv1d_balanced(forward, BACKWARD, inner):
         x_tracked = x_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked):
+        if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
@@ -6424,7 +6425,7 @@ def record_conv2d(forward, BACKWARD, inner):
         x_tracked = x_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked):
+        if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (
@@ -6492,7 +6493,7 @@ def record_conv2d_balanced(forward, BACKWARD, inner):
         x_tracked = x_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked):
+        if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
@@ -6567,7 +6568,7 @@ def record_conv3d(forward, BACKWARD, inner):
         x_tracked = x_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked):
+        if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (
@@ -6635,7 +6636,7 @@ def record_conv3d_balanced(forward, BACKWARD, inner):
         x_tracked = x_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked):
+        if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
@@ -6710,7 +6711,7 @@ def record_conv_transpose1d(forward, BACKWARD, inner):
         x_tracked = x_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked):
+        if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (
@@ -6778,7 +6779,7 @@ def record_conv_transpose1d_balanced(forward, BACKWARD, inner):
         x_tracked = x_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked):
+        if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
@@ -6853,7 +6854,7 @@ def record_conv_transpose2d(forward, BACKWARD, inner):
         x_tracked = x_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked):
+        if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (
@@ -6921,7 +6922,7 @@ def record_conv_transpose2d_balanced(forward, BACKWARD, inner):
         x_tracked = x_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked):
+        if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
@@ -6996,7 +6997,7 @@ def record_conv_transpose3d(forward, BACKWARD, inner):
         x_tracked = x_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked):
+        if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (
@@ -7064,7 +7065,7 @@ def record_conv_transpose3d_balanced(forward, BACKWARD, inner):
         x_tracked = x_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked):
+        if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
@@ -7124,7 +7125,7 @@ def record_unfold4d(forward, BACKWARD, inner):
         out = result
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (x_value.shape, kernel_size, stride, padding, dilation)
@@ -7156,7 +7157,7 @@ def record_fold4d(forward, BACKWARD, inner):
         out = result
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (kernel_size, stride, padding, dilation)
@@ -7188,7 +7189,7 @@ def record_max_pool1d(forward, BACKWARD, inner):
         out = result
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (x_value, kernel_size, stride, padding, dilation, ceil_mode)
@@ -7220,7 +7221,7 @@ def record_max_pool1d_balanced(forward, BACKWARD, inner):
         out = result
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
@@ -7253,7 +7254,7 @@ def record_max_pool1d_with_indices(forward, BACKWARD, inner):
         out = result[0]
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return (AutodiffTensor(out, out_node), result[1])
         saved = (x_value, kernel_size, stride, padding, dilation, ceil_mode, result[1])
@@ -7285,7 +7286,7 @@ def record_max_pool1d_with_indices_balanced(forward, BACKWARD, inner):
         out = result[0]
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return (AutodiffTensor(out, out_node), result[1])
         x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
@@ -7318,7 +7319,7 @@ def record_max_pool2d(forward, BACKWARD, inner):
         out = result
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (x_value, kernel_size, stride, padding, dilation, ceil_mode)
@@ -7350,7 +7351,7 @@ def record_max_pool2d_balanced(forward, BACKWARD, inner):
         out = result
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
@@ -7383,7 +7384,7 @@ def record_max_pool2d_with_indices(forward, BACKWARD, inner):
         out = result[0]
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return (AutodiffTensor(out, out_node), result[1])
         saved = (x_value, kernel_size, stride, padding, dilation, ceil_mode, result[1])
@@ -7415,7 +7416,7 @@ def record_max_pool2d_with_indices_balanced(forward, BACKWARD, inner):
         out = result[0]
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return (AutodiffTensor(out, out_node), result[1])
         x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
@@ -7448,7 +7449,7 @@ def record_avg_pool1d(forward, BACKWARD, inner):
         out = result
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (x_value, kernel_size, stride, padding, count_include_pad, ceil_mode)
@@ -7480,7 +7481,7 @@ def record_avg_pool1d_balanced(forward, BACKWARD, inner):
         out = result
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
@@ -7513,7 +7514,7 @@ def record_avg_pool2d(forward, BACKWARD, inner):
         out = result
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (x_value, kernel_size, stride, padding, count_include_pad, ceil_mode)
@@ -7545,7 +7546,7 @@ def record_avg_pool2d_balanced(forward, BACKWARD, inner):
         out = result
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
@@ -7578,7 +7579,7 @@ def record_adaptive_avg_pool1d(forward, BACKWARD, inner):
         out = result
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (x_value,)
@@ -7610,7 +7611,7 @@ def record_adaptive_avg_pool1d_balanced(forward, BACKWARD, inner):
         out = result
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
@@ -7643,7 +7644,7 @@ def record_adaptive_avg_pool2d(forward, BACKWARD, inner):
         out = result
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (x_value,)
@@ -7675,7 +7676,7 @@ def record_adaptive_avg_pool2d_balanced(forward, BACKWARD, inner):
         out = result
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
@@ -7708,7 +7709,7 @@ def record_adaptive_avg_pool3d(forward, BACKWARD, inner):
         out = result
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (x_value,)
@@ -7740,7 +7741,7 @@ def record_adaptive_avg_pool3d_balanced(forward, BACKWARD, inner):
         out = result
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
@@ -7773,7 +7774,7 @@ def record_interpolate(forward, BACKWARD, inner):
         out = result
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (x_value, output_size, mode, align_corners)
@@ -7805,7 +7806,7 @@ def record_interpolate_balanced(forward, BACKWARD, inner):
         out = result
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
@@ -7858,7 +7859,10 @@ def record_attention(forward, BACKWARD, inner):
         key_tracked = key_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
         attn_bias_tracked = attn_bias is not None and attn_bias_node.requirement is not NONE
-        if not (query_tracked or key_tracked or value_tracked or attn_bias_tracked):
+        if (
+            not (query_tracked or key_tracked or value_tracked or attn_bias_tracked)
+            or GRAD_MODE.paused
+        ):
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (
@@ -7958,7 +7962,10 @@ def record_attention_balanced(forward, BACKWARD, inner):
         key_tracked = key_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
         attn_bias_tracked = attn_bias is not None and attn_bias_node.requirement is not NONE
-        if not (query_tracked or key_tracked or value_tracked or attn_bias_tracked):
+        if (
+            not (query_tracked or key_tracked or value_tracked or attn_bias_tracked)
+            or GRAD_MODE.paused
+        ):
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         query_held = query_node if query_node.properties is MEMORY_BOUND else query_value
@@ -8066,7 +8073,10 @@ def record_batch_norm(forward, BACKWARD, inner):
         beta_tracked = beta_node.requirement is not NONE
         mean_tracked = mean_node.requirement is not NONE
         variance_tracked = variance_node.requirement is not NONE
-        if not (input_tracked or gamma_tracked or beta_tracked or mean_tracked or variance_tracked):
+        if (
+            not (input_tracked or gamma_tracked or beta_tracked or mean_tracked or variance_tracked)
+            or GRAD_MODE.paused
+        ):
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (
@@ -8150,7 +8160,10 @@ def record_batch_norm_balanced(forward, BACKWARD, inner):
         beta_tracked = beta_node.requirement is not NONE
         mean_tracked = mean_node.requirement is not NONE
         variance_tracked = variance_node.requirement is not NONE
-        if not (input_tracked or gamma_tracked or beta_tracked or mean_tracked or variance_tracked):
+        if (
+            not (input_tracked or gamma_tracked or beta_tracked or mean_tracked or variance_tracked)
+            or GRAD_MODE.paused
+        ):
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         input_held = input_node if input_node.properties is MEMORY_BOUND else input_value
@@ -8233,7 +8246,7 @@ def record_layer_norm(forward, BACKWARD, inner):
         input_tracked = input_node.requirement is not NONE
         gamma_tracked = gamma_node.requirement is not NONE
         beta_tracked = beta is not None and beta_node.requirement is not NONE
-        if not (input_tracked or gamma_tracked or beta_tracked):
+        if not (input_tracked or gamma_tracked or beta_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (
@@ -8294,7 +8307,7 @@ def record_layer_norm_balanced(forward, BACKWARD, inner):
         input_tracked = input_node.requirement is not NONE
         gamma_tracked = gamma_node.requirement is not NONE
         beta_tracked = beta is not None and beta_node.requirement is not NONE
-        if not (input_tracked or gamma_tracked or beta_tracked):
+        if not (input_tracked or gamma_tracked or beta_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         input_held = input_node if input_node.properties is MEMORY_BOUND else input_value
@@ -8344,7 +8357,7 @@ def record_ctc_loss(forward, BACKWARD, inner):
         out = result
         order = log_probs_node.order
         log_probs_tracked = log_probs_node.requirement is not NONE
-        if not log_probs_tracked:
+        if not log_probs_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (log_probs_value, targets, input_lengths, target_lengths, blank)
@@ -8376,7 +8389,7 @@ def record_ctc_loss_balanced(forward, BACKWARD, inner):
         out = result
         order = log_probs_node.order
         log_probs_tracked = log_probs_node.requirement is not NONE
-        if not log_probs_tracked:
+        if not log_probs_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         log_probs_held = (
@@ -8411,7 +8424,7 @@ def record_rfft(forward, BACKWARD, inner):
         out = (result[0], result[1])
         order = signal_node.order
         signal_tracked = signal_node.requirement is not NONE
-        if not signal_tracked:
+        if not signal_tracked or GRAD_MODE.paused:
             return (
                 AutodiffTensor(
                     result[0], Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
@@ -8467,7 +8480,7 @@ def record_irfft(forward, BACKWARD, inner):
             order = spectrum_im_node.order
         spectrum_re_tracked = spectrum_re_node.requirement is not NONE
         spectrum_im_tracked = spectrum_im_node.requirement is not NONE
-        if not (spectrum_re_tracked or spectrum_im_tracked):
+        if not (spectrum_re_tracked or spectrum_im_tracked) or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (spectrum_re_value.shape, dim, n)
@@ -8545,7 +8558,10 @@ def record_deform_conv2d(forward, BACKWARD, inner):
         weight_tracked = weight_node.requirement is not NONE
         mask_tracked = mask is not None and mask_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked):
+        if (
+            not (x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked)
+            or GRAD_MODE.paused
+        ):
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (
@@ -8689,7 +8705,10 @@ def record_deform_conv2d_balanced(forward, BACKWARD, inner):
         weight_tracked = weight_node.requirement is not NONE
         mask_tracked = mask is not None and mask_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked):
+        if (
+            not (x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked)
+            or GRAD_MODE.paused
+        ):
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
@@ -8807,7 +8826,7 @@ def record_move_across(forward, BACKWARD, inner):
         out = result
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (target, inner.device_of(tensor_value))

@@ -73,7 +73,7 @@ _OPERATORS = {
     "__pow__": "pow (**)", "__and__": "and (&)", "__or__": "or (|)", "__xor__": "xor (^)",
     "__invert__": "not (~)", "__eq__": "equal", "__ne__": "not_equal", "__gt__": "greater",
     "__ge__": "greater_equal", "__lt__": "lower", "__le__": "lower_equal",
-    "__getitem__": "indexing (t[...])",
+    "__getitem__": "t[...]",
 }  # fmt: skip
 
 
