@@ -78,9 +78,9 @@ _OPERATORS = {
 
 
 def user_call(default: str) -> str:
-    """The name of the API call the user made that led here (`transpose`, `layer_norm`,
-    `add` for `+`),
-    or `default` outside any. Walks the stack, so only for building an error message."""
+    """The name of the API call the user made that led here (`transpose`, `layer_norm`, `add`
+    for `+`), or `default` outside any: the outermost API frame on the stack. It walks the
+    stack, so it is for building an error message only."""
     found = None
     frame = sys._getframe(1)
     while frame is not None:
@@ -88,10 +88,20 @@ def user_call(default: str) -> str:
         name = frame.f_code.co_name
         api = module in _API_MODULES or module.startswith(_API_PACKAGES)
         if api and (name in _OPERATORS or not name.startswith(("<", "_"))):  # not a helper
-            found = name
+            found = frame
         frame = frame.f_back
     if found is None:
         return default
-    # A dispatch function outermost: a method that is that function (`Tensor.sqrt = float_sqrt`)
-    # or one imported from generated.dispatch; either way, the user knows it by its method name.
-    return _OPERATORS.get(found) or found.removeprefix("float_").removeprefix("int_")
+    name = found.f_code.co_name
+    return _OPERATORS.get(name) or _method_named(found) or name
+
+
+def _method_named(frame) -> str | None:
+    """The Tensor method a dispatch function is (`Tensor.sqrt = float_sqrt`), if the frame runs
+    one on a tensor whose class has it under that name."""
+    if not frame.f_code.co_varnames:
+        return None
+    receiver = frame.f_locals.get(frame.f_code.co_varnames[0])
+    method = frame.f_code.co_name.removeprefix("float_").removeprefix("int_")
+    function = getattr(type(receiver), method, None)
+    return method if getattr(function, "__code__", None) is frame.f_code else None
