@@ -1,4 +1,7 @@
-"""burn-optim's gradient clipping, applied to each parameter's gradient on its own."""
+"""Gradient clipping: burn-optim's, applied to each parameter's gradient on its own, and
+PyTorch's `clip_grad_norm_`, one scale for all gradients from their total norm."""
+
+import math
 
 import numpy as np
 
@@ -15,3 +18,11 @@ def clip_by_norm(grad, threshold: float):
     norm = (grad * grad).sum().sqrt()
     coef = (norm + float(np.finfo(grad.dtype).tiny)).recip() * threshold
     return grad * coef.clamp_max(1.0)
+
+
+def total_norm_scale(grads, max_norm: float) -> float:
+    """min(1, max_norm / (total norm + 1e-6)), the total norm being the L2 norm of every
+    gradient together (PyTorch's `clip_grad_norm_` with its epsilon): the factor that brings
+    the gradients' total norm down to `max_norm`, leaving their directions as they are."""
+    total = math.sqrt(sum(float((g * g).sum().item()) for g in grads))
+    return min(1.0, max_norm / (total + 1e-6))
