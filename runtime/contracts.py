@@ -273,22 +273,24 @@ def _last_dim(args):
 
 
 def _attention(args):
+    """query [..., Lq, d], key [..., Lk, d], value [..., Lk, dv]; burn's are [batch, heads, ...]."""
     q, k, v = (_shape(args[n]) for n in ("query", "key", "value"))
     for name, s in zip(("query", "key", "value"), (q, k, v)):
-        if len(s) != 4:
+        if len(s) < 2:
             return f"`{name}` must be [batch, heads, seq_len, head_dim], got shape {s}"
-    if q[:2] != k[:2] or k[:2] != v[:2]:
-        return f"`query` {q}, `key` {k} and `value` {v} must share batch and heads (dims 0, 1)"
-    if q[3] != k[3]:
-        return f"`query` {q} and `key` {k} must share the head dim (dim 3)"
-    if k[2] != v[2]:
-        return f"`key` {k} and `value` {v} must share the sequence length (dim 2)"
+    if not _broadcasts([q[:-2], k[:-2], v[:-2]]):
+        return f"the batch dims of `query` {q}, `key` {k} and `value` {v} do not broadcast"
+    if q[-1] != k[-1]:
+        return f"`query` {q} and `key` {k} must share the head dim (the last)"
+    if k[-2] != v[-2]:
+        return f"`key` {k} and `value` {v} must share the sequence length (the second-to-last)"
+    scores = [*np.broadcast_shapes(tuple(q[:-2]), tuple(k[:-2])), q[-2], k[-2]]
     for name in ("mask", "attn_bias"):
         t = args.get(name)
-        if t is not None and not _broadcasts([_shape(t), [q[0], q[1], q[2], k[2]]]):
+        if t is not None and not _broadcasts([_shape(t), scores]):
             return (
-                f"`{name}` {_shape(t)} must broadcast to [batch, heads, query len, key len] = "
-                f"{[q[0], q[1], q[2], k[2]]}"
+                f"`{name}` {_shape(t)} must broadcast to [..., query length, key length] = "
+                f"{scores}"
             )
     return None
 

@@ -59,7 +59,10 @@ def test_check_catches_a_hand_edit(tmp_path, capsys):
     capsys.readouterr()
     assert generate(MINI, out, "--check") == 1
     captured = capsys.readouterr()
-    assert "-        ctx = rhs.context" in captured.out and "+        ctx = lhs.context" in captured.out
+    assert (
+        "-        ctx = rhs.context" in captured.out
+        and "+        ctx = lhs.context" in captured.out
+    )
     assert "make generate" in captured.err
 
 

@@ -24,7 +24,7 @@ def new_param_id() -> int:
 
 
 def is_float(tensor) -> bool:
-    return np.issubdtype(tensor.dtype, np.floating)
+    return tensor.tensor_kind().value == "Float"  # bfloat16 too, which numpy does not call floating
 
 
 def _flatten(path, value):

@@ -3,7 +3,7 @@ PyTorch's `clip_grad_norm_`, one scale for all gradients from their total norm."
 
 import math
 
-import numpy as np
+import ml_dtypes
 
 
 def clip_by_value(grad, threshold: float):
@@ -16,7 +16,8 @@ def clip_by_norm(grad, threshold: float):
     """The gradient scaled by min(1, threshold / (its L2 norm + the dtype's smallest positive
     normal)): one norm per parameter, not a global norm."""
     norm = (grad * grad).sum().sqrt()
-    coef = (norm + float(np.finfo(grad.dtype).tiny)).recip() * threshold
+    tiny = float(ml_dtypes.finfo(grad.dtype).tiny)  # numpy's finfo does not know bfloat16
+    coef = (norm + tiny).recip() * threshold
     return grad * coef.clamp_max(1.0)
 
 

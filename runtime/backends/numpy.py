@@ -6,6 +6,7 @@ written here is what numpy does better, or what the standard does not have.
 
 from types import SimpleNamespace
 
+import ml_dtypes
 import numpy as np
 from scipy import special
 
@@ -45,10 +46,14 @@ XP.min = lambda x, /, *, axis=None, keepdims=False: np.minimum.reduce(
 )
 
 
+BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
+
+
 class NumPyBackend(NumPyConvKernels, NumPyPoolKernels, ArrayBackend):
     name = "numpy"
     variant = "NumPy"
     xp = XP
+    accumulators = {BFLOAT16: np.dtype(np.float32)}  # sums of bfloat16 in float32, as torch
 
     def __init__(self):
         self.rng = np.random.default_rng()
@@ -123,7 +128,7 @@ class NumPyBackend(NumPyConvKernels, NumPyPoolKernels, ArrayBackend):
     @rank0_as_vector
     def float_mean_dim(self, tensor, dim):
         # np.mean's Python wrapper costs more than an 8x8 mean; it sums float16 in float32
-        wide = np.float32 if tensor.dtype == np.float16 else None
+        wide = np.float32 if tensor.dtype in (np.float16, BFLOAT16) else None
         total = np.add.reduce(tensor, axis=dim, keepdims=True, dtype=wide)
         return (total / tensor.shape[dim]).astype(tensor.dtype, copy=False)
 
@@ -132,7 +137,8 @@ class NumPyBackend(NumPyConvKernels, NumPyPoolKernels, ArrayBackend):
         # costs 2.5x more on an 8x8 (np.dot, the function, pays for __array_function__).
         if lhs.ndim == 2 and rhs.ndim == 2:
             return lhs.dot(rhs)
-        return lhs @ rhs
+        out = lhs @ rhs
+        return out if out.dtype == lhs.dtype else out.astype(lhs.dtype)  # bfloat16's @ widens
 
     def float_sum(self, tensor):
         # numpy's reduce machinery costs 0.8 us before it adds a thing. Up to its pairwise

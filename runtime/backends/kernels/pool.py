@@ -20,6 +20,11 @@ from runtime.errors import user_call
 def pool_options(x, kernel_size, stride, padding, dilation=1):
     """The options of an N-d pool as tuples; `stride=None` means the kernel size."""
     n = x.ndim - 2
+    if not isinstance(kernel_size, int) and len(kernel_size) != n:  # a 1-d pool of a 4-d x
+        raise ValueError(
+            f"{user_call('pool')}: {len(kernel_size)} spatial dims expected, x has shape "
+            f"{list(x.shape)}"
+        )
     kernel = as_tuple(kernel_size, n)
     stride = kernel if stride is None else as_tuple(stride, n)
     return kernel, stride, as_tuple(padding, n), as_tuple(dilation, n)

@@ -34,23 +34,31 @@ class ReduceKernels:
     def _full(self, value):
         return self.xp.reshape(value, (1,))
 
+    def _accumulated(self, reduce, tensor, **kwargs):
+        """`reduce` in the backend's accumulator for the dtype (bfloat16 in float32 on numpy,
+        as torch does it), the result in the tensor's dtype."""
+        wide = self.accumulators.get(tensor.dtype)
+        if wide is None:
+            return reduce(tensor, dtype=tensor.dtype, **kwargs)
+        return self.xp.astype(reduce(tensor, dtype=wide, **kwargs), tensor.dtype)
+
     def float_sum(self, tensor):
-        return self._full(self.xp.sum(tensor, dtype=tensor.dtype))
+        return self._full(self._accumulated(self.xp.sum, tensor))
 
     int_sum = float_sum
 
     def float_sum_dim(self, tensor, dim):
-        return self.xp.sum(tensor, axis=dim, keepdims=True, dtype=tensor.dtype)
+        return self._accumulated(self.xp.sum, tensor, axis=dim, keepdims=True)
 
     int_sum_dim = float_sum_dim
 
     def float_prod(self, tensor):
-        return self._full(self.xp.prod(tensor, dtype=tensor.dtype))
+        return self._full(self._accumulated(self.xp.prod, tensor))
 
     int_prod = float_prod
 
     def float_prod_dim(self, tensor, dim):
-        return self.xp.prod(tensor, axis=dim, keepdims=True, dtype=tensor.dtype)
+        return self._accumulated(self.xp.prod, tensor, axis=dim, keepdims=True)
 
     int_prod_dim = float_prod_dim
 
