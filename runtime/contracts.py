@@ -2,9 +2,10 @@
 our words and the same on every backend.
 
 They are checked on the slow path only: a dispatch function runs its kernel, and only when the
-kernel raises does it call `check_contract`, which raises a ValueError naming the op and the
-shapes if the contract is broken (the backend's own error becomes its cause), and otherwise
-lets the backend's error through. A call that succeeds pays nothing.
+kernel raises does it call `check_contract`, which raises a ValueError naming the call the user
+made and the shapes if the contract is broken (the backend's own error becomes its cause), a
+MemoryError if the backend could not allocate, and otherwise lets the backend's error through.
+A call that succeeds pays nothing.
 """
 
 import math
@@ -177,7 +178,7 @@ def _reshape(args):
 
 
 def _sliced(args):
-    (name, t), *rest = _tensors(args)
+    (name, t), *_ = _tensors(args)
     if len(args["slices"]) > len(_shape(t)):
         return f"{len(args['slices'])} ranges for `{name}` of shape {_shape(t)}: at most one a dim"
     return None
@@ -232,11 +233,11 @@ def _deform(args):
     x, weight = _shape(args["x"]), _shape(args["weight"])
     groups, offset_groups = args["weight_groups"], args["offset_groups"]
     taps = weight[2] * weight[3]
-    out = [x[0], None, *_blocks(x[2:], {**args, "kernel_size": weight[2:]})]
+    out_size = _blocks(x[2:], {**args, "kernel_size": weight[2:]})  # the output's [h, w]
     expected = {
         "weight": [weight[0], x[1] // groups, *weight[2:]],
-        "offset": [out[0], 2 * offset_groups * taps, *out[2:]],
-        "mask": [out[0], offset_groups * taps, *out[2:]],
+        "offset": [x[0], 2 * offset_groups * taps, *out_size],
+        "mask": [x[0], offset_groups * taps, *out_size],
         "bias": [weight[0]],
     }
     for name, shape in expected.items():

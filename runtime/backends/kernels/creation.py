@@ -16,8 +16,8 @@ def check_allocation(op: str, shape, dtype) -> None:
     nbytes = math.prod(shape) * np.dtype(dtype).itemsize
     if nbytes > PHYSICAL_MEMORY:
         raise MemoryError(
-            f"{user_call(op)}: a {np.dtype(dtype)} tensor of shape {list(shape)} needs {nbytes:,} bytes, "
-            f"more than this machine's {PHYSICAL_MEMORY:,}"
+            f"{user_call(op)}: a tensor of shape {list(shape)} and dtype {np.dtype(dtype)} needs "
+            f"{nbytes:,} bytes, more than this machine's {PHYSICAL_MEMORY:,}"
         )
 
 
