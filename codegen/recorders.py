@@ -106,9 +106,10 @@ class _Decisions:
             name=op.name,
             args=", ".join(op.args),
             prologue=(*self._bind(), *self._forward(), *self._order(), *self._tracked()),
-            untracked_test=(
+            untracked_test=(  # inside `no_grad` an op records nothing, whatever it is given
                 f"not ({' or '.join(tracked)})" if len(tracked) > 1 else f"not {tracked[0]}"
-            ),
+            )
+            + " or GRAD_MODE.paused",
             untracked=self._wrap("untracked_node(order)") if one_output else self._untracked(),
             record=self._record(),
             node=node,
