@@ -11,7 +11,7 @@ import torch
 from safetensors.numpy import save_file
 
 from burnpy import nn, optim
-from generated import Device, Tensor, no_grad
+from generated import Device, Tensor, module, no_grad
 
 BACKENDS = {"numpy": Device.numpy(), "torch": Device.torch()}
 DEVICES = {
@@ -109,6 +109,28 @@ def test_no_grad_records_nothing_and_nests(device):
     assert outside.is_tracked()
     np.testing.assert_allclose(w.grad(outside.backward()).to_numpy(), [3.0, 12.0])
     np.testing.assert_allclose(w.grad(before.backward()).to_numpy(), [2.0, 4.0])
+
+
+@pytest.mark.parametrize("device", ["numpy-autodiff", "torch-balanced"])
+def test_no_grad_covers_list_optional_and_multi_output_recorders(device):
+    """Every recorder shape consults no_grad: a list of inputs (cat), an optional input
+    (linear's bias), several float outputs (rfft); values still numpy's."""
+    d = DEVICES[device]
+    x = np.array([[0.5, -1.0, 2.0, 0.25]])
+    w = np.arange(8.0).reshape(4, 2) / 8
+    b = np.array([0.1, -0.2])
+    xt, wt, bt = (Tensor.from_data(a, device=d).require_grad() for a in (x, w, b))
+    with no_grad():
+        joined = Tensor.cat([xt, xt], 0)
+        projected = module.linear(xt, wt, bt)
+        real, imag = module.rfft(xt, 1)
+    for result in (joined, projected, real, imag):
+        assert result.is_autodiff() and not result.is_tracked()
+    np.testing.assert_allclose(joined.to_numpy(), np.concatenate([x, x]))
+    np.testing.assert_allclose(projected.to_numpy(), x @ w + b, rtol=1e-6)
+    np.testing.assert_allclose(real.to_numpy(), np.fft.rfft(x, axis=1).real, atol=1e-6)
+    np.testing.assert_allclose(imag.to_numpy(), np.fft.rfft(x, axis=1).imag, atol=1e-6)
+    assert module.rfft(xt, 1)[0].is_tracked() and module.linear(xt, wt, bt).is_tracked()
 
 
 def test_no_grad_is_a_decorator_and_per_thread():
