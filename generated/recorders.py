@@ -1,12 +1,14 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=4af5e13de8c02d7b body=911254a27f9f16ff
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=7bc247c8b12187a4 body=3bddbab70db44429
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node (its
 fields named: runtime/autodiff/recording.py's recorded_node) and the state its step needs:
 which inputs are tracked, the values their VJPs need (the rule's `saved`, in order), and under
-BalancedCheckpointing the recipe that recomputes a memory-bound output. The runtime's Autodiff specialization binds each factory to the inner backend's
-`forward`, the op's shared `BACKWARD` (its rule), the `inner` backend and `balanced` (whether it
-is the BalancedCheckpointing specialization).
+BalancedCheckpointing the recipe that recomputes a memory-bound output. With no input tracked,
+or inside `no_grad` (GRAD_MODE.paused, per thread), it records nothing: the output is untracked.
+The runtime's Autodiff specialization binds each factory to the inner backend's `forward`, the
+op's shared `BACKWARD` (its rule), the `inner` backend and `balanced` (whether it is the
+BalancedCheckpointing specialization).
 """
 
 from runtime.autodiff.recording import (
