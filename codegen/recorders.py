@@ -51,7 +51,7 @@ class Recorder:
     prologue: tuple[
         str, ...
     ]  # bind the inputs, run the forward, find the order and what is tracked
-    untracked_test: str  # true when no input is tracked
+    untracked_test: str  # true when no input is tracked, or inside `no_grad`
     untracked: str  # what it returns otherwise (the seed: an untracked op still gets a node)
     record: tuple[str, ...]  # what the step keeps, before its Node is made
     node: str  # the local the Node is bound to: `out_node`, or `hub` for several float outputs
