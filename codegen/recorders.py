@@ -51,7 +51,7 @@ class Recorder:
     prologue: tuple[
         str, ...
     ]  # bind the inputs, run the forward, find the order and what is tracked
-    untracked_test: str  # true when no input is tracked
+    untracked_test: str  # true when no input is tracked, or inside `no_grad`
     untracked: str  # what it returns otherwise (the seed: an untracked op still gets a node)
     record: tuple[str, ...]  # what the step keeps, before its Node is made
     node: str  # the local the Node is bound to: `out_node`, or `hub` for several float outputs
@@ -106,9 +106,10 @@ class _Decisions:
             name=op.name,
             args=", ".join(op.args),
             prologue=(*self._bind(), *self._forward(), *self._order(), *self._tracked()),
-            untracked_test=(
+            untracked_test=(  # inside `no_grad` an op records nothing, whatever it is given
                 f"not ({' or '.join(tracked)})" if len(tracked) > 1 else f"not {tracked[0]}"
-            ),
+            )
+            + " or GRAD_MODE.paused",
             untracked=self._wrap("untracked_node(order)") if one_output else self._untracked(),
             record=self._record(),
             node=node,

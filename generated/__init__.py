@@ -1,10 +1,11 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=1f595abfe60abd03 body=7ebdb3aa865c7bca
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=afdcfe8965955125 body=728427a3d476a28c
 """The generated package: `from generated import Device, Tensor`."""
 
 from generated.tensor import Tensor
 from generated import module  # after Tensor: it imports the dispatch layer
 from generated import loss
 from runtime.autodiff import introspect
+from runtime.autodiff.grad_mode import no_grad
 from runtime.autodiff.gradients import Gradients
 from runtime.autodiff.node import NodeId, Requirement
 from runtime.device import Device, GradientCheckpointingStrategy
@@ -21,6 +22,7 @@ __all__ = [
     "Requirement",
     "Tensor",
     "introspect",
+    "no_grad",
     "module",
     "loss",
 ]

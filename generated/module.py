@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=f85202876973c6bf body=fa6128f3777934b0
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=5335ea181f27f348 body=92212142855c3eaf
 """burn's ModuleOps as Python functions: `from generated import module`.
 
 Signatures as reference/module-api.md fixes them (burn's names; option structs as keyword
@@ -95,14 +95,14 @@ __all__ = [
 def embedding(weights: Tensor, indices: Tensor) -> Tensor:
     """The rows of weights [n, d] that indices [b, s] select: [b, s, d]."""
     weights = tensor_arg("embedding", "weights", weights, FLOAT)
-    check_dtype("embedding", weights.dtype, ("float32", "float64"))
+    check_dtype("embedding", weights.dtype, ("float32", "float64", "bfloat16"))
     return _embedding(weights, tensor_arg("embedding", "indices", indices, INT))
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """input [..., d_in] @ weight [d_in, d_out] (+ bias [d_out]): burn's layout, not torch's transposed one."""
     input = tensor_arg("linear", "input", input, FLOAT)
-    check_dtype("linear", input.dtype, ("float32", "float64"))
+    check_dtype("linear", input.dtype, ("float32", "float64", "bfloat16"))
     return _linear(
         input,
         tensor_arg("linear", "weight", weight, FLOAT),
@@ -123,7 +123,7 @@ def conv1d(
 ) -> Tensor:
     """A 1-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
     x = tensor_arg("conv1d", "x", x, FLOAT)
-    check_dtype("conv1d", x.dtype, ("float32", "float64"))
+    check_dtype("conv1d", x.dtype, ("float32", "float64", "bfloat16"))
     return _conv1d(
         x,
         tensor_arg("conv1d", "weight", weight, FLOAT),
@@ -149,7 +149,7 @@ def conv2d(
 ) -> Tensor:
     """A 2-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
     x = tensor_arg("conv2d", "x", x, FLOAT)
-    check_dtype("conv2d", x.dtype, ("float32", "float64"))
+    check_dtype("conv2d", x.dtype, ("float32", "float64", "bfloat16"))
     return _conv2d(
         x,
         tensor_arg("conv2d", "weight", weight, FLOAT),
@@ -175,7 +175,7 @@ def conv3d(
 ) -> Tensor:
     """A 3-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
     x = tensor_arg("conv3d", "x", x, FLOAT)
-    check_dtype("conv3d", x.dtype, ("float32", "float64"))
+    check_dtype("conv3d", x.dtype, ("float32", "float64", "bfloat16"))
     return _conv3d(
         x,
         tensor_arg("conv3d", "weight", weight, FLOAT),
@@ -201,7 +201,7 @@ def conv_transpose1d(
 ) -> Tensor:
     """A 1-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
     x = tensor_arg("conv_transpose1d", "x", x, FLOAT)
-    check_dtype("conv_transpose1d", x.dtype, ("float32", "float64"))
+    check_dtype("conv_transpose1d", x.dtype, ("float32", "float64", "bfloat16"))
     return _conv_transpose1d(
         x,
         tensor_arg("conv_transpose1d", "weight", weight, FLOAT),
@@ -227,7 +227,7 @@ def conv_transpose2d(
 ) -> Tensor:
     """A 2-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
     x = tensor_arg("conv_transpose2d", "x", x, FLOAT)
-    check_dtype("conv_transpose2d", x.dtype, ("float32", "float64"))
+    check_dtype("conv_transpose2d", x.dtype, ("float32", "float64", "bfloat16"))
     return _conv_transpose2d(
         x,
         tensor_arg("conv_transpose2d", "weight", weight, FLOAT),
@@ -253,7 +253,7 @@ def conv_transpose3d(
 ) -> Tensor:
     """A 3-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
     x = tensor_arg("conv_transpose3d", "x", x, FLOAT)
-    check_dtype("conv_transpose3d", x.dtype, ("float32", "float64"))
+    check_dtype("conv_transpose3d", x.dtype, ("float32", "float64", "bfloat16"))
     return _conv_transpose3d(
         x,
         tensor_arg("conv_transpose3d", "weight", weight, FLOAT),
@@ -276,7 +276,7 @@ def unfold4d(
 ) -> Tensor:
     """The sliding blocks of x [b, c, h, w] as columns: [b, c * kh * kw, blocks]."""
     x = tensor_arg("unfold4d", "x", x, FLOAT)
-    check_dtype("unfold4d", x.dtype, ("float32", "float64"))
+    check_dtype("unfold4d", x.dtype, ("float32", "float64", "bfloat16"))
     return _unfold4d(
         x,
         ints_arg("unfold4d", "kernel_size", kernel_size, 2, nonzero=True),
@@ -297,7 +297,7 @@ def fold4d(
 ) -> Tensor:
     """The inverse of unfold4d: columns [b, c * kh * kw, blocks] summed back into [b, c, h, w]."""
     x = tensor_arg("fold4d", "x", x, FLOAT)
-    check_dtype("fold4d", x.dtype, ("float32", "float64"))
+    check_dtype("fold4d", x.dtype, ("float32", "float64", "bfloat16"))
     return _fold4d(
         x,
         ints_arg("fold4d", "output_size", output_size, 2),
@@ -319,7 +319,7 @@ def max_pool1d(
 ) -> Tensor:
     """The maximum of each 1-d window of x (stride None: kernel_size; padding counts as -inf)."""
     x = tensor_arg("max_pool1d", "x", x, FLOAT)
-    check_dtype("max_pool1d", x.dtype, ("float32", "float64"))
+    check_dtype("max_pool1d", x.dtype, ("float32", "float64", "bfloat16"))
     return _max_pool1d(
         x,
         ints_arg("max_pool1d", "kernel_size", kernel_size, 1, nonzero=True),
@@ -341,7 +341,7 @@ def max_pool1d_with_indices(
 ) -> tuple[Tensor, Tensor]:
     """The maximum of each 1-d window of x (stride None: kernel_size; padding counts as -inf) and the flat index (h * W + w) of each maximum."""
     x = tensor_arg("max_pool1d_with_indices", "x", x, FLOAT)
-    check_dtype("max_pool1d_with_indices", x.dtype, ("float32", "float64"))
+    check_dtype("max_pool1d_with_indices", x.dtype, ("float32", "float64", "bfloat16"))
     return _max_pool1d_with_indices(
         x,
         ints_arg("max_pool1d_with_indices", "kernel_size", kernel_size, 1, nonzero=True),
@@ -363,7 +363,7 @@ def max_pool2d(
 ) -> Tensor:
     """The maximum of each 2-d window of x (stride None: kernel_size; padding counts as -inf)."""
     x = tensor_arg("max_pool2d", "x", x, FLOAT)
-    check_dtype("max_pool2d", x.dtype, ("float32", "float64"))
+    check_dtype("max_pool2d", x.dtype, ("float32", "float64", "bfloat16"))
     return _max_pool2d(
         x,
         ints_arg("max_pool2d", "kernel_size", kernel_size, 2, nonzero=True),
@@ -385,7 +385,7 @@ def max_pool2d_with_indices(
 ) -> tuple[Tensor, Tensor]:
     """The maximum of each 2-d window of x (stride None: kernel_size; padding counts as -inf) and the flat index (h * W + w) of each maximum."""
     x = tensor_arg("max_pool2d_with_indices", "x", x, FLOAT)
-    check_dtype("max_pool2d_with_indices", x.dtype, ("float32", "float64"))
+    check_dtype("max_pool2d_with_indices", x.dtype, ("float32", "float64", "bfloat16"))
     return _max_pool2d_with_indices(
         x,
         ints_arg("max_pool2d_with_indices", "kernel_size", kernel_size, 2, nonzero=True),
@@ -407,7 +407,7 @@ def avg_pool1d(
 ) -> Tensor:
     """The mean of each 1-d window of x (stride None: kernel_size; count_include_pad: padding counts in the divisor)."""
     x = tensor_arg("avg_pool1d", "x", x, FLOAT)
-    check_dtype("avg_pool1d", x.dtype, ("float32", "float64"))
+    check_dtype("avg_pool1d", x.dtype, ("float32", "float64", "bfloat16"))
     return _avg_pool1d(
         x,
         ints_arg("avg_pool1d", "kernel_size", kernel_size, 1, nonzero=True),
@@ -429,7 +429,7 @@ def avg_pool2d(
 ) -> Tensor:
     """The mean of each 2-d window of x (stride None: kernel_size; count_include_pad: padding counts in the divisor)."""
     x = tensor_arg("avg_pool2d", "x", x, FLOAT)
-    check_dtype("avg_pool2d", x.dtype, ("float32", "float64"))
+    check_dtype("avg_pool2d", x.dtype, ("float32", "float64", "bfloat16"))
     return _avg_pool2d(
         x,
         ints_arg("avg_pool2d", "kernel_size", kernel_size, 2, nonzero=True),
@@ -443,7 +443,7 @@ def avg_pool2d(
 def adaptive_avg_pool1d(x: Tensor, output_size: int | Sequence[int]) -> Tensor:
     """The mean of each of output_size 1-d windows spanning x (burn's start/end index formulas)."""
     x = tensor_arg("adaptive_avg_pool1d", "x", x, FLOAT)
-    check_dtype("adaptive_avg_pool1d", x.dtype, ("float32", "float64"))
+    check_dtype("adaptive_avg_pool1d", x.dtype, ("float32", "float64", "bfloat16"))
     return _adaptive_avg_pool1d(
         x, ints_arg("adaptive_avg_pool1d", "output_size", output_size, 1, nonzero=True)
     )
@@ -452,7 +452,7 @@ def adaptive_avg_pool1d(x: Tensor, output_size: int | Sequence[int]) -> Tensor:
 def adaptive_avg_pool2d(x: Tensor, output_size: int | Sequence[int]) -> Tensor:
     """The mean of each of output_size 2-d windows spanning x (burn's start/end index formulas)."""
     x = tensor_arg("adaptive_avg_pool2d", "x", x, FLOAT)
-    check_dtype("adaptive_avg_pool2d", x.dtype, ("float32", "float64"))
+    check_dtype("adaptive_avg_pool2d", x.dtype, ("float32", "float64", "bfloat16"))
     return _adaptive_avg_pool2d(
         x, ints_arg("adaptive_avg_pool2d", "output_size", output_size, 2, nonzero=True)
     )
@@ -461,7 +461,7 @@ def adaptive_avg_pool2d(x: Tensor, output_size: int | Sequence[int]) -> Tensor:
 def adaptive_avg_pool3d(x: Tensor, output_size: int | Sequence[int]) -> Tensor:
     """The mean of each of output_size 3-d windows spanning x (burn's start/end index formulas)."""
     x = tensor_arg("adaptive_avg_pool3d", "x", x, FLOAT)
-    check_dtype("adaptive_avg_pool3d", x.dtype, ("float32", "float64"))
+    check_dtype("adaptive_avg_pool3d", x.dtype, ("float32", "float64", "bfloat16"))
     return _adaptive_avg_pool3d(
         x, ints_arg("adaptive_avg_pool3d", "output_size", output_size, 3, nonzero=True)
     )
@@ -522,7 +522,7 @@ def batch_norm(
 ) -> Tensor:
     """Normalises each channel (dim 1) with the given statistics, then scales by gamma and shifts by beta."""
     input = tensor_arg("batch_norm", "input", input, FLOAT)
-    check_dtype("batch_norm", input.dtype, ("float32", "float64"))
+    check_dtype("batch_norm", input.dtype, ("float32", "float64", "bfloat16"))
     return _batch_norm(
         input,
         tensor_arg("batch_norm", "gamma", gamma, FLOAT),
@@ -556,7 +556,7 @@ def ctc_loss(
 ) -> Tensor:
     """The CTC loss of each sample [N] from log-probabilities [T, N, C]; an unreachable target costs +inf (gradient 0)."""
     log_probs = tensor_arg("ctc_loss", "log_probs", log_probs, FLOAT)
-    check_dtype("ctc_loss", log_probs.dtype, ("float32", "float64"))
+    check_dtype("ctc_loss", log_probs.dtype, ("float32", "float64", "bfloat16"))
     return _ctc_loss(
         log_probs,
         tensor_arg("ctc_loss", "targets", targets, INT),

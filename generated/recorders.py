@@ -1,16 +1,19 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=b1c4b9254e3678ec body=1faae34611b458aa
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=7bc247c8b12187a4 body=3bddbab70db44429
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node (its
 fields named: runtime/autodiff/recording.py's recorded_node) and the state its step needs:
 which inputs are tracked, the values their VJPs need (the rule's `saved`, in order), and under
-BalancedCheckpointing the recipe that recomputes a memory-bound output. The runtime's Autodiff specialization binds each factory to the inner backend's
-`forward`, the op's shared `BACKWARD` (its rule), the `inner` backend and `balanced` (whether it
-is the BalancedCheckpointing specialization).
+BalancedCheckpointing the recipe that recomputes a memory-bound output. With no input tracked,
+or inside `no_grad` (GRAD_MODE.paused, per thread), it records nothing: the output is untracked.
+The runtime's Autodiff specialization binds each factory to the inner backend's `forward`, the
+op's shared `BACKWARD` (its rule), the `inner` backend and `balanced` (whether it is the
+BalancedCheckpointing specialization).
 """
 
 from runtime.autodiff.recording import (
     COMPUTE_BOUND,
+    GRAD_MODE,
     MEMORY_BOUND,
     NONE,
     SELF,
@@ -34,7 +37,7 @@ def record_float_add(forward, BACKWARD, inner, balanced):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
@@ -64,7 +67,7 @@ def record_float_add_scalar(forward, BACKWARD, inner, balanced):
         out = forward(lhs_value, rhs)
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
+        if not lhs_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
@@ -94,7 +97,7 @@ def record_float_sub(forward, BACKWARD, inner, balanced):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
@@ -124,7 +127,7 @@ def record_float_sub_scalar(forward, BACKWARD, inner, balanced):
         out = forward(lhs_value, rhs)
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
+        if not lhs_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
@@ -154,7 +157,7 @@ def record_float_mul(forward, BACKWARD, inner, balanced):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
@@ -185,7 +188,7 @@ def record_float_mul_scalar(forward, BACKWARD, inner, balanced):
         out = forward(lhs_value, rhs)
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
+        if not lhs_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
@@ -216,7 +219,7 @@ def record_float_div(forward, BACKWARD, inner, balanced):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
@@ -247,7 +250,7 @@ def record_float_div_scalar(forward, BACKWARD, inner, balanced):
         out = forward(lhs_value, rhs)
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
+        if not lhs_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
@@ -273,7 +276,7 @@ def record_float_neg(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -304,7 +307,7 @@ def record_float_matmul(forward, BACKWARD, inner, balanced):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
@@ -338,7 +341,7 @@ def record_float_remainder(forward, BACKWARD, inner, balanced):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
@@ -369,7 +372,7 @@ def record_float_remainder_scalar(forward, BACKWARD, inner, balanced):
         out = forward(lhs_value, rhs)
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
+        if not lhs_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
@@ -399,7 +402,7 @@ def record_float_cross(forward, BACKWARD, inner, balanced):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
@@ -433,7 +436,7 @@ def record_float_powf(forward, BACKWARD, inner, balanced):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
@@ -468,7 +471,7 @@ def record_float_powf_scalar_impl(forward, BACKWARD, inner, balanced):
         out = forward(lhs_value, rhs)
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
+        if not lhs_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
@@ -494,7 +497,7 @@ def record_float_powi(forward, BACKWARD, inner, balanced):
         out = forward(lhs_value, rhs)
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked:
+        if not lhs_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
@@ -520,7 +523,7 @@ def record_float_clamp(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, min, max)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -548,7 +551,7 @@ def record_float_clamp_min(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, min)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -576,7 +579,7 @@ def record_float_clamp_max(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, max)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -604,7 +607,7 @@ def record_float_exp(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -631,7 +634,7 @@ def record_float_square(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -658,7 +661,7 @@ def record_float_log(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -685,7 +688,7 @@ def record_float_sqrt(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -712,7 +715,7 @@ def record_float_abs(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -739,7 +742,7 @@ def record_float_sign(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -765,7 +768,7 @@ def record_float_tanh(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -792,7 +795,7 @@ def record_float_log1p(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -819,7 +822,7 @@ def record_float_recip(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -846,7 +849,7 @@ def record_float_sin(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -873,7 +876,7 @@ def record_float_cos(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -900,7 +903,7 @@ def record_float_tan(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -927,7 +930,7 @@ def record_float_sinh(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -954,7 +957,7 @@ def record_float_cosh(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -981,7 +984,7 @@ def record_float_asin(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -1008,7 +1011,7 @@ def record_float_acos(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -1035,7 +1038,7 @@ def record_float_atan(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -1062,7 +1065,7 @@ def record_float_asinh(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -1089,7 +1092,7 @@ def record_float_acosh(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -1116,7 +1119,7 @@ def record_float_atanh(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -1148,7 +1151,7 @@ def record_float_atan2(forward, BACKWARD, inner, balanced):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
@@ -1184,7 +1187,7 @@ def record_float_hypot(forward, BACKWARD, inner, balanced):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked):
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
@@ -1213,7 +1216,7 @@ def record_float_erf(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -1240,7 +1243,7 @@ def record_float_round(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -1267,7 +1270,7 @@ def record_float_floor(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -1294,7 +1297,7 @@ def record_float_ceil(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -1321,7 +1324,7 @@ def record_float_trunc(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -1348,7 +1351,7 @@ def record_relu(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -1380,7 +1383,7 @@ def record_relu_backward(forward, BACKWARD, inner, balanced):
             order = grad_node.order
         output_tracked = output_node.requirement is not NONE
         grad_tracked = grad_node.requirement is not NONE
-        if not (output_tracked or grad_tracked):
+        if not (output_tracked or grad_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and output_tracked and grad_tracked
         output_held = (
@@ -1413,7 +1416,7 @@ def record_leaky_relu(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, negative_slope)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -1446,7 +1449,7 @@ def record_prelu(forward, BACKWARD, inner, balanced):
             order = alpha_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         alpha_tracked = alpha_node.requirement is not NONE
-        if not (tensor_tracked or alpha_tracked):
+        if not (tensor_tracked or alpha_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and tensor_tracked and alpha_tracked
         tensor_held = (
@@ -1481,7 +1484,7 @@ def record_gelu(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -1513,7 +1516,7 @@ def record_gelu_backward(forward, BACKWARD, inner, balanced):
             order = grad_node.order
         x_tracked = x_node.requirement is not NONE
         grad_tracked = grad_node.requirement is not NONE
-        if not (x_tracked or grad_tracked):
+        if not (x_tracked or grad_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and x_tracked and grad_tracked
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
@@ -1544,7 +1547,7 @@ def record_sigmoid(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -1576,7 +1579,7 @@ def record_sigmoid_backward(forward, BACKWARD, inner, balanced):
             order = grad_node.order
         output_tracked = output_node.requirement is not NONE
         grad_tracked = grad_node.requirement is not NONE
-        if not (output_tracked or grad_tracked):
+        if not (output_tracked or grad_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and output_tracked and grad_tracked
         output_held = (
@@ -1609,7 +1612,7 @@ def record_log_sigmoid(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -1641,7 +1644,7 @@ def record_log_sigmoid_backward(forward, BACKWARD, inner, balanced):
             order = grad_node.order
         x_tracked = x_node.requirement is not NONE
         grad_tracked = grad_node.requirement is not NONE
-        if not (x_tracked or grad_tracked):
+        if not (x_tracked or grad_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and x_tracked and grad_tracked
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
@@ -1672,7 +1675,7 @@ def record_softmax(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dim)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = recorded_node(
             parents=[tensor_node.id],
@@ -1695,7 +1698,7 @@ def record_log_softmax(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dim)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = recorded_node(
             parents=[tensor_node.id],
@@ -1718,7 +1721,7 @@ def record_float_sum(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = recorded_node(
             parents=[tensor_node.id],
@@ -1740,7 +1743,7 @@ def record_float_sum_dim(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dim)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = recorded_node(
             parents=[tensor_node.id],
@@ -1763,7 +1766,7 @@ def record_float_mean(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = recorded_node(
             parents=[tensor_node.id],
@@ -1785,7 +1788,7 @@ def record_float_mean_dim(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dim)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = recorded_node(
             parents=[tensor_node.id],
@@ -1808,7 +1811,7 @@ def record_float_prod(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -1833,7 +1836,7 @@ def record_float_prod_dim(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dim)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -1860,7 +1863,7 @@ def record_float_max_dim_with_indices(forward, BACKWARD, inner, balanced):
         out = result[0]
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return (AutodiffTensor(out, untracked_node(order)), result[1])
         out_node = recorded_node(
             parents=[tensor_node.id],
@@ -1884,7 +1887,7 @@ def record_float_min_dim_with_indices(forward, BACKWARD, inner, balanced):
         out = result[0]
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return (AutodiffTensor(out, untracked_node(order)), result[1])
         out_node = recorded_node(
             parents=[tensor_node.id],
@@ -1907,7 +1910,7 @@ def record_float_cumsum(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dim)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = recorded_node(
             parents=[tensor_node.id],
@@ -1930,7 +1933,7 @@ def record_float_cumprod(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dim)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -1956,7 +1959,7 @@ def record_float_cummin(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dim)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -1982,7 +1985,7 @@ def record_float_cummax(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dim)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -2009,7 +2012,7 @@ def record_float_sort_with_indices(forward, BACKWARD, inner, balanced):
         out = result[0]
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return (AutodiffTensor(out, untracked_node(order)), result[1])
         out_node = recorded_node(
             parents=[tensor_node.id],
@@ -2033,7 +2036,7 @@ def record_float_topk_with_indices(forward, BACKWARD, inner, balanced):
         out = result[0]
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return (AutodiffTensor(out, untracked_node(order)), result[1])
         out_node = recorded_node(
             parents=[tensor_node.id],
@@ -2056,7 +2059,7 @@ def record_float_reshape(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, shape)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -2084,7 +2087,7 @@ def record_float_swap_dims(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dim1, dim2)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -2112,7 +2115,7 @@ def record_float_permute(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, axes)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -2140,7 +2143,7 @@ def record_float_flip(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, axes)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -2168,7 +2171,7 @@ def record_float_expand(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, shape)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -2195,7 +2198,7 @@ def record_float_repeat_dim(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dim, times)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -2223,7 +2226,7 @@ def record_float_slice(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, slices)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -2256,7 +2259,7 @@ def record_float_slice_assign(forward, BACKWARD, inner, balanced):
             order = value_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
-        if not (tensor_tracked or value_tracked):
+        if not (tensor_tracked or value_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and tensor_tracked and value_tracked
         tensor_held = (
@@ -2292,7 +2295,7 @@ def record_float_cat(forward, BACKWARD, inner, balanced):
         order = max([n.order for n in tensors_nodes])
         tensors_parents = tuple([m if m.requirement is not NONE else None for m in tensors_nodes])
         tensors_tracked = any(tensors_parents)
-        if not tensors_tracked:
+        if not tensors_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         inputs = [tensors_parents]
         out_node = recorded_node(
@@ -2316,7 +2319,7 @@ def record_float_unfold(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dim, size, step)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = recorded_node(
             parents=[tensor_node.id],
@@ -2339,7 +2342,7 @@ def record_float_cast(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dtype)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = recorded_node(
             parents=[tensor_node.id],
@@ -2362,7 +2365,7 @@ def record_float_gather(forward, BACKWARD, inner, balanced):
         out = forward(dim, tensor_value, indices)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = recorded_node(
             parents=[tensor_node.id],
@@ -2390,7 +2393,7 @@ def record_float_scatter(forward, BACKWARD, inner, balanced):
             order = value_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
-        if not (tensor_tracked or value_tracked):
+        if not (tensor_tracked or value_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = recorded_node(
             parents=(
@@ -2427,7 +2430,7 @@ def record_float_scatter_add(forward, BACKWARD, inner, balanced):
             order = value_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
-        if not (tensor_tracked or value_tracked):
+        if not (tensor_tracked or value_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = recorded_node(
             parents=(
@@ -2454,7 +2457,7 @@ def record_float_select(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dim, indices)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -2487,7 +2490,7 @@ def record_float_select_assign(forward, BACKWARD, inner, balanced):
             order = value_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
-        if not (tensor_tracked or value_tracked):
+        if not (tensor_tracked or value_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and tensor_tracked and value_tracked
         tensor_held = (
@@ -2532,7 +2535,7 @@ def record_float_select_add(forward, BACKWARD, inner, balanced):
             order = value_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
-        if not (tensor_tracked or value_tracked):
+        if not (tensor_tracked or value_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and tensor_tracked and value_tracked
         tensor_held = (
@@ -2572,7 +2575,7 @@ def record_float_mask_where(forward, BACKWARD, inner, balanced):
             order = value_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
-        if not (tensor_tracked or value_tracked):
+        if not (tensor_tracked or value_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = recorded_node(
             parents=(
@@ -2599,7 +2602,7 @@ def record_float_mask_fill(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, mask, value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = recorded_node(
             parents=[tensor_node.id],
@@ -2622,7 +2625,7 @@ def record_float_mask_select(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, mask)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
@@ -2650,7 +2653,7 @@ def record_float_gather_nd(forward, BACKWARD, inner, balanced):
         out = forward(data_value, indices)
         order = data_node.order
         data_tracked = data_node.requirement is not NONE
-        if not data_tracked:
+        if not data_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = recorded_node(
             parents=[data_node.id],
@@ -2678,7 +2681,7 @@ def record_float_scatter_nd(forward, BACKWARD, inner, balanced):
             order = values_node.order
         data_tracked = data_node.requirement is not NONE
         values_tracked = values_node.requirement is not NONE
-        if not (data_tracked or values_tracked):
+        if not (data_tracked or values_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         data_held = data_node if balanced and data_node.properties is MEMORY_BOUND else data_value
         values_held = (
@@ -2714,7 +2717,7 @@ def record_float_grid_sample_2d(forward, BACKWARD, inner, balanced):
             order = grid_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         grid_tracked = grid_node.requirement is not NONE
-        if not (tensor_tracked or grid_tracked):
+        if not (tensor_tracked or grid_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -2752,7 +2755,7 @@ def record_float_to_device(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, device)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = recorded_node(
             parents=[tensor_node.id],
@@ -2775,7 +2778,7 @@ def record_embedding(forward, BACKWARD, inner, balanced):
         out = forward(weights_value, indices)
         order = weights_node.order
         weights_tracked = weights_node.requirement is not NONE
-        if not weights_tracked:
+        if not weights_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         weights_held = (
@@ -2813,7 +2816,7 @@ def record_linear(forward, BACKWARD, inner, balanced):
         input_tracked = input_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (input_tracked or weight_tracked or bias_tracked):
+        if not (input_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         input_held = (
             input_node if balanced and input_node.properties is MEMORY_BOUND else input_value
@@ -2863,7 +2866,7 @@ def record_conv1d(forward, BACKWARD, inner, balanced):
         x_tracked = x_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked):
+        if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         weight_held = (
@@ -2921,7 +2924,7 @@ def record_conv2d(forward, BACKWARD, inner, balanced):
         x_tracked = x_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked):
+        if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         weight_held = (
@@ -2979,7 +2982,7 @@ def record_conv3d(forward, BACKWARD, inner, balanced):
         x_tracked = x_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked):
+        if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         weight_held = (
@@ -3037,7 +3040,7 @@ def record_conv_transpose1d(forward, BACKWARD, inner, balanced):
         x_tracked = x_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked):
+        if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         weight_held = (
@@ -3095,7 +3098,7 @@ def record_conv_transpose2d(forward, BACKWARD, inner, balanced):
         x_tracked = x_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked):
+        if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         weight_held = (
@@ -3153,7 +3156,7 @@ def record_conv_transpose3d(forward, BACKWARD, inner, balanced):
         x_tracked = x_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked):
+        if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         weight_held = (
@@ -3199,7 +3202,7 @@ def record_unfold4d(forward, BACKWARD, inner, balanced):
         out = forward(x_value, kernel_size, stride, padding, dilation)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = recorded_node(
             parents=[x_node.id],
@@ -3222,7 +3225,7 @@ def record_fold4d(forward, BACKWARD, inner, balanced):
         out = forward(x_value, output_size, kernel_size, stride, padding, dilation)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = recorded_node(
             parents=[x_node.id],
@@ -3245,7 +3248,7 @@ def record_max_pool1d(forward, BACKWARD, inner, balanced):
         out = forward(x_value, kernel_size, stride, padding, dilation, ceil_mode)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = recorded_node(
@@ -3270,7 +3273,7 @@ def record_max_pool1d_with_indices(forward, BACKWARD, inner, balanced):
         out = result[0]
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             return (AutodiffTensor(out, untracked_node(order)), result[1])
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = recorded_node(
@@ -3294,7 +3297,7 @@ def record_max_pool2d(forward, BACKWARD, inner, balanced):
         out = forward(x_value, kernel_size, stride, padding, dilation, ceil_mode)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = recorded_node(
@@ -3319,7 +3322,7 @@ def record_max_pool2d_with_indices(forward, BACKWARD, inner, balanced):
         out = result[0]
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             return (AutodiffTensor(out, untracked_node(order)), result[1])
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = recorded_node(
@@ -3343,7 +3346,7 @@ def record_avg_pool1d(forward, BACKWARD, inner, balanced):
         out = forward(x_value, kernel_size, stride, padding, count_include_pad, ceil_mode)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = recorded_node(
@@ -3367,7 +3370,7 @@ def record_avg_pool2d(forward, BACKWARD, inner, balanced):
         out = forward(x_value, kernel_size, stride, padding, count_include_pad, ceil_mode)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = recorded_node(
@@ -3391,7 +3394,7 @@ def record_adaptive_avg_pool1d(forward, BACKWARD, inner, balanced):
         out = forward(x_value, output_size)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = recorded_node(
@@ -3415,7 +3418,7 @@ def record_adaptive_avg_pool2d(forward, BACKWARD, inner, balanced):
         out = forward(x_value, output_size)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = recorded_node(
@@ -3439,7 +3442,7 @@ def record_adaptive_avg_pool3d(forward, BACKWARD, inner, balanced):
         out = forward(x_value, output_size)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = recorded_node(
@@ -3463,7 +3466,7 @@ def record_interpolate(forward, BACKWARD, inner, balanced):
         out = forward(x_value, output_size, mode, align_corners)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked:
+        if not x_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = recorded_node(
@@ -3504,7 +3507,10 @@ def record_attention(forward, BACKWARD, inner, balanced):
         key_tracked = key_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
         attn_bias_tracked = attn_bias is not None and attn_bias_node.requirement is not NONE
-        if not (query_tracked or key_tracked or value_tracked or attn_bias_tracked):
+        if (
+            not (query_tracked or key_tracked or value_tracked or attn_bias_tracked)
+            or GRAD_MODE.paused
+        ):
             return AutodiffTensor(out, untracked_node(order))
         query_held = (
             query_node if balanced and query_node.properties is MEMORY_BOUND else query_value
@@ -3579,7 +3585,10 @@ def record_batch_norm(forward, BACKWARD, inner, balanced):
         beta_tracked = beta_node.requirement is not NONE
         mean_tracked = mean_node.requirement is not NONE
         variance_tracked = variance_node.requirement is not NONE
-        if not (input_tracked or gamma_tracked or beta_tracked or mean_tracked or variance_tracked):
+        if (
+            not (input_tracked or gamma_tracked or beta_tracked or mean_tracked or variance_tracked)
+            or GRAD_MODE.paused
+        ):
             return AutodiffTensor(out, untracked_node(order))
         input_held = (
             input_node if balanced and input_node.properties is MEMORY_BOUND else input_value
@@ -3651,7 +3660,7 @@ def record_layer_norm(forward, BACKWARD, inner, balanced):
         input_tracked = input_node.requirement is not NONE
         gamma_tracked = gamma_node.requirement is not NONE
         beta_tracked = beta is not None and beta_node.requirement is not NONE
-        if not (input_tracked or gamma_tracked or beta_tracked):
+        if not (input_tracked or gamma_tracked or beta_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         input_held = (
             input_node if balanced and input_node.properties is MEMORY_BOUND else input_value
@@ -3689,7 +3698,7 @@ def record_ctc_loss(forward, BACKWARD, inner, balanced):
         out = forward(log_probs_value, targets, input_lengths, target_lengths, blank)
         order = log_probs_node.order
         log_probs_tracked = log_probs_node.requirement is not NONE
-        if not log_probs_tracked:
+        if not log_probs_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         log_probs_held = (
             log_probs_node
@@ -3718,7 +3727,7 @@ def record_rfft(forward, BACKWARD, inner, balanced):
         out = (result[0], result[1])
         order = signal_node.order
         signal_tracked = signal_node.requirement is not NONE
-        if not signal_tracked:
+        if not signal_tracked or GRAD_MODE.paused:
             return (
                 AutodiffTensor(result[0], untracked_node(order)),
                 AutodiffTensor(result[1], untracked_node(order)),
@@ -3752,7 +3761,7 @@ def record_irfft(forward, BACKWARD, inner, balanced):
             order = spectrum_im_node.order
         spectrum_re_tracked = spectrum_re_node.requirement is not NONE
         spectrum_im_tracked = spectrum_im_node.requirement is not NONE
-        if not (spectrum_re_tracked or spectrum_im_tracked):
+        if not (spectrum_re_tracked or spectrum_im_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = recorded_node(
             parents=(
@@ -3815,7 +3824,10 @@ def record_deform_conv2d(forward, BACKWARD, inner, balanced):
         weight_tracked = weight_node.requirement is not NONE
         mask_tracked = mask is not None and mask_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked):
+        if (
+            not (x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked)
+            or GRAD_MODE.paused
+        ):
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         offset_held = (
@@ -3879,7 +3891,7 @@ def record_move_across(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, target, device)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked:
+        if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = recorded_node(
             parents=[tensor_node.id],

@@ -5,6 +5,7 @@ the dispatch functions take, or a TypeError / ValueError that says what was expe
 import math
 import sys
 
+import ml_dtypes  # registers bfloat16 with numpy: np.dtype("bfloat16")
 import numpy as np
 
 from runtime.device import Device
@@ -22,6 +23,7 @@ SUPPORTED_DTYPES = {
     np.dtype("float32"): FLOAT,
     np.dtype("float64"): FLOAT,
     np.dtype("float16"): FLOAT,
+    np.dtype(ml_dtypes.bfloat16): FLOAT,
     np.dtype("int32"): INT,
     np.dtype("int64"): INT,
     np.dtype("bool"): BOOL,

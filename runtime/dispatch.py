@@ -9,7 +9,12 @@ tensor instead of four, and a routing test is an identity check.
 from enum import Enum
 
 from runtime.device import AutodiffDevice, Device, DispatchDevice, GradientCheckpointingStrategy
-from runtime.errors import AUTODIFF_PRIMITIVE_NEEDS_CONTEXT, BurnPanic, StrategyMismatch
+from runtime.errors import (
+    AUTODIFF_PRIMITIVE_NEEDS_CONTEXT,
+    BurnPanic,
+    StrategyMismatch,
+    user_call,
+)
 
 
 class BackendTensor(Enum):
@@ -201,14 +206,15 @@ def check_dtypes(op: str, backend, first, other) -> None:
     first, other = backend.dtype(first), backend.dtype(other)
     if first != other:
         raise TypeError(
-            f"{op}: dtypes differ ({first} and {other}); convert one with `t.cast('{first}')`"
+            f"{user_call(op)}: dtypes differ ({first} and {other}); convert one with `t.cast('{first}')`"
         )
 
 
 def backend_mismatch(first: DispatchTensor, other: DispatchTensor) -> TypeError:
     return TypeError(
-        f"the tensors of one operation live on two backends: {Device(first.dispatch_device())} "
-        f"and {Device(other.dispatch_device())}; move one with `t.to_device(device)` first"
+        f"{user_call('the operation')}: the tensors live on two backends: "
+        f"{Device(first.dispatch_device())} and {Device(other.dispatch_device())}; move one with "
+        "`t.to_device(device)` first"
     )
 
 
@@ -216,6 +222,10 @@ def wrong_kind(expected: TensorKind, tensor: DispatchTensor) -> TypeError:
     got = tensor.kind.tensor_kind
     fix = {TensorKind.Float: "float()", TensorKind.Int: "int()", TensorKind.Bool: "bool()"}
     return TypeError(
-        f"expected a {expected.value} tensor, got a {got.value} tensor; convert it with "
-        f"`t.{fix[expected]}`"
+        f"{user_call('the operation')}: expected {_a(expected)} tensor, got {_a(got)} tensor; "
+        f"convert it with `t.{fix[expected]}`"
     )
+
+
+def _a(kind: TensorKind) -> str:
+    return f"an {kind.value}" if kind is TensorKind.Int else f"a {kind.value}"

@@ -328,37 +328,50 @@ class TensorBase(ComposedMethods, DispatchTensor):
         return self.lower_equal_elem(other) if is_scalar(other) else self.lower_equal(other)
 
     # -- Python indexing ----------------------------------------------------------------------
+    @property
+    def T(self):
+        """The last two dims swapped: burn's `transpose` (not numpy's reversal of every dim)."""
+        return self.transpose()
+
     def __getitem__(self, key):
         """numpy-style reading: ints drop their dim, Python slices keep Python's meaning, `...`
-        stands for the dims not named; a Bool tensor selects (`mask_select`), an Int tensor
-        selects rows of dim 0 (`select`). Built on `slice`; the result is a new tensor."""
-        if isinstance(key, TensorBase):
-            if key.kind.tensor_kind is BOOL:
-                return self.mask_select(key)
+        stands for the dims not named, None inserts a dim of size 1, and int lists, arrays or
+        Int tensors pick positions (numpy's advanced indexing: several broadcast together, their
+        dims go where the first one is if they are adjacent, else first). A Bool tensor selects
+        (`mask_select`). Built on `slice`, `select`, `permute` and `reshape`, so differentiable;
+        the result is a new tensor."""
+        if isinstance(key, TensorBase) and key.kind.tensor_kind is BOOL:
+            return self.mask_select(key)
+        if isinstance(key, TensorBase) and key.ndim == 1:
             return self.select(0, key)
         entries = list(key) if isinstance(key, tuple) else [key]
-        if entries.count(Ellipsis) > 1:
-            raise ValueError("an index can hold one `...`")
-        if Ellipsis in entries:
-            at = entries.index(Ellipsis)
-            entries[at : at + 1] = [slice(None)] * (self.ndim - len(entries) + 1)
-        if len(entries) > self.ndim:
+        ellipses = [i for i, entry in enumerate(entries) if entry is Ellipsis]  # not `==`
+        if len(ellipses) > 1:
+            raise ValueError("t[...]: an index can hold one `...`")
+        named = sum(entry is not None and entry is not Ellipsis for entry in entries)
+        if named > self.ndim:
             raise IndexOutOfRange(
-                f"too many indices ({len(entries)}) for a tensor of rank {self.ndim}"
+                f"t[...]: too many indices ({named}) for a tensor of rank {self.ndim} (shape "
+                f"{list(self.shape)})"
             )
-        kept = []
-        for dim, entry in enumerate(entries):
+        at = ellipses[0] if ellipses else len(entries)
+        entries[at : at + 1] = [slice(None)] * (self.ndim - named)
+        # beside an int list, an int is one too (numpy's rule, which decides where dims go)
+        arrays = any(not _basic(entry) for entry in entries)
+        slices, advanced, shape = [], {}, self.shape
+        for entry in entries:
+            if entry is None:
+                continue
+            dim, size = len(slices), shape[len(slices)]
             if isinstance(entry, slice):
-                kept.append(dim)
-            elif not isinstance(entry, int | np.integer) or isinstance(entry, bool):
-                raise TypeError(
-                    f"a tensor index holds ints, slices and `...`, got {type(entry).__name__}"
-                )
-        result = self.slice(entries)
-        if len(kept) == len(entries):
-            return result
-        kept += range(len(entries), self.ndim)
-        return result.reshape([result.shape[d] for d in kept] if kept else [])
+                slices.append(entry)
+            elif _basic(entry) and not arrays:
+                slices.append(_position(int(entry), dim, size))
+            else:
+                advanced[dim] = _positions(entry, dim, size)
+                slices.append(slice(None))
+        result = self.slice(slices) if any(s != slice(None) for s in slices) else self
+        return _reshaped(_picked(result, advanced), entries, advanced, result.shape)
 
     def full_like(self, fill_value):
         """A tensor of this one's shape, dtype and device, filled with `fill_value`."""
@@ -371,6 +384,94 @@ def _gradients(method: str, grads) -> None:
             f"{method}() takes the Gradients that `loss.backward()` returned, got "
             f"{type(grads).__name__}"
         )
+
+
+def _basic(entry) -> bool:
+    """A slice, None, `...` or an int: numpy's basic indexing."""
+    is_int = isinstance(entry, int | np.integer) and not isinstance(entry, bool)
+    return is_int or entry is None or entry is Ellipsis or isinstance(entry, slice)
+
+
+def _position(index: int, dim: int, size: int) -> int:
+    if not -size <= index < size:
+        raise IndexOutOfRange(
+            f"t[...]: index {index} is out of range for dim {dim} of size {size} (valid: "
+            f"{-size} to {size - 1})"
+        )
+    return index % size
+
+
+def _positions(entry, dim: int, size: int) -> np.ndarray:
+    """An advanced index (an int list or array, or an Int tensor) as int64 positions in range."""
+    if isinstance(entry, TensorBase):
+        if entry.kind.tensor_kind is not INT:
+            raise TypeError(
+                f"t[...]: a tensor inside an index must be an Int tensor, got "
+                f"{entry.kind.tensor_kind.value}; a Bool mask indexes alone, as `t[mask]`"
+            )
+        entry = entry.to_numpy()
+    values = np.asarray(entry)
+    if values.dtype == object or not (values.size == 0 or np.issubdtype(values.dtype, np.integer)):
+        raise TypeError(
+            "t[...]: an index holds ints, slices, `...`, None, and int lists, arrays or Int "
+            f"tensors; got {type(entry).__name__} {entry!r}"
+        )
+    values = values.astype(np.int64)
+    bad = values[(values < -size) | (values >= size)]
+    if bad.size:
+        _position(int(bad[0]), dim, size)
+    return values % size if size else values
+
+
+def _picked(tensor, advanced: dict):
+    """The positions of the advanced indices, broadcast together: their dims are moved first,
+    merged into one and selected from, giving [positions, *other dims]."""
+    if not advanced:
+        return tensor
+    dims = list(advanced)
+    try:
+        positions = np.broadcast_arrays(*advanced.values())
+    except ValueError:
+        shapes = " and ".join(str(list(a.shape)) for a in advanced.values())
+        raise IndexError(
+            f"t[...]: the int lists or arrays of one index must broadcast together, got shapes "
+            f"{shapes}"
+        ) from None
+    others = [d for d in range(tensor.ndim) if d not in advanced]
+    if dims + others != list(range(tensor.ndim)):
+        tensor = tensor.permute(dims + others)
+    sizes = [tensor.shape[i] for i in range(len(dims))]
+    merged = tensor.reshape([int(np.prod(sizes))] + list(tensor.shape[len(dims) :]))
+    flat = np.ravel_multi_index(positions, sizes).reshape(-1) if positions[0].size else []
+    index = type(tensor).from_data(flat, device=tensor.device().inner(), dtype="int64")
+    return merged.select(0, index)
+
+
+def _reshaped(tensor, entries, advanced: dict, sliced: tuple):
+    """The result in numpy's layout: int dims dropped, None dims inserted, the advanced indices'
+    broadcast shape where the first of them is (adjacent ones) or first (else)."""
+    picked = list(np.broadcast_shapes(*(a.shape for a in advanced.values()))) if advanced else []
+    dims = sorted(advanced)
+    adjacent = dims == list(range(dims[0], dims[0] + len(dims))) if dims else True
+    shape, dim, placed = [], 0, False
+    for entry in entries:
+        if entry is None:
+            shape.append(1)
+            continue
+        if dim in advanced:
+            if adjacent and not placed:
+                shape += picked
+            placed = True
+        elif isinstance(entry, slice):
+            shape.append(sliced[dim])
+        dim += 1
+    if not adjacent:
+        shape = picked + shape
+    if advanced and adjacent and dims[0] > 0:  # [positions, *others] -> the positions at dims[0]
+        before = dims[0]
+        order = list(range(1, before + 1)) + [0] + list(range(before + 1, tensor.ndim))
+        tensor = tensor.permute(order)
+    return tensor if list(tensor.shape) == shape else tensor.reshape(shape)
 
 
 def _rebuild(cls, values, device, require_grad):

@@ -59,7 +59,10 @@ def test_check_catches_a_hand_edit(tmp_path, capsys):
     capsys.readouterr()
     assert generate(MINI, out, "--check") == 1
     captured = capsys.readouterr()
-    assert "-    ctx = rhs.context" in captured.out and "+    ctx = lhs.context" in captured.out
+    assert (
+        "-        ctx = rhs.context" in captured.out
+        and "+        ctx = lhs.context" in captured.out
+    )
     assert "make generate" in captured.err
 
 
@@ -700,14 +703,14 @@ def test_the_op_reference_has_a_row_per_op_under_its_section(tmp_path):
     assert len(rows) == 8
     assert rows["float_mul"] == (
         "| `float_mul` | Element-wise product. | `t.mul(rhs)` `t * rhs` | "
-        "`float_mul(lhs: float, rhs: float) -> float` | float: float32, float64, float16 | "
+        "`float_mul(lhs: float, rhs: float) -> float` | float: float32, float64, float16, bfloat16 | "
         "memory-bound | numpy |"
     )
     assert rows["float_zeros"] == (
         "| `float_zeros` | A float tensor of zeros. | "
         "`Tensor.zeros(shape, *, device=None, dtype=None)` | "
         "`float_zeros(shape: shape, device: device, dtype: dtype) -> float` | "
-        "float: float32, float64, float16 | — | numpy |"
+        "float: float32, float64, float16, bfloat16 | — | numpy |"
     )
     assert rows["float_square"] == (
         "| `float_square` | Element-wise x * e^x, \\| included. | `t.square()` | "

@@ -262,8 +262,9 @@ def test_getitem_reads_like_numpy():
     assert x[2, 3].shape == () and x[2, 3].item() == X[2, 3]
     np.testing.assert_array_equal(x[x > 12.0].to_numpy(), X[X > 12.0])
     np.testing.assert_array_equal(x[T([3, 0, 3])].to_numpy(), X[[3, 0, 3]])
+    np.testing.assert_array_equal(x[None, :, [1, 0]].to_numpy(), X[None, :, [1, 0]])
     with pytest.raises(TypeError, match="ints, slices"):
-        x[None]
+        x["a"]
 
 
 def test_getitem_is_differentiable():

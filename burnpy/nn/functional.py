@@ -14,7 +14,7 @@ from generated import Distribution, Tensor, module
 
 
 def _check_float(name, tensor):
-    if not np.issubdtype(tensor.dtype, np.floating):
+    if tensor.tensor_kind().value != "Float":  # (bfloat16 is not np.floating)
         raise TypeError(f"{name} needs a Float tensor, got dtype {tensor.dtype}; call .float()")
 
 

@@ -25,7 +25,7 @@ def new_param_id() -> int:
 
 
 def is_float(tensor) -> bool:
-    return np.issubdtype(tensor.dtype, np.floating)
+    return tensor.tensor_kind().value == "Float"  # bfloat16 too, which numpy does not call floating
 
 
 def _flatten(path, value):
@@ -270,6 +270,38 @@ class Module:
         from burnpy.nn.record import load
 
         return load(self, path)
+
+    # -- state dicts (PyTorch's habit) ----------------------------------------------------------
+    def state_dict(self) -> dict:
+        """Every parameter and buffer as a numpy array (a copy), keyed by dotted name in
+        definition order (PyTorch's `state_dict`)."""
+        return {name: tensor.to_numpy() for name, _, _, tensor, _ in self._entries()}
+
+    def load_state_dict(self, state_dict, strict: bool = True):
+        """Load `state_dict` (dotted name -> numpy array or Tensor) in place, keeping devices,
+        param ids and Grad leaves; returns `(missing_keys, unexpected_keys)`. With `strict` a
+        name on one side only raises, naming it; dtypes and shapes must match either way, and
+        nothing changes unless every loaded value fits."""
+        from burnpy.nn.record import _assign
+
+        if not isinstance(state_dict, dict):
+            raise TypeError(
+                f"load_state_dict takes a dict of name -> array, got {type(state_dict).__name__}"
+            )
+        arrays = {k: np.asarray(v) for k, v in state_dict.items()}
+        return _assign(self, arrays, "the state dict", strict)
+
+    def cast(self, dtype) -> "Module":
+        """Every float parameter and buffer cast to `dtype` (e.g. "float64", "bfloat16"), in
+        place, keeping param ids and Grad leaves; returns the module."""
+
+        def cast(owner, path, tensor):
+            if not is_float(tensor):
+                return tensor
+            cast = tensor.cast(dtype)
+            return owner._as_param(path, cast) if owner._is_param(path, tensor) else cast
+
+        return self._map_tensors(cast)
 
     # -- display ------------------------------------------------------------------------------
     def extra_repr(self) -> str:

@@ -5,6 +5,7 @@ loaded in a new process matches an optimiser state saved with it.
 """
 
 import json
+from typing import NamedTuple
 
 import numpy as np
 from safetensors import safe_open
@@ -13,6 +14,14 @@ from safetensors.numpy import save_file
 from generated import Tensor
 
 _IDS = "burnpy.param_ids"
+
+
+class IncompatibleKeys(NamedTuple):
+    """What a load left alone (PyTorch's `load_state_dict` result): the module's names the
+    source lacked, and the source's names the module lacks."""
+
+    missing_keys: list
+    unexpected_keys: list
 
 
 def save(module, path) -> None:
@@ -41,17 +50,20 @@ def load(module, path):
     return module
 
 
-def _assign(module, arrays: dict, source: str) -> None:
-    """Put `arrays` into the module's tensors, in place, after checking names, dtypes, shapes."""
+def _assign(module, arrays: dict, source: str, strict: bool = True) -> IncompatibleKeys:
+    """Put `arrays` into the module's tensors, in place, after checking names, dtypes and
+    shapes: nothing changes unless every array fits. `strict=False` loads the names both sides
+    have and leaves the others (the result lists them)."""
     entries = list(module._entries())
     expected = [name for name, *_ in entries]
     missing = [name for name in expected if name not in arrays]
     unexpected = [name for name in arrays if name not in expected]
-    if missing or unexpected:
+    if strict and (missing or unexpected):
         raise ValueError(
             f"{source} does not match the module: missing keys {missing}, unexpected keys "
-            f"{unexpected}"
+            f"{unexpected}; pass strict=False to load the keys both have"
         )
+    entries = [entry for entry in entries if entry[0] in arrays]
     for name, _, _, tensor, _ in entries:
         array = arrays[name]
         if array.dtype != tensor.dtype:
@@ -68,17 +80,22 @@ def _assign(module, arrays: dict, source: str) -> None:
     names = {(id(owner), local): name for name, owner, local, *_ in entries}
 
     def replace(owner, local, tensor):
-        name = names[id(owner), local]
+        name = names.get((id(owner), local))
+        if name is None:  # not in the source (strict=False): kept
+            return tensor
         device = tensor.device()
         fresh = Tensor.from_data(arrays[name], device=device.inner(), dtype=tensor.dtype)
         fresh = fresh.to_device(device) if device.is_autodiff() else fresh
         return fresh.require_grad() if tensor.is_require_grad() else fresh
 
     module._map_tensors(replace)
+    return IncompatibleKeys(missing, unexpected)
 
 
-def load_pytorch(module, path, key_map=None):
+def load_pytorch(module, path, key_map=None, strict=True):
     """Load a safetensors file of a PyTorch `state_dict` into the same architecture, in place.
+    `strict=False` loads the keys both have and skips the others (an extra buffer, a head the
+    module does not have).
 
     `key_map` (PyTorch's name -> ours) is applied first. Then, as burn-import's PyTorch adapter
     does: Linear weights are transposed ([out, in] -> [in, out]); a norm's `weight`/`bias` are
@@ -104,5 +121,5 @@ def load_pytorch(module, path, key_map=None):
         elif isinstance(owner, Linear) and leaf == "weight":
             array = np.ascontiguousarray(array.T)
         adapted[f"{owner_name}.{leaf}" if owner_name else leaf] = array
-    _assign(module, adapted, f"{path}")
+    _assign(module, adapted, f"{path}", strict)
     return module

@@ -6,9 +6,24 @@ from burnpy.optim.optimizer import Optimizer, max_pair
 
 class _AdaptiveMoments(Optimizer):
     def __init__(
-        self, lr, *, beta_1, beta_2, epsilon, weight_decay, amsgrad, grad_clip_norm, grad_clip_value
+        self,
+        lr,
+        *,
+        beta_1,
+        beta_2,
+        epsilon,
+        weight_decay,
+        amsgrad,
+        grad_clip_norm,
+        grad_clip_value,
+        grad_clip_total_norm,
     ):
-        super().__init__(lr, grad_clip_norm=grad_clip_norm, grad_clip_value=grad_clip_value)
+        super().__init__(
+            lr,
+            grad_clip_norm=grad_clip_norm,
+            grad_clip_value=grad_clip_value,
+            grad_clip_total_norm=grad_clip_total_norm,
+        )
         self.beta_1 = beta_1
         self.beta_2 = beta_2
         self.epsilon = epsilon
@@ -55,6 +70,7 @@ class Adam(_AdaptiveMoments):
         amsgrad=False,
         grad_clip_norm=None,
         grad_clip_value=None,
+        grad_clip_total_norm=None,
     ):
         super().__init__(
             lr,
@@ -65,6 +81,7 @@ class Adam(_AdaptiveMoments):
             amsgrad=amsgrad,
             grad_clip_norm=grad_clip_norm,
             grad_clip_value=grad_clip_value,
+            grad_clip_total_norm=grad_clip_total_norm,
         )
 
     def update(self, lr, param, grad, state):
@@ -97,6 +114,7 @@ class AdamW(_AdaptiveMoments):
         amsgrad=False,
         grad_clip_norm=None,
         grad_clip_value=None,
+        grad_clip_total_norm=None,
     ):
         super().__init__(
             lr,
@@ -107,6 +125,7 @@ class AdamW(_AdaptiveMoments):
             amsgrad=amsgrad,
             grad_clip_norm=grad_clip_norm,
             grad_clip_value=grad_clip_value,
+            grad_clip_total_norm=grad_clip_total_norm,
         )
         self.cautious_weight_decay = cautious_weight_decay
 

@@ -1,6 +1,9 @@
-"""burn-optim's gradient clipping, applied to each parameter's gradient on its own."""
+"""Gradient clipping: burn-optim's, applied to each parameter's gradient on its own, and
+PyTorch's `clip_grad_norm_`, one scale for all gradients from their total norm."""
 
-import numpy as np
+import math
+
+import ml_dtypes
 
 
 def clip_by_value(grad, threshold: float):
@@ -13,5 +16,14 @@ def clip_by_norm(grad, threshold: float):
     """The gradient scaled by min(1, threshold / (its L2 norm + the dtype's smallest positive
     normal)): one norm per parameter, not a global norm."""
     norm = (grad * grad).sum().sqrt()
-    coef = (norm + float(np.finfo(grad.dtype).tiny)).recip() * threshold
+    tiny = float(ml_dtypes.finfo(grad.dtype).tiny)  # numpy's finfo does not know bfloat16
+    coef = (norm + tiny).recip() * threshold
     return grad * coef.clamp_max(1.0)
+
+
+def total_norm_scale(grads, max_norm: float) -> float:
+    """min(1, max_norm / (total norm + 1e-6)), the total norm being the L2 norm of every
+    gradient together (PyTorch's `clip_grad_norm_` with its epsilon): the factor that brings
+    the gradients' total norm down to `max_norm`, leaving their directions as they are."""
+    total = math.sqrt(sum(float((g * g).sum().item()) for g in grads))
+    return min(1.0, max_norm / (total + 1e-6))

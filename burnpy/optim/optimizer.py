@@ -1,9 +1,10 @@
 """`Optimizer`: burn-optim's ModuleOptimizer, one update rule applied to every parameter.
 
 `step(model, grads, lr=None)` reads each parameter's gradient from the `Gradients` of
-`loss.backward()`, clips it (per parameter, as burn clips), runs the rule on the plain tensors,
-and puts back a new leaf under the same ParamId, a Grad leaf if the old one was (marked as a
-distributed parameter if the old one was). Parameters
+`loss.backward()`, clips it (per parameter, as burn clips, or by the norm of all gradients
+together, as PyTorch's `clip_grad_norm_`), runs the rule on the plain tensors, and puts back a
+new leaf under the same ParamId, a Grad leaf if the old one was (marked as a distributed
+parameter if the old one was). Parameters
 without a gradient are left as they are. State is kept per ParamId, so it follows a parameter
 through moves and records.
 """
@@ -15,7 +16,7 @@ from safetensors import safe_open
 from safetensors.numpy import save_file
 
 from generated import Device, Tensor
-from burnpy.optim.grad_clipping import clip_by_norm, clip_by_value
+from burnpy.optim.grad_clipping import clip_by_norm, clip_by_value, total_norm_scale
 
 _META = "burnpy.optimizer"
 
@@ -24,12 +25,19 @@ class Optimizer:
     """Base of the optimisers: subclasses define `update(lr, param, grad, state)` returning
     the new parameter and its state (a dict of tensors and numbers, or None)."""
 
-    def __init__(self, lr: float, *, grad_clip_norm=None, grad_clip_value=None):
-        if grad_clip_norm is not None and grad_clip_value is not None:
-            raise ValueError("clip gradients by norm or by value, not both")
+    def __init__(
+        self, lr: float, *, grad_clip_norm=None, grad_clip_value=None, grad_clip_total_norm=None
+    ):
+        clips = (grad_clip_norm, grad_clip_value, grad_clip_total_norm)
+        if sum(clip is not None for clip in clips) > 1:
+            raise ValueError(
+                "clip gradients one way: grad_clip_norm (each gradient's norm), "
+                "grad_clip_total_norm (the norm of all of them) or grad_clip_value"
+            )
         self.lr = lr
         self.grad_clip_norm = grad_clip_norm
         self.grad_clip_value = grad_clip_value
+        self.grad_clip_total_norm = grad_clip_total_norm
         self.state = {}  # ParamId -> the rule's state
 
     def update(self, lr, param, grad, state):
@@ -39,12 +47,18 @@ class Optimizer:
         """Update every parameter of `model` that has a gradient in `grads`, in place; returns
         the model."""
         lr = self.lr if lr is None else lr
+        scale = 1.0
+        if self.grad_clip_total_norm is not None:
+            every = [p.grad(grads) for p in model.parameters()]
+            scale = total_norm_scale([g for g in every if g is not None], self.grad_clip_total_norm)
 
         def update(name, param_id, tensor):
             grad = tensor.grad(grads)
             if grad is None:
                 return tensor
-            if self.grad_clip_norm is not None:
+            if self.grad_clip_total_norm is not None:
+                grad = grad * scale if scale < 1.0 else grad
+            elif self.grad_clip_norm is not None:
                 grad = clip_by_norm(grad, self.grad_clip_norm)
             elif self.grad_clip_value is not None:
                 grad = clip_by_value(grad, self.grad_clip_value)

@@ -20,8 +20,14 @@ class SGD(Optimizer):
         weight_decay=0.0,
         grad_clip_norm=None,
         grad_clip_value=None,
+        grad_clip_total_norm=None,
     ):
-        super().__init__(lr, grad_clip_norm=grad_clip_norm, grad_clip_value=grad_clip_value)
+        super().__init__(
+            lr,
+            grad_clip_norm=grad_clip_norm,
+            grad_clip_value=grad_clip_value,
+            grad_clip_total_norm=grad_clip_total_norm,
+        )
         self.momentum = momentum
         self.dampening = dampening
         self.nesterov = nesterov

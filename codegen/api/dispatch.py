@@ -59,7 +59,7 @@ def dispatch_function(op: Op) -> DispatchFunction:
         merge = _merge(op)
     plain, autodiff = _statements(op, selector)
     checked = arguments = ""
-    if op.routing == "tensor" and (op.contract or any(a.type in ("dim", "dims") for a in op.args)):
+    if op.routing == "tensor":  # a kernel's refusal, whatever the op, is said in our words
         checked = f'"{op.name}", ' + (f'"{op.contract}"' if op.contract else "None")
         arguments = ", ".join(f"{a.name}={a.name}" for a in op.args)
     return DispatchFunction(

@@ -54,7 +54,7 @@ OP_KEYS = {
     "nonzero": False,
 }
 DTYPES = {
-    "float": ("float32", "float64", "float16"),
+    "float": ("float32", "float64", "float16", "bfloat16"),
     "int": ("int64", "int32"),
     "bool": ("bool",),
 }

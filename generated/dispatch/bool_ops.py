@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=09e7476d0b8a6b65 body=d9da41a35a56780f
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=c36a0978aa0829a1 body=6e70131a2a9e74e5
 """The bool ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -101,10 +101,14 @@ def bool_ones(shape: tuple[int, ...], device: DispatchDevice, dtype: np.dtype) -
 
 def bool_any(tensor: Tensor) -> Tensor:
     """Whether any element is true, shape [1]."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
-    return Tensor(B.Bool, B.inner.bool_any(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+        return Tensor(B.Bool, B.inner.bool_any(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bool_any", None, error, tensor=tensor)
+        raise
 
 
 def bool_any_dim(tensor: Tensor, dim: int) -> Tensor:
@@ -114,17 +118,21 @@ def bool_any_dim(tensor: Tensor, dim: int) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         return Tensor(B.Bool, B.inner.bool_any_dim(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_any_dim", None, error, tensor=tensor, dim=dim)
         raise
 
 
 def bool_all(tensor: Tensor) -> Tensor:
     """Whether every element is true, shape [1]."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
-    return Tensor(B.Bool, B.inner.bool_all(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+        return Tensor(B.Bool, B.inner.bool_all(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bool_all", None, error, tensor=tensor)
+        raise
 
 
 def bool_all_dim(tensor: Tensor, dim: int) -> Tensor:
@@ -134,17 +142,21 @@ def bool_all_dim(tensor: Tensor, dim: int) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         return Tensor(B.Bool, B.inner.bool_all_dim(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_all_dim", None, error, tensor=tensor, dim=dim)
         raise
 
 
 def bool_reshape(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """The same elements in a new shape (-1 infers one dim)."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
-    return Tensor(B.Bool, B.inner.bool_reshape(tensor_, shape), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+        return Tensor(B.Bool, B.inner.bool_reshape(tensor_, shape), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bool_reshape", "reshape", error, tensor=tensor, shape=shape)
+        raise
 
 
 def bool_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
@@ -154,7 +166,7 @@ def bool_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         return Tensor(B.Bool, B.inner.bool_swap_dims(tensor_, dim1, dim2), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_swap_dims", None, error, tensor=tensor, dim1=dim1, dim2=dim2)
         raise
 
@@ -171,7 +183,7 @@ def bool_permute(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         return Tensor(B.Bool, B.inner.bool_permute(tensor_, axes), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_permute", None, error, tensor=tensor, axes=axes)
         raise
 
@@ -183,17 +195,21 @@ def bool_flip(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         return Tensor(B.Bool, B.inner.bool_flip(tensor_, axes), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_flip", None, error, tensor=tensor, axes=axes)
         raise
 
 
 def bool_expand(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Broadcasts to `shape` (size-1 dims stretch; new dims go in front)."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
-    return Tensor(B.Bool, B.inner.bool_expand(tensor_, shape), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+        return Tensor(B.Bool, B.inner.bool_expand(tensor_, shape), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bool_expand", None, error, tensor=tensor, shape=shape)
+        raise
 
 
 def bool_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
@@ -203,30 +219,44 @@ def bool_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         return Tensor(B.Bool, B.inner.bool_repeat_dim(tensor_, dim, times), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_repeat_dim", None, error, tensor=tensor, dim=dim, times=times)
         raise
 
 
 def bool_slice(tensor: Tensor, slices: tuple[tuple[int, int, int], ...]) -> Tensor:
     """The elements in `slices`, one per leading dim (ints keep their dim with size 1)."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
-    return Tensor(B.Bool, B.inner.bool_slice(tensor_, slices), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+        return Tensor(B.Bool, B.inner.bool_slice(tensor_, slices), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bool_slice", "sliced", error, tensor=tensor, slices=slices)
+        raise
 
 
 def bool_slice_assign(
     tensor: Tensor, slices: tuple[tuple[int, int, int], ...], value: Tensor
 ) -> Tensor:
     """A copy of the tensor with the elements in `slices` replaced by `value`."""
-    ctx = tensor.context if value.context is tensor.context else tensor.context.merge(value.context)
-    B = getattr(BACKENDS, tensor.kind.variant)
-    tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
-    value_ = value.primitive if value.kind is B.Bool else value.as_bool(tensor)
-    if tensor_.dtype is not value_.dtype:
-        check_dtypes("bool_slice_assign", B.inner, tensor_, value_)
-    return Tensor(B.Bool, B.inner.bool_slice_assign(tensor_, slices, value_), ctx)
+    try:
+        ctx = (
+            tensor.context
+            if value.context is tensor.context
+            else tensor.context.merge(value.context)
+        )
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+        value_ = value.primitive if value.kind is B.Bool else value.as_bool(tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("bool_slice_assign", B.inner, tensor_, value_)
+        return Tensor(B.Bool, B.inner.bool_slice_assign(tensor_, slices, value_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "bool_slice_assign", "sliced", error, tensor=tensor, slices=slices, value=value
+        )
+        raise
 
 
 def bool_cat(tensors: list[Tensor], dim: int) -> Tensor:
@@ -236,7 +266,7 @@ def bool_cat(tensors: list[Tensor], dim: int) -> Tensor:
         B = getattr(BACKENDS, tensors[0].kind.variant)
         tensors_ = [t.as_bool(tensors[0]) for t in tensors]
         return Tensor(B.Bool, B.inner.bool_cat(tensors_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_cat", "cat", error, tensors=tensors, dim=dim)
         raise
 
@@ -248,7 +278,7 @@ def bool_unfold(tensor: Tensor, dim: int, size: int, step: int) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         return Tensor(B.Bool, B.inner.bool_unfold(tensor_, dim, size, step), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_unfold", None, error, tensor=tensor, dim=dim, size=size, step=step)
         raise
 
@@ -265,7 +295,7 @@ def bool_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         return Tensor(B.Bool, B.inner.bool_gather(dim, tensor_, indices_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_gather", "indexed", error, dim=dim, tensor=tensor, indices=indices)
         raise
 
@@ -281,7 +311,7 @@ def bool_scatter_or(dim: int, tensor: Tensor, indices: Tensor, value: Tensor) ->
         if tensor_.dtype is not value_.dtype:
             check_dtypes("bool_scatter_or", B.inner, tensor_, value_)
         return Tensor(B.Bool, B.inner.bool_scatter_or(dim, tensor_, indices_, value_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "bool_scatter_or",
             "indexed",
@@ -306,7 +336,7 @@ def bool_select(tensor: Tensor, dim: int, indices: Tensor) -> Tensor:
         tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         return Tensor(B.Bool, B.inner.bool_select(tensor_, dim, indices_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_select", "selected", error, tensor=tensor, dim=dim, indices=indices)
         raise
 
@@ -322,7 +352,7 @@ def bool_select_or(tensor: Tensor, dim: int, indices: Tensor, value: Tensor) -> 
         if tensor_.dtype is not value_.dtype:
             check_dtypes("bool_select_or", B.inner, tensor_, value_)
         return Tensor(B.Bool, B.inner.bool_select_or(tensor_, dim, indices_, value_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "bool_select_or",
             "selected",
@@ -348,7 +378,7 @@ def bool_mask_where(tensor: Tensor, mask: Tensor, value: Tensor) -> Tensor:
         if tensor_.dtype is not value_.dtype:
             check_dtypes("bool_mask_where", B.inner, tensor_, value_)
         return Tensor(B.Bool, B.inner.bool_mask_where(tensor_, mask_, value_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_mask_where", "broadcast", error, tensor=tensor, mask=mask, value=value)
         raise
 
@@ -365,20 +395,26 @@ def bool_mask_fill(tensor: Tensor, mask: Tensor, value: float) -> Tensor:
         if tensor_.dtype is not mask_.dtype:
             check_dtypes("bool_mask_fill", B.inner, tensor_, mask_)
         return Tensor(B.Bool, B.inner.bool_mask_fill(tensor_, mask_, value), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_mask_fill", "broadcast", error, tensor=tensor, mask=mask, value=value)
         raise
 
 
 def bool_mask_select(tensor: Tensor, mask: Tensor) -> Tensor:
     """The elements where mask (of the tensor's shape) is true, as 1-D (data-dependent length)."""
-    ctx = tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
-    B = getattr(BACKENDS, tensor.kind.variant)
-    tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
-    mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
-    if tensor_.dtype is not mask_.dtype:
-        check_dtypes("bool_mask_select", B.inner, tensor_, mask_)
-    return Tensor(B.Bool, B.inner.bool_mask_select(tensor_, mask_), ctx)
+    try:
+        ctx = (
+            tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
+        )
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
+        if tensor_.dtype is not mask_.dtype:
+            check_dtypes("bool_mask_select", B.inner, tensor_, mask_)
+        return Tensor(B.Bool, B.inner.bool_mask_select(tensor_, mask_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bool_mask_select", None, error, tensor=tensor, mask=mask)
+        raise
 
 
 def bool_argwhere(tensor: Tensor, dtype: np.dtype) -> Tensor:
@@ -391,10 +427,14 @@ def bool_argwhere(tensor: Tensor, dtype: np.dtype) -> Tensor:
 
 def bool_not(tensor: Tensor) -> Tensor:
     """Element-wise logical not."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
-    return Tensor(B.Bool, B.inner.bool_not(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Bool else tensor.as_bool()
+        return Tensor(B.Bool, B.inner.bool_not(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bool_not", None, error, tensor=tensor)
+        raise
 
 
 def bool_and(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -407,7 +447,7 @@ def bool_and(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("bool_and", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.bool_and(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_and", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
@@ -422,7 +462,7 @@ def bool_or(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("bool_or", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.bool_or(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_or", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
@@ -437,7 +477,7 @@ def bool_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("bool_equal", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.bool_equal(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
@@ -452,7 +492,7 @@ def bool_xor(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("bool_xor", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.bool_xor(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_xor", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
@@ -467,25 +507,33 @@ def bool_not_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("bool_not_equal", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.bool_not_equal(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bool_not_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def bool_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs == a bool."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool()
-    return Tensor(B.Bool, B.inner.bool_equal_elem(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool()
+        return Tensor(B.Bool, B.inner.bool_equal_elem(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bool_equal_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def bool_not_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs != a bool."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool()
-    return Tensor(B.Bool, B.inner.bool_not_equal_elem(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Bool else lhs.as_bool()
+        return Tensor(B.Bool, B.inner.bool_not_equal_elem(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bool_not_equal_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def bool_into_int(tensor: Tensor, dtype: np.dtype) -> Tensor:

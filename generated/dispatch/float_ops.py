@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=08c83931cae465ae body=2f8d45ecc8edf492
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=ca817c31e71d2d30 body=94c19e9d2757a9f2
 """The float ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -260,21 +260,25 @@ def float_add(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_add", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_add(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_add", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def float_add_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Adds a scalar to every element."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    if ctx is DISABLED:
-        lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
-        return Tensor(B.Float, B.inner.float_add_scalar(lhs_, rhs), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-    return Tensor(B.Autodiff, AD.float_add_scalar(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            return Tensor(B.Float, B.inner.float_add_scalar(lhs_, rhs), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Autodiff, AD.float_add_scalar(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_add_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_sub(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -294,21 +298,25 @@ def float_sub(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_sub", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_sub(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_sub", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def float_sub_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Subtracts a scalar from every element."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    if ctx is DISABLED:
-        lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
-        return Tensor(B.Float, B.inner.float_sub_scalar(lhs_, rhs), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-    return Tensor(B.Autodiff, AD.float_sub_scalar(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            return Tensor(B.Float, B.inner.float_sub_scalar(lhs_, rhs), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Autodiff, AD.float_sub_scalar(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_sub_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_mul(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -328,21 +336,25 @@ def float_mul(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_mul", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_mul(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_mul", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def float_mul_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Multiplies every element by a scalar."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    if ctx is DISABLED:
-        lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
-        return Tensor(B.Float, B.inner.float_mul_scalar(lhs_, rhs), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-    return Tensor(B.Autodiff, AD.float_mul_scalar(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            return Tensor(B.Float, B.inner.float_mul_scalar(lhs_, rhs), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Autodiff, AD.float_mul_scalar(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_mul_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_div(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -362,33 +374,41 @@ def float_div(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_div", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_div(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_div", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def float_div_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Divides every element by a scalar."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    if ctx is DISABLED:
-        lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
-        return Tensor(B.Float, B.inner.float_div_scalar(lhs_, rhs), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-    return Tensor(B.Autodiff, AD.float_div_scalar(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            return Tensor(B.Float, B.inner.float_div_scalar(lhs_, rhs), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Autodiff, AD.float_div_scalar(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_div_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_neg(tensor: Tensor) -> Tensor:
     """Element-wise negation."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_neg(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_neg(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_neg(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_neg(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_neg", None, error, tensor=tensor)
+        raise
 
 
 def float_matmul(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -408,7 +428,7 @@ def float_matmul(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_matmul", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_matmul(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_matmul", "matmul", error, lhs=lhs, rhs=rhs)
         raise
 
@@ -430,21 +450,25 @@ def float_remainder(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_remainder", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_remainder(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_remainder", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def float_remainder_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Remainder of every element by a scalar, with the scalar's sign."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    if ctx is DISABLED:
-        lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
-        return Tensor(B.Float, B.inner.float_remainder_scalar(lhs_, rhs), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-    return Tensor(B.Autodiff, AD.float_remainder_scalar(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            return Tensor(B.Float, B.inner.float_remainder_scalar(lhs_, rhs), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Autodiff, AD.float_remainder_scalar(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_remainder_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_cross(lhs: Tensor, rhs: Tensor, dim: int) -> Tensor:
@@ -464,8 +488,8 @@ def float_cross(lhs: Tensor, rhs: Tensor, dim: int) -> Tensor:
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_cross", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_cross(lhs_, rhs_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
-        check_contract("float_cross", None, error, lhs=lhs, rhs=rhs, dim=dim)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_cross", "cross", error, lhs=lhs, rhs=rhs, dim=dim)
         raise
 
 
@@ -486,7 +510,7 @@ def float_powf(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_powf", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_powf(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_powf", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
@@ -498,14 +522,18 @@ def float_powf_scalar(lhs: Tensor, rhs: float) -> Tensor:
 
 def float_powf_scalar_impl(lhs: Tensor, rhs: float) -> Tensor:
     """The generic case of float_powf_scalar, where burn-autodiff puts the backward."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    if ctx is DISABLED:
-        lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
-        return Tensor(B.Float, B.inner.float_powf_scalar_impl(lhs_, rhs), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-    return Tensor(B.Autodiff, AD.float_powf_scalar_impl(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            return Tensor(B.Float, B.inner.float_powf_scalar_impl(lhs_, rhs), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Autodiff, AD.float_powf_scalar_impl(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_powf_scalar_impl", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_powi(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -521,7 +549,7 @@ def float_powi(lhs: Tensor, rhs: Tensor) -> Tensor:
         lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         return Tensor(B.Autodiff, AD.float_powi(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_powi", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
@@ -538,278 +566,370 @@ def float_powi_scalar_impl(lhs: Tensor, rhs: int) -> Tensor:
 
 def float_clamp(tensor: Tensor, min: float, max: float) -> Tensor:
     """Clamps every element into [min, max] (the gradient is 0 where an element was clamped)."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_clamp(tensor_, min, max), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_clamp(tensor_, min, max), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_clamp(tensor_, min, max), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_clamp(tensor_, min, max), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_clamp", None, error, tensor=tensor, min=min, max=max)
+        raise
 
 
 def float_clamp_min(tensor: Tensor, min: float) -> Tensor:
     """Raises every element below `min` to `min`."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_clamp_min(tensor_, min), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_clamp_min(tensor_, min), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_clamp_min(tensor_, min), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_clamp_min(tensor_, min), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_clamp_min", None, error, tensor=tensor, min=min)
+        raise
 
 
 def float_clamp_max(tensor: Tensor, max: float) -> Tensor:
     """Lowers every element above `max` to `max`."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_clamp_max(tensor_, max), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_clamp_max(tensor_, max), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_clamp_max(tensor_, max), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_clamp_max(tensor_, max), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_clamp_max", None, error, tensor=tensor, max=max)
+        raise
 
 
 def float_exp(tensor: Tensor) -> Tensor:
     """Element-wise e^x."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_exp(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_exp(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_exp(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_exp(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_exp", None, error, tensor=tensor)
+        raise
 
 
 def float_square(tensor: Tensor) -> Tensor:
     """Element-wise x * x."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_square(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_square(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_square(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_square(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_square", None, error, tensor=tensor)
+        raise
 
 
 def float_log(tensor: Tensor) -> Tensor:
     """Element-wise natural logarithm."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_log(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_log(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_log(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_log(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_log", None, error, tensor=tensor)
+        raise
 
 
 def float_sqrt(tensor: Tensor) -> Tensor:
     """Element-wise square root."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_sqrt(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_sqrt(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_sqrt(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_sqrt(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_sqrt", None, error, tensor=tensor)
+        raise
 
 
 def float_abs(tensor: Tensor) -> Tensor:
     """Element-wise absolute value."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_abs(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_abs(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_abs(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_abs(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_abs", None, error, tensor=tensor)
+        raise
 
 
 def float_sign(tensor: Tensor) -> Tensor:
     """Element-wise sign (-1, 0 or 1)."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_sign(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_sign(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_sign(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_sign(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_sign", None, error, tensor=tensor)
+        raise
 
 
 def float_tanh(tensor: Tensor) -> Tensor:
     """Element-wise hyperbolic tangent."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_tanh(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_tanh(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_tanh(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_tanh(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_tanh", None, error, tensor=tensor)
+        raise
 
 
 def float_log1p(tensor: Tensor) -> Tensor:
     """Element-wise log(1 + x), accurate near 0."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_log1p(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_log1p(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_log1p(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_log1p(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_log1p", None, error, tensor=tensor)
+        raise
 
 
 def float_recip(tensor: Tensor) -> Tensor:
     """Element-wise 1 / x."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_recip(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_recip(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_recip(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_recip(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_recip", None, error, tensor=tensor)
+        raise
 
 
 def float_sin(tensor: Tensor) -> Tensor:
     """Element-wise sine."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_sin(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_sin(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_sin(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_sin(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_sin", None, error, tensor=tensor)
+        raise
 
 
 def float_cos(tensor: Tensor) -> Tensor:
     """Element-wise cosine."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_cos(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_cos(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_cos(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_cos(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_cos", None, error, tensor=tensor)
+        raise
 
 
 def float_tan(tensor: Tensor) -> Tensor:
     """Element-wise tangent."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_tan(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_tan(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_tan(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_tan(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_tan", None, error, tensor=tensor)
+        raise
 
 
 def float_sinh(tensor: Tensor) -> Tensor:
     """Element-wise hyperbolic sine."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_sinh(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_sinh(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_sinh(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_sinh(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_sinh", None, error, tensor=tensor)
+        raise
 
 
 def float_cosh(tensor: Tensor) -> Tensor:
     """Element-wise hyperbolic cosine."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_cosh(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_cosh(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_cosh(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_cosh(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_cosh", None, error, tensor=tensor)
+        raise
 
 
 def float_asin(tensor: Tensor) -> Tensor:
     """Element-wise arcsine (x in [-1, 1])."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_asin(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_asin(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_asin(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_asin(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_asin", None, error, tensor=tensor)
+        raise
 
 
 def float_acos(tensor: Tensor) -> Tensor:
     """Element-wise arccosine (x in [-1, 1])."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_acos(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_acos(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_acos(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_acos(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_acos", None, error, tensor=tensor)
+        raise
 
 
 def float_atan(tensor: Tensor) -> Tensor:
     """Element-wise arctangent."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_atan(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_atan(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_atan(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_atan(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_atan", None, error, tensor=tensor)
+        raise
 
 
 def float_asinh(tensor: Tensor) -> Tensor:
     """Element-wise inverse hyperbolic sine."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_asinh(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_asinh(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_asinh(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_asinh(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_asinh", None, error, tensor=tensor)
+        raise
 
 
 def float_acosh(tensor: Tensor) -> Tensor:
     """Element-wise inverse hyperbolic cosine (x >= 1)."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_acosh(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_acosh(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_acosh(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_acosh(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_acosh", None, error, tensor=tensor)
+        raise
 
 
 def float_atanh(tensor: Tensor) -> Tensor:
     """Element-wise inverse hyperbolic tangent (x in (-1, 1))."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_atanh(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_atanh(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_atanh(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_atanh(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_atanh", None, error, tensor=tensor)
+        raise
 
 
 def float_atan2(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -829,7 +949,7 @@ def float_atan2(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_atan2", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_atan2(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_atan2", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
@@ -851,81 +971,105 @@ def float_hypot(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_hypot", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Autodiff, AD.float_hypot(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_hypot", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def float_erf(tensor: Tensor) -> Tensor:
     """Element-wise Gauss error function."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_erf(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_erf(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_erf(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_erf(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_erf", None, error, tensor=tensor)
+        raise
 
 
 def float_round(tensor: Tensor) -> Tensor:
     """Element-wise rounding to the nearest integer, halves to even (the gradient is 0)."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_round(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_round(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_round(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_round(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_round", None, error, tensor=tensor)
+        raise
 
 
 def float_floor(tensor: Tensor) -> Tensor:
     """Element-wise largest integer <= x (the gradient is 0)."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_floor(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_floor(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_floor(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_floor(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_floor", None, error, tensor=tensor)
+        raise
 
 
 def float_ceil(tensor: Tensor) -> Tensor:
     """Element-wise smallest integer >= x (the gradient is 0)."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_ceil(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_ceil(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_ceil(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_ceil(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_ceil", None, error, tensor=tensor)
+        raise
 
 
 def float_trunc(tensor: Tensor) -> Tensor:
     """Element-wise rounding toward zero (the gradient is 0)."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_trunc(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_trunc(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_trunc(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_trunc(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_trunc", None, error, tensor=tensor)
+        raise
 
 
 def relu(tensor: Tensor) -> Tensor:
     """Element-wise max(x, 0)."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.relu(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.relu(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.relu(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.relu(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("relu", None, error, tensor=tensor)
+        raise
 
 
 def relu_backward(output: Tensor, grad: Tensor) -> Tensor:
@@ -947,21 +1091,25 @@ def relu_backward(output: Tensor, grad: Tensor) -> Tensor:
         if output_.primitive.dtype is not grad_.primitive.dtype:
             check_dtypes("relu_backward", B.inner, output_.primitive, grad_.primitive)
         return Tensor(B.Autodiff, AD.relu_backward(output_, grad_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("relu_backward", "broadcast", error, output=output, grad=grad)
         raise
 
 
 def leaky_relu(tensor: Tensor, negative_slope: float) -> Tensor:
     """Element-wise x, or x * negative_slope where x < 0."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.leaky_relu(tensor_, negative_slope), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.leaky_relu(tensor_, negative_slope), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.leaky_relu(tensor_, negative_slope), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.leaky_relu(tensor_, negative_slope), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("leaky_relu", None, error, tensor=tensor, negative_slope=negative_slope)
+        raise
 
 
 def prelu(tensor: Tensor, alpha: Tensor) -> Tensor:
@@ -985,21 +1133,25 @@ def prelu(tensor: Tensor, alpha: Tensor) -> Tensor:
         if tensor_.primitive.dtype is not alpha_.primitive.dtype:
             check_dtypes("prelu", B.inner, tensor_.primitive, alpha_.primitive)
         return Tensor(B.Autodiff, AD.prelu(tensor_, alpha_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("prelu", "broadcast", error, tensor=tensor, alpha=alpha)
         raise
 
 
 def gelu(tensor: Tensor) -> Tensor:
     """Element-wise x * Φ(x) (the exact erf form, and its exact gradient)."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.gelu(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.gelu(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.gelu(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.gelu(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("gelu", None, error, tensor=tensor)
+        raise
 
 
 def gelu_backward(x: Tensor, grad: Tensor) -> Tensor:
@@ -1019,21 +1171,25 @@ def gelu_backward(x: Tensor, grad: Tensor) -> Tensor:
         if x_.primitive.dtype is not grad_.primitive.dtype:
             check_dtypes("gelu_backward", B.inner, x_.primitive, grad_.primitive)
         return Tensor(B.Autodiff, AD.gelu_backward(x_, grad_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("gelu_backward", "broadcast", error, x=x, grad=grad)
         raise
 
 
 def sigmoid(tensor: Tensor) -> Tensor:
     """Element-wise logistic function 1 / (1 + e^-x)."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.sigmoid(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.sigmoid(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.sigmoid(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.sigmoid(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("sigmoid", None, error, tensor=tensor)
+        raise
 
 
 def sigmoid_backward(output: Tensor, grad: Tensor) -> Tensor:
@@ -1055,7 +1211,7 @@ def sigmoid_backward(output: Tensor, grad: Tensor) -> Tensor:
         if output_.primitive.dtype is not grad_.primitive.dtype:
             check_dtypes("sigmoid_backward", B.inner, output_.primitive, grad_.primitive)
         return Tensor(B.Autodiff, AD.sigmoid_backward(output_, grad_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("sigmoid_backward", "broadcast", error, output=output, grad=grad)
         raise
 
@@ -1067,14 +1223,18 @@ def hard_sigmoid(tensor: Tensor, alpha: float, beta: float) -> Tensor:
 
 def log_sigmoid(tensor: Tensor) -> Tensor:
     """Element-wise log(sigmoid(x)), stable for large |x|."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.log_sigmoid(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.log_sigmoid(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.log_sigmoid(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.log_sigmoid(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("log_sigmoid", None, error, tensor=tensor)
+        raise
 
 
 def log_sigmoid_backward(x: Tensor, grad: Tensor) -> Tensor:
@@ -1094,7 +1254,7 @@ def log_sigmoid_backward(x: Tensor, grad: Tensor) -> Tensor:
         if x_.primitive.dtype is not grad_.primitive.dtype:
             check_dtypes("log_sigmoid_backward", B.inner, x_.primitive, grad_.primitive)
         return Tensor(B.Autodiff, AD.log_sigmoid_backward(x_, grad_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("log_sigmoid_backward", "broadcast", error, x=x, grad=grad)
         raise
 
@@ -1115,7 +1275,7 @@ def softmax(tensor: Tensor, dim: int) -> Tensor:
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.softmax(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("softmax", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -1131,7 +1291,7 @@ def log_softmax(tensor: Tensor, dim: int) -> Tensor:
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.log_softmax(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("log_softmax", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -1143,14 +1303,18 @@ def softmin(tensor: Tensor, dim: int) -> Tensor:
 
 def float_sum(tensor: Tensor) -> Tensor:
     """Sum of all elements, shape [1]."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_sum(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_sum(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_sum(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_sum(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_sum", None, error, tensor=tensor)
+        raise
 
 
 def float_sum_dim(tensor: Tensor, dim: int) -> Tensor:
@@ -1164,21 +1328,25 @@ def float_sum_dim(tensor: Tensor, dim: int) -> Tensor:
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_sum_dim(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_sum_dim", None, error, tensor=tensor, dim=dim)
         raise
 
 
 def float_mean(tensor: Tensor) -> Tensor:
     """Mean of all elements, shape [1]."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_mean(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_mean(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_mean(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_mean(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_mean", None, error, tensor=tensor)
+        raise
 
 
 def float_mean_dim(tensor: Tensor, dim: int) -> Tensor:
@@ -1192,21 +1360,25 @@ def float_mean_dim(tensor: Tensor, dim: int) -> Tensor:
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_mean_dim(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_mean_dim", None, error, tensor=tensor, dim=dim)
         raise
 
 
 def float_prod(tensor: Tensor) -> Tensor:
     """Product of all elements, shape [1]."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_prod(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_prod(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_prod(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_prod(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_prod", None, error, tensor=tensor)
+        raise
 
 
 def float_prod_dim(tensor: Tensor, dim: int) -> Tensor:
@@ -1220,7 +1392,7 @@ def float_prod_dim(tensor: Tensor, dim: int) -> Tensor:
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_prod_dim(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_prod_dim", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -1248,7 +1420,7 @@ def float_max_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         out0, out1 = AD.float_max_dim_with_indices(tensor_, dim)
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_max_dim_with_indices", "nonempty", error, tensor=tensor, dim=dim)
         raise
 
@@ -1276,7 +1448,7 @@ def float_min_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         out0, out1 = AD.float_min_dim_with_indices(tensor_, dim)
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_min_dim_with_indices", "nonempty", error, tensor=tensor, dim=dim)
         raise
 
@@ -1302,7 +1474,7 @@ def float_argmax(tensor: Tensor, dim: int) -> Tensor:
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Int, AD.float_argmax(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_argmax", "nonempty", error, tensor=tensor, dim=dim)
         raise
 
@@ -1318,21 +1490,25 @@ def float_argmin(tensor: Tensor, dim: int) -> Tensor:
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Int, AD.float_argmin(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_argmin", "nonempty", error, tensor=tensor, dim=dim)
         raise
 
 
 def float_any(tensor: Tensor) -> Tensor:
     """Whether any element is non-zero, shape [1]."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Bool, B.inner.float_any(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Bool, AD.float_any(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Bool, B.inner.float_any(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Bool, AD.float_any(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_any", None, error, tensor=tensor)
+        raise
 
 
 def float_any_dim(tensor: Tensor, dim: int) -> Tensor:
@@ -1346,21 +1522,25 @@ def float_any_dim(tensor: Tensor, dim: int) -> Tensor:
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Bool, AD.float_any_dim(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_any_dim", None, error, tensor=tensor, dim=dim)
         raise
 
 
 def float_all(tensor: Tensor) -> Tensor:
     """Whether every element is non-zero, shape [1]."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Bool, B.inner.float_all(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Bool, AD.float_all(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Bool, B.inner.float_all(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Bool, AD.float_all(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_all", None, error, tensor=tensor)
+        raise
 
 
 def float_all_dim(tensor: Tensor, dim: int) -> Tensor:
@@ -1374,7 +1554,7 @@ def float_all_dim(tensor: Tensor, dim: int) -> Tensor:
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Bool, AD.float_all_dim(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_all_dim", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -1390,7 +1570,7 @@ def float_cumsum(tensor: Tensor, dim: int) -> Tensor:
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_cumsum(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_cumsum", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -1406,7 +1586,7 @@ def float_cumprod(tensor: Tensor, dim: int) -> Tensor:
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_cumprod(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_cumprod", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -1422,7 +1602,7 @@ def float_cummin(tensor: Tensor, dim: int) -> Tensor:
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_cummin(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_cummin", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -1438,7 +1618,7 @@ def float_cummax(tensor: Tensor, dim: int) -> Tensor:
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_cummax(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_cummax", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -1461,7 +1641,7 @@ def float_sort_with_indices(tensor: Tensor, dim: int, descending: bool) -> tuple
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         out0, out1 = AD.float_sort_with_indices(tensor_, dim, descending)
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "float_sort_with_indices", None, error, tensor=tensor, dim=dim, descending=descending
         )
@@ -1479,7 +1659,7 @@ def float_argsort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Int, AD.float_argsort(tensor_, dim, descending), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_argsort", None, error, tensor=tensor, dim=dim, descending=descending)
         raise
 
@@ -1502,7 +1682,7 @@ def float_topk_with_indices(tensor: Tensor, k: int, dim: int) -> tuple[Tensor, T
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         out0, out1 = AD.float_topk_with_indices(tensor_, k, dim)
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_topk_with_indices", None, error, tensor=tensor, k=k, dim=dim)
         raise
 
@@ -1518,21 +1698,25 @@ def float_argtopk(tensor: Tensor, k: int, dim: int) -> Tensor:
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Int, AD.float_argtopk(tensor_, k, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_argtopk", None, error, tensor=tensor, k=k, dim=dim)
         raise
 
 
 def float_reshape(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """The same elements in a new shape (-1 infers one dim)."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_reshape(tensor_, shape), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_reshape(tensor_, shape), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_reshape(tensor_, shape), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_reshape(tensor_, shape), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_reshape", "reshape", error, tensor=tensor, shape=shape)
+        raise
 
 
 def float_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
@@ -1546,7 +1730,7 @@ def float_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_swap_dims(tensor_, dim1, dim2), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_swap_dims", None, error, tensor=tensor, dim1=dim1, dim2=dim2)
         raise
 
@@ -1567,7 +1751,7 @@ def float_permute(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_permute(tensor_, axes), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_permute", None, error, tensor=tensor, axes=axes)
         raise
 
@@ -1583,21 +1767,25 @@ def float_flip(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_flip(tensor_, axes), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_flip", None, error, tensor=tensor, axes=axes)
         raise
 
 
 def float_expand(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Broadcasts to `shape` (size-1 dims stretch; new dims go in front)."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_expand(tensor_, shape), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_expand(tensor_, shape), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_expand(tensor_, shape), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_expand(tensor_, shape), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_expand", None, error, tensor=tensor, shape=shape)
+        raise
 
 
 def float_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
@@ -1611,41 +1799,55 @@ def float_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_repeat_dim(tensor_, dim, times), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_repeat_dim", None, error, tensor=tensor, dim=dim, times=times)
         raise
 
 
 def float_slice(tensor: Tensor, slices: tuple[tuple[int, int, int], ...]) -> Tensor:
     """The elements in `slices`, one per leading dim (ints keep their dim with size 1)."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_slice(tensor_, slices), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_slice(tensor_, slices), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_slice(tensor_, slices), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_slice(tensor_, slices), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_slice", "sliced", error, tensor=tensor, slices=slices)
+        raise
 
 
 def float_slice_assign(
     tensor: Tensor, slices: tuple[tuple[int, int, int], ...], value: Tensor
 ) -> Tensor:
     """A copy of the tensor with the elements in `slices` replaced by `value`."""
-    ctx = tensor.context if value.context is tensor.context else tensor.context.merge(value.context)
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        value_ = value.primitive if value.kind is B.Float else value.as_float(tensor)
-        if tensor_.dtype is not value_.dtype:
-            check_dtypes("float_slice_assign", B.inner, tensor_, value_)
-        return Tensor(B.Float, B.inner.float_slice_assign(tensor_, slices, value_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
-    if tensor_.primitive.dtype is not value_.primitive.dtype:
-        check_dtypes("float_slice_assign", B.inner, tensor_.primitive, value_.primitive)
-    return Tensor(B.Autodiff, AD.float_slice_assign(tensor_, slices, value_), ctx)
+    try:
+        ctx = (
+            tensor.context
+            if value.context is tensor.context
+            else tensor.context.merge(value.context)
+        )
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            value_ = value.primitive if value.kind is B.Float else value.as_float(tensor)
+            if tensor_.dtype is not value_.dtype:
+                check_dtypes("float_slice_assign", B.inner, tensor_, value_)
+            return Tensor(B.Float, B.inner.float_slice_assign(tensor_, slices, value_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, tensor)
+        if tensor_.primitive.dtype is not value_.primitive.dtype:
+            check_dtypes("float_slice_assign", B.inner, tensor_.primitive, value_.primitive)
+        return Tensor(B.Autodiff, AD.float_slice_assign(tensor_, slices, value_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "float_slice_assign", "sliced", error, tensor=tensor, slices=slices, value=value
+        )
+        raise
 
 
 def float_cat(tensors: list[Tensor], dim: int) -> Tensor:
@@ -1659,7 +1861,7 @@ def float_cat(tensors: list[Tensor], dim: int) -> Tensor:
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensors_ = [t.lift(AD, tensors[0]) for t in tensors]
         return Tensor(B.Autodiff, AD.float_cat(tensors_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_cat", "cat", error, tensors=tensors, dim=dim)
         raise
 
@@ -1675,21 +1877,25 @@ def float_unfold(tensor: Tensor, dim: int, size: int, step: int) -> Tensor:
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         return Tensor(B.Autodiff, AD.float_unfold(tensor_, dim, size, step), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_unfold", None, error, tensor=tensor, dim=dim, size=size, step=step)
         raise
 
 
 def float_cast(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """The tensor in another float dtype (the gradient is cast back)."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Float, B.inner.float_cast(tensor_, dtype), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Autodiff, AD.float_cast(tensor_, dtype), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_cast(tensor_, dtype), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_cast(tensor_, dtype), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_cast", None, error, tensor=tensor, dtype=dtype)
+        raise
 
 
 def float_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
@@ -1709,7 +1915,7 @@ def float_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         return Tensor(B.Autodiff, AD.float_gather(dim, tensor_, indices_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_gather", "indexed", error, dim=dim, tensor=tensor, indices=indices)
         raise
 
@@ -1737,7 +1943,7 @@ def float_scatter(
         if tensor_.primitive.dtype is not value_.primitive.dtype:
             check_dtypes("float_scatter", B.inner, tensor_.primitive, value_.primitive)
         return Tensor(B.Autodiff, AD.float_scatter(dim, tensor_, indices_, value_, update), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "float_scatter",
             "indexed",
@@ -1770,7 +1976,7 @@ def float_scatter_add(dim: int, tensor: Tensor, indices: Tensor, value: Tensor) 
         if tensor_.primitive.dtype is not value_.primitive.dtype:
             check_dtypes("float_scatter_add", B.inner, tensor_.primitive, value_.primitive)
         return Tensor(B.Autodiff, AD.float_scatter_add(dim, tensor_, indices_, value_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "float_scatter_add",
             "indexed",
@@ -1800,7 +2006,7 @@ def float_select(tensor: Tensor, dim: int, indices: Tensor) -> Tensor:
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         return Tensor(B.Autodiff, AD.float_select(tensor_, dim, indices_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_select", "selected", error, tensor=tensor, dim=dim, indices=indices)
         raise
 
@@ -1830,7 +2036,7 @@ def float_select_assign(
         return Tensor(
             B.Autodiff, AD.float_select_assign(tensor_, dim, indices_, value_, update), ctx
         )
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "float_select_assign",
             "selected",
@@ -1863,7 +2069,7 @@ def float_select_add(tensor: Tensor, dim: int, indices: Tensor, value: Tensor) -
         if tensor_.primitive.dtype is not value_.primitive.dtype:
             check_dtypes("float_select_add", B.inner, tensor_.primitive, value_.primitive)
         return Tensor(B.Autodiff, AD.float_select_add(tensor_, dim, indices_, value_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "float_select_add",
             "selected",
@@ -1895,7 +2101,7 @@ def float_mask_where(tensor: Tensor, mask: Tensor, value: Tensor) -> Tensor:
         if tensor_.primitive.dtype is not value_.primitive.dtype:
             check_dtypes("float_mask_where", B.inner, tensor_.primitive, value_.primitive)
         return Tensor(B.Autodiff, AD.float_mask_where(tensor_, mask_, value_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "float_mask_where", "broadcast", error, tensor=tensor, mask=mask, value=value
         )
@@ -1917,59 +2123,85 @@ def float_mask_fill(tensor: Tensor, mask: Tensor, value: float) -> Tensor:
         tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
         return Tensor(B.Autodiff, AD.float_mask_fill(tensor_, mask_, value), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_mask_fill", "broadcast", error, tensor=tensor, mask=mask, value=value)
         raise
 
 
 def float_mask_select(tensor: Tensor, mask: Tensor) -> Tensor:
     """The elements where mask (of the tensor's shape) is true, as 1-D (data-dependent length)."""
-    ctx = tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+    try:
+        ctx = (
+            tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
+        )
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
+            return Tensor(B.Float, B.inner.float_mask_select(tensor_, mask_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
-        return Tensor(B.Float, B.inner.float_mask_select(tensor_, mask_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
-    return Tensor(B.Autodiff, AD.float_mask_select(tensor_, mask_), ctx)
+        return Tensor(B.Autodiff, AD.float_mask_select(tensor_, mask_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_mask_select", None, error, tensor=tensor, mask=mask)
+        raise
 
 
 def float_gather_nd(data: Tensor, indices: Tensor) -> Tensor:
     """The slices of data at n-d indices (the last dim of indices indexes data's first dims)."""
-    ctx = data.context if indices.context is data.context else data.context.merge(indices.context)
-    B = getattr(BACKENDS, data.kind.variant)
-    if ctx is DISABLED:
-        data_ = data.primitive if data.kind is B.Float else data.as_float()
+    try:
+        ctx = (
+            data.context if indices.context is data.context else data.context.merge(indices.context)
+        )
+        B = getattr(BACKENDS, data.kind.variant)
+        if ctx is DISABLED:
+            data_ = data.primitive if data.kind is B.Float else data.as_float()
+            indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
+            return Tensor(B.Float, B.inner.float_gather_nd(data_, indices_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
-        return Tensor(B.Float, B.inner.float_gather_nd(data_, indices_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
-    indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
-    return Tensor(B.Autodiff, AD.float_gather_nd(data_, indices_), ctx)
+        return Tensor(B.Autodiff, AD.float_gather_nd(data_, indices_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_gather_nd", None, error, data=data, indices=indices)
+        raise
 
 
 def float_scatter_nd(
     data: Tensor, indices: Tensor, values: Tensor, reduction: IndexingUpdateOp
 ) -> Tensor:
     """A copy of data with its slices at n-d indices (reduction)= values (unique indices but for add)."""
-    ctx = data.context.merge(indices.context).merge(values.context)
-    B = getattr(BACKENDS, data.kind.variant)
-    if ctx is DISABLED:
-        data_ = data.primitive if data.kind is B.Float else data.as_float()
+    try:
+        ctx = data.context.merge(indices.context).merge(values.context)
+        B = getattr(BACKENDS, data.kind.variant)
+        if ctx is DISABLED:
+            data_ = data.primitive if data.kind is B.Float else data.as_float()
+            indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
+            values_ = values.primitive if values.kind is B.Float else values.as_float(data)
+            if data_.dtype is not values_.dtype:
+                check_dtypes("float_scatter_nd", B.inner, data_, values_)
+            return Tensor(
+                B.Float, B.inner.float_scatter_nd(data_, indices_, values_, reduction), ctx
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
-        values_ = values.primitive if values.kind is B.Float else values.as_float(data)
-        if data_.dtype is not values_.dtype:
-            check_dtypes("float_scatter_nd", B.inner, data_, values_)
-        return Tensor(B.Float, B.inner.float_scatter_nd(data_, indices_, values_, reduction), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    data_ = data.primitive if data.kind is B.Autodiff else data.lift(AD)
-    indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
-    values_ = values.primitive if values.kind is B.Autodiff else values.lift(AD, data)
-    if data_.primitive.dtype is not values_.primitive.dtype:
-        check_dtypes("float_scatter_nd", B.inner, data_.primitive, values_.primitive)
-    return Tensor(B.Autodiff, AD.float_scatter_nd(data_, indices_, values_, reduction), ctx)
+        values_ = values.primitive if values.kind is B.Autodiff else values.lift(AD, data)
+        if data_.primitive.dtype is not values_.primitive.dtype:
+            check_dtypes("float_scatter_nd", B.inner, data_.primitive, values_.primitive)
+        return Tensor(B.Autodiff, AD.float_scatter_nd(data_, indices_, values_, reduction), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "float_scatter_nd",
+            None,
+            error,
+            data=data,
+            indices=indices,
+            values=values,
+            reduction=reduction,
+        )
+        raise
 
 
 def float_grid_sample_2d(
@@ -2001,7 +2233,7 @@ def float_grid_sample_2d(
             AD.float_grid_sample_2d(tensor_, grid_, mode, padding_mode, align_corners),
             ctx,
         )
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "float_grid_sample_2d",
             "broadcast",
@@ -2032,33 +2264,41 @@ def float_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_equal", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Bool, AD.float_equal(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def float_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs == scalar."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    if ctx is DISABLED:
-        lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
-        return Tensor(B.Bool, B.inner.float_equal_elem(lhs_, rhs), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-    return Tensor(B.Bool, AD.float_equal_elem(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            return Tensor(B.Bool, B.inner.float_equal_elem(lhs_, rhs), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Bool, AD.float_equal_elem(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_equal_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_not_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs != scalar."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    if ctx is DISABLED:
-        lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
-        return Tensor(B.Bool, B.inner.float_not_equal_elem(lhs_, rhs), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-    return Tensor(B.Bool, AD.float_not_equal_elem(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            return Tensor(B.Bool, B.inner.float_not_equal_elem(lhs_, rhs), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Bool, AD.float_not_equal_elem(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_not_equal_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_greater(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -2078,21 +2318,25 @@ def float_greater(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_greater", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Bool, AD.float_greater(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_greater", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def float_greater_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs > scalar."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    if ctx is DISABLED:
-        lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
-        return Tensor(B.Bool, B.inner.float_greater_elem(lhs_, rhs), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-    return Tensor(B.Bool, AD.float_greater_elem(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            return Tensor(B.Bool, B.inner.float_greater_elem(lhs_, rhs), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Bool, AD.float_greater_elem(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_greater_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_lower(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -2112,21 +2356,25 @@ def float_lower(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_lower", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Bool, AD.float_lower(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_lower", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def float_lower_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs < scalar."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    if ctx is DISABLED:
-        lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
-        return Tensor(B.Bool, B.inner.float_lower_elem(lhs_, rhs), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-    return Tensor(B.Bool, AD.float_lower_elem(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            return Tensor(B.Bool, B.inner.float_lower_elem(lhs_, rhs), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Bool, AD.float_lower_elem(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_lower_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_not_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -2146,7 +2394,7 @@ def float_not_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_not_equal", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Bool, AD.float_not_equal(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_not_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
@@ -2168,21 +2416,25 @@ def float_greater_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_greater_equal", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Bool, AD.float_greater_equal(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_greater_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def float_greater_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs >= scalar."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    if ctx is DISABLED:
-        lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
-        return Tensor(B.Bool, B.inner.float_greater_equal_elem(lhs_, rhs), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-    return Tensor(B.Bool, AD.float_greater_equal_elem(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            return Tensor(B.Bool, B.inner.float_greater_equal_elem(lhs_, rhs), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Bool, AD.float_greater_equal_elem(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_greater_equal_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_lower_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -2202,45 +2454,57 @@ def float_lower_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.primitive.dtype is not rhs_.primitive.dtype:
             check_dtypes("float_lower_equal", B.inner, lhs_.primitive, rhs_.primitive)
         return Tensor(B.Bool, AD.float_lower_equal(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_lower_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def float_lower_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs <= scalar."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    if ctx is DISABLED:
-        lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
-        return Tensor(B.Bool, B.inner.float_lower_equal_elem(lhs_, rhs), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
-    return Tensor(B.Bool, AD.float_lower_equal_elem(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        if ctx is DISABLED:
+            lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
+            return Tensor(B.Bool, B.inner.float_lower_equal_elem(lhs_, rhs), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        lhs_ = lhs.primitive if lhs.kind is B.Autodiff else lhs.lift(AD)
+        return Tensor(B.Bool, AD.float_lower_equal_elem(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_lower_equal_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def float_is_nan(tensor: Tensor) -> Tensor:
     """Element-wise x is NaN."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Bool, B.inner.float_is_nan(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Bool, AD.float_is_nan(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Bool, B.inner.float_is_nan(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Bool, AD.float_is_nan(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_is_nan", None, error, tensor=tensor)
+        raise
 
 
 def float_is_inf(tensor: Tensor) -> Tensor:
     """Element-wise x is +inf or -inf."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    if ctx is DISABLED:
-        tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
-        return Tensor(B.Bool, B.inner.float_is_inf(tensor_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
-    return Tensor(B.Bool, AD.float_is_inf(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Bool, B.inner.float_is_inf(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Bool, AD.float_is_inf(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_is_inf", None, error, tensor=tensor)
+        raise
 
 
 def float_into_int(tensor: Tensor, dtype: np.dtype) -> Tensor:

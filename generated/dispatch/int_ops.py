@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=4cd5870539ebfd5d body=18f17b08c42aec56
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=fe247feeebe822ea body=8a3b05a6139f606b
 """The int ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -211,17 +211,21 @@ def int_sum_dim(tensor: Tensor, dim: int) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_sum_dim(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_sum_dim", None, error, tensor=tensor, dim=dim)
         raise
 
 
 def int_prod(tensor: Tensor) -> Tensor:
     """Product of all elements, shape [1]."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-    return Tensor(B.Int, B.inner.int_prod(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_prod(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_prod", None, error, tensor=tensor)
+        raise
 
 
 def int_prod_dim(tensor: Tensor, dim: int) -> Tensor:
@@ -231,17 +235,21 @@ def int_prod_dim(tensor: Tensor, dim: int) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_prod_dim(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_prod_dim", None, error, tensor=tensor, dim=dim)
         raise
 
 
 def int_mean(tensor: Tensor) -> Tensor:
     """Mean of all elements, truncated toward zero, shape [1]."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-    return Tensor(B.Int, B.inner.int_mean(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_mean(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_mean", None, error, tensor=tensor)
+        raise
 
 
 def int_mean_dim(tensor: Tensor, dim: int) -> Tensor:
@@ -251,7 +259,7 @@ def int_mean_dim(tensor: Tensor, dim: int) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_mean_dim(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_mean_dim", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -263,7 +271,7 @@ def int_max(tensor: Tensor) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_max(tensor_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_max", "nonempty", error, tensor=tensor)
         raise
 
@@ -275,7 +283,7 @@ def int_max_dim(tensor: Tensor, dim: int) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_max_dim(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_max_dim", "nonempty", error, tensor=tensor, dim=dim)
         raise
 
@@ -288,7 +296,7 @@ def int_max_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor]:
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         out0, out1 = B.inner.int_max_dim_with_indices(tensor_, dim)
         return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_max_dim_with_indices", "nonempty", error, tensor=tensor, dim=dim)
         raise
 
@@ -300,7 +308,7 @@ def int_min(tensor: Tensor) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_min(tensor_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_min", "nonempty", error, tensor=tensor)
         raise
 
@@ -312,7 +320,7 @@ def int_min_dim(tensor: Tensor, dim: int) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_min_dim(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_min_dim", "nonempty", error, tensor=tensor, dim=dim)
         raise
 
@@ -325,7 +333,7 @@ def int_min_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor]:
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         out0, out1 = B.inner.int_min_dim_with_indices(tensor_, dim)
         return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_min_dim_with_indices", "nonempty", error, tensor=tensor, dim=dim)
         raise
 
@@ -337,7 +345,7 @@ def int_max_abs(tensor: Tensor) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_max_abs(tensor_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_max_abs", "nonempty", error, tensor=tensor)
         raise
 
@@ -349,7 +357,7 @@ def int_max_abs_dim(tensor: Tensor, dim: int) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_max_abs_dim(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_max_abs_dim", "nonempty", error, tensor=tensor, dim=dim)
         raise
 
@@ -361,7 +369,7 @@ def int_argmax(tensor: Tensor, dim: int) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_argmax(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_argmax", "nonempty", error, tensor=tensor, dim=dim)
         raise
 
@@ -373,17 +381,21 @@ def int_argmin(tensor: Tensor, dim: int) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_argmin(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_argmin", "nonempty", error, tensor=tensor, dim=dim)
         raise
 
 
 def int_any(tensor: Tensor) -> Tensor:
     """Whether any element is non-zero, shape [1]."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-    return Tensor(B.Bool, B.inner.int_any(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Bool, B.inner.int_any(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_any", None, error, tensor=tensor)
+        raise
 
 
 def int_any_dim(tensor: Tensor, dim: int) -> Tensor:
@@ -393,17 +405,21 @@ def int_any_dim(tensor: Tensor, dim: int) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Bool, B.inner.int_any_dim(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_any_dim", None, error, tensor=tensor, dim=dim)
         raise
 
 
 def int_all(tensor: Tensor) -> Tensor:
     """Whether every element is non-zero, shape [1]."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-    return Tensor(B.Bool, B.inner.int_all(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Bool, B.inner.int_all(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_all", None, error, tensor=tensor)
+        raise
 
 
 def int_all_dim(tensor: Tensor, dim: int) -> Tensor:
@@ -413,7 +429,7 @@ def int_all_dim(tensor: Tensor, dim: int) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Bool, B.inner.int_all_dim(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_all_dim", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -425,7 +441,7 @@ def int_cumsum(tensor: Tensor, dim: int) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_cumsum(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_cumsum", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -437,7 +453,7 @@ def int_cumprod(tensor: Tensor, dim: int) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_cumprod(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_cumprod", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -449,7 +465,7 @@ def int_cummin(tensor: Tensor, dim: int) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_cummin(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_cummin", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -461,7 +477,7 @@ def int_cummax(tensor: Tensor, dim: int) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_cummax(tensor_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_cummax", None, error, tensor=tensor, dim=dim)
         raise
 
@@ -473,7 +489,7 @@ def int_sort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_sort(tensor_, dim, descending), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_sort", None, error, tensor=tensor, dim=dim, descending=descending)
         raise
 
@@ -486,7 +502,7 @@ def int_sort_with_indices(tensor: Tensor, dim: int, descending: bool) -> tuple[T
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         out0, out1 = B.inner.int_sort_with_indices(tensor_, dim, descending)
         return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "int_sort_with_indices", None, error, tensor=tensor, dim=dim, descending=descending
         )
@@ -500,7 +516,7 @@ def int_argsort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_argsort(tensor_, dim, descending), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_argsort", None, error, tensor=tensor, dim=dim, descending=descending)
         raise
 
@@ -512,7 +528,7 @@ def int_topk(tensor: Tensor, k: int, dim: int) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_topk(tensor_, k, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_topk", None, error, tensor=tensor, k=k, dim=dim)
         raise
 
@@ -525,7 +541,7 @@ def int_topk_with_indices(tensor: Tensor, k: int, dim: int) -> tuple[Tensor, Ten
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         out0, out1 = B.inner.int_topk_with_indices(tensor_, k, dim)
         return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_topk_with_indices", None, error, tensor=tensor, k=k, dim=dim)
         raise
 
@@ -537,17 +553,21 @@ def int_argtopk(tensor: Tensor, k: int, dim: int) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_argtopk(tensor_, k, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_argtopk", None, error, tensor=tensor, k=k, dim=dim)
         raise
 
 
 def int_reshape(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """The same elements in a new shape (-1 infers one dim)."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-    return Tensor(B.Int, B.inner.int_reshape(tensor_, shape), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_reshape(tensor_, shape), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_reshape", "reshape", error, tensor=tensor, shape=shape)
+        raise
 
 
 def int_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
@@ -557,7 +577,7 @@ def int_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_swap_dims(tensor_, dim1, dim2), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_swap_dims", None, error, tensor=tensor, dim1=dim1, dim2=dim2)
         raise
 
@@ -574,7 +594,7 @@ def int_permute(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_permute(tensor_, axes), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_permute", None, error, tensor=tensor, axes=axes)
         raise
 
@@ -586,17 +606,21 @@ def int_flip(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_flip(tensor_, axes), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_flip", None, error, tensor=tensor, axes=axes)
         raise
 
 
 def int_expand(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Broadcasts to `shape` (size-1 dims stretch; new dims go in front)."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-    return Tensor(B.Int, B.inner.int_expand(tensor_, shape), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_expand(tensor_, shape), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_expand", None, error, tensor=tensor, shape=shape)
+        raise
 
 
 def int_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
@@ -606,30 +630,44 @@ def int_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_repeat_dim(tensor_, dim, times), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_repeat_dim", None, error, tensor=tensor, dim=dim, times=times)
         raise
 
 
 def int_slice(tensor: Tensor, slices: tuple[tuple[int, int, int], ...]) -> Tensor:
     """The elements in `slices`, one per leading dim (ints keep their dim with size 1)."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-    return Tensor(B.Int, B.inner.int_slice(tensor_, slices), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_slice(tensor_, slices), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_slice", "sliced", error, tensor=tensor, slices=slices)
+        raise
 
 
 def int_slice_assign(
     tensor: Tensor, slices: tuple[tuple[int, int, int], ...], value: Tensor
 ) -> Tensor:
     """A copy of the tensor with the elements in `slices` replaced by `value`."""
-    ctx = tensor.context if value.context is tensor.context else tensor.context.merge(value.context)
-    B = getattr(BACKENDS, tensor.kind.variant)
-    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-    value_ = value.primitive if value.kind is B.Int else value.as_int(tensor)
-    if tensor_.dtype is not value_.dtype:
-        check_dtypes("int_slice_assign", B.inner, tensor_, value_)
-    return Tensor(B.Int, B.inner.int_slice_assign(tensor_, slices, value_), ctx)
+    try:
+        ctx = (
+            tensor.context
+            if value.context is tensor.context
+            else tensor.context.merge(value.context)
+        )
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        value_ = value.primitive if value.kind is B.Int else value.as_int(tensor)
+        if tensor_.dtype is not value_.dtype:
+            check_dtypes("int_slice_assign", B.inner, tensor_, value_)
+        return Tensor(B.Int, B.inner.int_slice_assign(tensor_, slices, value_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "int_slice_assign", "sliced", error, tensor=tensor, slices=slices, value=value
+        )
+        raise
 
 
 def int_cat(tensors: list[Tensor], dim: int) -> Tensor:
@@ -639,7 +677,7 @@ def int_cat(tensors: list[Tensor], dim: int) -> Tensor:
         B = getattr(BACKENDS, tensors[0].kind.variant)
         tensors_ = [t.as_int(tensors[0]) for t in tensors]
         return Tensor(B.Int, B.inner.int_cat(tensors_, dim), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_cat", "cat", error, tensors=tensors, dim=dim)
         raise
 
@@ -651,17 +689,21 @@ def int_unfold(tensor: Tensor, dim: int, size: int, step: int) -> Tensor:
         B = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_unfold(tensor_, dim, size, step), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_unfold", None, error, tensor=tensor, dim=dim, size=size, step=step)
         raise
 
 
 def int_cast(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """The tensor in another int dtype."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-    return Tensor(B.Int, B.inner.int_cast(tensor_, dtype), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_cast(tensor_, dtype), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_cast", None, error, tensor=tensor, dtype=dtype)
+        raise
 
 
 def int_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
@@ -676,7 +718,7 @@ def int_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         return Tensor(B.Int, B.inner.int_gather(dim, tensor_, indices_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_gather", "indexed", error, dim=dim, tensor=tensor, indices=indices)
         raise
 
@@ -694,7 +736,7 @@ def int_scatter(
         if tensor_.dtype is not value_.dtype:
             check_dtypes("int_scatter", B.inner, tensor_, value_)
         return Tensor(B.Int, B.inner.int_scatter(dim, tensor_, indices_, value_, update), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "int_scatter",
             "indexed",
@@ -719,7 +761,7 @@ def int_scatter_add(dim: int, tensor: Tensor, indices: Tensor, value: Tensor) ->
         if tensor_.dtype is not value_.dtype:
             check_dtypes("int_scatter_add", B.inner, tensor_, value_)
         return Tensor(B.Int, B.inner.int_scatter_add(dim, tensor_, indices_, value_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "int_scatter_add",
             "indexed",
@@ -744,7 +786,7 @@ def int_select(tensor: Tensor, dim: int, indices: Tensor) -> Tensor:
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         return Tensor(B.Int, B.inner.int_select(tensor_, dim, indices_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_select", "selected", error, tensor=tensor, dim=dim, indices=indices)
         raise
 
@@ -762,7 +804,7 @@ def int_select_assign(
         if tensor_.dtype is not value_.dtype:
             check_dtypes("int_select_assign", B.inner, tensor_, value_)
         return Tensor(B.Int, B.inner.int_select_assign(tensor_, dim, indices_, value_, update), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "int_select_assign",
             "selected",
@@ -787,7 +829,7 @@ def int_select_add(tensor: Tensor, dim: int, indices: Tensor, value: Tensor) -> 
         if tensor_.dtype is not value_.dtype:
             check_dtypes("int_select_add", B.inner, tensor_, value_)
         return Tensor(B.Int, B.inner.int_select_add(tensor_, dim, indices_, value_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
             "int_select_add",
             "selected",
@@ -811,7 +853,7 @@ def int_mask_where(tensor: Tensor, mask: Tensor, value: Tensor) -> Tensor:
         if tensor_.dtype is not value_.dtype:
             check_dtypes("int_mask_where", B.inner, tensor_, value_)
         return Tensor(B.Int, B.inner.int_mask_where(tensor_, mask_, value_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_mask_where", "broadcast", error, tensor=tensor, mask=mask, value=value)
         raise
 
@@ -826,41 +868,65 @@ def int_mask_fill(tensor: Tensor, mask: Tensor, value: float) -> Tensor:
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
         return Tensor(B.Int, B.inner.int_mask_fill(tensor_, mask_, value), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_mask_fill", "broadcast", error, tensor=tensor, mask=mask, value=value)
         raise
 
 
 def int_mask_select(tensor: Tensor, mask: Tensor) -> Tensor:
     """The elements where mask (of the tensor's shape) is true, as 1-D (data-dependent length)."""
-    ctx = tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
-    B = getattr(BACKENDS, tensor.kind.variant)
-    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-    mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
-    return Tensor(B.Int, B.inner.int_mask_select(tensor_, mask_), ctx)
+    try:
+        ctx = (
+            tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
+        )
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
+        return Tensor(B.Int, B.inner.int_mask_select(tensor_, mask_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_mask_select", None, error, tensor=tensor, mask=mask)
+        raise
 
 
 def int_gather_nd(data: Tensor, indices: Tensor) -> Tensor:
     """The slices of data at n-d indices (the last dim of indices indexes data's first dims)."""
-    ctx = data.context if indices.context is data.context else data.context.merge(indices.context)
-    B = getattr(BACKENDS, data.kind.variant)
-    data_ = data.primitive if data.kind is B.Int else data.as_int()
-    indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
-    return Tensor(B.Int, B.inner.int_gather_nd(data_, indices_), ctx)
+    try:
+        ctx = (
+            data.context if indices.context is data.context else data.context.merge(indices.context)
+        )
+        B = getattr(BACKENDS, data.kind.variant)
+        data_ = data.primitive if data.kind is B.Int else data.as_int()
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
+        return Tensor(B.Int, B.inner.int_gather_nd(data_, indices_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_gather_nd", None, error, data=data, indices=indices)
+        raise
 
 
 def int_scatter_nd(
     data: Tensor, indices: Tensor, values: Tensor, reduction: IndexingUpdateOp
 ) -> Tensor:
     """A copy of data with its slices at n-d indices (reduction)= values (unique indices but for add)."""
-    ctx = data.context.merge(indices.context).merge(values.context)
-    B = getattr(BACKENDS, data.kind.variant)
-    data_ = data.primitive if data.kind is B.Int else data.as_int()
-    indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
-    values_ = values.primitive if values.kind is B.Int else values.as_int(data)
-    if data_.dtype is not values_.dtype:
-        check_dtypes("int_scatter_nd", B.inner, data_, values_)
-    return Tensor(B.Int, B.inner.int_scatter_nd(data_, indices_, values_, reduction), ctx)
+    try:
+        ctx = data.context.merge(indices.context).merge(values.context)
+        B = getattr(BACKENDS, data.kind.variant)
+        data_ = data.primitive if data.kind is B.Int else data.as_int()
+        indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
+        values_ = values.primitive if values.kind is B.Int else values.as_int(data)
+        if data_.dtype is not values_.dtype:
+            check_dtypes("int_scatter_nd", B.inner, data_, values_)
+        return Tensor(B.Int, B.inner.int_scatter_nd(data_, indices_, values_, reduction), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "int_scatter_nd",
+            None,
+            error,
+            data=data,
+            indices=indices,
+            values=values,
+            reduction=reduction,
+        )
+        raise
 
 
 def int_add(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -873,17 +939,21 @@ def int_add(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("int_add", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.int_add(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_add", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def int_add_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Adds an int to every element."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-    return Tensor(B.Int, B.inner.int_add_scalar(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        return Tensor(B.Int, B.inner.int_add_scalar(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_add_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_mul(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -896,25 +966,33 @@ def int_mul(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("int_mul", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.int_mul(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_mul", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def int_mul_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Multiplies every element by an int."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-    return Tensor(B.Int, B.inner.int_mul_scalar(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        return Tensor(B.Int, B.inner.int_mul_scalar(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_mul_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_sum(tensor: Tensor) -> Tensor:
     """Sum of all elements, shape [1]."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-    return Tensor(B.Int, B.inner.int_sum(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_sum(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_sum", None, error, tensor=tensor)
+        raise
 
 
 def int_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -927,25 +1005,33 @@ def int_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("int_equal", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.int_equal(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def int_not_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs != scalar."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-    return Tensor(B.Bool, B.inner.int_not_equal_elem(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        return Tensor(B.Bool, B.inner.int_not_equal_elem(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_not_equal_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_greater_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs > scalar."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-    return Tensor(B.Bool, B.inner.int_greater_elem(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        return Tensor(B.Bool, B.inner.int_greater_elem(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_greater_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_sub(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -958,17 +1044,21 @@ def int_sub(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("int_sub", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.int_sub(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_sub", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def int_sub_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Subtracts an int from every element."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-    return Tensor(B.Int, B.inner.int_sub_scalar(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        return Tensor(B.Int, B.inner.int_sub_scalar(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_sub_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_div(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -981,17 +1071,21 @@ def int_div(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("int_div", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.int_div(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_div", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def int_div_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Divides every element by an int, truncating toward zero."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-    return Tensor(B.Int, B.inner.int_div_scalar(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        return Tensor(B.Int, B.inner.int_div_scalar(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_div_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_remainder(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -1004,49 +1098,69 @@ def int_remainder(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("int_remainder", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.int_remainder(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_remainder", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def int_remainder_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Remainder of every element by an int, with the int's sign."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-    return Tensor(B.Int, B.inner.int_remainder_scalar(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        return Tensor(B.Int, B.inner.int_remainder_scalar(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_remainder_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_neg(tensor: Tensor) -> Tensor:
     """Element-wise negation."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-    return Tensor(B.Int, B.inner.int_neg(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_neg(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_neg", None, error, tensor=tensor)
+        raise
 
 
 def int_abs(tensor: Tensor) -> Tensor:
     """Element-wise absolute value."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-    return Tensor(B.Int, B.inner.int_abs(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_abs(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_abs", None, error, tensor=tensor)
+        raise
 
 
 def int_sign(tensor: Tensor) -> Tensor:
     """Element-wise sign (-1, 0 or 1)."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-    return Tensor(B.Int, B.inner.int_sign(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_sign(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_sign", None, error, tensor=tensor)
+        raise
 
 
 def int_square(tensor: Tensor) -> Tensor:
     """Element-wise x * x."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-    return Tensor(B.Int, B.inner.int_square(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_square(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_square", None, error, tensor=tensor)
+        raise
 
 
 def int_powi(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -1059,7 +1173,7 @@ def int_powi(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("int_powi", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.int_powi(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_powi", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
@@ -1071,34 +1185,50 @@ def int_powi_scalar(lhs: Tensor, rhs: float) -> Tensor:
 
 def int_powi_scalar_impl(lhs: Tensor, rhs: float) -> Tensor:
     """The generic case of int_powi_scalar; a negative exponent truncates as burn's float route."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-    return Tensor(B.Int, B.inner.int_powi_scalar_impl(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        return Tensor(B.Int, B.inner.int_powi_scalar_impl(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_powi_scalar_impl", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_clamp(tensor: Tensor, min: float, max: float) -> Tensor:
     """Clamps every element into [min, max]."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-    return Tensor(B.Int, B.inner.int_clamp(tensor_, min, max), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_clamp(tensor_, min, max), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_clamp", None, error, tensor=tensor, min=min, max=max)
+        raise
 
 
 def int_clamp_min(tensor: Tensor, min: float) -> Tensor:
     """Raises every element below `min` to `min`."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-    return Tensor(B.Int, B.inner.int_clamp_min(tensor_, min), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_clamp_min(tensor_, min), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_clamp_min", None, error, tensor=tensor, min=min)
+        raise
 
 
 def int_clamp_max(tensor: Tensor, max: float) -> Tensor:
     """Lowers every element above `max` to `max`."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-    return Tensor(B.Int, B.inner.int_clamp_max(tensor_, max), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.int_clamp_max(tensor_, max), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_clamp_max", None, error, tensor=tensor, max=max)
+        raise
 
 
 def int_matmul(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -1111,7 +1241,7 @@ def int_matmul(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("int_matmul", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.int_matmul(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_matmul", "matmul", error, lhs=lhs, rhs=rhs)
         raise
 
@@ -1126,17 +1256,21 @@ def bitwise_and(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("bitwise_and", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.bitwise_and(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bitwise_and", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def bitwise_and_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Bitwise and of every element with an int."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-    return Tensor(B.Int, B.inner.bitwise_and_scalar(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        return Tensor(B.Int, B.inner.bitwise_and_scalar(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bitwise_and_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def bitwise_or(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -1149,17 +1283,21 @@ def bitwise_or(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("bitwise_or", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.bitwise_or(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bitwise_or", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def bitwise_or_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Bitwise or of every element with an int."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-    return Tensor(B.Int, B.inner.bitwise_or_scalar(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        return Tensor(B.Int, B.inner.bitwise_or_scalar(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bitwise_or_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def bitwise_xor(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -1172,25 +1310,33 @@ def bitwise_xor(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("bitwise_xor", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.bitwise_xor(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bitwise_xor", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def bitwise_xor_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Bitwise exclusive or of every element with an int."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-    return Tensor(B.Int, B.inner.bitwise_xor_scalar(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        return Tensor(B.Int, B.inner.bitwise_xor_scalar(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bitwise_xor_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def bitwise_not(tensor: Tensor) -> Tensor:
     """Element-wise bitwise not (~x == -x - 1)."""
-    ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
-    tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
-    return Tensor(B.Int, B.inner.bitwise_not(tensor_), ctx)
+    try:
+        ctx = tensor.context
+        B = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Int, B.inner.bitwise_not(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bitwise_not", None, error, tensor=tensor)
+        raise
 
 
 def bitwise_left_shift(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -1203,17 +1349,21 @@ def bitwise_left_shift(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("bitwise_left_shift", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.bitwise_left_shift(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bitwise_left_shift", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def bitwise_left_shift_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Shifts every element left by an int."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-    return Tensor(B.Int, B.inner.bitwise_left_shift_scalar(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        return Tensor(B.Int, B.inner.bitwise_left_shift_scalar(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bitwise_left_shift_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def bitwise_right_shift(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -1226,25 +1376,33 @@ def bitwise_right_shift(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("bitwise_right_shift", B.inner, lhs_, rhs_)
         return Tensor(B.Int, B.inner.bitwise_right_shift(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("bitwise_right_shift", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def bitwise_right_shift_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Shifts every element right by an int (arithmetic)."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-    return Tensor(B.Int, B.inner.bitwise_right_shift_scalar(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        return Tensor(B.Int, B.inner.bitwise_right_shift_scalar(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("bitwise_right_shift_scalar", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs == scalar."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-    return Tensor(B.Bool, B.inner.int_equal_elem(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        return Tensor(B.Bool, B.inner.int_equal_elem(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_equal_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_not_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -1257,7 +1415,7 @@ def int_not_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("int_not_equal", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.int_not_equal(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_not_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
@@ -1272,7 +1430,7 @@ def int_greater(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("int_greater", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.int_greater(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_greater", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
@@ -1287,17 +1445,21 @@ def int_greater_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("int_greater_equal", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.int_greater_equal(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_greater_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def int_greater_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs >= scalar."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-    return Tensor(B.Bool, B.inner.int_greater_equal_elem(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        return Tensor(B.Bool, B.inner.int_greater_equal_elem(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_greater_equal_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_lower(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -1310,17 +1472,21 @@ def int_lower(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("int_lower", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.int_lower(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_lower", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def int_lower_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs < scalar."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-    return Tensor(B.Bool, B.inner.int_lower_elem(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        return Tensor(B.Bool, B.inner.int_lower_elem(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_lower_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_lower_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
@@ -1333,17 +1499,21 @@ def int_lower_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
         if lhs_.dtype is not rhs_.dtype:
             check_dtypes("int_lower_equal", B.inner, lhs_, rhs_)
         return Tensor(B.Bool, B.inner.int_lower_equal(lhs_, rhs_), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("int_lower_equal", "broadcast", error, lhs=lhs, rhs=rhs)
         raise
 
 
 def int_lower_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs <= scalar."""
-    ctx = lhs.context
-    B = getattr(BACKENDS, lhs.kind.variant)
-    lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
-    return Tensor(B.Bool, B.inner.int_lower_equal_elem(lhs_, rhs), ctx)
+    try:
+        ctx = lhs.context
+        B = getattr(BACKENDS, lhs.kind.variant)
+        lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
+        return Tensor(B.Bool, B.inner.int_lower_equal_elem(lhs_, rhs), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_lower_equal_elem", None, error, lhs=lhs, rhs=rhs)
+        raise
 
 
 def int_into_float(tensor: Tensor, dtype: np.dtype) -> Tensor:

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=8f857200f84cccd8 body=0208f8b732861c21
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=8621f93cb5d992fb body=14e798dbecda4318
 """The module ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -66,52 +66,60 @@ __all__ = [
 
 def embedding(weights: Tensor, indices: Tensor) -> Tensor:
     """The rows of weights [n, d] that indices [b, s] select: [b, s, d]."""
-    ctx = (
-        weights.context
-        if indices.context is weights.context
-        else weights.context.merge(indices.context)
-    )
-    B = getattr(BACKENDS, weights.kind.variant)
-    if ctx is DISABLED:
-        weights_ = weights.primitive if weights.kind is B.Float else weights.as_float()
+    try:
+        ctx = (
+            weights.context
+            if indices.context is weights.context
+            else weights.context.merge(indices.context)
+        )
+        B = getattr(BACKENDS, weights.kind.variant)
+        if ctx is DISABLED:
+            weights_ = weights.primitive if weights.kind is B.Float else weights.as_float()
+            indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(weights)
+            return Tensor(B.Float, B.inner.embedding(weights_, indices_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        weights_ = weights.primitive if weights.kind is B.Autodiff else weights.lift(AD)
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(weights)
-        return Tensor(B.Float, B.inner.embedding(weights_, indices_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    weights_ = weights.primitive if weights.kind is B.Autodiff else weights.lift(AD)
-    indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(weights)
-    return Tensor(B.Autodiff, AD.embedding(weights_, indices_), ctx)
+        return Tensor(B.Autodiff, AD.embedding(weights_, indices_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("embedding", None, error, weights=weights, indices=indices)
+        raise
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
     """input [..., d_in] @ weight [d_in, d_out] (+ bias [d_out]): burn's layout, not torch's transposed one."""
-    ctx = input.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-    B = getattr(BACKENDS, input.kind.variant)
-    if ctx is DISABLED:
-        input_ = input.primitive if input.kind is B.Float else input.as_float()
-        weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(input)
+    try:
+        ctx = input.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
+        B = getattr(BACKENDS, input.kind.variant)
+        if ctx is DISABLED:
+            input_ = input.primitive if input.kind is B.Float else input.as_float()
+            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(input)
+            bias_ = (
+                None
+                if bias is None
+                else (bias.primitive if bias.kind is B.Float else bias.as_float(input))
+            )
+            if input_.dtype is not weight_.dtype:
+                check_dtypes("linear", B.inner, input_, weight_)
+            if bias_ is not None and input_.dtype is not bias_.dtype:
+                check_dtypes("linear", B.inner, input_, bias_)
+            return Tensor(B.Float, B.inner.linear(input_, weight_, bias_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        input_ = input.primitive if input.kind is B.Autodiff else input.lift(AD)
+        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, input)
         bias_ = (
             None
             if bias is None
-            else (bias.primitive if bias.kind is B.Float else bias.as_float(input))
+            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, input))
         )
-        if input_.dtype is not weight_.dtype:
-            check_dtypes("linear", B.inner, input_, weight_)
-        if bias_ is not None and input_.dtype is not bias_.dtype:
-            check_dtypes("linear", B.inner, input_, bias_)
-        return Tensor(B.Float, B.inner.linear(input_, weight_, bias_), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    input_ = input.primitive if input.kind is B.Autodiff else input.lift(AD)
-    weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, input)
-    bias_ = (
-        None
-        if bias is None
-        else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, input))
-    )
-    if input_.primitive.dtype is not weight_.primitive.dtype:
-        check_dtypes("linear", B.inner, input_.primitive, weight_.primitive)
-    if bias_ is not None and input_.primitive.dtype is not bias_.primitive.dtype:
-        check_dtypes("linear", B.inner, input_.primitive, bias_.primitive)
-    return Tensor(B.Autodiff, AD.linear(input_, weight_, bias_), ctx)
+        if input_.primitive.dtype is not weight_.primitive.dtype:
+            check_dtypes("linear", B.inner, input_.primitive, weight_.primitive)
+        if bias_ is not None and input_.primitive.dtype is not bias_.primitive.dtype:
+            check_dtypes("linear", B.inner, input_.primitive, bias_.primitive)
+        return Tensor(B.Autodiff, AD.linear(input_, weight_, bias_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("linear", "linear", error, input=input, weight=weight, bias=bias)
+        raise
 
 
 def conv1d(
@@ -125,38 +133,58 @@ def conv1d(
     padding_end: tuple[int] | None,
 ) -> Tensor:
     """A 1-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
-    ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-    B = getattr(BACKENDS, x.kind.variant)
-    if ctx is DISABLED:
-        x_ = x.primitive if x.kind is B.Float else x.as_float()
-        weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
+    try:
+        ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
+        B = getattr(BACKENDS, x.kind.variant)
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float()
+            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
+            bias_ = (
+                None
+                if bias is None
+                else (bias.primitive if bias.kind is B.Float else bias.as_float(x))
+            )
+            if x_.dtype is not weight_.dtype:
+                check_dtypes("conv1d", B.inner, x_, weight_)
+            if bias_ is not None and x_.dtype is not bias_.dtype:
+                check_dtypes("conv1d", B.inner, x_, bias_)
+            return Tensor(
+                B.Float,
+                B.inner.conv1d(x_, weight_, bias_, stride, padding, dilation, groups, padding_end),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
         bias_ = (
-            None if bias is None else (bias.primitive if bias.kind is B.Float else bias.as_float(x))
+            None
+            if bias is None
+            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
         )
-        if x_.dtype is not weight_.dtype:
-            check_dtypes("conv1d", B.inner, x_, weight_)
-        if bias_ is not None and x_.dtype is not bias_.dtype:
-            check_dtypes("conv1d", B.inner, x_, bias_)
+        if x_.primitive.dtype is not weight_.primitive.dtype:
+            check_dtypes("conv1d", B.inner, x_.primitive, weight_.primitive)
+        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+            check_dtypes("conv1d", B.inner, x_.primitive, bias_.primitive)
         return Tensor(
-            B.Float,
-            B.inner.conv1d(x_, weight_, bias_, stride, padding, dilation, groups, padding_end),
+            B.Autodiff,
+            AD.conv1d(x_, weight_, bias_, stride, padding, dilation, groups, padding_end),
             ctx,
         )
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-    weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
-    bias_ = (
-        None if bias is None else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
-    )
-    if x_.primitive.dtype is not weight_.primitive.dtype:
-        check_dtypes("conv1d", B.inner, x_.primitive, weight_.primitive)
-    if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
-        check_dtypes("conv1d", B.inner, x_.primitive, bias_.primitive)
-    return Tensor(
-        B.Autodiff,
-        AD.conv1d(x_, weight_, bias_, stride, padding, dilation, groups, padding_end),
-        ctx,
-    )
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "conv1d",
+            "spatial1d",
+            error,
+            x=x,
+            weight=weight,
+            bias=bias,
+            stride=stride,
+            padding=padding,
+            dilation=dilation,
+            groups=groups,
+            padding_end=padding_end,
+        )
+        raise
 
 
 def conv2d(
@@ -170,38 +198,58 @@ def conv2d(
     padding_end: tuple[int, int] | None,
 ) -> Tensor:
     """A 2-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
-    ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-    B = getattr(BACKENDS, x.kind.variant)
-    if ctx is DISABLED:
-        x_ = x.primitive if x.kind is B.Float else x.as_float()
-        weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
+    try:
+        ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
+        B = getattr(BACKENDS, x.kind.variant)
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float()
+            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
+            bias_ = (
+                None
+                if bias is None
+                else (bias.primitive if bias.kind is B.Float else bias.as_float(x))
+            )
+            if x_.dtype is not weight_.dtype:
+                check_dtypes("conv2d", B.inner, x_, weight_)
+            if bias_ is not None and x_.dtype is not bias_.dtype:
+                check_dtypes("conv2d", B.inner, x_, bias_)
+            return Tensor(
+                B.Float,
+                B.inner.conv2d(x_, weight_, bias_, stride, padding, dilation, groups, padding_end),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
         bias_ = (
-            None if bias is None else (bias.primitive if bias.kind is B.Float else bias.as_float(x))
+            None
+            if bias is None
+            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
         )
-        if x_.dtype is not weight_.dtype:
-            check_dtypes("conv2d", B.inner, x_, weight_)
-        if bias_ is not None and x_.dtype is not bias_.dtype:
-            check_dtypes("conv2d", B.inner, x_, bias_)
+        if x_.primitive.dtype is not weight_.primitive.dtype:
+            check_dtypes("conv2d", B.inner, x_.primitive, weight_.primitive)
+        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+            check_dtypes("conv2d", B.inner, x_.primitive, bias_.primitive)
         return Tensor(
-            B.Float,
-            B.inner.conv2d(x_, weight_, bias_, stride, padding, dilation, groups, padding_end),
+            B.Autodiff,
+            AD.conv2d(x_, weight_, bias_, stride, padding, dilation, groups, padding_end),
             ctx,
         )
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-    weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
-    bias_ = (
-        None if bias is None else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
-    )
-    if x_.primitive.dtype is not weight_.primitive.dtype:
-        check_dtypes("conv2d", B.inner, x_.primitive, weight_.primitive)
-    if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
-        check_dtypes("conv2d", B.inner, x_.primitive, bias_.primitive)
-    return Tensor(
-        B.Autodiff,
-        AD.conv2d(x_, weight_, bias_, stride, padding, dilation, groups, padding_end),
-        ctx,
-    )
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "conv2d",
+            "spatial2d",
+            error,
+            x=x,
+            weight=weight,
+            bias=bias,
+            stride=stride,
+            padding=padding,
+            dilation=dilation,
+            groups=groups,
+            padding_end=padding_end,
+        )
+        raise
 
 
 def conv3d(
@@ -215,38 +263,58 @@ def conv3d(
     padding_end: tuple[int, int, int] | None,
 ) -> Tensor:
     """A 3-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
-    ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-    B = getattr(BACKENDS, x.kind.variant)
-    if ctx is DISABLED:
-        x_ = x.primitive if x.kind is B.Float else x.as_float()
-        weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
+    try:
+        ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
+        B = getattr(BACKENDS, x.kind.variant)
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float()
+            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
+            bias_ = (
+                None
+                if bias is None
+                else (bias.primitive if bias.kind is B.Float else bias.as_float(x))
+            )
+            if x_.dtype is not weight_.dtype:
+                check_dtypes("conv3d", B.inner, x_, weight_)
+            if bias_ is not None and x_.dtype is not bias_.dtype:
+                check_dtypes("conv3d", B.inner, x_, bias_)
+            return Tensor(
+                B.Float,
+                B.inner.conv3d(x_, weight_, bias_, stride, padding, dilation, groups, padding_end),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
         bias_ = (
-            None if bias is None else (bias.primitive if bias.kind is B.Float else bias.as_float(x))
+            None
+            if bias is None
+            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
         )
-        if x_.dtype is not weight_.dtype:
-            check_dtypes("conv3d", B.inner, x_, weight_)
-        if bias_ is not None and x_.dtype is not bias_.dtype:
-            check_dtypes("conv3d", B.inner, x_, bias_)
+        if x_.primitive.dtype is not weight_.primitive.dtype:
+            check_dtypes("conv3d", B.inner, x_.primitive, weight_.primitive)
+        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+            check_dtypes("conv3d", B.inner, x_.primitive, bias_.primitive)
         return Tensor(
-            B.Float,
-            B.inner.conv3d(x_, weight_, bias_, stride, padding, dilation, groups, padding_end),
+            B.Autodiff,
+            AD.conv3d(x_, weight_, bias_, stride, padding, dilation, groups, padding_end),
             ctx,
         )
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-    weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
-    bias_ = (
-        None if bias is None else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
-    )
-    if x_.primitive.dtype is not weight_.primitive.dtype:
-        check_dtypes("conv3d", B.inner, x_.primitive, weight_.primitive)
-    if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
-        check_dtypes("conv3d", B.inner, x_.primitive, bias_.primitive)
-    return Tensor(
-        B.Autodiff,
-        AD.conv3d(x_, weight_, bias_, stride, padding, dilation, groups, padding_end),
-        ctx,
-    )
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "conv3d",
+            "spatial3d",
+            error,
+            x=x,
+            weight=weight,
+            bias=bias,
+            stride=stride,
+            padding=padding,
+            dilation=dilation,
+            groups=groups,
+            padding_end=padding_end,
+        )
+        raise
 
 
 def conv_transpose1d(
@@ -260,40 +328,60 @@ def conv_transpose1d(
     groups: int,
 ) -> Tensor:
     """A 1-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
-    ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-    B = getattr(BACKENDS, x.kind.variant)
-    if ctx is DISABLED:
-        x_ = x.primitive if x.kind is B.Float else x.as_float()
-        weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
+    try:
+        ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
+        B = getattr(BACKENDS, x.kind.variant)
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float()
+            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
+            bias_ = (
+                None
+                if bias is None
+                else (bias.primitive if bias.kind is B.Float else bias.as_float(x))
+            )
+            if x_.dtype is not weight_.dtype:
+                check_dtypes("conv_transpose1d", B.inner, x_, weight_)
+            if bias_ is not None and x_.dtype is not bias_.dtype:
+                check_dtypes("conv_transpose1d", B.inner, x_, bias_)
+            return Tensor(
+                B.Float,
+                B.inner.conv_transpose1d(
+                    x_, weight_, bias_, stride, padding, padding_out, dilation, groups
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
         bias_ = (
-            None if bias is None else (bias.primitive if bias.kind is B.Float else bias.as_float(x))
+            None
+            if bias is None
+            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
         )
-        if x_.dtype is not weight_.dtype:
-            check_dtypes("conv_transpose1d", B.inner, x_, weight_)
-        if bias_ is not None and x_.dtype is not bias_.dtype:
-            check_dtypes("conv_transpose1d", B.inner, x_, bias_)
+        if x_.primitive.dtype is not weight_.primitive.dtype:
+            check_dtypes("conv_transpose1d", B.inner, x_.primitive, weight_.primitive)
+        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+            check_dtypes("conv_transpose1d", B.inner, x_.primitive, bias_.primitive)
         return Tensor(
-            B.Float,
-            B.inner.conv_transpose1d(
-                x_, weight_, bias_, stride, padding, padding_out, dilation, groups
-            ),
+            B.Autodiff,
+            AD.conv_transpose1d(x_, weight_, bias_, stride, padding, padding_out, dilation, groups),
             ctx,
         )
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-    weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
-    bias_ = (
-        None if bias is None else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
-    )
-    if x_.primitive.dtype is not weight_.primitive.dtype:
-        check_dtypes("conv_transpose1d", B.inner, x_.primitive, weight_.primitive)
-    if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
-        check_dtypes("conv_transpose1d", B.inner, x_.primitive, bias_.primitive)
-    return Tensor(
-        B.Autodiff,
-        AD.conv_transpose1d(x_, weight_, bias_, stride, padding, padding_out, dilation, groups),
-        ctx,
-    )
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "conv_transpose1d",
+            "spatial1d",
+            error,
+            x=x,
+            weight=weight,
+            bias=bias,
+            stride=stride,
+            padding=padding,
+            padding_out=padding_out,
+            dilation=dilation,
+            groups=groups,
+        )
+        raise
 
 
 def conv_transpose2d(
@@ -307,40 +395,60 @@ def conv_transpose2d(
     groups: int,
 ) -> Tensor:
     """A 2-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
-    ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-    B = getattr(BACKENDS, x.kind.variant)
-    if ctx is DISABLED:
-        x_ = x.primitive if x.kind is B.Float else x.as_float()
-        weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
+    try:
+        ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
+        B = getattr(BACKENDS, x.kind.variant)
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float()
+            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
+            bias_ = (
+                None
+                if bias is None
+                else (bias.primitive if bias.kind is B.Float else bias.as_float(x))
+            )
+            if x_.dtype is not weight_.dtype:
+                check_dtypes("conv_transpose2d", B.inner, x_, weight_)
+            if bias_ is not None and x_.dtype is not bias_.dtype:
+                check_dtypes("conv_transpose2d", B.inner, x_, bias_)
+            return Tensor(
+                B.Float,
+                B.inner.conv_transpose2d(
+                    x_, weight_, bias_, stride, padding, padding_out, dilation, groups
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
         bias_ = (
-            None if bias is None else (bias.primitive if bias.kind is B.Float else bias.as_float(x))
+            None
+            if bias is None
+            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
         )
-        if x_.dtype is not weight_.dtype:
-            check_dtypes("conv_transpose2d", B.inner, x_, weight_)
-        if bias_ is not None and x_.dtype is not bias_.dtype:
-            check_dtypes("conv_transpose2d", B.inner, x_, bias_)
+        if x_.primitive.dtype is not weight_.primitive.dtype:
+            check_dtypes("conv_transpose2d", B.inner, x_.primitive, weight_.primitive)
+        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+            check_dtypes("conv_transpose2d", B.inner, x_.primitive, bias_.primitive)
         return Tensor(
-            B.Float,
-            B.inner.conv_transpose2d(
-                x_, weight_, bias_, stride, padding, padding_out, dilation, groups
-            ),
+            B.Autodiff,
+            AD.conv_transpose2d(x_, weight_, bias_, stride, padding, padding_out, dilation, groups),
             ctx,
         )
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-    weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
-    bias_ = (
-        None if bias is None else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
-    )
-    if x_.primitive.dtype is not weight_.primitive.dtype:
-        check_dtypes("conv_transpose2d", B.inner, x_.primitive, weight_.primitive)
-    if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
-        check_dtypes("conv_transpose2d", B.inner, x_.primitive, bias_.primitive)
-    return Tensor(
-        B.Autodiff,
-        AD.conv_transpose2d(x_, weight_, bias_, stride, padding, padding_out, dilation, groups),
-        ctx,
-    )
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "conv_transpose2d",
+            "spatial2d",
+            error,
+            x=x,
+            weight=weight,
+            bias=bias,
+            stride=stride,
+            padding=padding,
+            padding_out=padding_out,
+            dilation=dilation,
+            groups=groups,
+        )
+        raise
 
 
 def conv_transpose3d(
@@ -354,40 +462,60 @@ def conv_transpose3d(
     groups: int,
 ) -> Tensor:
     """A 3-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
-    ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-    B = getattr(BACKENDS, x.kind.variant)
-    if ctx is DISABLED:
-        x_ = x.primitive if x.kind is B.Float else x.as_float()
-        weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
+    try:
+        ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
+        B = getattr(BACKENDS, x.kind.variant)
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float()
+            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
+            bias_ = (
+                None
+                if bias is None
+                else (bias.primitive if bias.kind is B.Float else bias.as_float(x))
+            )
+            if x_.dtype is not weight_.dtype:
+                check_dtypes("conv_transpose3d", B.inner, x_, weight_)
+            if bias_ is not None and x_.dtype is not bias_.dtype:
+                check_dtypes("conv_transpose3d", B.inner, x_, bias_)
+            return Tensor(
+                B.Float,
+                B.inner.conv_transpose3d(
+                    x_, weight_, bias_, stride, padding, padding_out, dilation, groups
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
         bias_ = (
-            None if bias is None else (bias.primitive if bias.kind is B.Float else bias.as_float(x))
+            None
+            if bias is None
+            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
         )
-        if x_.dtype is not weight_.dtype:
-            check_dtypes("conv_transpose3d", B.inner, x_, weight_)
-        if bias_ is not None and x_.dtype is not bias_.dtype:
-            check_dtypes("conv_transpose3d", B.inner, x_, bias_)
+        if x_.primitive.dtype is not weight_.primitive.dtype:
+            check_dtypes("conv_transpose3d", B.inner, x_.primitive, weight_.primitive)
+        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+            check_dtypes("conv_transpose3d", B.inner, x_.primitive, bias_.primitive)
         return Tensor(
-            B.Float,
-            B.inner.conv_transpose3d(
-                x_, weight_, bias_, stride, padding, padding_out, dilation, groups
-            ),
+            B.Autodiff,
+            AD.conv_transpose3d(x_, weight_, bias_, stride, padding, padding_out, dilation, groups),
             ctx,
         )
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-    weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
-    bias_ = (
-        None if bias is None else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
-    )
-    if x_.primitive.dtype is not weight_.primitive.dtype:
-        check_dtypes("conv_transpose3d", B.inner, x_.primitive, weight_.primitive)
-    if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
-        check_dtypes("conv_transpose3d", B.inner, x_.primitive, bias_.primitive)
-    return Tensor(
-        B.Autodiff,
-        AD.conv_transpose3d(x_, weight_, bias_, stride, padding, padding_out, dilation, groups),
-        ctx,
-    )
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "conv_transpose3d",
+            "spatial3d",
+            error,
+            x=x,
+            weight=weight,
+            bias=bias,
+            stride=stride,
+            padding=padding,
+            padding_out=padding_out,
+            dilation=dilation,
+            groups=groups,
+        )
+        raise
 
 
 def unfold4d(
@@ -398,14 +526,29 @@ def unfold4d(
     dilation: tuple[int, int],
 ) -> Tensor:
     """The sliding blocks of x [b, c, h, w] as columns: [b, c * kh * kw, blocks]."""
-    ctx = x.context
-    B = getattr(BACKENDS, x.kind.variant)
-    if ctx is DISABLED:
-        x_ = x.primitive if x.kind is B.Float else x.as_float()
-        return Tensor(B.Float, B.inner.unfold4d(x_, kernel_size, stride, padding, dilation), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-    return Tensor(B.Autodiff, AD.unfold4d(x_, kernel_size, stride, padding, dilation), ctx)
+    try:
+        ctx = x.context
+        B = getattr(BACKENDS, x.kind.variant)
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float()
+            return Tensor(
+                B.Float, B.inner.unfold4d(x_, kernel_size, stride, padding, dilation), ctx
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        return Tensor(B.Autodiff, AD.unfold4d(x_, kernel_size, stride, padding, dilation), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "unfold4d",
+            "spatial2d",
+            error,
+            x=x,
+            kernel_size=kernel_size,
+            stride=stride,
+            padding=padding,
+            dilation=dilation,
+        )
+        raise
 
 
 def fold4d(
@@ -417,18 +560,34 @@ def fold4d(
     dilation: tuple[int, int],
 ) -> Tensor:
     """The inverse of unfold4d: columns [b, c * kh * kw, blocks] summed back into [b, c, h, w]."""
-    ctx = x.context
-    B = getattr(BACKENDS, x.kind.variant)
-    if ctx is DISABLED:
-        x_ = x.primitive if x.kind is B.Float else x.as_float()
+    try:
+        ctx = x.context
+        B = getattr(BACKENDS, x.kind.variant)
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float()
+            return Tensor(
+                B.Float,
+                B.inner.fold4d(x_, output_size, kernel_size, stride, padding, dilation),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         return Tensor(
-            B.Float, B.inner.fold4d(x_, output_size, kernel_size, stride, padding, dilation), ctx
+            B.Autodiff, AD.fold4d(x_, output_size, kernel_size, stride, padding, dilation), ctx
         )
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-    return Tensor(
-        B.Autodiff, AD.fold4d(x_, output_size, kernel_size, stride, padding, dilation), ctx
-    )
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "fold4d",
+            "fold",
+            error,
+            x=x,
+            output_size=output_size,
+            kernel_size=kernel_size,
+            stride=stride,
+            padding=padding,
+            dilation=dilation,
+        )
+        raise
 
 
 def max_pool1d(
@@ -440,18 +599,34 @@ def max_pool1d(
     ceil_mode: bool,
 ) -> Tensor:
     """The maximum of each 1-d window of x (stride None: kernel_size; padding counts as -inf)."""
-    ctx = x.context
-    B = getattr(BACKENDS, x.kind.variant)
-    if ctx is DISABLED:
-        x_ = x.primitive if x.kind is B.Float else x.as_float()
+    try:
+        ctx = x.context
+        B = getattr(BACKENDS, x.kind.variant)
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float()
+            return Tensor(
+                B.Float,
+                B.inner.max_pool1d(x_, kernel_size, stride, padding, dilation, ceil_mode),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         return Tensor(
-            B.Float, B.inner.max_pool1d(x_, kernel_size, stride, padding, dilation, ceil_mode), ctx
+            B.Autodiff, AD.max_pool1d(x_, kernel_size, stride, padding, dilation, ceil_mode), ctx
         )
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-    return Tensor(
-        B.Autodiff, AD.max_pool1d(x_, kernel_size, stride, padding, dilation, ceil_mode), ctx
-    )
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "max_pool1d",
+            "spatial1d",
+            error,
+            x=x,
+            kernel_size=kernel_size,
+            stride=stride,
+            padding=padding,
+            dilation=dilation,
+            ceil_mode=ceil_mode,
+        )
+        raise
 
 
 def max_pool1d_with_indices(
@@ -463,18 +638,34 @@ def max_pool1d_with_indices(
     ceil_mode: bool,
 ) -> tuple[Tensor, Tensor]:
     """The maximum of each 1-d window of x (stride None: kernel_size; padding counts as -inf) and the flat index (h * W + w) of each maximum."""
-    ctx = x.context
-    B = getattr(BACKENDS, x.kind.variant)
-    if ctx is DISABLED:
-        x_ = x.primitive if x.kind is B.Float else x.as_float()
-        out0, out1 = B.inner.max_pool1d_with_indices(
+    try:
+        ctx = x.context
+        B = getattr(BACKENDS, x.kind.variant)
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float()
+            out0, out1 = B.inner.max_pool1d_with_indices(
+                x_, kernel_size, stride, padding, dilation, ceil_mode
+            )
+            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        out0, out1 = AD.max_pool1d_with_indices(
             x_, kernel_size, stride, padding, dilation, ceil_mode
         )
-        return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-    out0, out1 = AD.max_pool1d_with_indices(x_, kernel_size, stride, padding, dilation, ceil_mode)
-    return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
+        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "max_pool1d_with_indices",
+            "spatial1d",
+            error,
+            x=x,
+            kernel_size=kernel_size,
+            stride=stride,
+            padding=padding,
+            dilation=dilation,
+            ceil_mode=ceil_mode,
+        )
+        raise
 
 
 def max_pool2d(
@@ -486,18 +677,34 @@ def max_pool2d(
     ceil_mode: bool,
 ) -> Tensor:
     """The maximum of each 2-d window of x (stride None: kernel_size; padding counts as -inf)."""
-    ctx = x.context
-    B = getattr(BACKENDS, x.kind.variant)
-    if ctx is DISABLED:
-        x_ = x.primitive if x.kind is B.Float else x.as_float()
+    try:
+        ctx = x.context
+        B = getattr(BACKENDS, x.kind.variant)
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float()
+            return Tensor(
+                B.Float,
+                B.inner.max_pool2d(x_, kernel_size, stride, padding, dilation, ceil_mode),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         return Tensor(
-            B.Float, B.inner.max_pool2d(x_, kernel_size, stride, padding, dilation, ceil_mode), ctx
+            B.Autodiff, AD.max_pool2d(x_, kernel_size, stride, padding, dilation, ceil_mode), ctx
         )
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-    return Tensor(
-        B.Autodiff, AD.max_pool2d(x_, kernel_size, stride, padding, dilation, ceil_mode), ctx
-    )
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "max_pool2d",
+            "spatial2d",
+            error,
+            x=x,
+            kernel_size=kernel_size,
+            stride=stride,
+            padding=padding,
+            dilation=dilation,
+            ceil_mode=ceil_mode,
+        )
+        raise
 
 
 def max_pool2d_with_indices(
@@ -509,18 +716,34 @@ def max_pool2d_with_indices(
     ceil_mode: bool,
 ) -> tuple[Tensor, Tensor]:
     """The maximum of each 2-d window of x (stride None: kernel_size; padding counts as -inf) and the flat index (h * W + w) of each maximum."""
-    ctx = x.context
-    B = getattr(BACKENDS, x.kind.variant)
-    if ctx is DISABLED:
-        x_ = x.primitive if x.kind is B.Float else x.as_float()
-        out0, out1 = B.inner.max_pool2d_with_indices(
+    try:
+        ctx = x.context
+        B = getattr(BACKENDS, x.kind.variant)
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float()
+            out0, out1 = B.inner.max_pool2d_with_indices(
+                x_, kernel_size, stride, padding, dilation, ceil_mode
+            )
+            return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        out0, out1 = AD.max_pool2d_with_indices(
             x_, kernel_size, stride, padding, dilation, ceil_mode
         )
-        return (Tensor(B.Float, out0, ctx), Tensor(B.Int, out1, ctx))
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-    out0, out1 = AD.max_pool2d_with_indices(x_, kernel_size, stride, padding, dilation, ceil_mode)
-    return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
+        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Int, out1, ctx))
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "max_pool2d_with_indices",
+            "spatial2d",
+            error,
+            x=x,
+            kernel_size=kernel_size,
+            stride=stride,
+            padding=padding,
+            dilation=dilation,
+            ceil_mode=ceil_mode,
+        )
+        raise
 
 
 def avg_pool1d(
@@ -532,22 +755,36 @@ def avg_pool1d(
     ceil_mode: bool,
 ) -> Tensor:
     """The mean of each 1-d window of x (stride None: kernel_size; count_include_pad: padding counts in the divisor)."""
-    ctx = x.context
-    B = getattr(BACKENDS, x.kind.variant)
-    if ctx is DISABLED:
-        x_ = x.primitive if x.kind is B.Float else x.as_float()
+    try:
+        ctx = x.context
+        B = getattr(BACKENDS, x.kind.variant)
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float()
+            return Tensor(
+                B.Float,
+                B.inner.avg_pool1d(x_, kernel_size, stride, padding, count_include_pad, ceil_mode),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         return Tensor(
-            B.Float,
-            B.inner.avg_pool1d(x_, kernel_size, stride, padding, count_include_pad, ceil_mode),
+            B.Autodiff,
+            AD.avg_pool1d(x_, kernel_size, stride, padding, count_include_pad, ceil_mode),
             ctx,
         )
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-    return Tensor(
-        B.Autodiff,
-        AD.avg_pool1d(x_, kernel_size, stride, padding, count_include_pad, ceil_mode),
-        ctx,
-    )
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "avg_pool1d",
+            "spatial1d",
+            error,
+            x=x,
+            kernel_size=kernel_size,
+            stride=stride,
+            padding=padding,
+            count_include_pad=count_include_pad,
+            ceil_mode=ceil_mode,
+        )
+        raise
 
 
 def avg_pool2d(
@@ -559,70 +796,108 @@ def avg_pool2d(
     ceil_mode: bool,
 ) -> Tensor:
     """The mean of each 2-d window of x (stride None: kernel_size; count_include_pad: padding counts in the divisor)."""
-    ctx = x.context
-    B = getattr(BACKENDS, x.kind.variant)
-    if ctx is DISABLED:
-        x_ = x.primitive if x.kind is B.Float else x.as_float()
+    try:
+        ctx = x.context
+        B = getattr(BACKENDS, x.kind.variant)
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float()
+            return Tensor(
+                B.Float,
+                B.inner.avg_pool2d(x_, kernel_size, stride, padding, count_include_pad, ceil_mode),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
         return Tensor(
-            B.Float,
-            B.inner.avg_pool2d(x_, kernel_size, stride, padding, count_include_pad, ceil_mode),
+            B.Autodiff,
+            AD.avg_pool2d(x_, kernel_size, stride, padding, count_include_pad, ceil_mode),
             ctx,
         )
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-    return Tensor(
-        B.Autodiff,
-        AD.avg_pool2d(x_, kernel_size, stride, padding, count_include_pad, ceil_mode),
-        ctx,
-    )
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "avg_pool2d",
+            "spatial2d",
+            error,
+            x=x,
+            kernel_size=kernel_size,
+            stride=stride,
+            padding=padding,
+            count_include_pad=count_include_pad,
+            ceil_mode=ceil_mode,
+        )
+        raise
 
 
 def adaptive_avg_pool1d(x: Tensor, output_size: tuple[int]) -> Tensor:
     """The mean of each of output_size 1-d windows spanning x (burn's start/end index formulas)."""
-    ctx = x.context
-    B = getattr(BACKENDS, x.kind.variant)
-    if ctx is DISABLED:
-        x_ = x.primitive if x.kind is B.Float else x.as_float()
-        return Tensor(B.Float, B.inner.adaptive_avg_pool1d(x_, output_size), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-    return Tensor(B.Autodiff, AD.adaptive_avg_pool1d(x_, output_size), ctx)
+    try:
+        ctx = x.context
+        B = getattr(BACKENDS, x.kind.variant)
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float()
+            return Tensor(B.Float, B.inner.adaptive_avg_pool1d(x_, output_size), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        return Tensor(B.Autodiff, AD.adaptive_avg_pool1d(x_, output_size), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("adaptive_avg_pool1d", "spatial1d", error, x=x, output_size=output_size)
+        raise
 
 
 def adaptive_avg_pool2d(x: Tensor, output_size: tuple[int, int]) -> Tensor:
     """The mean of each of output_size 2-d windows spanning x (burn's start/end index formulas)."""
-    ctx = x.context
-    B = getattr(BACKENDS, x.kind.variant)
-    if ctx is DISABLED:
-        x_ = x.primitive if x.kind is B.Float else x.as_float()
-        return Tensor(B.Float, B.inner.adaptive_avg_pool2d(x_, output_size), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-    return Tensor(B.Autodiff, AD.adaptive_avg_pool2d(x_, output_size), ctx)
+    try:
+        ctx = x.context
+        B = getattr(BACKENDS, x.kind.variant)
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float()
+            return Tensor(B.Float, B.inner.adaptive_avg_pool2d(x_, output_size), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        return Tensor(B.Autodiff, AD.adaptive_avg_pool2d(x_, output_size), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("adaptive_avg_pool2d", "spatial2d", error, x=x, output_size=output_size)
+        raise
 
 
 def adaptive_avg_pool3d(x: Tensor, output_size: tuple[int, int, int]) -> Tensor:
     """The mean of each of output_size 3-d windows spanning x (burn's start/end index formulas)."""
-    ctx = x.context
-    B = getattr(BACKENDS, x.kind.variant)
-    if ctx is DISABLED:
-        x_ = x.primitive if x.kind is B.Float else x.as_float()
-        return Tensor(B.Float, B.inner.adaptive_avg_pool3d(x_, output_size), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-    return Tensor(B.Autodiff, AD.adaptive_avg_pool3d(x_, output_size), ctx)
+    try:
+        ctx = x.context
+        B = getattr(BACKENDS, x.kind.variant)
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float()
+            return Tensor(B.Float, B.inner.adaptive_avg_pool3d(x_, output_size), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        return Tensor(B.Autodiff, AD.adaptive_avg_pool3d(x_, output_size), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("adaptive_avg_pool3d", "spatial3d", error, x=x, output_size=output_size)
+        raise
 
 
 def interpolate(x: Tensor, output_size: tuple[int, int], mode: str, align_corners: bool) -> Tensor:
     """Resizes [b, c, h, w] to output_size (h', w') by the mode's kernel (burn's InterpolateOptions)."""
-    ctx = x.context
-    B = getattr(BACKENDS, x.kind.variant)
-    if ctx is DISABLED:
-        x_ = x.primitive if x.kind is B.Float else x.as_float()
-        return Tensor(B.Float, B.inner.interpolate(x_, output_size, mode, align_corners), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-    return Tensor(B.Autodiff, AD.interpolate(x_, output_size, mode, align_corners), ctx)
+    try:
+        ctx = x.context
+        B = getattr(BACKENDS, x.kind.variant)
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float()
+            return Tensor(B.Float, B.inner.interpolate(x_, output_size, mode, align_corners), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        return Tensor(B.Autodiff, AD.interpolate(x_, output_size, mode, align_corners), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "interpolate",
+            "spatial2d",
+            error,
+            x=x,
+            output_size=output_size,
+            mode=mode,
+            align_corners=align_corners,
+        )
+        raise
 
 
 def attention(
@@ -636,17 +911,47 @@ def attention(
     is_causal: bool,
 ) -> Tensor:
     """Scaled dot-product attention: softmax(q k^T * scale (softcapped, biased, masked)) v; a fully masked row gives 0."""
-    ctx = (
-        query.context.merge(key.context)
-        .merge(value.context)
-        .merge(DISABLED if mask is None else mask.context)
-        .merge(DISABLED if attn_bias is None else attn_bias.context)
-    )
-    B = getattr(BACKENDS, query.kind.variant)
-    if ctx is DISABLED:
-        query_ = query.primitive if query.kind is B.Float else query.as_float()
-        key_ = key.primitive if key.kind is B.Float else key.as_float(query)
-        value_ = value.primitive if value.kind is B.Float else value.as_float(query)
+    try:
+        ctx = (
+            query.context.merge(key.context)
+            .merge(value.context)
+            .merge(DISABLED if mask is None else mask.context)
+            .merge(DISABLED if attn_bias is None else attn_bias.context)
+        )
+        B = getattr(BACKENDS, query.kind.variant)
+        if ctx is DISABLED:
+            query_ = query.primitive if query.kind is B.Float else query.as_float()
+            key_ = key.primitive if key.kind is B.Float else key.as_float(query)
+            value_ = value.primitive if value.kind is B.Float else value.as_float(query)
+            mask_ = (
+                None
+                if mask is None
+                else (mask.primitive if mask.kind is B.Bool else mask.as_bool(query))
+            )
+            attn_bias_ = (
+                None
+                if attn_bias is None
+                else (
+                    attn_bias.primitive if attn_bias.kind is B.Float else attn_bias.as_float(query)
+                )
+            )
+            if query_.dtype is not key_.dtype:
+                check_dtypes("attention", B.inner, query_, key_)
+            if query_.dtype is not value_.dtype:
+                check_dtypes("attention", B.inner, query_, value_)
+            if attn_bias_ is not None and query_.dtype is not attn_bias_.dtype:
+                check_dtypes("attention", B.inner, query_, attn_bias_)
+            return Tensor(
+                B.Float,
+                B.inner.attention(
+                    query_, key_, value_, mask_, attn_bias_, scale, softcap, is_causal
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        query_ = query.primitive if query.kind is B.Autodiff else query.lift(AD)
+        key_ = key.primitive if key.kind is B.Autodiff else key.lift(AD, query)
+        value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, query)
         mask_ = (
             None
             if mask is None
@@ -655,133 +960,168 @@ def attention(
         attn_bias_ = (
             None
             if attn_bias is None
-            else (attn_bias.primitive if attn_bias.kind is B.Float else attn_bias.as_float(query))
+            else (
+                attn_bias.primitive if attn_bias.kind is B.Autodiff else attn_bias.lift(AD, query)
+            )
         )
-        if query_.dtype is not key_.dtype:
-            check_dtypes("attention", B.inner, query_, key_)
-        if query_.dtype is not value_.dtype:
-            check_dtypes("attention", B.inner, query_, value_)
-        if attn_bias_ is not None and query_.dtype is not attn_bias_.dtype:
-            check_dtypes("attention", B.inner, query_, attn_bias_)
+        if query_.primitive.dtype is not key_.primitive.dtype:
+            check_dtypes("attention", B.inner, query_.primitive, key_.primitive)
+        if query_.primitive.dtype is not value_.primitive.dtype:
+            check_dtypes("attention", B.inner, query_.primitive, value_.primitive)
+        if attn_bias_ is not None and query_.primitive.dtype is not attn_bias_.primitive.dtype:
+            check_dtypes("attention", B.inner, query_.primitive, attn_bias_.primitive)
         return Tensor(
-            B.Float,
-            B.inner.attention(query_, key_, value_, mask_, attn_bias_, scale, softcap, is_causal),
+            B.Autodiff,
+            AD.attention(query_, key_, value_, mask_, attn_bias_, scale, softcap, is_causal),
             ctx,
         )
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    query_ = query.primitive if query.kind is B.Autodiff else query.lift(AD)
-    key_ = key.primitive if key.kind is B.Autodiff else key.lift(AD, query)
-    value_ = value.primitive if value.kind is B.Autodiff else value.lift(AD, query)
-    mask_ = (
-        None if mask is None else (mask.primitive if mask.kind is B.Bool else mask.as_bool(query))
-    )
-    attn_bias_ = (
-        None
-        if attn_bias is None
-        else (attn_bias.primitive if attn_bias.kind is B.Autodiff else attn_bias.lift(AD, query))
-    )
-    if query_.primitive.dtype is not key_.primitive.dtype:
-        check_dtypes("attention", B.inner, query_.primitive, key_.primitive)
-    if query_.primitive.dtype is not value_.primitive.dtype:
-        check_dtypes("attention", B.inner, query_.primitive, value_.primitive)
-    if attn_bias_ is not None and query_.primitive.dtype is not attn_bias_.primitive.dtype:
-        check_dtypes("attention", B.inner, query_.primitive, attn_bias_.primitive)
-    return Tensor(
-        B.Autodiff,
-        AD.attention(query_, key_, value_, mask_, attn_bias_, scale, softcap, is_causal),
-        ctx,
-    )
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "attention",
+            "attention",
+            error,
+            query=query,
+            key=key,
+            value=value,
+            mask=mask,
+            attn_bias=attn_bias,
+            scale=scale,
+            softcap=softcap,
+            is_causal=is_causal,
+        )
+        raise
 
 
 def batch_norm(
     input: Tensor, gamma: Tensor, beta: Tensor, mean: Tensor, variance: Tensor, epsilon: float
 ) -> Tensor:
     """Normalises each channel (dim 1) with the given statistics, then scales by gamma and shifts by beta."""
-    ctx = (
-        input.context.merge(gamma.context)
-        .merge(beta.context)
-        .merge(mean.context)
-        .merge(variance.context)
-    )
-    B = getattr(BACKENDS, input.kind.variant)
-    if ctx is DISABLED:
-        input_ = input.primitive if input.kind is B.Float else input.as_float()
-        gamma_ = gamma.primitive if gamma.kind is B.Float else gamma.as_float(input)
-        beta_ = beta.primitive if beta.kind is B.Float else beta.as_float(input)
-        mean_ = mean.primitive if mean.kind is B.Float else mean.as_float(input)
-        variance_ = variance.primitive if variance.kind is B.Float else variance.as_float(input)
-        if input_.dtype is not gamma_.dtype:
-            check_dtypes("batch_norm", B.inner, input_, gamma_)
-        if input_.dtype is not beta_.dtype:
-            check_dtypes("batch_norm", B.inner, input_, beta_)
-        if input_.dtype is not mean_.dtype:
-            check_dtypes("batch_norm", B.inner, input_, mean_)
-        if input_.dtype is not variance_.dtype:
-            check_dtypes("batch_norm", B.inner, input_, variance_)
-        return Tensor(
-            B.Float, B.inner.batch_norm(input_, gamma_, beta_, mean_, variance_, epsilon), ctx
+    try:
+        ctx = (
+            input.context.merge(gamma.context)
+            .merge(beta.context)
+            .merge(mean.context)
+            .merge(variance.context)
         )
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    input_ = input.primitive if input.kind is B.Autodiff else input.lift(AD)
-    gamma_ = gamma.primitive if gamma.kind is B.Autodiff else gamma.lift(AD, input)
-    beta_ = beta.primitive if beta.kind is B.Autodiff else beta.lift(AD, input)
-    mean_ = mean.primitive if mean.kind is B.Autodiff else mean.lift(AD, input)
-    variance_ = variance.primitive if variance.kind is B.Autodiff else variance.lift(AD, input)
-    if input_.primitive.dtype is not gamma_.primitive.dtype:
-        check_dtypes("batch_norm", B.inner, input_.primitive, gamma_.primitive)
-    if input_.primitive.dtype is not beta_.primitive.dtype:
-        check_dtypes("batch_norm", B.inner, input_.primitive, beta_.primitive)
-    if input_.primitive.dtype is not mean_.primitive.dtype:
-        check_dtypes("batch_norm", B.inner, input_.primitive, mean_.primitive)
-    if input_.primitive.dtype is not variance_.primitive.dtype:
-        check_dtypes("batch_norm", B.inner, input_.primitive, variance_.primitive)
-    return Tensor(B.Autodiff, AD.batch_norm(input_, gamma_, beta_, mean_, variance_, epsilon), ctx)
+        B = getattr(BACKENDS, input.kind.variant)
+        if ctx is DISABLED:
+            input_ = input.primitive if input.kind is B.Float else input.as_float()
+            gamma_ = gamma.primitive if gamma.kind is B.Float else gamma.as_float(input)
+            beta_ = beta.primitive if beta.kind is B.Float else beta.as_float(input)
+            mean_ = mean.primitive if mean.kind is B.Float else mean.as_float(input)
+            variance_ = variance.primitive if variance.kind is B.Float else variance.as_float(input)
+            if input_.dtype is not gamma_.dtype:
+                check_dtypes("batch_norm", B.inner, input_, gamma_)
+            if input_.dtype is not beta_.dtype:
+                check_dtypes("batch_norm", B.inner, input_, beta_)
+            if input_.dtype is not mean_.dtype:
+                check_dtypes("batch_norm", B.inner, input_, mean_)
+            if input_.dtype is not variance_.dtype:
+                check_dtypes("batch_norm", B.inner, input_, variance_)
+            return Tensor(
+                B.Float, B.inner.batch_norm(input_, gamma_, beta_, mean_, variance_, epsilon), ctx
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        input_ = input.primitive if input.kind is B.Autodiff else input.lift(AD)
+        gamma_ = gamma.primitive if gamma.kind is B.Autodiff else gamma.lift(AD, input)
+        beta_ = beta.primitive if beta.kind is B.Autodiff else beta.lift(AD, input)
+        mean_ = mean.primitive if mean.kind is B.Autodiff else mean.lift(AD, input)
+        variance_ = variance.primitive if variance.kind is B.Autodiff else variance.lift(AD, input)
+        if input_.primitive.dtype is not gamma_.primitive.dtype:
+            check_dtypes("batch_norm", B.inner, input_.primitive, gamma_.primitive)
+        if input_.primitive.dtype is not beta_.primitive.dtype:
+            check_dtypes("batch_norm", B.inner, input_.primitive, beta_.primitive)
+        if input_.primitive.dtype is not mean_.primitive.dtype:
+            check_dtypes("batch_norm", B.inner, input_.primitive, mean_.primitive)
+        if input_.primitive.dtype is not variance_.primitive.dtype:
+            check_dtypes("batch_norm", B.inner, input_.primitive, variance_.primitive)
+        return Tensor(
+            B.Autodiff, AD.batch_norm(input_, gamma_, beta_, mean_, variance_, epsilon), ctx
+        )
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "batch_norm",
+            "per_channel",
+            error,
+            input=input,
+            gamma=gamma,
+            beta=beta,
+            mean=mean,
+            variance=variance,
+            epsilon=epsilon,
+        )
+        raise
 
 
 def layer_norm(input: Tensor, gamma: Tensor, beta: Tensor | None, epsilon: float) -> Tensor:
     """Normalises over the last dim (biased variance), then scales by gamma and shifts by beta."""
-    ctx = input.context.merge(gamma.context).merge(DISABLED if beta is None else beta.context)
-    B = getattr(BACKENDS, input.kind.variant)
-    if ctx is DISABLED:
-        input_ = input.primitive if input.kind is B.Float else input.as_float()
-        gamma_ = gamma.primitive if gamma.kind is B.Float else gamma.as_float(input)
+    try:
+        ctx = input.context.merge(gamma.context).merge(DISABLED if beta is None else beta.context)
+        B = getattr(BACKENDS, input.kind.variant)
+        if ctx is DISABLED:
+            input_ = input.primitive if input.kind is B.Float else input.as_float()
+            gamma_ = gamma.primitive if gamma.kind is B.Float else gamma.as_float(input)
+            beta_ = (
+                None
+                if beta is None
+                else (beta.primitive if beta.kind is B.Float else beta.as_float(input))
+            )
+            if input_.dtype is not gamma_.dtype:
+                check_dtypes("layer_norm", B.inner, input_, gamma_)
+            if beta_ is not None and input_.dtype is not beta_.dtype:
+                check_dtypes("layer_norm", B.inner, input_, beta_)
+            return Tensor(B.Float, B.inner.layer_norm(input_, gamma_, beta_, epsilon), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        input_ = input.primitive if input.kind is B.Autodiff else input.lift(AD)
+        gamma_ = gamma.primitive if gamma.kind is B.Autodiff else gamma.lift(AD, input)
         beta_ = (
             None
             if beta is None
-            else (beta.primitive if beta.kind is B.Float else beta.as_float(input))
+            else (beta.primitive if beta.kind is B.Autodiff else beta.lift(AD, input))
         )
-        if input_.dtype is not gamma_.dtype:
-            check_dtypes("layer_norm", B.inner, input_, gamma_)
-        if beta_ is not None and input_.dtype is not beta_.dtype:
-            check_dtypes("layer_norm", B.inner, input_, beta_)
-        return Tensor(B.Float, B.inner.layer_norm(input_, gamma_, beta_, epsilon), ctx)
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    input_ = input.primitive if input.kind is B.Autodiff else input.lift(AD)
-    gamma_ = gamma.primitive if gamma.kind is B.Autodiff else gamma.lift(AD, input)
-    beta_ = (
-        None
-        if beta is None
-        else (beta.primitive if beta.kind is B.Autodiff else beta.lift(AD, input))
-    )
-    if input_.primitive.dtype is not gamma_.primitive.dtype:
-        check_dtypes("layer_norm", B.inner, input_.primitive, gamma_.primitive)
-    if beta_ is not None and input_.primitive.dtype is not beta_.primitive.dtype:
-        check_dtypes("layer_norm", B.inner, input_.primitive, beta_.primitive)
-    return Tensor(B.Autodiff, AD.layer_norm(input_, gamma_, beta_, epsilon), ctx)
+        if input_.primitive.dtype is not gamma_.primitive.dtype:
+            check_dtypes("layer_norm", B.inner, input_.primitive, gamma_.primitive)
+        if beta_ is not None and input_.primitive.dtype is not beta_.primitive.dtype:
+            check_dtypes("layer_norm", B.inner, input_.primitive, beta_.primitive)
+        return Tensor(B.Autodiff, AD.layer_norm(input_, gamma_, beta_, epsilon), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "layer_norm", "last_dim", error, input=input, gamma=gamma, beta=beta, epsilon=epsilon
+        )
+        raise
 
 
 def ctc_loss(
     log_probs: Tensor, targets: Tensor, input_lengths: Tensor, target_lengths: Tensor, blank: int
 ) -> Tensor:
     """The CTC loss of each sample [N] from log-probabilities [T, N, C]; an unreachable target costs +inf (gradient 0)."""
-    ctx = (
-        log_probs.context.merge(targets.context)
-        .merge(input_lengths.context)
-        .merge(target_lengths.context)
-    )
-    B = getattr(BACKENDS, log_probs.kind.variant)
-    if ctx is DISABLED:
-        log_probs_ = log_probs.primitive if log_probs.kind is B.Float else log_probs.as_float()
+    try:
+        ctx = (
+            log_probs.context.merge(targets.context)
+            .merge(input_lengths.context)
+            .merge(target_lengths.context)
+        )
+        B = getattr(BACKENDS, log_probs.kind.variant)
+        if ctx is DISABLED:
+            log_probs_ = log_probs.primitive if log_probs.kind is B.Float else log_probs.as_float()
+            targets_ = targets.primitive if targets.kind is B.Int else targets.as_int(log_probs)
+            input_lengths_ = (
+                input_lengths.primitive
+                if input_lengths.kind is B.Int
+                else input_lengths.as_int(log_probs)
+            )
+            target_lengths_ = (
+                target_lengths.primitive
+                if target_lengths.kind is B.Int
+                else target_lengths.as_int(log_probs)
+            )
+            return Tensor(
+                B.Float,
+                B.inner.ctc_loss(log_probs_, targets_, input_lengths_, target_lengths_, blank),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        log_probs_ = log_probs.primitive if log_probs.kind is B.Autodiff else log_probs.lift(AD)
         targets_ = targets.primitive if targets.kind is B.Int else targets.as_int(log_probs)
         input_lengths_ = (
             input_lengths.primitive
@@ -794,24 +1134,22 @@ def ctc_loss(
             else target_lengths.as_int(log_probs)
         )
         return Tensor(
-            B.Float,
-            B.inner.ctc_loss(log_probs_, targets_, input_lengths_, target_lengths_, blank),
+            B.Autodiff,
+            AD.ctc_loss(log_probs_, targets_, input_lengths_, target_lengths_, blank),
             ctx,
         )
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    log_probs_ = log_probs.primitive if log_probs.kind is B.Autodiff else log_probs.lift(AD)
-    targets_ = targets.primitive if targets.kind is B.Int else targets.as_int(log_probs)
-    input_lengths_ = (
-        input_lengths.primitive if input_lengths.kind is B.Int else input_lengths.as_int(log_probs)
-    )
-    target_lengths_ = (
-        target_lengths.primitive
-        if target_lengths.kind is B.Int
-        else target_lengths.as_int(log_probs)
-    )
-    return Tensor(
-        B.Autodiff, AD.ctc_loss(log_probs_, targets_, input_lengths_, target_lengths_, blank), ctx
-    )
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "ctc_loss",
+            "ctc",
+            error,
+            log_probs=log_probs,
+            targets=targets,
+            input_lengths=input_lengths,
+            target_lengths=target_lengths,
+            blank=blank,
+        )
+        raise
 
 
 def rfft(signal: Tensor, dim: int, n: int | None) -> tuple[Tensor, Tensor]:
@@ -827,7 +1165,7 @@ def rfft(signal: Tensor, dim: int, n: int | None) -> tuple[Tensor, Tensor]:
         signal_ = signal.primitive if signal.kind is B.Autodiff else signal.lift(AD)
         out0, out1 = AD.rfft(signal_, dim, n)
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Autodiff, out1, ctx))
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("rfft", None, error, signal=signal, dim=dim, n=n)
         raise
 
@@ -865,9 +1203,15 @@ def irfft(spectrum_re: Tensor, spectrum_im: Tensor, dim: int, n: int | None) -> 
         if spectrum_re_.primitive.dtype is not spectrum_im_.primitive.dtype:
             check_dtypes("irfft", B.inner, spectrum_re_.primitive, spectrum_im_.primitive)
         return Tensor(B.Autodiff, AD.irfft(spectrum_re_, spectrum_im_, dim, n), ctx)
-    except (ValueError, RuntimeError, IndexError) as error:  # the kernel refused: say why
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract(
-            "irfft", None, error, spectrum_re=spectrum_re, spectrum_im=spectrum_im, dim=dim, n=n
+            "irfft",
+            "same_shape",
+            error,
+            spectrum_re=spectrum_re,
+            spectrum_im=spectrum_im,
+            dim=dim,
+            n=n,
         )
         raise
 
@@ -885,34 +1229,77 @@ def deform_conv2d(
     offset_groups: int,
 ) -> Tensor:
     """A 2-D convolution whose taps are displaced by learned offsets (bilinear sampling) and scaled by an optional mask."""
-    ctx = (
-        x.context.merge(offset.context)
-        .merge(weight.context)
-        .merge(DISABLED if mask is None else mask.context)
-        .merge(DISABLED if bias is None else bias.context)
-    )
-    B = getattr(BACKENDS, x.kind.variant)
-    if ctx is DISABLED:
-        x_ = x.primitive if x.kind is B.Float else x.as_float()
-        offset_ = offset.primitive if offset.kind is B.Float else offset.as_float(x)
-        weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
+    try:
+        ctx = (
+            x.context.merge(offset.context)
+            .merge(weight.context)
+            .merge(DISABLED if mask is None else mask.context)
+            .merge(DISABLED if bias is None else bias.context)
+        )
+        B = getattr(BACKENDS, x.kind.variant)
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float()
+            offset_ = offset.primitive if offset.kind is B.Float else offset.as_float(x)
+            weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
+            mask_ = (
+                None
+                if mask is None
+                else (mask.primitive if mask.kind is B.Float else mask.as_float(x))
+            )
+            bias_ = (
+                None
+                if bias is None
+                else (bias.primitive if bias.kind is B.Float else bias.as_float(x))
+            )
+            if x_.dtype is not offset_.dtype:
+                check_dtypes("deform_conv2d", B.inner, x_, offset_)
+            if x_.dtype is not weight_.dtype:
+                check_dtypes("deform_conv2d", B.inner, x_, weight_)
+            if mask_ is not None and x_.dtype is not mask_.dtype:
+                check_dtypes("deform_conv2d", B.inner, x_, mask_)
+            if bias_ is not None and x_.dtype is not bias_.dtype:
+                check_dtypes("deform_conv2d", B.inner, x_, bias_)
+            return Tensor(
+                B.Float,
+                B.inner.deform_conv2d(
+                    x_,
+                    offset_,
+                    weight_,
+                    mask_,
+                    bias_,
+                    stride,
+                    padding,
+                    dilation,
+                    weight_groups,
+                    offset_groups,
+                ),
+                ctx,
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        offset_ = offset.primitive if offset.kind is B.Autodiff else offset.lift(AD, x)
+        weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
         mask_ = (
-            None if mask is None else (mask.primitive if mask.kind is B.Float else mask.as_float(x))
+            None
+            if mask is None
+            else (mask.primitive if mask.kind is B.Autodiff else mask.lift(AD, x))
         )
         bias_ = (
-            None if bias is None else (bias.primitive if bias.kind is B.Float else bias.as_float(x))
+            None
+            if bias is None
+            else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
         )
-        if x_.dtype is not offset_.dtype:
-            check_dtypes("deform_conv2d", B.inner, x_, offset_)
-        if x_.dtype is not weight_.dtype:
-            check_dtypes("deform_conv2d", B.inner, x_, weight_)
-        if mask_ is not None and x_.dtype is not mask_.dtype:
-            check_dtypes("deform_conv2d", B.inner, x_, mask_)
-        if bias_ is not None and x_.dtype is not bias_.dtype:
-            check_dtypes("deform_conv2d", B.inner, x_, bias_)
+        if x_.primitive.dtype is not offset_.primitive.dtype:
+            check_dtypes("deform_conv2d", B.inner, x_.primitive, offset_.primitive)
+        if x_.primitive.dtype is not weight_.primitive.dtype:
+            check_dtypes("deform_conv2d", B.inner, x_.primitive, weight_.primitive)
+        if mask_ is not None and x_.primitive.dtype is not mask_.primitive.dtype:
+            check_dtypes("deform_conv2d", B.inner, x_.primitive, mask_.primitive)
+        if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
+            check_dtypes("deform_conv2d", B.inner, x_.primitive, bias_.primitive)
         return Tensor(
-            B.Float,
-            B.inner.deform_conv2d(
+            B.Autodiff,
+            AD.deform_conv2d(
                 x_,
                 offset_,
                 weight_,
@@ -926,37 +1313,20 @@ def deform_conv2d(
             ),
             ctx,
         )
-    AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
-    x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
-    offset_ = offset.primitive if offset.kind is B.Autodiff else offset.lift(AD, x)
-    weight_ = weight.primitive if weight.kind is B.Autodiff else weight.lift(AD, x)
-    mask_ = (
-        None if mask is None else (mask.primitive if mask.kind is B.Autodiff else mask.lift(AD, x))
-    )
-    bias_ = (
-        None if bias is None else (bias.primitive if bias.kind is B.Autodiff else bias.lift(AD, x))
-    )
-    if x_.primitive.dtype is not offset_.primitive.dtype:
-        check_dtypes("deform_conv2d", B.inner, x_.primitive, offset_.primitive)
-    if x_.primitive.dtype is not weight_.primitive.dtype:
-        check_dtypes("deform_conv2d", B.inner, x_.primitive, weight_.primitive)
-    if mask_ is not None and x_.primitive.dtype is not mask_.primitive.dtype:
-        check_dtypes("deform_conv2d", B.inner, x_.primitive, mask_.primitive)
-    if bias_ is not None and x_.primitive.dtype is not bias_.primitive.dtype:
-        check_dtypes("deform_conv2d", B.inner, x_.primitive, bias_.primitive)
-    return Tensor(
-        B.Autodiff,
-        AD.deform_conv2d(
-            x_,
-            offset_,
-            weight_,
-            mask_,
-            bias_,
-            stride,
-            padding,
-            dilation,
-            weight_groups,
-            offset_groups,
-        ),
-        ctx,
-    )
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "deform_conv2d",
+            "deform",
+            error,
+            x=x,
+            offset=offset,
+            weight=weight,
+            mask=mask,
+            bias=bias,
+            stride=stride,
+            padding=padding,
+            dilation=dilation,
+            weight_groups=weight_groups,
+            offset_groups=offset_groups,
+        )
+        raise

@@ -2,6 +2,7 @@
 constants they compare against, bound once as module globals of the generated file."""
 
 from runtime.autodiff.backend import Recorders
+from runtime.autodiff.grad_mode import GRAD_MODE
 from runtime.autodiff.node import ComputingProperty, Node, Requirement, next_id
 from runtime.autodiff.steps import SELF, UNTRACKED_STEP, output_step
 from runtime.autodiff.tensor import AutodiffTensor
@@ -43,6 +44,7 @@ def output_node(hub: Node, slot: int, count: int) -> Node:
 
 __all__ = [
     "COMPUTE_BOUND",
+    "GRAD_MODE",
     "MEMORY_BOUND",
     "NONE",
     "SELF",

@@ -48,6 +48,7 @@ class ArrayBackend(
     name: str  # as in `dispatch<numpy>`
     variant: str  # the DispatchTensorKind variant
     xp = None  # the array API namespace
+    accumulators = {}  # dtype -> the wider dtype its sums and products run in, where not its own
 
     def __init_subclass__(cls, **kwargs):
         """Bind the kernels that are one namespace function to the backend's `xp`."""

@@ -6,12 +6,13 @@ written here is what numpy does better, or what the standard does not have.
 
 from types import SimpleNamespace
 
+import ml_dtypes
 import numpy as np
 from scipy import special
 
 from runtime.backends.array import ArrayBackend
 from runtime.backends.kernels.creation import check_allocation
-from runtime.backends.kernels.order import scan
+from runtime.backends.kernels.reduce import rank0_as_vector
 from runtime.backends.numpy_conv import NumPyConvKernels
 from runtime.backends.numpy_gelu import NumPyGeluKernels
 from runtime.backends.numpy_pool import NumPyPoolKernels
@@ -46,10 +47,14 @@ XP.min = lambda x, /, *, axis=None, keepdims=False: np.minimum.reduce(
 )
 
 
+BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
+
+
 class NumPyBackend(NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBackend):
     name = "numpy"
     variant = "NumPy"
     xp = XP
+    accumulators = {BFLOAT16: np.dtype(np.float32)}  # sums of bfloat16 in float32, as torch
 
     def __init__(self):
         self.rng = np.random.default_rng()
@@ -161,9 +166,10 @@ class NumPyBackend(NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBa
     def float_mean(self, tensor):
         return self.float_mean_dim(tensor.reshape(-1), 0)
 
+    @rank0_as_vector
     def float_mean_dim(self, tensor, dim):
         # np.mean's Python wrapper costs more than an 8x8 mean; it sums float16 in float32
-        wide = np.float32 if tensor.dtype == np.float16 else None
+        wide = np.float32 if tensor.dtype in (np.float16, BFLOAT16) else None
         total = np.add.reduce(tensor, axis=dim, keepdims=True, dtype=wide)
         return (total / tensor.shape[dim]).astype(tensor.dtype, copy=False)
 
@@ -172,7 +178,8 @@ class NumPyBackend(NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBa
         # costs 2.5x more on an 8x8 (np.dot, the function, pays for __array_function__).
         if lhs.ndim == 2 and rhs.ndim == 2:
             return lhs.dot(rhs)
-        return lhs @ rhs
+        out = lhs @ rhs
+        return out if out.dtype == lhs.dtype else out.astype(lhs.dtype)  # bfloat16's @ widens
 
     def float_sum(self, tensor):
         # numpy's reduce machinery costs 0.8 us before it adds a thing. Up to its pairwise
@@ -211,13 +218,13 @@ class NumPyBackend(NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBa
 
     int_swap_dims = bool_swap_dims = float_swap_dims
 
-    @scan
+    @rank0_as_vector
     def float_cummax(self, tensor, dim):
         return np.maximum.accumulate(tensor, axis=dim)
 
     int_cummax = float_cummax
 
-    @scan
+    @rank0_as_vector
     def float_cummin(self, tensor, dim):
         return np.minimum.accumulate(tensor, axis=dim)
 

@@ -14,6 +14,7 @@ launch is asynchronous, and one read per call would make every op wait for the d
 
 from types import SimpleNamespace
 
+import ml_dtypes
 import numpy as np
 import torch
 from array_api_compat import torch as torch_namespace
@@ -100,9 +101,11 @@ def _dtype_pairs() -> dict:
             pairs[np.dtype(name)] = torch.from_numpy(np.empty(0, name)).dtype
         except TypeError:  # a dtype this torch cannot hold
             pass
+    pairs[BFLOAT16] = torch.bfloat16  # numpy's through ml_dtypes, which torch's bridge lacks
     return pairs
 
 
+BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
 TORCH_DTYPE = _dtype_pairs()
 NUMPY_DTYPE = {torch_dtype: dtype for dtype, torch_dtype in TORCH_DTYPE.items()}
 NATIVE_DEVICE = Learned(_native_device)
@@ -135,11 +138,20 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
         return NUMPY_DTYPE[primitive.dtype]
 
     def to_numpy(self, primitive):
+        if primitive.dtype is torch.bfloat16:  # the same 16 bits, read as ml_dtypes' bfloat16
+            return primitive.cpu().view(torch.int16).numpy().view(BFLOAT16)
         return primitive.cpu().numpy()  # shares a CPU tensor's memory: callers copy
 
     def from_numpy(self, array, device: str):
         # A C-ordered copy that torch owns: no aliasing of `array`, and no negative strides.
-        return torch.from_numpy(np.array(array, order="C")).to(NATIVE_DEVICE[device])
+        array = np.array(array, order="C")
+        if array.dtype == BFLOAT16:
+            return (
+                torch.from_numpy(array.view(np.int16))
+                .view(torch.bfloat16)
+                .to(NATIVE_DEVICE[device])
+            )
+        return torch.from_numpy(array).to(NATIVE_DEVICE[device])
 
     def index_update(self, target, index, values, update):
         if update is IndexingUpdateOp.Assign or update is IndexingUpdateOp.Add:

@@ -18,6 +18,7 @@ from runtime.backends.kernels.conv import (
     conv_transpose_output_size,
     dilated,
 )
+from runtime.errors import user_call
 
 CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 CONV_TRANSPOSE = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
@@ -147,6 +148,8 @@ class TorchConvKernels:
 
     # -- unfold / fold ---------------------------------------------------------------------------
     def unfold4d(self, x, kernel_size, stride, padding, dilation):
+        if x.ndim != 4:  # torch's unfold would take an unbatched [c, h, w]; numpy's refuses it
+            raise ValueError(f"{user_call('unfold4d')}: x must have rank 4, got {list(x.shape)}")
         size = tuple(
             map(conv_output_size, x.shape[2:], kernel_size, stride, padding, padding, dilation)
         )

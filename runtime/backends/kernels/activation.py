@@ -53,11 +53,15 @@ class ActivationKernels:
         return grad * self.sigmoid(-x)
 
     def softmax(self, tensor, dim):
+        if 0 in tensor.shape:  # no max to shift by (numpy refuses it): an empty result
+            return self.xp.empty_like(tensor)
         exp = self.xp.exp(self._shift_by_max(tensor, dim))
         return exp / self.xp.sum(exp, axis=dim, keepdims=True)
 
     def log_softmax(self, tensor, dim):
         xp = self.xp
+        if 0 in tensor.shape:
+            return xp.empty_like(tensor)
         shifted = self._shift_by_max(tensor, dim)
         return shifted - xp.log(xp.sum(xp.exp(shifted), axis=dim, keepdims=True))
 

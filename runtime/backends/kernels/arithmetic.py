@@ -5,6 +5,8 @@ between the dispatch layer and the library."""
 
 import operator
 
+from runtime.errors import user_call
+
 
 class ArithmeticKernels:
     float_add = float_add_scalar = int_add = int_add_scalar = staticmethod(operator.add)
@@ -144,4 +146,4 @@ def _no_zero_divisor(op: str, rhs) -> None:
     back to check it: a device sync on a GPU, for integer division only.)"""
     zero = rhs == 0 if isinstance(rhs, int) else bool((rhs == 0).any())
     if zero:
-        raise ZeroDivisionError(f"{op}: integer division by zero (a divisor is 0)")
+        raise ZeroDivisionError(f"{user_call(op)}: integer division by zero (a divisor is 0)")

@@ -6,6 +6,8 @@ Sizes follow burn exactly: a convolution's output is
 convolution's `(size - 1) * stride + dilation * (kernel - 1) + 1 + padding_out - 2 * padding`.
 """
 
+from runtime.errors import user_call
+
 
 def as_tuple(value, n):
     """A `[usize; N]` option as a tuple of N ints (a 1-d op may pass burn's plain `usize`)."""
@@ -35,31 +37,31 @@ def check_conv(op, x, weight, bias, groups, transposed=False):
     n = weight.ndim - 2
     if x.ndim != n + 2:
         raise ValueError(
-            f"{op}: x must have rank {n + 2} ([batch, channels, {n} spatial dims]) for a weight of "
+            f"{user_call(op)}: x must have rank {n + 2} ([batch, channels, {n} spatial dims]) for a weight of "
             f"rank {weight.ndim}, got shape {list(x.shape)}"
         )
     if transposed:
         channels_in, channels_out = weight.shape[0], weight.shape[1] * groups
         if weight.shape[0] % groups:
             raise ValueError(
-                f"{op}: the weight's first dim ({weight.shape[0]}) must be divisible by groups "
+                f"{user_call(op)}: the weight's first dim ({weight.shape[0]}) must be divisible by groups "
                 f"({groups})"
             )
     else:
         channels_in, channels_out = weight.shape[1] * groups, weight.shape[0]
         if weight.shape[0] % groups:
             raise ValueError(
-                f"{op}: the weight's output channels ({weight.shape[0]}) must be divisible by "
+                f"{user_call(op)}: the weight's output channels ({weight.shape[0]}) must be divisible by "
                 f"groups ({groups})"
             )
     if x.shape[1] != channels_in:
         raise ValueError(
-            f"{op}: x has {x.shape[1]} channels but the weight of shape {list(weight.shape)} with "
+            f"{user_call(op)}: x has {x.shape[1]} channels but the weight of shape {list(weight.shape)} with "
             f"groups={groups} expects {channels_in}"
         )
     if bias is not None and tuple(bias.shape) != (channels_out,):
         raise ValueError(
-            f"{op}: the bias must have shape [{channels_out}] (one per output channel), got "
+            f"{user_call(op)}: the bias must have shape [{channels_out}] (one per output channel), got "
             f"{list(bias.shape)}"
         )
 
@@ -67,7 +69,7 @@ def check_conv(op, x, weight, bias, groups, transposed=False):
 def check_output_size(op, sizes):
     if min(sizes, default=1) < 1:
         raise ValueError(
-            f"{op}: the output would have spatial size {list(sizes)}; the input is too small for "
+            f"{user_call(op)}: the output would have spatial size {list(sizes)}; the input is too small for "
             f"the kernel, or the padding too large"
         )
 

@@ -5,6 +5,8 @@ import os
 
 import numpy as np
 
+from runtime.errors import user_call
+
 # An allocation larger than the machine's memory is refused before any library tries it: numpy
 # would raise MemoryError or succeed lazily (overcommit), torch raise its own RuntimeError.
 PHYSICAL_MEMORY = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
@@ -14,8 +16,8 @@ def check_allocation(op: str, shape, dtype) -> None:
     nbytes = math.prod(shape) * np.dtype(dtype).itemsize
     if nbytes > PHYSICAL_MEMORY:
         raise MemoryError(
-            f"{op}: a {np.dtype(dtype)} tensor of shape {list(shape)} needs {nbytes:,} bytes, "
-            f"more than this machine's {PHYSICAL_MEMORY:,}"
+            f"{user_call(op)}: a tensor of shape {list(shape)} and dtype {np.dtype(dtype)} needs "
+            f"{nbytes:,} bytes, more than this machine's {PHYSICAL_MEMORY:,}"
         )
 
 
@@ -54,7 +56,10 @@ class CreationKernels:
 
     def int_arange_step(self, start, end, step, device, dtype):
         if step < 1:  # burn's step is a usize, and Rust's step_by refuses 0
-            raise ValueError(f"int_arange_step: step must be a positive int, got {step}")
+            raise ValueError(
+                f"{user_call('int_arange_step')}: step must be a positive int, got {step}"
+            )
+        check_allocation("arange", [max(0, -(-(end - start) // step))], dtype)
         return self.xp.arange(
             start, end, step, dtype=self.native_dtype(dtype), device=self.native_device(device)
         )

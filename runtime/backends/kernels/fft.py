@@ -7,10 +7,12 @@ returns the n // 2 + 1 bins as (re, im); `irfft(re, im, dim, n)` returns n sampl
 DC and Nyquist bins. Every length is a power of two (burn has no Bluestein DFT).
 """
 
+from runtime.errors import user_call
+
 
 def _check_power_of_two(op, what, length):
     if length < 1 or length & (length - 1):
-        raise ValueError(f"{op}: {what} must be a power of two, got {length}")
+        raise ValueError(f"{user_call(op)}: {what} must be a power of two, got {length}")
 
 
 class FftKernels:

@@ -7,6 +7,8 @@ weights. Semantics are burn-flex's: coordinates unnormalised by align_corners, t
 (border) or reflected (reflection); out-of-range taps read 0 (zeros) or the nearest edge.
 """
 
+from runtime.errors import user_call
+
 MODES = ("nearest", "bilinear")
 PADDING_MODES = ("zeros", "border", "reflection")
 
@@ -132,21 +134,21 @@ class GridSampleKernels:
     def _check_grid_sample(self, tensor, grid, mode, padding_mode):
         if mode not in MODES:
             raise ValueError(
-                f"grid_sample_2d: mode {mode!r} is not one of {MODES} (burn's backends implement "
+                f"{user_call('grid_sample_2d')}: mode {mode!r} is not one of {MODES} (burn's backends implement "
                 "no bicubic grid sampling)"
             )
         if padding_mode not in PADDING_MODES:
             raise ValueError(
-                f"grid_sample_2d: padding_mode {padding_mode!r} is not one of {PADDING_MODES}"
+                f"{user_call('grid_sample_2d')}: padding_mode {padding_mode!r} is not one of {PADDING_MODES}"
             )
         if tensor.ndim != 4 or grid.ndim != 4 or grid.shape[3] != 2:
             raise ValueError(
-                f"grid_sample_2d: needs a tensor [n, c, h_in, w_in] and a grid "
+                f"{user_call('grid_sample_2d')}: needs a tensor [n, c, h_in, w_in] and a grid "
                 f"[n, h_out, w_out, 2], got {list(tensor.shape)} and {list(grid.shape)}"
             )
         if tensor.shape[0] != grid.shape[0]:
             raise ValueError(
-                f"grid_sample_2d: the tensor's batch {tensor.shape[0]} differs from the grid's "
+                f"{user_call('grid_sample_2d')}: the tensor's batch {tensor.shape[0]} differs from the grid's "
                 f"{grid.shape[0]}"
             )
         return tuple(tensor.shape)

@@ -8,7 +8,7 @@ burn's tensors are immutable. Accumulating writes (`add`, `mul`, `min`, `max` wi
 indices) need a library primitive, so each backend states `index_update`.
 """
 
-from runtime.errors import IndexOutOfRange
+from runtime.errors import IndexOutOfRange, user_call
 from runtime.indexing import IndexingUpdateOp
 
 ADD, ASSIGN = IndexingUpdateOp.Add, IndexingUpdateOp.Assign
@@ -27,7 +27,7 @@ class IndexingKernels:
         self._check_along("scatter", dim, tensor.shape, indices)
         if tuple(value.shape) != tuple(indices.shape):
             raise ValueError(
-                f"scatter: the value has shape {list(value.shape)} but the indices have shape "
+                f"{user_call('scatter')}: the value has shape {list(value.shape)} but the indices have shape "
                 f"{list(indices.shape)}; they must match"
             )
         out = self.xp.asarray(tensor, copy=True)
@@ -55,7 +55,7 @@ class IndexingKernels:
         expected[dim] = indices.shape[0]
         if list(value.shape) != expected:
             raise ValueError(
-                f"select_assign: the value has shape {list(value.shape)} but {indices.shape[0]} "
+                f"{user_call('select_assign')}: the value has shape {list(value.shape)} but {indices.shape[0]} "
                 f"indices along dim {dim} select shape {expected}"
             )
         out = self.xp.asarray(tensor, copy=True)
@@ -89,7 +89,7 @@ class IndexingKernels:
         depends on the data."""
         if tuple(mask.shape) != tuple(tensor.shape):
             raise ValueError(
-                f"mask_select: the mask has shape {list(mask.shape)} but the tensor has shape "
+                f"{user_call('mask_select')}: the mask has shape {list(mask.shape)} but the tensor has shape "
                 f"{list(tensor.shape)}; they must match (the mask is not broadcast)"
             )
         return tensor[mask]
@@ -113,7 +113,7 @@ class IndexingKernels:
         expected = list(indices.shape[:-1]) + list(data.shape[indices.shape[-1] :])
         if list(values.shape) != expected:
             raise ValueError(
-                f"scatter_nd: the values have shape {list(values.shape)}; indices of shape "
+                f"{user_call('scatter_nd')}: the values have shape {list(values.shape)}; indices of shape "
                 f"{list(indices.shape)} into data of shape {list(data.shape)} need {expected}"
             )
         out = self.xp.asarray(data, copy=True)
@@ -151,14 +151,16 @@ class IndexingKernels:
             or given[:dim] + given[dim + 1 :] != shape[:dim] + shape[dim + 1 :]
         ):
             raise ValueError(
-                f"{op}: indices of shape {list(indices.shape)} must have the tensor's shape "
+                f"{user_call(op)}: indices of shape {list(indices.shape)} must have the tensor's shape "
                 f"{list(shape)} in every dim but {dim}"
             )
         self._check_range(op, indices, shape[dim], dim)
 
     def _check_select(self, op, tensor, dim, indices):
         if indices.ndim != 1:
-            raise ValueError(f"{op}: indices must be 1-D, got shape {list(indices.shape)}")
+            raise ValueError(
+                f"{user_call(op)}: indices must be 1-D, got shape {list(indices.shape)}"
+            )
         self._check_range(op, indices, tensor.shape[dim], dim)
 
     def _nd_index(self, op, data, indices):
@@ -166,7 +168,7 @@ class IndexingKernels:
         K dims."""
         if indices.ndim < 1 or indices.shape[-1] > data.ndim:
             raise ValueError(
-                f"{op}: the last dim of indices (shape {list(indices.shape)}) indexes data's "
+                f"{user_call(op)}: the last dim of indices (shape {list(indices.shape)}) indexes data's "
                 f"leading dims and cannot exceed its rank {data.ndim}"
             )
         index = tuple(indices[..., k] for k in range(indices.shape[-1]))
@@ -183,7 +185,7 @@ class IndexingKernels:
             bad = low if low < 0 else high
             valid = f"0 to {size - 1}" if size else "none, the dim is empty"
             raise IndexOutOfRange(
-                f"{op}: index {bad} is out of range for dim {dim} of size {size} (valid: {valid})"
+                f"{user_call(op)}: index {bad} is out of range for dim {dim} of size {size} (valid: {valid})"
             )
 
 

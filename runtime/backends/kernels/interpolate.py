@@ -19,6 +19,8 @@ import math
 
 import numpy as np
 
+from runtime.errors import user_call
+
 MODES = ("nearest", "nearest_exact", "bilinear", "bicubic", "lanczos3")
 CUBIC_A = -0.75
 
@@ -105,7 +107,9 @@ def interpolation_matrix(mode, in_size, out_size, align_corners):
         totals = matrix.sum(axis=1, keepdims=True)
         matrix = np.divide(matrix, totals, out=matrix, where=totals != 0)
     else:
-        raise ValueError(f"interpolate: unknown mode {mode!r}; expected one of {MODES}")
+        raise ValueError(
+            f"{user_call('interpolate')}: unknown mode {mode!r}; expected one of {MODES}"
+        )
     matrix.flags.writeable = False
     return matrix
 

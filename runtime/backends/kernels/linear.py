@@ -5,13 +5,14 @@ has rank >= 1. Leading dims are flattened into one matrix so that one matmul doe
 """
 
 from runtime.backends.kernels.indexing import ADD
+from runtime.errors import user_call
 
 
 class LinearKernels:
     def embedding(self, weights, indices):
         if weights.ndim != 2:
             raise ValueError(
-                f"embedding: weights must be [n_embeddings, d_model], got {list(weights.shape)}"
+                f"{user_call('embedding')}: weights must be [n_embeddings, d_model], got {list(weights.shape)}"
             )
         flat = self.xp.reshape(indices, (-1,))
         self._check_range("embedding", flat, weights.shape[0], 0)
@@ -28,7 +29,7 @@ class LinearKernels:
     def linear(self, input, weight, bias):
         if input.ndim < 1 or weight.ndim != 2 or input.shape[-1] != weight.shape[0]:
             raise ValueError(
-                f"linear: the input's last dim must match the weight's first ([d_in, d_out]), got "
+                f"{user_call('linear')}: the input's last dim must match the weight's first ([d_in, d_out]), got "
                 f"input {list(input.shape)} and weight {list(weight.shape)}"
             )
         xp = self.xp

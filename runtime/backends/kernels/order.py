@@ -5,45 +5,32 @@ lowest index (burn's documented tie rule; burn calls its sort unstable). NaN sor
 ascending and first descending. Indices are int64, the default int dtype.
 """
 
-from runtime.backends.kernels.reduce import INDEX_DTYPE
+from runtime.backends.kernels.reduce import INDEX_DTYPE, rank0_as_vector
+from runtime.errors import user_call
 from runtime.indexing import IndexingUpdateOp
-
-
-def scan(kernel):
-    """A scan kernel whose rank-0 input gives a rank-0 output, on every backend (burn keeps the
-    rank; numpy's scans would flatten it to [1]): scanned as one element, shaped back."""
-
-    def scanned(self, tensor, dim):
-        if tensor.ndim:
-            return kernel(self, tensor, dim)
-        return self.xp.reshape(kernel(self, self.xp.reshape(tensor, (1,)), 0), ())
-
-    scanned.__name__ = scanned.__qualname__ = kernel.__name__
-    scanned.__doc__ = kernel.__doc__
-    return scanned
 
 
 class OrderKernels:
     # -- scans ----------------------------------------------------------------------------------
-    @scan
+    @rank0_as_vector
     def float_cumsum(self, tensor, dim):
         return self.xp.cumulative_sum(tensor, axis=dim, dtype=tensor.dtype)
 
     int_cumsum = float_cumsum
 
-    @scan
+    @rank0_as_vector
     def float_cumprod(self, tensor, dim):
         return self.xp.cumulative_prod(tensor, axis=dim, dtype=tensor.dtype)
 
     int_cumprod = float_cumprod
 
-    @scan
+    @rank0_as_vector
     def float_cummax(self, tensor, dim):
         return self._running(self.xp.maximum, tensor, dim)
 
     int_cummax = float_cummax
 
-    @scan
+    @rank0_as_vector
     def float_cummin(self, tensor, dim):
         return self._running(self.xp.minimum, tensor, dim)
 
@@ -60,12 +47,14 @@ class OrderKernels:
         return xp.moveaxis(xp.stack(steps), 0, dim) if steps else tensor
 
     # -- sorting --------------------------------------------------------------------------------
+    @rank0_as_vector
     def float_argsort(self, tensor, dim, descending):
         indices = self.xp.argsort(tensor, axis=dim, descending=descending, stable=True)
         return self._indices(indices)
 
     int_argsort = float_argsort
 
+    @rank0_as_vector
     def float_sort_with_indices(self, tensor, dim, descending):
         indices = self.float_argsort(tensor, dim, descending)
         return self.xp.take_along_axis(tensor, indices, axis=dim), indices
@@ -75,15 +64,19 @@ class OrderKernels:
     def int_sort(self, tensor, dim, descending):
         return self.int_sort_with_indices(tensor, dim, descending)[0]
 
+    @rank0_as_vector
     def float_argtopk(self, tensor, k, dim):
         size = tensor.shape[dim]
         if not 0 <= k <= size:
-            raise ValueError(f"topk: k must be in [0, {size}] for a dim of size {size}, got {k}")
+            raise ValueError(
+                f"{user_call('topk')}: k must be in [0, {size}] for a dim of size {size}, got {k}"
+            )
         indices = self.float_argsort(tensor, dim, True)
         return indices[(slice(None),) * (dim % tensor.ndim) + (slice(0, k),)]
 
     int_argtopk = float_argtopk
 
+    @rank0_as_vector
     def float_topk_with_indices(self, tensor, k, dim):
         indices = self.float_argtopk(tensor, k, dim)
         return self.xp.take_along_axis(tensor, indices, axis=dim), indices
@@ -103,7 +96,7 @@ class OrderKernels:
         self.index_update(out, self._along(indices, dim), values, IndexingUpdateOp.Add)
         return out
 
-    @scan
+    @rank0_as_vector
     def reverse_cumsum(self, tensor, dim):
         """The sum of the elements at and after each position along `dim`."""
         xp = self.xp

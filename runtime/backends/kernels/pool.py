@@ -14,11 +14,17 @@ burn-ndarray's avg and adaptive pools).
 """
 
 from runtime.backends.kernels.conv import as_tuple, dilated
+from runtime.errors import user_call
 
 
 def pool_options(x, kernel_size, stride, padding, dilation=1):
     """The options of an N-d pool as tuples; `stride=None` means the kernel size."""
     n = x.ndim - 2
+    if not isinstance(kernel_size, int) and len(kernel_size) != n:  # a 1-d pool of a 4-d x
+        raise ValueError(
+            f"{user_call('pool')}: {len(kernel_size)} spatial dims expected, x has shape "
+            f"{list(x.shape)}"
+        )
     kernel = as_tuple(kernel_size, n)
     stride = kernel if stride is None else as_tuple(stride, n)
     return kernel, stride, as_tuple(padding, n), as_tuple(dilation, n)
@@ -28,7 +34,7 @@ def pool_output_size(size, kernel, stride, padding, dilation, ceil_mode):
     span = size + 2 * padding - dilated(kernel, dilation)
     if span < 0:
         raise ValueError(
-            f"pool: a kernel of {kernel} (dilation {dilation}) does not fit an input of size "
+            f"{user_call('pool')}: a kernel of {kernel} (dilation {dilation}) does not fit an input of size "
             f"{size} with padding {padding}"
         )
     return (-(-span // stride) if ceil_mode else span // stride) + 1

@@ -12,27 +12,53 @@ import numpy as np
 INDEX_DTYPE = np.dtype("int64")
 
 
+def rank0_as_vector(kernel):
+    """A kernel along a dim whose rank-0 input is one element along dim 0 (or -1), as in
+    PyTorch: run on it as a [1] vector, its results shaped back to rank 0, the same on every
+    backend (numpy refuses the axis, or flattens a scan's result to [1])."""
+
+    def along(self, tensor, *args):
+        if tensor.ndim:
+            return kernel(self, tensor, *args)
+        result = kernel(self, self.xp.reshape(tensor, (1,)), *args)
+        if isinstance(result, tuple):
+            return tuple(self.xp.reshape(r, ()) for r in result)
+        return self.xp.reshape(result, ())
+
+    along.__name__ = along.__qualname__ = kernel.__name__
+    along.__doc__ = kernel.__doc__
+    return along
+
+
 class ReduceKernels:
     def _full(self, value):
         return self.xp.reshape(value, (1,))
 
+    def _accumulated(self, reduce, tensor, **kwargs):
+        """`reduce` in the backend's accumulator for the dtype (bfloat16 in float32 on numpy,
+        as torch does it), the result in the tensor's dtype."""
+        wide = self.accumulators.get(tensor.dtype)
+        if wide is None:
+            return reduce(tensor, dtype=tensor.dtype, **kwargs)
+        return self.xp.astype(reduce(tensor, dtype=wide, **kwargs), tensor.dtype)
+
     def float_sum(self, tensor):
-        return self._full(self.xp.sum(tensor, dtype=tensor.dtype))
+        return self._full(self._accumulated(self.xp.sum, tensor))
 
     int_sum = float_sum
 
     def float_sum_dim(self, tensor, dim):
-        return self.xp.sum(tensor, axis=dim, keepdims=True, dtype=tensor.dtype)
+        return self._accumulated(self.xp.sum, tensor, axis=dim, keepdims=True)
 
     int_sum_dim = float_sum_dim
 
     def float_prod(self, tensor):
-        return self._full(self.xp.prod(tensor, dtype=tensor.dtype))
+        return self._full(self._accumulated(self.xp.prod, tensor))
 
     int_prod = float_prod
 
     def float_prod_dim(self, tensor, dim):
-        return self.xp.prod(tensor, axis=dim, keepdims=True, dtype=tensor.dtype)
+        return self._accumulated(self.xp.prod, tensor, axis=dim, keepdims=True)
 
     int_prod_dim = float_prod_dim
 
@@ -45,6 +71,7 @@ class ReduceKernels:
     def int_mean(self, tensor):
         return self._truncated_quotient(self.int_sum(tensor), math.prod(tensor.shape))
 
+    @rank0_as_vector
     def int_mean_dim(self, tensor, dim):
         return self._truncated_quotient(self.int_sum_dim(tensor, dim), tensor.shape[dim])
 
@@ -82,12 +109,14 @@ class ReduceKernels:
 
     int_argmin = float_argmin
 
+    @rank0_as_vector
     def float_max_dim_with_indices(self, tensor, dim):
         indices = self.float_argmax(tensor, dim)
         return self.xp.take_along_axis(tensor, indices, axis=dim), indices
 
     int_max_dim_with_indices = float_max_dim_with_indices
 
+    @rank0_as_vector
     def float_min_dim_with_indices(self, tensor, dim):
         indices = self.float_argmin(tensor, dim)
         return self.xp.take_along_axis(tensor, indices, axis=dim), indices

@@ -4,6 +4,8 @@
 per dim with 0 <= start <= end <= size; a negative step walks the range backwards (burn).
 """
 
+from runtime.errors import user_call
+
 
 def forward_index(slices) -> tuple:
     """(index, flipped): Python slices with positive steps that read the same elements, and the
@@ -35,7 +37,7 @@ class ShapeKernels:
     def float_permute(self, tensor, axes):
         if sorted(axes) != list(range(tensor.ndim)):
             raise ValueError(
-                f"permute: axes {list(axes)} are not a permutation of the {tensor.ndim} dims"
+                f"{user_call('permute')}: axes {list(axes)} are not a permutation of the {tensor.ndim} dims"
             )
         return self.xp.permute_dims(tensor, tuple(axes))
 
@@ -53,7 +55,7 @@ class ShapeKernels:
             have not in (1, want) for have, want in zip(padded, shape)
         ):
             raise ValueError(
-                f"expand: shape {list(tensor.shape)} cannot be broadcast to {list(shape)}; "
+                f"{user_call('expand')}: shape {list(tensor.shape)} cannot be broadcast to {list(shape)}; "
                 "each dim must match or be 1 (new dims go in front)"
             )
         return self.xp.broadcast_to(tensor, shape)
@@ -62,7 +64,7 @@ class ShapeKernels:
 
     def float_repeat_dim(self, tensor, dim, times):
         if times < 0:
-            raise ValueError(f"repeat_dim: times is {times}; it cannot be negative")
+            raise ValueError(f"{user_call('repeat_dim')}: times is {times}; it cannot be negative")
         reps = [1] * tensor.ndim
         reps[dim] = times
         return self.xp.tile(tensor, tuple(reps))  # tiled: [a, b] -> [a, b, a, b]
@@ -82,7 +84,7 @@ class ShapeKernels:
         target = out[index].shape
         if tuple(value.shape) != tuple(target):
             raise ValueError(
-                f"slice_assign: the value has shape {list(value.shape)} but the slice has "
+                f"{user_call('slice_assign')}: the value has shape {list(value.shape)} but the slice has "
                 f"shape {list(target)}"
             )
         out[index] = self.xp.flip(value, axis=flipped) if flipped else value
@@ -97,7 +99,7 @@ class ShapeKernels:
                 a != b for d, (a, b) in enumerate(zip(first.shape, other.shape)) if d != dim
             ):
                 raise ValueError(
-                    f"cat: shapes {list(first.shape)} and {list(other.shape)} differ outside "
+                    f"{user_call('cat')}: shapes {list(first.shape)} and {list(other.shape)} differ outside "
                     f"dim {dim}; every dim but the one concatenated must match"
                 )
         return self.xp.concat(tensors, axis=dim)
@@ -121,7 +123,9 @@ class ShapeKernels:
         """The flat positions of unfold's windows, window after window (an int64 primitive):
         burn's count, (length - size) // step + 1 windows when size <= length, else none."""
         if size < 1 or step < 1:
-            raise ValueError(f"unfold: size {size} and step {step} must both be at least 1")
+            raise ValueError(
+                f"{user_call('unfold')}: size {size} and step {step} must both be at least 1"
+            )
         xp = self.xp
         windows = (length - size) // step + 1 if size <= length else 0
         starts = xp.arange(windows, dtype=xp.int64, device=device) * step
