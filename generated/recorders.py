@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=34c01fbd84535a85 body=cf3d1c16b7478b8c
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=eec7ef27cf23aedd body=1569cc7b3e902fbd
 """The Autodiff decorator's recorder of every differentiable op, one factory per strategy.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node and the
@@ -6285,14 +6285,13 @@ def record_conv1d(forward, BACKWARD, inner):
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (
-            x_value if x_tracked or weight_tracked or bias_tracked else None,
+            x_value if x_tracked or weight_tracked else None,
             weight_value if x_tracked or weight_tracked else None,
             stride if x_tracked or weight_tracked else None,
             padding if x_tracked or weight_tracked else None,
             dilation if x_tracked or weight_tracked else None,
             groups if x_tracked or weight_tracked else None,
             padding_end if x_tracked or weight_tracked else None,
-            bias_value if bias_tracked else None,
         )
         inputs = [
             x_node if x_tracked else None,
@@ -6354,20 +6353,14 @@ def record_conv1d_balanced(forward, BACKWARD, inner):
             return AutodiffTensor(out, out_node)
         x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
         weight_held = weight_node if weight_node.properties is MEMORY_BOUND else weight_value
-        bias_held = (
-            None
-            if bias is None
-            else (bias_node if bias_node.properties is MEMORY_BOUND else bias_value)
-        )
         saved = (
-            x_held if x_tracked or weight_tracked or bias_tracked else None,
+            x_held if x_tracked or weight_tracked else None,
             weight_held if x_tracked or weight_tracked else None,
             stride if x_tracked or weight_tracked else None,
             padding if x_tracked or weight_tracked else None,
             dilation if x_tracked or weight_tracked else None,
             groups if x_tracked or weight_tracked else None,
             padding_end if x_tracked or weight_tracked else None,
-            bias_held if bias_tracked else None,
         )
         inputs = [
             x_node if x_tracked else None,
@@ -6428,14 +6421,13 @@ def record_conv2d(forward, BACKWARD, inner):
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (
-            x_value if x_tracked or weight_tracked or bias_tracked else None,
+            x_value if x_tracked or weight_tracked else None,
             weight_value if x_tracked or weight_tracked else None,
             stride if x_tracked or weight_tracked else None,
             padding if x_tracked or weight_tracked else None,
             dilation if x_tracked or weight_tracked else None,
             groups if x_tracked or weight_tracked else None,
             padding_end if x_tracked or weight_tracked else None,
-            bias_value if bias_tracked else None,
         )
         inputs = [
             x_node if x_tracked else None,
@@ -6497,20 +6489,14 @@ def record_conv2d_balanced(forward, BACKWARD, inner):
             return AutodiffTensor(out, out_node)
         x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
         weight_held = weight_node if weight_node.properties is MEMORY_BOUND else weight_value
-        bias_held = (
-            None
-            if bias is None
-            else (bias_node if bias_node.properties is MEMORY_BOUND else bias_value)
-        )
         saved = (
-            x_held if x_tracked or weight_tracked or bias_tracked else None,
+            x_held if x_tracked or weight_tracked else None,
             weight_held if x_tracked or weight_tracked else None,
             stride if x_tracked or weight_tracked else None,
             padding if x_tracked or weight_tracked else None,
             dilation if x_tracked or weight_tracked else None,
             groups if x_tracked or weight_tracked else None,
             padding_end if x_tracked or weight_tracked else None,
-            bias_held if bias_tracked else None,
         )
         inputs = [
             x_node if x_tracked else None,
@@ -6571,14 +6557,13 @@ def record_conv3d(forward, BACKWARD, inner):
             out_node = Node([], order + 1, next_id(), NONE, COMPUTE_BOUND, UNTRACKED_STEP)
             return AutodiffTensor(out, out_node)
         saved = (
-            x_value if x_tracked or weight_tracked or bias_tracked else None,
+            x_value if x_tracked or weight_tracked else None,
             weight_value if x_tracked or weight_tracked else None,
             stride if x_tracked or weight_tracked else None,
             padding if x_tracked or weight_tracked else None,
             dilation if x_tracked or weight_tracked else None,
             groups if x_tracked or weight_tracked else None,
             padding_end if x_tracked or weight_tracked else None,
-            bias_value if bias_tracked else None,
         )
         inputs = [
             x_node if x_tracked else None,
@@ -6640,20 +6625,14 @@ def record_conv3d_balanced(forward, BACKWARD, inner):
             return AutodiffTensor(out, out_node)
         x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
         weight_held = weight_node if weight_node.properties is MEMORY_BOUND else weight_value
-        bias_held = (
-            None
-            if bias is None
-            else (bias_node if bias_node.properties is MEMORY_BOUND else bias_value)
-        )
         saved = (
-            x_held if x_tracked or weight_tracked or bias_tracked else None,
+            x_held if x_tracked or weight_tracked else None,
             weight_held if x_tracked or weight_tracked else None,
             stride if x_tracked or weight_tracked else None,
             padding if x_tracked or weight_tracked else None,
             dilation if x_tracked or weight_tracked else None,
             groups if x_tracked or weight_tracked else None,
             padding_end if x_tracked or weight_tracked else None,
-            bias_held if bias_tracked else None,
         )
         inputs = [
             x_node if x_tracked else None,
@@ -6720,8 +6699,7 @@ def record_conv_transpose1d(forward, BACKWARD, inner):
             padding_out if x_tracked or weight_tracked else None,
             dilation if x_tracked or weight_tracked else None,
             groups if x_tracked or weight_tracked else None,
-            x_value if weight_tracked or bias_tracked else None,
-            bias_value if bias_tracked else None,
+            x_value if weight_tracked else None,
         )
         inputs = [
             x_node if x_tracked else None,
@@ -6783,11 +6761,6 @@ def record_conv_transpose1d_balanced(forward, BACKWARD, inner):
             return AutodiffTensor(out, out_node)
         x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
         weight_held = weight_node if weight_node.properties is MEMORY_BOUND else weight_value
-        bias_held = (
-            None
-            if bias is None
-            else (bias_node if bias_node.properties is MEMORY_BOUND else bias_value)
-        )
         saved = (
             weight_held if x_tracked or weight_tracked else None,
             stride if x_tracked or weight_tracked else None,
@@ -6795,8 +6768,7 @@ def record_conv_transpose1d_balanced(forward, BACKWARD, inner):
             padding_out if x_tracked or weight_tracked else None,
             dilation if x_tracked or weight_tracked else None,
             groups if x_tracked or weight_tracked else None,
-            x_held if weight_tracked or bias_tracked else None,
-            bias_held if bias_tracked else None,
+            x_held if weight_tracked else None,
         )
         inputs = [
             x_node if x_tracked else None,
@@ -6863,8 +6835,7 @@ def record_conv_transpose2d(forward, BACKWARD, inner):
             padding_out if x_tracked or weight_tracked else None,
             dilation if x_tracked or weight_tracked else None,
             groups if x_tracked or weight_tracked else None,
-            x_value if weight_tracked or bias_tracked else None,
-            bias_value if bias_tracked else None,
+            x_value if weight_tracked else None,
         )
         inputs = [
             x_node if x_tracked else None,
@@ -6926,11 +6897,6 @@ def record_conv_transpose2d_balanced(forward, BACKWARD, inner):
             return AutodiffTensor(out, out_node)
         x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
         weight_held = weight_node if weight_node.properties is MEMORY_BOUND else weight_value
-        bias_held = (
-            None
-            if bias is None
-            else (bias_node if bias_node.properties is MEMORY_BOUND else bias_value)
-        )
         saved = (
             weight_held if x_tracked or weight_tracked else None,
             stride if x_tracked or weight_tracked else None,
@@ -6938,8 +6904,7 @@ def record_conv_transpose2d_balanced(forward, BACKWARD, inner):
             padding_out if x_tracked or weight_tracked else None,
             dilation if x_tracked or weight_tracked else None,
             groups if x_tracked or weight_tracked else None,
-            x_held if weight_tracked or bias_tracked else None,
-            bias_held if bias_tracked else None,
+            x_held if weight_tracked else None,
         )
         inputs = [
             x_node if x_tracked else None,
@@ -7006,8 +6971,7 @@ def record_conv_transpose3d(forward, BACKWARD, inner):
             padding_out if x_tracked or weight_tracked else None,
             dilation if x_tracked or weight_tracked else None,
             groups if x_tracked or weight_tracked else None,
-            x_value if weight_tracked or bias_tracked else None,
-            bias_value if bias_tracked else None,
+            x_value if weight_tracked else None,
         )
         inputs = [
             x_node if x_tracked else None,
@@ -7069,11 +7033,6 @@ def record_conv_transpose3d_balanced(forward, BACKWARD, inner):
             return AutodiffTensor(out, out_node)
         x_held = x_node if x_node.properties is MEMORY_BOUND else x_value
         weight_held = weight_node if weight_node.properties is MEMORY_BOUND else weight_value
-        bias_held = (
-            None
-            if bias is None
-            else (bias_node if bias_node.properties is MEMORY_BOUND else bias_value)
-        )
         saved = (
             weight_held if x_tracked or weight_tracked else None,
             stride if x_tracked or weight_tracked else None,
@@ -7081,8 +7040,7 @@ def record_conv_transpose3d_balanced(forward, BACKWARD, inner):
             padding_out if x_tracked or weight_tracked else None,
             dilation if x_tracked or weight_tracked else None,
             groups if x_tracked or weight_tracked else None,
-            x_held if weight_tracked or bias_tracked else None,
-            bias_held if bias_tracked else None,
+            x_held if weight_tracked else None,
         )
         inputs = [
             x_node if x_tracked else None,
@@ -9044,32 +9002,32 @@ RECORDERS = {
     "conv1d": Recorders(
         record_conv1d,
         record_conv1d_balanced,
-        ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end", "bias"),
+        ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end"),
     ),
     "conv2d": Recorders(
         record_conv2d,
         record_conv2d_balanced,
-        ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end", "bias"),
+        ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end"),
     ),
     "conv3d": Recorders(
         record_conv3d,
         record_conv3d_balanced,
-        ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end", "bias"),
+        ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end"),
     ),
     "conv_transpose1d": Recorders(
         record_conv_transpose1d,
         record_conv_transpose1d_balanced,
-        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x", "bias"),
+        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x"),
     ),
     "conv_transpose2d": Recorders(
         record_conv_transpose2d,
         record_conv_transpose2d_balanced,
-        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x", "bias"),
+        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x"),
     ),
     "conv_transpose3d": Recorders(
         record_conv_transpose3d,
         record_conv_transpose3d_balanced,
-        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x", "bias"),
+        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x"),
     ),
     "unfold4d": Recorders(
         record_unfold4d,

@@ -631,16 +631,54 @@ RUNTIME_TABLES = {
 
 
 def test_the_layering_rule():
-    """runtime imports neither generated nor codegen; generated imports runtime (and itself);
-    codegen never imports generated, and of the runtime only its rule and op tables."""
+    """runtime <- generated <- burnpy: runtime imports neither generated, burnpy nor codegen;
+    generated imports runtime (and itself), never burnpy; burnpy never imports codegen;
+    codegen never imports generated or burnpy, and of the runtime only its rule and op
+    tables."""
     for path in (ROOT / "runtime").rglob("*.py"):
-        assert not _imports(path) & {"generated", "codegen"}, path
+        assert not _imports(path) & {"generated", "burnpy", "codegen"}, path
     for path in (ROOT / "generated").rglob("*.py"):
-        assert not _imports(path) & {"codegen"}, path
+        assert not _imports(path) & {"burnpy", "codegen"}, path
+    for path in (ROOT / "burnpy").rglob("*.py"):
+        assert "codegen" not in _imports(path), path
     for path in (ROOT / "codegen").rglob("*.py"):
-        assert "generated" not in _imports(path), path
+        assert not _imports(path) & {"generated", "burnpy"}, path
         runtime = {m for m in _imports(path, full=True) if m.split(".")[0] == "runtime"}
         assert runtime <= RUNTIME_TABLES, (path, runtime - RUNTIME_TABLES)
+
+
+def test_burnpy_modules_import_each_other_without_a_cycle():
+    """No two burnpy modules depend on each other, through top-level or function-level imports
+    (a cycle loads only by deferring an import into a function)."""
+    package = ROOT / "burnpy"
+    graph = {}
+    for path in package.rglob("*.py"):
+        name = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        tree = ast.parse(path.read_text())
+        graph[name] = {
+            (
+                f"{node.module}.{alias.name}"
+                if f"{node.module}.{alias.name}" in _MODULES
+                else node.module
+            )
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("burnpy")
+            for alias in node.names
+        }
+
+    def visit(name, trail):
+        assert name not in trail, " -> ".join([*trail, name])
+        for other in graph.get(name, ()):
+            if other != name and not name.startswith(other + "."):  # a package's own __init__
+                visit(other, [*trail, name])
+
+    for name in graph:
+        visit(name, [])
+
+
+_MODULES = {
+    ".".join(p.relative_to(ROOT).with_suffix("").parts) for p in (ROOT / "burnpy").rglob("*.py")
+}
 
 
 def test_stats_counts_entries_by_their_ops_yaml_section(tmp_path, capsys):

@@ -41,14 +41,6 @@ class Requirement(Enum):
     def __str__(self):
         return self.value
 
-    @staticmethod
-    def from_nodes(nodes) -> "Requirement":
-        """burn's infer rule: None iff every input is None, else GradInBackward (never Grad)."""
-        for node in nodes:
-            if node.requirement is not Requirement.None_:
-                return Requirement.GradInBackward
-        return Requirement.None_
-
 
 class ComputingProperty(Enum):
     """For checkpointing: keep the output (ComputeBound) or recompute it (MemoryBound)."""
