@@ -442,7 +442,8 @@ BAD_CATALOGUES |= {
     "unknown operator": (
         "operator: [__mul__]",
         "operator: [__mull__]",
-        r"float_mul: unknown operator in \['__mull__'\]; write a list of __add__",
+        r"float_mul: unknown operator '__mull__'; did you mean `__mul__`\? else write a list "
+        r"of __add__",
     ),
     "a method's odd one out is blamed": (
         "  - name: bool_to_device",
@@ -480,8 +481,8 @@ BAD_CATALOGUES |= {
     ),
     "test key typo": (
         *_test('{ref: "np.exp(tensor)", shape: [[[2, 3]]]}'),
-        r"float_exp: unknown `test` key `shape`; write one of ref, shapes, domain, signed, "
-        r"integers, compare, or an argument's name \(tensor\)",
+        r"float_exp: unknown `test` key `shape`; did you mean `shapes`\? else write one of "
+        r"ref, shapes, domain, signed, integers, compare, or an argument's name \(tensor\)",
     ),
     "test without ref": (
         *_test("{shapes: [[[2, 3]]]}"),
@@ -539,7 +540,7 @@ BAD_CATALOGUES |= {
     # arguments and options
     "dtypes of another kind": (
         *_exp("    method: exp\n", "    method: exp\n    dtypes: [int32]\n"),
-        r"float_exp: dtypes \['int32'\] are not float dtypes; list some of float32",
+        r"float_exp: 'int32' is not a float dtype; list some of float32",
     ),
     "an optional non-tensor": (
         ELEM_ARGS,
