@@ -22,7 +22,7 @@ ARG_TYPES = (
     "dtype",
     "distribution",
     "data",
-    # module ops' options (reference/module-api.md)
+    # module ops' options (docs/design.md#module-functions)
     "ints1",  # an int, or a list/tuple of 1 int: a tuple of 1 int (kernel_size, stride, ...)
     "ints2",  # an int (repeated) or 2 ints: a tuple of 2 ints
     "ints3",  # an int (repeated) or 3 ints: a tuple of 3 ints

@@ -620,9 +620,10 @@ def _imports(path: Path, full=False) -> set:
     return names if full else {name.split(".")[0] for name in names}
 
 
-# what codegen may import of the runtime: its declarative tables (DESIGN §2): the backward rules,
-# the runtime's own recorded op, and the kernels bound from the array namespace. (Backends and
-# TensorBase it reads as source, codegen/kernels.py, never importing their libraries.)
+# what codegen may import of the runtime: its declarative tables
+# (docs/design.md#what-codegen-reads-of-the-runtime): the backward rules, the runtime's own
+# recorded op, and the kernels bound from the array namespace. (Backends and TensorBase it reads
+# as source, codegen/kernels.py, never importing their libraries.)
 RUNTIME_TABLES = {
     "runtime.autodiff.rules",
     "runtime.autodiff.backend",

@@ -133,3 +133,19 @@ def test_explain_and_list_suggest_the_nearest_name(capsys):
     assert "no backend 'numpyy'; did you mean `numpy`?" in capsys.readouterr().err
     assert main(["list", "--ops", mini, "--category", "unaryy"]) == 2
     assert "no category 'unaryy'; did you mean `unary`?" in capsys.readouterr().err
+
+
+def test_the_catalogue_header_documents_every_key_and_type():
+    """Each key and argument type is the head of a line of ops.yaml's header (`name *  the
+    dispatch function`) or defined inline (`integer: a Python int`)."""
+    from codegen.model import ARG_TYPES
+    from codegen.validate.entries import BACKEND_KEYS, OP_KEYS
+    from codegen.validate.suite import TEST_KEYS
+
+    header = (Path(__file__).parents[1] / "ops.yaml").read_text().split("\nbackends:", 1)[0]
+    heads = re.findall(r"^#\s+([\w, <>?*-]+?)\s{2,}", header, re.M)
+    documented = {w.strip(" *") for head in heads for w in head.split(",")}
+    documented |= set(re.findall(r"(\w+): ", header))
+    missing = [k for k in [*OP_KEYS, *BACKEND_KEYS, *TEST_KEYS, *ARG_TYPES] if k not in documented]
+    assert not missing
+    assert "<type>?" in documented

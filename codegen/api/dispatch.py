@@ -99,7 +99,7 @@ def _merge(op: Op) -> str:
     single = [a for a in tensors if a.type != "tensors"]
     lists = [a for a in tensors if a.type == "tensors"]
     if lists:
-        # n-ary ops merge every element's context too (DESIGN §4a)
+        # n-ary ops merge every element's context too (docs/design.md#the-generated-code-contract)
         first = single[0].name + ".context" if single else "DISABLED"
         return f"merge_contexts({first}, {lists[0].name})"
     expr = f"{single[0].name}.context"
@@ -198,9 +198,9 @@ def _arm(op: Op, backend: Backend, selector: str) -> Arm:
 
 
 def _dtype_checks(op: Op, primitive: str) -> list[str]:
-    """Tensors of the op's own kind must share a dtype (no silent promotion, DESIGN §4a): an
-    identity test on the dtypes; check_dtypes passes equal dtypes that are distinct objects and
-    raises for different ones. `primitive` reaches an AutodiffTensor's primitive."""
+    """Tensors of the op's own kind must share a dtype (no silent promotion,
+    docs/design.md#the-generated-code-contract): an identity test on the dtypes; check_dtypes
+    passes equal dtypes that are distinct objects and raises for different ones. `primitive` reaches an AutodiffTensor's primitive."""
     same_kind = [a for a in op.args if a.type == op.kind] or [None]
     first, *others = same_kind
     lines = []

@@ -11,7 +11,7 @@ from enum import Enum
 _COUNTER = itertools.count()  # process-wide; `next` on it is atomic under the GIL
 
 
-next_id = _COUNTER.__next__  # a Node's id is this plain int (burn-semantics §1.1)
+next_id = _COUNTER.__next__  # a Node's id is this plain int (docs/semantics.md#node-ids)
 
 
 class NodeId:
