@@ -200,7 +200,8 @@ def _arm(op: Op, backend: Backend, selector: str) -> Arm:
 def _dtype_checks(op: Op, primitive: str) -> list[str]:
     """Tensors of the op's own kind must share a dtype (no silent promotion,
     docs/design.md#the-generated-code-contract): an identity test on the dtypes; check_dtypes
-    passes equal dtypes that are distinct objects and raises for different ones. `primitive` reaches an AutodiffTensor's primitive."""
+    passes equal dtypes that are distinct objects and raises for different ones. `primitive` reaches an AutodiffTensor's primitive.
+    """
     same_kind = [a for a in op.args if a.type == op.kind] or [None]
     first, *others = same_kind
     lines = []

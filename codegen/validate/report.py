@@ -1,14 +1,16 @@
 """How the validator reports: every mistake of a catalogue, at once, sorted by file and line.
 
-A check raises `where.error(...)` for the first mistake it finds in what it checks (one field,
+A check raises `where.error(...)` (codegen/load.py's `Where`: the file, the entry and the op a
+check looks at) for the first mistake it finds in what it checks (one field,
 one argument, one op's rule); `Problems.check` runs a check, keeps its error and goes on, so one
 run names every mistake. Names that are nearly right get the nearest valid one (`suggest`).
 """
 
 import difflib
-from dataclasses import dataclass
 
-from codegen.load import CatalogueError, Located
+from codegen.load import CatalogueError, Where
+
+__all__ = ["CatalogueErrors", "Problems", "Where", "nearest", "suggest"]
 
 
 def nearest(word, candidates) -> str | None:
@@ -25,27 +27,6 @@ def suggest(word, candidates, then: str = "") -> str:
     if match is None:
         return then
     return f"did you mean `{match}`?" + (f" else {then}" if then else "")
-
-
-@dataclass(frozen=True)
-class Where:
-    """Where a check looks: the file, the entry (for its keys' lines) and the op's name."""
-
-    path: str
-    entry: Located | None = None
-    op: str | None = None
-
-    def line(self, at) -> int:
-        """The line of key `at` of the entry (the entry's own line if it lacks the key), or
-        `at` itself when it is a line number."""
-        if isinstance(at, int):
-            return at
-        if self.entry is None:
-            return 0
-        return self.entry.line_of(at) if at else self.entry.line
-
-    def error(self, at, problem: str, fix: str = "") -> CatalogueError:
-        return CatalogueError(self.path, self.line(at), self.op, problem, fix)
 
 
 class CatalogueErrors(CatalogueError):
