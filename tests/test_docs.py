@@ -13,6 +13,11 @@ SOURCES = ("*.md", "*.py", "*.yaml", "*.jinja", "*.toml", "Makefile")
 SKIPPED = {".git", ".venv", "node_modules", "__pycache__", ".pytest_cache"}
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 DOCS_REFERENCE = re.compile(r"\bdocs/([\w-]+\.md)(?:#([\w-]+))?")
+# a file of the repo named in prose or a comment: `runtime/contracts.py`, `docs/ops.md`
+REPO_PATH = re.compile(
+    r"(?<![\w./-])((?:runtime|codegen|burnpy|generated|tests|benches|examples|docs)/[\w/.-]*\w"
+    r"\.(?:py|md|yaml|jinja|pyi))"
+)
 # citations of documents that live outside the repo (planning notes, a reference snapshot)
 OUTSIDE = re.compile(
     "|".join(
@@ -105,6 +110,17 @@ def test_every_markdown_link_leads_to_a_file_and_section_that_exist():
 def test_every_docs_reference_in_code_names_a_page_and_section_that_exist():
     broken = [f"{where}: {p}" for where, t, a in docs_references() if (p := problem(t, a))]
     assert not broken, "\n".join(broken)
+
+
+def test_every_repo_file_named_in_code_and_docs_exists():
+    missing = [
+        f"{path.relative_to(ROOT)}:{text[: match.start()].count(chr(10)) + 1}: {match.group(1)}"
+        for path in files()
+        for text in [path.read_text(encoding="utf-8")]
+        for match in REPO_PATH.finditer(text)
+        if not (ROOT / match.group(1)).exists()
+    ]
+    assert not missing, "\n".join(missing)
 
 
 def test_nothing_cites_a_document_outside_the_repo():
