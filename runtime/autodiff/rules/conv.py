@@ -12,31 +12,40 @@ Max pooling sends each window's gradient to its first maximum (the int `indices`
 the with-indices forward for them. unfold4d and fold4d are each other's adjoint.
 """
 
+from typing import Callable, NamedTuple
+
+
+class _Backward(NamedTuple):
+    """A convolution's backward kernels, one per input."""
+
+    x: Callable
+    weight: Callable
+    bias: Callable
+
 
 def _conv(kernels):
-    """The rule of a convolution (x, weight, bias); `kernels(B)` is its x, weight and bias
-    backward kernels."""
+    """The rule of a convolution (x, weight, bias); `kernels(B)` is its _Backward."""
     return (
-        lambda B, g, x, weight, stride, padding, dilation, groups, padding_end: kernels(B)[0](
+        lambda B, g, x, weight, stride, padding, dilation, groups, padding_end: kernels(B).x(
             x, weight, g, stride, padding, dilation, groups, padding_end
         ),
-        lambda B, g, x, weight, stride, padding, dilation, groups, padding_end: kernels(B)[1](
+        lambda B, g, x, weight, stride, padding, dilation, groups, padding_end: kernels(B).weight(
             x, weight, g, stride, padding, dilation, groups, padding_end
         ),
-        lambda B, g: kernels(B)[2](g),
+        lambda B, g: kernels(B).bias(g),
     )
 
 
 def _conv_transpose(kernels):
-    """The rule of a transposed convolution (x, weight, bias); `kernels(B)` as for `_conv`."""
+    """The rule of a transposed convolution (x, weight, bias); `kernels(B)` is its _Backward."""
     return (
-        lambda B, g, weight, stride, padding, padding_out, dilation, groups: kernels(B)[0](
+        lambda B, g, weight, stride, padding, padding_out, dilation, groups: kernels(B).x(
             weight, g, stride, padding, padding_out, dilation, groups
         ),
-        lambda B, g, x, weight, stride, padding, padding_out, dilation, groups: kernels(B)[1](
+        lambda B, g, x, weight, stride, padding, padding_out, dilation, groups: kernels(B).weight(
             x, weight, g, stride, padding, padding_out, dilation, groups
         ),
-        lambda B, g: kernels(B)[2](g),
+        lambda B, g: kernels(B).bias(g),
     )
 
 
@@ -76,30 +85,30 @@ RULES = {
         lambda B, g: B.linear_bias_backward(g),
     ),
     "conv1d": _conv(
-        lambda B: (B.conv1d_x_backward, B.conv1d_weight_backward, B.conv1d_bias_backward)
+        lambda B: _Backward(B.conv1d_x_backward, B.conv1d_weight_backward, B.conv1d_bias_backward)
     ),
     "conv2d": _conv(
-        lambda B: (B.conv2d_x_backward, B.conv2d_weight_backward, B.conv2d_bias_backward)
+        lambda B: _Backward(B.conv2d_x_backward, B.conv2d_weight_backward, B.conv2d_bias_backward)
     ),
     "conv3d": _conv(
-        lambda B: (B.conv3d_x_backward, B.conv3d_weight_backward, B.conv3d_bias_backward)
+        lambda B: _Backward(B.conv3d_x_backward, B.conv3d_weight_backward, B.conv3d_bias_backward)
     ),
     "conv_transpose1d": _conv_transpose(
-        lambda B: (
+        lambda B: _Backward(
             B.conv_transpose1d_x_backward,
             B.conv_transpose1d_weight_backward,
             B.conv_transpose1d_bias_backward,
         )
     ),
     "conv_transpose2d": _conv_transpose(
-        lambda B: (
+        lambda B: _Backward(
             B.conv_transpose2d_x_backward,
             B.conv_transpose2d_weight_backward,
             B.conv_transpose2d_bias_backward,
         )
     ),
     "conv_transpose3d": _conv_transpose(
-        lambda B: (
+        lambda B: _Backward(
             B.conv_transpose3d_x_backward,
             B.conv_transpose3d_weight_backward,
             B.conv_transpose3d_bias_backward,
