@@ -38,6 +38,11 @@ ONE_MISTAKE = {
         "float_exp: `test.ref` calls `np.logaddexpp`, which np does not define; did you mean "
         "`np.logaddexp`?",
     ),
+    "ref_submodule": (
+        "np.linalg.normm",
+        "float_exp: `test.ref` calls `np.linalg.normm`, which np.linalg does not define; did you "
+        "mean `np.linalg.norm`?",
+    ),
     "shapes_arity": (
         "shapes:",
         "float_exp: `test.shapes` sample 1 gives 2 shapes, but the op takes 1 tensor (tensor); "

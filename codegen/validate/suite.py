@@ -10,6 +10,7 @@ import ast
 import builtins
 import functools
 import importlib
+import inspect
 from pathlib import Path
 
 from codegen.load import Located, plain
@@ -22,6 +23,8 @@ TEST_KEYS = ("ref", "shapes", "domain", "signed", "integers", "compare")
 REFERENCE_NAMES = ("np", "special", "updated", "refs", "dtype")
 # The suite's own reference functions: read from source (codegen does not import the tests).
 REFS = Path(__file__).resolve().parents[2] / "tests" / "refs.py"
+# The libraries the suite binds by name, imported to check the attributes a `ref` takes.
+MODULES = {"np": "numpy", "special": "scipy.special"}
 
 
 def check_test(where: Where, test, args) -> None:
@@ -102,21 +105,48 @@ def _check_ref(at: Where, ref, names) -> None:
             )
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
             _check_attribute(at, node, bound)
+        elif isinstance(node, ast.Attribute):
+            _check_submodule(at, node, bound)
 
 
 def _check_attribute(at: Where, node: ast.Attribute, bound) -> None:
-    """`module.name` (the first attribute of a module the suite binds) must exist."""
+    """`module.name` (and `np.linalg.name`: attributes of a submodule) must exist, for the
+    modules the suite binds."""
     module = node.value.id
     if module in bound:
         return
     attributes = _attributes(module)
-    if attributes is not None and node.attr not in attributes:
-        match = nearest(node.attr, attributes)
-        raise at.error(
-            "ref",
-            f"`test.ref` calls `{module}.{node.attr}`, which {module} does not define",
-            f"did you mean `{module}.{match}`?" if match else f"name a function of {module}",
-        )
+    if attributes is None:
+        return
+    if node.attr not in attributes:
+        _missing(at, module, node.attr, attributes)
+
+
+def _check_submodule(at: Where, node: ast.Attribute, bound) -> None:
+    """`np.linalg.normm`: an attribute of a submodule of numpy or scipy.special."""
+    parts = []
+    inner = node
+    while isinstance(inner, ast.Attribute):
+        parts.insert(0, inner.attr)
+        inner = inner.value
+    if not isinstance(inner, ast.Name) or inner.id not in MODULES or inner.id in bound:
+        return
+    owner = importlib.import_module(MODULES[inner.id])
+    for depth, part in enumerate(parts):
+        if not hasattr(owner, part):
+            _missing(at, ".".join([inner.id, *parts[:depth]]), part, dir(owner))
+        owner = getattr(owner, part)
+        if not inspect.ismodule(owner):
+            return
+
+
+def _missing(at: Where, owner: str, name: str, attributes) -> None:
+    match = nearest(name, attributes)
+    raise at.error(
+        "ref",
+        f"`test.ref` calls `{owner}.{name}`, which {owner} does not define",
+        f"did you mean `{owner}.{match}`?" if match else f"name a function of {owner}",
+    )
 
 
 @functools.cache
@@ -135,7 +165,7 @@ def _attributes(name: str) -> frozenset | None:
             if isinstance(t, ast.Name)
         }
         return frozenset(defined | assigned)
-    module = {"np": "numpy", "special": "scipy.special"}.get(name)
+    module = MODULES.get(name)
     return frozenset(dir(importlib.import_module(module))) if module else None
 
 
