@@ -179,15 +179,15 @@ def _calls(fn, found: dict, seen: set) -> None:
 
 def _defined_at(path: Path, line: int, params) -> list:
     """The defs and lambdas of a file that start at `line` and take `params`."""
-    return [
-        node
-        for node in ast.walk(_parsed(path))
-        if isinstance(node, (ast.FunctionDef, ast.Lambda))
-        and node.lineno == line
-        and tuple(a.arg for a in node.args.args) == params
-    ]
+    return _definitions(path).get((line, params), [])
 
 
 @functools.cache
-def _parsed(path: Path) -> ast.Module:
-    return ast.parse(path.read_text(encoding="utf-8"), str(path))
+def _definitions(path: Path) -> dict:
+    """(first line, parameter names) -> the defs and lambdas of a file, parsed once."""
+    found: dict = {}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, (ast.FunctionDef, ast.Lambda)):
+            key = (node.lineno, tuple(a.arg for a in node.args.args))
+            found.setdefault(key, []).append(node)
+    return found
