@@ -253,7 +253,7 @@ def _static(where: Where) -> bool:
 
 def _contract(where: Where) -> str | None:
     contract = plain(where.entry.value.get("contract"))
-    if contract is not None and contract not in CONTRACTS:
+    if contract is not None and (not isinstance(contract, str) or contract not in CONTRACTS):
         raise where.error(
             "contract",
             f"unknown shape contract {contract!r}",

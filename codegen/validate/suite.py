@@ -179,11 +179,16 @@ def _check_shapes(at: Where, shapes, tensors) -> None:
         )
     names = [a.name for a in tensors]
     for number, sample in enumerate(shapes, 1):
-        if not isinstance(sample, list) or len(sample) != len(tensors):
-            given = len(sample) if isinstance(sample, list) else sample
+        if not isinstance(sample, list):
             raise at.error(
                 "shapes",
-                f"`test.shapes` sample {number} gives {given!r} shapes, but the op takes "
+                f"`test.shapes` sample {number} is {sample!r}, not a list of shapes",
+                f"write one shape per tensor argument, in order: `[{example}]`",
+            )
+        if len(sample) != len(tensors):
+            raise at.error(
+                "shapes",
+                f"`test.shapes` sample {number} gives {len(sample)} shapes, but the op takes "
                 f"{len(tensors)} {'tensor' if len(tensors) == 1 else 'tensors'} "
                 f"({', '.join(names)})",
                 f"write one shape per tensor argument, in order: `[{example}]`",
