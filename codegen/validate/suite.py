@@ -23,6 +23,7 @@ TEST_KEYS = ("ref", "shapes", "domain", "signed", "integers", "compare")
 REFERENCE_NAMES = ("np", "special", "updated", "refs", "dtype")
 # The suite's own reference functions: read from source (codegen does not import the tests).
 REFS = Path(__file__).resolve().parents[2] / "tests" / "refs.py"
+BUILTINS = frozenset(dir(builtins))
 # The libraries the suite binds by name, imported to check the attributes a `ref` takes.
 MODULES = {"np": "numpy", "special": "scipy.special"}
 
@@ -91,7 +92,7 @@ def _check_ref(at: Where, ref, names) -> None:
         n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
     }
     bound |= {a.arg for n in ast.walk(tree) if isinstance(n, ast.Lambda) for a in n.args.args}
-    allowed = {*names, *REFERENCE_NAMES, *dir(builtins), *bound}
+    allowed = BUILTINS | {*names, *REFERENCE_NAMES, *bound}
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id not in allowed:
             raise at.error(
