@@ -1,9 +1,9 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=f85202876973c6bf body=fa6128f3777934b0
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=39d040522020ba80 body=1a07bc5585ef0519
 """burn's ModuleOps as Python functions: `from generated import module`.
 
-Signatures as reference/module-api.md fixes them (burn's names; option structs as keyword
-arguments named like their fields). Each function checks its arguments (an int or N ints, a
-choice among burn's enum variants, non-zero strides, ...) and calls its dispatch function, which
+Signatures as docs/design.md#module-functions describes them (burn's names; option structs as
+keyword arguments named like their fields). Each function checks its arguments (an int or N ints,
+a choice among burn's enum variants, non-zero strides, ...) and calls its dispatch function, which
 routes and differentiates it like every other op.
 """
 

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=b1c4b9254e3678ec body=1faae34611b458aa
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=c186f644b8d0a2c6 body=4f2146486c4e7f60
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node (its
@@ -2869,11 +2869,6 @@ def record_conv1d(forward, BACKWARD, inner, balanced):
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
         )
-        bias_held = (
-            bias_node
-            if balanced and bias is not None and bias_node.properties is MEMORY_BOUND
-            else bias_value
-        )
         inputs = [
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
@@ -2887,14 +2882,13 @@ def record_conv1d(forward, BACKWARD, inner, balanced):
             inputs=inputs,
             shapes=[x_value.shape, weight_value.shape, None if bias is None else bias_value.shape],
             saved=(
-                x_held,
+                x_held if x_tracked or weight_tracked else None,
                 weight_held if x_tracked or weight_tracked else None,
                 stride if x_tracked or weight_tracked else None,
                 padding if x_tracked or weight_tracked else None,
                 dilation if x_tracked or weight_tracked else None,
                 groups if x_tracked or weight_tracked else None,
                 padding_end if x_tracked or weight_tracked else None,
-                bias_held if bias_tracked else None,
             ),
         )
         return AutodiffTensor(out, out_node)
@@ -2927,11 +2921,6 @@ def record_conv2d(forward, BACKWARD, inner, balanced):
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
         )
-        bias_held = (
-            bias_node
-            if balanced and bias is not None and bias_node.properties is MEMORY_BOUND
-            else bias_value
-        )
         inputs = [
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
@@ -2945,14 +2934,13 @@ def record_conv2d(forward, BACKWARD, inner, balanced):
             inputs=inputs,
             shapes=[x_value.shape, weight_value.shape, None if bias is None else bias_value.shape],
             saved=(
-                x_held,
+                x_held if x_tracked or weight_tracked else None,
                 weight_held if x_tracked or weight_tracked else None,
                 stride if x_tracked or weight_tracked else None,
                 padding if x_tracked or weight_tracked else None,
                 dilation if x_tracked or weight_tracked else None,
                 groups if x_tracked or weight_tracked else None,
                 padding_end if x_tracked or weight_tracked else None,
-                bias_held if bias_tracked else None,
             ),
         )
         return AutodiffTensor(out, out_node)
@@ -2985,11 +2973,6 @@ def record_conv3d(forward, BACKWARD, inner, balanced):
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
         )
-        bias_held = (
-            bias_node
-            if balanced and bias is not None and bias_node.properties is MEMORY_BOUND
-            else bias_value
-        )
         inputs = [
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
@@ -3003,14 +2986,13 @@ def record_conv3d(forward, BACKWARD, inner, balanced):
             inputs=inputs,
             shapes=[x_value.shape, weight_value.shape, None if bias is None else bias_value.shape],
             saved=(
-                x_held,
+                x_held if x_tracked or weight_tracked else None,
                 weight_held if x_tracked or weight_tracked else None,
                 stride if x_tracked or weight_tracked else None,
                 padding if x_tracked or weight_tracked else None,
                 dilation if x_tracked or weight_tracked else None,
                 groups if x_tracked or weight_tracked else None,
                 padding_end if x_tracked or weight_tracked else None,
-                bias_held if bias_tracked else None,
             ),
         )
         return AutodiffTensor(out, out_node)
@@ -3043,11 +3025,6 @@ def record_conv_transpose1d(forward, BACKWARD, inner, balanced):
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
         )
-        bias_held = (
-            bias_node
-            if balanced and bias is not None and bias_node.properties is MEMORY_BOUND
-            else bias_value
-        )
         inputs = [
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
@@ -3067,8 +3044,7 @@ def record_conv_transpose1d(forward, BACKWARD, inner, balanced):
                 padding_out if x_tracked or weight_tracked else None,
                 dilation if x_tracked or weight_tracked else None,
                 groups if x_tracked or weight_tracked else None,
-                x_held if weight_tracked or bias_tracked else None,
-                bias_held if bias_tracked else None,
+                x_held if weight_tracked else None,
             ),
         )
         return AutodiffTensor(out, out_node)
@@ -3101,11 +3077,6 @@ def record_conv_transpose2d(forward, BACKWARD, inner, balanced):
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
         )
-        bias_held = (
-            bias_node
-            if balanced and bias is not None and bias_node.properties is MEMORY_BOUND
-            else bias_value
-        )
         inputs = [
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
@@ -3125,8 +3096,7 @@ def record_conv_transpose2d(forward, BACKWARD, inner, balanced):
                 padding_out if x_tracked or weight_tracked else None,
                 dilation if x_tracked or weight_tracked else None,
                 groups if x_tracked or weight_tracked else None,
-                x_held if weight_tracked or bias_tracked else None,
-                bias_held if bias_tracked else None,
+                x_held if weight_tracked else None,
             ),
         )
         return AutodiffTensor(out, out_node)
@@ -3159,11 +3129,6 @@ def record_conv_transpose3d(forward, BACKWARD, inner, balanced):
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
         )
-        bias_held = (
-            bias_node
-            if balanced and bias is not None and bias_node.properties is MEMORY_BOUND
-            else bias_value
-        )
         inputs = [
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
@@ -3183,8 +3148,7 @@ def record_conv_transpose3d(forward, BACKWARD, inner, balanced):
                 padding_out if x_tracked or weight_tracked else None,
                 dilation if x_tracked or weight_tracked else None,
                 groups if x_tracked or weight_tracked else None,
-                x_held if weight_tracked or bias_tracked else None,
-                bias_held if bias_tracked else None,
+                x_held if weight_tracked else None,
             ),
         )
         return AutodiffTensor(out, out_node)
@@ -4011,28 +3975,25 @@ RECORDERS = {
     "embedding": Recorders(record_embedding, ("weights", "indices")),
     "linear": Recorders(record_linear, ("weight", "input")),
     "conv1d": Recorders(
-        record_conv1d,
-        ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end", "bias"),
+        record_conv1d, ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end")
     ),
     "conv2d": Recorders(
-        record_conv2d,
-        ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end", "bias"),
+        record_conv2d, ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end")
     ),
     "conv3d": Recorders(
-        record_conv3d,
-        ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end", "bias"),
+        record_conv3d, ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end")
     ),
     "conv_transpose1d": Recorders(
         record_conv_transpose1d,
-        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x", "bias"),
+        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x"),
     ),
     "conv_transpose2d": Recorders(
         record_conv_transpose2d,
-        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x", "bias"),
+        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x"),
     ),
     "conv_transpose3d": Recorders(
         record_conv_transpose3d,
-        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x", "bias"),
+        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x"),
     ),
     "unfold4d": Recorders(
         record_unfold4d, ("x_shape", "kernel_size", "stride", "padding", "dilation")

@@ -1,7 +1,7 @@
 """Exception types and the seed's panic messages, written once.
 
-A burn panic becomes a RuntimeError whose str() is the panic's exact text (DESIGN §4a);
-advice for the user goes into a note, never into the message.
+A burn panic becomes a RuntimeError whose str() is the panic's exact text; advice for the user
+goes into a note, never into the message (docs/design.md#errors-and-messages).
 """
 
 NON_LEAF_REQUIRE_GRAD = "Can't convert a non leaf tensor into a tracked tensor"
@@ -52,5 +52,6 @@ class GraphConsumed(RuntimeError):
 
 
 class IndexOutOfRange(ValueError, IndexError):
-    """An index outside its dim: a ValueError (a bad argument, DESIGN §4a) that is also the
-    IndexError Python's sequence protocol expects from `t[i]`."""
+    """An index outside its dim: a ValueError (a bad argument,
+    docs/design.md#errors-and-messages) that is also the IndexError Python's sequence protocol
+    expects from `t[i]`."""

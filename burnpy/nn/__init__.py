@@ -12,7 +12,7 @@ from burnpy.nn.linear import Embedding, Linear
 from burnpy.nn.module import Module
 from burnpy.nn.norm import BatchNorm, GroupNorm, LayerNorm
 from burnpy.nn.pool import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
-from burnpy.nn.record import load_pytorch
+from burnpy.nn.pytorch import load_pytorch
 
 __all__ = [
     "AdaptiveAvgPool2d",

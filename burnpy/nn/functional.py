@@ -7,11 +7,7 @@ returns a tensor of shape [1].
 import numpy as np
 
 from generated import Tensor
-
-
-def _check_float(name, tensor):
-    if not np.issubdtype(tensor.dtype, np.floating):
-        raise TypeError(f"{name} needs a Float tensor, got dtype {tensor.dtype}; call .float()")
+from runtime.arguments import FLOAT, INT, tensor_arg
 
 
 def cross_entropy(logits, targets, *, label_smoothing: float = 0.0, weights=None):
@@ -22,11 +18,8 @@ def cross_entropy(logits, targets, *, label_smoothing: float = 0.0, weights=None
     `weights` (a sequence or a Float tensor of one positive weight per class) weighs each
     sample's loss; the sum is then divided by the sum of the targets' weights, as burn does.
     """
-    _check_float("cross_entropy's logits", logits)
-    if np.issubdtype(targets.dtype, np.floating) or targets.dtype == np.bool_:
-        raise TypeError(
-            f"cross_entropy needs Int class targets, got dtype {targets.dtype}; call .int()"
-        )
+    tensor_arg("cross_entropy", "logits", logits, FLOAT)
+    tensor_arg("cross_entropy", "targets", targets, INT)  # class indices
     if logits.ndim != 2 or targets.ndim != 1 or logits.shape[0] != targets.shape[0]:
         raise ValueError(
             f"cross_entropy needs logits [batch, classes] and targets [batch], got "
@@ -70,7 +63,7 @@ def _class_weights(weights, classes, like):
 
 def mse_loss(input, target, reduction: str = "mean"):
     """Mean squared error, reduced by "mean" or "sum" (burn-nn's `MseLoss`)."""
-    _check_float("mse_loss's input", input)
+    tensor_arg("mse_loss", "input", input, FLOAT)
     if input.shape != target.shape:
         raise ValueError(
             f"mse_loss needs input and target of one shape, got {list(input.shape)} and "
@@ -89,7 +82,7 @@ def binary_cross_entropy_with_logits(logits, targets):
     """Binary cross-entropy of `logits` against 0/1 `targets` (Int or Float) of the same shape,
     mean over every element: (1 - y)·x - log_sigmoid(x), stable for large |x| (burn-nn's
     `BinaryCrossEntropyLoss` with logits)."""
-    _check_float("binary_cross_entropy_with_logits's logits", logits)
+    tensor_arg("binary_cross_entropy_with_logits", "logits", logits, FLOAT)
     if logits.shape != targets.shape:
         raise ValueError(
             f"binary_cross_entropy_with_logits needs logits and targets of one shape, got "

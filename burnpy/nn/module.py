@@ -12,6 +12,7 @@ from typing import Self
 
 import numpy as np
 
+from burnpy.nn import record
 from generated import Tensor
 
 # The module's own bookkeeping: never parameters, children or buffers.
@@ -261,15 +262,37 @@ class Module:
     # -- records (burnpy.nn.record) -------------------------------------------------------------
     def save(self, path) -> None:
         """Write the parameters and buffers to a safetensors file, keyed by dotted name."""
-        from burnpy.nn.record import save
-
-        save(self, path)
+        entries = list(self._entries())
+        arrays = {name: tensor.to_numpy() for name, _, _, tensor, _ in entries}
+        ids = {name: owner._param_ids[local] for name, owner, local, _, p in entries if p}
+        record.write(path, arrays, ids)
 
     def load(self, path) -> Self:
-        """Load a file written by `save` in place; returns the module."""
-        from burnpy.nn.record import load
+        """Load a file written by `save` in place, with the parameters' ids; returns the
+        module."""
+        arrays, ids = record.read(path)
+        self.load_arrays(arrays, f"{path}")
+        for name, owner, local, _, is_param in self._entries():
+            if is_param and name in ids:
+                owner._param_ids[local] = ids[name]
+        return self
 
-        return load(self, path)
+    def load_arrays(self, arrays: dict, source: str = "the arrays") -> Self:
+        """Put `arrays` (dotted name -> array, every tensor's) into the module's tensors, in
+        place, keeping their devices and Grad marks; nothing changes unless every name, dtype
+        and shape fits. `source` names them in the error. Returns the module."""
+        entries = list(self._entries())
+        record.check(arrays, {name: tensor for name, _, _, tensor, _ in entries}, source)
+        names = {(id(owner), local): name for name, owner, local, *_ in entries}
+
+        def replace(owner, local, tensor):
+            device = tensor.device()
+            data = arrays[names[id(owner), local]]
+            fresh = Tensor.from_data(data, device=device.inner(), dtype=tensor.dtype)
+            fresh = fresh.to_device(device) if device.is_autodiff() else fresh
+            return fresh.require_grad() if tensor.is_require_grad() else fresh
+
+        return self._map_tensors(replace)
 
     # -- display ------------------------------------------------------------------------------
     def extra_repr(self) -> str:
