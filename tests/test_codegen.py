@@ -577,9 +577,11 @@ def _imports(path: Path, full=False) -> set:
 
 # what codegen may import of the runtime: its declarative tables
 # (docs/design.md#what-codegen-reads-of-the-runtime): the backward rules, the runtime's own
-# recorded op, and the kernels bound from the array namespace. (Backends and TensorBase it reads
+# recorded op, the kernels bound from the array namespace, the shape contracts and the argument
+# checks (a catalogue's `intsN` values judged as a call would). (Backends and TensorBase it reads
 # as source, codegen/kernels.py, never importing their libraries.)
 RUNTIME_TABLES = {
+    "runtime.arguments",
     "runtime.autodiff.rules",
     "runtime.autodiff.backend",
     "runtime.backends.kernels.unary",

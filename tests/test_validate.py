@@ -63,6 +63,15 @@ ONE_MISTAKE = {
         "float_exp_twice: composite calls float_expp, which is not a catalogue op; did you "
         "mean `float_exp`?",
     ),
+    "ints_default": (
+        "defaults:",
+        "conv2d: `defaults`: `stride` takes an int or 2 ints, got 3: [1, 1, 1]; write an int or "
+        "2 ints",
+    ),
+    "ints_test": (
+        "stride: [2, 1.5]",
+        "conv2d: `test`: `stride` takes an int or 2 ints, got [2, 1.5] (list)",
+    ),
     "kernel_typo": (
         "name: bool_nott",
         "bool_nott: no kernel on backend numpy: neither the shared kernels nor "

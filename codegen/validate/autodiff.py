@@ -1,13 +1,15 @@
 """Differentiability: which ops must say how they checkpoint, and their backward rules."""
 
-from codegen.model import Op
+from codegen.model import ArgKind, AutodiffClass, Kind, Op, Routing
 from codegen.validate.report import Where
 from runtime.autodiff.rules import Rule
 
 
 def check_autodiff(where: Where, op: Op) -> None:
     differentiable_shape = (
-        op.kind == "float" and "float" in op.returns and op.routing in ("tensor", "move")
+        op.kind is Kind.FLOAT
+        and Kind.FLOAT in op.returns
+        and op.routing in (Routing.TENSOR, Routing.MOVE)
     )
     if op.composite and op.autodiff:
         raise where.error(
@@ -25,13 +27,13 @@ def check_autodiff(where: Where, op: Op) -> None:
             "a float op with a float result must say how it checkpoints",
             "add `autodiff: memory_bound` (cheap to recompute) or `autodiff: compute_bound`",
         )
-    if op.autodiff != "memory_bound":
+    if op.autodiff is not AutodiffClass.MEMORY_BOUND:
         return
     if any(a.optional for a in op.args):
         problem = "an op with an optional tensor cannot be recomputed"
     elif len(op.returns) > 1:
         problem = "a multi-output op cannot be recomputed for one of its outputs"
-    elif any(a.type == "tensors" for a in op.args):
+    elif any(a.type is ArgKind.TENSORS for a in op.args):
         # burn's cat has a custom step that checkpoints nothing; a recipe over a list of inputs
         # is not supported by the Checkpointer
         problem = "an op over a `tensors` list cannot be recomputed"

@@ -17,9 +17,11 @@ from codegen.model import (
     ROUTINGS,
     TENSOR_KINDS,
     Arg,
+    ArgKind,
     Backend,
     Catalogue,
     Op,
+    Routing,
 )
 from codegen.validate.autodiff import check_autodiff, check_rule
 from codegen.validate.fields import check_keys, choice, identifier, name_problem, text
@@ -362,24 +364,26 @@ def _returns(where: Where) -> tuple[str, ...]:
 def _check_routing(where: Where, op: Op) -> bool:
     """The routing shape must fit the arguments: the generated body depends on it."""
     tensors = op.tensor_args
-    has_device = any(a.type == "device" for a in op.args)
+    has_device = any(a.type is ArgKind.DEVICE for a in op.args)
     problem = None
-    if op.routing == "creation":
+    if op.routing is Routing.CREATION:
         if tensors or not has_device:
             problem = "a creation op takes a `device` argument and no tensors"
         elif op.returns != (op.kind,):
             problem = f"a creation op of kind {op.kind} returns {op.kind}"
     elif not tensors:
         problem = f"a {op.routing} op needs a tensor argument"
-    elif tensors[0].type not in (op.kind, "tensors"):
+    elif tensors[0].type not in (op.kind, ArgKind.TENSORS):
         problem = f"its first tensor argument is {tensors[0].type} but the op's kind is {op.kind}"
-    elif op.routing == "tensor" and has_device:
+    elif op.routing is Routing.TENSOR and has_device:
         problem = "a tensor op takes no `device`; moves use `routing: move`"
-    elif op.routing == "conversion" and (
+    elif op.routing is Routing.CONVERSION and (
         len(tensors) != 1 or op.returns in ((op.kind,),) or len(op.returns) != 1
     ):
         problem = "a conversion takes one tensor and returns one tensor of another kind"
-    elif op.routing == "move" and (len(tensors) != 1 or not has_device or op.returns != (op.kind,)):
+    elif op.routing is Routing.MOVE and (
+        len(tensors) != 1 or not has_device or op.returns != (op.kind,)
+    ):
         problem = "a move takes one tensor and a `device`, and returns the same kind"
     if problem:
         raise where.error(

@@ -5,7 +5,7 @@ import ast
 import functools
 
 from codegen.kernels import class_attributes
-from codegen.model import SCALAR_TYPES, Op
+from codegen.model import SCALAR_TYPES, ArgKind, Op, Routing
 from codegen.validate.report import Problems, Where, suggest
 
 
@@ -36,7 +36,9 @@ def check_static(where: Where, op: Op) -> None:
     """`static: true`: the method is a constructor, called on the class (Tensor.zeros, and
     Tensor.cat over a list); every other method is called on its first tensor argument."""
     tensors = op.tensor_args
-    constructor = op.routing == "creation" or bool(tensors) and tensors[0].type == "tensors"
+    constructor = (
+        op.routing is Routing.CREATION or bool(tensors) and tensors[0].type is ArgKind.TENSORS
+    )
     if op.static and not op.method:
         raise where.error(
             "static", "`static` without a `method`", "add `method:` or remove `static`"

@@ -3,7 +3,9 @@
 from types import MappingProxyType
 
 from codegen.load import plain
+from codegen.model import ArgKind
 from codegen.validate.report import Where, suggest
+from runtime.arguments import ints_arg
 
 FUNCTION_MODULES = ("module",)  # generated/<name>.py: public functions
 
@@ -33,7 +35,7 @@ def function_options(where: Where, args):
     choices = mappings["choices"]
     for arg in args:
         has = arg.name in choices
-        if (arg.type == "choice") != has or has and not _strings(choices[arg.name]):
+        if (arg.type is ArgKind.CHOICE) != has or has and not _strings(choices[arg.name]):
             raise where.error(
                 "choices",
                 f"argument `{arg.name}`: a `choice` argument, and only one, lists its strings",
@@ -45,7 +47,7 @@ def function_options(where: Where, args):
             raise where.error(
                 "defaults",
                 f"optional argument `{arg.name}` defaults to None",
-                f"remove its default or make it `{arg.type}`",
+                f"remove its default or make it `{arg.spelled.removesuffix('?')}`",
             )
     keyword_ = plain(v.get("keyword"))
     if keyword_ is not None and keyword_ not in names:
@@ -62,7 +64,22 @@ def function_options(where: Where, args):
             f"`nonzero` must list argument names, got {nonzero!r}",
             suggest(wrong[0], names, f"name only arguments of {names}"),
         )
+    for arg in args:
+        if arg.type is ArgKind.INTS and defaults.get(arg.name) is not None:
+            check_ints(where, "defaults", "defaults", arg, defaults[arg.name], arg.name in nonzero)
     return function, defaults, keyword_, choices, tuple(nonzero)
+
+
+def check_ints(where: Where, at, label: str, arg, value, nonzero: bool = False) -> None:
+    """A value for an `intsN` argument (at key or line `at` of the entry `label` names), judged
+    by the check the generated function runs: an int, or a list of `arity` ints."""
+    try:
+        ints_arg(f"`{label}`", arg.name, value, arg.arity, nonzero)
+    except (TypeError, ValueError) as error:
+        example = ", ".join("1" for _ in range(arg.arity))
+        raise where.error(
+            at, str(error), f"write an int or {arg.arity} ints, e.g. `{arg.name}: [{example}]`"
+        ) from None
 
 
 def _strings(value) -> bool:

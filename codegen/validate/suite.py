@@ -14,6 +14,8 @@ import inspect
 from pathlib import Path
 
 from codegen.load import Located, plain
+from codegen.model import ArgKind
+from codegen.validate.options import check_ints
 from codegen.validate.report import Where, nearest, suggest
 
 # `test:` keys besides the op's argument names (their values, or a tensor's data); see ops.yaml
@@ -52,6 +54,10 @@ def check_test(where: Where, test, args) -> None:
                 ),
             )
     _check_ref(at, test.value.get("ref"), names)
+    for arg in args:
+        value = plain(test.value.get(arg.name))
+        if arg.type is ArgKind.INTS and value is not None:
+            check_ints(at, arg.name, "test", arg, value)
     compare = test.value.get("compare", "shape")
     if compare != "shape":
         raise at.error(
