@@ -17,8 +17,9 @@ from x through the whole chain; and every tanh output is needed again by its own
 a little later, so the checkpointer must hold all 50 of them until then (each `tanh * 1.01`
 output goes as soon as the next tanh is computed). The peak is NoCheckpointing's, reached in
 backward instead of forward, for one more forward pass of time. burn's checkpointer does the
-same (burn-semantics §6.5). Balanced pays where a compute-bound op breaks the chain, as the
-matmuls do in the mlp: each layer keeps the matmul's output and recomputes three cheap ops.
+same (docs/semantics.md#gradient-checkpointing). Balanced pays where a compute-bound op breaks
+the chain, as the matmuls do in the mlp: each layer keeps the matmul's output and recomputes
+three cheap ops.
 """
 
 import json

@@ -12,8 +12,7 @@ from pathlib import Path
 
 from codegen import api, render, review
 from codegen.load import CatalogueError, load
-from codegen.names import check_names
-from codegen.validate import check_kernels, validate
+from codegen.validate import check, validate
 
 COMMANDS = {
     "generate": "write generated/ and docs/ops.md from the catalogue (the default command)",
@@ -35,12 +34,11 @@ def read_catalogue(path: str):
 
 
 def checked(path: str, warn=lambda warning: None):
-    """The catalogue, with every check: the entries, the names in the generated code, then
-    the kernels. Returns (catalogue, rendered files); `warn` gets what does not stop it."""
-    catalogue = read_catalogue(path)
-    rendered = render.render_all(catalogue)
-    check_names(catalogue, rendered)
-    for warning in check_kernels(catalogue):
+    """The catalogue, with every check: the entries, the kernels and the names in the
+    generated code, every mistake at once. Returns (catalogue, rendered files); `warn` gets
+    what does not stop it."""
+    catalogue, rendered, warnings = check(path, load(path), render.render_all)
+    for warning in warnings:
         warn(warning)
     return catalogue, rendered
 
@@ -114,8 +112,11 @@ def main(argv=None) -> int:
             return 0
         catalogue, rendered = checked(ops, _warn)
     except CatalogueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        print("nothing was written", file=sys.stderr)
+        mistakes = str(error).splitlines()
+        for mistake in mistakes:
+            print(f"error: {mistake}", file=sys.stderr)
+        count = f"{len(mistakes)} mistakes" if len(mistakes) > 1 else "1 mistake"
+        print(f"{count}; nothing was written", file=sys.stderr)
         return 2
     except review.ReviewError as error:
         print(f"error: {error}", file=sys.stderr)

@@ -7,6 +7,7 @@ backend whose library is missing is still checked, and only warned about.
 """
 
 import ast
+import functools
 import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
@@ -134,3 +135,59 @@ def _library(module: str, libraries: dict) -> None:
 
 def missing_libraries(source: BackendSource) -> list[str]:
     return [name for name in source.libraries if importlib.util.find_spec(name) is None]
+
+
+@dataclass(frozen=True)
+class Call:
+    """A `B.<kernel>` a backward rule calls, and where."""
+
+    kernel: str
+    path: Path
+    line: int
+
+
+def kernels_called(fn) -> tuple[Call, ...]:
+    """Every `B.<name>` that a rule's function reads, from its source: its own body, the
+    module-level helpers it calls, and the functions it closes over (a rule built by a
+    factory from selectors such as `lambda B: B.conv2d_x_backward`)."""
+    found: dict = {}
+    _calls(fn, found, set())
+    return tuple(found)
+
+
+def _calls(fn, found: dict, seen: set) -> None:
+    code = getattr(fn, "__code__", None)
+    if code is None or code in seen:
+        return
+    seen.add(code)
+    path = Path(code.co_filename)
+    params = code.co_varnames[: code.co_argcount]
+    for node in _defined_at(path, code.co_firstlineno, params):
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Name):
+                if inner.value.id == "B":
+                    found.setdefault(Call(inner.attr, path, inner.lineno))
+            elif isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name):
+                helper = fn.__globals__.get(inner.func.id)
+                if getattr(helper, "__module__", "").startswith("runtime."):
+                    _calls(helper, found, seen)
+    for cell in fn.__closure__ or ():
+        contents = cell.cell_contents
+        if callable(contents):
+            _calls(contents, found, seen)
+
+
+def _defined_at(path: Path, line: int, params) -> list:
+    """The defs and lambdas of a file that start at `line` and take `params`."""
+    return _definitions(path).get((line, params), [])
+
+
+@functools.cache
+def _definitions(path: Path) -> dict:
+    """(first line, parameter names) -> the defs and lambdas of a file, parsed once."""
+    found: dict = {}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, (ast.FunctionDef, ast.Lambda)):
+            key = (node.lineno, tuple(a.arg for a in node.args.args))
+            found.setdefault(key, []).append(node)
+    return found

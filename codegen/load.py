@@ -41,22 +41,41 @@ class Items(list):
         return self.lines[index]
 
 
+@dataclass(frozen=True)
+class Where:
+    """Where a check looks: the file, the entry (for its keys' lines) and the op's name."""
+
+    path: str
+    entry: Located | None = None
+    op: str | None = None
+
+    def line(self, at) -> int:
+        """The line of key `at` of the entry (the entry's own line if it lacks the key), or
+        `at` itself when it is a line number."""
+        if isinstance(at, int):
+            return at
+        if self.entry is None:
+            return 0
+        return self.entry.line_of(at) if at else self.entry.line
+
+    def error(self, at, problem: str, fix: str = "") -> CatalogueError:
+        return CatalogueError(self.path, self.line(at), self.op, problem, fix)
+
+
 def load(path: str):
     try:
         with open(path, "rb") as file:
             raw = file.read()
     except OSError as error:
-        raise CatalogueError(
-            path, 0, None, f"cannot read the catalogue: {error.strerror}", "check the path"
+        raise Where(path).error(
+            0, f"cannot read the catalogue: {error.strerror}", "check the path"
         ) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         line = raw[: error.start].count(b"\n") + 1
-        raise CatalogueError(
-            path,
+        raise Where(path).error(
             line,
-            None,
             f"the catalogue is not UTF-8 (byte {raw[error.start]:#04x} at offset {error.start})",
             "save the file as UTF-8",
         ) from None
@@ -65,27 +84,21 @@ def load(path: str):
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = mark.line + 1 if mark else 0
-        raise CatalogueError(
-            path,
+        raise Where(path).error(
             line,
-            None,
             f"malformed YAML: {getattr(error, 'problem', error)}",
             "fix the YAML syntax (indentation, quoting, brackets)",
         ) from None
     if "&" in text:  # an anchor, even one no alias uses, is refused like its aliases
         for token in yaml.scan(text, Loader=LOADER):
             if isinstance(token, yaml.AnchorToken):
-                raise CatalogueError(
-                    path,
+                raise Where(path).error(
                     token.start_mark.line + 1,
-                    None,
                     f"YAML anchor `&{token.value}`: anchors and aliases are not allowed",
                     "write each value out in full",
                 )
     if node is None:
-        raise CatalogueError(
-            path, 1, None, "the catalogue is empty", "write `backends:` and `ops:`"
-        )
+        raise Where(path).error(1, "the catalogue is empty", "write `backends:` and `ops:`")
     root = _convert(path, node, None)
     if isinstance(root, Located):
         root.sections = tuple(
@@ -114,14 +127,12 @@ def _convert(path, node, op):
         for key_node, value_node in node.value:
             key = _convert(path, key_node, op)
             if not isinstance(key, str):
-                raise CatalogueError(
-                    path, key_node.start_mark.line + 1, op, f"key {key!r} is not a string"
+                raise Where(path, None, op).error(
+                    key_node.start_mark.line + 1, f"key {key!r} is not a string"
                 )
             if key in value:
-                raise CatalogueError(
-                    path,
+                raise Where(path, None, op).error(
                     key_node.start_mark.line + 1,
-                    op,
                     f"key `{key}` appears twice (first at line {key_lines[key]})",
                     "keep one of them",
                 )

@@ -39,7 +39,7 @@ class ArgKind(StrEnum):
     INT = "int"
     BOOL = "bool"
     TENSORS = "tensors"  # a list of tensors of the op's kind (cat)
-    INDICES = "indices"  # an int tensor whose values index a dim (gather, select, ...)
+    INDICES = "indices"  # an int tensor (any int dtype) whose values index a dim (gather, ...)
     SCALAR = "scalar"  # a number, cast to the receiver's kind
     NUMBER = "number"  # a Python float
     INTEGER = "integer"  # a Python int
@@ -54,7 +54,7 @@ class ArgKind(StrEnum):
     DTYPE = "dtype"
     DISTRIBUTION = "distribution"
     DATA = "data"
-    # module ops' options
+    # module ops' options (docs/design.md#module-functions)
     INTS = "ints"  # `intsN`: an int (repeated) or N ints, taken as a tuple of N ints
     CHOICE = "choice"  # one of the strings the entry's `choices` lists (burn's enums, snake case)
     REAL = "real"  # a Python float (a real number; scale, epsilon)

@@ -11,23 +11,25 @@ import ast
 import builtins
 from collections import Counter
 
-from codegen.load import CatalogueError
 from codegen.model import Catalogue
+from codegen.validate.report import Problems, Where
 
 BUILTINS = frozenset(dir(builtins))
 
 
 def check_names(catalogue: Catalogue, rendered: dict[str, str]) -> None:
-    """Raise a CatalogueError for the first op or argument whose name collides (rendered:
+    """Raise CatalogueErrors naming every op and argument whose name collides (rendered:
     relative path -> unformatted source, as render.render_all gives)."""
     ops = {op.name: op for op in catalogue.ops}
+    problems = Problems(catalogue.path)
     for relative, source in rendered.items():
         tree = ast.parse(source, relative)
         top = list(_top_level(tree, catalogue))
-        _check_top_level(catalogue.path, relative, top, ops)
+        _check_top_level(problems, relative, top, ops)
         template_globals = {name for name, node in top if not _defines_op(name, node, ops)}
         for function, enclosing in _functions(tree):
-            _check_parameters(catalogue, relative, function, enclosing, template_globals)
+            _check_parameters(problems, catalogue, relative, function, enclosing, template_globals)
+    problems.raise_all()
 
 
 def _defines_op(name, node, ops) -> bool:
@@ -64,18 +66,18 @@ def _top_level(tree: ast.Module, catalogue: Catalogue):
                         yield name.id, node
 
 
-def _check_top_level(path, relative, top, ops) -> None:
+def _check_top_level(problems, relative, top, ops) -> None:
     counts = Counter(name for name, _ in top)
     for name, node in top:
         if counts[name] > 1 and name in ops and not _defines_op(name, node, ops):
             op = ops[name]
-            raise CatalogueError(
-                path,
-                op.line,
-                op.name,
-                f"the name `{name}` is taken: generated/{relative}:{node.lineno} "
-                f"{_what(node)} it",
-                "rename the op",
+            problems.add(
+                Where(problems.path, None, op.name).error(
+                    op.line,
+                    f"the name `{name}` is taken: generated/{relative}:{node.lineno} "
+                    f"{_what(node)} it",
+                    "rename the op",
+                )
             )
 
 
@@ -141,7 +143,7 @@ class _Scope:
             }
 
 
-def _check_parameters(catalogue, relative, function, enclosing, template_globals):
+def _check_parameters(problems, catalogue, relative, function, enclosing, template_globals):
     scope = _Scope(function)
     outer = _Scope(enclosing).params if enclosing is not None else set()
     for name in sorted(scope.params):
@@ -158,13 +160,13 @@ def _check_parameters(catalogue, relative, function, enclosing, template_globals
         op = _op_with_argument(catalogue, function, enclosing, name)
         if op is None:  # a parameter the template writes itself (self, cls, forward)
             continue
-        raise CatalogueError(
-            catalogue.path,
-            op.line,
-            op.name,
-            f"argument `{name}` collides with the generated code: in generated/{relative}, "
-            f"{function.name} takes it as a parameter and {reason}",
-            "rename the argument",
+        problems.add(
+            Where(catalogue.path, None, op.name).error(
+                op.line,
+                f"argument `{name}` collides with the generated code: in generated/{relative}, "
+                f"{function.name} takes it as a parameter and {reason}",
+                "rename the argument",
+            )
         )
 
 

@@ -6,6 +6,7 @@ runtime's source; nothing is written.
 
 import ast
 import dataclasses
+import difflib
 import inspect
 import subprocess
 import tempfile
@@ -16,6 +17,7 @@ from codegen import api, docs
 from codegen.kernels import class_attributes, read_backend
 from codegen.load import CatalogueError
 from codegen.model import Arg, Catalogue, Op
+from codegen.validate.report import suggest
 from runtime.autodiff.backend import MOVE_ACROSS
 from runtime.autodiff.rules import RULES, Rule
 
@@ -42,7 +44,8 @@ def listing(catalogue: Catalogue, kind=None, category=None, wanted=None, backend
         categories = list(dict.fromkeys(op.category for op in catalogue.ops))
         if category not in categories:
             raise ReviewError(
-                f"no category {category!r}; the catalogue has {', '.join(categories)}"
+                f"no category {category!r}; "
+                + suggest(category, categories, f"the catalogue has {', '.join(categories)}")
             )
         ops = [op for op in ops if op.category == category]
     if wanted:
@@ -62,8 +65,10 @@ def own_kernels(catalogue: Catalogue, name: str) -> dict:
     """Op name -> Kernel, for the ops whose kernel on backend `name` is its own."""
     backend = next((b for b in catalogue.backends if b.name == name), None)
     if backend is None:
-        names = ", ".join(b.name for b in catalogue.backends)
-        raise ReviewError(f"no backend {name!r}; the catalogue has {names}")
+        names = [b.name for b in catalogue.backends]
+        raise ReviewError(
+            f"no backend {name!r}; " + suggest(name, names, f"the catalogue has {', '.join(names)}")
+        )
     kernels = read_backend(backend.module).kernels
     shared = class_attributes("runtime.backends.array", "ArrayBackend")
     return {
@@ -95,7 +100,8 @@ def _reached_by(op: Op) -> str:
 def explain(catalogue: Catalogue, name: str, out: Path) -> str:
     names = [op.name for op in catalogue.ops]
     if name not in names:
-        close = [n for n in names if name in n][:8]
+        # the ops that contain the name (`mul`), else the nearest (a typo: `float_mull`)
+        close = [n for n in names if name in n][:8] or difflib.get_close_matches(name, names, 3)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise ReviewError(f"no op {name!r} in {catalogue.path}{hint}")
     op = catalogue.op(name)

@@ -1,9 +1,9 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=5335ea181f27f348 body=92212142855c3eaf
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=76dc54e30d9551ee body=c2eac243529217cc
 """burn's ModuleOps as Python functions: `from generated import module`.
 
-Signatures as reference/module-api.md fixes them (burn's names; option structs as keyword
-arguments named like their fields). Each function checks its arguments (an int or N ints, a
-choice among burn's enum variants, non-zero strides, ...) and calls its dispatch function, which
+Signatures as docs/design.md#module-functions describes them (burn's names; option structs as
+keyword arguments named like their fields). Each function checks its arguments (an int or N ints,
+a choice among burn's enum variants, non-zero strides, ...) and calls its dispatch function, which
 routes and differentiates it like every other op.
 """
 

@@ -1,4 +1,4 @@
 """Hand-written runtime: dispatch core types, inner backends and the Autodiff decorator.
 
-Nothing here imports `generated` or `codegen` (DESIGN §2).
+Nothing here imports `generated` or `codegen` (docs/design.md#layers-and-what-each-may-import).
 """

@@ -1,6 +1,10 @@
 """The argument checks and conversions the generated Tensor methods apply: what a user may
 pass (lists or tuples, negative dims, any numpy-dtype spelling, Python scalars) becomes what
-the dispatch functions take, or a TypeError / ValueError that says what was expected."""
+the dispatch functions take, or a TypeError / ValueError that says what was expected.
+
+The home of every argument check: the composed methods (runtime/composed/checks.py) and the
+burnpy layers use its rules (`is_int`, `what`) and its table of fixes (`CONVERT`), so a value
+is judged, and a mistake worded, the same way everywhere."""
 
 import math
 import sys
@@ -19,6 +23,8 @@ DEFAULT_DTYPE = {
     INT: np.dtype("int64"),
     BOOL: np.dtype("bool"),
 }
+# How to turn a tensor into each kind: the fix every message about a wrong kind names.
+CONVERT = {FLOAT: "t.float()", INT: "t.int()", BOOL: "t.bool()"}
 SUPPORTED_DTYPES = {
     np.dtype("float32"): FLOAT,
     np.dtype("float64"): FLOAT,
@@ -28,6 +34,16 @@ SUPPORTED_DTYPES = {
     np.dtype("int64"): INT,
     np.dtype("bool"): BOOL,
 }
+
+
+def is_int(value) -> bool:
+    """The one rule for "an int": a Python or numpy integer, not a bool."""
+    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
+
+
+def what(value) -> str:
+    """A value as a message shows what was given instead: its repr and its type."""
+    return f"{value!r} ({type(value).__name__})"
 
 
 def dtype_arg(dtype, default_kind: TensorKind | None = None) -> np.dtype:
@@ -58,10 +74,10 @@ def device_arg(device) -> "Device":
 
 def shape_of(op: str, name: str, shape) -> tuple:
     """A shape: a sequence of ints (a bare int is a 1-d shape), none negative."""
-    if _is_int(shape):
+    if is_int(shape):
         shape = (shape,)
-    if not isinstance(shape, list | tuple) or not all(_is_int(s) for s in shape):
-        raise TypeError(f"{op}: `{name}` is a list or tuple of ints, got {_what(shape)}")
+    if not isinstance(shape, list | tuple) or not all(is_int(s) for s in shape):
+        raise TypeError(f"{op}: `{name}` is a list or tuple of ints, got {what(shape)}")
     shape = tuple(int(s) for s in shape)
     if any(s < 0 for s in shape):
         raise ValueError(f"{op}: `{name}` has no negative sizes, got {list(shape)}")
@@ -102,7 +118,7 @@ def _data_dtype(data, array) -> np.dtype:
         return array.dtype
     if array.dtype.kind == "b":
         return DEFAULT_DTYPE[BOOL]
-    if array.dtype.kind in "iuO" and all(_is_int(v) for v in array.flat):
+    if array.dtype.kind in "iuO" and all(is_int(v) for v in array.flat):
         return DEFAULT_DTYPE[INT]
     if array.dtype.kind == "f":
         return DEFAULT_DTYPE[FLOAT]
@@ -113,7 +129,7 @@ def _data_dtype(data, array) -> np.dtype:
 
 def fill_dtype(op: str, value, dtype) -> np.dtype:
     if not isinstance(value, int | float | bool | np.number | np.bool_):
-        raise TypeError(f"{op}: `fill_value` takes a number, got {_what(value)}")
+        raise TypeError(f"{op}: `fill_value` takes a number, got {what(value)}")
     if dtype is not None:
         return dtype_arg(dtype)
     if isinstance(value, bool | np.bool_):
@@ -143,10 +159,9 @@ def same_kind(op: str, lhs, rhs) -> None:
             f"{op}: dtypes differ ({lhs.dtype} and {rhs.dtype}); "
             f"convert one with `t.cast('{lhs.dtype}')`"
         )
-    fix = {FLOAT: "float()", INT: "int()", BOOL: "bool()"}[lk.tensor_kind]
     raise TypeError(
         f"{op}: cannot mix a {lk.tensor_kind.value} tensor with a {rk.tensor_kind.value} "
-        f"tensor; convert one with `t.{fix}`"
+        f"tensor; convert one with `{CONVERT[lk.tensor_kind]}`"
     )
 
 
@@ -156,7 +171,7 @@ def scalar_for(op: str, tensor, value):
     kind = tensor.kind.tensor_kind
     if not is_scalar(value) or (kind is not BOOL and isinstance(value, bool | np.bool_)):
         expected = "True or False" if kind is BOOL else "a real number"
-        raise TypeError(f"{op}: expected a Tensor or {expected}, got {_what(value)}")
+        raise TypeError(f"{op}: expected a Tensor or {expected}, got {what(value)}")
     if kind is FLOAT:
         return as_float(value)
     if kind is INT:
@@ -192,7 +207,7 @@ def data_arg(data):
 
 def dims_of(op: str, name: str, tensor, dims) -> tuple:
     if not isinstance(dims, list | tuple):
-        raise TypeError(f"{op}: `{name}` is a list or tuple of dims, got {_what(dims)}")
+        raise TypeError(f"{op}: `{name}` is a list or tuple of dims, got {what(dims)}")
     dims = tuple(dim_of(op, name, tensor, d) for d in dims)
     if len(set(dims)) != len(dims):
         raise ValueError(f"{op}: `{name}` {list(dims)} repeats a dim")
@@ -201,10 +216,10 @@ def dims_of(op: str, name: str, tensor, dims) -> tuple:
 
 def view_shape_of(op: str, name: str, tensor, shape) -> tuple:
     """A new shape for the tensor's elements; one -1 is inferred."""
-    if _is_int(shape):
+    if is_int(shape):
         shape = (shape,)
-    if not isinstance(shape, list | tuple) or not all(_is_int(s) for s in shape):
-        raise TypeError(f"{op}: `{name}` is a list or tuple of ints, got {_what(shape)}")
+    if not isinstance(shape, list | tuple) or not all(is_int(s) for s in shape):
+        raise TypeError(f"{op}: `{name}` is a list or tuple of ints, got {what(shape)}")
     shape = tuple(int(s) for s in shape)
     numel = tensor.numel()
     if shape.count(-1) > 1 or any(s < -1 for s in shape):
@@ -251,7 +266,7 @@ def slices_arg(op: str, tensor, slices) -> tuple:
 def _resolve_slice(entry, dim: int, size: int) -> tuple:
     if entry is None:
         return (0, size, 1)
-    if isinstance(entry, int | np.integer) and not isinstance(entry, bool):
+    if is_int(entry):
         index = int(entry) + size if entry < 0 else int(entry)
         if not 0 <= index < size:
             raise IndexOutOfRange(
@@ -304,12 +319,12 @@ def distribution_arg(distribution):
 def tensors_of(op: str, name: str, tensors) -> list:
     """A list or tuple of one or more tensors of one kind and dtype."""
     if not isinstance(tensors, list | tuple):
-        raise TypeError(f"{op}: `{name}` is a list or tuple of Tensors, got {_what(tensors)}")
+        raise TypeError(f"{op}: `{name}` is a list or tuple of Tensors, got {what(tensors)}")
     if not tensors:
         raise ValueError(f"{op}: `{name}` needs at least one tensor, got an empty list")
     for i, t in enumerate(tensors):
         if not isinstance(t, DispatchTensor):
-            raise TypeError(f"{op}: `{name}[{i}]` is not a Tensor but {_what(t)}")
+            raise TypeError(f"{op}: `{name}[{i}]` is not a Tensor but {what(t)}")
     first = tensors[0]
     for other in tensors[1:]:
         same_kind(op, first, other)
@@ -341,24 +356,19 @@ def check_dtype(op: str, dtype, supported: tuple) -> None:
 # Each takes the function's name and the argument's, so every message says where it came from.
 
 
-def _what(value) -> str:
-    return f"{value!r} ({type(value).__name__})"
-
-
-def _is_int(value) -> bool:
-    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
-
-
 def tensor_arg(op: str, name: str, value, kind: TensorKind):
     if not isinstance(value, DispatchTensor):
-        raise TypeError(f"{op}: `{name}` must be a {kind.value} Tensor, got {type(value).__name__}")
+        raise TypeError(f"{op}: `{name}` must be {_a(kind)} Tensor, got {type(value).__name__}")
     if value.kind.tensor_kind is not kind:
-        fix = {FLOAT: "float()", INT: "int()", BOOL: "bool()"}[kind]
         raise TypeError(
-            f"{op}: `{name}` must be a {kind.value} tensor, got a "
-            f"{value.kind.tensor_kind.value} tensor; convert it with `t.{fix}`"
+            f"{op}: `{name}` must be {_a(kind)} tensor, got {_a(value.kind.tensor_kind)} "
+            f"tensor; convert it with `{CONVERT[kind]}`"
         )
     return value
+
+
+def _a(kind: TensorKind) -> str:
+    return ("an " if kind is INT else "a ") + kind.value
 
 
 def optional_tensor_arg(op: str, name: str, value, kind: TensorKind):
@@ -367,9 +377,9 @@ def optional_tensor_arg(op: str, name: str, value, kind: TensorKind):
 
 def ints_arg(op: str, name: str, value, n: int, nonzero: bool = False) -> tuple:
     """An int (repeated n times) or n ints: burn's `[usize; N]` option."""
-    values = (value,) * n if _is_int(value) else value
-    if not isinstance(values, list | tuple) or not all(_is_int(v) for v in values):
-        raise TypeError(f"{op}: `{name}` takes an int or {n} ints, got {_what(value)}")
+    values = (value,) * n if is_int(value) else value
+    if not isinstance(values, list | tuple) or not all(is_int(v) for v in values):
+        raise TypeError(f"{op}: `{name}` takes an int or {n} ints, got {what(value)}")
     if len(values) != n:
         raise ValueError(f"{op}: `{name}` takes an int or {n} ints, got {len(values)}: {value!r}")
     values = tuple(int(v) for v in values)
@@ -387,7 +397,7 @@ def optional_ints_arg(op: str, name: str, value, n: int, nonzero: bool = False):
 def choice_arg(op: str, name: str, value, choices: tuple) -> str:
     """One of burn's enum variants, as its snake-case name."""
     if not isinstance(value, str):
-        raise TypeError(f"{op}: `{name}` takes one of {', '.join(choices)}, got {_what(value)}")
+        raise TypeError(f"{op}: `{name}` takes one of {', '.join(choices)}, got {what(value)}")
     if value not in choices:
         raise ValueError(f"{op}: `{name}` is {value!r}; it takes one of {', '.join(choices)}")
     return value
@@ -395,8 +405,8 @@ def choice_arg(op: str, name: str, value, choices: tuple) -> str:
 
 def dim_of(op: str, name: str, tensor, dim) -> int:
     """A dim of `tensor`, negative counting from the end."""
-    if not _is_int(dim):
-        raise TypeError(f"{op}: `{name}` takes an int dim, got {_what(dim)}")
+    if not is_int(dim):
+        raise TypeError(f"{op}: `{name}` takes an int dim, got {what(dim)}")
     rank = tensor.ndim
     if not -rank <= dim < max(rank, 1):
         raise IndexOutOfRange(
@@ -411,7 +421,7 @@ def real_arg(op: str, name: str, value, optional: bool = False):
         return None
     if not isinstance(value, int | float | np.integer | np.floating) or isinstance(value, bool):
         expected = "a real number or None" if optional else "a real number"
-        raise TypeError(f"{op}: `{name}` takes {expected}, got {_what(value)}")
+        raise TypeError(f"{op}: `{name}` takes {expected}, got {what(value)}")
     return as_float(value)
 
 
@@ -427,9 +437,9 @@ def as_float(value) -> float:
 def integer_arg(op: str, name: str, value, nonzero: bool = False, optional: bool = False):
     if value is None and optional:
         return None
-    if not _is_int(value):
+    if not is_int(value):
         expected = "an int or None" if optional else "an int"
-        raise TypeError(f"{op}: `{name}` takes {expected}, got {_what(value)}")
+        raise TypeError(f"{op}: `{name}` takes {expected}, got {what(value)}")
     if nonzero and value == 0:
         raise ValueError(f"{op}: {name} must be non-zero, got 0")
     return int(value)
@@ -437,5 +447,5 @@ def integer_arg(op: str, name: str, value, nonzero: bool = False, optional: bool
 
 def flag_arg(op: str, name: str, value) -> bool:
     if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{op}: `{name}` takes True or False, got {_what(value)}")
+        raise TypeError(f"{op}: `{name}` takes True or False, got {what(value)}")
     return bool(value)

@@ -1,7 +1,7 @@
 """Exception types and the seed's panic messages, written once.
 
-A burn panic becomes a RuntimeError whose str() is the panic's exact text (DESIGN §4a);
-advice for the user goes into a note, never into the message.
+A burn panic becomes a RuntimeError whose str() is the panic's exact text; advice for the user
+goes into a note, never into the message (docs/design.md#errors-and-messages).
 
 Any other error names the call the user made (`user_call`): the Tensor method, operator or
 module function they typed, not the dispatch function or kernel it routed to.
@@ -57,8 +57,9 @@ class GraphConsumed(RuntimeError):
 
 
 class IndexOutOfRange(ValueError, IndexError):
-    """An index outside its dim: a ValueError (a bad argument, DESIGN §4a) that is also the
-    IndexError Python's sequence protocol expects from `t[i]`."""
+    """An index outside its dim: a ValueError (a bad argument,
+    docs/design.md#errors-and-messages) that is also the IndexError Python's sequence protocol
+    expects from `t[i]`."""
 
 
 # The modules of the user-facing API: the outermost of their frames on the stack is the call the

@@ -1,4 +1,5 @@
-"""The public API decisions of DESIGN §4 and §4a: values, dtypes, scalars, handles, devices."""
+"""The public API decisions (docs/design.md#values-dtypes-and-scalars): values, dtypes,
+scalars, handles, devices."""
 
 import numpy as np
 import pytest
@@ -188,7 +189,7 @@ def test_default_device_and_seeded_random():
 
 
 def test_arange_takes_an_optional_positive_step():
-    """DESIGN §4: `arange(start, end, step=1, device=)`, routed to burn's int_arange_step."""
+    """`arange(start, end, step=1, device=)`, routed to burn's int_arange_step."""
     assert Tensor.arange(-2, 3).tolist() == [-2, -1, 0, 1, 2]
     assert Tensor.arange(1, 10, 4, dtype="int32").tolist() == [1, 5, 9]
     assert Tensor.arange(1, 10, step=4).tolist() == [1, 5, 9]

@@ -1,5 +1,6 @@
-"""Gradient checkpointing (burn-semantics §6): what each strategy stores, that Balanced
-really recomputes and releases what it recomputed, and that it changes no gradient.
+"""Gradient checkpointing (docs/semantics.md#gradient-checkpointing): what each strategy stores,
+that Balanced really recomputes and releases what it recomputed, and that it changes no
+gradient.
 
 Per op, identical gradients under both strategies are checked by the spec-driven suite
 (tests/test_ops.py::test_both_strategies_give_the_same_gradients, every differentiable entry

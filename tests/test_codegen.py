@@ -400,7 +400,8 @@ BAD_CATALOGUES |= {
     "unknown operator": (
         "operator: [__mul__]",
         "operator: [__mull__]",
-        r"float_mul: unknown operator in \['__mull__'\]; write a list of __add__",
+        r"float_mul: unknown operator '__mull__'; did you mean `__mul__`\? else write a list "
+        r"of __add__",
     ),
     "a method's odd one out is blamed": (
         "  - name: bool_to_device",
@@ -438,8 +439,8 @@ BAD_CATALOGUES |= {
     ),
     "test key typo": (
         *_test('{ref: "np.exp(tensor)", shape: [[[2, 3]]]}'),
-        r"float_exp: unknown `test` key `shape`; write one of ref, shapes, domain, signed, "
-        r"integers, compare, or an argument's name \(tensor\)",
+        r"float_exp: unknown `test` key `shape`; did you mean `shapes`\? else write one of "
+        r"ref, shapes, domain, signed, integers, compare, or an argument's name \(tensor\)",
     ),
     "test without ref": (
         *_test("{shapes: [[[2, 3]]]}"),
@@ -497,7 +498,7 @@ BAD_CATALOGUES |= {
     # arguments and options
     "dtypes of another kind": (
         *_exp("    method: exp\n", "    method: exp\n    dtypes: [int32]\n"),
-        r"float_exp: dtypes \['int32'\] are not float dtypes; list some of float32",
+        r"float_exp: 'int32' is not a float dtype; list some of float32",
     ),
     "an optional non-tensor": (
         ELEM_ARGS,
@@ -577,10 +578,13 @@ def _imports(path: Path, full=False) -> set:
     return names if full else {name.split(".")[0] for name in names}
 
 
-# what codegen may import of the runtime: its declarative tables (DESIGN §2): the backward rules,
-# the runtime's own recorded op, and the kernels bound from the array namespace. (Backends and
-# TensorBase it reads as source, codegen/kernels.py, never importing their libraries.)
+# what codegen may import of the runtime: its declarative tables
+# (docs/design.md#what-codegen-reads-of-the-runtime): the backward rules, the runtime's own
+# recorded op, the kernels bound from the array namespace, the shape contracts and the argument
+# checks (a catalogue's `intsN` values judged as a call would). (Backends and TensorBase it reads
+# as source, codegen/kernels.py, never importing their libraries.)
 RUNTIME_TABLES = {
+    "runtime.arguments",
     "runtime.autodiff.rules",
     "runtime.autodiff.backend",
     "runtime.backends.kernels.unary",
@@ -589,16 +593,54 @@ RUNTIME_TABLES = {
 
 
 def test_the_layering_rule():
-    """runtime imports neither generated nor codegen; generated imports runtime (and itself);
-    codegen never imports generated, and of the runtime only its rule and op tables."""
+    """runtime <- generated <- burnpy: runtime imports neither generated, burnpy nor codegen;
+    generated imports runtime (and itself), never burnpy; burnpy never imports codegen;
+    codegen never imports generated or burnpy, and of the runtime only its rule and op
+    tables."""
     for path in (ROOT / "runtime").rglob("*.py"):
-        assert not _imports(path) & {"generated", "codegen"}, path
+        assert not _imports(path) & {"generated", "burnpy", "codegen"}, path
     for path in (ROOT / "generated").rglob("*.py"):
-        assert not _imports(path) & {"codegen"}, path
+        assert not _imports(path) & {"burnpy", "codegen"}, path
+    for path in (ROOT / "burnpy").rglob("*.py"):
+        assert "codegen" not in _imports(path), path
     for path in (ROOT / "codegen").rglob("*.py"):
-        assert "generated" not in _imports(path), path
+        assert not _imports(path) & {"generated", "burnpy"}, path
         runtime = {m for m in _imports(path, full=True) if m.split(".")[0] == "runtime"}
         assert runtime <= RUNTIME_TABLES, (path, runtime - RUNTIME_TABLES)
+
+
+def test_burnpy_modules_import_each_other_without_a_cycle():
+    """No two burnpy modules depend on each other, through top-level or function-level imports
+    (a cycle loads only by deferring an import into a function)."""
+    package = ROOT / "burnpy"
+    graph = {}
+    for path in package.rglob("*.py"):
+        name = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        tree = ast.parse(path.read_text())
+        graph[name] = {
+            (
+                f"{node.module}.{alias.name}"
+                if f"{node.module}.{alias.name}" in _MODULES
+                else node.module
+            )
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("burnpy")
+            for alias in node.names
+        }
+
+    def visit(name, trail):
+        assert name not in trail, " -> ".join([*trail, name])
+        for other in graph.get(name, ()):
+            if other != name and not name.startswith(other + "."):  # a package's own __init__
+                visit(other, [*trail, name])
+
+    for name in graph:
+        visit(name, [])
+
+
+_MODULES = {
+    ".".join(p.relative_to(ROOT).with_suffix("").parts) for p in (ROOT / "burnpy").rglob("*.py")
+}
 
 
 def test_stats_counts_entries_by_their_ops_yaml_section(tmp_path, capsys):

@@ -26,7 +26,7 @@ def ints(values, dtype="int64"):
     return Tensor.from_data(np.array(values, dtype=dtype))
 
 
-# -- int division and remainder (DESIGN §4a: burn's semantics) ----------------------------------
+# -- int division and remainder, as burn's (docs/design.md#values-dtypes-and-scalars) ----------
 
 
 @pytest.mark.parametrize("dtype", ["int64", "int32"])

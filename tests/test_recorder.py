@@ -231,3 +231,20 @@ def test_untracked_inputs_give_each_float_output_an_untracked_node(fixture_rules
     first, second, _ = record(_leaf(np.ones((1, 2)), False, AD), 2.0)
     assert first.node.requirement is second.node.requirement is recording.NONE
     assert first.node.id != second.node.id
+
+
+@pytest.mark.parametrize("device", [AD, CK], ids=["plain", "balanced"])
+def test_a_conv_whose_bias_alone_is_tracked_keeps_nothing_alive(device):
+    """The bias gradient is the output gradient summed over all but the channel dim: it needs
+    neither the input nor the weight, so nothing is saved for it."""
+    from generated import module
+
+    rng = np.random.default_rng(0)
+    x = tensor(rng.normal(size=(2, 3, 5, 5)), device)
+    weight = tensor(rng.normal(size=(4, 3, 3, 3)), device)
+    bias = tensor(rng.normal(size=(4,)), device, grad=True)
+    out = module.conv2d(x, weight, bias, padding=1)
+    assert all(value is None for value in node(out).saved)
+    upstream = rng.normal(size=(2, 4, 5, 5))
+    grads = (out * tensor(upstream, device)).sum().backward()
+    np.testing.assert_allclose(bias.grad(grads).to_numpy(), upstream.sum(axis=(0, 2, 3)))

@@ -78,7 +78,7 @@ def test_prod_gradient_is_exact_at_zeros():
     np.testing.assert_array_equal(gradient(y, y.prod()), [[0.5, -3.0]])  # no zero: p / x
 
 
-# -- cumprod: zero-safe (burn-semantics §9.4) ---------------------------------------------------
+# -- cumprod: zero-safe (docs/semantics.md#reductions-scans-and-order-statistics) ----------------
 
 
 @pytest.mark.parametrize("device", [AUTODIFF, BALANCED], ids=["no-ckpt", "balanced"])

@@ -50,7 +50,7 @@ def finite_difference(f, x, weights, eps=1e-6):
 
 
 def burns_repeat_dim_gradient(g, dim, times):
-    """burn-autodiff's rule (§9.3): views dim as [size, times], consecutive elements grouped."""
+    """burn-autodiff's rule: views dim as [size, times], consecutive elements grouped."""
     size = g.shape[dim] // times
     split = g.shape[:dim] + (size, times) + g.shape[dim + 1 :]
     return g.reshape(split).sum(axis=dim + 1)
@@ -397,7 +397,7 @@ def test_mask_select_gradient_is_zero_where_the_mask_is_false():
 
 
 def test_cross_gradient_is_reduced_to_a_broadcast_inputs_shape():
-    """burn's cross backward does not undo broadcasting (§9.1); the step does it here."""
+    """burn's cross backward does not undo broadcasting; the step does it here."""
     lhs, rhs = leaf([[1.0, 2.0, 3.0]]), leaf([[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]])
     weights = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
     grad_l, grad_r = grad_of(lhs.cross(rhs, 1), weights, lhs, rhs)

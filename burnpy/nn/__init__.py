@@ -89,7 +89,7 @@ from burnpy.nn.recurrent import (
 )
 from burnpy.nn.norm import BatchNorm, GroupNorm, LayerNorm
 from burnpy.nn.pool import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
-from burnpy.nn.record import load_pytorch
+from burnpy.nn.pytorch import load_pytorch
 
 # Sequence models: attention, transformers, positional encodings.
 from burnpy.nn.attention import (

@@ -11,16 +11,7 @@ import math
 import numpy as np
 
 from generated import Distribution, Tensor, module
-
-
-def _check_float(name, tensor):
-    if tensor.tensor_kind().value != "Float":  # (bfloat16 is not np.floating)
-        raise TypeError(f"{name} needs a Float tensor, got dtype {tensor.dtype}; call .float()")
-
-
-def _check_int(name, tensor):
-    if np.issubdtype(tensor.dtype, np.floating) or tensor.dtype == np.bool_:
-        raise TypeError(f"{name} needs an Int tensor, got dtype {tensor.dtype}; call .int()")
+from runtime.arguments import FLOAT, INT, tensor_arg
 
 
 def _same_shape(name, first, second, what=("input", "target")):
@@ -70,7 +61,7 @@ def cross_entropy(
     probabilities, whose log is taken instead of the log-softmax (clamped at sqrt of the
     smallest normal float, as burn does).
     """
-    _check_float("cross_entropy's logits", logits)
+    tensor_arg("cross_entropy", "logits", logits, FLOAT)
     if np.issubdtype(targets.dtype, np.floating) or targets.dtype == np.bool_:
         raise TypeError(
             f"cross_entropy needs Int class targets, got dtype {targets.dtype}; call .int()"
@@ -139,7 +130,7 @@ def binary_cross_entropy(
     `smoothing` alpha makes targets (1 - alpha)·y + alpha/classes (classes: the last dim, or 2
     for a 1-d input). `weights`: one per class (the last dim), or for a 1-d input one per
     target value, as burn's."""
-    _check_float("binary_cross_entropy's input", input)
+    tensor_arg("binary_cross_entropy", "input", input, FLOAT)
     _same_shape("binary_cross_entropy", input, targets, ("input", "targets"))
     if smoothing is not None and not 0.0 <= smoothing <= 1.0:
         raise ValueError(f"smoothing must be in [0, 1], got {smoothing}")
@@ -155,7 +146,7 @@ def binary_cross_entropy(
         if input.ndim > 1:
             loss = loss * _class_weights(weights, input.shape[-1], input)
         else:
-            _check_int("binary_cross_entropy's targets (with 1-d weights)", targets)
+            tensor_arg("binary_cross_entropy", "targets (with 1-d weights)", targets, INT)
             count = weights.shape[0] if isinstance(weights, Tensor) else len(weights)
             per_value = _class_weights(weights, count, input)
             loss = loss * per_value.gather(0, targets.reshape([-1]))
@@ -164,7 +155,7 @@ def binary_cross_entropy(
 
 def binary_cross_entropy_with_logits(logits, targets):
     """`binary_cross_entropy(logits, targets, logits=True)`; the targets may be Float too."""
-    _check_float("binary_cross_entropy_with_logits's logits", logits)
+    tensor_arg("binary_cross_entropy_with_logits", "logits", logits, FLOAT)
     _same_shape("binary_cross_entropy_with_logits", logits, targets, ("logits", "targets"))
     targets = targets.float(logits.dtype) if targets.dtype != logits.dtype else targets
     return ((1.0 - targets) * logits - logits.log_sigmoid()).mean()
@@ -172,7 +163,7 @@ def binary_cross_entropy_with_logits(logits, targets):
 
 def mse_loss(input, target, reduction: str = "auto"):
     """(input - target)² (burn-nn's `MseLoss`)."""
-    _check_float("mse_loss's input", input)
+    tensor_arg("mse_loss", "input", input, FLOAT)
     _same_shape("mse_loss", input, target)
     diff = input - target
     return _reduce("mse_loss", diff * diff, reduction)
@@ -181,7 +172,7 @@ def mse_loss(input, target, reduction: str = "auto"):
 def lp_loss(predictions, targets, p: float, *, reduction: str = "auto"):
     """|predictions - targets|^p (burn-nn's `LpLoss`; p = 1 is the L1 loss, p = 2 squared
     error)."""
-    _check_float("lp_loss's predictions", predictions)
+    tensor_arg("lp_loss", "predictions", predictions, FLOAT)
     _same_shape("lp_loss", predictions, targets, ("predictions", "targets"))
     if not p > 0:
         raise ValueError(f"lp_loss: the order of the norm p must be positive, got {p}")
@@ -202,7 +193,7 @@ def l1_loss(predictions, targets, *, reduction: str = "auto"):
 def huber_loss(predictions, targets, delta: float, *, reduction: str = "auto"):
     """Huber loss of the residuals r = targets - predictions: r²/2 where |r| <= delta, else
     delta·(|r| - delta/2) (burn-nn's `HuberLoss`)."""
-    _check_float("huber_loss's predictions", predictions)
+    tensor_arg("huber_loss", "predictions", predictions, FLOAT)
     _same_shape("huber_loss", predictions, targets, ("predictions", "targets"))
     if not delta >= 0:
         raise ValueError(f"huber_loss: delta must be a non-negative number, got {delta}")
@@ -217,7 +208,7 @@ def huber_loss(predictions, targets, delta: float, *, reduction: str = "auto"):
 def smooth_l1_loss(predictions, targets, *, beta: float = 1.0, reduction: str = "auto"):
     """0.5·e²/beta where |e| < beta, else |e| - beta/2, e = predictions - targets (burn-nn's
     `SmoothL1Loss`)."""
-    _check_float("smooth_l1_loss's predictions", predictions)
+    tensor_arg("smooth_l1_loss", "predictions", predictions, FLOAT)
     _same_shape("smooth_l1_loss", predictions, targets, ("predictions", "targets"))
     if not beta > 0:
         raise ValueError(f"smooth_l1_loss: beta must be positive, got {beta}")
@@ -232,7 +223,7 @@ def kl_div_loss(predictions, targets, *, log_target: bool = False, reduction: st
     """Kullback-Leibler divergence of log-probabilities `predictions` from `targets`
     (probabilities, or log-probabilities with `log_target`): y·(log y - x), the log of y
     clamped at the smallest normal float (burn-nn's `KLDivLoss`). "auto" is "batch_mean"."""
-    _check_float("kl_div_loss's predictions", predictions)
+    tensor_arg("kl_div_loss", "predictions", predictions, FLOAT)
     _same_shape("kl_div_loss", predictions, targets, ("predictions", "targets"))
     if log_target:
         loss = targets.exp() * (targets - predictions)
@@ -249,7 +240,7 @@ def gaussian_nll_loss(
 ):
     """0.5·(log v + (input - target)²/v), v = var clamped at `eps`; with `full`, plus
     log(2π)/2 (burn-nn's `GaussianNLLLoss`)."""
-    _check_float("gaussian_nll_loss's input", input)
+    tensor_arg("gaussian_nll_loss", "input", input, FLOAT)
     _same_shape("gaussian_nll_loss", input, target)
     _same_shape("gaussian_nll_loss", input, var, ("input", "var"))
     var = var.clamp_min(eps)
@@ -273,7 +264,7 @@ def poisson_nll_loss(
     else x - y·log(x + eps); with `full`, plus Stirling's y log y - y + log(2πy)/2 where y > 1
     (burn-nn's `PoissonNllLoss`). Targets must be non-negative, and so must the predictions
     without `log_input`."""
-    _check_float("poisson_nll_loss's predictions", predictions)
+    tensor_arg("poisson_nll_loss", "predictions", predictions, FLOAT)
     _same_shape("poisson_nll_loss", predictions, targets, ("predictions", "targets"))
     if not eps > 0:
         raise ValueError(f"poisson_nll_loss: eps must be a positive number, got {eps}")
@@ -299,7 +290,7 @@ def poisson_nll_loss(
 def hinge_embedding_loss(input, target, *, margin: float = 1.0, reduction: str = "auto"):
     """x where the target is 1, else max(0, margin - x) (targets ±1; burn-nn's
     `HingeEmbeddingLoss`)."""
-    _check_float("hinge_embedding_loss's input", input)
+    tensor_arg("hinge_embedding_loss", "input", input, FLOAT)
     _same_shape("hinge_embedding_loss", input, target)
     negative = (margin - input).clamp_min(0.0)
     loss = negative.mask_where(target.equal_elem(1), input)
@@ -308,7 +299,7 @@ def hinge_embedding_loss(input, target, *, margin: float = 1.0, reduction: str =
 
 def margin_ranking_loss(first, second, target, *, margin: float = 0.0, reduction: str = "auto"):
     """max(0, -y·(first - second) + margin), targets ±1 (burn-nn's `MarginRankingLoss`)."""
-    _check_float("margin_ranking_loss's first", first)
+    tensor_arg("margin_ranking_loss", "first", first, FLOAT)
     _same_shape("margin_ranking_loss", first, second, ("first", "second"))
     _same_shape("margin_ranking_loss", first, target, ("first", "target"))
     if not margin >= 0:
@@ -320,7 +311,7 @@ def margin_ranking_loss(first, second, target, *, margin: float = 0.0, reduction
 def soft_margin_loss(logits, targets, *, reduction: str = "auto"):
     """log(1 + exp(-y·x)), targets ±1, through the stable softplus (burn-nn's
     `SoftMarginLoss`)."""
-    _check_float("soft_margin_loss's logits", logits)
+    tensor_arg("soft_margin_loss", "logits", logits, FLOAT)
     _same_shape("soft_margin_loss", logits, targets, ("logits", "targets"))
     return _reduce("soft_margin_loss", (targets * logits).neg().softplus(1.0), reduction)
 
@@ -329,8 +320,8 @@ def multi_margin_loss(input, target, *, margin: float = 1.0, p: int = 1, reducti
     """Multi-class hinge loss of scores `input` [batch, classes] for Int `target` [batch]:
     sum over the classes i != y of max(0, margin - x_y + x_i)^p, divided by the number of
     classes (burn-nn's `MultiMarginLoss`; p is 1 or 2)."""
-    _check_float("multi_margin_loss's input", input)
-    _check_int("multi_margin_loss's target", target)
+    tensor_arg("multi_margin_loss", "input", input, FLOAT)
+    tensor_arg("multi_margin_loss", "target", target, INT)
     if input.ndim != 2 or target.shape != (input.shape[0],):
         raise ValueError(
             f"multi_margin_loss needs input [batch, classes] and target [batch], got "
@@ -352,8 +343,8 @@ def multi_margin_loss(input, target, *, margin: float = 1.0, p: int = 1, reducti
 def cosine_embedding_loss(input1, input2, target, *, margin: float = 0.0, reduction: str = "mean"):
     """1 - cos(x1, x2) for Int targets 1, max(0, cos(x1, x2) - margin) for -1, 0 for any other
     target; inputs [batch, features] (burn-nn's `CosineEmbeddingLoss`)."""
-    _check_float("cosine_embedding_loss's input1", input1)
-    _check_int("cosine_embedding_loss's target", target)
+    tensor_arg("cosine_embedding_loss", "input1", input1, FLOAT)
+    tensor_arg("cosine_embedding_loss", "target", target, INT)
     if input1.ndim != 2 or input1.shape != input2.shape or target.shape != (input1.shape[0],):
         raise ValueError(
             "cosine_embedding_loss needs input1 and input2 [batch, features] and target "
@@ -371,7 +362,7 @@ def triplet_margin_loss(
 ):
     """max(0, |a - pos|_p - |a - neg|_p + margin) per row of [batch, features] inputs
     (burn-nn's `TripletMarginLoss`)."""
-    _check_float("triplet_margin_loss's anchor", anchor)
+    tensor_arg("triplet_margin_loss", "anchor", anchor, FLOAT)
     if anchor.ndim != 2 or anchor.shape != positive.shape or anchor.shape != negative.shape:
         raise ValueError(
             "triplet_margin_loss needs anchor, positive and negative of one shape [batch, "
@@ -400,13 +391,13 @@ def ctc_loss(
     `CTCLoss`). Unreduced by default, a loss per sample; "mean" divides each by its target
     length before the mean, as burn and PyTorch do. `zero_infinity` zeroes infinite losses
     (impossible alignments) and their gradients."""
-    _check_float("ctc_loss's log_probs", log_probs)
+    tensor_arg("ctc_loss", "log_probs", log_probs, FLOAT)
     for name, tensor in (
         ("targets", targets),
         ("input_lengths", input_lengths),
         ("target_lengths", target_lengths),
     ):
-        _check_int(f"ctc_loss's {name}", tensor)
+        tensor_arg("ctc_loss", name, tensor, INT)
     if log_probs.ndim != 3 or targets.ndim != 2:
         raise ValueError(
             f"ctc_loss needs log_probs [time, batch, classes] and targets [batch, length], got "
@@ -458,13 +449,13 @@ def rnnt_loss(
     of `target_lengths`, over `logit_lengths` time steps: minus the log of the sum over every
     alignment of the (time, label) lattice, by the forward (alpha) recursion in log space
     (burn-nn's `RNNTLoss`). Unreduced by default: a loss per sample."""
-    _check_float("rnnt_loss's logits", logits)
+    tensor_arg("rnnt_loss", "logits", logits, FLOAT)
     for name, tensor in (
         ("targets", targets),
         ("logit_lengths", logit_lengths),
         ("target_lengths", target_lengths),
     ):
-        _check_int(f"rnnt_loss's {name}", tensor)
+        tensor_arg("rnnt_loss", name, tensor, INT)
     if logits.ndim != 4 or targets.ndim != 2:
         raise ValueError(
             "rnnt_loss needs logits [batch, time, max_target + 1, vocab] and targets [batch, "
@@ -587,7 +578,7 @@ def leaky_relu(x, negative_slope: float = 0.01):
 
 def prelu(x, alpha):
     """leaky_relu with slopes `alpha` [n]: one shared (n = 1) or one per channel, dim 1 of x."""
-    _check_float("prelu's input", x)
+    tensor_arg("prelu", "input", x, FLOAT)
     n = alpha.shape[0] if alpha.ndim == 1 else -1
     if n == 1:
         return x.prelu(alpha.reshape([1] * x.ndim))

@@ -12,6 +12,7 @@ from typing import Self
 
 import numpy as np
 
+from burnpy.nn import record
 from generated import Tensor
 
 # The module's own bookkeeping: never parameters, children or buffers.
@@ -261,15 +262,43 @@ class Module:
     # -- records (burnpy.nn.record) -------------------------------------------------------------
     def save(self, path) -> None:
         """Write the parameters and buffers to a safetensors file, keyed by dotted name."""
-        from burnpy.nn.record import save
-
-        save(self, path)
+        entries = list(self._entries())
+        arrays = {name: tensor.to_numpy() for name, _, _, tensor, _ in entries}
+        ids = {name: owner._param_ids[local] for name, owner, local, _, p in entries if p}
+        record.write(path, arrays, ids)
 
     def load(self, path) -> Self:
-        """Load a file written by `save` in place; returns the module."""
-        from burnpy.nn.record import load
+        """Load a file written by `save` in place, with the parameters' ids; returns the
+        module."""
+        arrays, ids = record.read(path)
+        self.load_arrays(arrays, f"{path}")
+        for name, owner, local, _, is_param in self._entries():
+            if is_param and name in ids:
+                owner._param_ids[local] = ids[name]
+        return self
 
-        return load(self, path)
+    def load_arrays(
+        self, arrays: dict, source: str = "the arrays", strict: bool = True
+    ) -> record.IncompatibleKeys:
+        """Put `arrays` (dotted name -> array) into the module's tensors, in place, keeping
+        their devices and Grad marks; nothing changes unless every name (with `strict`), dtype
+        and shape fits. `source` names them in the error. `strict=False` loads the names both
+        sides have and keeps the others; the result lists the names only one side has."""
+        entries = list(self._entries())
+        result = record.check(arrays, {name: t for name, _, _, t, _ in entries}, source, strict)
+        names = {(id(owner), local): name for name, owner, local, *_ in entries}
+
+        def replace(owner, local, tensor):
+            name = names[id(owner), local]
+            if name not in arrays:  # strict=False and not in the source: kept
+                return tensor
+            device = tensor.device()
+            fresh = Tensor.from_data(arrays[name], device=device.inner(), dtype=tensor.dtype)
+            fresh = fresh.to_device(device) if device.is_autodiff() else fresh
+            return fresh.require_grad() if tensor.is_require_grad() else fresh
+
+        self._map_tensors(replace)
+        return result
 
     # -- state dicts (PyTorch's habit) ----------------------------------------------------------
     def state_dict(self) -> dict:
@@ -282,14 +311,12 @@ class Module:
         param ids and Grad leaves; returns `(missing_keys, unexpected_keys)`. With `strict` a
         name on one side only raises, naming it; dtypes and shapes must match either way, and
         nothing changes unless every loaded value fits."""
-        from burnpy.nn.record import _assign
-
         if not isinstance(state_dict, dict):
             raise TypeError(
                 f"load_state_dict takes a dict of name -> array, got {type(state_dict).__name__}"
             )
         arrays = {k: np.asarray(v) for k, v in state_dict.items()}
-        return _assign(self, arrays, "the state dict", strict)
+        return self.load_arrays(arrays, "the state dict", strict)
 
     def cast(self, dtype) -> "Module":
         """Every float parameter and buffer cast to `dtype` (e.g. "float64", "bfloat16"), in

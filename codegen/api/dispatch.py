@@ -85,6 +85,7 @@ def _merge(op: Op) -> str:
     lists = [a for a in tensors if a.type == "tensors"]
     if lists:
         # an n-ary op merges every element's context too: one autodiff element makes it tracked
+        # (docs/design.md#the-generated-code-contract)
         first = single[0].name + ".context" if single else "DISABLED"
         return f"merge_contexts({first}, {lists[0].name})"
     expr = f"{single[0].name}.context"
@@ -176,9 +177,10 @@ def _statements(op: Op, selector: str) -> tuple[tuple[str, ...], tuple[str, ...]
 
 
 def _dtype_checks(op: Op, primitive: str) -> list[str]:
-    """Tensors of the op's own kind must share a dtype (no silent promotion): an identity test
-    on the dtypes; check_dtypes passes equal dtypes that are distinct objects and raises for
-    different ones. `primitive` reaches an AutodiffTensor's primitive."""
+    """Tensors of the op's own kind must share a dtype (no silent promotion,
+    docs/design.md#the-generated-code-contract): an identity test on the dtypes; check_dtypes
+    passes equal dtypes that are distinct objects and raises for different ones. `primitive`
+    reaches an AutodiffTensor's primitive."""
     same_kind = [a for a in op.args if a.type == op.kind] or [None]
     first, *others = same_kind
     lines = []

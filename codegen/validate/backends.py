@@ -1,28 +1,36 @@
-"""Every backend defines a kernel for every primitive op: read from source, not imported."""
+"""Every backend defines a kernel for every primitive op, and every kernel a backward rule
+calls: read from source, not imported."""
 
-from codegen.kernels import NoBackend, missing_libraries, read_backend
-from codegen.load import CatalogueError
+import os
+
+from codegen.kernels import NoBackend, kernels_called, missing_libraries, read_backend
 from codegen.model import Catalogue
+from codegen.validate.report import Problems, Where, suggest
+from runtime.autodiff.rules import RULES, Joint
 
 
-def check_kernels(catalogue: Catalogue) -> list[str]:
+def check_kernels(catalogue: Catalogue, problems: Problems) -> list[str]:
     """Every primitive op has a kernel on every backend: a shared kernel (runtime/backends/
-    kernels/) or one of the backend's own. A backend whose library is not installed is
-    checked all the same; the warnings say so."""
-    path, ops = catalogue.path, catalogue.ops
+    kernels/) or one of the backend's own; and every `B.<kernel>` its backward rule calls
+    exists on every backend. A backend whose library is not installed is checked all the same;
+    the warnings say so. Mistakes go to `problems`."""
+    path = catalogue.path
     warnings = []
+    sources = {}
     for backend in catalogue.backends:
+        where = Where(path, None, f"backend {backend.name}")
         try:
-            source = read_backend(backend.module)
+            source = sources[backend.name] = read_backend(backend.module)
         except NoBackend as error:
-            raise CatalogueError(
-                path,
-                backend.line,
-                f"backend {backend.name}",
-                str(error),
-                "write the dotted name of a module that defines BACKEND, e.g. "
-                "runtime.backends.numpy",
-            ) from None
+            problems.add(
+                where.error(
+                    backend.line,
+                    str(error),
+                    "write the dotted name of a module that defines BACKEND, e.g. "
+                    "runtime.backends.numpy",
+                )
+            )
+            continue
         missing = missing_libraries(source)
         if missing:
             install = f"pip install 'burnpy[{backend.extra}]'" if backend.extra else "install it"
@@ -31,16 +39,58 @@ def check_kernels(catalogue: Catalogue) -> list[str]:
                 f"installed; its kernels were checked from source, and its devices work after "
                 f"`{install}`"
             )
-        for op in ops:
+        for op in catalogue.ops:
             if not op.composite and op.name not in source.kernels:
                 parameters = ", ".join(["self", *(a.name for a in op.args)])
-                raise CatalogueError(
-                    path,
-                    op.line,
-                    op.name,
-                    f"no kernel on backend {backend.name}: neither the shared kernels nor "
-                    f"{backend.module} define `{op.name}`",
-                    f"define `def {op.name}({parameters})` in a mixin of runtime/backends/"
-                    f"kernels/ (every backend) or in {backend.module}, or make it a `composite`",
+                problems.add(
+                    Where(path, None, op.name).error(
+                        op.line,
+                        f"no kernel on backend {backend.name}: neither the shared kernels nor "
+                        f"{backend.module} define `{op.name}`",
+                        suggest(
+                            op.name,
+                            [k for k in source.kernels if not k.startswith("_")],
+                            f"define `def {op.name}({parameters})` in a mixin of runtime/"
+                            f"backends/kernels/ (every backend) or in {backend.module}, or make "
+                            "it a `composite`",
+                        ),
+                    )
                 )
+    _check_rule_kernels(catalogue, sources, problems)
     return warnings
+
+
+def _check_rule_kernels(catalogue: Catalogue, sources: dict, problems: Problems) -> None:
+    """Each `B.<kernel>` a differentiable op's rule calls, once per place in the source."""
+    reported = set()
+    for op in catalogue.ops:
+        rule = RULES.get(op.name) if op.autodiff else None
+        if rule is None:
+            continue
+        for fn in (rule.fn,) if isinstance(rule, Joint) else rule:
+            for call in kernels_called(fn):
+                lacking = [name for name, s in sources.items() if call.kernel not in s.kernels]
+                if not lacking or call in reported:
+                    continue
+                reported.add(call)
+                known = set.intersection(*(set(s.kernels) for s in sources.values()))
+                where = Where(_shown(call.path), None, f"the rule of {op.name}")
+                problems.add(
+                    where.error(
+                        call.line,
+                        f"calls `B.{call.kernel}`, which backend {', '.join(lacking)} does not "
+                        "define",
+                        suggest(
+                            call.kernel,
+                            known,
+                            "call a kernel every backend has, or define it in a mixin of "
+                            "runtime/backends/kernels/",
+                        ),
+                    )
+                )
+
+
+def _shown(path) -> str:
+    """A source path as the user reads it: relative to the working directory when inside it."""
+    relative = os.path.relpath(path)
+    return str(path) if relative.startswith("..") else relative

@@ -1,32 +1,36 @@
-"""The small checks every entry's fields go through: known keys, names, choices."""
+"""The small checks every entry's fields go through: known keys, names, choices, field types."""
 
 import keyword
 import unicodedata
 
-from codegen.load import CatalogueError, Located
+from codegen.load import plain
+from codegen.validate.report import Problems, Where, suggest
 
 
-def check_keys(path, entry: Located, keys: dict, op) -> None:
+def check_keys(problems: Problems, where: Where, keys: dict) -> None:
+    """Every key of the entry is known (a misspelt one gets the nearest), every required one
+    is there; each mistake is reported."""
+    entry = where.entry
     for key, line in entry.key_lines.items():
         if key not in keys:
-            raise CatalogueError(
-                path, line, op, f"unknown key `{key}`", f"write one of {', '.join(keys)}"
+            problems.add(
+                where.error(
+                    line,
+                    f"unknown key `{key}`",
+                    suggest(key, keys, f"write one of {', '.join(keys)}"),
+                )
             )
     for key, required in keys.items():
         if required and key not in entry.value:
-            raise CatalogueError(path, entry.line, op, f"missing `{key}`", f"add `{key}: ...`")
+            problems.add(where.error(None, f"missing `{key}`", f"add `{key}: ...`"))
 
 
-def identifier(path, entry: Located, key, op) -> str:
-    value = entry.value[key]
+def identifier(where: Where, key) -> str:
+    value = where.entry.value[key]
     problem = name_problem(value)
     if problem:
-        raise CatalogueError(
-            path,
-            entry.line_of(key),
-            op,
-            f"`{key}` {value!r} {problem}",
-            "write a name of ASCII letters, digits and _",
+        raise where.error(
+            key, f"`{key}` {value!r} {problem}", "write a name of ASCII letters, digits and _"
         )
     return value
 
@@ -45,14 +49,24 @@ def name_problem(value) -> str | None:
     return None
 
 
-def choice(path, entry: Located, key, choices, op) -> str:
-    value = entry.value[key]
-    if value not in choices:
-        raise CatalogueError(
-            path,
-            entry.line_of(key),
-            op,
+def choice(where: Where, key, choices) -> str:
+    value = plain(where.entry.value[key])
+    if not isinstance(value, str) or value not in choices:
+        raise where.error(
+            key,
             f"unknown {key} {value!r}",
-            f"write one of {', '.join(choices)}",
+            suggest(value, choices, f"write one of {', '.join(choices)}"),
+        )
+    return value
+
+
+def text(where: Where, key, example: str) -> str:
+    """A field that must be a string (`doc`, `composite`, a backend's `module`)."""
+    value = where.entry.value[key]
+    if not isinstance(value, str) or not value.strip():
+        raise where.error(
+            key,
+            f"`{key}` must be a string, not {plain(value)!r}",
+            f"write `{key}: {example}` (quote it if it holds `: ` or starts with `[`)",
         )
     return value

@@ -5,26 +5,21 @@ import ast
 import functools
 
 from codegen.kernels import class_attributes
-from codegen.load import CatalogueError
-from codegen.model import SCALAR_TYPES, Op
+from codegen.model import SCALAR_TYPES, ArgKind, Op, Routing
+from codegen.validate.report import Problems, Where, suggest
 
 
-def check_method_name(path, entry, name, method) -> None:
-    line = entry.line_of("method")
+def check_method_name(where: Where, method) -> None:
     if method.startswith("__") and method.endswith("__"):
-        raise CatalogueError(
-            path,
-            line,
-            name,
+        raise where.error(
+            "method",
             f"method `{method}` is a special name",
             "Python operators come from `operator: [__add__, ...]`; pick a plain method name",
         )
     defined = tensor_base_attributes().get(method)
     if defined is not None:
-        raise CatalogueError(
-            path,
-            line,
-            name,
+        raise where.error(
+            "method",
             f"method `{method}` would replace Tensor.{method}, which the runtime defines "
             f"({defined.qualname}, {defined.path.name}:{defined.line})",
             "pick another method name",
@@ -37,64 +32,58 @@ def tensor_base_attributes() -> dict:
     return class_attributes("runtime.tensor", "TensorBase")
 
 
-def check_static(path, entry, op: Op) -> None:
+def check_static(where: Where, op: Op) -> None:
     """`static: true`: the method is a constructor, called on the class (Tensor.zeros, and
     Tensor.cat over a list); every other method is called on its first tensor argument."""
-    line = entry.line_of("static")
     tensors = op.tensor_args
-    constructor = op.routing == "creation" or bool(tensors) and tensors[0].type == "tensors"
+    constructor = (
+        op.routing is Routing.CREATION or bool(tensors) and tensors[0].type is ArgKind.TENSORS
+    )
     if op.static and not op.method:
-        raise CatalogueError(
-            path, line, op.name, "`static` without a `method`", "add `method:` or remove `static`"
+        raise where.error(
+            "static", "`static` without a `method`", "add `method:` or remove `static`"
         )
     if op.static and not constructor:
-        raise CatalogueError(
-            path,
-            line,
-            op.name,
+        raise where.error(
+            "static",
             "`static: true` on an op with a receiver: its method is called on its first tensor",
             "remove `static` (it is for creation ops and ops over a `tensors` list)",
         )
     if op.method and constructor and not op.static:
-        raise CatalogueError(
-            path,
-            entry.line_of("method"),
-            op.name,
+        raise where.error(
+            "method",
             f"method `{op.method}` has no tensor to be called on: it is a constructor",
             "add `static: true` (Tensor.<method>(...))",
         )
 
 
-def check_composite(path, op: Op, names: set) -> None:
+def check_composite(where: Where, op: Op, names: set) -> None:
     try:
         tree = ast.parse(op.composite, mode="eval")
     except SyntaxError as error:
-        raise CatalogueError(
-            path, op.line, op.name, f"composite is not a Python expression: {error.msg}"
+        raise where.error(
+            "composite", f"composite is not a Python expression: {error.msg}"
         ) from None
     args = {a.name for a in op.args}
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and (
             not isinstance(node.func, ast.Name) or node.func.id not in names
         ):
-            raise CatalogueError(
-                path,
-                op.line,
-                op.name,
-                f"composite calls {ast.unparse(node.func)}, which is not a catalogue op",
-                "call ops of this catalogue by their names",
+            called = ast.unparse(node.func)
+            raise where.error(
+                "composite",
+                f"composite calls {called}, which is not a catalogue op",
+                suggest(called, names, "call ops of this catalogue by their names"),
             )
         if isinstance(node, ast.Name) and node.id not in names and node.id not in args:
-            raise CatalogueError(
-                path,
-                op.line,
-                op.name,
+            raise where.error(
+                "composite",
                 f"composite uses `{node.id}`, which is neither an argument nor an op",
-                f"use the op's arguments ({', '.join(sorted(args))})",
+                suggest(node.id, args, f"use the op's arguments ({', '.join(sorted(args))})"),
             )
 
 
-def check_methods(path, ops) -> None:
+def check_methods(problems: Problems, path, ops) -> None:
     """Ops sharing a Tensor method must agree on its parameters and be told apart by kind."""
     groups: dict[str, list[Op]] = {}
     for op in ops:
@@ -111,29 +100,32 @@ def check_methods(path, ops) -> None:
         first = members[shapes.index(usual)]
         seen = set()
         for op in members:
+            where = Where(path, None, op.name)
             if shape(op) != usual:
-                raise CatalogueError(
-                    path,
-                    op.line,
-                    op.name,
-                    f"method `{method}` is also {first.name}'s, with other parameters",
-                    f"give it the same parameters ({', '.join(usual[1])}) or another method name",
+                problems.add(
+                    where.error(
+                        op.line,
+                        f"method `{method}` is also {first.name}'s, with other parameters",
+                        f"give it the same parameters ({', '.join(usual[1])}) or another method "
+                        "name",
+                    )
                 )
+                continue
             rest = [a for a in op.args if a is not op.receiver]
             second = rest[0].type if rest and not op.static else None
             variant = (op.kind, second in SCALAR_TYPES)
             if variant in seen:
-                raise CatalogueError(
-                    path,
-                    op.line,
-                    op.name,
-                    f"method `{method}` already has a {op.kind} variant of this shape",
-                    "give one of them another method name",
+                problems.add(
+                    where.error(
+                        op.line,
+                        f"method `{method}` already has a {op.kind} variant of this shape",
+                        "give one of them another method name",
+                    )
                 )
             seen.add(variant)
 
 
-def check_operators(path, ops) -> None:
+def check_operators(problems: Problems, path, ops) -> None:
     """An operator claimed by several methods routes by kind: one method per kind, one arity."""
     claims: dict[str, list[Op]] = {}
     for op in ops:
@@ -143,21 +135,24 @@ def check_operators(path, ops) -> None:
         first = claimants[0]
         method_of_kind = {}
         for op in claimants:
+            where = Where(path, None, op.name)
             if len(op.args) != len(first.args):
-                raise CatalogueError(
-                    path,
-                    op.line,
-                    op.name,
-                    f"operator {operator} is also {first.name}'s, which takes "
-                    f"{len(first.args)} arguments",
-                    "claim it only from ops of the same arity",
+                problems.add(
+                    where.error(
+                        op.line,
+                        f"operator {operator} is also {first.name}'s, which takes "
+                        f"{len(first.args)} arguments",
+                        "claim it only from ops of the same arity",
+                    )
                 )
+                continue
             method = method_of_kind.setdefault(op.kind, op.method)
             if method != op.method:
-                raise CatalogueError(
-                    path,
-                    op.line,
-                    op.name,
-                    f"operator {operator} already routes {op.kind} tensors to method `{method}`",
-                    f"claim {operator} from one method per kind",
+                problems.add(
+                    where.error(
+                        op.line,
+                        f"operator {operator} already routes {op.kind} tensors to method "
+                        f"`{method}`",
+                        f"claim {operator} from one method per kind",
+                    )
                 )

@@ -2,76 +2,84 @@
 
 from types import MappingProxyType
 
-from codegen.load import CatalogueError, plain
+from codegen.load import plain
+from codegen.model import ArgKind
+from codegen.validate.report import Where, suggest
+from runtime.arguments import ints_arg
 
 FUNCTION_MODULES = ("module",)  # generated/<name>.py: public functions
 
 
-def function_options(path, entry, name, args):
+def function_options(where: Where, args):
     """A public function's signature: which module, defaults, keyword-only start, choices."""
-    v = entry.value
+    v = where.entry.value
     names = [a.name for a in args]
     function = plain(v.get("function"))
     if function is not None and function not in FUNCTION_MODULES:
-        raise CatalogueError(
-            path,
-            entry.line_of("function"),
-            name,
+        raise where.error(
+            "function",
             f"unknown function module {function!r}",
-            f"write one of {', '.join(FUNCTION_MODULES)}",
+            suggest(function, FUNCTION_MODULES, f"write one of {', '.join(FUNCTION_MODULES)}"),
         )
     mappings = {}
     for key in ("defaults", "choices"):
         value = plain(v.get(key, {}))
-        if not isinstance(value, dict) or any(k not in names for k in value):
-            raise CatalogueError(
-                path,
-                entry.line_of(key),
-                name,
-                f"`{key}` must map argument names to values, got {plain(value)!r}",
-                f"name only arguments of {names}",
+        wrong = [k for k in value if k not in names] if isinstance(value, dict) else [None]
+        if wrong:
+            raise where.error(
+                key,
+                f"`{key}` must map argument names to values, got {value!r}",
+                suggest(wrong[0], names, f"name only arguments of {names}"),
             )
         mappings[key] = MappingProxyType(value)
     choices = mappings["choices"]
     for arg in args:
         has = arg.name in choices
-        if (arg.type == "choice") != has or has and not _strings(choices[arg.name]):
-            raise CatalogueError(
-                path,
-                entry.line_of("choices"),
-                name,
+        if (arg.type is ArgKind.CHOICE) != has or has and not _strings(choices[arg.name]):
+            raise where.error(
+                "choices",
                 f"argument `{arg.name}`: a `choice` argument, and only one, lists its strings",
                 f"write `choices: {{{arg.name}: [first, second]}}`",
             )
     defaults = mappings["defaults"]
     for arg in args:
         if arg.optional and arg.name in defaults and defaults[arg.name] is not None:
-            raise CatalogueError(
-                path,
-                entry.line_of("defaults"),
-                name,
+            raise where.error(
+                "defaults",
                 f"optional argument `{arg.name}` defaults to None",
-                f"remove its default or make it `{arg.type}`",
+                f"remove its default or make it `{arg.spelled.removesuffix('?')}`",
             )
     keyword_ = plain(v.get("keyword"))
     if keyword_ is not None and keyword_ not in names:
-        raise CatalogueError(
-            path,
-            entry.line_of("keyword"),
-            name,
+        raise where.error(
+            "keyword",
             f"`keyword` names {keyword_!r}, not an argument",
-            f"name the first keyword-only argument, one of {names}",
+            suggest(keyword_, names, f"name the first keyword-only argument, one of {names}"),
         )
     nonzero = plain(v.get("nonzero", []))
-    if not isinstance(nonzero, list) or any(n not in names for n in nonzero):
-        raise CatalogueError(
-            path,
-            entry.line_of("nonzero"),
-            name,
-            f"`nonzero` must list argument names, got {plain(nonzero)!r}",
-            f"name only arguments of {names}",
+    wrong = [n for n in nonzero if n not in names] if isinstance(nonzero, list) else [None]
+    if wrong:
+        raise where.error(
+            "nonzero",
+            f"`nonzero` must list argument names, got {nonzero!r}",
+            suggest(wrong[0], names, f"name only arguments of {names}"),
         )
+    for arg in args:
+        if arg.type is ArgKind.INTS and defaults.get(arg.name) is not None:
+            check_ints(where, "defaults", "defaults", arg, defaults[arg.name], arg.name in nonzero)
     return function, defaults, keyword_, choices, tuple(nonzero)
+
+
+def check_ints(where: Where, at, label: str, arg, value, nonzero: bool = False) -> None:
+    """A value for an `intsN` argument (at key or line `at` of the entry `label` names), judged
+    by the check the generated function runs: an int, or a list of `arity` ints."""
+    try:
+        ints_arg(f"`{label}`", arg.name, value, arg.arity, nonzero)
+    except (TypeError, ValueError) as error:
+        example = ", ".join("1" for _ in range(arg.arity))
+        raise where.error(
+            at, str(error), f"write an int or {arg.arity} ints, e.g. `{arg.name}: [{example}]`"
+        ) from None
 
 
 def _strings(value) -> bool:

@@ -6,7 +6,7 @@ needs such an output saves a reference to its Node, and the Checkpointer recompu
 backward from its parents (themselves kept or recomputed), holding each recomputed value only
 until its last reader has taken it. A recipe keeps its op's inputs that cannot be recomputed
 (burn's Backup actions) until a backward starts; then the recipes nobody needs are dropped, and
-each needed one right after it has run (burn-semantics §6).
+each needed one right after it has run (docs/semantics.md#gradient-checkpointing).
 """
 
 from runtime.autodiff.node import Node

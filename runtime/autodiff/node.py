@@ -11,7 +11,7 @@ from enum import Enum
 _COUNTER = itertools.count()  # process-wide; `next` on it is atomic under the GIL
 
 
-next_id = _COUNTER.__next__  # a Node's id is this plain int (burn-semantics §1.1)
+next_id = _COUNTER.__next__  # a Node's id is this plain int (docs/semantics.md#node-ids)
 
 
 class NodeId:
@@ -40,14 +40,6 @@ class Requirement(Enum):
 
     def __str__(self):
         return self.value
-
-    @staticmethod
-    def from_nodes(nodes) -> "Requirement":
-        """burn's infer rule: None iff every input is None, else GradInBackward (never Grad)."""
-        for node in nodes:
-            if node.requirement is not Requirement.None_:
-                return Requirement.GradInBackward
-        return Requirement.None_
 
 
 class ComputingProperty(Enum):

@@ -1,4 +1,4 @@
-"""Activation rules (burn's ActivationOps, burn-semantics §9.5). relu, gelu, sigmoid and
+"""Activation rules (burn's ActivationOps, docs/semantics.md#activations). relu, gelu, sigmoid and
 log_sigmoid call the backend's `_backward` ops, as burn-autodiff does; those ops are catalogue
 entries themselves, differentiable (second derivatives). Masks multiply: a float times a bool
 keeps the float's dtype on every array library."""

@@ -1,66 +1,80 @@
 """Module-op rules for embedding, linear, convolutions, unfold/fold and pooling: burn's
-`*_backward` ModuleOps, which every backend has as kernels (burn-semantics §9.6).
+`*_backward` ModuleOps, which every backend has as kernels (docs/semantics.md#backward-rules).
+
+The rules of the 1-, 2- and 3-d forms differ only in their kernels; each form's rule is built by
+one function from its kernels, named as `B.<kernel>` so that a search (and the catalogue's check
+that every kernel a rule calls exists) finds them. A bias's gradient is the output gradient
+summed over all but the channel dim: it needs neither x nor the bias, so its VJP names only `g`
+and a step whose only tracked input is the bias keeps nothing alive.
 
 Max pooling sends each window's gradient to its first maximum (the int `indices` output);
 `max_pool1d/2d` have no indices output, so their rule finds them again, as burn's autodiff runs
 the with-indices forward for them. unfold4d and fold4d are each other's adjoint.
 """
 
+from typing import Callable, NamedTuple
 
-def _conv(n):
-    """The rule of conv{n}d: x, weight, bias."""
+
+class _Backward(NamedTuple):
+    """A convolution's backward kernels, one per input."""
+
+    x: Callable
+    weight: Callable
+    bias: Callable
+
+
+def _conv(kernels):
+    """The rule of a convolution (x, weight, bias); `kernels(B)` is its _Backward."""
     return (
-        lambda B, g, x, weight, stride, padding, dilation, groups, padding_end: getattr(
-            B, f"conv{n}d_x_backward"
-        )(x, weight, g, stride, padding, dilation, groups, padding_end),
-        lambda B, g, x, weight, stride, padding, dilation, groups, padding_end: getattr(
-            B, f"conv{n}d_weight_backward"
-        )(x, weight, g, stride, padding, dilation, groups, padding_end),
-        lambda B, g, x, bias: getattr(B, f"conv{n}d_bias_backward")(x, bias, g),
+        lambda B, g, x, weight, stride, padding, dilation, groups, padding_end: kernels(B).x(
+            x, weight, g, stride, padding, dilation, groups, padding_end
+        ),
+        lambda B, g, x, weight, stride, padding, dilation, groups, padding_end: kernels(B).weight(
+            x, weight, g, stride, padding, dilation, groups, padding_end
+        ),
+        lambda B, g: kernels(B).bias(g),
     )
 
 
-def _conv_transpose(n):
-    """The rule of conv_transpose{n}d: x, weight, bias."""
-    name = f"conv_transpose{n}d"
+def _conv_transpose(kernels):
+    """The rule of a transposed convolution (x, weight, bias); `kernels(B)` is its _Backward."""
     return (
-        lambda B, g, weight, stride, padding, padding_out, dilation, groups: getattr(
-            B, f"{name}_x_backward"
-        )(weight, g, stride, padding, padding_out, dilation, groups),
-        lambda B, g, x, weight, stride, padding, padding_out, dilation, groups: getattr(
-            B, f"{name}_weight_backward"
-        )(x, weight, g, stride, padding, padding_out, dilation, groups),
-        lambda B, g, x, bias: getattr(B, f"{name}_bias_backward")(x, bias, g),
+        lambda B, g, weight, stride, padding, padding_out, dilation, groups: kernels(B).x(
+            weight, g, stride, padding, padding_out, dilation, groups
+        ),
+        lambda B, g, x, weight, stride, padding, padding_out, dilation, groups: kernels(B).weight(
+            x, weight, g, stride, padding, padding_out, dilation, groups
+        ),
+        lambda B, g: kernels(B).bias(g),
     )
 
 
-def _max_pool_with_indices(n):
+def _max_pool_with_indices(backward):
+    """`backward(B)`: the pool's with-indices backward kernel."""
     return (
-        lambda B, g, x, kernel_size, stride, padding, dilation, ceil_mode, indices: getattr(
-            B, f"max_pool{n}d_with_indices_backward"
-        )(x, kernel_size, stride, padding, dilation, ceil_mode, g, indices),
+        lambda B, g, x, kernel_size, stride, padding, dilation, ceil_mode, indices: backward(B)(
+            x, kernel_size, stride, padding, dilation, ceil_mode, g, indices
+        ),
     )
 
 
-def _max_pool(n):
+def _max_pool(kernels):
+    """`kernels(B)`: the pool's with-indices forward and backward kernels."""
+
     def vjp(B, g, x, kernel_size, stride, padding, dilation, ceil_mode):
+        forward, backward = kernels(B)
         options = (kernel_size, stride, padding, dilation, ceil_mode)
-        indices = getattr(B, f"max_pool{n}d_with_indices")(x, *options)[1]
-        return getattr(B, f"max_pool{n}d_with_indices_backward")(x, *options, g, indices)
+        return backward(x, *options, g, forward(x, *options)[1])
 
     return (vjp,)
 
 
-def _avg_pool(n):
+def _avg_pool(backward):
     return (
-        lambda B, g, x, kernel_size, stride, padding, count_include_pad, ceil_mode: getattr(
-            B, f"avg_pool{n}d_backward"
-        )(x, g, kernel_size, stride, padding, count_include_pad, ceil_mode),
+        lambda B, g, x, kernel_size, stride, padding, count_include_pad, ceil_mode: backward(B)(
+            x, g, kernel_size, stride, padding, count_include_pad, ceil_mode
+        ),
     )
-
-
-def _adaptive_avg_pool(n):
-    return (lambda B, g, x: getattr(B, f"adaptive_avg_pool{n}d_backward")(x, g),)
 
 
 RULES = {
@@ -70,8 +84,36 @@ RULES = {
         lambda B, g, input: B.linear_weight_backward(input, g),
         lambda B, g: B.linear_bias_backward(g),
     ),
-    **{f"conv{n}d": _conv(n) for n in (1, 2, 3)},
-    **{f"conv_transpose{n}d": _conv_transpose(n) for n in (1, 2, 3)},
+    "conv1d": _conv(
+        lambda B: _Backward(B.conv1d_x_backward, B.conv1d_weight_backward, B.conv1d_bias_backward)
+    ),
+    "conv2d": _conv(
+        lambda B: _Backward(B.conv2d_x_backward, B.conv2d_weight_backward, B.conv2d_bias_backward)
+    ),
+    "conv3d": _conv(
+        lambda B: _Backward(B.conv3d_x_backward, B.conv3d_weight_backward, B.conv3d_bias_backward)
+    ),
+    "conv_transpose1d": _conv_transpose(
+        lambda B: _Backward(
+            B.conv_transpose1d_x_backward,
+            B.conv_transpose1d_weight_backward,
+            B.conv_transpose1d_bias_backward,
+        )
+    ),
+    "conv_transpose2d": _conv_transpose(
+        lambda B: _Backward(
+            B.conv_transpose2d_x_backward,
+            B.conv_transpose2d_weight_backward,
+            B.conv_transpose2d_bias_backward,
+        )
+    ),
+    "conv_transpose3d": _conv_transpose(
+        lambda B: _Backward(
+            B.conv_transpose3d_x_backward,
+            B.conv_transpose3d_weight_backward,
+            B.conv_transpose3d_bias_backward,
+        )
+    ),
     "unfold4d": (
         lambda B, g, x_shape, kernel_size, stride, padding, dilation: B.fold4d(
             g, tuple(x_shape[2:]), kernel_size, stride, padding, dilation
@@ -82,8 +124,17 @@ RULES = {
             g, kernel_size, stride, padding, dilation
         ),
     ),
-    **{f"max_pool{n}d": _max_pool(n) for n in (1, 2)},
-    **{f"max_pool{n}d_with_indices": _max_pool_with_indices(n) for n in (1, 2)},
-    **{f"avg_pool{n}d": _avg_pool(n) for n in (1, 2)},
-    **{f"adaptive_avg_pool{n}d": _adaptive_avg_pool(n) for n in (1, 2, 3)},
+    "max_pool1d": _max_pool(
+        lambda B: (B.max_pool1d_with_indices, B.max_pool1d_with_indices_backward)
+    ),
+    "max_pool2d": _max_pool(
+        lambda B: (B.max_pool2d_with_indices, B.max_pool2d_with_indices_backward)
+    ),
+    "max_pool1d_with_indices": _max_pool_with_indices(lambda B: B.max_pool1d_with_indices_backward),
+    "max_pool2d_with_indices": _max_pool_with_indices(lambda B: B.max_pool2d_with_indices_backward),
+    "avg_pool1d": _avg_pool(lambda B: B.avg_pool1d_backward),
+    "avg_pool2d": _avg_pool(lambda B: B.avg_pool2d_backward),
+    "adaptive_avg_pool1d": (lambda B, g, x: B.adaptive_avg_pool1d_backward(x, g),),
+    "adaptive_avg_pool2d": (lambda B, g, x: B.adaptive_avg_pool2d_backward(x, g),),
+    "adaptive_avg_pool3d": (lambda B, g, x: B.adaptive_avg_pool3d_backward(x, g),),
 }

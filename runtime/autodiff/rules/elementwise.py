@@ -1,5 +1,6 @@
-"""Element-wise rules: arithmetic, scalar forms, powers, clamps, unary math (burn-semantics §9.1,
-§9.2). Constants are Python floats: a numpy scalar would promote float16/float32 gradients."""
+"""Element-wise rules: arithmetic, scalar forms, powers, clamps, unary math
+(docs/semantics.md#element-wise). Constants are Python floats: a numpy scalar would promote
+float16/float32 gradients."""
 
 import math
 

@@ -1,5 +1,5 @@
 """Indexing rules: the gradient goes back to the positions that were read, and not to the
-positions that were overwritten (burn-semantics §9.3)."""
+positions that were overwritten (docs/semantics.md#shape-and-indexing)."""
 
 from runtime.autodiff.rules.shape import zeros
 from runtime.indexing import IndexingUpdateOp

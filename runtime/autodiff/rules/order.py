@@ -1,4 +1,5 @@
-"""Scan and order-statistic rules (all compute-bound, burn-semantics §9.4).
+"""Scan and order-statistic rules, all compute-bound
+(docs/semantics.md#reductions-scans-and-order-statistics).
 
 An op that picks elements (max_dim, sort, topk, each with its int `indices` output) sends each
 output's gradient back to the element it picked.

@@ -1,4 +1,4 @@
-"""Shape rules: move the gradient back through the view (burn-semantics §9.3)."""
+"""Shape rules: move the gradient back through the view (docs/semantics.md#shape-and-indexing)."""
 
 RULES = {
     "float_cast": (lambda B, g, tensor_dtype: B.float_cast(g, tensor_dtype),),
@@ -43,7 +43,7 @@ def _inverse(axes):
 
 def _untile(B, g, dim, times, shape):
     """repeat_dim tiles ([a, b] -> [a, b, a, b]): view dim as [times, size] and sum the
-    copies. burn views it as [size, times] instead, which is wrong when size > 1 (§9.3)."""
+    copies. burn views it as [size, times] instead, which is wrong when size > 1."""
     tiled = tuple(shape[:dim]) + (times, shape[dim]) + tuple(shape[dim + 1 :])
     return B.float_reshape(B.float_sum_dim(B.float_reshape(g, tiled), dim), tuple(shape))
 

@@ -76,9 +76,11 @@ def check_output_size(op, sizes):
 
 class ConvKernels:
     """The bias gradient of every convolution: the output gradient summed over all but the
-    channel dim (burn: `sum_dim` of the swapped, flattened gradient)."""
+    channel dim (burn: `sum_dim` of the swapped, flattened gradient). burn's kernel also takes
+    x and the bias, which the sum needs neither of; taking the gradient alone lets the backward
+    rule save nothing for it."""
 
-    def _conv_bias_backward(self, x, bias, output_grad):
+    def _conv_bias_backward(self, output_grad):
         axes = (0, *range(2, output_grad.ndim))
         return self.xp.sum(output_grad, axis=axes, dtype=output_grad.dtype)
 
