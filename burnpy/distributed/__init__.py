@@ -20,15 +20,8 @@ A peer that dies, or a collective that does not complete within `init(timeout_s=
 
 from burnpy.distributed.collectives import all_reduce, broadcast
 from burnpy.distributed.data_parallel import replicate, shard_indices
-from burnpy.distributed.group import (
-    DistributedError,
-    barrier,
-    init,
-    is_initialized,
-    rank,
-    shutdown,
-    world_size,
-)
+from burnpy.distributed.group import DistributedError, barrier, is_initialized, rank, world_size
+from burnpy.distributed.membership import init, shutdown
 
 __all__ = [
     "DistributedError",

@@ -62,10 +62,7 @@ def cross_entropy(
     smallest normal float, as burn does).
     """
     tensor_arg("cross_entropy", "logits", logits, FLOAT)
-    if np.issubdtype(targets.dtype, np.floating) or targets.dtype == np.bool_:
-        raise TypeError(
-            f"cross_entropy needs Int class targets, got dtype {targets.dtype}; call .int()"
-        )
+    tensor_arg("cross_entropy", "targets", targets, INT)
     if logits.ndim != 2 or targets.ndim != 1 or logits.shape[0] != targets.shape[0]:
         raise ValueError(
             f"cross_entropy needs logits [batch, classes] and targets [batch], got "

@@ -238,7 +238,8 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
             and query.device.type == "cpu"
             and query.ndim == key.ndim == value.ndim == 4
             and query.shape[:2] == key.shape[:2] == value.shape[:2]
-            and query.shape[-1] == value.shape[-1]
+            and query.shape[-1] == key.shape[-1] == value.shape[-1]
+            and key.shape[-2] == value.shape[-2]  # else the shared kernel says what is wrong
             and query.dtype in (torch.float32, torch.float64)
             and key.shape[-2] > 0
             and (not is_causal or query.shape[-2] == key.shape[-2])
