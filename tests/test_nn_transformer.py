@@ -238,6 +238,26 @@ def test_feed_forward_activation_by_burns_name():
         nn.PositionWiseFeedForward(4, 6, activation="swish", device=Device.numpy())
 
 
+@needs_torch
+def test_feed_forward_takes_every_name_of_burns_activation_config():
+    from examples.char_transformer import copy_linear
+
+    # names with no class of the same spelling: the tanh approximation and the two-word ones
+    x = np.random.default_rng(6).normal(size=(3, 4)).astype(np.float32)
+    for name, reference in [
+        ("gelu_approximate", lambda t: torch.nn.functional.gelu(t, approximate="tanh")),
+        ("leaky_relu", lambda t: torch.nn.functional.leaky_relu(t, 0.01)),
+        ("hard_sigmoid", lambda t: torch.clamp(0.2 * t + 0.5, 0.0, 1.0)),
+    ]:
+        pwff = nn.PositionWiseFeedForward(4, 6, dropout=0.0, activation=name, device=Device.numpy())
+        inner, outer = torch.nn.Linear(4, 6), torch.nn.Linear(6, 4)
+        copy_linear(pwff.linear_inner, inner)
+        copy_linear(pwff.linear_outer, outer)
+        expected = outer(reference(inner(torch.from_numpy(x)))).detach()
+        got = pwff(Tensor.from_data(x)).to_numpy()
+        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6, err_msg=name)
+
+
 # -- gradients ---------------------------------------------------------------------------------
 
 
@@ -356,7 +376,7 @@ ROPE_EXPECTED = [
 @pytest.mark.parametrize("make", DEVICES)
 def test_rotary_encoding_forward(make):
     device = make()
-    rope = nn.RotaryEncoding(10, 4, device=device)
+    rope = nn.RotaryEncoding(4, 10, device=device)
     output = rope(Tensor.from_data(np.array([ROPE_INPUT], dtype=np.float32), device=device))
     assert_approx_eq(output.reshape([2, 2, 4]), ROPE_EXPECTED, Tolerance.default())
 
@@ -364,7 +384,7 @@ def test_rotary_encoding_forward(make):
 @pytest.mark.parametrize("make", DEVICES)
 def test_rotary_encoding_3d(make):
     device = make()
-    rope = nn.RotaryEncoding(10, 4, device=device)
+    rope = nn.RotaryEncoding(4, 10, device=device)
     output = rope(Tensor.from_data(np.array(ROPE_INPUT, dtype=np.float32), device=device))
     assert_approx_eq(output, ROPE_EXPECTED, Tolerance.default())
 
@@ -372,13 +392,13 @@ def test_rotary_encoding_3d(make):
 @pytest.mark.parametrize("make", DEVICES)
 def test_zero_input_rotary_encoding_forward(make):
     device = make()
-    output = nn.RotaryEncoding(10, 4, device=device)(Tensor.zeros([1, 2, 2, 4], device=device))
+    output = nn.RotaryEncoding(4, 10, device=device)(Tensor.zeros([1, 2, 2, 4], device=device))
     assert_approx_eq(output.reshape([2, 2, 4]), np.zeros((2, 2, 4)), Tolerance.default())
 
 
 def test_valid_input_hidden_dim():
     with pytest.raises(ValueError, match="must be even, got d_model=15"):
-        nn.RotaryEncoding(10, 15, device=Device.numpy())
+        nn.RotaryEncoding(15, 10, device=Device.numpy())
 
 
 def expected_frequencies(rows):
@@ -388,7 +408,7 @@ def expected_frequencies(rows):
 
 @pytest.mark.parametrize("make", DEVICES)
 def test_rotary_encoding_frequencies(make):
-    rope = nn.RotaryEncoding(2, 8, device=make())
+    rope = nn.RotaryEncoding(8, 2, device=make())
     expected = expected_frequencies(
         [
             [[1.0, 0.0], [1.0, 0.0], [1.0, 0.0], [1.0, 0.0]],
@@ -416,7 +436,7 @@ def scaling_by_parts(freqs):
 
 @pytest.mark.parametrize("make", DEVICES)
 def test_rotary_encoding_with_frequency_scaling(make):
-    rope = nn.RotaryEncoding(2, 8, frequency_scaling=scaling_by_parts, device=make())
+    rope = nn.RotaryEncoding(8, 2, frequency_scaling=scaling_by_parts, device=make())
     expected = expected_frequencies(
         [
             [[1.0, 0.0], [1.0, 0.0], [1.0, 0.0], [1.0, 0.0]],
@@ -434,7 +454,7 @@ def rope_input(device):
 @pytest.mark.parametrize("start", [6, 2], ids=["shift_full", "shift"])
 def test_rotary_encoding_shift(make, start):
     device = make()
-    expected = nn.RotaryEncoding(10, 4, device=device).apply(rope_input(device), start)
+    expected = nn.RotaryEncoding(4, 10, device=device).apply(rope_input(device), start)
     rope = nn.RotaryEncoding(4, 4, device=device)
     rope.shift(start)  # start past the window recomputes it all; inside, keeps the overlap
     assert_approx_eq(rope.apply(rope_input(device), 0), expected.to_numpy(), Tolerance.default())
@@ -444,7 +464,7 @@ def test_rotary_encoding_shift_multiple_and_must_increase():
     rope = nn.RotaryEncoding(4, 4, device=Device.numpy())
     rope.shift(2)
     rope.shift(5)
-    reference = nn.RotaryEncoding(10, 4, device=Device.numpy())
+    reference = nn.RotaryEncoding(4, 10, device=Device.numpy())
     np.testing.assert_allclose(
         rope.freq_complex.to_numpy(), reference.freq_complex.to_numpy()[5:9], rtol=1e-6
     )
@@ -455,7 +475,7 @@ def test_rotary_encoding_shift_multiple_and_must_increase():
 @pytest.mark.parametrize("make", DEVICES)
 def test_rotary_encoding_reset_after_shift(make):
     device = make()
-    reference = nn.RotaryEncoding(10, 4, device=device)
+    reference = nn.RotaryEncoding(4, 10, device=device)
     expected = reference.apply(rope_input(device), 0).to_numpy()
     expected_shifted = reference.apply(rope_input(device), 2).to_numpy()
     rope = nn.RotaryEncoding(4, 4, device=device)
@@ -471,7 +491,7 @@ def test_rotary_encoding_is_the_complex_rotation_and_differentiates():
     """Each pair (x_2k, x_2k+1) as a complex number times exp(i·p·theta_k), theta_k =
     10000^(-2k/d); and the input's gradient against finite differences."""
     ad = Device.numpy().autodiff()
-    rope = nn.RotaryEncoding(8, 6, device=ad)
+    rope = nn.RotaryEncoding(6, 8, device=ad)
     rope.to_device(Device.numpy())
     rope._map_tensors(lambda o, p, t: Tensor.from_data(t.to_numpy().astype(np.float64)))
     rope.to_device(ad)

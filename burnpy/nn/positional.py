@@ -62,12 +62,13 @@ class RotaryEncoding(Module):
     buffers. `frequency_scaling`, a function of the frequencies tensor, rescales them once
     (burn's `init_with_frequency_scaling`, for RoPE extensions).
 
-    The required arguments come in burn's order: `max_sequence_length`, then `d_model`."""
+    The required arguments are `d_model`, then `max_sequence_length`, as PositionalEncoding
+    takes its model size first (burn's config `new` takes them the other way round)."""
 
     def __init__(
         self,
-        max_sequence_length: int,
         d_model: int,
+        max_sequence_length: int,
         *,
         theta: float = 10000.0,
         frequency_scaling=None,

@@ -24,17 +24,7 @@ def _activation(activation):
     module."""
     if isinstance(activation, Module):
         return activation
-    name = "".join(part.capitalize() for part in str(activation).split("_"))
-    layer = getattr(activations, name, None)
-    if not (isinstance(layer, type) and issubclass(layer, Module)):
-        known = sorted(
-            n for n, v in vars(activations).items() if isinstance(v, type) and v is not Module
-        )
-        raise ValueError(
-            f"unknown activation {activation!r}: give a name such as 'gelu' or 'relu' (layers "
-            f"in burnpy.nn: {', '.join(known)}), or an activation module"
-        )
-    return layer()
+    return activations.Activation(str(activation))
 
 
 class PositionWiseFeedForward(Module):
