@@ -13,11 +13,12 @@ exact at the nodes and off by at most H²/8 · |(ln h)''| <= 3e-8 relative betwe
 (ln h)'' lies in [-1, 0]. The density needs no interpolation: φ(a_i + δ) = φ(a_i) ·
 exp(-δ (a_i + δ/2)) exactly, and δ = a - a_i is exact (a scaled by 2^11 splits into whole and
 fraction without rounding). Beyond A_MAX, where h(a) drops below 1e-35, h and φ are 0.
-float64 keeps scipy's erf (exact to double); float16 computes in float32.
+float64 keeps scipy's erf (exact to double); float16 and bfloat16 compute in float32.
 """
 
 import math
 
+import ml_dtypes
 import numpy as np
 from scipy import special
 
@@ -66,16 +67,19 @@ def _tail(node, fraction, spare):
 CHUNK = 1 << 16
 
 
+NARROW = (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))  # computed in float32
+
+
 def _float32(name, kernel):
     """The backend's kernel `name`: `kernel(x, *rest, out)` over C-contiguous float32 arrays
-    of one shape, chunk by chunk (float16 goes through float32 and back). float64, 0-d arrays
+    of one shape, chunk by chunk (float16 and bfloat16 go through float32 and back). float64, 0-d arrays
     (whose arithmetic gives numpy scalars, which cannot be written in place) and inputs of
     other layouts or shapes (a broadcast gradient) take the shared kernel."""
 
     def run(self, x, *rest):
-        if x.ndim and x.dtype == np.float16:
+        if x.dtype in NARROW:
             wide = [a.astype(np.float32) for a in (x, *rest)]
-            return run(self, *wide).astype(np.float16)
+            return np.asarray(run(self, *wide)).astype(x.dtype)
         arrays = (x, *rest)
         if not (
             x.ndim
