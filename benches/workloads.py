@@ -121,6 +121,21 @@ class BenchMismatch(AssertionError):
     pass
 
 
+# float32 losses after a few optimiser steps of differently ordered arithmetic
+LOSS_RTOL = 1e-4
+
+
+def check_losses(losses: dict, reference: str = "PyTorch") -> None:
+    """Every column's losses, step by step, are the reference column's."""
+    expected = losses[reference]
+    for column, got in losses.items():
+        for index, (a, b) in enumerate(zip(got, expected, strict=True)):
+            if abs(a - b) > LOSS_RTOL * abs(b):
+                raise BenchMismatch(
+                    f"{column}: loss of step {index + 1} is {a:.7f}, {reference}'s {b:.7f}"
+                )
+
+
 # float32 tolerances: BLAS libraries sum in different orders; 784-long dot products in float32
 # differ by a few 1e-6 relative.
 F32_RTOL, F32_ATOL_SCALE = 2e-4, 2e-5
