@@ -13,9 +13,7 @@ Run `python benches/char_transformer.py` (or `make bench`).
 """
 
 import json
-import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -25,7 +23,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # the checkout this file belongs to, before an installed copy
 
 from benches import char_step, workloads  # noqa: E402
-from benches.memory import ENVIRONMENT  # noqa: E402
+from benches.memory import run_worker  # noqa: E402
 
 COLUMNS = ("numpy", "torch", "PyTorch")
 REFERENCE = "PyTorch"
@@ -103,15 +101,7 @@ def table(results: dict) -> str:
 
 
 def main() -> dict:
-    output = subprocess.run(
-        [sys.executable, __file__, "--measure"],
-        check=True,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, **ENVIRONMENT, "PYTHONPATH": str(ROOT)},
-    ).stdout
-    results = json.loads(output.splitlines()[-1])
+    results = run_worker(__file__)
     print(table(results))
     return results
 

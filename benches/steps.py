@@ -18,8 +18,6 @@ Run `python benches/steps.py` (or `make bench`).
 """
 
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -27,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # the checkout this file belongs to, before an installed copy
 
-from benches.memory import ENVIRONMENT  # noqa: E402
+from benches.memory import run_worker  # noqa: E402
 from benches.workloads import BenchMismatch  # noqa: E402
 
 CONV_X, CONV_OUT = (64, 16, 14, 14), 32
@@ -249,15 +247,7 @@ def table(results: dict) -> str:
 def main(rows=tuple(TARGETS)) -> dict:
     results = {}
     for row in rows:  # one subprocess per row: one row's allocations do not weigh on the next
-        output = subprocess.run(
-            [sys.executable, __file__, "--measure", row],
-            check=True,
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            env={**os.environ, **ENVIRONMENT, "PYTHONPATH": str(ROOT)},
-        ).stdout
-        results[row] = json.loads(output.splitlines()[-1])
+        results[row] = run_worker(__file__, row)
     print(table(results))
     return results
 
