@@ -101,14 +101,8 @@ def mlp_columns(problem, torch) -> dict:
 # -- the digits CNN --------------------------------------------------------------------------
 
 
-def train_step(model, opt, x, y, lr):
-    loss = cross_entropy(model(x), y)
-    opt.step(model, loss.backward(), lr=lr)
-    return loss
-
-
 def cnn_columns(torch) -> dict:
-    from examples.digits_cnn import DigitsCNN, torch_model
+    from examples.digits_cnn import DigitsCNN, step_loss, torch_model
 
     device = Device.numpy().autodiff()
     rng = np.random.default_rng(0)
@@ -123,18 +117,18 @@ def cnn_columns(torch) -> dict:
 
     eager_model, captured_model = model(), model()
     eager_opt, captured_opt = optim.Adam(3e-3), optim.Adam(3e-3)
-    captured = capture(train_step)
+    captured = capture(step_loss)
     net = torch_model(eager_model) if torch is not None else None
-    first = train_step(eager_model, eager_opt, x, y, 3e-3).to_numpy()
+    first = step_loss(eager_model, eager_opt, 3e-3, x, y).to_numpy()
     for _ in range(3):  # the first step, the recording of a step with state, then a replay
-        if not np.array_equal(captured(captured_model, captured_opt, x, y, 3e-3).to_numpy(), first):
+        if not np.array_equal(captured(captured_model, captured_opt, 3e-3, x, y).to_numpy(), first):
             raise BenchMismatch("digits CNN: the captured step differs from the eager one")
-        first = train_step(eager_model, eager_opt, x, y, 3e-3).to_numpy()
-    namespace = {"step": train_step, "x": x, "y": y}
+        first = step_loss(eager_model, eager_opt, 3e-3, x, y).to_numpy()
+    namespace = {"step": step_loss, "x": x, "y": y}
     columns = {
-        "eager": Column("step(m, o, x, y, 3e-3)", {**namespace, "m": eager_model, "o": eager_opt}),
+        "eager": Column("step(m, o, 3e-3, x, y)", {**namespace, "m": eager_model, "o": eager_opt}),
         "captured": Column(
-            "step(m, o, x, y, 3e-3)",
+            "step(m, o, 3e-3, x, y)",
             {**namespace, "step": captured, "m": captured_model, "o": captured_opt},
         ),
     }
@@ -171,10 +165,10 @@ def transformer_columns(torch, batch: int = char_step.BATCH, context: int = char
     )
     device = eager_model.devices()[0]
     x, y = (Tensor.from_data(a, device=device) for a in (inputs, targets))
-    captured = capture(example.optimize)
+    captured = capture(example.step_loss)
     losses = {"eager": []}
     for _ in range(3):  # the first step, the recording of a step with state, then a replay
-        eager = example.optimize(eager_model, eager_opt, args.lr, x, y).to_numpy()
+        eager = example.step_loss(eager_model, eager_opt, args.lr, x, y).to_numpy()
         if not np.array_equal(
             captured(captured_model, captured_opt, args.lr, x, y).to_numpy(), eager
         ):
@@ -184,7 +178,7 @@ def transformer_columns(torch, batch: int = char_step.BATCH, context: int = char
     statement = "step(m, o, lr, x, y)"
     columns = {
         "eager": Column(
-            statement, {**namespace, "step": example.optimize, "m": eager_model, "o": eager_opt}
+            statement, {**namespace, "step": example.step_loss, "m": eager_model, "o": eager_opt}
         ),
         "captured": Column(
             statement, {**namespace, "step": captured, "m": captured_model, "o": captured_opt}

@@ -54,7 +54,7 @@ def transformer_columns():
     """column -> (step thunk, on torch), each from the same initial weights and batch; AdamW
     with per-parameter clipping."""
     from benches import char_step
-    from examples.char_transformer import optimize, torch_train_step
+    from examples.char_transformer import step_loss, torch_train_step
     from generated import Tensor
 
     args = char_step.arguments()
@@ -66,7 +66,7 @@ def transformer_columns():
         device = model.devices()[0]
         x, y = (Tensor.from_data(a, device=device) for a in (inputs, targets))
         columns[name] = (
-            lambda m=model, o=opt, x=x, y=y: optimize(m, o, args.lr, x, y),
+            lambda m=model, o=opt, x=x, y=y: step_loss(m, o, args.lr, x, y),
             backend == "torch",
         )
     net, opt = char_step.theirs(args)

@@ -132,7 +132,7 @@ def loss_of(model, inputs, targets):
     return cross_entropy(logits.reshape([batch * seq, vocab]), targets.reshape([batch * seq]))
 
 
-def optimize(model, opt, lr, inputs, targets):
+def step_loss(model, opt, lr, inputs, targets):
     """One training step on tensors; returns the loss tensor. It reads no value, so it can be
     captured (`burnpy.capture`)."""
     loss = loss_of(model, inputs, targets)
@@ -144,7 +144,7 @@ def train_step(model, opt, lr, inputs, targets) -> float:
     device = model.embedding.weight.device()
     inputs = Tensor.from_data(inputs, device=device)
     targets = Tensor.from_data(targets, device=device)
-    return optimize(model, opt, lr, inputs, targets).item()
+    return step_loss(model, opt, lr, inputs, targets).item()
 
 
 def validation_loss(model, corpus, args, batch_size=128) -> float:
