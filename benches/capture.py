@@ -15,7 +15,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")  # before numpy loads its BLAS
 
 import numpy as np  # noqa: E402
 
-from benches import char_step, workloads  # noqa: E402
+from benches import char_step, ours, workloads  # noqa: E402
 from benches.timing import Column, measure  # noqa: E402
 from benches.workloads import BenchMismatch  # noqa: E402
 from burnpy import capture, optim  # noqa: E402
@@ -39,23 +39,11 @@ def _torch():
 # -- the MLP ---------------------------------------------------------------------------------
 
 
-def mlp_step(x, labels, params):
-    """Forward + backward: the loss and the gradients of the parameters."""
-    W1, b1, W2, b2, W3, b3 = params
-    h1 = (x @ W1 + b1).relu()
-    h2 = (h1 @ W2 + b2).relu()
-    loss = (h2 @ W3 + b3).log_softmax(1).gather(1, labels).mean().neg()
-    grads = loss.backward()
-    return loss, [p.grad(grads) for p in params]
-
-
 def mlp_columns(problem, torch) -> dict:
-    device = Device.numpy().autodiff()
-    x = Tensor.from_data(problem.x, device=device)
-    labels = Tensor.from_data(problem.labels.reshape(-1, 1), device=device)
-    params = [Tensor.from_data(p, device=device).require_grad() for p in problem.params]
-    captured = capture(mlp_step)
-    eager_loss, eager_grads = mlp_step(x, labels, params)
+    mlp = ours.MLP(problem, Device.numpy())
+    x, labels, params = mlp.x, mlp.labels, mlp.params
+    captured = capture(ours.mlp_step)
+    eager_loss, eager_grads = ours.mlp_step(x, labels, params)
     for _ in range(2):  # the recording, then a replay
         loss, grads = captured(x, labels, params)
         same = np.array_equal(loss.to_numpy(), eager_loss.to_numpy()) and all(
@@ -75,7 +63,7 @@ def mlp_columns(problem, torch) -> dict:
         "numpy": workloads.numpy_mlp_column(problem),
         "eager": Column(
             "step(x, labels, params)",
-            {"step": mlp_step, "x": x, "labels": labels, "params": params},
+            {"step": ours.mlp_step, "x": x, "labels": labels, "params": params},
         ),
         "captured": Column(
             "step(x, labels, params)",

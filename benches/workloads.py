@@ -51,11 +51,6 @@ class MLPProblem:
     def batch(self) -> int:
         return self.x.shape[0]
 
-    def onehot(self) -> np.ndarray:
-        out = np.zeros((self.batch, self.params[-1].shape[0]), dtype=self.x.dtype)
-        out[np.arange(self.batch), self.labels] = 1
-        return out
-
 
 def mlp_problem(batch: int, sizes=MLP_SIZES, dtype=np.float32, seed: int = 0) -> MLPProblem:
     """Weights drawn like torch.nn.Linear's (uniform in +-1/sqrt(fan_in)); the same seed gives
