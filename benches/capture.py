@@ -90,7 +90,7 @@ def mlp_columns(problem, torch) -> dict:
 
 
 def cnn_columns(torch) -> dict:
-    from examples.digits_cnn import DigitsCNN, step_loss, torch_model
+    from examples.digits_cnn import make_model, step_loss, torch_model
 
     device = Device.numpy().autodiff()
     rng = np.random.default_rng(0)
@@ -99,11 +99,7 @@ def cnn_columns(torch) -> dict:
     x = Tensor.from_data(images, device=device)
     y = Tensor.from_data(targets, device=device)
 
-    def model():
-        Device.numpy().seed(0)
-        return DigitsCNN(Device.numpy()).to_device(device)
-
-    eager_model, captured_model = model(), model()
+    eager_model, captured_model = make_model(device, 0), make_model(device, 0)
     eager_opt, captured_opt = optim.Adam(3e-3), optim.Adam(3e-3)
     captured = capture(step_loss)
     net = torch_model(eager_model) if torch is not None else None
@@ -124,7 +120,7 @@ def cnn_columns(torch) -> dict:
         topt = torch.optim.Adam(net.parameters(), lr=3e-3, eps=1e-5)
         tx, ty = torch.from_numpy(images), torch.from_numpy(targets)
         expected = torch.nn.functional.cross_entropy(net(tx), ty).item()
-        ours = cross_entropy(model()(x), y).item()
+        ours = cross_entropy(make_model(device, 0)(x), y).item()
         workloads.check_losses({"digits CNN, eager": [ours], "PyTorch": [expected]})
 
         def torch_step():

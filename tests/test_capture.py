@@ -12,7 +12,7 @@ import pytest
 from burnpy import capture, nn, optim
 from burnpy.nn.functional import cross_entropy
 from examples import digits_cnn as example
-from examples.digits_cnn import DigitsCNN, step_loss
+from examples.digits_cnn import make_model, step_loss
 from generated import Device, Tensor
 from generated.backends import BACKENDS
 from runtime.backends import backend_for
@@ -102,11 +102,7 @@ def test_training_loop_ends_with_the_eager_loops_parameters(backend, checkpointi
 def test_digits_cnn_step_is_bit_identical(backend, checkpointing):
     device = autodiff_device(backend, checkpointing)
 
-    def model():
-        Device.numpy().seed(0)
-        return DigitsCNN(Device.numpy()).to_device(device)
-
-    eager_model, captured_model = model(), model()
+    eager_model, captured_model = make_model(device, 0), make_model(device, 0)
     eager_opt, captured_opt = optim.Adam(3e-3), optim.Adam(3e-3)
     step = capture(step_loss)
     for x, y in batches(device, (4, 1, 8, 8), 10, 3):
