@@ -13,9 +13,7 @@ Run `python benches/char_transformer.py` (or `make bench`).
 """
 
 import json
-import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -24,64 +22,42 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # the checkout this file belongs to, before an installed copy
 
-from benches.memory import ENVIRONMENT  # noqa: E402
+from benches import char_step, workloads  # noqa: E402
+from benches.memory import run_worker  # noqa: E402
 
 COLUMNS = ("numpy", "torch", "PyTorch")
 REFERENCE = "PyTorch"
 ROUNDS = 9
 STEPS_PER_ROUND = 5
 CHECK_STEPS = 3
-LOSS_RTOL = 1e-4  # float32 losses after a few AdamW steps of differently ordered arithmetic
 
 
-class BenchMismatch(AssertionError):
-    pass
-
-
-def trainer(column: str, args, corpus):
+def trainer(column: str, args):
     """(step, model, optimiser, batches) of one column, from the initial weights of
-    `args.seed`."""
+    `args.seed`: the example's own training step, on numpy batches."""
     from examples import char_transformer as example
 
-    batches = corpus.batches(args.batch_size, args.context, args.seed)
     if column == REFERENCE:
-        net = example.torch_model(
-            example.make_model(len(corpus.chars), args, example.Device.numpy())
-        )
-        return example.torch_train_step, net, example.torch_optimizer(args, net), batches
-    device = example.make_device(column, checkpointing=False)
-    model = example.make_model(len(corpus.chars), args, device)
-    return example.train_step, model, example.optimizer(args), batches
+        net, opt = char_step.theirs(args)
+        return example.torch_train_step, net, opt, char_step.batches(args)
+    model, opt = char_step.ours(column, args)
+    return example.train_step, model, opt, char_step.batches(args)
 
 
-def first_losses(column, args, corpus) -> list:
-    step, model, opt, batches = trainer(column, args, corpus)
+def first_losses(column, args) -> list:
+    step, model, opt, batches = trainer(column, args)
     return [step(model, opt, args.lr, *next(batches)) for _ in range(CHECK_STEPS)]
-
-
-def check(losses: dict) -> None:
-    expected = losses[REFERENCE]
-    for column, got in losses.items():
-        for index, (a, b) in enumerate(zip(got, expected)):
-            if abs(a - b) > LOSS_RTOL * abs(b):
-                raise BenchMismatch(
-                    f"{column}: loss of step {index + 1} is {a:.7f}, PyTorch's {b:.7f}"
-                )
 
 
 def measure() -> dict:
     """In the worker: check and time every column; returns the results."""
     import torch
 
-    from examples import char_transformer as example
-
     torch.set_num_threads(1)
-    args = example.parse([])
-    corpus = example.Corpus(example.load_text())
-    losses = {column: first_losses(column, args, corpus) for column in COLUMNS}
-    check(losses)
+    args = char_step.arguments()
+    workloads.check_losses({column: first_losses(column, args) for column in COLUMNS}, REFERENCE)
 
-    runs = {column: trainer(column, args, corpus) for column in COLUMNS}
+    runs = {column: trainer(column, args) for column in COLUMNS}
 
     def steps(column) -> float:
         step, model, opt, batches = runs[column]
@@ -125,15 +101,7 @@ def table(results: dict) -> str:
 
 
 def main() -> dict:
-    output = subprocess.run(
-        [sys.executable, __file__, "--measure"],
-        check=True,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, **ENVIRONMENT, "PYTHONPATH": str(ROOT)},
-    ).stdout
-    results = json.loads(output.splitlines()[-1])
+    results = run_worker(__file__)
     print(table(results))
     return results
 

@@ -199,16 +199,22 @@ ENVIRONMENT = {
 }
 
 
-def measure_in_subprocess(workload: str, column: str) -> dict:
+def run_worker(script, *args):
+    """`python script --measure *args` under ENVIRONMENT, this checkout first on the path; the
+    JSON its last line of output holds."""
     output = subprocess.run(
-        [sys.executable, __file__, "--measure", workload, column],
+        [sys.executable, str(script), "--measure", *args],
         check=True,
         capture_output=True,
         text=True,
         cwd=ROOT,
-        env={**os.environ, **ENVIRONMENT},
+        env={**os.environ, **ENVIRONMENT, "PYTHONPATH": str(ROOT)},
     ).stdout
     return json.loads(output.splitlines()[-1])
+
+
+def measure_in_subprocess(workload: str, column: str) -> dict:
+    return run_worker(__file__, workload, column)
 
 
 TARGETS = {  # (workload, ratio) -> the most it may be

@@ -7,13 +7,6 @@ from benches import workloads
 from benches.timing import Column
 from generated import Device, Tensor
 
-# The softmax cross-entropy. PyTorch's column uses its fused F.cross_entropy; ours uses the
-# catalogue's fused ops as soon as the catalogue has them (burn: `log_softmax(tensor, dim)` in
-# burn::tensor::activation, `tensor.gather(dim, indices)`). Until then the loss is composed from
-# primitives, with no max shift (the catalogue has no max_dim yet; these logits stay far below
-# exp's float32 overflow, and the honesty check compares against raw numpy's shifted version).
-FUSED_LOSS = hasattr(Tensor, "log_softmax") and hasattr(Tensor, "gather")
-
 
 def strategies(device: Device) -> dict:
     """The three devices a per-op row runs on, by column name."""
@@ -45,34 +38,29 @@ def op_column(op: str, device: Device, a, b) -> Column:
     return Column(workloads.OPS[op][1], op_namespace(device, a, b))
 
 
+def mlp_step(x, labels, params):
+    """The MLP's forward + backward: the mean softmax cross-entropy (log_softmax + gather, as
+    PyTorch's fused F.cross_entropy) and the gradients of the params."""
+    W1, b1, W2, b2, W3, b3 = params
+    h1 = (x @ W1 + b1).relu()
+    h2 = (h1 @ W2 + b2).relu()
+    loss = (h2 @ W3 + b3).log_softmax(1).gather(1, labels).mean().neg()
+    grads = loss.backward()
+    return loss, [p.grad(grads) for p in params]
+
+
 class MLP:
     """The MLP step on an autodiff device: the data are untracked leaves, the params Grad leaves."""
 
     def __init__(self, problem: workloads.MLPProblem, device: Device):
         device = device.autodiff()
-        self.batch = problem.batch
         self.x = Tensor.from_data(problem.x, device=device)
-        self.onehot = Tensor.from_data(problem.onehot(), device=device)
         self.labels = Tensor.from_data(problem.labels.reshape(-1, 1), device=device)
         self.params = [Tensor.from_data(p, device=device).require_grad() for p in problem.params]
 
-    def loss(self):
-        W1, b1, W2, b2, W3, b3 = self.params
-        h1 = (self.x @ W1 + b1).relu()
-        h2 = (h1 @ W2 + b2).relu()
-        return self.cross_entropy(h2 @ W3 + b3)
-
-    def cross_entropy(self, logits):
-        if FUSED_LOSS:
-            return logits.log_softmax(1).gather(1, self.labels).mean().neg()
-        log_probs = logits - logits.exp().sum_dim(1).log()
-        return (log_probs * self.onehot).sum() * (-1.0 / self.batch)
-
     def step(self):
         """Forward + backward; returns the loss and the params' gradients (plain tensors)."""
-        loss = self.loss()
-        grads = loss.backward()
-        return loss, [p.grad(grads) for p in self.params]
+        return mlp_step(self.x, self.labels, self.params)
 
     def step_numpy(self):
         loss, grads = self.step()

@@ -243,8 +243,7 @@ def main() -> None:
     print(f"\ntargets met: {met}/{len(table.targets)}")
     print(
         f"\nnumpy {np.__version__}, {os.cpu_count()} cpus; PyTorch: "
-        f"{worker['torch'] if worker else no_torch}; our loss: "
-        f"{'log_softmax + gather' if ours.FUSED_LOSS else 'composed (exp, sum_dim, log, one-hot mul)'}"
+        f"{worker['torch'] if worker else no_torch}; our loss: log_softmax + gather"
     )
     others = load.share(time.perf_counter() - started)
     if others is not None:

@@ -2,10 +2,10 @@
 
 Rows, float32, one thread (numpy's BLAS and torch's pool), in one subprocess:
 
-- a small char-level transformer: 2 pre-norm blocks, d 64, 4 heads, context 64, batch 16,
-  vocabulary 65; forward, cross-entropy, backward, and an AdamW step with per-parameter
-  gradient clipping. Ours on the NumPy and on the Torch backend, built with the public API from
-  the same initial weights as the PyTorch model;
+- the char-level transformer of examples/char_transformer.py (benches/char_step.py): 2 pre-norm
+  blocks, d 64, 4 heads, context 64, batch 16, its 103 characters; forward, cross-entropy,
+  backward, and an AdamW step with per-parameter gradient clipping. Ours on the NumPy and on
+  the Torch backend, from the same initial weights as its torch.nn twin;
 - the MLP 784-256-256-10 at batch 64, forward + backward, against the hand-written numpy step;
 - conv2d 3x3, [64, 16, 14, 14] -> 32 channels, padding 1, forward + backward (x, weight, bias);
 - layer_norm over the last dim of [64, 128, 256], forward + backward (x, gamma, beta).
@@ -18,8 +18,6 @@ Run `python benches/steps.py` (or `make bench`).
 """
 
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -27,10 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # the checkout this file belongs to, before an installed copy
 
-from benches.memory import ENVIRONMENT  # noqa: E402
+from benches.memory import run_worker  # noqa: E402
+from benches.workloads import BenchMismatch  # noqa: E402
 
-VOCAB, CONTEXT, BATCH, D_MODEL, HEADS, BLOCKS = 65, 64, 16, 64, 4, 2
-LR, WEIGHT_DECAY, CLIP_NORM = 1e-3, 1e-2, 1.0
 CONV_X, CONV_OUT = (64, 16, 14, 14), 32
 NORM_X = (64, 128, 256)
 REPEATS = 15
@@ -43,179 +40,40 @@ TARGETS = {
     "layer_norm": ("PyTorch", {"ours numpy": 1.5, "ours torch": None}),
 }
 TITLES = {
-    "transformer": f"transformer step, batch {BATCH}, context {CONTEXT}, d {D_MODEL}, AdamW",
+    "transformer": "char transformer step, batch 16, context 64, AdamW",
     "mlp": "MLP 784-256-256-10 fwd+bwd, batch 64",
     "conv2d": "conv2d 3x3 [64,16,14,14] -> 32 ch, fwd+bwd",
     "layer_norm": "layer_norm [64,128,256], fwd+bwd",
 }
 
 
-# -- the transformer, ours: one function builds it (public API) ---------------------------------
-
-
-def make_transformer(device, seed: int = 0):
-    """The model on an autodiff `device`: embeddings, BLOCKS pre-norm blocks (causal multi-head
-    attention, then a GELU MLP of width 4d), a final LayerNorm and the vocabulary head."""
-    from burnpy import nn
-    from generated import Tensor, module
-
-    class Block(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.norm_1 = nn.LayerNorm(D_MODEL, device=device)
-            self.query = nn.Linear(D_MODEL, D_MODEL, device=device)
-            self.key = nn.Linear(D_MODEL, D_MODEL, device=device)
-            self.value = nn.Linear(D_MODEL, D_MODEL, device=device)
-            self.out = nn.Linear(D_MODEL, D_MODEL, device=device)
-            self.norm_2 = nn.LayerNorm(D_MODEL, device=device)
-            self.up = nn.Linear(D_MODEL, 4 * D_MODEL, device=device)
-            self.down = nn.Linear(4 * D_MODEL, D_MODEL, device=device)
-
-        def heads(self, x):
-            batch, context, _ = x.shape
-            return x.reshape([batch, context, HEADS, D_MODEL // HEADS]).swap_dims(1, 2)
-
-        def forward(self, x):
-            batch, context, _ = x.shape
-            h = self.norm_1(x)
-            q, k, v = (self.heads(layer(h)) for layer in (self.query, self.key, self.value))
-            attended = module.attention(q, k, v, is_causal=True)
-            x = x + self.out(attended.swap_dims(1, 2).reshape([batch, context, D_MODEL]))
-            return x + self.down(self.up(self.norm_2(x)).gelu())
-
-    class Transformer(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.tokens = nn.Embedding(VOCAB, D_MODEL, device=device)
-            self.positions = nn.Embedding(CONTEXT, D_MODEL, device=device)
-            self.blocks = [Block() for _ in range(BLOCKS)]
-            self.norm = nn.LayerNorm(D_MODEL, device=device)
-            self.head = nn.Linear(D_MODEL, VOCAB, device=device)
-            self.position_ids = Tensor.arange(0, CONTEXT, device=device).reshape([1, CONTEXT])
-
-        def forward(self, tokens):
-            x = self.tokens(tokens) + self.positions(self.position_ids)
-            for block in self.blocks:
-                x = block(x)
-            return self.head(self.norm(x))
-
-    device.seed(seed)
-    return Transformer()
-
-
-def transformer_step(model, opt, tokens, targets):
-    """One training step; returns the loss as a float."""
-    from burnpy.nn.functional import cross_entropy
-
-    logits = model(tokens)
-    loss = cross_entropy(logits.reshape([BATCH * CONTEXT, VOCAB]), targets)
-    opt.step(model, loss.backward())
-    return loss.item()
-
-
-def torch_transformer(model):
-    """The same model in PyTorch, from `model`'s weights (ours are [d_in, d_out], torch's the
-    transpose)."""
-    import numpy as np
-    import torch
-    from torch import nn as tnn
-
-    def linear(ours):
-        layer = tnn.Linear(*ours.weight.shape)
-        layer.weight.data = torch.from_numpy(np.array(ours.weight.to_numpy().T))
-        layer.bias.data = torch.from_numpy(np.array(ours.bias.to_numpy()))
-        return layer
-
-    def layer_norm(ours):
-        layer = tnn.LayerNorm(D_MODEL, eps=ours.epsilon)
-        layer.weight.data = torch.from_numpy(np.array(ours.gamma.to_numpy()))
-        layer.bias.data = torch.from_numpy(np.array(ours.beta.to_numpy()))
-        return layer
-
-    def embedding(ours):
-        return tnn.Embedding.from_pretrained(
-            torch.from_numpy(np.array(ours.weight.to_numpy())), freeze=False
-        )
-
-    class Block(tnn.Module):
-        def __init__(self, ours):
-            super().__init__()
-            self.norm_1, self.norm_2 = layer_norm(ours.norm_1), layer_norm(ours.norm_2)
-            self.query, self.key, self.value = (
-                linear(ours.query),
-                linear(ours.key),
-                linear(ours.value),
-            )
-            self.out, self.up, self.down = linear(ours.out), linear(ours.up), linear(ours.down)
-
-        def heads(self, x):
-            batch, context, _ = x.shape
-            return x.reshape(batch, context, HEADS, D_MODEL // HEADS).transpose(1, 2)
-
-        def forward(self, x):
-            batch, context, _ = x.shape
-            h = self.norm_1(x)
-            q, k, v = (self.heads(layer(h)) for layer in (self.query, self.key, self.value))
-            attended = tnn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)
-            x = x + self.out(attended.transpose(1, 2).reshape(batch, context, D_MODEL))
-            return x + self.down(tnn.functional.gelu(self.up(self.norm_2(x))))
-
-    class Transformer(tnn.Module):
-        def __init__(self):
-            super().__init__()
-            self.tokens, self.positions = embedding(model.tokens), embedding(model.positions)
-            self.blocks = tnn.ModuleList([Block(b) for b in model.blocks])
-            self.norm, self.head = layer_norm(model.norm), linear(model.head)
-
-        def forward(self, tokens):
-            x = self.tokens(tokens) + self.positions.weight[: tokens.shape[1]]
-            for block in self.blocks:
-                x = block(x)
-            return self.head(self.norm(x))
-
-    return Transformer()
-
-
-def torch_transformer_step(net, opt, tokens, targets):
-    import torch
-
-    opt.zero_grad(set_to_none=True)
-    logits = net(tokens)
-    loss = torch.nn.functional.cross_entropy(logits.reshape(BATCH * CONTEXT, VOCAB), targets)
-    loss.backward()
-    for p in net.parameters():  # per-parameter clipping, as burn's optimisers clip
-        torch.nn.utils.clip_grad_norm_([p], CLIP_NORM)
-    opt.step()
-    return loss.item()
+# -- the transformer: examples/char_transformer.py's model and its PyTorch twin -------------------
 
 
 def transformer_columns():
-    """column -> (step thunk, on torch), each from the same initial weights and batch."""
-    import numpy as np
-    import torch
+    """column -> (step thunk, on torch), each from the same initial weights and batch; AdamW
+    with per-parameter clipping."""
+    from benches import char_step
+    from examples.char_transformer import step_loss, torch_train_step
+    from generated import Tensor
 
-    from burnpy import optim
-    from generated import Device, Tensor
-
-    rng = np.random.default_rng(0)
-    text = rng.integers(0, VOCAB, (BATCH, CONTEXT + 1))
-    reference = make_transformer(Device.numpy().autodiff())
+    args = char_step.arguments()
+    inputs, targets = next(char_step.batches(args))
+    clip = char_step.CLIP_NORM
     columns = {}
-    for name, backend in (("ours numpy", Device.numpy()), ("ours torch", Device.torch())):
-        device = backend.autodiff()
-        model = make_transformer(Device.numpy().autodiff()).to_device(device)
-        opt = optim.AdamW(LR, weight_decay=WEIGHT_DECAY, epsilon=1e-8, grad_clip_norm=CLIP_NORM)
-        tokens = Tensor.from_data(text[:, :-1], device=device)
-        targets = Tensor.from_data(text[:, 1:].reshape(-1), device=device)
+    for name, backend in (("ours numpy", "numpy"), ("ours torch", "torch")):
+        model, opt = char_step.ours(backend, args, clip)
+        device = model.devices()[0]
+        x, y = (Tensor.from_data(a, device=device) for a in (inputs, targets))
         columns[name] = (
-            lambda m=model, o=opt, t=tokens, y=targets: transformer_step(m, o, t, y),
-            name == "ours torch",
+            lambda m=model, o=opt, x=x, y=y: step_loss(m, o, args.lr, x, y),
+            backend == "torch",
         )
-    net = torch_transformer(reference)
-    opt = torch.optim.AdamW(net.parameters(), lr=LR, weight_decay=WEIGHT_DECAY, eps=1e-8)
-    tokens = torch.from_numpy(text[:, :-1])
-    targets = torch.from_numpy(text[:, 1:].reshape(-1))
-    columns["PyTorch"] = (lambda: torch_transformer_step(net, opt, tokens, targets), True)
+    net, opt = char_step.theirs(args)
+    columns["PyTorch"] = (
+        lambda: torch_train_step(net, opt, args.lr, inputs, targets, grad_clip_norm=clip),
+        True,
+    )
     return columns
 
 
@@ -299,10 +157,6 @@ def row_columns(row: str) -> dict:
 
 
 # -- checks: every column computes what the reference computes ----------------------------------
-
-
-class BenchMismatch(AssertionError):
-    pass
 
 
 def _flat(result) -> list:
@@ -393,15 +247,7 @@ def table(results: dict) -> str:
 def main(rows=tuple(TARGETS)) -> dict:
     results = {}
     for row in rows:  # one subprocess per row: one row's allocations do not weigh on the next
-        output = subprocess.run(
-            [sys.executable, __file__, "--measure", row],
-            check=True,
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            env={**os.environ, **ENVIRONMENT, "PYTHONPATH": str(ROOT)},
-        ).stdout
-        results[row] = json.loads(output.splitlines()[-1])
+        results[row] = run_worker(__file__, row)
     print(table(results))
     return results
 

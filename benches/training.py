@@ -19,9 +19,7 @@ Run `python benches/training.py` (or `make bench`).
 """
 
 import json
-import os
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
@@ -29,18 +27,14 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # the checkout this file belongs to, before an installed copy
 
-from benches.memory import ENVIRONMENT  # noqa: E402
+from benches import workloads  # noqa: E402
+from benches.memory import run_worker  # noqa: E402
 
 COLUMNS = ("numpy", "numpy Balanced", "torch", "torch Balanced", "PyTorch")
 REFERENCE = "PyTorch"
 ROUNDS = 15  # timed epochs per column, after one warm-up epoch
 CHECK_STEPS = 3
-LOSS_RTOL = 1e-4  # float32 losses after a few Adam steps of differently ordered arithmetic
 TARGET = ("numpy", 1.5)  # ours on NumPy: at most 1.5x PyTorch's seconds per epoch
-
-
-class BenchMismatch(AssertionError):
-    pass
 
 
 def trainer(column: str, args, train):
@@ -64,16 +58,6 @@ def first_losses(column, args, train) -> list:
     return [step(model, opt, scheduler.step(), *next(batches)) for _ in range(CHECK_STEPS)]
 
 
-def check(losses: dict) -> None:
-    expected = losses[REFERENCE]
-    for column, got in losses.items():
-        for index, (a, b) in enumerate(zip(got, expected)):
-            if abs(a - b) > LOSS_RTOL * abs(b):
-                raise BenchMismatch(
-                    f"{column}: loss of step {index + 1} is {a:.7f}, PyTorch's {b:.7f}"
-                )
-
-
 def measure() -> dict:
     """In the worker: check, time and measure every column; returns the results."""
     import torch
@@ -84,7 +68,7 @@ def measure() -> dict:
     args = example.parse([])
     train, _ = example.load_split(args.seed)
     losses = {column: first_losses(column, args, train) for column in COLUMNS}
-    check(losses)
+    workloads.check_losses(losses, REFERENCE)
 
     runs = {column: trainer(column, args, train) for column in COLUMNS}
 
@@ -149,15 +133,7 @@ def table(results: dict) -> str:
 
 
 def main() -> dict:
-    output = subprocess.run(
-        [sys.executable, __file__, "--measure"],
-        check=True,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, **ENVIRONMENT, "PYTHONPATH": str(ROOT)},
-    ).stdout
-    results = json.loads(output.splitlines()[-1])
+    results = run_worker(__file__)
     print(table(results))
     return results
 

@@ -51,11 +51,6 @@ class MLPProblem:
     def batch(self) -> int:
         return self.x.shape[0]
 
-    def onehot(self) -> np.ndarray:
-        out = np.zeros((self.batch, self.params[-1].shape[0]), dtype=self.x.dtype)
-        out[np.arange(self.batch), self.labels] = 1
-        return out
-
 
 def mlp_problem(batch: int, sizes=MLP_SIZES, dtype=np.float32, seed: int = 0) -> MLPProblem:
     """Weights drawn like torch.nn.Linear's (uniform in +-1/sqrt(fan_in)); the same seed gives
@@ -119,6 +114,21 @@ def assert_same(what: str, got, expected, rtol: float, atol_scale: float) -> Non
 
 class BenchMismatch(AssertionError):
     pass
+
+
+# float32 losses after a few optimiser steps of differently ordered arithmetic
+LOSS_RTOL = 1e-4
+
+
+def check_losses(losses: dict, reference: str = "PyTorch") -> None:
+    """Every column's losses, step by step, are the reference column's."""
+    expected = losses[reference]
+    for column, got in losses.items():
+        for index, (a, b) in enumerate(zip(got, expected, strict=True)):
+            if abs(a - b) > LOSS_RTOL * abs(b):
+                raise BenchMismatch(
+                    f"{column}: loss of step {index + 1} is {a:.7f}, {reference}'s {b:.7f}"
+                )
 
 
 # float32 tolerances: BLAS libraries sum in different orders; 784-long dot products in float32

@@ -121,8 +121,9 @@ def make_model(vocab, args, device) -> CharTransformer:
     return model.to_device(device)
 
 
-def optimizer(args):
-    return optim.AdamW(args.lr, weight_decay=args.weight_decay)
+def optimizer(args, grad_clip_norm=None):
+    """AdamW; `grad_clip_norm` clips each parameter's gradient to that L2 norm first."""
+    return optim.AdamW(args.lr, weight_decay=args.weight_decay, grad_clip_norm=grad_clip_norm)
 
 
 def loss_of(model, inputs, targets):
@@ -131,13 +132,19 @@ def loss_of(model, inputs, targets):
     return cross_entropy(logits.reshape([batch * seq, vocab]), targets.reshape([batch * seq]))
 
 
+def step_loss(model, opt, lr, inputs, targets):
+    """One training step on tensors; returns the loss tensor. It reads no value, so it can be
+    captured (`burnpy.capture`)."""
+    loss = loss_of(model, inputs, targets)
+    opt.step(model, loss.backward(), lr=lr)
+    return loss
+
+
 def train_step(model, opt, lr, inputs, targets) -> float:
     device = model.embedding.weight.device()
     inputs = Tensor.from_data(inputs, device=device)
     targets = Tensor.from_data(targets, device=device)
-    loss = loss_of(model, inputs, targets)
-    opt.step(model, loss.backward(), lr=lr)
-    return loss.item()
+    return step_loss(model, opt, lr, inputs, targets).item()
 
 
 def validation_loss(model, corpus, args, batch_size=128) -> float:
@@ -281,12 +288,18 @@ def torch_loss(net, inputs, targets):
     )
 
 
-def torch_train_step(net, opt, lr, inputs, targets) -> float:
+def torch_train_step(net, opt, lr, inputs, targets, grad_clip_norm=None) -> float:
+    """`grad_clip_norm` clips each parameter's gradient on its own, as burn's optimisers do."""
+    import torch
+
     for group in opt.param_groups:
         group["lr"] = lr
     opt.zero_grad()
     loss = torch_loss(net, inputs, targets)
     loss.backward()
+    if grad_clip_norm is not None:
+        for parameter in net.parameters():
+            torch.nn.utils.clip_grad_norm_([parameter], grad_clip_norm)
     opt.step()
     return loss.item()
 

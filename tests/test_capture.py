@@ -12,7 +12,7 @@ import pytest
 from burnpy import capture, nn, optim
 from burnpy.nn.functional import cross_entropy
 from examples import digits_cnn as example
-from examples.digits_cnn import DigitsCNN
+from examples.digits_cnn import make_model, step_loss
 from generated import Device, Tensor
 from generated.backends import BACKENDS
 from runtime.backends import backend_for
@@ -50,12 +50,6 @@ def batches(device, shape, classes, count, seed=1):
     ]
 
 
-def train_step(model, opt, x, y, lr):
-    loss = cross_entropy(model(x), y)
-    opt.step(model, loss.backward(), lr=lr)
-    return loss
-
-
 def assert_same_training(model_a, opt_a, model_b, opt_b):
     """Equal parameters (require-grad leaves in both) and equal optimiser state, bit for bit."""
     for (name, a), (_, b) in zip(model_a.named_parameters(), model_b.named_parameters()):
@@ -91,11 +85,11 @@ def test_training_loop_ends_with_the_eager_loops_parameters(backend, checkpointi
     device = autodiff_device(backend, checkpointing)
     eager_model, captured_model = mlp(device), mlp(device)
     eager_opt, captured_opt = OPTIMISERS[optimiser](), OPTIMISERS[optimiser]()
-    step = capture(train_step)
+    step = capture(step_loss)
     for i, (x, y) in enumerate(batches(device, (6, 12), 5, 4)):
         lr = 0.05 / (i + 1)  # a new rate every step: an input, never re-recorded for
-        eager_loss = train_step(eager_model, eager_opt, x, y, lr)
-        captured_loss = step(captured_model, captured_opt, x, y, lr)
+        eager_loss = step_loss(eager_model, eager_opt, lr, x, y)
+        captured_loss = step(captured_model, captured_opt, lr, x, y)
         assert np.array_equal(eager_loss.to_numpy(), captured_loss.to_numpy()), i
         assert_same_training(eager_model, eager_opt, captured_model, captured_opt)
     # the first step (no optimiser state yet) and the others: two signatures, one recording each
@@ -108,16 +102,12 @@ def test_training_loop_ends_with_the_eager_loops_parameters(backend, checkpointi
 def test_digits_cnn_step_is_bit_identical(backend, checkpointing):
     device = autodiff_device(backend, checkpointing)
 
-    def model():
-        Device.numpy().seed(0)
-        return DigitsCNN(Device.numpy()).to_device(device)
-
-    eager_model, captured_model = model(), model()
+    eager_model, captured_model = make_model(device, 0), make_model(device, 0)
     eager_opt, captured_opt = optim.Adam(3e-3), optim.Adam(3e-3)
-    step = capture(train_step)
+    step = capture(step_loss)
     for x, y in batches(device, (4, 1, 8, 8), 10, 3):
-        eager = train_step(eager_model, eager_opt, x, y, 3e-3)
-        captured = step(captured_model, captured_opt, x, y, 3e-3)
+        eager = step_loss(eager_model, eager_opt, 3e-3, x, y)
+        captured = step(captured_model, captured_opt, 3e-3, x, y)
         assert np.array_equal(eager.to_numpy(), captured.to_numpy())
     assert_same_training(eager_model, eager_opt, captured_model, captured_opt)
 
@@ -290,9 +280,9 @@ def test_fallback_runs_eagerly_and_warns_once():
 def test_source_names_values_after_ops_and_is_registered_for_tracebacks():
     device = Device.numpy().autodiff()
     model, opt = mlp(device), optim.Adam(1e-3)
-    step = capture(train_step)
+    step = capture(step_loss)
     ((x, y),) = batches(device, (2, 12), 5, 1)
-    step(model, opt, x, y, 1e-3)
+    step(model, opt, 1e-3, x, y)
     source = step.source()
     assert source == step.source(step.signatures[-1])
     assert "matmul_0 = float_matmul(" in source or "linear_0 = linear(" in source

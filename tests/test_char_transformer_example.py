@@ -6,7 +6,9 @@ import re
 
 import pytest
 
+from benches import char_step, workloads
 from benches import char_transformer as bench
+
 from examples import char_transformer as example
 from seq_check import needs_torch
 
@@ -63,10 +65,9 @@ def test_torch_device_with_checkpointing_trains_as_numpy_does(capsys):
 
 @needs_torch
 def test_bench_columns_agree_and_a_wrong_one_is_refused():
-    args = example.parse(["--batch-size", "2", "--context", "8"])
-    corpus = example.Corpus(example.load_text())
-    losses = {c: bench.first_losses(c, args, corpus) for c in bench.COLUMNS}
-    bench.check(losses)
+    args = char_step.arguments(batch_size=2, context=8)
+    losses = {c: bench.first_losses(c, args) for c in bench.COLUMNS}
+    workloads.check_losses(losses)
     losses["numpy"][1] *= 1.001
-    with pytest.raises(bench.BenchMismatch, match="numpy: loss of step 2"):
-        bench.check(losses)
+    with pytest.raises(workloads.BenchMismatch, match="numpy: loss of step 2"):
+        workloads.check_losses(losses)

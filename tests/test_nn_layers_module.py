@@ -9,6 +9,7 @@ import pytest
 
 from burnpy import nn
 from generated import Device, Tensor
+from seq_check import assert_parameter_gradients_match, to_float64
 
 pytest.importorskip("generated.module")
 
@@ -265,34 +266,11 @@ def test_gradients_of_every_parameter_match_finite_differences():
         nn.Linear(8, 3, device=ad),
         nn.LayerNorm(3, device=ad),
     )
-    model.to_device(Device.numpy())  # float64 copies of every parameter
-    model.map_parameters(lambda n, i, t: Tensor.from_data(t.to_numpy().astype(np.float64)))
-    model.to_device(ad)
+    model = to_float64(model, ad)
     x = Tensor.from_data(RNG.normal(size=(2, 1, 3, 3)), device=ad)
     weights = Tensor.from_data(RNG.normal(size=(2, 3)))
 
     def loss():
         return (model(x) * weights).sum()
 
-    grads = loss().backward()
-    eps = 1e-6
-    for name, param in model.named_parameters():
-        analytic = param.grad(grads).to_numpy()
-        base = param.to_numpy()
-        numeric = np.zeros_like(base)
-        for index in np.ndindex(base.shape):
-            values = []
-            for delta in (eps, -eps):
-                moved = base.copy()
-                moved[index] += delta
-                model.map_parameters(
-                    lambda n, i, t, moved=moved: (
-                        Tensor.from_data(moved, device=ad) if n == name else t
-                    )
-                )
-                values.append(loss().to_numpy()[0])
-            numeric[index] = (values[0] - values[1]) / (2 * eps)
-        model.map_parameters(
-            lambda n, i, t: Tensor.from_data(base, device=ad).require_grad() if n == name else t
-        )
-        np.testing.assert_allclose(analytic, numeric, rtol=1e-5, atol=1e-7, err_msg=name)
+    assert_parameter_gradients_match(model, loss, ad)
