@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=7bc247c8b12187a4 body=3bddbab70db44429
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=8863ba96d06ad940 body=ad6a836b2c92c895
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node (its
@@ -3719,6 +3719,32 @@ def record_ctc_loss(forward, BACKWARD, inner, balanced):
     return ctc_loss
 
 
+def record_cross_entropy_class_targets(forward, BACKWARD, inner, balanced):
+    def cross_entropy_class_targets(logits, targets):
+        logits_node = logits.node
+        logits_value = logits.primitive
+        out = forward(logits_value, targets)
+        order = logits_node.order
+        logits_tracked = logits_node.requirement is not NONE
+        if not logits_tracked or GRAD_MODE.paused:
+            return AutodiffTensor(out, untracked_node(order))
+        logits_held = (
+            logits_node if balanced and logits_node.properties is MEMORY_BOUND else logits_value
+        )
+        out_node = recorded_node(
+            parents=[logits_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[logits_node],
+            shapes=[logits_value.shape],
+            saved=(logits_held, targets),
+        )
+        return AutodiffTensor(out, out_node)
+
+    return cross_entropy_class_targets
+
+
 def record_rfft(forward, BACKWARD, inner, balanced):
     def rfft(signal, dim, n):
         signal_node = signal.node
@@ -4084,6 +4110,9 @@ RECORDERS = {
     "layer_norm": Recorders(record_layer_norm, ("input", "gamma", "epsilon")),
     "ctc_loss": Recorders(
         record_ctc_loss, ("log_probs", "targets", "input_lengths", "target_lengths", "blank")
+    ),
+    "cross_entropy_class_targets": Recorders(
+        record_cross_entropy_class_targets, ("logits", "targets")
     ),
     "rfft": Recorders(record_rfft, ("signal_shape", "dim", "n")),
     "irfft": Recorders(record_irfft, ("spectrum_re_shape", "dim", "n")),
