@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=89b6a3d26fcfdb41 body=496f1c1824548d56
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=0f864aa4c16f9847 body=5de49f97391c4ffe
 """What the Autodiff decorator needs to know of each float op, from ops.yaml."""
 
 from runtime.autodiff.backend import AutodiffOp
@@ -259,6 +259,7 @@ AUTODIFF_OPS = (
         (0,),
         "record",
     ),
+    AutodiffOp("cross_entropy_class_targets", ("logits", "targets"), (0,), "record"),
     AutodiffOp("rfft", ("signal", "dim", "n"), (0,), "record", outputs=2),
     AutodiffOp("irfft", ("spectrum_re", "spectrum_im", "dim", "n"), (0, 1), "record"),
     AutodiffOp(

@@ -1,9 +1,9 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=76dc54e30d9551ee body=c2eac243529217cc
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=c70a2e6086231448 body=5323fbba552d085b
 """burn's ModuleOps as Python functions: `from generated import module`.
 
-Signatures as docs/design.md#module-functions describes them (burn's names; option structs as
-keyword arguments named like their fields). Each function checks its arguments (an int or N ints,
-a choice among burn's enum variants, non-zero strides, ...) and calls its dispatch function, which
+Signatures as reference/module-api.md fixes them (burn's names; option structs as keyword
+arguments named like their fields). Each function checks its arguments (an int or N ints, a
+choice among burn's enum variants, non-zero strides, ...) and calls its dispatch function, which
 routes and differentiates it like every other op.
 """
 
@@ -36,6 +36,7 @@ from generated.dispatch.module_ops import (
     batch_norm as _batch_norm,
     layer_norm as _layer_norm,
     ctc_loss as _ctc_loss,
+    cross_entropy_class_targets as _cross_entropy_class_targets,
     rfft as _rfft,
     irfft as _irfft,
     deform_conv2d as _deform_conv2d,
@@ -86,6 +87,7 @@ __all__ = [
     "batch_norm",
     "layer_norm",
     "ctc_loss",
+    "cross_entropy_class_targets",
     "rfft",
     "irfft",
     "deform_conv2d",
@@ -563,6 +565,15 @@ def ctc_loss(
         tensor_arg("ctc_loss", "input_lengths", input_lengths, INT),
         tensor_arg("ctc_loss", "target_lengths", target_lengths, INT),
         integer_arg("ctc_loss", "blank", blank),
+    )
+
+
+def cross_entropy_class_targets(logits: Tensor, targets: Tensor) -> Tensor:
+    """The mean over the batch of -log_softmax(logits)[i, targets[i]], a [1] tensor, from logits [batch, classes] and class indices [batch]; its gradient is (softmax - one-hot) / batch."""
+    logits = tensor_arg("cross_entropy_class_targets", "logits", logits, FLOAT)
+    check_dtype("cross_entropy_class_targets", logits.dtype, ("float32", "float64"))
+    return _cross_entropy_class_targets(
+        logits, tensor_arg("cross_entropy_class_targets", "targets", targets, INT)
     )
 
 

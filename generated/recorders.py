@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=e81cd810e9b89146 body=b5e79c8fa06e9675
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=8863ba96d06ad940 body=ad6a836b2c92c895
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node (its
@@ -2872,6 +2872,11 @@ def record_conv1d(forward, BACKWARD, inner, balanced):
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
         )
+        bias_held = (
+            bias_node
+            if balanced and bias is not None and bias_node.properties is MEMORY_BOUND
+            else bias_value
+        )
         inputs = [
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
@@ -2885,13 +2890,14 @@ def record_conv1d(forward, BACKWARD, inner, balanced):
             inputs=inputs,
             shapes=[x_value.shape, weight_value.shape, None if bias is None else bias_value.shape],
             saved=(
-                x_held if x_tracked or weight_tracked else None,
+                x_held,
                 weight_held if x_tracked or weight_tracked else None,
                 stride if x_tracked or weight_tracked else None,
                 padding if x_tracked or weight_tracked else None,
                 dilation if x_tracked or weight_tracked else None,
                 groups if x_tracked or weight_tracked else None,
                 padding_end if x_tracked or weight_tracked else None,
+                bias_held if bias_tracked else None,
             ),
         )
         return AutodiffTensor(out, out_node)
@@ -2924,6 +2930,11 @@ def record_conv2d(forward, BACKWARD, inner, balanced):
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
         )
+        bias_held = (
+            bias_node
+            if balanced and bias is not None and bias_node.properties is MEMORY_BOUND
+            else bias_value
+        )
         inputs = [
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
@@ -2937,13 +2948,14 @@ def record_conv2d(forward, BACKWARD, inner, balanced):
             inputs=inputs,
             shapes=[x_value.shape, weight_value.shape, None if bias is None else bias_value.shape],
             saved=(
-                x_held if x_tracked or weight_tracked else None,
+                x_held,
                 weight_held if x_tracked or weight_tracked else None,
                 stride if x_tracked or weight_tracked else None,
                 padding if x_tracked or weight_tracked else None,
                 dilation if x_tracked or weight_tracked else None,
                 groups if x_tracked or weight_tracked else None,
                 padding_end if x_tracked or weight_tracked else None,
+                bias_held if bias_tracked else None,
             ),
         )
         return AutodiffTensor(out, out_node)
@@ -2976,6 +2988,11 @@ def record_conv3d(forward, BACKWARD, inner, balanced):
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
         )
+        bias_held = (
+            bias_node
+            if balanced and bias is not None and bias_node.properties is MEMORY_BOUND
+            else bias_value
+        )
         inputs = [
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
@@ -2989,13 +3006,14 @@ def record_conv3d(forward, BACKWARD, inner, balanced):
             inputs=inputs,
             shapes=[x_value.shape, weight_value.shape, None if bias is None else bias_value.shape],
             saved=(
-                x_held if x_tracked or weight_tracked else None,
+                x_held,
                 weight_held if x_tracked or weight_tracked else None,
                 stride if x_tracked or weight_tracked else None,
                 padding if x_tracked or weight_tracked else None,
                 dilation if x_tracked or weight_tracked else None,
                 groups if x_tracked or weight_tracked else None,
                 padding_end if x_tracked or weight_tracked else None,
+                bias_held if bias_tracked else None,
             ),
         )
         return AutodiffTensor(out, out_node)
@@ -3028,6 +3046,11 @@ def record_conv_transpose1d(forward, BACKWARD, inner, balanced):
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
         )
+        bias_held = (
+            bias_node
+            if balanced and bias is not None and bias_node.properties is MEMORY_BOUND
+            else bias_value
+        )
         inputs = [
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
@@ -3047,7 +3070,8 @@ def record_conv_transpose1d(forward, BACKWARD, inner, balanced):
                 padding_out if x_tracked or weight_tracked else None,
                 dilation if x_tracked or weight_tracked else None,
                 groups if x_tracked or weight_tracked else None,
-                x_held if weight_tracked else None,
+                x_held if weight_tracked or bias_tracked else None,
+                bias_held if bias_tracked else None,
             ),
         )
         return AutodiffTensor(out, out_node)
@@ -3080,6 +3104,11 @@ def record_conv_transpose2d(forward, BACKWARD, inner, balanced):
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
         )
+        bias_held = (
+            bias_node
+            if balanced and bias is not None and bias_node.properties is MEMORY_BOUND
+            else bias_value
+        )
         inputs = [
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
@@ -3099,7 +3128,8 @@ def record_conv_transpose2d(forward, BACKWARD, inner, balanced):
                 padding_out if x_tracked or weight_tracked else None,
                 dilation if x_tracked or weight_tracked else None,
                 groups if x_tracked or weight_tracked else None,
-                x_held if weight_tracked else None,
+                x_held if weight_tracked or bias_tracked else None,
+                bias_held if bias_tracked else None,
             ),
         )
         return AutodiffTensor(out, out_node)
@@ -3132,6 +3162,11 @@ def record_conv_transpose3d(forward, BACKWARD, inner, balanced):
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
         )
+        bias_held = (
+            bias_node
+            if balanced and bias is not None and bias_node.properties is MEMORY_BOUND
+            else bias_value
+        )
         inputs = [
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
@@ -3151,7 +3186,8 @@ def record_conv_transpose3d(forward, BACKWARD, inner, balanced):
                 padding_out if x_tracked or weight_tracked else None,
                 dilation if x_tracked or weight_tracked else None,
                 groups if x_tracked or weight_tracked else None,
-                x_held if weight_tracked else None,
+                x_held if weight_tracked or bias_tracked else None,
+                bias_held if bias_tracked else None,
             ),
         )
         return AutodiffTensor(out, out_node)
@@ -3683,6 +3719,32 @@ def record_ctc_loss(forward, BACKWARD, inner, balanced):
     return ctc_loss
 
 
+def record_cross_entropy_class_targets(forward, BACKWARD, inner, balanced):
+    def cross_entropy_class_targets(logits, targets):
+        logits_node = logits.node
+        logits_value = logits.primitive
+        out = forward(logits_value, targets)
+        order = logits_node.order
+        logits_tracked = logits_node.requirement is not NONE
+        if not logits_tracked or GRAD_MODE.paused:
+            return AutodiffTensor(out, untracked_node(order))
+        logits_held = (
+            logits_node if balanced and logits_node.properties is MEMORY_BOUND else logits_value
+        )
+        out_node = recorded_node(
+            parents=[logits_node.id],
+            order=order + 1,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[logits_node],
+            shapes=[logits_value.shape],
+            saved=(logits_held, targets),
+        )
+        return AutodiffTensor(out, out_node)
+
+    return cross_entropy_class_targets
+
+
 def record_rfft(forward, BACKWARD, inner, balanced):
     def rfft(signal, dim, n):
         signal_node = signal.node
@@ -3987,25 +4049,28 @@ RECORDERS = {
     "embedding": Recorders(record_embedding, ("weights", "indices")),
     "linear": Recorders(record_linear, ("weight", "input")),
     "conv1d": Recorders(
-        record_conv1d, ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end")
+        record_conv1d,
+        ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end", "bias"),
     ),
     "conv2d": Recorders(
-        record_conv2d, ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end")
+        record_conv2d,
+        ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end", "bias"),
     ),
     "conv3d": Recorders(
-        record_conv3d, ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end")
+        record_conv3d,
+        ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end", "bias"),
     ),
     "conv_transpose1d": Recorders(
         record_conv_transpose1d,
-        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x"),
+        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x", "bias"),
     ),
     "conv_transpose2d": Recorders(
         record_conv_transpose2d,
-        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x"),
+        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x", "bias"),
     ),
     "conv_transpose3d": Recorders(
         record_conv_transpose3d,
-        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x"),
+        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x", "bias"),
     ),
     "unfold4d": Recorders(
         record_unfold4d, ("x_shape", "kernel_size", "stride", "padding", "dilation")
@@ -4045,6 +4110,9 @@ RECORDERS = {
     "layer_norm": Recorders(record_layer_norm, ("input", "gamma", "epsilon")),
     "ctc_loss": Recorders(
         record_ctc_loss, ("log_probs", "targets", "input_lengths", "target_lengths", "blank")
+    ),
+    "cross_entropy_class_targets": Recorders(
+        record_cross_entropy_class_targets, ("logits", "targets")
     ),
     "rfft": Recorders(record_rfft, ("signal_shape", "dim", "n")),
     "irfft": Recorders(record_irfft, ("spectrum_re_shape", "dim", "n")),

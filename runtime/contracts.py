@@ -308,6 +308,15 @@ def _ctc(args):
     return None
 
 
+def _class_targets(args):
+    logits, targets = _shape(args["logits"]), _shape(args["targets"])
+    if len(logits) != 2 or targets != logits[:1]:
+        return (
+            f"`logits` must be [batch, classes] and `targets` [batch], got {logits} and {targets}"
+        )
+    return None
+
+
 def _same_shape(args):
     (a_name, a), (b_name, b), *_ = _tensors(args)
     if _shape(a) != _shape(b):
@@ -335,5 +344,6 @@ CONTRACTS = {
     "last_dim": _last_dim,
     "attention": _attention,
     "ctc": _ctc,
+    "class_targets": _class_targets,
     "same_shape": _same_shape,
 }

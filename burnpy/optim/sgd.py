@@ -41,6 +41,7 @@ class SGD(Optimizer):
         if state is None:
             velocity = grad
         else:
-            velocity = grad * (1.0 - self.dampening) + state["velocity"] * self.momentum
+            undamped = grad if self.dampening == 0.0 else grad * (1.0 - self.dampening)
+            velocity = undamped + state["velocity"] * self.momentum
         grad = velocity * self.momentum + grad if self.nesterov else velocity
         return param - grad * lr, {"velocity": velocity}

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=8621f93cb5d992fb body=14e798dbecda4318
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=19cff1d9d4482edd body=2fa49dbf4e5a13a9
 """The module ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -58,6 +58,7 @@ __all__ = [
     "batch_norm",
     "layer_norm",
     "ctc_loss",
+    "cross_entropy_class_targets",
     "rfft",
     "irfft",
     "deform_conv2d",
@@ -1148,6 +1149,30 @@ def ctc_loss(
             input_lengths=input_lengths,
             target_lengths=target_lengths,
             blank=blank,
+        )
+        raise
+
+
+def cross_entropy_class_targets(logits: Tensor, targets: Tensor) -> Tensor:
+    """The mean over the batch of -log_softmax(logits)[i, targets[i]], a [1] tensor, from logits [batch, classes] and class indices [batch]; its gradient is (softmax - one-hot) / batch."""
+    try:
+        ctx = (
+            logits.context
+            if targets.context is logits.context
+            else logits.context.merge(targets.context)
+        )
+        B = getattr(BACKENDS, logits.kind.variant)
+        if ctx is DISABLED:
+            logits_ = logits.primitive if logits.kind is B.Float else logits.as_float()
+            targets_ = targets.primitive if targets.kind is B.Int else targets.as_int(logits)
+            return Tensor(B.Float, B.inner.cross_entropy_class_targets(logits_, targets_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        logits_ = logits.primitive if logits.kind is B.Autodiff else logits.lift(AD)
+        targets_ = targets.primitive if targets.kind is B.Int else targets.as_int(logits)
+        return Tensor(B.Autodiff, AD.cross_entropy_class_targets(logits_, targets_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "cross_entropy_class_targets", "class_targets", error, logits=logits, targets=targets
         )
         raise
 

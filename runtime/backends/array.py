@@ -8,6 +8,7 @@ from runtime.backends.kernels.attention import AttentionKernels
 from runtime.backends.kernels.conv import ConvKernels
 from runtime.backends.kernels.convert import ConvertKernels
 from runtime.backends.kernels.creation import CreationKernels
+from runtime.backends.kernels.cross_entropy import CrossEntropyKernels
 from runtime.backends.kernels.ctc import CtcKernels
 from runtime.backends.kernels.deform import DeformKernels
 from runtime.backends.kernels.fft import FftKernels
@@ -37,6 +38,7 @@ class ArrayBackend(
     InterpolateKernels,
     FftKernels,
     CtcKernels,
+    CrossEntropyKernels,
     DeformKernels,
     GridSampleKernels,
     LinearKernels,

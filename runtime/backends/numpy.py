@@ -88,6 +88,16 @@ class NumPyBackend(NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBa
             ACCUMULATE[update].at(target, index, values)
 
     # -- kernels numpy does its own way ---------------------------------------------------------
+    # cross-entropy's backward in place on its one fresh array: the one-hot is a subtraction at
+    # each row's target, not a [batch, classes] mask
+    @staticmethod
+    def cross_entropy_class_targets_backward(logits, targets, grad):
+        probs = np.exp(logits - logits.max(axis=1, keepdims=True))
+        probs /= probs.sum(axis=1, keepdims=True)
+        probs[np.arange(len(targets)), targets] -= 1
+        probs *= grad / max(len(targets), 1)
+        return probs
+
     # layer_norm's sums, one pass each with no temporary: BLAS's matrix-vector product with a
     # row of ones for plain sums (twice numpy's reduction over a short last dim), einsum for the
     # sums of products

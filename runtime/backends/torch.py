@@ -277,6 +277,18 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
         # (the bias only tells ATen the dtype and device of its gradient: gamma's are the same)
         return LAYER_NORM_BACKWARD(grad, input, shape, mean, rstd, gamma, gamma, list(wanted))
 
+    # -- cross-entropy: torch's log_softmax + nll_loss forward (its ignore_index, -100, is no
+    # class index), and the backward in place on its one fresh tensor
+    @staticmethod
+    def cross_entropy_class_targets(logits, targets):
+        return torch.nn.functional.cross_entropy(logits, targets.long()).reshape(1)
+
+    @staticmethod
+    def cross_entropy_class_targets_backward(logits, targets, grad):
+        probs = torch.softmax(logits, 1)
+        probs[torch.arange(len(targets)), targets] -= 1
+        return probs.mul_(grad / max(len(targets), 1))
+
     @staticmethod
     def _fill_where(array, condition, value):
         return array.masked_fill_(condition, value)

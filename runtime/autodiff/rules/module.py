@@ -1,5 +1,5 @@
 """Module-op rules, second half (burn's ModuleOps: interpolate, attention, batch_norm,
-layer_norm, ctc_loss, rfft, irfft, deform_conv2d). They call the backend's backward kernels, as
+layer_norm, ctc_loss, cross_entropy_class_targets, rfft, irfft, deform_conv2d). They call the backend's backward kernels, as
 burn-autodiff calls the `*_backward` trait methods.
 
 attention, deform_conv2d and irfft have one backward kernel computing every input's gradient
@@ -84,6 +84,9 @@ RULES = {
         lambda B, g, log_probs, targets, input_lengths, target_lengths, blank: (
             B.ctc_loss_backward(log_probs, targets, input_lengths, target_lengths, g, blank)
         ),
+    ),
+    "cross_entropy_class_targets": (
+        lambda B, g, logits, targets: B.cross_entropy_class_targets_backward(logits, targets, g),
     ),
     "rfft": (_rfft_signal,),
     "irfft": Joint(
