@@ -1,9 +1,9 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=c70a2e6086231448 body=5323fbba552d085b
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=1e3baacfe3bcd25f body=4f6dd75fbf53dd3f
 """burn's ModuleOps as Python functions: `from generated import module`.
 
-Signatures as reference/module-api.md fixes them (burn's names; option structs as keyword
-arguments named like their fields). Each function checks its arguments (an int or N ints, a
-choice among burn's enum variants, non-zero strides, ...) and calls its dispatch function, which
+Signatures as docs/design.md#module-functions describes them (burn's names; option structs as
+keyword arguments named like their fields). Each function checks its arguments (an int or N ints,
+a choice among burn's enum variants, non-zero strides, ...) and calls its dispatch function, which
 routes and differentiates it like every other op.
 """
 

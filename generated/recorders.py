@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=8863ba96d06ad940 body=ad6a836b2c92c895
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=156772bf2c15485c body=5202766e89ac6353
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node (its
@@ -2872,11 +2872,6 @@ def record_conv1d(forward, BACKWARD, inner, balanced):
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
         )
-        bias_held = (
-            bias_node
-            if balanced and bias is not None and bias_node.properties is MEMORY_BOUND
-            else bias_value
-        )
         inputs = [
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
@@ -2890,14 +2885,13 @@ def record_conv1d(forward, BACKWARD, inner, balanced):
             inputs=inputs,
             shapes=[x_value.shape, weight_value.shape, None if bias is None else bias_value.shape],
             saved=(
-                x_held,
+                x_held if x_tracked or weight_tracked else None,
                 weight_held if x_tracked or weight_tracked else None,
                 stride if x_tracked or weight_tracked else None,
                 padding if x_tracked or weight_tracked else None,
                 dilation if x_tracked or weight_tracked else None,
                 groups if x_tracked or weight_tracked else None,
                 padding_end if x_tracked or weight_tracked else None,
-                bias_held if bias_tracked else None,
             ),
         )
         return AutodiffTensor(out, out_node)
@@ -2930,11 +2924,6 @@ def record_conv2d(forward, BACKWARD, inner, balanced):
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
         )
-        bias_held = (
-            bias_node
-            if balanced and bias is not None and bias_node.properties is MEMORY_BOUND
-            else bias_value
-        )
         inputs = [
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
@@ -2948,14 +2937,13 @@ def record_conv2d(forward, BACKWARD, inner, balanced):
             inputs=inputs,
             shapes=[x_value.shape, weight_value.shape, None if bias is None else bias_value.shape],
             saved=(
-                x_held,
+                x_held if x_tracked or weight_tracked else None,
                 weight_held if x_tracked or weight_tracked else None,
                 stride if x_tracked or weight_tracked else None,
                 padding if x_tracked or weight_tracked else None,
                 dilation if x_tracked or weight_tracked else None,
                 groups if x_tracked or weight_tracked else None,
                 padding_end if x_tracked or weight_tracked else None,
-                bias_held if bias_tracked else None,
             ),
         )
         return AutodiffTensor(out, out_node)
@@ -2988,11 +2976,6 @@ def record_conv3d(forward, BACKWARD, inner, balanced):
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
         )
-        bias_held = (
-            bias_node
-            if balanced and bias is not None and bias_node.properties is MEMORY_BOUND
-            else bias_value
-        )
         inputs = [
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
@@ -3006,14 +2989,13 @@ def record_conv3d(forward, BACKWARD, inner, balanced):
             inputs=inputs,
             shapes=[x_value.shape, weight_value.shape, None if bias is None else bias_value.shape],
             saved=(
-                x_held,
+                x_held if x_tracked or weight_tracked else None,
                 weight_held if x_tracked or weight_tracked else None,
                 stride if x_tracked or weight_tracked else None,
                 padding if x_tracked or weight_tracked else None,
                 dilation if x_tracked or weight_tracked else None,
                 groups if x_tracked or weight_tracked else None,
                 padding_end if x_tracked or weight_tracked else None,
-                bias_held if bias_tracked else None,
             ),
         )
         return AutodiffTensor(out, out_node)
@@ -3046,11 +3028,6 @@ def record_conv_transpose1d(forward, BACKWARD, inner, balanced):
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
         )
-        bias_held = (
-            bias_node
-            if balanced and bias is not None and bias_node.properties is MEMORY_BOUND
-            else bias_value
-        )
         inputs = [
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
@@ -3070,8 +3047,7 @@ def record_conv_transpose1d(forward, BACKWARD, inner, balanced):
                 padding_out if x_tracked or weight_tracked else None,
                 dilation if x_tracked or weight_tracked else None,
                 groups if x_tracked or weight_tracked else None,
-                x_held if weight_tracked or bias_tracked else None,
-                bias_held if bias_tracked else None,
+                x_held if weight_tracked else None,
             ),
         )
         return AutodiffTensor(out, out_node)
@@ -3104,11 +3080,6 @@ def record_conv_transpose2d(forward, BACKWARD, inner, balanced):
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
         )
-        bias_held = (
-            bias_node
-            if balanced and bias is not None and bias_node.properties is MEMORY_BOUND
-            else bias_value
-        )
         inputs = [
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
@@ -3128,8 +3099,7 @@ def record_conv_transpose2d(forward, BACKWARD, inner, balanced):
                 padding_out if x_tracked or weight_tracked else None,
                 dilation if x_tracked or weight_tracked else None,
                 groups if x_tracked or weight_tracked else None,
-                x_held if weight_tracked or bias_tracked else None,
-                bias_held if bias_tracked else None,
+                x_held if weight_tracked else None,
             ),
         )
         return AutodiffTensor(out, out_node)
@@ -3162,11 +3132,6 @@ def record_conv_transpose3d(forward, BACKWARD, inner, balanced):
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
         )
-        bias_held = (
-            bias_node
-            if balanced and bias is not None and bias_node.properties is MEMORY_BOUND
-            else bias_value
-        )
         inputs = [
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
@@ -3186,8 +3151,7 @@ def record_conv_transpose3d(forward, BACKWARD, inner, balanced):
                 padding_out if x_tracked or weight_tracked else None,
                 dilation if x_tracked or weight_tracked else None,
                 groups if x_tracked or weight_tracked else None,
-                x_held if weight_tracked or bias_tracked else None,
-                bias_held if bias_tracked else None,
+                x_held if weight_tracked else None,
             ),
         )
         return AutodiffTensor(out, out_node)
@@ -4049,28 +4013,25 @@ RECORDERS = {
     "embedding": Recorders(record_embedding, ("weights", "indices")),
     "linear": Recorders(record_linear, ("weight", "input")),
     "conv1d": Recorders(
-        record_conv1d,
-        ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end", "bias"),
+        record_conv1d, ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end")
     ),
     "conv2d": Recorders(
-        record_conv2d,
-        ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end", "bias"),
+        record_conv2d, ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end")
     ),
     "conv3d": Recorders(
-        record_conv3d,
-        ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end", "bias"),
+        record_conv3d, ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end")
     ),
     "conv_transpose1d": Recorders(
         record_conv_transpose1d,
-        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x", "bias"),
+        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x"),
     ),
     "conv_transpose2d": Recorders(
         record_conv_transpose2d,
-        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x", "bias"),
+        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x"),
     ),
     "conv_transpose3d": Recorders(
         record_conv_transpose3d,
-        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x", "bias"),
+        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x"),
     ),
     "unfold4d": Recorders(
         record_unfold4d, ("x_shape", "kernel_size", "stride", "padding", "dilation")

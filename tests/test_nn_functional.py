@@ -178,3 +178,16 @@ def test_loss_gradients_match_finite_differences(loss):
     grad = x.grad(loss(x).backward()).to_numpy()
     numeric = finite_difference(lambda v: loss(Tensor.from_data(v)).to_numpy()[0], x0)
     np.testing.assert_allclose(grad, numeric, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+@pytest.mark.parametrize("target", [-1, -100, 3])
+def test_cross_entropy_refuses_a_class_index_out_of_range(backend, target):
+    # NumPy's take_along_axis would wrap a negative index, torch skip -100 (its ignore_index)
+    if backend == "torch":
+        pytest.importorskip("torch")
+    device = Device.of(backend).autodiff()
+    logits = Tensor.from_data(LOGITS[:2], device=device).require_grad()
+    targets = Tensor.from_data(np.array([0, target]), device=device)
+    with pytest.raises(IndexError, match=f"index {target} is out of range for dim 1 of size 3"):
+        F.cross_entropy(logits, targets)

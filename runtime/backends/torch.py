@@ -277,10 +277,12 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
         # (the bias only tells ATen the dtype and device of its gradient: gamma's are the same)
         return LAYER_NORM_BACKWARD(grad, input, shape, mean, rstd, gamma, gamma, list(wanted))
 
-    # -- cross-entropy: torch's log_softmax + nll_loss forward (its ignore_index, -100, is no
-    # class index), and the backward in place on its one fresh tensor
-    @staticmethod
-    def cross_entropy_class_targets(logits, targets):
+    # -- cross-entropy: torch's log_softmax + nll_loss forward, and the backward in place on its
+    # one fresh tensor
+    def cross_entropy_class_targets(self, logits, targets):
+        # the range checked as every backend checks it (torch's own would skip -100, its
+        # default ignore_index, and word the others its own way)
+        self._check_range("cross_entropy_class_targets", targets, logits.shape[1], 1)
         return torch.nn.functional.cross_entropy(logits, targets.long()).reshape(1)
 
     @staticmethod

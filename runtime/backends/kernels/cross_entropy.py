@@ -12,6 +12,8 @@ class CrossEntropyKernels:
 
     def cross_entropy_class_targets(self, logits, targets):
         xp = self.xp
+        # a class index out of range is refused (take_along_axis would wrap a negative one)
+        self._check_range("cross_entropy_class_targets", targets, logits.shape[1], 1)
         shifted, sums = self._shifted_logits(logits)
         picked = xp.take_along_axis(shifted, xp.reshape(targets, (-1, 1)), axis=1)
         return xp.reshape(xp.mean(xp.log(sums) - picked), (1,))
