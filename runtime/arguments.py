@@ -37,8 +37,12 @@ SUPPORTED_DTYPES = {
 
 
 def is_int(value) -> bool:
-    """The one rule for "an int": a Python or numpy integer, not a bool."""
-    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
+    """The one rule for "an int": a Python or numpy integer, not a bool; or a float subclass
+    that answers `__index__` (a captured step's traced int, whose `__index__` records a guard:
+    burnpy.capture). No real float does."""
+    if isinstance(value, int | np.integer):
+        return not isinstance(value, bool | np.bool_)
+    return isinstance(value, float) and hasattr(type(value), "__index__")
 
 
 def what(value) -> str:
@@ -134,7 +138,7 @@ def fill_dtype(op: str, value, dtype) -> np.dtype:
         return dtype_arg(dtype)
     if isinstance(value, bool | np.bool_):
         return DEFAULT_DTYPE[BOOL]
-    if isinstance(value, int | np.integer):
+    if is_int(value):
         return DEFAULT_DTYPE[INT]
     return DEFAULT_DTYPE[FLOAT]
 
@@ -429,8 +433,10 @@ def as_float(value) -> float:
     """A real number as a float. A float passes as it is, and so does a subclass of float other
     than numpy's (whose float64 would promote a float32 tensor): a captured step's recorded
     number (burnpy.capture) must reach the kernel call as itself to be recorded."""
-    if type(value) is float or (isinstance(value, float) and not isinstance(value, np.floating)):
+    if type(value) is float:
         return value
+    if isinstance(value, float) and not isinstance(value, np.floating):
+        return value * 1.0  # its own product: a traced int becomes a recorded float
     return float(value)
 
 

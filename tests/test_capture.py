@@ -378,3 +378,87 @@ def test_a_kernel_writing_into_its_argument_is_replayed_in_place():
     assert np.array_equal(fresh, [1, 0, 2, 0])  # written into, as the eager kernel writes
     assert np.array_equal(got, [2, 0, 4, 0])
     assert "index_update(target, " in written.text
+
+
+@pytest.mark.parametrize("backend", BACKEND_NAMES)
+def test_an_int_used_in_arithmetic_is_an_input(backend):
+    device = autodiff_device(backend, False)
+    rng = np.random.default_rng(3)
+    x = Tensor.from_data(rng.standard_normal((3, 4)).astype(np.float32), device=device)
+    w = Tensor.from_data(rng.standard_normal((4, 2)).astype(np.float32), device=device)
+    w = w.require_grad()
+    calls = []
+
+    def body(x, w, epoch):
+        loss = ((x @ w) * epoch).sum() * (0.1 / (1 + epoch)) + epoch
+        return loss, w.grad(loss.backward()), epoch * 2
+
+    @capture
+    def step(x, w, epoch):
+        calls.append(epoch)
+        return body(x, w, epoch)
+
+    for epoch in (1, 2, 7, 1000003):
+        loss, grad, doubled = step(x, w, epoch)
+        expected_loss, expected_grad, _ = body(x, w, epoch)
+        assert np.array_equal(loss.to_numpy(), expected_loss.to_numpy())
+        assert np.array_equal(grad.to_numpy(), expected_grad.to_numpy())
+        assert type(doubled) is int and doubled == 2 * epoch
+    assert calls == [1]  # recorded once, replayed for every other epoch
+    assert len(step.signatures) == 1
+    assert "def step(x, w, epoch):" in step.source()
+
+
+def test_an_int_that_shapes_a_tensor_records_again_for_each_value():
+    device = Device.numpy().autodiff()
+    x = Tensor.from_data(np.arange(24, dtype=np.float32).reshape(4, 6) / 7, device=device)
+    calls = []
+
+    def body(x, n, width):
+        rows = x.reshape([n, -1]).sum_dim(1)
+        columns = x[:, :width] * 2.0
+        total = x.sum()
+        for _ in range(width):  # `range` asks for the int
+            total = total * 0.5
+        return rows, columns, total
+
+    @capture
+    def step(x, n, width):
+        calls.append((n, width))
+        return body(x, n, width)
+
+    for n, width in ((2, 3), (3, 3), (2, 3), (8, 5), (3, 3)):
+        results = step(x, n, width)
+        for got, expected in zip(results, body(x, n, width)):
+            assert got.shape == expected.shape
+            assert np.array_equal(got.to_numpy(), expected.to_numpy())
+    # each new value recorded again (a guard on it failed), a seen one replayed
+    assert calls == [(2, 3), (3, 3), (8, 5)]
+    assert "if int(n) != 8:" in step.source()
+
+
+def test_a_float_is_still_no_int_inside_a_captured_step():
+    device = Device.numpy().autodiff()
+    x = Tensor.from_data(np.ones((2, 6), np.float32), device=device)
+    step = capture(lambda x, n: x.reshape([n, 4]))
+    with pytest.raises(TypeError, match="list or tuple of ints"):
+        step(x, 3.0)
+    with pytest.raises(TypeError, match="cannot be interpreted as an integer"):
+        capture(lambda x, n: [x for _ in range(n)])(x, 2.0)
+
+
+def test_a_bool_argument_stays_part_of_the_signature():
+    device = Device.numpy().autodiff()
+    x = Tensor.from_data(np.arange(6, dtype=np.float32), device=device)
+    calls = []
+
+    @capture
+    def step(x, double):
+        calls.append(double)
+        return x * 2.0 if double else x * 3.0
+
+    for double in (True, False, True, False):
+        expected = x * 2.0 if double else x * 3.0
+        assert np.array_equal(step(x, double).to_numpy(), expected.to_numpy())
+    assert calls == [True, False]
+    assert len(step.signatures) == 2

@@ -4,10 +4,11 @@ While a step is recorded each backend it uses is substituted (`BACKENDS.substitu
 `RecordingBackend` over the real one. Every primitive the step sees is a `Value`: the backend's
 array, wrapped, so the data flow between calls is explicit (no guessing by identity) and what the
 runtime does to primitives outside kernels (a backward rule's `g * rhs`, the gradient sums of the
-backward pass) is recorded too, as Python operators. Every number the step takes (its float
-arguments, the optimiser's rates and state) is a `Number`: a float whose arithmetic is recorded,
-so a learning rate that changes every step is an input of the generated code, not a constant;
-a branch on a number (`if lr > 0`, `int(x)`) becomes a guard, checked before a replay.
+backward pass) is recorded too, as Python operators. Every number the step takes (its float and
+int arguments, the optimiser's rates and state) is a `Number`: a float whose arithmetic is
+recorded, so a learning rate that changes every step is an input of the generated code, not a
+constant; a branch on a number (`if lr > 0`, `int(x)`) becomes a guard, checked before a replay.
+An int is an `Integer`, whose every use as an int (a size, an index, `range(n)`) is a guard.
 
 What cannot be replayed raises CaptureError: reading a value (`item()`, `to_numpy()`, `bool(t)`)
 and the ops whose result shape depends on the data.
@@ -101,15 +102,15 @@ class Tape:
         return Value(data, self, self.input_name(name))
 
     def reserve(self, plain, name: str) -> "Number":
-        """The Number of an input number, named after its argument."""
-        return Number(plain, self, self.input_name(name))
+        """The Number (an Integer for an int) of an input number, named after its argument."""
+        return _traced(plain)(plain, self, self.input_name(name))
 
     def value(self, data, base: str) -> "Value":
         self.keep.append(data)
         return Value(data, self, self.name(base))
 
     def number(self, plain, base: str) -> "Number":
-        return Number(plain, self, self.name(base))
+        return _traced(plain)(plain, self, self.name(base))
 
     # -- wrapping ------------------------------------------------------------------------------
     def wrap(self, result, base: str):
@@ -130,6 +131,7 @@ class Tape:
             )
         if name == "to_numpy":
             raise CaptureError(_reads(_reader(), self.producer(args[0])))
+        args, kwargs = self.resolve(args), self.resolve(kwargs)
         result = kernel(*unwrap(args), **unwrap(kwargs))
         if name in QUERIES:
             return result
@@ -144,6 +146,7 @@ class Tape:
         return out
 
     def operation(self, symbol: str, args, result, base: str):
+        args = self.resolve(args)
         out = self.wrap(result, base)
         label, phase = _context()
         self.entries.append(Entry("op", symbol, args, {}, out, label, phase))
@@ -151,6 +154,7 @@ class Tape:
 
     def function(self, function, args, kwargs, base: str):
         """A library function (numpy's, torch's) called on recorded values."""
+        args, kwargs = self.resolve(args), self.resolve(kwargs)
         result = function(*unwrap(args), **unwrap(kwargs))
         out = self.wrap(result, base.strip("_") or "call")
         label, phase = _context()
@@ -166,6 +170,7 @@ class Tape:
         return None
 
     def inplace(self, symbol: str, args):
+        args = self.resolve(args)
         label, phase = _context()
         self.entries.append(Entry("inplace", symbol, args, {}, None, label, phase))
 
@@ -177,6 +182,22 @@ class Tape:
     def guard(self, symbol: str, args, outcome):
         self.entries.append(Entry("guard", symbol, args, {}, outcome, None, "numbers"))
         return outcome
+
+    def resolve(self, value):
+        """`value` with each Integer in it guarded and replaced by its int. An Integer that
+        reaches an array (a kernel's argument, an operator on a Value) is an int-only use: a
+        size, a dim, an index (a scalar operand reaches a kernel as a float Number, converted
+        by `runtime.arguments.as_float`)."""
+        kind = type(value)
+        if kind is Integer:
+            return self.guard("int", (value,), value.plain)
+        if kind in (tuple, list):
+            return kind(self.resolve(item) for item in value)
+        if kind is dict:
+            return {key: self.resolve(item) for key, item in value.items()}
+        if kind is slice:
+            return slice(*(self.resolve(v) for v in (value.start, value.stop, value.step)))
+        return value
 
 
 def _base(kernel: str) -> str:
@@ -204,7 +225,7 @@ def unwrap(value):
     kind = type(value)
     if kind is Value:
         return value.data
-    if kind is Number:
+    if kind is Number or kind is Integer:
         return value.plain
     if kind in (tuple, list):
         return kind(unwrap(item) for item in value)
@@ -482,10 +503,10 @@ Value.__hash__ = object.__hash__
 
 
 class Number(float):
-    """A number the step takes (a float argument, an optimiser's rate or state) while it is
-    recorded: its arithmetic goes on the tape as scalar lines, so the replay computes it from
-    the inputs again; a comparison or a conversion (`if lr > 0`, `int(n)`) becomes a guard.
-    `plain` is the value as eager Python would hold it (an int stays an int)."""
+    """A number the step takes (a float argument, an optimiser's rate) while it is recorded:
+    its arithmetic goes on the tape as scalar lines, so the replay computes it from the inputs
+    again; a comparison or a conversion (`if lr > 0`, `int(n)`) becomes a guard. `plain` is the
+    value as eager Python would hold it (an Integer's is an int)."""
 
     __slots__ = ("plain", "tape", "name")
 
@@ -528,15 +549,34 @@ class Number(float):
         return self.tape.scalar("abs", (self,), abs(self.plain))
 
 
-_NUMBER_TYPES = (int, float, bool)
+class Integer(Number):
+    """An int the step takes (an int argument, an optimiser's step count) while it is recorded:
+    a Number whose value is an int. Its arithmetic is recorded; every use as an int — `__index__`
+    (`range(n)`, a slice of a list), `int(n)`, a size, dim or index reaching a kernel — is a guard
+    on its value, so another value records again. It is a float to `isinstance`, so an int-only
+    argument check sees it only through `__index__` (`runtime.arguments.is_int`)."""
+
+    __slots__ = ()
+
+    def __index__(self):
+        return self.tape.guard("int", (self,), self.plain)
+
+
+def _traced(plain) -> type:
+    return Integer if type(plain) is int else Number
+
+
+_NUMBER_TYPES = (int, float, bool, Number, Integer)
 
 
 def _number_binary(symbol, reflected):
     _, fn = _OPERATORS[symbol]
 
     def method(self, other):
-        if type(other) is not Number and type(other) not in _NUMBER_TYPES:
+        if type(other) not in _NUMBER_TYPES:
             return NotImplemented
+        if symbol == "*" and type(other) is float and other == 1.0 and type(self) is Number:
+            return self  # a float times 1.0 is itself: `as_float`'s conversion adds no line
         a, b = (other, self) if reflected else (self, other)
         return self.tape.scalar(symbol, (a, b), fn(unwrap(a), unwrap(b)))
 
@@ -547,7 +587,7 @@ def _number_comparison(symbol):
     _, fn = _OPERATORS[symbol]
 
     def method(self, other):
-        if type(other) is not Number and type(other) not in _NUMBER_TYPES:
+        if type(other) not in _NUMBER_TYPES:
             return NotImplemented
         return self.tape.guard(symbol, (self, other), fn(self.plain, unwrap(other)))
 
@@ -560,4 +600,4 @@ for _symbol in ("+", "-", "*", "/", "//", "%", "**"):
     setattr(Number, f"__r{_dunder}__", _number_binary(_symbol, True))
 for _symbol, _dunder in _COMPARISONS.items():
     setattr(Number, f"__{_dunder}__", _number_comparison(_symbol))
-Number.__hash__ = float.__hash__
+Number.__hash__ = Integer.__hash__ = float.__hash__

@@ -15,7 +15,7 @@ import inspect
 import itertools
 import warnings
 
-from burnpy.capture.recorder import CaptureError, Number, RecordingBackend, Tape, Value
+from burnpy.capture.recorder import CaptureError, Integer, Number, RecordingBackend, Tape, Value
 from burnpy.capture.signature import Arguments, Signature
 from burnpy.capture.writer import write
 from generated import Tensor
@@ -267,7 +267,7 @@ def _spec(value, outputs: list, node_inputs: dict):
     if isinstance(value, Tensor):
         outputs.append(_primitive(value))
         return ("tensor", _tensor_spec(value))
-    if type(value) is Number:
+    if type(value) in (Number, Integer):
         outputs.append(value)
         return ("output",)
     if type(value) in (int, float, bool, str, type(None)):
@@ -346,7 +346,7 @@ def _builder(spec):
 def _real(value):
     if type(value) is Value:
         return value.data
-    if type(value) is Number:
+    if type(value) in (Number, Integer):
         return value.plain
     return value
 

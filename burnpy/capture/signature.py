@@ -4,8 +4,10 @@ A signature is the structure of the arguments with, for each tensor, its kind, a
 dtype, shape, device and requirement; for a module, the type, mode and settings of each of its
 modules and the same facts of each parameter and buffer; for an optimiser, its type, settings
 and the structure of its state for the parameters of the modules passed. Numbers are not part of
-it: a float argument, an optimiser's float settings and the numbers in its state are inputs.
-Ints, bools and strings are (an int often shapes a tensor).
+it: a float or int argument, an optimiser's float settings and the numbers in its state are
+inputs. An int that shapes a tensor (a size, a slice bound, `range(n)`) specialises through a
+guard on its value, checked before a replay (burnpy.capture.recorder), not through the
+signature. Bools, strings and an optimiser's other settings are part of it.
 """
 
 from burnpy.capture.recorder import CaptureError
@@ -72,7 +74,7 @@ class Arguments:
                 entries = []
                 for key, value in state.items():
                     index = len(self.values)
-                    self._leaf(f"{type(optimizer).__name__.lower()}_{position}_{key}", value, True)
+                    self._leaf(f"{type(optimizer).__name__.lower()}_{position}_{key}", value)
                     entries.append((key, index if len(self.values) > index else None))
                 states.append((pid, entries))
 
@@ -100,11 +102,10 @@ class Arguments:
             return {key: self._walk(f"{name}_{key}", item) for key, item in value.items()}
         return self._leaf(name, value)
 
-    def _leaf(self, name: str, value, state=False):
+    def _leaf(self, name: str, value):
         if isinstance(value, Tensor):
             return self._tensor(name, value)
-        if type(value) is float or (state and type(value) is int):
-            # (an int in an optimiser's state is its step count: an input, kept an int)
+        if type(value) is float or type(value) is int:  # (a bool is not an int here)
             self.key.append(type(value))
             return self._input(name, value, None)
         if type(value) in _CONSTANTS:

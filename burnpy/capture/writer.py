@@ -12,7 +12,7 @@ registered with linecache so that a traceback through it shows its lines.
 import linecache
 import math
 
-from burnpy.capture.recorder import Number, Value
+from burnpy.capture.recorder import Integer, Number, Value
 
 _BINARY = {
     "+",
@@ -94,7 +94,7 @@ class _Writer:
 
     def expr(self, value) -> str:
         kind = type(value)
-        if kind is Value or kind is Number:
+        if kind is Value or kind is Number or kind is Integer:
             return value.name
         if kind is str and value.isprintable() and '"' not in value and "\\" not in value:
             return f'"{value}"'  # as black quotes it
@@ -180,7 +180,7 @@ class _Writer:
 
 def _names(value, into: set) -> set:
     kind = type(value)
-    if kind is Value or kind is Number:
+    if kind is Value or kind is Number or kind is Integer:
         into.add(value.name)
     elif kind in (tuple, list):
         for item in value:
