@@ -216,43 +216,11 @@ class TransformerDecoderAutoregressiveCache:
 
 
 class _Transformer(Module):
-    """What the encoder and the decoder share: the configuration, the layers, the display."""
+    """What the encoder and the decoder share: the configuration (burn's `TransformerEncoderConfig`
+    and `TransformerDecoderConfig` have the same fields), the layers, the display. `LAYER` is the
+    layer class a subclass stacks."""
 
-    def __init__(self, layer, d_model, d_ff, n_heads, n_layers, options, device):
-        super().__init__()
-        parts = _layer_parts(
-            d_model,
-            d_ff,
-            n_heads,
-            options["dropout"],
-            options["quiet_softmax"],
-            options["activation"],
-            options["layer_norm_eps"],
-            options["initializer"] or init.KAIMING_DEFAULT,
-            device,
-        )
-        self.layers = [
-            layer(*parts, options["dropout"], options["norm_first"]) for _ in range(n_layers)
-        ]
-        self.d_model = d_model
-        self.d_ff = d_ff
-        self.n_heads = n_heads
-        self.n_layers = n_layers
-        self.dropout = options["dropout"]
-        self.norm_first = options["norm_first"]
-        self.quiet_softmax = options["quiet_softmax"]
-
-    def extra_repr(self):
-        return (
-            f"d_model={self.d_model}, d_ff={self.d_ff}, n_heads={self.n_heads}, "
-            f"n_layers={self.n_layers}, dropout={self.dropout}, norm_first={self.norm_first}, "
-            f"quiet_softmax={self.quiet_softmax}"
-        )
-
-
-class TransformerEncoder(_Transformer):
-    """`n_layers` encoder layers of self-attention and a position-wise feed-forward, on inputs
-    [batch, seq, d_model]."""
+    LAYER: type
 
     def __init__(
         self,
@@ -269,15 +237,40 @@ class TransformerEncoder(_Transformer):
         initializer=None,
         device,
     ):
-        options = dict(
-            dropout=dropout,
-            norm_first=norm_first,
-            quiet_softmax=quiet_softmax,
-            activation=activation,
-            layer_norm_eps=layer_norm_eps,
-            initializer=initializer,
+        super().__init__()
+        parts = _layer_parts(
+            d_model,
+            d_ff,
+            n_heads,
+            dropout,
+            quiet_softmax,
+            activation,
+            layer_norm_eps,
+            initializer or init.KAIMING_DEFAULT,
+            device,
         )
-        super().__init__(TransformerEncoderLayer, d_model, d_ff, n_heads, n_layers, options, device)
+        self.layers = [self.LAYER(*parts, dropout, norm_first) for _ in range(n_layers)]
+        self.d_model = d_model
+        self.d_ff = d_ff
+        self.n_heads = n_heads
+        self.n_layers = n_layers
+        self.dropout = dropout
+        self.norm_first = norm_first
+        self.quiet_softmax = quiet_softmax
+
+    def extra_repr(self):
+        return (
+            f"d_model={self.d_model}, d_ff={self.d_ff}, n_heads={self.n_heads}, "
+            f"n_layers={self.n_layers}, dropout={self.dropout}, norm_first={self.norm_first}, "
+            f"quiet_softmax={self.quiet_softmax}"
+        )
+
+
+class TransformerEncoder(_Transformer):
+    """`n_layers` encoder layers of self-attention and a position-wise feed-forward, on inputs
+    [batch, seq, d_model]."""
+
+    LAYER = TransformerEncoderLayer
 
     def forward(self, x, *, mask_pad=None, mask_attn=None):
         """`mask_pad` [batch, seq] and `mask_attn` [batch, seq, seq]: Bool, True = masked."""
@@ -300,30 +293,7 @@ class TransformerDecoder(_Transformer):
     """`n_layers` decoder layers: self-attention on the target, cross-attention to the memory
     (the encoder's output), a position-wise feed-forward."""
 
-    def __init__(
-        self,
-        d_model: int,
-        d_ff: int,
-        n_heads: int,
-        n_layers: int,
-        *,
-        dropout: float = 0.1,
-        norm_first: bool = False,
-        quiet_softmax: bool = False,
-        activation="gelu",
-        layer_norm_eps: float = 1e-5,
-        initializer=None,
-        device,
-    ):
-        options = dict(
-            dropout=dropout,
-            norm_first=norm_first,
-            quiet_softmax=quiet_softmax,
-            activation=activation,
-            layer_norm_eps=layer_norm_eps,
-            initializer=initializer,
-        )
-        super().__init__(TransformerDecoderLayer, d_model, d_ff, n_heads, n_layers, options, device)
+    LAYER = TransformerDecoderLayer
 
     def forward(
         self,
