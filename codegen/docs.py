@@ -54,7 +54,8 @@ class Section:
 
 def sections(catalogue: Catalogue) -> list[Section]:
     methods = {m.name: m for m in api.tensor_methods(catalogue)}
-    methods.update({f.name: f for f in api.functions(catalogue, "module")})
+    for module in {op.function for op in catalogue.ops if op.function}:
+        methods.update({f.name: f for f in api.functions(catalogue, module)})
     backends = ", ".join(b.name for b in catalogue.backends)
     titles = list(dict.fromkeys(op.category for op in catalogue.ops))
     return [
@@ -100,6 +101,8 @@ def _tensor(op: Op, methods: dict) -> str:
 def _gradient(op: Op) -> str:
     if op.autodiff:
         return GRADIENTS[op.autodiff]
+    if op.untracked:
+        return "none: its results are untracked"
     if not op.composite:
         return "—"
     calls = [

@@ -161,6 +161,9 @@ class Op:
     composite: str | None = None
     method: str | None = None
     static: bool = False
+    # no gradient flows through it (an optimiser's update): under autodiff it runs on the inner
+    # primitives and its float results are new untracked leaves
+    untracked: bool = False
     operators: tuple[str, ...] = ()
     dtypes: tuple[str, ...] = ()
     section: str = ""  # the `# -- section` comment of ops.yaml the entry sits under

@@ -27,7 +27,24 @@ HEADER = (
 )
 MODE = black.Mode(line_length=100, target_versions={black.TargetVersion.PY311})
 TEMPLATES = Path(__file__).parent / "templates"
-DOCS = Path("docs") / "ops.md"  # relative to the output package's parent
+DOCS = Path("docs") / "ops.md"
+# The docstring of each function module, generated/<module>.py (ops.yaml's `function`)
+FUNCTION_MODULE_DOCS = {
+    "module": """burn's ModuleOps as Python functions: `from generated import module`.
+
+Signatures as docs/design.md#module-functions describes them (burn's names; option structs as
+keyword arguments named like their fields). Each function checks its arguments (an int or N ints,
+a choice among burn's enum variants, non-zero strides, ...) and calls its dispatch function, which
+routes and differentiates it like every other op.
+""",
+    "optim": """The optimisers' fused updates as Python functions: `from generated import optim`.
+
+burnpy.optim's rules call them on plain tensors (a parameter, its gradient, the rule's state);
+each is one kernel per backend, where the same update written with tensor ops would be a dozen
+ops and as many temporaries. No gradient flows through them: under autodiff their results are
+new untracked leaves.
+""",
+}  # relative to the output package's parent
 
 
 def environment() -> jinja2.Environment:
@@ -70,8 +87,10 @@ def render_all(catalogue: Catalogue) -> dict[str, str]:
             kind=group, functions=api.dispatch_functions(catalogue, group)
         )
     for module in modules:
-        files[f"{module}.py"] = env.get_template(f"{module}.py.jinja").render(
-            functions=api.functions(catalogue, module)
+        files[f"{module}.py"] = env.get_template("functions.py.jinja").render(
+            module=module,
+            doc=FUNCTION_MODULE_DOCS[module],
+            functions=api.functions(catalogue, module),
         )
     return files
 

@@ -1,8 +1,9 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=afdcfe8965955125 body=728427a3d476a28c
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=02327d508ae93008 body=801ae7b3acf9c027
 """The generated package: `from generated import Device, Tensor`."""
 
 from generated.tensor import Tensor
 from generated import module  # after Tensor: it imports the dispatch layer
+from generated import optim  # after Tensor: it imports the dispatch layer
 from generated import loss
 from runtime.autodiff import introspect
 from runtime.autodiff.grad_mode import no_grad
@@ -24,5 +25,6 @@ __all__ = [
     "introspect",
     "no_grad",
     "module",
+    "optim",
     "loss",
 ]

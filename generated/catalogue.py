@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=0f864aa4c16f9847 body=5de49f97391c4ffe
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=086ce2289cd469a1 body=e4d174f23bff154a
 """What the Autodiff decorator needs to know of each float op, from ops.yaml."""
 
 from runtime.autodiff.backend import AutodiffOp
@@ -279,4 +279,28 @@ AUTODIFF_OPS = (
         (0, 1, 2, 3, 4),
         "record",
     ),
+    AutodiffOp(
+        "adam_step",
+        (
+            "param",
+            "grad",
+            "moment_1",
+            "moment_2",
+            "max_moment_2",
+            "lr",
+            "beta_1",
+            "beta_2",
+            "epsilon",
+            "weight_decay",
+            "bias_correction_1",
+            "bias_correction_2",
+            "decoupled",
+            "cautious",
+            "amsgrad",
+        ),
+        (0, 1, 2, 3, 4),
+        "untracked",
+        outputs=4,
+    ),
+    AutodiffOp("clip_by_norm", ("grad", "threshold"), (0,), "untracked"),
 )

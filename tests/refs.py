@@ -1,7 +1,9 @@
 """Independent numpy references of the module ops for the spec-driven suite (ops.yaml's `test:
-ref: refs.<name>(...)`): the loop-written references of the kernel tests, given the call
-signature of the dispatch function and returning the input's dtype."""
+ref: refs.<name>(...)`): the loop-written references of the kernel tests and the optimiser
+updates in float64, given the call signature of the dispatch function and returning the input's
+dtype."""
 
+import ml_dtypes
 import numpy as np
 
 import test_attention_kernels
@@ -123,3 +125,46 @@ def avg_pool(x, kernel_size, stride, padding, count_include_pad, ceil_mode):
 
 def adaptive_avg_pool(x, output_size):
     return _like(test_pool_kernels.reference_adaptive(x, output_size), x)
+
+
+def adam_step(
+    param,
+    grad,
+    m,
+    v,
+    v_max,
+    lr,
+    beta_1,
+    beta_2,
+    epsilon,
+    weight_decay,
+    bc_1,
+    bc_2,
+    decoupled,
+    cautious,
+    amsgrad,
+):
+    """burn's Adam / AdamW step in float64, in the textbook form: m̂ = m / bc_1, v̂ = v / bc_2,
+    p - lr m̂ / (sqrt(v̂) + epsilon)."""
+    p, g = param.astype(np.float64), grad.astype(np.float64)
+    if weight_decay and not decoupled:
+        g = g + weight_decay * p
+    m = (1 - beta_1) * g + (0 if m is None else beta_1 * m.astype(np.float64))
+    v = (1 - beta_2) * g * g + (0 if v is None else beta_2 * v.astype(np.float64))
+    if amsgrad:
+        v_max = v if v_max is None else np.maximum(v_max.astype(np.float64), v)
+    else:
+        v_max = v
+    step = lr * (m / bc_1) / (np.sqrt(v_max / bc_2) + epsilon)
+    if decoupled:
+        decay = lr * weight_decay * p
+        if cautious:
+            decay = np.where((p >= 0) == (m >= 0), decay, 0.0)
+        p = p - decay
+    return tuple(_like(a, param) for a in (p - step, m, v, v_max))
+
+
+def clip_by_norm(grad, threshold):
+    g = grad.astype(np.float64)
+    tiny = float(ml_dtypes.finfo(grad.dtype).tiny)
+    return _like(g * min(1.0, threshold / (np.sqrt(np.sum(g * g)) + tiny)), grad)

@@ -207,6 +207,17 @@ BAD_CATALOGUES = {
         "    method: mul",
         r"float_mul: a float op with a float result must say how it checkpoints; add `autodiff: memory_bound`",
     ),
+    "untracked with a checkpoint class": (
+        "    autodiff: memory_bound\n    method: mul",
+        "    autodiff: memory_bound\n    untracked: true\n    method: mul",
+        r"float_mul: only a float op with a float result, with no `autodiff` and no `composite`, "
+        r"can be untracked \(no gradient flows through it\); remove `untracked`",
+    ),
+    "untracked as a string": (
+        "    autodiff: memory_bound\n    method: mul",
+        '    untracked: "yes"\n    method: mul',
+        r"float_mul: `untracked` is 'yes', not a YAML boolean; write true or false",
+    ),
     "memory-bound multi-output": (
         "    returns: float\n    routing: tensor\n    autodiff: memory_bound\n    method: mul",
         "    returns: [float, int]\n    routing: tensor\n    autodiff: memory_bound\n    method: mul",

@@ -112,18 +112,14 @@ class Optimizer:
 
 
 def _on_device(state, device):
+    """The state with its tensors on `device`. They move together (a loaded record, a moved
+    model), so when the first is there, all are."""
     if state is None:
         return None
+    tensors = [value for value in state.values() if isinstance(value, Tensor)]
+    if not tensors or tensors[0].device() == device:
+        return state
     return {
-        name: (
-            value.to_device(device)
-            if isinstance(value, Tensor) and value.device() != device
-            else value
-        )
+        name: value.to_device(device) if isinstance(value, Tensor) else value
         for name, value in state.items()
     }
-
-
-def max_pair(a, b):
-    """The element-wise maximum of two tensors."""
-    return a.mask_where(a.lower(b), b)

@@ -61,6 +61,8 @@ def _role(op: Op) -> str | None:
     if role in (Role.CREATION_FLOAT, Role.LEAF):
         return "leaf"
     if role is Role.AUTODIFF or role is Role.MOVE and op.kind is Kind.FLOAT:
+        if op.untracked:
+            return "untracked"
         return "record" if op.autodiff else "forward"
     return None
 

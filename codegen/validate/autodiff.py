@@ -11,6 +11,15 @@ def check_autodiff(where: Where, op: Op) -> None:
         and Kind.FLOAT in op.returns
         and op.routing in (Routing.TENSOR, Routing.MOVE)
     )
+    if op.untracked:
+        if op.autodiff or op.composite or not differentiable_shape:
+            raise where.error(
+                "untracked",
+                "only a float op with a float result, with no `autodiff` and no `composite`, "
+                "can be untracked (no gradient flows through it)",
+                "remove `untracked`, or the `autodiff` or `composite` key",
+            )
+        return
     if op.composite and op.autodiff:
         raise where.error(
             "autodiff", "a composite op differentiates through its parts", "remove `autodiff`"
@@ -25,7 +34,8 @@ def check_autodiff(where: Where, op: Op) -> None:
         raise where.error(
             None,
             "a float op with a float result must say how it checkpoints",
-            "add `autodiff: memory_bound` (cheap to recompute) or `autodiff: compute_bound`",
+            "add `autodiff: memory_bound` (cheap to recompute) or `autodiff: compute_bound`, "
+            "or `untracked: true` if no gradient flows through it",
         )
     if op.autodiff is not AutodiffClass.MEMORY_BOUND:
         return

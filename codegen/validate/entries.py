@@ -50,6 +50,7 @@ OP_KEYS = {
     "composite": False,
     "method": False,
     "static": False,
+    "untracked": False,
     "operator": False,
     "dtypes": False,
     "test": False,
@@ -176,7 +177,8 @@ def _op(problems: Problems, path, entry, line, section: str) -> tuple[Op | None,
     )
     operators = check(_operators, where) or ()
     method = check(_method, where) if "method" in has else None
-    static = check(_static, where)
+    static = check(_flag, where, "static")
+    untracked = check(_flag, where, "untracked")
     contract = check(_contract, where)
     dtypes = check(_dtypes, where, kind, returns, routing) if kind and returns and routing else None
     options = check(function_options, where, args) if args is not None else None
@@ -206,6 +208,7 @@ def _op(problems: Problems, path, entry, line, section: str) -> tuple[Op | None,
         composite=composite,
         method=method,
         static=static,
+        untracked=untracked,
         operators=tuple(operators),
         dtypes=dtypes,
         section=section,
@@ -244,13 +247,11 @@ def _method(where: Where) -> str:
     return method
 
 
-def _static(where: Where) -> bool:
-    static = where.entry.value.get("static", False)
-    if not isinstance(static, bool):
-        raise where.error(
-            "static", f"`static` is {static!r}, not a YAML boolean", "write true or false"
-        )
-    return static
+def _flag(where: Where, key: str) -> bool:
+    value = where.entry.value.get(key, False)
+    if not isinstance(value, bool):
+        raise where.error(key, f"`{key}` is {value!r}, not a YAML boolean", "write true or false")
+    return value
 
 
 def _contract(where: Where) -> str | None:

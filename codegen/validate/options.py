@@ -7,7 +7,7 @@ from codegen.model import ArgKind
 from codegen.validate.report import Where, suggest
 from runtime.arguments import ints_arg
 
-FUNCTION_MODULES = ("module",)  # generated/<name>.py: public functions
+FUNCTION_MODULES = ("module", "optim")  # generated/<name>.py: public functions
 
 
 def function_options(where: Where, args):

@@ -23,7 +23,8 @@ class AutodiffOp:
 
     role: "record" (differentiable: a node and a step), "leaf" (the float result is a new
     untracked leaf: creation, int/bool -> float), "forward" (no float result: runs on the
-    inner primitives, no graph edge).
+    inner primitives, no graph edge), "untracked" (float results no gradient flows through, an
+    optimiser's update: runs on the inner primitives, each result a new untracked leaf).
     """
 
     name: str
@@ -101,15 +102,20 @@ class Autodiff:
         if op.role == "leaf":
             return lambda *args: AutodiffTensor.new(forward(*args))
         positions = op.float_inputs
-        if op.role == "forward":
+        if op.role in ("forward", "untracked"):
 
             def forward_only(*args):
                 args = list(args)
                 for i in positions:
-                    args[i] = args[i].primitive
+                    if args[i] is not None:  # an optional input left out
+                        args[i] = args[i].primitive
                 return forward(*args)
 
-            return forward_only
+            if op.role == "forward":
+                return forward_only
+            if op.outputs == 1:
+                return lambda *args: AutodiffTensor.new(forward_only(*args))
+            return lambda *args: tuple(map(AutodiffTensor.new, forward_only(*args)))
         names = tuple(op.args[i] for i in positions)
         rule = Rule(op.name, op.args, names, op.outputs > 1)
         recorder = recorders[op.name]

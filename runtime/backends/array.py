@@ -16,6 +16,7 @@ from runtime.backends.kernels.grid_sample import GridSampleKernels
 from runtime.backends.kernels.indexing import IndexingKernels
 from runtime.backends.kernels.interpolate import InterpolateKernels
 from runtime.backends.kernels.norm import NormKernels
+from runtime.backends.kernels.optim import OptimKernels
 from runtime.backends.kernels.linear import LinearKernels
 from runtime.backends.kernels.order import OrderKernels
 from runtime.backends.kernels.reduce import ReduceKernels
@@ -43,6 +44,7 @@ class ArrayBackend(
     GridSampleKernels,
     LinearKernels,
     ConvKernels,
+    OptimKernels,
 ):
     """A backend over an array library. Subclasses set `name`, `variant`, `xp` and define the
     methods below the line, then override kernels where their library differs."""

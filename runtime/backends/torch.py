@@ -291,6 +291,55 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
         probs[torch.arange(len(targets)), targets] -= 1
         return probs.mul_(grad / max(len(targets), 1))
 
+    # -- the optimisers' updates: torch's fused element-wise methods (lerp, addcmul, addcdiv),
+    # seven calls where the shared kernel makes eleven; torch's per-call cost dominates on
+    # parameters of a few thousand elements
+    @staticmethod
+    def adam_step(
+        param,
+        grad,
+        moment_1,
+        moment_2,
+        max_moment_2,
+        lr,
+        beta_1,
+        beta_2,
+        epsilon,
+        weight_decay,
+        bias_correction_1,
+        bias_correction_2,
+        decoupled=False,
+        cautious=False,
+        amsgrad=False,
+    ):
+        if weight_decay and not decoupled:
+            grad = torch.add(grad, param, alpha=weight_decay)
+        m = grad * (1.0 - beta_1) if moment_1 is None else torch.lerp(moment_1, grad, 1.0 - beta_1)
+        if moment_2 is None:
+            v = torch.mul(grad, grad).mul_(1.0 - beta_2)
+        else:
+            v = torch.mul(moment_2, beta_2).addcmul_(grad, grad, value=1.0 - beta_2)
+        v_max = v if not amsgrad or max_moment_2 is None else torch.maximum(max_moment_2, v)
+        root_2 = bias_correction_2**0.5
+        denominator = torch.sqrt(v_max).add_(epsilon * root_2)
+        decay = lr * weight_decay if decoupled else 0.0
+        if decay and cautious:
+            agree = (param >= 0) == (m >= 0)
+            updated = param - torch.where(agree, param * decay, 0.0)
+        else:
+            updated = param * (1.0 - decay)
+        step_size = lr * root_2 / bias_correction_1
+        return updated.addcdiv_(m, denominator, value=-step_size), m, v, v_max
+
+    @staticmethod
+    def clip_by_norm(grad, threshold):
+        norm = torch.linalg.vector_norm(grad)  # bfloat16 and float16 accumulate in float32
+        tiny = torch.finfo(grad.dtype).tiny
+        if grad.device.type == "cpu":  # read on the host: within the threshold, no pass
+            scale = threshold / (float(norm) + tiny)
+            return grad if scale >= 1.0 else grad * scale
+        return grad * torch.clamp(threshold / (norm + tiny), max=1.0)
+
     @staticmethod
     def _fill_where(array, condition, value):
         return array.masked_fill_(condition, value)

@@ -1,0 +1,214 @@
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=6a0521bcf11c9777 body=91b390fa1432c82f
+"""The optim ops of the dispatch layer, one routing function per ops.yaml entry.
+
+Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
+DispatchAutodiffContext; find the backend of the first tensor (`B`, looked up at call time in
+BACKENDS, so every backend takes the same path); under Disabled call the inner backend; under
+Enabled(strategy) call the Autodiff specialization for that strategy (`AD`), a plain float input
+entering as a constant; wrap the outputs with the merged context.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from generated.backends import BACKENDS
+from generated.tensor import Tensor
+from runtime.contracts import check_contract
+from runtime.device import AutodiffDevice, GradientCheckpointingStrategy
+from runtime.dispatch import (
+    DISABLED,
+    DispatchAutodiffContext,
+    check_dtypes,
+    context_of,
+    merge_contexts,
+)
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from runtime.device import DispatchDevice
+    from runtime.distribution import Distribution
+    from runtime.indexing import IndexingUpdateOp
+
+BALANCED = GradientCheckpointingStrategy.Balanced
+
+__all__ = [
+    "adam_step",
+    "clip_by_norm",
+]
+
+
+def adam_step(
+    param: Tensor,
+    grad: Tensor,
+    moment_1: Tensor | None,
+    moment_2: Tensor | None,
+    max_moment_2: Tensor | None,
+    lr: float,
+    beta_1: float,
+    beta_2: float,
+    epsilon: float,
+    weight_decay: float,
+    bias_correction_1: float,
+    bias_correction_2: float,
+    decoupled: bool,
+    cautious: bool,
+    amsgrad: bool,
+) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    """One step of burn's Adam (L2 weight decay) or AdamW (`decoupled`): (param, moment_1, moment_2, max_moment_2); moments left out are zeros; bias_correction_k is 1 - beta_k^t."""
+    try:
+        ctx = (
+            param.context.merge(grad.context)
+            .merge(DISABLED if moment_1 is None else moment_1.context)
+            .merge(DISABLED if moment_2 is None else moment_2.context)
+            .merge(DISABLED if max_moment_2 is None else max_moment_2.context)
+        )
+        B = getattr(BACKENDS, param.kind.variant)
+        if ctx is DISABLED:
+            param_ = param.primitive if param.kind is B.Float else param.as_float()
+            grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(param)
+            moment_1_ = (
+                None
+                if moment_1 is None
+                else (moment_1.primitive if moment_1.kind is B.Float else moment_1.as_float(param))
+            )
+            moment_2_ = (
+                None
+                if moment_2 is None
+                else (moment_2.primitive if moment_2.kind is B.Float else moment_2.as_float(param))
+            )
+            max_moment_2_ = (
+                None
+                if max_moment_2 is None
+                else (
+                    max_moment_2.primitive
+                    if max_moment_2.kind is B.Float
+                    else max_moment_2.as_float(param)
+                )
+            )
+            if param_.dtype is not grad_.dtype:
+                check_dtypes("adam_step", B.inner, param_, grad_)
+            if moment_1_ is not None and param_.dtype is not moment_1_.dtype:
+                check_dtypes("adam_step", B.inner, param_, moment_1_)
+            if moment_2_ is not None and param_.dtype is not moment_2_.dtype:
+                check_dtypes("adam_step", B.inner, param_, moment_2_)
+            if max_moment_2_ is not None and param_.dtype is not max_moment_2_.dtype:
+                check_dtypes("adam_step", B.inner, param_, max_moment_2_)
+            out0, out1, out2, out3 = B.inner.adam_step(
+                param_,
+                grad_,
+                moment_1_,
+                moment_2_,
+                max_moment_2_,
+                lr,
+                beta_1,
+                beta_2,
+                epsilon,
+                weight_decay,
+                bias_correction_1,
+                bias_correction_2,
+                decoupled,
+                cautious,
+                amsgrad,
+            )
+            return (
+                Tensor(B.Float, out0, ctx),
+                Tensor(B.Float, out1, ctx),
+                Tensor(B.Float, out2, ctx),
+                Tensor(B.Float, out3, ctx),
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        param_ = param.primitive if param.kind is B.Autodiff else param.lift(AD)
+        grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, param)
+        moment_1_ = (
+            None
+            if moment_1 is None
+            else (moment_1.primitive if moment_1.kind is B.Autodiff else moment_1.lift(AD, param))
+        )
+        moment_2_ = (
+            None
+            if moment_2 is None
+            else (moment_2.primitive if moment_2.kind is B.Autodiff else moment_2.lift(AD, param))
+        )
+        max_moment_2_ = (
+            None
+            if max_moment_2 is None
+            else (
+                max_moment_2.primitive
+                if max_moment_2.kind is B.Autodiff
+                else max_moment_2.lift(AD, param)
+            )
+        )
+        if param_.primitive.dtype is not grad_.primitive.dtype:
+            check_dtypes("adam_step", B.inner, param_.primitive, grad_.primitive)
+        if moment_1_ is not None and param_.primitive.dtype is not moment_1_.primitive.dtype:
+            check_dtypes("adam_step", B.inner, param_.primitive, moment_1_.primitive)
+        if moment_2_ is not None and param_.primitive.dtype is not moment_2_.primitive.dtype:
+            check_dtypes("adam_step", B.inner, param_.primitive, moment_2_.primitive)
+        if (
+            max_moment_2_ is not None
+            and param_.primitive.dtype is not max_moment_2_.primitive.dtype
+        ):
+            check_dtypes("adam_step", B.inner, param_.primitive, max_moment_2_.primitive)
+        out0, out1, out2, out3 = AD.adam_step(
+            param_,
+            grad_,
+            moment_1_,
+            moment_2_,
+            max_moment_2_,
+            lr,
+            beta_1,
+            beta_2,
+            epsilon,
+            weight_decay,
+            bias_correction_1,
+            bias_correction_2,
+            decoupled,
+            cautious,
+            amsgrad,
+        )
+        return (
+            Tensor(B.Autodiff, out0, ctx),
+            Tensor(B.Autodiff, out1, ctx),
+            Tensor(B.Autodiff, out2, ctx),
+            Tensor(B.Autodiff, out3, ctx),
+        )
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "adam_step",
+            "same_shape",
+            error,
+            param=param,
+            grad=grad,
+            moment_1=moment_1,
+            moment_2=moment_2,
+            max_moment_2=max_moment_2,
+            lr=lr,
+            beta_1=beta_1,
+            beta_2=beta_2,
+            epsilon=epsilon,
+            weight_decay=weight_decay,
+            bias_correction_1=bias_correction_1,
+            bias_correction_2=bias_correction_2,
+            decoupled=decoupled,
+            cautious=cautious,
+            amsgrad=amsgrad,
+        )
+        raise
+
+
+def clip_by_norm(grad: Tensor, threshold: float) -> Tensor:
+    """The gradient scaled by min(1, threshold / (its L2 norm + the dtype's smallest normal)): burn's per-parameter clipping, one pass when it clips."""
+    try:
+        ctx = grad.context
+        B = getattr(BACKENDS, grad.kind.variant)
+        if ctx is DISABLED:
+            grad_ = grad.primitive if grad.kind is B.Float else grad.as_float()
+            return Tensor(B.Float, B.inner.clip_by_norm(grad_, threshold), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD)
+        return Tensor(B.Autodiff, AD.clip_by_norm(grad_, threshold), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("clip_by_norm", None, error, grad=grad, threshold=threshold)
+        raise

@@ -1,0 +1,88 @@
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=2ee9df978992c0ea body=9fcc8191f7897b86
+"""The optimisers' fused updates as Python functions: `from generated import optim`.
+
+burnpy.optim's rules call them on plain tensors (a parameter, its gradient, the rule's state);
+each is one kernel per backend, where the same update written with tensor ops would be a dozen
+ops and as many temporaries. No gradient flows through them: under autodiff their results are
+new untracked leaves.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from generated.dispatch.optim_ops import (
+    adam_step as _adam_step,
+    clip_by_norm as _clip_by_norm,
+)
+from runtime.arguments import (
+    check_dtype,
+    choice_arg,
+    dim_of,
+    flag_arg,
+    ints_arg,
+    integer_arg,
+    optional_ints_arg,
+    optional_tensor_arg,
+    real_arg,
+    tensor_arg,
+)
+from runtime.dispatch import TensorKind
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from generated.tensor import Tensor
+
+FLOAT, INT, BOOL = TensorKind.Float, TensorKind.Int, TensorKind.Bool
+
+__all__ = [
+    "adam_step",
+    "clip_by_norm",
+]
+
+
+def adam_step(
+    param: Tensor,
+    grad: Tensor,
+    moment_1: Tensor | None = None,
+    moment_2: Tensor | None = None,
+    max_moment_2: Tensor | None = None,
+    *,
+    lr: float,
+    beta_1: float,
+    beta_2: float,
+    epsilon: float,
+    weight_decay: float,
+    bias_correction_1: float,
+    bias_correction_2: float,
+    decoupled: bool = False,
+    cautious: bool = False,
+    amsgrad: bool = False,
+) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    """One step of burn's Adam (L2 weight decay) or AdamW (`decoupled`): (param, moment_1, moment_2, max_moment_2); moments left out are zeros; bias_correction_k is 1 - beta_k^t."""
+    return _adam_step(
+        tensor_arg("adam_step", "param", param, FLOAT),
+        tensor_arg("adam_step", "grad", grad, FLOAT),
+        optional_tensor_arg("adam_step", "moment_1", moment_1, FLOAT),
+        optional_tensor_arg("adam_step", "moment_2", moment_2, FLOAT),
+        optional_tensor_arg("adam_step", "max_moment_2", max_moment_2, FLOAT),
+        real_arg("adam_step", "lr", lr),
+        real_arg("adam_step", "beta_1", beta_1),
+        real_arg("adam_step", "beta_2", beta_2),
+        real_arg("adam_step", "epsilon", epsilon),
+        real_arg("adam_step", "weight_decay", weight_decay),
+        real_arg("adam_step", "bias_correction_1", bias_correction_1),
+        real_arg("adam_step", "bias_correction_2", bias_correction_2),
+        flag_arg("adam_step", "decoupled", decoupled),
+        flag_arg("adam_step", "cautious", cautious),
+        flag_arg("adam_step", "amsgrad", amsgrad),
+    )
+
+
+def clip_by_norm(grad: Tensor, threshold: float) -> Tensor:
+    """The gradient scaled by min(1, threshold / (its L2 norm + the dtype's smallest normal)): burn's per-parameter clipping, one pass when it clips."""
+    return _clip_by_norm(
+        tensor_arg("clip_by_norm", "grad", grad, FLOAT),
+        real_arg("clip_by_norm", "threshold", threshold),
+    )

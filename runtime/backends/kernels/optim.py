@@ -1,0 +1,67 @@
+"""The optimisers' fused updates (generated/optim.py): burn-optim's Adam/AdamW step and its
+per-parameter gradient clipping, each one kernel.
+
+Written as tensor ops, an AdamW step is 13 dispatched ops and as many temporaries per parameter,
+and clipping by norm 7 more. Here each result is a fresh array made once and then updated in
+place (`*=`, `+=`: the array API's in-place operators), so the step allocates its four results
+and one scratch array. No gradient flows through these: the Autodiff decorator runs them on the
+inner primitives.
+"""
+
+
+class OptimKernels:
+    def adam_step(
+        self,
+        param,
+        grad,
+        moment_1,
+        moment_2,
+        max_moment_2,
+        lr,
+        beta_1,
+        beta_2,
+        epsilon,
+        weight_decay,
+        bias_correction_1,
+        bias_correction_2,
+        decoupled=False,
+        cautious=False,
+        amsgrad=False,
+    ):
+        """(param, m, v, max v): m and v the moments after `grad` (zeros before the first
+        step), max v their running maximum under AMSGrad (else v itself), and the parameter
+        moved by lr m̂ / (sqrt(v̂) + epsilon). The bias corrections are folded into two scalars
+        (burn's arrangement): lr sqrt(bc_2) / bc_1 times m / (sqrt(v) + epsilon sqrt(bc_2))."""
+        xp = self.xp
+        if weight_decay and not decoupled:  # Adam's L2 decay goes into the gradient
+            grad = param * weight_decay + grad
+        m = grad * (1.0 - beta_1)
+        if moment_1 is not None:
+            m += moment_1 * beta_1
+        v = grad * grad
+        v *= 1.0 - beta_2
+        if moment_2 is not None:
+            v += moment_2 * beta_2
+        v_max = v
+        if amsgrad and max_moment_2 is not None:
+            v_max = xp.maximum(max_moment_2, v)
+        root_2 = bias_correction_2**0.5
+        delta = xp.sqrt(v_max)
+        delta += epsilon * root_2
+        delta = m / delta
+        delta *= lr * root_2 / bias_correction_1
+        decay = lr * weight_decay if decoupled else 0.0
+        if not decay:
+            return param - delta, m, v, v_max
+        if cautious:  # decay only where the parameter and m agree in sign
+            agree = (param >= 0) == (m >= 0)
+            updated = param - xp.where(agree, param * decay, xp.zeros_like(param))
+        else:
+            updated = param * (1.0 - decay)
+        updated -= delta
+        return updated, m, v, v_max
+
+    def clip_by_norm(self, grad, threshold):
+        xp = self.xp
+        norm = xp.sqrt(self.float_sum(grad * grad))  # [1], bfloat16 summed in float32
+        return grad * xp.clip(threshold / (norm + float(xp.finfo(grad.dtype).tiny)), max=1.0)

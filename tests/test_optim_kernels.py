@@ -1,0 +1,95 @@
+"""The optimisers' fused updates (`generated.optim`) against float64 references, on every
+backend: each Adam/AdamW variant, the first step (no moments yet), and clipping by norm on both
+sides of its threshold. Then what their being untracked means under autodiff."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+import refs
+from generated import Device, Tensor, optim
+from opinfo import BACKENDS, devices
+
+HYPER = dict(lr=0.05, beta_1=0.9, beta_2=0.999, epsilon=1e-5, weight_decay=0.3)
+
+
+def _arrays(seed=0, shape=(3, 4)):
+    rng = np.random.default_rng(seed)
+    param, grad, m = (rng.standard_normal(shape) for _ in range(3))
+    v, v_max = rng.uniform(0.0, 2.0, shape), rng.uniform(0.0, 2.0, shape)
+    return param, grad, m, v, v_max
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("first", [False, True])
+@pytest.mark.parametrize(
+    "decoupled, cautious, amsgrad",
+    [c for c in itertools.product([False, True], repeat=3) if c[0] or not c[1]],
+)
+def test_adam_step_matches_the_float64_reference(backend, first, decoupled, cautious, amsgrad):
+    device = devices(backend)["plain"]
+    param, grad, m, v, v_max = _arrays()
+    if first:
+        m = v = v_max = None
+    flags = dict(decoupled=decoupled, cautious=cautious, amsgrad=amsgrad)
+    time = 1 if first else 7
+    corrections = dict(
+        bias_correction_1=1 - HYPER["beta_1"] ** time, bias_correction_2=1 - HYPER["beta_2"] ** time
+    )
+    expected = refs.adam_step(
+        param, grad, m, v, v_max, *HYPER.values(), *corrections.values(), *flags.values()
+    )
+    tensor = lambda a: None if a is None else Tensor.from_data(a, device=device)
+    got = optim.adam_step(*map(tensor, (param, grad, m, v, v_max)), **HYPER, **corrections, **flags)
+    for name, g, e in zip(("param", "moment_1", "moment_2", "max_moment_2"), got, expected):
+        np.testing.assert_allclose(g.to_numpy(), e, rtol=1e-12, atol=1e-12, err_msg=name)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("threshold", [0.5, 100.0])
+def test_clip_by_norm_scales_only_beyond_the_threshold(backend, dtype, threshold):
+    grad = np.random.default_rng(1).standard_normal((5, 3)).astype(dtype)
+    got = optim.clip_by_norm(Tensor.from_data(grad, device=devices(backend)["plain"]), threshold)
+    expected = refs.clip_by_norm(grad, threshold)
+    np.testing.assert_allclose(got.to_numpy(), expected, rtol=1e-6 if dtype == "float32" else 1e-12)
+    norm = np.linalg.norm(got.to_numpy().astype(np.float64))
+    assert norm == pytest.approx(min(threshold, np.linalg.norm(grad.astype(np.float64))), rel=1e-5)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_clip_by_norm_keeps_nan_and_zeros(backend):
+    device = devices(backend)["plain"]
+    nan = optim.clip_by_norm(Tensor.from_data([1.0, float("nan")], device=device), 1.0)
+    assert np.isnan(nan.to_numpy()).all()  # as grad * clamp(NaN, max=1): no value is trusted
+    zeros = optim.clip_by_norm(Tensor.from_data([0.0, 0.0], device=device), 1.0)
+    np.testing.assert_array_equal(zeros.to_numpy(), [0.0, 0.0])
+
+
+def test_the_updates_are_untracked_under_autodiff():
+    device = Device.numpy().autodiff()
+    param = Tensor.from_data([1.0, -2.0], device=device).require_grad()
+    grad = Tensor.from_data([0.5, 0.5], device=device).require_grad()
+    clipped = optim.clip_by_norm(grad, 0.1)
+    results = optim.adam_step(
+        param, clipped, **HYPER, bias_correction_1=0.1, bias_correction_2=0.001
+    )
+    for result in (clipped, *results):
+        assert result.device() == device
+        assert not result.is_require_grad()
+    # nothing was recorded for them: the parameter's own graph is untouched
+    grads = (param * 2.0).sum().backward()
+    np.testing.assert_array_equal(param.grad(grads).to_numpy(), [2.0, 2.0])
+    assert grad.grad(grads) is None
+
+
+def test_a_moment_of_another_shape_is_refused_by_name():
+    with pytest.raises(ValueError, match="`param` \\[2\\] and `grad` \\[3\\] must have one shape"):
+        optim.adam_step(
+            Tensor.from_data([1.0, 2.0]),
+            Tensor.from_data([1.0, 2.0, 3.0]),
+            **HYPER,
+            bias_correction_1=0.1,
+            bias_correction_2=0.001,
+        )
