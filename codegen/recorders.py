@@ -36,6 +36,7 @@ class Recorded:
     inputs: tuple[Input, ...]
     returns: tuple[str, ...]  # the result kinds, in order
     memory_bound: bool
+    keeps: str | None = None  # what a recorded forward keeps for the backward (`<name>_keeping`)
 
     @property
     def float_outputs(self) -> tuple[int, ...]:
@@ -73,7 +74,7 @@ LOCALS = (
 
 def rule_of(op: Recorded) -> Rule:
     names = tuple(i.name for i in op.inputs)
-    return Rule(op.name, op.args, names, multi_output=len(op.returns) > 1)
+    return Rule(op.name, op.args, names, multi_output=len(op.returns) > 1, kept=op.keeps)
 
 
 def recorder(op: Recorded) -> Recorder:
@@ -105,12 +106,21 @@ class _Decisions:
         return Recorder(
             name=op.name,
             args=", ".join(op.args),
-            prologue=(*self._bind(), *self._forward(), *self._order(), *self._tracked()),
+            prologue=(
+                *self._bind(),
+                *([] if op.keeps else self._forward()),
+                *self._order(),
+                *self._tracked(),
+            ),
             untracked_test=(  # inside `no_grad` an op records nothing, whatever it is given
                 f"not ({' or '.join(tracked)})" if len(tracked) > 1 else f"not {tracked[0]}"
             )
             + " or GRAD_MODE.paused",
-            untracked=self._wrap("untracked_node(order)") if one_output else self._untracked(),
+            untracked=(
+                f"AutodiffTensor({self._call('forward')}, untracked_node(order))"
+                if op.keeps
+                else self._wrap("untracked_node(order)") if one_output else self._untracked()
+            ),
             record=self._record(),
             node=node,
             fields=self._fields(),
@@ -137,9 +147,15 @@ class _Decisions:
                 lines += [f"{n}_node = {n}.node", f"{n}_value = {n}.primitive"]
         return lines
 
+    def _call(self, kernel: str) -> str:
+        """The forward kernel's call on the inputs' primitives."""
+        return (
+            f"{kernel}({', '.join(f'{a}_value' if a in self.names else a for a in self.op.args)})"
+        )
+
     def _forward(self) -> list[str]:
         op = self.op
-        call = f"forward({', '.join(f'{a}_value' if a in self.names else a for a in op.args)})"
+        call = self._call("forward")
         if self.single:
             return [f"out = {call}"]
         floats = op.float_outputs
@@ -179,7 +195,9 @@ class _Decisions:
 
     # -- what the step keeps -------------------------------------------------------------------
     def _record(self) -> tuple[str, ...]:
-        lines = []
+        # an op that keeps something runs its keeping forward only when it is recorded
+        keeps = self.op.keeps
+        lines = [f"out, {keeps} = {self._call(f'inner.{self.op.name}_keeping')}"] if keeps else []
         if self.op.memory_bound:  # Balanced recomputes it, when every input is tracked
             lines.append(" and ".join(["memory_bound = balanced", *self._every_tracked()]))
         saved = dict(self._saved_names())
@@ -290,6 +308,8 @@ class _Decisions:
         op = self.op
         if name == "out":
             return "SELF if memory_bound else out" if op.memory_bound else "out"
+        if name == op.keeps:
+            return name
         if name == "indices" and name not in op.args:  # the int output of a (float, int) op
             (index,) = [i for i, kind in enumerate(op.returns) if kind != "float"]
             return f"result[{index}]"

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=086ce2289cd469a1 body=e4d174f23bff154a
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=531ba02165db7c52 body=f56b7994d7e93cc7
 """What the Autodiff decorator needs to know of each float op, from ops.yaml."""
 
 from runtime.autodiff.backend import AutodiffOp
@@ -160,18 +160,21 @@ AUTODIFF_OPS = (
         ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end"),
         (0, 1, 2),
         "record",
+        keeps="columns",
     ),
     AutodiffOp(
         "conv2d",
         ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end"),
         (0, 1, 2),
         "record",
+        keeps="columns",
     ),
     AutodiffOp(
         "conv3d",
         ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end"),
         (0, 1, 2),
         "record",
+        keeps="columns",
     ),
     AutodiffOp(
         "conv_transpose1d",

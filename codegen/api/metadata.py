@@ -43,6 +43,7 @@ class AutodiffEntry:
     role: str
     memory_bound: bool
     outputs: int
+    keeps: str | None
 
     @property
     def fields(self) -> str:
@@ -52,6 +53,8 @@ class AutodiffEntry:
             fields.append("memory_bound=True")
         if self.outputs != 1:
             fields.append(f"outputs={self.outputs}")
+        if self.keeps:
+            fields.append(f'keeps="{self.keeps}"')
         return ", ".join(fields)
 
 
@@ -83,6 +86,7 @@ def autodiff_entries(catalogue: Catalogue) -> list[AutodiffEntry]:
                 role,
                 op.autodiff is AutodiffClass.MEMORY_BOUND,
                 len(op.returns),
+                op.keeps,
             )
         )
     return entries
@@ -101,6 +105,7 @@ def recorded_ops(catalogue: Catalogue) -> list[Recorded]:
             tuple(Input(a.name, a.optional, a.type is ArgKind.TENSORS) for a in op.float_args),
             op.returns,
             op.autodiff is AutodiffClass.MEMORY_BOUND,
+            keeps=op.keeps,
         )
         for op in catalogue.ops
         if _role(op) == "record"

@@ -37,6 +37,16 @@ def check_autodiff(where: Where, op: Op) -> None:
             "add `autodiff: memory_bound` (cheap to recompute) or `autodiff: compute_bound`, "
             "or `untracked: true` if no gradient flows through it",
         )
+    if op.keeps and (op.autodiff is not AutodiffClass.COMPUTE_BOUND or op.returns != (Kind.FLOAT,)):
+        raise where.error(
+            "keeps",
+            "only a compute-bound op with one float result keeps values for its backward",
+            "remove `keeps`, or write `autodiff: compute_bound`",
+        )
+    if op.keeps in {a.name for a in op.args}:
+        raise where.error(
+            "keeps", f"`keeps` names {op.keeps!r}, an argument of the op", "pick another name"
+        )
     if op.autodiff is not AutodiffClass.MEMORY_BOUND:
         return
     if any(a.optional for a in op.args):
@@ -56,7 +66,13 @@ def check_rule(where: Where, op: Op) -> None:
     """A differentiable primitive has a backward rule whose VJPs fit its arguments."""
     names = tuple(a.name for a in op.float_args)
     try:
-        Rule(op.name, tuple(a.name for a in op.args), names, multi_output=len(op.returns) > 1)
+        Rule(
+            op.name,
+            tuple(a.name for a in op.args),
+            names,
+            multi_output=len(op.returns) > 1,
+            kept=op.keeps,
+        )
     except LookupError:
         raise where.error(
             "autodiff",

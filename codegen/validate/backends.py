@@ -40,17 +40,22 @@ def check_kernels(catalogue: Catalogue, problems: Problems) -> list[str]:
                 f"`{install}`"
             )
         for op in catalogue.ops:
-            if not op.composite and op.name not in source.kernels:
+            # an op that keeps something for its backward has its keeping forward too
+            kernels = [] if op.composite else [op.name]
+            kernels += [f"{op.name}_keeping"] if op.keeps else []
+            for kernel in kernels:
+                if kernel in source.kernels:
+                    continue
                 parameters = ", ".join(["self", *(a.name for a in op.args)])
                 problems.add(
                     Where(path, None, op.name).error(
                         op.line,
                         f"no kernel on backend {backend.name}: neither the shared kernels nor "
-                        f"{backend.module} define `{op.name}`",
+                        f"{backend.module} define `{kernel}`",
                         suggest(
-                            op.name,
+                            kernel,
                             [k for k in source.kernels if not k.startswith("_")],
-                            f"define `def {op.name}({parameters})` in a mixin of runtime/"
+                            f"define `def {kernel}({parameters})` in a mixin of runtime/"
                             f"backends/kernels/ (every backend) or in {backend.module}, or make "
                             "it a `composite`",
                         ),

@@ -51,6 +51,7 @@ OP_KEYS = {
     "method": False,
     "static": False,
     "untracked": False,
+    "keeps": False,
     "operator": False,
     "dtypes": False,
     "test": False,
@@ -179,6 +180,7 @@ def _op(problems: Problems, path, entry, line, section: str) -> tuple[Op | None,
     method = check(_method, where) if "method" in has else None
     static = check(_flag, where, "static")
     untracked = check(_flag, where, "untracked")
+    keeps = check(identifier, where, "keeps") if "keeps" in has else None
     contract = check(_contract, where)
     dtypes = check(_dtypes, where, kind, returns, routing) if kind and returns and routing else None
     options = check(function_options, where, args) if args is not None else None
@@ -209,6 +211,7 @@ def _op(problems: Problems, path, entry, line, section: str) -> tuple[Op | None,
         method=method,
         static=static,
         untracked=untracked,
+        keeps=keeps,
         operators=tuple(operators),
         dtypes=dtypes,
         section=section,

@@ -33,6 +33,7 @@ class AutodiffOp:
     role: str
     memory_bound: bool = False  # its checkpoint class (ops.yaml's `autodiff`)
     outputs: int = 1  # how many results the op returns
+    keeps: str | None = None  # what its forward keeps for the backward (`<name>_keeping`)
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,7 @@ class Autodiff:
                 return lambda *args: AutodiffTensor.new(forward_only(*args))
             return lambda *args: tuple(map(AutodiffTensor.new, forward_only(*args)))
         names = tuple(op.args[i] for i in positions)
-        rule = Rule(op.name, op.args, names, op.outputs > 1)
+        rule = Rule(op.name, op.args, names, op.outputs > 1, kept=op.keeps)
         recorder = recorders[op.name]
         if recorder.saved != rule.saved:
             raise RuntimeError(

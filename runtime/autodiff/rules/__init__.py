@@ -10,7 +10,9 @@ names say what it needs:
 - an argument's name (`lhs`, `tensor`, `dim`, `rhs`, ...): its value at forward time;
 - `out`: the op's (float) output; `indices`: the int output of a (values, indices) op;
 - `<input>_shape`, `_device`, `_dtype`: a float input's shape, device, dtype (a list of them for
-  a `tensors` list).
+  a `tensors` list);
+- the name of what the op's forward keeps (ops.yaml's `keeps`: conv's `columns`), or None where
+  the backend kept nothing.
 
 Only what the VJPs of the *tracked* inputs name is saved (burn: `mul` keeps lhs only when rhs
 needs a gradient). Broadcasting is undone once, by the step, not here.
@@ -46,7 +48,12 @@ class Rule:
     __slots__ = ("name", "vjps", "joint", "needs", "saved")
 
     def __init__(
-        self, name: str, args: tuple[str, ...], float_inputs: tuple[str, ...], multi_output=False
+        self,
+        name: str,
+        args: tuple[str, ...],
+        float_inputs: tuple[str, ...],
+        multi_output=False,
+        kept: str | None = None,
     ):
         if name not in RULES:
             raise LookupError(
@@ -63,6 +70,7 @@ class Rule:
             )
         allowed = {"B", "g", "out", *args} | ({"indices"} if multi_output else set())
         allowed |= {"tracked"} if joint else set()
+        allowed |= {kept} if kept else set()
         allowed |= {f"{a}_{what}" for a in float_inputs for what in ("shape", "device", "dtype")}
         self.name = name
         params_of = [tuple(inspect.signature(fn).parameters) for fn in fns]
