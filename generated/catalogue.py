@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=531ba02165db7c52 body=f56b7994d7e93cc7
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=610f8eb8667d46cf body=344d7cb783171e39
 """What the Autodiff decorator needs to know of each float op, from ops.yaml."""
 
 from runtime.autodiff.backend import AutodiffOp
@@ -248,6 +248,7 @@ AUTODIFF_OPS = (
         ("query", "key", "value", "mask", "attn_bias", "scale", "softcap", "is_causal"),
         (0, 1, 2, 4),
         "record",
+        keeps="probabilities",
     ),
     AutodiffOp(
         "batch_norm",
@@ -255,7 +256,9 @@ AUTODIFF_OPS = (
         (0, 1, 2, 3, 4),
         "record",
     ),
-    AutodiffOp("layer_norm", ("input", "gamma", "beta", "epsilon"), (0, 1, 2), "record"),
+    AutodiffOp(
+        "layer_norm", ("input", "gamma", "beta", "epsilon"), (0, 1, 2), "record", keeps="statistics"
+    ),
     AutodiffOp(
         "ctc_loss",
         ("log_probs", "targets", "input_lengths", "target_lengths", "blank"),

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=8da00f5b697c8957 body=d21c4883668c25d5
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=446e3283414cbd42 body=5aeb5871674b11e4
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node (its
@@ -3496,9 +3496,6 @@ def record_attention(forward, BACKWARD, inner, balanced):
         value_value = value.primitive
         attn_bias_node = None if attn_bias is None else attn_bias.node
         attn_bias_value = None if attn_bias is None else attn_bias.primitive
-        out = forward(
-            query_value, key_value, value_value, mask, attn_bias_value, scale, softcap, is_causal
-        )
         order = query_node.order
         if key_node.order > order:
             order = key_node.order
@@ -3514,7 +3511,22 @@ def record_attention(forward, BACKWARD, inner, balanced):
             not (query_tracked or key_tracked or value_tracked or attn_bias_tracked)
             or GRAD_MODE.paused
         ):
-            return AutodiffTensor(out, untracked_node(order))
+            return AutodiffTensor(
+                forward(
+                    query_value,
+                    key_value,
+                    value_value,
+                    mask,
+                    attn_bias_value,
+                    scale,
+                    softcap,
+                    is_causal,
+                ),
+                untracked_node(order),
+            )
+        out, probabilities = inner.attention_keeping(
+            query_value, key_value, value_value, mask, attn_bias_value, scale, softcap, is_causal
+        )
         query_held = (
             query_node if balanced and query_node.properties is MEMORY_BOUND else query_value
         )
@@ -3554,6 +3566,7 @@ def record_attention(forward, BACKWARD, inner, balanced):
                 scale,
                 softcap,
                 is_causal,
+                probabilities,
             ),
         )
         return AutodiffTensor(out, out_node)
@@ -3654,7 +3667,6 @@ def record_layer_norm(forward, BACKWARD, inner, balanced):
         gamma_value = gamma.primitive
         beta_node = None if beta is None else beta.node
         beta_value = None if beta is None else beta.primitive
-        out = forward(input_value, gamma_value, beta_value, epsilon)
         order = input_node.order
         if gamma_node.order > order:
             order = gamma_node.order
@@ -3664,7 +3676,10 @@ def record_layer_norm(forward, BACKWARD, inner, balanced):
         gamma_tracked = gamma_node.requirement is not NONE
         beta_tracked = beta is not None and beta_node.requirement is not NONE
         if not (input_tracked or gamma_tracked or beta_tracked) or GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return AutodiffTensor(
+                forward(input_value, gamma_value, beta_value, epsilon), untracked_node(order)
+            )
+        out, statistics = inner.layer_norm_keeping(input_value, gamma_value, beta_value, epsilon)
         input_held = (
             input_node if balanced and input_node.properties is MEMORY_BOUND else input_value
         )
@@ -3687,7 +3702,7 @@ def record_layer_norm(forward, BACKWARD, inner, balanced):
                 gamma_value.shape,
                 None if beta is None else beta_value.shape,
             ],
-            saved=(input_held, gamma_held, epsilon),
+            saved=(input_held, gamma_held, epsilon, statistics),
         )
         return AutodiffTensor(out, out_node)
 
@@ -4107,10 +4122,20 @@ RECORDERS = {
     "interpolate": Recorders(record_interpolate, ("x", "output_size", "mode", "align_corners")),
     "attention": Recorders(
         record_attention,
-        ("query", "key", "value", "mask", "attn_bias", "scale", "softcap", "is_causal"),
+        (
+            "query",
+            "key",
+            "value",
+            "mask",
+            "attn_bias",
+            "scale",
+            "softcap",
+            "is_causal",
+            "probabilities",
+        ),
     ),
     "batch_norm": Recorders(record_batch_norm, ("gamma", "variance", "epsilon", "input", "mean")),
-    "layer_norm": Recorders(record_layer_norm, ("input", "gamma", "epsilon")),
+    "layer_norm": Recorders(record_layer_norm, ("input", "gamma", "epsilon", "statistics")),
     "ctc_loss": Recorders(
         record_ctc_loss, ("log_probs", "targets", "input_lengths", "target_lengths", "blank")
     ),

@@ -1,11 +1,14 @@
-"""What an op's forward keeps for its backward (ops.yaml's `keeps`: a convolution's columns):
-the keeping forward runs only when the op is recorded, and what it keeps reaches the weight's
-gradient, which must equal the gradient computed without it."""
+"""What an op's forward keeps for its backward (ops.yaml's `keeps`: a convolution's columns,
+attention's probabilities, layer_norm's statistics): the keeping forward runs only when the op is
+recorded, and the gradients from what it kept equal those computed without it."""
+
+import importlib
 
 import numpy as np
 import pytest
 
 from generated import Device, Tensor, module, no_grad
+from opinfo import BACKENDS, devices
 from runtime.backends.numpy import BACKEND
 
 
@@ -53,3 +56,47 @@ def test_the_weight_gradient_with_what_was_kept_equals_the_one_without(keeping_c
         x.inner().to_numpy(), weight.inner().to_numpy(), g, stride, padding, dilation, 1, None
     )
     np.testing.assert_allclose(weight.grad(grads).to_numpy(), without, rtol=1e-12)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("is_causal", [False, True])
+def test_attention_backward_from_what_its_forward_kept(backend, is_causal):
+    """The gradients from the kept probabilities (flash attention's output and logsumexp on
+    torch) equal those the backward kernel computes from the inputs alone."""
+    device = devices(backend)["autodiff"]
+    rng = np.random.default_rng(2)
+    q, k, v = (rng.standard_normal((2, 3, 5, 4)) for _ in range(3))
+    g = rng.standard_normal((2, 3, 5, 4))
+    tracked = [Tensor.from_data(a, device=device).require_grad() for a in (q, k, v)]
+    out = module.attention(*tracked, is_causal=is_causal)
+    grads = (out * Tensor.from_data(g, device=device)).sum().backward()
+    inner = importlib.import_module(f"runtime.backends.{backend}").BACKEND
+    arrays = [t.inner().primitive for t in tracked]
+    cotangent = Tensor.from_data(g, device=device).inner().primitive
+    _, kept = inner.attention_keeping(*arrays, None, None, None, None, is_causal)
+    assert kept is not None  # small enough to keep, on every backend
+    again = inner.attention_backward(*arrays, None, None, cotangent, None, None, is_causal)
+    for t, expected in zip(tracked, again):
+        np.testing.assert_allclose(t.grad(grads).to_numpy(), np.asarray(expected), rtol=1e-10)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_layer_norm_backward_from_what_its_forward_kept(backend):
+    device = devices(backend)["autodiff"]
+    rng = np.random.default_rng(3)
+    x, gamma, beta, g = (
+        rng.standard_normal((4, 6)),
+        *rng.standard_normal((2, 6)),
+        rng.standard_normal((4, 6)),
+    )
+    tracked = [Tensor.from_data(a, device=device).require_grad() for a in (x, gamma, beta)]
+    out = module.layer_norm(*tracked, epsilon=1e-5)
+    grads = (out * Tensor.from_data(g, device=device)).sum().backward()
+    inner = importlib.import_module(f"runtime.backends.{backend}").BACKEND
+    x_, gamma_ = (t.inner().primitive for t in tracked[:2])
+    cotangent = Tensor.from_data(g, device=device).inner().primitive
+    _, kept = inner.layer_norm_keeping(x_, gamma_, None, 1e-5)
+    assert (kept is not None) == (backend == "torch")  # torch's kernel gives its statistics
+    again = inner.layer_norm_backward(x_, gamma_, cotangent, 1e-5)
+    for t, expected in zip(tracked, again):
+        np.testing.assert_allclose(t.grad(grads).to_numpy(), np.asarray(expected), rtol=1e-10)

@@ -15,6 +15,7 @@ from runtime.backends.kernels.fft import FftKernels
 from runtime.backends.kernels.grid_sample import GridSampleKernels
 from runtime.backends.kernels.indexing import IndexingKernels
 from runtime.backends.kernels.interpolate import InterpolateKernels
+from runtime.backends.kernels.keeping import KeepingKernels
 from runtime.backends.kernels.norm import NormKernels
 from runtime.backends.kernels.optim import OptimKernels
 from runtime.backends.kernels.linear import LinearKernels
@@ -45,6 +46,7 @@ class ArrayBackend(
     LinearKernels,
     ConvKernels,
     OptimKernels,
+    KeepingKernels,
 ):
     """A backend over an array library. Subclasses set `name`, `variant`, `xp` and define the
     methods below the line, then override kernels where their library differs."""

@@ -227,8 +227,8 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
 
     # -- attention and layer_norm: torch's fused CPU kernels where they compute exactly ours ---
     # (no mask, bias or softcap, and a causal mask only where torch's top-left alignment is
-    # burn's bottom-right one: seq_q == seq_k). The backward runs the forward again for the
-    # row statistics it needs (logsumexp), as the shared kernel recomputes the probabilities.
+    # burn's bottom-right one: seq_q == seq_k). A recorded forward keeps what the backward
+    # needs (flash attention's output and row logsumexp, layer_norm's mean and 1/std).
     @staticmethod
     def _flash(query, key, value, mask, attn_bias, softcap, is_causal) -> bool:
         return (
@@ -250,14 +250,45 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
             return FLASH_ATTENTION(query, key, value, 0.0, is_causal, scale=scale)[0]
         return super().attention(query, key, value, mask, attn_bias, scale, softcap, is_causal)
 
+    def attention_keeping(self, query, key, value, mask, attn_bias, scale, softcap, is_causal):
+        if self._flash(query, key, value, mask, attn_bias, softcap, is_causal):
+            out, logsumexp = FLASH_ATTENTION(query, key, value, 0.0, is_causal, scale=scale)[:2]
+            return out, (out, logsumexp)  # what stands for the probabilities in flash's backward
+        return super().attention_keeping(
+            query, key, value, mask, attn_bias, scale, softcap, is_causal
+        )
+
     def attention_backward(
-        self, query, key, value, mask, attn_bias, grad, scale, softcap, is_causal, wanted=None
+        self,
+        query,
+        key,
+        value,
+        mask,
+        attn_bias,
+        grad,
+        scale,
+        softcap,
+        is_causal,
+        wanted=None,
+        probabilities=None,
     ):
         if not self._flash(query, key, value, mask, attn_bias, softcap, is_causal):
             return super().attention_backward(
-                query, key, value, mask, attn_bias, grad, scale, softcap, is_causal, wanted
+                query,
+                key,
+                value,
+                mask,
+                attn_bias,
+                grad,
+                scale,
+                softcap,
+                is_causal,
+                wanted,
+                probabilities,
             )
-        out, logsumexp = FLASH_ATTENTION(query, key, value, 0.0, is_causal, scale=scale)
+        out, logsumexp = (
+            probabilities or FLASH_ATTENTION(query, key, value, 0.0, is_causal, scale=scale)[:2]
+        )
         grads = FLASH_ATTENTION_BACKWARD(
             grad, query, key, value, out, logsumexp, 0.0, is_causal, scale=scale
         )
@@ -269,11 +300,17 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
         return LAYER_NORM(input, input.shape[-1:], gamma, beta, epsilon)[0]
 
     @staticmethod
-    def layer_norm_backward(input, gamma, grad, epsilon, wanted=(True, True, True)):
-        # the row statistics again (torch.var_mean would cost ten times more); the output that
-        # comes with them is dropped at once
+    def layer_norm_keeping(input, gamma, beta, epsilon):
+        out, mean, rstd = LAYER_NORM(input, input.shape[-1:], gamma, beta, epsilon)
+        return out, (mean, rstd)
+
+    @staticmethod
+    def layer_norm_backward(
+        input, gamma, grad, epsilon, wanted=(True, True, True), statistics=None
+    ):
+        # without kept statistics, the forward again (torch.var_mean would cost ten times more)
         shape = input.shape[-1:]
-        mean, rstd = LAYER_NORM(input, shape, gamma, None, epsilon)[1:]
+        mean, rstd = statistics or LAYER_NORM(input, shape, gamma, None, epsilon)[1:]
         # (the bias only tells ATen the dtype and device of its gradient: gamma's are the same)
         return LAYER_NORM_BACKWARD(grad, input, shape, mean, rstd, gamma, gamma, list(wanted))
 

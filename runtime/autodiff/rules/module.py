@@ -4,15 +4,29 @@ burn-autodiff calls the `*_backward` trait methods.
 
 attention, deform_conv2d and irfft have one backward kernel computing every input's gradient
 (burn's `deform_conv2d_backward` returns them together): their rules are Joint, run once per
-step, and the first two tell the kernel which gradients are wanted.
+step, and the first two tell the kernel which gradients are wanted. attention and layer_norm
+hand their backward what their forward kept (`probabilities`, `statistics`: None where the
+backend kept nothing).
 """
 
 from runtime.autodiff.rules.joint import Joint
 
 
-def _attention(B, g, tracked, query, key, value, mask, attn_bias, scale, softcap, is_causal):
+def _attention(
+    B, g, tracked, query, key, value, mask, attn_bias, scale, softcap, is_causal, probabilities
+):
     return B.attention_backward(
-        query, key, value, mask, attn_bias, g, scale, softcap, is_causal, wanted=tracked
+        query,
+        key,
+        value,
+        mask,
+        attn_bias,
+        g,
+        scale,
+        softcap,
+        is_causal,
+        wanted=tracked,
+        probabilities=probabilities,
     )
 
 
@@ -76,8 +90,8 @@ RULES = {
         ),
     ),
     "layer_norm": Joint(
-        lambda B, g, tracked, input, gamma, epsilon: B.layer_norm_backward(
-            input, gamma, g, epsilon, wanted=tracked
+        lambda B, g, tracked, input, gamma, epsilon, statistics: B.layer_norm_backward(
+            input, gamma, g, epsilon, wanted=tracked, statistics=statistics
         )
     ),
     "ctc_loss": (

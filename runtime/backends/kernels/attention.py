@@ -8,6 +8,9 @@ j <= i + seq_k - seq_q (the last query sees every key). Batched matmuls over [b,
 
 import math
 
+# The most a recorded attention keeps for its backward (its probabilities): 64 MiB
+KEEP_BYTES = 1 << 26
+
 
 class AttentionKernels:
     def _attention_probs(self, query, key, mask, attn_bias, scale, softcap, is_causal):
@@ -60,15 +63,35 @@ class AttentionKernels:
         probs, _ = self._attention_probs(query, key, mask, attn_bias, scale, softcap, is_causal)
         return self.xp.matmul(probs, value)
 
+    def attention_keeping(self, query, key, value, mask, attn_bias, scale, softcap, is_causal):
+        """attention, and its probabilities (with softcap's tanh) for the backward when they
+        take at most KEEP_BYTES; beyond, None, and the backward computes them again."""
+        kept = self._attention_probs(query, key, mask, attn_bias, scale, softcap, is_causal)
+        out = self.xp.matmul(kept[0], value)
+        size = math.prod(kept[0].shape) * self.xp.finfo(kept[0].dtype).bits // 8
+        return out, (kept if size * (1 if softcap is None else 2) <= KEEP_BYTES else None)
+
     def attention_backward(
-        self, query, key, value, mask, attn_bias, grad, scale, softcap, is_causal, wanted=None
+        self,
+        query,
+        key,
+        value,
+        mask,
+        attn_bias,
+        grad,
+        scale,
+        softcap,
+        is_causal,
+        wanted=None,
+        probabilities=None,
     ):
         """(grad query, grad key, grad value, grad attn_bias); the last has the scores' shape
         [b, h, seq_q, seq_k] (a broadcast bias is summed back by the caller). `wanted` (one
-        bool per input, default all) skips the gradients nobody needs: they are None."""
+        bool per input, default all) skips the gradients nobody needs: they are None.
+        `probabilities`: what `attention_keeping` kept, only read here; None: computed again."""
         xp = self.xp
         want_q, want_k, want_v, want_bias = (True,) * 4 if wanted is None else wanted
-        probs, capped = self._attention_probs(
+        probs, capped = probabilities or self._attention_probs(
             query, key, mask, attn_bias, scale, softcap, is_causal
         )
         grad_value = xp.matmul(xp.matrix_transpose(probs), grad) if want_v else None
@@ -79,7 +102,6 @@ class AttentionKernels:
         # softmax backward; masked scores have probability 0, so they get no gradient
         grad_scores -= xp.sum(grad_scores * probs, axis=-1, keepdims=True)
         grad_scores *= probs
-        del probs
         if not (want_q or want_k):
             return None, None, grad_value, grad_scores
         grad_bias = grad_scores if want_bias else None

@@ -85,14 +85,5 @@ class ConvKernels:
         return self.xp.sum(output_grad, axis=axes, dtype=output_grad.dtype)
 
     conv1d_bias_backward = conv2d_bias_backward = conv3d_bias_backward = _conv_bias_backward
-
-    def _conv_keeping(self, x, weight, bias, stride, padding, dilation, groups, padding_end):
-        """A recorded convolution: its output, and what its weight gradient may reuse (the
-        `columns` its `conv*d_weight_backward` takes). By default nothing: a backend whose
-        forward builds columns keeps them."""
-        conv = (self.conv1d, self.conv2d, self.conv3d)[weight.ndim - 3]
-        return conv(x, weight, bias, stride, padding, dilation, groups, padding_end), None
-
-    conv1d_keeping = conv2d_keeping = conv3d_keeping = _conv_keeping
     conv_transpose1d_bias_backward = conv_transpose2d_bias_backward = _conv_bias_backward
     conv_transpose3d_bias_backward = _conv_bias_backward

@@ -85,9 +85,12 @@ class NormKernels:
             out += beta
         return out
 
-    def layer_norm_backward(self, input, gamma, grad, epsilon, wanted=(True, True, True)):
+    def layer_norm_backward(
+        self, input, gamma, grad, epsilon, wanted=(True, True, True), statistics=None
+    ):
         """(dx, dgamma, dbeta), None for one not wanted. With y = x̂ γ + β and x̂ = (x - μ) r:
-        dx = r (ĝ - mean(ĝ) - x̂ mean(ĝ x̂)), ĝ = g γ; dγ = Σ g x̂; dβ = Σ g."""
+        dx = r (ĝ - mean(ĝ) - x̂ mean(ĝ x̂)), ĝ = g γ; dγ = Σ g x̂; dβ = Σ g. (This kernel
+        keeps no `statistics`: it computes them again.)"""
         want_x, want_gamma, want_beta = wanted
         dbeta = self._leading_sum(grad) if want_beta else None
         if not (want_x or want_gamma):
