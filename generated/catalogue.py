@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=610f8eb8667d46cf body=344d7cb783171e39
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=4b802236f7a4db8a body=f28ee0d9c40b3b70
 """What the Autodiff decorator needs to know of each float op, from ops.yaml."""
 
 from runtime.autodiff.backend import AutodiffOp
@@ -309,4 +309,30 @@ AUTODIFF_OPS = (
         outputs=4,
     ),
     AutodiffOp("clip_by_norm", ("grad", "threshold"), (0,), "untracked"),
+    AutodiffOp(
+        "sgd_step",
+        ("param", "grad", "velocity", "lr", "momentum", "dampening", "weight_decay", "nesterov"),
+        (0, 1, 2),
+        "untracked",
+        outputs=2,
+    ),
+    AutodiffOp(
+        "rmsprop_step",
+        (
+            "param",
+            "grad",
+            "square_avg",
+            "grad_avg",
+            "buffer",
+            "lr",
+            "alpha",
+            "epsilon",
+            "weight_decay",
+            "momentum",
+            "centered",
+        ),
+        (0, 1, 2, 3, 4),
+        "untracked",
+        outputs=4,
+    ),
 )

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=2ee9df978992c0ea body=9fcc8191f7897b86
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=82677a21606aff61 body=e6cbac2d9b6ac57f
 """The optimisers' fused updates as Python functions: `from generated import optim`.
 
 burnpy.optim's rules call them on plain tensors (a parameter, its gradient, the rule's state);
@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 from generated.dispatch.optim_ops import (
     adam_step as _adam_step,
     clip_by_norm as _clip_by_norm,
+    sgd_step as _sgd_step,
+    rmsprop_step as _rmsprop_step,
 )
 from runtime.arguments import (
     check_dtype,
@@ -39,6 +41,8 @@ FLOAT, INT, BOOL = TensorKind.Float, TensorKind.Int, TensorKind.Bool
 __all__ = [
     "adam_step",
     "clip_by_norm",
+    "sgd_step",
+    "rmsprop_step",
 ]
 
 
@@ -85,4 +89,58 @@ def clip_by_norm(grad: Tensor, threshold: float) -> Tensor:
     return _clip_by_norm(
         tensor_arg("clip_by_norm", "grad", grad, FLOAT),
         real_arg("clip_by_norm", "threshold", threshold),
+    )
+
+
+def sgd_step(
+    param: Tensor,
+    grad: Tensor,
+    velocity: Tensor | None = None,
+    *,
+    lr: float,
+    momentum: float,
+    dampening: float,
+    weight_decay: float,
+    nesterov: bool = False,
+) -> tuple[Tensor, Tensor]:
+    """One step of burn's SGD: (param, velocity); g = grad + weight_decay param, the velocity g at first (velocity left out) and momentum velocity + (1 - dampening) g after; without momentum the velocity returned is g, not state."""
+    return _sgd_step(
+        tensor_arg("sgd_step", "param", param, FLOAT),
+        tensor_arg("sgd_step", "grad", grad, FLOAT),
+        optional_tensor_arg("sgd_step", "velocity", velocity, FLOAT),
+        real_arg("sgd_step", "lr", lr),
+        real_arg("sgd_step", "momentum", momentum),
+        real_arg("sgd_step", "dampening", dampening),
+        real_arg("sgd_step", "weight_decay", weight_decay),
+        flag_arg("sgd_step", "nesterov", nesterov),
+    )
+
+
+def rmsprop_step(
+    param: Tensor,
+    grad: Tensor,
+    square_avg: Tensor | None = None,
+    grad_avg: Tensor | None = None,
+    buffer: Tensor | None = None,
+    *,
+    lr: float,
+    alpha: float,
+    epsilon: float,
+    weight_decay: float,
+    momentum: float,
+    centered: bool = False,
+) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    """One step of burn's RMSProp: (param, square_avg, grad_avg, buffer), averages left out are zeros; grad_avg is state only when `centered`, buffer only with momentum > 0."""
+    return _rmsprop_step(
+        tensor_arg("rmsprop_step", "param", param, FLOAT),
+        tensor_arg("rmsprop_step", "grad", grad, FLOAT),
+        optional_tensor_arg("rmsprop_step", "square_avg", square_avg, FLOAT),
+        optional_tensor_arg("rmsprop_step", "grad_avg", grad_avg, FLOAT),
+        optional_tensor_arg("rmsprop_step", "buffer", buffer, FLOAT),
+        real_arg("rmsprop_step", "lr", lr),
+        real_arg("rmsprop_step", "alpha", alpha),
+        real_arg("rmsprop_step", "epsilon", epsilon),
+        real_arg("rmsprop_step", "weight_decay", weight_decay),
+        real_arg("rmsprop_step", "momentum", momentum),
+        flag_arg("rmsprop_step", "centered", centered),
     )

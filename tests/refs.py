@@ -168,3 +168,28 @@ def clip_by_norm(grad, threshold):
     g = grad.astype(np.float64)
     tiny = float(ml_dtypes.finfo(grad.dtype).tiny)
     return _like(g * min(1.0, threshold / (np.sqrt(np.sum(g * g)) + tiny)), grad)
+
+
+def sgd_step(param, grad, velocity, lr, momentum, dampening, weight_decay, nesterov):
+    p, g = param.astype(np.float64), grad.astype(np.float64)
+    g = g + weight_decay * p
+    if not momentum:
+        return _like(p - lr * g, param), _like(g, param)
+    v = g if velocity is None else momentum * velocity + (1 - dampening) * g
+    step = g + momentum * v if nesterov else v
+    return _like(p - lr * step, param), _like(v, param)
+
+
+def rmsprop_step(
+    param, grad, square_avg, grad_avg, buffer, lr, alpha, epsilon, weight_decay, momentum, centered
+):
+    p, g = param.astype(np.float64), grad.astype(np.float64)
+    g = g + weight_decay * p
+    square = (1 - alpha) * g * g + (0 if square_avg is None else alpha * square_avg)
+    mean = (1 - alpha) * g + (0 if grad_avg is None else alpha * grad_avg)
+    avg = square - mean * mean if centered else square
+    step = g / (np.sqrt(avg) + epsilon)
+    if momentum > 0 and buffer is not None:
+        step = momentum * buffer + step
+    outputs = (p - lr * step, square, mean if centered else square, step)
+    return tuple(_like(a, param) for a in outputs)

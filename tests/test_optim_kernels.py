@@ -93,3 +93,43 @@ def test_a_moment_of_another_shape_is_refused_by_name():
             bias_correction_1=0.1,
             bias_correction_2=0.001,
         )
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("first", [False, True])
+@pytest.mark.parametrize(
+    "momentum, dampening, nesterov", [(0.0, 0.1, False), (0.9, 0.1, False), (0.9, 0.0, True)]
+)
+def test_sgd_step_matches_the_float64_reference(backend, first, momentum, dampening, nesterov):
+    device = devices(backend)["plain"]
+    param, grad, velocity, _, _ = _arrays(2)
+    velocity = None if first else velocity
+    options = dict(lr=0.1, momentum=momentum, dampening=dampening, weight_decay=0.01)
+    expected = refs.sgd_step(param, grad, velocity, *options.values(), nesterov)
+    tensor = lambda a: None if a is None else Tensor.from_data(a, device=device)
+    got = optim.sgd_step(*map(tensor, (param, grad, velocity)), **options, nesterov=nesterov)
+    for g, e in zip(got, expected):
+        np.testing.assert_allclose(g.to_numpy(), e, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("first", [False, True])
+@pytest.mark.parametrize("centered", [False, True])
+@pytest.mark.parametrize("momentum", [0.0, 0.9])
+def test_rmsprop_step_matches_the_float64_reference(backend, first, centered, momentum):
+    device = devices(backend)["plain"]
+    param, grad, grad_avg, square_avg, buffer = _arrays(3)
+    square_avg = square_avg + grad_avg * grad_avg  # a state a run could reach: avg >= mean²
+    if first:
+        square_avg = grad_avg = buffer = None
+    options = dict(lr=0.01, alpha=0.99, epsilon=1e-5, weight_decay=0.1, momentum=momentum)
+    expected = refs.rmsprop_step(
+        param, grad, square_avg, grad_avg, buffer, *options.values(), centered
+    )
+    tensor = lambda a: None if a is None else Tensor.from_data(a, device=device)
+    got = optim.rmsprop_step(
+        *map(tensor, (param, grad, square_avg, grad_avg, buffer)), **options, centered=centered
+    )
+    for g, e in zip(got, expected):
+        assert np.isfinite(e).all()
+        np.testing.assert_allclose(g.to_numpy(), e, rtol=1e-12, atol=1e-12)

@@ -1,6 +1,7 @@
 """`RMSProp`: burn-optim's RmsProp (momentum 0.9 and epsilon 1e-5 by default; PyTorch's are 0
-and 1e-8)."""
+and 1e-8), one fused update per parameter (`generated.optim.rmsprop_step`)."""
 
+from generated import optim
 from burnpy.optim.optimizer import Optimizer
 
 
@@ -35,23 +36,23 @@ class RMSProp(Optimizer):
         self.weight_decay = weight_decay
 
     def update(self, lr, param, grad, state):
-        state = dict(state or {})
-        if self.weight_decay:
-            grad = param * self.weight_decay + grad
-        square = (grad * grad) * (1.0 - self.alpha)
-        if "square_avg" in state:
-            square = state["square_avg"] * self.alpha + square
-        state["square_avg"] = square
-        avg = square
+        state = state or {}
+        param, square_avg, grad_avg, buffer = optim.rmsprop_step(
+            param,
+            grad,
+            state.get("square_avg"),
+            state.get("grad_avg"),
+            state.get("buf"),
+            lr=lr,
+            alpha=self.alpha,
+            epsilon=self.epsilon,
+            weight_decay=self.weight_decay,
+            momentum=self.momentum,
+            centered=self.centered,
+        )
+        state = {"square_avg": square_avg}
         if self.centered:
-            grad_avg = grad * (1.0 - self.alpha)
-            if "grad_avg" in state:
-                grad_avg = state["grad_avg"] * self.alpha + grad_avg
             state["grad_avg"] = grad_avg
-            avg = square - grad_avg * grad_avg
-        step = grad / (avg.sqrt() + self.epsilon)
         if self.momentum > 0:
-            if "buf" in state:
-                step = state["buf"] * self.momentum + step
-            state["buf"] = step
-        return param - step * lr, state
+            state["buf"] = buffer
+        return param, state

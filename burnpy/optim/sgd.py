@@ -1,5 +1,7 @@
-"""`SGD`: burn-optim's Sgd with optional weight decay and momentum."""
+"""`SGD`: burn-optim's Sgd with optional weight decay and momentum, one fused update per
+parameter (`generated.optim.sgd_step`)."""
 
+from generated import optim
 from burnpy.optim.optimizer import Optimizer
 
 
@@ -34,14 +36,14 @@ class SGD(Optimizer):
         self.weight_decay = weight_decay
 
     def update(self, lr, param, grad, state):
-        if self.weight_decay:
-            grad = param * self.weight_decay + grad
-        if not self.momentum:
-            return param - grad * lr, None
-        if state is None:
-            velocity = grad
-        else:
-            undamped = grad if self.dampening == 0.0 else grad * (1.0 - self.dampening)
-            velocity = undamped + state["velocity"] * self.momentum
-        grad = velocity * self.momentum + grad if self.nesterov else velocity
-        return param - grad * lr, {"velocity": velocity}
+        param, velocity = optim.sgd_step(
+            param,
+            grad,
+            None if state is None else state["velocity"],
+            lr=lr,
+            momentum=self.momentum,
+            dampening=self.dampening,
+            weight_decay=self.weight_decay,
+            nesterov=self.nesterov,
+        )
+        return param, ({"velocity": velocity} if self.momentum else None)

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=6a0521bcf11c9777 body=91b390fa1432c82f
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=441063b40db22a30 body=dd74b8f20f519006
 """The optim ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -36,6 +36,8 @@ BALANCED = GradientCheckpointingStrategy.Balanced
 __all__ = [
     "adam_step",
     "clip_by_norm",
+    "sgd_step",
+    "rmsprop_step",
 ]
 
 
@@ -211,4 +213,209 @@ def clip_by_norm(grad: Tensor, threshold: float) -> Tensor:
         return Tensor(B.Autodiff, AD.clip_by_norm(grad_, threshold), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("clip_by_norm", None, error, grad=grad, threshold=threshold)
+        raise
+
+
+def sgd_step(
+    param: Tensor,
+    grad: Tensor,
+    velocity: Tensor | None,
+    lr: float,
+    momentum: float,
+    dampening: float,
+    weight_decay: float,
+    nesterov: bool,
+) -> tuple[Tensor, Tensor]:
+    """One step of burn's SGD: (param, velocity); g = grad + weight_decay param, the velocity g at first (velocity left out) and momentum velocity + (1 - dampening) g after; without momentum the velocity returned is g, not state."""
+    try:
+        ctx = param.context.merge(grad.context).merge(
+            DISABLED if velocity is None else velocity.context
+        )
+        B = getattr(BACKENDS, param.kind.variant)
+        if ctx is DISABLED:
+            param_ = param.primitive if param.kind is B.Float else param.as_float()
+            grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(param)
+            velocity_ = (
+                None
+                if velocity is None
+                else (velocity.primitive if velocity.kind is B.Float else velocity.as_float(param))
+            )
+            if param_.dtype is not grad_.dtype:
+                check_dtypes("sgd_step", B.inner, param_, grad_)
+            if velocity_ is not None and param_.dtype is not velocity_.dtype:
+                check_dtypes("sgd_step", B.inner, param_, velocity_)
+            out0, out1 = B.inner.sgd_step(
+                param_, grad_, velocity_, lr, momentum, dampening, weight_decay, nesterov
+            )
+            return (Tensor(B.Float, out0, ctx), Tensor(B.Float, out1, ctx))
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        param_ = param.primitive if param.kind is B.Autodiff else param.lift(AD)
+        grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, param)
+        velocity_ = (
+            None
+            if velocity is None
+            else (velocity.primitive if velocity.kind is B.Autodiff else velocity.lift(AD, param))
+        )
+        if param_.primitive.dtype is not grad_.primitive.dtype:
+            check_dtypes("sgd_step", B.inner, param_.primitive, grad_.primitive)
+        if velocity_ is not None and param_.primitive.dtype is not velocity_.primitive.dtype:
+            check_dtypes("sgd_step", B.inner, param_.primitive, velocity_.primitive)
+        out0, out1 = AD.sgd_step(
+            param_, grad_, velocity_, lr, momentum, dampening, weight_decay, nesterov
+        )
+        return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Autodiff, out1, ctx))
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "sgd_step",
+            "same_shape",
+            error,
+            param=param,
+            grad=grad,
+            velocity=velocity,
+            lr=lr,
+            momentum=momentum,
+            dampening=dampening,
+            weight_decay=weight_decay,
+            nesterov=nesterov,
+        )
+        raise
+
+
+def rmsprop_step(
+    param: Tensor,
+    grad: Tensor,
+    square_avg: Tensor | None,
+    grad_avg: Tensor | None,
+    buffer: Tensor | None,
+    lr: float,
+    alpha: float,
+    epsilon: float,
+    weight_decay: float,
+    momentum: float,
+    centered: bool,
+) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    """One step of burn's RMSProp: (param, square_avg, grad_avg, buffer), averages left out are zeros; grad_avg is state only when `centered`, buffer only with momentum > 0."""
+    try:
+        ctx = (
+            param.context.merge(grad.context)
+            .merge(DISABLED if square_avg is None else square_avg.context)
+            .merge(DISABLED if grad_avg is None else grad_avg.context)
+            .merge(DISABLED if buffer is None else buffer.context)
+        )
+        B = getattr(BACKENDS, param.kind.variant)
+        if ctx is DISABLED:
+            param_ = param.primitive if param.kind is B.Float else param.as_float()
+            grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(param)
+            square_avg_ = (
+                None
+                if square_avg is None
+                else (
+                    square_avg.primitive
+                    if square_avg.kind is B.Float
+                    else square_avg.as_float(param)
+                )
+            )
+            grad_avg_ = (
+                None
+                if grad_avg is None
+                else (grad_avg.primitive if grad_avg.kind is B.Float else grad_avg.as_float(param))
+            )
+            buffer_ = (
+                None
+                if buffer is None
+                else (buffer.primitive if buffer.kind is B.Float else buffer.as_float(param))
+            )
+            if param_.dtype is not grad_.dtype:
+                check_dtypes("rmsprop_step", B.inner, param_, grad_)
+            if square_avg_ is not None and param_.dtype is not square_avg_.dtype:
+                check_dtypes("rmsprop_step", B.inner, param_, square_avg_)
+            if grad_avg_ is not None and param_.dtype is not grad_avg_.dtype:
+                check_dtypes("rmsprop_step", B.inner, param_, grad_avg_)
+            if buffer_ is not None and param_.dtype is not buffer_.dtype:
+                check_dtypes("rmsprop_step", B.inner, param_, buffer_)
+            out0, out1, out2, out3 = B.inner.rmsprop_step(
+                param_,
+                grad_,
+                square_avg_,
+                grad_avg_,
+                buffer_,
+                lr,
+                alpha,
+                epsilon,
+                weight_decay,
+                momentum,
+                centered,
+            )
+            return (
+                Tensor(B.Float, out0, ctx),
+                Tensor(B.Float, out1, ctx),
+                Tensor(B.Float, out2, ctx),
+                Tensor(B.Float, out3, ctx),
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        param_ = param.primitive if param.kind is B.Autodiff else param.lift(AD)
+        grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, param)
+        square_avg_ = (
+            None
+            if square_avg is None
+            else (
+                square_avg.primitive
+                if square_avg.kind is B.Autodiff
+                else square_avg.lift(AD, param)
+            )
+        )
+        grad_avg_ = (
+            None
+            if grad_avg is None
+            else (grad_avg.primitive if grad_avg.kind is B.Autodiff else grad_avg.lift(AD, param))
+        )
+        buffer_ = (
+            None
+            if buffer is None
+            else (buffer.primitive if buffer.kind is B.Autodiff else buffer.lift(AD, param))
+        )
+        if param_.primitive.dtype is not grad_.primitive.dtype:
+            check_dtypes("rmsprop_step", B.inner, param_.primitive, grad_.primitive)
+        if square_avg_ is not None and param_.primitive.dtype is not square_avg_.primitive.dtype:
+            check_dtypes("rmsprop_step", B.inner, param_.primitive, square_avg_.primitive)
+        if grad_avg_ is not None and param_.primitive.dtype is not grad_avg_.primitive.dtype:
+            check_dtypes("rmsprop_step", B.inner, param_.primitive, grad_avg_.primitive)
+        if buffer_ is not None and param_.primitive.dtype is not buffer_.primitive.dtype:
+            check_dtypes("rmsprop_step", B.inner, param_.primitive, buffer_.primitive)
+        out0, out1, out2, out3 = AD.rmsprop_step(
+            param_,
+            grad_,
+            square_avg_,
+            grad_avg_,
+            buffer_,
+            lr,
+            alpha,
+            epsilon,
+            weight_decay,
+            momentum,
+            centered,
+        )
+        return (
+            Tensor(B.Autodiff, out0, ctx),
+            Tensor(B.Autodiff, out1, ctx),
+            Tensor(B.Autodiff, out2, ctx),
+            Tensor(B.Autodiff, out3, ctx),
+        )
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "rmsprop_step",
+            "same_shape",
+            error,
+            param=param,
+            grad=grad,
+            square_avg=square_avg,
+            grad_avg=grad_avg,
+            buffer=buffer,
+            lr=lr,
+            alpha=alpha,
+            epsilon=epsilon,
+            weight_decay=weight_decay,
+            momentum=momentum,
+            centered=centered,
+        )
         raise

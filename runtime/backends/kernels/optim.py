@@ -1,5 +1,5 @@
-"""The optimisers' fused updates (generated/optim.py): burn-optim's Adam/AdamW step and its
-per-parameter gradient clipping, each one kernel.
+"""The optimisers' fused updates (generated/optim.py): burn-optim's Adam/AdamW, SGD and RMSProp
+steps and its per-parameter gradient clipping, each one kernel.
 
 Written as tensor ops, an AdamW step is 13 dispatched ops and as many temporaries per parameter,
 and clipping by norm 7 more. Here each result is a fresh array made once and then updated in
@@ -65,3 +65,54 @@ class OptimKernels:
         xp = self.xp
         norm = xp.sqrt(self.float_sum(grad * grad))  # [1], bfloat16 summed in float32
         return grad * xp.clip(threshold / (norm + float(xp.finfo(grad.dtype).tiny)), max=1.0)
+
+    def sgd_step(self, param, grad, velocity, lr, momentum, dampening, weight_decay, nesterov):
+        """(param, velocity): burn's SGD with L2 weight decay and momentum; without momentum
+        the velocity returned is the decayed gradient, which is no state."""
+        if weight_decay:
+            grad = param * weight_decay + grad
+        if not momentum:
+            return param - grad * lr, grad
+        if velocity is None:
+            v = grad
+        else:
+            v = velocity * momentum
+            v += grad if dampening == 0.0 else grad * (1.0 - dampening)
+        step = v * momentum + grad if nesterov else v
+        return param - step * lr, v
+
+    def rmsprop_step(
+        self,
+        param,
+        grad,
+        square_avg,
+        grad_avg,
+        buffer,
+        lr,
+        alpha,
+        epsilon,
+        weight_decay,
+        momentum,
+        centered=False,
+    ):
+        """(param, square_avg, grad_avg, buffer): burn's RMSProp; grad_avg is the square's
+        average itself unless `centered`, and the buffer the step itself without momentum."""
+        xp = self.xp
+        if weight_decay:
+            grad = param * weight_decay + grad
+        square = grad * grad
+        square *= 1.0 - alpha
+        if square_avg is not None:
+            square += square_avg * alpha
+        mean = avg = square
+        if centered:
+            mean = grad * (1.0 - alpha)
+            if grad_avg is not None:
+                mean += grad_avg * alpha
+            avg = square - mean * mean
+        step = xp.sqrt(avg)
+        step += epsilon
+        step = grad / step
+        if momentum > 0 and buffer is not None:
+            step += buffer * momentum
+        return param - step * lr, square, mean, step
