@@ -30,7 +30,12 @@ def check_vjps(B, op, names, args, rng, floats):
     """Each VJP of RULES[op] against the directional derivative <g, (f(a + h v) - f(a - h v)) /
     2h> along a random v, for every float input named in `floats`."""
     values = dict(zip(names, args))
-    out = getattr(B, op)(*[to_backend(B, a) for a in args])
+    keeping = getattr(B, f"{op}_keeping", None)  # an op that keeps something for its backward
+    kept = None
+    if keeping is None:
+        out = getattr(B, op)(*[to_backend(B, a) for a in args])
+    else:
+        out, kept = keeping(*[to_backend(B, a) for a in args])
     # no gradient through a -inf output (a max-pool window over padding only)
     g = np.where(np.isfinite(to_numpy(out)), rng.standard_normal(to_numpy(out).shape), 0)
     for name, vjp in zip(floats, RULES[op]):
@@ -39,7 +44,8 @@ def check_vjps(B, op, names, args, rng, floats):
         params = vjp.__code__.co_varnames[: vjp.__code__.co_argcount]
         known = {**values, "B": B, "g": to_backend(B, g), "out": out}
         known[f"{names[0]}_shape"] = tuple(np.shape(values[names[0]]))
-        kwargs = {p: to_backend(B, known[p]) for p in params}
+        # a name the op does not have is what its forward kept (ops.yaml's `keeps`)
+        kwargs = {p: to_backend(B, known[p]) if p in known else kept for p in params}
         grad = to_numpy(vjp(**kwargs))
         direction = rng.standard_normal(np.shape(values[name]))
         h = 1e-6
