@@ -15,6 +15,7 @@ from runtime.backends.kernels.creation import check_allocation
 from runtime.backends.kernels.reduce import rank0_as_vector
 from runtime.backends.numpy_conv import NumPyConvKernels
 from runtime.backends.numpy_gelu import NumPyGeluKernels
+from runtime.backends.numpy_norm import NumPyNormKernels
 from runtime.backends.numpy_pool import NumPyPoolKernels
 from runtime.indexing import IndexingUpdateOp
 
@@ -50,7 +51,9 @@ XP.min = lambda x, /, *, axis=None, keepdims=False: np.minimum.reduce(
 BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
 
 
-class NumPyBackend(NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBackend):
+class NumPyBackend(
+    NumPyNormKernels, NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBackend
+):
     name = "numpy"
     variant = "NumPy"
     xp = XP
@@ -97,31 +100,6 @@ class NumPyBackend(NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBa
         probs[np.arange(len(targets)), targets] -= 1
         probs *= grad / max(len(targets), 1)
         return probs
-
-    # layer_norm's sums, one pass each with no temporary: BLAS's matrix-vector product with a
-    # row of ones for plain sums (twice numpy's reduction over a short last dim), einsum for the
-    # sums of products
-    def _row_mean(self, a):
-        n = a.shape[-1]
-        rows = a.reshape(-1, n).dot(np.ones(n, a.dtype))
-        rows /= n
-        return rows.reshape(*a.shape[:-1], 1)
-
-    def _row_dot(self, a, b):
-        return np.einsum("...i,...i->...", a, b)[..., None]
-
-    def _leading_sum(self, tensor):
-        n = tensor.shape[-1]
-        if not tensor.flags.c_contiguous:  # (a broadcast seed: reshaping it would copy it)
-            return super()._leading_sum(tensor)
-        rows = tensor.reshape(-1, n)
-        return np.ones(rows.shape[0], tensor.dtype).dot(rows)
-
-    def _leading_dot(self, a, b):
-        if not (a.flags.c_contiguous and b.flags.c_contiguous):
-            return super()._leading_dot(a, b)
-        n = a.shape[-1]
-        return np.einsum("ij,ij->j", a.reshape(-1, n), b.reshape(-1, n))
 
     def float_from_data(self, data, device, dtype):
         return np.array(data, dtype=dtype)
