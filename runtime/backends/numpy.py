@@ -15,7 +15,7 @@ from runtime.backends.kernels.creation import check_allocation
 from runtime.backends.kernels.reduce import rank0_as_vector
 from runtime.backends.numpy_conv import NumPyConvKernels
 from runtime.backends.numpy_gelu import NumPyGeluKernels
-from runtime.backends.numpy_norm import NumPyNormKernels
+from runtime.backends.numpy_norm import NumPyNormKernels, add_outer
 from runtime.backends.numpy_pool import NumPyPoolKernels
 from runtime.indexing import IndexingUpdateOp
 
@@ -91,6 +91,28 @@ class NumPyBackend(
             ACCUMULATE[update].at(target, index, values)
 
     # -- kernels numpy does its own way ---------------------------------------------------------
+    def softmax(self, tensor, dim):
+        # Over rows of memory (the last dim of a C-contiguous float32 or float64 array, as
+        # attention's scores are), in one array: fmax's row max (numpy's fastest; a NaN gives
+        # NaN in its row either way), the shift by it as a BLAS rank-1 update, the row sums as
+        # a BLAS matrix-vector product with ones. Each costs a third to a fifth of numpy's
+        # broadcast op or reduction over rows this short.
+        d = tensor.shape[-1] if tensor.ndim else 0
+        if not (
+            dim == tensor.ndim - 1
+            and tensor.dtype in (np.float32, np.float64)
+            and tensor.size
+            and tensor.flags.c_contiguous
+        ):
+            return super().softmax(tensor, dim)
+        rows = tensor.reshape(-1, d)
+        ones = np.ones(d, tensor.dtype)
+        out = rows.copy()
+        add_outer(out, np.fmax.reduce(rows, axis=1), ones, -1.0)
+        np.exp(out, out=out)
+        out /= out.dot(ones)[:, None]
+        return out.reshape(tensor.shape)
+
     # cross-entropy's backward in place on its one fresh array: the one-hot is a subtraction at
     # each row's target, not a [batch, classes] mask
     @staticmethod

@@ -27,7 +27,7 @@ _GER = {np.dtype(np.float32): blas.sger, np.dtype(np.float64): blas.dger}
 _GEMM = {np.dtype(np.float32): blas.sgemm, np.dtype(np.float64): blas.dgemm}
 
 
-def _add_outer(a, rows, cols, alpha=1.0):
+def add_outer(a, rows, cols, alpha=1.0):
     """a[i, j] += alpha rows[i] cols[j], in place, for a C-contiguous 2-D `a`: BLAS `ger` on
     its transpose, which is Fortran-ordered, so that f2py hands BLAS `a` itself."""
     _GER[a.dtype](alpha, cols, rows, a=a.T, overwrite_a=True)
@@ -60,7 +60,7 @@ class _Rows:
         mean = x.dot(self.ones)
         mean /= self.d
         np.copyto(out, x)
-        _add_outer(out, mean, self.ones, -1.0)
+        add_outer(out, mean, self.ones, -1.0)
         rstd = np.vecdot(out, out)
         rstd /= self.d
         rstd += epsilon
@@ -97,7 +97,7 @@ class NumPyNormKernels:
             rstd = rows.centre(x, y, epsilon)
             y *= _outer(scale[: len(y)], rstd, gamma)
             if beta is not None:
-                _add_outer(y, ones[: len(y)], beta)
+                add_outer(y, ones[: len(y)], beta)
         return out
 
     def layer_norm_backward(self, input, gamma, grad, epsilon, wanted=(True, True, True)):
@@ -138,7 +138,7 @@ class NumPyNormKernels:
             c += gc
             mean_g = g.dot(gamma)
             mean_g /= rows.d
-            _add_outer(c, mean_g, rows.ones, -1.0)
+            add_outer(c, mean_g, rows.ones, -1.0)
             c *= rstd[:, None]
         return dx, dgamma if want_gamma else None, dbeta
 
@@ -167,5 +167,5 @@ class NumPyNormKernels:
             scale *= rstd
             scale /= -rows.d
             c *= scale[:, None]
-            _add_outer(c, rstd, g_centred)
+            add_outer(c, rstd, g_centred)
         return dx, column_sums * row if want_gamma else None, dbeta
