@@ -128,18 +128,20 @@ class NumPyNormKernels:
             dgamma += rstd.dot(gc)
             if not want_x:
                 continue
-            # dx = r (ĝ - mean(ĝ)) - r³ mean(ĝ c) c = r (ĝ - mean(ĝ) - r² mean(ĝ c) c)
+            # dx = r ĝ - r mean(ĝ) - r³ mean(ĝ c) c, with r ĝ = g (r γ), r γ by BLAS
             scale = gc.dot(gamma)
+            scale *= rstd
             scale *= rstd
             scale *= rstd
             scale /= -rows.d
             c *= scale[:, None]
-            np.multiply(g, gamma, out=gc)
+            gc = _outer(gc, rstd, gamma)
+            gc *= g
             c += gc
             mean_g = g.dot(gamma)
+            mean_g *= rstd
             mean_g /= rows.d
             add_outer(c, mean_g, rows.ones, -1.0)
-            c *= rstd[:, None]
         return dx, dgamma if want_gamma else None, dbeta
 
     @staticmethod
