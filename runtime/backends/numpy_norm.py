@@ -7,9 +7,9 @@ spreads one value per row over rows of a few hundred elements costs twice a plai
   slice of the output (the one array a call makes at full size);
 - the per-row sums are BLAS matrix-vector products (`gemv`) and `np.vecdot`; each sum of a
   per-row value and a per-column one (the mean's subtraction, beta's addition) is a BLAS rank-1
-  update (`ger`: A += u vᵀ), half the cost of numpy's broadcast op; each product of the two
-  (the forward's r γ) is made by a BLAS product of a column and a row (`gemm`, K = 1) into a
-  scratch chunk, which one contiguous multiply then applies;
+  update (`ger`: A += u vᵀ), half the cost of numpy's broadcast op; a product of the two
+  (r γ) is made by a BLAS product of a column and a row (`gemm`, K = 1) into a scratch chunk,
+  which one contiguous multiply then applies;
 - the backward needs no x̂: with c = x - μ (centred as the forward: the two-pass variance, exact
   for inputs with a large mean), r = 1 / sqrt(var + eps) and ĝ = g γ, each row's dx is
   r (ĝ - mean(ĝ)) - r³ mean(ĝ c) c, and dγ = Σ r g c;
@@ -68,6 +68,15 @@ class _Rows:
         return np.divide(1, rstd, out=rstd)
 
 
+def _cube_term(dots, rstd, d):
+    """-r³ dots / d per row: the coefficient of c in dx, where dots = Σ ĝ c."""
+    dots *= rstd
+    dots *= rstd
+    dots *= rstd
+    dots /= -d
+    return dots[:, None]
+
+
 def _fast(input, *others) -> bool:
     """Whether these arrays take this module's kernels (the others are the shared kernel's)."""
     return (
@@ -112,8 +121,9 @@ class NumPyNormKernels:
             return self._layer_norm_row_backward(input, gamma, row, epsilon, wanted, rows)
         grad = np.ascontiguousarray(grad)
         want_x, want_gamma, want_beta = wanted
-        dbeta = np.ones(rows.count, grad.dtype).dot(grad.reshape(rows.count, rows.d))
-        dbeta = dbeta if want_beta else None
+        dbeta = None
+        if want_beta:
+            dbeta = np.ones(rows.count, grad.dtype).dot(grad.reshape(rows.count, rows.d))
         if not (want_x or want_gamma):
             return None, None, dbeta
         dx = np.empty_like(input) if want_x else None
@@ -129,12 +139,7 @@ class NumPyNormKernels:
             if not want_x:
                 continue
             # dx = r ĝ - r mean(ĝ) - r³ mean(ĝ c) c, with r ĝ = g (r γ), r γ by BLAS
-            scale = gc.dot(gamma)
-            scale *= rstd
-            scale *= rstd
-            scale *= rstd
-            scale /= -rows.d
-            c *= scale[:, None]
+            c *= _cube_term(gc.dot(gamma), rstd, rows.d)
             gc = _outer(gc, rstd, gamma)
             gc *= g
             c += gc
@@ -163,11 +168,6 @@ class NumPyNormKernels:
             column_sums += rstd.dot(c)
             if not want_x:
                 continue
-            scale = c.dot(g)
-            scale *= rstd
-            scale *= rstd
-            scale *= rstd
-            scale /= -rows.d
-            c *= scale[:, None]
+            c *= _cube_term(c.dot(g), rstd, rows.d)
             add_outer(c, rstd, g_centred)
         return dx, column_sums * row if want_gamma else None, dbeta
