@@ -95,8 +95,9 @@ class NumPyBackend(
         # Over rows of memory (the last dim of a C-contiguous float32 or float64 array, as
         # attention's scores are), in one array: fmax's row max (a fifth cheaper than maximum's;
         # a NaN still makes its row's sum, so its row, NaN), the shift by it as a BLAS rank-1
-        # update, the row sums as a BLAS matrix-vector product with ones (a fifth of numpy's
-        # reduction over rows this short). 0.7x the shared kernel's time on [16, 4, 64, 64].
+        # update, the row sums of rows up to numpy's pairwise block as a BLAS matrix-vector
+        # product with ones (as accurate as numpy's 8 partial sums there, and a fifth of its
+        # time over rows this short). 0.7x the shared kernel's time on [16, 4, 64, 64].
         if not (
             dim == tensor.ndim - 1
             and tensor.dtype in (np.float32, np.float64)
@@ -109,7 +110,10 @@ class NumPyBackend(
         out = rows.copy()
         add_outer(out, np.fmax.reduce(rows, axis=1), ones, -1.0)
         np.exp(out, out=out)
-        out /= out.dot(ones)[:, None]
+        if rows.shape[1] <= PAIRWISE_BLOCK:
+            out /= out.dot(ones)[:, None]
+        else:
+            out /= np.add.reduce(out, axis=1, keepdims=True)
         return out.reshape(tensor.shape)
 
     # cross-entropy's backward in place on its one fresh array: the one-hot is a subtraction at
