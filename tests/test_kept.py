@@ -96,7 +96,7 @@ def test_layer_norm_backward_from_what_its_forward_kept(backend):
     x_, gamma_ = (t.inner().primitive for t in tracked[:2])
     cotangent = Tensor.from_data(g, device=device).inner().primitive
     _, kept = inner.layer_norm_keeping(x_, gamma_, None, 1e-5)
-    assert (kept is not None) == (backend == "torch")  # torch's kernel gives its statistics
+    assert kept is not None  # each row's mean and 1/std
     again = inner.layer_norm_backward(x_, gamma_, cotangent, 1e-5)
     for t, expected in zip(tracked, again):
         np.testing.assert_allclose(t.grad(grads).to_numpy(), np.asarray(expected), rtol=1e-10)

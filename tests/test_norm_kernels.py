@@ -128,3 +128,85 @@ def test_layer_norm_gradients(run):
     for position, value in enumerate(computed):
         expected = numerical_vjp(forward, [x, gamma, beta], position, grad)
         np.testing.assert_allclose(value, expected, rtol=1e-6, atol=1e-8)
+
+
+def torch_layer_norm(x, gamma, beta, grad, eps=EPS):
+    """PyTorch's layer_norm in float64 and its gradients (x, gamma, beta) for `grad`."""
+    tensors = [
+        torch.tensor(np.asarray(a, np.float64), requires_grad=True) for a in (x, gamma, beta)
+    ]
+    out = F.layer_norm(tensors[0], x.shape[-1:], tensors[1], tensors[2], eps)
+    out.backward(torch.tensor(np.asarray(grad, np.float64)))
+    return out.detach().numpy(), [t.grad.numpy() for t in tensors]
+
+
+# More rows than one chunk of the NumPy kernel holds (and a last chunk that is not full)
+@pytest.mark.parametrize("run", BACKENDS)
+@pytest.mark.parametrize("dtype, tol", [(np.float64, 1e-10), (np.float32, 1e-5)])
+def test_layer_norm_over_many_rows_matches_torch(run, dtype, tol):
+    x = rng.standard_normal((3, 1100, 40)).astype(dtype)
+    gamma, beta = rng.standard_normal((2, 40)).astype(dtype)
+    grad = rng.standard_normal(x.shape).astype(dtype)
+    expected, expected_grads = torch_layer_norm(x, gamma, beta, grad)
+    out = run("layer_norm", x, gamma, beta, EPS)
+    assert out.dtype == dtype
+    np.testing.assert_allclose(out, expected, rtol=tol, atol=tol)
+    grads = run("layer_norm_backward", x, gamma, grad, EPS)
+    for got, want in zip(grads, expected_grads):
+        assert got.dtype == dtype
+        np.testing.assert_allclose(got, want, rtol=tol, atol=tol * np.abs(want).max())
+
+
+def broadcast_grads(shape, dtype):
+    """Gradients that are views with zero strides, as autodiff hands them over: a `.sum()`
+    seed (one value everywhere), one row repeated over the leading dims, one matrix repeated
+    over the first dim."""
+    one = np.full(1, 0.5, dtype)
+    row = rng.standard_normal(shape[-1]).astype(dtype)
+    matrix = rng.standard_normal(shape[1:]).astype(dtype)
+    return {
+        "one value": np.ndarray(shape, dtype, one, strides=(0,) * len(shape)),
+        "one row": np.broadcast_to(row, shape),
+        "one matrix": np.broadcast_to(matrix, shape),
+    }
+
+
+# NumPy's kernel takes a gradient repeated over rows apart (torch's own sums such a gradient's
+# 3300 float32 rows one after another, to 3e-5)
+@pytest.mark.parametrize("dtype, tol", [(np.float64, 1e-10), (np.float32, 1e-5)])
+@pytest.mark.parametrize("kind", ["one value", "one row", "one matrix"])
+def test_layer_norm_backward_of_a_broadcast_gradient_matches_torch(dtype, tol, kind):
+    x = rng.standard_normal((3, 1100, 40)).astype(dtype)
+    gamma, beta = rng.standard_normal((2, 40)).astype(dtype)
+    grad = broadcast_grads(x.shape, dtype)[kind]
+    _, expected = torch_layer_norm(x, gamma, beta, grad)
+    grads = NUMPY.layer_norm_backward(x, gamma, grad, EPS)
+    for position, (got, want) in enumerate(zip(grads, expected)):
+        assert got.dtype == dtype and got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=tol, atol=tol * np.abs(want).max())
+        wanted = tuple(i == position for i in range(3))
+        alone = NUMPY.layer_norm_backward(x, gamma, grad, EPS, wanted)
+        assert all((a is None) == (i != position) for i, a in enumerate(alone))
+        np.testing.assert_allclose(alone[position], got, rtol=1e-12)
+
+
+@pytest.mark.parametrize("run", BACKENDS)
+def test_layer_norm_centres_before_it_squares(run):
+    # a mean of 1e6 and a spread of 1: sum(x²) / d - mean² would keep 4 of float64's digits
+    x = 1e6 + rng.standard_normal((2, 3, 8))
+    gamma, beta = rng.standard_normal((2, 8))
+    grad = rng.standard_normal(x.shape)
+    expected = layer_norm_loops(x, gamma, beta, EPS)
+    np.testing.assert_allclose(run("layer_norm", x, gamma, beta, EPS), expected, atol=1e-8)
+    _, expected_grads = torch_layer_norm(x, gamma, beta, grad)
+    for got, want in zip(run("layer_norm_backward", x, gamma, grad, EPS), expected_grads):
+        np.testing.assert_allclose(got, want, rtol=1e-7, atol=1e-7 * np.abs(want).max())
+
+
+def test_layer_norm_keeps_nan_and_inf_in_their_rows():
+    x = rng.standard_normal((4, 6))
+    x[1, 2], x[2, 0] = np.nan, np.inf
+    gamma, beta = rng.standard_normal((2, 6))
+    out = NUMPY.layer_norm(x, gamma, beta, EPS)
+    assert np.isnan(out[1:3]).all()
+    np.testing.assert_allclose(out[[0, 3]], layer_norm_loops(x[[0, 3]], gamma, beta, EPS))

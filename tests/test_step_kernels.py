@@ -151,3 +151,28 @@ def test_embedding_gradient_sums_the_rows_of_each_index(backend, shape):
     out = module.embedding(w, Tensor.from_data(indices, device=ad))
     got = w.grad((out * Tensor.from_data(grad, device=ad)).sum().backward()).to_numpy()
     np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
+
+
+# -- softmax on the NumPy backend: its own kernel over the last dim ------------------------------
+
+
+@pytest.mark.parametrize("dtype, tol", [("float64", 1e-12), ("float32", 1e-6)])
+@pytest.mark.parametrize("shape, dim", [((2, 3, 5, 64), 3), ((2, 3, 5, 64), 1), ((3, 5000), 1)])
+def test_softmax_matches_scipy_in_float64(dtype, tol, shape, dim):
+    x = np.random.default_rng(3).standard_normal(shape) * 30
+    got = Tensor.from_data(x.astype(dtype)).softmax(dim).to_numpy()
+    assert got.dtype == dtype
+    np.testing.assert_allclose(got, special.softmax(x.astype(dtype), axis=dim), rtol=tol, atol=tol)
+
+
+def test_softmax_rows_with_infinities_and_nan_are_pytorchs():
+    import torch
+
+    x = np.random.default_rng(4).standard_normal((5, 4)).astype(np.float32)
+    x[0] = -np.inf  # a fully masked row
+    x[1, 2] = np.nan
+    x[2, 1] = np.inf
+    x[3, :3] = -np.inf  # one key left
+    got = Tensor.from_data(x).softmax(1).to_numpy()
+    expected = torch.softmax(torch.from_numpy(x), 1).numpy()
+    np.testing.assert_allclose(got, expected, rtol=1e-6, atol=0)  # NaN where torch has NaN

@@ -115,7 +115,7 @@ def _gelu_backward(x, grad, out):
     density *= offset
     np.exp(density, out=density)
     density *= np.take(_DENSITY, node, mode="clip", out=offset)
-    density *= np.copysign(magnitude, x, out=magnitude)  # x φ(x); x clipped: ±inf give 0
+    density *= np.clip(x, -_A_MAX, _A_MAX, out=magnitude)  # x φ(x); x clipped: ±inf give 0
     # Φ(x) = h where x < 0, 1 - h where x >= 0 (the sign bit, so -0.0 counts as negative);
     # arithmetic: np.where costs several passes' worth
     cdf = np.multiply(h, -2.0, out=offset)

@@ -51,32 +51,20 @@ class NormKernels:
         return -0.5 * gamma * centered_sum / (variance + epsilon) ** 1.5
 
     # -- layer_norm: over the last dim, biased variance -----------------------------------------
-    # The passes over the input are what cost here, so each array made is reused in place (it
-    # is this kernel's own), and the row and column sums are one pass each, with no temporary
-    # (`_row_mean`, `_row_dot`, `_leading_sum`, `_leading_dot`: BLAS and einsum on numpy).
+    # Each array made is this kernel's own, so it is reused in place. (The NumPy backend has its
+    # own kernels for float32 and float64: runtime/backends/numpy_norm.py.)
     def _layer_norm_normalized(self, input, epsilon):
         """x̂ = (x - mean) / sqrt(var + eps) over the last dim, and that 1 / sqrt(var + eps)."""
-        normalized = input - self._row_mean(input)
-        variance = self._row_dot(normalized, normalized) / input.shape[-1]
-        rstd = 1 / self.xp.sqrt(variance + epsilon)
+        xp = self.xp
+        normalized = input - xp.mean(input, axis=-1, keepdims=True)
+        variance = xp.mean(normalized * normalized, axis=-1, keepdims=True)
+        rstd = 1 / xp.sqrt(variance + epsilon)
         normalized *= rstd
         return normalized, rstd
-
-    def _row_mean(self, a):
-        """The mean over the last dim, keeping it."""
-        return self.xp.mean(a, axis=-1, keepdims=True)
-
-    def _row_dot(self, a, b):
-        """sum(a * b) over the last dim, keeping it."""
-        return self.xp.sum(a * b, axis=-1, keepdims=True)
 
     def _leading_sum(self, tensor):
         """Sum over every dim but the last: [..., d] -> [d]."""
         return self.xp.sum(tensor, axis=tuple(range(tensor.ndim - 1)), dtype=tensor.dtype)
-
-    def _leading_dot(self, a, b):
-        """sum(a * b) over every dim but the last: [..., d] -> [d]."""
-        return self._leading_sum(a * b)
 
     def layer_norm(self, input, gamma, beta, epsilon):
         out, _ = self._layer_norm_normalized(input, epsilon)
@@ -91,17 +79,18 @@ class NormKernels:
         """(dx, dgamma, dbeta), None for one not wanted. With y = x̂ γ + β and x̂ = (x - μ) r:
         dx = r (ĝ - mean(ĝ) - x̂ mean(ĝ x̂)), ĝ = g γ; dγ = Σ g x̂; dβ = Σ g. (This kernel
         keeps no `statistics`: it computes them again.)"""
+        xp = self.xp
         want_x, want_gamma, want_beta = wanted
         dbeta = self._leading_sum(grad) if want_beta else None
         if not (want_x or want_gamma):
             return None, None, dbeta
         normalized, rstd = self._layer_norm_normalized(input, epsilon)
-        dgamma = self._leading_dot(grad, normalized) if want_gamma else None
+        dgamma = self._leading_sum(grad * normalized) if want_gamma else None
         dx = None
         if want_x:
             g = grad * gamma
-            mean_g = self._row_mean(g)
-            normalized *= self._row_dot(g, normalized) / input.shape[-1]
+            mean_g = xp.mean(g, axis=-1, keepdims=True)
+            normalized *= xp.mean(g * normalized, axis=-1, keepdims=True)
             g -= normalized
             g -= mean_g
             g *= rstd
