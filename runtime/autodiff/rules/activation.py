@@ -37,7 +37,6 @@ RULES = {
         lambda B, g, x, grad: -g * grad * B.sigmoid(x) * B.sigmoid(-x),
         lambda B, g, x: B.log_sigmoid_backward(x, g),
     ),
-    # the row max of the forward is a constant shift (burn detaches it): no term for it
-    "softmax": (lambda B, g, out, dim: out * (g - B.float_sum_dim(g * out, dim)),),
+    "softmax": (lambda B, g, out, dim: B.softmax_backward(out, g, dim),),
     "log_softmax": (lambda B, g, out, dim: g - B.float_exp(out) * B.float_sum_dim(g, dim),),
 }

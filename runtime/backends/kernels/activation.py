@@ -58,6 +58,11 @@ class ActivationKernels:
         exp = self.xp.exp(self._shift_by_max(tensor, dim))
         return exp / self.xp.sum(exp, axis=dim, keepdims=True)
 
+    def softmax_backward(self, output, grad, dim):
+        """softmax's VJP from its output: output (grad - sum(grad output, dim)). The row max
+        the forward shifts by is a constant (burn detaches it): no term for it."""
+        return output * (grad - self.float_sum_dim(grad * output, dim))
+
     def log_softmax(self, tensor, dim):
         xp = self.xp
         if 0 in tensor.shape:
