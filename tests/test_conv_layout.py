@@ -16,7 +16,9 @@ CASES = [
     ((6, 5), (3, 3), (1, 1), (1, 1), (1, 1), 1, None),  # wide
     ((6, 7), (2, 3), (1, 1), (0, 2), (2, 1), 2, (1, 0)),  # wide, groups, dilation
     ((6, 7), (3, 2), (2, 1), (1, 0), (1, 1), 2, (0, 1)),  # exact (stride 2)
-    ((7,), (3,), (1,), (2,), (1,), 1, (0,)),  # wide, one dim, padding past the kernel's reach
+    ((5, 8), (2, 3), (1, 1), (1, 2), (1, 2), 1, (0, 2)),  # wide, dilated along the rows
+    ((6, 4), (2, 2), (1, 1), (1, 2), (1, 1), 1, None),  # wide, padding past the kernel's reach
+    ((7,), (3,), (1,), (2,), (1,), 1, (0,)),  # wide, one dim
     ((4, 3, 4), (2, 2, 3), (1, 1, 1), (1, 0, 1), (1, 1, 1), 1, None),  # wide, three dims
 ]
 
@@ -87,22 +89,23 @@ def valid_input_grad(weight, grad, size, padding):
 
 @pytest.mark.parametrize("special", [np.inf, -np.inf, np.nan], ids=str)
 def test_non_finite_values_stay_in_their_windows(special):
-    """An inf on the last column of x pairs with the kernel's first column in no window: that
-    column of the weight gradient stays finite. Likewise an inf in the weight reaches no input
-    its offset never reads. (The widened positions pair them, with a zero gradient.)"""
+    """An inf on the first row of an image pairs with the kernel's last row in no window: that
+    row of the weight gradient stays finite. Likewise an inf in the weight reaches no input its
+    offset never reads. (The widened positions past the previous image's last row pair them,
+    with a zero gradient.)"""
     rng = np.random.default_rng(13)
     x = rng.standard_normal((3, 2, 5, 6))
     weight = rng.standard_normal((4, 2, 3, 3))
     grad = rng.standard_normal((3, 4, 5, 6))
     options = ((1, 1), (1, 1), (1, 1), 1, None)
-    x[1, 0, 2, -1] = special
+    x[1, 0, 0, 3] = special
     expected = valid_weight_grad(x, grad, (1, 1))
-    assert np.isfinite(expected[:, :, :, 0]).all()  # the case is the one described
+    assert np.isfinite(expected[:, :, -1, :]).all()  # the case is the one described
     got = NUMPY.conv2d_weight_backward(x, weight, grad, *options)
     np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
     out = NUMPY.conv2d(x, weight, None, *options)
     np.testing.assert_allclose(out, reference_conv(x, weight, None, *options[:3], 1, None))
-    x[1, 0, 2, -1] = 0.0
+    x[1, 0, 0, 3] = 0.0
     weight[2, 1, 0, 0] = special
     expected = valid_input_grad(weight, grad, x.shape[2:], (1, 1))
     assert np.isfinite(expected[:, :, -1, :]).all()

@@ -82,7 +82,12 @@ class Grid:
     are then one contiguous run of a channel's row, and every copy, matmul and add goes over
     long runs. The output is read back from the real positions (`gather`); the gradient's rows
     are zero at the others (`widen`), and those windows, which reach into bands and the next
-    image, add exact zeros there as long as what multiplies the zeros is finite (`finite`)."""
+    image, add exact zeros there as long as what multiplies the zeros is finite (`finite`).
+
+    Wide, the last dim has no band when its output is no wider than its input (`unbanded`):
+    a window reading past either end of a row reads its neighbour row instead, and `mask`
+    zeroes those reads in the columns. The input's rows then stay contiguous in the planes, so
+    the copies in and out of them go over whole planes, not rows."""
 
     def __init__(self, size, kernel, stride, padding, dilation, out_size, wide=True):
         self.kernel, self.stride, self.dilation = tuple(kernel), tuple(stride), tuple(dilation)
@@ -90,17 +95,36 @@ class Grid:
         self.wide = wide and all(s == 1 for s in stride)
         dims = list(zip(self.size, self.kernel, self.stride, self.padding, self.dilation, out_size))
         # a dim's band: as wide as the padding on either side, and the positions distinct
-        self.pitch = tuple(
+        pitch = [
             max(n + max(p, (o - 1) * s + dilated(k, d) - p - n), (o - 1) * s + 1)
             for n, k, s, p, d, o in dims
-        )
+        ]
+        self.unbanded = self.wide and self.out_size[-1] <= self.size[-1]
+        if self.unbanded:
+            pitch[-1] = self.size[-1]
+        self.pitch = tuple(pitch)
         self.steps = tuple(math.prod(self.pitch[i + 1 :]) for i in range(len(self.pitch)))
         self.block = math.prod(self.pitch)
 
+    def mask(self, columns):
+        """Zero, in place, the columns `[*lead, *kernel, *cells]` that read past either end of
+        a row (the padding of an unbanded last dim)."""
+        if not self.unbanded:
+            return
+        n, p, d = self.size[-1], self.padding[-1], self.dilation[-1]
+        rows = columns.reshape(*columns.shape[:-1], -1, n)  # [..., kw, row, column]
+        for kw in range(self.kernel[-1]):
+            shift = kw * d - p  # column j reads the input's column j + shift
+            if shift < 0:
+                rows[..., kw, :, :-shift] = 0
+            elif shift > 0:
+                rows[..., kw, :, n - shift :] = 0
+
     def finite(self, operand):
         """This grid, or an exact one (not `wide`) when `operand` may hold an inf or a NaN: a
-        zero row times an inf is a NaN, which would land where no window puts one."""
-        if not self.wide or np.isfinite(operand).all():
+        zero row times an inf is a NaN, which would land where no window puts one. (A finite
+        sum has finite terms; a sum that overflows only costs the exact grid.)"""
+        if not self.wide or np.isfinite(operand.sum()):
             return self
         return Grid(
             self.size, self.kernel, self.stride, self.padding, self.dilation, self.out_size, False
@@ -211,9 +235,9 @@ def run(grid, part):
     return slice(grid.count(part.start), grid.count(part.stop))
 
 
-def correlate(x, weight, grid, groups):
-    """The cross-correlation `[batch, out, *out_size]` (a convolution without bias): per chunk
-    of images one matmul per group of the weight by the columns."""
+def correlate(x, weight, grid, groups, bias=None):
+    """The cross-correlation `[batch, out, *out_size]`, plus `bias` per channel if given (a
+    convolution): per chunk of images one matmul per group of the weight by the columns."""
     batch, channels_out = x.shape[0], weight.shape[0]
     lhs = weight.reshape(groups, channels_out // groups, -1)
     view = grid.windows(grid.spread(x), batch)
@@ -221,8 +245,13 @@ def correlate(x, weight, grid, groups):
     at = (slice(None),) * (1 + len(grid.kernel))
     for part in chunks(batch, weight[0].size * groups * grid.count(1) * x.itemsize):
         columns = np.ascontiguousarray(view[(*at, grid.span(part))])
+        grid.mask(columns)
         rows = np.matmul(lhs, columns.reshape(groups, lhs.shape[2], -1))
-        out[part] = grid.gather(rows.reshape(channels_out, -1), part.stop - part.start)
+        rows = grid.gather(rows.reshape(channels_out, -1), part.stop - part.start)
+        if bias is None:
+            out[part] = rows
+        else:
+            np.add(rows, bias.reshape(-1, *[1] * len(grid.kernel)), out=out[part])
     return out
 
 
@@ -241,6 +270,7 @@ def correlate_input_grad(grad, weight, grid, groups):
     for part in chunks(batch, image_bytes, ADD_CHUNK_BYTES):
         columns = np.matmul(lhs, rows[..., run(grid, part)])
         columns = columns.reshape(-1, *grid.kernel, *grid.cells(part.stop - part.start))
+        grid.mask(columns)
         grid.add(view[(*at, grid.span(part))], columns)
     return np.ascontiguousarray(grid.inside(flat, batch).swapaxes(0, 1))
 
@@ -257,6 +287,7 @@ def correlate_weight_grad(x, grad, grid, groups):
     weight_grad = 0
     for part in chunks(batch, x.shape[1] * math.prod(grid.kernel) * grid.count(1) * x.itemsize):
         columns = np.ascontiguousarray(view[(*at, grid.span(part))])
+        grid.mask(columns)
         columns = columns.reshape(groups, -1, grid.count(part.stop - part.start))
         rhs = rows[..., run(grid, part)].swapaxes(1, 2)
         weight_grad = weight_grad + np.matmul(columns, rhs)
@@ -276,8 +307,7 @@ class NumPyConvKernels:
         check_conv(f"conv{weight.ndim - 2}d", x, weight, bias, groups)
         size = self._conv_size(x, weight, stride, padding, dilation, padding_end)
         grid = Grid(x.shape[2:], weight.shape[2:], stride, padding, dilation, size)
-        out = correlate(x, weight, grid, groups)
-        return with_bias(out, bias)
+        return correlate(x, weight, grid, groups, bias)
 
     def _conv_x_backward(
         self, x, weight, output_grad, stride, padding, dilation, groups, padding_end
