@@ -14,7 +14,7 @@ after the other, the padding of neighbouring planes shared:
 
 With stride 1 the positions are every element of every plane: each kernel offset's columns are
 then one contiguous run of a channel's row, so every copy and add goes over long runs, at the
-price of the positions in the shared padding (15% more matmul on a 14x14 plane padded by 1).
+price of the positions in the shared padding (7% more matmul on a 14x14 plane padded by 1).
 Each move goes over the batch in chunks sized for a core's L2 cache (`chunks`).
 """
 
@@ -82,7 +82,8 @@ class Grid:
     are then one contiguous run of a channel's row, and every copy, matmul and add goes over
     long runs. The output is read back from the real positions (`gather`); the gradient's rows
     are zero at the others (`widen`), and those windows, which reach into bands and the next
-    image, add exact zeros there as long as what multiplies the zeros is finite (`finite`).
+    image, add exact zeros there as long as what multiplies the zeros is finite: a zero times
+    an inf is a NaN, which would land where no window puts one (`exact`).
 
     Wide, the last dim has no band when its output is no wider than its input (`unbanded`):
     a window reading past either end of a row reads its neighbour row instead, and `mask`
@@ -120,12 +121,8 @@ class Grid:
             elif shift > 0:
                 rows[..., kw, :, n - shift :] = 0
 
-    def finite(self, operand):
-        """This grid, or an exact one (not `wide`) when `operand` may hold an inf or a NaN: a
-        zero row times an inf is a NaN, which would land where no window puts one. (A finite
-        sum has finite terms; a sum that overflows only costs the exact grid.)"""
-        if not self.wide or np.isfinite(operand.sum()):
-            return self
+    def exact(self):
+        """This grid not widened: its windows read nothing but the input and its padding."""
         return Grid(
             self.size, self.kernel, self.stride, self.padding, self.dilation, self.out_size, False
         )
@@ -187,8 +184,10 @@ class Grid:
         extra positions."""
         if not self.wide:
             return np.ascontiguousarray(grad.swapaxes(0, 1)).reshape(grad.shape[1], -1)
-        rows = np.zeros((grad.shape[1], grad.shape[0], *self.pitch), grad.dtype)
+        rows = np.empty((grad.shape[1], grad.shape[0], *self.pitch), grad.dtype)
         rows[(..., *map(slice, self.out_size))] = grad.swapaxes(0, 1)
+        for dim, o in enumerate(self.out_size):  # the bands: from each dim's end on
+            rows[(..., slice(o, None), *(slice(None),) * (len(self.out_size) - 1 - dim))] = 0
         return rows.reshape(grad.shape[1], -1)
 
     def gather(self, rows, images):
@@ -259,7 +258,8 @@ def correlate_input_grad(grad, weight, grid, groups):
     """The gradient `[batch, in, *size]` of `correlate` w.r.t. its input (a transposed
     convolution of `grad`): per chunk of images one matmul per group gives the columns, which
     are added into the planes."""
-    grid = grid.finite(weight)
+    if grid.wide and not np.isfinite(weight).all():
+        grid = grid.exact()
     batch, channels_out = grad.shape[:2]
     lhs = weight.reshape(groups, channels_out // groups, -1).swapaxes(1, 2)
     rows = grid.widen(grad).reshape(groups, channels_out // groups, -1)
@@ -276,22 +276,29 @@ def correlate_input_grad(grad, weight, grid, groups):
 
 
 def correlate_weight_grad(x, grad, grid, groups):
-    """The gradient `[out, in/groups, *kernel]` of `correlate` w.r.t. its weight: per chunk of
-    images one matmul per group of the columns by the gradient's rows."""
-    grid = grid.finite(x)
+    """The gradient `[out, in/groups, *kernel]` of `correlate` w.r.t. its weight."""
+    with np.errstate(invalid="ignore"):  # the NaNs of a zero times an inf are redone below
+        weight_grad = weight_products(x, grad, grid, groups)
+    if grid.wide and not np.isfinite(weight_grad).all():
+        # an inf or NaN in x, which a widened position may have multiplied by its zero
+        weight_grad = weight_products(x, grad, grid.exact(), groups)
+    return np.ascontiguousarray(weight_grad.swapaxes(1, 2)).reshape(grad.shape[1], -1, *grid.kernel)
+
+
+def weight_products(x, grad, grid, groups):
+    """`[groups, in/groups * kernel, out/groups]`: per chunk of images one matmul per group of
+    the columns by the gradient's rows."""
     batch, channels_out = grad.shape[:2]
-    per_group = channels_out // groups
     view = grid.windows(grid.spread(x), batch)
-    rows = grid.widen(grad).reshape(groups, per_group, -1)
+    rows = grid.widen(grad).reshape(groups, channels_out // groups, -1)
     at = (slice(None),) * (1 + len(grid.kernel))
-    weight_grad = 0
+    products = 0
     for part in chunks(batch, x.shape[1] * math.prod(grid.kernel) * grid.count(1) * x.itemsize):
         columns = np.ascontiguousarray(view[(*at, grid.span(part))])
         grid.mask(columns)
         columns = columns.reshape(groups, -1, grid.count(part.stop - part.start))
-        rhs = rows[..., run(grid, part)].swapaxes(1, 2)
-        weight_grad = weight_grad + np.matmul(columns, rhs)
-    return np.ascontiguousarray(weight_grad.swapaxes(1, 2)).reshape(channels_out, -1, *grid.kernel)
+        products = products + np.matmul(columns, rows[..., run(grid, part)].swapaxes(1, 2))
+    return products
 
 
 def with_bias(out, bias):
