@@ -15,6 +15,8 @@ after the other, the padding of neighbouring planes shared:
 With stride 1 the positions are every element of every plane: each kernel offset's columns are
 then one contiguous run of a channel's row, so every copy and add goes over long runs, at the
 price of the positions in the shared padding (7% more matmul on a 14x14 plane padded by 1).
+Where the output is no wider than the input, the last dim shares no padding at all: the input's
+rows stay whole in the planes, and the reads past a row's ends are zeroed in the columns.
 Each move goes over the batch in chunks sized for a core's L2 cache (`chunks`).
 """
 
