@@ -123,6 +123,14 @@ class Grid:
             elif shift > 0:
                 rows[..., kw, :, n - shift :] = 0
 
+    def lean(self):
+        """This grid, or the exact one where widening adds more than a quarter of the
+        positions (a convolution without padding, say): the forward and the weight gradient
+        compute every position, and their copies go over whole rows either way."""
+        if self.wide and self.block > WIDE_WASTE * math.prod(self.out_size):
+            return self.exact()
+        return self
+
     def exact(self):
         """This grid not widened: its windows read nothing but the input and its padding."""
         return Grid(
@@ -217,6 +225,8 @@ class Grid:
         return self.inside(flat, 1)[:, :, 0]
 
 
+# The most positions a widened grid may compute per output position (`Grid.lean`)
+WIDE_WASTE = 1.25
 # A chunk of the batch whose columns fit in a core's L2 cache: the columns are then made and
 # consumed (copy, matmul) in cache. Measured -10 to -15% per kernel on a [64, 16, 14, 14] input.
 CHUNK_BYTES = 1 << 20
@@ -238,7 +248,30 @@ def run(grid, part):
 
 def correlate(x, weight, grid, groups, bias=None):
     """The cross-correlation `[batch, out, *out_size]`, plus `bias` per channel if given (a
-    convolution): per chunk of images one matmul per group of the weight by the columns."""
+    convolution): per chunk of images, one matmul per image and group of the weight by the
+    image's columns, batch first, whose output is the result's layout already. (On a grid
+    widened with little waste, the planes' long runs win: `correlate_wide`.)"""
+    grid = grid.lean()
+    if grid.wide:
+        return correlate_wide(x, weight, grid, groups, bias)
+    batch, channels_out = x.shape[0], weight.shape[0]
+    count = math.prod(grid.out_size)
+    lhs = weight.reshape(groups, channels_out // groups, -1)
+    out = np.empty((batch, groups, channels_out // groups, count), np.result_type(x, weight))
+    for part in chunks(batch, weight[0].size * count * x.itemsize * groups):
+        columns = im2col(
+            x[part], grid.kernel, grid.stride, grid.padding, grid.dilation, grid.out_size
+        )
+        np.matmul(lhs, columns.reshape(columns.shape[0], groups, -1, count), out=out[part])
+        if bias is not None:  # while the chunk is in cache
+            out[part] += bias.reshape(groups, -1, 1)
+        del columns  # before the next chunk's: one chunk's columns alive at a time
+    return out.reshape(batch, channels_out, *grid.out_size)
+
+
+def correlate_wide(x, weight, grid, groups, bias):
+    """`correlate` over the planes of a wide grid: per chunk of images one matmul per group of
+    the weight by the columns, channels first."""
     batch, channels_out = x.shape[0], weight.shape[0]
     lhs = weight.reshape(groups, channels_out // groups, -1)
     view = grid.windows(grid.spread(x), batch)
@@ -259,10 +292,26 @@ def correlate(x, weight, grid, groups, bias=None):
 
 def correlate_input_grad(grad, weight, grid, groups):
     """The gradient `[batch, in, *size]` of `correlate` w.r.t. its input (a transposed
-    convolution of `grad`): per chunk of images one matmul per group gives the columns, which
-    are added into the planes."""
-    if grid.wide and not np.isfinite(weight).all():
-        grid = grid.exact()
+    convolution of `grad`): per chunk of images, one matmul per image and group gives the
+    columns, batch first, which are added back into each image's plane. (On a wide grid the
+    planes' long runs win: `input_grad_wide`.)"""
+    if grid.wide and np.isfinite(weight).all():
+        return input_grad_wide(grad, weight, grid, groups)
+    grid = grid.exact()
+    batch, channels_out = grad.shape[:2]
+    count = math.prod(grid.out_size)
+    lhs = weight.reshape(groups, channels_out // groups, -1).swapaxes(1, 2)
+    rows = grad.reshape(batch, groups, channels_out // groups, count)
+    out = np.empty((batch, weight.shape[1] * groups, *grid.size), np.result_type(grad, weight))
+    for part in chunks(batch, weight[0].size * groups * count * out.itemsize):
+        columns = np.matmul(lhs, rows[part])
+        out[part] = grid.col2im(columns.reshape(*out[part].shape[:2], *grid.kernel, *grid.out_size))
+        del columns  # before the next chunk's: one chunk's columns alive at a time
+    return out
+
+
+def input_grad_wide(grad, weight, grid, groups):
+    """`correlate_input_grad` over the planes of a wide grid, channels first."""
     batch, channels_out = grad.shape[:2]
     lhs = weight.reshape(groups, channels_out // groups, -1).swapaxes(1, 2)
     rows = grid.widen(grad).reshape(groups, channels_out // groups, -1)
@@ -281,6 +330,7 @@ def correlate_input_grad(grad, weight, grid, groups):
 
 def correlate_weight_grad(x, grad, grid, groups):
     """The gradient `[out, in/groups, *kernel]` of `correlate` w.r.t. its weight."""
+    grid = grid.lean()
     with np.errstate(invalid="ignore"):  # the NaNs of a zero times an inf are redone below
         weight_grad = weight_products(x, grad, grid, groups)
     if grid.wide and not np.isfinite(weight_grad).all():
