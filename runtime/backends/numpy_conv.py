@@ -1,22 +1,25 @@
-"""Convolutions on NumPy: the windows of a batch's padded planes, one copy, then one matmul.
+"""Convolutions on NumPy: the windows of padded planes, one copy, then one matmul.
 
-Every kernel here is one of three moves, for 1, 2 or 3 spatial dims alike, over the batch laid
-out channels first (`Grid`): one flat row per channel holding every image's padded plane, one
-after the other, the padding of neighbouring planes shared:
-- the columns `[channels, *kernel, images, *positions]`: one strided view of those rows, copied
-  once. A convolution, groups and dilation included, is then ONE matmul per group over a chunk
-  of images, `[out/groups, in/groups * kernel] @ [in/groups * kernel, images * positions]`;
-  the weight gradient the columns by the output gradient's rows, channels first likewise;
+Every kernel here is one of three moves, for 1, 2 or 3 spatial dims alike (`Grid`):
+- the columns: one strided view of the padded input's windows, copied once. A convolution,
+  groups and dilation included, is then ONE matmul per group over a chunk of images, the
+  weight `[out/groups, in/groups * kernel]` by the columns `[in/groups * kernel, positions]`;
+  the weight gradient the columns by the output gradient's rows;
 - the adjoint, for the input gradient: the matmul gives the columns, which are added into zero
-  rows through one writeable view of them, a loop over the kernel's offsets only;
+  planes through one writeable view of them, a loop over the kernel's offsets only;
 - a transposed convolution is the adjoint of a convolution: its forward is a convolution's input
   gradient and its input gradient a convolution (as burn computes them).
 
-With stride 1 the positions are every element of every plane: each kernel offset's columns are
-then one contiguous run of a channel's row, so every copy and add goes over long runs, at the
-price of the positions in the shared padding (7% more matmul on a 14x14 plane padded by 1).
-Where the output is no wider than the input, the last dim shares no padding at all: the input's
-rows stay whole in the planes, and the reads past a row's ends are zeroed in the columns.
+The planes are laid out one of two ways. With stride 1 (a `wide` grid) the batch goes channels
+first, one flat row per channel holding every image's plane one after the other, the padding of
+neighbouring planes shared, and the positions are every element of every plane: each kernel
+offset's columns are then one contiguous run of a channel's row, so every copy and add goes over
+long runs, at the price of the positions in the shared padding (7% more matmul on a 14x14 plane
+padded by 1). Where the output is no wider than the input, the last dim shares no padding at
+all: the input's rows stay whole in the planes, and the reads past a row's ends are zeroed in
+the columns. Otherwise (a stride, or too many extra positions) the positions are the windows
+exactly and the forward and input gradient go batch first, one matmul per image, whose output
+is already the result's layout.
 Each move goes over the batch in chunks sized for a core's L2 cache (`chunks`).
 """
 
