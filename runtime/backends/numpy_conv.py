@@ -73,8 +73,9 @@ def im2col(x, kernel, stride, padding, dilation, out_size):
 
 
 class Grid:
-    """A convolution's geometry, and where its windows lie in the planes of a batch laid out
-    channels first: one flat row per channel, `[channels, images * block + tail]`.
+    """A convolution's geometry, and where its windows lie in flat rows of padded planes,
+    `[*lead, images * block + tail]`: channels first, a row per channel holding a run of
+    images (`lead` the channels), or a row per image and channel (`lead` both, one image).
 
     Each image's plane takes `block` elements, a grid of `pitch` (each dim the input's size and
     a band of zeros after it). A band serves as the padding on both sides of a dim: a window
