@@ -13,13 +13,13 @@ from test_conv_kernels import reference_conv, reference_conv_transpose
 
 # (spatial size, kernel, stride, padding, dilation, groups, padding_end)
 CASES = [
-    ((6, 5), (3, 3), (1, 1), (1, 1), (1, 1), 1, None),  # wide
-    ((6, 7), (2, 3), (1, 1), (0, 2), (2, 1), 2, (1, 0)),  # wide, groups, dilation
-    ((6, 7), (3, 2), (2, 1), (1, 0), (1, 1), 2, (0, 1)),  # exact (stride 2)
-    ((5, 8), (2, 3), (1, 1), (1, 2), (1, 2), 1, (0, 2)),  # wide, dilated along the rows
-    ((6, 4), (2, 2), (1, 1), (1, 2), (1, 1), 1, None),  # wide, padding past the kernel's reach
-    ((7,), (3,), (1,), (2,), (1,), 1, (0,)),  # wide, one dim
-    ((4, 3, 4), (2, 2, 3), (1, 1, 1), (1, 0, 1), (1, 1, 1), 1, None),  # wide, three dims
+    ((6, 5), (3, 3), (1, 1), (1, 1), (1, 1), 1, None),  # stride 1
+    ((6, 7), (2, 3), (1, 1), (0, 2), (2, 1), 2, (1, 0)),  # stride 1, groups, dilation
+    ((6, 7), (3, 2), (2, 1), (1, 0), (1, 1), 2, (0, 1)),  # stride 2: exact
+    ((5, 8), (2, 3), (1, 1), (1, 2), (1, 2), 1, (0, 2)),  # stride 1, dilated along the last dim
+    ((6, 4), (2, 2), (1, 1), (1, 2), (1, 1), 1, None),  # stride 1, padding past the kernel's reach
+    ((7,), (3,), (1,), (2,), (1,), 1, (0,)),  # stride 1, one dim
+    ((4, 3, 4), (2, 2, 3), (1, 1, 1), (1, 0, 1), (1, 1, 1), 1, None),  # stride 1, three dims
 ]
 
 
