@@ -306,12 +306,13 @@ def correlate_input_grad(grad, weight, grid, groups):
     count = math.prod(grid.out_size)
     lhs = weight.reshape(groups, channels_out // groups, -1).swapaxes(1, 2)
     rows = grad.reshape(batch, groups, channels_out // groups, count)
-    out = np.empty((batch, weight.shape[1] * groups, *grid.size), np.result_type(grad, weight))
-    for part in chunks(batch, weight[0].size * groups * count * out.itemsize):
+    flat = grid.plane((batch, weight.shape[1] * groups), 1, np.result_type(grad, weight))
+    view = grid.windows(flat, 1, writeable=True)
+    for part in chunks(batch, weight[0].size * groups * count * flat.itemsize):
         columns = np.matmul(lhs, rows[part])
-        out[part] = grid.col2im(columns.reshape(*out[part].shape[:2], *grid.kernel, *grid.out_size))
+        grid.add(view[part], columns.reshape(view[part].shape))
         del columns  # before the next chunk's: one chunk's columns alive at a time
-    return out
+    return np.ascontiguousarray(grid.inside(flat, 1)[:, :, 0])
 
 
 def input_grad_wide(grad, weight, grid, groups):
