@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=4b802236f7a4db8a body=f28ee0d9c40b3b70
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=31be780387d528de body=ca5597020fba179d
 """What the Autodiff decorator needs to know of each float op, from ops.yaml."""
 
 from runtime.autodiff.backend import AutodiffOp
@@ -160,21 +160,18 @@ AUTODIFF_OPS = (
         ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end"),
         (0, 1, 2),
         "record",
-        keeps="columns",
     ),
     AutodiffOp(
         "conv2d",
         ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end"),
         (0, 1, 2),
         "record",
-        keeps="columns",
     ),
     AutodiffOp(
         "conv3d",
         ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end"),
         (0, 1, 2),
         "record",
-        keeps="columns",
     ),
     AutodiffOp(
         "conv_transpose1d",

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=446e3283414cbd42 body=5aeb5871674b11e4
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=939ca50958a9f7fb body=be1d8f8f2413b971
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node (its
@@ -2855,6 +2855,9 @@ def record_conv1d(forward, BACKWARD, inner, balanced):
         weight_value = weight.primitive
         bias_node = None if bias is None else bias.node
         bias_value = None if bias is None else bias.primitive
+        out = forward(
+            x_value, weight_value, bias_value, stride, padding, dilation, groups, padding_end
+        )
         order = x_node.order
         if weight_node.order > order:
             order = weight_node.order
@@ -2864,22 +2867,7 @@ def record_conv1d(forward, BACKWARD, inner, balanced):
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
         if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
-            return AutodiffTensor(
-                forward(
-                    x_value,
-                    weight_value,
-                    bias_value,
-                    stride,
-                    padding,
-                    dilation,
-                    groups,
-                    padding_end,
-                ),
-                untracked_node(order),
-            )
-        out, columns = inner.conv1d_keeping(
-            x_value, weight_value, bias_value, stride, padding, dilation, groups, padding_end
-        )
+            return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
@@ -2904,7 +2892,6 @@ def record_conv1d(forward, BACKWARD, inner, balanced):
                 dilation if x_tracked or weight_tracked else None,
                 groups if x_tracked or weight_tracked else None,
                 padding_end if x_tracked or weight_tracked else None,
-                columns if weight_tracked else None,
             ),
         )
         return AutodiffTensor(out, out_node)
@@ -2920,6 +2907,9 @@ def record_conv2d(forward, BACKWARD, inner, balanced):
         weight_value = weight.primitive
         bias_node = None if bias is None else bias.node
         bias_value = None if bias is None else bias.primitive
+        out = forward(
+            x_value, weight_value, bias_value, stride, padding, dilation, groups, padding_end
+        )
         order = x_node.order
         if weight_node.order > order:
             order = weight_node.order
@@ -2929,22 +2919,7 @@ def record_conv2d(forward, BACKWARD, inner, balanced):
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
         if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
-            return AutodiffTensor(
-                forward(
-                    x_value,
-                    weight_value,
-                    bias_value,
-                    stride,
-                    padding,
-                    dilation,
-                    groups,
-                    padding_end,
-                ),
-                untracked_node(order),
-            )
-        out, columns = inner.conv2d_keeping(
-            x_value, weight_value, bias_value, stride, padding, dilation, groups, padding_end
-        )
+            return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
@@ -2969,7 +2944,6 @@ def record_conv2d(forward, BACKWARD, inner, balanced):
                 dilation if x_tracked or weight_tracked else None,
                 groups if x_tracked or weight_tracked else None,
                 padding_end if x_tracked or weight_tracked else None,
-                columns if weight_tracked else None,
             ),
         )
         return AutodiffTensor(out, out_node)
@@ -2985,6 +2959,9 @@ def record_conv3d(forward, BACKWARD, inner, balanced):
         weight_value = weight.primitive
         bias_node = None if bias is None else bias.node
         bias_value = None if bias is None else bias.primitive
+        out = forward(
+            x_value, weight_value, bias_value, stride, padding, dilation, groups, padding_end
+        )
         order = x_node.order
         if weight_node.order > order:
             order = weight_node.order
@@ -2994,22 +2971,7 @@ def record_conv3d(forward, BACKWARD, inner, balanced):
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
         if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
-            return AutodiffTensor(
-                forward(
-                    x_value,
-                    weight_value,
-                    bias_value,
-                    stride,
-                    padding,
-                    dilation,
-                    groups,
-                    padding_end,
-                ),
-                untracked_node(order),
-            )
-        out, columns = inner.conv3d_keeping(
-            x_value, weight_value, bias_value, stride, padding, dilation, groups, padding_end
-        )
+            return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
@@ -3034,7 +2996,6 @@ def record_conv3d(forward, BACKWARD, inner, balanced):
                 dilation if x_tracked or weight_tracked else None,
                 groups if x_tracked or weight_tracked else None,
                 padding_end if x_tracked or weight_tracked else None,
-                columns if weight_tracked else None,
             ),
         )
         return AutodiffTensor(out, out_node)
@@ -4067,16 +4028,13 @@ RECORDERS = {
     "embedding": Recorders(record_embedding, ("weights", "indices")),
     "linear": Recorders(record_linear, ("weight", "input")),
     "conv1d": Recorders(
-        record_conv1d,
-        ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end", "columns"),
+        record_conv1d, ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end")
     ),
     "conv2d": Recorders(
-        record_conv2d,
-        ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end", "columns"),
+        record_conv2d, ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end")
     ),
     "conv3d": Recorders(
-        record_conv3d,
-        ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end", "columns"),
+        record_conv3d, ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end")
     ),
     "conv_transpose1d": Recorders(
         record_conv_transpose1d,

@@ -394,7 +394,7 @@ class NumPyConvKernels:
         return correlate_input_grad(output_grad, weight, grid, groups)
 
     def _conv_weight_backward(
-        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end, columns=None
+        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end
     ):
         grid = Grid(x.shape[2:], weight.shape[2:], stride, padding, dilation, output_grad.shape[2:])
         return correlate_weight_grad(x, output_grad, grid, groups)

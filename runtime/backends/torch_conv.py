@@ -69,9 +69,8 @@ class TorchConvKernels:
         return pad_spatial(grad, [-p for p in padding], [-e for e in padding_end])
 
     def _conv_weight_backward(
-        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end, columns=None
+        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end
     ):
-        # (`columns`: what conv*d_keeping kept, always None here: torch's kernel needs none)
         n = weight.ndim - 2
         if padding_end is not None and tuple(padding_end) != tuple(padding):
             x, padding = pad_spatial(x, padding, padding_end), (0,) * n

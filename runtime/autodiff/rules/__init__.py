@@ -11,7 +11,7 @@ names say what it needs:
 - `out`: the op's (float) output; `indices`: the int output of a (values, indices) op;
 - `<input>_shape`, `_device`, `_dtype`: a float input's shape, device, dtype (a list of them for
   a `tensors` list);
-- the name of what the op's forward keeps (ops.yaml's `keeps`: conv's `columns`), or None where
+- the name of what the op's forward keeps (ops.yaml's `keeps`: layer_norm's `statistics`), or None where
   the backend kept nothing.
 
 Only what the VJPs of the *tracked* inputs name is saved (burn: `mul` keeps lhs only when rhs

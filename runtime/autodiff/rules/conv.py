@@ -29,9 +29,8 @@ def _conv(kernels):
         lambda B, g, x, weight, stride, padding, dilation, groups, padding_end: kernels(B).x(
             x, weight, g, stride, padding, dilation, groups, padding_end
         ),
-        # `columns`: what the forward kept for this gradient (`conv*d_keeping`), or None
-        lambda B, g, x, weight, stride, padding, dilation, groups, padding_end, columns: (
-            kernels(B).weight(x, weight, g, stride, padding, dilation, groups, padding_end, columns)
+        lambda B, g, x, weight, stride, padding, dilation, groups, padding_end: kernels(B).weight(
+            x, weight, g, stride, padding, dilation, groups, padding_end
         ),
         lambda B, g: kernels(B).bias(g),
     )
