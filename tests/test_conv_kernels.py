@@ -10,6 +10,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+from generated import Device, Tensor, module
 from kernelcheck import BACKENDS, NUMPY, check_vjps, run, to_backend, to_numpy
 
 # -- independent references (direct loops) ---------------------------------------------------
@@ -262,3 +263,15 @@ def test_bad_shapes_are_named(backend):
         B.conv2d(x[:, :2, :2], weight, None, (1, 1), (0, 0), (1, 1), 1, None)
     with pytest.raises(ValueError, match="linear"):
         B.linear(x, weight[0, 0], None)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_bfloat16_conv_gradients_keep_their_dtype(backend):
+    device = Device.of(backend).autodiff()
+    rng = np.random.default_rng(5)
+    x, weight, bias = (
+        Tensor.from_data(rng.random(shape), device=device, dtype="bfloat16").require_grad()
+        for shape in ((2, 3, 5, 5), (4, 3, 3, 3), (4,))
+    )
+    grads = module.conv2d(x, weight, bias, padding=1).sum().backward()
+    assert [t.grad(grads).dtype for t in (x, weight, bias)] == ["bfloat16"] * 3

@@ -341,7 +341,9 @@ def correlate_weight_grad(x, grad, grid, groups):
     if grid.wide and not np.isfinite(weight_grad).all():
         # an inf or NaN in x, which a widened position may have multiplied by its zero
         weight_grad = weight_products(x, grad, grid.exact(), groups)
-    return np.ascontiguousarray(weight_grad.swapaxes(1, 2)).reshape(grad.shape[1], -1, *grid.kernel)
+    # (bfloat16's products come out float32, as its matmul widens: the weight's dtype again)
+    weight_grad = np.ascontiguousarray(weight_grad.swapaxes(1, 2), dtype=x.dtype)
+    return weight_grad.reshape(grad.shape[1], -1, *grid.kernel)
 
 
 def weight_products(x, grad, grid, groups):
