@@ -13,7 +13,7 @@ from burnpy import capture, nn, optim
 from burnpy.nn.functional import cross_entropy
 from examples import digits_cnn as example
 from examples.digits_cnn import make_model, step_loss
-from generated import Device, Tensor
+from generated import Device, Tensor, module
 from generated.backends import BACKENDS
 from runtime.backends import backend_for
 
@@ -462,3 +462,21 @@ def test_a_bool_argument_stays_part_of_the_signature():
         assert np.array_equal(step(x, double).to_numpy(), expected.to_numpy())
     assert calls == [True, False]
     assert len(step.signatures) == 2
+
+
+def test_a_kernel_returning_a_tuple_in_a_tuple_replays():
+    """layer_norm's keeping forward returns (output, (mean, 1/std)): the statistics reach its
+    backward through the replay too."""
+    device = Device.numpy().autodiff()
+    rng = np.random.default_rng(4)
+    gamma = Tensor.from_data(rng.standard_normal(6), device=device).require_grad()
+
+    def step(x):
+        return gamma.grad(module.layer_norm(x, gamma, None, epsilon=1e-5).sum().backward())
+
+    captured = capture.capture(step)
+    for seed in (5, 6, 7):
+        x = Tensor.from_data(np.random.default_rng(seed).standard_normal((3, 6)), device=device)
+        np.testing.assert_allclose(
+            captured(x).to_numpy(), step(x).to_numpy(), rtol=1e-12, atol=1e-14
+        )

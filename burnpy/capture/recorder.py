@@ -165,7 +165,7 @@ class Tape:
         """What made `value`: the label of the tape entry whose result it is."""
         for entry in reversed(self.entries):
             out = entry.out
-            if out is value or (type(out) in (tuple, list) and any(v is value for v in out)):
+            if any(v is value for v in _values(out)):
                 return entry.label or entry.target
         return None
 

@@ -125,14 +125,17 @@ class _Writer:
         return ", ".join(parts)
 
     def target(self, out) -> str | None:
-        """The left side of an assignment of `out`, or None when it is not assigned."""
+        """The left side of an assignment of `out`, or None when it is not assigned; a tuple
+        inside a tuple (what a keeping forward returns) is unpacked where it holds a Value."""
         if type(out) is Value:
             return out.name
-        if type(out) in (tuple, list) and any(type(v) is Value for v in out):
-            return ", ".join(v.name if type(v) is Value else "_" for v in out) + (
-                "," if len(out) == 1 else ""
-            )
-        return None
+        if not _holds_value(out):
+            return None
+        parts = [self.target(v) if _holds_value(v) else "_" for v in out]
+        parts = [
+            f"({p})" if type(v) in (tuple, list) and p != "_" else p for p, v in zip(parts, out)
+        ]
+        return ", ".join(parts) + ("," if len(out) == 1 else "")
 
     def statement(self, entry) -> str:
         kind, target, args = entry.kind, entry.target, entry.args
@@ -176,6 +179,11 @@ class _Writer:
         if type(outcome) is bool:
             return f"if {test} is not {outcome!r}:"
         return f"if {test} != {self.expr(outcome)}:"
+
+
+def _holds_value(value) -> bool:
+    kind = type(value)
+    return kind is Value or kind in (tuple, list) and any(_holds_value(v) for v in value)
 
 
 def _names(value, into: set) -> set:
