@@ -223,9 +223,15 @@ class NumPyBackend(NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBa
         # too); below, the bits' extra ufunc calls cost more than they save.
         if grad.size <= 2048:
             return np.where(output <= 0, 0, grad)
-        bits = np.dtype(f"i{grad.itemsize}")
-        keep = np.subtract(output <= 0, 1, dtype=bits)  # masked: 0; kept: -1, every bit set
-        return np.bitwise_and(grad.view(bits), keep).view(grad.dtype)
+        keep = np.less_equal(output, 0).view(np.int8)
+        np.subtract(keep, ONE_INT8, out=keep)  # masked: 0; kept: -1, every bit set
+        bits = np.dtype(f"i{grad.itemsize}")  # (widened by a sign-extending cast, not a ufunc's)
+        return np.bitwise_and(grad.view(bits), keep.astype(bits)).view(grad.dtype)
+
+    def linear_bias_backward(self, output_grad):
+        # one BLAS product with a column of ones (8x numpy's reduction over [1024, 64]);
+        # bfloat16 accumulated in float32, as torch sums it
+        return self._leading_sum(output_grad)
 
     def _check_range(self, op, indices, size, dim):
         # One reduction instead of a min and a max: viewed as unsigned, a negative index is
@@ -273,6 +279,7 @@ class NumPyBackend(NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBa
 
 
 PAIRWISE_BLOCK = 128
+ONE_INT8 = np.int8(1)
 
 
 def _row_max(a):
