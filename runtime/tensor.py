@@ -220,7 +220,8 @@ class TensorBase(ComposedMethods, DispatchTensor):
 
     def grad(self, grads):
         """This tensor's gradient as a plain tensor on the inner device, or None."""
-        _gradients("grad", grads)
+        if type(grads) is not Gradients:
+            _gradients("grad", grads)
         return self._plain_grad(grads.get(self.primitive.node) if self.kind.is_autodiff else None)
 
     def grad_remove(self, grads):
@@ -263,7 +264,7 @@ class TensorBase(ComposedMethods, DispatchTensor):
     def _plain_grad(self, primitive):
         if primitive is None:
             return None
-        return type(self)(kinds_of(self.kind.variant)[BackendTensor.Float], primitive, DISABLED)
+        return type(self)(self.kind.float_kind, primitive, DISABLED)
 
     def inner(self):
         """The same data without autodiff (burn's `inner()`): a plain tensor, detached."""

@@ -95,13 +95,13 @@ class NumPyBackend(NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBa
     def cross_entropy_class_targets(self, logits, targets):
         rows = self._class_rows(logits, targets)
         shifted = logits - _row_max(logits)
-        losses = np.log(np.exp(shifted).dot(np.ones(logits.shape[1], logits.dtype)))
+        losses = np.log(np.exp(shifted).dot(_ones(logits.shape[1], logits.dtype)))
         losses -= shifted[rows, targets]
         return np.add.reduce(losses, keepdims=True) / len(rows)  # (an empty batch: NaN)
 
     def cross_entropy_class_targets_backward(self, logits, targets, grad):
         probs = np.exp(logits - _row_max(logits))
-        probs /= probs.dot(np.ones(logits.shape[1], logits.dtype))[:, None]
+        probs /= probs.dot(_ones(logits.shape[1], logits.dtype))[:, None]
         probs[np.arange(len(targets)), targets] -= 1
         probs *= grad / max(len(targets), 1)
         return probs
@@ -229,9 +229,12 @@ class NumPyBackend(NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBa
         return np.bitwise_and(grad.view(bits), keep.astype(bits)).view(grad.dtype)
 
     def linear_bias_backward(self, output_grad):
-        # one BLAS product with a column of ones (8x numpy's reduction over [1024, 64]);
-        # bfloat16 accumulated in float32, as torch sums it
-        return self._leading_sum(output_grad)
+        # one BLAS product with a row of ones (8x numpy's reduction over [1024, 64]); bfloat16
+        # accumulated in float32, as torch sums it
+        if not output_grad.flags.c_contiguous:  # (a broadcast seed: reshaping it would copy it)
+            return super().linear_bias_backward(output_grad)
+        rows = self._rows(output_grad, output_grad.shape[-1])
+        return _ones(rows.shape[0], rows.dtype).dot(rows)
 
     def _check_range(self, op, indices, size, dim):
         # One reduction instead of a min and a max: viewed as unsigned, a negative index is
@@ -280,6 +283,13 @@ class NumPyBackend(NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBa
 
 PAIRWISE_BLOCK = 128
 ONE_INT8 = np.int8(1)
+
+
+def _ones(n: int, dtype):
+    """A vector of n ones (np.ones is a Python function: twice the cost on the way)."""
+    ones = np.empty(n, dtype)
+    ones.fill(1)
+    return ones
 
 
 def _row_max(a):
