@@ -70,7 +70,7 @@ class _Watched:
     def __init__(self, tape, leaves, backend, gradients):
         self.gradients = gradients
         wanted = {}  # leaf id -> (leaf, the hooks that want it)
-        for node in leaves:
+        for node in dict.fromkeys(leaves):  # each leaf asked about once
             owners = [hook for hook in hooks.HOOKS if hook.wants(node)]
             if owners:
                 wanted[node.id] = (node, owners)
@@ -129,31 +129,37 @@ def _ones(backend, primitive):
 
 def _tape(root: Node) -> tuple[list[Node], list[Node], bool]:
     """The steps to run, every node reachable through steps but the Grad leaves, deepest first
-    (order strictly grows along edges); the leaves reached; whether a step has a recipe (to
-    recompute). Raises before anything changes if a step was consumed by an earlier backward."""
+    (order strictly grows along edges); the leaves they reach, once per edge; whether a step
+    has a recipe (to recompute). Raises before anything changes if a step was consumed by an
+    earlier backward."""
+    if root.step is ROOT_STEP:
+        return [], [root], False
     seen = {root}
     stack, tape, leaves = [root], [], []
     recomputes = False
-    push, see = stack.append, seen.add
+    push, see, leaf = stack.append, seen.add, leaves.append
     while stack:
         node = stack.pop()
-        step = node.step
-        if step is ROOT_STEP:
-            leaves.append(node)  # its gradient stays in `gradients` for the user
-            continue
-        if step is CONSUMED:
+        if node.step is CONSUMED:
             raise GraphConsumed(node.id)
         tape.append(node)
         if node.recipe is not None:
             recomputes = True
-        # a recorded op's inputs, or an output's op node (OutputStep)
+        # a recorded op's inputs (a tuple of them for a list input, cat), or an output's op
+        # node (OutputStep)
         for parent in node.inputs:
-            if type(parent) is tuple:  # a list input (cat): each element is a parent
+            if parent is None:
+                continue
+            if type(parent) is tuple:
                 for element in parent:
-                    if element is not None and element not in seen:
+                    if element is not None and element.step is ROOT_STEP:
+                        leaf(element)
+                    elif element is not None and element not in seen:
                         see(element)
                         push(element)
-            elif parent is not None and parent not in seen:
+            elif parent.step is ROOT_STEP:
+                leaf(parent)  # its gradient stays in `gradients` for the user
+            elif parent not in seen:
                 see(parent)
                 push(parent)
     tape.sort(key=ORDER, reverse=True)
