@@ -222,7 +222,9 @@ class TensorBase(ComposedMethods, DispatchTensor):
         """This tensor's gradient as a plain tensor on the inner device, or None."""
         if type(grads) is not Gradients:
             _gradients("grad", grads)
-        return self._plain_grad(grads.get(self.primitive.node) if self.kind.is_autodiff else None)
+        kind = self.kind
+        primitive = grads.get(self.primitive.node) if kind.is_autodiff else None
+        return None if primitive is None else type(self)(kind.float_kind, primitive, DISABLED)
 
     def grad_remove(self, grads):
         """Take this tensor's gradient out of `grads`."""

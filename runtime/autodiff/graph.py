@@ -15,8 +15,8 @@ from operator import attrgetter
 
 from runtime.autodiff import hooks
 from runtime.autodiff.checkpoint import Checkpointer
-from runtime.autodiff.gradients import Gradients
-from runtime.autodiff.node import Node, Requirement
+from runtime.autodiff.gradients import NONE, Gradients
+from runtime.autodiff.node import Node
 from runtime.autodiff.steps import CONSUMED, ROOT_STEP
 from runtime.errors import BACKWARD_NEEDS_TRACKED, BurnPanic, GraphConsumed
 
@@ -24,7 +24,7 @@ from runtime.errors import BACKWARD_NEEDS_TRACKED, BurnPanic, GraphConsumed
 def backward(root, backend) -> Gradients:
     """Gradients of every Grad leaf that `root` depends on, seeded with ones of root's shape."""
     node = root.node
-    if node.requirement is Requirement.None_:
+    if node.requirement is NONE:
         raise BurnPanic(
             BACKWARD_NEEDS_TRACKED,
             "nothing this value was computed from requires a gradient",

@@ -4,6 +4,8 @@ from runtime.autodiff.node import ComputingProperty, Node, NodeId, Requirement, 
 from runtime.autodiff.steps import ROOT_STEP
 from runtime.errors import NON_LEAF_REQUIRE_GRAD, BurnPanic
 
+NONE = Requirement.None_  # (an Enum member read from its class costs 0.2 us)
+
 
 class AutodiffTensor:
     """{primitive, node, rc}, the seed's three fields. burn counts the handles of a node through
@@ -28,7 +30,7 @@ class AutodiffTensor:
         return NodeId(self.node.id)
 
     def is_tracked(self) -> bool:
-        return self.node.requirement is not Requirement.None_
+        return self.node.requirement is not NONE
 
     def require_grad(self) -> "AutodiffTensor":
         """A Grad leaf with the same id, registered with a RootStep; the receiver is unchanged."""

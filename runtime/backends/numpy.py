@@ -225,7 +225,7 @@ class NumPyBackend(NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBa
             return np.where(output <= 0, 0, grad)
         keep = np.less_equal(output, 0).view(np.int8)
         np.subtract(keep, ONE_INT8, out=keep)  # masked: 0; kept: -1, every bit set
-        bits = np.dtype(f"i{grad.itemsize}")  # (widened by a sign-extending cast, not a ufunc's)
+        bits = SAME_SIZE_INT[grad.itemsize]  # (widened by a sign-extending cast, not a ufunc's)
         return np.bitwise_and(grad.view(bits), keep.astype(bits)).view(grad.dtype)
 
     def linear_bias_backward(self, output_grad):
@@ -283,6 +283,7 @@ class NumPyBackend(NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBa
 
 PAIRWISE_BLOCK = 128
 ONE_INT8 = np.int8(1)
+SAME_SIZE_INT = {n: np.dtype(f"i{n}") for n in (2, 4, 8)}  # a float's bits, by its size
 
 
 def _ones(n: int, dtype):
