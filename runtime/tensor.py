@@ -31,7 +31,9 @@ class TensorBase(ComposedMethods, DispatchTensor):
 
     @property
     def dtype(self) -> np.dtype:
-        return backend_for(self.kind.variant).dtype(self.inner_primitive())
+        kind = self.kind
+        primitive = self.primitive.primitive if kind.is_autodiff else self.primitive
+        return backend_for(kind.variant).dtype(primitive)
 
     @property
     def ndim(self) -> int:
