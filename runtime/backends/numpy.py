@@ -228,6 +228,26 @@ class NumPyBackend(NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBa
         bits = SAME_SIZE_INT[grad.itemsize]  # (widened by a sign-extending cast, not a ufunc's)
         return np.bitwise_and(grad.view(bits), keep.astype(bits)).view(grad.dtype)
 
+    # linear on a matrix, the common case, as the ndarray products themselves (what the shared
+    # kernels reach through float_matmul and swap_dims, three calls more per product)
+    def linear(self, input, weight, bias):
+        if input.ndim != 2 or weight.ndim != 2 or input.shape[1] != weight.shape[0]:
+            return super().linear(input, weight, bias)  # (which says why it refuses)
+        out = input.dot(weight)
+        if bias is not None:
+            out += bias  # into the product, which is this kernel's own: no second buffer
+        return out
+
+    def linear_x_backward(self, weight, output_grad):
+        if output_grad.ndim != 2:
+            return super().linear_x_backward(weight, output_grad)
+        return output_grad.dot(weight.T)
+
+    def linear_weight_backward(self, x, output_grad):
+        if x.ndim != 2:
+            return super().linear_weight_backward(x, output_grad)
+        return x.T.dot(output_grad)
+
     def linear_bias_backward(self, output_grad):
         # one BLAS product with a row of ones (8x numpy's reduction over [1024, 64]); bfloat16
         # accumulated in float32, as torch sums it
