@@ -7,7 +7,7 @@ TensorBase. A Tensor *is* the DispatchTensor the generated dispatch functions ta
 import numpy as np
 
 from runtime.autodiff import graph
-from runtime.autodiff.gradients import Gradients
+from runtime.autodiff.gradients import NONE, Gradients
 from runtime.backends import backend_for
 from runtime.composed import ComposedMethods
 from runtime.arguments import BOOL, FLOAT, INT, SUPPORTED_DTYPES, device_arg, is_scalar
@@ -212,7 +212,7 @@ class TensorBase(ComposedMethods, DispatchTensor):
 
     def backward(self):
         """Run backward from this tensor; returns the Gradients of the Grad leaves it reaches."""
-        if not (self.kind.is_autodiff and self.primitive.is_tracked()):
+        if not self.kind.is_autodiff or self.primitive.node.requirement is NONE:
             raise BurnPanic(
                 BACKWARD_NEEDS_TRACKED,
                 "make the source leaf with `Tensor.from_data(..., device=device.autodiff())"

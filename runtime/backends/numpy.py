@@ -139,6 +139,10 @@ class NumPyBackend(NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBa
         n = a.shape[-1]
         return np.einsum("ij,ij->j", a.reshape(-1, n), b.reshape(-1, n))
 
+    def float_ones(self, shape, device, dtype):
+        check_allocation("ones", shape, dtype)
+        return _ones(shape, dtype)  # (every backward seeds with one of these)
+
     def float_from_data(self, data, device, dtype):
         return np.array(data, dtype=dtype)
 
@@ -306,9 +310,9 @@ ONE_INT8 = np.int8(1)
 SAME_SIZE_INT = {n: np.dtype(f"i{n}") for n in (2, 4, 8)}  # a float's bits, by its size
 
 
-def _ones(n: int, dtype):
-    """A vector of n ones (np.ones is a Python function: twice the cost on the way)."""
-    ones = np.empty(n, dtype)
+def _ones(shape, dtype):
+    """Ones of a shape, or a vector of n (np.ones is a Python function: twice the cost)."""
+    ones = np.empty(shape, dtype)
     ones.fill(1)
     return ones
 
