@@ -263,7 +263,10 @@ class NumPyBackend(NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBa
     def _check_range(self, op, indices, size, dim):
         # One reduction instead of a min and a max: viewed as unsigned, a negative index is
         # larger than any size. Only a bad index pays for finding which one it is.
-        if indices.size and np.maximum.reduce(indices.view(f"u{indices.itemsize}"), None) >= size:
+        if (
+            indices.size
+            and np.maximum.reduce(indices.view(SAME_SIZE_UINT[indices.itemsize]), None) >= size
+        ):
             super()._check_range(op, indices, size, dim)
 
     def float_erf(self, tensor):
@@ -308,6 +311,7 @@ class NumPyBackend(NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBa
 PAIRWISE_BLOCK = 128
 ONE_INT8 = np.int8(1)
 SAME_SIZE_INT = {n: np.dtype(f"i{n}") for n in (2, 4, 8)}  # a float's bits, by its size
+SAME_SIZE_UINT = {n: np.dtype(f"u{n}") for n in (1, 2, 4, 8)}  # an index viewed unsigned
 
 
 def _ones(shape, dtype):
