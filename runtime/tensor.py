@@ -7,7 +7,8 @@ TensorBase. A Tensor *is* the DispatchTensor the generated dispatch functions ta
 import numpy as np
 
 from runtime.autodiff import graph
-from runtime.autodiff.gradients import NONE, Gradients
+from runtime.autodiff.gradients import Gradients
+from runtime.autodiff.node import NONE
 from runtime.backends import backend_for
 from runtime.composed import ComposedMethods
 from runtime.arguments import BOOL, FLOAT, INT, SUPPORTED_DTYPES, device_arg, is_scalar
@@ -224,9 +225,7 @@ class TensorBase(ComposedMethods, DispatchTensor):
         """This tensor's gradient as a plain tensor on the inner device, or None."""
         if type(grads) is not Gradients:
             _gradients("grad", grads)
-        kind = self.kind
-        primitive = grads.get(self.primitive.node) if kind.is_autodiff else None
-        return None if primitive is None else type(self)(kind.float_kind, primitive, DISABLED)
+        return self._plain_grad(grads.get(self.primitive.node) if self.kind.is_autodiff else None)
 
     def grad_remove(self, grads):
         """Take this tensor's gradient out of `grads`."""
@@ -273,9 +272,7 @@ class TensorBase(ComposedMethods, DispatchTensor):
     def inner(self):
         """The same data without autodiff (burn's `inner()`): a plain tensor, detached."""
         if self.kind.is_autodiff:
-            return type(self)(
-                kinds_of(self.kind.variant)[BackendTensor.Float], self.primitive.primitive, DISABLED
-            )
+            return type(self)(self.kind.float_kind, self.primitive.primitive, DISABLED)
         return type(self)(self.kind, self.primitive, DISABLED)
 
     without_autodiff = inner

@@ -1,8 +1,6 @@
 """Gradients: a type-erased container of inner float primitives keyed by node id."""
 
-from runtime.autodiff.node import Requirement
-
-NONE = Requirement.None_  # (an Enum member read from its class costs 0.2 us)
+from runtime.autodiff.node import NONE
 
 
 class Gradients:

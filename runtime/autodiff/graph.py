@@ -15,8 +15,8 @@ from operator import attrgetter
 
 from runtime.autodiff import hooks
 from runtime.autodiff.checkpoint import Checkpointer
-from runtime.autodiff.gradients import NONE, Gradients
-from runtime.autodiff.node import Node
+from runtime.autodiff.gradients import Gradients
+from runtime.autodiff.node import NONE, Node
 from runtime.autodiff.steps import CONSUMED, ROOT_STEP
 from runtime.errors import BACKWARD_NEEDS_TRACKED, BurnPanic, GraphConsumed
 

@@ -88,9 +88,9 @@ class NumPyBackend(NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBa
             ACCUMULATE[update].at(target, index, values)
 
     # -- kernels numpy does its own way ---------------------------------------------------------
-    # -- cross-entropy: the shared kernel's arithmetic without numpy's Python-level wrappers
+    # cross-entropy: the shared kernel's arithmetic without numpy's Python-level wrappers
     # (take_along_axis, mean: more than the arithmetic on a [64, 10] batch), the row sums one
-    # BLAS product with a column of ones; the backward in place on its one fresh array, the
+    # BLAS product with a vector of ones; the backward in place on its one fresh array, the
     # one-hot a subtraction at each row's target, not a [batch, classes] mask
     def cross_entropy_class_targets(self, logits, targets):
         rows = self._class_rows(logits, targets)
