@@ -4,6 +4,7 @@ numpy 2's own namespace is the array API, so the shared kernels run as they are;
 written here is what numpy does better, or what the standard does not have.
 """
 
+import functools
 from types import SimpleNamespace
 
 import ml_dtypes
@@ -95,13 +96,13 @@ class NumPyBackend(NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBa
     def cross_entropy_class_targets(self, logits, targets):
         rows = self._class_rows(logits, targets)
         shifted = logits - _row_max(logits)
-        losses = np.log(np.exp(shifted).dot(_ones(logits.shape[1], logits.dtype)))
+        losses = np.log(np.exp(shifted).dot(_summing(logits.shape[1], logits.dtype)))
         losses -= shifted[rows, targets]
         return np.add.reduce(losses, keepdims=True) / len(rows)  # (an empty batch: NaN)
 
     def cross_entropy_class_targets_backward(self, logits, targets, grad):
         probs = np.exp(logits - _row_max(logits))
-        probs /= probs.dot(_ones(logits.shape[1], logits.dtype))[:, None]
+        probs /= probs.dot(_summing(logits.shape[1], logits.dtype))[:, None]
         probs[np.arange(len(targets)), targets] -= 1
         probs *= grad / max(len(targets), 1)
         return probs
@@ -257,8 +258,8 @@ class NumPyBackend(NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBa
         # accumulated in float32, as torch sums it
         if not output_grad.flags.c_contiguous:  # (a broadcast seed: reshaping it would copy it)
             return super().linear_bias_backward(output_grad)
-        rows = self._rows(output_grad, output_grad.shape[-1])
-        return _ones(rows.shape[0], rows.dtype).dot(rows)
+        rows = output_grad.reshape(-1, output_grad.shape[-1])  # (a view: it is contiguous)
+        return _summing(rows.shape[0], rows.dtype).dot(rows)
 
     def _check_range(self, op, indices, size, dim):
         # One reduction instead of a min and a max: viewed as unsigned, a negative index is
@@ -315,10 +316,23 @@ SAME_SIZE_UINT = {n: np.dtype(f"u{n}") for n in (1, 2, 4, 8)}  # an index viewed
 
 
 def _ones(shape, dtype):
-    """Ones of a shape, or a vector of n (np.ones is a Python function: twice the cost)."""
+    """Ones of a shape (np.ones is a Python function: twice the cost)."""
     ones = np.empty(shape, dtype)
     ones.fill(1)
     return ones
+
+
+@functools.lru_cache(maxsize=32)
+def _shared_ones(n: int, dtype):
+    ones = _ones(n, dtype)
+    ones.flags.writeable = False
+    return ones
+
+
+def _summing(n: int, dtype):
+    """The vector of n ones a BLAS product sums with: up to 4096, one shared read-only vector
+    per size and dtype (a step makes several of each), else a new one."""
+    return _shared_ones(n, dtype) if n <= 4096 else _ones(n, dtype)
 
 
 def _row_max(a):
