@@ -205,8 +205,10 @@ class NumPyBackend(NumPyGeluKernels, NumPyConvKernels, NumPyPoolKernels, ArrayBa
         return (total / tensor.shape[dim]).astype(tensor.dtype, copy=False)
 
     def float_matmul(self, lhs, rhs):
-        if lhs.ndim == 2 and rhs.ndim == 2:  # (a small product reaches dot without a call)
-            return lhs.dot(rhs) if lhs.size * rhs.shape[1] < LARGE_PRODUCT else _product(lhs, rhs)
+        # ndarray.dot calls BLAS for every 2-D shape; `@` does not for K=1 outer products, and
+        # costs 2.5x more on an 8x8 (np.dot, the function, pays for __array_function__).
+        if lhs.ndim == 2 and rhs.ndim == 2:
+            return lhs.dot(rhs)
         out = lhs @ rhs
         return out if out.dtype == lhs.dtype else out.astype(lhs.dtype)  # bfloat16's @ widens
 
@@ -316,10 +318,10 @@ SAME_SIZE_UINT = {n: np.dtype(f"u{n}") for n in (1, 2, 4, 8)}  # an index viewed
 
 
 def _product(lhs, rhs):
-    """A product of two matrices. ndarray.dot calls BLAS for every shape, where `@` does not
-    for K=1 outer products, and costs 2.5x less than `@` on an 8x8 (np.dot, the function, pays
-    for __array_function__); from about 64^3 multiply-adds on, numpy's matmul reaches BLAS
-    faster than dot does (5-9% here on a weight gradient, [784, 64] @ [64, 256])."""
+    """A linear layer's product of two matrices: ndarray.dot, as float_matmul, but `@` from
+    about 64^3 multiply-adds on, where numpy's matmul reaches BLAS faster than dot does (5-9%
+    here on a weight gradient, [784, 64] @ [64, 256]); never for K=1, which `@` does not hand
+    to BLAS."""
     k = lhs.shape[1]
     if k > 1 and lhs.size * rhs.shape[1] >= LARGE_PRODUCT and lhs.dtype in BLAS_FLOATS:
         return lhs @ rhs
