@@ -5,7 +5,7 @@ import numpy as np
 
 from benches import workloads
 from benches.timing import Column
-from generated import Device, Tensor
+from generated import Device, Tensor, module
 
 
 def strategies(device: Device) -> dict:
@@ -39,12 +39,13 @@ def op_column(op: str, device: Device, a, b) -> Column:
 
 
 def mlp_step(x, labels, params):
-    """The MLP's forward + backward: the mean softmax cross-entropy (log_softmax + gather, as
-    PyTorch's fused F.cross_entropy) and the gradients of the params."""
+    """The MLP's forward + backward as a user writes it, and as PyTorch's column does (F.linear,
+    F.relu, F.cross_entropy): fused linear layers and the fused softmax cross-entropy that
+    burnpy.nn.functional.cross_entropy calls; the mean loss and the gradients of the params."""
     W1, b1, W2, b2, W3, b3 = params
-    h1 = (x @ W1 + b1).relu()
-    h2 = (h1 @ W2 + b2).relu()
-    loss = (h2 @ W3 + b3).log_softmax(1).gather(1, labels).mean().neg()
+    h1 = module.linear(x, W1, b1).relu()
+    h2 = module.linear(h1, W2, b2).relu()
+    loss = module.cross_entropy_class_targets(module.linear(h2, W3, b3), labels)
     grads = loss.backward()
     return loss, [p.grad(grads) for p in params]
 
@@ -55,7 +56,7 @@ class MLP:
     def __init__(self, problem: workloads.MLPProblem, device: Device):
         device = device.autodiff()
         self.x = Tensor.from_data(problem.x, device=device)
-        self.labels = Tensor.from_data(problem.labels.reshape(-1, 1), device=device)
+        self.labels = Tensor.from_data(problem.labels, device=device)
         self.params = [Tensor.from_data(p, device=device).require_grad() for p in problem.params]
 
     def step(self):

@@ -243,7 +243,7 @@ def main() -> None:
     print(f"\ntargets met: {met}/{len(table.targets)}")
     print(
         f"\nnumpy {np.__version__}, {os.cpu_count()} cpus; PyTorch: "
-        f"{worker['torch'] if worker else no_torch}; our loss: log_softmax + gather"
+        f"{worker['torch'] if worker else no_torch}; our loss: the fused cross-entropy"
     )
     others = load.share(time.perf_counter() - started)
     if others is not None:

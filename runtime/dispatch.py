@@ -94,9 +94,10 @@ def context_of(device: DispatchDevice) -> DispatchAutodiffContext:
 
 
 class DispatchTensorKind:
-    """Which backend holds the primitive, and as which BackendTensor variant."""
+    """Which backend holds the primitive, and as which BackendTensor variant (`float_kind`:
+    the same backend's plain Float kind, which kinds_of sets)."""
 
-    __slots__ = ("variant", "backend_tensor", "tensor_kind", "is_autodiff")
+    __slots__ = ("variant", "backend_tensor", "tensor_kind", "is_autodiff", "float_kind")
 
     def __init__(self, variant: str, backend_tensor: BackendTensor):
         self.variant = variant  # the inner backend, e.g. "NumPy"
@@ -119,6 +120,8 @@ def kinds_of(variant: str) -> dict[BackendTensor, DispatchTensorKind]:
     kinds = _KINDS.get(variant)
     if kinds is None:
         kinds = _KINDS[variant] = {bt: DispatchTensorKind(variant, bt) for bt in BackendTensor}
+        for kind in kinds.values():
+            kind.float_kind = kinds[BackendTensor.Float]  # what a gradient or inner() is
     return kinds
 
 

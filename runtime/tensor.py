@@ -8,6 +8,7 @@ import numpy as np
 
 from runtime.autodiff import graph
 from runtime.autodiff.gradients import Gradients
+from runtime.autodiff.node import NONE
 from runtime.backends import backend_for
 from runtime.composed import ComposedMethods
 from runtime.arguments import BOOL, FLOAT, INT, SUPPORTED_DTYPES, device_arg, is_scalar
@@ -31,7 +32,9 @@ class TensorBase(ComposedMethods, DispatchTensor):
 
     @property
     def dtype(self) -> np.dtype:
-        return backend_for(self.kind.variant).dtype(self.inner_primitive())
+        kind = self.kind
+        primitive = self.primitive.primitive if kind.is_autodiff else self.primitive
+        return backend_for(kind.variant).dtype(primitive)
 
     @property
     def ndim(self) -> int:
@@ -210,7 +213,7 @@ class TensorBase(ComposedMethods, DispatchTensor):
 
     def backward(self):
         """Run backward from this tensor; returns the Gradients of the Grad leaves it reaches."""
-        if not (self.kind.is_autodiff and self.primitive.is_tracked()):
+        if not self.kind.is_autodiff or self.primitive.node.requirement is NONE:
             raise BurnPanic(
                 BACKWARD_NEEDS_TRACKED,
                 "make the source leaf with `Tensor.from_data(..., device=device.autodiff())"
@@ -220,7 +223,8 @@ class TensorBase(ComposedMethods, DispatchTensor):
 
     def grad(self, grads):
         """This tensor's gradient as a plain tensor on the inner device, or None."""
-        _gradients("grad", grads)
+        if type(grads) is not Gradients:
+            _gradients("grad", grads)
         return self._plain_grad(grads.get(self.primitive.node) if self.kind.is_autodiff else None)
 
     def grad_remove(self, grads):
@@ -263,14 +267,12 @@ class TensorBase(ComposedMethods, DispatchTensor):
     def _plain_grad(self, primitive):
         if primitive is None:
             return None
-        return type(self)(kinds_of(self.kind.variant)[BackendTensor.Float], primitive, DISABLED)
+        return type(self)(self.kind.float_kind, primitive, DISABLED)
 
     def inner(self):
         """The same data without autodiff (burn's `inner()`): a plain tensor, detached."""
         if self.kind.is_autodiff:
-            return type(self)(
-                kinds_of(self.kind.variant)[BackendTensor.Float], self.primitive.primitive, DISABLED
-            )
+            return type(self)(self.kind.float_kind, self.primitive.primitive, DISABLED)
         return type(self)(self.kind, self.primitive, DISABLED)
 
     without_autodiff = inner

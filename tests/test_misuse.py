@@ -198,6 +198,18 @@ CASES = [
         ["dtypes differ", "float32", "float64"],
     ),
     ("float with int", lambda d: f(d, (2,)) + i(d), TypeError, ["cannot mix", "float()"]),
+    (
+        "class targets of one row",
+        lambda d: module.cross_entropy_class_targets(f(d), i(d, (1,))),
+        ValueError,
+        ["cross_entropy_class_targets", "`targets` [batch]", "[1]"],
+    ),
+    (
+        "class targets as a column",
+        lambda d: module.cross_entropy_class_targets(f(d), i(d, (1, 2)).reshape([2, 1])),
+        ValueError,
+        ["cross_entropy_class_targets", "`targets` [batch]", "[2, 1]"],
+    ),
 ]
 
 

@@ -1,6 +1,6 @@
 """Gradients: a type-erased container of inner float primitives keyed by node id."""
 
-from runtime.autodiff.node import Requirement
+from runtime.autodiff.node import NONE
 
 
 class Gradients:
@@ -50,19 +50,19 @@ class Gradients:
         return self._grads.pop(node.id)
 
     def get(self, node):
-        if node.requirement is Requirement.None_:
+        if node.requirement is NONE:
             return None  # an untracked alias of a leaf (burn 0.22.1)
         return self._grads.get(node.id)
 
     def remove(self, node):
-        if node.requirement is Requirement.None_:
+        if node.requirement is NONE:
             return None
         self._owned.discard(node.id)
         return self._grads.pop(node.id, None)
 
     def replace(self, node, grad) -> None:
         """Set the gradient of a tracked tensor, whether or not it had one."""
-        if node.requirement is Requirement.None_:
+        if node.requirement is NONE:
             raise ValueError(
                 "grad_replace() on an untracked tensor: it has no gradient to replace (an "
                 "untracked alias of a leaf reads None too); call it on the require_grad() leaf"

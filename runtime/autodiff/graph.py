@@ -16,7 +16,7 @@ from operator import attrgetter
 from runtime.autodiff import hooks
 from runtime.autodiff.checkpoint import Checkpointer
 from runtime.autodiff.gradients import Gradients
-from runtime.autodiff.node import Node, Requirement
+from runtime.autodiff.node import NONE, Node
 from runtime.autodiff.steps import CONSUMED, ROOT_STEP
 from runtime.errors import BACKWARD_NEEDS_TRACKED, BurnPanic, GraphConsumed
 
@@ -24,29 +24,27 @@ from runtime.errors import BACKWARD_NEEDS_TRACKED, BurnPanic, GraphConsumed
 def backward(root, backend) -> Gradients:
     """Gradients of every Grad leaf that `root` depends on, seeded with ones of root's shape."""
     node = root.node
-    if node.requirement is Requirement.None_:
+    if node.requirement is NONE:
         raise BurnPanic(
             BACKWARD_NEEDS_TRACKED,
             "nothing this value was computed from requires a gradient",
         )
-    tape = _tape(node)
+    tape, leaves, recomputes = _tape(node)
     gradients = Gradients()
     gradients.register(node.id, _ones(backend, root.primitive))
-    recomputes = any(n.recipe is not None for n in tape)
     checkpointer = Checkpointer(tape) if recomputes else None
-    watched = _Watched(tape, backend, gradients) if hooks.HOOKS else None
+    watched = _Watched(tape, leaves, backend, gradients) if hooks.HOOKS else None
     if watched is not None and not watched.passes:
         watched = None
     completed_by = watched.completed_by if watched is not None else None
+    consume = gradients.consume
     try:
         for node in tape:
             step = node.step
-            if step is ROOT_STEP:
-                continue  # a Grad leaf: its gradient stays in `gradients` for the user
             # Consumed before it runs, and its state (saved tensors, inputs) dropped right after,
             # before the next step runs.
             node.step = CONSUMED
-            step.run(node, gradients.consume(node), gradients, checkpointer)
+            step.run(node, consume(node), gradients, checkpointer)
             node.release()
             if completed_by is not None and node in completed_by:
                 watched.complete(completed_by.pop(node))
@@ -54,9 +52,8 @@ def backward(root, backend) -> Gradients:
         # A pass that fails part-way has still consumed its graph (the steps that ran, the
         # recipes the checkpointer took): say so to a retry instead of failing obscurely.
         for node in tape:
-            if node.step is not ROOT_STEP:
-                node.step = CONSUMED
-                node.release()
+            node.step = CONSUMED
+            node.release()
         if watched is not None:
             watched.finish(failed=True)
         raise
@@ -70,14 +67,13 @@ class _Watched:
     each one's gradient is complete: the last step in tape order that consumes its id (two
     handles of one leaf share an id and a gradient), since the tape runs each step once."""
 
-    def __init__(self, tape, backend, gradients):
+    def __init__(self, tape, leaves, backend, gradients):
         self.gradients = gradients
         wanted = {}  # leaf id -> (leaf, the hooks that want it)
-        for node in tape:
-            if node.step is ROOT_STEP:
-                owners = [hook for hook in hooks.HOOKS if hook.wants(node)]
-                if owners:
-                    wanted[node.id] = (node, owners)
+        for node in dict.fromkeys(leaves):  # each leaf asked about once
+            owners = [hook for hook in hooks.HOOKS if hook.wants(node)]
+            if owners:
+                wanted[node.id] = (node, owners)
         used = {hook for _, owners in wanted.values() for hook in owners}
         self.passes = {hook: hook.begin(backend) for hook in hooks.HOOKS if hook in used}
         self.completed_by: dict = {}
@@ -122,35 +118,52 @@ def _parents(node: Node):
 
 def _ones(backend, primitive):
     """The seed: ones of the root's shape, as a broadcast view of a single one, so a non-scalar
-    root costs no buffer (a rule never writes into the gradient it is given)."""
+    root costs no buffer (a rule never writes into the gradient it is given); a root of one
+    element (a loss) gets that one itself."""
     shape = primitive.shape
     device, dtype = backend.device_of(primitive), backend.dtype(primitive)
-    return backend.float_expand(backend.float_ones((1,) * len(shape), device, dtype), shape)
+    single = (1,) * len(shape)
+    one = backend.float_ones(single, device, dtype)
+    return one if shape == single else backend.float_expand(one, shape)
 
 
-def _tape(root: Node) -> list[Node]:
-    """Every node reachable through steps, deepest first (order strictly grows along edges).
-    Raises before anything changes if a step was consumed by an earlier backward."""
+def _tape(root: Node) -> tuple[list[Node], list[Node], bool]:
+    """The steps to run, every node reachable through steps but the Grad leaves, deepest first
+    (order strictly grows along edges); the leaves they reach, once per edge; whether a step
+    has a recipe (to recompute). Raises before anything changes if a step was consumed by an
+    earlier backward."""
+    if root.step is ROOT_STEP:
+        return [], [root], False
     seen = {root}
-    stack, tape = [root], []
+    stack, tape, leaves = [root], [], []
+    recomputes = False
+    push, see, leaf = stack.append, seen.add, leaves.append
     while stack:
         node = stack.pop()
-        step = node.step
-        if step is CONSUMED:
+        if node.step is CONSUMED:
             raise GraphConsumed(node.id)
         tape.append(node)
-        if node.inputs:  # a recorded op's inputs, or an output's op node (OutputStep)
-            for parent in node.inputs:
-                if type(parent) is tuple:  # a list input (cat): each element is a parent
-                    for element in parent:
-                        if element is not None and element not in seen:
-                            seen.add(element)
-                            stack.append(element)
-                elif parent is not None and parent not in seen:
-                    seen.add(parent)
-                    stack.append(parent)
+        if node.recipe is not None:
+            recomputes = True
+        # a recorded op's inputs (a tuple of them for a list input, cat), or an output's op
+        # node (OutputStep)
+        for parent in node.inputs:
+            if parent is None:
+                continue
+            if type(parent) is tuple:
+                for element in parent:
+                    if element is not None and element.step is ROOT_STEP:
+                        leaf(element)
+                    elif element is not None and element not in seen:
+                        see(element)
+                        push(element)
+            elif parent.step is ROOT_STEP:
+                leaf(parent)  # its gradient stays in `gradients` for the user
+            elif parent not in seen:
+                see(parent)
+                push(parent)
     tape.sort(key=ORDER, reverse=True)
-    return tape
+    return tape, leaves, recomputes
 
 
 ORDER = attrgetter("order")

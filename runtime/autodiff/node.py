@@ -42,6 +42,9 @@ class Requirement(Enum):
         return self.value
 
 
+NONE = Requirement.None_  # read on every step's path: an Enum member from its class costs 0.2 us
+
+
 class ComputingProperty(Enum):
     """For checkpointing: keep the output (ComputeBound) or recompute it (MemoryBound)."""
 

@@ -3,11 +3,10 @@ constants they compare against, bound once as module globals of the generated fi
 
 from runtime.autodiff.backend import Recorders
 from runtime.autodiff.grad_mode import GRAD_MODE
-from runtime.autodiff.node import ComputingProperty, Node, Requirement, next_id
+from runtime.autodiff.node import NONE, ComputingProperty, Node, Requirement, next_id
 from runtime.autodiff.steps import SELF, UNTRACKED_STEP, output_step
 from runtime.autodiff.tensor import AutodiffTensor
 
-NONE = Requirement.None_
 TRACKED = Requirement.GradInBackward
 COMPUTE_BOUND = ComputingProperty.ComputeBound
 MEMORY_BOUND = ComputingProperty.MemoryBound

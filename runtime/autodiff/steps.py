@@ -73,10 +73,11 @@ class Backward:
     op), shared by every step of that op: its rule, the inner backend (backward math is never
     recorded), and its forward, to recompute a MemoryBound output (burn's RetroForward)."""
 
-    __slots__ = ("rule", "backend", "forward", "float_positions")
+    __slots__ = ("rule", "vjps", "backend", "forward", "float_positions")
 
     def __init__(self, rule, backend, forward, float_positions):
         self.rule = rule
+        self.vjps = rule.vjps  # (read once per step: one attribute, not two)
         self.backend = backend
         self.forward = forward
         self.float_positions = float_positions
@@ -93,18 +94,20 @@ class Backward:
         if checkpointer is not None:
             values = [checkpointer.resolve(value, node) for value in values]
         backend = self.backend
-        shapes = node.shapes or (None,)
-        for vjp, parent, shape in zip(self.rule.vjps, node.inputs, shapes):
+        register = gradients.register
+        for vjp, parent, shape in zip(self.vjps, node.inputs, node.shapes or (None,)):
+            if parent is None:
+                continue
             if type(parent) is tuple:
                 if any(p is not None for p in parent):
                     for p, s, input_grad in zip(parent, shape, vjp(backend, grad, values)):
                         if p is not None:
                             _register(backend, gradients, p, s, input_grad)
-            elif parent is not None:  # (the common case, written out: it runs for every input)
+            else:  # (the common case, written out: it runs for every input)
                 input_grad = vjp(backend, grad, values)
                 if shape is not None and input_grad.shape != shape:
                     input_grad = backend.unbroadcast(input_grad, shape)
-                gradients.register(parent.id, input_grad)
+                register(parent.id, input_grad)
 
     def recompute(self, recipe, retrieve):
         """The output again, from a step's recipe; `retrieve(node)` gives a recomputed input."""

@@ -1,6 +1,6 @@
 """AutodiffTensor: the inner float primitive, its Node, and `rc`."""
 
-from runtime.autodiff.node import ComputingProperty, Node, NodeId, Requirement, next_id
+from runtime.autodiff.node import NONE, ComputingProperty, Node, NodeId, Requirement, next_id
 from runtime.autodiff.steps import ROOT_STEP
 from runtime.errors import NON_LEAF_REQUIRE_GRAD, BurnPanic
 
@@ -21,14 +21,14 @@ class AutodiffTensor:
     @staticmethod
     def new(primitive) -> "AutodiffTensor":
         """A fresh untracked leaf (`from_inner`, creation ops); registers nothing."""
-        node = Node((), 0, next_id(), Requirement.None_, ComputingProperty.Ambiguous)
+        node = Node((), 0, next_id(), NONE, ComputingProperty.Ambiguous)
         return AutodiffTensor(primitive, node)
 
     def id(self) -> NodeId:
         return NodeId(self.node.id)
 
     def is_tracked(self) -> bool:
-        return self.node.requirement is not Requirement.None_
+        return self.node.requirement is not NONE
 
     def require_grad(self) -> "AutodiffTensor":
         """A Grad leaf with the same id, registered with a RootStep; the receiver is unchanged."""

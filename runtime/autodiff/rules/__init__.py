@@ -116,9 +116,14 @@ def _bind(fn, params, position):
     if lead == ("g",) and len(keys) == 1:
         (key,) = keys
         return lambda B, g, values: fn(g, values[key])
+    if lead == ("B", "g") and len(keys) == 0:
+        return lambda B, g, values: fn(B, g)
     if lead == ("B", "g") and len(keys) == 1:
         (key,) = keys
         return lambda B, g, values: fn(B, g, values[key])
+    if lead == ("B", "g") and len(keys) == 2:
+        first, second = keys
+        return lambda B, g, values: fn(B, g, values[first], values[second])
     return lambda B, g, values: fn(
         *[B if p == "B" else g for p in lead], *[values[key] for key in keys]
     )

@@ -32,26 +32,31 @@ class LinearKernels:
                 f"{user_call('linear')}: the input's last dim must match the weight's first ([d_in, d_out]), got "
                 f"input {list(input.shape)} and weight {list(weight.shape)}"
             )
-        xp = self.xp
-        out = self.float_matmul(xp.reshape(input, (-1, weight.shape[0])), weight)
+        rows = self._rows(input, weight.shape[0])
+        out = self.float_matmul(rows, weight)
         if bias is not None:
             out += bias  # into the product, which is this kernel's own: no second buffer
-        return xp.reshape(out, (*input.shape[:-1], weight.shape[1]))
+        if rows is input:
+            return out
+        return self.xp.reshape(out, (*input.shape[:-1], weight.shape[1]))
 
     def linear_x_backward(self, weight, output_grad):
-        xp = self.xp
-        rows = xp.reshape(output_grad, (-1, weight.shape[1]))
-        grad = self.float_matmul(rows, xp.matrix_transpose(weight))
-        return xp.reshape(grad, (*output_grad.shape[:-1], weight.shape[0]))
+        rows = self._rows(output_grad, weight.shape[1])
+        grad = self.float_matmul(rows, self.float_swap_dims(weight, 0, 1))
+        if rows is output_grad:
+            return grad
+        return self.xp.reshape(grad, (*output_grad.shape[:-1], weight.shape[0]))
 
     def linear_weight_backward(self, x, output_grad):
-        xp = self.xp
-        rows = xp.reshape(x, (-1, x.shape[-1]))
+        rows = self._rows(x, x.shape[-1])
         return self.float_matmul(
-            xp.matrix_transpose(rows), xp.reshape(output_grad, (-1, output_grad.shape[-1]))
+            self.float_swap_dims(rows, 0, 1), self._rows(output_grad, output_grad.shape[-1])
         )
 
     def linear_bias_backward(self, output_grad):
-        xp = self.xp
-        rows = xp.reshape(output_grad, (-1, output_grad.shape[-1]))
-        return xp.sum(rows, axis=0, dtype=output_grad.dtype)
+        rows = self._rows(output_grad, output_grad.shape[-1])
+        return self.xp.sum(rows, axis=0, dtype=output_grad.dtype)
+
+    def _rows(self, tensor, n):
+        """[..., n] as the matrix [rows, n]: a matrix as it is (the common case, no reshape)."""
+        return tensor if tensor.ndim == 2 else self.xp.reshape(tensor, (-1, n))
