@@ -195,9 +195,17 @@ class _Decisions:
 
     # -- what the step keeps -------------------------------------------------------------------
     def _record(self) -> tuple[str, ...]:
-        # an op that keeps something runs its keeping forward only when it is recorded
-        keeps = self.op.keeps
-        lines = [f"out, {keeps} = {self._call(f'inner.{self.op.name}_keeping')}"] if keeps else []
+        # an op that keeps something runs its keeping forward only when it is recorded, and a
+        # memory-bound one not under Balanced either, which recomputes rather than keeps
+        keeps, name = self.op.keeps, self.op.name
+        lines = []
+        if keeps and self.op.memory_bound:
+            lines.append(
+                f"out, {keeps} = ({self._call('forward')}, None) if balanced else "
+                f"{self._call(f'inner.{name}_keeping')}"
+            )
+        elif keeps:
+            lines.append(f"out, {keeps} = {self._call(f'inner.{name}_keeping')}")
         if self.op.memory_bound:  # Balanced recomputes it, when every input is tracked
             lines.append(" and ".join(["memory_bound = balanced", *self._every_tracked()]))
         saved = dict(self._saved_names())

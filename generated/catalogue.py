@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=31be780387d528de body=ca5597020fba179d
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=1443508ad229a07e body=906265f7089dc95d
 """What the Autodiff decorator needs to know of each float op, from ops.yaml."""
 
 from runtime.autodiff.backend import AutodiffOp
@@ -61,7 +61,7 @@ AUTODIFF_OPS = (
     AutodiffOp("relu_backward", ("output", "grad"), (0, 1), "record", memory_bound=True),
     AutodiffOp("leaky_relu", ("tensor", "negative_slope"), (0,), "record", memory_bound=True),
     AutodiffOp("prelu", ("tensor", "alpha"), (0, 1), "record", memory_bound=True),
-    AutodiffOp("gelu", ("tensor",), (0,), "record", memory_bound=True),
+    AutodiffOp("gelu", ("tensor",), (0,), "record", memory_bound=True, keeps="slope"),
     AutodiffOp("gelu_backward", ("x", "grad"), (0, 1), "record", memory_bound=True),
     AutodiffOp("sigmoid", ("tensor",), (0,), "record", memory_bound=True),
     AutodiffOp("sigmoid_backward", ("output", "grad"), (0, 1), "record", memory_bound=True),

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=939ca50958a9f7fb body=be1d8f8f2413b971
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=37c33ac3cdecc174 body=6eb0da03ab302346
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node (its
@@ -1481,11 +1481,11 @@ def record_gelu(forward, BACKWARD, inner, balanced):
     def gelu(tensor):
         tensor_node = tensor.node
         tensor_value = tensor.primitive
-        out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return AutodiffTensor(forward(tensor_value), untracked_node(order))
+        out, slope = (forward(tensor_value), None) if balanced else inner.gelu_keeping(tensor_value)
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -1496,7 +1496,7 @@ def record_gelu(forward, BACKWARD, inner, balanced):
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
-            saved=(tensor_held,),
+            saved=(tensor_held, slope),
             recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
@@ -3964,7 +3964,7 @@ RECORDERS = {
     "relu_backward": Recorders(record_relu_backward, ("output",)),
     "leaky_relu": Recorders(record_leaky_relu, ("tensor", "negative_slope")),
     "prelu": Recorders(record_prelu, ("tensor", "alpha")),
-    "gelu": Recorders(record_gelu, ("tensor",)),
+    "gelu": Recorders(record_gelu, ("tensor", "slope")),
     "gelu_backward": Recorders(record_gelu_backward, ("x", "grad")),
     "sigmoid": Recorders(record_sigmoid, ("out",)),
     "sigmoid_backward": Recorders(record_sigmoid_backward, ("output", "grad")),

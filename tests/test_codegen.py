@@ -213,11 +213,12 @@ BAD_CATALOGUES = {
         r"float_mul: only a float op with a float result, with no `autodiff` and no `composite`, "
         r"can be untracked \(no gradient flows through it\); remove `untracked`",
     ),
-    "keeps on a memory-bound op": (
-        "    autodiff: memory_bound\n    method: mul",
-        "    autodiff: memory_bound\n    keeps: product\n    method: mul",
-        r"float_mul: only a compute-bound op with one float result keeps values for its "
-        r"backward; remove `keeps`, or write `autodiff: compute_bound`",
+    "keeps on a multi-output op": (
+        "    returns: float\n    routing: tensor\n    autodiff: memory_bound\n    method: mul",
+        "    returns: [float, int]\n    routing: tensor\n    autodiff: compute_bound\n"
+        "    keeps: product\n    method: mul",
+        r"float_mul: only a differentiable op with one float result keeps values for its "
+        r"backward; remove `keeps`",
     ),
     "untracked as a string": (
         "    autodiff: memory_bound\n    method: mul",

@@ -86,3 +86,29 @@ def test_layer_norm_backward_from_what_its_forward_kept(backend):
     again = inner.layer_norm_backward(x_, gamma_, cotangent, 1e-5)
     for t, expected in zip(tracked, again):
         np.testing.assert_allclose(t.grad(grads).to_numpy(), np.asarray(expected), rtol=1e-10)
+
+
+def test_gelu_backward_from_its_kept_slope_is_the_one_from_its_input(monkeypatch):
+    """NumPy's float32 gelu keeps its slope, so its backward is one product; the gradient is
+    bitwise the one gelu_backward computes from the input. Balanced recomputes gelu (it is
+    memory-bound) and keeps nothing."""
+    calls = []
+    keeping = BACKEND.gelu_keeping
+    monkeypatch.setattr(
+        BACKEND, "gelu_keeping", lambda x: calls.append(1) or keeping(x), raising=False
+    )
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((3, 70000)).astype(np.float32) * 4  # more than one chunk
+    g = rng.standard_normal(x.shape).astype(np.float32)
+    expected = BACKEND.gelu_backward(x, g)
+    for device, keeps in (
+        (Device.numpy().autodiff(), True),
+        (Device.numpy().autodiff().gradient_checkpointing(), False),
+    ):
+        calls.clear()
+        tracked = Tensor.from_data(x, device=device).require_grad()
+        grads = (tracked.gelu() * Tensor.from_data(g, device=device)).sum().backward()
+        assert calls == ([1] if keeps else [])
+        np.testing.assert_array_equal(tracked.grad(grads).to_numpy(), expected)
+    _, slope = BACKEND.gelu_keeping(x)
+    assert slope is not None

@@ -37,11 +37,11 @@ def check_autodiff(where: Where, op: Op) -> None:
             "add `autodiff: memory_bound` (cheap to recompute) or `autodiff: compute_bound`, "
             "or `untracked: true` if no gradient flows through it",
         )
-    if op.keeps and (op.autodiff is not AutodiffClass.COMPUTE_BOUND or op.returns != (Kind.FLOAT,)):
+    if op.keeps and (not op.autodiff or op.returns != (Kind.FLOAT,)):
         raise where.error(
             "keeps",
-            "only a compute-bound op with one float result keeps values for its backward",
-            "remove `keeps`, or write `autodiff: compute_bound`",
+            "only a differentiable op with one float result keeps values for its backward",
+            "remove `keeps`",
         )
     if op.keeps in {a.name for a in op.args}:
         raise where.error(

@@ -70,14 +70,15 @@ CHUNK = 1 << 16
 NARROW = (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))  # computed in float32
 
 
-def _float32(name, kernel):
-    """The backend's kernel `name`: `kernel(x, *rest, out)` over C-contiguous float32 arrays
-    of one shape, chunk by chunk (float16 and bfloat16 go through float32 and back). float64, 0-d arrays
-    (whose arithmetic gives numpy scalars, which cannot be written in place) and inputs of
-    other layouts or shapes (a broadcast gradient) take the shared kernel."""
+def _float32(name, kernel, outputs=1):
+    """The backend's kernel `name`: `kernel(x, *rest, *outs)` over C-contiguous float32 arrays
+    of one shape, chunk by chunk, making `outputs` arrays (float16 and bfloat16 go through
+    float32 and back). float64, 0-d arrays (whose arithmetic gives numpy scalars, which cannot
+    be written in place) and inputs of other layouts or shapes (a broadcast gradient) take the
+    shared kernel."""
 
     def run(self, x, *rest):
-        if x.dtype in NARROW:
+        if x.dtype in NARROW and outputs == 1:
             wide = [a.astype(np.float32) for a in (x, *rest)]
             return np.asarray(run(self, *wide)).astype(x.dtype)
         arrays = (x, *rest)
@@ -87,11 +88,11 @@ def _float32(name, kernel):
             and all(a.shape == x.shape and a.flags.c_contiguous for a in arrays)
         ):
             return getattr(super(NumPyGeluKernels, self), name)(x, *rest)
-        out = np.empty_like(x)
-        flat = [a.reshape(-1) for a in (*arrays, out)]
+        outs = [np.empty_like(x) for _ in range(outputs)]
+        flat = [a.reshape(-1) for a in (*arrays, *outs)]
         for start in range(0, x.size, CHUNK):
             kernel(*(a[start : start + CHUNK] for a in flat))
-        return out
+        return outs[0] if outputs == 1 else tuple(outs)
 
     run.__name__ = name
     return run
@@ -104,11 +105,26 @@ def _gelu(x, out):
     out -= magnitude
 
 
+def _gelu_keeping(x, out, slope):
+    """gelu into `out` and its slope Φ(x) + x φ(x) into `slope`, sharing the nodes and h."""
+    magnitude, node, fraction, spare = _nodes(x)
+    offset = fraction * _H
+    h = _tail(node, fraction, spare)
+    np.maximum(x, 0.0, out=out)
+    out -= np.multiply(magnitude, h, out=slope)
+    _slope(x, magnitude, node, offset, h, spare, slope)
+
+
 def _gelu_backward(x, grad, out):
-    # Φ(x) + x φ(x), each array reused once its value is spent
     magnitude, node, fraction, spare = _nodes(x)
     offset = fraction * _H  # δ = a - a_i, exact
-    h = _tail(node, fraction, spare)
+    _slope(x, magnitude, node, offset, _tail(node, fraction, spare), spare, out)
+    out *= grad
+
+
+def _slope(x, magnitude, node, offset, h, spare, out):
+    """Φ(x) + x φ(x) into `out`, from _nodes' arrays, δ (`offset`) and the tail h; each array
+    reused once its value is spent (all but h and out are)."""
     # φ(a) = φ(a_i) exp(δ (δ/2 - a))
     density = np.multiply(offset, 0.5, out=spare)
     density -= magnitude
@@ -122,10 +138,11 @@ def _gelu_backward(x, grad, out):
     cdf += 1.0
     cdf *= np.logical_not(np.signbit(x)).view(np.uint8)
     cdf += h
-    density += cdf
-    np.multiply(density, grad, out=out)
+    np.add(density, cdf, out=out)
 
 
 class NumPyGeluKernels:
     gelu = _float32("gelu", _gelu)
     gelu_backward = _float32("gelu_backward", _gelu_backward)
+    # (float16 and bfloat16 keep nothing: their backward computes in float32 from the input)
+    gelu_keeping = _float32("gelu_keeping", _gelu_keeping, outputs=2)

@@ -24,7 +24,10 @@ RULES = {
         lambda g, tensor, alpha: g * (tensor >= 0) + g * alpha * (tensor < 0),
         lambda g, tensor: g * tensor * (tensor < 0),
     ),
-    "gelu": (lambda B, g, tensor: B.gelu_backward(tensor, g),),
+    # `slope`: gelu' at the input, where the forward kept it (gelu_keeping)
+    "gelu": (
+        lambda B, g, tensor, slope: B.gelu_backward(tensor, g) if slope is None else g * slope,
+    ),
     "gelu_backward": (_gelu_backward_x, lambda B, g, x: B.gelu_backward(x, g)),
     "sigmoid": (lambda B, g, out: B.sigmoid_backward(out, g),),
     "sigmoid_backward": (

@@ -4,12 +4,17 @@ beyond the inputs, so that the backward need not compute it again.
 Each returns (output, kept). By default a backend keeps nothing (None) and its backward
 computes what it needs from the inputs; a backend whose forward makes something the backward
 can reuse overrides its op's keeping forward, and its backward kernel takes the kept value as a
-keyword (`statistics=`, `probabilities=`), None when nothing was kept. attention keeps its
-probabilities on every backend (kernels/attention.py).
+keyword (`statistics=`, `probabilities=`), None when nothing was kept (gelu's rule multiplies
+by its `slope` itself). attention keeps its probabilities on every backend
+(kernels/attention.py).
 """
 
 
 class KeepingKernels:
+    def gelu_keeping(self, tensor):
+        """gelu, and its `slope` (gelu' at each element) for the backward."""
+        return self.gelu(tensor), None
+
     def layer_norm_keeping(self, input, gamma, beta, epsilon):
         """layer_norm, and the row `statistics` its backward may reuse."""
         return self.layer_norm(input, gamma, beta, epsilon), None
