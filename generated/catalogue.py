@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=1443508ad229a07e body=906265f7089dc95d
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=f67ac637a0d8f2a9 body=1b772bc9c0527532
 """What the Autodiff decorator needs to know of each float op, from ops.yaml."""
 
 from runtime.autodiff.backend import AutodiffOp
@@ -262,7 +262,9 @@ AUTODIFF_OPS = (
         (0,),
         "record",
     ),
-    AutodiffOp("cross_entropy_class_targets", ("logits", "targets"), (0,), "record"),
+    AutodiffOp(
+        "cross_entropy_class_targets", ("logits", "targets"), (0,), "record", keeps="probabilities"
+    ),
     AutodiffOp("rfft", ("signal", "dim", "n"), (0,), "record", outputs=2),
     AutodiffOp("irfft", ("spectrum_re", "spectrum_im", "dim", "n"), (0, 1), "record"),
     AutodiffOp(

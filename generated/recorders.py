@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=37c33ac3cdecc174 body=6eb0da03ab302346
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=21934250deb7cc31 body=b6eb16cf280e659c
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node (its
@@ -3702,11 +3702,11 @@ def record_cross_entropy_class_targets(forward, BACKWARD, inner, balanced):
     def cross_entropy_class_targets(logits, targets):
         logits_node = logits.node
         logits_value = logits.primitive
-        out = forward(logits_value, targets)
         order = logits_node.order
         logits_tracked = logits_node.requirement is not NONE
         if not logits_tracked or GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return AutodiffTensor(forward(logits_value, targets), untracked_node(order))
+        out, probabilities = inner.cross_entropy_class_targets_keeping(logits_value, targets)
         logits_held = (
             logits_node if balanced and logits_node.properties is MEMORY_BOUND else logits_value
         )
@@ -3717,7 +3717,7 @@ def record_cross_entropy_class_targets(forward, BACKWARD, inner, balanced):
             step=BACKWARD,
             inputs=[logits_node],
             shapes=[logits_value.shape],
-            saved=(logits_held, targets),
+            saved=(logits_held, targets, probabilities),
         )
         return AutodiffTensor(out, out_node)
 
@@ -4098,7 +4098,7 @@ RECORDERS = {
         record_ctc_loss, ("log_probs", "targets", "input_lengths", "target_lengths", "blank")
     ),
     "cross_entropy_class_targets": Recorders(
-        record_cross_entropy_class_targets, ("logits", "targets")
+        record_cross_entropy_class_targets, ("logits", "targets", "probabilities")
     ),
     "rfft": Recorders(record_rfft, ("signal_shape", "dim", "n")),
     "irfft": Recorders(record_irfft, ("spectrum_re_shape", "dim", "n")),

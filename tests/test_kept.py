@@ -112,3 +112,19 @@ def test_gelu_backward_from_its_kept_slope_is_the_one_from_its_input(monkeypatch
         np.testing.assert_array_equal(tracked.grad(grads).to_numpy(), expected)
     _, slope = BACKEND.gelu_keeping(x)
     assert slope is not None
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_cross_entropy_backward_from_its_kept_probabilities(backend):
+    device = devices(backend)["autodiff"]
+    rng = np.random.default_rng(7)
+    logits = Tensor.from_data(rng.standard_normal((5, 4)), device=device).require_grad()
+    targets = Tensor.from_data(rng.integers(0, 4, 5), device=device)
+    grads = module.cross_entropy_class_targets(logits, targets).backward()
+    inner = importlib.import_module(f"runtime.backends.{backend}").BACKEND
+    arrays = logits.inner().primitive, targets.primitive
+    _, kept = inner.cross_entropy_class_targets_keeping(*arrays)
+    assert (kept is not None) == (backend == "numpy")  # torch's softmax again costs less
+    ones = Tensor.from_data([1.0], device=device, dtype=logits.dtype).inner().primitive
+    again = inner.cross_entropy_class_targets_backward(*arrays, ones)
+    np.testing.assert_array_equal(logits.grad(grads).to_numpy(), np.asarray(again))

@@ -123,15 +123,30 @@ class NumPyBackend(
     # BLAS product with a vector of ones; the backward in place on its one fresh array, the
     # one-hot a subtraction at each row's target, not a [batch, classes] mask
     def cross_entropy_class_targets(self, logits, targets):
+        return self.cross_entropy_class_targets_keeping(logits, targets, keep=False)[0]
+
+    def cross_entropy_class_targets_keeping(self, logits, targets, keep=True):
+        """The loss, and (when `keep`) the softmax probabilities for the backward, from the
+        forward's exponentials and row sums."""
         rows = self._class_rows(logits, targets)
         shifted = logits - _row_max(logits)
-        losses = np.log(np.exp(shifted).dot(_summing(logits.shape[1], logits.dtype)))
+        exp = np.exp(shifted)
+        sums = exp.dot(_summing(logits.shape[1], logits.dtype))
+        losses = np.log(sums)
         losses -= shifted[rows, targets]
-        return np.add.reduce(losses, keepdims=True) / len(rows)  # (an empty batch: NaN)
+        loss = np.add.reduce(losses, keepdims=True) / len(rows)  # (an empty batch: NaN)
+        if not keep:
+            return loss, None
+        exp /= sums[:, None]
+        return loss, exp
 
-    def cross_entropy_class_targets_backward(self, logits, targets, grad):
-        probs = np.exp(logits - _row_max(logits))
-        probs /= probs.dot(_summing(logits.shape[1], logits.dtype))[:, None]
+    def cross_entropy_class_targets_backward(self, logits, targets, grad, probabilities=None):
+        """`probabilities`: what the keeping forward kept (only read), else computed again."""
+        if probabilities is None:
+            probs = np.exp(logits - _row_max(logits))
+            probs /= probs.dot(_summing(logits.shape[1], logits.dtype))[:, None]
+        else:
+            probs = probabilities.copy()
         probs[np.arange(len(targets)), targets] -= 1
         probs *= grad / max(len(targets), 1)
         return probs

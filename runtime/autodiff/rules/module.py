@@ -100,7 +100,9 @@ RULES = {
         ),
     ),
     "cross_entropy_class_targets": (
-        lambda B, g, logits, targets: B.cross_entropy_class_targets_backward(logits, targets, g),
+        lambda B, g, logits, targets, probabilities: B.cross_entropy_class_targets_backward(
+            logits, targets, g, probabilities=probabilities
+        ),
     ),
     "rfft": (_rfft_signal,),
     "irfft": Joint(

@@ -18,7 +18,8 @@ class CrossEntropyKernels:
         picked = xp.take_along_axis(shifted, xp.reshape(targets, (-1, 1)), axis=1)
         return xp.reshape(xp.mean(xp.log(sums) - picked), (1,))
 
-    def cross_entropy_class_targets_backward(self, logits, targets, grad):
+    def cross_entropy_class_targets_backward(self, logits, targets, grad, probabilities=None):
+        # (this kernel keeps no probabilities: it computes them again)
         xp = self.xp
         shifted, sums = self._shifted_logits(logits)
         classes = xp.arange(logits.shape[1], device=targets.device)

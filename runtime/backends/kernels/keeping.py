@@ -15,6 +15,10 @@ class KeepingKernels:
         """gelu, and its `slope` (gelu' at each element) for the backward."""
         return self.gelu(tensor), None
 
+    def cross_entropy_class_targets_keeping(self, logits, targets):
+        """The mean cross-entropy, and the softmax `probabilities` its backward may reuse."""
+        return self.cross_entropy_class_targets(logits, targets), None
+
     def layer_norm_keeping(self, input, gamma, beta, epsilon):
         """layer_norm, and the row `statistics` its backward may reuse."""
         return self.layer_norm(input, gamma, beta, epsilon), None
