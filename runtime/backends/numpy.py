@@ -108,7 +108,7 @@ class NumPyBackend(
         ):
             return super().softmax(tensor, dim)
         rows = tensor.reshape(-1, tensor.shape[-1])
-        ones = np.ones(rows.shape[1], tensor.dtype)
+        ones = _summing(rows.shape[1], tensor.dtype)
         out = rows.copy()
         add_outer(out, np.fmax.reduce(rows, axis=1), ones, -1.0)
         np.exp(out, out=out)
@@ -260,13 +260,15 @@ class NumPyBackend(
     def float_sum_dim(self, tensor, dim):
         # over a short, contiguous last dim the same BLAS dot, one per row (numpy's reduce
         # there costs 5x: [16, 4, 64, 64], a softmax backward's)
-        rows = ONES_ROWS.get(tensor.dtype)
         n = tensor.shape[-1] if tensor.ndim else 0
-        if rows is None or dim not in (-1, tensor.ndim - 1) or n > PAIRWISE_BLOCK or n == 0:
+        if not (
+            tensor.dtype in BLAS_FLOATS
+            and dim in (-1, tensor.ndim - 1)
+            and 0 < n <= PAIRWISE_BLOCK
+            and tensor.flags.c_contiguous
+        ):
             return super().float_sum_dim(tensor, dim)
-        if not tensor.flags.c_contiguous:
-            return super().float_sum_dim(tensor, dim)
-        return tensor.reshape(-1, n).dot(rows[n][0]).reshape(*tensor.shape[:-1], 1)
+        return tensor.reshape(-1, n).dot(_summing(n, tensor.dtype)).reshape(*tensor.shape[:-1], 1)
 
     def float_sum(self, tensor):
         # numpy's reduce machinery costs 0.8 us before it adds a thing. Up to its pairwise

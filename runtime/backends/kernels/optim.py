@@ -2,10 +2,10 @@
 steps and its per-parameter gradient clipping, each one kernel.
 
 Written as tensor ops, an AdamW step is 13 dispatched ops and as many temporaries per parameter,
-and clipping by norm 7 more. Here each result is a fresh array made once and then updated in
-place (`*=`, `+=`: the array API's in-place operators), so the step allocates its four results
-and one scratch array. No gradient flows through these: the Autodiff decorator runs them on the
-inner primitives.
+and clipping by norm 7 more. Here each is one call, and each result is a fresh array made once
+and then updated in place (`*=`, `+=`: the array API's in-place operators), beside a few
+temporaries. No gradient flows through these: the Autodiff decorator runs them on the inner
+primitives.
 """
 
 
