@@ -285,11 +285,9 @@ def correlate_wide(x, weight, grid, groups, bias):
         columns = np.ascontiguousarray(view[(*at, grid.span(part))])
         grid.mask(columns)
         rows = np.matmul(lhs, columns.reshape(groups, lhs.shape[2], -1))
-        rows = grid.gather(rows.reshape(channels_out, -1), part.stop - part.start)
-        if bias is None:
-            out[part] = rows
-        else:
-            np.add(rows, bias.reshape(-1, *[1] * len(grid.kernel)), out=out[part])
+        if bias is not None:  # into the rows, in cache, then one plain copy: the add that
+            rows += bias.reshape(groups, -1, 1)  # wrote the transposed output was 1.5x slower
+        out[part] = grid.gather(rows.reshape(channels_out, -1), part.stop - part.start)
         del columns, rows  # before the next chunk's: one chunk's columns alive at a time
     return out
 
