@@ -6,6 +6,7 @@ import pytest
 import torch
 
 from runtime.autodiff.rules.conv import RULES
+from runtime.autodiff.rules.joint import Joint
 from runtime.backends.numpy import BACKEND as NUMPY
 from runtime.backends.torch import BACKEND as TORCH
 
@@ -27,8 +28,9 @@ def run(B, op, *args):
 
 
 def check_vjps(B, op, names, args, rng, floats):
-    """Each VJP of RULES[op] against the directional derivative <g, (f(a + h v) - f(a - h v)) /
-    2h> along a random v, for every float input named in `floats`."""
+    """Each input's gradient from RULES[op] (its VJPs, or its Joint function) against the
+    directional derivative <g, (f(a + h v) - f(a - h v)) / 2h> along a random v, for every
+    float input named in `floats`."""
     values = dict(zip(names, args))
     keeping = getattr(B, f"{op}_keeping", None)  # an op that keeps something for its backward
     kept = None
@@ -38,15 +40,24 @@ def check_vjps(B, op, names, args, rng, floats):
         out, kept = keeping(*[to_backend(B, a) for a in args])
     # no gradient through a -inf output (a max-pool window over padding only)
     g = np.where(np.isfinite(to_numpy(out)), rng.standard_normal(to_numpy(out).shape), 0)
-    for name, vjp in zip(floats, RULES[op]):
+    known = {**values, "B": B, "g": to_backend(B, g), "out": out}
+    known[f"{names[0]}_shape"] = tuple(np.shape(values[names[0]]))
+    known["tracked"] = tuple(values[name] is not None for name in floats)
+
+    def call(fn):
+        params = fn.__code__.co_varnames[: fn.__code__.co_argcount]
+        # a name the op does not have is what its forward kept (ops.yaml's `keeps`)
+        return fn(**{p: to_backend(B, known[p]) if p in known else kept for p in params})
+
+    rule = RULES[op]
+    if isinstance(rule, Joint):
+        grads = call(rule.fn)
+    else:
+        grads = [None if values[name] is None else call(vjp) for name, vjp in zip(floats, rule)]
+    for name, grad in zip(floats, grads):
         if values[name] is None:
             continue
-        params = vjp.__code__.co_varnames[: vjp.__code__.co_argcount]
-        known = {**values, "B": B, "g": to_backend(B, g), "out": out}
-        known[f"{names[0]}_shape"] = tuple(np.shape(values[names[0]]))
-        # a name the op does not have is what its forward kept (ops.yaml's `keeps`)
-        kwargs = {p: to_backend(B, known[p]) if p in known else kept for p in params}
-        grad = to_numpy(vjp(**kwargs))
+        grad = to_numpy(grad)
         direction = rng.standard_normal(np.shape(values[name]))
         h = 1e-6
         ends = []

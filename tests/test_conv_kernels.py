@@ -144,6 +144,38 @@ def test_conv(backend, case):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("case", CONV_CASES, ids=str)
+@pytest.mark.filterwarnings("ignore:invalid value encountered")
+def test_the_joint_backward_gives_burns_three_kernels_gradients(backend, case):
+    """conv{n}d_backward, which the rule calls (NumPy widens the output gradient once for the
+    input's and the weight's), bitwise what burn's three kernels give, for every set of wanted
+    gradients; with an inf in the weight too (NumPy's input gradient then goes exactly)."""
+    B = BACKENDS[backend]
+    size, kernel, stride, padding, dilation, groups, padding_end = case
+    n = len(size)
+    rng = np.random.default_rng(len(size) * 3 + groups)
+    x = rng.standard_normal((2, 2 * groups, *size))
+    options = (stride, padding, dilation, groups, padding_end)
+    for weight_scale in (1.0, np.inf):  # (an inf times the padding's zeros: NaN, warned of)
+        weight = rng.standard_normal((3 * groups, 2, *kernel))
+        weight.flat[0] *= weight_scale
+        out = run(B, f"conv{n}d", x, weight, None, *options)
+        args = [to_backend(B, a) for a in (x, weight, rng.standard_normal(out.shape))]
+        expected = (
+            getattr(B, f"conv{n}d_x_backward")(*args, *options),
+            getattr(B, f"conv{n}d_weight_backward")(*args, *options),
+            getattr(B, f"conv{n}d_bias_backward")(args[2]),
+        )
+        for wanted in itertools.product((False, True), repeat=3):
+            got = getattr(B, f"conv{n}d_backward")(*args, *options, wanted)
+            for want, grad, reference in zip(wanted, got, expected):
+                if want:
+                    np.testing.assert_array_equal(to_numpy(grad), to_numpy(reference))
+                else:
+                    assert grad is None
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("case", TRANSPOSE_CASES, ids=str)
 def test_conv_transpose(backend, case):
     B = BACKENDS[backend]

@@ -248,3 +248,16 @@ def test_a_conv_whose_bias_alone_is_tracked_keeps_nothing_alive(device):
     upstream = rng.normal(size=(2, 4, 5, 5))
     grads = (out * tensor(upstream, device)).sum().backward()
     np.testing.assert_allclose(bias.grad(grads).to_numpy(), upstream.sum(axis=(0, 2, 3)))
+
+
+def test_a_joint_rule_may_name_only_inputs_as_needing_only_g(monkeypatch):
+    """Joint's `g_only` lists float inputs whose gradient comes from `g` alone; a name that is
+    not one is refused, saying which are."""
+    from runtime.autodiff import rules
+    from runtime.autodiff.rules import Joint, Rule
+
+    fn = rules.RULES["conv2d"].fn
+    monkeypatch.setitem(rules.RULES, "conv2d", Joint(fn, g_only=("beta",)))
+    args = ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end")
+    with pytest.raises(ValueError, match=r"conv2d says \['beta'\] need only g, but the op's float"):
+        Rule("conv2d", args, ("x", "weight", "bias"))

@@ -2,8 +2,8 @@
 
 A rule is a tuple with one VJP per float input, in the order ops.yaml lists the op's
 arguments; the VJP of a `tensors` list returns a list, one gradient per element. An op whose
-backward kernel computes every input's gradient at once (attention, deform_conv2d) has a
-`Joint` rule instead: one function, called once per step. A VJP is a function whose parameter
+backward kernel computes every input's gradient at once (attention, the convolutions,
+deform_conv2d) has a `Joint` rule instead: one function, called once per step. A VJP is a function whose parameter
 names say what it needs:
 
 - `g`: the gradient of the output; `B`: the inner backend (backward is never recorded);
@@ -88,8 +88,14 @@ class Rule:
                     f"the Joint rule of {name} takes {params[:3]} first; it must take "
                     f"{_JOINT_LEAD} first, then the names it needs"
                 )
+            unknown = [n for n in entry.g_only if n not in float_inputs]
+            if unknown:
+                raise ValueError(
+                    f"the Joint rule of {name} says {unknown} need only g, but the op's float "
+                    f"inputs are {float_inputs}"
+                )
             needs = params[3:]
-            self.needs = (needs,) * len(float_inputs)
+            self.needs = tuple(() if n in entry.g_only else needs for n in float_inputs)
             self.saved = needs
             self.vjps = ()
             self.joint = _bind_joint(entry.fn)

@@ -3,9 +3,12 @@
 
 The rules of the 1-, 2- and 3-d forms differ only in their kernels; each form's rule is built by
 one function from its kernels, named as `B.<kernel>` so that a search (and the catalogue's check
-that every kernel a rule calls exists) finds them. A bias's gradient is the output gradient
-summed over all but the channel dim: it needs neither x nor the bias, so its VJP names only `g`
-and a step whose only tracked input is the bias keeps nothing alive.
+that every kernel a rule calls exists) finds them. A convolution's rule is Joint: its backward
+kernel gives the three gradients at once, so that a backend can share work between the input's
+and the weight's (NumPy widens the output gradient once for both). A bias's gradient is the
+output gradient summed over all but the channel dim: it needs neither x nor the weight (the
+Joint rule's `g_only`, a transposed convolution's VJP naming only `g`), so a step whose only
+tracked input is the bias keeps nothing alive.
 
 Max pooling sends each window's gradient to its first maximum (the int `indices` output);
 `max_pool1d/2d` have no indices output, so their rule finds them again, as burn's autodiff runs
@@ -14,26 +17,24 @@ the with-indices forward for them. unfold4d and fold4d are each other's adjoint.
 
 from typing import Callable, NamedTuple
 
+from runtime.autodiff.rules.joint import Joint
+
 
 class _Backward(NamedTuple):
-    """A convolution's backward kernels, one per input."""
+    """A transposed convolution's backward kernels, one per input."""
 
     x: Callable
     weight: Callable
     bias: Callable
 
 
-def _conv(kernels):
-    """The rule of a convolution (x, weight, bias); `kernels(B)` is its _Backward."""
-    return (
-        lambda B, g, x, weight, stride, padding, dilation, groups, padding_end: kernels(B).x(
-            x, weight, g, stride, padding, dilation, groups, padding_end
-        ),
-        lambda B, g, x, weight, stride, padding, dilation, groups, padding_end: kernels(B).weight(
-            x, weight, g, stride, padding, dilation, groups, padding_end
-        ),
-        lambda B, g: kernels(B).bias(g),
-    )
+def _conv(backward):
+    """The rule of a convolution (x, weight, bias); `backward(B)` is its joint backward kernel."""
+
+    def joint(B, g, tracked, x, weight, stride, padding, dilation, groups, padding_end):
+        return backward(B)(x, weight, g, stride, padding, dilation, groups, padding_end, tracked)
+
+    return Joint(joint, g_only=("bias",))
 
 
 def _conv_transpose(kernels):
@@ -84,15 +85,9 @@ RULES = {
         lambda B, g, input: B.linear_weight_backward(input, g),
         lambda B, g: B.linear_bias_backward(g),
     ),
-    "conv1d": _conv(
-        lambda B: _Backward(B.conv1d_x_backward, B.conv1d_weight_backward, B.conv1d_bias_backward)
-    ),
-    "conv2d": _conv(
-        lambda B: _Backward(B.conv2d_x_backward, B.conv2d_weight_backward, B.conv2d_bias_backward)
-    ),
-    "conv3d": _conv(
-        lambda B: _Backward(B.conv3d_x_backward, B.conv3d_weight_backward, B.conv3d_bias_backward)
-    ),
+    "conv1d": _conv(lambda B: B.conv1d_backward),
+    "conv2d": _conv(lambda B: B.conv2d_backward),
+    "conv3d": _conv(lambda B: B.conv3d_backward),
     "conv_transpose1d": _conv_transpose(
         lambda B: _Backward(
             B.conv_transpose1d_x_backward,

@@ -77,8 +77,11 @@ def check_output_size(op, sizes):
 class ConvKernels:
     """The bias gradient of every convolution: the output gradient summed over all but the
     channel dim (burn: `sum_dim` of the swapped, flattened gradient). burn's kernel also takes
-    x and the bias, which the sum needs neither of; taking the gradient alone lets the backward
-    rule save nothing for it."""
+    x and the bias, which the sum needs neither of.
+
+    And a convolution's backward as its autodiff rule calls it, every input's gradient in one
+    call: here burn's three kernels in turn; a backend whose input and weight gradients share
+    work overrides it."""
 
     def _conv_bias_backward(self, output_grad):
         axes = (0, *range(2, output_grad.ndim))
@@ -87,3 +90,22 @@ class ConvKernels:
     conv1d_bias_backward = conv2d_bias_backward = conv3d_bias_backward = _conv_bias_backward
     conv_transpose1d_bias_backward = conv_transpose2d_bias_backward = _conv_bias_backward
     conv_transpose3d_bias_backward = _conv_bias_backward
+
+    def _conv_backward(
+        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end, wanted
+    ):
+        """The (x, weight, bias) gradients, None where `wanted` (one bool each) says no (x and
+        the weight are None where only the bias is wanted)."""
+        n = output_grad.ndim - 2
+        options = (stride, padding, dilation, groups, padding_end)
+        x_grad = weight_grad = bias_grad = None
+        if wanted[0]:
+            x_grad = getattr(self, f"conv{n}d_x_backward")(x, weight, output_grad, *options)
+        if wanted[1]:
+            weight_backward = getattr(self, f"conv{n}d_weight_backward")
+            weight_grad = weight_backward(x, weight, output_grad, *options)
+        if wanted[2]:
+            bias_grad = getattr(self, f"conv{n}d_bias_backward")(output_grad)
+        return x_grad, weight_grad, bias_grad
+
+    conv1d_backward = conv2d_backward = conv3d_backward = _conv_backward
