@@ -42,7 +42,14 @@ def _source(module: str) -> tuple[Path, ast.Module]:
     if spec is None or not spec.origin or not spec.origin.endswith(".py"):
         raise NoBackend(f"module {module!r} does not exist")
     path = Path(spec.origin)
-    return path, ast.parse(path.read_text(encoding="utf-8"), str(path))
+    return path, _parse(path, path.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=256)
+def _parse(path: Path, mtime_ns: int) -> ast.Module:
+    """A module's tree, parsed once per version of the file (a class's bases are read from
+    the modules it imports: the same few modules for every backend and `explain`)."""
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))
 
 
 def read_backend(module: str) -> BackendSource:

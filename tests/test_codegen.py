@@ -943,6 +943,34 @@ def test_explain_shows_routing_kernels_recorder_rule_and_methods(capsys):
     assert main(["explain", "float_nope", "--ops", str(MINI)]) == 2
 
 
+def test_explain_answers_for_every_listed_op():
+    """`explain` works on every op `list` shows, and shows each recorded op's rule: its VJPs'
+    source, or its Joint rule and which inputs need only g, and what its forward keeps."""
+    from codegen import review
+    from codegen.__main__ import checked
+
+    catalogue, _ = checked(str(ROOT / "ops.yaml"))
+    rows = review.listing(catalogue)[1:-1]
+    names = [row.split()[0] for row in rows]
+    assert names == [op.name for op in catalogue.ops]
+    text = {name: review.explain(catalogue, name, ROOT / "generated") for name in names}
+    for name in names:
+        assert text[name].startswith("entry:\n  ops.yaml:"), name
+        if catalogue.op(name).autodiff:
+            assert "VJP for `" in text[name] or "Joint rule (" in text[name], name
+    conv2d = text["conv2d"]
+    assert "Joint rule: one call gives every input's gradient, told which are tracked; bias " \
+        "need only g" in conv2d  # fmt: skip
+    assert "Joint rule (runtime/autodiff/rules/" in conv2d
+    assert "when `bias` is tracked, the step saves: nothing" in conv2d
+    layer_norm = text["layer_norm"]
+    assert "kept: its recorded forward is the backend's `layer_norm_keeping`" in layer_norm
+    assert "statistics" in layer_norm.split("when `input` is tracked, the step saves: ")[1]
+    assert "not recorded: under autodiff its float result is a new untracked leaf" in (
+        text["float_zeros"]
+    )
+
+
 def test_diff_reports_a_one_op_change(tmp_path, capsys):
     import subprocess
 

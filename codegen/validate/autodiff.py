@@ -2,7 +2,7 @@
 
 from codegen.model import ArgKind, AutodiffClass, Kind, Op, Routing
 from codegen.validate.report import Where
-from runtime.autodiff.rules import Rule
+from runtime.autodiff.ops import rule_for
 
 
 def check_autodiff(where: Where, op: Op) -> None:
@@ -66,13 +66,7 @@ def check_rule(where: Where, op: Op) -> None:
     """A differentiable primitive has a backward rule whose VJPs fit its arguments."""
     names = tuple(a.name for a in op.float_args)
     try:
-        Rule(
-            op.name,
-            tuple(a.name for a in op.args),
-            names,
-            multi_output=len(op.returns) > 1,
-            kept=op.keeps,
-        )
+        rule_for(op.autodiff_op)
     except LookupError:
         raise where.error(
             "autodiff",
