@@ -9,7 +9,7 @@ import numpy as np
 from runtime.autodiff import graph
 from runtime.autodiff.gradients import Gradients
 from runtime.autodiff.node import NONE
-from runtime.backends import backend_for
+from runtime.backends.registry import backend_for
 from runtime.composed import ComposedMethods
 from runtime.arguments import BOOL, FLOAT, INT, SUPPORTED_DTYPES, device_arg, is_scalar
 from runtime.device import Device

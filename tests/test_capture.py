@@ -15,7 +15,7 @@ from examples import digits_cnn as example
 from examples.digits_cnn import make_model, step_loss
 from generated import Device, Tensor, module
 from generated.backends import BACKENDS
-from runtime.backends import backend_for
+from runtime.backends.registry import backend_for
 
 BACKEND_NAMES = ["numpy", "torch"]
 
