@@ -32,6 +32,8 @@ import numpy as np
 if __package__ in (None, ""):  # run as a script from a checkout: find burnpy and generated
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import burnpy  # noqa: E402
+import burnpy.threads  # noqa: E402
 from burnpy import capture, data, nn, optim  # noqa: E402
 from burnpy.nn.functional import cross_entropy  # noqa: E402
 from burnpy.train import Learner, Output  # noqa: E402
@@ -408,6 +410,12 @@ def parse(argv):
     parser.add_argument(
         "--capture", action="store_true", help="record the step once and replay it (capture)"
     )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        help="threads of numpy's BLAS and torch (default: 1, unless OMP_NUM_THREADS or "
+        "OPENBLAS_NUM_THREADS is set)",
+    )
     parser.add_argument("--epochs", type=int, default=15)
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--lr", type=float, default=3e-3)
@@ -423,6 +431,10 @@ def parse(argv):
 
 def main(argv=None) -> float:
     args = parse(argv)
+    if args.threads:
+        burnpy.set_num_threads(args.threads)
+    else:
+        burnpy.threads.use_default()
     if args.distributed:
         return run_distributed(args)
     train, test = load_split(args.seed, args.subset)
