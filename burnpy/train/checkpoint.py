@@ -50,7 +50,7 @@ class Checkpoints:
         partial = folder.with_name(f".{folder.name}.{os.getpid()}.partial")
         old = folder.with_name(f".{folder.name}.{os.getpid()}.old")
         shutil.rmtree(partial, ignore_errors=True)
-        partial.mkdir()
+        partial.mkdir(parents=True)
         try:
             model.save(partial / "model.safetensors")
             optimizer.save(partial / "optimizer.safetensors")
