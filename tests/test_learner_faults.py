@@ -5,7 +5,6 @@ that survive a kill (a child process killed during saves, bounded in time)."""
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import textwrap
@@ -373,69 +372,62 @@ def test_a_killed_writers_temporary_is_removed_by_the_next_write(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.safetensors"]
 
 
-KILLED_SAVER = textwrap.dedent("""
-    import sys
-    import numpy as np
+KILL_DURING_SAVES = textwrap.dedent("""
+    import json, os, random, signal, sys, time
+    from pathlib import Path
     from burnpy import nn, optim
     from generated import Device, Tensor
 
-    folder, rounds = sys.argv[1], int(sys.argv[2])
+    folder, kills = Path(sys.argv[1]), int(sys.argv[2])
     device = Device.numpy().autodiff()
-    model = nn.Sequential(*[nn.Linear(256, 256, device=device) for _ in range(4)])
-    opt = optim.Adam(1e-3)
+    make = lambda: nn.Sequential(*[nn.Linear(256, 256, device=device) for _ in range(4)])
+    model, opt = make(), optim.Adam(1e-3)
     opt.step(model, model(Tensor.ones([1, 256], device=device)).sum().backward())
-    print("ready", flush=True)
-    for i in range(rounds):
-        model.save(f"{folder}/model.safetensors")
-        opt.save(f"{folder}/optimizer.safetensors")
+    random.seed(0)
+    counts = {"kills": 0, "torn": 0, "whole": 0, "temporaries": 0}
+    for _ in range(kills):
+        pid = os.fork()
+        if pid == 0:  # the saver, killed at a random moment
+            while True:
+                model.save(folder / "model.safetensors")
+                opt.save(folder / "optimizer.safetensors")
+        time.sleep(random.uniform(0.05, 0.3))
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        counts["kills"] += 1
+        counts["temporaries"] += len(list(folder.glob(".*.partial")))
+        for name, load in (("model", lambda p: make().load(p)),
+                           ("optimizer", lambda p: optim.Adam(1e-3).load(p, model))):
+            path = folder / f"{name}.safetensors"
+            if path.exists():
+                try:
+                    load(path)
+                    counts["whole"] += 1
+                except ValueError:
+                    counts["torn"] += 1
+    model.save(folder / "model.safetensors")  # removes what the killed savers left
+    opt.save(folder / "optimizer.safetensors")
+    counts["left"] = sorted(p.name for p in folder.iterdir())
+    print(json.dumps(counts))
     """)
 
 
 def test_kill_during_saves_leaves_whole_files(tmp_path):
-    """A child saving in a loop is killed (SIGKILL) at a random moment, several times: every
-    file left loads whole, and the next save leaves no temporary behind."""
-    rng = np.random.default_rng(0)
+    """A forked child saving a model and its optimiser in a loop is SIGKILLed at random
+    moments: every file left loads whole, and the next save removes the temporaries the killed
+    writes left."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    deadline = time.monotonic() + 60
-    kills, torn = 0, 0
-    for _ in range(6):
-        if time.monotonic() > deadline:
-            break
-        child = subprocess.Popen(
-            [sys.executable, "-c", KILLED_SAVER, str(tmp_path), "1000"],
-            env=env,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        try:
-            assert child.stdout.readline().strip() == "ready"
-            time.sleep(rng.uniform(0.01, 0.3))
-            child.send_signal(signal.SIGKILL)
-        finally:
-            child.kill()
-            child.wait(timeout=30)
-        kills += 1
-        for name, load in (
-            (
-                "model.safetensors",
-                lambda p: nn.Sequential(
-                    *[nn.Linear(256, 256, device=Device.numpy()) for _ in range(4)]
-                ).load(p),
-            ),
-            ("optimizer.safetensors", lambda p: optim.Adam(1e-3).load(p)),
-        ):
-            if (tmp_path / name).exists():
-                try:
-                    load(tmp_path / name)
-                except ValueError:
-                    torn += 1
-    assert kills >= 3 and torn == 0
-    nn.Linear(2, 2, device=Device.numpy()).save(tmp_path / "model.safetensors")
-    optim.Adam(1e-3).save(tmp_path / "optimizer.safetensors")
-    assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "model.safetensors",
-        "optimizer.safetensors",
-    ]
+    run = subprocess.run(
+        [sys.executable, "-c", KILL_DURING_SAVES, str(tmp_path), "12"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    counts = json.loads(run.stdout.splitlines()[-1])
+    assert counts["kills"] == 12 and counts["torn"] == 0 and counts["whole"] >= 20
+    assert counts["left"] == ["model.safetensors", "optimizer.safetensors"]
 
 
 # -- threads -----------------------------------------------------------------------------------
@@ -459,19 +451,26 @@ def test_set_num_threads_sets_numpy_blas_and_torch_together():
 
 def test_default_is_one_thread_unless_chosen():
     script = textwrap.dedent("""
+        import sys
         import burnpy, burnpy.threads
         burnpy.threads.use_default()
-        import torch
-        print(burnpy.get_num_threads(), torch.get_num_threads())
+        if sys.argv[1] == "torch":
+            import torch
+            print(torch.get_num_threads())
+        print(burnpy.get_num_threads())
         """)
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
-    }
+    variables = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+    env = {k: v for k, v in os.environ.items() if k not in variables}
     env["PYTHONPATH"] = str(ROOT)
-    run = lambda env: subprocess.run(  # noqa: E731
-        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60
-    ).stdout.split()
-    assert run(env) == ["1", "1"]
-    assert run({**env, "OMP_NUM_THREADS": "2", "OPENBLAS_NUM_THREADS": "2"}) == ["2", "2"]
+
+    def run(env, torch="torch"):
+        return subprocess.run(
+            [sys.executable, "-c", script, torch],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        ).stdout.split()
+
+    assert run(env) == ["1", "1"]  # torch imported after the default was set takes it too
+    assert run({**env, "OPENBLAS_NUM_THREADS": "2"}, torch="") == ["2"]
