@@ -6,6 +6,7 @@ TensorBase. A Tensor *is* the DispatchTensor the generated dispatch functions ta
 
 import numpy as np
 
+from runtime.activity import user_call
 from runtime.autodiff import graph
 from runtime.autodiff.gradients import Gradients
 from runtime.autodiff.node import NONE
@@ -55,7 +56,8 @@ class TensorBase(ComposedMethods, DispatchTensor):
     # -- data ---------------------------------------------------------------------------------
     def to_numpy(self) -> np.ndarray:
         """A copy of the data as a numpy array."""
-        return np.array(backend_for(self.kind.variant).to_numpy(self.inner_primitive()))
+        with user_call("to_numpy()"):
+            return np.array(backend_for(self.kind.variant).to_numpy(self.inner_primitive()))
 
     # -- DLPack: the data shared with numpy, torch and other array libraries, never copied ----
     def __dlpack__(self, **kwargs):
@@ -93,16 +95,19 @@ class TensorBase(ComposedMethods, DispatchTensor):
     def __array__(self, dtype=None, copy=None):
         if copy is False:
             raise ValueError("a Tensor cannot be viewed as numpy without a copy; pass copy=None")
-        array = self.to_numpy()
+        with user_call("np.asarray(t)"):
+            array = self.to_numpy()
         return array if dtype is None else array.astype(dtype, copy=False)
 
     def tolist(self):
-        return self.to_numpy().tolist()
+        with user_call("tolist()"):
+            return self.to_numpy().tolist()
 
     def item(self):
         if self.numel() != 1:
             raise ValueError(f"item() needs a tensor with one element, got shape {self.shape}")
-        return self.to_numpy().reshape(()).item()
+        with user_call("item()"):
+            return self.to_numpy().reshape(()).item()
 
     def __bool__(self):
         if self.numel() != 1:
@@ -110,13 +115,16 @@ class TensorBase(ComposedMethods, DispatchTensor):
                 f"the truth value of a tensor of shape {self.shape} is ambiguous; "
                 "use .any() or .all(), or compare its one element"
             )
-        return bool(self.item())
+        with user_call("bool(t)"):
+            return bool(self.item())
 
     def __float__(self):
-        return float(self.item())
+        with user_call("float(t)"):
+            return float(self.item())
 
     def __int__(self):
-        return int(self.item())
+        with user_call("int(t)"):
+            return int(self.item())
 
     def __len__(self):
         if not self.shape:
@@ -126,7 +134,8 @@ class TensorBase(ComposedMethods, DispatchTensor):
     __hash__ = object.__hash__  # identity: `==` builds a Bool tensor
 
     def __repr__(self):
-        data = np.array2string(self.to_numpy(), separator=", ", threshold=20)
+        with user_call("repr(t)"):
+            data = np.array2string(self.to_numpy(), separator=", ", threshold=20)
         return (
             f"Tensor(data={data}, shape={list(self.shape)}, kind={self.kind.tensor_kind.value}, "
             f"dtype={self.dtype}, device={self.device()})"
@@ -343,7 +352,8 @@ class TensorBase(ComposedMethods, DispatchTensor):
         (`mask_select`). Built on `slice`, `select`, `permute` and `reshape`, so differentiable;
         the result is a new tensor."""
         if isinstance(key, TensorBase) and key.kind.tensor_kind is BOOL:
-            return self.mask_select(key)
+            with user_call("t[mask]"):
+                return self.mask_select(key)
         if isinstance(key, TensorBase) and key.ndim == 1:
             return self.select(0, key)
         entries = list(key) if isinstance(key, tuple) else [key]

@@ -16,6 +16,7 @@ from safetensors import safe_open
 from safetensors.numpy import save_file
 
 from generated import Device, Tensor
+from runtime.activity import Phase, in_phase
 from burnpy.optim.grad_clipping import clip_by_norm, clip_by_value, total_norm_scale
 
 _META = "burnpy.optimizer"
@@ -46,6 +47,10 @@ class Optimizer:
     def step(self, model, grads, lr=None):
         """Update every parameter of `model` that has a gradient in `grads`, in place; returns
         the model."""
+        with in_phase(Phase.UPDATE):
+            return self._step(model, grads, lr)
+
+    def _step(self, model, grads, lr):
         lr = self.lr if lr is None else lr
         scale = 1.0
         if self.grad_clip_total_norm is not None:
