@@ -12,7 +12,15 @@ from runtime.autodiff.gradients import Gradients
 from runtime.autodiff.node import NONE
 from runtime.backends import backend_for
 from runtime.composed import ComposedMethods
-from runtime.arguments import BOOL, FLOAT, INT, SUPPORTED_DTYPES, device_arg, is_scalar
+from runtime.arguments import (
+    BOOL,
+    FLOAT,
+    INT,
+    SUPPORTED_DTYPES,
+    device_arg,
+    is_scalar,
+    supported_kind,
+)
 from runtime.device import Device
 from runtime.dispatch import DISABLED, BackendTensor, DispatchTensor, TensorKind, kinds_of
 from runtime.errors import (
@@ -78,9 +86,9 @@ class TensorBase(ComposedMethods, DispatchTensor):
         backend = backend_for(variant)
         primitive = backend.xp.from_dlpack(array)
         dtype = backend.dtype(primitive)
-        kind = SUPPORTED_DTYPES.get(dtype)
+        kind = supported_kind(dtype)
         if kind is None:
-            supported = ", ".join(str(d) for d in SUPPORTED_DTYPES)
+            supported = ", ".join(SUPPORTED_DTYPES)
             raise TypeError(f"from_dlpack: dtype {dtype} is not supported; use one of {supported}")
         variants = {FLOAT: BackendTensor.Float, INT: BackendTensor.Int, BOOL: BackendTensor.Bool}
         tensor = cls(kinds_of(variant)[variants[kind]], primitive, DISABLED)
