@@ -6,13 +6,22 @@ TensorBase. A Tensor *is* the DispatchTensor the generated dispatch functions ta
 
 import numpy as np
 
+from runtime.activity import user_call
 from runtime.autodiff import graph
 from runtime.autodiff.grad_mode import GRAD_MODE
 from runtime.autodiff.gradients import Gradients
 from runtime.autodiff.node import NONE
 from runtime.backends import backend_for
 from runtime.composed import ComposedMethods
-from runtime.arguments import BOOL, FLOAT, INT, SUPPORTED_DTYPES, device_arg, is_scalar
+from runtime.arguments import (
+    BOOL,
+    FLOAT,
+    INT,
+    SUPPORTED_DTYPES,
+    device_arg,
+    is_scalar,
+    supported_kind,
+)
 from runtime.device import Device
 from runtime.dispatch import DISABLED, BackendTensor, DispatchTensor, TensorKind, kinds_of
 from runtime.errors import (
@@ -75,7 +84,8 @@ class TensorBase(ComposedMethods, DispatchTensor, metaclass=_TensorType):
     # -- data ---------------------------------------------------------------------------------
     def to_numpy(self) -> np.ndarray:
         """A copy of the data as a numpy array."""
-        return np.array(backend_for(self.kind.variant).to_numpy(self.inner_primitive()))
+        with user_call("to_numpy()"):
+            return np.array(backend_for(self.kind.variant).to_numpy(self.inner_primitive()))
 
     # -- DLPack: the data shared with numpy, torch and other array libraries, never copied ----
     def __dlpack__(self, **kwargs):
@@ -96,9 +106,9 @@ class TensorBase(ComposedMethods, DispatchTensor, metaclass=_TensorType):
         backend = backend_for(variant)
         primitive = backend.xp.from_dlpack(array)
         dtype = backend.dtype(primitive)
-        kind = SUPPORTED_DTYPES.get(dtype)
+        kind = supported_kind(dtype)
         if kind is None:
-            supported = ", ".join(str(d) for d in SUPPORTED_DTYPES)
+            supported = ", ".join(SUPPORTED_DTYPES)
             raise TypeError(f"from_dlpack: dtype {dtype} is not supported; use one of {supported}")
         variants = {FLOAT: BackendTensor.Float, INT: BackendTensor.Int, BOOL: BackendTensor.Bool}
         tensor = cls(kinds_of(variant)[variants[kind]], primitive, DISABLED)
@@ -113,16 +123,19 @@ class TensorBase(ComposedMethods, DispatchTensor, metaclass=_TensorType):
     def __array__(self, dtype=None, copy=None):
         if copy is False:
             raise ValueError("a Tensor cannot be viewed as numpy without a copy; pass copy=None")
-        array = self.to_numpy()
+        with user_call("np.asarray(t)"):
+            array = self.to_numpy()
         return array if dtype is None else array.astype(dtype, copy=False)
 
     def tolist(self):
-        return self.to_numpy().tolist()
+        with user_call("tolist()"):
+            return self.to_numpy().tolist()
 
     def item(self):
         if self.numel() != 1:
             raise ValueError(f"item() needs a tensor with one element, got shape {self.shape}")
-        return self.to_numpy().reshape(()).item()
+        with user_call("item()"):
+            return self.to_numpy().reshape(()).item()
 
     def __bool__(self):
         if self.numel() != 1:
@@ -130,13 +143,16 @@ class TensorBase(ComposedMethods, DispatchTensor, metaclass=_TensorType):
                 f"the truth value of a tensor of shape {self.shape} is ambiguous; "
                 "use .any() or .all(), or compare its one element"
             )
-        return bool(self.item())
+        with user_call("bool(t)"):
+            return bool(self.item())
 
     def __float__(self):
-        return float(self.item())
+        with user_call("float(t)"):
+            return float(self.item())
 
     def __int__(self):
-        return int(self.item())
+        with user_call("int(t)"):
+            return int(self.item())
 
     def __len__(self):
         if not self.shape:
@@ -146,7 +162,8 @@ class TensorBase(ComposedMethods, DispatchTensor, metaclass=_TensorType):
     __hash__ = object.__hash__  # identity: `==` builds a Bool tensor
 
     def __repr__(self):
-        data = np.array2string(self.to_numpy(), separator=", ", threshold=20)
+        with user_call("repr(t)"):
+            data = np.array2string(self.to_numpy(), separator=", ", threshold=20)
         return (
             f"Tensor(data={data}, shape={list(self.shape)}, kind={self.kind.tensor_kind.value}, "
             f"dtype={self.dtype}, device={self.device()})"
@@ -378,7 +395,8 @@ class TensorBase(ComposedMethods, DispatchTensor, metaclass=_TensorType):
         (`mask_select`). Built on `slice`, `select`, `permute` and `reshape`, so differentiable;
         the result is a new tensor."""
         if isinstance(key, TensorBase) and key.kind.tensor_kind is BOOL:
-            return self.mask_select(key)
+            with user_call("t[mask]"):
+                return self.mask_select(key)
         if isinstance(key, TensorBase) and key.ndim == 1:
             return self.select(0, key)
         entries = list(key) if isinstance(key, tuple) else [key]

@@ -17,6 +17,7 @@ from safetensors.numpy import save
 
 from burnpy import files
 from generated import Device, Tensor
+from runtime.activity import Phase, in_phase
 from burnpy.optim.grad_clipping import clip_by_norm, clip_by_value, total_norm_scale
 
 _META = "burnpy.optimizer"
@@ -65,6 +66,10 @@ class Optimizer:
         if self._loaded_from is not None:
             _check_owner(self.state, model, self._loaded_from)
             self._loaded_from = None
+        with in_phase(Phase.UPDATE):
+            return self._step(model, grads, lr)
+
+    def _step(self, model, grads, lr):
         lr = self.lr if lr is None else lr
         scale = None
         if self.grad_clip_total_norm is not None:
