@@ -474,3 +474,48 @@ def test_default_is_one_thread_unless_chosen():
 
     assert run(env) == ["1", "1"]  # torch imported after the default was set takes it too
     assert run({**env, "OPENBLAS_NUM_THREADS": "2"}, torch="") == ["2"]
+
+
+# -- a killed generator leaves no process ------------------------------------------------------
+
+
+def _children(pid: int) -> list:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_killed_generator_leaves_no_black_worker():
+    """The generator's black pool is started (many long-line chunks), the generator SIGKILLed:
+    its workers end on their own within seconds."""
+    script = textwrap.dedent("""
+        from codegen import render
+        line = "x = [" + ", ".join(f"value_{i}" for i in range(40)) + "]"
+        chunks = {f"m{i}.py": f"def f{i}():\\n    {line}\\n" * 40 for i in range(400)}
+        render.format_all(chunks)
+        """)
+    child = subprocess.Popen(
+        [sys.executable, "-c", script], env={**os.environ, "PYTHONPATH": str(ROOT)}
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not (workers := _children(child.pid)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert workers, "the pool never started"
+    finally:
+        child.kill()
+        child.wait(timeout=30)
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{pid}").exists() for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [pid for pid in workers if Path(f"/proc/{pid}").exists()]
+    for pid in left:  # never leave them running, even when the test fails
+        os.kill(pid, 9)
+    assert not left
