@@ -519,3 +519,39 @@ def test_a_killed_generator_leaves_no_black_worker():
     for pid in left:  # never leave them running, even when the test fails
         os.kill(pid, 9)
     assert not left
+
+
+# -- a tensor kept from a captured step --------------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", DEVICES)
+def test_a_tensor_escaping_a_captured_step_works_afterwards(backend):
+    """A memo made inside the step's first (recorded) call is a plain tensor once the
+    recording is over: it reads, computes and feeds later eager code; the steps give eager's
+    losses."""
+    device = DEVICES[backend]
+
+    def make_step(memo):
+        def step(model, opt, x, y):
+            if "scale" not in memo:
+                memo["scale"] = Tensor.ones([4, 2], device=device) * 0.5
+            loss = cross_entropy(model(x) * memo["scale"], y)
+            opt.step(model, loss.backward())
+            return loss
+
+        return step
+
+    x = Tensor.from_data(np.arange(12.0).reshape(4, 3) / 10, device=device, dtype="float32")
+    y = Tensor.from_data([0, 1, 0, 1], device=device)
+    losses = []
+    memos = [{}, {}]
+    for memo, wrap in zip(memos, (lambda f: f, capture)):
+        device.seed(0)
+        model, opt = nn.Linear(3, 2, device=device), optim.SGD(0.1)
+        step = wrap(make_step(memo))
+        losses.append([step(model, opt, x, y).item() for _ in range(3)])
+    assert losses[0] == losses[1]
+    kept = memos[1]["scale"]
+    np.testing.assert_array_equal(kept.to_numpy(), np.full((4, 2), 0.5))
+    assert (kept + 1.0).sum().item() == 12.0 and kept[0].tolist() == [0.5, 0.5]
+    assert float(kept.sum()) == 4.0
