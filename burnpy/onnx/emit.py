@@ -97,6 +97,23 @@ class Site:
     def ints(self, i: int, what: str = "") -> list:
         return [int(v) for v in np.asarray(self.const(i, what)).reshape(-1)]
 
+    def ints_code(self, i: int, what: str = "") -> str:
+        """Input i's ints as code: a literal list when known at import, else read when the
+        model runs."""
+        if self.is_const(i):
+            return "[" + ", ".join(str(v) for v in self.ints(i, what)) + "]"
+        return f"ops.ints({self.x(i)})"
+
+    def number_code(self, i: int) -> str:
+        """Input i's single number as code: a literal when known at import, else read when
+        the model runs."""
+        if self.is_const(i):
+            number = np.asarray(self.const(i)).reshape(-1)[0].item()
+            if isinstance(number, float) and not math.isfinite(number):
+                return f'float("{number}")'
+            return repr(number)
+        return f"{self.x(i)}.item()"
+
     def operand(self, i: int) -> str:
         """Input i as code, or as a Python number when it is a constant scalar that
         broadcasts away (a scale, an epsilon)."""

@@ -66,9 +66,41 @@ def squeeze(x: Tensor, axes=None) -> Tensor:
     return x.reshape([d for i, d in enumerate(x.shape) if i not in drop])
 
 
+def ints(x: Tensor) -> list:
+    """An int tensor's values as Python ints (a shape, axes, pads given at run time)."""
+    return [int(v) for v in np.asarray(x.to_numpy()).reshape(-1)]
+
+
+def reshape(x: Tensor, dims, allowzero: bool = False) -> Tensor:
+    """ONNX Reshape: a 0 copies x's dim there (unless allowzero), one -1 is solved."""
+    target = [x.shape[i] if (d == 0 and not allowzero) else d for i, d in enumerate(dims)]
+    return x.reshape(target)
+
+
+def tile(x: Tensor, repeats) -> Tensor:
+    """x repeated `repeats[d]` times along each dim d."""
+    for dim, times in enumerate(repeats):
+        if times != 1:
+            x = x.repeat_dim(dim, times)
+    return x
+
+
+def slice_(x: Tensor, starts, ends, axes=None, steps=None) -> Tensor:
+    """ONNX Slice with its bounds read when the model runs (Python's clamping is ONNX's)."""
+    axes = list(range(len(starts))) if axes is None else axes
+    steps = [1] * len(starts) if steps is None else steps
+    index = [slice(None)] * x.ndim
+    for start, end, axis, step in zip(starts, ends, axes, steps):
+        axis %= x.ndim
+        if step < 0 and end < 0 and end + x.shape[axis] < 0:
+            end = None
+        index[axis] = slice(start, end, step)
+    return x[tuple(index)]
+
+
 def flatten(x: Tensor, axis: int) -> Tensor:
     """x as a matrix: the dims before `axis` as rows, the rest as columns."""
-    axis %= x.ndim + 1 if axis < 0 else x.ndim + 1
+    axis = axis + x.ndim if axis < 0 else axis
     return x.reshape([math.prod(x.shape[:axis]), math.prod(x.shape[axis:])])
 
 
@@ -152,27 +184,44 @@ def size(x: Tensor) -> Tensor:
     return Tensor.from_data(np.array(math.prod(x.shape), np.int64), device=x.device().inner())
 
 
-def reduce(x: Tensor, how: str, axes, keepdims: bool) -> Tensor:
-    """x reduced over `axes` (every dim when None) by `how`: sum, mean, max, min or prod."""
-    axes = range(x.ndim) if axes is None else sorted(a % x.ndim for a in axes)
+def reduce(x: Tensor, how: str, axes, keepdims: bool, noop: bool = False) -> Tensor:
+    """x reduced over `axes` (every dim when None or empty, unless `noop`) by `how`: sum,
+    mean, max, min or prod; over an empty dim, the reduction's identity."""
+    if not axes:
+        if noop:
+            return x
+        axes = None
+    axes = list(range(x.ndim)) if axes is None else sorted(a % x.ndim for a in axes)
+    if x.kind.tensor_kind.value == "Bool":  # max: any, min: all
+        if any(x.shape[a] == 0 for a in axes):  # any() of nothing is false, all() true
+            return reduce_empty(x.int(), "prod" if how == "min" else "sum", axes, keepdims).bool()
+        return reduce(x.int(), how, axes, keepdims).bool()
+    if any(x.shape[a] == 0 for a in axes):
+        return reduce_empty(x, how, axes, keepdims)
     out = x
     for a in axes:
-        if out.shape[a] == 0 and how in ("sum", "prod"):
-            fill = 0 if how == "sum" else 1
-            dims = [1 if i == a else d for i, d in enumerate(out.shape)]
-            out = Tensor.full(dims, fill, device=x.device(), dtype=x.dtype)
-            continue
         out = getattr(out, f"{how}_dim")(a)
-    return out if keepdims else squeeze(out, list(axes))
+    return out if keepdims else squeeze(out, axes)
+
+
+def reduce_log_sum_exp(x: Tensor, axes, keepdims: bool, noop: bool = False) -> Tensor:
+    """log(sum(exp(x))) over `axes`, computed from the maximum so that it does not overflow."""
+    if not axes and noop:
+        return x
+    axes = list(range(x.ndim)) if not axes else sorted(a % x.ndim for a in axes)
+    if any(x.shape[a] == 0 for a in axes):
+        return reduce_empty(x, "sum", axes, keepdims).log()
+    peak = reduce(x, "max", axes, True)
+    out = reduce(x.sub(peak).exp(), "sum", axes, True).log().add(peak)
+    return out if keepdims else squeeze(out, axes)
 
 
 def reduce_empty(x: Tensor, how: str, axes, keepdims: bool) -> Tensor:
     """A reduction over a dim of size 0: ONNX's identity of the reduction."""
-    axes = range(x.ndim) if axes is None else sorted(a % x.ndim for a in axes)
     dims = [1 if i in axes else d for i, d in enumerate(x.shape)]
     if not keepdims:
         dims = [d for i, d in enumerate(x.shape) if i not in axes]
-    fill = {"sum": 0, "prod": 1, "max": -math.inf, "min": math.inf}[how]
+    fill = {"sum": 0, "mean": math.nan, "prod": 1, "max": -math.inf, "min": math.inf}[how]
     if x.kind.tensor_kind.value != "Float" and how in ("max", "min"):
         info = np.iinfo(x.dtype)
         fill = info.min if how == "max" else info.max
@@ -207,9 +256,15 @@ def split_sizes(length: int, parts: int) -> list:
     return [min(size, length - i * size) for i in range(parts)]
 
 
-def pad(x: Tensor, pads, mode: str = "constant", value=0.0) -> Tensor:
-    """x padded by pads (begins of each dim, then ends; a negative pad crops)."""
+def pad(x: Tensor, pads, mode: str = "constant", value=0.0, axes=None) -> Tensor:
+    """x padded by pads (begins of each dim, then ends; a negative pad crops); with `axes`,
+    pads covers those dims only."""
     rank = x.ndim
+    if axes is not None:
+        full = [0] * (2 * rank)
+        for i, a in enumerate(axes):
+            full[a % rank], full[rank + a % rank] = pads[i], pads[len(axes) + i]
+        pads = full
     begins, ends = list(pads[:rank]), list(pads[rank:])
     crop = tuple(slice(max(-b, 0), d - max(-e, 0)) for b, e, d in zip(begins, ends, x.shape))
     if any(b < 0 or e < 0 for b, e in zip(begins, ends)):
@@ -267,7 +322,11 @@ def cumprod(x: Tensor, axis: int, exclusive: bool, reverse: bool) -> Tensor:
 
 def full(dims, value, dtype: str, device) -> Tensor:
     """A tensor of `dims` filled with `value`."""
-    return Tensor.full([int(d) for d in dims], value, device=device, dtype=dtype)
+    dims = [int(d) for d in dims]
+    if dtype == "bool":
+        zeros = Tensor.zeros(dims, device=device, dtype="bool")
+        return zeros.bool_not() if value else zeros
+    return Tensor.full(dims, value, device=device, dtype=dtype)
 
 
 def layer_norm(x: Tensor, scale: Tensor, bias, axis: int, epsilon: float) -> tuple:
@@ -367,7 +426,7 @@ def one_hot(indices: Tensor, depth: int, values: Tensor, axis: int) -> Tensor:
     positions = Tensor.arange(0, depth, device=indices.device().inner())
     dims = [1] * rank
     dims[axis] = depth
-    hit = positions.reshape(dims).equal(unsqueeze(indices.int("int64"), [axis]))
+    hit = positions.reshape(dims).equal(unsqueeze(indices, [axis]))
     off, on = values[0], values[1]
     return where(hit, on, off)
 
@@ -382,10 +441,11 @@ def depth_to_space(x: Tensor, block: int, mode: str) -> Tensor:
     return y.reshape([n, c // block**2, h * block, w * block])
 
 
-def space_to_depth(x: Tensor, block: int) -> Tensor:
-    """ONNX SpaceToDepth."""
+def space_to_depth(x: Tensor, block: int, mode: str = "DCR") -> Tensor:
+    """ONNX SpaceToDepth (DCR or CRD order)."""
     n, c, h, w = x.shape
-    y = x.reshape([n, c, h // block, block, w // block, block]).permute([0, 3, 5, 1, 2, 4])
+    y = x.reshape([n, c, h // block, block, w // block, block])
+    y = y.permute([0, 3, 5, 1, 2, 4] if mode == "DCR" else [0, 1, 3, 5, 2, 4])
     return y.reshape([n, c * block * block, h // block, w // block])
 
 
@@ -424,41 +484,76 @@ def attention(
     k: Tensor,
     v: Tensor,
     mask=None,
+    past_key=None,
+    past_value=None,
+    nonpad_kv_seqlen=None,
     *,
     q_heads=None,
     kv_heads=None,
     scale=None,
     softcap=0.0,
     is_causal=False,
-) -> Tensor:
-    """ONNX Attention (3-d inputs are split into heads; grouped key/value heads repeat)."""
+    left_window=-1,
+    right_window=-1,
+    qk_mode=0,
+) -> tuple:
+    """ONNX Attention: (output, present key, present value, the qk scores of `qk_mode`).
+    3-d inputs are split into heads; grouped key/value heads repeat; the causal and window
+    masks align bottom-right after a cache; a row with no key to attend gives 0."""
     three = q.ndim == 3
     if three:
-        b, s = q.shape[0], q.shape[1]
-        q = q.reshape([b, s, q_heads, -1]).permute([0, 2, 1, 3])
+        b = q.shape[0]
+        q = q.reshape([b, q.shape[1], q_heads, -1]).permute([0, 2, 1, 3])
         k = k.reshape([b, k.shape[1], kv_heads, -1]).permute([0, 2, 1, 3])
         v = v.reshape([b, v.shape[1], kv_heads, -1]).permute([0, 2, 1, 3])
+    if past_key is not None:
+        k, v = Tensor.cat([past_key, k], 2), Tensor.cat([past_value, v], 2)
+    present_key, present_value = k, v
     heads, groups = q.shape[1], k.shape[1]
     if heads != groups:
         k, v = _repeat_heads(k, heads // groups), _repeat_heads(v, heads // groups)
+    rows, cols = q.shape[2], k.shape[2]
     scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
-    scores = q.mul(math.sqrt(scale)).matmul(k.mul(math.sqrt(scale)).swap_dims(-1, -2))
+    root = float(np.asarray(math.sqrt(scale), dtype=q.dtype))
+    scores = q.mul(root).matmul(k.mul(root).swap_dims(-1, -2))
     if softcap:
         scores = scores.div(softcap).tanh().mul(softcap)
+    if nonpad_kv_seqlen is not None:
+        offset = np.array(ints(nonpad_kv_seqlen)).reshape(-1, 1, 1, 1) - rows
+    else:
+        offset = np.array(past_key.shape[2] if past_key is not None else 0).reshape(1, 1, 1, 1)
+    step = offset + np.arange(rows).reshape(-1, 1) - np.arange(cols)  # query pos - key pos
+    allowed = np.ones(step.shape, bool)
     if is_causal:
-        rows, cols = scores.shape[-2], scores.shape[-1]
-        causal = ~np.tril(np.ones((rows, cols), bool))
-        scores = scores.mask_fill(Tensor.from_data(causal, device=q.device().inner()), -math.inf)
+        allowed &= step >= 0
+    if left_window >= 0:
+        allowed &= step <= left_window
+    if right_window >= 0:
+        allowed &= -step <= right_window
+    if nonpad_kv_seqlen is not None:
+        allowed = allowed & (np.arange(cols) < np.array(ints(nonpad_kv_seqlen)).reshape(-1, 1, 1, 1))
+    bias = np.where(allowed, 0.0, -np.inf).astype(q.dtype)
+    bias = Tensor.from_data(bias, device=q.device().inner(), dtype=q.dtype)
     if mask is not None:
         if mask.kind.tensor_kind.value == "Bool":
-            scores = where(mask, scores, scores.full_like(-math.inf))
-        else:
-            scores = scores.add(mask)
-    out = scores.softmax(-1).matmul(v)
+            mask = where(mask, mask.float(q.dtype).mul(0), mask.float(q.dtype).mul(0).sub(math.inf))
+        if mask.shape[-1] < cols:
+            mask = pad(mask, [0] * (2 * mask.ndim - 1) + [cols - mask.shape[-1]], "constant", -math.inf)
+        bias = bias.add(mask)
+    biased = scores.add(bias)
+    probs = biased.softmax(-1)
+    no_key = bias.max_dim(bias.ndim - 1).is_inf()
+    probs = where(no_key, _zeros_like(probs), probs)
+    out = probs.matmul(v)
     if three:
         out = out.permute([0, 2, 1, 3])
         out = out.reshape([out.shape[0], out.shape[1], -1])
-    return out
+    qk = {0: scores, 1: scores, 2: biased, 3: probs}[qk_mode]
+    return out, present_key, present_value, qk
+
+
+def _zeros_like(x: Tensor) -> Tensor:
+    return Tensor.zeros(list(x.shape), device=x.device(), dtype=x.dtype)
 
 
 def _repeat_heads(x: Tensor, times: int) -> Tensor:

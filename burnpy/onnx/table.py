@@ -167,6 +167,10 @@ def clip(n: Site):
     x = n.x(0)
     if n.opset < 11:
         low, high = n.attr("min"), n.attr("max")
+    elif any(n.has(i) and not n.is_const(i) for i in (1, 2)):
+        if n.has(1):
+            x = f"ops.maximum({x}, {n.x(1)})"
+        return f"ops.minimum({x}, {n.x(2)})" if n.has(2) else x
     else:
         low = n.const(1, "min").item() if n.has(1) else None
         high = n.const(2, "max").item() if n.has(2) else None
@@ -332,8 +336,10 @@ def _resolved(dims, target, allowzero: bool):
 
 def reshape(n: Site):
     x = n.x(0)
-    target = n.ints(1, "shape") if n.opset >= 5 else list(n.attr("shape"))
     allowzero = n.attr("allowzero", 0)
+    if n.opset >= 5 and not n.is_const(1):
+        return f"ops.reshape({x}, {n.ints_code(1)}, {bool(allowzero)})"
+    target = n.ints(1, "shape") if n.opset >= 5 else list(n.attr("shape"))
     dims = n.shape(0)
     if dims is not None and all(isinstance(d, int) for d in dims):
         return f"{x}.reshape({_list(_resolved(dims, target, allowzero))})"
@@ -346,7 +352,7 @@ def flatten(n: Site):
     dims = n.shape(0)
     axis = n.attr("axis", 1)
     if dims is not None and all(isinstance(d, int) for d in dims):
-        axis %= len(dims) + 1 if axis < 0 else len(dims) + 1
+        axis = axis + len(dims) if axis < 0 else axis
         return f"{x}.reshape([{math.prod(dims[:axis])}, {math.prod(dims[axis:])}])"
     return f"ops.flatten({x}, {axis})"
 
@@ -370,6 +376,8 @@ def _axes(n: Site, index: int, since: int, what="axes"):
 
 def squeeze(n: Site):
     x = n.x(0)
+    if n.opset >= 13 and n.has(1) and not n.is_const(1):
+        return f"ops.squeeze({x}, {n.ints_code(1)})"
     axes = _axes(n, 1, 13)
     dims = n.shape(0)
     if dims is not None and all(isinstance(d, int) for d in dims):
@@ -380,6 +388,8 @@ def squeeze(n: Site):
 
 def unsqueeze(n: Site):
     x = n.x(0)
+    if n.opset >= 13 and n.has(1) and not n.is_const(1):
+        return f"ops.unsqueeze({x}, {n.ints_code(1)})"
     axes = _axes(n, 1, 13)
     if axes is None:
         n.refuse("Unsqueeze needs axes")
@@ -402,6 +412,8 @@ def concat(n: Site):
 
 def split(n: Site):
     x, axis, count = n.x(0), n.attr("axis", 0), n.outputs()
+    if n.opset >= 13 and n.has(1) and not n.is_const(1):
+        return Outputs(f"ops.split({x}, {n.ints_code(1)}, {axis})", count)
     if n.opset >= 13 and n.has(1):
         sizes = n.ints(1, "split")
     elif n.opset < 13 and n.attr("split") is not None:
@@ -430,6 +442,9 @@ def _slice_text(start, end, step) -> str:
 
 def slice_(n: Site):
     x = n.x(0)
+    if n.opset >= 10 and not all(n.is_const(i) for i in range(1, 5) if n.has(i)):
+        codes = [n.ints_code(i) if n.has(i) else "None" for i in range(1, 5)]
+        return f"ops.slice_({x}, {', '.join(codes)})"
     if n.opset >= 10:
         starts, ends = n.ints(1, "starts"), n.ints(2, "ends")
         axes = n.ints(3, "axes") if n.has(3) else list(range(len(starts)))
@@ -481,17 +496,23 @@ REDUCTIONS = {"none": "assign", "add": "add", "mul": "mul", "max": "max", "min":
 
 def scatter_elements(n: Site):
     reduction = n.attr("reduction", "none")
+    if reduction not in ("none", "add"):
+        n.refuse(f"ScatterElements with reduction {reduction!r} (assign and add only)")
     axis = n.attr("axis", 0)
     return f'{n.x(0)}.scatter({axis}, ops.gather_indices({n.x(0)}, {n.x(1)}, {axis}), {n.x(2)}, "{REDUCTIONS[reduction]}")'
 
 
 def scatter_nd(n: Site):
     reduction = n.attr("reduction", "none")
+    if reduction not in ("none", "add"):
+        n.refuse(f"ScatterND with reduction {reduction!r} (assign and add only)")
     return f'{n.x(0)}.scatter_nd({n.x(1)}, {n.x(2)}, "{REDUCTIONS[reduction]}")'
 
 
 def expand(n: Site):
     x = n.x(0)
+    if not n.is_const(1):
+        return f"ops.expand({x}, {n.ints_code(1)})"
     target = n.ints(1, "shape")
     dims = n.shape(0)
     if dims is not None and all(isinstance(d, int) for d in dims):
@@ -502,6 +523,8 @@ def expand(n: Site):
 
 def tile(n: Site):
     x = n.x(0)
+    if not n.is_const(1):
+        return f"ops.tile({x}, {n.ints_code(1)})"
     expr = x
     for dim, times in enumerate(n.ints(1, "repeats")):
         if times != 1:
@@ -546,7 +569,9 @@ def _cast(n: Site, x: str, source: str, target: str):
         return f'{x}.float("{target}")'
     if target == "bool":
         return f"{x}.bool()"
-    return f'{x}.int("{storage(target)}")'
+    if source in FLOATS or source == "bool":
+        return f'{x}.int("{storage(target)}")'
+    return f'{x}.cast("{storage(target)}")'
 
 
 def dropout(n: Site):
@@ -563,17 +588,22 @@ def where_nonzero(n: Site):
 
 
 def trilu(n: Site):
-    k = int(n.const(1, "k")) if n.has(1) else 0
+    k = f"int({n.number_code(1)})" if n.has(1) and not n.is_const(1) else (n.number_code(1) if n.has(1) else "0")
     return f"ops.trilu({n.x(0)}, {k}, {bool(n.attr('upper', 1))})"
 
 
 def pad(n: Site):
     x = n.x(0)
     mode = n.attr("mode", "constant")
+    if mode not in ("constant", "reflect", "edge", "wrap"):
+        n.refuse(f"Pad mode {mode!r}")
     rank = n.known_rank(0)
     if n.opset >= 11:
+        value = n.number_code(2) if n.has(2) else "0"
+        if not n.is_const(1) or (n.has(3) and not n.is_const(3)):
+            axes = n.ints_code(3) if n.has(3) else "None"
+            return f'ops.pad({x}, {n.ints_code(1)}, "{mode}", {value}, {axes})'
         pads = n.ints(1, "pads")
-        value = n.const(2, "constant_value").reshape(()).item() if n.has(2) else 0
         if n.has(3):
             axes = [a % rank for a in n.ints(3, "axes")]
             full = [0] * (2 * rank)
@@ -581,12 +611,10 @@ def pad(n: Site):
                 full[a], full[rank + a] = pads[i], pads[len(axes) + i]
             pads = full
     else:
-        pads, value = list(n.attr("pads")), n.attr("value", 0.0)
-    if mode not in ("constant", "reflect", "edge", "wrap"):
-        n.refuse(f"Pad mode {mode!r}")
+        pads, value = list(n.attr("pads")), _float(n.attr("value", 0.0))
     if not any(pads):
         return x
-    return f'ops.pad({x}, {_list(pads)}, "{mode}", {value!r})'
+    return f'ops.pad({x}, {_list(pads)}, "{mode}", {value})'
 
 
 def eye_like(n: Site):
@@ -596,22 +624,24 @@ def eye_like(n: Site):
 
 
 def one_hot(n: Site):
-    depth = int(np.asarray(n.const(1, "depth")).reshape(-1)[0])
+    depth = f"int({n.number_code(1)})"
     indices = n.x(0)
     if _is_float(n.dtype(0)):
         indices = f'{indices}.int("int64")'
+    elif n.dtype(0) != "int64":
+        indices = f'{indices}.cast("int64")'
     return f"ops.one_hot({indices}, {depth}, {n.x(2)}, {n.attr('axis', -1)})"
 
 
 def top_k(n: Site):
-    k = int(np.asarray(n.const(1, "K")).reshape(-1)[0]) if n.opset >= 10 else n.attr("k")
+    k = f"int({n.number_code(1)})" if n.opset >= 10 else n.attr("k")
     largest = bool(n.attr("largest", 1))
     return Outputs(f"ops.topk({n.x(0)}, {k}, {n.attr('axis', -1)}, {largest})", 2)
 
 
 def cumulative(n: Site):
     helper = "ops.cumsum" if n.op == "CumSum" else "ops.cumprod"
-    axis = int(np.asarray(n.const(1, "axis")).reshape(-1)[0])
+    axis = f"int({n.number_code(1)})"
     return f"{helper}({n.x(0)}, {axis}, {bool(n.attr('exclusive', 0))}, {bool(n.attr('reverse', 0))})"
 
 
@@ -620,7 +650,7 @@ def depth_to_space(n: Site):
 
 
 def space_to_depth(n: Site):
-    return f"ops.space_to_depth({n.x(0)}, {n.attr('blocksize')})"
+    return f"ops.space_to_depth({n.x(0)}, {n.attr('blocksize')}, \"{n.attr('mode', 'DCR')}\")"
 
 
 def compress(n: Site):
@@ -650,28 +680,20 @@ AXES_INPUT = {"ReduceSum": 13}  # the others took `axes` as an input from opset 
 
 
 def reduce(n: Site):
-    axes = _axes(n, 1, AXES_INPUT.get(n.op, 18))
+    since = AXES_INPUT.get(n.op, 18)
     keepdims = bool(n.attr("keepdims", 1))
+    noop = bool(n.attr("noop_with_empty_axes", 0))
     x = n.x(0)
-    if not axes:
-        if n.attr("noop_with_empty_axes", 0):
-            return x
-        axes = None
-    dims = n.shape(0)
-    empty = dims is not None and any(
-        d == 0 for i, d in enumerate(dims) if axes is None or i in {a % len(dims) for a in axes}
-    )
-    axes_text = "None" if axes is None else _list(axes)
+    if n.opset >= since and n.has(1):
+        axes = n.ints_code(1)
+    else:
+        axes = _axes(n, 1, since)
+        axes = "None" if not axes else _list(axes)
+    tail = ", noop=True" if noop else ""
     if n.op == "ReduceLogSumExp":
-        if empty:
-            return f'ops.reduce_empty({x}, "sum", {axes_text}, {keepdims}).log()'
-        peak = f'ops.reduce({x}, "max", {axes_text}, True)'
-        inner = f'ops.reduce(({x} - {peak}).exp(), "sum", {axes_text}, True).log() + {peak}'
-        return inner if keepdims else f"ops.squeeze({inner}, {axes_text})"
+        return f"ops.reduce_log_sum_exp({x}, {axes}, {keepdims}{tail})"
     before, how, after = REDUCE[n.op]
-    if empty:
-        return f'ops.reduce_empty({x}, "{how}", {axes_text}, {keepdims}){after}'
-    return f'ops.reduce({x}{before}, "{how}", {axes_text}, {keepdims}){after}'
+    return f'ops.reduce({x}{before}, "{how}", {axes}, {keepdims}{tail}){after}'
 
 
 def arg_extreme(n: Site):
@@ -728,6 +750,24 @@ def _spatial_pads(n: Site, d: int, kernel, strides, dilations):
     return begins, ends
 
 
+def _ceil_mode(n: Site, kernel, strides, dilations, begins, ends) -> bool:
+    """Whether ceil_mode changes the output size: ONNX drops a last window that would start
+    in the end padding, so with a static input ceil_mode is kept only where it adds one."""
+    if not n.attr("ceil_mode", 0):
+        return False
+    dims = n.shape(0)
+    if dims is None or not all(isinstance(d, int) for d in dims[2:]):
+        return True
+    for size, k, s, dil, b, e in zip(dims[2:], kernel, strides, dilations, begins, ends):
+        span = size + b + e - ((k - 1) * dil + 1)
+        floor, ceil = span // s + 1, -(-span // s) + 1
+        if (ceil - 1) * s >= size + b:
+            ceil -= 1
+        if ceil != floor:
+            return True
+    return False
+
+
 def _ints(values) -> str:
     values = [int(v) for v in values]
     return str(values[0]) if len(set(values)) == 1 else _list(values)
@@ -738,8 +778,8 @@ def conv(n: Site):
     d = rank - 2
     if d not in (1, 2, 3):
         n.refuse(f"a {d}-d Conv is not supported (1-d to 3-d)")
-    if not _is_float(n.dtype(0)):
-        n.refuse(f"Conv of {n.dtype(0)} is not supported")
+    if n.dtype(0) not in ("float32", "float64", "bfloat16"):
+        n.refuse(f"Conv of {n.dtype(0)} is not supported (float32, float64, bfloat16)")
     weight = n.shape(1)
     kernel = n.attr("kernel_shape") or (weight[2:] if weight else None)
     if kernel is None:
@@ -840,7 +880,7 @@ def max_pool(n: Site):
         options.append(f"padding={_ints(begins)}")
     if any(v != 1 for v in dilations):
         options.append(f"dilation={_ints(dilations)}")
-    if n.attr("ceil_mode", 0):
+    if _ceil_mode(n, kernel, strides, dilations, begins, begins):
         options.append("ceil_mode=True")
     if n.has_output(1):
         if d != 2 or n.attr("storage_order", 0) or any(begins):
@@ -872,7 +912,7 @@ def average_pool(n: Site):
     if any(begins):
         options.append(f"padding={_ints(begins)}")
     options.append(f"count_include_pad={include}")
-    if n.attr("ceil_mode", 0):
+    if _ceil_mode(n, kernel, strides, dilations, begins, begins):
         options.append("ceil_mode=True")
     return f"module.avg_pool{d}d({x}, {_ints(kernel)}, {', '.join(options)})"
 
@@ -941,10 +981,6 @@ def softmax_cross_entropy(n: Site):
 
 
 def attention(n: Site):
-    if n.has(4) or n.has(5) or n.has(6) or any(n.has_output(j) for j in range(1, n.outputs())):
-        n.refuse("Attention with a past key/value cache or extra outputs is not supported")
-    if n.attr("qk_matmul_output_mode", 0):
-        n.refuse("Attention's qk_matmul_output_mode is not supported")
     options = []
     if n.rank(0) == 3:
         options += [f"q_heads={n.attr('q_num_heads')}", f"kv_heads={n.attr('kv_num_heads')}"]
@@ -954,8 +990,17 @@ def attention(n: Site):
         options.append(f"softcap={_float(n.attr('softcap'))}")
     if n.attr("is_causal", 0):
         options.append("is_causal=True")
-    args = [n.x(0), n.x(1), n.x(2)] + ([n.x(3)] if n.has(3) else [])
-    return f"ops.attention({', '.join(args + options)})"
+    for attribute, option in (("left_window_size", "left_window"), ("right_window_size", "right_window")):
+        if n.attr(attribute, -1) >= 0:
+            options.append(f"{option}={n.attr(attribute)}")
+    if n.attr("qk_matmul_output_mode", 0):
+        options.append(f"qk_mode={n.attr('qk_matmul_output_mode')}")
+    present = [i for i in range(3, 7) if n.has(i)]
+    args = [n.x(0), n.x(1), n.x(2)] + [n.opt(i) for i in range(3, (max(present) + 1) if present else 3)]
+    expr = f"ops.attention({', '.join(args + options)})"
+    if n.outputs() == 1:
+        return f"{expr}[0]"
+    return Outputs(expr, 4)
 
 
 # -- the table -------------------------------------------------------------------------------------
