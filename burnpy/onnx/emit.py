@@ -156,7 +156,9 @@ class Site:
     def static_shape(self, i: int, what: str = "") -> tuple:
         shape = self.shape(i)
         if shape is None or not all(isinstance(d, int) for d in shape):
-            raise Refusal(f"input {i}'s shape must be static{' (' + what + ')' if what else ''}; it is {shape}")
+            raise Refusal(
+                f"input {i}'s shape must be static{' (' + what + ')' if what else ''}; it is {shape}"
+            )
         return shape
 
     def rank(self, i: int):
@@ -254,7 +256,9 @@ class Emitter:
     def run(self):
         for value in self.graph.inputs:
             if value.dtype not in SUPPORTED:
-                self.problems.append(f"graph input '{value.name}': element type {value.dtype} is not supported")
+                self.problems.append(
+                    f"graph input '{value.name}': element type {value.dtype} is not supported"
+                )
             self.name_of(value.name)
         for node in self.graph.nodes:
             try:
@@ -263,16 +267,22 @@ class Emitter:
                 self.problems.append(f"{node.where}: {refusal}")
         for value in self.graph.outputs:
             if value.dtype not in SUPPORTED and value.dtype is not None:
-                self.problems.append(f"graph output '{value.name}': element type {value.dtype} is not supported")
+                self.problems.append(
+                    f"graph output '{value.name}': element type {value.dtype} is not supported"
+                )
 
     def node(self, node: Node):
         if node.domain not in ("",):
-            raise Refusal(f"the domain '{node.domain}' is not supported (only the default ai.onnx domain)")
+            raise Refusal(
+                f"the domain '{node.domain}' is not supported (only the default ai.onnx domain)"
+            )
         translate = self.table.lookup(node)
         for name in list(node.inputs) + list(node.outputs):
             value = self.value(name) if name else None
             if value is not None and value.dtype is not None and value.dtype not in SUPPORTED:
-                raise Refusal(f"value '{name}' has element type {value.dtype}, which is not supported")
+                raise Refusal(
+                    f"value '{name}' has element type {value.dtype}, which is not supported"
+                )
         present = [i for i in node.inputs if i]
         foldable = node.op_type not in RANDOM and all(i in self.consts for i in present)
         if foldable:

@@ -29,4 +29,6 @@ def evaluate(expr: str, constants: dict):
     scope = {"ops": ops, "Tensor": Tensor, "module": module, "math": math, "_device": device}
     for name, array in constants.items():
         scope[name] = Tensor.from_data(array, device=device, dtype=array.dtype)
-    return eval(compile(expr, "<onnx constant folding>", "eval"), scope)  # noqa: S307 (our own expressions)
+    return eval(
+        compile(expr, "<onnx constant folding>", "eval"), scope
+    )  # noqa: S307 (our own expressions)

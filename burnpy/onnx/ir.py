@@ -120,7 +120,11 @@ def _attribute(attr):
         return "<graph>"
     if attr.type == AttributeProto.TENSOR:
         return numpy_helper.to_array(attr.t)
-    if attr.type in (AttributeProto.SPARSE_TENSOR, AttributeProto.TENSORS, AttributeProto.TYPE_PROTO):
+    if attr.type in (
+        AttributeProto.SPARSE_TENSOR,
+        AttributeProto.TENSORS,
+        AttributeProto.TYPE_PROTO,
+    ):
         return f"<{AttributeProto.AttributeType.Name(attr.type).lower()}>"
     value = helper.get_attribute_value(attr)
     if isinstance(value, bytes):

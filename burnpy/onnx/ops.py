@@ -386,7 +386,11 @@ def mean_variance_norm(x: Tensor, axes) -> Tensor:
 def trilu(x: Tensor, k: int, upper: bool) -> Tensor:
     """The upper (or lower) triangle of the last two dims from diagonal k; zeros elsewhere."""
     rows, cols = x.shape[-2], x.shape[-1]
-    keep = np.triu(np.ones((rows, cols), bool), k) if upper else np.tril(np.ones((rows, cols), bool), k)
+    keep = (
+        np.triu(np.ones((rows, cols), bool), k)
+        if upper
+        else np.tril(np.ones((rows, cols), bool), k)
+    )
     mask = Tensor.from_data(~keep, device=x.device().inner())
     return x.mask_fill(mask, 0)
 
@@ -451,7 +455,9 @@ def space_to_depth(x: Tensor, block: int, mode: str = "DCR") -> Tensor:
 
 def nll_loss(x: Tensor, target: Tensor, weight, reduction: str, ignore_index) -> Tensor:
     """ONNX NegativeLogLikelihoodLoss: -x[n, target[n, ...], ...] weighted, then reduced."""
-    picked = x.gather(1, unsqueeze(where(_ignored(target, ignore_index), target.mul(0), target), [1]))
+    picked = x.gather(
+        1, unsqueeze(where(_ignored(target, ignore_index), target.mul(0), target), [1])
+    )
     loss = squeeze(picked, [1]).neg()
     if weight is None:
         weights = Tensor.ones(list(target.shape), device=x.device(), dtype=x.dtype)
@@ -531,14 +537,18 @@ def attention(
     if right_window >= 0:
         allowed &= -step <= right_window
     if nonpad_kv_seqlen is not None:
-        allowed = allowed & (np.arange(cols) < np.array(ints(nonpad_kv_seqlen)).reshape(-1, 1, 1, 1))
+        allowed = allowed & (
+            np.arange(cols) < np.array(ints(nonpad_kv_seqlen)).reshape(-1, 1, 1, 1)
+        )
     bias = np.where(allowed, 0.0, -np.inf).astype(q.dtype)
     bias = Tensor.from_data(bias, device=q.device().inner(), dtype=q.dtype)
     if mask is not None:
         if mask.kind.tensor_kind.value == "Bool":
             mask = where(mask, mask.float(q.dtype).mul(0), mask.float(q.dtype).mul(0).sub(math.inf))
         if mask.shape[-1] < cols:
-            mask = pad(mask, [0] * (2 * mask.ndim - 1) + [cols - mask.shape[-1]], "constant", -math.inf)
+            mask = pad(
+                mask, [0] * (2 * mask.ndim - 1) + [cols - mask.shape[-1]], "constant", -math.inf
+            )
         bias = bias.add(mask)
     biased = scores.add(bias)
     probs = biased.softmax(-1)

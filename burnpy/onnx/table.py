@@ -253,7 +253,9 @@ def mish(n: Site):
 
 def shrink(n: Site):
     x, bias, lambd = n.x(0), _float(n.attr("bias", 0.0)), _float(n.attr("lambd", 0.5))
-    return f"ops.where({x} < -{lambd}, {x} + {bias}, ops.where({x} > {lambd}, {x} - {bias}, {x} * 0))"
+    return (
+        f"ops.where({x} < -{lambd}, {x} + {bias}, ops.where({x} > {lambd}, {x} - {bias}, {x} * 0))"
+    )
 
 
 def gelu(n: Site):
@@ -343,7 +345,9 @@ def reshape(n: Site):
     dims = n.shape(0)
     if dims is not None and all(isinstance(d, int) for d in dims):
         return f"{x}.reshape({_list(_resolved(dims, target, allowzero))})"
-    parts = [f"{x}.shape[{i}]" if (v == 0 and not allowzero) else str(v) for i, v in enumerate(target)]
+    parts = [
+        f"{x}.shape[{i}]" if (v == 0 and not allowzero) else str(v) for i, v in enumerate(target)
+    ]
     return f"{x}.reshape([{', '.join(parts)}])"
 
 
@@ -381,7 +385,11 @@ def squeeze(n: Site):
     axes = _axes(n, 1, 13)
     dims = n.shape(0)
     if dims is not None and all(isinstance(d, int) for d in dims):
-        drop = {a % len(dims) for a in axes} if axes is not None else {i for i, d in enumerate(dims) if d == 1}
+        drop = (
+            {a % len(dims) for a in axes}
+            if axes is not None
+            else {i for i, d in enumerate(dims) if d == 1}
+        )
         return f"{x}.reshape({_list(d for i, d in enumerate(dims) if i not in drop)})"
     return f"ops.squeeze({x}, {_list(axes) if axes is not None else None})"
 
@@ -428,7 +436,9 @@ def split(n: Site):
 
             sizes = split_sizes(dims[axis], count)
         else:
-            return Outputs(f"ops.split({x}, ops.split_sizes({x}.shape[{axis}], {count}), {axis})", count)
+            return Outputs(
+                f"ops.split({x}, ops.split_sizes({x}.shape[{axis}], {count}), {axis})", count
+            )
     return Outputs(f"ops.split({x}, {_list(sizes)}, {axis})", len(sizes))
 
 
@@ -558,10 +568,24 @@ def cast(n: Site):
 
 
 def _cast(n: Site, x: str, source: str, target: str):
-    if target is None or target not in FLOATS + ("bool", "int64", "int32", "int8", "int16", "uint8", "uint16", "uint32", "uint64"):
+    if target is None or target not in FLOATS + (
+        "bool",
+        "int64",
+        "int32",
+        "int8",
+        "int16",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+    ):
         n.refuse(f"a cast to {target} is not supported")
     if storage(source) == storage(target) and source not in ("uint64",):
-        if source == target or target in ("int64", "uint64") or not (source.startswith("u") or source in ("int64", "int32")):
+        if (
+            source == target
+            or target in ("int64", "uint64")
+            or not (source.startswith("u") or source in ("int64", "int32"))
+        ):
             return x
     if target in FLOATS:
         if source == "uint64":
@@ -588,7 +612,11 @@ def where_nonzero(n: Site):
 
 
 def trilu(n: Site):
-    k = f"int({n.number_code(1)})" if n.has(1) and not n.is_const(1) else (n.number_code(1) if n.has(1) else "0")
+    k = (
+        f"int({n.number_code(1)})"
+        if n.has(1) and not n.is_const(1)
+        else (n.number_code(1) if n.has(1) else "0")
+    )
     return f"ops.trilu({n.x(0)}, {k}, {bool(n.attr('upper', 1))})"
 
 
@@ -642,7 +670,9 @@ def top_k(n: Site):
 def cumulative(n: Site):
     helper = "ops.cumsum" if n.op == "CumSum" else "ops.cumprod"
     axis = f"int({n.number_code(1)})"
-    return f"{helper}({n.x(0)}, {axis}, {bool(n.attr('exclusive', 0))}, {bool(n.attr('reverse', 0))})"
+    return (
+        f"{helper}({n.x(0)}, {axis}, {bool(n.attr('exclusive', 0))}, {bool(n.attr('reverse', 0))})"
+    )
 
 
 def depth_to_space(n: Site):
@@ -816,7 +846,11 @@ def conv_transpose(n: Site):
     auto_pad = n.attr("auto_pad", "NOTSET")
     if output_shape is not None or auto_pad in ("SAME_UPPER", "SAME_LOWER"):
         dims = n.static_shape(0, "output_shape needs the input's size")[2:]
-        target = list(output_shape)[-d:] if output_shape is not None else [s * i for s, i in zip(strides, dims)]
+        target = (
+            list(output_shape)[-d:]
+            if output_shape is not None
+            else [s * i for s, i in zip(strides, dims)]
+        )
         begins, ends = [], []
         for i in range(d):
             full = strides[i] * (dims[i] - 1) + out_pad[i] + (kernel[i] - 1) * dilations[i] + 1
@@ -946,13 +980,20 @@ def layer_norm(n: Site):
     axis, epsilon = n.attr("axis", -1), _float(n.attr("epsilon", 1e-5))
     rank = n.known_rank(0)
     x, scale, bias = n.x(0), n.x(1), n.opt(2)
-    if axis % rank == rank - 1 and n.outputs() == 1 and n.rank(1) == 1 and n.dtype(0) in ("float32", "float64"):
+    if (
+        axis % rank == rank - 1
+        and n.outputs() == 1
+        and n.rank(1) == 1
+        and n.dtype(0) in ("float32", "float64")
+    ):
         return f"module.layer_norm({x}, {scale}, {bias}, {epsilon})"
     return Outputs(f"ops.layer_norm({x}, {scale}, {bias}, {axis}, {epsilon})", 3)
 
 
 def rms_norm(n: Site):
-    return f"ops.rms_norm({n.x(0)}, {n.x(1)}, {n.attr('axis', -1)}, {_float(n.attr('epsilon', 1e-5))})"
+    return (
+        f"ops.rms_norm({n.x(0)}, {n.x(1)}, {n.attr('axis', -1)}, {_float(n.attr('epsilon', 1e-5))})"
+    )
 
 
 def lp_norm(n: Site):
@@ -971,7 +1012,9 @@ def mean_variance_norm(n: Site):
 
 def nll_loss(n: Site):
     ignore = n.attr("ignore_index")
-    return f'ops.nll_loss({n.x(0)}, {n.x(1)}, {n.opt(2)}, "{n.attr("reduction", "mean")}", {ignore})'
+    return (
+        f'ops.nll_loss({n.x(0)}, {n.x(1)}, {n.opt(2)}, "{n.attr("reduction", "mean")}", {ignore})'
+    )
 
 
 def softmax_cross_entropy(n: Site):
@@ -990,13 +1033,18 @@ def attention(n: Site):
         options.append(f"softcap={_float(n.attr('softcap'))}")
     if n.attr("is_causal", 0):
         options.append("is_causal=True")
-    for attribute, option in (("left_window_size", "left_window"), ("right_window_size", "right_window")):
+    for attribute, option in (
+        ("left_window_size", "left_window"),
+        ("right_window_size", "right_window"),
+    ):
         if n.attr(attribute, -1) >= 0:
             options.append(f"{option}={n.attr(attribute)}")
     if n.attr("qk_matmul_output_mode", 0):
         options.append(f"qk_mode={n.attr('qk_matmul_output_mode')}")
     present = [i for i in range(3, 7) if n.has(i)]
-    args = [n.x(0), n.x(1), n.x(2)] + [n.opt(i) for i in range(3, (max(present) + 1) if present else 3)]
+    args = [n.x(0), n.x(1), n.x(2)] + [
+        n.opt(i) for i in range(3, (max(present) + 1) if present else 3)
+    ]
     expr = f"ops.attention({', '.join(args + options)})"
     if n.outputs() == 1:
         return f"{expr}[0]"
@@ -1177,8 +1225,6 @@ def lookup(node):
         reason = REFUSED.get(node.op_type)
         if reason is None:
             versions = [since for op, since in TABLE if op == node.op_type]
-            reason = (
-                f"supported from opset {min(versions)}" if versions else "not implemented"
-            )
+            reason = f"supported from opset {min(versions)}" if versions else "not implemented"
         raise Refusal(f"{node.op_type} is not supported: {reason}")
     return best[1]

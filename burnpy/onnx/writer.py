@@ -1,7 +1,7 @@
 """Laying out an imported model as a Python file: a docstring naming the graph, its inputs
 and outputs; `class Model(nn.Module)` whose `__init__` declares the parameters (the graph's
 float initializers) and constants (buffers), and whose `forward` is the graph, one statement
-per node with a comment naming the ONNX op and node. Formatted with black when installed."""
+per node under a comment naming the ONNX op and node. Formatted with black when installed."""
 
 from __future__ import annotations
 
@@ -28,9 +28,8 @@ def source(graph, emitter, name: str, origin: str) -> str:
         lines.append(f'        {code} = ops.tensor({code}, "{storage(value.dtype)}", self.device)')
     for statement in emitter.statements:
         node = statement.node
-        lines.append(
-            f"        {', '.join(statement.targets)} = {statement.expr}  # {node.op_type} {node.name}"
-        )
+        lines.append(f"        # {node.op_type} {node.name}")
+        lines.append(f"        {', '.join(statement.targets)} = {statement.expr}")
     outputs = [emitter.use(v.name, False) for v in graph.outputs]
     lines.append(f"        return {', '.join(outputs)}")
     body = "\n".join(lines)
@@ -43,12 +42,8 @@ def source(graph, emitter, name: str, origin: str) -> str:
         init.append("        # constants of the graph")
         for code, array in emitter.buffers.items():
             init.append(f'        self.register_buffer("{code}", {_tensor(code, array)})')
-    describe = "\n".join(
-        f"    {v.name}: {v.dtype} {_shape_text(v)}" for v in graph.inputs
-    )
-    describe_out = "\n".join(
-        f"    {v.name}: {v.dtype} {_shape_text(v)}" for v in graph.outputs
-    )
+    describe = "\n".join(f"    {v.name}: {v.dtype} {_shape_text(v)}" for v in graph.inputs)
+    describe_out = "\n".join(f"    {v.name}: {v.dtype} {_shape_text(v)}" for v in graph.outputs)
     imports = ["from burnpy import nn", "from burnpy.onnx import ops"]
     names = ["Tensor"] + (["module"] if "module." in body else [])
     imports.append(f"from generated import {', '.join(names)}")
