@@ -83,9 +83,11 @@ class Device:
         from runtime.backends import backend_for, device_name, variant_named
 
         variant = variant_named(backend)
-        device = cls(DispatchDevice(variant, device_name(variant, spec)))
-        backend_for(variant)
-        return device
+        name = device_name(variant, spec)
+        # a device the library cannot use (CUDA in a CPU build) is refused here, not at the
+        # first op
+        backend_for(variant).native_device(name)
+        return cls(DispatchDevice(variant, name))
 
     @classmethod
     def numpy(cls) -> "Device":
