@@ -114,23 +114,25 @@ class Site:
             return repr(number)
         return f"{self.x(i)}.item()"
 
-    def operand(self, i: int) -> str:
-        """Input i as code, or as a Python number when it is a constant scalar that
-        broadcasts away (a scale, an epsilon)."""
+    def scalar(self, i: int):
+        """Input i as a Python number's text when it is a constant scalar that broadcasts away
+        (a scale, an epsilon, a threshold); else None."""
         value = self.emitter.const_of(self.node.inputs[i]) if self.has(i) else None
         other = self.rank(1 - i) if i < 2 and self.count() == 2 else None
-        if (
-            value is not None
-            and value.size == 1
-            and (value.ndim == 0 or (other is not None and value.ndim <= other))
-            and value.dtype != np.bool_
-        ):
-            if value.ndim == 0 or other is not None:
-                number = value.reshape(()).item()
-                if isinstance(number, float) and not math.isfinite(number):
-                    return f'float("{number}")'
-                return repr(number)
-        return self.x(i)
+        if value is None or value.size != 1 or value.dtype == np.bool_:
+            return None
+        if value.ndim > 0 and (other is None or value.ndim > other):
+            return None
+        number = value.reshape(()).item()
+        if isinstance(number, float) and not math.isfinite(number):
+            return f'float("{number}")'
+        return repr(number)
+
+    def operand(self, i: int) -> str:
+        """Input i as a Python number when it is a constant scalar that broadcasts away, else
+        as code."""
+        number = self.scalar(i)
+        return self.x(i) if number is None else number
 
     # -- attributes, types, shapes ---------------------------------------------------------
     def attr(self, name: str, default=None):

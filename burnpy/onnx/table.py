@@ -79,16 +79,13 @@ OPERATORS = {"Add": "+", "Sub": "-", "Mul": "*", "Div": "/"}
 
 
 def arithmetic(n: Site):
-    a, b = n.operand(0), n.operand(1)
     if n.dtype(0) == "bool":
         n.refuse(f"{n.op} of bool is not supported")
     if n.dtype(0) == "uint64" and n.op == "Div":
         n.refuse("Div of uint64 beyond int64's range is not supported")
-    if a[0].isdigit() or a.startswith("-") or a.startswith("float("):
-        method = {"Add": "add", "Sub": "sub", "Mul": "mul", "Div": "div"}[n.op]
-        a = n.x(0)
-        return f"{a}.{method}({b})"
-    return f"{a} {OPERATORS[n.op]} {b}"
+    if n.scalar(0) is not None and n.scalar(1) is None:  # 2 * x: the number on the left
+        return f"{n.scalar(0)} {OPERATORS[n.op]} {n.x(1)}"
+    return f"{n.x(0)} {OPERATORS[n.op]} {n.operand(1)}"
 
 
 def pow_(n: Site):
@@ -111,15 +108,26 @@ def mod(n: Site):
     return f"{n.x(0)}.remainder({n.x(1)})"
 
 
-COMPARISONS = {"Equal": "==", "Less": "<", "LessOrEqual": "<=", "Greater": ">", "GreaterOrEqual": ">="}  # fmt: skip
+COMPARISONS = {
+    "Equal": "equal",
+    "Less": "lower",
+    "LessOrEqual": "lower_equal",
+    "Greater": "greater",
+    "GreaterOrEqual": "greater_equal",
+}
 
 
 def comparison(n: Site):
+    """The methods, which broadcast as numpy does (the operators refuse ranks that would
+    broadcast into an outer product, a PyTorch idiom's mistake, which ONNX means)."""
     if n.dtype(0) == "bool" and n.op != "Equal":
         n.refuse(f"{n.op} of bools is not supported")
     if n.dtype(0) == "bool":
         return f"{n.x(0)}.bool_xor({n.x(1)}).bool_not()"
-    return f"({n.x(0)} {COMPARISONS[n.op]} {n.operand(1)})"
+    method, number = COMPARISONS[n.op], n.scalar(1)
+    if number is not None:
+        return f"{n.x(0)}.{method}_elem({number})"
+    return f"{n.x(0)}.{method}({n.x(1)})"
 
 
 LOGICAL = {"And": "bool_and", "Or": "bool_or", "Xor": "bool_xor"}
