@@ -9,7 +9,6 @@ is judged, and a mistake worded, the same way everywhere."""
 import math
 import sys
 
-import ml_dtypes  # registers bfloat16 with numpy: np.dtype("bfloat16")
 import numpy as np
 
 from runtime.device import Device
@@ -27,15 +26,45 @@ DEFAULT_DTYPE = {
 }
 # How to turn a tensor into each kind: the fix every message about a wrong kind names.
 CONVERT = {FLOAT: "t.float()", INT: "t.int()", BOOL: "t.bool()"}
+# The supported dtypes, in the order messages list them, and their kinds.
 SUPPORTED_DTYPES = {
-    np.dtype("float32"): FLOAT,
-    np.dtype("float64"): FLOAT,
-    np.dtype("float16"): FLOAT,
-    np.dtype(ml_dtypes.bfloat16): FLOAT,
-    np.dtype("int32"): INT,
-    np.dtype("int64"): INT,
-    np.dtype("bool"): BOOL,
+    "float32": FLOAT,
+    "float64": FLOAT,
+    "float16": FLOAT,
+    "bfloat16": FLOAT,
+    "int32": INT,
+    "int64": INT,
+    "bool": BOOL,
 }
+# bfloat16 is numpy's through ml_dtypes, which takes a second to import, so it is imported when
+# first needed: to parse the name "bfloat16", or to know a dtype not found here (an array of
+# bfloat16 exists only once ml_dtypes is imported).
+_KINDS = {np.dtype(name): kind for name, kind in SUPPORTED_DTYPES.items() if name != "bfloat16"}
+
+
+def supported_kind(dtype: np.dtype) -> TensorKind | None:
+    """The kind of a supported numpy dtype; None for another."""
+    kind = _KINDS.get(dtype)
+    if kind is None and "ml_dtypes" in sys.modules:
+        kind = _with_bfloat16().get(dtype)
+    return kind
+
+
+def _with_bfloat16() -> dict:
+    import ml_dtypes  # registers bfloat16 with numpy: np.dtype("bfloat16")
+
+    _KINDS[np.dtype(ml_dtypes.bfloat16)] = FLOAT
+    return _KINDS
+
+
+def _parse_dtype(dtype) -> np.dtype:
+    try:
+        return np.dtype(dtype)
+    except TypeError:
+        if "ml_dtypes" in sys.modules:
+            raise
+    _with_bfloat16()  # "bfloat16" parses once ml_dtypes is imported
+    return np.dtype(dtype)
 
 
 def dtype_arg(dtype, default_kind: TensorKind | None = None) -> np.dtype:
@@ -43,17 +72,18 @@ def dtype_arg(dtype, default_kind: TensorKind | None = None) -> np.dtype:
     if dtype is None:
         return DEFAULT_DTYPE[default_kind or FLOAT]
     try:
-        resolved = np.dtype(dtype)
+        resolved = _parse_dtype(dtype)
     except TypeError as error:
         raise TypeError(f"{dtype!r} is not a dtype: {error}") from None
-    if resolved not in SUPPORTED_DTYPES:
-        names = ", ".join(str(d) for d in SUPPORTED_DTYPES)
+    if supported_kind(resolved) is None:
+        names = ", ".join(SUPPORTED_DTYPES)
         raise TypeError(f"dtype {resolved} is not supported; use one of {names}")
     return resolved
 
 
 def kind_of_dtype(dtype: np.dtype) -> TensorKind:
-    return SUPPORTED_DTYPES[dtype]
+    """The kind of a supported dtype."""
+    return supported_kind(dtype)
 
 
 def device_arg(device) -> "Device":
@@ -106,7 +136,7 @@ def infer_data_dtype(data, dtype) -> np.dtype:
 
 
 def _data_dtype(data, array) -> np.dtype:
-    if array.dtype in SUPPORTED_DTYPES and isinstance(data, np.ndarray | np.generic):
+    if isinstance(data, np.ndarray | np.generic) and supported_kind(array.dtype) is not None:
         return array.dtype
     if array.dtype.kind == "b":
         return DEFAULT_DTYPE[BOOL]

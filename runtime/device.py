@@ -82,9 +82,11 @@ class Device:
         The backend's library is imported here: without it, the ImportError names the extra
         that installs it."""
         variant = variant_named(backend)
-        device = cls(DispatchDevice(variant, device_name(variant, spec)))
-        backend_for(variant)
-        return device
+        name = device_name(variant, spec)
+        # a device the library cannot use (CUDA in a CPU build) is refused here, not at the
+        # first op
+        backend_for(variant).native_device(name)
+        return cls(DispatchDevice(variant, name))
 
     @classmethod
     def numpy(cls) -> "Device":

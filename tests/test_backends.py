@@ -204,28 +204,48 @@ def test_seeded_random_on_torch():
     assert half.dtype == np.float16 and half.is_autodiff()
 
 
-BLOCK_TORCH = """
+# One fresh interpreter for the checks that need one: what `import generated` loads, and the
+# package without torch. Each line it prints is "<check> <result>".
+FRESH = """
 import sys
 sys.modules["torch"] = None  # `import torch` now raises ImportError, as if it were not installed
 import generated
+print("loaded", sorted(m for m in ("ml_dtypes", "scipy", "torch") if sys.modules.get(m)))
 from generated import Device, Tensor
 assert Tensor.ones([2]).sum().item() == 2.0
+half = Tensor.full([2], 1.5, dtype="bfloat16")  # the name parses: ml_dtypes imported now
+print("bfloat16", half.dtype, half.to_numpy().astype("float32").tolist())
 for make in (Device.torch, lambda: Device.of("torch", "cuda:0")):
     try:
         make()
     except ImportError as error:
-        print(error)
+        print("torch", error)
 """
 
 
-def test_without_torch_the_package_works_and_a_torch_device_names_the_extra():
-    """Device.torch() fails at once, not at the first tensor, and says what to install."""
+@pytest.fixture(scope="module")
+def fresh() -> dict:
     done = subprocess.run(
-        [sys.executable, "-c", BLOCK_TORCH], cwd=ROOT, capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", FRESH], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
-    assert len(lines) == 2, done.stdout
+    lines = {}
+    for line in done.stdout.splitlines():
+        check, result = line.split(" ", 1)
+        lines.setdefault(check, []).append(result)
+    return lines
+
+
+def test_import_generated_loads_neither_ml_dtypes_nor_scipy(fresh):
+    """bfloat16 (ml_dtypes) and the special functions (scipy) are imported when first used."""
+    assert fresh["loaded"] == ["[]"]
+    assert fresh["bfloat16"] == ["bfloat16 [1.5, 1.5]"]
+
+
+def test_without_torch_the_package_works_and_a_torch_device_names_the_extra(fresh):
+    """Device.torch() fails at once, not at the first tensor, and says what to install."""
+    lines = fresh["torch"]
+    assert len(lines) == 2, lines
     for line in lines:
         assert "the Torch backend needs a library that is not installed (torch)" in line
         assert "install it with `pip install 'burnpy[torch]'`" in line

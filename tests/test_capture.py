@@ -4,6 +4,7 @@ checkpointing strategies, and refuse what it cannot replay."""
 
 import linecache
 import traceback
+import types
 import warnings
 
 import numpy as np
@@ -15,6 +16,9 @@ from examples import digits_cnn as example
 from examples.digits_cnn import make_model, step_loss
 from generated import Device, Tensor, module
 from generated.backends import BACKENDS
+from runtime.autodiff import graph
+from runtime.autodiff.gradients import Gradients
+from runtime.autodiff.steps import Backward, JointBackward
 from runtime.backends.registry import backend_for
 
 BACKEND_NAMES = ["numpy", "torch"]
@@ -125,6 +129,41 @@ def test_balanced_checkpointing_recomputations_are_recorded():
     for scale in (0.5, 0.7, 0.9):
         assert np.array_equal(step(w, scale).to_numpy(), gradient(w, scale).to_numpy())
     assert "recomputed" in step.source()
+
+
+def _renamed(function, name: str):
+    """`function` under another name, the same code: what a refactoring might leave."""
+    code = function.__code__.replace(co_name=name, co_qualname=name)
+    return types.FunctionType(
+        code, function.__globals__, name, function.__defaults__, function.__closure__
+    )
+
+
+def test_labels_and_phases_are_told_by_the_runtime_not_read_from_names(monkeypatch):
+    def step(model, opt, lr, x, y):
+        loss = cross_entropy(model(x), y)
+        loss = loss + loss * 0.5  # two gradients reach `loss`: a gradient sum
+        opt.step(model, loss.backward(), lr=lr)
+        return loss
+
+    device = autodiff_device("numpy", checkpointing=True)
+    ((x, y),) = batches(device, (6, 12), 5, 1)
+
+    def source() -> str:
+        captured = capture(step)
+        captured(mlp(device), optim.Adam(1e-2), 1e-2, x, y)
+        return captured.source()
+
+    expected = source()
+    for label in ("backward seed: ones", "relu recomputed", "gradient accumulated"):
+        assert f"# {label}" in expected, label
+    assert "# -- optimiser update" in expected
+    # the helpers that run backward, its sums, its seed and an update, renamed: same code
+    helpers = [(graph, "_ones"), (Gradients, "register"), (optim.Optimizer, "step")]
+    helpers += [(Backward, "run"), (Backward, "recompute"), (JointBackward, "run")]
+    for owner, name in helpers:
+        monkeypatch.setattr(owner, name, _renamed(getattr(owner, name), f"renamed_{name}"))
+    assert source() == expected
 
 
 def test_buffers_and_random_masks_of_a_training_step_match_eager():

@@ -16,21 +16,17 @@ and the ops whose result shape depends on the data.
 
 import keyword
 import operator
-import os
 import sys
 
 import numpy as np
 
-import burnpy.optim
-import generated.tensor
-import runtime.tensor
-
-from runtime.autodiff import graph
-from runtime.autodiff.gradients import Gradients
-from runtime.autodiff.steps import Backward
+from generated.catalogue import AUTODIFF_OPS
+from runtime.activity import ACTIVITY
 
 # Kernels whose result's shape depends on the values: a replay could not reuse what follows.
 DATA_DEPENDENT = {"float_mask_select", "int_mask_select", "bool_mask_select", "bool_argwhere"}
+# The forward an op that keeps values for its backward runs when it is recorded: its op's.
+KEEPING_FORWARDS = {f"{op.name}_keeping": op.name for op in AUTODIFF_OPS if op.keeps}
 # What a backend answers about a primitive without computing: constants of the recording.
 QUERIES = {"dtype", "device_of", "native_device", "native_dtype"}
 _PREFIXES = ("float_", "int_", "bool_")
@@ -77,6 +73,7 @@ class Tape:
         self.array_types = _array_types()
         self.keep = []  # every real result, alive until the tape is dropped
         self.reserved: set[str] = set()  # the inputs' names, bound before any other
+        self.closed = False  # the recording is over: Values that escaped it are plain arrays
 
     # -- names ---------------------------------------------------------------------------------
     def name(self, base: str) -> str:
@@ -124,13 +121,14 @@ class Tape:
     # -- recording -----------------------------------------------------------------------------
     def kernel(self, backend, name: str, kernel, args, kwargs):
         if name in DATA_DEPENDENT:
+            called = ACTIVITY.user_call or f"{_base(name)}()"
             raise CaptureError(
-                f"{_called()} runs {name}, which makes a result whose shape depends on the "
+                f"{called} runs {name}, which makes a result whose shape depends on the "
                 f"values, so a replay could not reuse what follows; compute it outside the "
                 f"captured step, or use capture(fn, fallback=True) to run such a step eagerly"
             )
         if name == "to_numpy":
-            raise CaptureError(_reads(_reader(), self.producer(args[0])))
+            raise CaptureError(_reads(ACTIVITY.user_call or "to_numpy()", self.producer(args[0])))
         args, kwargs = self.resolve(args), self.resolve(kwargs)
         result = kernel(*unwrap(args), **unwrap(kwargs))
         if name in QUERIES:
@@ -139,26 +137,28 @@ class Tape:
         out = self.wrap(result, base)
         if isinstance(out, (bool, int, float)):  # a kernel that answers with a value
             raise CaptureError(_reads(f"{name}()", self.producer(args[0]) if args else None))
-        label, phase = _context()
+        label = ACTIVITY.origin or KEEPING_FORWARDS.get(name, name)
         self.entries.append(
-            Entry("call", name, args, kwargs, out, label or name, phase, backend.variant)
+            Entry("call", name, args, kwargs, out, label, ACTIVITY.phase.value, backend.variant)
         )
         return out
 
     def operation(self, symbol: str, args, result, base: str):
+        if self.closed:
+            return result
         args = self.resolve(args)
         out = self.wrap(result, base)
-        label, phase = _context()
-        self.entries.append(Entry("op", symbol, args, {}, out, label, phase))
+        self.entries.append(Entry("op", symbol, args, {}, out, *_told()))
         return out
 
     def function(self, function, args, kwargs, base: str):
         """A library function (numpy's, torch's) called on recorded values."""
+        if self.closed:
+            return function(*unwrap(args), **unwrap(kwargs))
         args, kwargs = self.resolve(args), self.resolve(kwargs)
         result = function(*unwrap(args), **unwrap(kwargs))
         out = self.wrap(result, base.strip("_") or "call")
-        label, phase = _context()
-        self.entries.append(Entry("function", function, args, kwargs, out, label, phase))
+        self.entries.append(Entry("function", function, args, kwargs, out, *_told()))
         return out
 
     def producer(self, value) -> str | None:
@@ -170,9 +170,10 @@ class Tape:
         return None
 
     def inplace(self, symbol: str, args):
+        if self.closed:
+            return
         args = self.resolve(args)
-        label, phase = _context()
-        self.entries.append(Entry("inplace", symbol, args, {}, None, label, phase))
+        self.entries.append(Entry("inplace", symbol, args, {}, None, *_told()))
 
     def scalar(self, symbol: str, args, plain):
         out = self.number(plain, _SCALAR_NAMES.get(symbol, "number"))
@@ -234,67 +235,10 @@ def unwrap(value):
     return value
 
 
-_GRAPH_FILE = graph.__file__
-_GENERATED = os.path.dirname(generated.__file__)
-_OPTIM = os.path.dirname(burnpy.optim.__file__)
-_TENSOR_FILES = {generated.tensor.__file__, runtime.tensor.__file__}
-_GRADIENTS_REGISTER = Gradients.register.__code__
-
-
-def _context() -> tuple:
-    """(label, phase) of the kernel call being recorded, from the frames above it: the
-    catalogue op whose recorder or routing runs it, or the backward rule; the phase is
-    "backward" inside a backward pass, "update" inside an optimiser, else "forward"."""
-    frame = sys._getframe(2)
-    label = None
-    while frame is not None:
-        code = frame.f_code
-        if label is None:
-            file = code.co_filename
-            if code.co_name in ("run", "recompute") and isinstance(
-                frame.f_locals.get("self"), Backward
-            ):
-                what = "backward" if code.co_name == "run" else "recomputed"
-                label = f"{frame.f_locals['self'].rule.name} {what}"
-            elif code is _GRADIENTS_REGISTER:
-                label = "gradient accumulated"
-            elif file.startswith(_GENERATED) and code.co_name[0] != "<":
-                label = code.co_name  # a recorder (its op's name) or a routing function
-            elif file == _GRAPH_FILE and code.co_name == "_ones":
-                label = "backward seed: ones"
-        if code.co_filename == _GRAPH_FILE and code.co_name == "backward":
-            return label, "backward"
-        if code.co_filename.startswith(_OPTIM) and code.co_name == "step":
-            return label, "update"
-        frame = frame.f_back
-    return label, "forward"
-
-
-_READERS = ("item", "tolist", "__bool__", "__float__", "__int__", "__array__", "__repr__")
-
-
-def _reader() -> str:
-    """The Tensor method that asked for the data (the outermost: `item()` under `bool(t)`)."""
-    frame, found = sys._getframe(1), "to_numpy()"
-    while frame is not None:
-        name = frame.f_code.co_name
-        if name in _READERS or name == "to_numpy":
-            found = {"__bool__": "bool(t)", "__float__": "float(t)", "__int__": "int(t)"}.get(
-                name, f"{name}()"
-            )
-        frame = frame.f_back
-    return found
-
-
-def _called() -> str:
-    """The Tensor method the step called (the outermost one: `t[mask]` over `mask_select`)."""
-    frame, found = sys._getframe(1), "an op"
-    while frame is not None:
-        code = frame.f_code
-        if code.co_filename in _TENSOR_FILES:
-            found = "t[mask]" if code.co_name == "__getitem__" else f"{code.co_name}()"
-        frame = frame.f_back
-    return found
+def _told() -> tuple:
+    """(label, phase) of what runs outside kernels now, as the runtime tells it
+    (runtime.activity): a rule's step, the gradient sums; None in an op's forward."""
+    return ACTIVITY.origin, ACTIVITY.phase.value
 
 
 def _reads(what: str, producer: str | None = None) -> str:
@@ -356,6 +300,8 @@ class Value:
         return len(self.data)
 
     def __getattr__(self, name):
+        if self.tape.closed:  # kept after its recording (a memo): the array itself
+            return getattr(self.data, name)
         if name.startswith("__"):
             # numpy and torch probe protocols (__array_interface__, ...) by attribute: answering
             # them would hand over the data unrecorded; without them they call __array__
@@ -396,19 +342,31 @@ class Value:
         tape = next(_values(args)).tape
         return tape.function(function, args, kwargs or {}, getattr(function, "__name__", "call"))
 
+    # reading values: refused while the step is recorded; a Value kept after its recording
+    # (the tape closed) reads its array
     def __iter__(self):
+        if self.tape.closed:
+            return iter(self.data)
         raise CaptureError(_reads("iterating over a tensor"))
 
     def __array__(self, dtype=None, copy=None):
+        if self.tape.closed:
+            return np.asarray(self.data, dtype=dtype)
         raise CaptureError(_reads("converting a tensor to numpy"))
 
     def __bool__(self):
+        if self.tape.closed:
+            return bool(self.data)
         raise CaptureError(_reads("bool(tensor)"))
 
     def __float__(self):
+        if self.tape.closed:
+            return float(self.data)
         raise CaptureError(_reads("float(tensor)"))
 
     def __int__(self):
+        if self.tape.closed:
+            return int(self.data)
         raise CaptureError(_reads("int(tensor)"))
 
     __index__ = __int__

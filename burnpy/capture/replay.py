@@ -168,6 +168,8 @@ class CapturedStep:
             del _RECORDING[:]
             restore()
             raise
+        finally:
+            tape.closed = True  # a Value the step kept (a memo) acts as its array from now on
         restore()
         signature = walked.signature()
         name = _identifier(self.__name__)

@@ -9,6 +9,7 @@ until its last reader has taken it. A recipe keeps its op's inputs that cannot b
 each needed one right after it has run (docs/semantics.md#gradient-checkpointing).
 """
 
+from runtime.activity import from_origin
 from runtime.autodiff.node import Node
 from runtime.autodiff.steps import ROOT_STEP, SELF
 
@@ -115,4 +116,5 @@ class Checkpointer:
                 continue
             stack.pop()
             del self.recipes[key]
-            self.cache[key] = backward.recompute(recipe, self.retrieve)
+            with from_origin(backward.recompute_origin):
+                self.cache[key] = backward.recompute(recipe, self.retrieve)

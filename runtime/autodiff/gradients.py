@@ -1,5 +1,6 @@
 """Gradients: a type-erased container of inner float primitives keyed by node id."""
 
+from runtime.activity import from_origin
 from runtime.autodiff.node import NONE
 
 
@@ -29,11 +30,13 @@ class Gradients:
         old = self._grads.get(key)
         if old is None:
             self._grads[key] = grad
-        elif key in self._owned:
-            old += grad
-        else:
-            self._grads[key] = old + grad
-            self._owned.add(key)
+            return
+        with from_origin("gradient accumulated"):
+            if key in self._owned:
+                old += grad
+            else:
+                self._grads[key] = old + grad
+                self._owned.add(key)
 
     def register_slot(self, node_id, slot: int, count: int, grad) -> None:
         """Accumulate `grad` into slot `slot` of the `count` gradients of a node whose op has

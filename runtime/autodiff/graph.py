@@ -13,6 +13,7 @@ finished.
 
 from operator import attrgetter
 
+from runtime.activity import ACTIVITY, Phase, from_origin, in_phase
 from runtime.autodiff import hooks
 from runtime.autodiff.checkpoint import Checkpointer
 from runtime.autodiff.gradients import Gradients
@@ -23,6 +24,11 @@ from runtime.errors import BACKWARD_NEEDS_TRACKED, BurnPanic, GraphConsumed
 
 def backward(root, backend) -> Gradients:
     """Gradients of every Grad leaf that `root` depends on, seeded with ones of root's shape."""
+    with in_phase(Phase.BACKWARD):
+        return _backward(root, backend)
+
+
+def _backward(root, backend) -> Gradients:
     node = root.node
     if node.requirement is NONE:
         raise BurnPanic(
@@ -38,17 +44,21 @@ def backward(root, backend) -> Gradients:
         watched = None
     completed_by = watched.completed_by if watched is not None else None
     consume = gradients.consume
+    outer = ACTIVITY.origin
     try:
         for node in tape:
             step = node.step
             # Consumed before it runs, and its state (saved tensors, inputs) dropped right after,
             # before the next step runs.
             node.step = CONSUMED
+            ACTIVITY.origin = step.origin
             step.run(node, consume(node), gradients, checkpointer)
+            ACTIVITY.origin = outer
             node.release()
             if completed_by is not None and node in completed_by:
                 watched.complete(completed_by.pop(node))
     except BaseException:
+        ACTIVITY.origin = outer
         # A pass that fails part-way has still consumed its graph (the steps that ran, the
         # recipes the checkpointer took): say so to a retry instead of failing obscurely.
         for node in tape:
@@ -123,8 +133,9 @@ def _ones(backend, primitive):
     shape = primitive.shape
     device, dtype = backend.device_of(primitive), backend.dtype(primitive)
     single = (1,) * len(shape)
-    one = backend.float_ones(single, device, dtype)
-    return one if shape == single else backend.float_expand(one, shape)
+    with from_origin("backward seed: ones"):
+        one = backend.float_ones(single, device, dtype)
+        return one if shape == single else backend.float_expand(one, shape)
 
 
 def _tape(root: Node) -> tuple[list[Node], list[Node], bool]:

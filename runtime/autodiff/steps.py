@@ -44,6 +44,7 @@ class OutputStep:
     the rule runs once, with a gradient per output (None for one that got none)."""
 
     __slots__ = ("slot", "count")
+    origin = None  # it only sums a gradient into its slot; the op's step runs the rule
 
     def __init__(self, slot: int, count: int):
         self.slot = slot
@@ -73,10 +74,20 @@ class Backward:
     op), shared by every step of that op: its rule, the inner backend (backward math is never
     recorded), and its forward, to recompute a MemoryBound output (burn's RetroForward)."""
 
-    __slots__ = ("rule", "vjps", "backend", "forward", "float_positions")
+    __slots__ = (
+        "rule",
+        "vjps",
+        "backend",
+        "forward",
+        "float_positions",
+        "origin",
+        "recompute_origin",
+    )
 
     def __init__(self, rule, backend, forward, float_positions):
         self.rule = rule
+        self.origin = f"{rule.name} backward"  # of the kernels `run` calls
+        self.recompute_origin = f"{rule.name} recomputed"
         self.vjps = rule.vjps  # (read once per step: one attribute, not two)
         self.backend = backend
         self.forward = forward

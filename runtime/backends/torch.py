@@ -88,7 +88,19 @@ class Learned(dict):
 def _native_device(name: str) -> torch.device:
     """burn's device name -> torch's: `Cpu` -> cpu, `Cuda(1)` -> cuda:1."""
     kind, _, index = name.partition("(")
-    return torch.device(f"{kind.lower()}:{index[:-1]}" if index else kind.lower())
+    device = torch.device(f"{kind.lower()}:{index[:-1]}" if index else kind.lower())
+    if device.type != "cpu":
+        module = getattr(torch, device.type, None)
+        count = module.device_count() if module is not None and module.is_available() else 0
+        if (device.index or 0) >= count:
+            available = ["cpu"] + [f"{device.type}:{i}" for i in range(count)]
+            raise RuntimeError(
+                f"Device.torch({str(device)!r}): this torch {torch.__version__} cannot use "
+                f"{device} (it reports {available} available: torch.{device.type}.is_available() "
+                f"is {count > 0}); use Device.torch('cpu'), or a torch built for "
+                f"{device.type}"
+            )
+    return device
 
 
 def _dtype_pairs() -> dict:
