@@ -609,8 +609,9 @@ RUNTIME_TABLES = {
 }
 # Inside runtime, each layer imports only the layers before it (and its own modules):
 RUNTIME_LAYERS = (
-    # leaves: errors and the small values every layer names
-    ("runtime.errors", "runtime.indexing", "runtime.values", "runtime.distribution"),
+    # leaves: errors, the small values every layer names, the activity told to a recorder
+    ("runtime.errors", "runtime.indexing", "runtime.values", "runtime.distribution",
+     "runtime.activity"),
     ("runtime.backends",),  # the inner backends, their kernels and their registry
     ("runtime.device",),
     ("runtime.dispatch",),  # the dispatch core types the generated routing uses
