@@ -23,7 +23,7 @@ CPU = Device.numpy()
 AD = CPU.autodiff()
 CK = AD.gradient_checkpointing()
 STRATEGIES = {"NoCheckpointing": AD, "Balanced": CK}  # by name: devices compare equal
-MEMORY_BOUND = {op.name: op.memory_bound for op in AUTODIFF_OPS if op.role == "record"}
+MEMORY_BOUND = {op.name: op.memory_bound for op in AUTODIFF_OPS if op.role is AutodiffRole.RECORD}
 
 
 def leaf(values, device):
