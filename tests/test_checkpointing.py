@@ -17,6 +17,7 @@ from generated.catalogue import AUTODIFF_OPS
 from runtime.autodiff import graph
 from runtime.autodiff.checkpoint import Checkpointer
 from runtime.autodiff.node import ComputingProperty
+from runtime.autodiff.ops import AutodiffRole
 from runtime.autodiff.steps import Backward
 
 CPU = Device.numpy()

@@ -597,8 +597,9 @@ def _imports(path: Path, full=False) -> set:
 
 # What codegen may import of the runtime: its leaf tables
 # (docs/design.md#what-codegen-reads-of-the-runtime): an op's autodiff identity and its rule
-# (runtime/autodiff/ops.py, which reads the rule tables) and the check of an `intsN` value. Backends, TensorBase and the shape contracts'
-# names it reads as source (codegen/kernels.py), never importing them.
+# (runtime/autodiff/ops.py, which reads the rule tables) and the check of an `intsN` value.
+# Backends, TensorBase and the shape contracts' names it reads as source (codegen/kernels.py),
+# never importing them.
 RUNTIME_TABLES = {
     "runtime.autodiff.ops",
     "runtime.autodiff.rules",
@@ -881,7 +882,9 @@ def test_a_backend_whose_library_is_missing_is_checked_and_warned_about(
     (tmp_path / "fake_backend.py").write_text(
         "import library_that_is_not_installed\n"
         "from runtime.backends.array import ArrayBackend\n\n\n"
-        "class FakeBackend(ArrayBackend):\n    pass\n\n\nBACKEND = FakeBackend()\n"
+        "class FakeBackend(ArrayBackend):\n"
+        "    float_exp = staticmethod(library_that_is_not_installed.exp)\n\n\n"
+        "BACKEND = FakeBackend()\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     ops = tmp_path / "mini.yaml"
