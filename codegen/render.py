@@ -13,6 +13,8 @@ import hashlib
 import os
 import re
 import tempfile
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -68,7 +70,7 @@ def render_all(catalogue: Catalogue) -> dict[str, str]:
             registrations=api.backend_registrations(catalogue)
         ),
         "catalogue.py": env.get_template("catalogue.py.jinja").render(
-            entries=api.autodiff_entries(catalogue)
+            entries=[api.autodiff_literal(op) for op in api.autodiff_ops(catalogue)]
         ),
         "loss.py": env.get_template("loss.py.jinja").render(),
         "recorders.py": env.get_template("recorders.py.jinja").render(
@@ -149,6 +151,18 @@ def _black(chunk: str) -> str:
     return black.format_str(chunk, mode=MODE).rstrip("\n")
 
 
+def end_with_parent(parent: int) -> None:
+    """A pool worker's initializer: the worker exits once the generator that started it is
+    gone (a killed generator cannot shut its pool down, and idle workers wait forever)."""
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def format_all(rendered: dict[str, str]) -> dict[str, str]:
     """Every file in black's style; black joins top-level definitions with two blank lines,
     as this does."""
@@ -158,7 +172,7 @@ def format_all(rendered: dict[str, str]) -> dict[str, str]:
     # the largest first, so no core is left with a big one at the end
     todo = sorted({c for parts in chunks.values() for c in parts if _needs_black(c)}, key=len)[::-1]
     if len(todo) > 16 and (os.cpu_count() or 1) > 1:
-        with ProcessPoolExecutor() as pool:
+        with ProcessPoolExecutor(initializer=end_with_parent, initargs=(os.getpid(),)) as pool:
             formatted = dict(zip(todo, pool.map(_black, todo)))
     else:
         formatted = {chunk: _black(chunk) for chunk in todo}

@@ -474,3 +474,84 @@ def test_default_is_one_thread_unless_chosen():
 
     assert run(env) == ["1", "1"]  # torch imported after the default was set takes it too
     assert run({**env, "OPENBLAS_NUM_THREADS": "2"}, torch="") == ["2"]
+
+
+# -- a killed generator leaves no process ------------------------------------------------------
+
+
+def _children(pid: int) -> list:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_killed_generator_leaves_no_black_worker():
+    """The generator's black pool is started (many long-line chunks), the generator SIGKILLed:
+    its workers end on their own within seconds."""
+    script = textwrap.dedent("""
+        from codegen import render
+        line = "x = [" + ", ".join(f"value_{i}" for i in range(40)) + "]"
+        chunks = {f"m{i}.py": f"def f{i}():\\n    {line}\\n" * 40 for i in range(400)}
+        render.format_all(chunks)
+        """)
+    child = subprocess.Popen(
+        [sys.executable, "-c", script], env={**os.environ, "PYTHONPATH": str(ROOT)}
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not (workers := _children(child.pid)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert workers, "the pool never started"
+    finally:
+        child.kill()
+        child.wait(timeout=30)
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{pid}").exists() for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [pid for pid in workers if Path(f"/proc/{pid}").exists()]
+    for pid in left:  # never leave them running, even when the test fails
+        os.kill(pid, 9)
+    assert not left
+
+
+# -- a tensor kept from a captured step --------------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", DEVICES)
+def test_a_tensor_escaping_a_captured_step_works_afterwards(backend):
+    """A memo made inside the step's first (recorded) call is a plain tensor once the
+    recording is over: it reads, computes and feeds later eager code; the steps give eager's
+    losses."""
+    device = DEVICES[backend]
+
+    def make_step(memo):
+        def step(model, opt, x, y):
+            if "scale" not in memo:
+                memo["scale"] = Tensor.ones([4, 2], device=device) * 0.5
+            loss = cross_entropy(model(x) * memo["scale"], y)
+            opt.step(model, loss.backward())
+            return loss
+
+        return step
+
+    x = Tensor.from_data(np.arange(12.0).reshape(4, 3) / 10, device=device, dtype="float32")
+    y = Tensor.from_data([0, 1, 0, 1], device=device)
+    losses = []
+    memos = [{}, {}]
+    for memo, wrap in zip(memos, (lambda f: f, capture)):
+        device.seed(0)
+        model, opt = nn.Linear(3, 2, device=device), optim.SGD(0.1)
+        step = wrap(make_step(memo))
+        losses.append([step(model, opt, x, y).item() for _ in range(3)])
+    assert losses[0] == losses[1]
+    kept = memos[1]["scale"]
+    np.testing.assert_array_equal(kept.to_numpy(), np.full((4, 2), 0.5))
+    assert (kept + 1.0).sum().item() == 12.0 and kept[0].tolist() == [0.5, 0.5]
+    assert float(kept.sum()) == 4.0
