@@ -70,7 +70,7 @@ def render_all(catalogue: Catalogue) -> dict[str, str]:
             registrations=api.backend_registrations(catalogue)
         ),
         "catalogue.py": env.get_template("catalogue.py.jinja").render(
-            entries=api.autodiff_entries(catalogue)
+            entries=[api.autodiff_literal(op) for op in api.autodiff_ops(catalogue)]
         ),
         "loss.py": env.get_template("loss.py.jinja").render(),
         "recorders.py": env.get_template("recorders.py.jinja").render(

@@ -11,7 +11,7 @@ from runtime.autodiff import graph
 from runtime.autodiff.grad_mode import GRAD_MODE
 from runtime.autodiff.gradients import Gradients
 from runtime.autodiff.node import NONE
-from runtime.backends import backend_for
+from runtime.backends.registry import backend_for
 from runtime.composed import ComposedMethods
 from runtime.arguments import (
     BOOL,

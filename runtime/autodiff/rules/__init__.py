@@ -45,7 +45,7 @@ class Rule:
     order first needed), None where no tracked input needs it; a VJP reads its by position.
     A Joint rule has no VJPs but `joint(B, g, values, tracked)`, returning every gradient."""
 
-    __slots__ = ("name", "vjps", "joint", "needs", "saved")
+    __slots__ = ("name", "functions", "vjps", "joint", "g_only", "needs", "saved")
 
     def __init__(
         self,
@@ -73,6 +73,8 @@ class Rule:
         allowed |= {kept} if kept else set()
         allowed |= {f"{a}_{what}" for a in float_inputs for what in ("shape", "device", "dtype")}
         self.name = name
+        self.functions = fns  # as the rule's table writes them (one, for a Joint rule)
+        self.g_only = entry.g_only if joint else ()
         params_of = [tuple(inspect.signature(fn).parameters) for fn in fns]
         for params in params_of:
             unknown = [p for p in params if p not in allowed]
