@@ -71,6 +71,11 @@ def ints(x: Tensor) -> list:
     return [int(v) for v in np.asarray(x.to_numpy()).reshape(-1)]
 
 
+def floats(x: Tensor) -> list:
+    """A tensor's values as Python floats (scales, a region given at run time)."""
+    return [float(v) for v in np.asarray(x.to_numpy()).reshape(-1)]
+
+
 def reshape(x: Tensor, dims, allowzero: bool = False) -> Tensor:
     """ONNX Reshape: a 0 copies x's dim there (unless allowzero), one -1 is solved."""
     target = [x.shape[i] if (d == 0 and not allowzero) else d for i, d in enumerate(dims)]
@@ -581,3 +586,124 @@ def range_(start, limit, delta, dtype: str, device) -> Tensor:
     count = max(int(math.ceil((float(limit) - float(start)) / float(delta))), 0)
     values = np.asarray(start, dtype) + np.arange(count).astype(dtype) * np.asarray(delta, dtype)
     return Tensor.from_data(values.astype(dtype), device=device, dtype=dtype)
+
+
+def resize(
+    x: Tensor,
+    *,
+    scales=None,
+    sizes=None,
+    roi=None,
+    axes=None,
+    mode: str = "nearest",
+    coordinate: str = "half_pixel",
+    nearest: str = "round_prefer_floor",
+    cubic: float = -0.75,
+    exclude_outside: bool = False,
+    antialias: bool = False,
+    extrapolation: float = 0.0,
+    policy: str = "stretch",
+) -> Tensor:
+    """ONNX Resize: each resized axis in turn is multiplied by an interpolation matrix
+    [out, in] computed from the sizes (so every mode differentiates as a matmul)."""
+    rank = x.ndim
+    axes = list(range(rank)) if axes is None else [a % rank for a in axes]
+    lengths = [x.shape[a] for a in axes]
+    if sizes is not None:
+        sizes = list(sizes)[-len(axes) :]
+        ratios = [size / length for size, length in zip(sizes, lengths)]
+        if policy != "stretch":
+            ratio = min(ratios) if policy == "not_larger" else max(ratios)
+            ratios = [ratio] * len(axes)
+            sizes = [int(math.floor(ratio * length + 0.5)) for length in lengths]
+    else:
+        ratios = [float(s) for s in list(scales)[-len(axes) :]]
+        sizes = [int(math.floor(length * r)) for length, r in zip(lengths, ratios)]
+    for i, axis in enumerate(axes):
+        box = None if roi is None else (roi[i], roi[len(axes) + i])
+        if sizes[i] == lengths[i] and ratios[i] == 1 and coordinate != "tf_crop_and_resize":
+            continue
+        weights, outside = _resize_weights(
+            lengths[i], sizes[i], ratios[i], box, mode, coordinate, nearest, cubic,
+            exclude_outside, antialias,
+        )  # fmt: skip
+        matrix = Tensor.from_data(weights.T.astype(x.dtype), device=x.device(), dtype=x.dtype)
+        moved = x.swap_dims(axis, rank - 1) if axis != rank - 1 else x
+        moved = moved.matmul(matrix)
+        if outside.any():
+            fill = Tensor.from_data(outside * extrapolation, device=x.device(), dtype=x.dtype)
+            moved = moved.add(fill.reshape([1] * (rank - 1) + [-1]))
+        x = moved.swap_dims(axis, rank - 1) if axis != rank - 1 else moved
+    return x
+
+
+def _source_positions(length, size, ratio, box, coordinate) -> np.ndarray:
+    """Where each output position samples the input (ONNX's coordinate transformations)."""
+    i = np.arange(size, dtype=np.float64)
+    if coordinate == "align_corners":
+        return i * (length - 1) / (length * ratio - 1) if size > 1 else np.zeros(size)
+    if coordinate == "asymmetric":
+        return i / ratio
+    if coordinate == "pytorch_half_pixel":
+        return (i + 0.5) / ratio - 0.5 if size > 1 else np.zeros(size)
+    if coordinate == "half_pixel_symmetric":
+        adjustment = size / (ratio * length)
+        offset = length / 2 * (1 - adjustment)
+        return offset + (i + 0.5) / ratio - 0.5
+    if coordinate == "tf_crop_and_resize":
+        start, end = box
+        if size == 1:
+            return np.full(size, 0.5 * (start + end) * (length - 1))
+        return start * (length - 1) + i * (end - start) * (length - 1) / (size - 1)
+    return (i + 0.5) / ratio - 0.5  # half_pixel
+
+
+def _resize_weights(length, size, ratio, box, mode, coordinate, nearest, cubic, exclude, antialias):
+    """The [size, length] interpolation matrix, and which outputs fall outside the input (a
+    crop's extrapolation)."""
+    positions = _source_positions(length, size, ratio, box, coordinate)
+    weights = np.zeros((size, length))
+    outside = np.zeros(size, bool)
+    if coordinate == "tf_crop_and_resize":
+        outside = (positions < 0) | (positions > length - 1)
+    for row, x in enumerate(positions):
+        if outside[row]:
+            continue
+        if mode == "nearest":
+            if nearest == "floor":
+                j = math.floor(x)
+            elif nearest == "ceil":
+                j = math.ceil(x)
+            elif nearest == "round_prefer_ceil":
+                j = math.floor(x + 0.5)
+            else:
+                j = math.ceil(x - 0.5)
+            weights[row, min(max(j, 0), length - 1)] = 1.0
+            continue
+        support = 1.0 if mode == "linear" else 2.0
+        scale = min(ratio, 1.0) if antialias else 1.0
+        base = math.floor(x)
+        first = int(math.floor(-support / scale) + 1)
+        taps = base + np.arange(first, 2 - first if mode == "linear" else 4 - first - 2)
+        distances = np.abs((taps - x) * scale)
+        if mode == "linear":
+            values = np.maximum(0.0, 1.0 - distances)
+        else:
+            a = cubic
+            values = np.where(
+                distances <= 1,
+                ((a + 2) * distances - (a + 3)) * distances**2 + 1,
+                np.where(
+                    distances < 2,
+                    ((a * distances - 5 * a) * distances + 8 * a) * distances - 4 * a,
+                    0.0,
+                ),
+            )
+        if exclude:
+            values = np.where((taps < 0) | (taps > length - 1), 0.0, values)
+        total = values.sum()
+        if antialias or exclude:
+            values = values / total if total else values
+        for tap, value in zip(np.clip(taps, 0, length - 1), values):
+            weights[row, tap] += value
+    return weights, outside

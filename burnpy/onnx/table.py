@@ -701,6 +701,43 @@ def compress(n: Site):
     return f"{x}.select({axis}, {n.new_const(positions, 'positions')})"
 
 
+def resize(n: Site):
+    options = []
+    if n.op == "Upsample":
+        scales = repr(list(n.attr("scales"))) if n.opset < 9 else n.floats_code(1)
+        options.append(f"scales={scales}")
+        mode = n.attr("mode", "nearest")
+        options += [f'mode="{mode}"', 'coordinate="asymmetric"', 'nearest="floor"']
+        return f"ops.resize({n.x(0)}, {', '.join(options)})"
+    if n.opset < 11:
+        n.refuse("Resize before opset 11 is not supported")
+    if n.has(3):
+        options.append(f"sizes={n.ints_code(3)}")
+    elif n.has(2):
+        options.append(f"scales={n.floats_code(2)}")
+    coordinate = n.attr("coordinate_transformation_mode", "half_pixel")
+    if coordinate == "tf_crop_and_resize":
+        options.append(f"roi={n.floats_code(1)}")
+    if n.attr("axes") is not None:
+        options.append(f"axes={_list(n.attr('axes'))}")
+    mode = n.attr("mode", "nearest")
+    options += [f'mode="{mode}"', f'coordinate="{coordinate}"']
+    if mode == "nearest" and n.attr("nearest_mode", "round_prefer_floor") != "round_prefer_floor":
+        options.append(f'nearest="{n.attr("nearest_mode")}"')
+    if mode == "cubic" and n.attr("cubic_coeff_a", -0.75) != -0.75:
+        options.append(f"cubic={_float(n.attr('cubic_coeff_a'))}")
+    for attribute, option in (("exclude_outside", "exclude_outside"), ("antialias", "antialias")):
+        if n.attr(attribute, 0):
+            options.append(f"{option}=True")
+    if n.attr("extrapolation_value", 0.0):
+        options.append(f"extrapolation={_float(n.attr('extrapolation_value'))}")
+    if n.attr("keep_aspect_ratio_policy", "stretch") != "stretch":
+        options.append(f'policy="{n.attr("keep_aspect_ratio_policy")}"')
+    if not _is_float(n.dtype(0)):
+        n.refuse(f"Resize of {n.dtype(0)} is not supported")
+    return f"ops.resize({n.x(0)}, {', '.join(options)})"
+
+
 # -- reductions ---------------------------------------------------------------------------------
 
 REDUCE = {
@@ -1163,6 +1200,7 @@ TABLE = {
     ("ReduceSumSquare", 1): reduce,
     ("Relu", 1): relu,
     ("Reshape", 1): reshape,
+    ("Resize", 10): resize,
     ("Round", 11): unary,
     ("ScatterElements", 11): scatter_elements,
     ("ScatterND", 11): scatter_nd,
@@ -1194,6 +1232,7 @@ TABLE = {
     ("Transpose", 1): transpose,
     ("Trilu", 14): trilu,
     ("Unsqueeze", 1): unsqueeze,
+    ("Upsample", 7): resize,
     ("Where", 9): where,
     ("Xor", 1): logical,
 }
