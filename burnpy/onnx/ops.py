@@ -707,3 +707,148 @@ def _resize_weights(length, size, ratio, box, mode, coordinate, nearest, cubic, 
         for tap, value in zip(np.clip(taps, 0, length - 1), values):
             weights[row, tap] += value
     return weights, outside
+
+
+def einsum(equation: str, *operands: Tensor) -> Tensor:
+    """numpy's einsum, composed: each operand's repeated labels become its diagonal, every
+    operand is laid out over all the labels, multiplied, and the labels not kept are summed."""
+    inputs, arrow, output = equation.replace(" ", "").partition("->")
+    terms = inputs.split(",")
+    spare = iter("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    ellipsis = ""
+    labelled = []
+    for term, x in zip(terms, operands):
+        if "..." in term:
+            count = x.ndim - (len(term) - 3)
+            while len(ellipsis) < count:
+                ellipsis += next(spare)
+            term = term.replace("...", ellipsis[len(ellipsis) - count :])
+        labelled.append(term)
+    if not arrow:
+        once = sorted(c for c in set("".join(labelled)) if "".join(labelled).count(c) == 1)
+        output = ellipsis + "".join(c for c in once if c not in ellipsis)
+    output = output.replace("...", ellipsis)
+    order = []
+    for c in "".join(labelled):
+        if c not in order:
+            order.append(c)
+    laid_out = []
+    for term, x in zip(labelled, operands):
+        term, x = _diagonals(term, x)
+        dims = [1] * len(order)
+        for c, size in zip(term, x.shape):
+            dims[order.index(c)] = size
+        permuted = sorted(range(len(term)), key=lambda i: order.index(term[i]))
+        x = x.permute(permuted) if permuted != list(range(len(term))) else x
+        laid_out.append(x.reshape(dims))
+    product = laid_out[0]
+    for x in laid_out[1:]:
+        product = product.mul(x)
+    summed = [i for i, c in enumerate(order) if c not in output]
+    for i in summed:
+        product = product.sum_dim(i)
+    kept = [c for c in order if c in output]
+    product = product.reshape([d for i, d in enumerate(product.shape) if i not in summed])
+    permutation = [kept.index(c) for c in output]
+    return product.permute(permutation) if permutation != list(range(len(kept))) else product
+
+
+def _diagonals(term: str, x: Tensor):
+    """A term whose label repeats (`ii`) as its diagonal, the repeated dim summed away."""
+    while len(set(term)) < len(term):
+        label = next(c for c in term if term.count(c) > 1)
+        first = term.index(label)
+        second = term.index(label, first + 1)
+        size = x.shape[first]
+        dims = [1] * x.ndim
+        dims[first], dims[second] = size, size
+        eye = Tensor.from_data(np.eye(size).reshape(dims).astype(x.dtype), device=x.device(), dtype=x.dtype)
+        x = squeeze(x.mul(eye).sum_dim(second), [second])
+        term = term[:second] + term[second + 1 :]
+    return term, x
+
+
+def lp_pool(x: Tensor, kernel, p: int, *, stride, begins, ends) -> Tensor:
+    """ONNX LpPool: the p-norm of each window, from the mean of |x|^p over it (the padding
+    counts as zeros, which add nothing to the norm)."""
+    d = x.ndim - 2
+    powered = x.abs().powf(float(p))
+    if list(begins) != list(ends):
+        powered = pad(powered, [0, 0] + list(begins) + [0, 0] + list(ends))
+        begins = [0] * d
+    pool = module.avg_pool1d if d == 1 else module.avg_pool2d
+    mean = pool(powered, kernel, stride=stride, padding=list(begins), count_include_pad=True)
+    return mean.mul(float(math.prod(kernel))).powf(1.0 / p)
+
+
+def rotary_embedding(x: Tensor, cos: Tensor, sin: Tensor, positions=None, *, interleaved=False, heads=0, dim=0) -> Tensor:  # fmt: skip
+    """ONNX RotaryEmbedding: pairs of each head's first `dim` features rotated by the angles
+    of their positions (halves, or interleaved pairs)."""
+    shape = x.shape
+    if x.ndim == 4:
+        x = x.permute([0, 2, 1, 3])
+    else:
+        x = x.reshape([shape[0], shape[1], heads, -1])
+    head = x.shape[3]
+    dim = dim or head
+    rotate, keep = x[:, :, :, :dim], x[:, :, :, dim:]
+    if positions is not None:
+        cos, sin = gather(cos, positions, 0), gather(sin, positions, 0)
+    cos, sin = unsqueeze(cos, [2]), unsqueeze(sin, [2])
+    if interleaved:
+        x1, x2 = rotate[:, :, :, 0::2], rotate[:, :, :, 1::2]
+    else:
+        x1, x2 = rotate[:, :, :, : dim // 2], rotate[:, :, :, dim // 2 :]
+    real = cos.mul(x1).sub(sin.mul(x2))
+    imag = sin.mul(x1).add(cos.mul(x2))
+    if interleaved:
+        rotated = Tensor.cat([unsqueeze(real, [-1]), unsqueeze(imag, [-1])], 4).reshape(list(rotate.shape))
+    else:
+        rotated = Tensor.cat([real, imag], 3)
+    out = Tensor.cat([rotated, keep], 3) if keep.shape[3] else rotated
+    return out.reshape(list(shape)) if len(shape) == 3 else out.permute([0, 2, 1, 3])
+
+
+def center_crop_pad(x: Tensor, sizes, axes) -> Tensor:
+    """ONNX CenterCropPad: each of `axes` cropped or zero-padded, centred, to its size."""
+    pads = [0] * (2 * x.ndim)
+    for size, axis in zip(sizes, axes):
+        axis %= x.ndim
+        diff = size - x.shape[axis]
+        if diff >= 0:
+            pads[axis], pads[x.ndim + axis] = diff // 2, diff - diff // 2
+        else:
+            crop = -diff
+            pads[axis], pads[x.ndim + axis] = -(crop // 2), -(crop - crop // 2)
+    return pad(x, pads)
+
+
+def swiglu(a: Tensor, b: Tensor, alpha: float) -> Tensor:
+    """ONNX SwiGLU: swish(a) (with slope alpha) times b."""
+    return a.mul(a.mul(alpha).sigmoid()).mul(b)
+
+
+def window(kind: str, size: int, periodic: bool, dtype: str, device) -> Tensor:
+    """ONNX's Hann, Hamming and Blackman windows."""
+    n = np.arange(size)
+    length = size if periodic else size - 1
+    angle = 2 * np.pi * n / max(length, 1)
+    if kind == "hann":
+        values = 0.5 - 0.5 * np.cos(angle)
+    elif kind == "hamming":
+        values = 25 / 46 - 21 / 46 * np.cos(angle)
+    else:
+        values = 0.42 - 0.5 * np.cos(angle) + 0.08 * np.cos(2 * angle)
+    return Tensor.from_data(values.astype(dtype), device=device, dtype=dtype)
+
+
+def reverse_sequence(x: Tensor, lengths, batch_axis: int, time_axis: int) -> Tensor:
+    """ONNX ReverseSequence: each batch entry's first `lengths[b]` steps reversed."""
+    rows = []
+    for b, length in enumerate(lengths):
+        index = [slice(None)] * x.ndim
+        index[batch_axis] = slice(b, b + 1)
+        row = x[tuple(index)]
+        order = np.concatenate([np.arange(length)[::-1], np.arange(length, x.shape[time_axis])])
+        rows.append(row.select(time_axis, Tensor.from_data(order.astype(np.int64), device=x.device().inner())))
+    return Tensor.cat(rows, batch_axis)

@@ -738,6 +738,91 @@ def resize(n: Site):
     return f"ops.resize({n.x(0)}, {', '.join(options)})"
 
 
+# nearest is not among them: burn's rounds halves away from zero, ONNX's to even
+GRID_MODES = {"linear": "bilinear", "bilinear": "bilinear"}
+
+
+def grid_sample(n: Site):
+    if n.known_rank(0) != 4:
+        n.refuse("GridSample is supported for 4-d inputs (2-d images)")
+    mode = n.attr("mode", "linear" if n.opset >= 20 else "bilinear")
+    if mode not in GRID_MODES:
+        n.refuse(f"GridSample mode {mode!r} is not supported (linear only)")
+    if n.dtype(0) not in ("float32", "float64"):
+        n.refuse(f"GridSample of {n.dtype(0)} is not supported")
+    options = [f'mode="{GRID_MODES[mode]}"', f'padding_mode="{n.attr("padding_mode", "zeros")}"']
+    options.append(f"align_corners={bool(n.attr('align_corners', 0))}")
+    return f"{n.x(0)}.grid_sample_2d({n.x(1)}, {', '.join(options)})"
+
+
+def einsum(n: Site):
+    operands = [n.x(i) for i in range(n.count())]
+    return f"ops.einsum({n.attr('equation')!r}, {', '.join(operands)})"
+
+
+def lp_pool(n: Site):
+    d = n.known_rank(0) - 2
+    if d not in (1, 2):
+        n.refuse(f"a {d}-d LpPool is not supported (1-d and 2-d)")
+    kernel = list(n.attr("kernel_shape"))
+    strides = list(n.attr("strides", [1] * d))
+    dilations = list(n.attr("dilations", [1] * d))
+    if any(v != 1 for v in dilations) or n.attr("ceil_mode", 0):
+        n.refuse("LpPool with dilations or ceil_mode is not supported")
+    begins, ends = _spatial_pads(n, d, kernel, strides, dilations)
+    return f"ops.lp_pool({n.x(0)}, {_list(kernel)}, {n.attr('p', 2)}, stride={_list(strides)}, begins={_list(begins)}, ends={_list(ends)})"
+
+
+def rotary_embedding(n: Site):
+    options = []
+    if n.attr("interleaved", 0):
+        options.append("interleaved=True")
+    if n.attr("num_heads", 0):
+        options.append(f"heads={n.attr('num_heads')}")
+    if n.attr("rotary_embedding_dim", 0):
+        options.append(f"dim={n.attr('rotary_embedding_dim')}")
+    args = [n.x(0), n.x(1), n.x(2)] + ([n.x(3)] if n.has(3) else [])
+    return f"ops.rotary_embedding({', '.join(args + options)})"
+
+
+def center_crop_pad(n: Site):
+    axes = n.attr("axes") or list(range(n.known_rank(0)))
+    return f"ops.center_crop_pad({n.x(0)}, {n.ints_code(1)}, {_list(axes)})"
+
+
+def swiglu(n: Site):
+    return f"ops.swiglu({n.x(0)}, {n.x(1)}, {_float(n.attr('alpha', 1.0))})"
+
+
+WINDOWS = {"HannWindow": "hann", "HammingWindow": "hamming", "BlackmanWindow": "blackman"}
+
+
+def window(n: Site):
+    dtype = ELEMENT_TYPES.get(n.attr("output_datatype", 1))
+    periodic = bool(n.attr("periodic", 1))
+    return f'ops.window("{WINDOWS[n.op]}", int({n.number_code(0)}), {periodic}, "{storage(dtype)}", {n.device()})'
+
+
+def reverse_sequence(n: Site):
+    return f"ops.reverse_sequence({n.x(0)}, {n.ints_code(1)}, {n.attr('batch_axis', 1)}, {n.attr('time_axis', 0)})"
+
+
+def col2im(n: Site):
+    if n.known_rank(0) != 3 or len(n.ints(1, "image_shape")) != 2:
+        n.refuse("Col2Im is supported for 2-d images")
+    options = []
+    for attribute, option in (("strides", "stride"), ("dilations", "dilation")):
+        if n.attr(attribute) is not None:
+            options.append(f"{option}={_list(n.attr(attribute))}")
+    pads = n.attr("pads")
+    if pads is not None:
+        if list(pads[:2]) != list(pads[2:]):
+            n.refuse("Col2Im with asymmetric pads is not supported")
+        options.append(f"padding={_list(pads[:2])}")
+    args = [n.x(0), n.ints_code(1), n.ints_code(2)]
+    return f"module.fold4d({', '.join(args + options)})"
+
+
 # -- reductions ---------------------------------------------------------------------------------
 
 REDUCE = {
@@ -1108,6 +1193,7 @@ TABLE = {
     ("ArgMin", 1): arg_extreme,
     ("Asin", 7): unary,
     ("Asinh", 9): unary,
+    ("BlackmanWindow", 17): window,
     ("Atan", 7): unary,
     ("Atanh", 9): unary,
     ("Attention", 23): attention,
@@ -1122,6 +1208,8 @@ TABLE = {
     ("CastLike", 15): cast,
     ("Ceil", 1): unary,
     ("Celu", 12): celu,
+    ("CenterCropPad", 18): center_crop_pad,
+    ("Col2Im", 18): col2im,
     ("Clip", 1): clip,
     ("Compress", 9): compress,
     ("Concat", 1): concat,
@@ -1138,6 +1226,7 @@ TABLE = {
     ("Dropout", 1): dropout,
     ("Elu", 1): elu,
     ("Equal", 1): comparison,
+    ("Einsum", 12): einsum,
     ("Erf", 9): unary,
     ("Exp", 1): unary,
     ("Expand", 8): expand,
@@ -1145,6 +1234,7 @@ TABLE = {
     ("Flatten", 1): flatten,
     ("Floor", 1): unary,
     ("Gather", 1): gather,
+    ("GridSample", 16): grid_sample,
     ("GatherElements", 11): gather_elements,
     ("GatherND", 11): gather_nd,
     ("Gelu", 20): gelu,
@@ -1154,6 +1244,8 @@ TABLE = {
     ("Greater", 1): comparison,
     ("GreaterOrEqual", 12): comparison,
     ("GroupNormalization", 18): group_norm,
+    ("HammingWindow", 17): window,
+    ("HannWindow", 17): window,
     ("HardSigmoid", 1): hard_sigmoid,
     ("HardSwish", 14): hard_swish,
     ("Hardmax", 1): softmax,
@@ -1168,6 +1260,7 @@ TABLE = {
     ("Log", 1): unary,
     ("LogSoftmax", 1): softmax,
     ("LpNormalization", 1): lp_norm,
+    ("LpPool", 2): lp_pool,
     ("MatMul", 1): matmul,
     ("Max", 1): variadic,
     ("MaxPool", 1): max_pool,
@@ -1201,9 +1294,12 @@ TABLE = {
     ("Relu", 1): relu,
     ("Reshape", 1): reshape,
     ("Resize", 10): resize,
+    ("ReverseSequence", 10): reverse_sequence,
+    ("RotaryEmbedding", 23): rotary_embedding,
     ("Round", 11): unary,
     ("ScatterElements", 11): scatter_elements,
     ("ScatterND", 11): scatter_nd,
+    ("Scatter", 9): scatter_elements,
     ("Selu", 1): selu,
     ("Shape", 1): shape,
     ("Shrink", 9): shrink,
@@ -1223,6 +1319,7 @@ TABLE = {
     ("Squeeze", 1): squeeze,
     ("Sub", 1): arithmetic,
     ("Sum", 1): variadic,
+    ("SwiGLU", 26): swiglu,
     ("Swish", 24): swish,
     ("Tan", 7): unary,
     ("Tanh", 1): unary,
