@@ -762,7 +762,9 @@ def _diagonals(term: str, x: Tensor):
         size = x.shape[first]
         dims = [1] * x.ndim
         dims[first], dims[second] = size, size
-        eye = Tensor.from_data(np.eye(size).reshape(dims).astype(x.dtype), device=x.device(), dtype=x.dtype)
+        eye = Tensor.from_data(
+            np.eye(size).reshape(dims).astype(x.dtype), device=x.device(), dtype=x.dtype
+        )
         x = squeeze(x.mul(eye).sum_dim(second), [second])
         term = term[:second] + term[second + 1 :]
     return term, x
@@ -802,7 +804,9 @@ def rotary_embedding(x: Tensor, cos: Tensor, sin: Tensor, positions=None, *, int
     real = cos.mul(x1).sub(sin.mul(x2))
     imag = sin.mul(x1).add(cos.mul(x2))
     if interleaved:
-        rotated = Tensor.cat([unsqueeze(real, [-1]), unsqueeze(imag, [-1])], 4).reshape(list(rotate.shape))
+        rotated = Tensor.cat([unsqueeze(real, [-1]), unsqueeze(imag, [-1])], 4).reshape(
+            list(rotate.shape)
+        )
     else:
         rotated = Tensor.cat([real, imag], 3)
     out = Tensor.cat([rotated, keep], 3) if keep.shape[3] else rotated
@@ -850,5 +854,38 @@ def reverse_sequence(x: Tensor, lengths, batch_axis: int, time_axis: int) -> Ten
         index[batch_axis] = slice(b, b + 1)
         row = x[tuple(index)]
         order = np.concatenate([np.arange(length)[::-1], np.arange(length, x.shape[time_axis])])
-        rows.append(row.select(time_axis, Tensor.from_data(order.astype(np.int64), device=x.device().inner())))
+        rows.append(
+            row.select(
+                time_axis, Tensor.from_data(order.astype(np.int64), device=x.device().inner())
+            )
+        )
     return Tensor.cat(rows, batch_axis)
+
+
+def compress(x: Tensor, condition: Tensor, axis=None) -> Tensor:
+    """ONNX Compress: the entries along `axis` (of the flattened x when None) where the
+    condition holds (its shape follows the data)."""
+    if axis is None:
+        x, axis = x.reshape([-1]), 0
+    kept = np.nonzero(np.asarray(condition.to_numpy()).astype(bool))[0]
+    kept = kept[kept < x.shape[axis]].astype(np.int64)
+    return x.select(axis, Tensor.from_data(kept, device=x.device().inner()))
+
+
+def nonzero(x: Tensor) -> Tensor:
+    """ONNX NonZero: the positions of the non-zero entries, one row per dim."""
+    found = np.stack(np.nonzero(np.asarray(x.to_numpy()))).astype(np.int64)
+    return Tensor.from_data(found.reshape(x.ndim, -1), device=x.device().inner())
+
+
+def lrn(x: Tensor, size: int, alpha: float, beta: float, bias: float) -> Tensor:
+    """ONNX LRN: x over (bias + alpha / size * the sum of squares of its neighbouring
+    channels) ** beta."""
+    squares = x.square()
+    before, after = (size - 1) // 2, size - 1 - (size - 1) // 2
+    padded = pad(squares, [0, before] + [0] * (x.ndim - 2) + [0, after] + [0] * (x.ndim - 2))
+    channels = x.shape[1]
+    total = padded[:, 0:channels]
+    for shift in range(1, size):
+        total = total.add(padded[:, shift : shift + channels])
+    return x.div(total.mul(alpha / size).add(bias).powf(beta))

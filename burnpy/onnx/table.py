@@ -103,8 +103,6 @@ def pow_(n: Site):
 def mod(n: Site):
     if n.attr("fmod", 0):
         return f"ops.fmod({n.x(0)}, {n.x(1)})"
-    if _is_float(n.dtype(0)):
-        n.refuse("Mod of floats needs fmod=1 (the ONNX spec)")
     return f"{n.x(0)}.remainder({n.x(1)})"
 
 
@@ -615,8 +613,29 @@ def dropout(n: Site):
     return x
 
 
-def where_nonzero(n: Site):
-    n.refuse("NonZero has a data-dependent shape")
+def nonzero(n: Site):
+    return f"ops.nonzero({n.x(0)})"
+
+
+def lrn(n: Site):
+    alpha, beta = _float(n.attr("alpha", 0.0001)), _float(n.attr("beta", 0.75))
+    return f"ops.lrn({n.x(0)}, {n.attr('size')}, {alpha}, {beta}, {_float(n.attr('bias', 1.0))})"
+
+
+def deform_conv(n: Site):
+    if n.known_rank(0) != 4:
+        n.refuse("DeformConv is supported for 2-d images")
+    pads = list(n.attr("pads", [0, 0, 0, 0]))
+    if pads[:2] != pads[2:]:
+        n.refuse("DeformConv with asymmetric pads is not supported")
+    options = [f"padding={_list(pads[:2])}"]
+    for attribute, option in (("strides", "stride"), ("dilations", "dilation")):
+        if n.attr(attribute) is not None:
+            options.append(f"{option}={_list(n.attr(attribute))}")
+    options.append(f"weight_groups={n.attr('group', 1)}")
+    options.append(f"offset_groups={n.attr('offset_group', 1)}")
+    args = [n.x(0), n.x(2), n.x(1), n.opt(4), n.opt(3)]
+    return f"module.deform_conv2d({', '.join(args + options)})"
 
 
 def trilu(n: Site):
@@ -692,6 +711,9 @@ def space_to_depth(n: Site):
 
 
 def compress(n: Site):
+    if not n.is_const(1):
+        axis = n.attr("axis")
+        return f"ops.compress({n.x(0)}, {n.x(1)}, {axis})"
     condition = np.asarray(n.const(1, "condition")).astype(bool)
     positions = np.nonzero(condition)[0].astype(np.int64)
     axis = n.attr("axis")
@@ -1221,6 +1243,7 @@ TABLE = {
     ("Cosh", 9): unary,
     ("CumProd", 26): cumulative,
     ("CumSum", 11): cumulative,
+    ("DeformConv", 19): deform_conv,
     ("DepthToSpace", 1): depth_to_space,
     ("Div", 1): arithmetic,
     ("Dropout", 1): dropout,
@@ -1253,6 +1276,7 @@ TABLE = {
     ("InstanceNormalization", 1): instance_norm,
     ("IsInf", 10): is_inf,
     ("IsNaN", 9): unary,
+    ("LRN", 1): lrn,
     ("LayerNormalization", 17): layer_norm,
     ("LeakyRelu", 1): leaky_relu,
     ("Less", 1): comparison,
@@ -1272,6 +1296,7 @@ TABLE = {
     ("Mul", 1): arithmetic,
     ("Neg", 1): unary,
     ("NegativeLogLikelihoodLoss", 12): nll_loss,
+    ("NonZero", 9): nonzero,
     ("Not", 1): unary,
     ("OneHot", 9): one_hot,
     ("Or", 1): logical,
@@ -1347,7 +1372,6 @@ REFUSED = {
     "Loop": "control flow (subgraphs) is not supported",
     "Scan": "control flow (subgraphs) is not supported",
     "SequenceMap": "sequences are not supported",
-    "NonZero": "its output's shape depends on the data",
     "Unique": "its output's shape depends on the data",
     "NonMaxSuppression": "its output's shape depends on the data",
     "RandomNormal": "random ops are not supported",
