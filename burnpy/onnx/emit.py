@@ -104,6 +104,13 @@ class Site:
             return "[" + ", ".join(str(v) for v in self.ints(i, what)) + "]"
         return f"ops.ints({self.x(i)})"
 
+    def floats_code(self, i: int) -> str:
+        """Input i's floats as code: a literal list when known at import, else read when the
+        model runs."""
+        if self.is_const(i):
+            return repr([float(v) for v in np.asarray(self.const(i)).reshape(-1)])
+        return f"ops.floats({self.x(i)})"
+
     def number_code(self, i: int) -> str:
         """Input i's single number as code: a literal when known at import, else read when
         the model runs."""

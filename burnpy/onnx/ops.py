@@ -71,6 +71,11 @@ def ints(x: Tensor) -> list:
     return [int(v) for v in np.asarray(x.to_numpy()).reshape(-1)]
 
 
+def floats(x: Tensor) -> list:
+    """A tensor's values as Python floats (scales, a region given at run time)."""
+    return [float(v) for v in np.asarray(x.to_numpy()).reshape(-1)]
+
+
 def reshape(x: Tensor, dims, allowzero: bool = False) -> Tensor:
     """ONNX Reshape: a 0 copies x's dim there (unless allowzero), one -1 is solved."""
     target = [x.shape[i] if (d == 0 and not allowzero) else d for i, d in enumerate(dims)]
@@ -581,3 +586,306 @@ def range_(start, limit, delta, dtype: str, device) -> Tensor:
     count = max(int(math.ceil((float(limit) - float(start)) / float(delta))), 0)
     values = np.asarray(start, dtype) + np.arange(count).astype(dtype) * np.asarray(delta, dtype)
     return Tensor.from_data(values.astype(dtype), device=device, dtype=dtype)
+
+
+def resize(
+    x: Tensor,
+    *,
+    scales=None,
+    sizes=None,
+    roi=None,
+    axes=None,
+    mode: str = "nearest",
+    coordinate: str = "half_pixel",
+    nearest: str = "round_prefer_floor",
+    cubic: float = -0.75,
+    exclude_outside: bool = False,
+    antialias: bool = False,
+    extrapolation: float = 0.0,
+    policy: str = "stretch",
+) -> Tensor:
+    """ONNX Resize: each resized axis in turn is multiplied by an interpolation matrix
+    [out, in] computed from the sizes (so every mode differentiates as a matmul)."""
+    rank = x.ndim
+    axes = list(range(rank)) if axes is None else [a % rank for a in axes]
+    lengths = [x.shape[a] for a in axes]
+    if sizes is not None:
+        sizes = list(sizes)[-len(axes) :]
+        ratios = [size / length for size, length in zip(sizes, lengths)]
+        if policy != "stretch":
+            ratio = min(ratios) if policy == "not_larger" else max(ratios)
+            ratios = [ratio] * len(axes)
+            sizes = [int(math.floor(ratio * length + 0.5)) for length in lengths]
+    else:
+        ratios = [float(s) for s in list(scales)[-len(axes) :]]
+        sizes = [int(math.floor(length * r)) for length, r in zip(lengths, ratios)]
+    for i, axis in enumerate(axes):
+        box = None if roi is None else (roi[i], roi[len(axes) + i])
+        if sizes[i] == lengths[i] and ratios[i] == 1 and coordinate != "tf_crop_and_resize":
+            continue
+        weights, outside = _resize_weights(
+            lengths[i], sizes[i], ratios[i], box, mode, coordinate, nearest, cubic,
+            exclude_outside, antialias,
+        )  # fmt: skip
+        matrix = Tensor.from_data(weights.T.astype(x.dtype), device=x.device(), dtype=x.dtype)
+        moved = x.swap_dims(axis, rank - 1) if axis != rank - 1 else x
+        moved = moved.matmul(matrix)
+        if outside.any():
+            fill = Tensor.from_data(outside * extrapolation, device=x.device(), dtype=x.dtype)
+            moved = moved.add(fill.reshape([1] * (rank - 1) + [-1]))
+        x = moved.swap_dims(axis, rank - 1) if axis != rank - 1 else moved
+    return x
+
+
+def _source_positions(length, size, ratio, box, coordinate) -> np.ndarray:
+    """Where each output position samples the input (ONNX's coordinate transformations)."""
+    i = np.arange(size, dtype=np.float64)
+    if coordinate == "align_corners":
+        return i * (length - 1) / (length * ratio - 1) if size > 1 else np.zeros(size)
+    if coordinate == "asymmetric":
+        return i / ratio
+    if coordinate == "pytorch_half_pixel":
+        return (i + 0.5) / ratio - 0.5 if size > 1 else np.zeros(size)
+    if coordinate == "half_pixel_symmetric":
+        adjustment = size / (ratio * length)
+        offset = length / 2 * (1 - adjustment)
+        return offset + (i + 0.5) / ratio - 0.5
+    if coordinate == "tf_crop_and_resize":
+        start, end = box
+        if size == 1:
+            return np.full(size, 0.5 * (start + end) * (length - 1))
+        return start * (length - 1) + i * (end - start) * (length - 1) / (size - 1)
+    return (i + 0.5) / ratio - 0.5  # half_pixel
+
+
+def _resize_weights(length, size, ratio, box, mode, coordinate, nearest, cubic, exclude, antialias):
+    """The [size, length] interpolation matrix, and which outputs fall outside the input (a
+    crop's extrapolation)."""
+    positions = _source_positions(length, size, ratio, box, coordinate)
+    weights = np.zeros((size, length))
+    outside = np.zeros(size, bool)
+    if coordinate == "tf_crop_and_resize":
+        outside = (positions < 0) | (positions > length - 1)
+    for row, x in enumerate(positions):
+        if outside[row]:
+            continue
+        if mode == "nearest":
+            if nearest == "floor":
+                j = math.floor(x)
+            elif nearest == "ceil":
+                j = math.ceil(x)
+            elif nearest == "round_prefer_ceil":
+                j = math.floor(x + 0.5)
+            else:
+                j = math.ceil(x - 0.5)
+            weights[row, min(max(j, 0), length - 1)] = 1.0
+            continue
+        support = 1.0 if mode == "linear" else 2.0
+        scale = min(ratio, 1.0) if antialias else 1.0
+        base = math.floor(x)
+        first = int(math.floor(-support / scale) + 1)
+        taps = base + np.arange(first, 2 - first if mode == "linear" else 4 - first - 2)
+        distances = np.abs((taps - x) * scale)
+        if mode == "linear":
+            values = np.maximum(0.0, 1.0 - distances)
+        else:
+            a = cubic
+            values = np.where(
+                distances <= 1,
+                ((a + 2) * distances - (a + 3)) * distances**2 + 1,
+                np.where(
+                    distances < 2,
+                    ((a * distances - 5 * a) * distances + 8 * a) * distances - 4 * a,
+                    0.0,
+                ),
+            )
+        if exclude:
+            values = np.where((taps < 0) | (taps > length - 1), 0.0, values)
+        total = values.sum()
+        if antialias or exclude:
+            values = values / total if total else values
+        for tap, value in zip(np.clip(taps, 0, length - 1), values):
+            weights[row, tap] += value
+    return weights, outside
+
+
+def einsum(equation: str, *operands: Tensor) -> Tensor:
+    """numpy's einsum, composed: each operand's repeated labels become its diagonal, every
+    operand is laid out over all the labels, multiplied, and the labels not kept are summed."""
+    inputs, arrow, output = equation.replace(" ", "").partition("->")
+    terms = inputs.split(",")
+    spare = iter("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    ellipsis = ""
+    labelled = []
+    for term, x in zip(terms, operands):
+        if "..." in term:
+            count = x.ndim - (len(term) - 3)
+            while len(ellipsis) < count:
+                ellipsis += next(spare)
+            term = term.replace("...", ellipsis[len(ellipsis) - count :])
+        labelled.append(term)
+    if not arrow:
+        once = sorted(c for c in set("".join(labelled)) if "".join(labelled).count(c) == 1)
+        output = ellipsis + "".join(c for c in once if c not in ellipsis)
+    output = output.replace("...", ellipsis)
+    order = []
+    for c in "".join(labelled):
+        if c not in order:
+            order.append(c)
+    laid_out = []
+    for term, x in zip(labelled, operands):
+        term, x = _diagonals(term, x)
+        dims = [1] * len(order)
+        for c, size in zip(term, x.shape):
+            dims[order.index(c)] = size
+        permuted = sorted(range(len(term)), key=lambda i: order.index(term[i]))
+        x = x.permute(permuted) if permuted != list(range(len(term))) else x
+        laid_out.append(x.reshape(dims))
+    product = laid_out[0]
+    for x in laid_out[1:]:
+        product = product.mul(x)
+    summed = [i for i, c in enumerate(order) if c not in output]
+    for i in summed:
+        product = product.sum_dim(i)
+    kept = [c for c in order if c in output]
+    product = product.reshape([d for i, d in enumerate(product.shape) if i not in summed])
+    permutation = [kept.index(c) for c in output]
+    return product.permute(permutation) if permutation != list(range(len(kept))) else product
+
+
+def _diagonals(term: str, x: Tensor):
+    """A term whose label repeats (`ii`) as its diagonal, the repeated dim summed away."""
+    while len(set(term)) < len(term):
+        label = next(c for c in term if term.count(c) > 1)
+        first = term.index(label)
+        second = term.index(label, first + 1)
+        size = x.shape[first]
+        dims = [1] * x.ndim
+        dims[first], dims[second] = size, size
+        eye = Tensor.from_data(
+            np.eye(size).reshape(dims).astype(x.dtype), device=x.device(), dtype=x.dtype
+        )
+        x = squeeze(x.mul(eye).sum_dim(second), [second])
+        term = term[:second] + term[second + 1 :]
+    return term, x
+
+
+def lp_pool(x: Tensor, kernel, p: int, *, stride, begins, ends) -> Tensor:
+    """ONNX LpPool: the p-norm of each window, from the mean of |x|^p over it (the padding
+    counts as zeros, which add nothing to the norm)."""
+    d = x.ndim - 2
+    powered = x.abs().powf(float(p))
+    if list(begins) != list(ends):
+        powered = pad(powered, [0, 0] + list(begins) + [0, 0] + list(ends))
+        begins = [0] * d
+    pool = module.avg_pool1d if d == 1 else module.avg_pool2d
+    mean = pool(powered, kernel, stride=stride, padding=list(begins), count_include_pad=True)
+    return mean.mul(float(math.prod(kernel))).powf(1.0 / p)
+
+
+def rotary_embedding(x: Tensor, cos: Tensor, sin: Tensor, positions=None, *, interleaved=False, heads=0, dim=0) -> Tensor:  # fmt: skip
+    """ONNX RotaryEmbedding: pairs of each head's first `dim` features rotated by the angles
+    of their positions (halves, or interleaved pairs)."""
+    shape = x.shape
+    if x.ndim == 4:
+        x = x.permute([0, 2, 1, 3])
+    else:
+        x = x.reshape([shape[0], shape[1], heads, -1])
+    head = x.shape[3]
+    dim = dim or head
+    rotate, keep = x[:, :, :, :dim], x[:, :, :, dim:]
+    if positions is not None:
+        cos, sin = gather(cos, positions, 0), gather(sin, positions, 0)
+    cos, sin = unsqueeze(cos, [2]), unsqueeze(sin, [2])
+    if interleaved:
+        x1, x2 = rotate[:, :, :, 0::2], rotate[:, :, :, 1::2]
+    else:
+        x1, x2 = rotate[:, :, :, : dim // 2], rotate[:, :, :, dim // 2 :]
+    real = cos.mul(x1).sub(sin.mul(x2))
+    imag = sin.mul(x1).add(cos.mul(x2))
+    if interleaved:
+        rotated = Tensor.cat([unsqueeze(real, [-1]), unsqueeze(imag, [-1])], 4).reshape(
+            list(rotate.shape)
+        )
+    else:
+        rotated = Tensor.cat([real, imag], 3)
+    out = Tensor.cat([rotated, keep], 3) if keep.shape[3] else rotated
+    return out.reshape(list(shape)) if len(shape) == 3 else out.permute([0, 2, 1, 3])
+
+
+def center_crop_pad(x: Tensor, sizes, axes) -> Tensor:
+    """ONNX CenterCropPad: each of `axes` cropped or zero-padded, centred, to its size."""
+    pads = [0] * (2 * x.ndim)
+    for size, axis in zip(sizes, axes):
+        axis %= x.ndim
+        diff = size - x.shape[axis]
+        if diff >= 0:
+            pads[axis], pads[x.ndim + axis] = diff // 2, diff - diff // 2
+        else:
+            crop = -diff
+            pads[axis], pads[x.ndim + axis] = -(crop // 2), -(crop - crop // 2)
+    return pad(x, pads)
+
+
+def swiglu(a: Tensor, b: Tensor, alpha: float) -> Tensor:
+    """ONNX SwiGLU: swish(a) (with slope alpha) times b."""
+    return a.mul(a.mul(alpha).sigmoid()).mul(b)
+
+
+def window(kind: str, size: int, periodic: bool, dtype: str, device) -> Tensor:
+    """ONNX's Hann, Hamming and Blackman windows."""
+    n = np.arange(size)
+    length = size if periodic else size - 1
+    angle = 2 * np.pi * n / max(length, 1)
+    if kind == "hann":
+        values = 0.5 - 0.5 * np.cos(angle)
+    elif kind == "hamming":
+        values = 25 / 46 - 21 / 46 * np.cos(angle)
+    else:
+        values = 0.42 - 0.5 * np.cos(angle) + 0.08 * np.cos(2 * angle)
+    return Tensor.from_data(values.astype(dtype), device=device, dtype=dtype)
+
+
+def reverse_sequence(x: Tensor, lengths, batch_axis: int, time_axis: int) -> Tensor:
+    """ONNX ReverseSequence: each batch entry's first `lengths[b]` steps reversed."""
+    rows = []
+    for b, length in enumerate(lengths):
+        index = [slice(None)] * x.ndim
+        index[batch_axis] = slice(b, b + 1)
+        row = x[tuple(index)]
+        order = np.concatenate([np.arange(length)[::-1], np.arange(length, x.shape[time_axis])])
+        rows.append(
+            row.select(
+                time_axis, Tensor.from_data(order.astype(np.int64), device=x.device().inner())
+            )
+        )
+    return Tensor.cat(rows, batch_axis)
+
+
+def compress(x: Tensor, condition: Tensor, axis=None) -> Tensor:
+    """ONNX Compress: the entries along `axis` (of the flattened x when None) where the
+    condition holds (its shape follows the data)."""
+    if axis is None:
+        x, axis = x.reshape([-1]), 0
+    kept = np.nonzero(np.asarray(condition.to_numpy()).astype(bool))[0]
+    kept = kept[kept < x.shape[axis]].astype(np.int64)
+    return x.select(axis, Tensor.from_data(kept, device=x.device().inner()))
+
+
+def nonzero(x: Tensor) -> Tensor:
+    """ONNX NonZero: the positions of the non-zero entries, one row per dim."""
+    found = np.stack(np.nonzero(np.asarray(x.to_numpy()))).astype(np.int64)
+    return Tensor.from_data(found.reshape(x.ndim, -1), device=x.device().inner())
+
+
+def lrn(x: Tensor, size: int, alpha: float, beta: float, bias: float) -> Tensor:
+    """ONNX LRN: x over (bias + alpha / size * the sum of squares of its neighbouring
+    channels) ** beta."""
+    squares = x.square()
+    before, after = (size - 1) // 2, size - 1 - (size - 1) // 2
+    padded = pad(squares, [0, before] + [0] * (x.ndim - 2) + [0, after] + [0] * (x.ndim - 2))
+    channels = x.shape[1]
+    total = padded[:, 0:channels]
+    for shift in range(1, size):
+        total = total.add(padded[:, shift : shift + channels])
+    return x.div(total.mul(alpha / size).add(bias).powf(beta))

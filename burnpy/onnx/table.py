@@ -103,8 +103,6 @@ def pow_(n: Site):
 def mod(n: Site):
     if n.attr("fmod", 0):
         return f"ops.fmod({n.x(0)}, {n.x(1)})"
-    if _is_float(n.dtype(0)):
-        n.refuse("Mod of floats needs fmod=1 (the ONNX spec)")
     return f"{n.x(0)}.remainder({n.x(1)})"
 
 
@@ -615,8 +613,29 @@ def dropout(n: Site):
     return x
 
 
-def where_nonzero(n: Site):
-    n.refuse("NonZero has a data-dependent shape")
+def nonzero(n: Site):
+    return f"ops.nonzero({n.x(0)})"
+
+
+def lrn(n: Site):
+    alpha, beta = _float(n.attr("alpha", 0.0001)), _float(n.attr("beta", 0.75))
+    return f"ops.lrn({n.x(0)}, {n.attr('size')}, {alpha}, {beta}, {_float(n.attr('bias', 1.0))})"
+
+
+def deform_conv(n: Site):
+    if n.known_rank(0) != 4:
+        n.refuse("DeformConv is supported for 2-d images")
+    pads = list(n.attr("pads", [0, 0, 0, 0]))
+    if pads[:2] != pads[2:]:
+        n.refuse("DeformConv with asymmetric pads is not supported")
+    options = [f"padding={_list(pads[:2])}"]
+    for attribute, option in (("strides", "stride"), ("dilations", "dilation")):
+        if n.attr(attribute) is not None:
+            options.append(f"{option}={_list(n.attr(attribute))}")
+    options.append(f"weight_groups={n.attr('group', 1)}")
+    options.append(f"offset_groups={n.attr('offset_group', 1)}")
+    args = [n.x(0), n.x(2), n.x(1), n.opt(4), n.opt(3)]
+    return f"module.deform_conv2d({', '.join(args + options)})"
 
 
 def trilu(n: Site):
@@ -692,6 +711,9 @@ def space_to_depth(n: Site):
 
 
 def compress(n: Site):
+    if not n.is_const(1):
+        axis = n.attr("axis")
+        return f"ops.compress({n.x(0)}, {n.x(1)}, {axis})"
     condition = np.asarray(n.const(1, "condition")).astype(bool)
     positions = np.nonzero(condition)[0].astype(np.int64)
     axis = n.attr("axis")
@@ -699,6 +721,128 @@ def compress(n: Site):
     if axis is None:
         return f"{x}.reshape([-1]).select(0, {n.new_const(positions, 'positions')})"
     return f"{x}.select({axis}, {n.new_const(positions, 'positions')})"
+
+
+def resize(n: Site):
+    options = []
+    if n.op == "Upsample":
+        scales = repr(list(n.attr("scales"))) if n.opset < 9 else n.floats_code(1)
+        options.append(f"scales={scales}")
+        mode = n.attr("mode", "nearest")
+        options += [f'mode="{mode}"', 'coordinate="asymmetric"', 'nearest="floor"']
+        return f"ops.resize({n.x(0)}, {', '.join(options)})"
+    if n.opset < 11:
+        n.refuse("Resize before opset 11 is not supported")
+    if n.has(3):
+        options.append(f"sizes={n.ints_code(3)}")
+    elif n.has(2):
+        options.append(f"scales={n.floats_code(2)}")
+    coordinate = n.attr("coordinate_transformation_mode", "half_pixel")
+    if coordinate == "tf_crop_and_resize":
+        options.append(f"roi={n.floats_code(1)}")
+    if n.attr("axes") is not None:
+        options.append(f"axes={_list(n.attr('axes'))}")
+    mode = n.attr("mode", "nearest")
+    options += [f'mode="{mode}"', f'coordinate="{coordinate}"']
+    if mode == "nearest" and n.attr("nearest_mode", "round_prefer_floor") != "round_prefer_floor":
+        options.append(f'nearest="{n.attr("nearest_mode")}"')
+    if mode == "cubic" and n.attr("cubic_coeff_a", -0.75) != -0.75:
+        options.append(f"cubic={_float(n.attr('cubic_coeff_a'))}")
+    for attribute, option in (("exclude_outside", "exclude_outside"), ("antialias", "antialias")):
+        if n.attr(attribute, 0):
+            options.append(f"{option}=True")
+    if n.attr("extrapolation_value", 0.0):
+        options.append(f"extrapolation={_float(n.attr('extrapolation_value'))}")
+    if n.attr("keep_aspect_ratio_policy", "stretch") != "stretch":
+        options.append(f'policy="{n.attr("keep_aspect_ratio_policy")}"')
+    if not _is_float(n.dtype(0)):
+        n.refuse(f"Resize of {n.dtype(0)} is not supported")
+    return f"ops.resize({n.x(0)}, {', '.join(options)})"
+
+
+# nearest is not among them: burn's rounds halves away from zero, ONNX's to even
+GRID_MODES = {"linear": "bilinear", "bilinear": "bilinear"}
+
+
+def grid_sample(n: Site):
+    if n.known_rank(0) != 4:
+        n.refuse("GridSample is supported for 4-d inputs (2-d images)")
+    mode = n.attr("mode", "linear" if n.opset >= 20 else "bilinear")
+    if mode not in GRID_MODES:
+        n.refuse(f"GridSample mode {mode!r} is not supported (linear only)")
+    if n.dtype(0) not in ("float32", "float64"):
+        n.refuse(f"GridSample of {n.dtype(0)} is not supported")
+    options = [f'mode="{GRID_MODES[mode]}"', f'padding_mode="{n.attr("padding_mode", "zeros")}"']
+    options.append(f"align_corners={bool(n.attr('align_corners', 0))}")
+    return f"{n.x(0)}.grid_sample_2d({n.x(1)}, {', '.join(options)})"
+
+
+def einsum(n: Site):
+    operands = [n.x(i) for i in range(n.count())]
+    return f"ops.einsum({n.attr('equation')!r}, {', '.join(operands)})"
+
+
+def lp_pool(n: Site):
+    d = n.known_rank(0) - 2
+    if d not in (1, 2):
+        n.refuse(f"a {d}-d LpPool is not supported (1-d and 2-d)")
+    kernel = list(n.attr("kernel_shape"))
+    strides = list(n.attr("strides", [1] * d))
+    dilations = list(n.attr("dilations", [1] * d))
+    if any(v != 1 for v in dilations) or n.attr("ceil_mode", 0):
+        n.refuse("LpPool with dilations or ceil_mode is not supported")
+    begins, ends = _spatial_pads(n, d, kernel, strides, dilations)
+    return f"ops.lp_pool({n.x(0)}, {_list(kernel)}, {n.attr('p', 2)}, stride={_list(strides)}, begins={_list(begins)}, ends={_list(ends)})"
+
+
+def rotary_embedding(n: Site):
+    options = []
+    if n.attr("interleaved", 0):
+        options.append("interleaved=True")
+    if n.attr("num_heads", 0):
+        options.append(f"heads={n.attr('num_heads')}")
+    if n.attr("rotary_embedding_dim", 0):
+        options.append(f"dim={n.attr('rotary_embedding_dim')}")
+    args = [n.x(0), n.x(1), n.x(2)] + ([n.x(3)] if n.has(3) else [])
+    return f"ops.rotary_embedding({', '.join(args + options)})"
+
+
+def center_crop_pad(n: Site):
+    axes = n.attr("axes") or list(range(n.known_rank(0)))
+    return f"ops.center_crop_pad({n.x(0)}, {n.ints_code(1)}, {_list(axes)})"
+
+
+def swiglu(n: Site):
+    return f"ops.swiglu({n.x(0)}, {n.x(1)}, {_float(n.attr('alpha', 1.0))})"
+
+
+WINDOWS = {"HannWindow": "hann", "HammingWindow": "hamming", "BlackmanWindow": "blackman"}
+
+
+def window(n: Site):
+    dtype = ELEMENT_TYPES.get(n.attr("output_datatype", 1))
+    periodic = bool(n.attr("periodic", 1))
+    return f'ops.window("{WINDOWS[n.op]}", int({n.number_code(0)}), {periodic}, "{storage(dtype)}", {n.device()})'
+
+
+def reverse_sequence(n: Site):
+    return f"ops.reverse_sequence({n.x(0)}, {n.ints_code(1)}, {n.attr('batch_axis', 1)}, {n.attr('time_axis', 0)})"
+
+
+def col2im(n: Site):
+    if n.known_rank(0) != 3 or len(n.ints(1, "image_shape")) != 2:
+        n.refuse("Col2Im is supported for 2-d images")
+    options = []
+    for attribute, option in (("strides", "stride"), ("dilations", "dilation")):
+        if n.attr(attribute) is not None:
+            options.append(f"{option}={_list(n.attr(attribute))}")
+    pads = n.attr("pads")
+    if pads is not None:
+        if list(pads[:2]) != list(pads[2:]):
+            n.refuse("Col2Im with asymmetric pads is not supported")
+        options.append(f"padding={_list(pads[:2])}")
+    args = [n.x(0), n.ints_code(1), n.ints_code(2)]
+    return f"module.fold4d({', '.join(args + options)})"
 
 
 # -- reductions ---------------------------------------------------------------------------------
@@ -1071,6 +1215,7 @@ TABLE = {
     ("ArgMin", 1): arg_extreme,
     ("Asin", 7): unary,
     ("Asinh", 9): unary,
+    ("BlackmanWindow", 17): window,
     ("Atan", 7): unary,
     ("Atanh", 9): unary,
     ("Attention", 23): attention,
@@ -1085,6 +1230,8 @@ TABLE = {
     ("CastLike", 15): cast,
     ("Ceil", 1): unary,
     ("Celu", 12): celu,
+    ("CenterCropPad", 18): center_crop_pad,
+    ("Col2Im", 18): col2im,
     ("Clip", 1): clip,
     ("Compress", 9): compress,
     ("Concat", 1): concat,
@@ -1096,11 +1243,13 @@ TABLE = {
     ("Cosh", 9): unary,
     ("CumProd", 26): cumulative,
     ("CumSum", 11): cumulative,
+    ("DeformConv", 19): deform_conv,
     ("DepthToSpace", 1): depth_to_space,
     ("Div", 1): arithmetic,
     ("Dropout", 1): dropout,
     ("Elu", 1): elu,
     ("Equal", 1): comparison,
+    ("Einsum", 12): einsum,
     ("Erf", 9): unary,
     ("Exp", 1): unary,
     ("Expand", 8): expand,
@@ -1108,6 +1257,7 @@ TABLE = {
     ("Flatten", 1): flatten,
     ("Floor", 1): unary,
     ("Gather", 1): gather,
+    ("GridSample", 16): grid_sample,
     ("GatherElements", 11): gather_elements,
     ("GatherND", 11): gather_nd,
     ("Gelu", 20): gelu,
@@ -1117,6 +1267,8 @@ TABLE = {
     ("Greater", 1): comparison,
     ("GreaterOrEqual", 12): comparison,
     ("GroupNormalization", 18): group_norm,
+    ("HammingWindow", 17): window,
+    ("HannWindow", 17): window,
     ("HardSigmoid", 1): hard_sigmoid,
     ("HardSwish", 14): hard_swish,
     ("Hardmax", 1): softmax,
@@ -1124,6 +1276,7 @@ TABLE = {
     ("InstanceNormalization", 1): instance_norm,
     ("IsInf", 10): is_inf,
     ("IsNaN", 9): unary,
+    ("LRN", 1): lrn,
     ("LayerNormalization", 17): layer_norm,
     ("LeakyRelu", 1): leaky_relu,
     ("Less", 1): comparison,
@@ -1131,6 +1284,7 @@ TABLE = {
     ("Log", 1): unary,
     ("LogSoftmax", 1): softmax,
     ("LpNormalization", 1): lp_norm,
+    ("LpPool", 2): lp_pool,
     ("MatMul", 1): matmul,
     ("Max", 1): variadic,
     ("MaxPool", 1): max_pool,
@@ -1142,6 +1296,7 @@ TABLE = {
     ("Mul", 1): arithmetic,
     ("Neg", 1): unary,
     ("NegativeLogLikelihoodLoss", 12): nll_loss,
+    ("NonZero", 9): nonzero,
     ("Not", 1): unary,
     ("OneHot", 9): one_hot,
     ("Or", 1): logical,
@@ -1163,9 +1318,13 @@ TABLE = {
     ("ReduceSumSquare", 1): reduce,
     ("Relu", 1): relu,
     ("Reshape", 1): reshape,
+    ("Resize", 10): resize,
+    ("ReverseSequence", 10): reverse_sequence,
+    ("RotaryEmbedding", 23): rotary_embedding,
     ("Round", 11): unary,
     ("ScatterElements", 11): scatter_elements,
     ("ScatterND", 11): scatter_nd,
+    ("Scatter", 9): scatter_elements,
     ("Selu", 1): selu,
     ("Shape", 1): shape,
     ("Shrink", 9): shrink,
@@ -1185,6 +1344,7 @@ TABLE = {
     ("Squeeze", 1): squeeze,
     ("Sub", 1): arithmetic,
     ("Sum", 1): variadic,
+    ("SwiGLU", 26): swiglu,
     ("Swish", 24): swish,
     ("Tan", 7): unary,
     ("Tanh", 1): unary,
@@ -1194,6 +1354,7 @@ TABLE = {
     ("Transpose", 1): transpose,
     ("Trilu", 14): trilu,
     ("Unsqueeze", 1): unsqueeze,
+    ("Upsample", 7): resize,
     ("Where", 9): where,
     ("Xor", 1): logical,
 }
@@ -1211,7 +1372,6 @@ REFUSED = {
     "Loop": "control flow (subgraphs) is not supported",
     "Scan": "control flow (subgraphs) is not supported",
     "SequenceMap": "sequences are not supported",
-    "NonZero": "its output's shape depends on the data",
     "Unique": "its output's shape depends on the data",
     "NonMaxSuppression": "its output's shape depends on the data",
     "RandomNormal": "random ops are not supported",
