@@ -36,7 +36,7 @@ class _TensorType(type):
     """The Tensor class's type: a PyTorch constructor name (`Tensor.randn`) says what to call."""
 
     def __getattr__(cls, name):
-        raise AttributeError(_missing(cls.__name__, name, _CLASS_HABITS))
+        raise AttributeError(_missing(f"type object {cls.__name__!r}", name, _CLASS_HABITS))
 
 
 class TensorBase(ComposedMethods, DispatchTensor, metaclass=_TensorType):
@@ -52,7 +52,7 @@ class TensorBase(ComposedMethods, DispatchTensor, metaclass=_TensorType):
 
     def __getattr__(self, name):
         """Only reached for a name the Tensor lacks: a PyTorch name says the burnpy call."""
-        raise AttributeError(_missing("Tensor", name, _HABITS))
+        raise AttributeError(_missing("'Tensor' object", name, _HABITS))
 
     # -- what it is ---------------------------------------------------------------------------
     @property
@@ -636,7 +636,7 @@ _CLASS_HABITS = {
 
 def _missing(owner: str, name: str, habits: dict) -> str:
     """An AttributeError's message: Python's, plus the burnpy call for a PyTorch name."""
-    message = f"{owner!r} object has no attribute {name!r}"
+    message = f"{owner} has no attribute {name!r}"
     if name in habits:
         message += f"; burnpy's equivalent: {habits[name]}"
     elif name.endswith("_") and not name.startswith("_"):

@@ -203,7 +203,7 @@ def test_tensor_pytorch_names(name, burnpy):
 )
 def test_tensor_class_pytorch_names(name, burnpy):
     with pytest.raises(
-        AttributeError, match=f"'Tensor' object has no attribute '{name}'.*{burnpy}"
+        AttributeError, match=f"type object 'Tensor' has no attribute '{name}'.*{burnpy}"
     ):
         getattr(Tensor, name)
 
