@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from codegen.__main__ import main
-from runtime.backends.kernels.unary import NAMESPACE_KERNELS
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = Path(__file__).parent / "fixtures" / "mini.yaml"
@@ -598,13 +597,12 @@ def _imports(path: Path, full=False) -> set:
 
 # What codegen may import of the runtime: its leaf tables
 # (docs/design.md#what-codegen-reads-of-the-runtime): an op's autodiff identity and its rule
-# (runtime/autodiff/ops.py, which reads the rule tables), the kernels bound from the array
-# namespace and the check of an `intsN` value. Backends, TensorBase and the shape contracts'
-# names it reads as source (codegen/kernels.py), never importing them.
+# (runtime/autodiff/ops.py, which reads the rule tables) and the check of an `intsN` value.
+# Backends, TensorBase and the shape contracts' names it reads as source (codegen/kernels.py),
+# never importing them.
 RUNTIME_TABLES = {
     "runtime.autodiff.ops",
     "runtime.autodiff.rules",
-    "runtime.backends.kernels.unary",
     "runtime.values",
 }
 # Inside runtime, each layer imports only the layers before it (and its own modules):
@@ -699,8 +697,7 @@ def test_the_generator_loads_no_runtime_module_beyond_its_tables():
         [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
     )
     loaded = set(done.stdout.split("\n")[-2].split())
-    allowed = {*RUNTIME_TABLES, "runtime", "runtime.autodiff", "runtime.backends",
-               "runtime.backends.kernels", "runtime.indexing"}  # fmt: skip
+    allowed = {*RUNTIME_TABLES, "runtime", "runtime.autodiff", "runtime.indexing"}
     extra = {m for m in loaded if m not in allowed and not m.startswith("runtime.autodiff.rules")}
     assert not extra, extra  # (ml_dtypes, the runtime's dtypes, among them)
 
@@ -772,12 +769,20 @@ def test_a_long_line_is_broken_by_black(tmp_path, monkeypatch):
     """A catalogue whose names make a line too long still comes out in black's style."""
     import black
 
+    from codegen.kernels import read_backend
     from codegen.render import MODE
     from runtime.autodiff import rules
 
     long_name = "float_exponential_of_every_element_of_the_tensor"
     monkeypatch.setitem(rules.RULES, long_name, rules.RULES["float_exp"])
-    monkeypatch.setitem(NAMESPACE_KERNELS, long_name, "exp")  # its kernel: the namespace's exp
+    from codegen.validate import backends
+
+    def with_long_kernel(module):  # its kernel on every backend: float_exp's
+        source = read_backend(module)
+        source.kernels[long_name] = source.kernels["float_exp"]
+        return source
+
+    monkeypatch.setattr(backends, "read_backend", with_long_kernel)
     long_doc = MINI.read_text().replace(
         "  - name: float_exp\n", "  - name: float_exponential_of_every_element_of_the_tensor\n"
     )
@@ -877,7 +882,9 @@ def test_a_backend_whose_library_is_missing_is_checked_and_warned_about(
     (tmp_path / "fake_backend.py").write_text(
         "import library_that_is_not_installed\n"
         "from runtime.backends.array import ArrayBackend\n\n\n"
-        "class FakeBackend(ArrayBackend):\n    pass\n\n\nBACKEND = FakeBackend()\n"
+        "class FakeBackend(ArrayBackend):\n"
+        "    float_exp = staticmethod(library_that_is_not_installed.exp)\n\n\n"
+        "BACKEND = FakeBackend()\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     ops = tmp_path / "mini.yaml"
