@@ -12,8 +12,6 @@ import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 
-from runtime.backends.kernels.unary import NAMESPACE_KERNELS
-
 
 @dataclass(frozen=True)
 class Kernel:
@@ -138,10 +136,6 @@ def _collect(module, path, tree, class_name, kernels, libraries, seen) -> None:
     for statement in cls.body:
         for name, line in _bound(statement):
             kernels.setdefault(name, Kernel(f"{class_name}.{name}", path, line))
-    if any(isinstance(s, ast.FunctionDef) and s.name == "__init_subclass__" for s in cls.body):
-        # ArrayBackend binds each one-function kernel to its subclass's `xp` namespace
-        for name, function in NAMESPACE_KERNELS.items():
-            kernels.setdefault(name, Kernel(f"xp.{function}", path, cls.lineno))
     for base in cls.bases:
         if isinstance(base, ast.Name):
             _collect(module, path, tree, base.id, kernels, libraries, seen)

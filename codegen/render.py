@@ -8,6 +8,7 @@ formatted body. When both still match, black is skipped: `--check` and a no-chan
 cost a render, not a format.
 """
 
+import dataclasses
 import difflib
 import hashlib
 import os
@@ -70,7 +71,10 @@ def render_all(catalogue: Catalogue) -> dict[str, str]:
             registrations=api.backend_registrations(catalogue)
         ),
         "catalogue.py": env.get_template("catalogue.py.jinja").render(
-            entries=[api.autodiff_literal(op) for op in api.autodiff_ops(catalogue)]
+            entries=api.described_ops(catalogue)
+        ),
+        "autodiff.py": env.get_template("autodiff.py.jinja").render(
+            bindings=api.autodiff_bindings(catalogue)
         ),
         "loss.py": env.get_template("loss.py.jinja").render(),
         "recorders.py": env.get_template("recorders.py.jinja").render(
@@ -199,8 +203,28 @@ def plan(catalogue: Catalogue, out_dir: Path, files=None) -> dict[Path, str]:
         header = HEADER.format(source=source, render=render_hash, body=_digest(body))
         result[path] = header + body
     result[out_dir.parent / DOCS] = render_docs(catalogue)
+    for name in FILLED:  # the figures the project's own docs show, where they have them
+        path = out_dir.parent / name
+        if path.exists():
+            result[path] = fill(path.read_text(encoding="utf-8"), catalogue)
     result[out_dir / "py.typed"] = ""  # PEP 561: the package's annotations are for type checkers
     return dict(sorted(result.items()))
+
+
+# The hand-written docs that show the catalogue's figures, between markers the generator fills:
+# `<!-- stats: begin -->` ... `<!-- stats: end -->` holds `python -m codegen stats`'s output,
+# `<!-- op count -->N<!-- end -->` the number of ops.
+FILLED = ("README.md", Path("docs") / "coverage.md")
+_STATS = re.compile(r"(<!-- stats: begin -->\n```\n).*?(```\n<!-- stats: end -->)", re.S)
+_COUNT = re.compile(r"(<!-- op count -->)\d+(<!-- end -->)")
+
+
+def fill(text: str, catalogue: Catalogue) -> str:
+    """`text` with its generated figures made current."""
+    named = dataclasses.replace(catalogue, path=os.path.basename(catalogue.path))
+    stats = "\n".join(api.stats(named)) + "\n"
+    text = _STATS.sub(lambda m: m[1] + stats + m[2], text)
+    return _COUNT.sub(lambda m: f"{m[1]}{len(catalogue.ops)}{m[2]}", text)
 
 
 def stale(out_dir: Path, planned: dict[Path, str]) -> list[Path]:

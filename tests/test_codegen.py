@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from codegen.__main__ import main
-from runtime.backends.kernels.unary import NAMESPACE_KERNELS
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = Path(__file__).parent / "fixtures" / "mini.yaml"
@@ -92,13 +91,14 @@ def test_adding_one_op_changes_only_that_ops_lines(tmp_path):
     generate(grown, after)
     old, new = snapshot(before), snapshot(after)
     changed = {path for path in new if _body(old[path]) != _body(new[path])}
-    # the new function and the __all__ index; the new method; the new AutodiffOp; its recorders
-    # and their RECORDERS line
+    # the new function and the __all__ index; the new method; the new AutodiffOp; its recorder
+    # and the line binding it in the Autodiff specialization
     assert changed == {
         Path("dispatch/float_ops.py"),
         Path("tensor.py"),
         Path("catalogue.py"),
         Path("recorders.py"),
+        Path("autodiff.py"),
     }
     for path in changed:
         a, b = _body(old[path]), _body(new[path])
@@ -106,13 +106,13 @@ def test_adding_one_op_changes_only_that_ops_lines(tmp_path):
         edits = [op for op in blocks if op[0] != "equal"]
         assert all(tag == "insert" for tag, *_ in edits), f"{path}: lines changed, not only added"
         for _, _, _, start, end in edits:  # each inserted block is about the new op only
-            assert any("div" in line for line in b[start:end]), b[start:end]
+            assert any("div" in line.lower() for line in b[start:end]), b[start:end]
         assert len(edits) <= 2, f"{path}: {len(edits)} separate insertions"
 
 
 def test_changing_one_rule_changes_only_that_ops_recorder(tmp_path, monkeypatch):
     """A rule's signature decides what its op's recorder saves: a rule that also asks for the
-    output changes float_mul's recorder and RECORDERS line, nothing else."""
+    output changes float_mul's recorder and the line binding it, nothing else."""
     from runtime.autodiff import rules
 
     before, after = tmp_path / "before", tmp_path / "after"
@@ -122,15 +122,17 @@ def test_changing_one_rule_changes_only_that_ops_recorder(tmp_path, monkeypatch)
     generate(MINI, after)
     old, new = snapshot(before), snapshot(after)
     changed = {path for path in new if _body(old[path]) != _body(new[path])}
-    assert changed == {Path("recorders.py")}
+    assert changed == {Path("recorders.py"), Path("autodiff.py")}
     a, b = _body(old[Path("recorders.py")]), _body(new[Path("recorders.py")])
     touched = set()
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
         if tag != "equal":
             touched |= {_enclosing(b, j) for j in range(j1, max(j2, j1 + 1))}
-    assert touched == {"record_float_mul", "RECORDERS"}
-    entry = re.search(r'"float_mul": Recorders\((.*?)\),\n    "', "\n".join(b), re.S)
-    assert '"out"' in entry.group(1)
+    assert touched == {"record_float_mul"}
+    a, b = _body(old[Path("autodiff.py")]), _body(new[Path("autodiff.py")])
+    added = "\n".join(line for line in difflib.ndiff(a, b) if line.startswith("+ "))
+    assert added.count(" = self.") == 1 and "self.float_mul = " in added  # black may wrap it
+    assert 'recorders.record_float_mul, ("rhs", "lhs", "out")' in added
 
 
 def _enclosing(lines: list[str], index: int) -> str:
@@ -138,8 +140,6 @@ def _enclosing(lines: list[str], index: int) -> str:
     for line in reversed(lines[: index + 1]):
         if line.startswith("def "):
             return line[4:].split("(")[0]
-        if line.startswith("RECORDERS"):
-            return "RECORDERS"
     return "<module>"
 
 
@@ -598,13 +598,12 @@ def _imports(path: Path, full=False) -> set:
 
 # What codegen may import of the runtime: its leaf tables
 # (docs/design.md#what-codegen-reads-of-the-runtime): an op's autodiff identity and its rule
-# (runtime/autodiff/ops.py, which reads the rule tables), the kernels bound from the array
-# namespace and the check of an `intsN` value. Backends, TensorBase and the shape contracts'
-# names it reads as source (codegen/kernels.py), never importing them.
+# (runtime/autodiff/ops.py, which reads the rule tables) and the check of an `intsN` value.
+# Backends, TensorBase and the shape contracts' names it reads as source (codegen/kernels.py),
+# never importing them.
 RUNTIME_TABLES = {
     "runtime.autodiff.ops",
     "runtime.autodiff.rules",
-    "runtime.backends.kernels.unary",
     "runtime.values",
 }
 # Inside runtime, each layer imports only the layers before it (and its own modules):
@@ -699,8 +698,7 @@ def test_the_generator_loads_no_runtime_module_beyond_its_tables():
         [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
     )
     loaded = set(done.stdout.split("\n")[-2].split())
-    allowed = {*RUNTIME_TABLES, "runtime", "runtime.autodiff", "runtime.backends",
-               "runtime.backends.kernels", "runtime.indexing"}  # fmt: skip
+    allowed = {*RUNTIME_TABLES, "runtime", "runtime.autodiff", "runtime.indexing"}
     extra = {m for m in loaded if m not in allowed and not m.startswith("runtime.autodiff.rules")}
     assert not extra, extra  # (ml_dtypes, the runtime's dtypes, among them)
 
@@ -772,12 +770,20 @@ def test_a_long_line_is_broken_by_black(tmp_path, monkeypatch):
     """A catalogue whose names make a line too long still comes out in black's style."""
     import black
 
+    from codegen.kernels import read_backend
     from codegen.render import MODE
     from runtime.autodiff import rules
 
     long_name = "float_exponential_of_every_element_of_the_tensor"
     monkeypatch.setitem(rules.RULES, long_name, rules.RULES["float_exp"])
-    monkeypatch.setitem(NAMESPACE_KERNELS, long_name, "exp")  # its kernel: the namespace's exp
+    from codegen.validate import backends
+
+    def with_long_kernel(module):  # its kernel on every backend: float_exp's
+        source = read_backend(module)
+        source.kernels[long_name] = source.kernels["float_exp"]
+        return source
+
+    monkeypatch.setattr(backends, "read_backend", with_long_kernel)
     long_doc = MINI.read_text().replace(
         "  - name: float_exp\n", "  - name: float_exponential_of_every_element_of_the_tensor\n"
     )
@@ -877,7 +883,9 @@ def test_a_backend_whose_library_is_missing_is_checked_and_warned_about(
     (tmp_path / "fake_backend.py").write_text(
         "import library_that_is_not_installed\n"
         "from runtime.backends.array import ArrayBackend\n\n\n"
-        "class FakeBackend(ArrayBackend):\n    pass\n\n\nBACKEND = FakeBackend()\n"
+        "class FakeBackend(ArrayBackend):\n"
+        "    float_exp = staticmethod(library_that_is_not_installed.exp)\n\n\n"
+        "BACKEND = FakeBackend()\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     ops = tmp_path / "mini.yaml"

@@ -214,6 +214,11 @@ class Emitter:
         self.graph, self.table = graph, table
         self.consts: dict = {}  # value name -> numpy array (in its storage dtype)
         self.params = {n: a for n, a in graph.initializers.items() if a.dtype.kind == "f"}
+        # a float initializer read only as BatchNormalization's running mean or variance is a
+        # statistic, not a weight: a buffer, which an optimiser leaves alone
+        statistics = {n.inputs[i] for n in graph.nodes if n.op_type == "BatchNormalization" for i in (3, 4) if i < len(n.inputs)}  # fmt: skip
+        others = {i for n in graph.nodes for k, i in enumerate(n.inputs) if not (n.op_type == "BatchNormalization" and k in (3, 4))}  # fmt: skip
+        self.statistics = {n: self.params.pop(n) for n in statistics - others if n in self.params}
         for name, array in graph.initializers.items():
             if name not in self.params:
                 self.consts[name] = _stored(array)
@@ -255,9 +260,9 @@ class Emitter:
             name = self.name_of(value)
             self.used_params[name] = self.params[value]
             return f"self.{name}"
-        if value in self.consts:
+        if value in self.consts or value in self.statistics:
             name = self.name_of(value)
-            self.buffers[name] = self.consts[value]
+            self.buffers[name] = self.consts.get(value, self.statistics.get(value))
             return f"self.{name}"
         return self.name_of(value)
 

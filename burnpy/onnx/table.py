@@ -830,7 +830,7 @@ def reverse_sequence(n: Site):
 
 
 def col2im(n: Site):
-    if n.known_rank(0) != 3 or len(n.ints(1, "image_shape")) != 2:
+    if n.known_rank(0) != 3 or n.shape(1) != (2,):
         n.refuse("Col2Im is supported for 2-d images")
     options = []
     for attribute, option in (("strides", "stride"), ("dilations", "dilation")):
