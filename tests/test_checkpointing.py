@@ -19,6 +19,8 @@ from runtime.autodiff.checkpoint import Checkpointer
 from runtime.autodiff.node import ComputingProperty
 from runtime.autodiff.steps import Backward
 
+pytestmark = pytest.mark.usefixtures("own_heap")
+
 CPU = Device.numpy()
 AD = CPU.autodiff()
 CK = AD.gradient_checkpointing()
