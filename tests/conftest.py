@@ -1,4 +1,6 @@
+import contextlib
 import gc
+import io
 import sys
 from pathlib import Path
 
@@ -17,3 +19,30 @@ def own_heap():
     gc.freeze()
     yield
     gc.unfreeze()
+
+
+@pytest.fixture(scope="session")
+def digits_smoke(tmp_path_factory) -> dict:
+    """One smoke run of examples/digits_cnn.py (`args`: one epoch on 200 images) that plots and,
+    with torch, trains the PyTorch twin too, for every check of such a run: what it printed, the
+    accuracy it returned and the plot's path."""
+    from examples import digits_cnn
+
+    plot = tmp_path_factory.mktemp("digits") / "loss.png"
+    compare = ["--compare"] if _have("torch") else []
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        accuracy = digits_cnn.main(DIGITS_SMOKE + compare + ["--plot", str(plot)])
+    lines = out.getvalue().splitlines()
+    return {"args": DIGITS_SMOKE, "out": lines, "accuracy": accuracy, "plot": plot}
+
+
+DIGITS_SMOKE = ["--subset", "200", "--epochs", "1"]
+
+
+def _have(module: str) -> bool:
+    try:
+        __import__(module)
+    except ImportError:
+        return False
+    return True

@@ -367,14 +367,11 @@ def test_a_tracked_non_leaf_argument_is_refused():
         capture(lambda t: t * 2.0)(w * 3.0)
 
 
-def test_the_digits_example_trains_the_same_with_capture(capsys):
-    smoke = ["--subset", "200", "--epochs", "1"]
-    eager = example.main(smoke)
-    eager_out = capsys.readouterr().out.splitlines()
-    captured = example.main(smoke + ["--capture"])
+def test_the_digits_example_trains_the_same_with_capture(digits_smoke, capsys):
+    captured = example.main(digits_smoke["args"] + ["--capture"])
     captured_out = capsys.readouterr().out.splitlines()
-    assert captured == eager  # bit-identical training: the same test accuracy
-    assert captured_out[-1] == eager_out[-1]
+    assert captured == digits_smoke["accuracy"]  # bit-identical training: the same accuracy
+    assert captured_out[-1] == digits_smoke["out"][-1]
 
 
 def test_library_functions_on_recorded_arrays_are_recorded_as_calls():
