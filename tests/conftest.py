@@ -1,4 +1,5 @@
 import contextlib
+import difflib
 import gc
 import io
 import sys
@@ -46,3 +47,32 @@ def _have(module: str) -> bool:
     except ImportError:
         return False
     return True
+
+
+# -- one op's tests: `pytest --op float_mul` (`make test-op OP=float_mul`) -----------------------
+def pytest_addoption(parser):
+    parser.addoption(
+        "--op",
+        metavar="NAME",
+        help="run only the tests parametrised by the catalogue op NAME (its spec-driven checks "
+        "on every backend and dtype, and every other test that takes it as `op`)",
+    )
+
+
+def _op_name(item) -> str | None:
+    op = getattr(item, "callspec", None) and item.callspec.params.get("op")
+    return getattr(op, "name", op) if op is not None else None
+
+
+def pytest_collection_modifyitems(config, items):
+    name = config.getoption("--op")
+    if name is None:
+        return
+    kept = [item for item in items if _op_name(item) == name]
+    if not kept:
+        known = sorted({n for n in map(_op_name, items) if isinstance(n, str)})
+        close = difflib.get_close_matches(name, known, n=3)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise pytest.UsageError(f"--op {name}: no test is parametrised by an op of that name{hint}")
+    config.hook.pytest_deselected(items=[item for item in items if _op_name(item) != name])
+    items[:] = kept
