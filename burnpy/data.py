@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from generated import Tensor
+from generated import Device, Tensor
 
 
 def default_collate(items, device):
@@ -55,8 +55,7 @@ class DataLoader:
         device,
         collate=None,
     ):
-        if batch_size < 1:
-            raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+        _check_loader(dataset, batch_size, shuffle, seed, drop_last, device, collate)
         self.dataset = dataset
         self.batch_size = batch_size
         self.shuffle = shuffle
@@ -84,6 +83,33 @@ class DataLoader:
     def load_record(self, record: dict) -> "DataLoader":
         self.rng.bit_generator.state = record["rng"]
         return self
+
+
+def _check_loader(dataset, batch_size, shuffle, seed, drop_last, device, collate) -> None:
+    """DataLoader's arguments, checked when it is made rather than when it is iterated."""
+    if not (hasattr(dataset, "__len__") and hasattr(dataset, "__getitem__")):
+        raise TypeError(
+            "DataLoader: dataset must be a sequence of items (with len() and [i]), got "
+            f"{type(dataset).__name__}; wrap an iterator in list(...)"
+        )
+    if not isinstance(batch_size, int | np.integer) or isinstance(batch_size, bool):
+        raise TypeError(f"DataLoader: batch_size must be an int, got {batch_size!r}")
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+    for name, flag in (("shuffle", shuffle), ("drop_last", drop_last)):
+        if not isinstance(flag, bool | np.bool_):
+            raise TypeError(f"DataLoader: {name} must be True or False, got {flag!r}")
+    if seed is not None and (not isinstance(seed, int | np.integer) or isinstance(seed, bool)):
+        raise TypeError(f"DataLoader: seed must be an int or None, got {seed!r}")
+    if device is not None and not isinstance(device, Device):
+        raise TypeError(
+            "DataLoader: device must be a Device (e.g. `Device.numpy().autodiff()`) or None, got "
+            f"{type(device).__name__}"
+        )
+    if collate is not None and not callable(collate):
+        raise TypeError(
+            f"DataLoader: collate must be a function (items, device) -> batch, got {collate!r}"
+        )
 
 
 class Subset:

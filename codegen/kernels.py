@@ -12,8 +12,6 @@ import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 
-from runtime.backends.kernels.unary import NAMESPACE_KERNELS
-
 
 @dataclass(frozen=True)
 class Kernel:
@@ -35,14 +33,41 @@ class NoBackend(Exception):
 
 
 def _source(module: str) -> tuple[Path, ast.Module]:
-    try:
-        spec = importlib.util.find_spec(module)
-    except (ImportError, ValueError):
-        spec = None
-    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+    path = _module_path(module)
+    if path is None:
         raise NoBackend(f"module {module!r} does not exist")
-    path = Path(spec.origin)
-    return path, ast.parse(path.read_text(encoding="utf-8"), str(path))
+    return path, _parse(path, path.stat().st_mtime_ns)
+
+
+def _module_path(module: str) -> Path | None:
+    """A module's file, found without importing it or its packages (finding a submodule the
+    import system's way runs its packages' `__init__`, which would load the runtime)."""
+    top, *rest = module.split(".")
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+        return None
+    if not rest:
+        return Path(spec.origin)
+    if not spec.submodule_search_locations:
+        return None
+    for location in spec.submodule_search_locations:
+        for path in (
+            Path(location, *rest).with_suffix(".py"),
+            Path(location, *rest, "__init__.py"),
+        ):
+            if path.is_file():
+                return path
+    return None
+
+
+@functools.lru_cache(maxsize=256)
+def _parse(path: Path, mtime_ns: int) -> ast.Module:
+    """A module's tree, parsed once per version of the file (a class's bases are read from
+    the modules it imports: the same few modules for every backend and `explain`)."""
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))
 
 
 def read_backend(module: str) -> BackendSource:
@@ -64,6 +89,20 @@ def read_backend(module: str) -> BackendSource:
     libraries: dict = {}
     _collect(module, path, tree, class_name, kernels, libraries, set())
     return BackendSource(module, path, kernels, tuple(libraries))
+
+
+def table_keys(module: str, name: str) -> tuple[str, ...]:
+    """The string keys of a module's dict `name = {"key": ..., ...}`, read from its source (a
+    runtime table whose values need numpy, the shape contracts: the generator needs its keys)."""
+    path, tree = _source(module)
+    for node in tree.body:
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+            and isinstance(node.value, ast.Dict)
+        ):
+            return tuple(k.value for k in node.value.keys if isinstance(k, ast.Constant))
+    raise LookupError(f"{path} defines no dict `{name} = {{...}}`")
 
 
 def class_attributes(module: str, class_name: str) -> dict:
@@ -97,10 +136,6 @@ def _collect(module, path, tree, class_name, kernels, libraries, seen) -> None:
     for statement in cls.body:
         for name, line in _bound(statement):
             kernels.setdefault(name, Kernel(f"{class_name}.{name}", path, line))
-    if any(isinstance(s, ast.FunctionDef) and s.name == "__init_subclass__" for s in cls.body):
-        # ArrayBackend binds each one-function kernel to its subclass's `xp` namespace
-        for name, function in NAMESPACE_KERNELS.items():
-            kernels.setdefault(name, Kernel(f"xp.{function}", path, cls.lineno))
     for base in cls.bases:
         if isinstance(base, ast.Name):
             _collect(module, path, tree, base.id, kernels, libraries, seen)

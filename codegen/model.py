@@ -4,6 +4,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
+from runtime.autodiff.ops import AutodiffOp, AutodiffRole, FloatInput
+
 # The enums are str-valued: each member equals its spelling in ops.yaml (`Kind.FLOAT ==
 # "float"`), so messages, templates and dict keys read the same as the catalogue.
 
@@ -221,6 +223,39 @@ class Op:
             a
             for a in self.args
             if a.type is ArgKind.FLOAT or a.type is ArgKind.TENSORS and self.kind is Kind.FLOAT
+        )
+
+    @property
+    def autodiff_op(self) -> AutodiffOp | None:
+        """What the Autodiff decorator knows of this op (runtime/autodiff/ops.py), from which
+        its recorder and its rule are made; None when the op passes through to the inner
+        backend (an int or bool op, a composite)."""
+        role = self.role
+        if role in (Role.CREATION_FLOAT, Role.LEAF):
+            autodiff = AutodiffRole.LEAF
+        elif role is Role.AUTODIFF or role is Role.MOVE and self.kind is Kind.FLOAT:
+            autodiff = (
+                AutodiffRole.UNTRACKED
+                if self.untracked
+                else AutodiffRole.RECORD if self.autodiff else AutodiffRole.FORWARD
+            )
+        else:
+            return None
+        floats = self.float_args
+        inputs = tuple(
+            FloatInput(a.name, i, a.optional, a.type is ArgKind.TENSORS)
+            for i, a in enumerate(self.args)
+            if a in floats and autodiff is not AutodiffRole.LEAF
+        )
+        return AutodiffOp(
+            self.name,
+            tuple(a.name for a in self.args),
+            inputs,
+            autodiff,
+            memory_bound=self.autodiff is AutodiffClass.MEMORY_BOUND,
+            float_outputs=tuple(i for i, kind in enumerate(self.returns) if kind is Kind.FLOAT),
+            outputs=len(self.returns),
+            keeps=self.keeps,
         )
 
     @property

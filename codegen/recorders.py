@@ -15,32 +15,8 @@ the *tracked* inputs name is saved (burn: `mul` keeps lhs only when rhs needs a 
 
 from dataclasses import dataclass
 
+from runtime.autodiff.ops import AutodiffOp, FloatInput, rule_for
 from runtime.autodiff.rules import Rule
-
-
-@dataclass(frozen=True)
-class Input:
-    """A float input of a recorded op."""
-
-    name: str
-    optional: bool = False  # may be None: no parent, no context, nothing saved
-    many: bool = False  # a list of tensors (cat): each element an input of its own
-
-
-@dataclass(frozen=True)
-class Recorded:
-    """What a recorder is generated from (an op of the catalogue, or the runtime's move)."""
-
-    name: str
-    args: tuple[str, ...]
-    inputs: tuple[Input, ...]
-    returns: tuple[str, ...]  # the result kinds, in order
-    memory_bound: bool
-    keeps: str | None = None  # what a recorded forward keeps for the backward (`<name>_keeping`)
-
-    @property
-    def float_outputs(self) -> tuple[int, ...]:
-        return tuple(i for i, kind in enumerate(self.returns) if kind == "float")
 
 
 @dataclass(frozen=True)
@@ -56,7 +32,7 @@ class Recorder:
     untracked: str  # what it returns otherwise (the seed: an untracked op still gets a node)
     record: tuple[str, ...]  # what the step keeps, before its Node is made
     node: str  # the local the Node is bound to: `out_node`, or `hub` for several float outputs
-    fields: tuple[tuple[str, str], ...]  # recorded_node's keyword arguments: the Node's fields
+    fields: tuple[tuple[str, str], ...]  # new_node's keyword arguments: the Node's fields
     result: str  # the return expression: the outputs wrapped as AutodiffTensors
     saved: tuple[str, ...]  # rule.saved: the order of a step's saved values
 
@@ -72,19 +48,14 @@ LOCALS = (
 )  # fmt: skip
 
 
-def rule_of(op: Recorded) -> Rule:
-    names = tuple(i.name for i in op.inputs)
-    return Rule(op.name, op.args, names, multi_output=len(op.returns) > 1, kept=op.keeps)
-
-
-def recorder(op: Recorded) -> Recorder:
+def recorder(op: AutodiffOp) -> Recorder:
     clash = set(op.args) & {*LOCALS, *_input_locals(op)}
     if clash:
         raise ValueError(f"{op.name}: argument names {sorted(clash)} clash with the recorder's")
-    return _Decisions(op, rule_of(op)).recorder()
+    return _Decisions(op, rule_for(op)).recorder()
 
 
-def _input_locals(op: Recorded) -> list[str]:
+def _input_locals(op: AutodiffOp) -> list[str]:
     whats = ("node", "nodes", "value", "tracked", "held", "parents")
     return [f"{i.name}_{what}" for i in op.inputs for what in whats]
 
@@ -92,11 +63,11 @@ def _input_locals(op: Recorded) -> list[str]:
 class _Decisions:
     """The statements and expressions of one recorder."""
 
-    def __init__(self, op: Recorded, rule: Rule):
+    def __init__(self, op: AutodiffOp, rule: Rule):
         self.op, self.rule = op, rule
         self.inputs = op.inputs
         self.names = [i.name for i in op.inputs]
-        self.single = op.returns == ("float",)
+        self.single = op.outputs == 1
 
     def recorder(self) -> Recorder:
         op = self.op
@@ -230,6 +201,8 @@ class _Decisions:
         fields = [
             ("parents", self._parent_ids()),
             ("order", "order + 1"),
+            ("id", "next_id()"),
+            ("requirement", "TRACKED"),
             (
                 "properties",
                 (
@@ -254,7 +227,7 @@ class _Decisions:
         """Node.inputs: per float input its Node if tracked, else None (a tuple for a list)."""
         return f"[{', '.join(self._parent(i) for i in self.inputs)}]"
 
-    def _parent(self, i: Input) -> str:
+    def _parent(self, i: FloatInput) -> str:
         if i.many:
             return f"{i.name}_parents"
         if len(self.inputs) == 1:
@@ -319,7 +292,7 @@ class _Decisions:
         if name == op.keeps:
             return name
         if name == "indices" and name not in op.args:  # the int output of a (float, int) op
-            (index,) = [i for i, kind in enumerate(op.returns) if kind != "float"]
+            (index,) = [i for i in range(op.outputs) if i not in op.float_outputs]
             return f"result[{index}]"
         by_name = {i.name: i for i in self.inputs}
         if name in by_name:
@@ -343,26 +316,26 @@ class _Decisions:
         if self.single:
             return f"AutodiffTensor(out, {node})"
         return _tuple(
-            f"AutodiffTensor(out, {node})" if kind == "float" else f"result[{i}]"
-            for i, kind in enumerate(self.op.returns)
+            f"AutodiffTensor(out, {node})" if i in self.op.float_outputs else f"result[{i}]"
+            for i in range(self.op.outputs)
         )
 
     def _untracked(self) -> str:
         return _tuple(
             (
                 f"AutodiffTensor(result[{i}], untracked_node(order))"
-                if kind == "float"
+                if i in self.op.float_outputs
                 else f"result[{i}]"
             )
-            for i, kind in enumerate(self.op.returns)
+            for i in range(self.op.outputs)
         )
 
     def _hub_outputs(self) -> str:
         """Several float outputs: each its own Node, a child of the op's node (the hub)."""
         count = len(self.op.float_outputs)
         parts, slot = [], 0
-        for i, kind in enumerate(self.op.returns):
-            if kind != "float":
+        for i in range(self.op.outputs):
+            if i not in self.op.float_outputs:
                 parts.append(f"result[{i}]")
                 continue
             parts.append(f"AutodiffTensor(result[{i}], output_node(hub, {slot}, {count}))")

@@ -8,11 +8,14 @@ formatted body. When both still match, black is skipped: `--check` and a no-chan
 cost a render, not a format.
 """
 
+import dataclasses
 import difflib
 import hashlib
 import os
 import re
 import tempfile
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -68,7 +71,7 @@ def render_all(catalogue: Catalogue) -> dict[str, str]:
             registrations=api.backend_registrations(catalogue)
         ),
         "catalogue.py": env.get_template("catalogue.py.jinja").render(
-            entries=api.autodiff_entries(catalogue)
+            entries=[api.autodiff_literal(op) for op in api.autodiff_ops(catalogue)]
         ),
         "loss.py": env.get_template("loss.py.jinja").render(),
         "recorders.py": env.get_template("recorders.py.jinja").render(
@@ -149,6 +152,18 @@ def _black(chunk: str) -> str:
     return black.format_str(chunk, mode=MODE).rstrip("\n")
 
 
+def end_with_parent(parent: int) -> None:
+    """A pool worker's initializer: the worker exits once the generator that started it is
+    gone (a killed generator cannot shut its pool down, and idle workers wait forever)."""
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def format_all(rendered: dict[str, str]) -> dict[str, str]:
     """Every file in black's style; black joins top-level definitions with two blank lines,
     as this does."""
@@ -158,7 +173,7 @@ def format_all(rendered: dict[str, str]) -> dict[str, str]:
     # the largest first, so no core is left with a big one at the end
     todo = sorted({c for parts in chunks.values() for c in parts if _needs_black(c)}, key=len)[::-1]
     if len(todo) > 16 and (os.cpu_count() or 1) > 1:
-        with ProcessPoolExecutor() as pool:
+        with ProcessPoolExecutor(initializer=end_with_parent, initargs=(os.getpid(),)) as pool:
             formatted = dict(zip(todo, pool.map(_black, todo)))
     else:
         formatted = {chunk: _black(chunk) for chunk in todo}
@@ -185,8 +200,28 @@ def plan(catalogue: Catalogue, out_dir: Path, files=None) -> dict[Path, str]:
         header = HEADER.format(source=source, render=render_hash, body=_digest(body))
         result[path] = header + body
     result[out_dir.parent / DOCS] = render_docs(catalogue)
+    for name in FILLED:  # the figures the project's own docs show, where they have them
+        path = out_dir.parent / name
+        if path.exists():
+            result[path] = fill(path.read_text(encoding="utf-8"), catalogue)
     result[out_dir / "py.typed"] = ""  # PEP 561: the package's annotations are for type checkers
     return dict(sorted(result.items()))
+
+
+# The hand-written docs that show the catalogue's figures, between markers the generator fills:
+# `<!-- stats: begin -->` ... `<!-- stats: end -->` holds `python -m codegen stats`'s output,
+# `<!-- op count -->N<!-- end -->` the number of ops.
+FILLED = ("README.md", Path("docs") / "coverage.md")
+_STATS = re.compile(r"(<!-- stats: begin -->\n```\n).*?(```\n<!-- stats: end -->)", re.S)
+_COUNT = re.compile(r"(<!-- op count -->)\d+(<!-- end -->)")
+
+
+def fill(text: str, catalogue: Catalogue) -> str:
+    """`text` with its generated figures made current."""
+    named = dataclasses.replace(catalogue, path=os.path.basename(catalogue.path))
+    stats = "\n".join(api.stats(named)) + "\n"
+    text = _STATS.sub(lambda m: m[1] + stats + m[2], text)
+    return _COUNT.sub(lambda m: f"{m[1]}{len(catalogue.ops)}{m[2]}", text)
 
 
 def stale(out_dir: Path, planned: dict[Path, str]) -> list[Path]:

@@ -18,8 +18,7 @@ from codegen.kernels import class_attributes, read_backend
 from codegen.load import CatalogueError
 from codegen.model import Arg, Catalogue, Op
 from codegen.validate.report import suggest
-from runtime.autodiff.backend import MOVE_ACROSS
-from runtime.autodiff.rules import RULES, Rule
+from runtime.autodiff.ops import MOVE_ACROSS, AutodiffRole, rule_for
 
 
 class ReviewError(Exception):
@@ -180,7 +179,8 @@ def _kernels(catalogue: Catalogue, op: Op, root: Path) -> str:
         return ""
     lines = []
     for backend in catalogue.backends:
-        kernel = read_backend(backend.module).kernels[op.name]
+        kernel = _of(catalogue, backend.module, lambda: read_backend(backend.module))
+        kernel = kernel.kernels[op.name]
         lines.append(
             f"{backend.name}: {kernel.qualname} at {_where(kernel.path, kernel.line, root)}"
         )
@@ -188,34 +188,58 @@ def _kernels(catalogue: Catalogue, op: Op, root: Path) -> str:
 
 
 def _autodiff(op: Op, out: Path, root: Path) -> str:
-    if not op.autodiff:
+    described = op.autodiff_op
+    if described is None:
         return ""
-    names = tuple(a.name for a in op.float_args)
-    rule = Rule(op.name, tuple(a.name for a in op.args), names, len(op.returns) > 1)
+    if described.role is not AutodiffRole.RECORD:
+        return f"not recorded: {UNRECORDED[described.role]}"
+    rule = rule_for(described)
+    names = described.input_names
     lines = [f"checkpoint class: {op.autodiff} ({CHECKPOINTS[op.autodiff]})"]
     path = out / "recorders.py"
     line = _def_line(path, f"record_{op.name}")
     if line:
         lines.append(f"recorder: record_{op.name} at {_where(path, line, root)}")
+    if described.keeps:
+        lines.append(
+            f"kept: its recorded forward is the backend's `{op.name}_keeping`, which also returns "
+            f"`{described.keeps}`, saved for the rule (None where the backend kept nothing)"
+        )
     for input_, needs in zip(names, rule.needs):
         saved = ", ".join(needs) if needs else "nothing"
         lines.append(f"when `{input_}` is tracked, the step saves: {saved}")
+    if rule.joint is not None:
+        only = f"; {', '.join(rule.g_only)} need only g" if rule.g_only else ""
+        lines.append(
+            f"Joint rule: one call gives every input's gradient, told which are tracked{only}"
+        )
+        labels = ["Joint rule"]
+    else:
+        labels = [f"VJP for `{input_}`" for input_ in names]
     shown = set()
-    for input_, vjp in zip(names, RULES[op.name]):
-        source, start = inspect.getsourcelines(vjp)
-        where = _where(Path(inspect.getsourcefile(vjp)), start, root)
+    for label, function in zip(labels, rule.functions):
+        source, start = inspect.getsourcelines(function)
+        where = _where(Path(inspect.getsourcefile(function)), start, root)
         if where in shown:  # lambdas of one rule on one line: their source once
-            lines.append(f"VJP for `{input_}`: the same lines")
+            lines.append(f"{label}: the same lines")
             continue
         shown.add(where)
-        lines.append(f"VJP for `{input_}` ({where}):")
+        lines.append(f"{label} ({where}):")
         lines += [f"  {text.rstrip()}" for text in inspect.cleandoc("".join(source)).splitlines()]
     return "\n".join(lines)
 
 
+UNRECORDED = {
+    AutodiffRole.LEAF: "under autodiff its float result is a new untracked leaf",
+    AutodiffRole.FORWARD: "it has no float result: the inner kernel runs on the primitives",
+    AutodiffRole.UNTRACKED: "no gradient flows through it: each float result is a new "
+    "untracked leaf",
+}
+
+
 def _reaching(catalogue: Catalogue, op: Op) -> str:
     lines = []
-    methods = {m.name: m for m in api.tensor_methods(catalogue)}
+    methods = _of(catalogue, "methods", lambda: {m.name: m for m in api.tensor_methods(catalogue)})
     if op.method:
         method = methods[op.method]
         owner = "Tensor" if method.static else "t"
@@ -228,6 +252,18 @@ def _reaching(catalogue: Catalogue, op: Op) -> str:
     if users:
         lines.append(f"the composites {', '.join(users)}")
     return "\n".join(lines) or "nothing but generated.dispatch." + op.name
+
+
+_KNOWN: dict = {}
+
+
+def _of(catalogue: Catalogue, what: str, make):
+    """What `make()` gives for this catalogue, made once: a reviewer explaining op after op
+    reads the backends' sources and builds the Tensor methods once."""
+    known = _KNOWN.get(what)
+    if known is None or known[0] is not catalogue:
+        known = _KNOWN[what] = (catalogue, make())
+    return known[1]
 
 
 def _calls(op: Op) -> list[str]:

@@ -28,6 +28,8 @@ import numpy as np
 if __package__ in (None, ""):  # run as a script from a checkout: find burnpy and generated
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import burnpy  # noqa: E402
+import burnpy.threads  # noqa: E402
 from burnpy import nn, optim  # noqa: E402
 from burnpy.nn.functional import cross_entropy  # noqa: E402
 from generated import Device, Tensor  # noqa: E402
@@ -392,6 +394,12 @@ def parse(argv):
     )
     parser.add_argument("--plot", metavar="PNG", help="plot the training loss (matplotlib)")
     parser.add_argument("--compare", action="store_true", help="train in PyTorch too")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        help="threads of numpy's BLAS and torch (default: 1, unless OMP_NUM_THREADS or "
+        "OPENBLAS_NUM_THREADS is set)",
+    )
     parser.add_argument("--steps", type=int, default=2000)
     parser.add_argument("--batch-size", type=int, default=16)
     parser.add_argument("--context", type=int, default=64)
@@ -407,6 +415,10 @@ def parse(argv):
 
 def main(argv=None) -> float:
     args = parse(argv)
+    if args.threads:
+        burnpy.set_num_threads(args.threads)
+    else:
+        burnpy.threads.use_default()
     corpus = Corpus(load_text())
     device = make_device(args.device, args.checkpointing)
     model = make_model(len(corpus.chars), args, device)

@@ -5,6 +5,7 @@ Run with `make demo` (which first checks that generated/ is in sync with ops.yam
 
 import numpy as np
 
+import burnpy.threads
 from generated import Device, Distribution, Tensor
 
 
@@ -96,6 +97,7 @@ def train(ad: Device) -> None:
 
 
 def main() -> None:
+    burnpy.threads.use_default()  # one BLAS thread: small matrices, a machine maybe shared
     flex, ad, ad_ckpt = devices()
     tracking(flex, ad)
     constant(flex, ad)

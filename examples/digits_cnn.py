@@ -32,7 +32,9 @@ import numpy as np
 if __package__ in (None, ""):  # run as a script from a checkout: find burnpy and generated
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from burnpy import capture, data, nn, optim  # noqa: E402
+import burnpy  # noqa: E402
+import burnpy.threads  # noqa: E402
+from burnpy import capture, data, files, nn, optim  # noqa: E402
 from burnpy.nn.functional import cross_entropy  # noqa: E402
 from burnpy.train import Learner, Output  # noqa: E402
 from generated import Device  # noqa: E402
@@ -273,26 +275,29 @@ class Checkpoint:
                 f"{self.directory} holds a run with other settings ({state['settings']}, now "
                 f"{self.settings}); resume with the same ones or use another directory"
             )
-        model.load(self.directory / "model.safetensors")
-        opt.load(self.directory / "optimizer.safetensors")
+        epoch = len(state["history"])
+        model.load(self.directory / f"model-{epoch}.safetensors")
+        opt.load(self.directory / f"optimizer-{epoch}.safetensors", model)
         scheduler.load_record(state["scheduler"])
         loader.load_record(state["loader"])
         return state["history"]
 
     def save(self, model, opt, scheduler, loader, history) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
-        model.save(self.directory / "model.safetensors")
-        opt.save(self.directory / "optimizer.safetensors")
+        epoch = len(history)
+        model.save(self.directory / f"model-{epoch}.safetensors")
+        opt.save(self.directory / f"optimizer-{epoch}.safetensors")
         state = {
             "settings": self.settings,
             "scheduler": scheduler.to_record(),
             "loader": loader.to_record(),
             "history": history,
         }
-        # The state file is written last and renamed into place: it names a complete epoch.
-        partial = self.directory / "state.json.partial"
-        partial.write_text(json.dumps(state))
-        partial.replace(self.directory / "state.json")
+        # The state file is replaced last: it names an epoch whose two files are complete
+        # (every file is written to a temporary and renamed into place).
+        files.write_text(self.directory / "state.json", json.dumps(state))
+        for name in ("model", "optimizer"):
+            (self.directory / f"{name}-{epoch - 1}.safetensors").unlink(missing_ok=True)
 
 
 def plot(history: list, path) -> None:
@@ -408,6 +413,12 @@ def parse(argv):
     parser.add_argument(
         "--capture", action="store_true", help="record the step once and replay it (capture)"
     )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        help="threads of numpy's BLAS and torch (default: 1, unless OMP_NUM_THREADS or "
+        "OPENBLAS_NUM_THREADS is set)",
+    )
     parser.add_argument("--epochs", type=int, default=15)
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--lr", type=float, default=3e-3)
@@ -423,6 +434,10 @@ def parse(argv):
 
 def main(argv=None) -> float:
     args = parse(argv)
+    if args.threads:
+        burnpy.set_num_threads(args.threads)
+    else:
+        burnpy.threads.use_default()
     if args.distributed:
         return run_distributed(args)
     train, test = load_split(args.seed, args.subset)

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=1e3baacfe3bcd25f body=4f6dd75fbf53dd3f
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=bfc6c841e3071a5f body=b32985e241f3c0a6
 """burn's ModuleOps as Python functions: `from generated import module`.
 
 Signatures as docs/design.md#module-functions describes them (burn's names; option structs as
@@ -46,13 +46,12 @@ from runtime.arguments import (
     choice_arg,
     dim_of,
     flag_arg,
-    ints_arg,
     integer_arg,
-    optional_ints_arg,
     optional_tensor_arg,
     real_arg,
     tensor_arg,
 )
+from runtime.values import ints_arg, optional_ints_arg
 from runtime.dispatch import TensorKind
 
 if TYPE_CHECKING:

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=82677a21606aff61 body=e6cbac2d9b6ac57f
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=a127d99e4b6c9749 body=b8c91a29cecfea99
 """The optimisers' fused updates as Python functions: `from generated import optim`.
 
 burnpy.optim's rules call them on plain tensors (a parameter, its gradient, the rule's state);
@@ -22,13 +22,12 @@ from runtime.arguments import (
     choice_arg,
     dim_of,
     flag_arg,
-    ints_arg,
     integer_arg,
-    optional_ints_arg,
     optional_tensor_arg,
     real_arg,
     tensor_arg,
 )
+from runtime.values import ints_arg, optional_ints_arg
 from runtime.dispatch import TensorKind
 
 if TYPE_CHECKING:

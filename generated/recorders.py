@@ -1,8 +1,8 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=21934250deb7cc31 body=b6eb16cf280e659c
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=7e423adbbb5bd855 body=8ae7354295cec83d
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node (its
-fields named: runtime/autodiff/recording.py's recorded_node) and the state its step needs:
+fields named: runtime/autodiff/node.py's new_node) and the state its step needs:
 which inputs are tracked, the values their VJPs need (the rule's `saved`, in order), and under
 BalancedCheckpointing the recipe that recomputes a memory-bound output. With no input tracked,
 or inside `no_grad` (GRAD_MODE.paused, per thread), it records nothing: the output is untracked.
@@ -17,10 +17,12 @@ from runtime.autodiff.recording import (
     MEMORY_BOUND,
     NONE,
     SELF,
+    TRACKED,
     AutodiffTensor,
     Recorders,
+    new_node,
+    next_id,
     output_node,
-    recorded_node,
     untracked_node,
 )
 
@@ -42,13 +44,15 @@ def record_float_add(forward, BACKWARD, inner, balanced):
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=(
                 [lhs_node.id, rhs_node.id]
                 if lhs_tracked and rhs_tracked
                 else [lhs_node.id] if lhs_tracked else [rhs_node.id]
             ),
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
@@ -71,9 +75,11 @@ def record_float_add_scalar(forward, BACKWARD, inner, balanced):
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[lhs_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node],
@@ -102,13 +108,15 @@ def record_float_sub(forward, BACKWARD, inner, balanced):
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=(
                 [lhs_node.id, rhs_node.id]
                 if lhs_tracked and rhs_tracked
                 else [lhs_node.id] if lhs_tracked else [rhs_node.id]
             ),
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
@@ -131,9 +139,11 @@ def record_float_sub_scalar(forward, BACKWARD, inner, balanced):
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[lhs_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node],
@@ -162,13 +172,15 @@ def record_float_mul(forward, BACKWARD, inner, balanced):
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=(
                 [lhs_node.id, rhs_node.id]
                 if lhs_tracked and rhs_tracked
                 else [lhs_node.id] if lhs_tracked else [rhs_node.id]
             ),
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
@@ -192,9 +204,11 @@ def record_float_mul_scalar(forward, BACKWARD, inner, balanced):
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[lhs_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node],
@@ -224,13 +238,15 @@ def record_float_div(forward, BACKWARD, inner, balanced):
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=(
                 [lhs_node.id, rhs_node.id]
                 if lhs_tracked and rhs_tracked
                 else [lhs_node.id] if lhs_tracked else [rhs_node.id]
             ),
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
@@ -254,9 +270,11 @@ def record_float_div_scalar(forward, BACKWARD, inner, balanced):
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[lhs_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node],
@@ -282,9 +300,11 @@ def record_float_neg(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -311,13 +331,15 @@ def record_float_matmul(forward, BACKWARD, inner, balanced):
             return AutodiffTensor(out, untracked_node(order))
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=(
                 [lhs_node.id, rhs_node.id]
                 if lhs_tracked and rhs_tracked
                 else [lhs_node.id] if lhs_tracked else [rhs_node.id]
             ),
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
@@ -346,13 +368,15 @@ def record_float_remainder(forward, BACKWARD, inner, balanced):
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=(
                 [lhs_node.id, rhs_node.id]
                 if lhs_tracked and rhs_tracked
                 else [lhs_node.id] if lhs_tracked else [rhs_node.id]
             ),
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
@@ -376,9 +400,11 @@ def record_float_remainder_scalar(forward, BACKWARD, inner, balanced):
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[lhs_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node],
@@ -406,13 +432,15 @@ def record_float_cross(forward, BACKWARD, inner, balanced):
             return AutodiffTensor(out, untracked_node(order))
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=(
                 [lhs_node.id, rhs_node.id]
                 if lhs_tracked and rhs_tracked
                 else [lhs_node.id] if lhs_tracked else [rhs_node.id]
             ),
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
@@ -441,13 +469,15 @@ def record_float_powf(forward, BACKWARD, inner, balanced):
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=(
                 [lhs_node.id, rhs_node.id]
                 if lhs_tracked and rhs_tracked
                 else [lhs_node.id] if lhs_tracked else [rhs_node.id]
             ),
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
@@ -475,9 +505,11 @@ def record_float_powf_scalar_impl(forward, BACKWARD, inner, balanced):
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[lhs_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node],
@@ -501,9 +533,11 @@ def record_float_powi(forward, BACKWARD, inner, balanced):
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[lhs_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node],
@@ -529,9 +563,11 @@ def record_float_clamp(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -557,9 +593,11 @@ def record_float_clamp_min(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -585,9 +623,11 @@ def record_float_clamp_max(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -613,9 +653,11 @@ def record_float_exp(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -640,9 +682,11 @@ def record_float_square(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -667,9 +711,11 @@ def record_float_log(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -694,9 +740,11 @@ def record_float_sqrt(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -721,9 +769,11 @@ def record_float_abs(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -748,9 +798,11 @@ def record_float_sign(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -774,9 +826,11 @@ def record_float_tanh(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -801,9 +855,11 @@ def record_float_log1p(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -828,9 +884,11 @@ def record_float_recip(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -855,9 +913,11 @@ def record_float_sin(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -882,9 +942,11 @@ def record_float_cos(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -909,9 +971,11 @@ def record_float_tan(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -936,9 +1000,11 @@ def record_float_sinh(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -963,9 +1029,11 @@ def record_float_cosh(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -990,9 +1058,11 @@ def record_float_asin(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1017,9 +1087,11 @@ def record_float_acos(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1044,9 +1116,11 @@ def record_float_atan(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1071,9 +1145,11 @@ def record_float_asinh(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1098,9 +1174,11 @@ def record_float_acosh(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1125,9 +1203,11 @@ def record_float_atanh(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1156,13 +1236,15 @@ def record_float_atan2(forward, BACKWARD, inner, balanced):
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=(
                 [lhs_node.id, rhs_node.id]
                 if lhs_tracked and rhs_tracked
                 else [lhs_node.id] if lhs_tracked else [rhs_node.id]
             ),
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
@@ -1191,13 +1273,15 @@ def record_float_hypot(forward, BACKWARD, inner, balanced):
             return AutodiffTensor(out, untracked_node(order))
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=(
                 [lhs_node.id, rhs_node.id]
                 if lhs_tracked and rhs_tracked
                 else [lhs_node.id] if lhs_tracked else [rhs_node.id]
             ),
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
@@ -1222,9 +1306,11 @@ def record_float_erf(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1249,9 +1335,11 @@ def record_float_round(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1276,9 +1364,11 @@ def record_float_floor(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1303,9 +1393,11 @@ def record_float_ceil(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1330,9 +1422,11 @@ def record_float_trunc(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1357,9 +1451,11 @@ def record_relu(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1390,13 +1486,15 @@ def record_relu_backward(forward, BACKWARD, inner, balanced):
             output_node if balanced and output_node.properties is MEMORY_BOUND else output_value
         )
         grad_held = grad_node if balanced and grad_node.properties is MEMORY_BOUND else grad_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=(
                 [output_node.id, grad_node.id]
                 if output_tracked and grad_tracked
                 else [output_node.id] if output_tracked else [grad_node.id]
             ),
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[output_node if output_tracked else None, grad_node if grad_tracked else None],
@@ -1422,9 +1520,11 @@ def record_leaky_relu(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1458,13 +1558,15 @@ def record_prelu(forward, BACKWARD, inner, balanced):
         alpha_held = (
             alpha_node if balanced and alpha_node.properties is MEMORY_BOUND else alpha_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=(
                 [tensor_node.id, alpha_node.id]
                 if tensor_tracked and alpha_tracked
                 else [tensor_node.id] if tensor_tracked else [alpha_node.id]
             ),
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node if tensor_tracked else None, alpha_node if alpha_tracked else None],
@@ -1490,9 +1592,11 @@ def record_gelu(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1521,13 +1625,15 @@ def record_gelu_backward(forward, BACKWARD, inner, balanced):
         memory_bound = balanced and x_tracked and grad_tracked
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         grad_held = grad_node if balanced and grad_node.properties is MEMORY_BOUND else grad_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=(
                 [x_node.id, grad_node.id]
                 if x_tracked and grad_tracked
                 else [x_node.id] if x_tracked else [grad_node.id]
             ),
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node if x_tracked else None, grad_node if grad_tracked else None],
@@ -1553,9 +1659,11 @@ def record_sigmoid(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1586,13 +1694,15 @@ def record_sigmoid_backward(forward, BACKWARD, inner, balanced):
             output_node if balanced and output_node.properties is MEMORY_BOUND else output_value
         )
         grad_held = grad_node if balanced and grad_node.properties is MEMORY_BOUND else grad_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=(
                 [output_node.id, grad_node.id]
                 if output_tracked and grad_tracked
                 else [output_node.id] if output_tracked else [grad_node.id]
             ),
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[output_node if output_tracked else None, grad_node if grad_tracked else None],
@@ -1618,9 +1728,11 @@ def record_log_sigmoid(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1649,13 +1761,15 @@ def record_log_sigmoid_backward(forward, BACKWARD, inner, balanced):
         memory_bound = balanced and x_tracked and grad_tracked
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         grad_held = grad_node if balanced and grad_node.properties is MEMORY_BOUND else grad_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=(
                 [x_node.id, grad_node.id]
                 if x_tracked and grad_tracked
                 else [x_node.id] if x_tracked else [grad_node.id]
             ),
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node if x_tracked else None, grad_node if grad_tracked else None],
@@ -1677,9 +1791,11 @@ def record_softmax(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1700,9 +1816,11 @@ def record_log_softmax(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1723,9 +1841,11 @@ def record_float_sum(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1745,9 +1865,11 @@ def record_float_sum_dim(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1768,9 +1890,11 @@ def record_float_mean(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1790,9 +1914,11 @@ def record_float_mean_dim(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1816,9 +1942,11 @@ def record_float_prod(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1841,9 +1969,11 @@ def record_float_prod_dim(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1865,9 +1995,11 @@ def record_float_max_dim_with_indices(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.paused:
             return (AutodiffTensor(out, untracked_node(order)), result[1])
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1889,9 +2021,11 @@ def record_float_min_dim_with_indices(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.paused:
             return (AutodiffTensor(out, untracked_node(order)), result[1])
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1912,9 +2046,11 @@ def record_float_cumsum(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1938,9 +2074,11 @@ def record_float_cumprod(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1964,9 +2102,11 @@ def record_float_cummin(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -1990,9 +2130,11 @@ def record_float_cummax(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2014,9 +2156,11 @@ def record_float_sort_with_indices(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.paused:
             return (AutodiffTensor(out, untracked_node(order)), result[1])
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2038,9 +2182,11 @@ def record_float_topk_with_indices(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.paused:
             return (AutodiffTensor(out, untracked_node(order)), result[1])
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2065,9 +2211,11 @@ def record_float_reshape(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2093,9 +2241,11 @@ def record_float_swap_dims(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2121,9 +2271,11 @@ def record_float_permute(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2149,9 +2301,11 @@ def record_float_flip(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2177,9 +2331,11 @@ def record_float_expand(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2204,9 +2360,11 @@ def record_float_repeat_dim(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2232,9 +2390,11 @@ def record_float_slice(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2268,13 +2428,15 @@ def record_float_slice_assign(forward, BACKWARD, inner, balanced):
         value_held = (
             value_node if balanced and value_node.properties is MEMORY_BOUND else value_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=(
                 [tensor_node.id, value_node.id]
                 if tensor_tracked and value_tracked
                 else [tensor_node.id] if tensor_tracked else [value_node.id]
             ),
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node if tensor_tracked else None, value_node if value_tracked else None],
@@ -2298,9 +2460,11 @@ def record_float_cat(forward, BACKWARD, inner, balanced):
         if not tensors_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         inputs = [tensors_parents]
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[m.id for m in tensors_parents if m is not None],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
@@ -2321,9 +2485,11 @@ def record_float_unfold(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2344,9 +2510,11 @@ def record_float_cast(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2367,9 +2535,11 @@ def record_float_gather(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2395,13 +2565,15 @@ def record_float_scatter(forward, BACKWARD, inner, balanced):
         value_tracked = value_node.requirement is not NONE
         if not (tensor_tracked or value_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = recorded_node(
+        out_node = new_node(
             parents=(
                 [tensor_node.id, value_node.id]
                 if tensor_tracked and value_tracked
                 else [tensor_node.id] if tensor_tracked else [value_node.id]
             ),
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node if tensor_tracked else None, value_node if value_tracked else None],
@@ -2432,13 +2604,15 @@ def record_float_scatter_add(forward, BACKWARD, inner, balanced):
         value_tracked = value_node.requirement is not NONE
         if not (tensor_tracked or value_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = recorded_node(
+        out_node = new_node(
             parents=(
                 [tensor_node.id, value_node.id]
                 if tensor_tracked and value_tracked
                 else [tensor_node.id] if tensor_tracked else [value_node.id]
             ),
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node if tensor_tracked else None, value_node if value_tracked else None],
@@ -2463,9 +2637,11 @@ def record_float_select(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2499,13 +2675,15 @@ def record_float_select_assign(forward, BACKWARD, inner, balanced):
         value_held = (
             value_node if balanced and value_node.properties is MEMORY_BOUND else value_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=(
                 [tensor_node.id, value_node.id]
                 if tensor_tracked and value_tracked
                 else [tensor_node.id] if tensor_tracked else [value_node.id]
             ),
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node if tensor_tracked else None, value_node if value_tracked else None],
@@ -2544,13 +2722,15 @@ def record_float_select_add(forward, BACKWARD, inner, balanced):
         value_held = (
             value_node if balanced and value_node.properties is MEMORY_BOUND else value_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=(
                 [tensor_node.id, value_node.id]
                 if tensor_tracked and value_tracked
                 else [tensor_node.id] if tensor_tracked else [value_node.id]
             ),
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node if tensor_tracked else None, value_node if value_tracked else None],
@@ -2577,13 +2757,15 @@ def record_float_mask_where(forward, BACKWARD, inner, balanced):
         value_tracked = value_node.requirement is not NONE
         if not (tensor_tracked or value_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = recorded_node(
+        out_node = new_node(
             parents=(
                 [tensor_node.id, value_node.id]
                 if tensor_tracked and value_tracked
                 else [tensor_node.id] if tensor_tracked else [value_node.id]
             ),
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node if tensor_tracked else None, value_node if value_tracked else None],
@@ -2604,9 +2786,11 @@ def record_float_mask_fill(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2631,9 +2815,11 @@ def record_float_mask_select(forward, BACKWARD, inner, balanced):
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2655,9 +2841,11 @@ def record_float_gather_nd(forward, BACKWARD, inner, balanced):
         data_tracked = data_node.requirement is not NONE
         if not data_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[data_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[data_node],
@@ -2687,13 +2875,15 @@ def record_float_scatter_nd(forward, BACKWARD, inner, balanced):
         values_held = (
             values_node if balanced and values_node.properties is MEMORY_BOUND else values_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=(
                 [data_node.id, values_node.id]
                 if data_tracked and values_tracked
                 else [data_node.id] if data_tracked else [values_node.id]
             ),
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[data_node if data_tracked else None, values_node if values_tracked else None],
@@ -2723,13 +2913,15 @@ def record_float_grid_sample_2d(forward, BACKWARD, inner, balanced):
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         grid_held = grid_node if balanced and grid_node.properties is MEMORY_BOUND else grid_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=(
                 [tensor_node.id, grid_node.id]
                 if tensor_tracked and grid_tracked
                 else [tensor_node.id] if tensor_tracked else [grid_node.id]
             ),
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node if tensor_tracked else None, grid_node if grid_tracked else None],
@@ -2757,9 +2949,11 @@ def record_float_to_device(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],
@@ -2784,9 +2978,11 @@ def record_embedding(forward, BACKWARD, inner, balanced):
         weights_held = (
             weights_node if balanced and weights_node.properties is MEMORY_BOUND else weights_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[weights_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[weights_node],
@@ -2829,9 +3025,11 @@ def record_linear(forward, BACKWARD, inner, balanced):
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
         ]
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[m.id for m in inputs if m is not None],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
@@ -2877,9 +3075,11 @@ def record_conv1d(forward, BACKWARD, inner, balanced):
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
         ]
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[m.id for m in inputs if m is not None],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
@@ -2929,9 +3129,11 @@ def record_conv2d(forward, BACKWARD, inner, balanced):
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
         ]
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[m.id for m in inputs if m is not None],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
@@ -2981,9 +3183,11 @@ def record_conv3d(forward, BACKWARD, inner, balanced):
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
         ]
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[m.id for m in inputs if m is not None],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
@@ -3033,9 +3237,11 @@ def record_conv_transpose1d(forward, BACKWARD, inner, balanced):
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
         ]
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[m.id for m in inputs if m is not None],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
@@ -3085,9 +3291,11 @@ def record_conv_transpose2d(forward, BACKWARD, inner, balanced):
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
         ]
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[m.id for m in inputs if m is not None],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
@@ -3137,9 +3345,11 @@ def record_conv_transpose3d(forward, BACKWARD, inner, balanced):
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
         ]
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[m.id for m in inputs if m is not None],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
@@ -3168,9 +3378,11 @@ def record_unfold4d(forward, BACKWARD, inner, balanced):
         x_tracked = x_node.requirement is not NONE
         if not x_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[x_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node],
@@ -3191,9 +3403,11 @@ def record_fold4d(forward, BACKWARD, inner, balanced):
         x_tracked = x_node.requirement is not NONE
         if not x_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[x_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node],
@@ -3215,9 +3429,11 @@ def record_max_pool1d(forward, BACKWARD, inner, balanced):
         if not x_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[x_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node],
@@ -3240,9 +3456,11 @@ def record_max_pool1d_with_indices(forward, BACKWARD, inner, balanced):
         if not x_tracked or GRAD_MODE.paused:
             return (AutodiffTensor(out, untracked_node(order)), result[1])
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[x_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node],
@@ -3264,9 +3482,11 @@ def record_max_pool2d(forward, BACKWARD, inner, balanced):
         if not x_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[x_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node],
@@ -3289,9 +3509,11 @@ def record_max_pool2d_with_indices(forward, BACKWARD, inner, balanced):
         if not x_tracked or GRAD_MODE.paused:
             return (AutodiffTensor(out, untracked_node(order)), result[1])
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[x_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node],
@@ -3313,9 +3535,11 @@ def record_avg_pool1d(forward, BACKWARD, inner, balanced):
         if not x_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[x_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node],
@@ -3337,9 +3561,11 @@ def record_avg_pool2d(forward, BACKWARD, inner, balanced):
         if not x_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[x_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node],
@@ -3361,9 +3587,11 @@ def record_adaptive_avg_pool1d(forward, BACKWARD, inner, balanced):
         if not x_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[x_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node],
@@ -3385,9 +3613,11 @@ def record_adaptive_avg_pool2d(forward, BACKWARD, inner, balanced):
         if not x_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[x_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node],
@@ -3409,9 +3639,11 @@ def record_adaptive_avg_pool3d(forward, BACKWARD, inner, balanced):
         if not x_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[x_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node],
@@ -3433,9 +3665,11 @@ def record_interpolate(forward, BACKWARD, inner, balanced):
         if not x_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[x_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[x_node],
@@ -3506,9 +3740,11 @@ def record_attention(forward, BACKWARD, inner, balanced):
             value_node if value_tracked else None,
             attn_bias_node if attn_bias_tracked else None,
         ]
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[m.id for m in inputs if m is not None],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
@@ -3586,9 +3822,11 @@ def record_batch_norm(forward, BACKWARD, inner, balanced):
             mean_node if mean_tracked else None,
             variance_node if variance_tracked else None,
         ]
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[m.id for m in inputs if m is not None],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
@@ -3652,9 +3890,11 @@ def record_layer_norm(forward, BACKWARD, inner, balanced):
             gamma_node if gamma_tracked else None,
             beta_node if beta_tracked else None,
         ]
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[m.id for m in inputs if m is not None],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
@@ -3684,9 +3924,11 @@ def record_ctc_loss(forward, BACKWARD, inner, balanced):
             if balanced and log_probs_node.properties is MEMORY_BOUND
             else log_probs_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[log_probs_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[log_probs_node],
@@ -3710,9 +3952,11 @@ def record_cross_entropy_class_targets(forward, BACKWARD, inner, balanced):
         logits_held = (
             logits_node if balanced and logits_node.properties is MEMORY_BOUND else logits_value
         )
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[logits_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[logits_node],
@@ -3737,9 +3981,11 @@ def record_rfft(forward, BACKWARD, inner, balanced):
                 AutodiffTensor(result[0], untracked_node(order)),
                 AutodiffTensor(result[1], untracked_node(order)),
             )
-        hub = recorded_node(
+        hub = new_node(
             parents=[signal_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[signal_node],
@@ -3768,13 +4014,15 @@ def record_irfft(forward, BACKWARD, inner, balanced):
         spectrum_im_tracked = spectrum_im_node.requirement is not NONE
         if not (spectrum_re_tracked or spectrum_im_tracked) or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = recorded_node(
+        out_node = new_node(
             parents=(
                 [spectrum_re_node.id, spectrum_im_node.id]
                 if spectrum_re_tracked and spectrum_im_tracked
                 else [spectrum_re_node.id] if spectrum_re_tracked else [spectrum_im_node.id]
             ),
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[
@@ -3858,9 +4106,11 @@ def record_deform_conv2d(forward, BACKWARD, inner, balanced):
             mask_node if mask_tracked else None,
             bias_node if bias_tracked else None,
         ]
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[m.id for m in inputs if m is not None],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
@@ -3898,9 +4148,11 @@ def record_move_across(forward, BACKWARD, inner, balanced):
         tensor_tracked = tensor_node.requirement is not NONE
         if not tensor_tracked or GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
-        out_node = recorded_node(
+        out_node = new_node(
             parents=[tensor_node.id],
             order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=[tensor_node],

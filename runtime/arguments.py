@@ -13,8 +13,10 @@ import numpy as np
 
 from runtime.device import Device
 from runtime.dispatch import DispatchTensor, TensorKind
+from runtime.distribution import Distribution
 from runtime.errors import IndexOutOfRange
 from runtime.indexing import IndexingUpdateOp
+from runtime.values import is_int, what
 
 FLOAT, INT, BOOL = TensorKind.Float, TensorKind.Int, TensorKind.Bool
 DEFAULT_DTYPE = {
@@ -63,20 +65,6 @@ def _parse_dtype(dtype) -> np.dtype:
             raise
     _with_bfloat16()  # "bfloat16" parses once ml_dtypes is imported
     return np.dtype(dtype)
-
-
-def is_int(value) -> bool:
-    """The one rule for "an int": a Python or numpy integer, not a bool; or a float subclass
-    that answers `__index__` (a captured step's traced int, whose `__index__` records a guard:
-    burnpy.capture). No real float does."""
-    if isinstance(value, int | np.integer):
-        return not isinstance(value, bool | np.bool_)
-    return isinstance(value, float) and hasattr(type(value), "__index__")
-
-
-def what(value) -> str:
-    """A value as a message shows what was given instead: its repr and its type."""
-    return f"{value!r} ({type(value).__name__})"
 
 
 def dtype_arg(dtype, default_kind: TensorKind | None = None) -> np.dtype:
@@ -341,8 +329,6 @@ def update_arg(update) -> IndexingUpdateOp:
 
 
 def distribution_arg(distribution):
-    from runtime.distribution import Distribution
-
     if distribution is None:
         return Distribution.default()
     if not isinstance(distribution, Distribution):
@@ -416,25 +402,6 @@ def _a(kind: TensorKind) -> str:
 
 def optional_tensor_arg(op: str, name: str, value, kind: TensorKind):
     return None if value is None else tensor_arg(op, name, value, kind)
-
-
-def ints_arg(op: str, name: str, value, n: int, nonzero: bool = False) -> tuple:
-    """An int (repeated n times) or n ints: burn's `[usize; N]` option."""
-    values = (value,) * n if is_int(value) else value
-    if not isinstance(values, list | tuple) or not all(is_int(v) for v in values):
-        raise TypeError(f"{op}: `{name}` takes an int or {n} ints, got {what(value)}")
-    if len(values) != n:
-        raise ValueError(f"{op}: `{name}` takes an int or {n} ints, got {len(values)}: {value!r}")
-    values = tuple(int(v) for v in values)
-    if any(v < 0 for v in values):
-        raise ValueError(f"{op}: `{name}` must not be negative, got {value!r}")
-    if nonzero and 0 in values:
-        raise ValueError(f"{op}: {name} must be non-zero, got {value!r}")
-    return values
-
-
-def optional_ints_arg(op: str, name: str, value, n: int, nonzero: bool = False):
-    return None if value is None else ints_arg(op, name, value, n, nonzero)
 
 
 def choice_arg(op: str, name: str, value, choices: tuple) -> str:

@@ -6,6 +6,7 @@ strategy are not part of a device's identity (seed: `flex == ad: true, ad == ad_
 
 from enum import Enum
 
+from runtime.backends.registry import backend_for, device_name, variant_named
 from runtime.errors import AUTODIFF_NOT_ENABLED, BurnPanic
 
 
@@ -80,12 +81,12 @@ class Device:
         """A device of any backend ops.yaml declares, by its name: `Device.of("torch", "cuda:0")`.
         The backend's library is imported here: without it, the ImportError names the extra
         that installs it."""
-        from runtime.backends import backend_for, device_name, variant_named
-
         variant = variant_named(backend)
-        device = cls(DispatchDevice(variant, device_name(variant, spec)))
-        backend_for(variant)
-        return device
+        name = device_name(variant, spec)
+        # a device the library cannot use (CUDA in a CPU build) is refused here, not at the
+        # first op
+        backend_for(variant).native_device(name)
+        return cls(DispatchDevice(variant, name))
 
     @classmethod
     def numpy(cls) -> "Device":
@@ -122,15 +123,11 @@ class Device:
     without_autodiff = inner
 
     def backend_name(self) -> str:
-        from runtime.backends import backend_for
-
         name = backend_for(self.device.variant).name
         return f"dispatch<autodiff<{name}>>" if self.is_autodiff() else f"dispatch<{name}>"
 
     def seed(self, seed: int) -> None:
         """Make this device's random tensors reproducible."""
-        from runtime.backends import backend_for
-
         backend_for(self.device.variant).seed(seed)
 
     # -- identity -----------------------------------------------------------------------------

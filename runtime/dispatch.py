@@ -8,6 +8,7 @@ tensor instead of four, and a routing test is an identity check.
 
 from enum import Enum
 
+from runtime.backends.registry import backend_for
 from runtime.device import AutodiffDevice, Device, DispatchDevice, GradientCheckpointingStrategy
 from runtime.errors import (
     AUTODIFF_PRIMITIVE_NEEDS_CONTEXT,
@@ -193,8 +194,6 @@ class DispatchTensor:
 
     def dispatch_device(self) -> DispatchDevice:
         """burn's `DispatchTensor::device()`: int/bool under autodiff report the autodiff device."""
-        from runtime.backends import backend_for
-
         raw = DispatchDevice(
             self.kind.variant, backend_for(self.kind.variant).device_of(self.inner_primitive())
         )

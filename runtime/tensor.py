@@ -8,9 +8,10 @@ import numpy as np
 
 from runtime.activity import user_call
 from runtime.autodiff import graph
+from runtime.autodiff.grad_mode import GRAD_MODE
 from runtime.autodiff.gradients import Gradients
 from runtime.autodiff.node import NONE
-from runtime.backends import backend_for
+from runtime.backends.registry import backend_for
 from runtime.composed import ComposedMethods
 from runtime.arguments import (
     BOOL,
@@ -31,8 +32,27 @@ from runtime.errors import (
 )
 
 
-class TensorBase(ComposedMethods, DispatchTensor):
+class _TensorType(type):
+    """The Tensor class's type: a PyTorch constructor name (`Tensor.randn`) says what to call."""
+
+    def __getattr__(cls, name):
+        raise AttributeError(_missing(f"type object {cls.__name__!r}", name, _CLASS_HABITS))
+
+
+class TensorBase(ComposedMethods, DispatchTensor, metaclass=_TensorType):
     __slots__ = ()
+
+    def __init_subclass__(cls, **kwargs):
+        """The generated reductions over every element get PyTorch's `t.sum(0)` habit answered
+        with the burnpy call; the generated methods themselves stay as they are."""
+        super().__init_subclass__(**kwargs)
+        for name, dim_form in _DIM_FORMS.items():
+            if name in vars(cls):
+                setattr(cls, name, _whole(vars(cls)[name], dim_form))
+
+    def __getattr__(self, name):
+        """Only reached for a name the Tensor lacks: a PyTorch name says the burnpy call."""
+        raise AttributeError(_missing("'Tensor' object", name, _HABITS))
 
     # -- what it is ---------------------------------------------------------------------------
     @property
@@ -328,23 +348,38 @@ class TensorBase(ComposedMethods, DispatchTensor):
     def __rtruediv__(self, other):
         return self.full_like(other).div(self)
 
+    # A comparison between tensors of different ranks that would broadcast to more elements
+    # than either holds is refused: it is PyTorch's accuracy idiom meeting burn's kept dims
+    # (`argmax(1)` is [N, 1], the targets [N]: [N, N] booleans, a mean that is silently wrong).
     def __eq__(self, other):
-        return self.equal_elem(other) if is_scalar(other) else self.equal(other)
+        if is_scalar(other):
+            return self.equal_elem(other)
+        return self.equal(_compared("==", self, other))
 
     def __ne__(self, other):
-        return self.not_equal_elem(other) if is_scalar(other) else self.not_equal(other)
+        if is_scalar(other):
+            return self.not_equal_elem(other)
+        return self.not_equal(_compared("!=", self, other))
 
     def __gt__(self, other):
-        return self.greater_elem(other) if is_scalar(other) else self.greater(other)
+        if is_scalar(other):
+            return self.greater_elem(other)
+        return self.greater(_compared(">", self, other))
 
     def __ge__(self, other):
-        return self.greater_equal_elem(other) if is_scalar(other) else self.greater_equal(other)
+        if is_scalar(other):
+            return self.greater_equal_elem(other)
+        return self.greater_equal(_compared(">=", self, other))
 
     def __lt__(self, other):
-        return self.lower_elem(other) if is_scalar(other) else self.lower(other)
+        if is_scalar(other):
+            return self.lower_elem(other)
+        return self.lower(_compared("<", self, other))
 
     def __le__(self, other):
-        return self.lower_equal_elem(other) if is_scalar(other) else self.lower_equal(other)
+        if is_scalar(other):
+            return self.lower_equal_elem(other)
+        return self.lower_equal(_compared("<=", self, other))
 
     # -- Python indexing ----------------------------------------------------------------------
     @property
@@ -393,9 +428,223 @@ class TensorBase(ComposedMethods, DispatchTensor):
         result = self.slice(slices) if any(s != slice(None) for s in slices) else self
         return _reshaped(_picked(result, advanced), entries, advanced, result.shape)
 
+    def __setitem__(self, key, value):
+        """`t[key] = value`, PyTorch's habit: `key` as `t[key]` reads it (ints, slices, `...`,
+        None, int lists, arrays or Int tensors, or a Bool mask), `value` a number or a tensor (or
+        array) broadcastable to the selection; where a position is picked twice the last value
+        wins. The tensor object takes the new value, a new tensor computed by `mask_fill` or
+        `select_assign`: on an autodiff device the assignment is recorded (gradients flow to
+        the kept elements and to `value`), and tensors made from the old value keep it (no
+        views). A require_grad() leaf refuses, as PyTorch's leaves do, but under `no_grad`,
+        where it stays a leaf that requires grad."""
+        leaf = self.is_require_grad()  # Grad is a leaf's requirement only
+        if leaf and not GRAD_MODE.paused:
+            raise RuntimeError(
+                "t[...] = value: t is a require_grad() leaf, whose gradient would then be "
+                "that of another tensor; assign inside `with no_grad():` (as to initialise a "
+                "parameter), or assign to a tensor computed from it"
+            )
+        positions = _assigned_positions(self, key)
+        mask = np.zeros(self.shape, dtype=bool)
+        mask.reshape(-1)[positions.reshape(-1)] = True
+        mask = type(self).from_data(mask, device=self.device().inner())
+        if is_scalar(value):
+            result = self.mask_fill(mask, value)
+        else:
+            result = _assigned(self, positions, _value_for(self, value, positions.shape))
+        if leaf:
+            result = result.detach().require_grad()
+        self.kind, self.primitive, self.context = result.kind, result.primitive, result.context
+
     def full_like(self, fill_value):
         """A tensor of this one's shape, dtype and device, filled with `fill_value`."""
         return type(self).full(self.shape, fill_value, device=self.device(), dtype=self.dtype)
+
+
+def _assigned_positions(tensor, key) -> np.ndarray:
+    """The flat positions `tensor[key]` reads, in the selection's shape (numpy picks them
+    from the positions' own array, so every index numpy reads means what it means there)."""
+    if isinstance(key, TensorBase):
+        key = key.to_numpy()
+    elif isinstance(key, tuple):
+        key = tuple(k.to_numpy() if isinstance(k, TensorBase) else k for k in key)
+    try:
+        return np.arange(tensor.numel(), dtype=np.int64).reshape(tensor.shape)[key]
+    except IndexError as error:
+        raise IndexOutOfRange(
+            f"t[...] = value: {error} (t has shape {list(tensor.shape)})"
+        ) from None
+
+
+def _value_for(tensor, value, shape):
+    """`value` as a tensor of `tensor`'s kind, dtype and device, broadcast to `shape`."""
+    if not isinstance(value, TensorBase):
+        value = type(tensor).from_data(
+            np.asarray(value, dtype=tensor.dtype), device=tensor.device().inner()
+        )
+    if value.kind.tensor_kind is not tensor.kind.tensor_kind or value.dtype != tensor.dtype:
+        value = (
+            value.cast(tensor.dtype)
+            if value.kind.tensor_kind is tensor.kind.tensor_kind
+            else ({FLOAT: value.float, INT: value.int, BOOL: value.bool}[tensor.kind.tensor_kind]())
+        )
+    if tensor.is_autodiff() and not value.is_autodiff():
+        value = value.to_device(tensor.device())
+    shape = list(shape)
+    try:
+        np.broadcast_shapes(value.shape, shape)
+        if len(value.shape) > len(shape) or np.broadcast_shapes(value.shape, shape) != tuple(shape):
+            raise ValueError
+    except ValueError:
+        raise ValueError(
+            f"t[...] = value: a value of shape {list(value.shape)} does not broadcast to the "
+            f"selection's shape {shape}"
+        ) from None
+    if list(value.shape) != shape:
+        value = value.reshape([1] * (len(shape) - value.ndim) + list(value.shape)).expand(shape)
+    return value
+
+
+def _assigned(tensor, positions: np.ndarray, value):
+    """`tensor` with the flat `positions` set to `value`'s elements (the last value of a
+    position picked twice)."""
+    flat = positions.reshape(-1)
+    values = value.reshape([-1])
+    unique, last = np.unique(flat[::-1], return_index=True)
+    last = flat.size - 1 - last
+    inner = tensor.device().inner()
+    if unique.size != flat.size or np.any(last != np.arange(flat.size)):
+        values = values.select(0, type(tensor).from_data(last, device=inner, dtype="int64"))
+    indices = type(tensor).from_data(unique, device=inner, dtype="int64")
+    if tensor.kind.tensor_kind is BOOL:
+        assigned = tensor.int().reshape([-1]).select_assign(0, indices, values.int(), "assign")
+        return assigned.reshape(list(tensor.shape)).bool()
+    assigned = tensor.reshape([-1]).select_assign(0, indices, values, "assign")
+    return assigned.reshape(list(tensor.shape))
+
+
+def _compared(operator: str, tensor, other):
+    """`other`, unless comparing it with `tensor` broadcasts their different ranks into more
+    elements than either has (an outer product no comparison means)."""
+    if not isinstance(other, TensorBase) or other.ndim == tensor.ndim:
+        return other
+    try:
+        shape = np.broadcast_shapes(tensor.shape, other.shape)
+    except ValueError:
+        return other  # the op itself says why they do not broadcast
+    if int(np.prod(shape)) > max(tensor.numel(), other.numel()):
+        low, high = sorted((tensor, other), key=lambda t: t.ndim)
+        raise ValueError(
+            f"`{operator}` between tensors of shapes {list(tensor.shape)} and "
+            f"{list(other.shape)} (ranks {tensor.ndim} and {other.ndim}) would broadcast to "
+            f"{list(shape)}, comparing every element of one with every element of the other; "
+            f"give them the same rank first, e.g. `a.reshape({list(low.shape)})` for the "
+            f"[{', '.join(map(str, high.shape))}] one: burn's reductions keep their dim, so "
+            "`logits.argmax(1)` is [N, 1]; compare `logits.argmax(1).reshape([-1]) == y`"
+        )
+    return other
+
+
+def _whole(method, dim_form: str):
+    """`method` (a reduction over every element), answering a dim argument with the burnpy
+    call that takes one."""
+
+    def reduction(self, *args, **kwargs):
+        if args or kwargs:
+            given = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()]
+            dim = next(iter([*args, *kwargs.values()]))
+            dim = dim if isinstance(dim, int) else "dim"
+            message = (
+                f"{method.__name__}() reduces every element and takes no argument, got "
+                f"({', '.join(given)}); along a dim call `t.{dim_form}({dim})`, which keeps the "
+                f"dim as burn does (`t.{dim_form}({dim}).squeeze_dim({dim})` drops it)"
+            )
+            if method.__name__ in ("max", "min"):
+                message += f"; `t.{dim_form}_with_indices({dim})` gives PyTorch's (values, indices)"
+            raise TypeError(message)
+        return method(self)
+
+    reduction.__name__ = reduction.__qualname__ = method.__name__
+    reduction.__doc__ = method.__doc__
+    reduction.__wrapped__ = method
+    return reduction
+
+
+# PyTorch's whole-tensor reductions that also take a dim there -> burnpy's dim form
+_DIM_FORMS = {
+    "sum": "sum_dim",
+    "mean": "mean_dim",
+    "prod": "prod_dim",
+    "max": "max_dim",
+    "min": "min_dim",
+    "any": "any_dim",
+    "all": "all_dim",
+    "max_abs": "max_abs_dim",
+}
+
+# PyTorch's Tensor names -> what burnpy calls
+_HABITS = {
+    "view": "t.reshape(shape)",
+    "view_as": "t.reshape(list(other.shape))",
+    "reshape_as": "t.reshape(list(other.shape))",
+    "clone": "t itself: ops return new tensors and never share data, so there is nothing to "
+    "copy (`t.detach()` for a leaf cut from the graph)",
+    "contiguous": "t itself (there are no strided views)",
+    "numpy": "t.to_numpy()",
+    "size": "t.shape (a tuple; t.shape[dim] for one dim)",
+    "dim": "t.ndim",
+    "to": "t.to_device(device) to move it, t.cast(dtype) to change its dtype",
+    "cpu": "t.to_device(Device.numpy()) or Device.torch(), or t.to_numpy() for the data",
+    "cuda": 't.to_device(Device.torch("cuda"))',
+    "requires_grad_": "t = t.require_grad() (a new handle: tensors are values)",
+    "requires_grad": "t.is_require_grad()",
+    "zero_grad": "nothing: `loss.backward()` returns fresh Gradients each time",
+    "grad_fn": "t.is_tracked()",
+    "long": 't.int() (or t.int("int64"))',
+    "double": 't.cast("float64")',
+    "half": 't.cast("float16")',
+    "type": "t.cast(dtype)",
+    "unsqueeze_": "t = t.unsqueeze_dim(dim)",
+    "masked_fill": "t.mask_fill(mask, value)",
+    "where": "t.mask_where(mask, value)",
+    "norm": "(t * t).sum().sqrt()",
+    "exp_": "t = t.exp() (burnpy has no in-place ops; `t[...] = value` assigns)",
+    "add_": "t = t.add(other) (burnpy has no in-place ops; `t[...] = value` assigns)",
+    "mul_": "t = t.mul(other) (burnpy has no in-place ops; `t[...] = value` assigns)",
+    "zero_": "t = t.zeros_like() (burnpy has no in-place ops; `t[...] = value` assigns)",
+    "fill_": "t = t.full_like(value) (burnpy has no in-place ops; `t[...] = value` assigns)",
+    "copy_": "t[...] = other",
+    "data": "t.detach() (or t.inner() for the plain tensor)",
+    "is_leaf": "not t.is_tracked() or t.is_require_grad()",
+}
+
+_CLASS_HABITS = {
+    "randn": "Tensor.random(shape, Distribution.normal(0.0, 1.0), device=device)",
+    "rand": "Tensor.random(shape, Distribution.default(), device=device)",
+    "randint": "Tensor.random(shape, Distribution.uniform(low, high), device=device, "
+    'dtype="int64")',
+    "from_numpy": "Tensor.from_data(array, device=device) (a copy), or Tensor.from_dlpack(array) "
+    "to share its memory",
+    "tensor": "Tensor.from_data(data, device=device)",
+    "as_tensor": "Tensor.from_data(data, device=device)",
+    "zeros_like": "t.zeros_like()",
+    "ones_like": "t.ones_like()",
+    "linspace": "Tensor.arange(...) scaled, or Tensor.from_data(np.linspace(...))",
+    "manual_seed": "device.seed(n)",
+}
+
+
+def _missing(owner: str, name: str, habits: dict) -> str:
+    """An AttributeError's message: Python's, plus the burnpy call for a PyTorch name."""
+    message = f"{owner} has no attribute {name!r}"
+    if name in habits:
+        message += f"; burnpy's equivalent: {habits[name]}"
+    elif name.endswith("_") and not name.startswith("_"):
+        message += (
+            f"; burnpy has no in-place ops: `t = t.{name[:-1]}(...)`, or `t[...] = value` to "
+            "assign to a selection"
+        )
+    return message
 
 
 def _gradients(method: str, grads) -> None:

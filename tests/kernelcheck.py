@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import torch
 
-from runtime.autodiff.rules.conv import RULES
+from runtime.autodiff.rules import RULES
 from runtime.autodiff.rules.joint import Joint
 from runtime.backends.numpy import BACKEND as NUMPY
 from runtime.backends.torch import BACKEND as TORCH

@@ -19,7 +19,7 @@ from generated.backends import BACKENDS
 from runtime.autodiff import graph
 from runtime.autodiff.gradients import Gradients
 from runtime.autodiff.steps import Backward, JointBackward
-from runtime.backends import backend_for
+from runtime.backends.registry import backend_for
 
 BACKEND_NAMES = ["numpy", "torch"]
 

@@ -17,6 +17,7 @@ from generated.catalogue import AUTODIFF_OPS
 from runtime.autodiff import graph
 from runtime.autodiff.checkpoint import Checkpointer
 from runtime.autodiff.node import ComputingProperty
+from runtime.autodiff.ops import AutodiffRole
 from runtime.autodiff.steps import Backward
 
 pytestmark = pytest.mark.usefixtures("own_heap")
@@ -25,7 +26,7 @@ CPU = Device.numpy()
 AD = CPU.autodiff()
 CK = AD.gradient_checkpointing()
 STRATEGIES = {"NoCheckpointing": AD, "Balanced": CK}  # by name: devices compare equal
-MEMORY_BOUND = {op.name: op.memory_bound for op in AUTODIFF_OPS if op.role == "record"}
+MEMORY_BOUND = {op.name: op.memory_bound for op in AUTODIFF_OPS if op.role is AutodiffRole.RECORD}
 
 
 def leaf(values, device):

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from codegen.__main__ import main
-from runtime.backends.kernels.unary import NAMESPACE_KERNELS
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = Path(__file__).parent / "fixtures" / "mini.yaml"
@@ -609,27 +608,83 @@ def _imports(path: Path, full=False) -> set:
     return names if full else {name.split(".")[0] for name in names}
 
 
-# what codegen may import of the runtime: its declarative tables
-# (docs/design.md#what-codegen-reads-of-the-runtime): the backward rules, the runtime's own
-# recorded op, the kernels bound from the array namespace, the shape contracts and the argument
-# checks (a catalogue's `intsN` values judged as a call would). (Backends and TensorBase it reads
-# as source, codegen/kernels.py, never importing their libraries.)
+# What codegen may import of the runtime: its leaf tables
+# (docs/design.md#what-codegen-reads-of-the-runtime): an op's autodiff identity and its rule
+# (runtime/autodiff/ops.py, which reads the rule tables) and the check of an `intsN` value.
+# Backends, TensorBase and the shape contracts' names it reads as source (codegen/kernels.py),
+# never importing them.
 RUNTIME_TABLES = {
-    "runtime.arguments",
+    "runtime.autodiff.ops",
     "runtime.autodiff.rules",
-    "runtime.autodiff.backend",
-    "runtime.backends.kernels.unary",
-    "runtime.contracts",
+    "runtime.values",
 }
+# Inside runtime, each layer imports only the layers before it (and its own modules):
+RUNTIME_LAYERS = (
+    # leaves: errors, the small values every layer names, the activity told to a recorder
+    ("runtime.errors", "runtime.indexing", "runtime.values", "runtime.distribution",
+     "runtime.activity"),
+    ("runtime.backends",),  # the inner backends, their kernels and their registry
+    ("runtime.device",),
+    ("runtime.dispatch",),  # the dispatch core types the generated routing uses
+    ("runtime.autodiff",),  # the Autodiff decorator: graph, steps, rules, recorders' helpers
+    ("runtime.routing",),  # the routing table and the substitution seam: joins the two above
+    # what users call through: argument checks, shape contracts, composed methods, TensorBase
+    ("runtime.arguments", "runtime.contracts", "runtime.composed", "runtime.loss",
+     "runtime.tensor"),
+)  # fmt: skip
+# The leaves of the autodiff package, which codegen reads: they import nothing of its engine.
+AUTODIFF_LEAVES = ("runtime.autodiff.ops", "runtime.autodiff.rules")
+
+
+def _module_name(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+
+
+def _runtime_imports(path: Path) -> dict:
+    """Each runtime module `path` imports (`from runtime.x import y` names runtime.x.y when
+    that is a module), with whether the import sits inside a function or class."""
+    tree = ast.parse(path.read_text())
+    top = {id(node) for node in tree.body}
+    found = {}
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [
+                f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in _RUNTIME else node.module
+                for a in node.names
+            ]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        for name in names:
+            if name.split(".")[0] == "runtime":
+                found[name] = found.get(name, False) or id(node) not in top
+    return found
+
+
+_RUNTIME = {_module_name(p) for p in (ROOT / "runtime").rglob("*.py")}
+
+
+def _layer(module: str) -> int:
+    for rank, layer in enumerate(RUNTIME_LAYERS):
+        if any(module == m or module.startswith(m + ".") for m in layer):
+            return rank
+    raise AssertionError(f"{module} is in no layer of RUNTIME_LAYERS")
 
 
 def test_the_layering_rule():
     """runtime <- generated <- burnpy: runtime imports neither generated, burnpy nor codegen;
     generated imports runtime (and itself), never burnpy; burnpy never imports codegen;
-    codegen never imports generated or burnpy, and of the runtime only its rule and op
-    tables."""
+    codegen never imports generated or burnpy, and of the runtime only its leaf tables. Inside
+    runtime, each module imports only its own layer and those below (RUNTIME_LAYERS), at the
+    top of the module (an import inside a function is how a cycle hides)."""
     for path in (ROOT / "runtime").rglob("*.py"):
         assert not _imports(path) & {"generated", "burnpy", "codegen"}, path
+        module = _module_name(path)
+        for imported, hidden in _runtime_imports(path).items():
+            assert not hidden, f"{module} imports {imported} inside a function"
+            assert _layer(imported) <= _layer(module), f"{module} imports {imported}, above it"
+            if module.startswith(AUTODIFF_LEAVES) and imported.startswith("runtime.autodiff"):
+                assert imported.startswith(AUTODIFF_LEAVES), f"{module} imports {imported}"
     for path in (ROOT / "generated").rglob("*.py"):
         assert not _imports(path) & {"burnpy", "codegen"}, path
     for path in (ROOT / "burnpy").rglob("*.py"):
@@ -638,6 +693,26 @@ def test_the_layering_rule():
         assert not _imports(path) & {"generated", "burnpy"}, path
         runtime = {m for m in _imports(path, full=True) if m.split(".")[0] == "runtime"}
         assert runtime <= RUNTIME_TABLES, (path, runtime - RUNTIME_TABLES)
+
+
+def test_the_generator_loads_no_runtime_module_beyond_its_tables():
+    """`python -m codegen validate` (every check of the catalogue) loads of the runtime only
+    the leaf tables and what they import: not the runtime's dtypes (ml_dtypes), the backends
+    or the engine."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys; from codegen.__main__ import main; main(['validate']); "
+        "print(' '.join(m for m in sys.modules if m.startswith(('runtime', 'ml_dtypes'))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    loaded = set(done.stdout.split("\n")[-2].split())
+    allowed = {*RUNTIME_TABLES, "runtime", "runtime.autodiff", "runtime.indexing"}
+    extra = {m for m in loaded if m not in allowed and not m.startswith("runtime.autodiff.rules")}
+    assert not extra, extra  # (ml_dtypes, the runtime's dtypes, among them)
 
 
 def test_burnpy_modules_import_each_other_without_a_cycle():
@@ -707,12 +782,20 @@ def test_a_long_line_is_broken_by_black(tmp_path, monkeypatch):
     """A catalogue whose names make a line too long still comes out in black's style."""
     import black
 
+    from codegen.kernels import read_backend
     from codegen.render import MODE
     from runtime.autodiff import rules
 
     long_name = "float_exponential_of_every_element_of_the_tensor"
     monkeypatch.setitem(rules.RULES, long_name, rules.RULES["float_exp"])
-    monkeypatch.setitem(NAMESPACE_KERNELS, long_name, "exp")  # its kernel: the namespace's exp
+    from codegen.validate import backends
+
+    def with_long_kernel(module):  # its kernel on every backend: float_exp's
+        source = read_backend(module)
+        source.kernels[long_name] = source.kernels["float_exp"]
+        return source
+
+    monkeypatch.setattr(backends, "read_backend", with_long_kernel)
     long_doc = MINI.read_text().replace(
         "  - name: float_exp\n", "  - name: float_exponential_of_every_element_of_the_tensor\n"
     )
@@ -811,7 +894,9 @@ def test_a_backend_whose_library_is_missing_is_checked_and_warned_about(
     (tmp_path / "fake_backend.py").write_text(
         "import library_that_is_not_installed\n"
         "from runtime.backends.array import ArrayBackend\n\n\n"
-        "class FakeBackend(ArrayBackend):\n    pass\n\n\nBACKEND = FakeBackend()\n"
+        "class FakeBackend(ArrayBackend):\n"
+        "    float_exp = staticmethod(library_that_is_not_installed.exp)\n\n\n"
+        "BACKEND = FakeBackend()\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     ops = tmp_path / "mini.yaml"
@@ -952,6 +1037,34 @@ def test_explain_shows_routing_kernels_recorder_rule_and_methods(capsys):
     assert '"float_mul": (lambda g, rhs: g * rhs, lambda g, lhs: g * lhs),' in text
     assert "t.mul(rhs)" in text and "t * rhs" in text
     assert main(["explain", "float_nope", "--ops", str(MINI)]) == 2
+
+
+def test_explain_answers_for_every_listed_op():
+    """`explain` works on every op `list` shows, and shows each recorded op's rule: its VJPs'
+    source, or its Joint rule and which inputs need only g, and what its forward keeps."""
+    from codegen import review
+    from codegen.__main__ import checked
+
+    catalogue, _ = checked(str(ROOT / "ops.yaml"))
+    rows = review.listing(catalogue)[1:-1]
+    names = [row.split()[0] for row in rows]
+    assert names == [op.name for op in catalogue.ops]
+    text = {name: review.explain(catalogue, name, ROOT / "generated") for name in names}
+    for name in names:
+        assert text[name].startswith("entry:\n  ops.yaml:"), name
+        if catalogue.op(name).autodiff:
+            assert "VJP for `" in text[name] or "Joint rule (" in text[name], name
+    conv2d = text["conv2d"]
+    assert "Joint rule: one call gives every input's gradient, told which are tracked; bias " \
+        "need only g" in conv2d  # fmt: skip
+    assert "Joint rule (runtime/autodiff/rules/" in conv2d
+    assert "when `bias` is tracked, the step saves: nothing" in conv2d
+    layer_norm = text["layer_norm"]
+    assert "kept: its recorded forward is the backend's `layer_norm_keeping`" in layer_norm
+    assert "statistics" in layer_norm.split("when `input` is tracked, the step saves: ")[1]
+    assert "not recorded: under autodiff its float result is a new untracked leaf" in (
+        text["float_zeros"]
+    )
 
 
 def test_diff_reports_a_one_op_change(tmp_path, capsys):

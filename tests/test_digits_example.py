@@ -56,8 +56,13 @@ def test_resume_continues_an_interrupted_run_exactly(tmp_path, monkeypatch, caps
     resumed = example.main(args + ["--resume", str(tmp_path / "cut")])
     assert "resumed from" in capsys.readouterr().out
     assert resumed == straight
-    a = load_file(tmp_path / "straight" / "model.safetensors")
-    b = load_file(tmp_path / "cut" / "model.safetensors")
+    a = load_file(tmp_path / "straight" / "model-2.safetensors")
+    b = load_file(tmp_path / "cut" / "model-2.safetensors")
+    assert sorted(p.name for p in (tmp_path / "cut").iterdir()) == [
+        "model-2.safetensors",
+        "optimizer-2.safetensors",
+        "state.json",
+    ]
     assert a.keys() == b.keys()
     for name in a:
         np.testing.assert_array_equal(a[name], b[name], err_msg=name)

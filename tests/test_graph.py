@@ -14,7 +14,7 @@ import pytest
 
 from generated import Device, Tensor, introspect
 from runtime.autodiff.gradients import Gradients
-from runtime.autodiff.node import ComputingProperty, Node, Requirement, next_id
+from runtime.autodiff.node import ComputingProperty, Requirement, new_node, next_id
 from runtime.autodiff.steps import UNTRACKED_STEP, Backward
 from runtime.errors import BACKWARD_NEEDS_TRACKED, GraphConsumed
 
@@ -209,7 +209,13 @@ def test_gradients_accumulate_by_node_id(device):
 def test_accumulation_never_writes_into_a_registered_buffer():
     """A rule may give one buffer to two inputs: sums go to a buffer of the container's own."""
     shared = np.ones(2)
-    a, b = (Node((), 0, next_id(), Requirement.Grad, ComputingProperty.Ambiguous) for _ in "ab")
+    a, b = (
+        new_node(
+            parents=(), order=0, id=next_id(), requirement=Requirement.Grad,
+            properties=ComputingProperty.Ambiguous,
+        )
+        for _ in "ab"
+    )  # fmt: skip
     grads = Gradients()
     grads.register(a.id, shared)
     grads.register(b.id, shared)

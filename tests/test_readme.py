@@ -73,6 +73,9 @@ def test_the_quick_start_trains_a_classifier(ran):
     out = run(ran, snippet("## Quick start"))
     accuracy = float(re.fullmatch(r"test accuracy: (\d+\.\d\d)%\n", out).group(1))
     assert accuracy >= 95.0
+    # seeded: the figure its comment states (a BLAS of another machine may sum in another order)
+    stated = re.search(r"  # (\d+\.\d\d)%, every run", snippet("## Quick start")).group(1)
+    assert abs(accuracy - float(stated)) <= 0.6
 
 
 def test_the_model_definition_prints_what_its_comments_say(ran):
@@ -121,3 +124,19 @@ def test_the_sequence_models_snippet_prints_what_its_comments_say(ran):
     assert len(out) == len(expected) == 3
     for line, comment in zip(out, expected):
         assert line.startswith(comment.removesuffix("...]").removesuffix(", ")), (line, comment)
+
+
+def test_the_coming_from_pytorch_snippet_prints_what_its_comments_say(tmp_path):
+    code = snippet("### Coming from PyTorch")
+    out = run(code, tmp_path).splitlines()
+    expected = re.findall(r"^\s*print\(.*\)  # (.*)$", code, re.M)
+    assert len(out) == len(expected) == 5
+    for line, comment in zip(out, expected):
+        assert line.startswith(comment.removesuffix(" ...").removesuffix(" (torch's)")), line
+
+
+def test_the_bad_file_snippet_prints_what_its_comment_says(tmp_path):
+    code = snippet("Every file the project writes")
+    (line,) = run(code, tmp_path).splitlines()
+    (comment,) = re.findall(r"^\s*print\(.*\)  # (.*)$", code, re.M)
+    assert line.startswith(comment.removesuffix(" ...")) and "(Error while" in line

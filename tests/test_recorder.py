@@ -13,9 +13,10 @@ import pytest
 from generated import Device, Tensor
 from generated.backends import BACKENDS
 from generated.dispatch import float_mul
-from codegen.recorders import Input, Recorded, recorder, rule_of
+from codegen.recorders import recorder
 from codegen.render import recorder_source
 from runtime.autodiff import recording
+from runtime.autodiff.ops import AutodiffOp, AutodiffRole, FloatInput, rule_for
 from runtime.autodiff.steps import SELF, Backward
 
 AD = Device.numpy().autodiff()
@@ -40,7 +41,7 @@ def test_a_recorder_is_generated_code():
     # one factory serves both strategies: Balanced is a flag of its recorder
     assert inspect.getsource(BACKENDS.NumPy.Balanced.float_mul) == source
     assert "memory_bound = balanced and lhs_tracked and rhs_tracked" in source
-    assert "out_node = recorded_node(\n            parents=" in source  # the fields named
+    assert "out_node = new_node(\n            parents=" in source  # the fields named
 
 
 def test_a_traceback_points_into_the_generated_recorder():
@@ -98,7 +99,9 @@ def test_balanced_keeps_a_memory_bound_input_as_its_node_and_the_output_as_self(
 
 
 def test_a_catalogue_argument_named_like_a_recorder_local_is_refused():
-    op = Recorded("float_exp", ("tensor", "order"), (Input("tensor"),), ("float",), False)
+    op = AutodiffOp(
+        "float_exp", ("tensor", "order"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
+    )
     with pytest.raises(ValueError, match=r"float_exp: argument names \['order'\] clash"):
         recorder(op)
 
@@ -122,23 +125,26 @@ def test_the_routing_refuses_two_dtypes_and_accepts_equal_ones(device):
 # writer, and they run under both strategies through the same Backward and graph as every op.
 
 
-def _bind(op: Recorded, forward, recomputes: bool):
+def _bind(op: AutodiffOp, forward, recomputes: bool):
     """The generated recorder of a fixture op, bound as the Autodiff specialization binds one."""
     text = recorder_source(recorder(op))
     namespace = dict(vars(recording))
     exec(compile(text, f"<fixture recorder {op.name}>", "exec"), namespace)
     factory = namespace[text.split("(", 1)[0].removeprefix("def ")]
     inner = BACKENDS.NumPy.inner
-    rule = rule_of(op)
-    positions = tuple(op.args.index(i.name) for i in op.inputs)
-    return factory(forward, Backward(rule, inner, forward, positions), inner, recomputes)
+    rule = rule_for(op)
+    return factory(forward, Backward(rule, inner, forward, op.positions), inner, recomputes)
 
 
-AFFINE = Recorded(
-    "fixture_affine", ("x", "w", "bias"), (Input("x"), Input("w"), Input("bias", optional=True)),
-    ("float",), False,
+AFFINE = AutodiffOp(
+    "fixture_affine", ("x", "w", "bias"),
+    (FloatInput("x", 0), FloatInput("w", 1), FloatInput("bias", 2, optional=True)),
+    AutodiffRole.RECORD,
 )  # fmt: skip
-SPLIT = Recorded("fixture_split", ("x", "k"), (Input("x"),), ("float", "float", "int"), False)
+SPLIT = AutodiffOp(
+    "fixture_split", ("x", "k"), (FloatInput("x", 0),), AutodiffRole.RECORD,
+    float_outputs=(0, 1), outputs=3,
+)  # fmt: skip
 
 
 @pytest.fixture
@@ -199,7 +205,7 @@ def test_an_untracked_optional_tensor_saves_nothing_for_itself(fixture_rules):
     out = record(x, w, bias)
     assert out.node.parents == [w.node.id]
     assert out.node.inputs == [None, w.node, None]
-    kept = dict(zip(rule_of(AFFINE).saved, out.node.saved))
+    kept = dict(zip(rule_for(AFFINE).saved, out.node.saved))
     assert kept == {"w": None, "x": x.primitive}  # only w's VJP (which needs x) will run
 
 
@@ -261,3 +267,44 @@ def test_a_joint_rule_may_name_only_inputs_as_needing_only_g(monkeypatch):
     args = ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end")
     with pytest.raises(ValueError, match=r"conv2d says \['beta'\] need only g, but the op's float"):
         Rule("conv2d", args, ("x", "weight", "bias"))
+
+
+def test_every_node_has_every_field_set_on_every_path(fixture_rules):
+    """A Node is built one way (`new_node`, whose parameters are Node's slots): a leaf, a
+    require_grad leaf, a marked parameter, a detached tensor, an untracked op, a recorded op,
+    a Joint-rule op, an op's several float outputs each have every field."""
+    from runtime.autodiff.node import FIELDS, Node, new_node
+
+    assert Node.__slots__ == (*FIELDS, "__weakref__")
+    assert tuple(inspect.signature(new_node).parameters) == FIELDS
+    assert "__init__" not in vars(Node)  # no second way
+    x = tensor([[1.0, 2.0], [3.0, 4.0]], AD, grad=True)
+    c = tensor([[1.0, 0.0], [0.0, 1.0]], AD)
+    from generated.module import conv2d
+
+    image = tensor(np.ones((1, 1, 3, 3)), AD, grad=True)
+    kernel = tensor(np.ones((1, 1, 2, 2)), AD)
+    record = _bind(SPLIT, _split, False)
+    outputs = record(_leaf([[0.5, 1.5]], True, AD), 2.0)
+    nodes = {
+        "leaf": node(c),
+        "require_grad": node(x),
+        "distributed": node(x.set_distributed_params(7)),
+        "detached": node(x.detach()),
+        "untracked op": node(c * c),
+        "recorded op": node(x * x),
+        "recorded, balanced": node(tensor([1.0], CK, grad=True) * 2.0),
+        "joint rule": node(conv2d(image, kernel)),
+        "output of several": outputs[0].node,
+    }
+    for path, n in nodes.items():
+        missing = [f for f in FIELDS if not hasattr(n, f)]
+        assert not missing, (path, missing)
+
+
+def test_distributed_params_is_answered_on_every_tensor():
+    x = tensor([1.0, 2.0], AD, grad=True)
+    assert (x * x).distributed_params() is None
+    assert tensor([1.0], Device.numpy()).distributed_params() is None
+    marked = x.set_distributed_params(3)
+    assert marked.distributed_params() == 3 and x.distributed_params() is None

@@ -439,7 +439,7 @@ def test_activations(case, device):
     [
         (lambda t: t.narrow(1, 3, 2), ValueError, "narrow: start 3 \\+ length 2 exceeds"),
         (lambda t: t.narrow(2, 0, 1), ValueError, "narrow: dim=2 is out of range"),
-        (lambda t: t.unsqueeze(1), ValueError, "unsqueeze: rank=1 is below"),
+        (lambda t: t.unsqueeze(1), ValueError, "unsqueeze: `rank` is the rank to reach"),
         (lambda t: t.squeeze_dim(0), ValueError, "squeeze_dim: dim 0 has size 3"),
         (lambda t: t.unsqueeze_dim(1.0), TypeError, "unsqueeze_dim: dim must be an int"),
         (lambda t: t.pad((1, 2, 3)), TypeError, "pad: padding is"),

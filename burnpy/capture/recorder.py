@@ -73,6 +73,7 @@ class Tape:
         self.array_types = _array_types()
         self.keep = []  # every real result, alive until the tape is dropped
         self.reserved: set[str] = set()  # the inputs' names, bound before any other
+        self.closed = False  # the recording is over: Values that escaped it are plain arrays
 
     # -- names ---------------------------------------------------------------------------------
     def name(self, base: str) -> str:
@@ -143,6 +144,8 @@ class Tape:
         return out
 
     def operation(self, symbol: str, args, result, base: str):
+        if self.closed:
+            return result
         args = self.resolve(args)
         out = self.wrap(result, base)
         self.entries.append(Entry("op", symbol, args, {}, out, *_told()))
@@ -150,6 +153,8 @@ class Tape:
 
     def function(self, function, args, kwargs, base: str):
         """A library function (numpy's, torch's) called on recorded values."""
+        if self.closed:
+            return function(*unwrap(args), **unwrap(kwargs))
         args, kwargs = self.resolve(args), self.resolve(kwargs)
         result = function(*unwrap(args), **unwrap(kwargs))
         out = self.wrap(result, base.strip("_") or "call")
@@ -165,6 +170,8 @@ class Tape:
         return None
 
     def inplace(self, symbol: str, args):
+        if self.closed:
+            return
         args = self.resolve(args)
         self.entries.append(Entry("inplace", symbol, args, {}, None, *_told()))
 
@@ -293,6 +300,8 @@ class Value:
         return len(self.data)
 
     def __getattr__(self, name):
+        if self.tape.closed:  # kept after its recording (a memo): the array itself
+            return getattr(self.data, name)
         if name.startswith("__"):
             # numpy and torch probe protocols (__array_interface__, ...) by attribute: answering
             # them would hand over the data unrecorded; without them they call __array__
@@ -333,19 +342,31 @@ class Value:
         tape = next(_values(args)).tape
         return tape.function(function, args, kwargs or {}, getattr(function, "__name__", "call"))
 
+    # reading values: refused while the step is recorded; a Value kept after its recording
+    # (the tape closed) reads its array
     def __iter__(self):
+        if self.tape.closed:
+            return iter(self.data)
         raise CaptureError(_reads("iterating over a tensor"))
 
     def __array__(self, dtype=None, copy=None):
+        if self.tape.closed:
+            return np.asarray(self.data, dtype=dtype)
         raise CaptureError(_reads("converting a tensor to numpy"))
 
     def __bool__(self):
+        if self.tape.closed:
+            return bool(self.data)
         raise CaptureError(_reads("bool(tensor)"))
 
     def __float__(self):
+        if self.tape.closed:
+            return float(self.data)
         raise CaptureError(_reads("float(tensor)"))
 
     def __int__(self):
+        if self.tape.closed:
+            return int(self.data)
         raise CaptureError(_reads("int(tensor)"))
 
     __index__ = __int__

@@ -23,7 +23,7 @@ from generated.backends import BACKENDS
 from runtime.autodiff.gradients import Gradients
 from runtime.autodiff.node import Requirement
 from runtime.autodiff.tensor import AutodiffTensor
-from runtime.backends import backend_for
+from runtime.backends.registry import backend_for
 
 _FILES = itertools.count()
 _RECORDING: list = []  # the step being recorded, if any (a captured step it calls runs eagerly)
@@ -168,6 +168,8 @@ class CapturedStep:
             del _RECORDING[:]
             restore()
             raise
+        finally:
+            tape.closed = True  # a Value the step kept (a memo) acts as its array from now on
         restore()
         signature = walked.signature()
         name = _identifier(self.__name__)

@@ -16,7 +16,7 @@ from burnpy.optim.optimizer import Optimizer
 from generated import Tensor
 from runtime.autodiff.gradients import Gradients
 from runtime.autodiff.node import Requirement
-from runtime.backends import backend_for
+from runtime.backends.registry import backend_for
 
 _CONSTANTS = (int, bool, str, type(None))
 _SETTINGS = (int, float, bool, str, type(None))  # a module's settings that shape its forward

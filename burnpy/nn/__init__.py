@@ -226,3 +226,50 @@ __all__ = [
     "generate_padding_mask",
     "generate_sinusoids",
 ]
+
+# PyTorch's torch.nn names -> burn-nn's
+_PYTORCH_NAMES = {
+    "ReLU": "nn.Relu",
+    "ReLU6": "nn.Relu6",
+    "LeakyReLU": "nn.LeakyRelu",
+    "PReLU": "nn.PRelu",
+    "RReLU": "nn.RRelu",
+    "GELU": "nn.Gelu",
+    "ELU": "nn.Elu",
+    "SELU": "nn.Selu",
+    "CELU": "nn.Celu",
+    "Hardswish": "nn.HardSwish",
+    "Hardsigmoid": "nn.HardSigmoid",
+    "Hardshrink": "nn.HardShrink",
+    "Softshrink": "nn.SoftShrink",
+    "Softmax": "a function: `x.softmax(dim)`",
+    "LogSoftmax": "a function: `x.log_softmax(dim)`",
+    "MSELoss": "nn.MseLoss",
+    "L1Loss": "nn.LpLoss or `nn.functional` (`(a - b).abs().mean()`)",
+    "BCELoss": "nn.BinaryCrossEntropyLoss",
+    "BCEWithLogitsLoss": "nn.BinaryCrossEntropyLoss(logits=True)",
+    "NLLLoss": "nn.CrossEntropyLoss on logits (it applies log_softmax itself)",
+    "KLDivLoss": "nn.KLDivLoss",
+    "GaussianNLLLoss": "nn.GaussianNLLLoss",
+    "BatchNorm1d": "nn.BatchNorm(num_features)",
+    "BatchNorm2d": "nn.BatchNorm(num_features)",
+    "BatchNorm3d": "nn.BatchNorm(num_features)",
+    "LSTM": "nn.Lstm (burn's layout: input [batch, seq, d_input])",
+    "GRU": "nn.Gru",
+    "RNN": "nn.Rnn",
+    "MultiheadAttention": "nn.MultiHeadAttention",
+    "ModuleList": "a list attribute: modules in a list are children",
+    "ModuleDict": "a dict attribute: modules in a dict are children",
+    "ParameterList": "a list attribute of float tensors",
+    "Parameter": "a float tensor attribute: it is a parameter (a Grad leaf on an autodiff device)",
+    "Unflatten": "x.reshape(shape)",
+    "Upsample": "nn.Interpolate2d",
+}
+
+
+def __getattr__(name):
+    """A torch.nn name burn-nn spells otherwise says which one."""
+    message = f"module 'burnpy.nn' has no attribute {name!r}"
+    if name in _PYTORCH_NAMES:
+        message += f"; burnpy's equivalent: {_PYTORCH_NAMES[name]}"
+    raise AttributeError(message)

@@ -49,9 +49,14 @@ def cross_entropy(
     weights=None,
     pad_tokens=None,
     logits_input: bool = True,
+    ignore_index: int | None = None,
 ):
     """Cross-entropy of `logits` [batch, classes] against Int class `targets` [batch], mean over
     the batch, through the numerically stable log-softmax (burn-nn's `CrossEntropyLoss`).
+
+    `ignore_index` (PyTorch's, e.g. HuggingFace's -100): samples with that target are left out,
+    and the mean is over the others (with `weights`, divided by the sum of their weights), as
+    torch's; NaN when every sample is ignored, as torch's.
 
     `label_smoothing` alpha turns the one-hot targets into (1 - alpha)·y + alpha/classes.
     `weights` (a sequence or a Float tensor of one positive weight per class) weighs each
@@ -71,8 +76,14 @@ def cross_entropy(
     if label_smoothing is not None and not 0.0 <= label_smoothing <= 1.0:
         raise ValueError(f"label_smoothing must be in [0, 1], got {label_smoothing}")
     batch, classes = logits.shape
-    if logits_input and label_smoothing is None and weights is None and not pad_tokens:
+    simple = label_smoothing is None and weights is None and not pad_tokens
+    if logits_input and simple and ignore_index is None:
         return module.cross_entropy_class_targets(logits, targets)  # one kernel each way
+    kept = None  # 1.0 for the samples ignore_index leaves in
+    if ignore_index is not None:
+        ignored = targets.equal_elem(int(ignore_index))
+        kept = ignored.bool_not().float(logits.dtype)
+        targets = targets.mask_fill(ignored, 0)  # any class: its term is multiplied by 0
     if logits_input:
         log_probs = logits.log_softmax(1)
     else:
@@ -89,8 +100,11 @@ def cross_entropy(
         picked = log_probs.gather(1, targets.reshape([batch, 1])).reshape([batch])
         picked = picked if keep is None else picked * keep
         if weights is None:
+            if kept is not None:
+                return (picked * kept).sum().neg() / kept.sum()
             return picked.mean().neg()
         sample_weights = weights.gather(0, targets)
+        sample_weights = sample_weights if kept is None else sample_weights * kept
         return (picked * sample_weights).sum().neg() / sample_weights.sum()
     classes_row = Tensor.arange(0, classes, device=targets.device()).reshape([1, classes])
     one_hot = targets.reshape([batch, 1]).equal(classes_row).float(logits.dtype)
@@ -100,9 +114,15 @@ def cross_entropy(
         weighted = weighted * weights.reshape([1, classes])
     if keep is not None:
         weighted = weighted * keep.reshape([batch, 1])
+    if kept is not None:
+        weighted = weighted * kept.reshape([batch, 1])
     if weights is None:
+        if kept is not None:
+            return weighted.sum().neg() / kept.sum()
         return weighted.sum_dim(1).mean().neg()
-    return weighted.sum().neg() / weights.gather(0, targets).sum()
+    sample_weights = weights.gather(0, targets)
+    sample_weights = sample_weights if kept is None else sample_weights * kept
+    return weighted.sum().neg() / sample_weights.sum()
 
 
 def _class_weights(weights, classes, like):

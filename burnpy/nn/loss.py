@@ -315,13 +315,25 @@ class _WeightedLoss(_Loss):
 class CrossEntropyLoss(_WeightedLoss):
     """Cross-entropy of logits [batch, classes] (or probabilities, `logits=False`) for Int
     targets [batch]; `pad_tokens` are target values that count as zero. burn's
-    `CrossEntropyLoss::new(pad_index, device)` is `CrossEntropyLoss(pad_tokens=[pad_index])`."""
+    `CrossEntropyLoss::new(pad_index, device)` is `CrossEntropyLoss(pad_tokens=[pad_index])`.
+    `ignore_index` leaves out the samples with that target, as PyTorch's (see
+    `functional.cross_entropy`)."""
 
-    def __init__(self, *, pad_tokens=None, weights=None, smoothing=None, logits=True, device=None):
+    def __init__(
+        self,
+        *,
+        pad_tokens=None,
+        weights=None,
+        smoothing=None,
+        logits=True,
+        ignore_index=None,
+        device=None,
+    ):
         super().__init__()
         self._init_weights(weights, smoothing, device)
         self.pad_tokens = None if pad_tokens is None else [int(t) for t in pad_tokens]
         self.logits = bool(logits)
+        self.ignore_index = None if ignore_index is None else int(ignore_index)
 
     def forward(self, logits, targets):
         weights = None if self.weights is None else self.weights.cast(logits.dtype)
@@ -332,10 +344,14 @@ class CrossEntropyLoss(_WeightedLoss):
             weights=weights,
             pad_tokens=self.pad_tokens,
             logits_input=self.logits,
+            ignore_index=self.ignore_index,
         )
 
     def extra_repr(self):
-        return f"pad_tokens={self.pad_tokens}, " + super().extra_repr()
+        head = f"pad_tokens={self.pad_tokens}, "
+        if self.ignore_index is not None:
+            head += f"ignore_index={self.ignore_index}, "
+        return head + super().extra_repr()
 
 
 class BinaryCrossEntropyLoss(_WeightedLoss):

@@ -102,6 +102,26 @@ def _from_state(value):
     return value
 
 
+# PyTorch's Module names -> what burnpy calls
+_HABITS = {
+    "zero_grad": "nothing: `loss.backward()` returns fresh Gradients each time",
+    "to": "model.to_device(device), or model.cast(dtype)",
+    "cuda": 'model.to_device(Device.torch("cuda"))',
+    "cpu": "model.to_device(Device.numpy()) (or Device.torch())",
+    "requires_grad_": "parameters on an autodiff device require grad already; "
+    "model.no_grad() turns that off",
+    "children": "model.modules() (every module under it, itself first)",
+    "named_children": "model.named_modules()",
+    "register_parameter": "an attribute: a float tensor attribute is a parameter",
+    "register_module": "an attribute: a Module attribute is a child",
+    "add_module": "an attribute: a Module attribute is a child",
+    "half": 'model.cast("float16")',
+    "double": 'model.cast("float64")',
+    "float": 'model.cast("float32")',
+    "apply": "a loop over model.modules()",
+}
+
+
 class Module:
     """Base class of layers and models. Subclasses call `super().__init__()` first, then assign
     parameters (float tensors), buffers (`register_buffer`) and child modules as attributes, and
@@ -120,6 +140,13 @@ class Module:
         return self.forward(*args, **kwargs)
 
     # -- attributes ---------------------------------------------------------------------------
+    def __getattr__(self, name):
+        """Only reached for a name the module lacks: a PyTorch name says the burnpy call."""
+        message = f"{type(self).__name__!r} object has no attribute {name!r}"
+        if name in _HABITS:
+            message += f"; burnpy's equivalent: {_HABITS[name]}"
+        raise AttributeError(message)
+
     def __setattr__(self, name, value):
         if "_param_ids" not in self.__dict__:
             raise TypeError(
@@ -181,14 +208,27 @@ class Module:
             else:
                 yield prefix + path, self, path, value, self._is_param(path, value)
 
+    def _parameter_entries(self):
+        """(dotted name, owner, local path, tensor) of each parameter once: a tensor assigned
+        to two attributes (tied weights) is one parameter, under its first name."""
+        seen = set()
+        for name, owner, path, tensor, is_param in self._entries():
+            if is_param and id(tensor) not in seen:
+                seen.add(id(tensor))
+                yield name, owner, path, tensor
+
     def named_parameters(self) -> list:
-        return [(name, t) for name, _, _, t, is_param in self._entries() if is_param]
+        return [(name, t) for name, _, _, t in self._parameter_entries()]
 
     def parameters(self) -> list:
-        return [t for _, _, _, t, is_param in self._entries() if is_param]
+        return [t for _, _, _, t in self._parameter_entries()]
 
     def param_ids(self) -> list:
-        return [owner._param_ids[path] for _, owner, path, _, p in self._entries() if p]
+        return [owner._param_ids[path] for _, owner, path, _ in self._parameter_entries()]
+
+    def state_tensors(self) -> list:
+        """(dotted name, tensor) of every parameter and buffer, as records key them."""
+        return [(name, t) for name, _, _, t, _ in self._entries()]
 
     def named_buffers(self) -> list:
         return [(name, t) for name, _, _, t, is_param in self._entries() if not is_param]
@@ -200,15 +240,25 @@ class Module:
     def map_parameters(self, fn) -> Self:
         """Replace every parameter by `fn(name, param_id, tensor)`, in place, keeping its id;
         the tensor given back is stored as it is. Returns the module."""
+        done = {}  # id of a tensor -> (its ParamId, what fn gave): tied weights map once
         for name, owner, path, tensor, is_param in list(self._entries()):
             if is_param:
-                owner._set_local(path, fn(name, owner._param_ids[path], tensor))
+                if id(tensor) not in done:
+                    done[id(tensor)] = owner._param_ids[path], fn(
+                        name, owner._param_ids[path], tensor
+                    )
+                owner._param_ids[path], mapped = done[id(tensor)]
+                owner._set_local(path, mapped)
         return self
 
     def _map_tensors(self, fn) -> Self:
-        """Replace every tensor (parameters and buffers) by `fn(owner, local path, tensor)`."""
+        """Replace every tensor (parameters and buffers) by `fn(owner, local path, tensor)`,
+        once per tensor: a tensor held by two attributes stays one tensor."""
+        done = {}
         for _, owner, path, tensor, _ in list(self._entries()):
-            owner._set_local(path, fn(owner, path, tensor))
+            if id(tensor) not in done:
+                done[id(tensor)] = fn(owner, path, tensor)
+            owner._set_local(path, done[id(tensor)])
         return self
 
     # -- devices and modes --------------------------------------------------------------------
@@ -232,10 +282,13 @@ class Module:
 
     def no_grad(self) -> Self:
         """Mark every parameter as not requiring a gradient (burn's `no_grad`)."""
+        done = {}
         for _, owner, path, tensor, is_param in list(self._entries()):
             if is_param:
                 owner._grad_off.add(path)
-                owner._set_local(path, tensor.set_require_grad(False))
+                if id(tensor) not in done:
+                    done[id(tensor)] = tensor.set_require_grad(False)
+                owner._set_local(path, done[id(tensor)])
         return self
 
     def train(self, mode: bool = True) -> Self:
@@ -264,7 +317,12 @@ class Module:
         """Write the parameters and buffers to a safetensors file, keyed by dotted name."""
         entries = list(self._entries())
         arrays = {name: tensor.to_numpy() for name, _, _, tensor, _ in entries}
-        ids = {name: owner._param_ids[local] for name, owner, local, _, p in entries if p}
+        first = {}  # id of a tensor -> its ParamId: tied weights are saved under one
+        ids = {
+            name: first.setdefault(id(tensor), owner._param_ids[local])
+            for name, owner, local, tensor, p in entries
+            if p
+        }
         record.write(path, arrays, ids)
 
     def load(self, path) -> Self:

@@ -10,8 +10,9 @@ import json
 from typing import NamedTuple
 
 import numpy as np
-from safetensors import safe_open
-from safetensors.numpy import save_file
+from safetensors.numpy import save
+
+from burnpy import files
 
 _IDS = "burnpy.param_ids"
 
@@ -27,16 +28,22 @@ class IncompatibleKeys(NamedTuple):
 def write(path, arrays: dict, param_ids: dict) -> None:
     """Write `arrays` (dotted name -> array) and the parameters' ids (dotted name -> ParamId)."""
     tensors = {name: np.ascontiguousarray(array) for name, array in arrays.items()}
-    save_file(tensors, str(path), metadata={_IDS: json.dumps(param_ids)})
+    files.write_bytes(path, save(tensors, metadata={_IDS: json.dumps(param_ids)}))
 
 
 def read(path) -> tuple[dict, dict]:
     """(dotted name -> array, dotted name -> ParamId) of a record; a file without ids (one
     PyTorch wrote) has none."""
-    with safe_open(str(path), framework="numpy") as f:
+    with files.open_safetensors(path, "a record") as f:
         metadata = f.metadata() or {}
         arrays = {key: f.get_tensor(key) for key in f.keys()}
-    return arrays, json.loads(metadata.get(_IDS, "{}"))
+    try:
+        return arrays, json.loads(metadata.get(_IDS, "{}"))
+    except json.JSONDecodeError as error:
+        raise ValueError(
+            f"{path}: its {_IDS!r} metadata is not JSON ({error}); the file was not written by "
+            "Module.save, or was altered"
+        ) from error
 
 
 def check(arrays: dict, tensors: dict, source: str, strict: bool = True) -> IncompatibleKeys:

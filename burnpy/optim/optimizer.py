@@ -10,11 +10,12 @@ through moves and records.
 """
 
 import json
+from collections.abc import Iterable
 
 import numpy as np
-from safetensors import safe_open
-from safetensors.numpy import save_file
+from safetensors.numpy import save
 
+from burnpy import files
 from generated import Device, Tensor
 from runtime.activity import Phase, in_phase
 from burnpy.optim.grad_clipping import clip_by_norm, clip_by_value, total_norm_scale
@@ -25,6 +26,20 @@ _META = "burnpy.optimizer"
 class Optimizer:
     """Base of the optimisers: subclasses define `update(lr, param, grad, state)` returning
     the new parameter and its state (a dict of tensors and numbers, or None)."""
+
+    def __new__(cls, *args, **kwargs):
+        """PyTorch's `Adam(model.parameters(), lr=...)` is answered here, before Python's
+        argument binding would say only "multiple values for argument 'lr'"."""
+        given = args[0] if args else None
+        if isinstance(given, Iterable) and not isinstance(given, str):
+            lr = kwargs.get("lr", args[1] if len(args) > 1 else 1e-3)
+            raise TypeError(
+                f"{cls.__name__}(lr, ...) takes the learning rate, got "
+                f"{type(given).__name__}: a burnpy optimiser is not given the parameters; "
+                f"make it with `opt = {cls.__name__}({lr!r})` and pass the model at each step: "
+                "`opt.step(model, loss.backward())`"
+            )
+        return super().__new__(cls)
 
     def __init__(
         self, lr: float, *, grad_clip_norm=None, grad_clip_value=None, grad_clip_total_norm=None
@@ -40,6 +55,7 @@ class Optimizer:
         self.grad_clip_value = grad_clip_value
         self.grad_clip_total_norm = grad_clip_total_norm
         self.state = {}  # ParamId -> the rule's state
+        self._loaded_from = None  # a record loaded without its model: checked at the next step
 
     def update(self, lr, param, grad, state):
         raise NotImplementedError
@@ -47,12 +63,15 @@ class Optimizer:
     def step(self, model, grads, lr=None):
         """Update every parameter of `model` that has a gradient in `grads`, in place; returns
         the model."""
+        if self._loaded_from is not None:
+            _check_owner(self.state, model, self._loaded_from)
+            self._loaded_from = None
         with in_phase(Phase.UPDATE):
             return self._step(model, grads, lr)
 
     def _step(self, model, grads, lr):
         lr = self.lr if lr is None else lr
-        scale = 1.0
+        scale = None
         if self.grad_clip_total_norm is not None:
             every = [p.grad(grads) for p in model.parameters()]
             scale = total_norm_scale([g for g in every if g is not None], self.grad_clip_total_norm)
@@ -61,8 +80,8 @@ class Optimizer:
             grad = tensor.grad(grads)
             if grad is None:
                 return tensor
-            if self.grad_clip_total_norm is not None:
-                grad = grad * scale if scale < 1.0 else grad
+            if scale is not None:
+                grad = grad * scale.cast(grad.dtype)
             elif self.grad_clip_norm is not None:
                 grad = clip_by_norm(grad, self.grad_clip_norm)
             elif self.grad_clip_value is not None:
@@ -93,13 +112,21 @@ class Optimizer:
                 else:
                     scalars.setdefault(str(param_id), {})[name] = value
         meta = {"optimizer": type(self).__name__, "scalars": scalars}
-        save_file(tensors, str(path), metadata={_META: json.dumps(meta)})
+        files.write_bytes(path, save(tensors, metadata={_META: json.dumps(meta)}))
 
-    def load(self, path) -> "Optimizer":
+    def load(self, path, model=None) -> "Optimizer":
         """Replace the state by the one saved at `path`, in place; returns the optimiser. The
-        tensors land on the NumPy device and move to each gradient's device at the next step."""
-        with safe_open(str(path), framework="numpy") as f:
-            meta = json.loads((f.metadata() or {}).get(_META, "null") or "null")
+        tensors land on the NumPy device and move to each gradient's device at the next step.
+        The state must belong to `model`'s parameters (their ParamIds): checked here when
+        `model` is given, else at the next step; nothing changes if the file is refused."""
+        with files.open_safetensors(path, "an optimiser record") as f:
+            try:
+                meta = json.loads((f.metadata() or {}).get(_META, "null") or "null")
+            except json.JSONDecodeError as error:
+                raise ValueError(
+                    f"{path}: its {_META!r} metadata is not JSON ({error}); the file was not "
+                    "written by Optimizer.save, or was altered"
+                ) from error
             if meta is None:
                 raise ValueError(f"{path} is not an optimiser record (no {_META!r} metadata)")
             if meta["optimizer"] != type(self).__name__:
@@ -112,8 +139,36 @@ class Optimizer:
                 array = f.get_tensor(key)
                 tensor = Tensor.from_data(array, device=Device.numpy(), dtype=array.dtype)
                 state.setdefault(int(pid), {})[name] = tensor
+        if model is not None:
+            _check_owner(state, model, f"{path}")
         self.state = state
+        self._loaded_from = None if model is not None else f"{path}"
         return self
+
+    def __getattr__(self, name):
+        """Only reached for a name the optimiser lacks: PyTorch's say the burnpy call."""
+        message = f"{type(self).__name__!r} object has no attribute {name!r}"
+        if name == "zero_grad":
+            message += (
+                "; burnpy's equivalent: nothing: `loss.backward()` returns fresh Gradients, "
+                "which `opt.step(model, grads)` takes"
+            )
+        elif name == "param_groups":
+            message += "; burnpy's equivalent: opt.lr, or `opt.step(model, grads, lr=...)`"
+        raise AttributeError(message)
+
+
+def _check_owner(state: dict, model, source: str) -> None:
+    """Raise unless every ParamId of `state` is one of `model`'s parameters."""
+    ids = set(model.param_ids())
+    foreign = [pid for pid in state if pid not in ids]
+    if foreign:
+        raise ValueError(
+            f"{source} holds optimiser state for {len(state)} parameters, {len(foreign)} of which "
+            f"are not among the model's {len(ids)} parameters (their ParamIds differ): it was "
+            "saved with another model, or the model was not loaded from the same checkpoint; "
+            "load the model's record saved with it first (Module.load keeps the ParamIds)"
+        )
 
 
 def _on_device(state, device):

@@ -5,7 +5,7 @@
     summary = learner.fit(train_loader, valid_loader, epochs=10)   # resume=True continues a run
 
 `step_fn(model, batch)` returns a `train.Output(loss, output, targets)`. Each epoch shows a
-progress bar (with tqdm installed), prints its metrics, appends them to `log.jsonl` and saves a
+progress bar (with tqdm installed), prints its metrics, writes them to `log.jsonl` and saves a
 checkpoint in `checkpoint_dir`. After `burnpy.distributed.init()` the same `fit` trains
 data-parallel: each rank takes its shard of every loader, the model is replicated, metrics are
 reduced over the ranks, and rank 0 prints, logs and saves.

@@ -6,10 +6,18 @@ import math
 class EarlyStopping:
     """Stop once `metric` (a name of the Learner's epoch metrics, e.g. "valid_loss" or
     "valid_accuracy") has gone `patience` epochs without improving on its best by more than
-    `min_delta`; `mode` is "min" (lower is better) or "max"."""
+    `min_delta`; `mode` is "min" (lower is better) or "max". With `restore_best` the Learner
+    keeps the best epoch (in `checkpoint_dir/best/` when it has one) and ends `fit` with its
+    weights in the model."""
 
     def __init__(
-        self, metric: str = "valid_loss", *, patience: int = 2, mode: str = "min", min_delta=0.0
+        self,
+        metric: str = "valid_loss",
+        *,
+        patience: int = 2,
+        mode: str = "min",
+        min_delta=0.0,
+        restore_best: bool = True,
     ):
         if mode not in ("min", "max"):
             raise ValueError(f"EarlyStopping: mode must be 'min' or 'max', got {mode!r}")
@@ -21,15 +29,20 @@ class EarlyStopping:
         self.patience = patience
         self.mode = mode
         self.min_delta = min_delta
+        self.restore_best = bool(restore_best)
         self.best = math.inf if mode == "min" else -math.inf
+        self.best_epoch = None  # the epoch (counted from 1) of the best value
         self.waited = 0  # epochs since the best
+        self.improved = False  # whether the last update found a new best
 
     def update(self, metrics: dict) -> bool:
         """Take one epoch's metrics; True when training should stop."""
         value = metrics[self.metric]
         gain = self.best - value if self.mode == "min" else value - self.best
-        if gain > self.min_delta or math.isinf(self.best):
+        self.improved = gain > self.min_delta or math.isinf(self.best)
+        if self.improved:
             self.best, self.waited = value, 0
+            self.best_epoch = metrics.get("epoch")
         else:
             self.waited += 1
         return self.waited >= self.patience
@@ -41,8 +54,9 @@ class EarlyStopping:
         )
 
     def to_record(self) -> dict:
-        return {"best": self.best, "waited": self.waited}
+        return {"best": self.best, "waited": self.waited, "best_epoch": self.best_epoch}
 
     def load_record(self, record: dict) -> "EarlyStopping":
         self.best, self.waited = record["best"], record["waited"]
+        self.best_epoch = record.get("best_epoch")
         return self

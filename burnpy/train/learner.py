@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from burnpy import threads
 from burnpy.train.checkpoint import Checkpoints
 from burnpy.train.metrics import METRICS, Meter, Summary, describe
 from burnpy.train.progress import progress_bar
@@ -70,15 +71,28 @@ class Learner:
         if resume and checkpoints is None:
             raise ValueError("fit(resume=True) needs the Learner's checkpoint_dir")
         self._check_early_stopping(valid_loader is not None)
+        if len(train_loader) == 0:
+            raise ValueError(
+                f"fit: the training loader yields no batch ({len(train_loader.dataset)} items, "
+                f"batch_size {train_loader.batch_size}, drop_last {train_loader.drop_last}); "
+                "give it items (or a batch_size no larger than their number with drop_last)"
+            )
+        threads.use_default()
         history, stopped = [], None
+        early = self.early_stopping
+        best = None  # the best epoch's arrays, when early stopping restores them
         if resume:
             state = checkpoints.load(self.model, self.optimizer)
+            if lead:
+                checkpoints.tidy(state)
             if self.lr_scheduler is not None:
                 self.lr_scheduler.load_record(state["lr_scheduler"])
-            if self.early_stopping is not None and state["early_stopping"] is not None:
-                self.early_stopping.load_record(state["early_stopping"])
+            if early is not None and state["early_stopping"] is not None:
+                early.load_record(state["early_stopping"])
             train_loader.load_record(state["loader"])
             history, stopped = state["history"], state["stopped_early"]
+        elif checkpoints is not None and lead:
+            checkpoints.start()
         if group is not None:
             group.replicate(self.model)
         for epoch in range(len(history), epochs):
@@ -86,20 +100,39 @@ class Learner:
                 break
             record = self._epoch(epoch, epochs, train_loader, valid_loader, group, lead)
             history.append(record)
-            if self.early_stopping is not None and self.early_stopping.update(record):
-                stopped = self.early_stopping.reason()
+            if early is not None and early.update(record):
+                stopped = early.reason()
+            keep_best = early is not None and early.restore_best and early.improved
+            if keep_best:
+                best = self.model.state_dict()
             if lead:
                 print(describe(record))
                 if checkpoints is not None:
+                    if keep_best:
+                        checkpoints.save_best(self.model, self.optimizer)
                     state = self._state(train_loader, history, stopped)
                     checkpoints.save(epoch + 1, self.model, self.optimizer, state)
-                    checkpoints.log(record)
         if group is not None:
             group.barrier()  # rank 0's files are complete before any rank reads them
+        if early is not None and early.restore_best and early.best_epoch is not None:
+            restored = self._restore_best(best, checkpoints)
+            if lead and restored:
+                print(
+                    f"restored the weights of epoch {early.best_epoch}, the best "
+                    f"{early.metric} ({early.best:.4g})"
+                )
         summary = Summary(history, stopped)
         if lead:
             print(summary)
         return summary
+
+    def _restore_best(self, best, checkpoints) -> bool:
+        """Put the best epoch's weights into the model: this run's copy, or (after a resume)
+        the checkpoint's `best/`."""
+        if best is not None:
+            self.model.load_arrays(best, "the best epoch's weights")
+            return True
+        return checkpoints is not None and checkpoints.load_best(self.model)
 
     def _state(self, loader, history, stopped) -> dict:
         scheduler, early = self.lr_scheduler, self.early_stopping

@@ -14,14 +14,15 @@ per product:
 """
 
 from codegen.api.dispatch import dispatch_function, dispatch_functions, dispatch_groups
-from codegen.api.metadata import autodiff_entries, backend_registrations, recorders
+from codegen.api.metadata import autodiff_literal, autodiff_ops, backend_registrations, recorders
 from codegen.api.module_functions import functions
 from codegen.api.report import stats
 from codegen.api.tensor import tensor_methods
 from codegen.api.types import call_parameters
 
 __all__ = [
-    "autodiff_entries",
+    "autodiff_literal",
+    "autodiff_ops",
     "backend_registrations",
     "call_parameters",
     "dispatch_function",

@@ -2,12 +2,12 @@
 specialization's table of ops, and the recorders of the differentiable ones (generated/backends.py,
 generated/catalogue.py, generated/recorders.py)."""
 
-from dataclasses import dataclass
+import dataclasses
 
 from codegen.api.types import tuple_literal
-from codegen.model import ArgKind, AutodiffClass, Catalogue, Kind, Op, Role
-from codegen.recorders import Input, Recorded, Recorder, recorder
-from runtime.autodiff.backend import MOVE_ACROSS
+from codegen.model import Catalogue
+from codegen.recorders import Recorder, recorder
+from runtime.autodiff.ops import MOVE_ACROSS, AutodiffOp, AutodiffRole
 
 # -- backends ----------------------------------------------------------------------------------
 
@@ -35,84 +35,43 @@ def backend_registrations(catalogue: Catalogue) -> list[str]:
 # -- autodiff metadata -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class AutodiffEntry:
-    name: str
-    args: str  # a tuple literal of the argument names
-    float_inputs: str  # a tuple literal of positions
-    role: str
-    memory_bound: bool
-    outputs: int
-    keeps: str | None
-
-    @property
-    def fields(self) -> str:
-        """The AutodiffOp call's arguments, the defaults left out (one short line per op)."""
-        fields = [f'"{self.name}"', self.args, self.float_inputs, f'"{self.role}"']
-        if self.memory_bound:
-            fields.append("memory_bound=True")
-        if self.outputs != 1:
-            fields.append(f"outputs={self.outputs}")
-        if self.keeps:
-            fields.append(f'keeps="{self.keeps}"')
-        return ", ".join(fields)
-
-
-def _role(op: Op) -> str | None:
-    """How the Autodiff specialization implements a float op (None: it passes through)."""
-    role = op.role
-    if role in (Role.CREATION_FLOAT, Role.LEAF):
-        return "leaf"
-    if role is Role.AUTODIFF or role is Role.MOVE and op.kind is Kind.FLOAT:
-        if op.untracked:
-            return "untracked"
-        return "record" if op.autodiff else "forward"
-    return None
-
-
-def autodiff_entries(catalogue: Catalogue) -> list[AutodiffEntry]:
+def autodiff_ops(catalogue: Catalogue) -> list[AutodiffOp]:
     """Every float op the Autodiff specialization implements, and how."""
-    entries = []
-    for op in catalogue.ops:
-        role = _role(op)
-        if role is None:
-            continue
-        positions = [i for i, a in enumerate(op.args) if a in op.float_args]
-        entries.append(
-            AutodiffEntry(
-                op.name,
-                tuple_literal(repr(a.name) for a in op.args),
-                tuple_literal(str(p) for p in positions) if role != "leaf" else "()",
-                role,
-                op.autodiff is AutodiffClass.MEMORY_BOUND,
-                len(op.returns),
-                op.keeps,
-            )
-        )
-    return entries
+    return [op.autodiff_op for op in catalogue.ops if op.autodiff_op is not None]
+
+
+def autodiff_literal(op: AutodiffOp) -> str:
+    """The AutodiffOp call that rebuilds `op` in generated/catalogue.py, defaults left out."""
+    inputs = []
+    for i in op.inputs:
+        flags = [", optional=True"] * i.optional + [", many=True"] * i.many
+        inputs.append(f'FloatInput("{i.name}", {i.position}{"".join(flags)})')
+    fields = [
+        f'"{op.name}"',
+        tuple_literal(f'"{a}"' for a in op.args),
+        tuple_literal(inputs),
+        f"AutodiffRole.{op.role.name}",
+    ]
+    defaults = {f.name: f.default for f in dataclasses.fields(AutodiffOp) if f.init}
+    for name in ("memory_bound", "float_outputs", "outputs", "keeps"):
+        value = getattr(op, name)
+        if value != defaults[name]:
+            if isinstance(value, tuple):
+                value = tuple_literal(map(str, value))
+            elif isinstance(value, str):
+                value = f'"{value}"'
+            fields.append(f"{name}={value}")
+    return f"AutodiffOp({', '.join(fields)})"
 
 
 # -- autodiff recorders ------------------------------------------------------------------------
 
 
-def recorded_ops(catalogue: Catalogue) -> list[Recorded]:
+def recorded_ops(catalogue: Catalogue) -> list[AutodiffOp]:
     """Every op the Autodiff decorator records: the differentiable entries, and the runtime's
     move between backends (no entry of its own: float_to_device routes to it)."""
-    ops = [
-        Recorded(
-            op.name,
-            tuple(a.name for a in op.args),
-            tuple(Input(a.name, a.optional, a.type is ArgKind.TENSORS) for a in op.float_args),
-            op.returns,
-            op.autodiff is AutodiffClass.MEMORY_BOUND,
-            keeps=op.keeps,
-        )
-        for op in catalogue.ops
-        if _role(op) == "record"
-    ]
-    move = MOVE_ACROSS
-    inputs = tuple(Input(move.args[i]) for i in move.float_inputs)
-    return ops + [Recorded(move.name, move.args, inputs, ("float",), False)]
+    ops = [op for op in autodiff_ops(catalogue) if op.role is AutodiffRole.RECORD]
+    return ops + [MOVE_ACROSS]
 
 
 def recorders(catalogue: Catalogue) -> list[Recorder]:

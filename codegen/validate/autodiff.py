@@ -2,7 +2,7 @@
 
 from codegen.model import ArgKind, AutodiffClass, Kind, Op, Routing
 from codegen.validate.report import Where
-from runtime.autodiff.rules import Rule
+from runtime.autodiff.ops import AutodiffRole, rule_for
 
 
 def check_autodiff(where: Where, op: Op) -> None:
@@ -64,15 +64,12 @@ def check_autodiff(where: Where, op: Op) -> None:
 
 def check_rule(where: Where, op: Op) -> None:
     """A differentiable primitive has a backward rule whose VJPs fit its arguments."""
-    names = tuple(a.name for a in op.float_args)
+    described = op.autodiff_op
+    if described is None or described.role is not AutodiffRole.RECORD:
+        return  # (check_autodiff reports a composite or a non-float op that claims a rule)
+    names = described.input_names
     try:
-        Rule(
-            op.name,
-            tuple(a.name for a in op.args),
-            names,
-            multi_output=len(op.returns) > 1,
-            kept=op.keeps,
-        )
+        rule_for(described)
     except LookupError:
         raise where.error(
             "autodiff",

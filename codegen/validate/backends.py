@@ -6,7 +6,7 @@ import os
 from codegen.kernels import NoBackend, kernels_called, missing_libraries, read_backend
 from codegen.model import Catalogue
 from codegen.validate.report import Problems, Where, suggest
-from runtime.autodiff.rules import RULES, Joint
+from runtime.autodiff.ops import AutodiffRole, rule_for
 
 
 def check_kernels(catalogue: Catalogue, problems: Problems) -> list[str]:
@@ -69,10 +69,14 @@ def _check_rule_kernels(catalogue: Catalogue, sources: dict, problems: Problems)
     """Each `B.<kernel>` a differentiable op's rule calls, once per place in the source."""
     reported = set()
     for op in catalogue.ops:
-        rule = RULES.get(op.name) if op.autodiff else None
-        if rule is None:
+        described = op.autodiff_op
+        if described is None or described.role is not AutodiffRole.RECORD:
             continue
-        for fn in (rule.fn,) if isinstance(rule, Joint) else rule:
+        try:
+            rule = rule_for(described)
+        except (LookupError, ValueError):  # check_rule reports it
+            continue
+        for fn in rule.functions:
             for call in kernels_called(fn):
                 lacking = [name for name, s in sources.items() if call.kernel not in s.kernels]
                 if not lacking or call in reported:

@@ -23,6 +23,7 @@ from codegen.model import (
     Op,
     Routing,
 )
+from codegen.kernels import table_keys
 from codegen.validate.autodiff import check_autodiff, check_rule
 from codegen.validate.fields import check_keys, choice, identifier, name_problem, text
 from codegen.validate.methods import (
@@ -35,7 +36,6 @@ from codegen.validate.methods import (
 from codegen.validate.options import function_options
 from codegen.validate.report import Problems, Where, suggest
 from codegen.validate.suite import check_test
-from runtime.contracts import CONTRACTS
 
 TOP_KEYS = ("backends", "ops")
 BACKEND_KEYS = {"name": True, "variant": True, "module": True, "devices": True, "extra": False}
@@ -259,12 +259,13 @@ def _flag(where: Where, key: str) -> bool:
 
 def _contract(where: Where) -> str | None:
     contract = plain(where.entry.value.get("contract"))
-    if contract is not None and (not isinstance(contract, str) or contract not in CONTRACTS):
+    contracts = table_keys("runtime.contracts", "CONTRACTS")
+    if contract is not None and (not isinstance(contract, str) or contract not in contracts):
         raise where.error(
             "contract",
             f"unknown shape contract {contract!r}",
             suggest(
-                contract, CONTRACTS, f"write one of {', '.join(CONTRACTS)} (runtime/contracts.py)"
+                contract, contracts, f"write one of {', '.join(contracts)} (runtime/contracts.py)"
             ),
         )
     return contract

@@ -5,7 +5,7 @@ from types import MappingProxyType
 from codegen.load import plain
 from codegen.model import ArgKind
 from codegen.validate.report import Where, suggest
-from runtime.arguments import ints_arg
+from runtime.values import ints_arg
 
 FUNCTION_MODULES = ("module", "optim")  # generated/<name>.py: public functions
 

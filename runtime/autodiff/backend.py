@@ -11,29 +11,10 @@ from dataclasses import dataclass
 
 from runtime.autodiff import graph
 from runtime.autodiff.checkpoint import BalancedCheckpointing, CheckpointStrategy, NoCheckpointing
-from runtime.autodiff.rules import Rule
+from runtime.autodiff.ops import MOVE_ACROSS, AutodiffOp, AutodiffRole, rule_for
 from runtime.autodiff.steps import Backward, JointBackward
 from runtime.autodiff.tensor import AutodiffTensor
 from runtime.device import GradientCheckpointingStrategy
-
-
-@dataclass(frozen=True)
-class AutodiffOp:
-    """What the decorator needs to know of a float op; generated from its ops.yaml entry.
-
-    role: "record" (differentiable: a node and a step), "leaf" (the float result is a new
-    untracked leaf: creation, int/bool -> float), "forward" (no float result: runs on the
-    inner primitives, no graph edge), "untracked" (float results no gradient flows through, an
-    optimiser's update: runs on the inner primitives, each result a new untracked leaf).
-    """
-
-    name: str
-    args: tuple[str, ...]
-    float_inputs: tuple[int, ...]
-    role: str
-    memory_bound: bool = False  # its checkpoint class (ops.yaml's `autodiff`)
-    outputs: int = 1  # how many results the op returns
-    keeps: str | None = None  # what its forward keeps for the backward (`<name>_keeping`)
 
 
 @dataclass(frozen=True)
@@ -44,11 +25,6 @@ class Recorders:
     factory: object  # (forward, backward, inner, balanced) -> the recorder
     saved: tuple[str, ...]
 
-
-# to_device to another backend: no catalogue op of its own (float_to_device routes here), but a
-# recorded, compute-bound op like it. Its output lives on the target backend; its step runs on
-# the source backend, whose primitive the gradient must become again (the rule moves it back).
-MOVE_ACROSS = AutodiffOp("move_across", ("tensor", "target", "device"), (0,), "record")
 
 _SPECIALIZATIONS: dict = {}
 
@@ -100,10 +76,10 @@ class Autodiff:
     # -- building the float ops ---------------------------------------------------------------
     def _method(self, op: AutodiffOp, recorders):
         forward = getattr(self.inner, op.name)
-        if op.role == "leaf":
+        if op.role is AutodiffRole.LEAF:
             return lambda *args: AutodiffTensor.new(forward(*args))
-        positions = op.float_inputs
-        if op.role in ("forward", "untracked"):
+        positions = op.positions
+        if op.role is not AutodiffRole.RECORD:
 
             def forward_only(*args):
                 args = list(args)
@@ -112,13 +88,12 @@ class Autodiff:
                         args[i] = args[i].primitive
                 return forward(*args)
 
-            if op.role == "forward":
+            if op.role is AutodiffRole.FORWARD:
                 return forward_only
             if op.outputs == 1:
                 return lambda *args: AutodiffTensor.new(forward_only(*args))
             return lambda *args: tuple(map(AutodiffTensor.new, forward_only(*args)))
-        names = tuple(op.args[i] for i in positions)
-        rule = Rule(op.name, op.args, names, op.outputs > 1, kept=op.keeps)
+        rule = rule_for(op)
         recorder = recorders[op.name]
         if recorder.saved != rule.saved:
             raise RuntimeError(

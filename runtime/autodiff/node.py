@@ -53,6 +53,29 @@ class ComputingProperty(Enum):
     Ambiguous = "Ambiguous"  # leaves; treated as ComputeBound
 
 
+# A Node's fields, in one place: its slots, and the parameters of `new_node`, the one way to
+# build it (a test holds the two equal).
+FIELDS = (
+    "parents",  # the tracked inputs' ids (ints)
+    "order",  # depth: leaves 0, an op output max(parent orders) + 1
+    "id",  # an int from `next_id`: unique and increasing in the process
+    "requirement",
+    "properties",
+    "step",  # None for an unregistered leaf; CONSUMED once a backward used it
+    # The step's state, per float input (a tuple of them for a list input): its Node if
+    # tracked, else None; its shape, to undo broadcasting (None: a one-argument op).
+    "inputs",
+    "shapes",
+    "saved",  # per name of rule.saved: primitive | Node (recompute) | SELF | None
+    # A MemoryBound output's recipe: the op's call arguments, each float input a primitive
+    # (kept: burn's Backup action) or a Node (itself recomputed); None when it is kept.
+    "recipe",
+    # A Grad leaf replicated across processes: its ParamId (burn's DistributedParams), so that
+    # its gradient is reduced over them in backward; None otherwise.
+    "distributed_params",
+)
+
+
 class Node:
     """{parents, order, id, requirement, properties} and the step registered for it.
 
@@ -60,45 +83,10 @@ class Node:
     Node. Here a recorded op's Node carries that state in its own slots and `step` is the op's
     shared Backward (runtime/autodiff/steps.py): one allocation per op instead of two, on the
     path every tracked op takes. Leaves and untracked ops have a marker step and no state; a
-    backward marks each step it ran Consumed and drops its state.
+    backward marks each step it ran Consumed and drops its state. Built by `new_node` only.
     """
 
-    __slots__ = (
-        "parents",
-        "order",
-        "id",
-        "requirement",
-        "properties",
-        "step",
-        "inputs",
-        "shapes",
-        "saved",
-        "recipe",
-        "distributed_params",
-        "__weakref__",
-    )
-
-    def __init__(
-        self, parents, order, id, requirement, properties, step=None, inputs=(), shapes=None,
-        saved=(), recipe=None, distributed_params=None,
-    ):  # fmt: skip
-        self.parents = parents  # the tracked inputs' ids (ints)
-        self.order = order  # depth: leaves 0, an op output max(parent orders) + 1
-        self.id = id  # an int from `next_id`: unique and increasing in the process
-        self.requirement = requirement
-        self.properties = properties
-        self.step = step  # None for an unregistered leaf; CONSUMED once a backward used it
-        # The step's state, per float input (a tuple of them for a list input): its Node if
-        # tracked, else None; its shape, to undo broadcasting (None: a one-argument op).
-        self.inputs = inputs
-        self.shapes = shapes
-        self.saved = saved  # per name of rule.saved: primitive | Node (recompute) | SELF | None
-        # A MemoryBound output's recipe: the op's call arguments, each float input a primitive
-        # (kept: burn's Backup action) or a Node (itself recomputed); None when it is kept.
-        self.recipe = recipe
-        # A Grad leaf replicated across processes: its ParamId (burn's DistributedParams), so
-        # that its gradient is reduced over them in backward; None otherwise.
-        self.distributed_params = distributed_params
+    __slots__ = (*FIELDS, "__weakref__")
 
     def release(self) -> None:
         """Drop the step's state (a backward ran it): its saved tensors and its inputs."""
@@ -109,3 +97,20 @@ class Node:
             f"Node {{ id: {NodeId(self.id)!r}, order: {self.order}, requirement: {self.requirement}, "
             f"parents: {list(self.parents)} }}"
         )
+
+
+_new = object.__new__
+
+
+def new_node(
+    *, parents, order, id, requirement, properties, step=None, inputs=(), shapes=None, saved=(),
+    recipe=None, distributed_params=None,
+) -> Node:  # fmt: skip
+    """A Node with every field set (FIELDS). A plain function taking keywords: the recorders
+    name each field, and calling the class with keywords would build a dict of them on every
+    recorded op, the hot path of a tracked step."""
+    node = _new(Node)
+    node.parents, node.order, node.id, node.requirement = parents, order, id, requirement
+    node.properties, node.step, node.inputs, node.shapes = properties, step, inputs, shapes
+    node.saved, node.recipe, node.distributed_params = saved, recipe, distributed_params
+    return node

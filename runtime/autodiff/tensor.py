@@ -1,6 +1,14 @@
 """AutodiffTensor: the inner float primitive, its Node, and `rc`."""
 
-from runtime.autodiff.node import NONE, ComputingProperty, Node, NodeId, Requirement, next_id
+from runtime.autodiff.node import (
+    NONE,
+    ComputingProperty,
+    Node,
+    NodeId,
+    Requirement,
+    new_node,
+    next_id,
+)
 from runtime.autodiff.steps import ROOT_STEP
 from runtime.errors import NON_LEAF_REQUIRE_GRAD, BurnPanic
 
@@ -21,7 +29,13 @@ class AutodiffTensor:
     @staticmethod
     def new(primitive) -> "AutodiffTensor":
         """A fresh untracked leaf (`from_inner`, creation ops); registers nothing."""
-        node = Node((), 0, next_id(), NONE, ComputingProperty.Ambiguous)
+        node = new_node(
+            parents=(),
+            order=0,
+            id=next_id(),
+            requirement=NONE,
+            properties=ComputingProperty.Ambiguous,
+        )
         return AutodiffTensor(primitive, node)
 
     def id(self) -> NodeId:
@@ -41,13 +55,13 @@ class AutodiffTensor:
                 "only leaves can require gradients; to get an intermediate's gradient, "
                 "`detach()` it into a new leaf and call `require_grad()` on that",
             )
-        node = Node(
-            (),
-            0,
-            self.node.id,
-            Requirement.Grad,
-            self.node.properties,
-            ROOT_STEP,
+        node = new_node(
+            parents=(),
+            order=0,
+            id=self.node.id,
+            requirement=Requirement.Grad,
+            properties=self.node.properties,
+            step=ROOT_STEP,
             distributed_params=self.node.distributed_params,
         )
         return AutodiffTensor(self.primitive, node)
@@ -57,13 +71,13 @@ class AutodiffTensor:
         backward reduces over the processes; the receiver is unchanged (burn's
         `grad_distributed`)."""
         node = self.node
-        marked = Node(
-            (),
-            0,
-            node.id,
-            node.requirement,
-            node.properties,
-            ROOT_STEP,
+        marked = new_node(
+            parents=(),
+            order=0,
+            id=node.id,
+            requirement=node.requirement,
+            properties=node.properties,
+            step=ROOT_STEP,
             distributed_params=param_id,
         )
         return AutodiffTensor(self.primitive, marked)

@@ -22,13 +22,11 @@ from runtime.backends.kernels.linear import LinearKernels
 from runtime.backends.kernels.order import OrderKernels
 from runtime.backends.kernels.reduce import ReduceKernels
 from runtime.backends.kernels.shape import ShapeKernels
-from runtime.backends.kernels.unary import NAMESPACE_KERNELS, UnaryKernels
 
 
 class ArrayBackend(
     CreationKernels,
     ArithmeticKernels,
-    UnaryKernels,
     ActivationKernels,
     ReduceKernels,
     OrderKernels,
@@ -55,13 +53,6 @@ class ArrayBackend(
     variant: str  # the DispatchTensorKind variant
     xp = None  # the array API namespace
     accumulators = {}  # dtype -> the wider dtype its sums and products run in, where not its own
-
-    def __init_subclass__(cls, **kwargs):
-        """Bind the kernels that are one namespace function to the backend's `xp`."""
-        super().__init_subclass__(**kwargs)
-        for kernel, function in NAMESPACE_KERNELS.items():
-            if kernel not in cls.__dict__ and hasattr(cls.xp, function):
-                setattr(cls, kernel, staticmethod(getattr(cls.xp, function)))
 
     def unbroadcast(self, grad, shape):
         """Sum a broadcast gradient back to `shape` (broadcasting, undone)."""

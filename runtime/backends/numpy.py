@@ -61,6 +61,41 @@ class NumPyBackend(
     xp = XP
     accumulators = {BFLOAT16: np.dtype(np.float32)}  # sums of bfloat16 in float32, as torch
 
+    # -- the kernels that are one function of the array namespace, bound with no frame between
+    # the dispatch layer and the library (a kernel the backend does its own way is a method)
+    float_exp = staticmethod(XP.exp)
+    float_log = staticmethod(XP.log)
+    float_log1p = staticmethod(XP.log1p)
+    float_sqrt = staticmethod(XP.sqrt)
+    float_abs = staticmethod(XP.abs)
+    int_abs = staticmethod(XP.abs)
+    float_sign = staticmethod(XP.sign)
+    int_sign = staticmethod(XP.sign)
+    # trigonometric and hyperbolic
+    float_sin = staticmethod(XP.sin)
+    float_cos = staticmethod(XP.cos)
+    float_tan = staticmethod(XP.tan)
+    float_sinh = staticmethod(XP.sinh)
+    float_cosh = staticmethod(XP.cosh)
+    float_tanh = staticmethod(XP.tanh)
+    float_asin = staticmethod(XP.asin)
+    float_acos = staticmethod(XP.acos)
+    float_atan = staticmethod(XP.atan)
+    float_asinh = staticmethod(XP.asinh)
+    float_acosh = staticmethod(XP.acosh)
+    float_atanh = staticmethod(XP.atanh)
+    # rounding (the array API's round is half to even, as burn's)
+    float_round = staticmethod(XP.round)
+    float_floor = staticmethod(XP.floor)
+    float_ceil = staticmethod(XP.ceil)
+    float_trunc = staticmethod(XP.trunc)
+    # classification
+    float_is_nan = staticmethod(XP.isnan)
+    float_is_inf = staticmethod(XP.isinf)
+    # two-argument element-wise math
+    float_atan2 = staticmethod(XP.atan2)
+    float_hypot = staticmethod(XP.hypot)
+
     def __init__(self):
         self.rng = np.random.default_rng()
 

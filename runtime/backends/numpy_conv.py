@@ -380,9 +380,23 @@ class NumPyConvKernels:
         planes = np.sum(output_grad, axis=0, dtype=output_grad.dtype)
         return np.sum(planes.reshape(planes.shape[0], -1), axis=1, dtype=output_grad.dtype)
 
-    conv1d_bias_backward = conv2d_bias_backward = conv3d_bias_backward = _conv_bias_backward
-    conv_transpose1d_bias_backward = conv_transpose2d_bias_backward = _conv_bias_backward
-    conv_transpose3d_bias_backward = _conv_bias_backward
+    def conv1d_bias_backward(self, output_grad):
+        return self._conv_bias_backward(output_grad)
+
+    def conv2d_bias_backward(self, output_grad):
+        return self._conv_bias_backward(output_grad)
+
+    def conv3d_bias_backward(self, output_grad):
+        return self._conv_bias_backward(output_grad)
+
+    def conv_transpose1d_bias_backward(self, output_grad):
+        return self._conv_bias_backward(output_grad)
+
+    def conv_transpose2d_bias_backward(self, output_grad):
+        return self._conv_bias_backward(output_grad)
+
+    def conv_transpose3d_bias_backward(self, output_grad):
+        return self._conv_bias_backward(output_grad)
 
     # -- convolution ---------------------------------------------------------------------------
     def _conv(self, x, weight, bias, stride, padding, dilation, groups, padding_end):
@@ -428,11 +442,77 @@ class NumPyConvKernels:
         check_output_size(f"conv{weight.ndim - 2}d", size)
         return size
 
-    conv1d = conv2d = conv3d = _conv
-    conv1d_x_backward = conv2d_x_backward = conv3d_x_backward = _conv_x_backward
-    conv1d_weight_backward = conv2d_weight_backward = _conv_weight_backward
-    conv3d_weight_backward = _conv_weight_backward
-    conv1d_backward = conv2d_backward = conv3d_backward = _conv_backward
+    def conv1d(self, x, weight, bias, stride, padding, dilation, groups, padding_end):
+        return self._conv(x, weight, bias, stride, padding, dilation, groups, padding_end)
+
+    def conv2d(self, x, weight, bias, stride, padding, dilation, groups, padding_end):
+        return self._conv(x, weight, bias, stride, padding, dilation, groups, padding_end)
+
+    def conv3d(self, x, weight, bias, stride, padding, dilation, groups, padding_end):
+        return self._conv(x, weight, bias, stride, padding, dilation, groups, padding_end)
+
+    def conv1d_x_backward(
+        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end
+    ):
+        return self._conv_x_backward(
+            x, weight, output_grad, stride, padding, dilation, groups, padding_end
+        )
+
+    def conv2d_x_backward(
+        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end
+    ):
+        return self._conv_x_backward(
+            x, weight, output_grad, stride, padding, dilation, groups, padding_end
+        )
+
+    def conv3d_x_backward(
+        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end
+    ):
+        return self._conv_x_backward(
+            x, weight, output_grad, stride, padding, dilation, groups, padding_end
+        )
+
+    def conv1d_weight_backward(
+        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end
+    ):
+        return self._conv_weight_backward(
+            x, weight, output_grad, stride, padding, dilation, groups, padding_end
+        )
+
+    def conv2d_weight_backward(
+        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end
+    ):
+        return self._conv_weight_backward(
+            x, weight, output_grad, stride, padding, dilation, groups, padding_end
+        )
+
+    def conv3d_weight_backward(
+        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end
+    ):
+        return self._conv_weight_backward(
+            x, weight, output_grad, stride, padding, dilation, groups, padding_end
+        )
+
+    def conv1d_backward(
+        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end, wanted
+    ):
+        return self._conv_backward(
+            x, weight, output_grad, stride, padding, dilation, groups, padding_end, wanted
+        )
+
+    def conv2d_backward(
+        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end, wanted
+    ):
+        return self._conv_backward(
+            x, weight, output_grad, stride, padding, dilation, groups, padding_end, wanted
+        )
+
+    def conv3d_backward(
+        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end, wanted
+    ):
+        return self._conv_backward(
+            x, weight, output_grad, stride, padding, dilation, groups, padding_end, wanted
+        )
 
     # -- transposed convolution: the adjoint of a convolution ------------------------------------
     def _conv_transpose(self, x, weight, bias, stride, padding, padding_out, dilation, groups):
@@ -477,12 +557,56 @@ class NumPyConvKernels:
         grid = Grid(output_grad.shape[2:], weight.shape[2:], stride, padding, dilation, x.shape[2:])
         return correlate_weight_grad(output_grad, x, grid, groups)
 
-    conv_transpose1d = conv_transpose2d = conv_transpose3d = _conv_transpose
-    conv_transpose1d_x_backward = conv_transpose2d_x_backward = _conv_transpose_x_backward
-    conv_transpose3d_x_backward = _conv_transpose_x_backward
-    conv_transpose1d_weight_backward = _conv_transpose_weight_backward
-    conv_transpose2d_weight_backward = _conv_transpose_weight_backward
-    conv_transpose3d_weight_backward = _conv_transpose_weight_backward
+    def conv_transpose1d(self, x, weight, bias, stride, padding, padding_out, dilation, groups):
+        return self._conv_transpose(x, weight, bias, stride, padding, padding_out, dilation, groups)
+
+    def conv_transpose2d(self, x, weight, bias, stride, padding, padding_out, dilation, groups):
+        return self._conv_transpose(x, weight, bias, stride, padding, padding_out, dilation, groups)
+
+    def conv_transpose3d(self, x, weight, bias, stride, padding, padding_out, dilation, groups):
+        return self._conv_transpose(x, weight, bias, stride, padding, padding_out, dilation, groups)
+
+    def conv_transpose1d_x_backward(
+        self, weight, output_grad, stride, padding, padding_out, dilation, groups
+    ):
+        return self._conv_transpose_x_backward(
+            weight, output_grad, stride, padding, padding_out, dilation, groups
+        )
+
+    def conv_transpose2d_x_backward(
+        self, weight, output_grad, stride, padding, padding_out, dilation, groups
+    ):
+        return self._conv_transpose_x_backward(
+            weight, output_grad, stride, padding, padding_out, dilation, groups
+        )
+
+    def conv_transpose3d_x_backward(
+        self, weight, output_grad, stride, padding, padding_out, dilation, groups
+    ):
+        return self._conv_transpose_x_backward(
+            weight, output_grad, stride, padding, padding_out, dilation, groups
+        )
+
+    def conv_transpose1d_weight_backward(
+        self, x, weight, output_grad, stride, padding, padding_out, dilation, groups
+    ):
+        return self._conv_transpose_weight_backward(
+            x, weight, output_grad, stride, padding, padding_out, dilation, groups
+        )
+
+    def conv_transpose2d_weight_backward(
+        self, x, weight, output_grad, stride, padding, padding_out, dilation, groups
+    ):
+        return self._conv_transpose_weight_backward(
+            x, weight, output_grad, stride, padding, padding_out, dilation, groups
+        )
+
+    def conv_transpose3d_weight_backward(
+        self, x, weight, output_grad, stride, padding, padding_out, dilation, groups
+    ):
+        return self._conv_transpose_weight_backward(
+            x, weight, output_grad, stride, padding, padding_out, dilation, groups
+        )
 
     # -- unfold / fold (im2col / col2im of one image) ------------------------------------------
     def unfold4d(self, x, kernel_size, stride, padding, dilation):

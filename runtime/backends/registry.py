@@ -1,70 +1,88 @@
-"""What the generated routing needs of one backend: the inner backend, its four tensor kinds,
-and its two Autodiff specializations, gathered once per backend on first use.
+"""The backend registry: each inner backend, found by its DispatchTensorKind variant (`"NumPy"`,
+`"Torch"`).
 
-The recording seam: generated dispatch code finds a backend only as `BACKENDS.<variant>`, looked
-up at each call, and an Autodiff specialization takes every kernel (forward, backward rules,
-the backward pass's seed) from the inner backend it was built over. So one substitution,
-`BACKENDS.substitute(variant, inner)`, routes every kernel call of that backend to a stand-in
-(a recorder) for as long as the `with` block lasts, and costs nothing when no block is open:
-nothing is checked on the hot path, the attribute is simply another object meanwhile.
+The catalogue (ops.yaml) declares the backends; generated code registers each one's module,
+device kinds and pip extra here. A backend is imported on first use, so an optional library
+(torch) costs nothing until a tensor of its backend is made, and its absence is reported with
+the extra that installs it.
 """
 
-from contextlib import contextmanager
-
-from runtime.autodiff.backend import autodiff_backend, new_autodiff_backend
-from runtime.backends import backend_for, swap_backend
-from runtime.device import GradientCheckpointingStrategy
-from runtime.dispatch import BackendTensor, kinds_of
-
-_STRATEGIES = (GradientCheckpointingStrategy.Disabled, GradientCheckpointingStrategy.Balanced)
+import importlib
+from dataclasses import dataclass
 
 
-class DispatchBackend:
-    __slots__ = ("inner", "Float", "Int", "Bool", "Autodiff", "NoCheckpointing", "Balanced")
-
-    def __init__(self, variant: str, autodiff_ops, recorders, inner=None):
-        """The shared DispatchBackend of `variant`, or with `inner`, one over that stand-in
-        with Autodiff specializations of its own."""
-        kinds = kinds_of(variant)
-        self.Float = kinds[BackendTensor.Float]
-        self.Int = kinds[BackendTensor.Int]
-        self.Bool = kinds[BackendTensor.Bool]
-        self.Autodiff = kinds[BackendTensor.Autodiff]
-        build = autodiff_backend if inner is None else new_autodiff_backend
-        self.inner = backend_for(variant) if inner is None else inner
-        self.NoCheckpointing, self.Balanced = (
-            build(self.inner, strategy, autodiff_ops, recorders) for strategy in _STRATEGIES
-        )
+@dataclass(frozen=True)
+class Registration:
+    name: str  # as in `dispatch<numpy>`, and as `Device.of` takes it
+    module: str
+    devices: tuple[str, ...]  # device kinds, as ops.yaml spells them: cpu, cuda
+    extra: str | None  # the pip extra that installs its library, if it is optional
 
 
-class DispatchBackends:
-    """`BACKENDS.NumPy`: a backend's DispatchBackend, imported and built on first access."""
+_REGISTERED: dict[str, Registration] = {}
+_BACKENDS: dict = {}
 
-    def __init__(self, autodiff_ops, recorders):
-        self._autodiff_ops = autodiff_ops
-        self._recorders = recorders
 
-    def __getattr__(self, variant: str) -> DispatchBackend:
-        if variant.startswith("_"):
-            raise AttributeError(variant)
-        backend = DispatchBackend(variant, self._autodiff_ops, self._recorders)
-        setattr(self, variant, backend)  # later lookups never reach __getattr__
-        return backend
+def register_backend(
+    variant: str, name: str, module: str, devices: tuple[str, ...], extra=None
+) -> None:
+    _REGISTERED[variant] = Registration(name, module, devices, extra)
 
-    @contextmanager
-    def substitute(self, variant: str, inner):
-        """Within the block, every kernel call of backend `variant` goes to `inner` (an object
-        with the inner backend's methods, usually wrapping it): the routing's plain arm, both
-        Autodiff specializations (built anew over `inner`, the shared ones untouched), and code
-        that asks `backend_for(variant)` (a tensor's dtype, `backward()`). Restored on exit,
-        also when the block raises."""
-        shared = getattr(self, variant)
-        replaced = swap_backend(variant, inner)
+
+def variant_named(name: str) -> str:
+    """The variant of the backend called `name` in ops.yaml (`"torch"` -> `"Torch"`)."""
+    for variant, registration in _REGISTERED.items():
+        if registration.name == name:
+            return variant
+    known = ", ".join(sorted(r.name for r in _REGISTERED.values()))
+    raise ValueError(f"no backend named {name!r}; ops.yaml declares {known}")
+
+
+def _registration(variant: str) -> Registration:
+    if variant not in _REGISTERED:
+        raise ValueError(f"no backend named {variant!r}; known: {sorted(_REGISTERED)}")
+    return _REGISTERED[variant]
+
+
+def backend_for(variant: str):
+    """The backend object of a variant, importing its module on first use."""
+    backend = _BACKENDS.get(variant)
+    if backend is None:
+        registration = _registration(variant)
         try:
-            setattr(
-                self, variant, DispatchBackend(variant, self._autodiff_ops, self._recorders, inner)
+            backend = importlib.import_module(registration.module).BACKEND
+        except ImportError as error:
+            extra = registration.extra
+            hint = (
+                f"install it with `pip install 'burnpy[{extra}]'`"
+                if extra
+                else "check your installation"
             )
-            yield
-        finally:
-            setattr(self, variant, shared)
-            swap_backend(variant, replaced)
+            raise ImportError(
+                f"the {variant} backend needs a library that is not installed ({error.name}); {hint}"
+            ) from error
+        _BACKENDS[variant] = backend
+    return backend
+
+
+def swap_backend(variant: str, backend):
+    """Make `backend` what `backend_for(variant)` returns, and give back the one it replaces
+    (DispatchBackends.substitute's way to reach the code that asks by variant)."""
+    previous = backend_for(variant)
+    _BACKENDS[variant] = backend
+    return previous
+
+
+def device_name(variant: str, spec: str) -> str:
+    """burn's name of one of a backend's devices: `"cpu"` -> `Cpu`, `"cuda:1"` -> `Cuda(1)`.
+
+    Checked against the device kinds ops.yaml declares, without importing the backend."""
+    kind, colon, index = spec.lower().partition(":")
+    devices = _registration(variant).devices
+    indexed = kind != "cpu" and index.isdigit()  # "cuda:0"; a CPU has no index
+    if kind not in devices or (colon and not indexed):
+        choices = ", ".join(f"'{d}'" if d == "cpu" else f"'{d}:N'" for d in devices)
+        raise ValueError(f"the {variant} backend has no device {spec!r}; it has {choices}")
+    if kind == "cpu":
+        return "Cpu"
+    return f"{kind.capitalize()}({int(index or 0)})"

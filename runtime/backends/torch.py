@@ -88,7 +88,19 @@ class Learned(dict):
 def _native_device(name: str) -> torch.device:
     """burn's device name -> torch's: `Cpu` -> cpu, `Cuda(1)` -> cuda:1."""
     kind, _, index = name.partition("(")
-    return torch.device(f"{kind.lower()}:{index[:-1]}" if index else kind.lower())
+    device = torch.device(f"{kind.lower()}:{index[:-1]}" if index else kind.lower())
+    if device.type != "cpu":
+        module = getattr(torch, device.type, None)
+        count = module.device_count() if module is not None and module.is_available() else 0
+        if (device.index or 0) >= count:
+            available = ["cpu"] + [f"{device.type}:{i}" for i in range(count)]
+            raise RuntimeError(
+                f"Device.torch({str(device)!r}): this torch {torch.__version__} cannot use "
+                f"{device} (it reports {available} available: torch.{device.type}.is_available() "
+                f"is {count > 0}); use Device.torch('cpu'), or a torch built for "
+                f"{device.type}"
+            )
+    return device
 
 
 def _dtype_pairs() -> dict:
@@ -115,6 +127,41 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
     name = "torch"
     variant = "Torch"
     xp = XP
+
+    # -- the kernels that are one function of the array namespace, bound with no frame between
+    # the dispatch layer and the library (a kernel the backend does its own way is a method)
+    float_exp = staticmethod(XP.exp)
+    float_log = staticmethod(XP.log)
+    float_log1p = staticmethod(XP.log1p)
+    float_sqrt = staticmethod(XP.sqrt)
+    float_abs = staticmethod(XP.abs)
+    int_abs = staticmethod(XP.abs)
+    float_sign = staticmethod(XP.sign)
+    int_sign = staticmethod(XP.sign)
+    # trigonometric and hyperbolic
+    float_sin = staticmethod(XP.sin)
+    float_cos = staticmethod(XP.cos)
+    float_tan = staticmethod(XP.tan)
+    float_sinh = staticmethod(XP.sinh)
+    float_cosh = staticmethod(XP.cosh)
+    float_tanh = staticmethod(XP.tanh)
+    float_asin = staticmethod(XP.asin)
+    float_acos = staticmethod(XP.acos)
+    float_atan = staticmethod(XP.atan)
+    float_asinh = staticmethod(XP.asinh)
+    float_acosh = staticmethod(XP.acosh)
+    float_atanh = staticmethod(XP.atanh)
+    # rounding (the array API's round is half to even, as burn's)
+    float_round = staticmethod(XP.round)
+    float_floor = staticmethod(XP.floor)
+    float_ceil = staticmethod(XP.ceil)
+    float_trunc = staticmethod(XP.trunc)
+    # classification
+    float_is_nan = staticmethod(XP.isnan)
+    float_is_inf = staticmethod(XP.isinf)
+    # two-argument element-wise math
+    float_atan2 = staticmethod(XP.atan2)
+    float_hypot = staticmethod(XP.hypot)
 
     def __init__(self):
         # One CPU generator serves every device, so a seed gives the same values on CPU and GPU.

@@ -108,11 +108,77 @@ class TorchConvKernels:
         bias_grad = self._conv_bias_backward(output_grad) if wanted[2] else None
         return x_grad, weight_grad, bias_grad
 
-    conv1d = conv2d = conv3d = _conv
-    conv1d_x_backward = conv2d_x_backward = conv3d_x_backward = _conv_x_backward
-    conv1d_weight_backward = conv2d_weight_backward = _conv_weight_backward
-    conv3d_weight_backward = _conv_weight_backward
-    conv1d_backward = conv2d_backward = conv3d_backward = _conv_backward
+    def conv1d(self, x, weight, bias, stride, padding, dilation, groups, padding_end):
+        return self._conv(x, weight, bias, stride, padding, dilation, groups, padding_end)
+
+    def conv2d(self, x, weight, bias, stride, padding, dilation, groups, padding_end):
+        return self._conv(x, weight, bias, stride, padding, dilation, groups, padding_end)
+
+    def conv3d(self, x, weight, bias, stride, padding, dilation, groups, padding_end):
+        return self._conv(x, weight, bias, stride, padding, dilation, groups, padding_end)
+
+    def conv1d_x_backward(
+        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end
+    ):
+        return self._conv_x_backward(
+            x, weight, output_grad, stride, padding, dilation, groups, padding_end
+        )
+
+    def conv2d_x_backward(
+        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end
+    ):
+        return self._conv_x_backward(
+            x, weight, output_grad, stride, padding, dilation, groups, padding_end
+        )
+
+    def conv3d_x_backward(
+        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end
+    ):
+        return self._conv_x_backward(
+            x, weight, output_grad, stride, padding, dilation, groups, padding_end
+        )
+
+    def conv1d_weight_backward(
+        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end
+    ):
+        return self._conv_weight_backward(
+            x, weight, output_grad, stride, padding, dilation, groups, padding_end
+        )
+
+    def conv2d_weight_backward(
+        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end
+    ):
+        return self._conv_weight_backward(
+            x, weight, output_grad, stride, padding, dilation, groups, padding_end
+        )
+
+    def conv3d_weight_backward(
+        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end
+    ):
+        return self._conv_weight_backward(
+            x, weight, output_grad, stride, padding, dilation, groups, padding_end
+        )
+
+    def conv1d_backward(
+        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end, wanted
+    ):
+        return self._conv_backward(
+            x, weight, output_grad, stride, padding, dilation, groups, padding_end, wanted
+        )
+
+    def conv2d_backward(
+        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end, wanted
+    ):
+        return self._conv_backward(
+            x, weight, output_grad, stride, padding, dilation, groups, padding_end, wanted
+        )
+
+    def conv3d_backward(
+        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end, wanted
+    ):
+        return self._conv_backward(
+            x, weight, output_grad, stride, padding, dilation, groups, padding_end, wanted
+        )
 
     # -- transposed convolution ----------------------------------------------------------------
     def _conv_transpose(self, x, weight, bias, stride, padding, padding_out, dilation, groups):
@@ -172,12 +238,56 @@ class TorchConvKernels:
         x = pad_spatial(x, (0,) * n, [s - i for s, i in zip(size, x.shape[2:])])
         return CONV_WEIGHT[n](output_grad, weight.shape, x, stride, padding, dilation, groups)
 
-    conv_transpose1d = conv_transpose2d = conv_transpose3d = _conv_transpose
-    conv_transpose1d_x_backward = conv_transpose2d_x_backward = _conv_transpose_x_backward
-    conv_transpose3d_x_backward = _conv_transpose_x_backward
-    conv_transpose1d_weight_backward = _conv_transpose_weight_backward
-    conv_transpose2d_weight_backward = _conv_transpose_weight_backward
-    conv_transpose3d_weight_backward = _conv_transpose_weight_backward
+    def conv_transpose1d(self, x, weight, bias, stride, padding, padding_out, dilation, groups):
+        return self._conv_transpose(x, weight, bias, stride, padding, padding_out, dilation, groups)
+
+    def conv_transpose2d(self, x, weight, bias, stride, padding, padding_out, dilation, groups):
+        return self._conv_transpose(x, weight, bias, stride, padding, padding_out, dilation, groups)
+
+    def conv_transpose3d(self, x, weight, bias, stride, padding, padding_out, dilation, groups):
+        return self._conv_transpose(x, weight, bias, stride, padding, padding_out, dilation, groups)
+
+    def conv_transpose1d_x_backward(
+        self, weight, output_grad, stride, padding, padding_out, dilation, groups
+    ):
+        return self._conv_transpose_x_backward(
+            weight, output_grad, stride, padding, padding_out, dilation, groups
+        )
+
+    def conv_transpose2d_x_backward(
+        self, weight, output_grad, stride, padding, padding_out, dilation, groups
+    ):
+        return self._conv_transpose_x_backward(
+            weight, output_grad, stride, padding, padding_out, dilation, groups
+        )
+
+    def conv_transpose3d_x_backward(
+        self, weight, output_grad, stride, padding, padding_out, dilation, groups
+    ):
+        return self._conv_transpose_x_backward(
+            weight, output_grad, stride, padding, padding_out, dilation, groups
+        )
+
+    def conv_transpose1d_weight_backward(
+        self, x, weight, output_grad, stride, padding, padding_out, dilation, groups
+    ):
+        return self._conv_transpose_weight_backward(
+            x, weight, output_grad, stride, padding, padding_out, dilation, groups
+        )
+
+    def conv_transpose2d_weight_backward(
+        self, x, weight, output_grad, stride, padding, padding_out, dilation, groups
+    ):
+        return self._conv_transpose_weight_backward(
+            x, weight, output_grad, stride, padding, padding_out, dilation, groups
+        )
+
+    def conv_transpose3d_weight_backward(
+        self, x, weight, output_grad, stride, padding, padding_out, dilation, groups
+    ):
+        return self._conv_transpose_weight_backward(
+            x, weight, output_grad, stride, padding, padding_out, dilation, groups
+        )
 
     # -- unfold / fold ---------------------------------------------------------------------------
     def unfold4d(self, x, kernel_size, stride, padding, dilation):

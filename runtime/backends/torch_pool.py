@@ -92,10 +92,31 @@ class TorchPoolKernels:
         grad.scatter_add_(1, indices.reshape(planes, -1), output_grad.reshape(planes, -1))
         return grad.reshape(x.shape)
 
-    max_pool1d = max_pool2d = _max_pool
-    max_pool1d_with_indices = max_pool2d_with_indices = _max_pool_with_indices
-    max_pool1d_with_indices_backward = _max_pool_with_indices_backward
-    max_pool2d_with_indices_backward = _max_pool_with_indices_backward
+    def max_pool1d(self, x, kernel_size, stride, padding, dilation, ceil_mode):
+        return self._max_pool(x, kernel_size, stride, padding, dilation, ceil_mode)
+
+    def max_pool2d(self, x, kernel_size, stride, padding, dilation, ceil_mode):
+        return self._max_pool(x, kernel_size, stride, padding, dilation, ceil_mode)
+
+    def max_pool1d_with_indices(self, x, kernel_size, stride, padding, dilation, ceil_mode):
+        return self._max_pool_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode)
+
+    def max_pool2d_with_indices(self, x, kernel_size, stride, padding, dilation, ceil_mode):
+        return self._max_pool_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode)
+
+    def max_pool1d_with_indices_backward(
+        self, x, kernel_size, stride, padding, dilation, ceil_mode, output_grad, indices
+    ):
+        return self._max_pool_with_indices_backward(
+            x, kernel_size, stride, padding, dilation, ceil_mode, output_grad, indices
+        )
+
+    def max_pool2d_with_indices_backward(
+        self, x, kernel_size, stride, padding, dilation, ceil_mode, output_grad, indices
+    ):
+        return self._max_pool_with_indices_backward(
+            x, kernel_size, stride, padding, dilation, ceil_mode, output_grad, indices
+        )
 
     # -- average pooling -----------------------------------------------------------------------
     def _avg_pool(self, x, kernel_size, stride, padding, count_include_pad, ceil_mode):
@@ -138,8 +159,25 @@ class TorchPoolKernels:
         )
         return torch.outer(h, w).to(x.device)
 
-    avg_pool1d = avg_pool2d = _avg_pool
-    avg_pool1d_backward = avg_pool2d_backward = _avg_pool_backward
+    def avg_pool1d(self, x, kernel_size, stride, padding, count_include_pad, ceil_mode):
+        return self._avg_pool(x, kernel_size, stride, padding, count_include_pad, ceil_mode)
+
+    def avg_pool2d(self, x, kernel_size, stride, padding, count_include_pad, ceil_mode):
+        return self._avg_pool(x, kernel_size, stride, padding, count_include_pad, ceil_mode)
+
+    def avg_pool1d_backward(
+        self, x, grad, kernel_size, stride, padding, count_include_pad, ceil_mode
+    ):
+        return self._avg_pool_backward(
+            x, grad, kernel_size, stride, padding, count_include_pad, ceil_mode
+        )
+
+    def avg_pool2d_backward(
+        self, x, grad, kernel_size, stride, padding, count_include_pad, ceil_mode
+    ):
+        return self._avg_pool_backward(
+            x, grad, kernel_size, stride, padding, count_include_pad, ceil_mode
+        )
 
     # -- adaptive average pooling --------------------------------------------------------------
     def adaptive_avg_pool1d(self, x, output_size):

@@ -14,8 +14,10 @@ class ShapeMethods:
         rank = checks.count("unsqueeze", "rank", rank)
         if rank < self.ndim:
             raise ValueError(
-                f"unsqueeze: rank={rank} is below the tensor's rank {self.ndim}; "
-                "unsqueeze only adds dims (use squeeze_dim to remove one)"
+                f"unsqueeze: `rank` is the rank to reach (burn's `unsqueeze::<D>()`), not a dim, "
+                f"and {rank} is below this tensor's rank {self.ndim} (shape {list(self.shape)}); "
+                f"to insert a size-1 dim at {rank}, as PyTorch's `unsqueeze({rank})`, call "
+                f"`unsqueeze_dim({rank})`"
             )
         return self.reshape([1] * (rank - self.ndim) + list(self.shape))
 

@@ -23,15 +23,22 @@ import inspect
 from runtime.autodiff.rules.activation import RULES as ACTIVATION
 from runtime.autodiff.rules.conv import RULES as CONV
 from runtime.autodiff.rules.elementwise import RULES as ELEMENTWISE
+from runtime.autodiff.rules.fft import RULES as FFT
 from runtime.autodiff.rules.grid_sample import RULES as GRID_SAMPLE
 from runtime.autodiff.rules.indexing import RULES as INDEXING
 from runtime.autodiff.rules.joint import Joint
-from runtime.autodiff.rules.module import RULES as MODULE
+from runtime.autodiff.rules.linear import RULES as LINEAR
+from runtime.autodiff.rules.loss import RULES as LOSS
+from runtime.autodiff.rules.norm import RULES as NORM
 from runtime.autodiff.rules.order import RULES as ORDER
+from runtime.autodiff.rules.pool import RULES as POOL
 from runtime.autodiff.rules.reduce import RULES as REDUCE
 from runtime.autodiff.rules.shape import RULES as SHAPE
 
-TABLES = (ELEMENTWISE, ACTIVATION, REDUCE, ORDER, SHAPE, INDEXING, GRID_SAMPLE, CONV, MODULE)
+TABLES = (
+    ELEMENTWISE, ACTIVATION, REDUCE, ORDER, SHAPE, INDEXING, GRID_SAMPLE, LINEAR, CONV, POOL, NORM,
+    LOSS, FFT,
+)  # fmt: skip
 RULES: dict[str, tuple] = {name: rule for table in TABLES for name, rule in table.items()}
 assert len(RULES) == sum(map(len, TABLES)), "a rule is in two tables"
 
@@ -45,7 +52,7 @@ class Rule:
     order first needed), None where no tracked input needs it; a VJP reads its by position.
     A Joint rule has no VJPs but `joint(B, g, values, tracked)`, returning every gradient."""
 
-    __slots__ = ("name", "vjps", "joint", "needs", "saved")
+    __slots__ = ("name", "functions", "vjps", "joint", "g_only", "needs", "saved")
 
     def __init__(
         self,
@@ -73,6 +80,8 @@ class Rule:
         allowed |= {kept} if kept else set()
         allowed |= {f"{a}_{what}" for a in float_inputs for what in ("shape", "device", "dtype")}
         self.name = name
+        self.functions = fns  # as the rule's table writes them (one, for a Joint rule)
+        self.g_only = entry.g_only if joint else ()
         params_of = [tuple(inspect.signature(fn).parameters) for fn in fns]
         for params in params_of:
             unknown = [p for p in params if p not in allowed]

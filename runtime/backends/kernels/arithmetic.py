@@ -37,6 +37,9 @@ class ArithmeticKernels:
 
     float_neg = int_neg = staticmethod(operator.neg)
 
+    def float_recip(self, tensor):
+        return 1 / tensor
+
     def float_square(self, tensor):
         return tensor * tensor
 

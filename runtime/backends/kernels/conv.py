@@ -87,9 +87,23 @@ class ConvKernels:
         axes = (0, *range(2, output_grad.ndim))
         return self.xp.sum(output_grad, axis=axes, dtype=output_grad.dtype)
 
-    conv1d_bias_backward = conv2d_bias_backward = conv3d_bias_backward = _conv_bias_backward
-    conv_transpose1d_bias_backward = conv_transpose2d_bias_backward = _conv_bias_backward
-    conv_transpose3d_bias_backward = _conv_bias_backward
+    def conv1d_bias_backward(self, output_grad):
+        return self._conv_bias_backward(output_grad)
+
+    def conv2d_bias_backward(self, output_grad):
+        return self._conv_bias_backward(output_grad)
+
+    def conv3d_bias_backward(self, output_grad):
+        return self._conv_bias_backward(output_grad)
+
+    def conv_transpose1d_bias_backward(self, output_grad):
+        return self._conv_bias_backward(output_grad)
+
+    def conv_transpose2d_bias_backward(self, output_grad):
+        return self._conv_bias_backward(output_grad)
+
+    def conv_transpose3d_bias_backward(self, output_grad):
+        return self._conv_bias_backward(output_grad)
 
     def _conv_backward(
         self, x, weight, output_grad, stride, padding, dilation, groups, padding_end, wanted
@@ -108,4 +122,23 @@ class ConvKernels:
             bias_grad = getattr(self, f"conv{n}d_bias_backward")(output_grad)
         return x_grad, weight_grad, bias_grad
 
-    conv1d_backward = conv2d_backward = conv3d_backward = _conv_backward
+    def conv1d_backward(
+        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end, wanted
+    ):
+        return self._conv_backward(
+            x, weight, output_grad, stride, padding, dilation, groups, padding_end, wanted
+        )
+
+    def conv2d_backward(
+        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end, wanted
+    ):
+        return self._conv_backward(
+            x, weight, output_grad, stride, padding, dilation, groups, padding_end, wanted
+        )
+
+    def conv3d_backward(
+        self, x, weight, output_grad, stride, padding, dilation, groups, padding_end, wanted
+    ):
+        return self._conv_backward(
+            x, weight, output_grad, stride, padding, dilation, groups, padding_end, wanted
+        )

@@ -1,0 +1,26 @@
+"""`python -m burnpy.onnx MODEL.onnx --out DIR [--name NAME]`: writes DIR/NAME.py and
+DIR/NAME.safetensors, as `burnpy.onnx.generate` does."""
+
+import argparse
+import sys
+
+from burnpy.onnx import UnsupportedError, generate
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m burnpy.onnx", description=__doc__)
+    parser.add_argument("model", help="the .onnx file")
+    parser.add_argument("--out", required=True, help="the folder to write into")
+    parser.add_argument("--name", default="model", help="the module's name (default: model)")
+    args = parser.parse_args(argv)
+    try:
+        path = generate(args.model, args.out, name=args.name)
+    except UnsupportedError as error:
+        print(error, file=sys.stderr)
+        return 1
+    print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

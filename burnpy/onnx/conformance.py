@@ -1,0 +1,245 @@
+"""`python -m burnpy.onnx.conformance`: ONNX's own node test suite, run by the importer and, with
+the same judge, by onnxruntime and by onnx's reference evaluator; one row per op type.
+
+A case passes when every output has the expected shape, ints and bools equal exactly after
+casting to the expected dtype, floats are within the case's rtol/atol (NaN where NaN is
+expected). `refused`: the importer raised UnsupportedError at load (onnxruntime: the session
+could not be made); `mismatch`: it ran and a value differs; `error`: it raised while running."""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import pickle
+import sys
+import warnings
+
+import numpy as np
+
+RESULTS = ("pass", "refused", "mismatch", "error")
+# What the node suite's test keeps: at least this many cases and op types pass.
+PASSING = 1400
+PASSING_OPS = 150
+# The cases that run but differ from the suite's expected values, and why.
+KNOWN_MISMATCHES = {
+    "test_celu_bfloat16": "computed in bfloat16 throughout; the suite rounds a float32 result once",
+    "test_celu_bfloat16_expanded": "computed in bfloat16 throughout; the suite rounds a float32 result once",
+}
+
+
+def cases(cache: str | None = None) -> list:
+    """The node suite's cases (onnx builds them in memory, which takes a while: a pickle in
+    `cache`, keyed by onnx's version, keeps them)."""
+    import onnx
+    from onnx.backend.test import loader
+
+    path = None
+    if cache:
+        path = os.path.join(cache, f"onnx-node-cases-{onnx.__version__}.pickle")
+        if os.path.exists(path):
+            with open(path, "rb") as f:
+                return pickle.load(f)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        loaded = loader.load_model_tests(kind="node")
+    found = [
+        (c.name, c.model.SerializeToString(), _arrays(c.data_sets), c.rtol, c.atol) for c in loaded
+    ]
+    if path:
+        os.makedirs(cache, exist_ok=True)
+        temporary = f"{path}.{os.getpid()}"
+        with open(temporary, "wb") as f:
+            pickle.dump(found, f)
+        os.replace(temporary, path)
+    return found
+
+
+def _arrays(data_sets) -> list:
+    from onnx import numpy_helper
+
+    def convert(value):
+        if isinstance(value, np.ndarray):
+            return value
+        if isinstance(value, list):
+            return [convert(v) for v in value]
+        try:
+            return numpy_helper.to_array(value)
+        except Exception:
+            return value
+
+    return [([convert(v) for v in ins], [convert(v) for v in outs]) for ins, outs in data_sets]
+
+
+def op_type(name: str, model) -> str:
+    """The op type a case tests: its only node's, or the longest op name its name starts with."""
+    nodes = [n.op_type for n in model.graph.node if n.op_type != "Constant"]
+    if len(set(nodes)) == 1:
+        return nodes[0]
+    from onnx import defs
+
+    key = name[len("test_") :].replace("_", "").lower()
+    best = ""
+    for schema in defs.get_all_schemas_with_history():
+        op = schema.name
+        if key.startswith(op.lower()) and len(op) > len(best):
+            best = op
+    return best or (nodes[0] if nodes else "?")
+
+
+def judge(actual, expected, rtol: float, atol: float) -> bool:
+    actual = np.asarray(actual)
+    expected = np.asarray(expected)
+    if actual.shape != expected.shape:
+        return False
+    if expected.dtype == object:
+        return False
+    if expected.dtype.kind in "biu":
+        return np.array_equal(actual.astype(expected.dtype), expected)
+    if expected.dtype.kind == "f" or str(expected.dtype) == "bfloat16":
+        a = actual.astype(np.float64)
+        e = expected.astype(np.float64)
+        return bool(np.allclose(a, e, rtol=rtol, atol=atol, equal_nan=True))
+    return np.array_equal(actual, expected)
+
+
+def _outcome(run, data_sets, rtol, atol) -> tuple:
+    for inputs, expected in data_sets:
+        try:
+            outputs = run(inputs)
+        except Exception as error:  # a crash while running: what this runner counts
+            return "error", f"{type(error).__name__}: {error}"
+        if len(outputs) < len(expected):
+            return "mismatch", "too few outputs"
+        for out, exp in zip(outputs, expected):
+            if not judge(out, exp, rtol, atol):
+                return "mismatch", _difference(out, exp)
+    return "pass", ""
+
+
+def _difference(actual, expected) -> str:
+    actual, expected = np.asarray(actual), np.asarray(expected)
+    if actual.shape != expected.shape:
+        return f"shape {actual.shape} != {expected.shape}"
+    try:
+        return f"max |diff| {np.nanmax(np.abs(actual.astype(float) - expected.astype(float)))}"
+    except (TypeError, ValueError):
+        return "values differ"
+
+
+def ours(model_bytes, data_sets, rtol, atol, device=None) -> tuple:
+    from burnpy import onnx as importer
+
+    try:
+        model = importer.load(model_bytes, device=device)
+    except importer.UnsupportedError as error:
+        return "refused", "; ".join(error.problems)
+    except Exception as error:
+        return "error", f"at load: {type(error).__name__}: {error}"
+
+    def run(inputs):
+        result = model(*inputs)
+        return result if isinstance(result, tuple) else (result,)
+
+    return _outcome(run, data_sets, rtol, atol)
+
+
+def onnxruntime_(model_bytes, data_sets, rtol, atol) -> tuple:
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.log_severity_level = 4
+    try:
+        session = onnxruntime.InferenceSession(
+            model_bytes, options, providers=["CPUExecutionProvider"]
+        )
+    except Exception as error:
+        return "refused", str(error).splitlines()[0]
+    names = [i.name for i in session.get_inputs()]
+    return _outcome(lambda ins: session.run(None, dict(zip(names, ins))), data_sets, rtol, atol)
+
+
+def reference(model_bytes, data_sets, rtol, atol) -> tuple:
+    import onnx
+    from onnx.reference import ReferenceEvaluator
+
+    try:
+        evaluator = ReferenceEvaluator(onnx.load_from_string(model_bytes))
+    except Exception as error:
+        return "refused", str(error).splitlines()[0]
+    names = list(evaluator.input_names)
+    return _outcome(lambda ins: evaluator.run(None, dict(zip(names, ins))), data_sets, rtol, atol)
+
+
+RUNNERS = {"ours": ours, "onnxruntime": onnxruntime_, "reference": reference}
+
+
+def run(runners=("ours",), cache=None, select=None) -> dict:
+    """{runner: {case name: (op type, result, detail)}}."""
+    import onnx
+
+    found = cases(cache)
+    results = {r: {} for r in runners}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            for name, model_bytes, data_sets, rtol, atol in found:
+                if select and select not in name:
+                    continue
+                op = op_type(name, onnx.load_from_string(model_bytes))
+                for runner in runners:
+                    result, detail = RUNNERS[runner](model_bytes, data_sets, rtol, atol)
+                    results[runner][name] = (op, result, detail)
+    return results
+
+
+def table(results: dict) -> str:
+    """The per-op-type table: each runner's pass / refused / mismatch / error."""
+    runners = list(results)
+    per_op = collections.defaultdict(lambda: {r: collections.Counter() for r in runners})
+    for runner, by_case in results.items():
+        for op, result, _ in by_case.values():
+            per_op[op][runner][result] += 1
+    head = "| op type | cases | " + " | ".join(f"{r} p/r/m/e" for r in runners) + " |"
+    lines = [head, "|" + "---|" * (2 + len(runners))]
+    for op in sorted(per_op):
+        counts = per_op[op]
+        total = sum(counts[runners[0]].values())
+        cells = ["/".join(str(counts[r][k]) for k in RESULTS) for r in runners]
+        lines.append(f"| {op} | {total} | " + " | ".join(cells) + " |")
+    totals = []
+    for runner in runners:
+        counter = collections.Counter(result for _, result, _ in results[runner].values())
+        ops_passing = len({op for op, result, _ in results[runner].values() if result == "pass"})
+        totals.append(
+            f"{runner}: "
+            + ", ".join(f"{k} {counter[k]}" for k in RESULTS)
+            + f"; op types with a passing case {ops_passing}"
+        )
+    cases_total = len(next(iter(results.values())))
+    return "\n".join(lines + ["", f"{cases_total} cases"] + totals)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m burnpy.onnx.conformance", description=__doc__)
+    parser.add_argument("--runners", default="ours,onnxruntime,reference")
+    parser.add_argument("--cache", default=os.path.expanduser("~/.cache/burnpy"))
+    parser.add_argument("-k", dest="select", help="only the cases whose name holds this")
+    parser.add_argument(
+        "--show", default="", help="list the cases of these results: mismatch,error"
+    )
+    args = parser.parse_args(argv)
+    runners = [r for r in args.runners.split(",") if r]
+    results = run(runners, args.cache, args.select)
+    print(table(results))
+    show = [s for s in args.show.split(",") if s]
+    for runner in runners:
+        for name, (op, result, detail) in sorted(results[runner].items()):
+            if result in show:
+                print(f"{runner} {result} {name} ({op}): {detail[:300]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,350 @@
+"""From the IR to the statements of a model's `forward`: each node is looked up in the
+translation table (burnpy/onnx/table.py) and becomes one statement; a node whose inputs are all
+known at import (Constant, Shape of a static shape, the arithmetic on them) is folded into a
+constant instead, by running its translation on the NumPy backend. Every node the table cannot
+take is collected, so that one UnsupportedError names them all."""
+
+from __future__ import annotations
+
+import keyword
+import math
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from burnpy.onnx.errors import Refusal
+from burnpy.onnx.ir import FLOATS, NARROW_INTS, SUPPORTED, Graph, Node, storage
+
+# Names the generated file uses itself: a graph value never takes one of them.
+RESERVED = {
+    "self", "ops", "Tensor", "module", "math", "nn", "np", "Model", "device", "source",
+    "training", "forward", "load", "save", "eval", "train", "valid", "cast", "parameters",
+    "modules", "state_dict", "to_device", "no_grad", "devices", "float", "int", "bool", "list",
+}  # fmt: skip
+# Ops that move values without computing new ones: a narrow int needs no wrap after them.
+MOVES = {
+    "Identity", "Reshape", "Transpose", "Concat", "Gather", "GatherElements", "GatherND",
+    "Slice", "Squeeze", "Unsqueeze", "Expand", "Flatten", "Split", "Tile", "Pad", "Where",
+    "Max", "Min", "ReduceMax", "ReduceMin", "Constant", "Compress", "TopK", "Trilu",
+    "ScatterElements", "ScatterND", "DepthToSpace", "SpaceToDepth", "CastLike", "Cast",
+}  # fmt: skip
+# Ops whose value differs from run to run: never folded.
+RANDOM = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Bernoulli", "Multinomial"}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Const:
+    """A translation's answer when the node's value is known at import."""
+
+    array: np.ndarray
+
+
+@dataclass(frozen=True)
+class Outputs:
+    """A translation's expression that gives a tuple of `count` values (TopK's values and
+    indices), assigned to the node's outputs in order."""
+
+    expr: str
+    count: int
+
+
+class Statement:
+    def __init__(self, node: Node, targets: list, expr: str):
+        self.node, self.targets, self.expr = node, targets, expr
+
+
+class Site:
+    """What a translation sees of its node: its inputs as code, the ones known at import as
+    arrays, its attributes, the inferred types and shapes; `refuse` says why it cannot."""
+
+    def __init__(self, emitter: Emitter, node: Node, folding: bool):
+        self.emitter, self.node, self.folding = emitter, node, folding
+        self.opset = node.opset
+        self.op = node.op_type
+
+    # -- inputs ----------------------------------------------------------------------------
+    def has(self, i: int) -> bool:
+        return i < len(self.node.inputs) and self.node.inputs[i] != ""
+
+    def count(self) -> int:
+        return len(self.node.inputs)
+
+    def x(self, i: int) -> str:
+        """Input i as code: a local variable, a parameter or a constant of the model."""
+        if not self.has(i):
+            raise Refusal(f"input {i} is required")
+        return self.emitter.use(self.node.inputs[i], self.folding)
+
+    def opt(self, i: int) -> str:
+        """Input i as code, or None when it is left out."""
+        return self.x(i) if self.has(i) else "None"
+
+    def is_const(self, i: int) -> bool:
+        return self.has(i) and self.emitter.const_of(self.node.inputs[i]) is not None
+
+    def const(self, i: int, what: str = "") -> np.ndarray:
+        """Input i's value, which must be known at import."""
+        value = self.emitter.const_of(self.node.inputs[i]) if self.has(i) else None
+        if value is None:
+            name = self.node.inputs[i] if self.has(i) else "(absent)"
+            raise Refusal(
+                f"input {i} '{name}'{' (' + what + ')' if what else ''} must be known at "
+                "import (a constant or an initializer); it is computed at run time"
+            )
+        return value
+
+    def ints(self, i: int, what: str = "") -> list:
+        return [int(v) for v in np.asarray(self.const(i, what)).reshape(-1)]
+
+    def ints_code(self, i: int, what: str = "") -> str:
+        """Input i's ints as code: a literal list when known at import, else read when the
+        model runs."""
+        if self.is_const(i):
+            return "[" + ", ".join(str(v) for v in self.ints(i, what)) + "]"
+        return f"ops.ints({self.x(i)})"
+
+    def floats_code(self, i: int) -> str:
+        """Input i's floats as code: a literal list when known at import, else read when the
+        model runs."""
+        if self.is_const(i):
+            return repr([float(v) for v in np.asarray(self.const(i)).reshape(-1)])
+        return f"ops.floats({self.x(i)})"
+
+    def number_code(self, i: int) -> str:
+        """Input i's single number as code: a literal when known at import, else read when
+        the model runs."""
+        if self.is_const(i):
+            number = np.asarray(self.const(i)).reshape(-1)[0].item()
+            if isinstance(number, float) and not math.isfinite(number):
+                return f'float("{number}")'
+            return repr(number)
+        return f"{self.x(i)}.item()"
+
+    def scalar(self, i: int):
+        """Input i as a Python number's text when it is a constant scalar that broadcasts away
+        (a scale, an epsilon, a threshold); else None."""
+        value = self.emitter.const_of(self.node.inputs[i]) if self.has(i) else None
+        other = self.rank(1 - i) if i < 2 and self.count() == 2 else None
+        if value is None or value.size != 1 or value.dtype == np.bool_:
+            return None
+        if value.ndim > 0 and (other is None or value.ndim > other):
+            return None
+        number = value.reshape(()).item()
+        if isinstance(number, float) and not math.isfinite(number):
+            return f'float("{number}")'
+        return repr(number)
+
+    def operand(self, i: int) -> str:
+        """Input i as a Python number when it is a constant scalar that broadcasts away, else
+        as code."""
+        number = self.scalar(i)
+        return self.x(i) if number is None else number
+
+    # -- attributes, types, shapes ---------------------------------------------------------
+    def attr(self, name: str, default=None):
+        return self.node.attr(name, default)
+
+    def dtype(self, i: int) -> str:
+        value = self.emitter.value(self.node.inputs[i]) if self.has(i) else None
+        if value is None or value.dtype is None:
+            raise Refusal(f"the element type of input {i} is unknown")
+        return value.dtype
+
+    def out_dtype(self, j: int = 0) -> str:
+        value = self.emitter.value(self.node.outputs[j])
+        if value is None or value.dtype is None:
+            raise Refusal(f"the element type of output {j} is unknown")
+        return value.dtype
+
+    def shape(self, i: int):
+        """Input i's shape as inferred (dims may be None or names), or None."""
+        value = self.emitter.value(self.node.inputs[i]) if self.has(i) else None
+        return None if value is None else value.shape
+
+    def static_shape(self, i: int, what: str = "") -> tuple:
+        shape = self.shape(i)
+        if shape is None or not all(isinstance(d, int) for d in shape):
+            raise Refusal(
+                f"input {i}'s shape must be static{' (' + what + ')' if what else ''}; it is {shape}"
+            )
+        return shape
+
+    def rank(self, i: int):
+        shape = self.shape(i)
+        return None if shape is None else len(shape)
+
+    def known_rank(self, i: int) -> int:
+        rank = self.rank(i)
+        if rank is None:
+            raise Refusal(f"the rank of input {i} is unknown")
+        return rank
+
+    def device(self) -> str:
+        return "_device" if self.folding else "self.device"
+
+    def outputs(self) -> int:
+        return len(self.node.outputs)
+
+    def has_output(self, j: int) -> bool:
+        return j < len(self.node.outputs) and self.node.outputs[j] != ""
+
+    def new_const(self, array, hint: str) -> str:
+        """A constant the translation computed at import (Compress's positions), as code."""
+        name = f"{self.node.outputs[0]}_{hint}"
+        self.emitter.consts[name] = _stored(array)
+        return self.emitter.use(name, self.folding)
+
+    def refuse(self, why: str):
+        raise Refusal(why)
+
+
+def identifier(name: str) -> str:
+    """A graph name as a Python identifier: `/conv1/Conv_output_0` -> `conv1_conv_output_0`."""
+    text = re.sub(r"\W+", "_", name).strip("_").lower() or "value"
+    if text[0].isdigit():
+        text = f"v_{text}"
+    if keyword.iskeyword(text) or text in RESERVED or text.startswith("__"):
+        text = f"{text}_"
+    return text
+
+
+class Emitter:
+    def __init__(self, graph: Graph, table):
+        self.graph, self.table = graph, table
+        self.consts: dict = {}  # value name -> numpy array (in its storage dtype)
+        self.params = {n: a for n, a in graph.initializers.items() if a.dtype.kind == "f"}
+        for name, array in graph.initializers.items():
+            if name not in self.params:
+                self.consts[name] = _stored(array)
+        self.names: dict = {}  # value name -> code name
+        self.taken: set = set(RESERVED)
+        self.used_params: dict = {}  # code name -> array
+        self.buffers: dict = {}  # code name -> array
+        self.statements: list = []
+        self.problems: list = []
+        self.helpers_used = False
+        self.fold_env: dict = {}
+        self._extra_values: dict = {}
+
+    # -- names -----------------------------------------------------------------------------
+    def name_of(self, value: str) -> str:
+        name = self.names.get(value)
+        if name is None:
+            base = identifier(value)
+            name, count = base, 1
+            while name in self.taken:
+                name = f"{base}_{count}"
+                count += 1
+            self.taken.add(name)
+            self.names[value] = name
+        return name
+
+    def value(self, name: str):
+        return self._extra_values.get(name) or self.graph.values.get(name)
+
+    def const_of(self, name: str):
+        return self.consts.get(name)
+
+    def use(self, value: str, folding: bool) -> str:
+        if folding:
+            key = f"_c{len(self.fold_env)}"
+            self.fold_env[key] = self.consts[value]
+            return key
+        if value in self.params:
+            name = self.name_of(value)
+            self.used_params[name] = self.params[value]
+            return f"self.{name}"
+        if value in self.consts:
+            name = self.name_of(value)
+            self.buffers[name] = self.consts[value]
+            return f"self.{name}"
+        return self.name_of(value)
+
+    # -- the graph ---------------------------------------------------------------------------
+    def run(self):
+        for value in self.graph.inputs:
+            if value.dtype not in SUPPORTED:
+                self.problems.append(
+                    f"graph input '{value.name}': element type {value.dtype} is not supported"
+                )
+            self.name_of(value.name)
+        for node in self.graph.nodes:
+            try:
+                self.node(node)
+            except Refusal as refusal:
+                self.problems.append(f"{node.where}: {refusal}")
+        for value in self.graph.outputs:
+            if value.dtype not in SUPPORTED and value.dtype is not None:
+                self.problems.append(
+                    f"graph output '{value.name}': element type {value.dtype} is not supported"
+                )
+
+    def node(self, node: Node):
+        if node.domain not in ("",):
+            raise Refusal(
+                f"the domain '{node.domain}' is not supported (only the default ai.onnx domain)"
+            )
+        translate = self.table.lookup(node)
+        for name in list(node.inputs) + list(node.outputs):
+            value = self.value(name) if name else None
+            if value is not None and value.dtype is not None and value.dtype not in SUPPORTED:
+                raise Refusal(
+                    f"value '{name}' has element type {value.dtype}, which is not supported"
+                )
+        present = [i for i in node.inputs if i]
+        foldable = node.op_type not in RANDOM and all(i in self.consts for i in present)
+        if foldable:
+            self.fold_env = {}
+            site = Site(self, node, folding=True)
+            answer = translate(site)
+            self.fold(node, site, answer)
+            return
+        site = Site(self, node, folding=False)
+        answer = translate(site)
+        if isinstance(answer, Const):
+            self.consts[node.outputs[0]] = _stored(answer.array)
+            return
+        targets = [self.name_of(o) if o else "_" for o in node.outputs]
+        if isinstance(answer, Outputs):
+            targets = (targets + ["_"] * answer.count)[: answer.count]
+            expr = answer.expr
+        else:
+            targets = targets[:1]
+            expr = self.wrapped(node, site, answer)
+        self.statements.append(Statement(node, targets, expr))
+
+    def wrapped(self, node: Node, site: Site, expr: str) -> str:
+        if node.op_type in MOVES or not node.outputs:
+            return expr
+        value = self.value(node.outputs[0])
+        if value is not None and value.dtype in NARROW_INTS and value.dtype != "uint64":
+            self.helpers_used = True
+            return f'ops.wrap({expr}, "{value.dtype}")'
+        return expr
+
+    def fold(self, node: Node, site: Site, answer):
+        if isinstance(answer, Const):
+            self.consts[node.outputs[0]] = _stored(answer.array)
+            return
+        from burnpy.onnx import fold as folding
+
+        if isinstance(answer, Outputs):
+            results = folding.evaluate(answer.expr, self.fold_env)
+        else:
+            results = (folding.evaluate(self.wrapped(node, site, answer), self.fold_env),)
+        for name, result in zip(node.outputs, results):
+            if name:
+                self.consts[name] = _stored(result.to_numpy())
+
+
+def _stored(array) -> np.ndarray:
+    """An array in the dtype the model holds it in (narrow ints as int64)."""
+    array = np.asarray(array)
+    if array.dtype == np.uint64:
+        return array.view(np.int64)
+    dtype = storage(str(array.dtype)) if str(array.dtype) in NARROW_INTS else array.dtype
+    return array.astype(dtype, copy=False)
+
+
+__all__ = ["Const", "Emitter", "Outputs", "Site", "identifier", "FLOATS"]

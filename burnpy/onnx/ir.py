@@ -1,0 +1,217 @@
+"""An ONNX model as a small typed IR: frozen dataclasses for the graph, its nodes, its values
+(element type and shape, a dynamic dim kept as its name or None) and its initializers, with
+the nodes in topological order. Every error names the node it is about."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from burnpy.onnx.errors import Refusal
+
+# ONNX element types -> the dtype names this importer speaks; the narrow ints compute as
+# int64 and wrap to their width where the result depends on it (burnpy/onnx/ops.py#wrap).
+ELEMENT_TYPES = {
+    1: "float32",
+    2: "uint8",
+    3: "int8",
+    4: "uint16",
+    5: "int16",
+    6: "int32",
+    7: "int64",
+    8: "string",
+    9: "bool",
+    10: "float16",
+    11: "float64",
+    12: "uint32",
+    13: "uint64",
+    14: "complex64",
+    15: "complex128",
+    16: "bfloat16",
+    17: "float8e4m3fn",
+    18: "float8e4m3fnuz",
+    19: "float8e5m2",
+    20: "float8e5m2fnuz",
+    21: "uint4",
+    22: "int4",
+    23: "float4e2m1",
+    24: "float8e8m0",
+    25: "uint2",
+    26: "int2",
+}
+FLOATS = ("float32", "float64", "float16", "bfloat16")
+WIDE_INTS = ("int64", "int32")
+NARROW_INTS = ("int8", "int16", "uint8", "uint16", "uint32", "uint64")
+SUPPORTED = FLOATS + WIDE_INTS + NARROW_INTS + ("bool",)
+
+
+def storage(dtype: str) -> str:
+    """The dtype a value of ONNX type `dtype` is held in."""
+    return "int64" if dtype in NARROW_INTS else dtype
+
+
+@dataclass(frozen=True)
+class Value:
+    """A named value: its element type (None when unknown) and shape (None when the rank is
+    unknown; a dim is an int, or a str / None when dynamic)."""
+
+    name: str
+    dtype: str | None
+    shape: tuple | None
+
+    @property
+    def static(self) -> bool:
+        return self.shape is not None and all(isinstance(d, int) for d in self.shape)
+
+
+@dataclass(frozen=True)
+class Node:
+    name: str
+    op_type: str
+    domain: str
+    opset: int  # the model's version of the node's domain
+    inputs: tuple  # "" for an optional input left out
+    outputs: tuple
+    attributes: tuple  # (name, value) pairs; a subgraph is kept as the string "<graph>"
+
+    def attr(self, name: str, default=None):
+        for key, value in self.attributes:
+            if key == name:
+                return value
+        return default
+
+    @property
+    def where(self) -> str:
+        domain = self.domain or "ai.onnx"
+        return f"{self.op_type} node '{self.name}' (domain {domain}, opset {self.opset})"
+
+
+@dataclass(frozen=True)
+class Graph:
+    name: str
+    inputs: tuple  # Values fed by the caller, in order
+    outputs: tuple  # Values
+    initializers: dict = field(hash=False)  # name -> numpy array
+    nodes: tuple  # Nodes, topologically sorted
+    values: dict = field(hash=False)  # name -> Value, for every value whose type is known
+    opsets: dict = field(hash=False)  # domain -> version
+
+
+def _value(info) -> Value:
+    kind = info.type.WhichOneof("value")
+    if kind != "tensor_type":
+        return Value(info.name, kind or "unknown", None)  # sequence, optional, map: refused
+    tensor = info.type.tensor_type
+    dtype = ELEMENT_TYPES.get(tensor.elem_type) if tensor.elem_type else None
+    if not tensor.HasField("shape"):
+        return Value(info.name, dtype, None)
+    dims = []
+    for dim in tensor.shape.dim:
+        which = dim.WhichOneof("value")
+        dims.append(dim.dim_value if which == "dim_value" else (dim.dim_param or None))
+    return Value(info.name, dtype, tuple(dims))
+
+
+def _attribute(attr):
+    from onnx import AttributeProto, helper, numpy_helper
+
+    if attr.type in (AttributeProto.GRAPH, AttributeProto.GRAPHS):
+        return "<graph>"
+    if attr.type == AttributeProto.TENSOR:
+        return numpy_helper.to_array(attr.t)
+    if attr.type in (
+        AttributeProto.SPARSE_TENSOR,
+        AttributeProto.TENSORS,
+        AttributeProto.TYPE_PROTO,
+    ):
+        return f"<{AttributeProto.AttributeType.Name(attr.type).lower()}>"
+    value = helper.get_attribute_value(attr)
+    if isinstance(value, bytes):
+        return value.decode()
+    if isinstance(value, list):
+        return tuple(v.decode() if isinstance(v, bytes) else v for v in value)
+    return value
+
+
+def array_of(tensor_proto, base_dir: str | None = None) -> np.ndarray:
+    """An initializer's values; external data is read from `base_dir`."""
+    from onnx import numpy_helper
+
+    return numpy_helper.to_array(tensor_proto, base_dir or "")
+
+
+def parse(model, base_dir: str | None = None) -> Graph:
+    """The IR of a ModelProto (its types and shapes as onnx's shape inference knows them)."""
+    graph = model.graph
+    opsets = {(o.domain or ""): o.version for o in model.opset_import}
+    opsets[""] = opsets.get("ai.onnx", opsets.get("", 1))
+    initializers = {}
+    for tensor in graph.initializer:
+        try:
+            initializers[tensor.name] = array_of(tensor, base_dir)
+        except Exception as error:  # unknown element type, missing external file
+            raise Refusal(f"initializer '{tensor.name}': cannot be read ({error})") from None
+    values = {}
+    for info in list(graph.input) + list(graph.value_info) + list(graph.output):
+        values[info.name] = _value(info)
+    for name, array in initializers.items():
+        values.setdefault(name, Value(name, str(array.dtype), tuple(array.shape)))
+    inputs = tuple(values[i.name] for i in graph.input if i.name not in initializers)
+    outputs = tuple(values[o.name] for o in graph.output)
+    nodes = []
+    for index, proto in enumerate(graph.node):
+        domain = "" if proto.domain == "ai.onnx" else proto.domain
+        nodes.append(
+            Node(
+                name=proto.name or f"{proto.op_type}_{index}",
+                op_type=proto.op_type,
+                domain=domain,
+                opset=opsets.get(domain, 1),
+                inputs=tuple(proto.input),
+                outputs=tuple(proto.output),
+                attributes=tuple((a.name, _attribute(a)) for a in proto.attribute),
+            )
+        )
+    known = set(initializers) | {v.name for v in inputs}
+    return Graph(
+        name=graph.name,
+        inputs=inputs,
+        outputs=outputs,
+        initializers=initializers,
+        nodes=toposort(nodes, known),
+        values=values,
+        opsets=opsets,
+    )
+
+
+def toposort(nodes: list, known: set) -> tuple:
+    """The nodes in an order where each comes after the producers of its inputs (the file's
+    order among the ready ones); a missing producer or a cycle names the nodes it blocks."""
+    producers = {out: i for i, node in enumerate(nodes) for out in node.outputs if out}
+    waiting = {}
+    pending = [0] * len(nodes)
+    for i, node in enumerate(nodes):
+        for name in set(node.inputs):
+            if not name or name in known:
+                continue
+            if name not in producers:
+                raise Refusal(f"{node.where}: input '{name}' is produced by no node")
+            pending[i] += 1
+            waiting.setdefault(producers[name], []).append(i)
+    import heapq
+
+    ready = [i for i, count in enumerate(pending) if count == 0]
+    heapq.heapify(ready)
+    order = []
+    while ready:
+        i = heapq.heappop(ready)
+        order.append(nodes[i])
+        for j in waiting.get(i, ()):
+            pending[j] -= 1
+            if pending[j] == 0:
+                heapq.heappush(ready, j)
+    if len(order) < len(nodes):
+        stuck = ", ".join(nodes[i].where for i, c in enumerate(pending) if c)
+        raise Refusal(f"the graph has a cycle through {stuck}")
+    return tuple(order)

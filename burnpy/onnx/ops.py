@@ -1,0 +1,891 @@
+"""The ONNX operators that have no single Tensor method, composed of Tensor methods and
+`generated.module` functions, so that they run on every backend and differentiate through the
+catalogue's rules. Imported model code calls them as `ops.<name>`; nothing here imports onnx."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from generated import Tensor, module
+
+_WIDTH = {"int8": 8, "int16": 16, "uint8": 8, "uint16": 16, "uint32": 32}
+
+
+def tensor(value, dtype: str, device) -> Tensor:
+    """A model input as a Tensor: a Tensor passes as it is, anything else is converted to the
+    input's declared dtype on the model's device."""
+    if isinstance(value, Tensor):
+        return value
+    array = np.asarray(value)
+    if dtype == "int64" and array.dtype == np.uint64:
+        array = array.view(np.int64)  # uint64 is held as int64's bits
+    return Tensor.from_data(array.astype(dtype, copy=False), device=device, dtype=dtype)
+
+
+def constant(array, device) -> Tensor:
+    """A constant of the graph, made on the device where it is used."""
+    array = np.asarray(array)
+    return Tensor.from_data(array, device=device, dtype=array.dtype)
+
+
+def wrap(x: Tensor, dtype: str) -> Tensor:
+    """An int64 tensor holding an ONNX narrow int: wrapped to its width, as the narrow type's
+    arithmetic would have (uint64 needs nothing: int64's bits are its bits)."""
+    bits = _WIDTH.get(dtype)
+    if bits is None:
+        return x
+    mask = (1 << bits) - 1
+    if dtype.startswith("u"):
+        return x.bitwise_and(mask)
+    half = 1 << (bits - 1)
+    return x.add(half).bitwise_and(mask).sub(half)
+
+
+def shape(x: Tensor, start: int = 0, end: int | None = None) -> Tensor:
+    """x's dims start..end as an int64 tensor."""
+    return Tensor.from_data(np.array(x.shape[start:end], np.int64), device=x.device().inner())
+
+
+def unsqueeze(x: Tensor, axes) -> Tensor:
+    """x with a dim of size 1 inserted at each of `axes` (counted in the result's rank)."""
+    rank = x.ndim + len(axes)
+    axes = sorted(a % rank for a in axes)
+    dims = list(x.shape)
+    for a in axes:
+        dims.insert(a, 1)
+    return x.reshape(dims)
+
+
+def squeeze(x: Tensor, axes=None) -> Tensor:
+    """x without the dims of size 1 at `axes` (every dim of size 1 when None)."""
+    if axes is None:
+        axes = [i for i, d in enumerate(x.shape) if d == 1]
+    drop = {a % x.ndim for a in axes}
+    return x.reshape([d for i, d in enumerate(x.shape) if i not in drop])
+
+
+def ints(x: Tensor) -> list:
+    """An int tensor's values as Python ints (a shape, axes, pads given at run time)."""
+    return [int(v) for v in np.asarray(x.to_numpy()).reshape(-1)]
+
+
+def floats(x: Tensor) -> list:
+    """A tensor's values as Python floats (scales, a region given at run time)."""
+    return [float(v) for v in np.asarray(x.to_numpy()).reshape(-1)]
+
+
+def reshape(x: Tensor, dims, allowzero: bool = False) -> Tensor:
+    """ONNX Reshape: a 0 copies x's dim there (unless allowzero), one -1 is solved."""
+    target = [x.shape[i] if (d == 0 and not allowzero) else d for i, d in enumerate(dims)]
+    return x.reshape(target)
+
+
+def tile(x: Tensor, repeats) -> Tensor:
+    """x repeated `repeats[d]` times along each dim d."""
+    for dim, times in enumerate(repeats):
+        if times != 1:
+            x = x.repeat_dim(dim, times)
+    return x
+
+
+def slice_(x: Tensor, starts, ends, axes=None, steps=None) -> Tensor:
+    """ONNX Slice with its bounds read when the model runs (Python's clamping is ONNX's)."""
+    axes = list(range(len(starts))) if axes is None else axes
+    steps = [1] * len(starts) if steps is None else steps
+    index = [slice(None)] * x.ndim
+    for start, end, axis, step in zip(starts, ends, axes, steps):
+        axis %= x.ndim
+        if step < 0 and end < 0 and end + x.shape[axis] < 0:
+            end = None
+        index[axis] = slice(start, end, step)
+    return x[tuple(index)]
+
+
+def flatten(x: Tensor, axis: int) -> Tensor:
+    """x as a matrix: the dims before `axis` as rows, the rest as columns."""
+    axis = axis + x.ndim if axis < 0 else axis
+    return x.reshape([math.prod(x.shape[:axis]), math.prod(x.shape[axis:])])
+
+
+def expand(x: Tensor, dims) -> Tensor:
+    """x broadcast with `dims` (ONNX Expand broadcasts both ways)."""
+    target = np.broadcast_shapes(tuple(x.shape), tuple(int(d) for d in dims))
+    return x if tuple(target) == tuple(x.shape) else x.expand(list(target))
+
+
+def where(condition: Tensor, x: Tensor, y: Tensor) -> Tensor:
+    """x where condition holds, else y (the three broadcast together)."""
+    target = list(np.broadcast_shapes(condition.shape, x.shape, y.shape))
+    return expand(y, target).mask_where(expand(condition, target), expand(x, target))
+
+
+def maximum(x: Tensor, y: Tensor) -> Tensor:
+    """The element-wise larger of x and y, broadcast; NaN wins."""
+    return where(x.greater(y).bool_or(_nan(x)), x, y)
+
+
+def minimum(x: Tensor, y: Tensor) -> Tensor:
+    """The element-wise smaller of x and y, broadcast; NaN wins."""
+    return where(x.lower(y).bool_or(_nan(x)), x, y)
+
+
+def _nan(x: Tensor) -> Tensor:
+    return x.is_nan() if x.kind.tensor_kind.value == "Float" else x.not_equal(x)
+
+
+def fmod(x: Tensor, y: Tensor) -> Tensor:
+    """C's fmod: the remainder with the dividend's sign."""
+    if x.kind.tensor_kind.value == "Float":
+        return x.sub(x.div(y).trunc().mul(y))
+    return x.sub(x.div(y).mul(y))  # int division truncates toward zero
+
+
+def matmul(x: Tensor, y: Tensor) -> Tensor:
+    """numpy's matmul: a 1-d operand gains a dim for the product and loses it after."""
+    if x.ndim == 1 and y.ndim == 1:
+        return x.mul(y).sum().reshape([])
+    if x.ndim == 1:
+        return squeeze(x.reshape([1, -1]).matmul(y), [-2])
+    if y.ndim == 1:
+        return squeeze(x.matmul(y.reshape([-1, 1])), [-1])
+    return x.matmul(y)
+
+
+def gather(x: Tensor, indices: Tensor, axis: int) -> Tensor:
+    """ONNX Gather: x's entries along `axis` at `indices` (any shape; negative counts from
+    the end)."""
+    axis %= x.ndim
+    size = x.shape[axis]
+    flat = indices.reshape([-1])
+    flat = where(flat.lower_elem(0), flat.add(size), flat)
+    picked = x.select(axis, flat)
+    return picked.reshape(list(x.shape[:axis]) + list(indices.shape) + list(x.shape[axis + 1 :]))
+
+
+def gather_elements(x: Tensor, indices: Tensor, axis: int) -> Tensor:
+    """ONNX GatherElements (negative indices count from the end)."""
+    axis %= x.ndim
+    indices = where(indices.lower_elem(0), indices.add(x.shape[axis]), indices)
+    return x.gather(axis, indices)
+
+
+def gather_indices(x: Tensor, indices: Tensor, axis: int) -> Tensor:
+    """Indices along `axis` with the negative ones counted from the end."""
+    return where(indices.lower_elem(0), indices.add(x.shape[axis]), indices)
+
+
+def max_pool_indices(x: Tensor, kernel_size, **options) -> tuple:
+    """2-d max pooling and ONNX's Indices: each maximum's position in the flattened input."""
+    values, indices = module.max_pool2d_with_indices(x, kernel_size, **options)
+    n, c, h, w = x.shape
+    planes = Tensor.arange(0, n * c, device=x.device().inner()).reshape([n, c, 1, 1])
+    return values, indices.add(planes.mul(h * w))
+
+
+def size(x: Tensor) -> Tensor:
+    """The number of x's entries, as an int64 scalar tensor."""
+    return Tensor.from_data(np.array(math.prod(x.shape), np.int64), device=x.device().inner())
+
+
+def reduce(x: Tensor, how: str, axes, keepdims: bool, noop: bool = False) -> Tensor:
+    """x reduced over `axes` (every dim when None or empty, unless `noop`) by `how`: sum,
+    mean, max, min or prod; over an empty dim, the reduction's identity."""
+    if not axes:
+        if noop:
+            return x
+        axes = None
+    axes = list(range(x.ndim)) if axes is None else sorted(a % x.ndim for a in axes)
+    if x.kind.tensor_kind.value == "Bool":  # max: any, min: all
+        if any(x.shape[a] == 0 for a in axes):  # any() of nothing is false, all() true
+            return reduce_empty(x.int(), "prod" if how == "min" else "sum", axes, keepdims).bool()
+        return reduce(x.int(), how, axes, keepdims).bool()
+    if any(x.shape[a] == 0 for a in axes):
+        return reduce_empty(x, how, axes, keepdims)
+    out = x
+    for a in axes:
+        out = getattr(out, f"{how}_dim")(a)
+    return out if keepdims else squeeze(out, axes)
+
+
+def reduce_log_sum_exp(x: Tensor, axes, keepdims: bool, noop: bool = False) -> Tensor:
+    """log(sum(exp(x))) over `axes`, computed from the maximum so that it does not overflow."""
+    if not axes and noop:
+        return x
+    axes = list(range(x.ndim)) if not axes else sorted(a % x.ndim for a in axes)
+    if any(x.shape[a] == 0 for a in axes):
+        return reduce_empty(x, "sum", axes, keepdims).log()
+    peak = reduce(x, "max", axes, True)
+    out = reduce(x.sub(peak).exp(), "sum", axes, True).log().add(peak)
+    return out if keepdims else squeeze(out, axes)
+
+
+def reduce_empty(x: Tensor, how: str, axes, keepdims: bool) -> Tensor:
+    """A reduction over a dim of size 0: ONNX's identity of the reduction."""
+    dims = [1 if i in axes else d for i, d in enumerate(x.shape)]
+    if not keepdims:
+        dims = [d for i, d in enumerate(x.shape) if i not in axes]
+    fill = {"sum": 0, "mean": math.nan, "prod": 1, "max": -math.inf, "min": math.inf}[how]
+    if x.kind.tensor_kind.value != "Float" and how in ("max", "min"):
+        info = np.iinfo(x.dtype)
+        fill = info.min if how == "max" else info.max
+    return Tensor.full(dims, fill, device=x.device(), dtype=x.dtype)
+
+
+def arg(x: Tensor, how: str, axis: int, keepdims: bool, last: bool) -> Tensor:
+    """ONNX ArgMax / ArgMin: the first (or, with `last`, the last) position of the extreme."""
+    axis %= x.ndim
+    if last:
+        picked = getattr(x.flip([axis]), how)(axis)
+        picked = picked.neg().add(x.shape[axis] - 1)
+    else:
+        picked = getattr(x, how)(axis)
+    return picked if keepdims else squeeze(picked, [axis])
+
+
+def split(x: Tensor, sizes, axis: int) -> tuple:
+    """x cut along `axis` into pieces of `sizes`."""
+    axis %= x.ndim
+    pieces, start = [], 0
+    for size in sizes:
+        index = [slice(None)] * axis + [slice(start, start + size)]
+        pieces.append(x[tuple(index)])
+        start += size
+    return tuple(pieces)
+
+
+def split_sizes(length: int, parts: int) -> list:
+    """ONNX's equal split: ceil(length / parts) each, the last one smaller."""
+    size = -(-length // parts)
+    return [min(size, length - i * size) for i in range(parts)]
+
+
+def pad(x: Tensor, pads, mode: str = "constant", value=0.0, axes=None) -> Tensor:
+    """x padded by pads (begins of each dim, then ends; a negative pad crops); with `axes`,
+    pads covers those dims only."""
+    rank = x.ndim
+    if axes is not None:
+        full = [0] * (2 * rank)
+        for i, a in enumerate(axes):
+            full[a % rank], full[rank + a % rank] = pads[i], pads[len(axes) + i]
+        pads = full
+    begins, ends = list(pads[:rank]), list(pads[rank:])
+    crop = tuple(slice(max(-b, 0), d - max(-e, 0)) for b, e, d in zip(begins, ends, x.shape))
+    if any(b < 0 or e < 0 for b, e in zip(begins, ends)):
+        x = x[crop]
+    for dim in range(rank):
+        before, after = max(begins[dim], 0), max(ends[dim], 0)
+        if before == 0 and after == 0:
+            continue
+        size = x.shape[dim]
+        if mode == "constant":
+            parts = []
+            for count in (before, after):
+                dims = list(x.shape)
+                dims[dim] = count
+                parts.append(Tensor.full(dims, value, device=x.device(), dtype=x.dtype))
+            x = Tensor.cat([parts[0], x, parts[1]], dim)
+            continue
+        positions = np.arange(-before, size + after)
+        if mode == "reflect":
+            period = 2 * (size - 1) if size > 1 else 1
+            positions = np.abs((positions + period) % period) if size > 1 else positions * 0
+            positions = np.where(positions >= size, period - positions, positions)
+        elif mode == "edge":
+            positions = np.clip(positions, 0, size - 1)
+        else:  # wrap
+            positions = positions % size
+        index = Tensor.from_data(positions.astype(np.int64), device=x.device().inner())
+        x = x.select(dim, index)
+    return x
+
+
+def cumsum(x: Tensor, axis: int, exclusive: bool, reverse: bool) -> Tensor:
+    """ONNX CumSum: the running sum along `axis`, optionally exclusive and from the end."""
+    axis %= x.ndim
+    if reverse:
+        x = x.flip([axis])
+    out = x.cumsum(axis)
+    if exclusive:
+        out = out.sub(x)
+    return out.flip([axis]) if reverse else out
+
+
+def cumprod(x: Tensor, axis: int, exclusive: bool, reverse: bool) -> Tensor:
+    """ONNX CumProd: the running product along `axis`, optionally exclusive and reversed."""
+    axis %= x.ndim
+    if reverse:
+        x = x.flip([axis])
+    if exclusive:
+        ones = [1 if i == axis else d for i, d in enumerate(x.shape)]
+        head = Tensor.full(ones, 1, device=x.device(), dtype=x.dtype)
+        x = Tensor.cat([head, x[(slice(None),) * axis + (slice(0, x.shape[axis] - 1),)]], axis)
+    out = x.cumprod(axis)
+    return out.flip([axis]) if reverse else out
+
+
+def full(dims, value, dtype: str, device) -> Tensor:
+    """A tensor of `dims` filled with `value`."""
+    dims = [int(d) for d in dims]
+    if dtype == "bool":
+        zeros = Tensor.zeros(dims, device=device, dtype="bool")
+        return zeros.bool_not() if value else zeros
+    return Tensor.full(dims, value, device=device, dtype=dtype)
+
+
+def layer_norm(x: Tensor, scale: Tensor, bias, axis: int, epsilon: float) -> tuple:
+    """ONNX LayerNormalization over the dims from `axis` on: (y, mean, inverse std dev)."""
+    axis %= x.ndim
+    axes = list(range(axis, x.ndim))
+    mean = reduce(x, "mean", axes, True)
+    centred = x.sub(mean)
+    variance = reduce(centred.square(), "mean", axes, True)
+    inv = variance.add(epsilon).sqrt().recip()
+    y = centred.mul(inv).mul(scale)
+    return (y if bias is None else y.add(bias)), mean, inv
+
+
+def rms_norm(x: Tensor, scale: Tensor, axis: int, epsilon: float) -> Tensor:
+    """ONNX RMSNormalization over the dims from `axis` on."""
+    axes = list(range(axis % x.ndim, x.ndim))
+    return x.mul(reduce(x.square(), "mean", axes, True).add(epsilon).sqrt().recip()).mul(scale)
+
+
+def instance_norm(x: Tensor, scale: Tensor, bias: Tensor, epsilon: float) -> Tensor:
+    """ONNX InstanceNormalization: each sample's each channel normalised over its spatial dims."""
+    axes = list(range(2, x.ndim))
+    mean = reduce(x, "mean", axes, True)
+    centred = x.sub(mean)
+    variance = reduce(centred.square(), "mean", axes, True)
+    per_channel = [-1] + [1] * (x.ndim - 2)
+    y = centred.div(variance.add(epsilon).sqrt())
+    return y.mul(scale.reshape(per_channel)).add(bias.reshape(per_channel))
+
+
+def group_norm(x: Tensor, scale: Tensor, bias: Tensor, groups: int, epsilon: float) -> Tensor:
+    """ONNX GroupNormalization (opset 21: scale and bias per channel)."""
+    n, c = x.shape[0], x.shape[1]
+    grouped = x.reshape([n, groups, -1])
+    mean = grouped.mean_dim(2)
+    centred = grouped.sub(mean)
+    variance = centred.square().mean_dim(2)
+    y = centred.div(variance.add(epsilon).sqrt()).reshape(list(x.shape))
+    per_channel = [c] + [1] * (x.ndim - 2)
+    return y.mul(scale.reshape(per_channel)).add(bias.reshape(per_channel))
+
+
+def lp_norm(x: Tensor, axis: int, p: int) -> Tensor:
+    """ONNX LpNormalization: x over its L1 or L2 norm along `axis` (a zero norm gives 0)."""
+    norm = x.abs().sum_dim(axis) if p == 1 else x.square().sum_dim(axis).sqrt()
+    return where(norm.equal_elem(0), norm, x.div(where(norm.equal_elem(0), norm.add(1), norm)))
+
+
+def mean_variance_norm(x: Tensor, axes) -> Tensor:
+    """ONNX MeanVarianceNormalization: (x - mean) / sqrt(variance) over `axes`."""
+    mean = reduce(x, "mean", axes, True)
+    variance = reduce(x.square(), "mean", axes, True).sub(mean.square())
+    return x.sub(mean).div(variance.sqrt().add(1e-9))
+
+
+def trilu(x: Tensor, k: int, upper: bool) -> Tensor:
+    """The upper (or lower) triangle of the last two dims from diagonal k; zeros elsewhere."""
+    rows, cols = x.shape[-2], x.shape[-1]
+    keep = (
+        np.triu(np.ones((rows, cols), bool), k)
+        if upper
+        else np.tril(np.ones((rows, cols), bool), k)
+    )
+    mask = Tensor.from_data(~keep, device=x.device().inner())
+    return x.mask_fill(mask, 0)
+
+
+def topk(x: Tensor, k: int, axis: int, largest: bool) -> tuple:
+    """The k largest (or smallest) entries along `axis` and their positions, the lower
+    position first among equals."""
+    axis %= x.ndim
+    if k == 0:
+        dims = [0 if i == axis else d for i, d in enumerate(x.shape)]
+        return Tensor.zeros(dims, device=x.device(), dtype=x.dtype), Tensor.zeros(
+            dims, device=x.device().inner(), dtype="int64"
+        )
+    if largest:
+        values, indices = x.sort_with_indices(axis, descending=True)
+    else:
+        values, indices = x.sort_with_indices(axis)
+    index = (slice(None),) * axis + (slice(0, k),)
+    return values[index], indices[index]
+
+
+def hardmax(x: Tensor, axis: int) -> Tensor:
+    """1 at the first largest entry along `axis`, 0 elsewhere."""
+    axis %= x.ndim
+    positions = Tensor.arange(0, x.shape[axis], device=x.device().inner())
+    dims = [1] * x.ndim
+    dims[axis] = x.shape[axis]
+    hit = positions.reshape(dims).equal(x.argmax(axis))
+    return Tensor.zeros(list(x.shape), device=x.device(), dtype=x.dtype).mask_fill(hit, 1)
+
+
+def one_hot(indices: Tensor, depth: int, values: Tensor, axis: int) -> Tensor:
+    """ONNX OneHot: values[1] where the position along `axis` equals the index, else values[0]."""
+    rank = indices.ndim + 1
+    axis %= rank
+    indices = where(indices.lower_elem(0), indices.add(depth), indices)
+    positions = Tensor.arange(0, depth, device=indices.device().inner())
+    dims = [1] * rank
+    dims[axis] = depth
+    hit = positions.reshape(dims).equal(unsqueeze(indices, [axis]))
+    off, on = values[0], values[1]
+    return where(hit, on, off)
+
+
+def depth_to_space(x: Tensor, block: int, mode: str) -> Tensor:
+    """ONNX DepthToSpace (DCR or CRD order)."""
+    n, c, h, w = x.shape
+    if mode == "DCR":
+        y = x.reshape([n, block, block, c // block**2, h, w]).permute([0, 3, 4, 1, 5, 2])
+    else:
+        y = x.reshape([n, c // block**2, block, block, h, w]).permute([0, 1, 4, 2, 5, 3])
+    return y.reshape([n, c // block**2, h * block, w * block])
+
+
+def space_to_depth(x: Tensor, block: int, mode: str = "DCR") -> Tensor:
+    """ONNX SpaceToDepth (DCR or CRD order)."""
+    n, c, h, w = x.shape
+    y = x.reshape([n, c, h // block, block, w // block, block])
+    y = y.permute([0, 3, 5, 1, 2, 4] if mode == "DCR" else [0, 1, 3, 5, 2, 4])
+    return y.reshape([n, c * block * block, h // block, w // block])
+
+
+def nll_loss(x: Tensor, target: Tensor, weight, reduction: str, ignore_index) -> Tensor:
+    """ONNX NegativeLogLikelihoodLoss: -x[n, target[n, ...], ...] weighted, then reduced."""
+    picked = x.gather(
+        1, unsqueeze(where(_ignored(target, ignore_index), target.mul(0), target), [1])
+    )
+    loss = squeeze(picked, [1]).neg()
+    if weight is None:
+        weights = Tensor.ones(list(target.shape), device=x.device(), dtype=x.dtype)
+    else:
+        weights = gather(weight, where(_ignored(target, ignore_index), target.mul(0), target), 0)
+    if ignore_index is not None:
+        weights = weights.mask_fill(target.equal_elem(ignore_index), 0)
+    loss = loss.mul(weights)
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return loss.sum().reshape([])
+    return loss.sum().div(weights.sum()).reshape([])
+
+
+def _ignored(target: Tensor, ignore_index) -> Tensor:
+    if ignore_index is None:
+        return target.not_equal(target)
+    return target.equal_elem(ignore_index)
+
+
+def softmax_cross_entropy(x: Tensor, target: Tensor, weight, reduction: str, ignore_index) -> tuple:
+    """ONNX SoftmaxCrossEntropyLoss: (loss, log-probabilities)."""
+    log_prob = x.log_softmax(1)
+    return nll_loss(log_prob, target, weight, reduction, ignore_index), log_prob
+
+
+def attention(
+    q: Tensor,
+    k: Tensor,
+    v: Tensor,
+    mask=None,
+    past_key=None,
+    past_value=None,
+    nonpad_kv_seqlen=None,
+    *,
+    q_heads=None,
+    kv_heads=None,
+    scale=None,
+    softcap=0.0,
+    is_causal=False,
+    left_window=-1,
+    right_window=-1,
+    qk_mode=0,
+) -> tuple:
+    """ONNX Attention: (output, present key, present value, the qk scores of `qk_mode`).
+    3-d inputs are split into heads; grouped key/value heads repeat; the causal and window
+    masks align bottom-right after a cache; a row with no key to attend gives 0."""
+    three = q.ndim == 3
+    if three:
+        b = q.shape[0]
+        q = q.reshape([b, q.shape[1], q_heads, -1]).permute([0, 2, 1, 3])
+        k = k.reshape([b, k.shape[1], kv_heads, -1]).permute([0, 2, 1, 3])
+        v = v.reshape([b, v.shape[1], kv_heads, -1]).permute([0, 2, 1, 3])
+    if past_key is not None:
+        k, v = Tensor.cat([past_key, k], 2), Tensor.cat([past_value, v], 2)
+    present_key, present_value = k, v
+    heads, groups = q.shape[1], k.shape[1]
+    if heads != groups:
+        k, v = _repeat_heads(k, heads // groups), _repeat_heads(v, heads // groups)
+    rows, cols = q.shape[2], k.shape[2]
+    scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
+    root = float(np.asarray(math.sqrt(scale), dtype=q.dtype))
+    scores = q.mul(root).matmul(k.mul(root).swap_dims(-1, -2))
+    if softcap:
+        scores = scores.div(softcap).tanh().mul(softcap)
+    if nonpad_kv_seqlen is not None:
+        offset = np.array(ints(nonpad_kv_seqlen)).reshape(-1, 1, 1, 1) - rows
+    else:
+        offset = np.array(past_key.shape[2] if past_key is not None else 0).reshape(1, 1, 1, 1)
+    step = offset + np.arange(rows).reshape(-1, 1) - np.arange(cols)  # query pos - key pos
+    allowed = np.ones(step.shape, bool)
+    if is_causal:
+        allowed &= step >= 0
+    if left_window >= 0:
+        allowed &= step <= left_window
+    if right_window >= 0:
+        allowed &= -step <= right_window
+    if nonpad_kv_seqlen is not None:
+        allowed = allowed & (
+            np.arange(cols) < np.array(ints(nonpad_kv_seqlen)).reshape(-1, 1, 1, 1)
+        )
+    bias = np.where(allowed, 0.0, -np.inf).astype(q.dtype)
+    bias = Tensor.from_data(bias, device=q.device().inner(), dtype=q.dtype)
+    if mask is not None:
+        if mask.kind.tensor_kind.value == "Bool":
+            mask = where(mask, mask.float(q.dtype).mul(0), mask.float(q.dtype).mul(0).sub(math.inf))
+        if mask.shape[-1] < cols:
+            mask = pad(
+                mask, [0] * (2 * mask.ndim - 1) + [cols - mask.shape[-1]], "constant", -math.inf
+            )
+        bias = bias.add(mask)
+    biased = scores.add(bias)
+    probs = biased.softmax(-1)
+    no_key = bias.max_dim(bias.ndim - 1).is_inf()
+    probs = where(no_key, _zeros_like(probs), probs)
+    out = probs.matmul(v)
+    if three:
+        out = out.permute([0, 2, 1, 3])
+        out = out.reshape([out.shape[0], out.shape[1], -1])
+    qk = {0: scores, 1: scores, 2: biased, 3: probs}[qk_mode]
+    return out, present_key, present_value, qk
+
+
+def _zeros_like(x: Tensor) -> Tensor:
+    return Tensor.zeros(list(x.shape), device=x.device(), dtype=x.dtype)
+
+
+def _repeat_heads(x: Tensor, times: int) -> Tensor:
+    b, h, s, d = x.shape
+    return unsqueeze(x, [2]).expand([b, h, times, s, d]).reshape([b, h * times, s, d])
+
+
+def resize(x: Tensor, sizes, mode: str, align_corners: bool) -> Tensor:
+    """Resizes the last two dims of a 4-d x to `sizes` with `module.interpolate`."""
+    return module.interpolate(x, [int(s) for s in sizes], mode=mode, align_corners=align_corners)
+
+
+def range_(start, limit, delta, dtype: str, device) -> Tensor:
+    """ONNX Range: start, start + delta, ... before limit."""
+    count = max(int(math.ceil((float(limit) - float(start)) / float(delta))), 0)
+    values = np.asarray(start, dtype) + np.arange(count).astype(dtype) * np.asarray(delta, dtype)
+    return Tensor.from_data(values.astype(dtype), device=device, dtype=dtype)
+
+
+def resize(
+    x: Tensor,
+    *,
+    scales=None,
+    sizes=None,
+    roi=None,
+    axes=None,
+    mode: str = "nearest",
+    coordinate: str = "half_pixel",
+    nearest: str = "round_prefer_floor",
+    cubic: float = -0.75,
+    exclude_outside: bool = False,
+    antialias: bool = False,
+    extrapolation: float = 0.0,
+    policy: str = "stretch",
+) -> Tensor:
+    """ONNX Resize: each resized axis in turn is multiplied by an interpolation matrix
+    [out, in] computed from the sizes (so every mode differentiates as a matmul)."""
+    rank = x.ndim
+    axes = list(range(rank)) if axes is None else [a % rank for a in axes]
+    lengths = [x.shape[a] for a in axes]
+    if sizes is not None:
+        sizes = list(sizes)[-len(axes) :]
+        ratios = [size / length for size, length in zip(sizes, lengths)]
+        if policy != "stretch":
+            ratio = min(ratios) if policy == "not_larger" else max(ratios)
+            ratios = [ratio] * len(axes)
+            sizes = [int(math.floor(ratio * length + 0.5)) for length in lengths]
+    else:
+        ratios = [float(s) for s in list(scales)[-len(axes) :]]
+        sizes = [int(math.floor(length * r)) for length, r in zip(lengths, ratios)]
+    for i, axis in enumerate(axes):
+        box = None if roi is None else (roi[i], roi[len(axes) + i])
+        if sizes[i] == lengths[i] and ratios[i] == 1 and coordinate != "tf_crop_and_resize":
+            continue
+        weights, outside = _resize_weights(
+            lengths[i], sizes[i], ratios[i], box, mode, coordinate, nearest, cubic,
+            exclude_outside, antialias,
+        )  # fmt: skip
+        matrix = Tensor.from_data(weights.T.astype(x.dtype), device=x.device(), dtype=x.dtype)
+        moved = x.swap_dims(axis, rank - 1) if axis != rank - 1 else x
+        moved = moved.matmul(matrix)
+        if outside.any():
+            fill = Tensor.from_data(outside * extrapolation, device=x.device(), dtype=x.dtype)
+            moved = moved.add(fill.reshape([1] * (rank - 1) + [-1]))
+        x = moved.swap_dims(axis, rank - 1) if axis != rank - 1 else moved
+    return x
+
+
+def _source_positions(length, size, ratio, box, coordinate) -> np.ndarray:
+    """Where each output position samples the input (ONNX's coordinate transformations)."""
+    i = np.arange(size, dtype=np.float64)
+    if coordinate == "align_corners":
+        return i * (length - 1) / (length * ratio - 1) if size > 1 else np.zeros(size)
+    if coordinate == "asymmetric":
+        return i / ratio
+    if coordinate == "pytorch_half_pixel":
+        return (i + 0.5) / ratio - 0.5 if size > 1 else np.zeros(size)
+    if coordinate == "half_pixel_symmetric":
+        adjustment = size / (ratio * length)
+        offset = length / 2 * (1 - adjustment)
+        return offset + (i + 0.5) / ratio - 0.5
+    if coordinate == "tf_crop_and_resize":
+        start, end = box
+        if size == 1:
+            return np.full(size, 0.5 * (start + end) * (length - 1))
+        return start * (length - 1) + i * (end - start) * (length - 1) / (size - 1)
+    return (i + 0.5) / ratio - 0.5  # half_pixel
+
+
+def _resize_weights(length, size, ratio, box, mode, coordinate, nearest, cubic, exclude, antialias):
+    """The [size, length] interpolation matrix, and which outputs fall outside the input (a
+    crop's extrapolation)."""
+    positions = _source_positions(length, size, ratio, box, coordinate)
+    weights = np.zeros((size, length))
+    outside = np.zeros(size, bool)
+    if coordinate == "tf_crop_and_resize":
+        outside = (positions < 0) | (positions > length - 1)
+    for row, x in enumerate(positions):
+        if outside[row]:
+            continue
+        if mode == "nearest":
+            if nearest == "floor":
+                j = math.floor(x)
+            elif nearest == "ceil":
+                j = math.ceil(x)
+            elif nearest == "round_prefer_ceil":
+                j = math.floor(x + 0.5)
+            else:
+                j = math.ceil(x - 0.5)
+            weights[row, min(max(j, 0), length - 1)] = 1.0
+            continue
+        support = 1.0 if mode == "linear" else 2.0
+        scale = min(ratio, 1.0) if antialias else 1.0
+        base = math.floor(x)
+        first = int(math.floor(-support / scale) + 1)
+        taps = base + np.arange(first, 2 - first if mode == "linear" else 4 - first - 2)
+        distances = np.abs((taps - x) * scale)
+        if mode == "linear":
+            values = np.maximum(0.0, 1.0 - distances)
+        else:
+            a = cubic
+            values = np.where(
+                distances <= 1,
+                ((a + 2) * distances - (a + 3)) * distances**2 + 1,
+                np.where(
+                    distances < 2,
+                    ((a * distances - 5 * a) * distances + 8 * a) * distances - 4 * a,
+                    0.0,
+                ),
+            )
+        if exclude:
+            values = np.where((taps < 0) | (taps > length - 1), 0.0, values)
+        total = values.sum()
+        if antialias or exclude:
+            values = values / total if total else values
+        for tap, value in zip(np.clip(taps, 0, length - 1), values):
+            weights[row, tap] += value
+    return weights, outside
+
+
+def einsum(equation: str, *operands: Tensor) -> Tensor:
+    """numpy's einsum, composed: each operand's repeated labels become its diagonal, every
+    operand is laid out over all the labels, multiplied, and the labels not kept are summed."""
+    inputs, arrow, output = equation.replace(" ", "").partition("->")
+    terms = inputs.split(",")
+    spare = iter("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    ellipsis = ""
+    labelled = []
+    for term, x in zip(terms, operands):
+        if "..." in term:
+            count = x.ndim - (len(term) - 3)
+            while len(ellipsis) < count:
+                ellipsis += next(spare)
+            term = term.replace("...", ellipsis[len(ellipsis) - count :])
+        labelled.append(term)
+    if not arrow:
+        once = sorted(c for c in set("".join(labelled)) if "".join(labelled).count(c) == 1)
+        output = ellipsis + "".join(c for c in once if c not in ellipsis)
+    output = output.replace("...", ellipsis)
+    order = []
+    for c in "".join(labelled):
+        if c not in order:
+            order.append(c)
+    laid_out = []
+    for term, x in zip(labelled, operands):
+        term, x = _diagonals(term, x)
+        dims = [1] * len(order)
+        for c, size in zip(term, x.shape):
+            dims[order.index(c)] = size
+        permuted = sorted(range(len(term)), key=lambda i: order.index(term[i]))
+        x = x.permute(permuted) if permuted != list(range(len(term))) else x
+        laid_out.append(x.reshape(dims))
+    product = laid_out[0]
+    for x in laid_out[1:]:
+        product = product.mul(x)
+    summed = [i for i, c in enumerate(order) if c not in output]
+    for i in summed:
+        product = product.sum_dim(i)
+    kept = [c for c in order if c in output]
+    product = product.reshape([d for i, d in enumerate(product.shape) if i not in summed])
+    permutation = [kept.index(c) for c in output]
+    return product.permute(permutation) if permutation != list(range(len(kept))) else product
+
+
+def _diagonals(term: str, x: Tensor):
+    """A term whose label repeats (`ii`) as its diagonal, the repeated dim summed away."""
+    while len(set(term)) < len(term):
+        label = next(c for c in term if term.count(c) > 1)
+        first = term.index(label)
+        second = term.index(label, first + 1)
+        size = x.shape[first]
+        dims = [1] * x.ndim
+        dims[first], dims[second] = size, size
+        eye = Tensor.from_data(
+            np.eye(size).reshape(dims).astype(x.dtype), device=x.device(), dtype=x.dtype
+        )
+        x = squeeze(x.mul(eye).sum_dim(second), [second])
+        term = term[:second] + term[second + 1 :]
+    return term, x
+
+
+def lp_pool(x: Tensor, kernel, p: int, *, stride, begins, ends) -> Tensor:
+    """ONNX LpPool: the p-norm of each window, from the mean of |x|^p over it (the padding
+    counts as zeros, which add nothing to the norm)."""
+    d = x.ndim - 2
+    powered = x.abs().powf(float(p))
+    if list(begins) != list(ends):
+        powered = pad(powered, [0, 0] + list(begins) + [0, 0] + list(ends))
+        begins = [0] * d
+    pool = module.avg_pool1d if d == 1 else module.avg_pool2d
+    mean = pool(powered, kernel, stride=stride, padding=list(begins), count_include_pad=True)
+    return mean.mul(float(math.prod(kernel))).powf(1.0 / p)
+
+
+def rotary_embedding(x: Tensor, cos: Tensor, sin: Tensor, positions=None, *, interleaved=False, heads=0, dim=0) -> Tensor:  # fmt: skip
+    """ONNX RotaryEmbedding: pairs of each head's first `dim` features rotated by the angles
+    of their positions (halves, or interleaved pairs)."""
+    shape = x.shape
+    if x.ndim == 4:
+        x = x.permute([0, 2, 1, 3])
+    else:
+        x = x.reshape([shape[0], shape[1], heads, -1])
+    head = x.shape[3]
+    dim = dim or head
+    rotate, keep = x[:, :, :, :dim], x[:, :, :, dim:]
+    if positions is not None:
+        cos, sin = gather(cos, positions, 0), gather(sin, positions, 0)
+    cos, sin = unsqueeze(cos, [2]), unsqueeze(sin, [2])
+    if interleaved:
+        x1, x2 = rotate[:, :, :, 0::2], rotate[:, :, :, 1::2]
+    else:
+        x1, x2 = rotate[:, :, :, : dim // 2], rotate[:, :, :, dim // 2 :]
+    real = cos.mul(x1).sub(sin.mul(x2))
+    imag = sin.mul(x1).add(cos.mul(x2))
+    if interleaved:
+        rotated = Tensor.cat([unsqueeze(real, [-1]), unsqueeze(imag, [-1])], 4).reshape(
+            list(rotate.shape)
+        )
+    else:
+        rotated = Tensor.cat([real, imag], 3)
+    out = Tensor.cat([rotated, keep], 3) if keep.shape[3] else rotated
+    return out.reshape(list(shape)) if len(shape) == 3 else out.permute([0, 2, 1, 3])
+
+
+def center_crop_pad(x: Tensor, sizes, axes) -> Tensor:
+    """ONNX CenterCropPad: each of `axes` cropped or zero-padded, centred, to its size."""
+    pads = [0] * (2 * x.ndim)
+    for size, axis in zip(sizes, axes):
+        axis %= x.ndim
+        diff = size - x.shape[axis]
+        if diff >= 0:
+            pads[axis], pads[x.ndim + axis] = diff // 2, diff - diff // 2
+        else:
+            crop = -diff
+            pads[axis], pads[x.ndim + axis] = -(crop // 2), -(crop - crop // 2)
+    return pad(x, pads)
+
+
+def swiglu(a: Tensor, b: Tensor, alpha: float) -> Tensor:
+    """ONNX SwiGLU: swish(a) (with slope alpha) times b."""
+    return a.mul(a.mul(alpha).sigmoid()).mul(b)
+
+
+def window(kind: str, size: int, periodic: bool, dtype: str, device) -> Tensor:
+    """ONNX's Hann, Hamming and Blackman windows."""
+    n = np.arange(size)
+    length = size if periodic else size - 1
+    angle = 2 * np.pi * n / max(length, 1)
+    if kind == "hann":
+        values = 0.5 - 0.5 * np.cos(angle)
+    elif kind == "hamming":
+        values = 25 / 46 - 21 / 46 * np.cos(angle)
+    else:
+        values = 0.42 - 0.5 * np.cos(angle) + 0.08 * np.cos(2 * angle)
+    return Tensor.from_data(values.astype(dtype), device=device, dtype=dtype)
+
+
+def reverse_sequence(x: Tensor, lengths, batch_axis: int, time_axis: int) -> Tensor:
+    """ONNX ReverseSequence: each batch entry's first `lengths[b]` steps reversed."""
+    rows = []
+    for b, length in enumerate(lengths):
+        index = [slice(None)] * x.ndim
+        index[batch_axis] = slice(b, b + 1)
+        row = x[tuple(index)]
+        order = np.concatenate([np.arange(length)[::-1], np.arange(length, x.shape[time_axis])])
+        rows.append(
+            row.select(
+                time_axis, Tensor.from_data(order.astype(np.int64), device=x.device().inner())
+            )
+        )
+    return Tensor.cat(rows, batch_axis)
+
+
+def compress(x: Tensor, condition: Tensor, axis=None) -> Tensor:
+    """ONNX Compress: the entries along `axis` (of the flattened x when None) where the
+    condition holds (its shape follows the data)."""
+    if axis is None:
+        x, axis = x.reshape([-1]), 0
+    kept = np.nonzero(np.asarray(condition.to_numpy()).astype(bool))[0]
+    kept = kept[kept < x.shape[axis]].astype(np.int64)
+    return x.select(axis, Tensor.from_data(kept, device=x.device().inner()))
+
+
+def nonzero(x: Tensor) -> Tensor:
+    """ONNX NonZero: the positions of the non-zero entries, one row per dim."""
+    found = np.stack(np.nonzero(np.asarray(x.to_numpy()))).astype(np.int64)
+    return Tensor.from_data(found.reshape(x.ndim, -1), device=x.device().inner())
+
+
+def lrn(x: Tensor, size: int, alpha: float, beta: float, bias: float) -> Tensor:
+    """ONNX LRN: x over (bias + alpha / size * the sum of squares of its neighbouring
+    channels) ** beta."""
+    squares = x.square()
+    before, after = (size - 1) // 2, size - 1 - (size - 1) // 2
+    padded = pad(squares, [0, before] + [0] * (x.ndim - 2) + [0, after] + [0] * (x.ndim - 2))
+    channels = x.shape[1]
+    total = padded[:, 0:channels]
+    for shift in range(1, size):
+        total = total.add(padded[:, shift : shift + channels])
+    return x.div(total.mul(alpha / size).add(bias).powf(beta))

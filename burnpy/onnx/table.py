@@ -1,0 +1,1398 @@
+"""The translation table: one entry per ONNX operator (and per opset where its meaning
+changed), each a function from the node (a `Site`: its inputs as code, its attributes, what is
+known at import) to the Python expression of its value, written with the Tensor API,
+`generated.module` and the compositions of burnpy/onnx/ops.py.
+
+An entry raises `Refusal` (through `n.refuse`) for what it cannot take, naming the attribute
+or input at fault; an operator without an entry is refused with the reason listed in
+`REFUSED`, or as not implemented."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from burnpy.onnx.errors import Refusal
+from burnpy.onnx.ir import ELEMENT_TYPES, FLOATS, storage
+from burnpy.onnx.emit import Const, Outputs, Site
+
+
+def _list(values) -> str:
+    return "[" + ", ".join(str(int(v)) for v in values) + "]"
+
+
+def _float(value) -> str:
+    value = float(value)
+    return repr(value) if math.isfinite(value) else f'float("{value}")'
+
+
+def _is_float(dtype: str) -> bool:
+    return dtype in FLOATS
+
+
+# -- element-wise ---------------------------------------------------------------------------
+
+UNARY = {
+    "Abs": "abs",
+    "Neg": "neg",
+    "Exp": "exp",
+    "Log": "log",
+    "Sqrt": "sqrt",
+    "Tanh": "tanh",
+    "Sin": "sin",
+    "Cos": "cos",
+    "Tan": "tan",
+    "Sinh": "sinh",
+    "Cosh": "cosh",
+    "Asin": "asin",
+    "Acos": "acos",
+    "Atan": "atan",
+    "Asinh": "asinh",
+    "Acosh": "acosh",
+    "Atanh": "atanh",
+    "Erf": "erf",
+    "Floor": "floor",
+    "Ceil": "ceil",
+    "Round": "round",
+    "Reciprocal": "recip",
+    "Sigmoid": "sigmoid",
+    "Sign": "sign",
+    "IsNaN": "is_nan",
+    "Not": "bool_not",
+    "BitwiseNot": "bitwise_not",
+}
+FLOAT_ONLY = {"Exp", "Log", "Sqrt", "Tanh", "Sin", "Cos", "Tan", "Sinh", "Cosh", "Asin", "Acos", "Atan", "Asinh", "Acosh", "Atanh", "Erf", "Floor", "Ceil", "Round", "Reciprocal", "Sigmoid", "IsNaN"}  # fmt: skip
+
+
+def unary(n: Site):
+    if n.op in FLOAT_ONLY and not _is_float(n.dtype(0)):
+        n.refuse(f"{n.op} of {n.dtype(0)} is not supported (float inputs only)")
+    return f"{n.x(0)}.{UNARY[n.op]}()"
+
+
+def relu(n: Site):
+    return f"{n.x(0)}.relu()" if _is_float(n.dtype(0)) else f"{n.x(0)}.clamp_min(0)"
+
+
+OPERATORS = {"Add": "+", "Sub": "-", "Mul": "*", "Div": "/"}
+
+
+def arithmetic(n: Site):
+    if n.dtype(0) == "bool":
+        n.refuse(f"{n.op} of bool is not supported")
+    if n.dtype(0) == "uint64" and n.op == "Div":
+        n.refuse("Div of uint64 beyond int64's range is not supported")
+    if n.scalar(0) is not None and n.scalar(1) is None:  # 2 * x: the number on the left
+        return f"{n.scalar(0)} {OPERATORS[n.op]} {n.x(1)}"
+    return f"{n.x(0)} {OPERATORS[n.op]} {n.operand(1)}"
+
+
+def pow_(n: Site):
+    base, exponent = n.dtype(0), n.dtype(1)
+    x, y = n.x(0), n.operand(1)
+    if _is_float(base):
+        if not _is_float(exponent) and not y[0].isdigit() and not y.startswith("-"):
+            y = f'{y}.float("{base}")'
+        return f"{x}.powf({y})"
+    if _is_float(exponent):
+        return f'{x}.float("{exponent}").powf({y}).int("{storage(base)}")'
+    return f"{x}.powi({y})"
+
+
+def mod(n: Site):
+    if n.attr("fmod", 0):
+        return f"ops.fmod({n.x(0)}, {n.x(1)})"
+    return f"{n.x(0)}.remainder({n.x(1)})"
+
+
+COMPARISONS = {
+    "Equal": "equal",
+    "Less": "lower",
+    "LessOrEqual": "lower_equal",
+    "Greater": "greater",
+    "GreaterOrEqual": "greater_equal",
+}
+
+
+def comparison(n: Site):
+    """The methods, which broadcast as numpy does (the operators refuse ranks that would
+    broadcast into an outer product, a PyTorch idiom's mistake, which ONNX means)."""
+    if n.dtype(0) == "bool" and n.op != "Equal":
+        n.refuse(f"{n.op} of bools is not supported")
+    if n.dtype(0) == "bool":
+        return f"{n.x(0)}.bool_xor({n.x(1)}).bool_not()"
+    method, number = COMPARISONS[n.op], n.scalar(1)
+    if number is not None:
+        return f"{n.x(0)}.{method}_elem({number})"
+    return f"{n.x(0)}.{method}({n.x(1)})"
+
+
+LOGICAL = {"And": "bool_and", "Or": "bool_or", "Xor": "bool_xor"}
+
+
+def logical(n: Site):
+    return f"{n.x(0)}.{LOGICAL[n.op]}({n.x(1)})"
+
+
+BITWISE = {"BitwiseAnd": "&", "BitwiseOr": "|", "BitwiseXor": "^"}
+
+
+def bitwise(n: Site):
+    if n.dtype(0) == "bool":
+        return f"{n.x(0)}.{LOGICAL[n.op[7:]]}({n.x(1)})"
+    return f"({n.x(0)} {BITWISE[n.op]} {n.x(1)})"
+
+
+def bit_shift(n: Site):
+    direction = n.attr("direction")
+    method = "bitwise_left_shift" if direction == "LEFT" else "bitwise_right_shift"
+    return f"{n.x(0)}.{method}({n.x(1)})"
+
+
+def variadic(n: Site):
+    """Max, Min, Sum and Mean over any number of inputs, broadcast together."""
+    names = [n.x(i) for i in range(n.count()) if n.has(i)]
+    if n.op in ("Max", "Min"):
+        combine = "ops.maximum" if n.op == "Max" else "ops.minimum"
+        expr = names[0]
+        for name in names[1:]:
+            expr = f"{combine}({expr}, {name})"
+        return expr
+    total = " + ".join(names)
+    if n.op == "Sum" or len(names) == 1:
+        return total if len(names) == 1 else f"({total})"
+    return f"({total}) / {len(names)}"
+
+
+def where(n: Site):
+    return f"ops.where({n.x(0)}, {n.x(1)}, {n.x(2)})"
+
+
+def clip(n: Site):
+    x = n.x(0)
+    if n.opset < 11:
+        low, high = n.attr("min"), n.attr("max")
+    elif any(n.has(i) and not n.is_const(i) for i in (1, 2)):
+        if n.has(1):
+            x = f"ops.maximum({x}, {n.x(1)})"
+        return f"ops.minimum({x}, {n.x(2)})" if n.has(2) else x
+    else:
+        low = n.const(1, "min").item() if n.has(1) else None
+        high = n.const(2, "max").item() if n.has(2) else None
+    if _is_float(n.dtype(0)):
+        low = None if low is None else _float(low)
+        high = None if high is None else _float(high)
+    if low is not None and high is not None:
+        return f"{x}.clamp({low}, {high})"
+    if low is not None:
+        return f"{x}.clamp_min({low})"
+    if high is not None:
+        return f"{x}.clamp_max({high})"
+    return x
+
+
+def is_inf(n: Site):
+    negative, positive = n.attr("detect_negative", 1), n.attr("detect_positive", 1)
+    x = n.x(0)
+    if negative and positive:
+        return f"{x}.is_inf()"
+    if positive:
+        return f"{x}.is_inf().bool_and({x} > 0)"
+    if negative:
+        return f"{x}.is_inf().bool_and({x} < 0)"
+    return f"{x}.is_inf().bool_and({x}.is_nan())"
+
+
+# -- activations ------------------------------------------------------------------------------
+
+
+def leaky_relu(n: Site):
+    return f"{n.x(0)}.leaky_relu({_float(n.attr('alpha', 0.01))})"
+
+
+def hard_sigmoid(n: Site):
+    return f"{n.x(0)}.hard_sigmoid({_float(n.attr('alpha', 0.2))}, {_float(n.attr('beta', 0.5))})"
+
+
+def hard_swish(n: Site):
+    x = n.x(0)
+    return f"{x} * {x}.hard_sigmoid({1 / 6!r}, 0.5)"
+
+
+def elu(n: Site):
+    x = n.x(0)
+    return f"ops.where({x} > 0, {x}, ({x}.exp() - 1) * {_float(n.attr('alpha', 1.0))})"
+
+
+def selu(n: Site):
+    x = n.x(0)
+    alpha = _float(n.attr("alpha", 1.67326319217681884765625))
+    gamma = _float(n.attr("gamma", 1.05070102214813232421875))
+    return f"ops.where({x} > 0, {x}, ({x}.exp() - 1) * {alpha}) * {gamma}"
+
+
+def celu(n: Site):
+    x, alpha = n.x(0), _float(n.attr("alpha", 1.0))
+    return f"{x}.clamp_min(0) + (({x} / {alpha}).exp() - 1).clamp_max(0) * {alpha}"
+
+
+def softplus(n: Site):
+    x = n.x(0)
+    return f"{x}.relu() + (-{x}.abs()).exp().log1p()"
+
+
+def softsign(n: Site):
+    x = n.x(0)
+    return f"{x} / ({x}.abs() + 1)"
+
+
+def thresholded_relu(n: Site):
+    x = n.x(0)
+    return f"{x}.mask_fill({x} <= {_float(n.attr('alpha', 1.0))}, 0)"
+
+
+def mish(n: Site):
+    x = n.x(0)
+    return f"{x} * ({x}.relu() + (-{x}.abs()).exp().log1p()).tanh()"
+
+
+def shrink(n: Site):
+    x, bias, lambd = n.x(0), _float(n.attr("bias", 0.0)), _float(n.attr("lambd", 0.5))
+    return (
+        f"ops.where({x} < -{lambd}, {x} + {bias}, ops.where({x} > {lambd}, {x} - {bias}, {x} * 0))"
+    )
+
+
+def gelu(n: Site):
+    x = n.x(0)
+    if n.attr("approximate", "none") == "tanh":
+        return f"{x} * ((({x} + {x} * {x} * {x} * 0.044715) * {math.sqrt(2 / math.pi)!r}).tanh() + 1) * 0.5"
+    return f"{x}.gelu()"
+
+
+def swish(n: Site):
+    x = n.x(0)
+    return f"{x} * ({x} * {_float(n.attr('alpha', 1.0))}).sigmoid()"
+
+
+def prelu(n: Site):
+    x = n.x(0)
+    return f"ops.where({x} < 0, {x} * {n.x(1)}, {x})"
+
+
+def softmax(n: Site):
+    method = {"Softmax": "softmax", "LogSoftmax": "log_softmax"}.get(n.op)
+    x = n.x(0)
+    if n.opset >= 13:
+        axis = n.attr("axis", -1)
+        return f"{x}.{method}({axis})" if method else f"ops.hardmax({x}, {axis})"
+    rank = n.known_rank(0)
+    axis = n.attr("axis", 1) % max(rank, 1)
+    if axis == rank - 1:
+        return f"{x}.{method}(-1)" if method else f"ops.hardmax({x}, -1)"
+    inner = f"ops.flatten({x}, {axis})"
+    inner = f"{inner}.{method}(1)" if method else f"ops.hardmax({inner}, 1)"
+    return f"{inner}.reshape(list({x}.shape))"
+
+
+# -- shapes and data movement -------------------------------------------------------------------
+
+
+def identity(n: Site):
+    return n.x(0)
+
+
+def constant(n: Site):
+    for key in ("value", "value_float", "value_floats", "value_int", "value_ints"):
+        value = n.attr(key)
+        if value is None:
+            continue
+        if key == "value_float" or key == "value_floats":
+            return Const(np.asarray(value, np.float32))
+        if key == "value_int" or key == "value_ints":
+            return Const(np.asarray(value, np.int64))
+        if isinstance(value, np.ndarray):
+            return Const(value)
+    n.refuse("only tensor, float and int constants are supported (not strings or sparse)")
+
+
+def shape(n: Site):
+    dims = n.shape(0)
+    start, end = n.attr("start", 0), n.attr("end")
+    if dims is not None and all(isinstance(d, int) for d in dims[start:end]):
+        return Const(np.array(dims[start:end], np.int64))
+    tail = "" if (start, end) == (0, None) else f", {start}, {end}"
+    return f"ops.shape({n.x(0)}{tail})"
+
+
+def size(n: Site):
+    dims = n.shape(0)
+    if dims is not None and all(isinstance(d, int) for d in dims):
+        return Const(np.array(math.prod(dims), np.int64))
+    return f"ops.size({n.x(0)})"
+
+
+def _resolved(dims, target, allowzero: bool):
+    """Reshape's target with its 0s copied from `dims` (when not allowzero) and -1 solved."""
+    out = [dims[i] if (v == 0 and not allowzero) else v for i, v in enumerate(target)]
+    if -1 in out:
+        known = math.prod(d for d in out if d != -1)
+        out[out.index(-1)] = math.prod(dims) // known if known else 0
+    return out
+
+
+def reshape(n: Site):
+    x = n.x(0)
+    allowzero = n.attr("allowzero", 0)
+    if n.opset >= 5 and not n.is_const(1):
+        return f"ops.reshape({x}, {n.ints_code(1)}, {bool(allowzero)})"
+    target = n.ints(1, "shape") if n.opset >= 5 else list(n.attr("shape"))
+    dims = n.shape(0)
+    if dims is not None and all(isinstance(d, int) for d in dims):
+        return f"{x}.reshape({_list(_resolved(dims, target, allowzero))})"
+    parts = [
+        f"{x}.shape[{i}]" if (v == 0 and not allowzero) else str(v) for i, v in enumerate(target)
+    ]
+    return f"{x}.reshape([{', '.join(parts)}])"
+
+
+def flatten(n: Site):
+    x = n.x(0)
+    dims = n.shape(0)
+    axis = n.attr("axis", 1)
+    if dims is not None and all(isinstance(d, int) for d in dims):
+        axis = axis + len(dims) if axis < 0 else axis
+        return f"{x}.reshape([{math.prod(dims[:axis])}, {math.prod(dims[axis:])}])"
+    return f"ops.flatten({x}, {axis})"
+
+
+def transpose(n: Site):
+    x = n.x(0)
+    perm = n.attr("perm")
+    if perm is None:
+        perm = list(reversed(range(n.known_rank(0))))
+    if list(perm) == sorted(perm):
+        return x
+    return f"{x}.permute({_list(perm)})"
+
+
+def _axes(n: Site, index: int, since: int, what="axes"):
+    if n.opset >= since:
+        return n.ints(index, what) if n.has(index) else None
+    value = n.attr(what)
+    return None if value is None else list(value)
+
+
+def squeeze(n: Site):
+    x = n.x(0)
+    if n.opset >= 13 and n.has(1) and not n.is_const(1):
+        return f"ops.squeeze({x}, {n.ints_code(1)})"
+    axes = _axes(n, 1, 13)
+    dims = n.shape(0)
+    if dims is not None and all(isinstance(d, int) for d in dims):
+        drop = (
+            {a % len(dims) for a in axes}
+            if axes is not None
+            else {i for i, d in enumerate(dims) if d == 1}
+        )
+        return f"{x}.reshape({_list(d for i, d in enumerate(dims) if i not in drop)})"
+    return f"ops.squeeze({x}, {_list(axes) if axes is not None else None})"
+
+
+def unsqueeze(n: Site):
+    x = n.x(0)
+    if n.opset >= 13 and n.has(1) and not n.is_const(1):
+        return f"ops.unsqueeze({x}, {n.ints_code(1)})"
+    axes = _axes(n, 1, 13)
+    if axes is None:
+        n.refuse("Unsqueeze needs axes")
+    dims = n.shape(0)
+    if dims is not None and all(isinstance(d, int) for d in dims):
+        rank = len(dims) + len(axes)
+        out = list(dims)
+        for a in sorted(a % rank for a in axes):
+            out.insert(a, 1)
+        return f"{x}.reshape({_list(out)})"
+    return f"ops.unsqueeze({x}, {_list(axes)})"
+
+
+def concat(n: Site):
+    names = [n.x(i) for i in range(n.count()) if n.has(i)]
+    if len(names) == 1:
+        return names[0]
+    return f"Tensor.cat([{', '.join(names)}], {n.attr('axis')})"
+
+
+def split(n: Site):
+    x, axis, count = n.x(0), n.attr("axis", 0), n.outputs()
+    if n.opset >= 13 and n.has(1) and not n.is_const(1):
+        return Outputs(f"ops.split({x}, {n.ints_code(1)}, {axis})", count)
+    if n.opset >= 13 and n.has(1):
+        sizes = n.ints(1, "split")
+    elif n.opset < 13 and n.attr("split") is not None:
+        sizes = list(n.attr("split"))
+    else:
+        count = n.attr("num_outputs", count) if n.opset >= 18 else count
+        dims = n.shape(0)
+        if dims is not None and isinstance(dims[axis], int):
+            if n.opset < 18 and dims[axis] % count:
+                n.refuse(f"an equal split of {dims[axis]} into {count} parts is not possible")
+            from burnpy.onnx.ops import split_sizes
+
+            sizes = split_sizes(dims[axis], count)
+        else:
+            return Outputs(
+                f"ops.split({x}, ops.split_sizes({x}.shape[{axis}], {count}), {axis})", count
+            )
+    return Outputs(f"ops.split({x}, {_list(sizes)}, {axis})", len(sizes))
+
+
+def _slice_text(start, end, step) -> str:
+    big = 2**62
+    start_text = "" if (step > 0 and start <= -big) or (step < 0 and start >= big) else str(start)
+    end_text = "" if (step > 0 and end >= big) or (step < 0 and end <= -big) else str(end)
+    text = f"{start_text}:{end_text}"
+    return text if step == 1 else f"{text}:{step}"
+
+
+def slice_(n: Site):
+    x = n.x(0)
+    if n.opset >= 10 and not all(n.is_const(i) for i in range(1, 5) if n.has(i)):
+        codes = [n.ints_code(i) if n.has(i) else "None" for i in range(1, 5)]
+        return f"ops.slice_({x}, {', '.join(codes)})"
+    if n.opset >= 10:
+        starts, ends = n.ints(1, "starts"), n.ints(2, "ends")
+        axes = n.ints(3, "axes") if n.has(3) else list(range(len(starts)))
+        steps = n.ints(4, "steps") if n.has(4) else [1] * len(starts)
+    else:
+        starts, ends = list(n.attr("starts")), list(n.attr("ends"))
+        axes = list(n.attr("axes", range(len(starts))))
+        steps = [1] * len(starts)
+    rank = n.known_rank(0)
+    dims = n.shape(0)
+    parts = [":"] * rank
+    for start, end, axis, step in zip(starts, ends, axes, steps):
+        axis %= rank
+        if step == 0:
+            n.refuse("a Slice step of 0")
+        size = dims[axis] if dims is not None else None
+        if step < 0 and isinstance(size, int) and end < 0 and end + size < 0:
+            end = -(2**62)  # before the first entry
+        parts[axis] = _slice_text(start, end, step)
+    while parts and parts[-1] == ":":
+        parts.pop()
+    if not parts:
+        return x
+    return f"{x}[{', '.join(parts)}]"
+
+
+def gather(n: Site):
+    x, axis = n.x(0), n.attr("axis", 0)
+    rank = n.known_rank(0)
+    axis %= rank
+    if n.is_const(1) and n.const(1).ndim == 0:
+        index = int(n.const(1))
+        return f"{x}[{', '.join([':'] * axis + [str(index)])}]"
+    return f"ops.gather({x}, {n.x(1)}, {axis})"
+
+
+def gather_elements(n: Site):
+    return f"ops.gather_elements({n.x(0)}, {n.x(1)}, {n.attr('axis', 0)})"
+
+
+def gather_nd(n: Site):
+    if n.attr("batch_dims", 0):
+        n.refuse("GatherND with batch_dims is not supported")
+    return f"{n.x(0)}.gather_nd({n.x(1)})"
+
+
+REDUCTIONS = {"none": "assign", "add": "add", "mul": "mul", "max": "max", "min": "min"}
+
+
+def scatter_elements(n: Site):
+    reduction = n.attr("reduction", "none")
+    if reduction not in ("none", "add"):
+        n.refuse(f"ScatterElements with reduction {reduction!r} (assign and add only)")
+    axis = n.attr("axis", 0)
+    return f'{n.x(0)}.scatter({axis}, ops.gather_indices({n.x(0)}, {n.x(1)}, {axis}), {n.x(2)}, "{REDUCTIONS[reduction]}")'
+
+
+def scatter_nd(n: Site):
+    reduction = n.attr("reduction", "none")
+    if reduction not in ("none", "add"):
+        n.refuse(f"ScatterND with reduction {reduction!r} (assign and add only)")
+    return f'{n.x(0)}.scatter_nd({n.x(1)}, {n.x(2)}, "{REDUCTIONS[reduction]}")'
+
+
+def expand(n: Site):
+    x = n.x(0)
+    if not n.is_const(1):
+        return f"ops.expand({x}, {n.ints_code(1)})"
+    target = n.ints(1, "shape")
+    dims = n.shape(0)
+    if dims is not None and all(isinstance(d, int) for d in dims):
+        out = list(np.broadcast_shapes(tuple(dims), tuple(target)))
+        return x if out == list(dims) else f"{x}.expand({_list(out)})"
+    return f"ops.expand({x}, {_list(target)})"
+
+
+def tile(n: Site):
+    x = n.x(0)
+    if not n.is_const(1):
+        return f"ops.tile({x}, {n.ints_code(1)})"
+    expr = x
+    for dim, times in enumerate(n.ints(1, "repeats")):
+        if times != 1:
+            expr = f"{expr}.repeat_dim({dim}, {times})"
+    return expr
+
+
+def constant_of_shape(n: Site):
+    value = n.attr("value")
+    value = np.zeros(1, np.float32) if value is None else np.asarray(value)
+    if n.is_const(0):
+        return Const(np.full(n.ints(0, "shape"), value.reshape(-1)[0], value.dtype))
+    dtype = storage(str(value.dtype))
+    return f'ops.full({n.x(0)}.tolist(), {value.reshape(-1)[0].item()!r}, "{dtype}", {n.device()})'
+
+
+def range_(n: Site):
+    if all(n.is_const(i) for i in range(3)):
+        start, limit, delta = (n.const(i) for i in range(3))
+        count = max(int(math.ceil((float(limit) - float(start)) / float(delta))), 0)
+        values = start + np.arange(count).astype(start.dtype) * delta
+        return Const(values.astype(start.dtype))
+    dtype = storage(n.dtype(0))
+    return f'ops.range_({n.x(0)}.item(), {n.x(1)}.item(), {n.x(2)}.item(), "{dtype}", {n.device()})'
+
+
+def cast(n: Site):
+    x = n.x(0)
+    target = ELEMENT_TYPES.get(n.attr("to")) if n.op == "Cast" else n.dtype(1)
+    return _cast(n, x, n.dtype(0), target)
+
+
+def _cast(n: Site, x: str, source: str, target: str):
+    if target is None or target not in FLOATS + (
+        "bool",
+        "int64",
+        "int32",
+        "int8",
+        "int16",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+    ):
+        n.refuse(f"a cast to {target} is not supported")
+    if storage(source) == storage(target) and source not in ("uint64",):
+        if (
+            source == target
+            or target in ("int64", "uint64")
+            or not (source.startswith("u") or source in ("int64", "int32"))
+        ):
+            return x
+    if target in FLOATS:
+        if source == "uint64":
+            n.refuse("a cast from uint64 to a float is not supported")
+        return f'{x}.float("{target}")'
+    if target == "bool":
+        return f"{x}.bool()"
+    if source in FLOATS or source == "bool":
+        return f'{x}.int("{storage(target)}")'
+    return f'{x}.cast("{storage(target)}")'
+
+
+def dropout(n: Site):
+    x = n.x(0)
+    if n.opset >= 12 and n.has(2) and (not n.is_const(2) or bool(n.const(2))):
+        n.refuse("Dropout in training mode (random) is not supported")
+    if n.has_output(1):
+        return Outputs(f'{x}, ops.full({x}.shape, True, "bool", {n.device()})', 2)
+    return x
+
+
+def nonzero(n: Site):
+    return f"ops.nonzero({n.x(0)})"
+
+
+def lrn(n: Site):
+    alpha, beta = _float(n.attr("alpha", 0.0001)), _float(n.attr("beta", 0.75))
+    return f"ops.lrn({n.x(0)}, {n.attr('size')}, {alpha}, {beta}, {_float(n.attr('bias', 1.0))})"
+
+
+def deform_conv(n: Site):
+    if n.known_rank(0) != 4:
+        n.refuse("DeformConv is supported for 2-d images")
+    pads = list(n.attr("pads", [0, 0, 0, 0]))
+    if pads[:2] != pads[2:]:
+        n.refuse("DeformConv with asymmetric pads is not supported")
+    options = [f"padding={_list(pads[:2])}"]
+    for attribute, option in (("strides", "stride"), ("dilations", "dilation")):
+        if n.attr(attribute) is not None:
+            options.append(f"{option}={_list(n.attr(attribute))}")
+    options.append(f"weight_groups={n.attr('group', 1)}")
+    options.append(f"offset_groups={n.attr('offset_group', 1)}")
+    args = [n.x(0), n.x(2), n.x(1), n.opt(4), n.opt(3)]
+    return f"module.deform_conv2d({', '.join(args + options)})"
+
+
+def trilu(n: Site):
+    k = (
+        f"int({n.number_code(1)})"
+        if n.has(1) and not n.is_const(1)
+        else (n.number_code(1) if n.has(1) else "0")
+    )
+    return f"ops.trilu({n.x(0)}, {k}, {bool(n.attr('upper', 1))})"
+
+
+def pad(n: Site):
+    x = n.x(0)
+    mode = n.attr("mode", "constant")
+    if mode not in ("constant", "reflect", "edge", "wrap"):
+        n.refuse(f"Pad mode {mode!r}")
+    rank = n.known_rank(0)
+    if n.opset >= 11:
+        value = n.number_code(2) if n.has(2) else "0"
+        if not n.is_const(1) or (n.has(3) and not n.is_const(3)):
+            axes = n.ints_code(3) if n.has(3) else "None"
+            return f'ops.pad({x}, {n.ints_code(1)}, "{mode}", {value}, {axes})'
+        pads = n.ints(1, "pads")
+        if n.has(3):
+            axes = [a % rank for a in n.ints(3, "axes")]
+            full = [0] * (2 * rank)
+            for i, a in enumerate(axes):
+                full[a], full[rank + a] = pads[i], pads[len(axes) + i]
+            pads = full
+    else:
+        pads, value = list(n.attr("pads")), _float(n.attr("value", 0.0))
+    if not any(pads):
+        return x
+    return f'ops.pad({x}, {_list(pads)}, "{mode}", {value})'
+
+
+def eye_like(n: Site):
+    dims = n.static_shape(0)
+    dtype = ELEMENT_TYPES.get(n.attr("dtype")) if n.attr("dtype") is not None else n.dtype(0)
+    return Const(np.eye(dims[0], dims[1], n.attr("k", 0), dtype=storage(dtype)))
+
+
+def one_hot(n: Site):
+    depth = f"int({n.number_code(1)})"
+    indices = n.x(0)
+    if _is_float(n.dtype(0)):
+        indices = f'{indices}.int("int64")'
+    elif n.dtype(0) != "int64":
+        indices = f'{indices}.cast("int64")'
+    return f"ops.one_hot({indices}, {depth}, {n.x(2)}, {n.attr('axis', -1)})"
+
+
+def top_k(n: Site):
+    k = f"int({n.number_code(1)})" if n.opset >= 10 else n.attr("k")
+    largest = bool(n.attr("largest", 1))
+    return Outputs(f"ops.topk({n.x(0)}, {k}, {n.attr('axis', -1)}, {largest})", 2)
+
+
+def cumulative(n: Site):
+    helper = "ops.cumsum" if n.op == "CumSum" else "ops.cumprod"
+    axis = f"int({n.number_code(1)})"
+    return (
+        f"{helper}({n.x(0)}, {axis}, {bool(n.attr('exclusive', 0))}, {bool(n.attr('reverse', 0))})"
+    )
+
+
+def depth_to_space(n: Site):
+    return f"ops.depth_to_space({n.x(0)}, {n.attr('blocksize')}, \"{n.attr('mode', 'DCR')}\")"
+
+
+def space_to_depth(n: Site):
+    return f"ops.space_to_depth({n.x(0)}, {n.attr('blocksize')}, \"{n.attr('mode', 'DCR')}\")"
+
+
+def compress(n: Site):
+    if not n.is_const(1):
+        axis = n.attr("axis")
+        return f"ops.compress({n.x(0)}, {n.x(1)}, {axis})"
+    condition = np.asarray(n.const(1, "condition")).astype(bool)
+    positions = np.nonzero(condition)[0].astype(np.int64)
+    axis = n.attr("axis")
+    x = n.x(0)
+    if axis is None:
+        return f"{x}.reshape([-1]).select(0, {n.new_const(positions, 'positions')})"
+    return f"{x}.select({axis}, {n.new_const(positions, 'positions')})"
+
+
+def resize(n: Site):
+    options = []
+    if n.op == "Upsample":
+        scales = repr(list(n.attr("scales"))) if n.opset < 9 else n.floats_code(1)
+        options.append(f"scales={scales}")
+        mode = n.attr("mode", "nearest")
+        options += [f'mode="{mode}"', 'coordinate="asymmetric"', 'nearest="floor"']
+        return f"ops.resize({n.x(0)}, {', '.join(options)})"
+    if n.opset < 11:
+        n.refuse("Resize before opset 11 is not supported")
+    if n.has(3):
+        options.append(f"sizes={n.ints_code(3)}")
+    elif n.has(2):
+        options.append(f"scales={n.floats_code(2)}")
+    coordinate = n.attr("coordinate_transformation_mode", "half_pixel")
+    if coordinate == "tf_crop_and_resize":
+        options.append(f"roi={n.floats_code(1)}")
+    if n.attr("axes") is not None:
+        options.append(f"axes={_list(n.attr('axes'))}")
+    mode = n.attr("mode", "nearest")
+    options += [f'mode="{mode}"', f'coordinate="{coordinate}"']
+    if mode == "nearest" and n.attr("nearest_mode", "round_prefer_floor") != "round_prefer_floor":
+        options.append(f'nearest="{n.attr("nearest_mode")}"')
+    if mode == "cubic" and n.attr("cubic_coeff_a", -0.75) != -0.75:
+        options.append(f"cubic={_float(n.attr('cubic_coeff_a'))}")
+    for attribute, option in (("exclude_outside", "exclude_outside"), ("antialias", "antialias")):
+        if n.attr(attribute, 0):
+            options.append(f"{option}=True")
+    if n.attr("extrapolation_value", 0.0):
+        options.append(f"extrapolation={_float(n.attr('extrapolation_value'))}")
+    if n.attr("keep_aspect_ratio_policy", "stretch") != "stretch":
+        options.append(f'policy="{n.attr("keep_aspect_ratio_policy")}"')
+    if not _is_float(n.dtype(0)):
+        n.refuse(f"Resize of {n.dtype(0)} is not supported")
+    return f"ops.resize({n.x(0)}, {', '.join(options)})"
+
+
+# nearest is not among them: burn's rounds halves away from zero, ONNX's to even
+GRID_MODES = {"linear": "bilinear", "bilinear": "bilinear"}
+
+
+def grid_sample(n: Site):
+    if n.known_rank(0) != 4:
+        n.refuse("GridSample is supported for 4-d inputs (2-d images)")
+    mode = n.attr("mode", "linear" if n.opset >= 20 else "bilinear")
+    if mode not in GRID_MODES:
+        n.refuse(f"GridSample mode {mode!r} is not supported (linear only)")
+    if n.dtype(0) not in ("float32", "float64"):
+        n.refuse(f"GridSample of {n.dtype(0)} is not supported")
+    options = [f'mode="{GRID_MODES[mode]}"', f'padding_mode="{n.attr("padding_mode", "zeros")}"']
+    options.append(f"align_corners={bool(n.attr('align_corners', 0))}")
+    return f"{n.x(0)}.grid_sample_2d({n.x(1)}, {', '.join(options)})"
+
+
+def einsum(n: Site):
+    operands = [n.x(i) for i in range(n.count())]
+    return f"ops.einsum({n.attr('equation')!r}, {', '.join(operands)})"
+
+
+def lp_pool(n: Site):
+    d = n.known_rank(0) - 2
+    if d not in (1, 2):
+        n.refuse(f"a {d}-d LpPool is not supported (1-d and 2-d)")
+    kernel = list(n.attr("kernel_shape"))
+    strides = list(n.attr("strides", [1] * d))
+    dilations = list(n.attr("dilations", [1] * d))
+    if any(v != 1 for v in dilations) or n.attr("ceil_mode", 0):
+        n.refuse("LpPool with dilations or ceil_mode is not supported")
+    begins, ends = _spatial_pads(n, d, kernel, strides, dilations)
+    return f"ops.lp_pool({n.x(0)}, {_list(kernel)}, {n.attr('p', 2)}, stride={_list(strides)}, begins={_list(begins)}, ends={_list(ends)})"
+
+
+def rotary_embedding(n: Site):
+    options = []
+    if n.attr("interleaved", 0):
+        options.append("interleaved=True")
+    if n.attr("num_heads", 0):
+        options.append(f"heads={n.attr('num_heads')}")
+    if n.attr("rotary_embedding_dim", 0):
+        options.append(f"dim={n.attr('rotary_embedding_dim')}")
+    args = [n.x(0), n.x(1), n.x(2)] + ([n.x(3)] if n.has(3) else [])
+    return f"ops.rotary_embedding({', '.join(args + options)})"
+
+
+def center_crop_pad(n: Site):
+    axes = n.attr("axes") or list(range(n.known_rank(0)))
+    return f"ops.center_crop_pad({n.x(0)}, {n.ints_code(1)}, {_list(axes)})"
+
+
+def swiglu(n: Site):
+    return f"ops.swiglu({n.x(0)}, {n.x(1)}, {_float(n.attr('alpha', 1.0))})"
+
+
+WINDOWS = {"HannWindow": "hann", "HammingWindow": "hamming", "BlackmanWindow": "blackman"}
+
+
+def window(n: Site):
+    dtype = ELEMENT_TYPES.get(n.attr("output_datatype", 1))
+    periodic = bool(n.attr("periodic", 1))
+    return f'ops.window("{WINDOWS[n.op]}", int({n.number_code(0)}), {periodic}, "{storage(dtype)}", {n.device()})'
+
+
+def reverse_sequence(n: Site):
+    return f"ops.reverse_sequence({n.x(0)}, {n.ints_code(1)}, {n.attr('batch_axis', 1)}, {n.attr('time_axis', 0)})"
+
+
+def col2im(n: Site):
+    if n.known_rank(0) != 3 or len(n.ints(1, "image_shape")) != 2:
+        n.refuse("Col2Im is supported for 2-d images")
+    options = []
+    for attribute, option in (("strides", "stride"), ("dilations", "dilation")):
+        if n.attr(attribute) is not None:
+            options.append(f"{option}={_list(n.attr(attribute))}")
+    pads = n.attr("pads")
+    if pads is not None:
+        if list(pads[:2]) != list(pads[2:]):
+            n.refuse("Col2Im with asymmetric pads is not supported")
+        options.append(f"padding={_list(pads[:2])}")
+    args = [n.x(0), n.ints_code(1), n.ints_code(2)]
+    return f"module.fold4d({', '.join(args + options)})"
+
+
+# -- reductions ---------------------------------------------------------------------------------
+
+REDUCE = {
+    "ReduceSum": ("", "sum", ""),
+    "ReduceMean": ("", "mean", ""),
+    "ReduceMax": ("", "max", ""),
+    "ReduceMin": ("", "min", ""),
+    "ReduceProd": ("", "prod", ""),
+    "ReduceL1": (".abs()", "sum", ""),
+    "ReduceL2": (".square()", "sum", ".sqrt()"),
+    "ReduceSumSquare": (".square()", "sum", ""),
+    "ReduceLogSum": ("", "sum", ".log()"),
+}
+AXES_INPUT = {"ReduceSum": 13}  # the others took `axes` as an input from opset 18
+
+
+def reduce(n: Site):
+    since = AXES_INPUT.get(n.op, 18)
+    keepdims = bool(n.attr("keepdims", 1))
+    noop = bool(n.attr("noop_with_empty_axes", 0))
+    x = n.x(0)
+    if n.opset >= since and n.has(1):
+        axes = n.ints_code(1)
+    else:
+        axes = _axes(n, 1, since)
+        axes = "None" if not axes else _list(axes)
+    tail = ", noop=True" if noop else ""
+    if n.op == "ReduceLogSumExp":
+        return f"ops.reduce_log_sum_exp({x}, {axes}, {keepdims}{tail})"
+    before, how, after = REDUCE[n.op]
+    return f'ops.reduce({x}{before}, "{how}", {axes}, {keepdims}{tail}){after}'
+
+
+def arg_extreme(n: Site):
+    how = "argmax" if n.op == "ArgMax" else "argmin"
+    keep, last = bool(n.attr("keepdims", 1)), bool(n.attr("select_last_index", 0))
+    return f'ops.arg({n.x(0)}, "{how}", {n.attr("axis", 0)}, {keep}, {last})'
+
+
+# -- linear algebra ------------------------------------------------------------------------------
+
+
+def matmul(n: Site):
+    if (n.rank(0) or 0) >= 2 and (n.rank(1) or 0) >= 2:
+        return f"{n.x(0)}.matmul({n.x(1)})"
+    return f"ops.matmul({n.x(0)}, {n.x(1)})"
+
+
+def gemm(n: Site):
+    a, b = n.x(0), n.x(1)
+    a = f"{a}.T" if n.attr("transA", 0) else a
+    b = f"{b}.T" if n.attr("transB", 0) else b
+    alpha, beta = n.attr("alpha", 1.0), n.attr("beta", 1.0)
+    if alpha == 1.0 and beta == 1.0 and (not n.has(2) or n.rank(2) == 1):
+        return f"module.linear({a}, {b}, {n.opt(2)})" if n.has(2) else f"{a}.matmul({b})"
+    expr = f"{a}.matmul({b})"
+    if alpha != 1.0:
+        expr = f"{expr} * {_float(alpha)}"
+    if n.has(2) and beta != 0.0:
+        c = n.x(2) if beta == 1.0 else f"{n.x(2)} * {_float(beta)}"
+        expr = f"{expr} + {c}"
+    return expr
+
+
+# -- convolution, pooling, normalisation --------------------------------------------------------
+
+
+def _spatial_pads(n: Site, d: int, kernel, strides, dilations):
+    """(begins, ends) of the padding of each spatial dim, auto_pad resolved."""
+    auto_pad = n.attr("auto_pad", "NOTSET")
+    if auto_pad in ("NOTSET", ""):
+        pads = list(n.attr("pads", [0] * (2 * d)))
+        return pads[:d], pads[d:]
+    if auto_pad == "VALID":
+        return [0] * d, [0] * d
+    dims = n.static_shape(0, "auto_pad SAME needs the input's size")[2:]
+    begins, ends = [], []
+    for size, k, s, dil in zip(dims, kernel, strides, dilations):
+        out = -(-size // s)
+        total = max((out - 1) * s + (k - 1) * dil + 1 - size, 0)
+        small = total // 2
+        begin = small if auto_pad == "SAME_UPPER" else total - small
+        begins.append(begin)
+        ends.append(total - begin)
+    return begins, ends
+
+
+def _ceil_mode(n: Site, kernel, strides, dilations, begins, ends) -> bool:
+    """Whether ceil_mode changes the output size: ONNX drops a last window that would start
+    in the end padding, so with a static input ceil_mode is kept only where it adds one."""
+    if not n.attr("ceil_mode", 0):
+        return False
+    dims = n.shape(0)
+    if dims is None or not all(isinstance(d, int) for d in dims[2:]):
+        return True
+    for size, k, s, dil, b, e in zip(dims[2:], kernel, strides, dilations, begins, ends):
+        span = size + b + e - ((k - 1) * dil + 1)
+        floor, ceil = span // s + 1, -(-span // s) + 1
+        if (ceil - 1) * s >= size + b:
+            ceil -= 1
+        if ceil != floor:
+            return True
+    return False
+
+
+def _ints(values) -> str:
+    values = [int(v) for v in values]
+    return str(values[0]) if len(set(values)) == 1 else _list(values)
+
+
+def conv(n: Site):
+    rank = n.known_rank(0)
+    d = rank - 2
+    if d not in (1, 2, 3):
+        n.refuse(f"a {d}-d Conv is not supported (1-d to 3-d)")
+    if n.dtype(0) not in ("float32", "float64", "bfloat16"):
+        n.refuse(f"Conv of {n.dtype(0)} is not supported (float32, float64, bfloat16)")
+    weight = n.shape(1)
+    kernel = n.attr("kernel_shape") or (weight[2:] if weight else None)
+    if kernel is None:
+        n.refuse("the kernel shape is unknown")
+    strides = n.attr("strides", [1] * d)
+    dilations = n.attr("dilations", [1] * d)
+    begins, ends = _spatial_pads(n, d, kernel, strides, dilations)
+    args = [n.x(0), n.x(1)] + ([n.x(2)] if n.has(2) else [])
+    options = []
+    if any(s != 1 for s in strides):
+        options.append(f"stride={_ints(strides)}")
+    if any(begins):
+        options.append(f"padding={_ints(begins)}")
+    if list(ends) != list(begins):
+        options.append(f"padding_end={_ints(ends)}")
+    if any(v != 1 for v in dilations):
+        options.append(f"dilation={_ints(dilations)}")
+    if n.attr("group", 1) != 1:
+        options.append(f"groups={n.attr('group')}")
+    return f"module.conv{d}d({', '.join(args + options)})"
+
+
+def conv_transpose(n: Site):
+    rank = n.known_rank(0)
+    d = rank - 2
+    if d not in (1, 2, 3):
+        n.refuse(f"a {d}-d ConvTranspose is not supported (1-d to 3-d)")
+    weight = n.shape(1)
+    kernel = n.attr("kernel_shape") or (weight[2:] if weight else None)
+    strides = list(n.attr("strides", [1] * d))
+    dilations = list(n.attr("dilations", [1] * d))
+    out_pad = list(n.attr("output_padding", [0] * d))
+    output_shape = n.attr("output_shape")
+    auto_pad = n.attr("auto_pad", "NOTSET")
+    if output_shape is not None or auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+        dims = n.static_shape(0, "output_shape needs the input's size")[2:]
+        target = (
+            list(output_shape)[-d:]
+            if output_shape is not None
+            else [s * i for s, i in zip(strides, dims)]
+        )
+        begins, ends = [], []
+        for i in range(d):
+            full = strides[i] * (dims[i] - 1) + out_pad[i] + (kernel[i] - 1) * dilations[i] + 1
+            total = full - target[i]
+            if total < 0:
+                out_pad[i] -= total
+                total = 0
+            small = total // 2
+            begin = small if auto_pad != "SAME_UPPER" or output_shape is not None else total - small
+            if auto_pad == "SAME_UPPER":
+                begin = small
+            elif auto_pad == "SAME_LOWER":
+                begin = total - small
+            else:
+                begin = total - small
+            begins.append(begin)
+            ends.append(total - begin)
+    elif auto_pad == "VALID":
+        begins, ends = [0] * d, [0] * d
+    else:
+        pads = list(n.attr("pads", [0] * (2 * d)))
+        begins, ends = pads[:d], pads[d:]
+    args = [n.x(0), n.x(1)] + ([n.x(2)] if n.has(2) else [])
+    options = []
+    if any(s != 1 for s in strides):
+        options.append(f"stride={_ints(strides)}")
+    symmetric = begins == ends
+    if symmetric and any(begins):
+        options.append(f"padding={_ints(begins)}")
+    if any(out_pad):
+        options.append(f"padding_out={_ints(out_pad)}")
+    if any(v != 1 for v in dilations):
+        options.append(f"dilation={_ints(dilations)}")
+    if n.attr("group", 1) != 1:
+        options.append(f"groups={n.attr('group')}")
+    expr = f"module.conv_transpose{d}d({', '.join(args + options)})"
+    if symmetric:
+        return expr
+    crop = ", ".join([":", ":"] + [f"{b}:{-e if e else ''}" for b, e in zip(begins, ends)])
+    return f"({expr})[{crop}]"
+
+
+def max_pool(n: Site):
+    rank = n.known_rank(0)
+    d = rank - 2
+    if d not in (1, 2):
+        n.refuse(f"a {d}-d MaxPool is not supported (1-d and 2-d)")
+    if not _is_float(n.dtype(0)):
+        n.refuse(f"MaxPool of {n.dtype(0)} is not supported")
+    kernel = list(n.attr("kernel_shape"))
+    strides = list(n.attr("strides", [1] * d))
+    dilations = list(n.attr("dilations", [1] * d))
+    begins, ends = _spatial_pads(n, d, kernel, strides, dilations)
+    x = n.x(0)
+    if begins != ends:
+        pads = [0, 0] + list(begins) + [0, 0] + list(ends)
+        x = f'ops.pad({x}, {_list(pads)}, "constant", float("-inf"))'
+        begins = ends = [0] * d
+    options = [f"stride={_ints(strides)}"]
+    if any(begins):
+        options.append(f"padding={_ints(begins)}")
+    if any(v != 1 for v in dilations):
+        options.append(f"dilation={_ints(dilations)}")
+    if _ceil_mode(n, kernel, strides, dilations, begins, begins):
+        options.append("ceil_mode=True")
+    if n.has_output(1):
+        if d != 2 or n.attr("storage_order", 0) or any(begins):
+            n.refuse("MaxPool's Indices output is supported for 2-d, unpadded, row-major pooling")
+        return Outputs(f"ops.max_pool_indices({x}, {_list(kernel)}, {', '.join(options)})", 2)
+    return f"module.max_pool{d}d({x}, {_ints(kernel)}, {', '.join(options)})"
+
+
+def average_pool(n: Site):
+    rank = n.known_rank(0)
+    d = rank - 2
+    if d not in (1, 2):
+        n.refuse(f"a {d}-d AveragePool is not supported (1-d and 2-d)")
+    kernel = list(n.attr("kernel_shape"))
+    strides = list(n.attr("strides", [1] * d))
+    dilations = list(n.attr("dilations", [1] * d))
+    if any(v != 1 for v in dilations):
+        n.refuse("AveragePool with dilations is not supported")
+    begins, ends = _spatial_pads(n, d, kernel, strides, dilations)
+    include = bool(n.attr("count_include_pad", 0))
+    x = n.x(0)
+    if begins != ends:
+        if not include and any(begins + ends):
+            n.refuse("asymmetric pads without count_include_pad are not supported")
+        pads = [0, 0] + list(begins) + [0, 0] + list(ends)
+        x = f'ops.pad({x}, {_list(pads)}, "constant", 0.0)'
+        begins = [0] * d
+    options = [f"stride={_ints(strides)}"]
+    if any(begins):
+        options.append(f"padding={_ints(begins)}")
+    options.append(f"count_include_pad={include}")
+    if _ceil_mode(n, kernel, strides, dilations, begins, begins):
+        options.append("ceil_mode=True")
+    return f"module.avg_pool{d}d({x}, {_ints(kernel)}, {', '.join(options)})"
+
+
+def global_pool(n: Site):
+    rank = n.known_rank(0)
+    how = "mean" if n.op == "GlobalAveragePool" else "max"
+    return f'ops.reduce({n.x(0)}, "{how}", {_list(range(2, rank))}, True)'
+
+
+def batch_norm(n: Site):
+    if n.attr("training_mode", 0) or any(n.has_output(j) for j in range(1, n.outputs())):
+        n.refuse("BatchNormalization in training mode is not supported (inference only)")
+    if n.opset < 7 and n.attr("spatial", 1) == 0:
+        n.refuse("BatchNormalization with spatial=0 is not supported")
+    args = ", ".join(n.x(i) for i in range(5))
+    return f"module.batch_norm({args}, {_float(n.attr('epsilon', 1e-5))})"
+
+
+def instance_norm(n: Site):
+    return f"ops.instance_norm({n.x(0)}, {n.x(1)}, {n.x(2)}, {_float(n.attr('epsilon', 1e-5))})"
+
+
+def group_norm(n: Site):
+    if n.opset < 21:
+        n.refuse("GroupNormalization before opset 21 (scale per group) is not supported")
+    return f"ops.group_norm({n.x(0)}, {n.x(1)}, {n.x(2)}, {n.attr('num_groups')}, {_float(n.attr('epsilon', 1e-5))})"
+
+
+def layer_norm(n: Site):
+    axis, epsilon = n.attr("axis", -1), _float(n.attr("epsilon", 1e-5))
+    rank = n.known_rank(0)
+    x, scale, bias = n.x(0), n.x(1), n.opt(2)
+    if (
+        axis % rank == rank - 1
+        and n.outputs() == 1
+        and n.rank(1) == 1
+        and n.dtype(0) in ("float32", "float64")
+    ):
+        return f"module.layer_norm({x}, {scale}, {bias}, {epsilon})"
+    return Outputs(f"ops.layer_norm({x}, {scale}, {bias}, {axis}, {epsilon})", 3)
+
+
+def rms_norm(n: Site):
+    return (
+        f"ops.rms_norm({n.x(0)}, {n.x(1)}, {n.attr('axis', -1)}, {_float(n.attr('epsilon', 1e-5))})"
+    )
+
+
+def lp_norm(n: Site):
+    p = n.attr("p", 2)
+    if p not in (1, 2):
+        n.refuse(f"LpNormalization with p={p}")
+    return f"ops.lp_norm({n.x(0)}, {n.attr('axis', -1)}, {p})"
+
+
+def mean_variance_norm(n: Site):
+    return f"ops.mean_variance_norm({n.x(0)}, {_list(n.attr('axes', [0, 2, 3]))})"
+
+
+# -- losses and attention -------------------------------------------------------------------------
+
+
+def nll_loss(n: Site):
+    ignore = n.attr("ignore_index")
+    return (
+        f'ops.nll_loss({n.x(0)}, {n.x(1)}, {n.opt(2)}, "{n.attr("reduction", "mean")}", {ignore})'
+    )
+
+
+def softmax_cross_entropy(n: Site):
+    ignore = n.attr("ignore_index")
+    expr = f'ops.softmax_cross_entropy({n.x(0)}, {n.x(1)}, {n.opt(2)}, "{n.attr("reduction", "mean")}", {ignore})'
+    return Outputs(expr, 2) if n.has_output(1) else f"{expr}[0]"
+
+
+def attention(n: Site):
+    options = []
+    if n.rank(0) == 3:
+        options += [f"q_heads={n.attr('q_num_heads')}", f"kv_heads={n.attr('kv_num_heads')}"]
+    if n.attr("scale") is not None:
+        options.append(f"scale={_float(n.attr('scale'))}")
+    if n.attr("softcap", 0.0):
+        options.append(f"softcap={_float(n.attr('softcap'))}")
+    if n.attr("is_causal", 0):
+        options.append("is_causal=True")
+    for attribute, option in (
+        ("left_window_size", "left_window"),
+        ("right_window_size", "right_window"),
+    ):
+        if n.attr(attribute, -1) >= 0:
+            options.append(f"{option}={n.attr(attribute)}")
+    if n.attr("qk_matmul_output_mode", 0):
+        options.append(f"qk_mode={n.attr('qk_matmul_output_mode')}")
+    present = [i for i in range(3, 7) if n.has(i)]
+    args = [n.x(0), n.x(1), n.x(2)] + [
+        n.opt(i) for i in range(3, (max(present) + 1) if present else 3)
+    ]
+    expr = f"ops.attention({', '.join(args + options)})"
+    if n.outputs() == 1:
+        return f"{expr}[0]"
+    return Outputs(expr, 4)
+
+
+# -- the table -------------------------------------------------------------------------------------
+
+TABLE = {
+    ("Abs", 1): unary,
+    ("Acos", 7): unary,
+    ("Acosh", 9): unary,
+    ("Add", 1): arithmetic,
+    ("And", 1): logical,
+    ("ArgMax", 1): arg_extreme,
+    ("ArgMin", 1): arg_extreme,
+    ("Asin", 7): unary,
+    ("Asinh", 9): unary,
+    ("BlackmanWindow", 17): window,
+    ("Atan", 7): unary,
+    ("Atanh", 9): unary,
+    ("Attention", 23): attention,
+    ("AveragePool", 1): average_pool,
+    ("BatchNormalization", 1): batch_norm,
+    ("BitShift", 11): bit_shift,
+    ("BitwiseAnd", 18): bitwise,
+    ("BitwiseNot", 18): unary,
+    ("BitwiseOr", 18): bitwise,
+    ("BitwiseXor", 18): bitwise,
+    ("Cast", 1): cast,
+    ("CastLike", 15): cast,
+    ("Ceil", 1): unary,
+    ("Celu", 12): celu,
+    ("CenterCropPad", 18): center_crop_pad,
+    ("Col2Im", 18): col2im,
+    ("Clip", 1): clip,
+    ("Compress", 9): compress,
+    ("Concat", 1): concat,
+    ("Constant", 1): constant,
+    ("ConstantOfShape", 9): constant_of_shape,
+    ("Conv", 1): conv,
+    ("ConvTranspose", 1): conv_transpose,
+    ("Cos", 7): unary,
+    ("Cosh", 9): unary,
+    ("CumProd", 26): cumulative,
+    ("CumSum", 11): cumulative,
+    ("DeformConv", 19): deform_conv,
+    ("DepthToSpace", 1): depth_to_space,
+    ("Div", 1): arithmetic,
+    ("Dropout", 1): dropout,
+    ("Elu", 1): elu,
+    ("Equal", 1): comparison,
+    ("Einsum", 12): einsum,
+    ("Erf", 9): unary,
+    ("Exp", 1): unary,
+    ("Expand", 8): expand,
+    ("EyeLike", 9): eye_like,
+    ("Flatten", 1): flatten,
+    ("Floor", 1): unary,
+    ("Gather", 1): gather,
+    ("GridSample", 16): grid_sample,
+    ("GatherElements", 11): gather_elements,
+    ("GatherND", 11): gather_nd,
+    ("Gelu", 20): gelu,
+    ("Gemm", 1): gemm,
+    ("GlobalAveragePool", 1): global_pool,
+    ("GlobalMaxPool", 1): global_pool,
+    ("Greater", 1): comparison,
+    ("GreaterOrEqual", 12): comparison,
+    ("GroupNormalization", 18): group_norm,
+    ("HammingWindow", 17): window,
+    ("HannWindow", 17): window,
+    ("HardSigmoid", 1): hard_sigmoid,
+    ("HardSwish", 14): hard_swish,
+    ("Hardmax", 1): softmax,
+    ("Identity", 1): identity,
+    ("InstanceNormalization", 1): instance_norm,
+    ("IsInf", 10): is_inf,
+    ("IsNaN", 9): unary,
+    ("LRN", 1): lrn,
+    ("LayerNormalization", 17): layer_norm,
+    ("LeakyRelu", 1): leaky_relu,
+    ("Less", 1): comparison,
+    ("LessOrEqual", 12): comparison,
+    ("Log", 1): unary,
+    ("LogSoftmax", 1): softmax,
+    ("LpNormalization", 1): lp_norm,
+    ("LpPool", 2): lp_pool,
+    ("MatMul", 1): matmul,
+    ("Max", 1): variadic,
+    ("MaxPool", 1): max_pool,
+    ("Mean", 1): variadic,
+    ("MeanVarianceNormalization", 9): mean_variance_norm,
+    ("Min", 1): variadic,
+    ("Mish", 18): mish,
+    ("Mod", 10): mod,
+    ("Mul", 1): arithmetic,
+    ("Neg", 1): unary,
+    ("NegativeLogLikelihoodLoss", 12): nll_loss,
+    ("NonZero", 9): nonzero,
+    ("Not", 1): unary,
+    ("OneHot", 9): one_hot,
+    ("Or", 1): logical,
+    ("PRelu", 1): prelu,
+    ("Pad", 1): pad,
+    ("Pow", 1): pow_,
+    ("RMSNormalization", 23): rms_norm,
+    ("Range", 11): range_,
+    ("Reciprocal", 1): unary,
+    ("ReduceL1", 1): reduce,
+    ("ReduceL2", 1): reduce,
+    ("ReduceLogSum", 1): reduce,
+    ("ReduceLogSumExp", 1): reduce,
+    ("ReduceMax", 1): reduce,
+    ("ReduceMean", 1): reduce,
+    ("ReduceMin", 1): reduce,
+    ("ReduceProd", 1): reduce,
+    ("ReduceSum", 1): reduce,
+    ("ReduceSumSquare", 1): reduce,
+    ("Relu", 1): relu,
+    ("Reshape", 1): reshape,
+    ("Resize", 10): resize,
+    ("ReverseSequence", 10): reverse_sequence,
+    ("RotaryEmbedding", 23): rotary_embedding,
+    ("Round", 11): unary,
+    ("ScatterElements", 11): scatter_elements,
+    ("ScatterND", 11): scatter_nd,
+    ("Scatter", 9): scatter_elements,
+    ("Selu", 1): selu,
+    ("Shape", 1): shape,
+    ("Shrink", 9): shrink,
+    ("Sigmoid", 1): unary,
+    ("Sign", 9): unary,
+    ("Sin", 7): unary,
+    ("Sinh", 9): unary,
+    ("Size", 1): size,
+    ("Slice", 1): slice_,
+    ("Softmax", 1): softmax,
+    ("SoftmaxCrossEntropyLoss", 12): softmax_cross_entropy,
+    ("Softplus", 1): softplus,
+    ("Softsign", 1): softsign,
+    ("SpaceToDepth", 1): space_to_depth,
+    ("Split", 1): split,
+    ("Sqrt", 1): unary,
+    ("Squeeze", 1): squeeze,
+    ("Sub", 1): arithmetic,
+    ("Sum", 1): variadic,
+    ("SwiGLU", 26): swiglu,
+    ("Swish", 24): swish,
+    ("Tan", 7): unary,
+    ("Tanh", 1): unary,
+    ("ThresholdedRelu", 10): thresholded_relu,
+    ("Tile", 6): tile,
+    ("TopK", 1): top_k,
+    ("Transpose", 1): transpose,
+    ("Trilu", 14): trilu,
+    ("Unsqueeze", 1): unsqueeze,
+    ("Upsample", 7): resize,
+    ("Where", 9): where,
+    ("Xor", 1): logical,
+}
+
+# Operators refused on purpose, and why (the others without an entry are not implemented yet).
+REFUSED = {
+    "QuantizeLinear": "quantized tensors are not supported yet",
+    "DequantizeLinear": "quantized tensors are not supported yet",
+    "DynamicQuantizeLinear": "quantized tensors are not supported yet",
+    "QLinearMatMul": "quantized tensors are not supported yet",
+    "QLinearConv": "quantized tensors are not supported yet",
+    "MatMulInteger": "quantized tensors are not supported yet",
+    "ConvInteger": "quantized tensors are not supported yet",
+    "If": "control flow (subgraphs) is not supported",
+    "Loop": "control flow (subgraphs) is not supported",
+    "Scan": "control flow (subgraphs) is not supported",
+    "SequenceMap": "sequences are not supported",
+    "Unique": "its output's shape depends on the data",
+    "NonMaxSuppression": "its output's shape depends on the data",
+    "RandomNormal": "random ops are not supported",
+    "RandomUniform": "random ops are not supported",
+    "RandomNormalLike": "random ops are not supported",
+    "RandomUniformLike": "random ops are not supported",
+    "Bernoulli": "random ops are not supported",
+    "Multinomial": "random ops are not supported",
+}
+
+
+def lookup(node):
+    """The entry for `node` at its opset: the one with the highest opset not above it."""
+    best = None
+    for (op, since), translate in TABLE.items():
+        if op == node.op_type and since <= node.opset and (best is None or since > best[0]):
+            best = (since, translate)
+    if best is None:
+        reason = REFUSED.get(node.op_type)
+        if reason is None:
+            versions = [since for op, since in TABLE if op == node.op_type]
+            reason = f"supported from opset {min(versions)}" if versions else "not implemented"
+        raise Refusal(f"{node.op_type} is not supported: {reason}")
+    return best[1]

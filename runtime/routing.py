@@ -1,0 +1,71 @@
+"""The routing table: what the generated routing needs of one backend (the inner backend, its
+four tensor kinds and its two Autodiff specializations), gathered once per backend on first use.
+It stands above dispatch and autodiff, and joins them.
+
+The recording seam: generated dispatch code finds a backend only as `BACKENDS.<variant>`, looked
+up at each call, and an Autodiff specialization takes every kernel (forward, backward rules,
+the backward pass's seed) from the inner backend it was built over. So one substitution,
+`BACKENDS.substitute(variant, inner)`, routes every kernel call of that backend to a stand-in
+(a recorder) for as long as the `with` block lasts, and costs nothing when no block is open:
+nothing is checked on the hot path, the attribute is simply another object meanwhile.
+"""
+
+from contextlib import contextmanager
+
+from runtime.autodiff.backend import autodiff_backend, new_autodiff_backend
+from runtime.backends.registry import backend_for, swap_backend
+from runtime.device import GradientCheckpointingStrategy
+from runtime.dispatch import BackendTensor, kinds_of
+
+_STRATEGIES = (GradientCheckpointingStrategy.Disabled, GradientCheckpointingStrategy.Balanced)
+
+
+class DispatchBackend:
+    __slots__ = ("inner", "Float", "Int", "Bool", "Autodiff", "NoCheckpointing", "Balanced")
+
+    def __init__(self, variant: str, autodiff_ops, recorders, inner=None):
+        """The shared DispatchBackend of `variant`, or with `inner`, one over that stand-in
+        with Autodiff specializations of its own."""
+        kinds = kinds_of(variant)
+        self.Float = kinds[BackendTensor.Float]
+        self.Int = kinds[BackendTensor.Int]
+        self.Bool = kinds[BackendTensor.Bool]
+        self.Autodiff = kinds[BackendTensor.Autodiff]
+        build = autodiff_backend if inner is None else new_autodiff_backend
+        self.inner = backend_for(variant) if inner is None else inner
+        self.NoCheckpointing, self.Balanced = (
+            build(self.inner, strategy, autodiff_ops, recorders) for strategy in _STRATEGIES
+        )
+
+
+class DispatchBackends:
+    """`BACKENDS.NumPy`: a backend's DispatchBackend, imported and built on first access."""
+
+    def __init__(self, autodiff_ops, recorders):
+        self._autodiff_ops = autodiff_ops
+        self._recorders = recorders
+
+    def __getattr__(self, variant: str) -> DispatchBackend:
+        if variant.startswith("_"):
+            raise AttributeError(variant)
+        backend = DispatchBackend(variant, self._autodiff_ops, self._recorders)
+        setattr(self, variant, backend)  # later lookups never reach __getattr__
+        return backend
+
+    @contextmanager
+    def substitute(self, variant: str, inner):
+        """Within the block, every kernel call of backend `variant` goes to `inner` (an object
+        with the inner backend's methods, usually wrapping it): the routing's plain arm, both
+        Autodiff specializations (built anew over `inner`, the shared ones untouched), and code
+        that asks `backend_for(variant)` (a tensor's dtype, `backward()`). Restored on exit,
+        also when the block raises."""
+        shared = getattr(self, variant)
+        replaced = swap_backend(variant, inner)
+        try:
+            setattr(
+                self, variant, DispatchBackend(variant, self._autodiff_ops, self._recorders, inner)
+            )
+            yield
+        finally:
+            setattr(self, variant, shared)
+            swap_backend(variant, replaced)
