@@ -126,17 +126,17 @@ def test_the_sequence_models_snippet_prints_what_its_comments_say(ran):
         assert line.startswith(comment.removesuffix("...]").removesuffix(", ")), (line, comment)
 
 
-def test_the_coming_from_pytorch_snippet_prints_what_its_comments_say(tmp_path):
+def test_the_coming_from_pytorch_snippet_prints_what_its_comments_say(ran):
     code = snippet("### Coming from PyTorch")
-    out = run(code, tmp_path).splitlines()
+    out = run(ran, code).splitlines()
     expected = re.findall(r"^\s*print\(.*\)  # (.*)$", code, re.M)
     assert len(out) == len(expected) == 5
     for line, comment in zip(out, expected):
         assert line.startswith(comment.removesuffix(" ...").removesuffix(" (torch's)")), line
 
 
-def test_the_bad_file_snippet_prints_what_its_comment_says(tmp_path):
+def test_the_bad_file_snippet_prints_what_its_comment_says(ran):
     code = snippet("Every file the project writes")
-    (line,) = run(code, tmp_path).splitlines()
+    (line,) = run(ran, code).splitlines()
     (comment,) = re.findall(r"^\s*print\(.*\)  # (.*)$", code, re.M)
     assert line.startswith(comment.removesuffix(" ...")) and "(Error while" in line
