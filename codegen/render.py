@@ -71,7 +71,10 @@ def render_all(catalogue: Catalogue) -> dict[str, str]:
             registrations=api.backend_registrations(catalogue)
         ),
         "catalogue.py": env.get_template("catalogue.py.jinja").render(
-            entries=[api.autodiff_literal(op) for op in api.autodiff_ops(catalogue)]
+            entries=api.described_ops(catalogue)
+        ),
+        "autodiff.py": env.get_template("autodiff.py.jinja").render(
+            bindings=api.autodiff_bindings(catalogue)
         ),
         "loss.py": env.get_template("loss.py.jinja").render(),
         "recorders.py": env.get_template("recorders.py.jinja").render(

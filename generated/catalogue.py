@@ -1,966 +1,1206 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=bdb811eb8eebda0a body=05ea7ea6c16cf1ee
-"""What the Autodiff decorator needs to know of each float op, from ops.yaml."""
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=cf3c9056d6c9f0c4 body=3ad34c20d7fa5547
+"""What the Autodiff decorator needs to know of each float op, from ops.yaml: one constant per
+op, which its line in generated/autodiff.py names."""
 
 from runtime.autodiff.ops import AutodiffOp, AutodiffRole, FloatInput
 
+FLOAT_FROM_DATA = AutodiffOp("float_from_data", ("data", "device", "dtype"), (), AutodiffRole.LEAF)
+
+FLOAT_ZEROS = AutodiffOp("float_zeros", ("shape", "device", "dtype"), (), AutodiffRole.LEAF)
+
+FLOAT_ONES = AutodiffOp("float_ones", ("shape", "device", "dtype"), (), AutodiffRole.LEAF)
+
+FLOAT_FULL = AutodiffOp(
+    "float_full", ("shape", "fill_value", "device", "dtype"), (), AutodiffRole.LEAF
+)
+
+FLOAT_EMPTY = AutodiffOp("float_empty", ("shape", "device", "dtype"), (), AutodiffRole.LEAF)
+
+FLOAT_RANDOM = AutodiffOp(
+    "float_random", ("shape", "distribution", "device", "dtype"), (), AutodiffRole.LEAF
+)
+
+FLOAT_ADD = AutodiffOp(
+    "float_add",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0), FloatInput("rhs", 1)),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_ADD_SCALAR = AutodiffOp(
+    "float_add_scalar",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_SUB = AutodiffOp(
+    "float_sub",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0), FloatInput("rhs", 1)),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_SUB_SCALAR = AutodiffOp(
+    "float_sub_scalar",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_MUL = AutodiffOp(
+    "float_mul",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0), FloatInput("rhs", 1)),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_MUL_SCALAR = AutodiffOp(
+    "float_mul_scalar",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_DIV = AutodiffOp(
+    "float_div",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0), FloatInput("rhs", 1)),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_DIV_SCALAR = AutodiffOp(
+    "float_div_scalar",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_NEG = AutodiffOp(
+    "float_neg", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+FLOAT_MATMUL = AutodiffOp(
+    "float_matmul",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0), FloatInput("rhs", 1)),
+    AutodiffRole.RECORD,
+)
+
+FLOAT_REMAINDER = AutodiffOp(
+    "float_remainder",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0), FloatInput("rhs", 1)),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_REMAINDER_SCALAR = AutodiffOp(
+    "float_remainder_scalar",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_CROSS = AutodiffOp(
+    "float_cross",
+    ("lhs", "rhs", "dim"),
+    (FloatInput("lhs", 0), FloatInput("rhs", 1)),
+    AutodiffRole.RECORD,
+)
+
+FLOAT_POWF = AutodiffOp(
+    "float_powf",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0), FloatInput("rhs", 1)),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_POWF_SCALAR_IMPL = AutodiffOp(
+    "float_powf_scalar_impl",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_POWI = AutodiffOp(
+    "float_powi", ("lhs", "rhs"), (FloatInput("lhs", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+FLOAT_CLAMP = AutodiffOp(
+    "float_clamp",
+    ("tensor", "min", "max"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_CLAMP_MIN = AutodiffOp(
+    "float_clamp_min",
+    ("tensor", "min"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_CLAMP_MAX = AutodiffOp(
+    "float_clamp_max",
+    ("tensor", "max"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_EXP = AutodiffOp(
+    "float_exp", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+FLOAT_SQUARE = AutodiffOp(
+    "float_square", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+FLOAT_LOG = AutodiffOp(
+    "float_log", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+FLOAT_SQRT = AutodiffOp(
+    "float_sqrt", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+FLOAT_ABS = AutodiffOp(
+    "float_abs", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+FLOAT_SIGN = AutodiffOp(
+    "float_sign", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+FLOAT_TANH = AutodiffOp(
+    "float_tanh", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+FLOAT_LOG1P = AutodiffOp(
+    "float_log1p", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+FLOAT_RECIP = AutodiffOp(
+    "float_recip", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+FLOAT_SIN = AutodiffOp(
+    "float_sin", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+FLOAT_COS = AutodiffOp(
+    "float_cos", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+FLOAT_TAN = AutodiffOp(
+    "float_tan", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+FLOAT_SINH = AutodiffOp(
+    "float_sinh", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+FLOAT_COSH = AutodiffOp(
+    "float_cosh", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+FLOAT_ASIN = AutodiffOp(
+    "float_asin", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+FLOAT_ACOS = AutodiffOp(
+    "float_acos", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+FLOAT_ATAN = AutodiffOp(
+    "float_atan", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+FLOAT_ASINH = AutodiffOp(
+    "float_asinh", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+FLOAT_ACOSH = AutodiffOp(
+    "float_acosh", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+FLOAT_ATANH = AutodiffOp(
+    "float_atanh", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+FLOAT_ATAN2 = AutodiffOp(
+    "float_atan2",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0), FloatInput("rhs", 1)),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_HYPOT = AutodiffOp(
+    "float_hypot", ("lhs", "rhs"), (FloatInput("lhs", 0), FloatInput("rhs", 1)), AutodiffRole.RECORD
+)
+
+FLOAT_ERF = AutodiffOp(
+    "float_erf", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+FLOAT_ROUND = AutodiffOp(
+    "float_round", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+FLOAT_FLOOR = AutodiffOp(
+    "float_floor", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+FLOAT_CEIL = AutodiffOp(
+    "float_ceil", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+FLOAT_TRUNC = AutodiffOp(
+    "float_trunc", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+RELU = AutodiffOp(
+    "relu", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+RELU_BACKWARD = AutodiffOp(
+    "relu_backward",
+    ("output", "grad"),
+    (FloatInput("output", 0), FloatInput("grad", 1)),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+LEAKY_RELU = AutodiffOp(
+    "leaky_relu",
+    ("tensor", "negative_slope"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+PRELU = AutodiffOp(
+    "prelu",
+    ("tensor", "alpha"),
+    (FloatInput("tensor", 0), FloatInput("alpha", 1)),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+GELU = AutodiffOp(
+    "gelu",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    keeps="slope",
+)
+
+GELU_BACKWARD = AutodiffOp(
+    "gelu_backward",
+    ("x", "grad"),
+    (FloatInput("x", 0), FloatInput("grad", 1)),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+SIGMOID = AutodiffOp(
+    "sigmoid", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+SIGMOID_BACKWARD = AutodiffOp(
+    "sigmoid_backward",
+    ("output", "grad"),
+    (FloatInput("output", 0), FloatInput("grad", 1)),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+LOG_SIGMOID = AutodiffOp(
+    "log_sigmoid", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+)
+
+LOG_SIGMOID_BACKWARD = AutodiffOp(
+    "log_sigmoid_backward",
+    ("x", "grad"),
+    (FloatInput("x", 0), FloatInput("grad", 1)),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+SOFTMAX = AutodiffOp("softmax", ("tensor", "dim"), (FloatInput("tensor", 0),), AutodiffRole.RECORD)
+
+LOG_SOFTMAX = AutodiffOp(
+    "log_softmax", ("tensor", "dim"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
+)
+
+FLOAT_SUM = AutodiffOp("float_sum", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD)
+
+FLOAT_SUM_DIM = AutodiffOp(
+    "float_sum_dim", ("tensor", "dim"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
+)
+
+FLOAT_MEAN = AutodiffOp("float_mean", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD)
+
+FLOAT_MEAN_DIM = AutodiffOp(
+    "float_mean_dim", ("tensor", "dim"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
+)
+
+FLOAT_PROD = AutodiffOp("float_prod", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD)
+
+FLOAT_PROD_DIM = AutodiffOp(
+    "float_prod_dim", ("tensor", "dim"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
+)
+
+FLOAT_MAX_DIM_WITH_INDICES = AutodiffOp(
+    "float_max_dim_with_indices",
+    ("tensor", "dim"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    outputs=2,
+)
+
+FLOAT_MIN_DIM_WITH_INDICES = AutodiffOp(
+    "float_min_dim_with_indices",
+    ("tensor", "dim"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    outputs=2,
+)
+
+FLOAT_ARGMAX = AutodiffOp(
+    "float_argmax",
+    ("tensor", "dim"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.FORWARD,
+    float_outputs=(),
+)
+
+FLOAT_ARGMIN = AutodiffOp(
+    "float_argmin",
+    ("tensor", "dim"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.FORWARD,
+    float_outputs=(),
+)
+
+FLOAT_ANY = AutodiffOp(
+    "float_any", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.FORWARD, float_outputs=()
+)
+
+FLOAT_ANY_DIM = AutodiffOp(
+    "float_any_dim",
+    ("tensor", "dim"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.FORWARD,
+    float_outputs=(),
+)
+
+FLOAT_ALL = AutodiffOp(
+    "float_all", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.FORWARD, float_outputs=()
+)
+
+FLOAT_ALL_DIM = AutodiffOp(
+    "float_all_dim",
+    ("tensor", "dim"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.FORWARD,
+    float_outputs=(),
+)
+
+FLOAT_CUMSUM = AutodiffOp(
+    "float_cumsum", ("tensor", "dim"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
+)
+
+FLOAT_CUMPROD = AutodiffOp(
+    "float_cumprod", ("tensor", "dim"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
+)
+
+FLOAT_CUMMIN = AutodiffOp(
+    "float_cummin", ("tensor", "dim"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
+)
+
+FLOAT_CUMMAX = AutodiffOp(
+    "float_cummax", ("tensor", "dim"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
+)
+
+FLOAT_SORT_WITH_INDICES = AutodiffOp(
+    "float_sort_with_indices",
+    ("tensor", "dim", "descending"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    outputs=2,
+)
+
+FLOAT_ARGSORT = AutodiffOp(
+    "float_argsort",
+    ("tensor", "dim", "descending"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.FORWARD,
+    float_outputs=(),
+)
+
+FLOAT_TOPK_WITH_INDICES = AutodiffOp(
+    "float_topk_with_indices",
+    ("tensor", "k", "dim"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    outputs=2,
+)
+
+FLOAT_ARGTOPK = AutodiffOp(
+    "float_argtopk",
+    ("tensor", "k", "dim"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.FORWARD,
+    float_outputs=(),
+)
+
+FLOAT_RESHAPE = AutodiffOp(
+    "float_reshape",
+    ("tensor", "shape"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_SWAP_DIMS = AutodiffOp(
+    "float_swap_dims",
+    ("tensor", "dim1", "dim2"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_PERMUTE = AutodiffOp(
+    "float_permute",
+    ("tensor", "axes"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_FLIP = AutodiffOp(
+    "float_flip",
+    ("tensor", "axes"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_EXPAND = AutodiffOp(
+    "float_expand",
+    ("tensor", "shape"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_REPEAT_DIM = AutodiffOp(
+    "float_repeat_dim",
+    ("tensor", "dim", "times"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_SLICE = AutodiffOp(
+    "float_slice",
+    ("tensor", "slices"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_SLICE_ASSIGN = AutodiffOp(
+    "float_slice_assign",
+    ("tensor", "slices", "value"),
+    (FloatInput("tensor", 0), FloatInput("value", 2)),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_CAT = AutodiffOp(
+    "float_cat", ("tensors", "dim"), (FloatInput("tensors", 0, many=True),), AutodiffRole.RECORD
+)
+
+FLOAT_UNFOLD = AutodiffOp(
+    "float_unfold",
+    ("tensor", "dim", "size", "step"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+)
+
+FLOAT_CAST = AutodiffOp(
+    "float_cast", ("tensor", "dtype"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
+)
+
+FLOAT_GATHER = AutodiffOp(
+    "float_gather", ("dim", "tensor", "indices"), (FloatInput("tensor", 1),), AutodiffRole.RECORD
+)
+
+FLOAT_SCATTER = AutodiffOp(
+    "float_scatter",
+    ("dim", "tensor", "indices", "value", "update"),
+    (FloatInput("tensor", 1), FloatInput("value", 3)),
+    AutodiffRole.RECORD,
+)
+
+FLOAT_SCATTER_ADD = AutodiffOp(
+    "float_scatter_add",
+    ("dim", "tensor", "indices", "value"),
+    (FloatInput("tensor", 1), FloatInput("value", 3)),
+    AutodiffRole.RECORD,
+)
+
+FLOAT_SELECT = AutodiffOp(
+    "float_select",
+    ("tensor", "dim", "indices"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_SELECT_ASSIGN = AutodiffOp(
+    "float_select_assign",
+    ("tensor", "dim", "indices", "value", "update"),
+    (FloatInput("tensor", 0), FloatInput("value", 3)),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_SELECT_ADD = AutodiffOp(
+    "float_select_add",
+    ("tensor", "dim", "indices", "value"),
+    (FloatInput("tensor", 0), FloatInput("value", 3)),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_MASK_WHERE = AutodiffOp(
+    "float_mask_where",
+    ("tensor", "mask", "value"),
+    (FloatInput("tensor", 0), FloatInput("value", 2)),
+    AutodiffRole.RECORD,
+)
+
+FLOAT_MASK_FILL = AutodiffOp(
+    "float_mask_fill", ("tensor", "mask", "value"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
+)
+
+FLOAT_MASK_SELECT = AutodiffOp(
+    "float_mask_select",
+    ("tensor", "mask"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+FLOAT_GATHER_ND = AutodiffOp(
+    "float_gather_nd", ("data", "indices"), (FloatInput("data", 0),), AutodiffRole.RECORD
+)
+
+FLOAT_SCATTER_ND = AutodiffOp(
+    "float_scatter_nd",
+    ("data", "indices", "values", "reduction"),
+    (FloatInput("data", 0), FloatInput("values", 2)),
+    AutodiffRole.RECORD,
+)
+
+FLOAT_GRID_SAMPLE_2D = AutodiffOp(
+    "float_grid_sample_2d",
+    ("tensor", "grid", "mode", "padding_mode", "align_corners"),
+    (FloatInput("tensor", 0), FloatInput("grid", 1)),
+    AutodiffRole.RECORD,
+)
+
+FLOAT_EQUAL = AutodiffOp(
+    "float_equal",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0), FloatInput("rhs", 1)),
+    AutodiffRole.FORWARD,
+    float_outputs=(),
+)
+
+FLOAT_EQUAL_ELEM = AutodiffOp(
+    "float_equal_elem",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0),),
+    AutodiffRole.FORWARD,
+    float_outputs=(),
+)
+
+FLOAT_NOT_EQUAL_ELEM = AutodiffOp(
+    "float_not_equal_elem",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0),),
+    AutodiffRole.FORWARD,
+    float_outputs=(),
+)
+
+FLOAT_GREATER = AutodiffOp(
+    "float_greater",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0), FloatInput("rhs", 1)),
+    AutodiffRole.FORWARD,
+    float_outputs=(),
+)
+
+FLOAT_GREATER_ELEM = AutodiffOp(
+    "float_greater_elem",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0),),
+    AutodiffRole.FORWARD,
+    float_outputs=(),
+)
+
+FLOAT_LOWER = AutodiffOp(
+    "float_lower",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0), FloatInput("rhs", 1)),
+    AutodiffRole.FORWARD,
+    float_outputs=(),
+)
+
+FLOAT_LOWER_ELEM = AutodiffOp(
+    "float_lower_elem",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0),),
+    AutodiffRole.FORWARD,
+    float_outputs=(),
+)
+
+FLOAT_NOT_EQUAL = AutodiffOp(
+    "float_not_equal",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0), FloatInput("rhs", 1)),
+    AutodiffRole.FORWARD,
+    float_outputs=(),
+)
+
+FLOAT_GREATER_EQUAL = AutodiffOp(
+    "float_greater_equal",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0), FloatInput("rhs", 1)),
+    AutodiffRole.FORWARD,
+    float_outputs=(),
+)
+
+FLOAT_GREATER_EQUAL_ELEM = AutodiffOp(
+    "float_greater_equal_elem",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0),),
+    AutodiffRole.FORWARD,
+    float_outputs=(),
+)
+
+FLOAT_LOWER_EQUAL = AutodiffOp(
+    "float_lower_equal",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0), FloatInput("rhs", 1)),
+    AutodiffRole.FORWARD,
+    float_outputs=(),
+)
+
+FLOAT_LOWER_EQUAL_ELEM = AutodiffOp(
+    "float_lower_equal_elem",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0),),
+    AutodiffRole.FORWARD,
+    float_outputs=(),
+)
+
+FLOAT_IS_NAN = AutodiffOp(
+    "float_is_nan", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.FORWARD, float_outputs=()
+)
+
+FLOAT_IS_INF = AutodiffOp(
+    "float_is_inf", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.FORWARD, float_outputs=()
+)
+
+FLOAT_INTO_INT = AutodiffOp(
+    "float_into_int",
+    ("tensor", "dtype"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.FORWARD,
+    float_outputs=(),
+)
+
+INT_INTO_FLOAT = AutodiffOp("int_into_float", ("tensor", "dtype"), (), AutodiffRole.LEAF)
+
+BOOL_INTO_FLOAT = AutodiffOp("bool_into_float", ("tensor", "dtype"), (), AutodiffRole.LEAF)
+
+FLOAT_TO_DEVICE = AutodiffOp(
+    "float_to_device", ("tensor", "device"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
+)
+
+EMBEDDING = AutodiffOp(
+    "embedding",
+    ("weights", "indices"),
+    (FloatInput("weights", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+LINEAR = AutodiffOp(
+    "linear",
+    ("input", "weight", "bias"),
+    (FloatInput("input", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
+    AutodiffRole.RECORD,
+)
+
+CONV1D = AutodiffOp(
+    "conv1d",
+    ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end"),
+    (FloatInput("x", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
+    AutodiffRole.RECORD,
+)
+
+CONV2D = AutodiffOp(
+    "conv2d",
+    ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end"),
+    (FloatInput("x", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
+    AutodiffRole.RECORD,
+)
+
+CONV3D = AutodiffOp(
+    "conv3d",
+    ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end"),
+    (FloatInput("x", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
+    AutodiffRole.RECORD,
+)
+
+CONV_TRANSPOSE1D = AutodiffOp(
+    "conv_transpose1d",
+    ("x", "weight", "bias", "stride", "padding", "padding_out", "dilation", "groups"),
+    (FloatInput("x", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
+    AutodiffRole.RECORD,
+)
+
+CONV_TRANSPOSE2D = AutodiffOp(
+    "conv_transpose2d",
+    ("x", "weight", "bias", "stride", "padding", "padding_out", "dilation", "groups"),
+    (FloatInput("x", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
+    AutodiffRole.RECORD,
+)
+
+CONV_TRANSPOSE3D = AutodiffOp(
+    "conv_transpose3d",
+    ("x", "weight", "bias", "stride", "padding", "padding_out", "dilation", "groups"),
+    (FloatInput("x", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
+    AutodiffRole.RECORD,
+)
+
+UNFOLD4D = AutodiffOp(
+    "unfold4d",
+    ("x", "kernel_size", "stride", "padding", "dilation"),
+    (FloatInput("x", 0),),
+    AutodiffRole.RECORD,
+)
+
+FOLD4D = AutodiffOp(
+    "fold4d",
+    ("x", "output_size", "kernel_size", "stride", "padding", "dilation"),
+    (FloatInput("x", 0),),
+    AutodiffRole.RECORD,
+)
+
+MAX_POOL1D = AutodiffOp(
+    "max_pool1d",
+    ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+    (FloatInput("x", 0),),
+    AutodiffRole.RECORD,
+)
+
+MAX_POOL1D_WITH_INDICES = AutodiffOp(
+    "max_pool1d_with_indices",
+    ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+    (FloatInput("x", 0),),
+    AutodiffRole.RECORD,
+    outputs=2,
+)
+
+MAX_POOL2D = AutodiffOp(
+    "max_pool2d",
+    ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+    (FloatInput("x", 0),),
+    AutodiffRole.RECORD,
+)
+
+MAX_POOL2D_WITH_INDICES = AutodiffOp(
+    "max_pool2d_with_indices",
+    ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+    (FloatInput("x", 0),),
+    AutodiffRole.RECORD,
+    outputs=2,
+)
+
+AVG_POOL1D = AutodiffOp(
+    "avg_pool1d",
+    ("x", "kernel_size", "stride", "padding", "count_include_pad", "ceil_mode"),
+    (FloatInput("x", 0),),
+    AutodiffRole.RECORD,
+)
+
+AVG_POOL2D = AutodiffOp(
+    "avg_pool2d",
+    ("x", "kernel_size", "stride", "padding", "count_include_pad", "ceil_mode"),
+    (FloatInput("x", 0),),
+    AutodiffRole.RECORD,
+)
+
+ADAPTIVE_AVG_POOL1D = AutodiffOp(
+    "adaptive_avg_pool1d", ("x", "output_size"), (FloatInput("x", 0),), AutodiffRole.RECORD
+)
+
+ADAPTIVE_AVG_POOL2D = AutodiffOp(
+    "adaptive_avg_pool2d", ("x", "output_size"), (FloatInput("x", 0),), AutodiffRole.RECORD
+)
+
+ADAPTIVE_AVG_POOL3D = AutodiffOp(
+    "adaptive_avg_pool3d", ("x", "output_size"), (FloatInput("x", 0),), AutodiffRole.RECORD
+)
+
+INTERPOLATE = AutodiffOp(
+    "interpolate",
+    ("x", "output_size", "mode", "align_corners"),
+    (FloatInput("x", 0),),
+    AutodiffRole.RECORD,
+)
+
+ATTENTION = AutodiffOp(
+    "attention",
+    ("query", "key", "value", "mask", "attn_bias", "scale", "softcap", "is_causal"),
+    (
+        FloatInput("query", 0),
+        FloatInput("key", 1),
+        FloatInput("value", 2),
+        FloatInput("attn_bias", 4, optional=True),
+    ),
+    AutodiffRole.RECORD,
+    keeps="probabilities",
+)
+
+BATCH_NORM = AutodiffOp(
+    "batch_norm",
+    ("input", "gamma", "beta", "mean", "variance", "epsilon"),
+    (
+        FloatInput("input", 0),
+        FloatInput("gamma", 1),
+        FloatInput("beta", 2),
+        FloatInput("mean", 3),
+        FloatInput("variance", 4),
+    ),
+    AutodiffRole.RECORD,
+)
+
+LAYER_NORM = AutodiffOp(
+    "layer_norm",
+    ("input", "gamma", "beta", "epsilon"),
+    (FloatInput("input", 0), FloatInput("gamma", 1), FloatInput("beta", 2, optional=True)),
+    AutodiffRole.RECORD,
+    keeps="statistics",
+)
+
+CTC_LOSS = AutodiffOp(
+    "ctc_loss",
+    ("log_probs", "targets", "input_lengths", "target_lengths", "blank"),
+    (FloatInput("log_probs", 0),),
+    AutodiffRole.RECORD,
+)
+
+CROSS_ENTROPY_CLASS_TARGETS = AutodiffOp(
+    "cross_entropy_class_targets",
+    ("logits", "targets"),
+    (FloatInput("logits", 0),),
+    AutodiffRole.RECORD,
+    keeps="probabilities",
+)
+
+RFFT = AutodiffOp(
+    "rfft",
+    ("signal", "dim", "n"),
+    (FloatInput("signal", 0),),
+    AutodiffRole.RECORD,
+    float_outputs=(0, 1),
+    outputs=2,
+)
+
+IRFFT = AutodiffOp(
+    "irfft",
+    ("spectrum_re", "spectrum_im", "dim", "n"),
+    (FloatInput("spectrum_re", 0), FloatInput("spectrum_im", 1)),
+    AutodiffRole.RECORD,
+)
+
+DEFORM_CONV2D = AutodiffOp(
+    "deform_conv2d",
+    (
+        "x",
+        "offset",
+        "weight",
+        "mask",
+        "bias",
+        "stride",
+        "padding",
+        "dilation",
+        "weight_groups",
+        "offset_groups",
+    ),
+    (
+        FloatInput("x", 0),
+        FloatInput("offset", 1),
+        FloatInput("weight", 2),
+        FloatInput("mask", 3, optional=True),
+        FloatInput("bias", 4, optional=True),
+    ),
+    AutodiffRole.RECORD,
+)
+
+ADAM_STEP = AutodiffOp(
+    "adam_step",
+    (
+        "param",
+        "grad",
+        "moment_1",
+        "moment_2",
+        "max_moment_2",
+        "lr",
+        "beta_1",
+        "beta_2",
+        "epsilon",
+        "weight_decay",
+        "bias_correction_1",
+        "bias_correction_2",
+        "decoupled",
+        "cautious",
+        "amsgrad",
+    ),
+    (
+        FloatInput("param", 0),
+        FloatInput("grad", 1),
+        FloatInput("moment_1", 2, optional=True),
+        FloatInput("moment_2", 3, optional=True),
+        FloatInput("max_moment_2", 4, optional=True),
+    ),
+    AutodiffRole.UNTRACKED,
+    float_outputs=(0, 1, 2, 3),
+    outputs=4,
+)
+
+CLIP_BY_NORM = AutodiffOp(
+    "clip_by_norm", ("grad", "threshold"), (FloatInput("grad", 0),), AutodiffRole.UNTRACKED
+)
+
+SGD_STEP = AutodiffOp(
+    "sgd_step",
+    ("param", "grad", "velocity", "lr", "momentum", "dampening", "weight_decay", "nesterov"),
+    (FloatInput("param", 0), FloatInput("grad", 1), FloatInput("velocity", 2, optional=True)),
+    AutodiffRole.UNTRACKED,
+    float_outputs=(0, 1),
+    outputs=2,
+)
+
+RMSPROP_STEP = AutodiffOp(
+    "rmsprop_step",
+    (
+        "param",
+        "grad",
+        "square_avg",
+        "grad_avg",
+        "buffer",
+        "lr",
+        "alpha",
+        "epsilon",
+        "weight_decay",
+        "momentum",
+        "centered",
+    ),
+    (
+        FloatInput("param", 0),
+        FloatInput("grad", 1),
+        FloatInput("square_avg", 2, optional=True),
+        FloatInput("grad_avg", 3, optional=True),
+        FloatInput("buffer", 4, optional=True),
+    ),
+    AutodiffRole.UNTRACKED,
+    float_outputs=(0, 1, 2, 3),
+    outputs=4,
+)
+
 AUTODIFF_OPS = (
-    AutodiffOp("float_from_data", ("data", "device", "dtype"), (), AutodiffRole.LEAF),
-    AutodiffOp("float_zeros", ("shape", "device", "dtype"), (), AutodiffRole.LEAF),
-    AutodiffOp("float_ones", ("shape", "device", "dtype"), (), AutodiffRole.LEAF),
-    AutodiffOp("float_full", ("shape", "fill_value", "device", "dtype"), (), AutodiffRole.LEAF),
-    AutodiffOp("float_empty", ("shape", "device", "dtype"), (), AutodiffRole.LEAF),
-    AutodiffOp("float_random", ("shape", "distribution", "device", "dtype"), (), AutodiffRole.LEAF),
-    AutodiffOp(
-        "float_add",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0), FloatInput("rhs", 1)),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_add_scalar",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_sub",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0), FloatInput("rhs", 1)),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_sub_scalar",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_mul",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0), FloatInput("rhs", 1)),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_mul_scalar",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_div",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0), FloatInput("rhs", 1)),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_div_scalar",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_neg", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
-    ),
-    AutodiffOp(
-        "float_matmul",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0), FloatInput("rhs", 1)),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "float_remainder",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0), FloatInput("rhs", 1)),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_remainder_scalar",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_cross",
-        ("lhs", "rhs", "dim"),
-        (FloatInput("lhs", 0), FloatInput("rhs", 1)),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "float_powf",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0), FloatInput("rhs", 1)),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_powf_scalar_impl",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_powi",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_clamp",
-        ("tensor", "min", "max"),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_clamp_min",
-        ("tensor", "min"),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_clamp_max",
-        ("tensor", "max"),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_exp", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
-    ),
-    AutodiffOp(
-        "float_square",
-        ("tensor",),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_log", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
-    ),
-    AutodiffOp(
-        "float_sqrt",
-        ("tensor",),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_abs", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
-    ),
-    AutodiffOp(
-        "float_sign",
-        ("tensor",),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_tanh",
-        ("tensor",),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_log1p",
-        ("tensor",),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_recip",
-        ("tensor",),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_sin", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
-    ),
-    AutodiffOp(
-        "float_cos", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
-    ),
-    AutodiffOp(
-        "float_tan", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
-    ),
-    AutodiffOp(
-        "float_sinh",
-        ("tensor",),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_cosh",
-        ("tensor",),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_asin",
-        ("tensor",),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_acos",
-        ("tensor",),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_atan",
-        ("tensor",),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_asinh",
-        ("tensor",),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_acosh",
-        ("tensor",),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_atanh",
-        ("tensor",),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_atan2",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0), FloatInput("rhs", 1)),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_hypot",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0), FloatInput("rhs", 1)),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "float_erf", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
-    ),
-    AutodiffOp(
-        "float_round",
-        ("tensor",),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_floor",
-        ("tensor",),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_ceil",
-        ("tensor",),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_trunc",
-        ("tensor",),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "relu", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
-    ),
-    AutodiffOp(
-        "relu_backward",
-        ("output", "grad"),
-        (FloatInput("output", 0), FloatInput("grad", 1)),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "leaky_relu",
-        ("tensor", "negative_slope"),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "prelu",
-        ("tensor", "alpha"),
-        (FloatInput("tensor", 0), FloatInput("alpha", 1)),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "gelu",
-        ("tensor",),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-        keeps="slope",
-    ),
-    AutodiffOp(
-        "gelu_backward",
-        ("x", "grad"),
-        (FloatInput("x", 0), FloatInput("grad", 1)),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "sigmoid", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
-    ),
-    AutodiffOp(
-        "sigmoid_backward",
-        ("output", "grad"),
-        (FloatInput("output", 0), FloatInput("grad", 1)),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "log_sigmoid",
-        ("tensor",),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "log_sigmoid_backward",
-        ("x", "grad"),
-        (FloatInput("x", 0), FloatInput("grad", 1)),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp("softmax", ("tensor", "dim"), (FloatInput("tensor", 0),), AutodiffRole.RECORD),
-    AutodiffOp("log_softmax", ("tensor", "dim"), (FloatInput("tensor", 0),), AutodiffRole.RECORD),
-    AutodiffOp("float_sum", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD),
-    AutodiffOp("float_sum_dim", ("tensor", "dim"), (FloatInput("tensor", 0),), AutodiffRole.RECORD),
-    AutodiffOp("float_mean", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD),
-    AutodiffOp(
-        "float_mean_dim", ("tensor", "dim"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
-    ),
-    AutodiffOp("float_prod", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD),
-    AutodiffOp(
-        "float_prod_dim", ("tensor", "dim"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
-    ),
-    AutodiffOp(
-        "float_max_dim_with_indices",
-        ("tensor", "dim"),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        outputs=2,
-    ),
-    AutodiffOp(
-        "float_min_dim_with_indices",
-        ("tensor", "dim"),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        outputs=2,
-    ),
-    AutodiffOp(
-        "float_argmax",
-        ("tensor", "dim"),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.FORWARD,
-        float_outputs=(),
-    ),
-    AutodiffOp(
-        "float_argmin",
-        ("tensor", "dim"),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.FORWARD,
-        float_outputs=(),
-    ),
-    AutodiffOp(
-        "float_any", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.FORWARD, float_outputs=()
-    ),
-    AutodiffOp(
-        "float_any_dim",
-        ("tensor", "dim"),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.FORWARD,
-        float_outputs=(),
-    ),
-    AutodiffOp(
-        "float_all", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.FORWARD, float_outputs=()
-    ),
-    AutodiffOp(
-        "float_all_dim",
-        ("tensor", "dim"),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.FORWARD,
-        float_outputs=(),
-    ),
-    AutodiffOp("float_cumsum", ("tensor", "dim"), (FloatInput("tensor", 0),), AutodiffRole.RECORD),
-    AutodiffOp("float_cumprod", ("tensor", "dim"), (FloatInput("tensor", 0),), AutodiffRole.RECORD),
-    AutodiffOp("float_cummin", ("tensor", "dim"), (FloatInput("tensor", 0),), AutodiffRole.RECORD),
-    AutodiffOp("float_cummax", ("tensor", "dim"), (FloatInput("tensor", 0),), AutodiffRole.RECORD),
-    AutodiffOp(
-        "float_sort_with_indices",
-        ("tensor", "dim", "descending"),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        outputs=2,
-    ),
-    AutodiffOp(
-        "float_argsort",
-        ("tensor", "dim", "descending"),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.FORWARD,
-        float_outputs=(),
-    ),
-    AutodiffOp(
-        "float_topk_with_indices",
-        ("tensor", "k", "dim"),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        outputs=2,
-    ),
-    AutodiffOp(
-        "float_argtopk",
-        ("tensor", "k", "dim"),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.FORWARD,
-        float_outputs=(),
-    ),
-    AutodiffOp(
-        "float_reshape",
-        ("tensor", "shape"),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_swap_dims",
-        ("tensor", "dim1", "dim2"),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_permute",
-        ("tensor", "axes"),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_flip",
-        ("tensor", "axes"),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_expand",
-        ("tensor", "shape"),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_repeat_dim",
-        ("tensor", "dim", "times"),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_slice",
-        ("tensor", "slices"),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_slice_assign",
-        ("tensor", "slices", "value"),
-        (FloatInput("tensor", 0), FloatInput("value", 2)),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_cat", ("tensors", "dim"), (FloatInput("tensors", 0, many=True),), AutodiffRole.RECORD
-    ),
-    AutodiffOp(
-        "float_unfold",
-        ("tensor", "dim", "size", "step"),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp("float_cast", ("tensor", "dtype"), (FloatInput("tensor", 0),), AutodiffRole.RECORD),
-    AutodiffOp(
-        "float_gather",
-        ("dim", "tensor", "indices"),
-        (FloatInput("tensor", 1),),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "float_scatter",
-        ("dim", "tensor", "indices", "value", "update"),
-        (FloatInput("tensor", 1), FloatInput("value", 3)),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "float_scatter_add",
-        ("dim", "tensor", "indices", "value"),
-        (FloatInput("tensor", 1), FloatInput("value", 3)),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "float_select",
-        ("tensor", "dim", "indices"),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_select_assign",
-        ("tensor", "dim", "indices", "value", "update"),
-        (FloatInput("tensor", 0), FloatInput("value", 3)),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_select_add",
-        ("tensor", "dim", "indices", "value"),
-        (FloatInput("tensor", 0), FloatInput("value", 3)),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_mask_where",
-        ("tensor", "mask", "value"),
-        (FloatInput("tensor", 0), FloatInput("value", 2)),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "float_mask_fill",
-        ("tensor", "mask", "value"),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "float_mask_select",
-        ("tensor", "mask"),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "float_gather_nd", ("data", "indices"), (FloatInput("data", 0),), AutodiffRole.RECORD
-    ),
-    AutodiffOp(
-        "float_scatter_nd",
-        ("data", "indices", "values", "reduction"),
-        (FloatInput("data", 0), FloatInput("values", 2)),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "float_grid_sample_2d",
-        ("tensor", "grid", "mode", "padding_mode", "align_corners"),
-        (FloatInput("tensor", 0), FloatInput("grid", 1)),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "float_equal",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0), FloatInput("rhs", 1)),
-        AutodiffRole.FORWARD,
-        float_outputs=(),
-    ),
-    AutodiffOp(
-        "float_equal_elem",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0),),
-        AutodiffRole.FORWARD,
-        float_outputs=(),
-    ),
-    AutodiffOp(
-        "float_not_equal_elem",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0),),
-        AutodiffRole.FORWARD,
-        float_outputs=(),
-    ),
-    AutodiffOp(
-        "float_greater",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0), FloatInput("rhs", 1)),
-        AutodiffRole.FORWARD,
-        float_outputs=(),
-    ),
-    AutodiffOp(
-        "float_greater_elem",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0),),
-        AutodiffRole.FORWARD,
-        float_outputs=(),
-    ),
-    AutodiffOp(
-        "float_lower",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0), FloatInput("rhs", 1)),
-        AutodiffRole.FORWARD,
-        float_outputs=(),
-    ),
-    AutodiffOp(
-        "float_lower_elem",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0),),
-        AutodiffRole.FORWARD,
-        float_outputs=(),
-    ),
-    AutodiffOp(
-        "float_not_equal",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0), FloatInput("rhs", 1)),
-        AutodiffRole.FORWARD,
-        float_outputs=(),
-    ),
-    AutodiffOp(
-        "float_greater_equal",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0), FloatInput("rhs", 1)),
-        AutodiffRole.FORWARD,
-        float_outputs=(),
-    ),
-    AutodiffOp(
-        "float_greater_equal_elem",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0),),
-        AutodiffRole.FORWARD,
-        float_outputs=(),
-    ),
-    AutodiffOp(
-        "float_lower_equal",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0), FloatInput("rhs", 1)),
-        AutodiffRole.FORWARD,
-        float_outputs=(),
-    ),
-    AutodiffOp(
-        "float_lower_equal_elem",
-        ("lhs", "rhs"),
-        (FloatInput("lhs", 0),),
-        AutodiffRole.FORWARD,
-        float_outputs=(),
-    ),
-    AutodiffOp(
-        "float_is_nan",
-        ("tensor",),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.FORWARD,
-        float_outputs=(),
-    ),
-    AutodiffOp(
-        "float_is_inf",
-        ("tensor",),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.FORWARD,
-        float_outputs=(),
-    ),
-    AutodiffOp(
-        "float_into_int",
-        ("tensor", "dtype"),
-        (FloatInput("tensor", 0),),
-        AutodiffRole.FORWARD,
-        float_outputs=(),
-    ),
-    AutodiffOp("int_into_float", ("tensor", "dtype"), (), AutodiffRole.LEAF),
-    AutodiffOp("bool_into_float", ("tensor", "dtype"), (), AutodiffRole.LEAF),
-    AutodiffOp(
-        "float_to_device", ("tensor", "device"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
-    ),
-    AutodiffOp(
-        "embedding",
-        ("weights", "indices"),
-        (FloatInput("weights", 0),),
-        AutodiffRole.RECORD,
-        memory_bound=True,
-    ),
-    AutodiffOp(
-        "linear",
-        ("input", "weight", "bias"),
-        (FloatInput("input", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "conv1d",
-        ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end"),
-        (FloatInput("x", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "conv2d",
-        ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end"),
-        (FloatInput("x", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "conv3d",
-        ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end"),
-        (FloatInput("x", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "conv_transpose1d",
-        ("x", "weight", "bias", "stride", "padding", "padding_out", "dilation", "groups"),
-        (FloatInput("x", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "conv_transpose2d",
-        ("x", "weight", "bias", "stride", "padding", "padding_out", "dilation", "groups"),
-        (FloatInput("x", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "conv_transpose3d",
-        ("x", "weight", "bias", "stride", "padding", "padding_out", "dilation", "groups"),
-        (FloatInput("x", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "unfold4d",
-        ("x", "kernel_size", "stride", "padding", "dilation"),
-        (FloatInput("x", 0),),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "fold4d",
-        ("x", "output_size", "kernel_size", "stride", "padding", "dilation"),
-        (FloatInput("x", 0),),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "max_pool1d",
-        ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
-        (FloatInput("x", 0),),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "max_pool1d_with_indices",
-        ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
-        (FloatInput("x", 0),),
-        AutodiffRole.RECORD,
-        outputs=2,
-    ),
-    AutodiffOp(
-        "max_pool2d",
-        ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
-        (FloatInput("x", 0),),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "max_pool2d_with_indices",
-        ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
-        (FloatInput("x", 0),),
-        AutodiffRole.RECORD,
-        outputs=2,
-    ),
-    AutodiffOp(
-        "avg_pool1d",
-        ("x", "kernel_size", "stride", "padding", "count_include_pad", "ceil_mode"),
-        (FloatInput("x", 0),),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "avg_pool2d",
-        ("x", "kernel_size", "stride", "padding", "count_include_pad", "ceil_mode"),
-        (FloatInput("x", 0),),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "adaptive_avg_pool1d", ("x", "output_size"), (FloatInput("x", 0),), AutodiffRole.RECORD
-    ),
-    AutodiffOp(
-        "adaptive_avg_pool2d", ("x", "output_size"), (FloatInput("x", 0),), AutodiffRole.RECORD
-    ),
-    AutodiffOp(
-        "adaptive_avg_pool3d", ("x", "output_size"), (FloatInput("x", 0),), AutodiffRole.RECORD
-    ),
-    AutodiffOp(
-        "interpolate",
-        ("x", "output_size", "mode", "align_corners"),
-        (FloatInput("x", 0),),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "attention",
-        ("query", "key", "value", "mask", "attn_bias", "scale", "softcap", "is_causal"),
-        (
-            FloatInput("query", 0),
-            FloatInput("key", 1),
-            FloatInput("value", 2),
-            FloatInput("attn_bias", 4, optional=True),
-        ),
-        AutodiffRole.RECORD,
-        keeps="probabilities",
-    ),
-    AutodiffOp(
-        "batch_norm",
-        ("input", "gamma", "beta", "mean", "variance", "epsilon"),
-        (
-            FloatInput("input", 0),
-            FloatInput("gamma", 1),
-            FloatInput("beta", 2),
-            FloatInput("mean", 3),
-            FloatInput("variance", 4),
-        ),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "layer_norm",
-        ("input", "gamma", "beta", "epsilon"),
-        (FloatInput("input", 0), FloatInput("gamma", 1), FloatInput("beta", 2, optional=True)),
-        AutodiffRole.RECORD,
-        keeps="statistics",
-    ),
-    AutodiffOp(
-        "ctc_loss",
-        ("log_probs", "targets", "input_lengths", "target_lengths", "blank"),
-        (FloatInput("log_probs", 0),),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "cross_entropy_class_targets",
-        ("logits", "targets"),
-        (FloatInput("logits", 0),),
-        AutodiffRole.RECORD,
-        keeps="probabilities",
-    ),
-    AutodiffOp(
-        "rfft",
-        ("signal", "dim", "n"),
-        (FloatInput("signal", 0),),
-        AutodiffRole.RECORD,
-        float_outputs=(0, 1),
-        outputs=2,
-    ),
-    AutodiffOp(
-        "irfft",
-        ("spectrum_re", "spectrum_im", "dim", "n"),
-        (FloatInput("spectrum_re", 0), FloatInput("spectrum_im", 1)),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "deform_conv2d",
-        (
-            "x",
-            "offset",
-            "weight",
-            "mask",
-            "bias",
-            "stride",
-            "padding",
-            "dilation",
-            "weight_groups",
-            "offset_groups",
-        ),
-        (
-            FloatInput("x", 0),
-            FloatInput("offset", 1),
-            FloatInput("weight", 2),
-            FloatInput("mask", 3, optional=True),
-            FloatInput("bias", 4, optional=True),
-        ),
-        AutodiffRole.RECORD,
-    ),
-    AutodiffOp(
-        "adam_step",
-        (
-            "param",
-            "grad",
-            "moment_1",
-            "moment_2",
-            "max_moment_2",
-            "lr",
-            "beta_1",
-            "beta_2",
-            "epsilon",
-            "weight_decay",
-            "bias_correction_1",
-            "bias_correction_2",
-            "decoupled",
-            "cautious",
-            "amsgrad",
-        ),
-        (
-            FloatInput("param", 0),
-            FloatInput("grad", 1),
-            FloatInput("moment_1", 2, optional=True),
-            FloatInput("moment_2", 3, optional=True),
-            FloatInput("max_moment_2", 4, optional=True),
-        ),
-        AutodiffRole.UNTRACKED,
-        float_outputs=(0, 1, 2, 3),
-        outputs=4,
-    ),
-    AutodiffOp(
-        "clip_by_norm", ("grad", "threshold"), (FloatInput("grad", 0),), AutodiffRole.UNTRACKED
-    ),
-    AutodiffOp(
-        "sgd_step",
-        ("param", "grad", "velocity", "lr", "momentum", "dampening", "weight_decay", "nesterov"),
-        (FloatInput("param", 0), FloatInput("grad", 1), FloatInput("velocity", 2, optional=True)),
-        AutodiffRole.UNTRACKED,
-        float_outputs=(0, 1),
-        outputs=2,
-    ),
-    AutodiffOp(
-        "rmsprop_step",
-        (
-            "param",
-            "grad",
-            "square_avg",
-            "grad_avg",
-            "buffer",
-            "lr",
-            "alpha",
-            "epsilon",
-            "weight_decay",
-            "momentum",
-            "centered",
-        ),
-        (
-            FloatInput("param", 0),
-            FloatInput("grad", 1),
-            FloatInput("square_avg", 2, optional=True),
-            FloatInput("grad_avg", 3, optional=True),
-            FloatInput("buffer", 4, optional=True),
-        ),
-        AutodiffRole.UNTRACKED,
-        float_outputs=(0, 1, 2, 3),
-        outputs=4,
-    ),
+    FLOAT_FROM_DATA,
+    FLOAT_ZEROS,
+    FLOAT_ONES,
+    FLOAT_FULL,
+    FLOAT_EMPTY,
+    FLOAT_RANDOM,
+    FLOAT_ADD,
+    FLOAT_ADD_SCALAR,
+    FLOAT_SUB,
+    FLOAT_SUB_SCALAR,
+    FLOAT_MUL,
+    FLOAT_MUL_SCALAR,
+    FLOAT_DIV,
+    FLOAT_DIV_SCALAR,
+    FLOAT_NEG,
+    FLOAT_MATMUL,
+    FLOAT_REMAINDER,
+    FLOAT_REMAINDER_SCALAR,
+    FLOAT_CROSS,
+    FLOAT_POWF,
+    FLOAT_POWF_SCALAR_IMPL,
+    FLOAT_POWI,
+    FLOAT_CLAMP,
+    FLOAT_CLAMP_MIN,
+    FLOAT_CLAMP_MAX,
+    FLOAT_EXP,
+    FLOAT_SQUARE,
+    FLOAT_LOG,
+    FLOAT_SQRT,
+    FLOAT_ABS,
+    FLOAT_SIGN,
+    FLOAT_TANH,
+    FLOAT_LOG1P,
+    FLOAT_RECIP,
+    FLOAT_SIN,
+    FLOAT_COS,
+    FLOAT_TAN,
+    FLOAT_SINH,
+    FLOAT_COSH,
+    FLOAT_ASIN,
+    FLOAT_ACOS,
+    FLOAT_ATAN,
+    FLOAT_ASINH,
+    FLOAT_ACOSH,
+    FLOAT_ATANH,
+    FLOAT_ATAN2,
+    FLOAT_HYPOT,
+    FLOAT_ERF,
+    FLOAT_ROUND,
+    FLOAT_FLOOR,
+    FLOAT_CEIL,
+    FLOAT_TRUNC,
+    RELU,
+    RELU_BACKWARD,
+    LEAKY_RELU,
+    PRELU,
+    GELU,
+    GELU_BACKWARD,
+    SIGMOID,
+    SIGMOID_BACKWARD,
+    LOG_SIGMOID,
+    LOG_SIGMOID_BACKWARD,
+    SOFTMAX,
+    LOG_SOFTMAX,
+    FLOAT_SUM,
+    FLOAT_SUM_DIM,
+    FLOAT_MEAN,
+    FLOAT_MEAN_DIM,
+    FLOAT_PROD,
+    FLOAT_PROD_DIM,
+    FLOAT_MAX_DIM_WITH_INDICES,
+    FLOAT_MIN_DIM_WITH_INDICES,
+    FLOAT_ARGMAX,
+    FLOAT_ARGMIN,
+    FLOAT_ANY,
+    FLOAT_ANY_DIM,
+    FLOAT_ALL,
+    FLOAT_ALL_DIM,
+    FLOAT_CUMSUM,
+    FLOAT_CUMPROD,
+    FLOAT_CUMMIN,
+    FLOAT_CUMMAX,
+    FLOAT_SORT_WITH_INDICES,
+    FLOAT_ARGSORT,
+    FLOAT_TOPK_WITH_INDICES,
+    FLOAT_ARGTOPK,
+    FLOAT_RESHAPE,
+    FLOAT_SWAP_DIMS,
+    FLOAT_PERMUTE,
+    FLOAT_FLIP,
+    FLOAT_EXPAND,
+    FLOAT_REPEAT_DIM,
+    FLOAT_SLICE,
+    FLOAT_SLICE_ASSIGN,
+    FLOAT_CAT,
+    FLOAT_UNFOLD,
+    FLOAT_CAST,
+    FLOAT_GATHER,
+    FLOAT_SCATTER,
+    FLOAT_SCATTER_ADD,
+    FLOAT_SELECT,
+    FLOAT_SELECT_ASSIGN,
+    FLOAT_SELECT_ADD,
+    FLOAT_MASK_WHERE,
+    FLOAT_MASK_FILL,
+    FLOAT_MASK_SELECT,
+    FLOAT_GATHER_ND,
+    FLOAT_SCATTER_ND,
+    FLOAT_GRID_SAMPLE_2D,
+    FLOAT_EQUAL,
+    FLOAT_EQUAL_ELEM,
+    FLOAT_NOT_EQUAL_ELEM,
+    FLOAT_GREATER,
+    FLOAT_GREATER_ELEM,
+    FLOAT_LOWER,
+    FLOAT_LOWER_ELEM,
+    FLOAT_NOT_EQUAL,
+    FLOAT_GREATER_EQUAL,
+    FLOAT_GREATER_EQUAL_ELEM,
+    FLOAT_LOWER_EQUAL,
+    FLOAT_LOWER_EQUAL_ELEM,
+    FLOAT_IS_NAN,
+    FLOAT_IS_INF,
+    FLOAT_INTO_INT,
+    INT_INTO_FLOAT,
+    BOOL_INTO_FLOAT,
+    FLOAT_TO_DEVICE,
+    EMBEDDING,
+    LINEAR,
+    CONV1D,
+    CONV2D,
+    CONV3D,
+    CONV_TRANSPOSE1D,
+    CONV_TRANSPOSE2D,
+    CONV_TRANSPOSE3D,
+    UNFOLD4D,
+    FOLD4D,
+    MAX_POOL1D,
+    MAX_POOL1D_WITH_INDICES,
+    MAX_POOL2D,
+    MAX_POOL2D_WITH_INDICES,
+    AVG_POOL1D,
+    AVG_POOL2D,
+    ADAPTIVE_AVG_POOL1D,
+    ADAPTIVE_AVG_POOL2D,
+    ADAPTIVE_AVG_POOL3D,
+    INTERPOLATE,
+    ATTENTION,
+    BATCH_NORM,
+    LAYER_NORM,
+    CTC_LOSS,
+    CROSS_ENTROPY_CLASS_TARGETS,
+    RFFT,
+    IRFFT,
+    DEFORM_CONV2D,
+    ADAM_STEP,
+    CLIP_BY_NORM,
+    SGD_STEP,
+    RMSPROP_STEP,
 )

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=7e423adbbb5bd855 body=8ae7354295cec83d
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=b6dc0ff39f1c8a2e body=14b40a36758a4e1e
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node (its
@@ -6,9 +6,9 @@ fields named: runtime/autodiff/node.py's new_node) and the state its step needs:
 which inputs are tracked, the values their VJPs need (the rule's `saved`, in order), and under
 BalancedCheckpointing the recipe that recomputes a memory-bound output. With no input tracked,
 or inside `no_grad` (GRAD_MODE.paused, per thread), it records nothing: the output is untracked.
-The runtime's Autodiff specialization binds each factory to the inner backend's `forward`, the
-op's shared `BACKWARD` (its rule), the `inner` backend and `balanced` (whether it is the
-BalancedCheckpointing specialization).
+The Autodiff specialization (generated/autodiff.py) binds each factory to the inner backend's
+`forward`, the op's shared `BACKWARD` (its rule), the `inner` backend and `balanced` (whether it
+is the BalancedCheckpointing specialization).
 """
 
 from runtime.autodiff.recording import (
@@ -19,7 +19,6 @@ from runtime.autodiff.recording import (
     SELF,
     TRACKED,
     AutodiffTensor,
-    Recorders,
     new_node,
     next_id,
     output_node,
@@ -4162,212 +4161,3 @@ def record_move_across(forward, BACKWARD, inner, balanced):
         return AutodiffTensor(out, out_node)
 
     return move_across
-
-
-# op -> Recorders(its factory, the order of the values it saves)
-RECORDERS = {
-    "float_add": Recorders(record_float_add, ()),
-    "float_add_scalar": Recorders(record_float_add_scalar, ()),
-    "float_sub": Recorders(record_float_sub, ()),
-    "float_sub_scalar": Recorders(record_float_sub_scalar, ()),
-    "float_mul": Recorders(record_float_mul, ("rhs", "lhs")),
-    "float_mul_scalar": Recorders(record_float_mul_scalar, ("rhs",)),
-    "float_div": Recorders(record_float_div, ("rhs", "lhs")),
-    "float_div_scalar": Recorders(record_float_div_scalar, ("rhs",)),
-    "float_neg": Recorders(record_float_neg, ()),
-    "float_matmul": Recorders(record_float_matmul, ("rhs", "lhs")),
-    "float_remainder": Recorders(record_float_remainder, ("lhs", "rhs")),
-    "float_remainder_scalar": Recorders(record_float_remainder_scalar, ()),
-    "float_cross": Recorders(record_float_cross, ("rhs", "dim", "lhs")),
-    "float_powf": Recorders(record_float_powf, ("lhs", "rhs", "out")),
-    "float_powf_scalar_impl": Recorders(record_float_powf_scalar_impl, ("lhs", "rhs")),
-    "float_powi": Recorders(record_float_powi, ("lhs", "rhs", "lhs_dtype")),
-    "float_clamp": Recorders(record_float_clamp, ("tensor", "min", "max")),
-    "float_clamp_min": Recorders(record_float_clamp_min, ("tensor", "min")),
-    "float_clamp_max": Recorders(record_float_clamp_max, ("tensor", "max")),
-    "float_exp": Recorders(record_float_exp, ("out",)),
-    "float_square": Recorders(record_float_square, ("tensor",)),
-    "float_log": Recorders(record_float_log, ("tensor",)),
-    "float_sqrt": Recorders(record_float_sqrt, ("out",)),
-    "float_abs": Recorders(record_float_abs, ("tensor",)),
-    "float_sign": Recorders(record_float_sign, ()),
-    "float_tanh": Recorders(record_float_tanh, ("out",)),
-    "float_log1p": Recorders(record_float_log1p, ("tensor",)),
-    "float_recip": Recorders(record_float_recip, ("out",)),
-    "float_sin": Recorders(record_float_sin, ("tensor",)),
-    "float_cos": Recorders(record_float_cos, ("tensor",)),
-    "float_tan": Recorders(record_float_tan, ("out",)),
-    "float_sinh": Recorders(record_float_sinh, ("tensor",)),
-    "float_cosh": Recorders(record_float_cosh, ("tensor",)),
-    "float_asin": Recorders(record_float_asin, ("tensor",)),
-    "float_acos": Recorders(record_float_acos, ("tensor",)),
-    "float_atan": Recorders(record_float_atan, ("tensor",)),
-    "float_asinh": Recorders(record_float_asinh, ("tensor",)),
-    "float_acosh": Recorders(record_float_acosh, ("tensor",)),
-    "float_atanh": Recorders(record_float_atanh, ("tensor",)),
-    "float_atan2": Recorders(record_float_atan2, ("lhs", "rhs")),
-    "float_hypot": Recorders(record_float_hypot, ("lhs", "out", "rhs")),
-    "float_erf": Recorders(record_float_erf, ("tensor",)),
-    "float_round": Recorders(record_float_round, ("tensor_shape", "tensor_device", "tensor_dtype")),
-    "float_floor": Recorders(record_float_floor, ("tensor_shape", "tensor_device", "tensor_dtype")),
-    "float_ceil": Recorders(record_float_ceil, ("tensor_shape", "tensor_device", "tensor_dtype")),
-    "float_trunc": Recorders(record_float_trunc, ("tensor_shape", "tensor_device", "tensor_dtype")),
-    "relu": Recorders(record_relu, ("out",)),
-    "relu_backward": Recorders(record_relu_backward, ("output",)),
-    "leaky_relu": Recorders(record_leaky_relu, ("tensor", "negative_slope")),
-    "prelu": Recorders(record_prelu, ("tensor", "alpha")),
-    "gelu": Recorders(record_gelu, ("tensor", "slope")),
-    "gelu_backward": Recorders(record_gelu_backward, ("x", "grad")),
-    "sigmoid": Recorders(record_sigmoid, ("out",)),
-    "sigmoid_backward": Recorders(record_sigmoid_backward, ("output", "grad")),
-    "log_sigmoid": Recorders(record_log_sigmoid, ("tensor",)),
-    "log_sigmoid_backward": Recorders(record_log_sigmoid_backward, ("x", "grad")),
-    "softmax": Recorders(record_softmax, ("out", "dim")),
-    "log_softmax": Recorders(record_log_softmax, ("out", "dim")),
-    "float_sum": Recorders(record_float_sum, ("tensor_shape",)),
-    "float_sum_dim": Recorders(record_float_sum_dim, ("tensor_shape",)),
-    "float_mean": Recorders(record_float_mean, ("tensor_shape",)),
-    "float_mean_dim": Recorders(record_float_mean_dim, ("tensor_shape", "dim")),
-    "float_prod": Recorders(record_float_prod, ("tensor",)),
-    "float_prod_dim": Recorders(record_float_prod_dim, ("tensor", "dim")),
-    "float_max_dim_with_indices": Recorders(
-        record_float_max_dim_with_indices, ("tensor_shape", "dim", "indices")
-    ),
-    "float_min_dim_with_indices": Recorders(
-        record_float_min_dim_with_indices, ("tensor_shape", "dim", "indices")
-    ),
-    "float_cumsum": Recorders(record_float_cumsum, ("dim",)),
-    "float_cumprod": Recorders(record_float_cumprod, ("tensor", "out", "dim")),
-    "float_cummin": Recorders(record_float_cummin, ("tensor", "out", "dim")),
-    "float_cummax": Recorders(record_float_cummax, ("tensor", "out", "dim")),
-    "float_sort_with_indices": Recorders(
-        record_float_sort_with_indices, ("tensor_shape", "dim", "indices")
-    ),
-    "float_topk_with_indices": Recorders(
-        record_float_topk_with_indices, ("tensor_shape", "dim", "indices")
-    ),
-    "float_reshape": Recorders(record_float_reshape, ("tensor_shape",)),
-    "float_swap_dims": Recorders(record_float_swap_dims, ("dim1", "dim2")),
-    "float_permute": Recorders(record_float_permute, ("axes",)),
-    "float_flip": Recorders(record_float_flip, ("axes",)),
-    "float_expand": Recorders(record_float_expand, ()),
-    "float_repeat_dim": Recorders(record_float_repeat_dim, ("dim", "times", "tensor_shape")),
-    "float_slice": Recorders(record_float_slice, ("slices", "tensor_shape")),
-    "float_slice_assign": Recorders(record_float_slice_assign, ("slices", "value_shape")),
-    "float_cat": Recorders(record_float_cat, ("dim", "tensors_shape")),
-    "float_unfold": Recorders(record_float_unfold, ("dim", "size", "step", "tensor_shape")),
-    "float_cast": Recorders(record_float_cast, ("tensor_dtype",)),
-    "float_gather": Recorders(record_float_gather, ("dim", "indices", "tensor_shape")),
-    "float_scatter": Recorders(record_float_scatter, ("dim", "indices", "value_shape", "update")),
-    "float_scatter_add": Recorders(record_float_scatter_add, ("dim", "indices")),
-    "float_select": Recorders(record_float_select, ("dim", "indices", "tensor_shape")),
-    "float_select_assign": Recorders(
-        record_float_select_assign, ("dim", "indices", "value_shape", "update")
-    ),
-    "float_select_add": Recorders(record_float_select_add, ("dim", "indices")),
-    "float_mask_where": Recorders(record_float_mask_where, ("mask",)),
-    "float_mask_fill": Recorders(record_float_mask_fill, ("mask",)),
-    "float_mask_select": Recorders(record_float_mask_select, ("mask", "tensor_shape")),
-    "float_gather_nd": Recorders(record_float_gather_nd, ("indices", "data_shape")),
-    "float_scatter_nd": Recorders(
-        record_float_scatter_nd, ("data", "indices", "values", "reduction")
-    ),
-    "float_grid_sample_2d": Recorders(
-        record_float_grid_sample_2d,
-        ("tensor_shape", "grid", "mode", "padding_mode", "align_corners", "tensor"),
-    ),
-    "float_to_device": Recorders(record_float_to_device, ("tensor_device",)),
-    "embedding": Recorders(record_embedding, ("weights", "indices")),
-    "linear": Recorders(record_linear, ("weight", "input")),
-    "conv1d": Recorders(
-        record_conv1d, ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end")
-    ),
-    "conv2d": Recorders(
-        record_conv2d, ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end")
-    ),
-    "conv3d": Recorders(
-        record_conv3d, ("x", "weight", "stride", "padding", "dilation", "groups", "padding_end")
-    ),
-    "conv_transpose1d": Recorders(
-        record_conv_transpose1d,
-        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x"),
-    ),
-    "conv_transpose2d": Recorders(
-        record_conv_transpose2d,
-        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x"),
-    ),
-    "conv_transpose3d": Recorders(
-        record_conv_transpose3d,
-        ("weight", "stride", "padding", "padding_out", "dilation", "groups", "x"),
-    ),
-    "unfold4d": Recorders(
-        record_unfold4d, ("x_shape", "kernel_size", "stride", "padding", "dilation")
-    ),
-    "fold4d": Recorders(record_fold4d, ("kernel_size", "stride", "padding", "dilation")),
-    "max_pool1d": Recorders(
-        record_max_pool1d, ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode")
-    ),
-    "max_pool1d_with_indices": Recorders(
-        record_max_pool1d_with_indices,
-        ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode", "indices"),
-    ),
-    "max_pool2d": Recorders(
-        record_max_pool2d, ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode")
-    ),
-    "max_pool2d_with_indices": Recorders(
-        record_max_pool2d_with_indices,
-        ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode", "indices"),
-    ),
-    "avg_pool1d": Recorders(
-        record_avg_pool1d,
-        ("x", "kernel_size", "stride", "padding", "count_include_pad", "ceil_mode"),
-    ),
-    "avg_pool2d": Recorders(
-        record_avg_pool2d,
-        ("x", "kernel_size", "stride", "padding", "count_include_pad", "ceil_mode"),
-    ),
-    "adaptive_avg_pool1d": Recorders(record_adaptive_avg_pool1d, ("x",)),
-    "adaptive_avg_pool2d": Recorders(record_adaptive_avg_pool2d, ("x",)),
-    "adaptive_avg_pool3d": Recorders(record_adaptive_avg_pool3d, ("x",)),
-    "interpolate": Recorders(record_interpolate, ("x", "output_size", "mode", "align_corners")),
-    "attention": Recorders(
-        record_attention,
-        (
-            "query",
-            "key",
-            "value",
-            "mask",
-            "attn_bias",
-            "scale",
-            "softcap",
-            "is_causal",
-            "probabilities",
-        ),
-    ),
-    "batch_norm": Recorders(record_batch_norm, ("gamma", "variance", "epsilon", "input", "mean")),
-    "layer_norm": Recorders(record_layer_norm, ("input", "gamma", "epsilon", "statistics")),
-    "ctc_loss": Recorders(
-        record_ctc_loss, ("log_probs", "targets", "input_lengths", "target_lengths", "blank")
-    ),
-    "cross_entropy_class_targets": Recorders(
-        record_cross_entropy_class_targets, ("logits", "targets", "probabilities")
-    ),
-    "rfft": Recorders(record_rfft, ("signal_shape", "dim", "n")),
-    "irfft": Recorders(record_irfft, ("spectrum_re_shape", "dim", "n")),
-    "deform_conv2d": Recorders(
-        record_deform_conv2d,
-        (
-            "x",
-            "offset",
-            "weight",
-            "mask",
-            "bias",
-            "stride",
-            "padding",
-            "dilation",
-            "weight_groups",
-            "offset_groups",
-        ),
-    ),
-    "move_across": Recorders(record_move_across, ("target", "tensor_device")),
-}

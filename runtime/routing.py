@@ -23,7 +23,7 @@ _STRATEGIES = (GradientCheckpointingStrategy.Disabled, GradientCheckpointingStra
 class DispatchBackend:
     __slots__ = ("inner", "Float", "Int", "Bool", "Autodiff", "NoCheckpointing", "Balanced")
 
-    def __init__(self, variant: str, autodiff_ops, recorders, inner=None):
+    def __init__(self, variant: str, autodiff: type, inner=None):
         """The shared DispatchBackend of `variant`, or with `inner`, one over that stand-in
         with Autodiff specializations of its own."""
         kinds = kinds_of(variant)
@@ -34,21 +34,20 @@ class DispatchBackend:
         build = autodiff_backend if inner is None else new_autodiff_backend
         self.inner = backend_for(variant) if inner is None else inner
         self.NoCheckpointing, self.Balanced = (
-            build(self.inner, strategy, autodiff_ops, recorders) for strategy in _STRATEGIES
+            build(self.inner, strategy, autodiff) for strategy in _STRATEGIES
         )
 
 
 class DispatchBackends:
     """`BACKENDS.NumPy`: a backend's DispatchBackend, imported and built on first access."""
 
-    def __init__(self, autodiff_ops, recorders):
-        self._autodiff_ops = autodiff_ops
-        self._recorders = recorders
+    def __init__(self, autodiff: type):
+        self._autodiff = autodiff  # the generated Autodiff specialization class
 
     def __getattr__(self, variant: str) -> DispatchBackend:
         if variant.startswith("_"):
             raise AttributeError(variant)
-        backend = DispatchBackend(variant, self._autodiff_ops, self._recorders)
+        backend = DispatchBackend(variant, self._autodiff)
         setattr(self, variant, backend)  # later lookups never reach __getattr__
         return backend
 
@@ -62,9 +61,7 @@ class DispatchBackends:
         shared = getattr(self, variant)
         replaced = swap_backend(variant, inner)
         try:
-            setattr(
-                self, variant, DispatchBackend(variant, self._autodiff_ops, self._recorders, inner)
-            )
+            setattr(self, variant, DispatchBackend(variant, self._autodiff, inner))
             yield
         finally:
             setattr(self, variant, shared)

@@ -81,6 +81,10 @@ def test_the_node_suite(request):
     assert len(by_result["pass"]) >= conformance.PASSING
     passing_ops = {op for op, res, _ in results.values() if res == "pass"}
     assert len(passing_ops) >= conformance.PASSING_OPS
+    docs = (ROOT / "docs" / "onnx.md").read_text()
+    assert (
+        f"{conformance.BEGIN}\n{conformance.supported_table(results)}\n{conformance.END}" in docs
+    ), "docs/onnx.md: run `python -m burnpy.onnx.conformance --runners ours --write-docs docs/onnx.md`"
 
 
 @pytest.mark.parametrize("device", DEVICES)

@@ -17,6 +17,7 @@ from codegen.recorders import recorder
 from codegen.render import recorder_source
 from runtime.autodiff import recording
 from runtime.autodiff.ops import AutodiffOp, AutodiffRole, FloatInput, rule_for
+from runtime.autodiff.rules import RULES
 from runtime.autodiff.steps import SELF, Backward
 
 AD = Device.numpy().autodiff()
@@ -56,16 +57,29 @@ def test_a_traceback_points_into_the_generated_recorder():
 
 
 def test_a_stale_recorder_is_refused_when_the_backend_is_built(monkeypatch):
-    from generated.catalogue import AUTODIFF_OPS
-    from generated.recorders import RECORDERS
-    from runtime.autodiff.backend import Autodiff, NoCheckpointing
+    from generated.autodiff import Autodiff
+    from runtime.autodiff.checkpoint import NoCheckpointing
 
-    stale = dict(RECORDERS)
-    stale["float_mul"] = recording.Recorders(None, ("lhs", "rhs"))
+    lhs_vjp, _ = RULES["float_mul"]  # the rule now also asks for the output
+    monkeypatch.setitem(RULES, "float_mul", (lhs_vjp, lambda g, lhs, out: g * lhs))
     with pytest.raises(
         RuntimeError, match=r"float_mul .* generated/ is stale; run `python -m codegen`"
     ):
-        Autodiff(BACKENDS.NumPy.inner, NoCheckpointing(), AUTODIFF_OPS, stale)
+        Autodiff(BACKENDS.NumPy.inner, NoCheckpointing())
+
+
+def test_every_float_op_is_bound_by_name_in_the_specialization():
+    """`AD.<op>` is found by reading generated/autodiff.py: one line per op binds it, naming
+    the op's constant and, for a recorded op, its recorder."""
+    from generated.autodiff import Autodiff
+    from generated.catalogue import AUTODIFF_OPS
+
+    source = inspect.getsource(Autodiff.__init__)
+    for op in AUTODIFF_OPS:
+        assert f"self.{op.name} = self." in source, op.name
+        if op.role is AutodiffRole.RECORD:
+            assert f"recorders.record_{op.name}," in source, op.name
+    assert "setattr" not in source
 
 
 @pytest.mark.parametrize(

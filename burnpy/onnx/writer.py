@@ -39,7 +39,7 @@ def source(graph, emitter, name: str, origin: str) -> str:
         for code, array in emitter.used_params.items():
             init.append(f"        self.{code} = {_tensor(code, array)}")
     if emitter.buffers:
-        init.append("        # constants of the graph")
+        init.append("        # buffers: the graph's constants and running statistics")
         for code, array in emitter.buffers.items():
             init.append(f'        self.register_buffer("{code}", {_tensor(code, array)})')
     describe = "\n".join(f"    {v.name}: {v.dtype} {_shape_text(v)}" for v in graph.inputs)

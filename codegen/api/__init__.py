@@ -14,15 +14,20 @@ per product:
 """
 
 from codegen.api.dispatch import dispatch_function, dispatch_functions, dispatch_groups
-from codegen.api.metadata import autodiff_literal, autodiff_ops, backend_registrations, recorders
+from codegen.api.metadata import (
+    autodiff_bindings,
+    backend_registrations,
+    described_ops,
+    recorders,
+)
 from codegen.api.module_functions import functions
 from codegen.api.report import stats
 from codegen.api.tensor import tensor_methods
 from codegen.api.types import call_parameters
 
 __all__ = [
-    "autodiff_literal",
-    "autodiff_ops",
+    "autodiff_bindings",
+    "described_ops",
     "backend_registrations",
     "call_parameters",
     "dispatch_function",

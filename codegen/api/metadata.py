@@ -3,6 +3,7 @@ specialization's table of ops, and the recorders of the differentiable ones (gen
 generated/catalogue.py, generated/recorders.py)."""
 
 import dataclasses
+from dataclasses import dataclass
 
 from codegen.api.types import tuple_literal
 from codegen.model import Catalogue
@@ -40,6 +41,22 @@ def autodiff_ops(catalogue: Catalogue) -> list[AutodiffOp]:
     return [op.autodiff_op for op in catalogue.ops if op.autodiff_op is not None]
 
 
+@dataclass(frozen=True)
+class Described:
+    """An op's constant in generated/catalogue.py."""
+
+    constant: str  # FLOAT_MUL
+    literal: str  # the AutodiffOp call that rebuilds it
+
+
+def described_ops(catalogue: Catalogue) -> list[Described]:
+    return [Described(constant(op), autodiff_literal(op)) for op in autodiff_ops(catalogue)]
+
+
+def constant(op: AutodiffOp) -> str:
+    return op.name.upper()
+
+
 def autodiff_literal(op: AutodiffOp) -> str:
     """The AutodiffOp call that rebuilds `op` in generated/catalogue.py, defaults left out."""
     inputs = []
@@ -62,6 +79,37 @@ def autodiff_literal(op: AutodiffOp) -> str:
                 value = f'"{value}"'
             fields.append(f"{name}={value}")
     return f"AutodiffOp({', '.join(fields)})"
+
+
+# How the specialization builds each role's attribute (runtime/autodiff/backend.py)
+BUILDERS = {
+    AutodiffRole.LEAF: "leaf",
+    AutodiffRole.FORWARD: "forward_only",
+    AutodiffRole.UNTRACKED: "untracked",
+    AutodiffRole.RECORD: "recorded",
+}
+
+
+@dataclass(frozen=True)
+class Binding:
+    """One line of the generated specialization's `__init__`: `self.<name> = self.<builder>(
+    <arguments>)`."""
+
+    name: str
+    builder: str
+    arguments: str
+
+
+def autodiff_bindings(catalogue: Catalogue) -> list[Binding]:
+    saved = {r.name: r.saved_literal for r in recorders(catalogue)}
+    bindings = []
+    for op in [*autodiff_ops(catalogue), MOVE_ACROSS]:
+        described = "MOVE_ACROSS" if op is MOVE_ACROSS else f"ops.{constant(op)}"
+        arguments = [described]
+        if op.role is AutodiffRole.RECORD:
+            arguments += [f"recorders.record_{op.name}", saved[op.name]]
+        bindings.append(Binding(op.name, BUILDERS[op.role], ", ".join(arguments)))
+    return bindings
 
 
 # -- autodiff recorders ------------------------------------------------------------------------

@@ -2,43 +2,33 @@
 
 Only float tensors change: their primitive becomes an AutodiffTensor. Int and bool tensors, the
 device and every non-float op pass through to the inner backend. Each float op of the
-catalogue becomes a method of the specialization: a differentiable op's is its recorder,
-generated from its ops.yaml entry and backward rule (generated/recorders.py), bound here to the
-inner backend's forward and the op's shared Backward.
+catalogue is an attribute of the specialization, bound by name in the generated subclass
+(generated/autodiff.py's `Autodiff.__init__`, one line per op) with the builders below: a
+differentiable op's is its recorder (generated/recorders.py), bound to the inner backend's
+forward and the op's shared Backward over `rule_for(op)`.
 """
-
-from dataclasses import dataclass
 
 from runtime.autodiff import graph
 from runtime.autodiff.checkpoint import BalancedCheckpointing, CheckpointStrategy, NoCheckpointing
-from runtime.autodiff.ops import MOVE_ACROSS, AutodiffOp, AutodiffRole, rule_for
+from runtime.autodiff.ops import AutodiffOp, rule_for
 from runtime.autodiff.steps import Backward, JointBackward
 from runtime.autodiff.tensor import AutodiffTensor
 from runtime.device import GradientCheckpointingStrategy
 
-
-@dataclass(frozen=True)
-class Recorders:
-    """An op's generated recorder factory, and the order of the values its steps save (the
-    rule's, when it was generated: a rule changed since means generated/ is stale)."""
-
-    factory: object  # (forward, backward, inner, balanced) -> the recorder
-    saved: tuple[str, ...]
-
-
 _SPECIALIZATIONS: dict = {}
 
 
-def autodiff_backend(inner, strategy: GradientCheckpointingStrategy, ops, recorders) -> "Autodiff":
-    """`Autodiff<inner, C>` for a runtime strategy: made once per pair, then shared."""
+def autodiff_backend(inner, strategy: GradientCheckpointingStrategy, autodiff: type):
+    """`Autodiff<inner, C>` for a runtime strategy: made once per pair, then shared.
+    `autodiff`: the generated specialization class."""
     key = (inner.variant, strategy)
     backend = _SPECIALIZATIONS.get(key)
     if backend is None:
-        backend = _SPECIALIZATIONS[key] = new_autodiff_backend(inner, strategy, ops, recorders)
+        backend = _SPECIALIZATIONS[key] = new_autodiff_backend(inner, strategy, autodiff)
     return backend
 
 
-def new_autodiff_backend(inner, strategy: GradientCheckpointingStrategy, ops, recorders):
+def new_autodiff_backend(inner, strategy: GradientCheckpointingStrategy, autodiff: type):
     """A specialization of its own, not shared: over a stand-in for an inner backend (a
     recording one), whose kernels must not reach the shared specializations."""
     checkpointing = (
@@ -46,17 +36,17 @@ def new_autodiff_backend(inner, strategy: GradientCheckpointingStrategy, ops, re
         if strategy is GradientCheckpointingStrategy.Balanced
         else NoCheckpointing()
     )
-    return Autodiff(inner, checkpointing, ops, recorders)
+    return autodiff(inner, checkpointing)
 
 
-class Autodiff:
-    def __init__(self, inner, strategy: CheckpointStrategy, ops, recorders):
+class AutodiffDecorator:
+    """What every specialization has; the generated `Autodiff` adds one attribute per op."""
+
+    def __init__(self, inner, strategy: CheckpointStrategy):
         self.inner = inner
         self.variant = inner.variant
         self.strategy = strategy
         self.name = f"autodiff<{inner.name}>"
-        for op in (*ops, MOVE_ACROSS):
-            setattr(self, op.name, self._method(op, recorders))
 
     def __repr__(self):
         return f"Autodiff<{self.inner.variant}, {self.strategy}>"
@@ -73,34 +63,44 @@ class Autodiff:
     def backward(self, tensor: AutodiffTensor):
         return graph.backward(tensor, self.inner)
 
-    # -- building the float ops ---------------------------------------------------------------
-    def _method(self, op: AutodiffOp, recorders):
+    # -- the builders of the float ops' attributes ---------------------------------------------
+    def leaf(self, op: AutodiffOp):
+        """A creation or conversion: its float result is a new untracked leaf."""
         forward = getattr(self.inner, op.name)
-        if op.role is AutodiffRole.LEAF:
+        return lambda *args: AutodiffTensor.new(forward(*args))
+
+    def forward_only(self, op: AutodiffOp):
+        """An op with no float result: the inner kernel on the inner primitives."""
+        forward, positions = getattr(self.inner, op.name), op.positions
+
+        def forward_only(*args):
+            args = list(args)
+            for i in positions:
+                if args[i] is not None:  # an optional input left out
+                    args[i] = args[i].primitive
+            return forward(*args)
+
+        return forward_only
+
+    def untracked(self, op: AutodiffOp):
+        """Float results no gradient flows through (an optimiser's update): each a new leaf."""
+        forward = self.forward_only(op)
+        if op.outputs == 1:
             return lambda *args: AutodiffTensor.new(forward(*args))
-        positions = op.positions
-        if op.role is not AutodiffRole.RECORD:
+        return lambda *args: tuple(map(AutodiffTensor.new, forward(*args)))
 
-            def forward_only(*args):
-                args = list(args)
-                for i in positions:
-                    if args[i] is not None:  # an optional input left out
-                        args[i] = args[i].primitive
-                return forward(*args)
-
-            if op.role is AutodiffRole.FORWARD:
-                return forward_only
-            if op.outputs == 1:
-                return lambda *args: AutodiffTensor.new(forward_only(*args))
-            return lambda *args: tuple(map(AutodiffTensor.new, forward_only(*args)))
+    def recorded(self, op: AutodiffOp, factory, saved: tuple[str, ...]):
+        """A differentiable op: its generated recorder `factory`, which saves `saved` (the
+        rule's order when it was generated: a rule changed since means generated/ is stale),
+        bound to the inner forward and the op's shared Backward."""
+        forward = getattr(self.inner, op.name)
         rule = rule_for(op)
-        recorder = recorders[op.name]
-        if recorder.saved != rule.saved:
+        if saved != rule.saved:
             raise RuntimeError(
-                f"the recorder of {op.name} in generated/recorders.py saves {recorder.saved} but "
-                f"its rule needs {rule.saved}: generated/ is stale; run `python -m codegen`"
+                f"the recorder of {op.name} in generated/recorders.py saves {saved} but its "
+                f"rule needs {rule.saved}: generated/ is stale; run `python -m codegen`"
             )
         backward = (Backward if rule.joint is None else JointBackward)(
-            rule, self.inner, forward, positions
+            rule, self.inner, forward, op.positions
         )
-        return recorder.factory(forward, backward, self.inner, self.strategy.recomputes)
+        return factory(forward, backward, self.inner, self.strategy.recomputes)

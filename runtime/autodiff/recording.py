@@ -2,7 +2,6 @@
 way to build one), their steps and the constants they compare against, bound once as module
 globals of the generated file."""
 
-from runtime.autodiff.backend import Recorders
 from runtime.autodiff.grad_mode import GRAD_MODE
 from runtime.autodiff.node import NONE, ComputingProperty, Node, Requirement, new_node, next_id
 from runtime.autodiff.steps import SELF, UNTRACKED_STEP, output_step
@@ -37,7 +36,6 @@ __all__ = [
     "NONE",
     "SELF",
     "AutodiffTensor",
-    "Recorders",
     "TRACKED",
     "new_node",
     "next_id",
