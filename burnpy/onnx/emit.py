@@ -14,7 +14,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from burnpy.onnx.errors import Refusal
-from burnpy.onnx.ir import FLOATS, NARROW_INTS, SUPPORTED, Graph, Node, storage
+from burnpy.onnx.ir import (
+    FLOATS,
+    ML_DTYPES,
+    NARROW_FLOATS,
+    NARROW_INTS,
+    SUPPORTED,
+    Graph,
+    Node,
+    storage,
+)
 
 # Names the generated file uses itself: a graph value never takes one of them.
 RESERVED = {
@@ -29,6 +38,8 @@ MOVES = {
     "Max", "Min", "ReduceMax", "ReduceMin", "Constant", "Compress", "TopK", "Trilu",
     "ScatterElements", "ScatterND", "DepthToSpace", "SpaceToDepth", "CastLike", "Cast",
 }  # fmt: skip
+# The ops that take 8- and 4-bit floats.
+CASTS = {"Cast", "CastLike", "Identity", "Constant"}
 # Ops whose value differs from run to run: never folded.
 RANDOM = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Bernoulli", "Multinomial"}  # fmt: skip
 
@@ -323,7 +334,7 @@ class Emitter:
         if node.op_type in MOVES or not node.outputs:
             return expr
         value = self.value(node.outputs[0])
-        if value is not None and value.dtype in NARROW_INTS and value.dtype != "uint64":
+        if value is not None and value.dtype in NARROW_INTS[:5]:
             self.helpers_used = True
             return f'ops.wrap({expr}, "{value.dtype}")'
         return expr
@@ -344,10 +355,14 @@ class Emitter:
 
 
 def _stored(array) -> np.ndarray:
-    """An array in the dtype the model holds it in (narrow ints as int64)."""
+    """An array in the dtype the model holds it in (narrow ints as int64, 8- and 4-bit floats
+    as float32)."""
     array = np.asarray(array)
     if array.dtype == np.uint64:
         return array.view(np.int64)
+    narrow = {ml: onnx for onnx, ml in ML_DTYPES.items()}.get(str(array.dtype))
+    if narrow is not None:
+        return array.astype(storage(narrow))
     dtype = storage(str(array.dtype)) if str(array.dtype) in NARROW_INTS else array.dtype
     return array.astype(dtype, copy=False)
 

@@ -42,13 +42,41 @@ ELEMENT_TYPES = {
 }
 FLOATS = ("float32", "float64", "float16", "bfloat16")
 WIDE_INTS = ("int64", "int32")
-NARROW_INTS = ("int8", "int16", "uint8", "uint16", "uint32", "uint64")
-SUPPORTED = FLOATS + WIDE_INTS + NARROW_INTS + ("bool",)
+NARROW_INTS = (
+    "int8",
+    "int16",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "int4",
+    "uint4",
+    "int2",
+    "uint2",
+)
+# The 8- and 4-bit floats: held as float32 (which holds their values exactly); only casts and
+# moves take them, since arithmetic in float32 would not round to their precision.
+NARROW_FLOATS = ("float8e4m3fn", "float8e4m3fnuz", "float8e5m2", "float8e5m2fnuz", "float4e2m1")
+SUPPORTED = FLOATS + WIDE_INTS + NARROW_INTS + NARROW_FLOATS + ("bool",)
+# ml_dtypes' names of the narrow types (numpy's dtype names for them)
+ML_DTYPES = {
+    "float8e4m3fn": "float8_e4m3fn",
+    "float8e4m3fnuz": "float8_e4m3fnuz",
+    "float8e5m2": "float8_e5m2",
+    "float8e5m2fnuz": "float8_e5m2fnuz",
+    "float4e2m1": "float4_e2m1fn",
+    "int4": "int4",
+    "uint4": "uint4",
+    "int2": "int2",
+    "uint2": "uint2",
+}
 
 
 def storage(dtype: str) -> str:
     """The dtype a value of ONNX type `dtype` is held in."""
-    return "int64" if dtype in NARROW_INTS else dtype
+    if dtype in NARROW_INTS:
+        return "int64"
+    return "float32" if dtype in NARROW_FLOATS else dtype
 
 
 @dataclass(frozen=True)

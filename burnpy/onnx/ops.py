@@ -24,6 +24,22 @@ def tensor(value, dtype: str, device) -> Tensor:
     return Tensor.from_data(array.astype(dtype, copy=False), device=device, dtype=dtype)
 
 
+def cast_narrow(x: Tensor, dtype: str, saturate: bool) -> Tensor:
+    """x rounded to an 8-, 4- or 2-bit type of ml_dtypes (`saturate`: out-of-range values,
+    infinities included, become the type's largest), held as float32 or int64. The rounding
+    happens on the host and does not differentiate."""
+    import ml_dtypes
+
+    kind = np.dtype(getattr(ml_dtypes, dtype))
+    array = x.to_numpy()
+    if saturate:
+        info = ml_dtypes.finfo(kind)
+        array = np.clip(array.astype(np.float32), float(info.min), float(info.max))
+    held = "float32" if "float" in dtype else "int64"
+    values = array.astype(kind).astype(held)
+    return Tensor.from_data(values, device=x.device().inner(), dtype=held)
+
+
 def constant(array, device) -> Tensor:
     """A constant of the graph, made on the device where it is used."""
     array = np.asarray(array)

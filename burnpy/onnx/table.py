@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from burnpy.onnx.errors import Refusal
-from burnpy.onnx.ir import ELEMENT_TYPES, FLOATS, storage
+from burnpy.onnx.ir import ELEMENT_TYPES, FLOATS, ML_DTYPES, storage
 from burnpy.onnx.emit import Const, Outputs, Site
 
 
@@ -573,35 +573,28 @@ def cast(n: Site):
     return _cast(n, x, n.dtype(0), target)
 
 
+CAST_TARGETS = FLOATS + ("bool", "int64", "int32", "int16", "int8", "uint64", "uint32", "uint16", "uint8")  # fmt: skip
+
+
 def _cast(n: Site, x: str, source: str, target: str):
-    if target is None or target not in FLOATS + (
-        "bool",
-        "int64",
-        "int32",
-        "int8",
-        "int16",
-        "uint8",
-        "uint16",
-        "uint32",
-        "uint64",
-    ):
+    """A value of ONNX type `source` as `target`; a narrow int's wrap follows the node."""
+    if target in ML_DTYPES:
+        saturate = bool(n.attr("saturate", 1)) and target.startswith("float8")
+        return f'ops.cast_narrow({x}, "{ML_DTYPES[target]}", {saturate})'
+    if target not in CAST_TARGETS:
         n.refuse(f"a cast to {target} is not supported")
-    if storage(source) == storage(target) and source not in ("uint64",):
-        if (
-            source == target
-            or target in ("int64", "uint64")
-            or not (source.startswith("u") or source in ("int64", "int32"))
-        ):
-            return x
+    if source == target:
+        return x
     if target in FLOATS:
         if source == "uint64":
             n.refuse("a cast from uint64 to a float is not supported")
         return f'{x}.float("{target}")'
     if target == "bool":
         return f"{x}.bool()"
-    if source in FLOATS or source == "bool":
-        return f'{x}.int("{storage(target)}")'
-    return f'{x}.cast("{storage(target)}")'
+    held = storage(target)
+    if storage(source) in FLOATS or source == "bool":
+        return f'{x}.int("{held}")'
+    return x if storage(source) == held else f'{x}.cast("{held}")'
 
 
 def dropout(n: Site):
