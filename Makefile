@@ -2,7 +2,7 @@
 PY := .venv/bin/python
 export PYTHONPATH := $(CURDIR)
 
-.PHONY: install generate check format test bench demo train clean
+.PHONY: install generate check format test test-op bench demo train clean
 # The Python sources black keeps in style (generated/ is the generator's: `make generate`).
 STYLED := codegen runtime burnpy tests benches examples
 
@@ -29,6 +29,12 @@ format: install
 
 test: check
 	$(PY) -m pytest
+
+# One op's tests, e.g. `make test-op OP=float_mul`: its spec-driven checks (every backend, dtype
+# and device, its gradients) and every other test parametrised by it.
+test-op: install
+	@test -n "$(OP)" || { echo "name the op: make test-op OP=float_mul"; exit 2; }
+	$(PY) -m pytest --op $(OP)
 
 bench: install
 	$(PY) benches/run.py

@@ -358,7 +358,8 @@ def expect_kind(op: str, tensor, kind: TensorKind) -> None:
             if isinstance(tensor, DispatchTensor)
             else type(tensor).__name__
         )
-        raise TypeError(f"{op}: expected a {kind.value} tensor, got {got}")
+        article = "an" if kind is TensorKind.Int else "a"
+        raise TypeError(f"{op}: expected {article} {kind.value} tensor, got {got}")
 
 
 def dtype_error(op: str, dtype, kinds) -> TypeError:

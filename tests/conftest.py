@@ -1,5 +1,78 @@
+import contextlib
+import difflib
+import gc
+import io
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the checkout under test, before any installed copy
+
+
+@pytest.fixture(scope="module")
+def own_heap():
+    """The objects alive before a module's tests run are moved out of the collector's view
+    (gc.freeze) until they end: introspect's walks over every live object (live_nodes,
+    saved_bytes) then see what these tests made, not the whole suite's heap, and a graph left
+    by an earlier module cannot fail them."""
+    gc.freeze()
+    yield
+    gc.unfreeze()
+
+
+@pytest.fixture(scope="session")
+def digits_smoke(tmp_path_factory) -> dict:
+    """One smoke run of examples/digits_cnn.py (`args`: one epoch on 200 images) that plots and,
+    with torch, trains the PyTorch twin too, for every check of such a run: what it printed, the
+    accuracy it returned and the plot's path."""
+    from examples import digits_cnn
+
+    plot = tmp_path_factory.mktemp("digits") / "loss.png"
+    compare = ["--compare"] if _have("torch") else []
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        accuracy = digits_cnn.main(DIGITS_SMOKE + compare + ["--plot", str(plot)])
+    lines = out.getvalue().splitlines()
+    return {"args": DIGITS_SMOKE, "out": lines, "accuracy": accuracy, "plot": plot}
+
+
+DIGITS_SMOKE = ["--subset", "200", "--epochs", "1"]
+
+
+def _have(module: str) -> bool:
+    try:
+        __import__(module)
+    except ImportError:
+        return False
+    return True
+
+
+# -- one op's tests: `pytest --op float_mul` (`make test-op OP=float_mul`) -----------------------
+def pytest_addoption(parser):
+    parser.addoption(
+        "--op",
+        metavar="NAME",
+        help="run only the tests parametrised by the catalogue op NAME (its spec-driven checks "
+        "on every backend and dtype, and every other test that takes it as `op`)",
+    )
+
+
+def _op_name(item) -> str | None:
+    op = getattr(item, "callspec", None) and item.callspec.params.get("op")
+    return getattr(op, "name", op) if op is not None else None
+
+
+def pytest_collection_modifyitems(config, items):
+    name = config.getoption("--op")
+    if name is None:
+        return
+    kept = [item for item in items if _op_name(item) == name]
+    if not kept:
+        known = sorted({n for n in map(_op_name, items) if isinstance(n, str)})
+        close = difflib.get_close_matches(name, known, n=3)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise pytest.UsageError(f"--op {name}: no test is parametrised by an op of that name{hint}")
+    config.hook.pytest_deselected(items=[item for item in items if _op_name(item) != name])
+    items[:] = kept

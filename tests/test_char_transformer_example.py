@@ -2,6 +2,8 @@
 and the check of benches/char_transformer.py. The default run (2,000 steps, a few minutes) is
 not run here; its validation loss is quoted in the README."""
 
+import contextlib
+import io
 import re
 
 import pytest
@@ -11,12 +13,9 @@ from benches import char_transformer as bench
 
 from examples import char_transformer as example
 from seq_check import needs_torch
+from seq_check import torch as seq_torch
 
 SHORT = ["--steps", "4", "--batch-size", "4", "--context", "16", "--warmup", "2", "--every", "2"]
-
-
-def lines(capsys) -> list:
-    return capsys.readouterr().out.splitlines()
 
 
 def test_the_data_is_the_sorted_topics_with_the_last_tenth_held_out():
@@ -32,21 +31,47 @@ def test_the_data_is_the_sorted_topics_with_the_last_tenth_held_out():
     assert (inputs[:, 1:] == targets[:, :-1]).all() and inputs.shape[1] == 16
 
 
-def test_a_short_run_samples_plots_and_ends_with_the_validation_loss(tmp_path, capsys):
-    loss = example.main(SHORT + ["--plot", str(tmp_path / "loss.png")])
-    out = lines(capsys)
+@pytest.fixture(scope="module")
+def short_text():
+    """The runs below read the first quarter of the text (its last tenth held out): their
+    validation pass is a quarter of the full one, and every character class is still there."""
+    text = example.load_text()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(example, "load_text", lambda: text[: len(text) // 4])
+        yield
+
+
+@pytest.fixture(scope="module")
+def short_run(short_text, tmp_path_factory) -> dict:
+    """One short run on numpy that samples, plots and (with torch) trains the PyTorch twin:
+    what it printed, the validation loss it returned, and the plot's path."""
+    plot = tmp_path_factory.mktemp("char") / "loss.png"
+    compare = ["--compare"] if seq_torch is not None else []
+    with _stdout() as out:
+        loss = example.main(SHORT + compare + ["--plot", str(plot)])
+    return {"out": out.getvalue().splitlines(), "loss": loss, "plot": plot}
+
+
+@contextlib.contextmanager
+def _stdout():
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        yield buffer
+
+
+def test_a_short_run_samples_plots_and_ends_with_the_validation_loss(short_run):
+    out, loss = short_run["out"], short_run["loss"]
     assert re.fullmatch(r"validation loss: \d+\.\d{4}", out[-1])
     assert out[-1] == f"validation loss: {loss:.4f}"
     assert loss < 4.7  # below uniform guessing over the 103 characters (ln 103 = 4.63) + slack
     sample = out[out.index("sample:") + 1 :]
     assert len("\n".join(sample).rstrip("\n")) >= 100  # 200 characters, some may be blank
-    assert (tmp_path / "loss.png").read_bytes().startswith(b"\x89PNG")
+    assert short_run["plot"].read_bytes().startswith(b"\x89PNG")
 
 
 @needs_torch
-def test_compare_trains_pytorch_from_the_same_start(capsys):
-    example.main(SHORT + ["--compare", "--no-sample"])
-    out = lines(capsys)
+def test_compare_trains_pytorch_from_the_same_start(short_run):
+    out = short_run["out"]
     head = next(i for i, l in enumerate(out) if l.strip().startswith("step"))
     rows = [l.split() for l in out[head + 1 : head + 3]]
     assert [r[0] for r in rows] == ["2", "4"]
@@ -57,10 +82,9 @@ def test_compare_trains_pytorch_from_the_same_start(capsys):
 
 
 @needs_torch
-def test_torch_device_with_checkpointing_trains_as_numpy_does(capsys):
-    on_numpy = example.main(SHORT + ["--no-sample"])
+def test_torch_device_with_checkpointing_trains_as_numpy_does(short_run):
     on_torch = example.main(SHORT + ["--no-sample", "--device", "torch", "--checkpointing"])
-    assert on_torch == pytest.approx(on_numpy, rel=1e-4)
+    assert on_torch == pytest.approx(short_run["loss"], rel=1e-4)
 
 
 @needs_torch

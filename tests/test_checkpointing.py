@@ -20,6 +20,8 @@ from runtime.autodiff.node import ComputingProperty
 from runtime.autodiff.ops import AutodiffRole
 from runtime.autodiff.steps import Backward
 
+pytestmark = pytest.mark.usefixtures("own_heap")
+
 CPU = Device.numpy()
 AD = CPU.autodiff()
 CK = AD.gradient_checkpointing()

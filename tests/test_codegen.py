@@ -3,6 +3,7 @@
 import ast
 import difflib
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -31,6 +32,22 @@ def snapshot(out: Path) -> dict:
     return {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*.py"))}
 
 
+@pytest.fixture(scope="module")
+def mini_tree(tmp_path_factory) -> Path:
+    """mini.yaml generated once (the package, and docs/ops.md beside it), for the tests that
+    read it; one that changes it takes a copy (`mini_out`)."""
+    out = tmp_path_factory.mktemp("mini") / "out"
+    assert generate(MINI, out) == 0
+    return out
+
+
+@pytest.fixture
+def mini_out(mini_tree, tmp_path) -> Path:
+    """A fresh copy of the generated mini tree at tmp_path/out, its docs/ops.md beside it."""
+    shutil.copytree(mini_tree.parent, tmp_path, dirs_exist_ok=True)
+    return tmp_path / "out"
+
+
 def test_regeneration_is_byte_identical(tmp_path):
     assert generate(MINI, tmp_path / "a") == 0
     first = snapshot(tmp_path / "a")
@@ -40,18 +57,16 @@ def test_regeneration_is_byte_identical(tmp_path):
     assert snapshot(tmp_path / "b") == first
 
 
-def test_generated_files_say_they_are_generated(tmp_path):
-    generate(MINI, tmp_path / "out")
-    for path, content in snapshot(tmp_path / "out").items():
+def test_generated_files_say_they_are_generated(mini_tree):
+    for path, content in snapshot(mini_tree).items():
         assert content.startswith(
             b"# @generated from mini.yaml by `python -m codegen`; do not edit."
         )
         ast.parse(content)  # valid Python
 
 
-def test_check_catches_a_hand_edit(tmp_path, capsys):
-    out = tmp_path / "out"
-    generate(MINI, out)
+def test_check_catches_a_hand_edit(mini_out, capsys):
+    out = mini_out
     assert generate(MINI, out, "--check") == 0
     target = out / "dispatch" / "float_ops.py"
     target.write_text(target.read_text().replace("ctx = lhs.context", "ctx = rhs.context"))
@@ -65,9 +80,8 @@ def test_check_catches_a_hand_edit(tmp_path, capsys):
     assert "make generate" in captured.err
 
 
-def test_check_catches_a_stale_tree(tmp_path):
-    out = tmp_path / "out"
-    generate(MINI, out)
+def test_check_catches_a_stale_tree(mini_tree, tmp_path):
+    out = mini_tree
     changed = tmp_path / "ops.yaml"
     changed.write_text(MINI.read_text().replace("Element-wise e^x.", "e to the x."))
     assert generate(changed, out, "--check") == 1
@@ -77,9 +91,8 @@ def _body(content: bytes) -> list[str]:
     return content.decode().splitlines()[1:]  # past the header (source name and hashes)
 
 
-def test_adding_one_op_changes_only_that_ops_lines(tmp_path):
-    before, after = tmp_path / "before", tmp_path / "after"
-    generate(MINI, before)
+def test_adding_one_op_changes_only_that_ops_lines(mini_tree, tmp_path):
+    before, after = mini_tree, tmp_path / "after"
     grown = tmp_path / "mini.yaml"
     new_entry = (
         MUL_ENTRY.replace("float_mul", "float_div")
@@ -110,13 +123,12 @@ def test_adding_one_op_changes_only_that_ops_lines(tmp_path):
         assert len(edits) <= 2, f"{path}: {len(edits)} separate insertions"
 
 
-def test_changing_one_rule_changes_only_that_ops_recorder(tmp_path, monkeypatch):
+def test_changing_one_rule_changes_only_that_ops_recorder(mini_tree, tmp_path, monkeypatch):
     """A rule's signature decides what its op's recorder saves: a rule that also asks for the
     output changes float_mul's recorder and the line binding it, nothing else."""
     from runtime.autodiff import rules
 
-    before, after = tmp_path / "before", tmp_path / "after"
-    generate(MINI, before)
+    before, after = mini_tree, tmp_path / "after"
     lhs_vjp, _ = rules.RULES["float_mul"]
     monkeypatch.setitem(rules.RULES, "float_mul", (lhs_vjp, lambda g, lhs, out: g * lhs))
     generate(MINI, after)
@@ -191,11 +203,6 @@ BAD_CATALOGUES = {
         + "\n"
         + MUL_ENTRY.replace("float_mul", "float_times").replace("mul\n", "times\n"),
         r"float_times: is differentiable but has no backward rule; add `float_times: \(one VJP",
-    ),
-    "a rule asking for what the op lacks": (
-        "  - name: float_mul\n    kind: float\n    args: [lhs: float, rhs: float]",
-        "  - name: float_mul\n    kind: float\n    args: [lhs: float, other: float]",
-        r"float_mul: a VJP of float_mul asks for \['rhs'\], which the op does not have",
     ),
     "operator on ops of two arities": (
         "    method: exp\n",
@@ -531,14 +538,15 @@ BAD_CATALOGUES |= {
 
 
 @pytest.mark.parametrize("case", BAD_CATALOGUES, ids=list(BAD_CATALOGUES))
-def test_a_bad_catalogue_is_rejected_with_its_line_and_nothing_is_written(case, tmp_path, capsys):
+def test_a_bad_catalogue_is_rejected_with_its_line_and_nothing_is_written(
+    case, mini_out, tmp_path, capsys
+):
     old, new, message = BAD_CATALOGUES[case]
     source = MINI.read_text()
     assert old in source
     bad = tmp_path / "mini.yaml"
     bad.write_text(source.replace(old, new, 1))
-    out = tmp_path / "out"
-    generate(MINI, out)
+    out = mini_out
     before = snapshot(out)
     assert generate(bad, out) == 2
     err = capsys.readouterr().err
@@ -796,10 +804,9 @@ def test_a_long_line_is_broken_by_black(tmp_path, monkeypatch):
     assert max(map(len, text.splitlines())) <= MODE.line_length
 
 
-def test_check_catches_a_stale_op_reference(tmp_path, capsys):
+def test_check_catches_a_stale_op_reference(mini_out, tmp_path, capsys):
     """docs/ops.md is written beside the package and checked like it."""
-    out = tmp_path / "out"
-    generate(MINI, out)
+    out = mini_out
     page = tmp_path / "docs" / "ops.md"
     assert generate(MINI, out, "--check") == 0
     page.write_text(page.read_text().replace("Element-wise product.", "Product."))
@@ -983,9 +990,8 @@ def test_the_defaults_are_the_working_directory(tmp_path, monkeypatch, capsys):
     assert main(["--check"]) == 0
 
 
-def test_check_prints_paths_relative_to_the_project_root(tmp_path, capsys):
-    out = tmp_path / "out"
-    generate(MINI, out)
+def test_check_prints_paths_relative_to_the_project_root(mini_out, tmp_path, capsys):
+    out = mini_out
     target = out / "tensor.py"
     target.write_text(target.read_text() + "# edited\n")
     capsys.readouterr()

@@ -15,23 +15,20 @@ try:
 except ImportError:
     torch = None
 
-SMOKE = ["--subset", "200", "--epochs", "1"]
-
 
 def lines(capsys) -> list:
     return capsys.readouterr().out.splitlines()
 
 
-def test_one_epoch_ends_with_the_accuracy_line_and_writes_the_plot(tmp_path, capsys):
-    accuracy = example.main(SMOKE + ["--plot", str(tmp_path / "loss.png")])
-    out = lines(capsys)
+def test_one_epoch_ends_with_the_accuracy_line_and_writes_the_plot(digits_smoke):
+    out, accuracy = digits_smoke["out"], digits_smoke["accuracy"]
     assert re.fullmatch(r"test accuracy: \d{1,3}\.\d\d%", out[-1])
     assert out[-1] == f"test accuracy: {100 * accuracy:.2f}%"
     assert any(
         re.fullmatch(r"peak memory of a training step \(NoCheckpointing\): [\d.]+ MiB", l)
         for l in out
     )
-    assert (tmp_path / "loss.png").read_bytes().startswith(b"\x89PNG")
+    assert digits_smoke["plot"].read_bytes().startswith(b"\x89PNG")
 
 
 def test_the_default_run_reaches_97_percent(capsys):
@@ -74,17 +71,15 @@ def test_resume_continues_an_interrupted_run_exactly(tmp_path, monkeypatch, caps
 
 
 @pytest.mark.skipif(torch is None, reason="torch not installed")
-def test_torch_device_with_checkpointing_trains_as_numpy_does(capsys):
-    on_numpy = example.main(SMOKE)
-    on_torch = example.main(SMOKE + ["--device", "torch", "--checkpointing"])
+def test_torch_device_with_checkpointing_trains_as_numpy_does(digits_smoke, capsys):
+    on_torch = example.main(digits_smoke["args"] + ["--device", "torch", "--checkpointing"])
     assert "(Balanced)" in capsys.readouterr().out
-    assert abs(on_torch - on_numpy) <= 1 / 40 + 1e-9  # 40 test images: one may flip
+    assert abs(on_torch - digits_smoke["accuracy"]) <= 1 / 40 + 1e-9  # 40 test images: one may flip
 
 
 @pytest.mark.skipif(torch is None, reason="torch not installed")
-def test_compare_trains_pytorch_from_the_same_start(capsys):
-    example.main(SMOKE + ["--compare"])
-    out = lines(capsys)
+def test_compare_trains_pytorch_from_the_same_start(digits_smoke):
+    out = digits_smoke["out"]
     row = next(l for l in out if l.startswith("final loss")).split()
     ours, theirs = float(row[-2]), float(row[-1])
     assert ours == pytest.approx(theirs, rel=1e-3)  # same weights, batches and rates

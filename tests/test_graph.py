@@ -18,6 +18,8 @@ from runtime.autodiff.node import ComputingProperty, Requirement, new_node, next
 from runtime.autodiff.steps import UNTRACKED_STEP, Backward
 from runtime.errors import BACKWARD_NEEDS_TRACKED, GraphConsumed
 
+pytestmark = pytest.mark.usefixtures("own_heap")
+
 CPU = Device.numpy()
 AD = CPU.autodiff()
 CK = AD.gradient_checkpointing()

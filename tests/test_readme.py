@@ -1,27 +1,42 @@
-"""The README's snippets run, each in a fresh process as a reader would paste it; its copy of
-`python -m codegen stats` is current; and the texts for users speak of the library, not of how
+"""The README's snippets run, each as a reader would paste it into a fresh interpreter; its copy
+of `python -m codegen stats` is current; and the texts for users speak of the library, not of how
 it was built."""
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from codegen.__main__ import main
+from fresh import Job, run_fresh
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
 SNIPPETS = re.findall(r"```python\n(.*?)```", README, re.S)
+# the libraries the snippets import, imported once for all of them (see fresh.py)
+WARM = ["numpy", "scipy.special", "scipy.linalg", "ml_dtypes", "sklearn.datasets", "generated"]
 
 
-def run(code: str, cwd) -> str:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1"}
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True, env=env
-    )
+def _runs(code: str) -> bool:
+    return not code.startswith("def ")  # a listing of generated code, not a program
+
+
+@pytest.fixture(scope="module")
+def ran(tmp_path_factory) -> dict:
+    """Every snippet run once, each in a fresh process of its own and its own directory:
+    {code: (its result, its directory)}."""
+    jobs = [
+        Job(f"snippet{i}", str(tmp_path_factory.mktemp(f"snippet{i}")), code=code)
+        for i, code in enumerate(SNIPPETS)
+        if _runs(code)
+    ]
+    done = run_fresh(jobs, warm=WARM)
+    return {job.code: (done[job.name], Path(job.cwd)) for job in jobs}
+
+
+def run(ran: dict, code: str) -> str:
+    """What the snippet printed; it must have run without an error."""
+    done = ran[code][0]
     assert done.returncode == 0, f"README snippet failed:\n{code}\n{done.stderr}"
     return done.stdout
 
@@ -40,14 +55,12 @@ def test_the_catalogue_section_is_current(monkeypatch, capsys):
 
 
 @pytest.mark.parametrize("code", SNIPPETS, ids=[f"snippet{i}" for i in range(len(SNIPPETS))])
-def test_every_python_snippet_runs(code, tmp_path):
-    if code.startswith("def "):
-        # a listing of generated code: the generator's very lines
-        shown = code
+def test_every_python_snippet_runs(code, ran):
+    if not _runs(code):  # a listing of generated code: the generator's very lines
         generated = (ROOT / "generated" / "dispatch" / "float_ops.py").read_text()
-        assert shown in generated
+        assert code in generated
         return
-    out = run(code, tmp_path)
+    out = run(ran, code)
     if "print(w.grad(grads).to_numpy())" in code:
         assert out.startswith("[[3. 3.]\n [3. 3.]]\nTrue True True Disabled")
 
@@ -56,8 +69,8 @@ def test_the_usage_snippet_says_what_it_prints():
     assert "print(w.grad(grads).to_numpy())            # [[3. 3.] [3. 3.]]" in README
 
 
-def test_the_quick_start_trains_a_classifier(tmp_path):
-    out = run(snippet("## Quick start"), tmp_path)
+def test_the_quick_start_trains_a_classifier(ran):
+    out = run(ran, snippet("## Quick start"))
     accuracy = float(re.fullmatch(r"test accuracy: (\d+\.\d\d)%\n", out).group(1))
     assert accuracy >= 95.0
     # seeded: the figure its comment states (a BLAS of another machine may sum in another order)
@@ -65,15 +78,15 @@ def test_the_quick_start_trains_a_classifier(tmp_path):
     assert abs(accuracy - float(stated)) <= 0.6
 
 
-def test_the_model_definition_prints_what_its_comments_say(tmp_path):
+def test_the_model_definition_prints_what_its_comments_say(ran):
     code = snippet("## Models and training")
-    out = run(code, tmp_path).splitlines()
+    out = run(ran, code).splitlines()
     # Each print's comment gives its output (or its start, before "...").
     expected = re.findall(r"^print\(.*\)  # (.*)$", code, re.M)
     assert len(out) == len(expected) == 3
     for line, comment in zip(out, expected):
         assert line.startswith(comment.removesuffix("...]").removesuffix(", ")), (line, comment)
-    assert (tmp_path / "digits_cnn.safetensors").exists()
+    assert (ran[code][1] / "digits_cnn.safetensors").exists()
 
 
 @pytest.mark.parametrize("path", ["README.md", "docs/coverage.md", "examples/demo.py"])
@@ -90,40 +103,40 @@ def test_no_development_history(path):
     assert "Some(" not in text
 
 
-def test_the_layers_snippet_prints_what_its_comments_say(tmp_path):
+def test_the_layers_snippet_prints_what_its_comments_say(ran):
     code = snippet("The layers are burn-nn's")
-    out = run(code, tmp_path).splitlines()
+    out = run(ran, code).splitlines()
     expected = re.findall(r"^print\(.*\)\s+# (.*)$", code, re.M)
     assert out == expected
 
 
-def test_the_module_ops_snippet_prints_what_its_comments_say(tmp_path):
+def test_the_module_ops_snippet_prints_what_its_comments_say(ran):
     code = snippet("## Module ops")
-    out = run(code, tmp_path).splitlines()
+    out = run(ran, code).splitlines()
     expected = re.findall(r"^print\(.*\)\s+# (.*)$", code, re.M)
     assert out == expected
 
 
-def test_the_sequence_models_snippet_prints_what_its_comments_say(tmp_path):
+def test_the_sequence_models_snippet_prints_what_its_comments_say(ran):
     code = snippet("### Sequence models")
-    out = run(code, tmp_path).splitlines()
+    out = run(ran, code).splitlines()
     expected = re.findall(r"^print\(.*\)  # (.*)$", code, re.M)
     assert len(out) == len(expected) == 3
     for line, comment in zip(out, expected):
         assert line.startswith(comment.removesuffix("...]").removesuffix(", ")), (line, comment)
 
 
-def test_the_coming_from_pytorch_snippet_prints_what_its_comments_say(tmp_path):
+def test_the_coming_from_pytorch_snippet_prints_what_its_comments_say(ran):
     code = snippet("### Coming from PyTorch")
-    out = run(code, tmp_path).splitlines()
+    out = run(ran, code).splitlines()
     expected = re.findall(r"^\s*print\(.*\)  # (.*)$", code, re.M)
     assert len(out) == len(expected) == 5
     for line, comment in zip(out, expected):
         assert line.startswith(comment.removesuffix(" ...").removesuffix(" (torch's)")), line
 
 
-def test_the_bad_file_snippet_prints_what_its_comment_says(tmp_path):
+def test_the_bad_file_snippet_prints_what_its_comment_says(ran):
     code = snippet("Every file the project writes")
-    (line,) = run(code, tmp_path).splitlines()
+    (line,) = run(ran, code).splitlines()
     (comment,) = re.findall(r"^\s*print\(.*\)  # (.*)$", code, re.M)
     assert line.startswith(comment.removesuffix(" ...")) and "(Error while" in line
