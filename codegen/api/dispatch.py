@@ -8,7 +8,7 @@ routes once for every backend; only a move between two backends differs from a m
 from dataclasses import dataclass
 
 from codegen.api.types import ACCESSOR, DISPATCH_TYPES, PLAIN_KIND, TENSOR_KIND, annotated, returns
-from codegen.model import ArgKind, Catalogue, Op, Role, Routing
+from codegen.model import ArgKind, Catalogue, Kind, Op, Role, Routing
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ def dispatch_function(op: Op) -> DispatchFunction:
         merge = _merge(op)
     plain, autodiff = _statements(op, selector)
     checked = arguments = ""
-    if op.routing == "tensor":  # a kernel's refusal, whatever the op, is said in our words
+    if op.routing is Routing.TENSOR:  # a kernel's refusal, whatever the op, is said in our words
         checked = f'"{op.name}", ' + (f'"{op.contract}"' if op.contract else "None")
         arguments = ", ".join(f"{a.name}={a.name}" for a in op.args)
     return DispatchFunction(
@@ -81,8 +81,8 @@ def dispatch_function(op: Op) -> DispatchFunction:
 
 def _merge(op: Op) -> str:
     tensors = op.tensor_args
-    single = [a for a in tensors if a.type != "tensors"]
-    lists = [a for a in tensors if a.type == "tensors"]
+    single = [a for a in tensors if a.type is not ArgKind.TENSORS]
+    lists = [a for a in tensors if a.type is ArgKind.TENSORS]
     if lists:
         # an n-ary op merges every element's context too: one autodiff element makes it tracked
         # (docs/design.md#the-generated-code-contract)
@@ -114,21 +114,21 @@ def _statements(op: Op, selector: str) -> tuple[tuple[str, ...], tuple[str, ...]
 
     def plain_arg(arg):
         n = arg.name
-        if arg.type == "tensors":
+        if arg.type is ArgKind.TENSORS:
             return f"[t.{ACCESSOR[op.kind]}({selector}) for t in {n}]"
         if arg.type in ACCESSOR:
             kind = PLAIN_KIND[TENSOR_KIND[arg.type]]
             accessor = f"{n}.{ACCESSOR[arg.type]}({chooser(n)})"
             return f"{n}.primitive if {n}.kind is B.{kind} else {accessor}"
-        if arg.type == "device":
+        if arg.type is ArgKind.DEVICE:
             return f"{n}.inner"
         return n
 
     def autodiff_arg(arg):
         n = arg.name
-        if arg.type == "tensors":
+        if arg.type is ArgKind.TENSORS:
             return f"[t.lift(AD, {selector}) for t in {n}]"
-        if arg.type == "float":
+        if arg.type is ArgKind.FLOAT:
             lift = f"AD, {selector}" if n != selector else "AD"
             return f"{n}.primitive if {n}.kind is B.Autodiff else {n}.lift({lift})"
         return plain_arg(arg)
@@ -137,7 +137,7 @@ def _statements(op: Op, selector: str) -> tuple[tuple[str, ...], tuple[str, ...]
         bindings, names = [], []
         for arg in op.args:
             value = expression(arg)
-            if arg.type in ACCESSOR or arg.type == "tensors":
+            if arg.type in ACCESSOR or arg.type is ArgKind.TENSORS:
                 if arg.optional:
                     value = f"None if {arg.name} is None else ({value})"
                 bindings.append(f"{arg.name}_ = {value}")
@@ -196,7 +196,7 @@ def _dtype_checks(op: Op, primitive: str) -> list[str]:
 
 def _returns(op: Op, call: str, autodiff: bool) -> list[str]:
     def kind_of(result):
-        if result == "float":
+        if result is Kind.FLOAT:
             return "B.Autodiff" if autodiff else "B.Float"
         return f"B.{PLAIN_KIND[result]}"
 

@@ -36,6 +36,7 @@ from codegen.validate.methods import (
 from codegen.validate.options import function_options
 from codegen.validate.report import Problems, Where, suggest
 from codegen.validate.suite import check_test
+from runtime.dtypes import DTYPES
 
 TOP_KEYS = ("backends", "ops")
 BACKEND_KEYS = {"name": True, "variant": True, "module": True, "devices": True, "extra": False}
@@ -61,11 +62,6 @@ OP_KEYS = {
     "keyword": False,
     "choices": False,
     "nonzero": False,
-}
-DTYPES = {
-    "float": ("float32", "float64", "float16", "bfloat16"),
-    "int": ("int64", "int32"),
-    "bool": ("bool",),
 }
 
 
@@ -277,7 +273,7 @@ def _contract(where: Where) -> str | None:
 
 def _dtypes(where: Where, kind, returns, routing) -> tuple[str, ...]:
     """Supported dtypes: of the result for creation/conversion ops, else of the receiver."""
-    of = returns[0] if routing in ("creation", "conversion") else kind
+    of = returns[0] if routing in (Routing.CREATION, Routing.CONVERSION) else kind
     allowed = DTYPES[of]
     if "dtypes" not in where.entry.value:
         return allowed
