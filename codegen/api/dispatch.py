@@ -14,7 +14,7 @@ from codegen.model import ArgKind, Catalogue, Kind, Op, Role, Routing
 @dataclass(frozen=True)
 class DispatchFunction:
     name: str
-    kind: str
+    kind: Kind
     role: Role  # which routing shape lays it out
     params: str  # annotated
     doc: str
@@ -27,11 +27,30 @@ class DispatchFunction:
     checked: str = ""  # check_contract's first arguments: the op, its contract
     arguments: str = ""  # every argument by name, for check_contract
 
+    @property
+    def layout(self) -> str:
+        """The template's macro that lays the routing out (dispatch.py.jinja's LAYOUTS)."""
+        if self.role is Role.MOVE:
+            return "move_float" if self.kind is Kind.FLOAT else "move_plain"
+        return LAYOUTS[self.role]
+
+
+# The routing's layout for each role: a conversion to float routes as a float op does (its
+# result a new leaf, which the Autodiff specialization makes)
+LAYOUTS = {
+    Role.COMPOSITE: "composite",
+    Role.CREATION_FLOAT: "creation_float",
+    Role.CREATION_PLAIN: "creation_plain",
+    Role.PLAIN: "plain",
+    Role.AUTODIFF: "autodiff",
+    Role.LEAF: "autodiff",
+}
+
 
 def dispatch_groups(catalogue: Catalogue) -> list[str]:
     """The dispatch modules, `<group>_ops.py`: one per kind, and one per function module
     (module ops are float ops, grouped apart as burn's ModuleOps trait is)."""
-    kinds = [k for k in ("float", "int", "bool") if any(_group(op) == k for op in catalogue.ops)]
+    kinds = [k.value for k in Kind if any(_group(op) == k for op in catalogue.ops)]
     functions = sorted({op.function for op in catalogue.ops if op.function})
     return kinds + functions
 
