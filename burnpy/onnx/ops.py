@@ -10,7 +10,8 @@ import numpy as np
 
 from generated import Tensor, module
 
-_WIDTH = {"int8": 8, "int16": 16, "uint8": 8, "uint16": 16, "uint32": 32}
+# The narrow ints held as int64, by width (uint64 needs no wrap: int64's bits are its bits).
+WIDTHS = {"int8": 8, "int16": 16, "uint8": 8, "uint16": 16, "uint32": 32, "int4": 4, "uint4": 4, "int2": 2, "uint2": 2}  # fmt: skip
 
 
 def tensor(value, dtype: str, device) -> Tensor:
@@ -49,7 +50,7 @@ def constant(array, device) -> Tensor:
 def wrap(x: Tensor, dtype: str) -> Tensor:
     """An int64 tensor holding an ONNX narrow int: wrapped to its width, as the narrow type's
     arithmetic would have (uint64 needs nothing: int64's bits are its bits)."""
-    bits = _WIDTH.get(dtype)
+    bits = WIDTHS.get(dtype)
     if bits is None:
         return x
     mask = (1 << bits) - 1
