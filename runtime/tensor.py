@@ -444,14 +444,17 @@ class TensorBase(ComposedMethods, DispatchTensor, metaclass=_TensorType):
                 "that of another tensor; assign inside `with no_grad():` (as to initialise a "
                 "parameter), or assign to a tensor computed from it"
             )
-        positions = _assigned_positions(self, key)
+        base = self
+        if isinstance(value, TensorBase) and value.is_autodiff() and not self.is_autodiff():
+            base = self.to_device(value.device())  # tracked from now on, as PyTorch's
+        positions = _assigned_positions(base, key)
         mask = np.zeros(self.shape, dtype=bool)
         mask.reshape(-1)[positions.reshape(-1)] = True
         mask = type(self).from_data(mask, device=self.device().inner())
         if is_scalar(value):
-            result = self.mask_fill(mask, value)
+            result = base.mask_fill(mask, value)
         else:
-            result = _assigned(self, positions, _value_for(self, value, positions.shape))
+            result = _assigned(base, positions, _value_for(base, value, positions.shape))
         if leaf:
             result = result.detach().require_grad()
         self.kind, self.primitive, self.context = result.kind, result.primitive, result.context
