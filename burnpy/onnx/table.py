@@ -838,6 +838,35 @@ def col2im(n: Site):
     return f"module.fold4d({', '.join(args + options)})"
 
 
+DEFAULT_ACTIVATIONS = {"RNN": ("Tanh",), "GRU": ("Sigmoid", "Tanh"), "LSTM": ("Sigmoid", "Tanh", "Tanh")}  # fmt: skip
+
+
+def recurrent(n: Site):
+    direction = n.attr("direction", "forward")
+    activations = n.attr("activations")
+    if activations is not None:
+        directions = 2 if direction == "bidirectional" else 1
+        if tuple(activations) != DEFAULT_ACTIVATIONS[n.op] * directions:
+            n.refuse(f"{n.op} with activations {list(activations)} (the defaults only)")
+    if n.op == "LSTM" and n.attr("input_forget", 0):
+        n.refuse("LSTM with input_forget is not supported")
+    if n.has(4) and direction != "forward":
+        n.refuse(f"{n.op} with sequence_lens is supported in the forward direction only")
+    count = {"RNN": 6, "GRU": 6, "LSTM": 8}[n.op]
+    args = [f'"{n.op}"'] + [n.opt(i) for i in range(count)]
+    options = [f"hidden={n.attr('hidden_size')}"]
+    if direction != "forward":
+        options.append(f'direction="{direction}"')
+    if n.attr("layout", 0):
+        options.append("layout=1")
+    if n.attr("linear_before_reset", 0):
+        options.append("linear_before_reset=True")
+    if n.attr("clip") is not None:
+        options.append(f"clip={_float(n.attr('clip'))}")
+    expr = f"ops.recurrent({', '.join(args + options)})"
+    return Outputs(expr, 3)
+
+
 # -- reductions ---------------------------------------------------------------------------------
 
 REDUCE = {
@@ -1250,6 +1279,7 @@ TABLE = {
     ("Flatten", 1): flatten,
     ("Floor", 1): unary,
     ("Gather", 1): gather,
+    ("GRU", 7): recurrent,
     ("GridSample", 16): grid_sample,
     ("GatherElements", 11): gather_elements,
     ("GatherND", 11): gather_nd,
@@ -1270,6 +1300,7 @@ TABLE = {
     ("IsInf", 10): is_inf,
     ("IsNaN", 9): unary,
     ("LRN", 1): lrn,
+    ("LSTM", 7): recurrent,
     ("LayerNormalization", 17): layer_norm,
     ("LeakyRelu", 1): leaky_relu,
     ("Less", 1): comparison,
@@ -1297,6 +1328,7 @@ TABLE = {
     ("Pad", 1): pad,
     ("Pow", 1): pow_,
     ("RMSNormalization", 23): rms_norm,
+    ("RNN", 7): recurrent,
     ("Range", 11): range_,
     ("Reciprocal", 1): unary,
     ("ReduceL1", 1): reduce,
