@@ -10,6 +10,7 @@ import difflib
 import inspect
 import subprocess
 import tempfile
+import textwrap
 from enum import StrEnum
 from pathlib import Path
 
@@ -147,6 +148,15 @@ def _def_line(path: Path, name: str) -> int | None:
     return None
 
 
+def _line_containing(path: Path, start: str) -> int | None:
+    if not path.exists():
+        return None
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith(start):
+            return number
+    return None
+
+
 def _dispatch(catalogue: Catalogue, op: Op, out: Path, root: Path) -> str:
     function = api.dispatch_function(op)
     path = out / "dispatch" / f"{op.function or op.kind}_ops.py"
@@ -201,6 +211,9 @@ def _autodiff(op: Op, out: Path, root: Path) -> str:
     line = _def_line(path, f"record_{op.name}")
     if line:
         lines.append(f"recorder: record_{op.name} at {_where(path, line, root)}")
+    bound = _line_containing(out / "autodiff.py", f"        self.{op.name} = ")
+    if bound:
+        lines.append(f"bound as AD.{op.name} at {_where(out / 'autodiff.py', bound, root)}")
     if described.keeps:
         lines.append(
             f"kept: its recorded forward is the backend's `{op.name}_keeping`, which also returns "
@@ -210,7 +223,8 @@ def _autodiff(op: Op, out: Path, root: Path) -> str:
         saved = ", ".join(needs) if needs else "nothing"
         lines.append(f"when `{input_}` is tracked, the step saves: {saved}")
     if rule.joint is not None:
-        only = f"; {', '.join(rule.g_only)} need only g" if rule.g_only else ""
+        verb = "needs" if len(rule.g_only) == 1 else "need"
+        only = f"; {', '.join(rule.g_only)} {verb} only g" if rule.g_only else ""
         lines.append(
             f"Joint rule: one call gives every input's gradient, told which are tracked{only}"
         )
@@ -226,7 +240,7 @@ def _autodiff(op: Op, out: Path, root: Path) -> str:
             continue
         shown.add(where)
         lines.append(f"{label} ({where}):")
-        lines += [f"  {text.rstrip()}" for text in inspect.cleandoc("".join(source)).splitlines()]
+        lines += [f"  {text.rstrip()}" for text in textwrap.dedent("".join(source)).splitlines()]
     return "\n".join(lines)
 
 

@@ -4,6 +4,8 @@ The op methods are generated from ops.yaml into `generated/tensor.py`, on a subc
 TensorBase. A Tensor *is* the DispatchTensor the generated dispatch functions take and return.
 """
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from runtime.activity import user_call
@@ -35,8 +37,10 @@ from runtime.errors import (
 class _TensorType(type):
     """The Tensor class's type: a PyTorch constructor name (`Tensor.randn`) says what to call."""
 
-    def __getattr__(cls, name):
-        raise AttributeError(_missing(f"type object {cls.__name__!r}", name, _CLASS_HABITS))
+    if not TYPE_CHECKING:  # type checkers keep flagging names that do not exist
+
+        def __getattr__(cls, name):
+            raise AttributeError(_missing(f"type object {cls.__name__!r}", name, _CLASS_HABITS))
 
 
 class TensorBase(ComposedMethods, DispatchTensor, metaclass=_TensorType):
@@ -50,9 +54,11 @@ class TensorBase(ComposedMethods, DispatchTensor, metaclass=_TensorType):
             if name in vars(cls):
                 setattr(cls, name, _whole(vars(cls)[name], dim_form))
 
-    def __getattr__(self, name):
-        """Only reached for a name the Tensor lacks: a PyTorch name says the burnpy call."""
-        raise AttributeError(_missing("'Tensor' object", name, _HABITS))
+    if not TYPE_CHECKING:  # type checkers keep flagging names that do not exist
+
+        def __getattr__(self, name):
+            """Only reached for a name the Tensor lacks: a PyTorch name says the burnpy call."""
+            raise AttributeError(_missing("'Tensor' object", name, _HABITS))
 
     # -- what it is ---------------------------------------------------------------------------
     @property
@@ -444,14 +450,17 @@ class TensorBase(ComposedMethods, DispatchTensor, metaclass=_TensorType):
                 "that of another tensor; assign inside `with no_grad():` (as to initialise a "
                 "parameter), or assign to a tensor computed from it"
             )
-        positions = _assigned_positions(self, key)
+        base = self
+        if isinstance(value, TensorBase) and value.is_autodiff() and not self.is_autodiff():
+            base = self.to_device(value.device())  # tracked from now on, as PyTorch's
+        positions = _assigned_positions(base, key)
         mask = np.zeros(self.shape, dtype=bool)
         mask.reshape(-1)[positions.reshape(-1)] = True
         mask = type(self).from_data(mask, device=self.device().inner())
         if is_scalar(value):
-            result = self.mask_fill(mask, value)
+            result = base.mask_fill(mask, value)
         else:
-            result = _assigned(self, positions, _value_for(self, value, positions.shape))
+            result = _assigned(base, positions, _value_for(base, value, positions.shape))
         if leaf:
             result = result.detach().require_grad()
         self.kind, self.primitive, self.context = result.kind, result.primitive, result.context

@@ -1054,7 +1054,8 @@ def test_explain_answers_for_every_listed_op():
             assert "VJP for `" in text[name] or "Joint rule (" in text[name], name
     conv2d = text["conv2d"]
     assert "Joint rule: one call gives every input's gradient, told which are tracked; bias " \
-        "need only g" in conv2d  # fmt: skip
+        "needs only g" in conv2d  # fmt: skip
+    assert "bound as AD.conv2d at generated/autodiff.py:" in conv2d
     assert "Joint rule (runtime/autodiff/rules/" in conv2d
     assert "when `bias` is tracked, the step saves: nothing" in conv2d
     layer_norm = text["layer_norm"]

@@ -280,3 +280,14 @@ def test_cross_entropy_every_target_ignored_is_nan_as_torch():
     expected = torch.nn.functional.cross_entropy(torch.tensor(x), torch.tensor(y), ignore_index=-1)
     ours = cross_entropy(Tensor.from_data(x), Tensor.from_data(y), ignore_index=-1).item()
     assert np.isnan(ours) and np.isnan(expected.item())
+
+
+@pytest.mark.parametrize("backend", AUTODIFF)
+def test_setitem_of_a_tracked_value_into_a_plain_tensor_tracks_it(backend):
+    device = AUTODIFF[backend]
+    t = Tensor.zeros([2, 3], device=device.inner())
+    v = Tensor.from_data([1.0, 2.0, 3.0], device=device).require_grad()
+    t[1] = v * 2.0
+    assert t.is_tracked()
+    grads = (t * t).sum().backward()
+    np.testing.assert_array_equal(v.grad(grads).to_numpy(), [8.0, 16.0, 24.0])
