@@ -451,27 +451,44 @@ def concat(n: Site):
 
 
 def split(n: Site):
-    x, axis, count = n.x(0), n.attr("axis", 0), n.outputs()
-    if n.opset >= 13 and n.has(1) and not n.is_const(1):
-        return Outputs(f"ops.split({x}, {n.ints_code(1)}, {axis})", count)
-    if n.opset >= 13 and n.has(1):
-        sizes = n.ints(1, "split")
-    elif n.opset < 13 and n.attr("split") is not None:
-        sizes = list(n.attr("split"))
-    else:
-        count = n.attr("num_outputs", count) if n.opset >= 18 else count
-        dims = n.shape(0)
-        if dims is not None and isinstance(dims[axis], int):
-            if n.opset < 18 and dims[axis] % count:
-                n.refuse(f"an equal split of {dims[axis]} into {count} parts is not possible")
-            from burnpy.onnx.ops import split_sizes
+    """Split from opset 13: the sizes are an optional input, else equal parts."""
+    x, axis = n.x(0), n.attr("axis", 0)
+    if n.has(1) and not n.is_const(1):
+        return Outputs(f"ops.split({x}, {n.ints_code(1)}, {axis})", n.outputs())
+    if n.has(1):
+        return _split(n, n.ints(1, "split"))
+    return _equal_split(n, n.outputs(), exact=True)
 
-            sizes = split_sizes(dims[axis], count)
-        else:
-            return Outputs(
-                f"ops.split({x}, ops.split_sizes({x}.shape[{axis}], {count}), {axis})", count
-            )
-    return Outputs(f"ops.split({x}, {_list(sizes)}, {axis})", len(sizes))
+
+def split_num_outputs(n: Site):
+    """Split from opset 18: without sizes, `num_outputs` parts, the last one smaller."""
+    if n.has(1):
+        return split(n)
+    return _equal_split(n, n.attr("num_outputs", n.outputs()), exact=False)
+
+
+def split_attribute(n: Site):
+    """Split before opset 13: the sizes are an attribute."""
+    sizes = n.attr("split")
+    if sizes is None:
+        return _equal_split(n, n.outputs(), exact=True)
+    return _split(n, list(sizes))
+
+
+def _split(n: Site, sizes) -> Outputs:
+    return Outputs(f"ops.split({n.x(0)}, {_list(sizes)}, {n.attr('axis', 0)})", len(sizes))
+
+
+def _equal_split(n: Site, count: int, exact: bool) -> Outputs:
+    x, axis, dims = n.x(0), n.attr("axis", 0), n.shape(0)
+    if dims is None or not isinstance(dims[axis], int):
+        sizes = f"ops.split_sizes({x}.shape[{axis}], {count})"
+        return Outputs(f"ops.split({x}, {sizes}, {axis})", count)
+    if exact and dims[axis] % count:
+        n.refuse(f"an equal split of {dims[axis]} into {count} parts is not possible")
+    from burnpy.onnx.ops import split_sizes
+
+    return _split(n, split_sizes(dims[axis], count))
 
 
 def _slice_text(start, end, step) -> str:
@@ -483,20 +500,28 @@ def _slice_text(start, end, step) -> str:
 
 
 def slice_(n: Site):
+    """Slice from opset 10: starts, ends, axes and steps are inputs (read when the model runs
+    unless known at import)."""
     x = n.x(0)
-    if n.opset >= 10 and not all(n.is_const(i) for i in range(1, 5) if n.has(i)):
+    if not all(n.is_const(i) for i in range(1, 5) if n.has(i)):
         codes = [n.ints_code(i) if n.has(i) else "None" for i in range(1, 5)]
         return f"ops.slice_({x}, {', '.join(codes)})"
-    if n.opset >= 10:
-        starts, ends = n.ints(1, "starts"), n.ints(2, "ends")
-        axes = n.ints(3, "axes") if n.has(3) else list(range(len(starts)))
-        steps = n.ints(4, "steps") if n.has(4) else [1] * len(starts)
-    else:
-        starts, ends = list(n.attr("starts")), list(n.attr("ends"))
-        axes = list(n.attr("axes", range(len(starts))))
-        steps = [1] * len(starts)
-    rank = n.known_rank(0)
-    dims = n.shape(0)
+    starts, ends = n.ints(1, "starts"), n.ints(2, "ends")
+    axes = n.ints(3, "axes") if n.has(3) else list(range(len(starts)))
+    steps = n.ints(4, "steps") if n.has(4) else [1] * len(starts)
+    return _sliced(n, starts, ends, axes, steps)
+
+
+def slice_attributes(n: Site):
+    """Slice before opset 10: starts, ends and axes are attributes, the step is 1."""
+    starts, ends = list(n.attr("starts")), list(n.attr("ends"))
+    axes = list(n.attr("axes", range(len(starts))))
+    return _sliced(n, starts, ends, axes, [1] * len(starts))
+
+
+def _sliced(n: Site, starts, ends, axes, steps) -> str:
+    """Python's slicing, whose clamping is ONNX's."""
+    x, rank, dims = n.x(0), n.known_rank(0), n.shape(0)
     parts = [":"] * rank
     for start, end, axis, step in zip(starts, ends, axes, steps):
         axis %= rank
@@ -508,9 +533,7 @@ def slice_(n: Site):
         parts[axis] = _slice_text(start, end, step)
     while parts and parts[-1] == ":":
         parts.pop()
-    if not parts:
-        return x
-    return f"{x}[{', '.join(parts)}]"
+    return f"{x}[{', '.join(parts)}]" if parts else x
 
 
 def gather(n: Site):
@@ -666,29 +689,40 @@ def trilu(n: Site):
     return f"ops.trilu({n.x(0)}, {k}, {bool(n.attr('upper', 1))})"
 
 
+PAD_MODES = ("constant", "reflect", "edge", "wrap")
+
+
 def pad(n: Site):
-    x = n.x(0)
-    mode = n.attr("mode", "constant")
-    if mode not in ("constant", "reflect", "edge", "wrap"):
+    """Pad from opset 11: pads, the constant value and (from 18) axes are inputs."""
+    x, mode, rank = n.x(0), n.attr("mode", "constant"), n.known_rank(0)
+    if mode not in PAD_MODES:
         n.refuse(f"Pad mode {mode!r}")
-    rank = n.known_rank(0)
-    if n.opset >= 11:
-        value = n.number_code(2) if n.has(2) else "0"
-        if not n.is_const(1) or (n.has(3) and not n.is_const(3)):
-            axes = n.ints_code(3) if n.has(3) else "None"
-            return f'ops.pad({x}, {n.ints_code(1)}, "{mode}", {value}, {axes})'
-        pads = n.ints(1, "pads")
-        if n.has(3):
-            axes = [a % rank for a in n.ints(3, "axes")]
-            full = [0] * (2 * rank)
-            for i, a in enumerate(axes):
-                full[a], full[rank + a] = pads[i], pads[len(axes) + i]
-            pads = full
-    else:
-        pads, value = list(n.attr("pads")), _float(n.attr("value", 0.0))
+    value = n.number_code(2) if n.has(2) else "0"
+    if not n.is_const(1) or (n.has(3) and not n.is_const(3)):
+        axes = n.ints_code(3) if n.has(3) else "None"
+        return f'ops.pad({x}, {n.ints_code(1)}, "{mode}", {value}, {axes})'
+    pads = n.ints(1, "pads")
+    if n.has(3):
+        axes = [a % rank for a in n.ints(3, "axes")]
+        full = [0] * (2 * rank)
+        for i, a in enumerate(axes):
+            full[a], full[rank + a] = pads[i], pads[len(axes) + i]
+        pads = full
+    return _padded(n, pads, mode, value)
+
+
+def pad_attributes(n: Site):
+    """Pad before opset 11: pads and the value are attributes."""
+    mode = n.attr("mode", "constant")
+    if mode not in PAD_MODES:
+        n.refuse(f"Pad mode {mode!r}")
+    return _padded(n, list(n.attr("pads")), mode, _float(n.attr("value", 0.0)))
+
+
+def _padded(n: Site, pads, mode: str, value: str) -> str:
     if not any(pads):
-        return x
-    return f'ops.pad({x}, {_list(pads)}, "{mode}", {value})'
+        return n.x(0)
+    return f'ops.pad({n.x(0)}, {_list(pads)}, "{mode}", {value})'
 
 
 def eye_like(n: Site):
@@ -708,7 +742,16 @@ def one_hot(n: Site):
 
 
 def top_k(n: Site):
-    k = f"int({n.number_code(1)})" if n.opset >= 10 else n.attr("k")
+    """TopK from opset 10: k is an input."""
+    return _top(n, f"int({n.number_code(1)})")
+
+
+def top_k_attribute(n: Site):
+    """TopK before opset 10: k is an attribute."""
+    return _top(n, str(n.attr("k")))
+
+
+def _top(n: Site, k: str) -> Outputs:
     largest = bool(n.attr("largest", 1))
     return Outputs(f"ops.topk({n.x(0)}, {k}, {n.attr('axis', -1)}, {largest})", 2)
 
@@ -1358,7 +1401,8 @@ TABLE = {
     ("OneHot", 9): one_hot,
     ("Or", 1): logical,
     ("PRelu", 1): prelu,
-    ("Pad", 1): pad,
+    ("Pad", 1): pad_attributes,
+    ("Pad", 11): pad,
     ("Pow", 1): pow_,
     ("RMSNormalization", 23): rms_norm,
     ("RNN", 7): recurrent,
@@ -1401,14 +1445,17 @@ TABLE = {
     ("Sin", 7): unary,
     ("Sinh", 9): unary,
     ("Size", 1): size,
-    ("Slice", 1): slice_,
+    ("Slice", 1): slice_attributes,
+    ("Slice", 10): slice_,
     ("Softmax", 1): softmax_2d,
     ("Softmax", 13): softmax,
     ("SoftmaxCrossEntropyLoss", 12): softmax_cross_entropy,
     ("Softplus", 1): softplus,
     ("Softsign", 1): softsign,
     ("SpaceToDepth", 1): space_to_depth,
-    ("Split", 1): split,
+    ("Split", 1): split_attribute,
+    ("Split", 13): split,
+    ("Split", 18): split_num_outputs,
     ("Sqrt", 1): unary,
     ("Squeeze", 1): squeeze_attribute_axes,
     ("Squeeze", 13): squeeze,
@@ -1420,7 +1467,8 @@ TABLE = {
     ("Tanh", 1): unary,
     ("ThresholdedRelu", 10): thresholded_relu,
     ("Tile", 6): tile,
-    ("TopK", 1): top_k,
+    ("TopK", 1): top_k_attribute,
+    ("TopK", 10): top_k,
     ("Transpose", 1): transpose,
     ("Trilu", 14): trilu,
     ("Unsqueeze", 1): unsqueeze_attribute_axes,
