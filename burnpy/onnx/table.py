@@ -170,16 +170,23 @@ def where(n: Site):
 
 
 def clip(n: Site):
+    """Clip from opset 11: the bounds are optional inputs."""
     x = n.x(0)
-    if n.opset < 11:
-        low, high = n.attr("min"), n.attr("max")
-    elif any(n.has(i) and not n.is_const(i) for i in (1, 2)):
+    if any(n.has(i) and not n.is_const(i) for i in (1, 2)):
         if n.has(1):
             x = f"ops.maximum({x}, {n.x(1)})"
         return f"ops.minimum({x}, {n.x(2)})" if n.has(2) else x
-    else:
-        low = n.const(1, "min").item() if n.has(1) else None
-        high = n.const(2, "max").item() if n.has(2) else None
+    low = n.const(1, "min").item() if n.has(1) else None
+    high = n.const(2, "max").item() if n.has(2) else None
+    return _clamped(n, x, low, high)
+
+
+def clip_attributes(n: Site):
+    """Clip before opset 11: the bounds are attributes."""
+    return _clamped(n, n.x(0), n.attr("min"), n.attr("max"))
+
+
+def _clamped(n: Site, x: str, low, high) -> str:
     if _is_float(n.dtype(0)):
         low = None if low is None else _float(low)
         high = None if high is None else _float(high)
@@ -281,14 +288,22 @@ def prelu(n: Site):
     return f"ops.where({x} < 0, {x} * {n.x(1)}, {x})"
 
 
+SOFTMAX = {"Softmax": "softmax", "LogSoftmax": "log_softmax"}
+
+
 def softmax(n: Site):
-    method = {"Softmax": "softmax", "LogSoftmax": "log_softmax"}.get(n.op)
-    x = n.x(0)
-    if n.opset >= 13:
-        axis = n.attr("axis", -1)
-        return f"{x}.{method}({axis})" if method else f"ops.hardmax({x}, {axis})"
-    rank = n.known_rank(0)
+    """Softmax, LogSoftmax and Hardmax from opset 13: along one axis (default the last)."""
+    x, axis = n.x(0), n.attr("axis", -1)
+    method = SOFTMAX.get(n.op)
+    return f"{x}.{method}({axis})" if method else f"ops.hardmax({x}, {axis})"
+
+
+def softmax_2d(n: Site):
+    """Softmax, LogSoftmax and Hardmax before opset 13: over the input flattened into a
+    matrix at `axis` (default 1), every dim from `axis` on taken together."""
+    x, rank = n.x(0), n.known_rank(0)
     axis = n.attr("axis", 1) % max(rank, 1)
+    method = SOFTMAX.get(n.op)
     if axis == rank - 1:
         return f"{x}.{method}(-1)" if method else f"ops.hardmax({x}, -1)"
     inner = f"ops.flatten({x}, {axis})"
@@ -377,44 +392,55 @@ def transpose(n: Site):
     return f"{x}.permute({_list(perm)})"
 
 
-def _axes(n: Site, index: int, since: int, what="axes"):
-    if n.opset >= since:
-        return n.ints(index, what) if n.has(index) else None
-    value = n.attr(what)
-    return None if value is None else list(value)
+def _static(dims) -> bool:
+    return dims is not None and all(isinstance(d, int) for d in dims)
 
 
 def squeeze(n: Site):
-    x = n.x(0)
-    if n.opset >= 13 and n.has(1) and not n.is_const(1):
-        return f"ops.squeeze({x}, {n.ints_code(1)})"
-    axes = _axes(n, 1, 13)
-    dims = n.shape(0)
-    if dims is not None and all(isinstance(d, int) for d in dims):
-        drop = (
-            {a % len(dims) for a in axes}
-            if axes is not None
-            else {i for i, d in enumerate(dims) if d == 1}
-        )
-        return f"{x}.reshape({_list(d for i, d in enumerate(dims) if i not in drop)})"
-    return f"ops.squeeze({x}, {_list(axes) if axes is not None else None})"
+    """Squeeze from opset 13: the axes are an optional input."""
+    if n.has(1) and not n.is_const(1):
+        return f"ops.squeeze({n.x(0)}, {n.ints_code(1)})"
+    return _squeezed(n, n.ints(1, "axes") if n.has(1) else None)
+
+
+def squeeze_attribute_axes(n: Site):
+    """Squeeze before opset 13: the axes are an attribute."""
+    axes = n.attr("axes")
+    return _squeezed(n, None if axes is None else list(axes))
+
+
+def _squeezed(n: Site, axes) -> str:
+    x, dims = n.x(0), n.shape(0)
+    if not _static(dims):
+        return f"ops.squeeze({x}, {_list(axes) if axes is not None else None})"
+    if axes is None:
+        drop = {i for i, d in enumerate(dims) if d == 1}
+    else:
+        drop = {a % len(dims) for a in axes}
+    return f"{x}.reshape({_list(d for i, d in enumerate(dims) if i not in drop)})"
 
 
 def unsqueeze(n: Site):
-    x = n.x(0)
-    if n.opset >= 13 and n.has(1) and not n.is_const(1):
-        return f"ops.unsqueeze({x}, {n.ints_code(1)})"
-    axes = _axes(n, 1, 13)
-    if axes is None:
-        n.refuse("Unsqueeze needs axes")
-    dims = n.shape(0)
-    if dims is not None and all(isinstance(d, int) for d in dims):
-        rank = len(dims) + len(axes)
-        out = list(dims)
-        for a in sorted(a % rank for a in axes):
-            out.insert(a, 1)
-        return f"{x}.reshape({_list(out)})"
-    return f"ops.unsqueeze({x}, {_list(axes)})"
+    """Unsqueeze from opset 13: the axes are an input."""
+    if not n.is_const(1):
+        return f"ops.unsqueeze({n.x(0)}, {n.ints_code(1)})"
+    return _unsqueezed(n, n.ints(1, "axes"))
+
+
+def unsqueeze_attribute_axes(n: Site):
+    """Unsqueeze before opset 13: the axes are an attribute."""
+    return _unsqueezed(n, list(n.attr("axes")))
+
+
+def _unsqueezed(n: Site, axes) -> str:
+    x, dims = n.x(0), n.shape(0)
+    if not _static(dims):
+        return f"ops.unsqueeze({x}, {_list(axes)})"
+    rank = len(dims) + len(axes)
+    out = list(dims)
+    for a in sorted(a % rank for a in axes):
+        out.insert(a, 1)
+    return f"{x}.reshape({_list(out)})"
 
 
 def concat(n: Site):
@@ -880,20 +906,24 @@ REDUCE = {
     "ReduceSumSquare": (".square()", "sum", ""),
     "ReduceLogSum": ("", "sum", ".log()"),
 }
-AXES_INPUT = {"ReduceSum": 13}  # the others took `axes` as an input from opset 18
 
 
 def reduce(n: Site):
-    since = AXES_INPUT.get(n.op, 18)
+    """The reductions once their axes are an optional input (ReduceSum from opset 13, the
+    others from 18)."""
+    return _reduced(n, n.ints_code(1) if n.has(1) else "None")
+
+
+def reduce_attribute_axes(n: Site):
+    """The reductions while their axes were an attribute."""
+    axes = n.attr("axes")
+    return _reduced(n, _list(axes) if axes else "None")
+
+
+def _reduced(n: Site, axes: str) -> str:
     keepdims = bool(n.attr("keepdims", 1))
-    noop = bool(n.attr("noop_with_empty_axes", 0))
+    tail = ", noop=True" if n.attr("noop_with_empty_axes", 0) else ""
     x = n.x(0)
-    if n.opset >= since and n.has(1):
-        axes = n.ints_code(1)
-    else:
-        axes = _axes(n, 1, since)
-        axes = "None" if not axes else _list(axes)
-    tail = ", noop=True" if noop else ""
     if n.op == "ReduceLogSumExp":
         return f"ops.reduce_log_sum_exp({x}, {axes}, {keepdims}{tail})"
     before, how, after = REDUCE[n.op]
@@ -1254,7 +1284,8 @@ TABLE = {
     ("Celu", 12): celu,
     ("CenterCropPad", 18): center_crop_pad,
     ("Col2Im", 18): col2im,
-    ("Clip", 1): clip,
+    ("Clip", 1): clip_attributes,
+    ("Clip", 11): clip,
     ("Compress", 9): compress,
     ("Concat", 1): concat,
     ("Constant", 1): constant,
@@ -1294,7 +1325,8 @@ TABLE = {
     ("HannWindow", 17): window,
     ("HardSigmoid", 1): hard_sigmoid,
     ("HardSwish", 14): hard_swish,
-    ("Hardmax", 1): softmax,
+    ("Hardmax", 1): softmax_2d,
+    ("Hardmax", 13): softmax,
     ("Identity", 1): identity,
     ("InstanceNormalization", 1): instance_norm,
     ("IsInf", 10): is_inf,
@@ -1306,7 +1338,8 @@ TABLE = {
     ("Less", 1): comparison,
     ("LessOrEqual", 12): comparison,
     ("Log", 1): unary,
-    ("LogSoftmax", 1): softmax,
+    ("LogSoftmax", 1): softmax_2d,
+    ("LogSoftmax", 13): softmax,
     ("LpNormalization", 1): lp_norm,
     ("LpPool", 2): lp_pool,
     ("MatMul", 1): matmul,
@@ -1331,16 +1364,26 @@ TABLE = {
     ("RNN", 7): recurrent,
     ("Range", 11): range_,
     ("Reciprocal", 1): unary,
-    ("ReduceL1", 1): reduce,
-    ("ReduceL2", 1): reduce,
-    ("ReduceLogSum", 1): reduce,
-    ("ReduceLogSumExp", 1): reduce,
-    ("ReduceMax", 1): reduce,
-    ("ReduceMean", 1): reduce,
-    ("ReduceMin", 1): reduce,
-    ("ReduceProd", 1): reduce,
-    ("ReduceSum", 1): reduce,
-    ("ReduceSumSquare", 1): reduce,
+    ("ReduceL1", 1): reduce_attribute_axes,
+    ("ReduceL1", 18): reduce,
+    ("ReduceL2", 1): reduce_attribute_axes,
+    ("ReduceL2", 18): reduce,
+    ("ReduceLogSum", 1): reduce_attribute_axes,
+    ("ReduceLogSum", 18): reduce,
+    ("ReduceLogSumExp", 1): reduce_attribute_axes,
+    ("ReduceLogSumExp", 18): reduce,
+    ("ReduceMax", 1): reduce_attribute_axes,
+    ("ReduceMax", 18): reduce,
+    ("ReduceMean", 1): reduce_attribute_axes,
+    ("ReduceMean", 18): reduce,
+    ("ReduceMin", 1): reduce_attribute_axes,
+    ("ReduceMin", 18): reduce,
+    ("ReduceProd", 1): reduce_attribute_axes,
+    ("ReduceProd", 18): reduce,
+    ("ReduceSum", 1): reduce_attribute_axes,
+    ("ReduceSum", 13): reduce,
+    ("ReduceSumSquare", 1): reduce_attribute_axes,
+    ("ReduceSumSquare", 18): reduce,
     ("Relu", 1): relu,
     ("Reshape", 1): reshape,
     ("Resize", 10): resize,
@@ -1359,14 +1402,16 @@ TABLE = {
     ("Sinh", 9): unary,
     ("Size", 1): size,
     ("Slice", 1): slice_,
-    ("Softmax", 1): softmax,
+    ("Softmax", 1): softmax_2d,
+    ("Softmax", 13): softmax,
     ("SoftmaxCrossEntropyLoss", 12): softmax_cross_entropy,
     ("Softplus", 1): softplus,
     ("Softsign", 1): softsign,
     ("SpaceToDepth", 1): space_to_depth,
     ("Split", 1): split,
     ("Sqrt", 1): unary,
-    ("Squeeze", 1): squeeze,
+    ("Squeeze", 1): squeeze_attribute_axes,
+    ("Squeeze", 13): squeeze,
     ("Sub", 1): arithmetic,
     ("Sum", 1): variadic,
     ("SwiGLU", 26): swiglu,
@@ -1378,7 +1423,8 @@ TABLE = {
     ("TopK", 1): top_k,
     ("Transpose", 1): transpose,
     ("Trilu", 14): trilu,
-    ("Unsqueeze", 1): unsqueeze,
+    ("Unsqueeze", 1): unsqueeze_attribute_axes,
+    ("Unsqueeze", 13): unsqueeze,
     ("Upsample", 7): resize,
     ("Where", 9): where,
     ("Xor", 1): logical,
