@@ -491,24 +491,23 @@ def _value_for(tensor, value, shape):
         value = type(tensor).from_data(
             np.asarray(value, dtype=tensor.dtype), device=tensor.device().inner()
         )
-    if value.kind.tensor_kind is not tensor.kind.tensor_kind or value.dtype != tensor.dtype:
-        value = (
-            value.cast(tensor.dtype)
-            if value.kind.tensor_kind is tensor.kind.tensor_kind
-            else ({FLOAT: value.float, INT: value.int, BOOL: value.bool}[tensor.kind.tensor_kind]())
-        )
+    kind = tensor.kind.tensor_kind
+    if value.kind.tensor_kind is not kind:
+        value = {FLOAT: value.float, INT: value.int, BOOL: value.bool}[kind]()
+    if kind is not BOOL and value.dtype != tensor.dtype:
+        value = value.cast(tensor.dtype)
     if tensor.is_autodiff() and not value.is_autodiff():
         value = value.to_device(tensor.device())
     shape = list(shape)
     try:
-        np.broadcast_shapes(value.shape, shape)
-        if len(value.shape) > len(shape) or np.broadcast_shapes(value.shape, shape) != tuple(shape):
-            raise ValueError
+        fits = value.ndim <= len(shape) and np.broadcast_shapes(value.shape, shape) == tuple(shape)
     except ValueError:
+        fits = False
+    if not fits:
         raise ValueError(
             f"t[...] = value: a value of shape {list(value.shape)} does not broadcast to the "
             f"selection's shape {shape}"
-        ) from None
+        )
     if list(value.shape) != shape:
         value = value.reshape([1] * (len(shape) - value.ndim) + list(value.shape)).expand(shape)
     return value

@@ -663,3 +663,16 @@ def test_tied_weights_stay_tied_in_copies():
         assert clone.head.weight is clone.embed.weight
         np.testing.assert_array_equal(clone.embed.weight.to_numpy(), model.embed.weight.to_numpy())
     assert copy.deepcopy(model).embed.weight.is_require_grad()
+
+
+def test_a_new_run_over_an_old_runs_folder_keeps_nothing_of_it(tmp_path):
+    device = DEVICES["numpy"]
+    loader = data.DataLoader(_problem(), 16, device=device)
+    _, learner = _learner(device, tmp_path, _Scripted([3.0, 2.0, 1.0], patience=5))
+    learner.fit(loader, None, epochs=3)
+    (tmp_path / ".epoch-7.999999.partial").mkdir()  # what a killed run of long ago left
+    model, learner = _learner(device, tmp_path, None)
+    learner.fit(loader, None, epochs=1)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["epoch-1", "learner.json", "log.jsonl"]
+    assert len((tmp_path / "log.jsonl").read_text().splitlines()) == 1
+    assert json.loads((tmp_path / "learner.json").read_text())["epoch"] == 1
