@@ -228,8 +228,8 @@ def hard_swish(n: Site):
 
 
 def elu(n: Site):
-    x = n.x(0)
-    return f"ops.where({x} > 0, {x}, ({x}.exp() - 1) * {_float(n.attr('alpha', 1.0))})"
+    alpha = _float(n.attr("alpha", 1.0))
+    return _rounded_once(n, lambda x: f"ops.where({x} > 0, {x}, ({x}.exp() - 1) * {alpha})")
 
 
 def selu(n: Site):
@@ -240,8 +240,18 @@ def selu(n: Site):
 
 
 def celu(n: Site):
-    x, alpha = n.x(0), _float(n.attr("alpha", 1.0))
-    return f"{x}.clamp_min(0) + (({x} / {alpha}).exp() - 1).clamp_max(0) * {alpha}"
+    alpha = _float(n.attr("alpha", 1.0))
+    return _rounded_once(n, lambda x: f"{x}.clamp_min(0) + (({x} / {alpha}).exp() - 1).clamp_max(0) * {alpha}")  # fmt: skip
+
+
+def _rounded_once(n: Site, build) -> str:
+    """An activation of several steps; a 16-bit input is computed in float32 and rounded
+    once, as ONNX computes it (rounding every step drifts by a 16-bit step)."""
+    x, dtype = n.x(0), n.dtype(0)
+    if dtype in ("float16", "bfloat16"):
+        wide = x + '.float("float32")'
+        return f'({build(wide)}).float("{dtype}")'
+    return build(x)
 
 
 def softplus(n: Site):
