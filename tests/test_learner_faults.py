@@ -325,12 +325,18 @@ def test_bad_files_are_named_with_their_cause(case, tmp_path):
         assert raised.value.__cause__ is not None  # the library's own error is kept
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file")
-def test_unreadable_file(tmp_path):
+def test_unreadable_file(tmp_path, monkeypatch):
     path = tmp_path / "locked.safetensors"
     nn.Linear(2, 2, device=Device.numpy()).save(path)
     path.chmod(0)
-    with pytest.raises(PermissionError, match="no permission"):
+    if os.geteuid() == 0:  # root reads any file: the OS's refusal, as a user meets it
+        denied = PermissionError(13, "Permission denied")
+
+        def refuse(*args, **kwargs):
+            raise denied
+
+        monkeypatch.setattr(files, "safe_open", refuse)
+    with pytest.raises(PermissionError, match="no permission to read it .*Permission denied"):
         nn.Linear(2, 2, device=Device.numpy()).load(path)
 
 
@@ -657,3 +663,16 @@ def test_tied_weights_stay_tied_in_copies():
         assert clone.head.weight is clone.embed.weight
         np.testing.assert_array_equal(clone.embed.weight.to_numpy(), model.embed.weight.to_numpy())
     assert copy.deepcopy(model).embed.weight.is_require_grad()
+
+
+def test_a_new_run_over_an_old_runs_folder_keeps_nothing_of_it(tmp_path):
+    device = DEVICES["numpy"]
+    loader = data.DataLoader(_problem(), 16, device=device)
+    _, learner = _learner(device, tmp_path, _Scripted([3.0, 2.0, 1.0], patience=5))
+    learner.fit(loader, None, epochs=3)
+    (tmp_path / ".epoch-7.999999.partial").mkdir()  # what a killed run of long ago left
+    model, learner = _learner(device, tmp_path, None)
+    learner.fit(loader, None, epochs=1)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["epoch-1", "learner.json", "log.jsonl"]
+    assert len((tmp_path / "log.jsonl").read_text().splitlines()) == 1
+    assert json.loads((tmp_path / "learner.json").read_text())["epoch"] == 1

@@ -8,7 +8,7 @@ in lists, tuples and dicts, named by index or key. Every parameter has a `param_
 
 import copy
 import secrets
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 import numpy as np
 
@@ -97,12 +97,14 @@ class Module:
         return self.forward(*args, **kwargs)
 
     # -- attributes ---------------------------------------------------------------------------
-    def __getattr__(self, name):
-        """Only reached for a name the module lacks: a PyTorch name says the burnpy call."""
-        message = f"{type(self).__name__!r} object has no attribute {name!r}"
-        if name in _HABITS:
-            message += f"; burnpy's equivalent: {_HABITS[name]}"
-        raise AttributeError(message)
+    if not TYPE_CHECKING:  # type checkers keep flagging names that do not exist
+
+        def __getattr__(self, name):
+            """Only reached for a name the module lacks: a PyTorch name says the burnpy call."""
+            message = f"{type(self).__name__!r} object has no attribute {name!r}"
+            if name in _HABITS:
+                message += f"; burnpy's equivalent: {_HABITS[name]}"
+            raise AttributeError(message)
 
     def __setattr__(self, name, value):
         if "_param_ids" not in self.__dict__:
