@@ -93,7 +93,7 @@ def _unreadable(path: Path, what: str, error) -> Exception:
         )
     if not path.exists():
         return FileNotFoundError(f"{head}: no such file ({error})")
-    if not os.access(path, os.R_OK):
+    if isinstance(error, PermissionError) or not os.access(path, os.R_OK):
         return PermissionError(f"{head}: no permission to read it ({error})")
     with open(path, "rb") as file:
         start = file.read(8)

@@ -147,7 +147,7 @@ def _convert(path, node, op):
 
 
 _SCALARS = yaml.constructor.SafeConstructor()
-# libyaml's parser when PyYAML was built with it: 10x faster, the same nodes and marks
+# libyaml's parser when PyYAML was built with it: faster, the same nodes and marks
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 

@@ -280,7 +280,8 @@ class _Decisions:
         for name, needed_by in saved_names:
             value = self._saved_value(name)
             if len(needed_by) < len(self.names):
-                value = f"({value})" if " if " in value else value
+                if name == "out" and self.op.memory_bound:  # itself a conditional expression
+                    value = f"({value})"
                 value += f" if {' or '.join(f'{n}_tracked' for n in needed_by)} else None"
             values.append(value)
         return values

@@ -10,13 +10,14 @@ import difflib
 import inspect
 import subprocess
 import tempfile
+import textwrap
 from enum import StrEnum
 from pathlib import Path
 
 from codegen import api, docs
 from codegen.kernels import class_attributes, read_backend
 from codegen.load import CatalogueError
-from codegen.model import Arg, Catalogue, Op
+from codegen.model import Arg, AutodiffClass, Catalogue, Op, Role
 from codegen.validate.report import suggest
 from runtime.autodiff.ops import MOVE_ACROSS, AutodiffRole, rule_for
 
@@ -26,9 +27,9 @@ class ReviewError(Exception):
 
 
 CHECKPOINTS = {
-    "memory_bound": "cheap to recompute: under Balanced checkpointing its output is recomputed "
-    "from its inputs instead of kept",
-    "compute_bound": "costly to recompute: its output is always kept",
+    AutodiffClass.MEMORY_BOUND: "cheap to recompute: under Balanced checkpointing its output is "
+    "recomputed from its inputs instead of kept",
+    AutodiffClass.COMPUTE_BOUND: "costly to recompute: its output is always kept",
 }
 
 
@@ -147,27 +148,37 @@ def _def_line(path: Path, name: str) -> int | None:
     return None
 
 
+def _line_containing(path: Path, start: str) -> int | None:
+    if not path.exists():
+        return None
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith(start):
+            return number
+    return None
+
+
 def _dispatch(catalogue: Catalogue, op: Op, out: Path, root: Path) -> str:
     function = api.dispatch_function(op)
     path = out / "dispatch" / f"{op.function or op.kind}_ops.py"
     line = _def_line(path, op.name)
     where = _where(path, line, root) if line else f"{path} (not generated yet)"
     tensors = ", ".join(f"`{a.name}`" for a in op.tensor_args)
+    selector = function.selector
     words = {
-        "composite": f"a composite: returns {op.composite}, and differentiates through those ops",
-        "creation_float": f"picks the backend of `{function.selector}`; on an autodiff device the "
+        Role.COMPOSITE: f"a composite: returns {op.composite}, and differentiates through its ops",
+        Role.CREATION_FLOAT: f"picks the backend of `{selector}`; on an autodiff device the "
         "result is a new leaf of the Autodiff backend, otherwise a plain float tensor",
-        "creation_plain": f"picks the backend of `{function.selector}` and makes a {op.kind} tensor "
+        Role.CREATION_PLAIN: f"picks the backend of `{selector}` and makes a {op.kind} tensor "
         "there (its context: the device's)",
-        "plain": f"merges the autodiff contexts of {tensors}, picks the backend of "
+        Role.PLAIN: f"merges the autodiff contexts of {tensors}, picks the backend of "
         f"`{function.selector}`, and calls its kernel on the inner primitives",
-        "autodiff": f"merges the autodiff contexts of {tensors} and picks the backend of "
+        Role.AUTODIFF: f"merges the autodiff contexts of {tensors} and picks the backend of "
         f"`{function.selector}`; autodiff disabled: calls the inner kernel; enabled: calls the "
         "Autodiff specialization of the strategy (NoCheckpointing or Balanced), a plain float "
         "input entering as a constant",
-        "leaf": f"picks the backend of `{function.selector}`; a float result is a new untracked "
+        Role.LEAF: f"picks the backend of `{selector}`; a float result is a new untracked "
         "leaf when autodiff is enabled",
-        "move": f"picks the backends of `{function.selector}` and of the target device: on one "
+        Role.MOVE: f"picks the backends of `{function.selector}` and of the target device: on one "
         f"backend it calls the kernel, across backends it goes through the data "
         f"({MOVE_ACROSS.name} records the move of a tracked float tensor)",
     }[op.role]
@@ -200,6 +211,9 @@ def _autodiff(op: Op, out: Path, root: Path) -> str:
     line = _def_line(path, f"record_{op.name}")
     if line:
         lines.append(f"recorder: record_{op.name} at {_where(path, line, root)}")
+    bound = _line_containing(out / "autodiff.py", f"        self.{op.name} = ")
+    if bound:
+        lines.append(f"bound as AD.{op.name} at {_where(out / 'autodiff.py', bound, root)}")
     if described.keeps:
         lines.append(
             f"kept: its recorded forward is the backend's `{op.name}_keeping`, which also returns "
@@ -209,7 +223,8 @@ def _autodiff(op: Op, out: Path, root: Path) -> str:
         saved = ", ".join(needs) if needs else "nothing"
         lines.append(f"when `{input_}` is tracked, the step saves: {saved}")
     if rule.joint is not None:
-        only = f"; {', '.join(rule.g_only)} need only g" if rule.g_only else ""
+        verb = "needs" if len(rule.g_only) == 1 else "need"
+        only = f"; {', '.join(rule.g_only)} {verb} only g" if rule.g_only else ""
         lines.append(
             f"Joint rule: one call gives every input's gradient, told which are tracked{only}"
         )
@@ -225,7 +240,7 @@ def _autodiff(op: Op, out: Path, root: Path) -> str:
             continue
         shown.add(where)
         lines.append(f"{label} ({where}):")
-        lines += [f"  {text.rstrip()}" for text in inspect.cleandoc("".join(source)).splitlines()]
+        lines += [f"  {text.rstrip()}" for text in textwrap.dedent("".join(source)).splitlines()]
     return "\n".join(lines)
 
 

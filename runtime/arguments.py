@@ -12,29 +12,21 @@ import sys
 import numpy as np
 
 from runtime.device import Device
-from runtime.dispatch import DispatchTensor, TensorKind
+from runtime.dispatch import CONVERT, DispatchTensor, TensorKind
+from runtime.dtypes import DTYPES
 from runtime.distribution import Distribution
 from runtime.errors import IndexOutOfRange
 from runtime.indexing import IndexingUpdateOp
 from runtime.values import is_int, what
 
 FLOAT, INT, BOOL = TensorKind.Float, TensorKind.Int, TensorKind.Bool
+# Each kind's default dtype: the first of its dtypes.
 DEFAULT_DTYPE = {
-    FLOAT: np.dtype("float32"),
-    INT: np.dtype("int64"),
-    BOOL: np.dtype("bool"),
+    TensorKind(kind.capitalize()): np.dtype(names[0]) for kind, names in DTYPES.items()
 }
-# How to turn a tensor into each kind: the fix every message about a wrong kind names.
-CONVERT = {FLOAT: "t.float()", INT: "t.int()", BOOL: "t.bool()"}
 # The supported dtypes, in the order messages list them, and their kinds.
 SUPPORTED_DTYPES = {
-    "float32": FLOAT,
-    "float64": FLOAT,
-    "float16": FLOAT,
-    "bfloat16": FLOAT,
-    "int32": INT,
-    "int64": INT,
-    "bool": BOOL,
+    name: TensorKind(kind.capitalize()) for kind, names in DTYPES.items() for name in names
 }
 # bfloat16 is numpy's through ml_dtypes, which takes a second to import, so it is imported when
 # first needed: to parse the name "bfloat16", or to know a dtype not found here (an array of
@@ -358,7 +350,8 @@ def expect_kind(op: str, tensor, kind: TensorKind) -> None:
             if isinstance(tensor, DispatchTensor)
             else type(tensor).__name__
         )
-        raise TypeError(f"{op}: expected a {kind.value} tensor, got {got}")
+        article = "an" if kind is TensorKind.Int else "a"
+        raise TypeError(f"{op}: expected {article} {kind.value} tensor, got {got}")
 
 
 def dtype_error(op: str, dtype, kinds) -> TypeError:

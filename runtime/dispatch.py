@@ -43,6 +43,10 @@ class TensorKind(Enum):
         return self.value
 
 
+# How to turn a tensor into each kind: the fix every message about a wrong kind names.
+CONVERT = {TensorKind.Float: "t.float()", TensorKind.Int: "t.int()", TensorKind.Bool: "t.bool()"}
+
+
 class DispatchAutodiffContext:
     """`Disabled` or `Enabled(strategy)`: which Autodiff specialization an op must use."""
 
@@ -222,10 +226,9 @@ def backend_mismatch(first: DispatchTensor, other: DispatchTensor) -> TypeError:
 
 def wrong_kind(expected: TensorKind, tensor: DispatchTensor) -> TypeError:
     got = tensor.kind.tensor_kind
-    fix = {TensorKind.Float: "float()", TensorKind.Int: "int()", TensorKind.Bool: "bool()"}
     return TypeError(
         f"{user_call('the operation')}: expected {_a(expected)} tensor, got {_a(got)} tensor; "
-        f"convert it with `t.{fix[expected]}`"
+        f"convert it with `{CONVERT[expected]}`"
     )
 
 

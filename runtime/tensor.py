@@ -4,6 +4,8 @@ The op methods are generated from ops.yaml into `generated/tensor.py`, on a subc
 TensorBase. A Tensor *is* the DispatchTensor the generated dispatch functions take and return.
 """
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from runtime.activity import user_call
@@ -35,8 +37,10 @@ from runtime.errors import (
 class _TensorType(type):
     """The Tensor class's type: a PyTorch constructor name (`Tensor.randn`) says what to call."""
 
-    def __getattr__(cls, name):
-        raise AttributeError(_missing(f"type object {cls.__name__!r}", name, _CLASS_HABITS))
+    if not TYPE_CHECKING:  # type checkers keep flagging names that do not exist
+
+        def __getattr__(cls, name):
+            raise AttributeError(_missing(f"type object {cls.__name__!r}", name, _CLASS_HABITS))
 
 
 class TensorBase(ComposedMethods, DispatchTensor, metaclass=_TensorType):
@@ -50,9 +54,11 @@ class TensorBase(ComposedMethods, DispatchTensor, metaclass=_TensorType):
             if name in vars(cls):
                 setattr(cls, name, _whole(vars(cls)[name], dim_form))
 
-    def __getattr__(self, name):
-        """Only reached for a name the Tensor lacks: a PyTorch name says the burnpy call."""
-        raise AttributeError(_missing("'Tensor' object", name, _HABITS))
+    if not TYPE_CHECKING:  # type checkers keep flagging names that do not exist
+
+        def __getattr__(self, name):
+            """Only reached for a name the Tensor lacks: a PyTorch name says the burnpy call."""
+            raise AttributeError(_missing("'Tensor' object", name, _HABITS))
 
     # -- what it is ---------------------------------------------------------------------------
     @property
@@ -444,14 +450,17 @@ class TensorBase(ComposedMethods, DispatchTensor, metaclass=_TensorType):
                 "that of another tensor; assign inside `with no_grad():` (as to initialise a "
                 "parameter), or assign to a tensor computed from it"
             )
-        positions = _assigned_positions(self, key)
+        base = self
+        if isinstance(value, TensorBase) and value.is_autodiff() and not self.is_autodiff():
+            base = self.to_device(value.device())  # tracked from now on, as PyTorch's
+        positions = _assigned_positions(base, key)
         mask = np.zeros(self.shape, dtype=bool)
         mask.reshape(-1)[positions.reshape(-1)] = True
         mask = type(self).from_data(mask, device=self.device().inner())
         if is_scalar(value):
-            result = self.mask_fill(mask, value)
+            result = base.mask_fill(mask, value)
         else:
-            result = _assigned(self, positions, _value_for(self, value, positions.shape))
+            result = _assigned(base, positions, _value_for(base, value, positions.shape))
         if leaf:
             result = result.detach().require_grad()
         self.kind, self.primitive, self.context = result.kind, result.primitive, result.context
@@ -482,24 +491,23 @@ def _value_for(tensor, value, shape):
         value = type(tensor).from_data(
             np.asarray(value, dtype=tensor.dtype), device=tensor.device().inner()
         )
-    if value.kind.tensor_kind is not tensor.kind.tensor_kind or value.dtype != tensor.dtype:
-        value = (
-            value.cast(tensor.dtype)
-            if value.kind.tensor_kind is tensor.kind.tensor_kind
-            else ({FLOAT: value.float, INT: value.int, BOOL: value.bool}[tensor.kind.tensor_kind]())
-        )
+    kind = tensor.kind.tensor_kind
+    if value.kind.tensor_kind is not kind:
+        value = {FLOAT: value.float, INT: value.int, BOOL: value.bool}[kind]()
+    if kind is not BOOL and value.dtype != tensor.dtype:
+        value = value.cast(tensor.dtype)
     if tensor.is_autodiff() and not value.is_autodiff():
         value = value.to_device(tensor.device())
     shape = list(shape)
     try:
-        np.broadcast_shapes(value.shape, shape)
-        if len(value.shape) > len(shape) or np.broadcast_shapes(value.shape, shape) != tuple(shape):
-            raise ValueError
+        fits = value.ndim <= len(shape) and np.broadcast_shapes(value.shape, shape) == tuple(shape)
     except ValueError:
+        fits = False
+    if not fits:
         raise ValueError(
             f"t[...] = value: a value of shape {list(value.shape)} does not broadcast to the "
             f"selection's shape {shape}"
-        ) from None
+        )
     if list(value.shape) != shape:
         value = value.reshape([1] * (len(shape) - value.ndim) + list(value.shape)).expand(shape)
     return value

@@ -204,11 +204,6 @@ BAD_CATALOGUES = {
         + MUL_ENTRY.replace("float_mul", "float_times").replace("mul\n", "times\n"),
         r"float_times: is differentiable but has no backward rule; add `float_times: \(one VJP",
     ),
-    "a rule asking for what the op lacks": (
-        "  - name: float_mul\n    kind: float\n    args: [lhs: float, rhs: float]",
-        "  - name: float_mul\n    kind: float\n    args: [lhs: float, other: float]",
-        r"float_mul: a VJP of float_mul asks for \['rhs'\], which the op does not have",
-    ),
     "operator on ops of two arities": (
         "    method: exp\n",
         "    method: exp\n    operator: [__mul__]\n",
@@ -611,11 +606,13 @@ def _imports(path: Path, full=False) -> set:
 
 # What codegen may import of the runtime: its leaf tables
 # (docs/design.md#what-codegen-reads-of-the-runtime): an op's autodiff identity and its rule
-# (runtime/autodiff/ops.py, which reads the rule tables) and the check of an `intsN` value.
+# (runtime/autodiff/ops.py, which reads the rule tables), the dtype table and the check of an
+# `intsN` value.
 # Backends, TensorBase and the shape contracts' names it reads as source (codegen/kernels.py),
 # never importing them.
 RUNTIME_TABLES = {
     "runtime.autodiff.ops",
+    "runtime.dtypes",
     "runtime.autodiff.rules",
     "runtime.values",
 }
@@ -623,7 +620,7 @@ RUNTIME_TABLES = {
 RUNTIME_LAYERS = (
     # leaves: errors, the small values every layer names, the activity told to a recorder
     ("runtime.errors", "runtime.indexing", "runtime.values", "runtime.distribution",
-     "runtime.activity"),
+     "runtime.activity", "runtime.dtypes"),
     ("runtime.backends",),  # the inner backends, their kernels and their registry
     ("runtime.device",),
     ("runtime.dispatch",),  # the dispatch core types the generated routing uses
@@ -1057,7 +1054,8 @@ def test_explain_answers_for_every_listed_op():
             assert "VJP for `" in text[name] or "Joint rule (" in text[name], name
     conv2d = text["conv2d"]
     assert "Joint rule: one call gives every input's gradient, told which are tracked; bias " \
-        "need only g" in conv2d  # fmt: skip
+        "needs only g" in conv2d  # fmt: skip
+    assert "bound as AD.conv2d at generated/autodiff.py:" in conv2d
     assert "Joint rule (runtime/autodiff/rules/" in conv2d
     assert "when `bias` is tracked, the step saves: nothing" in conv2d
     layer_norm = text["layer_norm"]

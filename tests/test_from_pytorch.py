@@ -106,6 +106,16 @@ def test_setitem_int_and_bool_tensors(backend):
     i = Tensor.from_data(np.arange(6).reshape(2, 3), device=device)
     i[:, [0, 2]] = Tensor.from_data([[7], [8]], device=device)
     np.testing.assert_array_equal(i.to_numpy(), [[7, 1, 7], [8, 4, 8]])
+    # a value of another kind or dtype is cast to the tensor's, as torch casts it
+    j = Tensor.from_data(np.zeros((2, 3), dtype=np.int32), device=device)
+    j[1] = Tensor.from_data([1.7, -2.2, 3.0], device=device)
+    expected = torch.zeros(2, 3, dtype=torch.int32)
+    expected[1] = torch.tensor([1.7, -2.2, 3.0])
+    assert j.dtype == np.int32
+    np.testing.assert_array_equal(j.to_numpy(), expected.numpy())
+    f = Tensor.zeros([3], device=device, dtype="float64")
+    f[:] = Tensor.from_data([1, 2, 3], device=device)
+    assert f.dtype == np.float64 and f.tolist() == [1.0, 2.0, 3.0]
     b = Tensor.from_data([True, False, True], device=device)
     b[1] = True
     b[[0]] = Tensor.from_data([False], device=device)
@@ -280,3 +290,14 @@ def test_cross_entropy_every_target_ignored_is_nan_as_torch():
     expected = torch.nn.functional.cross_entropy(torch.tensor(x), torch.tensor(y), ignore_index=-1)
     ours = cross_entropy(Tensor.from_data(x), Tensor.from_data(y), ignore_index=-1).item()
     assert np.isnan(ours) and np.isnan(expected.item())
+
+
+@pytest.mark.parametrize("backend", AUTODIFF)
+def test_setitem_of_a_tracked_value_into_a_plain_tensor_tracks_it(backend):
+    device = AUTODIFF[backend]
+    t = Tensor.zeros([2, 3], device=device.inner())
+    v = Tensor.from_data([1.0, 2.0, 3.0], device=device).require_grad()
+    t[1] = v * 2.0
+    assert t.is_tracked()
+    grads = (t * t).sum().backward()
+    np.testing.assert_array_equal(v.grad(grads).to_numpy(), [8.0, 16.0, 24.0])

@@ -155,3 +155,25 @@ def test_one_optimiser_step_lowers_the_loss_and_capture_records_the_step(transfo
     assert len(step.signatures) == 1
     after = nn.functional.mse_loss(eager(tokens), target).item()
     assert after < before
+
+
+class Tagger(torch.nn.Module):
+    """A bidirectional LSTM over a sequence, then a GRU and a linear head."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = torch.nn.LSTM(6, 8, batch_first=True, bidirectional=True)
+        self.gru = torch.nn.GRU(16, 5, batch_first=True)
+        self.head = torch.nn.Linear(5, 3)
+
+    def forward(self, x):
+        return self.head(self.gru(self.lstm(x)[0])[0])
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_recurrent_layers_equal_onnxruntime(tmp_path, device):
+    torch.manual_seed(0)
+    path = export(Tagger(), torch.randn(2, 7, 6), tmp_path / "tagger.onnx", "opset17")
+    x = np.random.default_rng(4).standard_normal((2, 7, 6)).astype(np.float32)
+    out = importer.load(path, device=DEVICES[device]())(x)
+    np.testing.assert_allclose(np.asarray(out), onnxruntime_output(path, x), rtol=1e-4, atol=1e-5)

@@ -279,7 +279,11 @@ def test_a_joint_rule_may_name_only_inputs_as_needing_only_g(monkeypatch):
     fn = rules.RULES["conv2d"].fn
     monkeypatch.setitem(rules.RULES, "conv2d", Joint(fn, g_only=("beta",)))
     args = ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end")
-    with pytest.raises(ValueError, match=r"conv2d says \['beta'\] need only g, but the op's float"):
+    with pytest.raises(
+        ValueError,
+        match=r"conv2d says beta needs only g, but the op has no float input beta; name in "
+        r"g_only only the op's float inputs x, weight, bias",
+    ):
         Rule("conv2d", args, ("x", "weight", "bias"))
 
 

@@ -116,7 +116,7 @@ def test_index_errors_are_also_index_errors_so_iteration_stops():
 
 def test_indices_must_be_int_tensors_of_any_int_dtype():
     x = T(np.array([[1, 2, 3]], dtype=np.int32))
-    with pytest.raises(TypeError, match="expected a Int tensor"):
+    with pytest.raises(TypeError, match="expected an Int tensor"):
         x.select(1, T([0.0, 1.0]))
     index = T(np.array([2, 0], dtype=np.int64))  # another int dtype than x's
     assert x.select(1, index).tolist() == [[3, 1]]

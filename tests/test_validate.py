@@ -133,6 +133,41 @@ def test_a_rule_calling_a_kernel_no_backend_has_is_found_in_its_source(monkeypat
     ), error
 
 
+def _exp_naming_output(g, output):  # `out` is the name of the op's output
+    return g * output
+
+
+def test_mistakes_of_the_catalogue_and_of_a_rule_file_are_reported_by_one_run(
+    monkeypatch, tmp_path, capsys
+):
+    """A catalogue with one mistake and a rule file with another: both reported, each at its
+    own file and line, the VJP parameter's nearest valid name suggested; and a rule left with
+    one VJP too many by an entry's changed argument type."""
+    monkeypatch.setitem(RULES, "float_exp", (_exp_naming_output,))
+    mini = (FIXTURES / "mini.yaml").read_text()
+    bad = tmp_path / "mini.yaml"
+    bad.write_text(
+        mini.replace("    method: exp\n", "    method: exp\n    colour: blue\n").replace(
+            "args: [lhs: float, rhs: float]", "args: [lhs: float, rhs: number]"
+        )
+    )
+    errors = validate(bad, capsys)
+    assert len(errors) == 3, errors
+    text = "\n".join(errors)
+    assert re.search(rf"error: {bad}:\d+: float_exp: unknown key `colour`", text), text
+    line = _exp_naming_output.__code__.co_firstlineno
+    assert re.search(
+        rf"error: \S*test_validate\.py:{line}: a VJP of float_exp takes `output`, which the op "
+        r"does not have; did you mean `out`\? else a VJP may name only B, g, out, tensor, ",
+        text,
+    ), text
+    assert re.search(
+        r"error: \S*rules/elementwise\.py:\d+: the rule of float_mul has 2 VJPs but the op has "
+        r"1 float input \['lhs'\]; write one VJP per float input, in order",
+        text,
+    ), text
+
+
 def test_the_committed_catalogue_is_valid(capsys):
     assert main(["validate", "--ops", str(Path(__file__).parents[1] / "ops.yaml")]) == 0
 

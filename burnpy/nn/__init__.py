@@ -3,6 +3,8 @@
 Layers are named as burn-nn names them and keep its weight layouts (Linear's weight is
 [d_input, d_output]) and default initializers, drawn from the device's seed."""
 
+from typing import TYPE_CHECKING
+
 from burnpy.nn import functional, init
 from burnpy.nn.activation import (
     GLU,
@@ -267,9 +269,11 @@ _PYTORCH_NAMES = {
 }
 
 
-def __getattr__(name):
-    """A torch.nn name burn-nn spells otherwise says which one."""
-    message = f"module 'burnpy.nn' has no attribute {name!r}"
-    if name in _PYTORCH_NAMES:
-        message += f"; burnpy's equivalent: {_PYTORCH_NAMES[name]}"
-    raise AttributeError(message)
+if not TYPE_CHECKING:  # type checkers keep flagging names that do not exist
+
+    def __getattr__(name):
+        """A torch.nn name burn-nn spells otherwise says which one."""
+        message = f"module 'burnpy.nn' has no attribute {name!r}"
+        if name in _PYTORCH_NAMES:
+            message += f"; burnpy's equivalent: {_PYTORCH_NAMES[name]}"
+        raise AttributeError(message)

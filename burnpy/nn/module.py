@@ -8,7 +8,7 @@ in lists, tuples and dicts, named by index or key. Every parameter has a `param_
 
 import copy
 import secrets
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 import numpy as np
 
@@ -59,49 +59,6 @@ def _replace(container, keys, value):
     return type(container)(items)
 
 
-class _TensorState:
-    """A tensor as pickle and deepcopy carry it: its data, device and Grad mark. Rebuilt as a
-    fresh leaf, so no graph and no node id travels with it."""
-
-    __slots__ = ("data", "device", "require_grad")
-
-    def __init__(self, tensor):
-        self.data = tensor.to_numpy()
-        self.device = tensor.device()
-        self.require_grad = tensor.is_require_grad()
-
-    def __getstate__(self):
-        return (self.data, self.device, self.require_grad)
-
-    def __setstate__(self, state):
-        self.data, self.device, self.require_grad = state
-
-    def tensor(self):
-        t = Tensor.from_data(self.data, device=self.device.inner(), dtype=self.data.dtype)
-        t = t.to_device(self.device) if self.device.is_autodiff() else t
-        return t.require_grad() if self.require_grad else t
-
-
-def _to_state(value):
-    if isinstance(value, Tensor):
-        return _TensorState(value)
-    if isinstance(value, list | tuple):
-        return type(value)(_to_state(v) for v in value)
-    if isinstance(value, dict):
-        return {k: _to_state(v) for k, v in value.items()}
-    return value
-
-
-def _from_state(value):
-    if isinstance(value, _TensorState):
-        return value.tensor()
-    if isinstance(value, list | tuple):
-        return type(value)(_from_state(v) for v in value)
-    if isinstance(value, dict):
-        return {k: _from_state(v) for k, v in value.items()}
-    return value
-
-
 # PyTorch's Module names -> what burnpy calls
 _HABITS = {
     "zero_grad": "nothing: `loss.backward()` returns fresh Gradients each time",
@@ -140,12 +97,14 @@ class Module:
         return self.forward(*args, **kwargs)
 
     # -- attributes ---------------------------------------------------------------------------
-    def __getattr__(self, name):
-        """Only reached for a name the module lacks: a PyTorch name says the burnpy call."""
-        message = f"{type(self).__name__!r} object has no attribute {name!r}"
-        if name in _HABITS:
-            message += f"; burnpy's equivalent: {_HABITS[name]}"
-        raise AttributeError(message)
+    if not TYPE_CHECKING:  # type checkers keep flagging names that do not exist
+
+        def __getattr__(self, name):
+            """Only reached for a name the module lacks: a PyTorch name says the burnpy call."""
+            message = f"{type(self).__name__!r} object has no attribute {name!r}"
+            if name in _HABITS:
+                message += f"; burnpy's equivalent: {_HABITS[name]}"
+            raise AttributeError(message)
 
     def __setattr__(self, name, value):
         if "_param_ids" not in self.__dict__:
@@ -305,12 +264,15 @@ class Module:
         return copy.deepcopy(self)._map_tensors(lambda owner, path, tensor: tensor.inner())
 
     # -- copies -------------------------------------------------------------------------------
+    # Pickle and deepcopy carry each tensor as its values, device and Grad mark (a fresh leaf:
+    # no graph, no node id travels; Tensor.__reduce__), once per tensor object, so tied
+    # weights stay tied in the copy.
     def __getstate__(self):
-        return {name: _to_state(value) for name, value in vars(self).items()}
+        return dict(vars(self))
 
     def __setstate__(self, state):
         for name, value in state.items():
-            object.__setattr__(self, name, _from_state(value))
+            object.__setattr__(self, name, value)
 
     # -- records (burnpy.nn.record) -------------------------------------------------------------
     def save(self, path) -> None:

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from burnpy.onnx.errors import Refusal
+from burnpy.onnx.ops import WIDTHS
 from burnpy.onnx.ir import (
-    FLOATS,
     ML_DTYPES,
     NARROW_FLOATS,
     NARROW_INTS,
@@ -239,9 +239,7 @@ class Emitter:
         self.buffers: dict = {}  # code name -> array
         self.statements: list = []
         self.problems: list = []
-        self.helpers_used = False
         self.fold_env: dict = {}
-        self._extra_values: dict = {}
 
     # -- names -----------------------------------------------------------------------------
     def name_of(self, value: str) -> str:
@@ -257,7 +255,7 @@ class Emitter:
         return name
 
     def value(self, name: str):
-        return self._extra_values.get(name) or self.graph.values.get(name)
+        return self.graph.values.get(name)
 
     def const_of(self, name: str):
         return self.consts.get(name)
@@ -308,6 +306,10 @@ class Emitter:
                 raise Refusal(
                     f"value '{name}' has element type {value.dtype}, which is not supported"
                 )
+            if value is not None and value.dtype in NARROW_FLOATS and node.op_type not in CASTS:
+                raise Refusal(
+                    f"value '{name}' is {value.dtype}: only casts take 8- and 4-bit floats"
+                )
         present = [i for i in node.inputs if i]
         foldable = node.op_type not in RANDOM and all(i in self.consts for i in present)
         if foldable:
@@ -334,8 +336,7 @@ class Emitter:
         if node.op_type in MOVES or not node.outputs:
             return expr
         value = self.value(node.outputs[0])
-        if value is not None and value.dtype in NARROW_INTS[:5]:
-            self.helpers_used = True
+        if value is not None and value.dtype in WIDTHS:
             return f'ops.wrap({expr}, "{value.dtype}")'
         return expr
 
@@ -365,6 +366,3 @@ def _stored(array) -> np.ndarray:
         return array.astype(storage(narrow))
     dtype = storage(str(array.dtype)) if str(array.dtype) in NARROW_INTS else array.dtype
     return array.astype(dtype, copy=False)
-
-
-__all__ = ["Const", "Emitter", "Outputs", "Site", "identifier", "FLOATS"]

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from burnpy.onnx import ops
 from generated import Device, Tensor, module
 

@@ -10,7 +10,8 @@ import numpy as np
 
 from generated import Tensor, module
 
-_WIDTH = {"int8": 8, "int16": 16, "uint8": 8, "uint16": 16, "uint32": 32}
+# The narrow ints held as int64, by width (uint64 needs no wrap: int64's bits are its bits).
+WIDTHS = {"int8": 8, "int16": 16, "uint8": 8, "uint16": 16, "uint32": 32, "int4": 4, "uint4": 4, "int2": 2, "uint2": 2}  # fmt: skip
 
 
 def tensor(value, dtype: str, device) -> Tensor:
@@ -49,7 +50,7 @@ def constant(array, device) -> Tensor:
 def wrap(x: Tensor, dtype: str) -> Tensor:
     """An int64 tensor holding an ONNX narrow int: wrapped to its width, as the narrow type's
     arithmetic would have (uint64 needs nothing: int64's bits are its bits)."""
-    bits = _WIDTH.get(dtype)
+    bits = WIDTHS.get(dtype)
     if bits is None:
         return x
     mask = (1 << bits) - 1
@@ -905,3 +906,112 @@ def lrn(x: Tensor, size: int, alpha: float, beta: float, bias: float) -> Tensor:
     for shift in range(1, size):
         total = total.add(padded[:, shift : shift + channels])
     return x.div(total.mul(alpha / size).add(bias).powf(beta))
+
+
+def recurrent(
+    kind: str,
+    x: Tensor,
+    w: Tensor,
+    r: Tensor,
+    b=None,
+    lengths=None,
+    h0=None,
+    c0=None,
+    peepholes=None,
+    *,
+    hidden: int,
+    direction: str = "forward",
+    layout: int = 0,
+    linear_before_reset: bool = False,
+    clip=None,
+) -> tuple:
+    """ONNX RNN, GRU and LSTM with their default activations, unrolled over the sequence:
+    (Y, Y_h, Y_c). A batch entry past its length keeps its state and outputs zeros."""
+    if layout:
+        x = x.swap_dims(0, 1)
+        h0 = None if h0 is None else h0.swap_dims(0, 1)
+        c0 = None if c0 is None else c0.swap_dims(0, 1)
+    steps, batch = x.shape[0], x.shape[1]
+    directions = 2 if direction == "bidirectional" else 1
+    gates = {"RNN": 1, "GRU": 3, "LSTM": 4}[kind]
+    live = None
+    if lengths is not None:
+        counts = np.array(ints(lengths))
+        live = [
+            Tensor.from_data((t < counts).reshape(batch, 1), device=x.device().inner())
+            for t in range(steps)
+        ]
+    outputs, finals, cells = [], [], []
+    for d in range(directions):
+        wt, rt = w[d].transpose(), r[d].transpose()
+        wb = rb = None
+        if b is not None:
+            wb, rb = b[d][: gates * hidden], b[d][gates * hidden :]
+        h = h0[d] if h0 is not None else _zeros(x, [batch, hidden])
+        c = c0[d] if c0 is not None else _zeros(x, [batch, hidden])
+        order = range(steps - 1, -1, -1) if direction == "reverse" or d == 1 else range(steps)
+        ys = [None] * steps
+        for t in order:
+            xg = x[t].matmul(wt)
+            xg = xg if wb is None else xg.add(wb)
+            new_h, new_c = _cell(kind, xg, h, c, r[d], rt, rb, peepholes, d, hidden, linear_before_reset, clip)  # fmt: skip
+            if live is not None:
+                new_h = where(live[t], new_h, h)
+                new_c = where(live[t], new_c, c)
+                ys[t] = where(live[t], new_h, new_h.mul(0))
+            else:
+                ys[t] = new_h
+            h, c = new_h, new_c
+        outputs.append(Tensor.cat([unsqueeze(y, [0]) for y in ys], 0))
+        finals.append(unsqueeze(h, [0]))
+        cells.append(unsqueeze(c, [0]))
+    y = Tensor.cat([unsqueeze(o, [1]) for o in outputs], 1)  # [steps, directions, batch, hidden]
+    y_h, y_c = Tensor.cat(finals, 0), Tensor.cat(cells, 0)
+    if layout:
+        y = y.permute([2, 0, 1, 3])
+        y_h, y_c = y_h.swap_dims(0, 1), y_c.swap_dims(0, 1)
+    return y, y_h, y_c
+
+
+def _zeros(like: Tensor, dims) -> Tensor:
+    return Tensor.zeros(dims, device=like.device(), dtype=like.dtype)
+
+
+def _clipped(x: Tensor, clip) -> Tensor:
+    return x if clip is None else x.clamp(-clip, clip)
+
+
+def _cell(kind, xg, h, c, r, rt, rb, peepholes, d, hidden, linear_before_reset, clip):
+    """One step of a cell: the new hidden state and cell state."""
+    if kind == "RNN":
+        hg = h.matmul(rt)
+        hg = hg if rb is None else hg.add(rb)
+        return _clipped(xg.add(hg), clip).tanh(), c
+    if kind == "GRU":
+        xz, xr, xn = (xg[:, i * hidden : (i + 1) * hidden] for i in range(3))
+        rz, rr, rn = (r[i * hidden : (i + 1) * hidden].transpose() for i in range(3))
+        bz, br, bn = (None, None, None) if rb is None else (rb[i * hidden : (i + 1) * hidden] for i in range(3))  # fmt: skip
+        z = _clipped(_biased(xz.add(h.matmul(rz)), bz), clip).sigmoid()
+        reset = _clipped(_biased(xr.add(h.matmul(rr)), br), clip).sigmoid()
+        if linear_before_reset:
+            candidate = xn.add(reset.mul(_biased(h.matmul(rn), bn)))
+        else:
+            candidate = xn.add(_biased(reset.mul(h).matmul(rn), bn))
+        n = _clipped(candidate, clip).tanh()
+        return n.sub(z.mul(n)).add(z.mul(h)), c
+    hg = h.matmul(rt)
+    g = xg.add(hg if rb is None else hg.add(rb))
+    gi, go, gf, gc = (g[:, k * hidden : (k + 1) * hidden] for k in range(4))
+    if peepholes is not None:
+        pi, po, pf = (peepholes[d][k * hidden : (k + 1) * hidden] for k in range(3))
+        gi, gf = gi.add(pi.mul(c)), gf.add(pf.mul(c))
+    i, f = _clipped(gi, clip).sigmoid(), _clipped(gf, clip).sigmoid()
+    new_c = f.mul(c).add(i.mul(_clipped(gc, clip).tanh()))
+    if peepholes is not None:
+        go = go.add(po.mul(new_c))
+    o = _clipped(go, clip).sigmoid()
+    return o.mul(new_c.tanh()), new_c
+
+
+def _biased(x: Tensor, bias) -> Tensor:
+    return x if bias is None else x.add(bias)

@@ -170,16 +170,23 @@ def where(n: Site):
 
 
 def clip(n: Site):
+    """Clip from opset 11: the bounds are optional inputs."""
     x = n.x(0)
-    if n.opset < 11:
-        low, high = n.attr("min"), n.attr("max")
-    elif any(n.has(i) and not n.is_const(i) for i in (1, 2)):
+    if any(n.has(i) and not n.is_const(i) for i in (1, 2)):
         if n.has(1):
             x = f"ops.maximum({x}, {n.x(1)})"
         return f"ops.minimum({x}, {n.x(2)})" if n.has(2) else x
-    else:
-        low = n.const(1, "min").item() if n.has(1) else None
-        high = n.const(2, "max").item() if n.has(2) else None
+    low = n.const(1, "min").item() if n.has(1) else None
+    high = n.const(2, "max").item() if n.has(2) else None
+    return _clamped(n, x, low, high)
+
+
+def clip_attributes(n: Site):
+    """Clip before opset 11: the bounds are attributes."""
+    return _clamped(n, n.x(0), n.attr("min"), n.attr("max"))
+
+
+def _clamped(n: Site, x: str, low, high) -> str:
     if _is_float(n.dtype(0)):
         low = None if low is None else _float(low)
         high = None if high is None else _float(high)
@@ -221,8 +228,8 @@ def hard_swish(n: Site):
 
 
 def elu(n: Site):
-    x = n.x(0)
-    return f"ops.where({x} > 0, {x}, ({x}.exp() - 1) * {_float(n.attr('alpha', 1.0))})"
+    alpha = _float(n.attr("alpha", 1.0))
+    return _rounded_once(n, lambda x: f"ops.where({x} > 0, {x}, ({x}.exp() - 1) * {alpha})")
 
 
 def selu(n: Site):
@@ -233,8 +240,18 @@ def selu(n: Site):
 
 
 def celu(n: Site):
-    x, alpha = n.x(0), _float(n.attr("alpha", 1.0))
-    return f"{x}.clamp_min(0) + (({x} / {alpha}).exp() - 1).clamp_max(0) * {alpha}"
+    alpha = _float(n.attr("alpha", 1.0))
+    return _rounded_once(n, lambda x: f"{x}.clamp_min(0) + (({x} / {alpha}).exp() - 1).clamp_max(0) * {alpha}")  # fmt: skip
+
+
+def _rounded_once(n: Site, build) -> str:
+    """An activation of several steps; a 16-bit input is computed in float32 and rounded
+    once, as ONNX computes it (rounding every step drifts by a 16-bit step)."""
+    x, dtype = n.x(0), n.dtype(0)
+    if dtype in ("float16", "bfloat16"):
+        wide = x + '.float("float32")'
+        return f'({build(wide)}).float("{dtype}")'
+    return build(x)
 
 
 def softplus(n: Site):
@@ -281,14 +298,22 @@ def prelu(n: Site):
     return f"ops.where({x} < 0, {x} * {n.x(1)}, {x})"
 
 
+SOFTMAX = {"Softmax": "softmax", "LogSoftmax": "log_softmax"}
+
+
 def softmax(n: Site):
-    method = {"Softmax": "softmax", "LogSoftmax": "log_softmax"}.get(n.op)
-    x = n.x(0)
-    if n.opset >= 13:
-        axis = n.attr("axis", -1)
-        return f"{x}.{method}({axis})" if method else f"ops.hardmax({x}, {axis})"
-    rank = n.known_rank(0)
+    """Softmax, LogSoftmax and Hardmax from opset 13: along one axis (default the last)."""
+    x, axis = n.x(0), n.attr("axis", -1)
+    method = SOFTMAX.get(n.op)
+    return f"{x}.{method}({axis})" if method else f"ops.hardmax({x}, {axis})"
+
+
+def softmax_2d(n: Site):
+    """Softmax, LogSoftmax and Hardmax before opset 13: over the input flattened into a
+    matrix at `axis` (default 1), every dim from `axis` on taken together."""
+    x, rank = n.x(0), n.known_rank(0)
     axis = n.attr("axis", 1) % max(rank, 1)
+    method = SOFTMAX.get(n.op)
     if axis == rank - 1:
         return f"{x}.{method}(-1)" if method else f"ops.hardmax({x}, -1)"
     inner = f"ops.flatten({x}, {axis})"
@@ -377,44 +402,55 @@ def transpose(n: Site):
     return f"{x}.permute({_list(perm)})"
 
 
-def _axes(n: Site, index: int, since: int, what="axes"):
-    if n.opset >= since:
-        return n.ints(index, what) if n.has(index) else None
-    value = n.attr(what)
-    return None if value is None else list(value)
+def _static(dims) -> bool:
+    return dims is not None and all(isinstance(d, int) for d in dims)
 
 
 def squeeze(n: Site):
-    x = n.x(0)
-    if n.opset >= 13 and n.has(1) and not n.is_const(1):
-        return f"ops.squeeze({x}, {n.ints_code(1)})"
-    axes = _axes(n, 1, 13)
-    dims = n.shape(0)
-    if dims is not None and all(isinstance(d, int) for d in dims):
-        drop = (
-            {a % len(dims) for a in axes}
-            if axes is not None
-            else {i for i, d in enumerate(dims) if d == 1}
-        )
-        return f"{x}.reshape({_list(d for i, d in enumerate(dims) if i not in drop)})"
-    return f"ops.squeeze({x}, {_list(axes) if axes is not None else None})"
+    """Squeeze from opset 13: the axes are an optional input."""
+    if n.has(1) and not n.is_const(1):
+        return f"ops.squeeze({n.x(0)}, {n.ints_code(1)})"
+    return _squeezed(n, n.ints(1, "axes") if n.has(1) else None)
+
+
+def squeeze_attribute_axes(n: Site):
+    """Squeeze before opset 13: the axes are an attribute."""
+    axes = n.attr("axes")
+    return _squeezed(n, None if axes is None else list(axes))
+
+
+def _squeezed(n: Site, axes) -> str:
+    x, dims = n.x(0), n.shape(0)
+    if not _static(dims):
+        return f"ops.squeeze({x}, {_list(axes) if axes is not None else None})"
+    if axes is None:
+        drop = {i for i, d in enumerate(dims) if d == 1}
+    else:
+        drop = {a % len(dims) for a in axes}
+    return f"{x}.reshape({_list(d for i, d in enumerate(dims) if i not in drop)})"
 
 
 def unsqueeze(n: Site):
-    x = n.x(0)
-    if n.opset >= 13 and n.has(1) and not n.is_const(1):
-        return f"ops.unsqueeze({x}, {n.ints_code(1)})"
-    axes = _axes(n, 1, 13)
-    if axes is None:
-        n.refuse("Unsqueeze needs axes")
-    dims = n.shape(0)
-    if dims is not None and all(isinstance(d, int) for d in dims):
-        rank = len(dims) + len(axes)
-        out = list(dims)
-        for a in sorted(a % rank for a in axes):
-            out.insert(a, 1)
-        return f"{x}.reshape({_list(out)})"
-    return f"ops.unsqueeze({x}, {_list(axes)})"
+    """Unsqueeze from opset 13: the axes are an input."""
+    if not n.is_const(1):
+        return f"ops.unsqueeze({n.x(0)}, {n.ints_code(1)})"
+    return _unsqueezed(n, n.ints(1, "axes"))
+
+
+def unsqueeze_attribute_axes(n: Site):
+    """Unsqueeze before opset 13: the axes are an attribute."""
+    return _unsqueezed(n, list(n.attr("axes")))
+
+
+def _unsqueezed(n: Site, axes) -> str:
+    x, dims = n.x(0), n.shape(0)
+    if not _static(dims):
+        return f"ops.unsqueeze({x}, {_list(axes)})"
+    rank = len(dims) + len(axes)
+    out = list(dims)
+    for a in sorted(a % rank for a in axes):
+        out.insert(a, 1)
+    return f"{x}.reshape({_list(out)})"
 
 
 def concat(n: Site):
@@ -425,27 +461,44 @@ def concat(n: Site):
 
 
 def split(n: Site):
-    x, axis, count = n.x(0), n.attr("axis", 0), n.outputs()
-    if n.opset >= 13 and n.has(1) and not n.is_const(1):
-        return Outputs(f"ops.split({x}, {n.ints_code(1)}, {axis})", count)
-    if n.opset >= 13 and n.has(1):
-        sizes = n.ints(1, "split")
-    elif n.opset < 13 and n.attr("split") is not None:
-        sizes = list(n.attr("split"))
-    else:
-        count = n.attr("num_outputs", count) if n.opset >= 18 else count
-        dims = n.shape(0)
-        if dims is not None and isinstance(dims[axis], int):
-            if n.opset < 18 and dims[axis] % count:
-                n.refuse(f"an equal split of {dims[axis]} into {count} parts is not possible")
-            from burnpy.onnx.ops import split_sizes
+    """Split from opset 13: the sizes are an optional input, else equal parts."""
+    x, axis = n.x(0), n.attr("axis", 0)
+    if n.has(1) and not n.is_const(1):
+        return Outputs(f"ops.split({x}, {n.ints_code(1)}, {axis})", n.outputs())
+    if n.has(1):
+        return _split(n, n.ints(1, "split"))
+    return _equal_split(n, n.outputs(), exact=True)
 
-            sizes = split_sizes(dims[axis], count)
-        else:
-            return Outputs(
-                f"ops.split({x}, ops.split_sizes({x}.shape[{axis}], {count}), {axis})", count
-            )
-    return Outputs(f"ops.split({x}, {_list(sizes)}, {axis})", len(sizes))
+
+def split_num_outputs(n: Site):
+    """Split from opset 18: without sizes, `num_outputs` parts, the last one smaller."""
+    if n.has(1):
+        return split(n)
+    return _equal_split(n, n.attr("num_outputs", n.outputs()), exact=False)
+
+
+def split_attribute(n: Site):
+    """Split before opset 13: the sizes are an attribute."""
+    sizes = n.attr("split")
+    if sizes is None:
+        return _equal_split(n, n.outputs(), exact=True)
+    return _split(n, list(sizes))
+
+
+def _split(n: Site, sizes) -> Outputs:
+    return Outputs(f"ops.split({n.x(0)}, {_list(sizes)}, {n.attr('axis', 0)})", len(sizes))
+
+
+def _equal_split(n: Site, count: int, exact: bool) -> Outputs:
+    x, axis, dims = n.x(0), n.attr("axis", 0), n.shape(0)
+    if dims is None or not isinstance(dims[axis], int):
+        sizes = f"ops.split_sizes({x}.shape[{axis}], {count})"
+        return Outputs(f"ops.split({x}, {sizes}, {axis})", count)
+    if exact and dims[axis] % count:
+        n.refuse(f"an equal split of {dims[axis]} into {count} parts is not possible")
+    from burnpy.onnx.ops import split_sizes
+
+    return _split(n, split_sizes(dims[axis], count))
 
 
 def _slice_text(start, end, step) -> str:
@@ -457,20 +510,28 @@ def _slice_text(start, end, step) -> str:
 
 
 def slice_(n: Site):
+    """Slice from opset 10: starts, ends, axes and steps are inputs (read when the model runs
+    unless known at import)."""
     x = n.x(0)
-    if n.opset >= 10 and not all(n.is_const(i) for i in range(1, 5) if n.has(i)):
+    if not all(n.is_const(i) for i in range(1, 5) if n.has(i)):
         codes = [n.ints_code(i) if n.has(i) else "None" for i in range(1, 5)]
         return f"ops.slice_({x}, {', '.join(codes)})"
-    if n.opset >= 10:
-        starts, ends = n.ints(1, "starts"), n.ints(2, "ends")
-        axes = n.ints(3, "axes") if n.has(3) else list(range(len(starts)))
-        steps = n.ints(4, "steps") if n.has(4) else [1] * len(starts)
-    else:
-        starts, ends = list(n.attr("starts")), list(n.attr("ends"))
-        axes = list(n.attr("axes", range(len(starts))))
-        steps = [1] * len(starts)
-    rank = n.known_rank(0)
-    dims = n.shape(0)
+    starts, ends = n.ints(1, "starts"), n.ints(2, "ends")
+    axes = n.ints(3, "axes") if n.has(3) else list(range(len(starts)))
+    steps = n.ints(4, "steps") if n.has(4) else [1] * len(starts)
+    return _sliced(n, starts, ends, axes, steps)
+
+
+def slice_attributes(n: Site):
+    """Slice before opset 10: starts, ends and axes are attributes, the step is 1."""
+    starts, ends = list(n.attr("starts")), list(n.attr("ends"))
+    axes = list(n.attr("axes", range(len(starts))))
+    return _sliced(n, starts, ends, axes, [1] * len(starts))
+
+
+def _sliced(n: Site, starts, ends, axes, steps) -> str:
+    """Python's slicing, whose clamping is ONNX's."""
+    x, rank, dims = n.x(0), n.known_rank(0), n.shape(0)
     parts = [":"] * rank
     for start, end, axis, step in zip(starts, ends, axes, steps):
         axis %= rank
@@ -482,9 +543,7 @@ def slice_(n: Site):
         parts[axis] = _slice_text(start, end, step)
     while parts and parts[-1] == ":":
         parts.pop()
-    if not parts:
-        return x
-    return f"{x}[{', '.join(parts)}]"
+    return f"{x}[{', '.join(parts)}]" if parts else x
 
 
 def gather(n: Site):
@@ -640,29 +699,40 @@ def trilu(n: Site):
     return f"ops.trilu({n.x(0)}, {k}, {bool(n.attr('upper', 1))})"
 
 
+PAD_MODES = ("constant", "reflect", "edge", "wrap")
+
+
 def pad(n: Site):
-    x = n.x(0)
-    mode = n.attr("mode", "constant")
-    if mode not in ("constant", "reflect", "edge", "wrap"):
+    """Pad from opset 11: pads, the constant value and (from 18) axes are inputs."""
+    x, mode, rank = n.x(0), n.attr("mode", "constant"), n.known_rank(0)
+    if mode not in PAD_MODES:
         n.refuse(f"Pad mode {mode!r}")
-    rank = n.known_rank(0)
-    if n.opset >= 11:
-        value = n.number_code(2) if n.has(2) else "0"
-        if not n.is_const(1) or (n.has(3) and not n.is_const(3)):
-            axes = n.ints_code(3) if n.has(3) else "None"
-            return f'ops.pad({x}, {n.ints_code(1)}, "{mode}", {value}, {axes})'
-        pads = n.ints(1, "pads")
-        if n.has(3):
-            axes = [a % rank for a in n.ints(3, "axes")]
-            full = [0] * (2 * rank)
-            for i, a in enumerate(axes):
-                full[a], full[rank + a] = pads[i], pads[len(axes) + i]
-            pads = full
-    else:
-        pads, value = list(n.attr("pads")), _float(n.attr("value", 0.0))
+    value = n.number_code(2) if n.has(2) else "0"
+    if not n.is_const(1) or (n.has(3) and not n.is_const(3)):
+        axes = n.ints_code(3) if n.has(3) else "None"
+        return f'ops.pad({x}, {n.ints_code(1)}, "{mode}", {value}, {axes})'
+    pads = n.ints(1, "pads")
+    if n.has(3):
+        axes = [a % rank for a in n.ints(3, "axes")]
+        full = [0] * (2 * rank)
+        for i, a in enumerate(axes):
+            full[a], full[rank + a] = pads[i], pads[len(axes) + i]
+        pads = full
+    return _padded(n, pads, mode, value)
+
+
+def pad_attributes(n: Site):
+    """Pad before opset 11: pads and the value are attributes."""
+    mode = n.attr("mode", "constant")
+    if mode not in PAD_MODES:
+        n.refuse(f"Pad mode {mode!r}")
+    return _padded(n, list(n.attr("pads")), mode, _float(n.attr("value", 0.0)))
+
+
+def _padded(n: Site, pads, mode: str, value: str) -> str:
     if not any(pads):
-        return x
-    return f'ops.pad({x}, {_list(pads)}, "{mode}", {value})'
+        return n.x(0)
+    return f'ops.pad({n.x(0)}, {_list(pads)}, "{mode}", {value})'
 
 
 def eye_like(n: Site):
@@ -682,7 +752,16 @@ def one_hot(n: Site):
 
 
 def top_k(n: Site):
-    k = f"int({n.number_code(1)})" if n.opset >= 10 else n.attr("k")
+    """TopK from opset 10: k is an input."""
+    return _top(n, f"int({n.number_code(1)})")
+
+
+def top_k_attribute(n: Site):
+    """TopK before opset 10: k is an attribute."""
+    return _top(n, str(n.attr("k")))
+
+
+def _top(n: Site, k: str) -> Outputs:
     largest = bool(n.attr("largest", 1))
     return Outputs(f"ops.topk({n.x(0)}, {k}, {n.attr('axis', -1)}, {largest})", 2)
 
@@ -838,6 +917,35 @@ def col2im(n: Site):
     return f"module.fold4d({', '.join(args + options)})"
 
 
+DEFAULT_ACTIVATIONS = {"RNN": ("Tanh",), "GRU": ("Sigmoid", "Tanh"), "LSTM": ("Sigmoid", "Tanh", "Tanh")}  # fmt: skip
+
+
+def recurrent(n: Site):
+    direction = n.attr("direction", "forward")
+    activations = n.attr("activations")
+    if activations is not None:
+        directions = 2 if direction == "bidirectional" else 1
+        if tuple(activations) != DEFAULT_ACTIVATIONS[n.op] * directions:
+            n.refuse(f"{n.op} with activations {list(activations)} (the defaults only)")
+    if n.op == "LSTM" and n.attr("input_forget", 0):
+        n.refuse("LSTM with input_forget is not supported")
+    if n.has(4) and direction != "forward":
+        n.refuse(f"{n.op} with sequence_lens is supported in the forward direction only")
+    count = {"RNN": 6, "GRU": 6, "LSTM": 8}[n.op]
+    args = [f'"{n.op}"'] + [n.opt(i) for i in range(count)]
+    options = [f"hidden={n.attr('hidden_size')}"]
+    if direction != "forward":
+        options.append(f'direction="{direction}"')
+    if n.attr("layout", 0):
+        options.append("layout=1")
+    if n.attr("linear_before_reset", 0):
+        options.append("linear_before_reset=True")
+    if n.attr("clip") is not None:
+        options.append(f"clip={_float(n.attr('clip'))}")
+    expr = f"ops.recurrent({', '.join(args + options)})"
+    return Outputs(expr, 3)
+
+
 # -- reductions ---------------------------------------------------------------------------------
 
 REDUCE = {
@@ -851,20 +959,24 @@ REDUCE = {
     "ReduceSumSquare": (".square()", "sum", ""),
     "ReduceLogSum": ("", "sum", ".log()"),
 }
-AXES_INPUT = {"ReduceSum": 13}  # the others took `axes` as an input from opset 18
 
 
 def reduce(n: Site):
-    since = AXES_INPUT.get(n.op, 18)
+    """The reductions once their axes are an optional input (ReduceSum from opset 13, the
+    others from 18)."""
+    return _reduced(n, n.ints_code(1) if n.has(1) else "None")
+
+
+def reduce_attribute_axes(n: Site):
+    """The reductions while their axes were an attribute."""
+    axes = n.attr("axes")
+    return _reduced(n, _list(axes) if axes else "None")
+
+
+def _reduced(n: Site, axes: str) -> str:
     keepdims = bool(n.attr("keepdims", 1))
-    noop = bool(n.attr("noop_with_empty_axes", 0))
+    tail = ", noop=True" if n.attr("noop_with_empty_axes", 0) else ""
     x = n.x(0)
-    if n.opset >= since and n.has(1):
-        axes = n.ints_code(1)
-    else:
-        axes = _axes(n, 1, since)
-        axes = "None" if not axes else _list(axes)
-    tail = ", noop=True" if noop else ""
     if n.op == "ReduceLogSumExp":
         return f"ops.reduce_log_sum_exp({x}, {axes}, {keepdims}{tail})"
     before, how, after = REDUCE[n.op]
@@ -1225,7 +1337,8 @@ TABLE = {
     ("Celu", 12): celu,
     ("CenterCropPad", 18): center_crop_pad,
     ("Col2Im", 18): col2im,
-    ("Clip", 1): clip,
+    ("Clip", 1): clip_attributes,
+    ("Clip", 11): clip,
     ("Compress", 9): compress,
     ("Concat", 1): concat,
     ("Constant", 1): constant,
@@ -1250,6 +1363,7 @@ TABLE = {
     ("Flatten", 1): flatten,
     ("Floor", 1): unary,
     ("Gather", 1): gather,
+    ("GRU", 7): recurrent,
     ("GridSample", 16): grid_sample,
     ("GatherElements", 11): gather_elements,
     ("GatherND", 11): gather_nd,
@@ -1264,18 +1378,21 @@ TABLE = {
     ("HannWindow", 17): window,
     ("HardSigmoid", 1): hard_sigmoid,
     ("HardSwish", 14): hard_swish,
-    ("Hardmax", 1): softmax,
+    ("Hardmax", 1): softmax_2d,
+    ("Hardmax", 13): softmax,
     ("Identity", 1): identity,
     ("InstanceNormalization", 1): instance_norm,
     ("IsInf", 10): is_inf,
     ("IsNaN", 9): unary,
     ("LRN", 1): lrn,
+    ("LSTM", 7): recurrent,
     ("LayerNormalization", 17): layer_norm,
     ("LeakyRelu", 1): leaky_relu,
     ("Less", 1): comparison,
     ("LessOrEqual", 12): comparison,
     ("Log", 1): unary,
-    ("LogSoftmax", 1): softmax,
+    ("LogSoftmax", 1): softmax_2d,
+    ("LogSoftmax", 13): softmax,
     ("LpNormalization", 1): lp_norm,
     ("LpPool", 2): lp_pool,
     ("MatMul", 1): matmul,
@@ -1294,21 +1411,33 @@ TABLE = {
     ("OneHot", 9): one_hot,
     ("Or", 1): logical,
     ("PRelu", 1): prelu,
-    ("Pad", 1): pad,
+    ("Pad", 1): pad_attributes,
+    ("Pad", 11): pad,
     ("Pow", 1): pow_,
     ("RMSNormalization", 23): rms_norm,
+    ("RNN", 7): recurrent,
     ("Range", 11): range_,
     ("Reciprocal", 1): unary,
-    ("ReduceL1", 1): reduce,
-    ("ReduceL2", 1): reduce,
-    ("ReduceLogSum", 1): reduce,
-    ("ReduceLogSumExp", 1): reduce,
-    ("ReduceMax", 1): reduce,
-    ("ReduceMean", 1): reduce,
-    ("ReduceMin", 1): reduce,
-    ("ReduceProd", 1): reduce,
-    ("ReduceSum", 1): reduce,
-    ("ReduceSumSquare", 1): reduce,
+    ("ReduceL1", 1): reduce_attribute_axes,
+    ("ReduceL1", 18): reduce,
+    ("ReduceL2", 1): reduce_attribute_axes,
+    ("ReduceL2", 18): reduce,
+    ("ReduceLogSum", 1): reduce_attribute_axes,
+    ("ReduceLogSum", 18): reduce,
+    ("ReduceLogSumExp", 1): reduce_attribute_axes,
+    ("ReduceLogSumExp", 18): reduce,
+    ("ReduceMax", 1): reduce_attribute_axes,
+    ("ReduceMax", 18): reduce,
+    ("ReduceMean", 1): reduce_attribute_axes,
+    ("ReduceMean", 18): reduce,
+    ("ReduceMin", 1): reduce_attribute_axes,
+    ("ReduceMin", 18): reduce,
+    ("ReduceProd", 1): reduce_attribute_axes,
+    ("ReduceProd", 18): reduce,
+    ("ReduceSum", 1): reduce_attribute_axes,
+    ("ReduceSum", 13): reduce,
+    ("ReduceSumSquare", 1): reduce_attribute_axes,
+    ("ReduceSumSquare", 18): reduce,
     ("Relu", 1): relu,
     ("Reshape", 1): reshape,
     ("Resize", 10): resize,
@@ -1326,15 +1455,20 @@ TABLE = {
     ("Sin", 7): unary,
     ("Sinh", 9): unary,
     ("Size", 1): size,
-    ("Slice", 1): slice_,
-    ("Softmax", 1): softmax,
+    ("Slice", 1): slice_attributes,
+    ("Slice", 10): slice_,
+    ("Softmax", 1): softmax_2d,
+    ("Softmax", 13): softmax,
     ("SoftmaxCrossEntropyLoss", 12): softmax_cross_entropy,
     ("Softplus", 1): softplus,
     ("Softsign", 1): softsign,
     ("SpaceToDepth", 1): space_to_depth,
-    ("Split", 1): split,
+    ("Split", 1): split_attribute,
+    ("Split", 13): split,
+    ("Split", 18): split_num_outputs,
     ("Sqrt", 1): unary,
-    ("Squeeze", 1): squeeze,
+    ("Squeeze", 1): squeeze_attribute_axes,
+    ("Squeeze", 13): squeeze,
     ("Sub", 1): arithmetic,
     ("Sum", 1): variadic,
     ("SwiGLU", 26): swiglu,
@@ -1343,10 +1477,12 @@ TABLE = {
     ("Tanh", 1): unary,
     ("ThresholdedRelu", 10): thresholded_relu,
     ("Tile", 6): tile,
-    ("TopK", 1): top_k,
+    ("TopK", 1): top_k_attribute,
+    ("TopK", 10): top_k,
     ("Transpose", 1): transpose,
     ("Trilu", 14): trilu,
-    ("Unsqueeze", 1): unsqueeze,
+    ("Unsqueeze", 1): unsqueeze_attribute_axes,
+    ("Unsqueeze", 13): unsqueeze,
     ("Upsample", 7): resize,
     ("Where", 9): where,
     ("Xor", 1): logical,

@@ -14,7 +14,7 @@ def _shape_text(value) -> str:
     return "[" + ", ".join(str(d) if d is not None else "?" for d in value.shape) + "]"
 
 
-def _tensor(name: str, array) -> str:
+def _zeros(array) -> str:
     dims = "[" + ", ".join(str(d) for d in array.shape) + "]"
     return f'Tensor.zeros({dims}, device=device, dtype="{array.dtype}")'
 
@@ -37,11 +37,11 @@ def source(graph, emitter, name: str, origin: str) -> str:
     if emitter.used_params:
         init.append("        # parameters: the graph's float initializers")
         for code, array in emitter.used_params.items():
-            init.append(f"        self.{code} = {_tensor(code, array)}")
+            init.append(f"        self.{code} = {_zeros(array)}")
     if emitter.buffers:
         init.append("        # buffers: the graph's constants and running statistics")
         for code, array in emitter.buffers.items():
-            init.append(f'        self.register_buffer("{code}", {_tensor(code, array)})')
+            init.append(f'        self.register_buffer("{code}", {_zeros(array)})')
     describe = "\n".join(f"    {v.name}: {v.dtype} {_shape_text(v)}" for v in graph.inputs)
     describe_out = "\n".join(f"    {v.name}: {v.dtype} {_shape_text(v)}" for v in graph.outputs)
     imports = ["from burnpy import nn", "from burnpy.onnx import ops"]

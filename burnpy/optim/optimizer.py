@@ -11,6 +11,7 @@ through moves and records.
 
 import json
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
 from safetensors.numpy import save
@@ -145,17 +146,19 @@ class Optimizer:
         self._loaded_from = None if model is not None else f"{path}"
         return self
 
-    def __getattr__(self, name):
-        """Only reached for a name the optimiser lacks: PyTorch's say the burnpy call."""
-        message = f"{type(self).__name__!r} object has no attribute {name!r}"
-        if name == "zero_grad":
-            message += (
-                "; burnpy's equivalent: nothing: `loss.backward()` returns fresh Gradients, "
-                "which `opt.step(model, grads)` takes"
-            )
-        elif name == "param_groups":
-            message += "; burnpy's equivalent: opt.lr, or `opt.step(model, grads, lr=...)`"
-        raise AttributeError(message)
+    if not TYPE_CHECKING:  # type checkers keep flagging names that do not exist
+
+        def __getattr__(self, name):
+            """Only reached for a name the optimiser lacks: PyTorch's say the burnpy call."""
+            message = f"{type(self).__name__!r} object has no attribute {name!r}"
+            if name == "zero_grad":
+                message += (
+                    "; burnpy's equivalent: nothing: `loss.backward()` returns fresh Gradients, "
+                    "which `opt.step(model, grads)` takes"
+                )
+            elif name == "param_groups":
+                message += "; burnpy's equivalent: opt.lr, or `opt.step(model, grads, lr=...)`"
+            raise AttributeError(message)
 
 
 def _check_owner(state: dict, model, source: str) -> None:

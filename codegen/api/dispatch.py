@@ -8,13 +8,13 @@ routes once for every backend; only a move between two backends differs from a m
 from dataclasses import dataclass
 
 from codegen.api.types import ACCESSOR, DISPATCH_TYPES, PLAIN_KIND, TENSOR_KIND, annotated, returns
-from codegen.model import ArgKind, Catalogue, Op, Role, Routing
+from codegen.model import ArgKind, Catalogue, Kind, Op, Role, Routing
 
 
 @dataclass(frozen=True)
 class DispatchFunction:
     name: str
-    kind: str
+    kind: Kind
     role: Role  # which routing shape lays it out
     params: str  # annotated
     doc: str
@@ -27,11 +27,30 @@ class DispatchFunction:
     checked: str = ""  # check_contract's first arguments: the op, its contract
     arguments: str = ""  # every argument by name, for check_contract
 
+    @property
+    def layout(self) -> str:
+        """The template's macro that lays the routing out (dispatch.py.jinja's LAYOUTS)."""
+        if self.role is Role.MOVE:
+            return "move_float" if self.kind is Kind.FLOAT else "move_plain"
+        return LAYOUTS[self.role]
+
+
+# The routing's layout for each role: a conversion to float routes as a float op does (its
+# result a new leaf, which the Autodiff specialization makes)
+LAYOUTS = {
+    Role.COMPOSITE: "composite",
+    Role.CREATION_FLOAT: "creation_float",
+    Role.CREATION_PLAIN: "creation_plain",
+    Role.PLAIN: "plain",
+    Role.AUTODIFF: "autodiff",
+    Role.LEAF: "autodiff",
+}
+
 
 def dispatch_groups(catalogue: Catalogue) -> list[str]:
     """The dispatch modules, `<group>_ops.py`: one per kind, and one per function module
     (module ops are float ops, grouped apart as burn's ModuleOps trait is)."""
-    kinds = [k for k in ("float", "int", "bool") if any(_group(op) == k for op in catalogue.ops)]
+    kinds = [k.value for k in Kind if any(_group(op) == k for op in catalogue.ops)]
     functions = sorted({op.function for op in catalogue.ops if op.function})
     return kinds + functions
 
@@ -59,7 +78,7 @@ def dispatch_function(op: Op) -> DispatchFunction:
         merge = _merge(op)
     plain, autodiff = _statements(op, selector)
     checked = arguments = ""
-    if op.routing == "tensor":  # a kernel's refusal, whatever the op, is said in our words
+    if op.routing is Routing.TENSOR:  # a kernel's refusal, whatever the op, is said in our words
         checked = f'"{op.name}", ' + (f'"{op.contract}"' if op.contract else "None")
         arguments = ", ".join(f"{a.name}={a.name}" for a in op.args)
     return DispatchFunction(
@@ -81,8 +100,8 @@ def dispatch_function(op: Op) -> DispatchFunction:
 
 def _merge(op: Op) -> str:
     tensors = op.tensor_args
-    single = [a for a in tensors if a.type != "tensors"]
-    lists = [a for a in tensors if a.type == "tensors"]
+    single = [a for a in tensors if a.type is not ArgKind.TENSORS]
+    lists = [a for a in tensors if a.type is ArgKind.TENSORS]
     if lists:
         # an n-ary op merges every element's context too: one autodiff element makes it tracked
         # (docs/design.md#the-generated-code-contract)
@@ -114,21 +133,21 @@ def _statements(op: Op, selector: str) -> tuple[tuple[str, ...], tuple[str, ...]
 
     def plain_arg(arg):
         n = arg.name
-        if arg.type == "tensors":
+        if arg.type is ArgKind.TENSORS:
             return f"[t.{ACCESSOR[op.kind]}({selector}) for t in {n}]"
         if arg.type in ACCESSOR:
             kind = PLAIN_KIND[TENSOR_KIND[arg.type]]
             accessor = f"{n}.{ACCESSOR[arg.type]}({chooser(n)})"
             return f"{n}.primitive if {n}.kind is B.{kind} else {accessor}"
-        if arg.type == "device":
+        if arg.type is ArgKind.DEVICE:
             return f"{n}.inner"
         return n
 
     def autodiff_arg(arg):
         n = arg.name
-        if arg.type == "tensors":
+        if arg.type is ArgKind.TENSORS:
             return f"[t.lift(AD, {selector}) for t in {n}]"
-        if arg.type == "float":
+        if arg.type is ArgKind.FLOAT:
             lift = f"AD, {selector}" if n != selector else "AD"
             return f"{n}.primitive if {n}.kind is B.Autodiff else {n}.lift({lift})"
         return plain_arg(arg)
@@ -137,7 +156,7 @@ def _statements(op: Op, selector: str) -> tuple[tuple[str, ...], tuple[str, ...]
         bindings, names = [], []
         for arg in op.args:
             value = expression(arg)
-            if arg.type in ACCESSOR or arg.type == "tensors":
+            if arg.type in ACCESSOR or arg.type is ArgKind.TENSORS:
                 if arg.optional:
                     value = f"None if {arg.name} is None else ({value})"
                 bindings.append(f"{arg.name}_ = {value}")
@@ -196,7 +215,7 @@ def _dtype_checks(op: Op, primitive: str) -> list[str]:
 
 def _returns(op: Op, call: str, autodiff: bool) -> list[str]:
     def kind_of(result):
-        if result == "float":
+        if result is Kind.FLOAT:
             return "B.Autodiff" if autodiff else "B.Float"
         return f"B.{PLAIN_KIND[result]}"
 

@@ -40,7 +40,7 @@ def _function(op: Op) -> Function:
     checks = [
         f"{a.name} = dtype_arg({a.name}, {KIND_CONST[op.kind]})"
         for a in op.args
-        if a.type == "dtype"
+        if a.type is ArgKind.DTYPE
     ]
     if narrowed(op):  # the first tensor is checked before its dtype is read
         checks.append(
@@ -66,15 +66,15 @@ def _function_arg(op: Op, arg, first: str) -> str:
     if t is ArgKind.INTS:
         check = "optional_ints_arg" if arg.optional else "ints_arg"
         return f"{check}({where}, {n}, {arg.arity}{_nonzero(op, n)})"
-    if t == "choice":
+    if t is ArgKind.CHOICE:
         return f"choice_arg({where}, {n}, {tuple_literal(map(repr, op.choices[n]))})"
-    if t == "dim":
+    if t is ArgKind.DIM:
         return f"dim_of({where}, {first}, {n})"
-    if t in ("real", "number"):
+    if t in (ArgKind.REAL, ArgKind.NUMBER):
         return f"real_arg({where}, {n}{_optional(arg)})"
-    if t == "integer":
+    if t is ArgKind.INTEGER:
         return f"integer_arg({where}, {n}{_nonzero(op, n)}{_optional(arg)})"
-    if t == "flag":
+    if t is ArgKind.FLAG:
         return f"flag_arg({where}, {n})"
     return n
 

@@ -1,7 +1,7 @@
 """`python -m codegen stats`: the catalogue counted by section and kind."""
 
 from codegen.api.types import KIND_CONST
-from codegen.model import Catalogue
+from codegen.model import AutodiffClass, Catalogue
 
 
 def stats(catalogue: Catalogue) -> list[str]:
@@ -22,8 +22,8 @@ def stats(catalogue: Catalogue) -> list[str]:
         counts = [sum(op.kind == k for op in members) for k in kinds]
         counts += [
             len(members),
-            sum(op.autodiff == "memory_bound" for op in members),
-            sum(op.autodiff == "compute_bound" for op in members),
+            sum(op.autodiff is AutodiffClass.MEMORY_BOUND for op in members),
+            sum(op.autodiff is AutodiffClass.COMPUTE_BOUND for op in members),
             sum(bool(op.composite) for op in members),
         ]
         return label.ljust(width) + "".join(str(c).rjust(9) for c in counts)

@@ -11,7 +11,7 @@ from codegen.api.types import (
     returns,
     tuple_literal,
 )
-from codegen.model import SCALAR_TYPES, Catalogue, Op
+from codegen.model import SCALAR_TYPES, ArgKind, Catalogue, Op
 
 
 @dataclass(frozen=True)
@@ -168,19 +168,17 @@ def _params(args, static=False, op: Op | None = None, widen=()) -> list[str]:
         default = None
         if op is not None and arg.name in op.defaults:
             default = repr(op.defaults[arg.name])
-        elif arg.type == "dtype" and not static:
+        elif arg.type is ArgKind.DTYPE and not static:
             default = "None"
-        elif static and arg.type in ("device", "dtype"):
+        elif static and arg.type in (ArgKind.DEVICE, ArgKind.DTYPE):
             if not keyword_only:
                 out.append("*")
                 keyword_only = True
             default = "None"
-        elif arg.type in ("distribution",) or arg.optional:
+        elif arg.type in (ArgKind.DISTRIBUTION,) or arg.optional:
             default = "None"
-        elif arg.type == "flag":
+        elif arg.type is ArgKind.FLAG:
             default = "False"
-        elif static and arg.name == "step" and arg.type == "integer":  # arange(start, end, step=1)
-            default = "1"
         param = annotated(arg, USER_TYPES, default)
         if arg.name in widen:  # the method routes a Tensor and a scalar to different ops
             param = f"{arg.name}: Tensor | float" + (f" = {default}" if default else "")
@@ -190,9 +188,9 @@ def _params(args, static=False, op: Op | None = None, widen=()) -> list[str]:
 
 def _static_method(name, ops, doc, operators) -> Method:
     first = ops[0]
-    signature = ", ".join(["cls", *_params(first.args, static=True)])
+    signature = ", ".join(["cls", *_params(first.args, static=True, op=first)])
     names = {a.name: a for a in first.args}
-    lists = [a for a in first.args if a.type == "tensors"]
+    lists = [a for a in first.args if a.type is ArgKind.TENSORS]
     if lists:
         return _list_method(name, ops, doc, operators, signature, lists[0].name)
     if "data" in names:
@@ -205,9 +203,9 @@ def _static_method(name, ops, doc, operators) -> Method:
     for op in ops:
         args = []
         for arg in op.args:
-            if arg.type == "dtype":
+            if arg.type is ArgKind.DTYPE:
                 args.append(arg.name)
-            elif arg.type == "data":
+            elif arg.type is ArgKind.DATA:
                 args.append(f"data_arg({arg.name})")
             else:
                 args.append(_convert(name, op, arg))
@@ -230,7 +228,7 @@ def _list_method(name, ops, doc, operators, signature, tensors) -> Method:
     ]
     for op in ops:
         args = [
-            a.name if a.type == "tensors" else _convert(name, op, a, f"{tensors}[0]")
+            a.name if a.type is ArgKind.TENSORS else _convert(name, op, a, f"{tensors}[0]")
             for a in op.args
         ]
         body.append(f"if kind is {KIND_CONST[op.kind]}:")

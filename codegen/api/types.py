@@ -2,7 +2,8 @@
 
 import ast
 
-from codegen.model import Op
+from codegen.model import Op, Routing
+from runtime.dtypes import DTYPES
 
 KIND_CONST = {"float": "FLOAT", "int": "INT", "bool": "BOOL"}
 PLAIN_KIND = {"float": "Float", "int": "Int", "bool": "Bool"}
@@ -83,9 +84,7 @@ def returns(op: Op) -> str:
 
 def narrowed(op: Op) -> bool:
     """Does the op support fewer dtypes than its kind has? Then its method checks them."""
-    from codegen.validate import DTYPES
-
-    of = op.returns[0] if op.routing in ("creation", "conversion") else op.kind
+    of = op.returns[0] if op.routing in (Routing.CREATION, Routing.CONVERSION) else op.kind
     return op.dtypes != DTYPES[of]
 
 

@@ -1,8 +1,13 @@
 """Differentiability: which ops must say how they checkpoint, and their backward rules."""
 
+import difflib
+import inspect
+import os
+
 from codegen.model import ArgKind, AutodiffClass, Kind, Op, Routing
 from codegen.validate.report import Where
 from runtime.autodiff.ops import AutodiffRole, rule_for
+from runtime.autodiff.rules import RuleError
 
 
 def check_autodiff(where: Where, op: Op) -> None:
@@ -63,7 +68,8 @@ def check_autodiff(where: Where, op: Op) -> None:
 
 
 def check_rule(where: Where, op: Op) -> None:
-    """A differentiable primitive has a backward rule whose VJPs fit its arguments."""
+    """A differentiable primitive has a backward rule whose VJPs fit its arguments. A rule's
+    mistake is reported at the line of the VJP at fault, in its rule file."""
     described = op.autodiff_op
     if described is None or described.role is not AutodiffRole.RECORD:
         return  # (check_autodiff reports a composite or a non-float op that claims a rule)
@@ -77,5 +83,22 @@ def check_rule(where: Where, op: Op) -> None:
             f"add `{op.name}: (one VJP per float input {list(names)},)` to a table in "
             "runtime/autodiff/rules/, or make it a `composite`",
         ) from None
-    except ValueError as error:
-        raise where.error("autodiff", str(error), "fix the rule or the entry") from None
+    except RuleError as error:
+        fix = error.fix
+        if error.unknown:
+            close = difflib.get_close_matches(error.unknown, error.allowed, 1, 0.6)
+            close = close or [a for a in error.allowed if error.unknown.startswith(a)]
+            if close:  # (`output` for `out`: a prefix is close enough)
+                fix = f"did you mean `{close[0]}`? else {fix[0].lower()}{fix[1:]}"
+        if error.function is None:
+            raise where.error("autodiff", error.problem, fix) from None
+        path, line = _source_line(error.function)
+        raise Where(path).error(line, error.problem, fix) from None
+
+
+def _source_line(function) -> tuple[str, int]:
+    """Where a rule's function is written: its file (relative to the working directory when
+    inside it) and line."""
+    path = inspect.getsourcefile(function) or "<unknown>"
+    relative = os.path.relpath(path)
+    return (path if relative.startswith("..") else relative), function.__code__.co_firstlineno

@@ -36,6 +36,7 @@ from codegen.validate.methods import (
 from codegen.validate.options import function_options
 from codegen.validate.report import Problems, Where, suggest
 from codegen.validate.suite import check_test
+from runtime.dtypes import DTYPES
 
 TOP_KEYS = ("backends", "ops")
 BACKEND_KEYS = {"name": True, "variant": True, "module": True, "devices": True, "extra": False}
@@ -61,11 +62,6 @@ OP_KEYS = {
     "keyword": False,
     "choices": False,
     "nonzero": False,
-}
-DTYPES = {
-    "float": ("float32", "float64", "float16", "bfloat16"),
-    "int": ("int64", "int32"),
-    "bool": ("bool",),
 }
 
 
@@ -188,7 +184,9 @@ def _op(problems: Problems, path, entry, line, section: str) -> tuple[Op | None,
         check(check_test, where, v["test"], args)
     if operators and "method" not in has:
         problems.add(where.error("operator", "an operator needs a method", "add `method: <name>`"))
-    if len(problems.found) > before or None in (kind, routing, args, returns, dtypes, options):
+    # an entry whose shape is sound is built even with a mistake elsewhere (its test metadata,
+    # its doc), so that its rule and kernels are still checked in the same run
+    if None in (name, kind, routing, args, returns, dtypes, options):
         return None, False
     function, defaults, keyword_, choices, nonzero = options
     test = v.get("test")
@@ -204,7 +202,7 @@ def _op(problems: Problems, path, entry, line, section: str) -> tuple[Op | None,
         args=args,
         returns=returns,
         routing=routing,
-        doc=doc.strip(),
+        doc=doc.strip() if doc else "",
         line=entry.line,
         autodiff=autodiff,
         composite=composite,
@@ -217,11 +215,13 @@ def _op(problems: Problems, path, entry, line, section: str) -> tuple[Op | None,
         section=section,
         test=MappingProxyType(plain(test)) if test is not None else None,
     )
-    # what follows judges a well-formed op: it stays in the catalogue for the kernel checks
-    if check(_check_routing, where, op):
-        check(check_static, where, op)
-    check(check_autodiff, where, op)
-    if op.autodiff:
+    # what follows judges a well-formed op (it stays in the catalogue for the kernel checks);
+    # its rule is checked even when a field of the entry was wrong, unless one the rule reads
+    if len(problems.found) == before:
+        if check(_check_routing, where, op):
+            check(check_static, where, op)
+        check(check_autodiff, where, op)
+    if op.autodiff and not ("keeps" in has and keeps is None):
         check(check_rule, where, op)
     return op, len(problems.found) == before
 
@@ -273,7 +273,7 @@ def _contract(where: Where) -> str | None:
 
 def _dtypes(where: Where, kind, returns, routing) -> tuple[str, ...]:
     """Supported dtypes: of the result for creation/conversion ops, else of the receiver."""
-    of = returns[0] if routing in ("creation", "conversion") else kind
+    of = returns[0] if routing in (Routing.CREATION, Routing.CONVERSION) else kind
     allowed = DTYPES[of]
     if "dtypes" not in where.entry.value:
         return allowed
@@ -347,7 +347,7 @@ def _arg(where: Where, item, line, before) -> Arg:
     if arg_type not in ARG_TYPES:
         raise where.error(
             line,
-            f"argument `{arg_name}` has unknown type {arg_type!r}",
+            f"argument `{arg_name}` has unknown type {plain(arg_type)!r}",
             suggest(arg_type, ARG_TYPES, f"write one of {', '.join(ARG_TYPES)}"),
         )
     return Arg(arg_name, arg_type, optional)

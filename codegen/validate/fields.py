@@ -64,9 +64,14 @@ def text(where: Where, key, example: str) -> str:
     """A field that must be a string (`doc`, `composite`, a backend's `module`)."""
     value = where.entry.value[key]
     if not isinstance(value, str) or not value.strip():
+        problem = (
+            f"`{key}` is empty"
+            if isinstance(value, str)
+            else f"`{key}` must be a string, not {plain(value)!r}"
+        )
         raise where.error(
             key,
-            f"`{key}` must be a string, not {plain(value)!r}",
+            problem,
             f"write `{key}: {example}` (quote it if it holds `: ` or starts with `[`)",
         )
     return value

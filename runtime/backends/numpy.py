@@ -202,7 +202,7 @@ class NumPyBackend(
         return np.array(data, dtype=dtype)
 
     def embedding_backward(self, weights, output_grad, indices):
-        # np.add.at takes its slow path for rows (5x slower on a small vocabulary): instead the
+        # np.add.at takes its slow path for rows: instead the
         # rows are sorted by index, each run of one index summed by one reduction, and each
         # sum written once
         flat = indices.reshape(-1)
@@ -306,9 +306,9 @@ class NumPyBackend(
         return tensor.reshape(-1, n).dot(_summing(n, tensor.dtype)).reshape(*tensor.shape[:-1], 1)
 
     def float_sum(self, tensor):
-        # numpy's reduce machinery costs 0.8 us before it adds a thing. Up to its pairwise
+        # numpy's reduce machinery has a fixed cost before it adds a thing. Up to its pairwise
         # block (128 elements, which it sums with 8 partial sums, no pairwise step) a BLAS dot
-        # with a row of ones is as accurate and 3x faster, and has burn's [1] shape already.
+        # with a row of ones is as accurate and cheaper, and has burn's [1] shape already.
         rows = ONES_ROWS.get(tensor.dtype)
         if rows is not None and tensor.size <= PAIRWISE_BLOCK:
             return rows[tensor.size].dot(tensor.ravel())

@@ -232,10 +232,10 @@ class Grid:
 # The most positions a widened grid may compute per output position (`Grid.lean`)
 WIDE_WASTE = 1.25
 # A chunk of the batch whose columns fit in a core's L2 cache: the columns are then made and
-# consumed (copy, matmul) in cache. Measured -10 to -15% per kernel on a [64, 16, 14, 14] input.
+# consumed (copy, matmul) in cache.
 CHUNK_BYTES = 1 << 20
-# The input gradient's chunks are longer: numpy's adds go several times faster per element over
-# runs of thousands of elements than over runs of hundreds (measured on the same input).
+# The input gradient's chunks are longer: numpy's adds cost less per element over runs of
+# thousands of elements than over runs of hundreds.
 ADD_CHUNK_BYTES = 1 << 21
 
 
@@ -285,8 +285,8 @@ def correlate_wide(x, weight, grid, groups, bias):
         columns = np.ascontiguousarray(view[(*at, grid.span(part))])
         grid.mask(columns)
         rows = np.matmul(lhs, columns.reshape(groups, lhs.shape[2], -1))
-        if bias is not None:  # into the rows, in cache, then one plain copy: the add that
-            rows += bias.reshape(groups, -1, 1)  # wrote the transposed output was 1.5x slower
+        if bias is not None:  # into the rows while they are in cache, before the plain copy
+            rows += bias.reshape(groups, -1, 1)
         out[part] = grid.gather(rows.reshape(channels_out, -1), part.stop - part.start)
         del columns, rows  # before the next chunk's: one chunk's columns alive at a time
     return out
@@ -375,8 +375,8 @@ def with_bias(out, bias):
 class NumPyConvKernels:
     # -- bias gradient: the output gradient summed over all but the channel dim ---------------
     def _conv_bias_backward(self, output_grad):
-        # the images' planes added first (long runs), then each channel's positions: 2-3x faster
-        # than one sum over the three axes on a [64, 32, 14, 14] gradient
+        # the images' planes added first (long runs), then each channel's positions: cheaper
+        # than one sum over the three axes, whose runs are short
         planes = np.sum(output_grad, axis=0, dtype=output_grad.dtype)
         return np.sum(planes.reshape(planes.shape[0], -1), axis=1, dtype=output_grad.dtype)
 
@@ -421,7 +421,7 @@ class NumPyConvKernels:
         self, x, weight, output_grad, stride, padding, dilation, groups, padding_end, wanted
     ):
         # The input and weight gradients both read the output gradient's rows, widened: one
-        # copy of it (a full pass, 3% of a [64, 16, 14, 14] step) is made for the two.
+        # copy of it (a full pass) is made for the two.
         if not (wanted[0] and wanted[1]):
             return super()._conv_backward(
                 x, weight, output_grad, stride, padding, dilation, groups, padding_end, wanted

@@ -250,7 +250,7 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
     def relu_backward(output, grad):
         # ATen's relu gradient zeroes grad where output <= 0, so a NaN output passes its
         # gradient (burn's mask); one kernel, where the shared `where(output <= 0, 0, grad)`
-        # takes two, and torch's comparison to a scalar is the slower of them (6x on 64x256)
+        # takes two, and torch's comparison to a scalar is the slow one
         return THRESHOLD_BACKWARD(grad, output, 0)
 
     # torch's exact (erf) GELU and its derivative Φ(x) + x φ(x), where the shared composition

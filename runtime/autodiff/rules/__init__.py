@@ -46,6 +46,17 @@ assert len(RULES) == sum(map(len, TABLES)), "a rule is in two tables"
 _JOINT_LEAD = ("B", "g", "tracked")
 
 
+class RuleError(ValueError):
+    """A rule that does not fit its op: what is wrong and what to do. `function`: the VJP (or
+    Joint function) at fault, whose file and line locate the mistake; `unknown`: a parameter
+    name it takes that the op does not have, and `allowed`: the names it may take."""
+
+    def __init__(self, problem: str, fix: str, function, unknown=None, allowed=()):
+        super().__init__(f"{problem}; {fix}")
+        self.problem, self.fix, self.function = problem, fix, function
+        self.unknown, self.allowed = unknown, tuple(allowed)
+
+
 class Rule:
     """A rule, compiled once for one op: positional VJPs and the names each one needs. A step
     saves its values as a tuple in the order of `saved` (every name some VJP needs, in the
@@ -71,9 +82,11 @@ class Rule:
         joint = type(entry) is Joint
         fns = (entry.fn,) if joint else entry
         if not joint and len(fns) != len(float_inputs):
-            raise ValueError(
-                f"the rule for {name} has {len(fns)} VJPs but the op has {len(float_inputs)} "
-                f"float inputs {float_inputs}; write one VJP per float input, in order"
+            raise RuleError(
+                f"the rule of {name} has {_count(len(fns), 'VJP')} but the op has "
+                f"{_count(len(float_inputs), 'float input')} {list(float_inputs)}",
+                "write one VJP per float input, in order, or correct the entry's argument types",
+                fns[0] if fns else None,
             )
         allowed = {"B", "g", "out", *args} | ({"indices"} if multi_output else set())
         allowed |= {"tracked"} if joint else set()
@@ -83,25 +96,33 @@ class Rule:
         self.functions = fns  # as the rule's table writes them (one, for a Joint rule)
         self.g_only = entry.g_only if joint else ()
         params_of = [tuple(inspect.signature(fn).parameters) for fn in fns]
-        for params in params_of:
+        for fn, params in zip(fns, params_of):
             unknown = [p for p in params if p not in allowed]
             if unknown:
-                raise ValueError(
-                    f"a VJP of {name} asks for {unknown}, which the op does not have; "
-                    f"it may name {sorted(allowed)}"
+                raise RuleError(
+                    f"a VJP of {name} takes `{unknown[0]}`, which the op does not have",
+                    f"a VJP may name only {', '.join(sorted(allowed))}",
+                    fn,
+                    unknown[0],
+                    sorted(allowed),
                 )
         if joint:
             (params,) = params_of
             if params[:3] != _JOINT_LEAD:
-                raise ValueError(
-                    f"the Joint rule of {name} takes {params[:3]} first; it must take "
-                    f"{_JOINT_LEAD} first, then the names it needs"
+                raise RuleError(
+                    f"the Joint rule of {name} takes {', '.join(params[:3])} first",
+                    f"take {', '.join(_JOINT_LEAD)} first, then the names it needs",
+                    entry.fn,
                 )
             unknown = [n for n in entry.g_only if n not in float_inputs]
             if unknown:
-                raise ValueError(
-                    f"the Joint rule of {name} says {unknown} need only g, but the op's float "
-                    f"inputs are {float_inputs}"
+                raise RuleError(
+                    f"the Joint rule of {name} says {unknown[0]} needs only g, but the op has "
+                    f"no float input {unknown[0]}",
+                    f"name in g_only only the op's float inputs {', '.join(float_inputs)}",
+                    entry.fn,
+                    unknown[0],
+                    float_inputs,
                 )
             needs = params[3:]
             self.needs = tuple(() if n in entry.g_only else needs for n in float_inputs)
@@ -114,6 +135,10 @@ class Rule:
         position = {n: i for i, n in enumerate(self.saved)}
         self.vjps = tuple(_bind(fn, params, position) for fn, params in zip(fns, params_of))
         self.joint = None
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _bind(fn, params, position):
