@@ -47,11 +47,11 @@ def _module_path(module: str) -> Path | None:
         spec = importlib.util.find_spec(top)
     except (ImportError, ValueError):
         return None
-    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+    if spec is None:
         return None
     if not rest:
-        return Path(spec.origin)
-    if not spec.submodule_search_locations:
+        return Path(spec.origin) if spec.origin and spec.origin.endswith(".py") else None
+    if not spec.submodule_search_locations:  # (a namespace package has locations, no origin)
         return None
     for location in spec.submodule_search_locations:
         for path in (

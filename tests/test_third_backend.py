@@ -16,7 +16,7 @@ from codegen.__main__ import main
 from generated import Device, Tensor
 from generated.backends import BACKENDS
 from opinfo import OPS, samples, to_numpy
-from runtime import backends as registry
+from runtime.backends import registry
 from tests.fixtures.fixture_backend import FixtureBackend
 from test_ops import assert_matches
 
