@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from codegen.api.types import tuple_literal
 from codegen.model import Catalogue
 from codegen.recorders import Recorder, recorder
-from runtime.autodiff.ops import MOVE_ACROSS, AutodiffOp, AutodiffRole
+from runtime.autodiff.ops import MOVE_ACROSS, AutodiffOp, AutodiffRole, rule_for
 
 # -- backends ----------------------------------------------------------------------------------
 
@@ -101,13 +101,13 @@ class Binding:
 
 
 def autodiff_bindings(catalogue: Catalogue) -> list[Binding]:
-    saved = {r.name: r.saved_literal for r in recorders(catalogue)}
     bindings = []
     for op in [*autodiff_ops(catalogue), MOVE_ACROSS]:
         described = "MOVE_ACROSS" if op is MOVE_ACROSS else f"ops.{constant(op)}"
         arguments = [described]
-        if op.role is AutodiffRole.RECORD:
-            arguments += [f"recorders.record_{op.name}", saved[op.name]]
+        if op.role is AutodiffRole.RECORD:  # its recorder, and the order of what it saves
+            saved = tuple_literal(f'"{name}"' for name in rule_for(op).saved)
+            arguments += [f"recorders.record_{op.name}", saved]
         bindings.append(Binding(op.name, BUILDERS[op.role], ", ".join(arguments)))
     return bindings
 
