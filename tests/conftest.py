@@ -2,10 +2,20 @@ import contextlib
 import difflib
 import gc
 import io
+import os
 import sys
 from pathlib import Path
 
-import pytest
+# One thread for numpy's BLAS, OpenMP and torch (the child processes too), as the examples and
+# the benches run, unless the environment chose: the suite's arrays are small, and on cores that
+# other work shares, a second BLAS thread mostly spins waiting.
+for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
+
+import pytest  # noqa: E402
+from threadpoolctl import threadpool_limits  # noqa: E402
+
+threadpool_limits(limits=int(os.environ["OPENBLAS_NUM_THREADS"]), user_api="blas")
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the checkout under test, before any installed copy

@@ -104,6 +104,17 @@ def test_load_runs_as_onnxruntime_does(device):
     )
 
 
+def test_an_imported_model_moves_and_validates_as_any_module():
+    model, x = small_cnn(), np.ones((1, 3, 8, 8), np.float32)
+    trained = importer.load(model, device=Device.numpy().autodiff())
+    assert trained(x).is_autodiff() and len(trained.parameters()) == 6
+    inference = trained.valid()
+    assert inference(x).device() == Device.numpy()
+    moved = importer.load(model).to_device(Device.torch())
+    assert moved(x).device() == Device.torch()
+    np.testing.assert_allclose(np.asarray(moved(x)), np.asarray(inference(x)), rtol=1e-5)
+
+
 def test_load_takes_a_path_bytes_or_a_model_proto(tmp_path):
     model = small_cnn()
     onnx.save(model, tmp_path / "m.onnx")

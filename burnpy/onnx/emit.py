@@ -192,7 +192,7 @@ class Site:
         return rank
 
     def device(self) -> str:
-        return "_device" if self.folding else "self.device"
+        return "_device" if self.folding else "ops.device_of(self)"
 
     def outputs(self) -> int:
         return len(self.node.outputs)

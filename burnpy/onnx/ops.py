@@ -14,9 +14,19 @@ from generated import Tensor, module
 WIDTHS = {"int8": 8, "int16": 16, "uint8": 8, "uint16": 16, "uint32": 32, "int4": 4, "uint4": 4, "int2": 2, "uint2": 2}  # fmt: skip
 
 
+def device_of(model):
+    """Where a model's tensors are: its first parameter's or buffer's device (so a model moved
+    by `to_device`, or copied by `valid()`, makes its inputs there), else the device it was
+    built for."""
+    for value in vars(model).values():
+        if isinstance(value, Tensor):
+            return value.device()
+    return model.device
+
+
 def tensor(value, dtype: str, device) -> Tensor:
     """A model input as a Tensor: a Tensor passes as it is, anything else is converted to the
-    input's declared dtype on the model's device."""
+    input's declared dtype on `device`."""
     if isinstance(value, Tensor):
         return value
     array = np.asarray(value)

@@ -22,10 +22,10 @@ def _zeros(array) -> str:
 def source(graph, emitter, name: str, origin: str) -> str:
     """The text of the model's module (unformatted)."""
     inputs = [emitter.name_of(v.name) for v in graph.inputs]
-    lines = []
+    lines = ["        device = ops.device_of(self)"] if graph.inputs else []
     for value in graph.inputs:
         code = emitter.name_of(value.name)
-        lines.append(f'        {code} = ops.tensor({code}, "{storage(value.dtype)}", self.device)')
+        lines.append(f'        {code} = ops.tensor({code}, "{storage(value.dtype)}", device)')
     for statement in emitter.statements:
         node = statement.node
         lines.append(f"        # {node.op_type} {node.name}")
