@@ -1,6 +1,6 @@
 """The catalogue as frozen dataclasses: what `ops.yaml` means, once it has been validated."""
 
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from enum import StrEnum
 from types import MappingProxyType
 
@@ -150,15 +150,22 @@ class Backend:
     line: int  # of the entry in the catalogue's file
 
 
+# An Op field's key in an ops.yaml entry, when it is not the field's name (None: not a key)
+KEY = "key"
+
+
 @dataclass(frozen=True)
 class Op:
+    """An entry of ops.yaml. Its fields are the entry's keys (OP_KEYS, derived below: the one
+    list the validator checks an entry against), required when the field has no default."""
+
     name: str
     kind: Kind
     args: tuple[Arg, ...]
     returns: tuple[Kind, ...]
     routing: Routing
     doc: str
-    line: int  # of the entry in the catalogue's file
+    line: int = field(metadata={KEY: None})  # of the entry in the catalogue's file
     autodiff: AutodiffClass | None = None
     composite: str | None = None
     method: str | None = None
@@ -170,9 +177,10 @@ class Op:
     # it is recorded, the forward is the backend's `<name>_keeping`, returning (output, kept);
     # the rule's VJPs may name it
     keeps: str | None = None
-    operators: tuple[str, ...] = ()
+    operators: tuple[str, ...] = field(default=(), metadata={KEY: "operator"})
     dtypes: tuple[str, ...] = ()
-    section: str = ""  # the `# -- section` comment of ops.yaml the entry sits under
+    # the `# -- section` comment of ops.yaml the entry sits under
+    section: str = field(default="", metadata={KEY: None})
     test: MappingProxyType | None = field(default=None, compare=False)
     # a public function of generated/<function>.py (module: burn's ModuleOps), its defaults by
     # argument name, the first keyword-only argument, the strings a `choice` takes, and the
@@ -272,6 +280,19 @@ class Op:
         if self.routing is not Routing.TENSOR:
             return self.routing.value
         return "unary" if len(self.tensor_args) == 1 else "n-ary"
+
+
+def _entry_keys(model) -> dict[str, bool]:
+    """The keys of an entry of `model` (a dataclass), each True when required."""
+    return {
+        field_.metadata.get(KEY, field_.name): field_.default is MISSING
+        and field_.default_factory is MISSING
+        for field_ in fields(model)
+        if field_.metadata.get(KEY, field_.name) is not None
+    }
+
+
+OP_KEYS = _entry_keys(Op)  # what ops.yaml's header documents under `ops:`
 
 
 @dataclass(frozen=True)

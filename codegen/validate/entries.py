@@ -12,6 +12,7 @@ from codegen.load import Items, Located, plain
 from codegen.model import (
     ARG_TYPES,
     AUTODIFF_CLASSES,
+    OP_KEYS,
     OPERATORS,
     OPTIONAL_TYPES,
     ROUTINGS,
@@ -40,29 +41,6 @@ from runtime.dtypes import DTYPES
 
 TOP_KEYS = ("backends", "ops")
 BACKEND_KEYS = {"name": True, "variant": True, "module": True, "devices": True, "extra": False}
-OP_KEYS = {
-    "name": True,
-    "kind": True,
-    "args": True,
-    "returns": True,
-    "routing": True,
-    "doc": True,
-    "autodiff": False,
-    "composite": False,
-    "method": False,
-    "static": False,
-    "untracked": False,
-    "keeps": False,
-    "operator": False,
-    "dtypes": False,
-    "test": False,
-    "function": False,
-    "contract": False,
-    "defaults": False,
-    "keyword": False,
-    "choices": False,
-    "nonzero": False,
-}
 
 
 def validate(path: str, root, problems: Problems | None = None) -> Catalogue:
