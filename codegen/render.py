@@ -76,6 +76,7 @@ def render_all(catalogue: Catalogue) -> dict[str, str]:
         "autodiff.py": env.get_template("autodiff.py.jinja").render(
             bindings=api.autodiff_bindings(catalogue)
         ),
+        "inner.py": env.get_template("inner.py.jinja").render(kernels=api.inner_kernels(catalogue)),
         "loss.py": env.get_template("loss.py.jinja").render(),
         "recorders.py": env.get_template("recorders.py.jinja").render(
             recorders=api.recorders(catalogue)

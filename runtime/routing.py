@@ -11,6 +11,7 @@ nothing is checked on the hot path, the attribute is simply another object meanw
 """
 
 from contextlib import contextmanager
+from typing import Generic, TypeVar
 
 from runtime.autodiff.backend import autodiff_backend, new_autodiff_backend
 from runtime.backends.registry import backend_for, swap_backend
@@ -20,8 +21,19 @@ from runtime.dispatch import BackendTensor, kinds_of
 _STRATEGIES = (GradientCheckpointingStrategy.Disabled, GradientCheckpointingStrategy.Balanced)
 
 
-class DispatchBackend:
+Inner = TypeVar("Inner")  # generated/inner.py's InnerBackend, for type checkers
+Specialization = TypeVar("Specialization")  # generated/autodiff.py's Autodiff
+
+
+class DispatchBackend(Generic[Inner, Specialization]):
+    """Generic only for type checkers and editors: generated dispatch code annotates `B` as
+    `DispatchBackend[InnerBackend, Autodiff]`, so `B.inner.float_mul` and `AD.float_mul` resolve
+    to their declarations; at run time the parameters are never given."""
+
     __slots__ = ("inner", "Float", "Int", "Bool", "Autodiff", "NoCheckpointing", "Balanced")
+    inner: Inner
+    NoCheckpointing: Specialization
+    Balanced: Specialization
 
     def __init__(self, variant: str, autodiff: type, inner=None):
         """The shared DispatchBackend of `variant`, or with `inner`, one over that stand-in

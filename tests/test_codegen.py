@@ -105,9 +105,10 @@ def test_adding_one_op_changes_only_that_ops_lines(mini_tree, tmp_path):
     old, new = snapshot(before), snapshot(after)
     changed = {path for path in new if _body(old[path]) != _body(new[path])}
     # the new function and the __all__ index; the new method; the new AutodiffOp; its recorder
-    # and the line binding it in the Autodiff specialization
+    # and the line binding it in the Autodiff specialization; its kernel's declaration
     assert changed == {
         Path("dispatch/float_ops.py"),
+        Path("inner.py"),
         Path("tensor.py"),
         Path("catalogue.py"),
         Path("recorders.py"),
@@ -1085,6 +1086,77 @@ def test_diff_reports_a_one_op_change(tmp_path, capsys):
         "~ float_exp (float, tensor): e to the x.\n"
         "    doc: 'Element-wise e^x.' -> 'e to the x.'\n"
         "    generated/dispatch/float_ops.py: float_exp\n"  # (Tensor.exp is that function)
+        "other generated changes:\n"  # (the kernel's declaration repeats the op's doc)
+        "    generated/inner.py: InnerBackend.float_exp\n"
     )
     assert not (tmp_path / "out").exists()
     assert main(["diff", "no-such-rev", "--ops", str(ops)]) == 2
+
+
+def _dispatch_calls() -> tuple[set, set, list]:
+    """What the committed dispatch functions call on `B.inner`/`T.inner` and on `AD`, and the
+    annotation of every assignment of `B`/`T`."""
+    inner, autodiff, annotations = set(), set(), []
+    for path in sorted((ROOT / "generated" / "dispatch").glob("*_ops.py")):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                owner = node.func.value
+                if (
+                    isinstance(owner, ast.Attribute)
+                    and owner.attr == "inner"
+                    and isinstance(owner.value, ast.Name)
+                    and owner.value.id in ("B", "T")
+                ):
+                    inner.add(node.func.attr)
+                elif isinstance(owner, ast.Name) and owner.id == "AD":
+                    autodiff.add(node.func.attr)
+            if isinstance(node, ast.Assign | ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    names = target.elts if isinstance(target, ast.Tuple) else [target]
+                    if any(isinstance(n, ast.Name) and n.id in ("B", "T") for n in names):
+                        shown = (
+                            ast.unparse(node.annotation) if isinstance(node, ast.AnnAssign) else ""
+                        )
+                        annotations.append((path.name, ast.unparse(node), shown))
+    return inner, autodiff, annotations
+
+
+def test_every_kernel_a_dispatch_function_calls_is_declared_and_defined_by_every_backend():
+    """Go-to-definition from a dispatch function: `B` is annotated
+    `DispatchBackend[InnerBackend, Autodiff]`, so `B.inner.<kernel>` resolves to its declaration
+    in generated/inner.py (which every backend class defines) and `AD.<op>` to its binding in
+    generated/autodiff.py."""
+    import inspect
+    import typing
+
+    from generated.autodiff import Autodiff
+    from generated.backends import BACKENDS  # (registers the backends)
+    from generated.inner import InnerBackend
+    from runtime.autodiff.backend import AutodiffDecorator
+    from runtime.backends.registry import backend_for
+    from runtime.routing import DispatchBackend, Inner, Specialization
+
+    inner, autodiff, annotations = _dispatch_calls()
+    assert "float_mul" in inner and "conv2d" in inner and "float_mul" in autodiff
+    declared = {n for n, v in vars(InnerBackend).items() if inspect.isfunction(v)}
+    assert inner - declared == set(), "called on B.inner but not declared by InnerBackend"
+    for variant in ("NumPy", "Torch"):
+        backend = type(backend_for(variant))
+        missing = sorted(n for n in declared if not hasattr(backend, n))
+        assert not missing, f"{backend.__name__} lacks {missing}"
+    source = inspect.getsource(Autodiff.__init__)
+    for name in autodiff:
+        bound = f"self.{name} = self." in source
+        assert bound or name in vars(AutodiffDecorator), f"AD.{name} is neither bound nor defined"
+    assert annotations and all(shown == "Backend" for _, _, shown in annotations), [
+        a for a in annotations if a[2] != "Backend"
+    ]
+    for path in (ROOT / "generated" / "dispatch").glob("*_ops.py"):
+        assert "Backend = DispatchBackend[InnerBackend, Autodiff]" in path.read_text(), path
+    assert DispatchBackend.__parameters__ == (Inner, Specialization)
+    hints = typing.get_type_hints(DispatchBackend)
+    assert hints["inner"] is Inner
+    assert hints["Balanced"] is hints["NoCheckpointing"] is Specialization
+    assert isinstance(BACKENDS.NumPy.NoCheckpointing, Autodiff)

@@ -8,12 +8,14 @@ per product:
 - dispatch: the dispatch functions of generated/<group>_ops.py, one routing for every backend;
 - tensor: the Tensor class's methods and operators (generated/tensor.py);
 - module_functions: the public functions of a function module (generated/module.py);
+- inner: the inner backend's kernels as a typing Protocol (generated/inner.py);
 - metadata: the backends' registrations, the Autodiff specialization's table of ops and the
   recorders of the differentiable ones;
 - report: the counts `python -m codegen stats` prints.
 """
 
 from codegen.api.dispatch import dispatch_function, dispatch_functions, dispatch_groups
+from codegen.api.inner import inner_kernels
 from codegen.api.metadata import (
     autodiff_bindings,
     backend_registrations,
@@ -34,6 +36,7 @@ __all__ = [
     "dispatch_functions",
     "dispatch_groups",
     "functions",
+    "inner_kernels",
     "recorders",
     "stats",
     "tensor_methods",

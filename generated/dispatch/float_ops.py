@@ -1,11 +1,13 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=ca817c31e71d2d30 body=94c19e9d2757a9f2
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=2bff93b4ff33978a body=bbcb9f193fbdabdd
 """The float ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
 DispatchAutodiffContext; find the backend of the first tensor (`B`, looked up at call time in
 BACKENDS, so every backend takes the same path); under Disabled call the inner backend; under
 Enabled(strategy) call the Autodiff specialization for that strategy (`AD`), a plain float input
-entering as a constant; wrap the outputs with the merged context.
+entering as a constant; wrap the outputs with the merged context. `B`'s annotation, read only by
+editors and type checkers, leads from `B.inner.<op>` to generated/inner.py and from `AD.<op>` to
+generated/autodiff.py.
 """
 
 from __future__ import annotations
@@ -27,9 +29,14 @@ from runtime.dispatch import (
 if TYPE_CHECKING:
     import numpy as np
 
+    from generated.autodiff import Autodiff
+    from generated.inner import InnerBackend
     from runtime.device import DispatchDevice
     from runtime.distribution import Distribution
     from runtime.indexing import IndexingUpdateOp
+    from runtime.routing import DispatchBackend
+
+    Backend = DispatchBackend[InnerBackend, Autodiff]
 
 BALANCED = GradientCheckpointingStrategy.Balanced
 
@@ -179,7 +186,7 @@ __all__ = [
 
 def float_from_data(data: object, device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """A float tensor holding a copy of `data`."""
-    B = getattr(BACKENDS, device.variant)
+    B: Backend = getattr(BACKENDS, device.variant)
     if type(device) is not AutodiffDevice:
         return Tensor(B.Float, B.inner.float_from_data(data, device.inner, dtype), DISABLED)
     ctx = DispatchAutodiffContext.enabled(device.checkpointing)
@@ -189,7 +196,7 @@ def float_from_data(data: object, device: DispatchDevice, dtype: np.dtype) -> Te
 
 def float_zeros(shape: tuple[int, ...], device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """A float tensor of zeros."""
-    B = getattr(BACKENDS, device.variant)
+    B: Backend = getattr(BACKENDS, device.variant)
     if type(device) is not AutodiffDevice:
         return Tensor(B.Float, B.inner.float_zeros(shape, device.inner, dtype), DISABLED)
     ctx = DispatchAutodiffContext.enabled(device.checkpointing)
@@ -199,7 +206,7 @@ def float_zeros(shape: tuple[int, ...], device: DispatchDevice, dtype: np.dtype)
 
 def float_ones(shape: tuple[int, ...], device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """A float tensor of ones."""
-    B = getattr(BACKENDS, device.variant)
+    B: Backend = getattr(BACKENDS, device.variant)
     if type(device) is not AutodiffDevice:
         return Tensor(B.Float, B.inner.float_ones(shape, device.inner, dtype), DISABLED)
     ctx = DispatchAutodiffContext.enabled(device.checkpointing)
@@ -211,7 +218,7 @@ def float_full(
     shape: tuple[int, ...], fill_value: float, device: DispatchDevice, dtype: np.dtype
 ) -> Tensor:
     """A float tensor filled with `fill_value`."""
-    B = getattr(BACKENDS, device.variant)
+    B: Backend = getattr(BACKENDS, device.variant)
     if type(device) is not AutodiffDevice:
         return Tensor(B.Float, B.inner.float_full(shape, fill_value, device.inner, dtype), DISABLED)
     ctx = DispatchAutodiffContext.enabled(device.checkpointing)
@@ -221,7 +228,7 @@ def float_full(
 
 def float_empty(shape: tuple[int, ...], device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """An uninitialised float tensor."""
-    B = getattr(BACKENDS, device.variant)
+    B: Backend = getattr(BACKENDS, device.variant)
     if type(device) is not AutodiffDevice:
         return Tensor(B.Float, B.inner.float_empty(shape, device.inner, dtype), DISABLED)
     ctx = DispatchAutodiffContext.enabled(device.checkpointing)
@@ -233,7 +240,7 @@ def float_random(
     shape: tuple[int, ...], distribution: Distribution, device: DispatchDevice, dtype: np.dtype
 ) -> Tensor:
     """A float tensor sampled from `distribution` (seed it with `device.seed(n)`)."""
-    B = getattr(BACKENDS, device.variant)
+    B: Backend = getattr(BACKENDS, device.variant)
     if type(device) is not AutodiffDevice:
         return Tensor(
             B.Float, B.inner.float_random(shape, distribution, device.inner, dtype), DISABLED
@@ -247,7 +254,7 @@ def float_add(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise sum, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -269,7 +276,7 @@ def float_add_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Adds a scalar to every element."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Float, B.inner.float_add_scalar(lhs_, rhs), ctx)
@@ -285,7 +292,7 @@ def float_sub(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise difference, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -307,7 +314,7 @@ def float_sub_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Subtracts a scalar from every element."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Float, B.inner.float_sub_scalar(lhs_, rhs), ctx)
@@ -323,7 +330,7 @@ def float_mul(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise product, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -345,7 +352,7 @@ def float_mul_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Multiplies every element by a scalar."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Float, B.inner.float_mul_scalar(lhs_, rhs), ctx)
@@ -361,7 +368,7 @@ def float_div(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise quotient, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -383,7 +390,7 @@ def float_div_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Divides every element by a scalar."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Float, B.inner.float_div_scalar(lhs_, rhs), ctx)
@@ -399,7 +406,7 @@ def float_neg(tensor: Tensor) -> Tensor:
     """Element-wise negation."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_neg(tensor_), ctx)
@@ -415,7 +422,7 @@ def float_matmul(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Matrix product over the last two dims, broadcasting the batch dims."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -437,7 +444,7 @@ def float_remainder(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise remainder with the divisor's sign (Python's %), broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -459,7 +466,7 @@ def float_remainder_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Remainder of every element by a scalar, with the scalar's sign."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Float, B.inner.float_remainder_scalar(lhs_, rhs), ctx)
@@ -475,7 +482,7 @@ def float_cross(lhs: Tensor, rhs: Tensor, dim: int) -> Tensor:
     """Cross product of 3-vectors along `dim` (of size 3), broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -497,7 +504,7 @@ def float_powf(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs ** rhs, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -524,7 +531,7 @@ def float_powf_scalar_impl(lhs: Tensor, rhs: float) -> Tensor:
     """The generic case of float_powf_scalar, where burn-autodiff puts the backward."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Float, B.inner.float_powf_scalar_impl(lhs_, rhs), ctx)
@@ -540,7 +547,7 @@ def float_powi(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Raises every element to an int tensor's power, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
@@ -568,7 +575,7 @@ def float_clamp(tensor: Tensor, min: float, max: float) -> Tensor:
     """Clamps every element into [min, max] (the gradient is 0 where an element was clamped)."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_clamp(tensor_, min, max), ctx)
@@ -584,7 +591,7 @@ def float_clamp_min(tensor: Tensor, min: float) -> Tensor:
     """Raises every element below `min` to `min`."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_clamp_min(tensor_, min), ctx)
@@ -600,7 +607,7 @@ def float_clamp_max(tensor: Tensor, max: float) -> Tensor:
     """Lowers every element above `max` to `max`."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_clamp_max(tensor_, max), ctx)
@@ -616,7 +623,7 @@ def float_exp(tensor: Tensor) -> Tensor:
     """Element-wise e^x."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_exp(tensor_), ctx)
@@ -632,7 +639,7 @@ def float_square(tensor: Tensor) -> Tensor:
     """Element-wise x * x."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_square(tensor_), ctx)
@@ -648,7 +655,7 @@ def float_log(tensor: Tensor) -> Tensor:
     """Element-wise natural logarithm."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_log(tensor_), ctx)
@@ -664,7 +671,7 @@ def float_sqrt(tensor: Tensor) -> Tensor:
     """Element-wise square root."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_sqrt(tensor_), ctx)
@@ -680,7 +687,7 @@ def float_abs(tensor: Tensor) -> Tensor:
     """Element-wise absolute value."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_abs(tensor_), ctx)
@@ -696,7 +703,7 @@ def float_sign(tensor: Tensor) -> Tensor:
     """Element-wise sign (-1, 0 or 1)."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_sign(tensor_), ctx)
@@ -712,7 +719,7 @@ def float_tanh(tensor: Tensor) -> Tensor:
     """Element-wise hyperbolic tangent."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_tanh(tensor_), ctx)
@@ -728,7 +735,7 @@ def float_log1p(tensor: Tensor) -> Tensor:
     """Element-wise log(1 + x), accurate near 0."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_log1p(tensor_), ctx)
@@ -744,7 +751,7 @@ def float_recip(tensor: Tensor) -> Tensor:
     """Element-wise 1 / x."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_recip(tensor_), ctx)
@@ -760,7 +767,7 @@ def float_sin(tensor: Tensor) -> Tensor:
     """Element-wise sine."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_sin(tensor_), ctx)
@@ -776,7 +783,7 @@ def float_cos(tensor: Tensor) -> Tensor:
     """Element-wise cosine."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_cos(tensor_), ctx)
@@ -792,7 +799,7 @@ def float_tan(tensor: Tensor) -> Tensor:
     """Element-wise tangent."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_tan(tensor_), ctx)
@@ -808,7 +815,7 @@ def float_sinh(tensor: Tensor) -> Tensor:
     """Element-wise hyperbolic sine."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_sinh(tensor_), ctx)
@@ -824,7 +831,7 @@ def float_cosh(tensor: Tensor) -> Tensor:
     """Element-wise hyperbolic cosine."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_cosh(tensor_), ctx)
@@ -840,7 +847,7 @@ def float_asin(tensor: Tensor) -> Tensor:
     """Element-wise arcsine (x in [-1, 1])."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_asin(tensor_), ctx)
@@ -856,7 +863,7 @@ def float_acos(tensor: Tensor) -> Tensor:
     """Element-wise arccosine (x in [-1, 1])."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_acos(tensor_), ctx)
@@ -872,7 +879,7 @@ def float_atan(tensor: Tensor) -> Tensor:
     """Element-wise arctangent."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_atan(tensor_), ctx)
@@ -888,7 +895,7 @@ def float_asinh(tensor: Tensor) -> Tensor:
     """Element-wise inverse hyperbolic sine."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_asinh(tensor_), ctx)
@@ -904,7 +911,7 @@ def float_acosh(tensor: Tensor) -> Tensor:
     """Element-wise inverse hyperbolic cosine (x >= 1)."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_acosh(tensor_), ctx)
@@ -920,7 +927,7 @@ def float_atanh(tensor: Tensor) -> Tensor:
     """Element-wise inverse hyperbolic tangent (x in (-1, 1))."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_atanh(tensor_), ctx)
@@ -936,7 +943,7 @@ def float_atan2(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise angle of the point (x=rhs, y=lhs), in (-pi, pi], broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -958,7 +965,7 @@ def float_hypot(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise sqrt(lhs^2 + rhs^2) without overflow, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -980,7 +987,7 @@ def float_erf(tensor: Tensor) -> Tensor:
     """Element-wise Gauss error function."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_erf(tensor_), ctx)
@@ -996,7 +1003,7 @@ def float_round(tensor: Tensor) -> Tensor:
     """Element-wise rounding to the nearest integer, halves to even (the gradient is 0)."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_round(tensor_), ctx)
@@ -1012,7 +1019,7 @@ def float_floor(tensor: Tensor) -> Tensor:
     """Element-wise largest integer <= x (the gradient is 0)."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_floor(tensor_), ctx)
@@ -1028,7 +1035,7 @@ def float_ceil(tensor: Tensor) -> Tensor:
     """Element-wise smallest integer >= x (the gradient is 0)."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_ceil(tensor_), ctx)
@@ -1044,7 +1051,7 @@ def float_trunc(tensor: Tensor) -> Tensor:
     """Element-wise rounding toward zero (the gradient is 0)."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_trunc(tensor_), ctx)
@@ -1060,7 +1067,7 @@ def relu(tensor: Tensor) -> Tensor:
     """Element-wise max(x, 0)."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.relu(tensor_), ctx)
@@ -1078,7 +1085,7 @@ def relu_backward(output: Tensor, grad: Tensor) -> Tensor:
         ctx = (
             output.context if grad.context is output.context else output.context.merge(grad.context)
         )
-        B = getattr(BACKENDS, output.kind.variant)
+        B: Backend = getattr(BACKENDS, output.kind.variant)
         if ctx is DISABLED:
             output_ = output.primitive if output.kind is B.Float else output.as_float()
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(output)
@@ -1100,7 +1107,7 @@ def leaky_relu(tensor: Tensor, negative_slope: float) -> Tensor:
     """Element-wise x, or x * negative_slope where x < 0."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.leaky_relu(tensor_, negative_slope), ctx)
@@ -1120,7 +1127,7 @@ def prelu(tensor: Tensor, alpha: Tensor) -> Tensor:
             if alpha.context is tensor.context
             else tensor.context.merge(alpha.context)
         )
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             alpha_ = alpha.primitive if alpha.kind is B.Float else alpha.as_float(tensor)
@@ -1142,7 +1149,7 @@ def gelu(tensor: Tensor) -> Tensor:
     """Element-wise x * Φ(x) (the exact erf form, and its exact gradient)."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.gelu(tensor_), ctx)
@@ -1158,7 +1165,7 @@ def gelu_backward(x: Tensor, grad: Tensor) -> Tensor:
     """gelu's backward, grad * (Φ(x) + x φ(x)), the exact form's derivative (not burn's tanh one)."""
     try:
         ctx = x.context if grad.context is x.context else x.context.merge(grad.context)
-        B = getattr(BACKENDS, x.kind.variant)
+        B: Backend = getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(x)
@@ -1180,7 +1187,7 @@ def sigmoid(tensor: Tensor) -> Tensor:
     """Element-wise logistic function 1 / (1 + e^-x)."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.sigmoid(tensor_), ctx)
@@ -1198,7 +1205,7 @@ def sigmoid_backward(output: Tensor, grad: Tensor) -> Tensor:
         ctx = (
             output.context if grad.context is output.context else output.context.merge(grad.context)
         )
-        B = getattr(BACKENDS, output.kind.variant)
+        B: Backend = getattr(BACKENDS, output.kind.variant)
         if ctx is DISABLED:
             output_ = output.primitive if output.kind is B.Float else output.as_float()
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(output)
@@ -1225,7 +1232,7 @@ def log_sigmoid(tensor: Tensor) -> Tensor:
     """Element-wise log(sigmoid(x)), stable for large |x|."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.log_sigmoid(tensor_), ctx)
@@ -1241,7 +1248,7 @@ def log_sigmoid_backward(x: Tensor, grad: Tensor) -> Tensor:
     """log_sigmoid's backward, grad * sigmoid(-x) (1 - sigmoid(x) without the cancellation)."""
     try:
         ctx = x.context if grad.context is x.context else x.context.merge(grad.context)
-        B = getattr(BACKENDS, x.kind.variant)
+        B: Backend = getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(x)
@@ -1268,7 +1275,7 @@ def softmax(tensor: Tensor, dim: int) -> Tensor:
     """e^x / sum(e^x) along `dim`, shifted by the row max (stable for large inputs)."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.softmax(tensor_, dim), ctx)
@@ -1284,7 +1291,7 @@ def log_softmax(tensor: Tensor, dim: int) -> Tensor:
     """log(softmax(x)) along `dim`, as x - max - log(sum(e^(x - max))) (stable)."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.log_softmax(tensor_, dim), ctx)
@@ -1305,7 +1312,7 @@ def float_sum(tensor: Tensor) -> Tensor:
     """Sum of all elements, shape [1]."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_sum(tensor_), ctx)
@@ -1321,7 +1328,7 @@ def float_sum_dim(tensor: Tensor, dim: int) -> Tensor:
     """Sum along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_sum_dim(tensor_, dim), ctx)
@@ -1337,7 +1344,7 @@ def float_mean(tensor: Tensor) -> Tensor:
     """Mean of all elements, shape [1]."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_mean(tensor_), ctx)
@@ -1353,7 +1360,7 @@ def float_mean_dim(tensor: Tensor, dim: int) -> Tensor:
     """Mean along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_mean_dim(tensor_, dim), ctx)
@@ -1369,7 +1376,7 @@ def float_prod(tensor: Tensor) -> Tensor:
     """Product of all elements, shape [1]."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_prod(tensor_), ctx)
@@ -1385,7 +1392,7 @@ def float_prod_dim(tensor: Tensor, dim: int) -> Tensor:
     """Product along `dim`, keeping it with size 1 (its gradient is exact at zeros)."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_prod_dim(tensor_, dim), ctx)
@@ -1411,7 +1418,7 @@ def float_max_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor
     """(largest element, its index) along `dim`, keeping it; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             out0, out1 = B.inner.float_max_dim_with_indices(tensor_, dim)
@@ -1439,7 +1446,7 @@ def float_min_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor
     """(smallest element, its index) along `dim`, keeping it; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             out0, out1 = B.inner.float_min_dim_with_indices(tensor_, dim)
@@ -1467,7 +1474,7 @@ def float_argmax(tensor: Tensor, dim: int) -> Tensor:
     """Index (int64) of the largest element along `dim`, kept; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Int, B.inner.float_argmax(tensor_, dim), ctx)
@@ -1483,7 +1490,7 @@ def float_argmin(tensor: Tensor, dim: int) -> Tensor:
     """Index (int64) of the smallest element along `dim`, kept; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Int, B.inner.float_argmin(tensor_, dim), ctx)
@@ -1499,7 +1506,7 @@ def float_any(tensor: Tensor) -> Tensor:
     """Whether any element is non-zero, shape [1]."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Bool, B.inner.float_any(tensor_), ctx)
@@ -1515,7 +1522,7 @@ def float_any_dim(tensor: Tensor, dim: int) -> Tensor:
     """Whether any element is non-zero along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Bool, B.inner.float_any_dim(tensor_, dim), ctx)
@@ -1531,7 +1538,7 @@ def float_all(tensor: Tensor) -> Tensor:
     """Whether every element is non-zero, shape [1]."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Bool, B.inner.float_all(tensor_), ctx)
@@ -1547,7 +1554,7 @@ def float_all_dim(tensor: Tensor, dim: int) -> Tensor:
     """Whether every element is non-zero along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Bool, B.inner.float_all_dim(tensor_, dim), ctx)
@@ -1563,7 +1570,7 @@ def float_cumsum(tensor: Tensor, dim: int) -> Tensor:
     """Running sum along `dim`."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_cumsum(tensor_, dim), ctx)
@@ -1579,7 +1586,7 @@ def float_cumprod(tensor: Tensor, dim: int) -> Tensor:
     """Running product along `dim` (its gradient is exact at zeros)."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_cumprod(tensor_, dim), ctx)
@@ -1595,7 +1602,7 @@ def float_cummin(tensor: Tensor, dim: int) -> Tensor:
     """Running minimum along `dim`."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_cummin(tensor_, dim), ctx)
@@ -1611,7 +1618,7 @@ def float_cummax(tensor: Tensor, dim: int) -> Tensor:
     """Running maximum along `dim`."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_cummax(tensor_, dim), ctx)
@@ -1632,7 +1639,7 @@ def float_sort_with_indices(tensor: Tensor, dim: int, descending: bool) -> tuple
     """(sorted elements, their indices) along `dim`; equal elements keep their order."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             out0, out1 = B.inner.float_sort_with_indices(tensor_, dim, descending)
@@ -1652,7 +1659,7 @@ def float_argsort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
     """The indices (int64) that sort along `dim`; equal elements keep their order."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Int, B.inner.float_argsort(tensor_, dim, descending), ctx)
@@ -1673,7 +1680,7 @@ def float_topk_with_indices(tensor: Tensor, k: int, dim: int) -> tuple[Tensor, T
     """(the k largest elements, their indices) along `dim`; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             out0, out1 = B.inner.float_topk_with_indices(tensor_, k, dim)
@@ -1691,7 +1698,7 @@ def float_argtopk(tensor: Tensor, k: int, dim: int) -> Tensor:
     """The indices (int64) of the k largest elements along `dim`; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Int, B.inner.float_argtopk(tensor_, k, dim), ctx)
@@ -1707,7 +1714,7 @@ def float_reshape(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """The same elements in a new shape (-1 infers one dim)."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_reshape(tensor_, shape), ctx)
@@ -1723,7 +1730,7 @@ def float_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
     """Swaps two dims."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_swap_dims(tensor_, dim1, dim2), ctx)
@@ -1744,7 +1751,7 @@ def float_permute(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     """Reorders the dims; dim i of the result is dim axes[i] of the tensor."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_permute(tensor_, axes), ctx)
@@ -1760,7 +1767,7 @@ def float_flip(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     """Reverses the order of the elements along each of `axes`."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_flip(tensor_, axes), ctx)
@@ -1776,7 +1783,7 @@ def float_expand(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Broadcasts to `shape` (size-1 dims stretch; new dims go in front)."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_expand(tensor_, shape), ctx)
@@ -1792,7 +1799,7 @@ def float_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
     """The tensor repeated `times` times along dim, tiled ([a, b] -> [a, b, a, b])."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_repeat_dim(tensor_, dim, times), ctx)
@@ -1808,7 +1815,7 @@ def float_slice(tensor: Tensor, slices: tuple[tuple[int, int, int], ...]) -> Ten
     """The elements in `slices`, one per leading dim (ints keep their dim with size 1)."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_slice(tensor_, slices), ctx)
@@ -1830,7 +1837,7 @@ def float_slice_assign(
             if value.context is tensor.context
             else tensor.context.merge(value.context)
         )
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             value_ = value.primitive if value.kind is B.Float else value.as_float(tensor)
@@ -1854,7 +1861,7 @@ def float_cat(tensors: list[Tensor], dim: int) -> Tensor:
     """The tensors joined along dim (every other dim must match)."""
     try:
         ctx = merge_contexts(DISABLED, tensors)
-        B = getattr(BACKENDS, tensors[0].kind.variant)
+        B: Backend = getattr(BACKENDS, tensors[0].kind.variant)
         if ctx is DISABLED:
             tensors_ = [t.as_float(tensors[0]) for t in tensors]
             return Tensor(B.Float, B.inner.float_cat(tensors_, dim), ctx)
@@ -1870,7 +1877,7 @@ def float_unfold(tensor: Tensor, dim: int, size: int, step: int) -> Tensor:
     """Windows of `size` every `step` along dim, as [pre, windows, post, size]."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_unfold(tensor_, dim, size, step), ctx)
@@ -1886,7 +1893,7 @@ def float_cast(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """The tensor in another float dtype (the gradient is cast back)."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_cast(tensor_, dtype), ctx)
@@ -1906,7 +1913,7 @@ def float_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
             if indices.context is tensor.context
             else tensor.context.merge(indices.context)
         )
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
@@ -1926,7 +1933,7 @@ def float_scatter(
     """A copy with tensor at `indices` along dim (update)= value (update assign or add)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
@@ -1961,7 +1968,7 @@ def float_scatter_add(dim: int, tensor: Tensor, indices: Tensor, value: Tensor) 
     """scatter with update add (repeated indices accumulate)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
@@ -1997,7 +2004,7 @@ def float_select(tensor: Tensor, dim: int, indices: Tensor) -> Tensor:
             if indices.context is tensor.context
             else tensor.context.merge(indices.context)
         )
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
@@ -2017,7 +2024,7 @@ def float_select_assign(
     """A copy with the slices of dim at `indices` (update)= the slices of `value` (assign or add)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
@@ -2054,7 +2061,7 @@ def float_select_add(tensor: Tensor, dim: int, indices: Tensor, value: Tensor) -
     """select_assign with update add (repeated indices accumulate)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
@@ -2086,7 +2093,7 @@ def float_mask_where(tensor: Tensor, mask: Tensor, value: Tensor) -> Tensor:
     """value where mask is true, else tensor (all three broadcast)."""
     try:
         ctx = tensor.context.merge(mask.context).merge(value.context)
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
@@ -2114,7 +2121,7 @@ def float_mask_fill(tensor: Tensor, mask: Tensor, value: float) -> Tensor:
         ctx = (
             tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
         )
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
@@ -2134,7 +2141,7 @@ def float_mask_select(tensor: Tensor, mask: Tensor) -> Tensor:
         ctx = (
             tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
         )
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
@@ -2154,7 +2161,7 @@ def float_gather_nd(data: Tensor, indices: Tensor) -> Tensor:
         ctx = (
             data.context if indices.context is data.context else data.context.merge(indices.context)
         )
-        B = getattr(BACKENDS, data.kind.variant)
+        B: Backend = getattr(BACKENDS, data.kind.variant)
         if ctx is DISABLED:
             data_ = data.primitive if data.kind is B.Float else data.as_float()
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
@@ -2174,7 +2181,7 @@ def float_scatter_nd(
     """A copy of data with its slices at n-d indices (reduction)= values (unique indices but for add)."""
     try:
         ctx = data.context.merge(indices.context).merge(values.context)
-        B = getattr(BACKENDS, data.kind.variant)
+        B: Backend = getattr(BACKENDS, data.kind.variant)
         if ctx is DISABLED:
             data_ = data.primitive if data.kind is B.Float else data.as_float()
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
@@ -2212,7 +2219,7 @@ def float_grid_sample_2d(
         ctx = (
             tensor.context if grid.context is tensor.context else tensor.context.merge(grid.context)
         )
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             grid_ = grid.primitive if grid.kind is B.Float else grid.as_float(tensor)
@@ -2251,7 +2258,7 @@ def float_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs == rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -2273,7 +2280,7 @@ def float_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs == scalar."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Bool, B.inner.float_equal_elem(lhs_, rhs), ctx)
@@ -2289,7 +2296,7 @@ def float_not_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs != scalar."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Bool, B.inner.float_not_equal_elem(lhs_, rhs), ctx)
@@ -2305,7 +2312,7 @@ def float_greater(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs > rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -2327,7 +2334,7 @@ def float_greater_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs > scalar."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Bool, B.inner.float_greater_elem(lhs_, rhs), ctx)
@@ -2343,7 +2350,7 @@ def float_lower(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs < rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -2365,7 +2372,7 @@ def float_lower_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs < scalar."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Bool, B.inner.float_lower_elem(lhs_, rhs), ctx)
@@ -2381,7 +2388,7 @@ def float_not_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs != rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -2403,7 +2410,7 @@ def float_greater_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs >= rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -2425,7 +2432,7 @@ def float_greater_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs >= scalar."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Bool, B.inner.float_greater_equal_elem(lhs_, rhs), ctx)
@@ -2441,7 +2448,7 @@ def float_lower_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs <= rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -2463,7 +2470,7 @@ def float_lower_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs <= scalar."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Bool, B.inner.float_lower_equal_elem(lhs_, rhs), ctx)
@@ -2479,7 +2486,7 @@ def float_is_nan(tensor: Tensor) -> Tensor:
     """Element-wise x is NaN."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Bool, B.inner.float_is_nan(tensor_), ctx)
@@ -2495,7 +2502,7 @@ def float_is_inf(tensor: Tensor) -> Tensor:
     """Element-wise x is +inf or -inf."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Bool, B.inner.float_is_inf(tensor_), ctx)
@@ -2510,7 +2517,7 @@ def float_is_inf(tensor: Tensor) -> Tensor:
 def float_into_int(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """Truncates toward zero into an int tensor."""
     ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
+    B: Backend = getattr(BACKENDS, tensor.kind.variant)
     if ctx is DISABLED:
         tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
         return Tensor(B.Int, B.inner.float_into_int(tensor_, dtype), ctx)
@@ -2521,7 +2528,8 @@ def float_into_int(tensor: Tensor, dtype: np.dtype) -> Tensor:
 
 def float_to_device(tensor: Tensor, device: DispatchDevice) -> Tensor:
     """The tensor on `device` (plain -> autodiff makes an untracked leaf; autodiff -> plain detaches)."""
-    B, T = getattr(BACKENDS, tensor.kind.variant), getattr(BACKENDS, device.variant)
+    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    T: Backend = getattr(BACKENDS, device.variant)
     if tensor.kind.is_autodiff and type(device) is AutodiffDevice:
         # a recorded op: the gradient moves back; the tensor keeps its strategy
         ctx = tensor.context

@@ -1,11 +1,13 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=fe247feeebe822ea body=8a3b05a6139f606b
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=0d34caed3af3abcd body=e9369a61dfb5e3b7
 """The int ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
 DispatchAutodiffContext; find the backend of the first tensor (`B`, looked up at call time in
 BACKENDS, so every backend takes the same path); under Disabled call the inner backend; under
 Enabled(strategy) call the Autodiff specialization for that strategy (`AD`), a plain float input
-entering as a constant; wrap the outputs with the merged context.
+entering as a constant; wrap the outputs with the merged context. `B`'s annotation, read only by
+editors and type checkers, leads from `B.inner.<op>` to generated/inner.py and from `AD.<op>` to
+generated/autodiff.py.
 """
 
 from __future__ import annotations
@@ -27,9 +29,14 @@ from runtime.dispatch import (
 if TYPE_CHECKING:
     import numpy as np
 
+    from generated.autodiff import Autodiff
+    from generated.inner import InnerBackend
     from runtime.device import DispatchDevice
     from runtime.distribution import Distribution
     from runtime.indexing import IndexingUpdateOp
+    from runtime.routing import DispatchBackend
+
+    Backend = DispatchBackend[InnerBackend, Autodiff]
 
 BALANCED = GradientCheckpointingStrategy.Balanced
 
@@ -146,19 +153,19 @@ __all__ = [
 
 def int_from_data(data: object, device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """An int tensor holding a copy of `data`."""
-    B = getattr(BACKENDS, device.variant)
+    B: Backend = getattr(BACKENDS, device.variant)
     return Tensor(B.Int, B.inner.int_from_data(data, device.inner, dtype), context_of(device))
 
 
 def int_zeros(shape: tuple[int, ...], device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """An int tensor of zeros."""
-    B = getattr(BACKENDS, device.variant)
+    B: Backend = getattr(BACKENDS, device.variant)
     return Tensor(B.Int, B.inner.int_zeros(shape, device.inner, dtype), context_of(device))
 
 
 def int_ones(shape: tuple[int, ...], device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """An int tensor of ones."""
-    B = getattr(BACKENDS, device.variant)
+    B: Backend = getattr(BACKENDS, device.variant)
     return Tensor(B.Int, B.inner.int_ones(shape, device.inner, dtype), context_of(device))
 
 
@@ -166,7 +173,7 @@ def int_full(
     shape: tuple[int, ...], fill_value: int, device: DispatchDevice, dtype: np.dtype
 ) -> Tensor:
     """An int tensor filled with `fill_value`."""
-    B = getattr(BACKENDS, device.variant)
+    B: Backend = getattr(BACKENDS, device.variant)
     return Tensor(
         B.Int, B.inner.int_full(shape, fill_value, device.inner, dtype), context_of(device)
     )
@@ -174,7 +181,7 @@ def int_full(
 
 def int_arange(start: int, end: int, device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """The ints start, start + 1, ... below end (Tensor.arange with its default step)."""
-    B = getattr(BACKENDS, device.variant)
+    B: Backend = getattr(BACKENDS, device.variant)
     return Tensor(B.Int, B.inner.int_arange(start, end, device.inner, dtype), context_of(device))
 
 
@@ -182,7 +189,7 @@ def int_arange_step(
     start: int, end: int, step: int, device: DispatchDevice, dtype: np.dtype
 ) -> Tensor:
     """The ints start, start + step, ... below end; `step` is positive (burn's usize)."""
-    B = getattr(BACKENDS, device.variant)
+    B: Backend = getattr(BACKENDS, device.variant)
     return Tensor(
         B.Int, B.inner.int_arange_step(start, end, step, device.inner, dtype), context_of(device)
     )
@@ -190,7 +197,7 @@ def int_arange_step(
 
 def int_empty(shape: tuple[int, ...], device: DispatchDevice, dtype: np.dtype) -> Tensor:
     """An uninitialised int tensor."""
-    B = getattr(BACKENDS, device.variant)
+    B: Backend = getattr(BACKENDS, device.variant)
     return Tensor(B.Int, B.inner.int_empty(shape, device.inner, dtype), context_of(device))
 
 
@@ -198,7 +205,7 @@ def int_random(
     shape: tuple[int, ...], distribution: Distribution, device: DispatchDevice, dtype: np.dtype
 ) -> Tensor:
     """An int tensor sampled from `distribution` (uniform(lo, hi) gives ints in [lo, hi); normal samples are truncated)."""
-    B = getattr(BACKENDS, device.variant)
+    B: Backend = getattr(BACKENDS, device.variant)
     return Tensor(
         B.Int, B.inner.int_random(shape, distribution, device.inner, dtype), context_of(device)
     )
@@ -208,7 +215,7 @@ def int_sum_dim(tensor: Tensor, dim: int) -> Tensor:
     """Sum along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_sum_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -220,7 +227,7 @@ def int_prod(tensor: Tensor) -> Tensor:
     """Product of all elements, shape [1]."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_prod(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -232,7 +239,7 @@ def int_prod_dim(tensor: Tensor, dim: int) -> Tensor:
     """Product along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_prod_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -244,7 +251,7 @@ def int_mean(tensor: Tensor) -> Tensor:
     """Mean of all elements, truncated toward zero, shape [1]."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_mean(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -256,7 +263,7 @@ def int_mean_dim(tensor: Tensor, dim: int) -> Tensor:
     """Mean along `dim`, truncated toward zero, keeping it with size 1."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_mean_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -268,7 +275,7 @@ def int_max(tensor: Tensor) -> Tensor:
     """Largest element, shape [1]."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_max(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -280,7 +287,7 @@ def int_max_dim(tensor: Tensor, dim: int) -> Tensor:
     """Largest element along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_max_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -292,7 +299,7 @@ def int_max_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor]:
     """(largest element, its index) along `dim`, keeping it; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         out0, out1 = B.inner.int_max_dim_with_indices(tensor_, dim)
         return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
@@ -305,7 +312,7 @@ def int_min(tensor: Tensor) -> Tensor:
     """Smallest element, shape [1]."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_min(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -317,7 +324,7 @@ def int_min_dim(tensor: Tensor, dim: int) -> Tensor:
     """Smallest element along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_min_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -329,7 +336,7 @@ def int_min_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor]:
     """(smallest element, its index) along `dim`, keeping it; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         out0, out1 = B.inner.int_min_dim_with_indices(tensor_, dim)
         return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
@@ -342,7 +349,7 @@ def int_max_abs(tensor: Tensor) -> Tensor:
     """Largest absolute value, shape [1]."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_max_abs(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -354,7 +361,7 @@ def int_max_abs_dim(tensor: Tensor, dim: int) -> Tensor:
     """Largest absolute value along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_max_abs_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -366,7 +373,7 @@ def int_argmax(tensor: Tensor, dim: int) -> Tensor:
     """Index (int64) of the largest element along `dim`, kept; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_argmax(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -378,7 +385,7 @@ def int_argmin(tensor: Tensor, dim: int) -> Tensor:
     """Index (int64) of the smallest element along `dim`, kept; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_argmin(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -390,7 +397,7 @@ def int_any(tensor: Tensor) -> Tensor:
     """Whether any element is non-zero, shape [1]."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Bool, B.inner.int_any(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -402,7 +409,7 @@ def int_any_dim(tensor: Tensor, dim: int) -> Tensor:
     """Whether any element is non-zero along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Bool, B.inner.int_any_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -414,7 +421,7 @@ def int_all(tensor: Tensor) -> Tensor:
     """Whether every element is non-zero, shape [1]."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Bool, B.inner.int_all(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -426,7 +433,7 @@ def int_all_dim(tensor: Tensor, dim: int) -> Tensor:
     """Whether every element is non-zero along `dim`, keeping it with size 1."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Bool, B.inner.int_all_dim(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -438,7 +445,7 @@ def int_cumsum(tensor: Tensor, dim: int) -> Tensor:
     """Running sum along `dim`."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_cumsum(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -450,7 +457,7 @@ def int_cumprod(tensor: Tensor, dim: int) -> Tensor:
     """Running product along `dim`."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_cumprod(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -462,7 +469,7 @@ def int_cummin(tensor: Tensor, dim: int) -> Tensor:
     """Running minimum along `dim`."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_cummin(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -474,7 +481,7 @@ def int_cummax(tensor: Tensor, dim: int) -> Tensor:
     """Running maximum along `dim`."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_cummax(tensor_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -486,7 +493,7 @@ def int_sort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
     """The elements sorted along `dim`."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_sort(tensor_, dim, descending), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -498,7 +505,7 @@ def int_sort_with_indices(tensor: Tensor, dim: int, descending: bool) -> tuple[T
     """(sorted elements, their indices) along `dim`; equal elements keep their order."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         out0, out1 = B.inner.int_sort_with_indices(tensor_, dim, descending)
         return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
@@ -513,7 +520,7 @@ def int_argsort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
     """The indices (int64) that sort along `dim`; equal elements keep their order."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_argsort(tensor_, dim, descending), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -525,7 +532,7 @@ def int_topk(tensor: Tensor, k: int, dim: int) -> Tensor:
     """The k largest elements along `dim`, largest first (burn-tensor's argument order)."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_topk(tensor_, k, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -537,7 +544,7 @@ def int_topk_with_indices(tensor: Tensor, k: int, dim: int) -> tuple[Tensor, Ten
     """(the k largest elements, their indices) along `dim`; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         out0, out1 = B.inner.int_topk_with_indices(tensor_, k, dim)
         return (Tensor(B.Int, out0, ctx), Tensor(B.Int, out1, ctx))
@@ -550,7 +557,7 @@ def int_argtopk(tensor: Tensor, k: int, dim: int) -> Tensor:
     """The indices (int64) of the k largest elements along `dim`; ties go to the lowest index."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_argtopk(tensor_, k, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -562,7 +569,7 @@ def int_reshape(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """The same elements in a new shape (-1 infers one dim)."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_reshape(tensor_, shape), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -574,7 +581,7 @@ def int_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
     """Swaps two dims."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_swap_dims(tensor_, dim1, dim2), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -591,7 +598,7 @@ def int_permute(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     """Reorders the dims; dim i of the result is dim axes[i] of the tensor."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_permute(tensor_, axes), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -603,7 +610,7 @@ def int_flip(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     """Reverses the order of the elements along each of `axes`."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_flip(tensor_, axes), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -615,7 +622,7 @@ def int_expand(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Broadcasts to `shape` (size-1 dims stretch; new dims go in front)."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_expand(tensor_, shape), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -627,7 +634,7 @@ def int_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
     """The tensor repeated `times` times along dim, tiled ([a, b] -> [a, b, a, b])."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_repeat_dim(tensor_, dim, times), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -639,7 +646,7 @@ def int_slice(tensor: Tensor, slices: tuple[tuple[int, int, int], ...]) -> Tenso
     """The elements in `slices`, one per leading dim (ints keep their dim with size 1)."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_slice(tensor_, slices), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -657,7 +664,7 @@ def int_slice_assign(
             if value.context is tensor.context
             else tensor.context.merge(value.context)
         )
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         value_ = value.primitive if value.kind is B.Int else value.as_int(tensor)
         if tensor_.dtype is not value_.dtype:
@@ -674,7 +681,7 @@ def int_cat(tensors: list[Tensor], dim: int) -> Tensor:
     """The tensors joined along dim (every other dim must match)."""
     try:
         ctx = merge_contexts(DISABLED, tensors)
-        B = getattr(BACKENDS, tensors[0].kind.variant)
+        B: Backend = getattr(BACKENDS, tensors[0].kind.variant)
         tensors_ = [t.as_int(tensors[0]) for t in tensors]
         return Tensor(B.Int, B.inner.int_cat(tensors_, dim), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -686,7 +693,7 @@ def int_unfold(tensor: Tensor, dim: int, size: int, step: int) -> Tensor:
     """Windows of `size` every `step` along dim, as [pre, windows, post, size]."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_unfold(tensor_, dim, size, step), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -698,7 +705,7 @@ def int_cast(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """The tensor in another int dtype."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_cast(tensor_, dtype), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -714,7 +721,7 @@ def int_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
             if indices.context is tensor.context
             else tensor.context.merge(indices.context)
         )
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         return Tensor(B.Int, B.inner.int_gather(dim, tensor_, indices_), ctx)
@@ -729,7 +736,7 @@ def int_scatter(
     """A copy with tensor at `indices` along dim (update)= value (update assign or add)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int(tensor)
@@ -754,7 +761,7 @@ def int_scatter_add(dim: int, tensor: Tensor, indices: Tensor, value: Tensor) ->
     """scatter with update add (repeated indices accumulate)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int(tensor)
@@ -782,7 +789,7 @@ def int_select(tensor: Tensor, dim: int, indices: Tensor) -> Tensor:
             if indices.context is tensor.context
             else tensor.context.merge(indices.context)
         )
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         return Tensor(B.Int, B.inner.int_select(tensor_, dim, indices_), ctx)
@@ -797,7 +804,7 @@ def int_select_assign(
     """A copy with the slices of dim at `indices` (update)= the slices of `value` (assign or add)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int(tensor)
@@ -822,7 +829,7 @@ def int_select_add(tensor: Tensor, dim: int, indices: Tensor, value: Tensor) -> 
     """select_assign with update add (repeated indices accumulate)."""
     try:
         ctx = tensor.context.merge(indices.context).merge(value.context)
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int(tensor)
@@ -846,7 +853,7 @@ def int_mask_where(tensor: Tensor, mask: Tensor, value: Tensor) -> Tensor:
     """value where mask is true, else tensor (all three broadcast)."""
     try:
         ctx = tensor.context.merge(mask.context).merge(value.context)
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
         value_ = value.primitive if value.kind is B.Int else value.as_int(tensor)
@@ -864,7 +871,7 @@ def int_mask_fill(tensor: Tensor, mask: Tensor, value: float) -> Tensor:
         ctx = (
             tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
         )
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
         return Tensor(B.Int, B.inner.int_mask_fill(tensor_, mask_, value), ctx)
@@ -879,7 +886,7 @@ def int_mask_select(tensor: Tensor, mask: Tensor) -> Tensor:
         ctx = (
             tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
         )
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)
         return Tensor(B.Int, B.inner.int_mask_select(tensor_, mask_), ctx)
@@ -894,7 +901,7 @@ def int_gather_nd(data: Tensor, indices: Tensor) -> Tensor:
         ctx = (
             data.context if indices.context is data.context else data.context.merge(indices.context)
         )
-        B = getattr(BACKENDS, data.kind.variant)
+        B: Backend = getattr(BACKENDS, data.kind.variant)
         data_ = data.primitive if data.kind is B.Int else data.as_int()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
         return Tensor(B.Int, B.inner.int_gather_nd(data_, indices_), ctx)
@@ -909,7 +916,7 @@ def int_scatter_nd(
     """A copy of data with its slices at n-d indices (reduction)= values (unique indices but for add)."""
     try:
         ctx = data.context.merge(indices.context).merge(values.context)
-        B = getattr(BACKENDS, data.kind.variant)
+        B: Backend = getattr(BACKENDS, data.kind.variant)
         data_ = data.primitive if data.kind is B.Int else data.as_int()
         indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(data)
         values_ = values.primitive if values.kind is B.Int else values.as_int(data)
@@ -933,7 +940,7 @@ def int_add(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise sum of ints, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -948,7 +955,7 @@ def int_add_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Adds an int to every element."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Int, B.inner.int_add_scalar(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -960,7 +967,7 @@ def int_mul(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise product of ints, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -975,7 +982,7 @@ def int_mul_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Multiplies every element by an int."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Int, B.inner.int_mul_scalar(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -987,7 +994,7 @@ def int_sum(tensor: Tensor) -> Tensor:
     """Sum of all elements, shape [1]."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_sum(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -999,7 +1006,7 @@ def int_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs == rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1014,7 +1021,7 @@ def int_not_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs != scalar."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Bool, B.inner.int_not_equal_elem(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1026,7 +1033,7 @@ def int_greater_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs > scalar."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Bool, B.inner.int_greater_elem(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1038,7 +1045,7 @@ def int_sub(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise difference of ints, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1053,7 +1060,7 @@ def int_sub_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Subtracts an int from every element."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Int, B.inner.int_sub_scalar(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1065,7 +1072,7 @@ def int_div(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise quotient of ints, truncated toward zero (as burn, not Python's //)."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1080,7 +1087,7 @@ def int_div_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Divides every element by an int, truncating toward zero."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Int, B.inner.int_div_scalar(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1092,7 +1099,7 @@ def int_remainder(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise remainder with the divisor's sign (Python's %), broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1107,7 +1114,7 @@ def int_remainder_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Remainder of every element by an int, with the int's sign."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Int, B.inner.int_remainder_scalar(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1119,7 +1126,7 @@ def int_neg(tensor: Tensor) -> Tensor:
     """Element-wise negation."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_neg(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1131,7 +1138,7 @@ def int_abs(tensor: Tensor) -> Tensor:
     """Element-wise absolute value."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_abs(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1143,7 +1150,7 @@ def int_sign(tensor: Tensor) -> Tensor:
     """Element-wise sign (-1, 0 or 1)."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_sign(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1155,7 +1162,7 @@ def int_square(tensor: Tensor) -> Tensor:
     """Element-wise x * x."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_square(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1167,7 +1174,7 @@ def int_powi(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs ** rhs; a negative exponent truncates as burn's float route (2 ** -1 == 0)."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1187,7 +1194,7 @@ def int_powi_scalar_impl(lhs: Tensor, rhs: float) -> Tensor:
     """The generic case of int_powi_scalar; a negative exponent truncates as burn's float route."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Int, B.inner.int_powi_scalar_impl(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1199,7 +1206,7 @@ def int_clamp(tensor: Tensor, min: float, max: float) -> Tensor:
     """Clamps every element into [min, max]."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_clamp(tensor_, min, max), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1211,7 +1218,7 @@ def int_clamp_min(tensor: Tensor, min: float) -> Tensor:
     """Raises every element below `min` to `min`."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_clamp_min(tensor_, min), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1223,7 +1230,7 @@ def int_clamp_max(tensor: Tensor, max: float) -> Tensor:
     """Lowers every element above `max` to `max`."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.int_clamp_max(tensor_, max), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1235,7 +1242,7 @@ def int_matmul(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Matrix product of ints over the last two dims, broadcasting the batch dims."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1250,7 +1257,7 @@ def bitwise_and(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise bitwise and, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1265,7 +1272,7 @@ def bitwise_and_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Bitwise and of every element with an int."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Int, B.inner.bitwise_and_scalar(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1277,7 +1284,7 @@ def bitwise_or(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise bitwise or, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1292,7 +1299,7 @@ def bitwise_or_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Bitwise or of every element with an int."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Int, B.inner.bitwise_or_scalar(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1304,7 +1311,7 @@ def bitwise_xor(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise bitwise exclusive or, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1319,7 +1326,7 @@ def bitwise_xor_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Bitwise exclusive or of every element with an int."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Int, B.inner.bitwise_xor_scalar(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1331,7 +1338,7 @@ def bitwise_not(tensor: Tensor) -> Tensor:
     """Element-wise bitwise not (~x == -x - 1)."""
     try:
         ctx = tensor.context
-        B = getattr(BACKENDS, tensor.kind.variant)
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Int, B.inner.bitwise_not(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1343,7 +1350,7 @@ def bitwise_left_shift(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs << rhs, broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1358,7 +1365,7 @@ def bitwise_left_shift_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Shifts every element left by an int."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Int, B.inner.bitwise_left_shift_scalar(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1370,7 +1377,7 @@ def bitwise_right_shift(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs >> rhs (arithmetic, keeping the sign), broadcasting."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1385,7 +1392,7 @@ def bitwise_right_shift_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Shifts every element right by an int (arithmetic)."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Int, B.inner.bitwise_right_shift_scalar(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1397,7 +1404,7 @@ def int_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs == scalar."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Bool, B.inner.int_equal_elem(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1409,7 +1416,7 @@ def int_not_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs != rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1424,7 +1431,7 @@ def int_greater(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs > rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1439,7 +1446,7 @@ def int_greater_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs >= rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1454,7 +1461,7 @@ def int_greater_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs >= scalar."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Bool, B.inner.int_greater_equal_elem(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1466,7 +1473,7 @@ def int_lower(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs < rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1481,7 +1488,7 @@ def int_lower_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs < scalar."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Bool, B.inner.int_lower_elem(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1493,7 +1500,7 @@ def int_lower_equal(lhs: Tensor, rhs: Tensor) -> Tensor:
     """Element-wise lhs <= rhs."""
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
         if lhs_.dtype is not rhs_.dtype:
@@ -1508,7 +1515,7 @@ def int_lower_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
     """Element-wise lhs <= scalar."""
     try:
         ctx = lhs.context
-        B = getattr(BACKENDS, lhs.kind.variant)
+        B: Backend = getattr(BACKENDS, lhs.kind.variant)
         lhs_ = lhs.primitive if lhs.kind is B.Int else lhs.as_int()
         return Tensor(B.Bool, B.inner.int_lower_equal_elem(lhs_, rhs), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -1519,7 +1526,7 @@ def int_lower_equal_elem(lhs: Tensor, rhs: float) -> Tensor:
 def int_into_float(tensor: Tensor, dtype: np.dtype) -> Tensor:
     """Converts into a float tensor (an untracked leaf on an autodiff device)."""
     ctx = tensor.context
-    B = getattr(BACKENDS, tensor.kind.variant)
+    B: Backend = getattr(BACKENDS, tensor.kind.variant)
     if ctx is DISABLED:
         tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
         return Tensor(B.Float, B.inner.int_into_float(tensor_, dtype), ctx)
@@ -1530,7 +1537,8 @@ def int_into_float(tensor: Tensor, dtype: np.dtype) -> Tensor:
 
 def int_to_device(tensor: Tensor, device: DispatchDevice) -> Tensor:
     """The tensor on `device`."""
-    B, T = getattr(BACKENDS, tensor.kind.variant), getattr(BACKENDS, device.variant)
+    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    T: Backend = getattr(BACKENDS, device.variant)
     data = tensor.as_int()
     if T is B:
         moved = B.inner.int_to_device(data, device.inner)

@@ -1,11 +1,13 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=19cff1d9d4482edd body=2fa49dbf4e5a13a9
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=f7affda4f7cbf947 body=ca9f4550eb282b71
 """The module ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
 DispatchAutodiffContext; find the backend of the first tensor (`B`, looked up at call time in
 BACKENDS, so every backend takes the same path); under Disabled call the inner backend; under
 Enabled(strategy) call the Autodiff specialization for that strategy (`AD`), a plain float input
-entering as a constant; wrap the outputs with the merged context.
+entering as a constant; wrap the outputs with the merged context. `B`'s annotation, read only by
+editors and type checkers, leads from `B.inner.<op>` to generated/inner.py and from `AD.<op>` to
+generated/autodiff.py.
 """
 
 from __future__ import annotations
@@ -27,9 +29,14 @@ from runtime.dispatch import (
 if TYPE_CHECKING:
     import numpy as np
 
+    from generated.autodiff import Autodiff
+    from generated.inner import InnerBackend
     from runtime.device import DispatchDevice
     from runtime.distribution import Distribution
     from runtime.indexing import IndexingUpdateOp
+    from runtime.routing import DispatchBackend
+
+    Backend = DispatchBackend[InnerBackend, Autodiff]
 
 BALANCED = GradientCheckpointingStrategy.Balanced
 
@@ -73,7 +80,7 @@ def embedding(weights: Tensor, indices: Tensor) -> Tensor:
             if indices.context is weights.context
             else weights.context.merge(indices.context)
         )
-        B = getattr(BACKENDS, weights.kind.variant)
+        B: Backend = getattr(BACKENDS, weights.kind.variant)
         if ctx is DISABLED:
             weights_ = weights.primitive if weights.kind is B.Float else weights.as_float()
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(weights)
@@ -91,7 +98,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
     """input [..., d_in] @ weight [d_in, d_out] (+ bias [d_out]): burn's layout, not torch's transposed one."""
     try:
         ctx = input.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-        B = getattr(BACKENDS, input.kind.variant)
+        B: Backend = getattr(BACKENDS, input.kind.variant)
         if ctx is DISABLED:
             input_ = input.primitive if input.kind is B.Float else input.as_float()
             weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(input)
@@ -136,7 +143,7 @@ def conv1d(
     """A 1-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
     try:
         ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-        B = getattr(BACKENDS, x.kind.variant)
+        B: Backend = getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
@@ -201,7 +208,7 @@ def conv2d(
     """A 2-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
     try:
         ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-        B = getattr(BACKENDS, x.kind.variant)
+        B: Backend = getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
@@ -266,7 +273,7 @@ def conv3d(
     """A 3-d convolution of x [b, c_in, ...] by weight [c_out, c_in / groups, ...] (padding before, padding_end after: symmetric when None)."""
     try:
         ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-        B = getattr(BACKENDS, x.kind.variant)
+        B: Backend = getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
@@ -331,7 +338,7 @@ def conv_transpose1d(
     """A 1-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
     try:
         ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-        B = getattr(BACKENDS, x.kind.variant)
+        B: Backend = getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
@@ -398,7 +405,7 @@ def conv_transpose2d(
     """A 2-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
     try:
         ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-        B = getattr(BACKENDS, x.kind.variant)
+        B: Backend = getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
@@ -465,7 +472,7 @@ def conv_transpose3d(
     """A 3-d transposed convolution of x [b, c_in, ...] by weight [c_in, c_out / groups, ...] (padding_out >= stride allowed, as burn)."""
     try:
         ctx = x.context.merge(weight.context).merge(DISABLED if bias is None else bias.context)
-        B = getattr(BACKENDS, x.kind.variant)
+        B: Backend = getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             weight_ = weight.primitive if weight.kind is B.Float else weight.as_float(x)
@@ -529,7 +536,7 @@ def unfold4d(
     """The sliding blocks of x [b, c, h, w] as columns: [b, c * kh * kw, blocks]."""
     try:
         ctx = x.context
-        B = getattr(BACKENDS, x.kind.variant)
+        B: Backend = getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             return Tensor(
@@ -563,7 +570,7 @@ def fold4d(
     """The inverse of unfold4d: columns [b, c * kh * kw, blocks] summed back into [b, c, h, w]."""
     try:
         ctx = x.context
-        B = getattr(BACKENDS, x.kind.variant)
+        B: Backend = getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             return Tensor(
@@ -602,7 +609,7 @@ def max_pool1d(
     """The maximum of each 1-d window of x (stride None: kernel_size; padding counts as -inf)."""
     try:
         ctx = x.context
-        B = getattr(BACKENDS, x.kind.variant)
+        B: Backend = getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             return Tensor(
@@ -641,7 +648,7 @@ def max_pool1d_with_indices(
     """The maximum of each 1-d window of x (stride None: kernel_size; padding counts as -inf) and the flat index (h * W + w) of each maximum."""
     try:
         ctx = x.context
-        B = getattr(BACKENDS, x.kind.variant)
+        B: Backend = getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             out0, out1 = B.inner.max_pool1d_with_indices(
@@ -680,7 +687,7 @@ def max_pool2d(
     """The maximum of each 2-d window of x (stride None: kernel_size; padding counts as -inf)."""
     try:
         ctx = x.context
-        B = getattr(BACKENDS, x.kind.variant)
+        B: Backend = getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             return Tensor(
@@ -719,7 +726,7 @@ def max_pool2d_with_indices(
     """The maximum of each 2-d window of x (stride None: kernel_size; padding counts as -inf) and the flat index (h * W + w) of each maximum."""
     try:
         ctx = x.context
-        B = getattr(BACKENDS, x.kind.variant)
+        B: Backend = getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             out0, out1 = B.inner.max_pool2d_with_indices(
@@ -758,7 +765,7 @@ def avg_pool1d(
     """The mean of each 1-d window of x (stride None: kernel_size; count_include_pad: padding counts in the divisor)."""
     try:
         ctx = x.context
-        B = getattr(BACKENDS, x.kind.variant)
+        B: Backend = getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             return Tensor(
@@ -799,7 +806,7 @@ def avg_pool2d(
     """The mean of each 2-d window of x (stride None: kernel_size; count_include_pad: padding counts in the divisor)."""
     try:
         ctx = x.context
-        B = getattr(BACKENDS, x.kind.variant)
+        B: Backend = getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             return Tensor(
@@ -833,7 +840,7 @@ def adaptive_avg_pool1d(x: Tensor, output_size: tuple[int]) -> Tensor:
     """The mean of each of output_size 1-d windows spanning x (burn's start/end index formulas)."""
     try:
         ctx = x.context
-        B = getattr(BACKENDS, x.kind.variant)
+        B: Backend = getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             return Tensor(B.Float, B.inner.adaptive_avg_pool1d(x_, output_size), ctx)
@@ -849,7 +856,7 @@ def adaptive_avg_pool2d(x: Tensor, output_size: tuple[int, int]) -> Tensor:
     """The mean of each of output_size 2-d windows spanning x (burn's start/end index formulas)."""
     try:
         ctx = x.context
-        B = getattr(BACKENDS, x.kind.variant)
+        B: Backend = getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             return Tensor(B.Float, B.inner.adaptive_avg_pool2d(x_, output_size), ctx)
@@ -865,7 +872,7 @@ def adaptive_avg_pool3d(x: Tensor, output_size: tuple[int, int, int]) -> Tensor:
     """The mean of each of output_size 3-d windows spanning x (burn's start/end index formulas)."""
     try:
         ctx = x.context
-        B = getattr(BACKENDS, x.kind.variant)
+        B: Backend = getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             return Tensor(B.Float, B.inner.adaptive_avg_pool3d(x_, output_size), ctx)
@@ -881,7 +888,7 @@ def interpolate(x: Tensor, output_size: tuple[int, int], mode: str, align_corner
     """Resizes [b, c, h, w] to output_size (h', w') by the mode's kernel (burn's InterpolateOptions)."""
     try:
         ctx = x.context
-        B = getattr(BACKENDS, x.kind.variant)
+        B: Backend = getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             return Tensor(B.Float, B.inner.interpolate(x_, output_size, mode, align_corners), ctx)
@@ -919,7 +926,7 @@ def attention(
             .merge(DISABLED if mask is None else mask.context)
             .merge(DISABLED if attn_bias is None else attn_bias.context)
         )
-        B = getattr(BACKENDS, query.kind.variant)
+        B: Backend = getattr(BACKENDS, query.kind.variant)
         if ctx is DISABLED:
             query_ = query.primitive if query.kind is B.Float else query.as_float()
             key_ = key.primitive if key.kind is B.Float else key.as_float(query)
@@ -1004,7 +1011,7 @@ def batch_norm(
             .merge(mean.context)
             .merge(variance.context)
         )
-        B = getattr(BACKENDS, input.kind.variant)
+        B: Backend = getattr(BACKENDS, input.kind.variant)
         if ctx is DISABLED:
             input_ = input.primitive if input.kind is B.Float else input.as_float()
             gamma_ = gamma.primitive if gamma.kind is B.Float else gamma.as_float(input)
@@ -1058,7 +1065,7 @@ def layer_norm(input: Tensor, gamma: Tensor, beta: Tensor | None, epsilon: float
     """Normalises over the last dim (biased variance), then scales by gamma and shifts by beta."""
     try:
         ctx = input.context.merge(gamma.context).merge(DISABLED if beta is None else beta.context)
-        B = getattr(BACKENDS, input.kind.variant)
+        B: Backend = getattr(BACKENDS, input.kind.variant)
         if ctx is DISABLED:
             input_ = input.primitive if input.kind is B.Float else input.as_float()
             gamma_ = gamma.primitive if gamma.kind is B.Float else gamma.as_float(input)
@@ -1102,7 +1109,7 @@ def ctc_loss(
             .merge(input_lengths.context)
             .merge(target_lengths.context)
         )
-        B = getattr(BACKENDS, log_probs.kind.variant)
+        B: Backend = getattr(BACKENDS, log_probs.kind.variant)
         if ctx is DISABLED:
             log_probs_ = log_probs.primitive if log_probs.kind is B.Float else log_probs.as_float()
             targets_ = targets.primitive if targets.kind is B.Int else targets.as_int(log_probs)
@@ -1161,7 +1168,7 @@ def cross_entropy_class_targets(logits: Tensor, targets: Tensor) -> Tensor:
             if targets.context is logits.context
             else logits.context.merge(targets.context)
         )
-        B = getattr(BACKENDS, logits.kind.variant)
+        B: Backend = getattr(BACKENDS, logits.kind.variant)
         if ctx is DISABLED:
             logits_ = logits.primitive if logits.kind is B.Float else logits.as_float()
             targets_ = targets.primitive if targets.kind is B.Int else targets.as_int(logits)
@@ -1181,7 +1188,7 @@ def rfft(signal: Tensor, dim: int, n: int | None) -> tuple[Tensor, Tensor]:
     """The real FFT along dim (length, or n, a power of two) as (real part, imaginary part)."""
     try:
         ctx = signal.context
-        B = getattr(BACKENDS, signal.kind.variant)
+        B: Backend = getattr(BACKENDS, signal.kind.variant)
         if ctx is DISABLED:
             signal_ = signal.primitive if signal.kind is B.Float else signal.as_float()
             out0, out1 = B.inner.rfft(signal_, dim, n)
@@ -1203,7 +1210,7 @@ def irfft(spectrum_re: Tensor, spectrum_im: Tensor, dim: int, n: int | None) -> 
             if spectrum_im.context is spectrum_re.context
             else spectrum_re.context.merge(spectrum_im.context)
         )
-        B = getattr(BACKENDS, spectrum_re.kind.variant)
+        B: Backend = getattr(BACKENDS, spectrum_re.kind.variant)
         if ctx is DISABLED:
             spectrum_re_ = (
                 spectrum_re.primitive if spectrum_re.kind is B.Float else spectrum_re.as_float()
@@ -1261,7 +1268,7 @@ def deform_conv2d(
             .merge(DISABLED if mask is None else mask.context)
             .merge(DISABLED if bias is None else bias.context)
         )
-        B = getattr(BACKENDS, x.kind.variant)
+        B: Backend = getattr(BACKENDS, x.kind.variant)
         if ctx is DISABLED:
             x_ = x.primitive if x.kind is B.Float else x.as_float()
             offset_ = offset.primitive if offset.kind is B.Float else offset.as_float(x)

@@ -1,11 +1,13 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=441063b40db22a30 body=dd74b8f20f519006
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=a8193f77771f7bd4 body=019c843742604de3
 """The optim ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
 DispatchAutodiffContext; find the backend of the first tensor (`B`, looked up at call time in
 BACKENDS, so every backend takes the same path); under Disabled call the inner backend; under
 Enabled(strategy) call the Autodiff specialization for that strategy (`AD`), a plain float input
-entering as a constant; wrap the outputs with the merged context.
+entering as a constant; wrap the outputs with the merged context. `B`'s annotation, read only by
+editors and type checkers, leads from `B.inner.<op>` to generated/inner.py and from `AD.<op>` to
+generated/autodiff.py.
 """
 
 from __future__ import annotations
@@ -27,9 +29,14 @@ from runtime.dispatch import (
 if TYPE_CHECKING:
     import numpy as np
 
+    from generated.autodiff import Autodiff
+    from generated.inner import InnerBackend
     from runtime.device import DispatchDevice
     from runtime.distribution import Distribution
     from runtime.indexing import IndexingUpdateOp
+    from runtime.routing import DispatchBackend
+
+    Backend = DispatchBackend[InnerBackend, Autodiff]
 
 BALANCED = GradientCheckpointingStrategy.Balanced
 
@@ -66,7 +73,7 @@ def adam_step(
             .merge(DISABLED if moment_2 is None else moment_2.context)
             .merge(DISABLED if max_moment_2 is None else max_moment_2.context)
         )
-        B = getattr(BACKENDS, param.kind.variant)
+        B: Backend = getattr(BACKENDS, param.kind.variant)
         if ctx is DISABLED:
             param_ = param.primitive if param.kind is B.Float else param.as_float()
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(param)
@@ -204,7 +211,7 @@ def clip_by_norm(grad: Tensor, threshold: float) -> Tensor:
     """The gradient scaled by min(1, threshold / (its L2 norm + the dtype's smallest normal)): burn's per-parameter clipping, one pass when it clips."""
     try:
         ctx = grad.context
-        B = getattr(BACKENDS, grad.kind.variant)
+        B: Backend = getattr(BACKENDS, grad.kind.variant)
         if ctx is DISABLED:
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float()
             return Tensor(B.Float, B.inner.clip_by_norm(grad_, threshold), ctx)
@@ -231,7 +238,7 @@ def sgd_step(
         ctx = param.context.merge(grad.context).merge(
             DISABLED if velocity is None else velocity.context
         )
-        B = getattr(BACKENDS, param.kind.variant)
+        B: Backend = getattr(BACKENDS, param.kind.variant)
         if ctx is DISABLED:
             param_ = param.primitive if param.kind is B.Float else param.as_float()
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(param)
@@ -302,7 +309,7 @@ def rmsprop_step(
             .merge(DISABLED if grad_avg is None else grad_avg.context)
             .merge(DISABLED if buffer is None else buffer.context)
         )
-        B = getattr(BACKENDS, param.kind.variant)
+        B: Backend = getattr(BACKENDS, param.kind.variant)
         if ctx is DISABLED:
             param_ = param.primitive if param.kind is B.Float else param.as_float()
             grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(param)
