@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=9190a92ff6413ba1 body=851cfeedb8d34c4c
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=3c689e66ca04af33 body=48051c1037f34a2c
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from runtime.arguments import (  # noqa: F401  (the argument checks the methods 
     expect_kind,
     fill_dtype,
     flag_arg,
+    given_a_dim,
     infer_data_dtype,
     integer_arg,
     is_scalar,
@@ -596,12 +597,14 @@ class Tensor(TensorBase):
             return softmin(self, dim_of("softmin", "dim", self, dim))
         raise kind_error("softmin", self, (FLOAT,))
 
-    def sum(self) -> Tensor:
+    def sum(self, *dim: int, **keywords: int) -> Tensor:
         """Routes by kind:
 
         - float_sum: Sum of all elements, shape [1].
         - int_sum: Sum of all elements, shape [1].
         """
+        if dim or keywords:
+            raise given_a_dim("sum", "sum_dim", None, dim, keywords)
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             return float_sum(self)
@@ -622,12 +625,14 @@ class Tensor(TensorBase):
             return int_sum_dim(self, dim_of("sum_dim", "dim", self, dim))
         raise kind_error("sum_dim", self, (FLOAT, INT))
 
-    def mean(self) -> Tensor:
+    def mean(self, *dim: int, **keywords: int) -> Tensor:
         """Routes by kind:
 
         - float_mean: Mean of all elements, shape [1].
         - int_mean: Mean of all elements, truncated toward zero, shape [1].
         """
+        if dim or keywords:
+            raise given_a_dim("mean", "mean_dim", None, dim, keywords)
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             return float_mean(self)
@@ -648,12 +653,14 @@ class Tensor(TensorBase):
             return int_mean_dim(self, dim_of("mean_dim", "dim", self, dim))
         raise kind_error("mean_dim", self, (FLOAT, INT))
 
-    def prod(self) -> Tensor:
+    def prod(self, *dim: int, **keywords: int) -> Tensor:
         """Routes by kind:
 
         - float_prod: Product of all elements, shape [1].
         - int_prod: Product of all elements, shape [1].
         """
+        if dim or keywords:
+            raise given_a_dim("prod", "prod_dim", None, dim, keywords)
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             return float_prod(self)
@@ -674,12 +681,14 @@ class Tensor(TensorBase):
             return int_prod_dim(self, dim_of("prod_dim", "dim", self, dim))
         raise kind_error("prod_dim", self, (FLOAT, INT))
 
-    def max(self) -> Tensor:
+    def max(self, *dim: int, **keywords: int) -> Tensor:
         """Routes by kind:
 
         - float_max: Largest element, shape [1] (NaN if any is NaN).
         - int_max: Largest element, shape [1].
         """
+        if dim or keywords:
+            raise given_a_dim("max", "max_dim", "max_dim_with_indices", dim, keywords)
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             return float_max(self)
@@ -715,12 +724,14 @@ class Tensor(TensorBase):
             return int_max_dim_with_indices(self, dim_of("max_dim_with_indices", "dim", self, dim))
         raise kind_error("max_dim_with_indices", self, (FLOAT, INT))
 
-    def min(self) -> Tensor:
+    def min(self, *dim: int, **keywords: int) -> Tensor:
         """Routes by kind:
 
         - float_min: Smallest element, shape [1] (NaN if any is NaN).
         - int_min: Smallest element, shape [1].
         """
+        if dim or keywords:
+            raise given_a_dim("min", "min_dim", "min_dim_with_indices", dim, keywords)
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             return float_min(self)
@@ -756,12 +767,14 @@ class Tensor(TensorBase):
             return int_min_dim_with_indices(self, dim_of("min_dim_with_indices", "dim", self, dim))
         raise kind_error("min_dim_with_indices", self, (FLOAT, INT))
 
-    def max_abs(self) -> Tensor:
+    def max_abs(self, *dim: int, **keywords: int) -> Tensor:
         """Routes by kind:
 
         - float_max_abs: Largest absolute value, shape [1].
         - int_max_abs: Largest absolute value, shape [1].
         """
+        if dim or keywords:
+            raise given_a_dim("max_abs", "max_abs_dim", None, dim, keywords)
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             return float_max_abs(self)
@@ -808,13 +821,15 @@ class Tensor(TensorBase):
             return int_argmin(self, dim_of("argmin", "dim", self, dim))
         raise kind_error("argmin", self, (FLOAT, INT))
 
-    def any(self) -> Tensor:
+    def any(self, *dim: int, **keywords: int) -> Tensor:
         """Routes by kind:
 
         - float_any: Whether any element is non-zero, shape [1].
         - int_any: Whether any element is non-zero, shape [1].
         - bool_any: Whether any element is true, shape [1].
         """
+        if dim or keywords:
+            raise given_a_dim("any", "any_dim", None, dim, keywords)
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             return float_any(self)
@@ -840,13 +855,15 @@ class Tensor(TensorBase):
             return bool_any_dim(self, dim_of("any_dim", "dim", self, dim))
         raise kind_error("any_dim", self, (FLOAT, INT, BOOL))
 
-    def all(self) -> Tensor:
+    def all(self, *dim: int, **keywords: int) -> Tensor:
         """Routes by kind:
 
         - float_all: Whether every element is non-zero, shape [1].
         - int_all: Whether every element is non-zero, shape [1].
         - bool_all: Whether every element is true, shape [1].
         """
+        if dim or keywords:
+            raise given_a_dim("all", "all_dim", None, dim, keywords)
         kind = self.kind.tensor_kind
         if kind is FLOAT:
             return float_all(self)

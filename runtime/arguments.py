@@ -354,6 +354,24 @@ def expect_kind(op: str, tensor, kind: TensorKind) -> None:
         raise TypeError(f"{op}: expected {article} {kind.value} tensor, got {got}")
 
 
+def given_a_dim(
+    method: str, dim_form: str, with_indices: str | None, args: tuple, keywords: dict
+) -> TypeError:
+    """PyTorch's `t.sum(0)` on a reduction over every element: the error names the burnpy call
+    that takes a dim."""
+    given = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in keywords.items()]
+    dim = next(iter([*args, *keywords.values()]))
+    dim = dim if isinstance(dim, int) else "dim"
+    message = (
+        f"{method}() reduces every element and takes no argument, got ({', '.join(given)}); "
+        f"along a dim call `t.{dim_form}({dim})`, which keeps the dim as burn does "
+        f"(`t.{dim_form}({dim}).squeeze_dim({dim})` drops it)"
+    )
+    if with_indices:
+        message += f"; `t.{with_indices}({dim})` gives PyTorch's (values, indices)"
+    return TypeError(message)
+
+
 def dtype_error(op: str, dtype, kinds) -> TypeError:
     names = "/".join(k.value for k in kinds)
     return TypeError(f"{op} makes {names} tensors; dtype {dtype} is not one of them")

@@ -46,14 +46,6 @@ class _TensorType(type):
 class TensorBase(ComposedMethods, DispatchTensor, metaclass=_TensorType):
     __slots__ = ()
 
-    def __init_subclass__(cls, **kwargs):
-        """The generated reductions over every element get PyTorch's `t.sum(0)` habit answered
-        with the burnpy call; the generated methods themselves stay as they are."""
-        super().__init_subclass__(**kwargs)
-        for name, dim_form in _DIM_FORMS.items():
-            if name in vars(cls):
-                setattr(cls, name, _whole(vars(cls)[name], dim_form))
-
     if not TYPE_CHECKING:  # type checkers keep flagging names that do not exist
 
         def __getattr__(self, name):
@@ -552,43 +544,6 @@ def _compared(operator: str, tensor, other):
         )
     return other
 
-
-def _whole(method, dim_form: str):
-    """`method` (a reduction over every element), answering a dim argument with the burnpy
-    call that takes one."""
-
-    def reduction(self, *args, **kwargs):
-        if args or kwargs:
-            given = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()]
-            dim = next(iter([*args, *kwargs.values()]))
-            dim = dim if isinstance(dim, int) else "dim"
-            message = (
-                f"{method.__name__}() reduces every element and takes no argument, got "
-                f"({', '.join(given)}); along a dim call `t.{dim_form}({dim})`, which keeps the "
-                f"dim as burn does (`t.{dim_form}({dim}).squeeze_dim({dim})` drops it)"
-            )
-            if method.__name__ in ("max", "min"):
-                message += f"; `t.{dim_form}_with_indices({dim})` gives PyTorch's (values, indices)"
-            raise TypeError(message)
-        return method(self)
-
-    reduction.__name__ = reduction.__qualname__ = method.__name__
-    reduction.__doc__ = method.__doc__
-    reduction.__wrapped__ = method
-    return reduction
-
-
-# PyTorch's whole-tensor reductions that also take a dim there -> burnpy's dim form
-_DIM_FORMS = {
-    "sum": "sum_dim",
-    "mean": "mean_dim",
-    "prod": "prod_dim",
-    "max": "max_dim",
-    "min": "min_dim",
-    "any": "any_dim",
-    "all": "all_dim",
-    "max_abs": "max_abs_dim",
-}
 
 # PyTorch's Tensor names -> what burnpy calls
 _HABITS = {

@@ -38,7 +38,7 @@ def tensor_methods(catalogue: Catalogue) -> list[Method]:
     methods = []
     for name, ops in groups.items():
         aliases = dict.fromkeys(o for op in ops for o in op.operators if o not in routed)
-        methods.append(_method(name, ops, tuple(aliases)))
+        methods.append(_method(name, ops, tuple(aliases), _dim_form(name, ops, groups)))
     return methods + [_routed_operator(o, by_method) for o, by_method in routed.items()]
 
 
@@ -61,12 +61,32 @@ def _routed_operator(operator: str, by_method: dict[str, list[Op]]) -> Method:
     return Method(operator, False, signature, doc, body, ())
 
 
-def _method(name: str, ops: list[Op], operators: tuple[str, ...]) -> Method:
+@dataclass(frozen=True)
+class DimForm:
+    """A reduction over every element (`sum`) whose catalogue also reduces along a dim
+    (`sum_dim`): PyTorch's `t.sum(0)` is answered with the burnpy call."""
+
+    method: str
+    with_indices: str | None  # PyTorch's (values, indices) form, where the catalogue has one
+
+
+def _dim_form(name: str, ops: list[Op], groups: dict[str, list[Op]]) -> DimForm | None:
+    if ops[0].static or _rest(ops[0]) or f"{name}_dim" not in groups:
+        return None
+    with_indices = f"{name}_dim_with_indices"
+    return DimForm(f"{name}_dim", with_indices if with_indices in groups else None)
+
+
+def _method(
+    name: str, ops: list[Op], operators: tuple[str, ...], dim_form: DimForm | None = None
+) -> Method:
     first = ops[0]
     doc = _doc(ops)
     if first.static:
         return _static_method(name, ops, doc, operators)
     params = _rest(first)
+    if dim_form:
+        return _whole_reduction(name, ops, doc, operators, dim_form)
     if len(ops) == 1 and not params and first.args[0] is first.receiver and not narrowed(first):
         # A method that would only pass `self` to one dispatch function is that function: one
         # call instead of two (a tensor of another kind meets the routing's clear TypeError).
@@ -87,6 +107,22 @@ def _method(name: str, ops: list[Op], operators: tuple[str, ...]) -> Method:
     kinds = tuple_literal(dict.fromkeys(KIND_CONST[op.kind] for op in ops))
     body.append(f'raise kind_error("{name}", self, {kinds})')
     return Method(name, False, signature, doc, body, operators, returns=returns(first))
+
+
+def _whole_reduction(name, ops, doc, operators, dim_form: DimForm) -> Method:
+    """A reduction over every element; a dim given to it (PyTorch's habit) is refused with the
+    dim form's name, at no cost to a call without one."""
+    with_indices = f'"{dim_form.with_indices}"' if dim_form.with_indices else "None"
+    body = [
+        "if dim or keywords:",
+        f'    raise given_a_dim("{name}", "{dim_form.method}", {with_indices}, dim, keywords)',
+        "kind = self.kind.tensor_kind",
+        *_kind_branches(name, ops),
+    ]
+    kinds = tuple_literal(dict.fromkeys(KIND_CONST[op.kind] for op in ops))
+    body.append(f'raise kind_error("{name}", self, {kinds})')
+    signature = "self, *dim: int, **keywords: int"
+    return Method(name, False, signature, doc, body, operators, returns=returns(ops[0]))
 
 
 def _rest(op: Op) -> list:
