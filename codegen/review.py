@@ -109,7 +109,7 @@ def explain(catalogue: Catalogue, name: str, out: Path) -> str:
     sections = [
         ("entry", _entry(catalogue, op)),
         ("dispatch", _dispatch(catalogue, op, out, root)),
-        ("kernels", _kernels(catalogue, op, root)),
+        ("kernels", _kernels(catalogue, op, out, root)),
         ("autodiff", _autodiff(op, out, root)),
         ("reached by", _reaching(catalogue, op)),
     ]
@@ -185,10 +185,15 @@ def _dispatch(catalogue: Catalogue, op: Op, out: Path, root: Path) -> str:
     return f"{op.name}({function.params}) at {where}\n{words}"
 
 
-def _kernels(catalogue: Catalogue, op: Op, root: Path) -> str:
+def _kernels(catalogue: Catalogue, op: Op, out: Path, root: Path) -> str:
     if op.composite:
         return ""
     lines = []
+    declared = _line_containing(out / "inner.py", f"    def {op.name}(")
+    if declared:  # what `B.inner.<op>` resolves to in an editor
+        lines.append(
+            f"declared: InnerBackend.{op.name} at {_where(out / 'inner.py', declared, root)}"
+        )
     for backend in catalogue.backends:
         kernel = _of(catalogue, backend.module, lambda: read_backend(backend.module))
         kernel = kernel.kernels[op.name]
