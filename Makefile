@@ -12,6 +12,9 @@ install: .venv/.installed
 	python3 -m venv .venv
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev,torch]'
+	# torchvision's model definitions, for the ONNX import tests' real models. Its wheel pins a
+	# newer torch (a CUDA build); its Python model code runs on this torch without its C extension.
+	$(PY) -m pip install --quiet --no-deps 'torchvision==0.29.1'
 	touch $@
 
 generate: install
