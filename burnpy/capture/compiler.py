@@ -7,13 +7,16 @@ The recorded calls are rewritten in three passes, and written as a straight-line
    (burnpy.capture.csource) that writes its results into arrays given to it;
 2. memory planning (burnpy.capture.planning): each of those arrays is an input dying at that
    call (in place), a dead intermediate's buffer, or a new one;
-3. the kernels of each dtype are compiled into one extension module (burnpy.capture.binding,
-   burnpy.capture.toolchain), each bound as a global of the function under its C name.
+3. the kernels it calls are bound as globals of the function under their C names, from one
+   extension module per dtype holding every fused kernel (burnpy.capture.binding), built once
+   per machine and cached (burnpy.capture.toolchain).
 
 Before any kernel runs, the function checks that its inputs have the layouts (C-contiguous or
 not) they had when recorded, which the fusion relied on; with another layout it runs the
 uncompiled function instead.
 """
+
+import functools
 
 import numpy as np
 
@@ -30,6 +33,15 @@ class Compiled:
         self.source = source
         self.kernels = kernels
         self.plan = plan
+
+
+@functools.cache
+def library(dtype: str) -> dict:
+    """Every fused kernel of `dtype`, by C name: one library per dtype, built once per machine
+    (then loaded from the cache) whichever of them a step calls."""
+    kernels = sorted(csource.KERNELS)
+    names = [f"{kernel}_{csource.SUFFIXES[dtype]}" for kernel in kernels]
+    return binding.load(csource.c_source(kernels, dtype), names)
 
 
 def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled) -> Compiled:
@@ -63,18 +75,13 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled) ->
     plan = planning.plan(kernel_entries, inputs, outputs)
     entries = _with_buffers(entries, plan)
 
-    by_dtype: dict = {}
-    for entry in entries:
-        if entry.kind == "fused":
-            by_dtype.setdefault(entry.target.dtype, set()).add(entry.target.kernel)
     namespace: dict = {"empty": np.empty, "float32": np.float32, "float64": np.float64}
     kernels: dict = {}
-    for dtype, names in sorted(by_dtype.items()):
-        text = csource.c_source(names, dtype)
-        c_names = [f"{kernel}_{csource.SUFFIXES[dtype]}" for kernel in sorted(names)]
-        namespace.update(binding.load(text, c_names))
-        for kernel, c_name in zip(sorted(names), c_names):
-            kernels[c_name] = csource.kernel_text(kernel, dtype)
+    for entry in entries:
+        if entry.kind == "fused" and entry.target.name not in kernels:
+            fused = entry.target
+            namespace[fused.name] = library(fused.dtype)[fused.name]
+            kernels[fused.name] = csource.kernel_text(fused.kernel, fused.dtype)
     preamble = _layout_check(inputs, uncompiled) if kernels else ()
     namespace["uncompiled"] = uncompiled
     namespace["contiguous"] = _contiguous

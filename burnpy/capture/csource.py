@@ -55,6 +55,16 @@ static inline real clamp(real x, real bound) /* into [-bound, bound]; NaN stays 
 }}
 """
 
+GELU_TAIL = """\
+/* |x| Φ(-|x|), what gelu takes from relu(x): 0 beyond gelu_bound (and for ±inf). */
+static inline real gelu_tail(real v)
+{
+    real a = clamp(v < 0 ? -v : v, gelu_bound);
+    real tail = a * 0.5 * erfc(a * 0.7071067811865476);
+    return a < gelu_bound ? tail : 0;
+}
+"""
+
 GELU = """\
 /* gelu (exact): x Φ(x), written relu(x) - |x| Φ(-|x|) so that ±inf give inf and 0.
    Fuses: gelu. */
@@ -63,19 +73,18 @@ void gelu_{suffix}(long n, const real *x, real *out)
 #pragma omp simd
     for (long i = 0; i < n; i++) {
         real v = x[i];
-        real a = clamp(v < 0 ? -v : v, gelu_bound);
-        out[i] = relu(v) - a * 0.5 * erfc(a * 0.7071067811865476);
+        out[i] = relu(v) - gelu_tail(v);
     }
 }
 """
 
 GELU_SLOPE = """\
-/* gelu's slope Φ(x) + x φ(x), x clamped to ±gelu_bound (its limits 0 and 1 there). */
+/* gelu's slope Φ(x) + x φ(x): beyond ±gelu_bound, its limits 0 and 1. */
 static inline real gelu_slope(real v)
 {
     real c = clamp(v, gelu_bound);
-    real cdf = 0.5 * erfc(-c * 0.7071067811865476);
-    return cdf + c * exp(-0.5 * c * c) * 0.3989422804014327;
+    real slope = 0.5 * erfc(-c * 0.7071067811865476) + c * exp(-0.5 * c * c) * 0.3989422804014327;
+    return v < -gelu_bound ? 0 : (v > gelu_bound ? 1 : slope);
 }
 """
 
@@ -87,8 +96,7 @@ void gelu_keeping_{suffix}(long n, const real *x, real *out, real *slope)
 #pragma omp simd
     for (long i = 0; i < n; i++) {
         real v = x[i];
-        real a = clamp(v < 0 ? -v : v, gelu_bound);
-        out[i] = relu(v) - a * 0.5 * erfc(a * 0.7071067811865476);
+        out[i] = relu(v) - gelu_tail(v);
         slope[i] = gelu_slope(v);
     }
 }
@@ -341,7 +349,8 @@ void clip_by_norm_{suffix}(long n, const real *grad, double threshold, double ti
 
 # What each kernel's text needs before it, in order.
 NEEDS = {
-    "gelu_keeping": ("gelu_slope",),
+    "gelu": ("gelu_tail",),
+    "gelu_keeping": ("gelu_tail", "gelu_slope"),
     "gelu_backward": ("gelu_slope",),
     "layer_norm": ("row_statistics",),
     "layer_norm_backward": ("row_statistics",),
@@ -349,6 +358,7 @@ NEEDS = {
     "log_softmax": ("row_max",),
 }
 TEXTS = {
+    "gelu_tail": GELU_TAIL,
     "gelu": GELU,
     "gelu_slope": GELU_SLOPE,
     "gelu_keeping": GELU_KEEPING,
@@ -363,6 +373,19 @@ TEXTS = {
     "adam_step": ADAM,
     "clip_by_norm": CLIP_BY_NORM,
 }
+# The kernels a step calls (the others are what they need)
+KERNELS = (
+    "gelu",
+    "gelu_keeping",
+    "gelu_backward",
+    "layer_norm",
+    "layer_norm_backward",
+    "softmax",
+    "log_softmax",
+    "softmax_backward",
+    "adam_step",
+    "clip_by_norm",
+)
 SUFFIXES = {"float32": "f32", "float64": "f64"}
 # exp_floor: exp of it is normal (float32: e^-87 = 1.6e-38); below exp_zero, exp is 0 (float32
 # rounds e^-104 to 0); gelu_bound: the tail
