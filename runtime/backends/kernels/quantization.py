@@ -10,7 +10,6 @@ scale quantizes and dequantizes as 0.1 (burn's `valid_scale`), and is stored as 
 
 import math
 
-import ml_dtypes
 import numpy as np
 
 from runtime.errors import user_call
@@ -19,11 +18,15 @@ from runtime.quantization.primitive import QuantizedTensor
 from runtime.quantization.scheme import QuantParam, QuantScheme, QuantStore
 
 FLOAT32 = np.dtype(np.float32)
-SCALE_DTYPES = {
-    QuantParam.F32: FLOAT32,
-    QuantParam.F16: np.dtype(np.float16),
-    QuantParam.BF16: np.dtype(ml_dtypes.bfloat16),
-}
+
+
+def scale_dtype(param: QuantParam) -> np.dtype:
+    """The numpy dtype the scales are stored in."""
+    if param is QuantParam.BF16:
+        import ml_dtypes  # a second to import: only when a bfloat16 scale is asked for
+
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(param.value)
 
 
 def grid_shape(shape: tuple, scheme: QuantScheme) -> tuple:
@@ -107,7 +110,7 @@ class QuantizationKernels:
             self.to_numpy(xp.astype(scales, self.native_dtype(FLOAT32))), scheme.param
         )
         device = self.device_of(tensor)
-        stored = self.from_numpy(stored_f32.astype(SCALE_DTYPES[scheme.param]), device)
+        stored = self.from_numpy(stored_f32.astype(scale_dtype(scheme.param)), device)
         divisor = self.from_numpy(np.where(stored_f32 == 0, FLOAT32.type(0.1), stored_f32), device)
         x = xp.astype(tensor, self.native_dtype(FLOAT32))
         divisor, split = self._per_element(divisor, shape, scheme)
@@ -172,7 +175,7 @@ class QuantizationKernels:
                 f"{user_call('from_quantized')}: expected {math.prod(grid)} scales (shape "
                 f"{list(grid)}), got {scales.size}"
             )
-        stored = self.from_numpy(scales.reshape(grid).astype(SCALE_DTYPES[scheme.param]), device)
+        stored = self.from_numpy(scales.reshape(grid).astype(scale_dtype(scheme.param)), device)
         int8 = self.from_numpy(values.astype(np.int8).reshape(shape), device)
         return self._stored(int8, stored, scheme, shape)
 
