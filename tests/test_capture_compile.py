@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from burnpy import capture, nn, optim
-from burnpy.capture import compiler, fusion, toolchain
+from burnpy.capture import compiler, csource, fusion, toolchain
 from burnpy.capture.recorder import Entry, Value
 from burnpy.nn import functional as F
 from generated import Device, Tensor
@@ -258,3 +258,23 @@ def test_a_failed_build_replays_uncompiled_with_the_compilers_message(monkeypatc
         step(model, opt, 1e-2, x, y)
     assert np.isfinite(step(model, opt, 1e-2, x, y).to_numpy()).all()
     assert not list(tmp_path.rglob("*.so"))  # nothing half-built left under a library's name
+
+
+def chain_step(x, bias):
+    return (x * 2.0 + bias).relu() - x
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_an_element_wise_chain_is_one_loop_with_the_eager_values_nan_and_inf_included(dtype):
+    device = Device.numpy()
+    x = Tensor.from_data(special(dtype), device=device)
+    bias = Tensor.from_data(special(dtype, seed=3)[1].copy(), device=device)  # (+inf in it)
+    step = capture(chain_step, compile=True)
+    with np.errstate(all="ignore"):
+        expected = chain_step(x, bias).to_numpy()
+        for _ in range(2):  # the recording, then the compiled replay
+            got = step(x, bias).to_numpy()
+    np.testing.assert_allclose(got, expected, **TOLERANCE[dtype])
+    suffix = csource.SUFFIXES[np.dtype(dtype).name]
+    assert f"chain_0_{suffix}(48, x, bias, 2.0, " in step.source()
+    assert "Fuses: float_mul_scalar, float_add, relu, float_sub." in step.kernels()

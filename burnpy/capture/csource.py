@@ -497,7 +497,7 @@ _CALL = re.compile(r"\b(" + "|".join(_MATH) + r")\(")
 
 def kernel_text(kernel: str, dtype: str) -> str:
     """The C text of one kernel (without what it needs) for `dtype`."""
-    return _typed(TEXTS[kernel].replace("{suffix}", SUFFIXES[dtype]), dtype)
+    return typed(TEXTS[kernel], dtype)
 
 
 def c_source(kernels, dtype: str, extra: tuple[str, ...] = ()) -> str:
@@ -515,6 +515,11 @@ def c_source(kernels, dtype: str, extra: tuple[str, ...] = ()) -> str:
     parts += [kernel_text(part, dtype) for part in wanted]
     parts += list(extra)
     return "\n".join(parts)
+
+
+def typed(text: str, dtype: str) -> str:
+    """`text` (written over `real`, with double math names and literals) for `dtype`."""
+    return _typed(text.replace("{suffix}", SUFFIXES[dtype]), dtype)
 
 
 def _typed(text: str, dtype: str) -> str:

@@ -29,9 +29,10 @@ class Fused:
     a buffer by the plan), values that are another output itself (`aliases`: (value, output)),
     and the catalogue ops it computes (`label`)."""
 
-    __slots__ = ("kernel", "dtype", "args", "outputs", "aliases", "label")
+    __slots__ = ("kernel", "dtype", "args", "outputs", "aliases", "label", "text")
 
     def __init__(self, kernel, dtype, args, outputs, label, aliases=()):
+        self.text = None  # a kernel written for this step (an element-wise chain): its C text
         self.kernel = kernel
         self.dtype = dtype
         self.args = args
