@@ -230,7 +230,9 @@ def measure_row(row: str) -> dict:
 
 
 def table(results: dict) -> str:
-    head = f"{'step (f32, 1 thread)':<50}{'column':<16}{'ms':>9}{'ratio':>8}{'peak MiB':>10}  target"
+    head = (
+        f"{'step (f32, 1 thread)':<50}{'column':<16}{'ms':>9}{'ratio':>8}{'peak MiB':>10}  target"
+    )
     lines = [head, "-" * len(head)]
     for row, result in results.items():
         cells = result["cells"]
