@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=ce13ab8278bd2e04 body=b3d973dc8f1ae67e
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=0c94d344d854a7a5 body=9f7151c6eaa901db
 """The float ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from generated.backends import BACKENDS
+from generated.dispatch import quantized_ops
 from generated.tensor import Tensor
 from runtime.contracts import check_contract
 from runtime.device import AutodiffDevice, GradientCheckpointingStrategy
@@ -257,6 +258,8 @@ def float_add(lhs: Tensor, rhs: Tensor) -> Tensor:
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
         B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        if lhs.kind is B.QFloat and rhs.kind is B.QFloat:
+            return quantized_ops.q_add(lhs, rhs)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -279,6 +282,8 @@ def float_add_scalar(lhs: Tensor, rhs: float) -> Tensor:
     try:
         ctx = lhs.context
         B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        if lhs.kind is B.QFloat:
+            return quantized_ops.q_add_scalar(lhs, rhs)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Float, B.inner.float_add_scalar(lhs_, rhs), ctx)
@@ -295,6 +300,8 @@ def float_sub(lhs: Tensor, rhs: Tensor) -> Tensor:
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
         B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        if lhs.kind is B.QFloat and rhs.kind is B.QFloat:
+            return quantized_ops.q_sub(lhs, rhs)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -317,6 +324,8 @@ def float_sub_scalar(lhs: Tensor, rhs: float) -> Tensor:
     try:
         ctx = lhs.context
         B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        if lhs.kind is B.QFloat:
+            return quantized_ops.q_sub_scalar(lhs, rhs)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Float, B.inner.float_sub_scalar(lhs_, rhs), ctx)
@@ -333,6 +342,8 @@ def float_mul(lhs: Tensor, rhs: Tensor) -> Tensor:
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
         B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        if lhs.kind is B.QFloat and rhs.kind is B.QFloat:
+            return quantized_ops.q_mul(lhs, rhs)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -355,6 +366,8 @@ def float_mul_scalar(lhs: Tensor, rhs: float) -> Tensor:
     try:
         ctx = lhs.context
         B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        if lhs.kind is B.QFloat:
+            return quantized_ops.q_mul_scalar(lhs, rhs)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Float, B.inner.float_mul_scalar(lhs_, rhs), ctx)
@@ -371,6 +384,8 @@ def float_div(lhs: Tensor, rhs: Tensor) -> Tensor:
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
         B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        if lhs.kind is B.QFloat and rhs.kind is B.QFloat:
+            return quantized_ops.q_div(lhs, rhs)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -393,6 +408,8 @@ def float_div_scalar(lhs: Tensor, rhs: float) -> Tensor:
     try:
         ctx = lhs.context
         B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        if lhs.kind is B.QFloat:
+            return quantized_ops.q_div_scalar(lhs, rhs)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Float, B.inner.float_div_scalar(lhs_, rhs), ctx)
@@ -409,6 +426,8 @@ def float_neg(tensor: Tensor) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_neg(tensor)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_neg(tensor_), ctx)
@@ -425,6 +444,8 @@ def float_matmul(lhs: Tensor, rhs: Tensor) -> Tensor:
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
         B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        if lhs.kind is B.QFloat or rhs.kind is B.QFloat:
+            return quantized_ops.q_matmul(lhs, rhs)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -507,6 +528,8 @@ def float_powf(lhs: Tensor, rhs: Tensor) -> Tensor:
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
         B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        if lhs.kind is B.QFloat and rhs.kind is B.QFloat:
+            return quantized_ops.q_powf(lhs, rhs)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -526,6 +549,9 @@ def float_powf(lhs: Tensor, rhs: Tensor) -> Tensor:
 
 def float_powf_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Raises every element to a float power (burn's entry point; the generic case does the work)."""
+    B: Backend = getattr(BACKENDS, lhs.kind.variant)
+    if lhs.kind is B.QFloat:
+        return quantized_ops.q_powf_scalar(lhs, rhs)
     return float_powf_scalar_impl(lhs, rhs)
 
 
@@ -550,6 +576,8 @@ def float_powi(lhs: Tensor, rhs: Tensor) -> Tensor:
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
         B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        if lhs.kind is B.QFloat:
+            return quantized_ops.q_powi(lhs, rhs)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
@@ -565,6 +593,9 @@ def float_powi(lhs: Tensor, rhs: Tensor) -> Tensor:
 
 def float_powi_scalar(lhs: Tensor, rhs: int) -> Tensor:
     """Raises every element to an integer power."""
+    B: Backend = getattr(BACKENDS, lhs.kind.variant)
+    if lhs.kind is B.QFloat:
+        return quantized_ops.q_powi_scalar(lhs, rhs)
     return float_powi_scalar_impl(lhs, rhs)
 
 
@@ -578,6 +609,8 @@ def float_clamp(tensor: Tensor, min: float, max: float) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_clamp(tensor, min, max)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_clamp(tensor_, min, max), ctx)
@@ -594,6 +627,8 @@ def float_clamp_min(tensor: Tensor, min: float) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_clamp_min(tensor, min)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_clamp_min(tensor_, min), ctx)
@@ -610,6 +645,8 @@ def float_clamp_max(tensor: Tensor, max: float) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_clamp_max(tensor, max)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_clamp_max(tensor_, max), ctx)
@@ -690,6 +727,8 @@ def float_abs(tensor: Tensor) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_abs(tensor)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_abs(tensor_), ctx)
@@ -1353,6 +1392,8 @@ def float_sum(tensor: Tensor) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_sum(tensor)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_sum(tensor_), ctx)
@@ -1369,6 +1410,8 @@ def float_sum_dim(tensor: Tensor, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_sum_dim(tensor, dim)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_sum_dim(tensor_, dim), ctx)
@@ -1385,6 +1428,8 @@ def float_mean(tensor: Tensor) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_mean(tensor)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_mean(tensor_), ctx)
@@ -1401,6 +1446,8 @@ def float_mean_dim(tensor: Tensor, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_mean_dim(tensor, dim)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_mean_dim(tensor_, dim), ctx)
@@ -1417,6 +1464,8 @@ def float_prod(tensor: Tensor) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_prod(tensor)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_prod(tensor_), ctx)
@@ -1433,6 +1482,8 @@ def float_prod_dim(tensor: Tensor, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_prod_dim(tensor, dim)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_prod_dim(tensor_, dim), ctx)
@@ -1446,11 +1497,17 @@ def float_prod_dim(tensor: Tensor, dim: int) -> Tensor:
 
 def float_max(tensor: Tensor) -> Tensor:
     """Largest element, shape [1] (NaN if any is NaN)."""
+    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    if tensor.kind is B.QFloat:
+        return quantized_ops.q_max(tensor)
     return float_max_dim(float_reshape(tensor, (-1,)), 0)
 
 
 def float_max_dim(tensor: Tensor, dim: int) -> Tensor:
     """Largest element along `dim`, keeping it with size 1."""
+    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    if tensor.kind is B.QFloat:
+        return quantized_ops.q_max_dim(tensor, dim)
     return float_max_dim_with_indices(tensor, dim)[0]
 
 
@@ -1459,6 +1516,8 @@ def float_max_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_max_dim_with_indices(tensor, dim)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             out0, out1 = B.inner.float_max_dim_with_indices(tensor_, dim)
@@ -1474,11 +1533,17 @@ def float_max_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor
 
 def float_min(tensor: Tensor) -> Tensor:
     """Smallest element, shape [1] (NaN if any is NaN)."""
+    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    if tensor.kind is B.QFloat:
+        return quantized_ops.q_min(tensor)
     return float_min_dim(float_reshape(tensor, (-1,)), 0)
 
 
 def float_min_dim(tensor: Tensor, dim: int) -> Tensor:
     """Smallest element along `dim`, keeping it with size 1."""
+    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    if tensor.kind is B.QFloat:
+        return quantized_ops.q_min_dim(tensor, dim)
     return float_min_dim_with_indices(tensor, dim)[0]
 
 
@@ -1487,6 +1552,8 @@ def float_min_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_min_dim_with_indices(tensor, dim)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             out0, out1 = B.inner.float_min_dim_with_indices(tensor_, dim)
@@ -1502,11 +1569,17 @@ def float_min_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor
 
 def float_max_abs(tensor: Tensor) -> Tensor:
     """Largest absolute value, shape [1]."""
+    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    if tensor.kind is B.QFloat:
+        return quantized_ops.q_max_abs(tensor)
     return float_max(float_abs(tensor))
 
 
 def float_max_abs_dim(tensor: Tensor, dim: int) -> Tensor:
     """Largest absolute value along `dim`, keeping it with size 1."""
+    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    if tensor.kind is B.QFloat:
+        return quantized_ops.q_max_abs_dim(tensor, dim)
     return float_max_dim(float_abs(tensor), dim)
 
 
@@ -1515,6 +1588,8 @@ def float_argmax(tensor: Tensor, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_argmax(tensor, dim)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Int, B.inner.float_argmax(tensor_, dim), ctx)
@@ -1531,6 +1606,8 @@ def float_argmin(tensor: Tensor, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_argmin(tensor, dim)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Int, B.inner.float_argmin(tensor_, dim), ctx)
@@ -1611,6 +1688,8 @@ def float_cumsum(tensor: Tensor, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_cumsum(tensor, dim)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_cumsum(tensor_, dim), ctx)
@@ -1627,6 +1706,8 @@ def float_cumprod(tensor: Tensor, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_cumprod(tensor, dim)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_cumprod(tensor_, dim), ctx)
@@ -1643,6 +1724,8 @@ def float_cummin(tensor: Tensor, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_cummin(tensor, dim)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_cummin(tensor_, dim), ctx)
@@ -1659,6 +1742,8 @@ def float_cummax(tensor: Tensor, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_cummax(tensor, dim)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_cummax(tensor_, dim), ctx)
@@ -1672,6 +1757,9 @@ def float_cummax(tensor: Tensor, dim: int) -> Tensor:
 
 def float_sort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
     """The elements sorted along `dim` (stable; NaN last, or first when descending)."""
+    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    if tensor.kind is B.QFloat:
+        return quantized_ops.q_sort(tensor, dim, descending)
     return float_sort_with_indices(tensor, dim, descending)[0]
 
 
@@ -1680,6 +1768,8 @@ def float_sort_with_indices(tensor: Tensor, dim: int, descending: bool) -> tuple
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_sort_with_indices(tensor, dim, descending)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             out0, out1 = B.inner.float_sort_with_indices(tensor_, dim, descending)
@@ -1700,6 +1790,8 @@ def float_argsort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_argsort(tensor, dim, descending)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Int, B.inner.float_argsort(tensor_, dim, descending), ctx)
@@ -1713,6 +1805,9 @@ def float_argsort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
 
 def float_topk(tensor: Tensor, k: int, dim: int) -> Tensor:
     """The k largest elements along `dim`, largest first (burn-tensor's argument order)."""
+    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    if tensor.kind is B.QFloat:
+        return quantized_ops.q_topk(tensor, k, dim)
     return float_topk_with_indices(tensor, k, dim)[0]
 
 
@@ -1721,6 +1816,8 @@ def float_topk_with_indices(tensor: Tensor, k: int, dim: int) -> tuple[Tensor, T
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_topk_with_indices(tensor, k, dim)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             out0, out1 = B.inner.float_topk_with_indices(tensor_, k, dim)
@@ -1739,6 +1836,8 @@ def float_argtopk(tensor: Tensor, k: int, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_argtopk(tensor, k, dim)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Int, B.inner.float_argtopk(tensor_, k, dim), ctx)
@@ -1755,6 +1854,8 @@ def float_reshape(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_reshape(tensor, shape)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_reshape(tensor_, shape), ctx)
@@ -1771,6 +1872,8 @@ def float_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_swap_dims(tensor, dim1, dim2)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_swap_dims(tensor_, dim1, dim2), ctx)
@@ -1784,6 +1887,9 @@ def float_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
 
 def float_transpose(tensor: Tensor) -> Tensor:
     """Swaps the last two dims."""
+    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    if tensor.kind is B.QFloat:
+        return quantized_ops.q_transpose(tensor)
     return float_swap_dims(tensor, -2, -1)
 
 
@@ -1792,6 +1898,8 @@ def float_permute(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_permute(tensor, axes)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_permute(tensor_, axes), ctx)
@@ -1808,6 +1916,8 @@ def float_flip(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_flip(tensor, axes)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_flip(tensor_, axes), ctx)
@@ -1840,6 +1950,8 @@ def float_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_repeat_dim(tensor, dim, times)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_repeat_dim(tensor_, dim, times), ctx)
@@ -1856,6 +1968,8 @@ def float_slice(tensor: Tensor, slices: tuple[tuple[int, int, int], ...]) -> Ten
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_slice(tensor, slices)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_slice(tensor_, slices), ctx)
@@ -1902,6 +2016,8 @@ def float_cat(tensors: list[Tensor], dim: int) -> Tensor:
     try:
         ctx = merge_contexts(DISABLED, tensors)
         B: Backend = getattr(BACKENDS, tensors[0].kind.variant)
+        if tensors[0].kind is B.QFloat:
+            return quantized_ops.q_cat(tensors, dim)
         if ctx is DISABLED:
             tensors_ = [t.as_float(tensors[0]) for t in tensors]
             return Tensor(B.Float, B.inner.float_cat(tensors_, dim), ctx)
@@ -1954,6 +2070,8 @@ def float_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
             else tensor.context.merge(indices.context)
         )
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_gather(dim, tensor, indices)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
@@ -2045,6 +2163,8 @@ def float_select(tensor: Tensor, dim: int, indices: Tensor) -> Tensor:
             else tensor.context.merge(indices.context)
         )
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_select(tensor, dim, indices)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
@@ -2569,6 +2689,8 @@ def float_into_int(tensor: Tensor, dtype: np.dtype) -> Tensor:
 def float_to_device(tensor: Tensor, device: DispatchDevice) -> Tensor:
     """The tensor on `device` (plain -> autodiff makes an untracked leaf; autodiff -> plain detaches)."""
     B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    if tensor.kind is B.QFloat:
+        return quantized_ops.q_to_device(tensor, device)
     T: Backend = getattr(BACKENDS, device.variant)
     if tensor.kind.is_autodiff and type(device) is AutodiffDevice:
         # a recorded op: the gradient moves back; the tensor keeps its strategy

@@ -20,6 +20,7 @@ from runtime.backends.kernels.norm import NormKernels
 from runtime.backends.kernels.optim import OptimKernels
 from runtime.backends.kernels.linear import LinearKernels
 from runtime.backends.kernels.order import OrderKernels
+from runtime.backends.kernels.quantization import QuantizationKernels
 from runtime.backends.kernels.reduce import ReduceKernels
 from runtime.backends.kernels.shape import ShapeKernels
 
@@ -45,6 +46,7 @@ class ArrayBackend(
     ConvKernels,
     OptimKernels,
     KeepingKernels,
+    QuantizationKernels,
 ):
     """A backend over an array library. Subclasses set `name`, `variant`, `xp` and define the
     methods below the line, then override kernels where their library differs."""
@@ -52,7 +54,10 @@ class ArrayBackend(
     name: str  # as in `dispatch<numpy>`
     variant: str  # the DispatchTensorKind variant
     xp = None  # the array API namespace
-    accumulators = {}  # dtype -> the wider dtype its sums and products run in, where not its own
+
+    def accumulator(self, dtype):
+        """The wider dtype sums and products of `dtype` run in, or None for its own."""
+        return None
 
     def unbroadcast(self, grad, shape):
         """Sum a broadcast gradient back to `shape` (broadcasting, undone)."""
