@@ -177,16 +177,16 @@ def _tanh_slope(clipped, square, t, out):
 def _gelu_approximate(x, out):
     _tanh_parts(x, out)
     out += 1.0
+    out *= 0.5  # before the product: x (1 + t) overflows at the top of the range
     out *= np.maximum(x, -TANH_GELU_BOUND)  # -inf gives 0, not -inf · 0
-    out *= 0.5
 
 
 def _gelu_approximate_keeping(x, out, slope):
     clipped, square = _tanh_parts(x, out)
     _tanh_slope(clipped, square, out, slope)
     out += 1.0
-    out *= np.maximum(x, -TANH_GELU_BOUND, out=clipped)
     out *= 0.5
+    out *= np.maximum(x, -TANH_GELU_BOUND, out=clipped)
 
 
 def _gelu_approximate_backward(x, grad, out):

@@ -5,9 +5,12 @@ keeps the float's dtype on every array library."""
 
 import math
 
-from runtime.backends.kernels.activation import GELU_CUBIC, SQRT_2_OVER_PI, TANH_GELU_BOUND
-
 FRAC_1_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
+# the tanh GELU's constants, as its kernels' (runtime/backends/kernels/activation.py; codegen
+# reads this file without loading the backends)
+SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
+GELU_CUBIC = 0.044715
+TANH_GELU_BOUND = 10.0
 
 
 def _gelu_backward_x(B, g, x, grad):

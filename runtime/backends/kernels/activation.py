@@ -56,12 +56,12 @@ class ActivationKernels:
         return x, square, xp.tanh(u)
 
     def gelu_approximate(self, tensor):
-        # x · (1 + t) / 2 with x held above -TANH_GELU_BOUND, where (1 + t) is 0 already: -inf
-        # gives 0, not -inf · 0; NaN stays NaN
+        # (1 + t) / 2 · x with x held above -TANH_GELU_BOUND, where (1 + t) is 0 already: -inf
+        # gives 0, not -inf · 0; NaN stays NaN; halved first, so that x (1 + t) cannot overflow
         _, _, t = self._tanh_gelu_parts(tensor)
         t += 1.0
-        t *= self.xp.maximum(tensor, -TANH_GELU_BOUND)
         t *= 0.5
+        t *= self.xp.maximum(tensor, -TANH_GELU_BOUND)
         return t
 
     def gelu_approximate_backward(self, x, grad):
