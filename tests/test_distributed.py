@@ -37,7 +37,7 @@ def free_ports(count: int) -> list:
 @pytest.fixture(scope="module")
 def pair(tmp_path_factory):
     out = tmp_path_factory.mktemp("ranks")
-    ports = free_ports(3)
+    ports = free_ports(4)
     env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONHASHSEED": "0"}
     args = [str(p) for p in ("2", ",".join(map(str, ports)), out)]
     procs = []
@@ -278,37 +278,15 @@ def test_bad_arguments_are_refused_before_any_communication(monkeypatch):
         distributed.shard_indices(12, seed=0, epoch=0)
 
 
-def test_the_digits_example_runs_on_two_ranks_from_torchruns_environment(tmp_path):
+def test_the_digits_example_runs_on_two_ranks_from_torchruns_environment(pair):
     """As `torchrun --nproc-per-node 2 examples/digits_cnn.py --distributed` starts it: the
     rank, world size and rendezvous come from the environment."""
-    example = Path(__file__).resolve().parent.parent / "examples" / "digits_cnn.py"
-    (port,) = free_ports(1)
-    procs = []
-    try:
-        for rank in (0, 1):
-            env = {**os.environ, "OMP_NUM_THREADS": "1", "RANK": str(rank), "WORLD_SIZE": "2"}
-            env.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
-            procs.append(
-                subprocess.Popen(
-                    [sys.executable, str(example), "--distributed", "--subset", "300"]
-                    + ["--epochs", "3", "--resume", str(tmp_path)],
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.DEVNULL,  # the progress bars
-                    text=True,
-                    env=env,
-                )
-            )
-        outputs = [proc.communicate(timeout=LIMIT_S)[0] for proc in procs]
-    finally:
-        for proc in procs:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-    assert [proc.returncode for proc in procs] == [0, 0], outputs
-    lead = outputs[0].splitlines()
+    zero, one = scenario(pair, "example")
+    assert [zero["exit"], one["exit"]] == [0, 0], (zero, one)
+    lead = zero["out"].splitlines()
     assert lead[-2] == "parameters identical on all 2 ranks: True"
     assert lead[-1].startswith("test accuracy: ")
     assert float(lead[-1].split()[-1].rstrip("%")) > 30  # chance is 10%; 3 short epochs
     assert [line.split()[1] for line in lead if line.startswith("epoch ")] == ["1", "2", "3"]
-    assert outputs[1] == ""  # only rank 0 prints
-    assert (tmp_path / "epoch-3" / "model.safetensors").exists()
+    assert one["out"] == ""  # only rank 0 prints
+    assert (pair["out"] / "example" / "epoch-3" / "model.safetensors").exists()
