@@ -116,7 +116,12 @@ def render_docs(catalogue: Catalogue) -> str:
     """docs/ops.md: the op reference."""
     template = environment().get_template("ops.md.jinja")
     source, count = os.path.basename(catalogue.path), len(catalogue.ops)
-    return template.render(source=source, count=count, sections=docs.sections(catalogue))
+    return template.render(
+        source=source,
+        count=count,
+        sections=docs.sections(catalogue),
+        quantized=docs.quantized_rows(catalogue),
+    )
 
 
 def _digest(text: str) -> str:
