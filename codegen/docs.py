@@ -163,6 +163,22 @@ def quantized_rows(catalogue: Catalogue) -> list[QuantizedRow]:
     return rows
 
 
+def qtensorops_table(catalogue: Catalogue) -> str:
+    """docs/coverage.md's QTensorOps table: burn's methods, each with its role, where it lives
+    and what reaches it."""
+    lines = [
+        "| method | role | lives in | reached by |",
+        "|---|---|---|---|",
+    ]
+    for q, row in zip(catalogue.quantized, quantized_rows(catalogue)):
+        if q.role.value in ("required", "kernel"):
+            lives = f"`QuantizationKernels.{q.name}` (runtime/backends/kernels/quantization.py)"
+        else:
+            lives = f"`{q.name}` (generated/dispatch/quantized_ops.py)"
+        lines.append(f"| `{q.name}` | {row.role} | {lives} | {row.reached} |")
+    return "\n".join(lines) + "\n"
+
+
 def _cell(text: str) -> str:
     """A table cell: a `|` would end it, even inside a code span."""
     return text.replace("|", "\\|")
