@@ -1308,6 +1308,73 @@ def attention(n: Site):
     return Outputs(expr, 4)
 
 
+# -- quantization ------------------------------------------------------------------------------------
+
+QUANT_INTS = ("uint8", "int8", "uint16", "int16", "uint4", "int4", "uint2", "int2")
+QUANT_FLOATS = ("float8e4m3fn", "float8e4m3fnuz", "float8e5m2", "float8e5m2fnuz", "float4e2m1")
+# burn's value type holding each signed ONNX int: its full range (Q8F is [-128, 127]).
+QUANT_VALUES = {"int8": "Q8F", "int4": "Q4F", "int2": "Q2F"}
+
+
+def dynamic_quantize_linear(n: Site):
+    return Outputs(f"ops.dynamic_quantize_linear({n.x(0)})", 3)
+
+
+def _quant_options(n: Site) -> str:
+    axis, block = n.attr("axis", 1), n.attr("block_size", 0)
+    return f"{axis}, {block}"
+
+
+def quantize_linear(n: Site):
+    target = n.out_dtype(0)
+    if target not in QUANT_INTS + QUANT_FLOATS:
+        n.refuse(f"QuantizeLinear to {target} is not supported")
+    options = [_quant_options(n), str(bool(n.attr("saturate", 1)))]
+    if n.attr("precision"):
+        options.append(f'"{ELEMENT_TYPES[n.attr("precision")]}"')
+    return f'ops.quantize_linear({n.x(0)}, {n.x(1)}, {n.opt(2)}, "{target}", {", ".join(options)})'
+
+
+def dequantize_linear(n: Site):
+    """A quantized weight (a signed int8 / int4 / int2 constant, a float32 scale and no zero
+    point, its blocks a grid of the tensor) becomes a quantized parameter of the model, which
+    the model dequantizes where the graph does; other values are dequantized as ONNX says."""
+    target = ELEMENT_TYPES[n.attr("output_dtype")] if n.attr("output_dtype") else n.dtype(1)
+    weight = _quantized_weight(n, target)
+    if weight is not None:
+        return f"{n.quantized_param(0, *weight)}.dequantize()"
+    source = n.dtype(0)
+    if source not in QUANT_INTS + QUANT_FLOATS + ("int32",):
+        n.refuse(f"DequantizeLinear of {source} is not supported")
+    return f'ops.dequantize_linear({n.x(0)}, {n.x(1)}, {n.opt(2)}, {_quant_options(n)}, "{target}")'
+
+
+def _quantized_weight(n: Site, target: str):
+    """(values, scales, value type, block shape or None) when input 0 is a weight burn's
+    symmetric quantization holds exactly, else None."""
+    if not (n.is_const(0) and n.is_const(1)) or target != "float32":
+        return None
+    value, scale = QUANT_VALUES.get(n.dtype(0)), n.const(1)
+    zero = n.const(2) if n.is_const(2) else (None if n.has(2) else np.zeros(1))
+    if value is None or zero is None or np.any(zero) or scale.dtype != np.float32:
+        return None
+    values = n.const(0)
+    if scale.size == 1 or values.ndim == 0:
+        return values, scale.reshape([1]), value, None
+    axis, block_size = n.attr("axis", 1) % values.ndim, n.attr("block_size", 0)
+    block = [1] * values.ndim
+    if block_size:
+        if values.shape[axis] % block_size:
+            return None  # a shorter last block: no grid of equal blocks
+        block[axis] = block_size
+        return values, scale, value, block
+    block = list(values.shape)
+    block[axis] = 1
+    grid = [1] * values.ndim
+    grid[axis] = scale.size
+    return values, scale.reshape(grid), value, block
+
+
 # -- the table -------------------------------------------------------------------------------------
 
 TABLE = {
@@ -1351,6 +1418,8 @@ TABLE = {
     ("CumSum", 11): cumulative,
     ("DeformConv", 19): deform_conv,
     ("DepthToSpace", 1): depth_to_space,
+    ("DequantizeLinear", 10): dequantize_linear,
+    ("DynamicQuantizeLinear", 11): dynamic_quantize_linear,
     ("Div", 1): arithmetic,
     ("Dropout", 1): dropout,
     ("Elu", 1): elu,
@@ -1416,6 +1485,7 @@ TABLE = {
     ("Pow", 1): pow_,
     ("RMSNormalization", 23): rms_norm,
     ("RNN", 7): recurrent,
+    ("QuantizeLinear", 10): quantize_linear,
     ("Range", 11): range_,
     ("Reciprocal", 1): unary,
     ("ReduceL1", 1): reduce_attribute_axes,
@@ -1490,9 +1560,6 @@ TABLE = {
 
 # Operators refused on purpose, and why (the others without an entry are not implemented yet).
 REFUSED = {
-    "QuantizeLinear": "quantized tensors are not supported yet",
-    "DequantizeLinear": "quantized tensors are not supported yet",
-    "DynamicQuantizeLinear": "quantized tensors are not supported yet",
     "QLinearMatMul": "quantized tensors are not supported yet",
     "QLinearConv": "quantized tensors are not supported yet",
     "MatMulInteger": "quantized tensors are not supported yet",
