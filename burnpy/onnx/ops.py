@@ -1107,3 +1107,46 @@ def dynamic_quantize_linear(x: Tensor) -> tuple:
     zero_point = low.neg().div(scale).clamp(0.0, 255.0).round()
     y = x.div(scale).round().add(zero_point).clamp(0.0, 255.0).int("int64")
     return y, scale.reshape([]), zero_point.int("int64").reshape([])
+
+
+def integer_operand(x: Tensor, zero_point=None, axis: int | None = None) -> Tensor:
+    """x - zero_point in float64, which holds the products and sums of the integer ops that
+    follow exactly; a vector zero point applies along `axis` (a matrix's rows, a convolution
+    weight's output channels)."""
+    x = x.float("float64")
+    if zero_point is None:
+        return x
+    zero_point = zero_point.float("float64")
+    if axis is not None and zero_point.ndim == 1 and zero_point.numel() > 1:
+        zero_point = quant_param(zero_point, x.shape, axis)
+    return x.sub(zero_point)
+
+
+def requantize(accumulated: Tensor, scale: Tensor, zero_point, dtype: str) -> Tensor:
+    """An integer result (float64) times `scale`, plus `zero_point`, rounded half to even and
+    saturated to `dtype` (held as int64)."""
+    y = accumulated.mul(scale.float("float64"))
+    if zero_point is not None:
+        y = y.add(zero_point.float("float64"))
+    low, high = QUANT_RANGES[dtype]
+    return y.round().clamp(low, high).int("int64")
+
+
+def matmul_integer(a: Tensor, b: Tensor, a_zero_point=None, b_zero_point=None) -> Tensor:
+    """ONNX's MatMulInteger: (a - a_zero_point) @ (b - b_zero_point), exact, as int32; a's
+    zero point per tensor or per row, b's per tensor or per column."""
+    product = matmul(integer_operand(a, a_zero_point, a.ndim - 2), integer_operand(b, b_zero_point))
+    return product.round().int("int32")
+
+
+def qlinear_matmul(a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point, dtype: str) -> Tensor:  # fmt: skip
+    """ONNX's QLinearMatMul: the integer product rescaled by a_scale * b_scale / y_scale
+    (computed in the scales' dtype), plus y_zero_point, saturated to `dtype`."""
+    product = matmul(integer_operand(a, a_zero_point, a.ndim - 2), integer_operand(b, b_zero_point))
+    return requantize(product, a_scale.mul(b_scale).div(y_scale), y_zero_point, dtype)
+
+
+def qlinear_conv_scale(x_scale: Tensor, w_scale: Tensor, y_scale: Tensor, rank: int) -> Tensor:
+    """QLinearConv's x_scale * w_scale / y_scale, w_scale per tensor or per output channel."""
+    w_scale = quant_param(w_scale, [0] * rank, 1)
+    return x_scale.reshape([1] * rank).mul(w_scale).div(y_scale.reshape([1] * rank))

@@ -1061,20 +1061,26 @@ def _ints(values) -> str:
 
 
 def conv(n: Site):
+    if n.dtype(0) not in ("float32", "float64", "bfloat16"):
+        n.refuse(f"Conv of {n.dtype(0)} is not supported (float32, float64, bfloat16)")
+    return _conv_call(n, n.x(0), n.x(1), n.x(2) if n.has(2) else None, 1)
+
+
+def _conv_call(n: Site, x: str, w: str, bias, weight_input: int) -> str:
+    """The convolution of the node's attributes on the operands given as code (the weight's
+    shape read from input `weight_input`)."""
     rank = n.known_rank(0)
     d = rank - 2
     if d not in (1, 2, 3):
-        n.refuse(f"a {d}-d Conv is not supported (1-d to 3-d)")
-    if n.dtype(0) not in ("float32", "float64", "bfloat16"):
-        n.refuse(f"Conv of {n.dtype(0)} is not supported (float32, float64, bfloat16)")
-    weight = n.shape(1)
+        n.refuse(f"a {d}-d {n.op} is not supported (1-d to 3-d)")
+    weight = n.shape(weight_input)
     kernel = n.attr("kernel_shape") or (weight[2:] if weight else None)
     if kernel is None:
         n.refuse("the kernel shape is unknown")
     strides = n.attr("strides", [1] * d)
     dilations = n.attr("dilations", [1] * d)
     begins, ends = _spatial_pads(n, d, kernel, strides, dilations)
-    args = [n.x(0), n.x(1)] + ([n.x(2)] if n.has(2) else [])
+    args = [x, w] + ([bias] if bias is not None else [])
     options = []
     if any(s != 1 for s in strides):
         options.append(f"stride={_ints(strides)}")
@@ -1375,6 +1381,35 @@ def _quantized_weight(n: Site, target: str):
     return values, scale.reshape(grid), value, block
 
 
+def matmul_integer(n: Site):
+    return f"ops.matmul_integer({n.x(0)}, {n.x(1)}, {n.opt(2)}, {n.opt(3)})"
+
+
+def conv_integer(n: Site):
+    x = f"ops.integer_operand({n.x(0)}, {n.opt(2)})"
+    w = f"ops.integer_operand({n.x(1)}, {n.opt(3)}, 0)"
+    return f'{_conv_call(n, x, w, None, 1)}.round().int("int32")'
+
+
+def qlinear_conv(n: Site):
+    target = n.out_dtype(0)
+    if target not in ("int8", "uint8"):
+        n.refuse(f"QLinearConv to {target} is not supported")
+    x = f"ops.integer_operand({n.x(0)}, {n.opt(2)})"
+    w = f"ops.integer_operand({n.x(3)}, {n.opt(5)}, 0)"
+    bias = f'{n.x(8)}.float("float64")' if n.has(8) else None
+    scale = f"ops.qlinear_conv_scale({n.x(1)}, {n.x(4)}, {n.x(6)}, {n.known_rank(0)})"
+    return f'ops.requantize({_conv_call(n, x, w, bias, 3)}, {scale}, {n.opt(7)}, "{target}")'
+
+
+def qlinear_matmul(n: Site):
+    target = n.out_dtype(0)
+    if target not in ("int8", "uint8"):
+        n.refuse(f"QLinearMatMul to {target} is not supported")
+    args = ", ".join(n.opt(i) for i in range(8))
+    return f'ops.qlinear_matmul({args}, "{target}")'
+
+
 # -- the table -------------------------------------------------------------------------------------
 
 TABLE = {
@@ -1411,6 +1446,7 @@ TABLE = {
     ("Constant", 1): constant,
     ("ConstantOfShape", 9): constant_of_shape,
     ("Conv", 1): conv,
+    ("ConvInteger", 10): conv_integer,
     ("ConvTranspose", 1): conv_transpose,
     ("Cos", 7): unary,
     ("Cosh", 9): unary,
@@ -1465,6 +1501,7 @@ TABLE = {
     ("LpNormalization", 1): lp_norm,
     ("LpPool", 2): lp_pool,
     ("MatMul", 1): matmul,
+    ("MatMulInteger", 10): matmul_integer,
     ("Max", 1): variadic,
     ("MaxPool", 1): max_pool,
     ("Mean", 1): variadic,
@@ -1485,6 +1522,8 @@ TABLE = {
     ("Pow", 1): pow_,
     ("RMSNormalization", 23): rms_norm,
     ("RNN", 7): recurrent,
+    ("QLinearConv", 10): qlinear_conv,
+    ("QLinearMatMul", 10): qlinear_matmul,
     ("QuantizeLinear", 10): quantize_linear,
     ("Range", 11): range_,
     ("Reciprocal", 1): unary,
@@ -1560,10 +1599,6 @@ TABLE = {
 
 # Operators refused on purpose, and why (the others without an entry are not implemented yet).
 REFUSED = {
-    "QLinearMatMul": "quantized tensors are not supported yet",
-    "QLinearConv": "quantized tensors are not supported yet",
-    "MatMulInteger": "quantized tensors are not supported yet",
-    "ConvInteger": "quantized tensors are not supported yet",
     "If": "control flow (subgraphs) is not supported",
     "Loop": "control flow (subgraphs) is not supported",
     "Scan": "control flow (subgraphs) is not supported",
