@@ -23,6 +23,7 @@ BENCHMARKS = (
     "benches.capture",
     "benches.steps",
     "benches.onnx_import",
+    "benches.quantization",
 )
 
 
