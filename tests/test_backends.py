@@ -221,8 +221,10 @@ import generated
 print("loaded", sorted(m for m in ("ml_dtypes", "scipy", "torch") if sys.modules.get(m)))
 from generated import Device, Tensor
 assert Tensor.ones([2]).sum().item() == 2.0
+assert (Tensor.ones([2, 3]) * 2.0).mean().item() == 2.0
+print("used", sorted(m for m in ("ml_dtypes", "scipy") if sys.modules.get(m)))
 half = Tensor.full([2], 1.5, dtype="bfloat16")  # the name parses: ml_dtypes imported now
-print("bfloat16", half.dtype, half.to_numpy().astype("float32").tolist())
+print("bfloat16", half.dtype, half.to_numpy().astype("float32").tolist(), half.sum().item())
 for make in (Device.torch, lambda: Device.of("torch", "cuda:0")):
     try:
         make()
@@ -244,10 +246,12 @@ def fresh() -> dict:
     return lines
 
 
-def test_import_generated_loads_neither_ml_dtypes_nor_scipy(fresh):
-    """bfloat16 (ml_dtypes) and the special functions (scipy) are imported when first used."""
+def test_neither_ml_dtypes_nor_scipy_is_imported_before_it_is_needed(fresh):
+    """bfloat16 (ml_dtypes) and the special functions (scipy) are imported when first used:
+    not by `import generated`, nor by the first float32 tensors and their kernels."""
     assert fresh["loaded"] == ["[]"]
-    assert fresh["bfloat16"] == ["bfloat16 [1.5, 1.5]"]
+    assert fresh["used"] == ["[]"]
+    assert fresh["bfloat16"] == ["bfloat16 [1.5, 1.5] 3.0"]
 
 
 def test_without_torch_the_package_works_and_a_torch_device_names_the_extra(fresh):

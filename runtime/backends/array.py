@@ -52,7 +52,10 @@ class ArrayBackend(
     name: str  # as in `dispatch<numpy>`
     variant: str  # the DispatchTensorKind variant
     xp = None  # the array API namespace
-    accumulators = {}  # dtype -> the wider dtype its sums and products run in, where not its own
+
+    def accumulator(self, dtype):
+        """The wider dtype sums and products of `dtype` run in, or None for its own."""
+        return None
 
     def unbroadcast(self, grad, shape):
         """Sum a broadcast gradient back to `shape` (broadcasting, undone)."""

@@ -7,16 +7,15 @@ written here is what numpy does better, or what the standard does not have.
 import functools
 from types import SimpleNamespace
 
-import ml_dtypes
 import numpy as np
-from scipy import special
 
 from runtime.backends.array import ArrayBackend
 from runtime.backends.kernels.creation import check_allocation
 from runtime.backends.kernels.reduce import rank0_as_vector
 from runtime.backends.numpy_conv import NumPyConvKernels
 from runtime.backends.numpy_gelu import NumPyGeluKernels
-from runtime.backends.numpy_norm import NumPyNormKernels, add_outer
+from runtime.backends.numpy_narrow import FLOAT32, finfo, is_bfloat16, is_narrow
+from runtime.backends.numpy_norm import BLAS_FLOATS, NumPyNormKernels, add_outer
 from runtime.backends.numpy_pool import NumPyPoolKernels
 from runtime.indexing import IndexingUpdateOp
 
@@ -47,10 +46,7 @@ XP.max = lambda x, /, *, axis=None, keepdims=False: np.maximum.reduce(
 XP.min = lambda x, /, *, axis=None, keepdims=False: np.minimum.reduce(
     x, axis=axis, keepdims=keepdims
 )
-XP.finfo = ml_dtypes.finfo  # numpy's own does not know bfloat16
-
-
-BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
+XP.finfo = finfo  # numpy's own does not know bfloat16
 
 
 class NumPyBackend(
@@ -59,7 +55,6 @@ class NumPyBackend(
     name = "numpy"
     variant = "NumPy"
     xp = XP
-    accumulators = {BFLOAT16: np.dtype(np.float32)}  # sums of bfloat16 in float32, as torch
 
     # -- the kernels that are one function of the array namespace, bound with no frame between
     # the dispatch layer and the library (a kernel the backend does its own way is a method)
@@ -98,6 +93,9 @@ class NumPyBackend(
 
     def __init__(self):
         self.rng = np.random.default_rng()
+
+    def accumulator(self, dtype):
+        return FLOAT32 if is_bfloat16(dtype) else None  # bfloat16 sums in float32, as torch's
 
     # -- what the backend must state ----------------------------------------------------------
     def seed(self, seed: int) -> None:
@@ -273,7 +271,7 @@ class NumPyBackend(
     @rank0_as_vector
     def float_mean_dim(self, tensor, dim):
         # np.mean's Python wrapper costs more than an 8x8 mean; it sums float16 in float32
-        wide = np.float32 if tensor.dtype in (np.float16, BFLOAT16) else None
+        wide = FLOAT32 if is_narrow(tensor.dtype) else None
         total = np.add.reduce(tensor, axis=dim, keepdims=True, dtype=wide)
         return (total / tensor.shape[dim]).astype(tensor.dtype, copy=False)
 
@@ -364,9 +362,13 @@ class NumPyBackend(
             super()._check_range(op, indices, size, dim)
 
     def float_erf(self, tensor):
+        from scipy import special  # imported when first needed: it takes a quarter second
+
         return same_dtype(special.erf(tensor), tensor)
 
     def sigmoid(self, tensor):
+        from scipy import special  # imported when first needed: it takes a quarter second
+
         return same_dtype(special.expit(tensor), tensor)
 
     def float_swap_dims(self, tensor, dim1, dim2):
@@ -404,7 +406,6 @@ class NumPyBackend(
 
 PAIRWISE_BLOCK = 128
 ONE_INT8 = np.int8(1)
-BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))  # (bfloat16's @ widens)
 LARGE_PRODUCT = 1 << 18  # multiply-adds from which `@` reaches BLAS faster than dot
 SAME_SIZE_INT = {n: np.dtype(f"i{n}") for n in (2, 4, 8)}  # a float's bits, by its size
 SAME_SIZE_UINT = {n: np.dtype(f"u{n}") for n in (1, 2, 4, 8)}  # an index viewed unsigned

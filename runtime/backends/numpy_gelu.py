@@ -16,19 +16,24 @@ fraction without rounding). Beyond A_MAX, where h(a) drops below 1e-35, h and φ
 float64 keeps scipy's erf (exact to double); float16 and bfloat16 compute in float32.
 """
 
+import functools
 import math
 
-import ml_dtypes
 import numpy as np
-from scipy import special
+
+from runtime.backends.numpy_narrow import is_narrow
 
 _H = 2.0**-11
 _A_MAX = 12.5  # h(12.5) = 3.7e-36 and φ(12.5) = 1.6e-34 are still float32 normals
 _NODES = round(_A_MAX / _H)  # the last node, A_MAX, holds h = φ = 0
 
 
+@functools.cache
 def _tables():
-    """(h(a_i), ln h(a_{i+1}) - ln h(a_i), φ(a_i)) for i = 0 .. _NODES, as float32."""
+    """(h(a_i), ln h(a_{i+1}) - ln h(a_i), φ(a_i)) for i = 0 .. _NODES, as float32: made at
+    the first call, as scipy takes a quarter second to import."""
+    from scipy import special
+
     a = np.arange(_NODES + 2) * _H
     log_h = special.log_ndtr(-a)
     tail = np.exp(log_h[:-1])
@@ -36,9 +41,6 @@ def _tables():
     density = np.exp(-0.5 * a[:-1] ** 2) / math.sqrt(2 * math.pi)
     tail[-1] = step[-1] = density[-1] = 0.0  # at A_MAX and beyond
     return tuple(t.astype(np.float32) for t in (tail, step, density))
-
-
-_TAIL, _STEP, _DENSITY = _tables()
 
 
 def _nodes(x):
@@ -55,9 +57,10 @@ def _nodes(x):
 
 def _tail(node, fraction, spare):
     """h = Φ(-a) at a = (node + fraction) H, interpolated, written into `fraction`."""
-    fraction *= np.take(_STEP, node, mode="clip", out=spare)
+    tail, step, _ = _tables()
+    fraction *= np.take(step, node, mode="clip", out=spare)
     np.exp(fraction, out=fraction)
-    fraction *= np.take(_TAIL, node, mode="clip", out=spare)
+    fraction *= np.take(tail, node, mode="clip", out=spare)
     return fraction
 
 
@@ -65,9 +68,6 @@ def _tail(node, fraction, spare):
 # the output: the temporaries (six, one of them int64) then stay in a core's cache, and the peak
 # memory is the output's plus 2 MiB, whatever the input's size.
 CHUNK = 1 << 16
-
-
-NARROW = (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))  # computed in float32
 
 
 def _float32(name, kernel, outputs=1):
@@ -78,7 +78,7 @@ def _float32(name, kernel, outputs=1):
     shared kernel."""
 
     def run(self, x, *rest):
-        if x.dtype in NARROW and outputs == 1:
+        if is_narrow(x.dtype) and outputs == 1:  # computed in float32
             wide = [a.astype(np.float32) for a in (x, *rest)]
             return np.asarray(run(self, *wide)).astype(x.dtype)
         arrays = (x, *rest)
@@ -130,7 +130,7 @@ def _slope(x, magnitude, node, offset, h, spare, out):
     density -= magnitude
     density *= offset
     np.exp(density, out=density)
-    density *= np.take(_DENSITY, node, mode="clip", out=offset)
+    density *= np.take(_tables()[2], node, mode="clip", out=offset)
     density *= np.clip(x, -_A_MAX, _A_MAX, out=magnitude)  # x φ(x); x clipped: ±inf give 0
     # Φ(x) = h where x < 0, 1 - h where x >= 0 (the sign bit, so -0.0 counts as negative);
     # arithmetic: np.where costs several passes' worth

@@ -18,24 +18,32 @@ spreads one value per row over rows of a few hundred elements costs twice a plai
   and dx costs two passes.
 """
 
+import functools
+
 import numpy as np
-from scipy.linalg import blas
 
 CHUNK_BYTES = 1 << 19  # per chunk of rows: with the chunk of input it reads, within L2
 
-_GER = {np.dtype(np.float32): blas.sger, np.dtype(np.float64): blas.dger}
-_GEMM = {np.dtype(np.float32): blas.sgemm, np.dtype(np.float64): blas.dgemm}
+BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))  # (bfloat16's @ widens)
+
+
+@functools.cache
+def _blas(dtype, routine: str):
+    """scipy's BLAS `routine` (ger, gemm) for `dtype`: scipy is imported at the first call."""
+    from scipy.linalg import blas
+
+    return getattr(blas, ("s" if dtype == np.float32 else "d") + routine)
 
 
 def add_outer(a, rows, cols, alpha=1.0):
     """a[i, j] += alpha rows[i] cols[j], in place, for a C-contiguous 2-D `a`: BLAS `ger` on
     its transpose, which is Fortran-ordered, so that f2py hands BLAS `a` itself."""
-    _GER[a.dtype](alpha, cols, rows, a=a.T, overwrite_a=True)
+    _blas(a.dtype, "ger")(alpha, cols, rows, a=a.T, overwrite_a=True)
 
 
 def _outer(out, rows, cols):
     """out[i, j] = rows[i] cols[j], over whatever `out` held (BLAS reads no C when beta is 0)."""
-    _GEMM[out.dtype](1.0, cols[:, None], rows[None, :], beta=0.0, c=out.T, overwrite_c=True)
+    _blas(out.dtype, "gemm")(1.0, cols[:, None], rows[None, :], beta=0.0, c=out.T, overwrite_c=True)
     return out
 
 
@@ -95,7 +103,7 @@ def _cube_term(dots, rstd, d):
 def _fast(input, *others) -> bool:
     """Whether these arrays take this module's kernels (the others are the shared kernel's)."""
     return (
-        input.dtype in _GER
+        input.dtype in BLAS_FLOATS
         and input.size > 0
         and all(a is None or a.dtype == input.dtype for a in others)
     )

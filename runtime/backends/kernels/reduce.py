@@ -37,7 +37,7 @@ class ReduceKernels:
     def _accumulated(self, reduce, tensor, **kwargs):
         """`reduce` in the backend's accumulator for the dtype (bfloat16 in float32 on numpy,
         as torch does it), the result in the tensor's dtype."""
-        wide = self.accumulators.get(tensor.dtype)
+        wide = self.accumulator(tensor.dtype)
         if wide is None:
             return reduce(tensor, dtype=tensor.dtype, **kwargs)
         return self.xp.astype(reduce(tensor, dtype=wide, **kwargs), tensor.dtype)
