@@ -74,7 +74,7 @@ def write(path, arrays: dict, param_ids: dict) -> None:
             tensors[name] = np.ascontiguousarray(array)
     metadata = {_IDS: json.dumps(param_ids)}
     if quantized:
-        metadata[_QUANTIZED] = json.dumps(quantized)
+        metadata[_QUANTIZED] = json.dumps(quantized, separators=(",", ":"))
     files.write_bytes(path, save(tensors, metadata=metadata))
 
 
