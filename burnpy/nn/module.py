@@ -368,7 +368,10 @@ class Module:
         """Every parameter and buffer as a numpy array (a copy), keyed by dotted name in
         definition order (PyTorch's `state_dict`); a quantized parameter as its dequantized
         float32 values."""
-        return {name: tensor.dequantize().to_numpy() for name, _, _, tensor, _ in self._entries()}
+        return {
+            name: (tensor.dequantize() if tensor.is_quantized() else tensor).to_numpy()
+            for name, _, _, tensor, _ in self._entries()
+        }
 
     def load_state_dict(self, state_dict, strict: bool = True):
         """Load `state_dict` (dotted name -> numpy array or Tensor) in place, keeping devices,
