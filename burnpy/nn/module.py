@@ -245,7 +245,8 @@ class Module:
         def dequantize(owner, path, tensor):
             if not tensor.is_quantized():
                 return tensor
-            return owner._as_param(path, tensor.dequantize(dtype=dtype))
+            floats = tensor.dequantize(dtype=dtype)
+            return owner._as_param(path, floats) if owner._is_param(path, tensor) else floats
 
         return self._map_tensors(dequantize)
 
