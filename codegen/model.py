@@ -60,6 +60,11 @@ class ArgKind(StrEnum):
     INTS = "ints"  # `intsN`: an int (repeated) or N ints, taken as a tuple of N ints
     CHOICE = "choice"  # one of the strings the entry's `choices` lists (burn's enums, snake case)
     REAL = "real"  # a Python float (a real number; scale, epsilon)
+    # the quantized ops' (`quantized:` entries)
+    QFLOAT = "qfloat"  # a Float tensor whose primitive is quantized (burn's QuantizedTensor)
+    PRIMITIVE = "primitive"  # a Float tensor, plain or quantized (burn's TensorPrimitive)
+    QTENSORS = "qtensors"  # a list of quantized tensors (q_cat)
+    SCHEME = "scheme"  # a QuantScheme
 
 
 class Role(StrEnum):
@@ -86,6 +91,12 @@ SCALAR_TYPES = (ArgKind.SCALAR, ArgKind.NUMBER, ArgKind.INTEGER)
 ROUTINGS = tuple(Routing)
 AUTODIFF_CLASSES = tuple(AutodiffClass)
 TENSOR_ARGS = (ArgKind.FLOAT, ArgKind.INT, ArgKind.BOOL, ArgKind.TENSORS, ArgKind.INDICES)
+# The float ops' argument type each quantized one stands in for (a q-op mirrors its float op)
+QUANTIZED_ARGS = {
+    ArgKind.QFLOAT: ArgKind.FLOAT,
+    ArgKind.PRIMITIVE: ArgKind.FLOAT,
+    ArgKind.QTENSORS: ArgKind.TENSORS,
+}
 OPERATORS = (
     "__add__",
     "__sub__",
@@ -295,11 +306,68 @@ def _entry_keys(model) -> dict[str, bool]:
 OP_KEYS = _entry_keys(Op)  # what ops.yaml's header documents under `ops:`
 
 
+class QRole(StrEnum):
+    """How a quantized op (burn's QTensorOps method) is made: the routing role its entry
+    declares. burn's two macros are QUANT and FLOW."""
+
+    REQUIRED = "required"  # a kernel every backend defines (burn's 9 required methods)
+    KERNEL = "kernel"  # burn's default, written once as a kernel every backend shares
+    QUANT = "quant"  # dequant_op_quant!: dequantize, the float op, quantize again
+    FLOW = "flow"  # dequant_op_flow!: ... quantized again only if the device propagates
+    FLOAT = "float"  # dequantize, the float op: its Int or Bool result (argmax, any, ...)
+    COMPOSITE = "composite"  # an expression of other q-ops, as burn's default body
+
+
+class QResult(StrEnum):
+    """What a quantized op returns."""
+
+    QFLOAT = "qfloat"  # a quantized tensor
+    FLOAT = "float"
+    FLOW = "flow"  # float, or quantized when the device propagates (burn's TensorPrimitive)
+    INT = "int"
+    BOOL = "bool"
+    DATA = "data"  # numpy arrays: the values and the scales (q_into_data)
+    FLAG = "flag"  # a Python bool (q_is_require_grad)
+
+
+@dataclass(frozen=True)
+class QOp:
+    """An entry of ops.yaml's `quantized:`: one of burn's 80 QTensorOps methods. A q-op's
+    arguments mirror its float op's (`float`), a float tensor argument becoming `qfloat`;
+    `routes` names the float op whose dispatch function selects it when its operands are
+    quantized (burn-tensor's routing), if one does."""
+
+    name: str
+    role: QRole
+    args: tuple[Arg, ...]
+    returns: tuple[QResult, ...]
+    doc: str
+    line: int
+    float: str | None = None  # the float op a QUANT / FLOW / FLOAT default is made from
+    routes: str | None = None
+    composite: str | None = None
+    method: str | None = None  # a Tensor method of its own (quantize_dynamic, dequantize, ...)
+    static: bool = False
+    defaults: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+
+    def __post_init__(self):
+        object.__setattr__(self, "role", QRole(self.role))
+        object.__setattr__(self, "returns", tuple(QResult(r) for r in self.returns))
+
+    @property
+    def quantized_args(self) -> tuple[Arg, ...]:
+        return tuple(a for a in self.args if a.type in QUANTIZED_ARGS)
+
+
 @dataclass(frozen=True)
 class Catalogue:
     path: str
     backends: tuple[Backend, ...]
     ops: tuple[Op, ...]
+    quantized: tuple[QOp, ...] = ()
 
     def op(self, name: str) -> Op:
         return next(op for op in self.ops if op.name == name)
+
+    def qop(self, name: str) -> QOp:
+        return next(op for op in self.quantized if op.name == name)

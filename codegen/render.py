@@ -63,7 +63,7 @@ def environment() -> jinja2.Environment:
 def render_all(catalogue: Catalogue) -> dict[str, str]:
     """Relative path -> unformatted source, for every generated file."""
     env = environment()
-    groups = api.dispatch_groups(catalogue)
+    groups = api.dispatch_groups(catalogue) + ["quantized"]
     modules = sorted({op.function for op in catalogue.ops if op.function})
     files = {
         "__init__.py": env.get_template("init.py.jinja").render(modules=modules),
@@ -82,14 +82,17 @@ def render_all(catalogue: Catalogue) -> dict[str, str]:
             recorders=api.recorders(catalogue)
         ),
         "tensor.py": env.get_template("tensor.py.jinja").render(
-            methods=api.tensor_methods(catalogue)
+            methods=api.tensor_methods(catalogue) + api.quantized_methods(catalogue)
         ),
         "dispatch/__init__.py": env.get_template("dispatch_init.py.jinja").render(
             kinds=groups, all_lists=", ".join(f"*{group}_ops.__all__" for group in groups)
         ),
     }
+    files["dispatch/quantized_ops.py"] = env.get_template("quantized.py.jinja").render(
+        functions=api.quantized_functions(catalogue)
+    )
     template = env.get_template("dispatch.py.jinja")
-    for group in groups:
+    for group in groups[:-1]:
         files[f"dispatch/{group}_ops.py"] = template.render(
             kind=group, functions=api.dispatch_functions(catalogue, group)
         )

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=02327d508ae93008 body=801ae7b3acf9c027
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=5f354ee807379612 body=4cfefc16b16fbe07
 """The generated package: `from generated import Device, Tensor`."""
 
 from generated.tensor import Tensor
@@ -12,14 +12,32 @@ from runtime.autodiff.node import NodeId, Requirement
 from runtime.device import Device, GradientCheckpointingStrategy
 from runtime.distribution import Distribution
 from runtime.indexing import IndexingUpdateOp
+from runtime.quantization.scheme import (
+    Calibration,
+    QuantLevel,
+    QuantMode,
+    QuantParam,
+    QuantPropagation,
+    QuantScheme,
+    QuantStore,
+    QuantValue,
+)
 
 __all__ = [
+    "Calibration",
     "Device",
     "Distribution",
     "GradientCheckpointingStrategy",
     "Gradients",
     "IndexingUpdateOp",
     "NodeId",
+    "QuantLevel",
+    "QuantMode",
+    "QuantParam",
+    "QuantPropagation",
+    "QuantScheme",
+    "QuantStore",
+    "QuantValue",
     "Requirement",
     "Tensor",
     "introspect",

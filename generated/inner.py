@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=ad1cb2a752bbdeff body=24c2c371b2b7a2ce
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=5b6cec4be661388c body=e6b45ec573dcd73c
 """What a dispatch function calls on an inner backend (`B.inner.<op>`): every kernel by name and
 signature, each with the op it runs and where each backend defines it. A typing Protocol read
 only by type checkers and editors (dispatch functions annotate `B` with it); the backend classes
@@ -14,13 +14,15 @@ if TYPE_CHECKING:
 
     from runtime.distribution import Distribution
     from runtime.indexing import IndexingUpdateOp
+    from runtime.quantization.primitive import QuantizedTensor
+    from runtime.quantization.scheme import QuantScheme
 
 # A backend's tensor: a numpy array, a torch tensor, ...
 Primitive = Any
 
 
 class InnerBackend(Protocol):
-    def float_from_data(self, data: object, device: Any, dtype: np.dtype) -> Primitive:
+    def float_from_data(self, data: np.ndarray, device: Any, dtype: np.dtype) -> Primitive:
         """A float tensor holding a copy of `data`.
 
         NumPy: NumPyBackend.float_from_data in runtime/backends/numpy.py
@@ -28,7 +30,7 @@ class InnerBackend(Protocol):
         """
         ...
 
-    def int_from_data(self, data: object, device: Any, dtype: np.dtype) -> Primitive:
+    def int_from_data(self, data: np.ndarray, device: Any, dtype: np.dtype) -> Primitive:
         """An int tensor holding a copy of `data`.
 
         NumPy: NumPyBackend.int_from_data in runtime/backends/numpy.py
@@ -36,7 +38,7 @@ class InnerBackend(Protocol):
         """
         ...
 
-    def bool_from_data(self, data: object, device: Any, dtype: np.dtype) -> Primitive:
+    def bool_from_data(self, data: np.ndarray, device: Any, dtype: np.dtype) -> Primitive:
         """A bool tensor holding a copy of `data`.
 
         NumPy: NumPyBackend.bool_from_data in runtime/backends/numpy.py
@@ -2689,6 +2691,95 @@ class InnerBackend(Protocol):
 
         NumPy: OptimKernels.rmsprop_step in runtime/backends/kernels/optim.py
         Torch: OptimKernels.rmsprop_step in runtime/backends/kernels/optim.py
+        """
+        ...
+
+    def q_from_data(
+        self,
+        values: np.ndarray,
+        scales: np.ndarray,
+        scheme: QuantScheme,
+        shape: tuple[int, ...] | None,
+        device: Any,
+    ) -> QuantizedTensor:
+        """A quantized tensor from its integer values (unpacked) and its scales, one per block.
+
+        NumPy: QuantizationKernels.q_from_data in runtime/backends/kernels/quantization.py
+        Torch: QuantizationKernels.q_from_data in runtime/backends/kernels/quantization.py
+        """
+        ...
+
+    def quantize(
+        self, tensor: Primitive, scheme: QuantScheme, scales: Primitive
+    ) -> QuantizedTensor:
+        """Quantize with the given scales (burn's grid shape: one per block along each dim); drops the history.
+
+        NumPy: QuantizationKernels.quantize in runtime/backends/kernels/quantization.py
+        Torch: QuantizationKernels.quantize in runtime/backends/kernels/quantization.py
+        """
+        ...
+
+    def dequantize(self, tensor: QuantizedTensor, dtype: np.dtype) -> Primitive:
+        """The float values, scale * q (float32 unless `dtype` is given); a plain float tensor is returned unchanged.
+
+        NumPy: QuantizationKernels.dequantize in runtime/backends/kernels/quantization.py
+        Torch: QuantizationKernels.dequantize in runtime/backends/kernels/quantization.py
+        """
+        ...
+
+    def q_to_device(self, tensor: QuantizedTensor, device: Any) -> QuantizedTensor:
+        """The quantized tensor on `device`.
+
+        NumPy: QuantizationKernels.q_to_device in runtime/backends/kernels/quantization.py
+        Torch: QuantizationKernels.q_to_device in runtime/backends/kernels/quantization.py
+        """
+        ...
+
+    def q_reshape(self, tensor: QuantizedTensor, shape: tuple[int, ...]) -> QuantizedTensor:
+        """The quantized tensor reshaped (per block, quantized anew over the new blocks).
+
+        NumPy: QuantizationKernels.q_reshape in runtime/backends/kernels/quantization.py
+        Torch: QuantizationKernels.q_reshape in runtime/backends/kernels/quantization.py
+        """
+        ...
+
+    def q_into_data(self, tensor: QuantizedTensor) -> tuple[np.ndarray, np.ndarray]:
+        """The int8 values (unpacked, in the tensor's shape) and the float32 scales, as numpy arrays.
+
+        NumPy: QuantizationKernels.q_into_data in runtime/backends/kernels/quantization.py
+        Torch: QuantizationKernels.q_into_data in runtime/backends/kernels/quantization.py
+        """
+        ...
+
+    def q_swap_dims(self, tensor: QuantizedTensor, dim1: int, dim2: int) -> QuantizedTensor:
+        """Two dims swapped, on the quantized values.
+
+        NumPy: QuantizationKernels.q_swap_dims in runtime/backends/kernels/quantization.py
+        Torch: QuantizationKernels.q_swap_dims in runtime/backends/kernels/quantization.py
+        """
+        ...
+
+    def q_permute(self, tensor: QuantizedTensor, axes: tuple[int, ...]) -> QuantizedTensor:
+        """The dims permuted, on the quantized values (and a block's extents).
+
+        NumPy: QuantizationKernels.q_permute in runtime/backends/kernels/quantization.py
+        Torch: QuantizationKernels.q_permute in runtime/backends/kernels/quantization.py
+        """
+        ...
+
+    def q_flip(self, tensor: QuantizedTensor, axes: tuple[int, ...]) -> QuantizedTensor:
+        """Flipped along the dims, on the quantized values.
+
+        NumPy: QuantizationKernels.q_flip in runtime/backends/kernels/quantization.py
+        Torch: QuantizationKernels.q_flip in runtime/backends/kernels/quantization.py
+        """
+        ...
+
+    def quantize_dynamic(self, tensor: Primitive, scheme: QuantScheme) -> QuantizedTensor:
+        """Quantize with scales from the tensor's range (MinMax calibration, per tensor or per block); drops the history.
+
+        NumPy: QuantizationKernels.quantize_dynamic in runtime/backends/kernels/quantization.py
+        Torch: QuantizationKernels.quantize_dynamic in runtime/backends/kernels/quantization.py
         """
         ...
 

@@ -1,9 +1,11 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=3c689e66ca04af33 body=48051c1037f34a2c
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=31009ab519cbba98 body=98e6297673cd7932
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from runtime.arguments import (  # noqa: F401  (the argument checks the methods use)
     BOOL,
@@ -21,6 +23,7 @@ from runtime.arguments import (  # noqa: F401  (the argument checks the methods 
     expect_kind,
     fill_dtype,
     flag_arg,
+    float_arg,
     given_a_dim,
     infer_data_dtype,
     integer_arg,
@@ -30,6 +33,7 @@ from runtime.arguments import (  # noqa: F401  (the argument checks the methods 
     real_arg,
     same_kind,
     scalar_for,
+    scheme_arg,
     shape_of,
     slices_arg,
     tensors_of,
@@ -46,6 +50,7 @@ if TYPE_CHECKING:
     from runtime.device import Device
     from runtime.distribution import Distribution
     from runtime.indexing import IndexingUpdateOp
+    from runtime.quantization.scheme import QuantScheme
 
 
 class Tensor(TensorBase):
@@ -1912,6 +1917,43 @@ class Tensor(TensorBase):
         if kind is BOOL:
             return self.bool_not()
         raise kind_error("__invert__", self, (INT, BOOL))
+
+    @classmethod
+    def from_quantized(
+        cls,
+        values: object,
+        scales: object,
+        scheme: QuantScheme,
+        shape: Sequence[int] | int | None = None,
+        *,
+        device: Device | None = None,
+    ) -> Tensor:
+        """A quantized tensor from its integer values (unpacked) and its scales, one per block."""
+        return q_from_data(
+            np.asarray(values),
+            np.asarray(scales),
+            scheme_arg("from_quantized", scheme),
+            None if shape is None else shape_of("from_quantized", "shape", shape),
+            device_arg(device).device,
+        )
+
+    def quantize(self, scheme: QuantScheme, scales: Tensor) -> Tensor:
+        """Quantize with the given scales (burn's grid shape: one per block along each dim); drops the history."""
+        return quantize(
+            self, scheme_arg("quantize", scheme), float_arg("quantize", "scales", scales)
+        )
+
+    def dequantize(self, dtype: DTypeLike | None = None) -> Tensor:
+        """The float values, scale * q (float32 unless `dtype` is given); a plain float tensor is returned unchanged."""
+        return dequantize(self, dtype_arg(dtype, FLOAT))
+
+    def quantized_data(self) -> tuple[np.ndarray, np.ndarray]:
+        """The int8 values (unpacked, in the tensor's shape) and the float32 scales, as numpy arrays."""
+        return q_into_data(self)
+
+    def quantize_dynamic(self, scheme: QuantScheme) -> Tensor:
+        """Quantize with scales from the tensor's range (MinMax calibration, per tensor or per block); drops the history."""
+        return quantize_dynamic(self, scheme_arg("quantize_dynamic", scheme))
 
     if TYPE_CHECKING:  # for type checkers and editors; at run time, the dispatch functions below
 

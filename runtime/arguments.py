@@ -17,6 +17,7 @@ from runtime.dtypes import DTYPES
 from runtime.distribution import Distribution
 from runtime.errors import IndexOutOfRange
 from runtime.indexing import IndexingUpdateOp
+from runtime.quantization.scheme import QuantScheme
 from runtime.values import is_int, what
 
 FLOAT, INT, BOOL = TensorKind.Float, TensorKind.Int, TensorKind.Bool
@@ -472,3 +473,19 @@ def flag_arg(op: str, name: str, value) -> bool:
     if not isinstance(value, bool | np.bool_):
         raise TypeError(f"{op}: `{name}` takes True or False, got {what(value)}")
     return bool(value)
+
+
+def scheme_arg(method: str, scheme) -> QuantScheme:
+    """A QuantScheme, as `QuantScheme()` and its `with_*` make it."""
+    if not isinstance(scheme, QuantScheme):
+        raise TypeError(
+            f"{method}: expected a QuantScheme (e.g. `QuantScheme().with_value(QuantValue.Q8S)`), "
+            f"got {what(scheme)}"
+        )
+    return scheme
+
+
+def float_arg(method: str, name: str, tensor):
+    """A Float tensor (plain or quantized)."""
+    expect_kind(f"{method} `{name}`", tensor, TensorKind.Float)
+    return tensor

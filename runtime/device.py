@@ -8,6 +8,16 @@ from enum import Enum
 
 from runtime.backends.registry import backend_for, device_name, variant_named
 from runtime.errors import AUTODIFF_NOT_ENABLED, BurnPanic
+from runtime.quantization.scheme import QuantPropagation
+
+# burn's per-device settings, of which the one kept here is the quantization propagation: keyed
+# by the raw device, so a device and its autodiff form share it (they are the same device)
+_PROPAGATION: dict[tuple[str, str], QuantPropagation] = {}
+
+
+def quantization_propagation_of(variant: str, inner: str) -> QuantPropagation:
+    """The propagation set on the device `variant(inner)`: INHIBIT unless configured."""
+    return _PROPAGATION.get((variant, inner), QuantPropagation.INHIBIT)
 
 
 class GradientCheckpointingStrategy(Enum):
@@ -129,6 +139,23 @@ class Device:
     def seed(self, seed: int) -> None:
         """Make this device's random tensors reproducible."""
         backend_for(self.device.variant).seed(seed)
+
+    # -- settings -----------------------------------------------------------------------------
+    def quantization_propagation(self, propagation: QuantPropagation) -> "Device":
+        """Configure this device (and its autodiff form, the same device): whether the ops that
+        burn may quantize again (`q + q2`, `q * 2.0`, reductions, matmul) return a quantized
+        tensor (PROPAGATE) or a float one (INHIBIT, the default). Returns the device."""
+        if not isinstance(propagation, QuantPropagation):
+            raise TypeError(
+                f"Device.quantization_propagation: expected a QuantPropagation "
+                f"(QuantPropagation.PROPAGATE or .INHIBIT), got {propagation!r}"
+            )
+        _PROPAGATION[(self.device.variant, self.device.inner)] = propagation
+        return self
+
+    def quantization_propagation_setting(self) -> QuantPropagation:
+        """The propagation this device is configured with."""
+        return quantization_propagation_of(self.device.variant, self.device.inner)
 
     # -- identity -----------------------------------------------------------------------------
     def __eq__(self, other):

@@ -8,8 +8,17 @@ tensor instead of four, and a routing test is an identity check.
 
 from enum import Enum
 
+import numpy as np
+
 from runtime.backends.registry import backend_for
-from runtime.device import AutodiffDevice, Device, DispatchDevice, GradientCheckpointingStrategy
+from runtime.device import (
+    AutodiffDevice,
+    Device,
+    DispatchDevice,
+    GradientCheckpointingStrategy,
+    quantization_propagation_of,
+)
+from runtime.quantization.scheme import QuantPropagation
 from runtime.errors import (
     AUTODIFF_PRIMITIVE_NEEDS_CONTEXT,
     BurnPanic,
@@ -25,6 +34,7 @@ class BackendTensor(Enum):
     Int = "Int"
     Bool = "Bool"
     Autodiff = "Autodiff"  # an AutodiffTensor wrapping the backend's float primitive
+    QFloat = "QFloat"  # a quantized float primitive (burn's TensorPrimitive::QFloat)
 
     __hash__ = object.__hash__  # members are singletons; Enum's own hash runs in Python
 
@@ -42,6 +52,8 @@ class TensorKind(Enum):
     def __repr__(self):
         return self.value
 
+
+FLOAT32 = np.dtype(np.float32)  # what a quantized input of a float op is dequantized to
 
 # How to turn a tensor into each kind: the fix every message about a wrong kind names.
 CONVERT = {TensorKind.Float: "t.float()", TensorKind.Int: "t.int()", TensorKind.Bool: "t.bool()"}
@@ -108,8 +120,11 @@ class DispatchTensorKind:
         self.variant = variant  # the inner backend, e.g. "NumPy"
         self.backend_tensor = backend_tensor
         self.is_autodiff = backend_tensor is BackendTensor.Autodiff
+        # a quantized primitive is a Float tensor's, as burn's TensorPrimitive::QFloat
         self.tensor_kind = (
-            TensorKind.Float if self.is_autodiff else TensorKind[backend_tensor.value]
+            TensorKind.Float
+            if self.is_autodiff or backend_tensor is BackendTensor.QFloat
+            else TensorKind[backend_tensor.value]
         )
 
     def __repr__(self):
@@ -154,11 +169,14 @@ class DispatchTensor:
             raise backend_mismatch(first, self)
 
     def as_float(self, first: "DispatchTensor | None" = None):
-        """The plain float primitive (the `Disabled` arm)."""
+        """The plain float primitive (the `Disabled` arm); a quantized one is dequantized to
+        float32 (burn's `into_float`)."""
         self._check_backend(first)
         kind = self.kind
         if kind.backend_tensor is BackendTensor.Float:
             return self.primitive
+        if kind.backend_tensor is BackendTensor.QFloat:
+            return backend_for(kind.variant).dequantize(self.primitive, FLOAT32)
         if kind.is_autodiff:
             raise BurnPanic(AUTODIFF_PRIMITIVE_NEEDS_CONTEXT)
         raise wrong_kind(TensorKind.Float, self)
@@ -172,7 +190,19 @@ class DispatchTensor:
             return self.primitive
         if kind.backend_tensor is BackendTensor.Float:
             return autodiff_backend.from_inner(self.primitive)
+        if kind.backend_tensor is BackendTensor.QFloat:  # dequantized: a constant, no history
+            return autodiff_backend.from_inner(self.as_float())
         raise wrong_kind(TensorKind.Float, self)
+
+    def as_quantized(self, first: "DispatchTensor | None" = None):
+        """The quantized primitive (a q-op's input)."""
+        self._check_backend(first)
+        if self.kind.backend_tensor is BackendTensor.QFloat:
+            return self.primitive
+        raise TypeError(
+            f"{user_call('the operation')}: expected a quantized tensor, got "
+            f"{_a(self.kind.tensor_kind)} tensor; quantize it with `t.quantize_dynamic(scheme)`"
+        )
 
     def as_int(self, first: "DispatchTensor | None" = None):
         self._check_backend(first)
@@ -187,7 +217,8 @@ class DispatchTensor:
         raise wrong_kind(TensorKind.Bool, self)
 
     def float_data(self):
-        """The backend's float primitive, plain or inside an AutodiffTensor (moves read it)."""
+        """The backend's float primitive, plain or inside an AutodiffTensor (moves read it);
+        a quantized one dequantized."""
         if self.kind.is_autodiff:
             return self.primitive.primitive
         return self.as_float()
@@ -204,6 +235,13 @@ class DispatchTensor:
         if self.context is DISABLED:
             return raw
         return AutodiffDevice(raw, self.context.strategy)
+
+
+def propagates(tensor: DispatchTensor) -> bool:
+    """Does the device of `tensor` (a quantized tensor) propagate quantization?"""
+    variant = tensor.kind.variant
+    device = backend_for(variant).device_of(tensor.primitive)
+    return quantization_propagation_of(variant, device) is QuantPropagation.PROPAGATE
 
 
 def check_dtypes(op: str, backend, first, other) -> None:

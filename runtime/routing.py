@@ -30,7 +30,16 @@ class DispatchBackend(Generic[Inner, Specialization]):
     `DispatchBackend[InnerBackend, Autodiff]`, so `B.inner.float_mul` and `AD.float_mul` resolve
     to their declarations; at run time the parameters are never given."""
 
-    __slots__ = ("inner", "Float", "Int", "Bool", "Autodiff", "NoCheckpointing", "Balanced")
+    __slots__ = (
+        "inner",
+        "Float",
+        "Int",
+        "Bool",
+        "Autodiff",
+        "QFloat",
+        "NoCheckpointing",
+        "Balanced",
+    )
     inner: Inner
     NoCheckpointing: Specialization
     Balanced: Specialization
@@ -43,6 +52,7 @@ class DispatchBackend(Generic[Inner, Specialization]):
         self.Int = kinds[BackendTensor.Int]
         self.Bool = kinds[BackendTensor.Bool]
         self.Autodiff = kinds[BackendTensor.Autodiff]
+        self.QFloat = kinds[BackendTensor.QFloat]
         build = autodiff_backend if inner is None else new_autodiff_backend
         self.inner = backend_for(variant) if inner is None else inner
         self.NoCheckpointing, self.Balanced = (

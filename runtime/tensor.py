@@ -83,7 +83,9 @@ class TensorBase(ComposedMethods, DispatchTensor, metaclass=_TensorType):
     def to_numpy(self) -> np.ndarray:
         """A copy of the data as a numpy array."""
         with user_call("to_numpy()"):
-            return np.array(backend_for(self.kind.variant).to_numpy(self.inner_primitive()))
+            # a quantized tensor reads as its dequantized float32 values
+            primitive = self.as_float() if self.is_quantized() else self.inner_primitive()
+            return np.array(backend_for(self.kind.variant).to_numpy(primitive))
 
     # -- DLPack: the data shared with numpy, torch and other array libraries, never copied ----
     def __dlpack__(self, **kwargs):

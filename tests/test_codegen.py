@@ -621,7 +621,7 @@ RUNTIME_TABLES = {
 RUNTIME_LAYERS = (
     # leaves: errors, the small values every layer names, the activity told to a recorder
     ("runtime.errors", "runtime.indexing", "runtime.values", "runtime.distribution",
-     "runtime.activity", "runtime.dtypes"),
+     "runtime.activity", "runtime.dtypes", "runtime.quantization"),
     ("runtime.backends",),  # the inner backends, their kernels and their registry
     ("runtime.device",),
     ("runtime.dispatch",),  # the dispatch core types the generated routing uses

@@ -23,6 +23,7 @@ from codegen.api.metadata import (
     recorders,
 )
 from codegen.api.module_functions import functions
+from codegen.api.quantized import quantized_functions, quantized_methods, selections
 from codegen.api.report import stats
 from codegen.api.tensor import tensor_methods
 from codegen.api.types import call_parameters
@@ -37,6 +38,9 @@ __all__ = [
     "dispatch_groups",
     "functions",
     "inner_kernels",
+    "quantized_functions",
+    "quantized_methods",
+    "selections",
     "recorders",
     "stats",
     "tensor_methods",

@@ -7,6 +7,7 @@ routes once for every backend; only a move between two backends differs from a m
 
 from dataclasses import dataclass
 
+from codegen.api.quantized import selections
 from codegen.api.types import ACCESSOR, DISPATCH_TYPES, PLAIN_KIND, TENSOR_KIND, annotated, returns
 from codegen.model import ArgKind, Catalogue, Kind, Op, Role, Routing
 
@@ -26,6 +27,8 @@ class DispatchFunction:
     returns: str = "Tensor"
     checked: str = ""  # check_contract's first arguments: the op, its contract
     arguments: str = ""  # every argument by name, for check_contract
+    # the statements that hand quantized operands to the q-op this op selects (api/quantized.py)
+    select: tuple[str, ...] = ()
 
     @property
     def layout(self) -> str:
@@ -60,15 +63,22 @@ def _group(op: Op) -> str:
 
 
 def dispatch_functions(catalogue: Catalogue, group: str) -> list[DispatchFunction]:
-    return [dispatch_function(op) for op in catalogue.ops if _group(op) == group]
+    select = selections(catalogue)
+    return [
+        dispatch_function(op, select.get(op.name, ()))
+        for op in catalogue.ops
+        if _group(op) == group
+    ]
 
 
-def dispatch_function(op: Op) -> DispatchFunction:
+def dispatch_function(op: Op, select: tuple[str, ...] = ()) -> DispatchFunction:
     params = ", ".join(annotated(a, DISPATCH_TYPES) for a in op.args)
     if op.composite:
+        first = op.tensor_args[0].name if select else ""
         return DispatchFunction(
-            op.name, op.kind, op.role, params, op.doc, "", "", (), (), op.composite, returns(op)
-        )
+            op.name, op.kind, op.role, params, op.doc, "", first, (), (), op.composite,
+            returns(op), select=select,
+        )  # fmt: skip
     if op.routing is Routing.CREATION:
         selector = next(a.name for a in op.args if a.type is ArgKind.DEVICE)
         merge = ""
@@ -95,6 +105,7 @@ def dispatch_function(op: Op) -> DispatchFunction:
         returns(op),
         checked,
         arguments,
+        select,
     )
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from codegen.api.types import DISPATCH_TYPES, annotated
 from codegen.kernels import NoBackend, read_backend
-from codegen.model import Catalogue, Role
+from codegen.model import Catalogue, QResult, QRole, Role
 
 # What each argument is as the inner kernel takes it: a tensor is the backend's primitive, a
 # device the backend's own device; the rest as the dispatch function takes it.
@@ -19,7 +19,12 @@ INNER_TYPES = {
     "indices": "Primitive",
     "tensors": "list[Primitive]",
     "device": "Any",
+    "qfloat": "QuantizedTensor",
+    "primitive": "QuantizedTensor",
+    "scheme": "QuantScheme",
+    "data": "np.ndarray",
 }
+Q_RESULTS = {QResult.QFLOAT: "QuantizedTensor", QResult.DATA: "tuple[np.ndarray, np.ndarray]"}
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -50,6 +55,17 @@ def inner_kernels(catalogue: Catalogue) -> list[InnerKernel]:
         )
         for op in catalogue.ops
         if op.role is not Role.COMPOSITE
+    ]
+    kernels += [
+        InnerKernel(
+            q.name,
+            ", ".join(annotated(a, INNER_TYPES) for a in q.args),
+            Q_RESULTS.get(q.returns[0], "Primitive"),
+            q.doc,
+            _defined(q.name, sources),
+        )
+        for q in catalogue.quantized
+        if q.role in (QRole.REQUIRED, QRole.KERNEL)
     ]
     move = "tensor: Primitive, target: Any, device: Any"  # a move between two backends
     doc = "Moves `tensor` to `device` of the backend `target` (a move between backends)."

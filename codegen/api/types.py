@@ -36,6 +36,7 @@ USER_TYPES = {
     "data": "object",
     "ints": "int | Sequence[int]",
     "choice": "str",
+    "scheme": "QuantScheme",
 }
 DISPATCH_TYPES = {
     **USER_TYPES,

@@ -35,11 +35,12 @@ from codegen.validate.methods import (
     check_static,
 )
 from codegen.validate.options import function_options
+from codegen.validate.quantized import quantized_ops
 from codegen.validate.report import Problems, Where, suggest
 from codegen.validate.suite import check_test
 from runtime.dtypes import DTYPES
 
-TOP_KEYS = ("backends", "ops")
+TOP_KEYS = ("backends", "ops", "quantized")
 BACKEND_KEYS = {"name": True, "variant": True, "module": True, "devices": True, "extra": False}
 
 
@@ -52,7 +53,7 @@ def validate(path: str, root, problems: Problems | None = None) -> Catalogue:
     top = Where(path, root if isinstance(root, Located) else None)
     if top.entry is None:
         raise top.error(1, "the catalogue must be a mapping", "write `backends:` and `ops:`")
-    check_keys(problems, top, dict.fromkeys(TOP_KEYS, True))
+    check_keys(problems, top, {key: key != "quantized" for key in TOP_KEYS})
     backends, ops, sound = (), (), ()
     entries = problems.check(_list, top, "backends") if "backends" in root.value else None
     if entries:
@@ -78,9 +79,13 @@ def validate(path: str, root, problems: Problems | None = None) -> Catalogue:
             problems.check(check_composite, Where(path, entry, op.name), op, names)
     check_methods(problems, path, [op for op, _ in sound])
     check_operators(problems, path, [op for op, _ in sound])
+    quantized = ()
+    entries = problems.check(_list, top, "quantized") if "quantized" in root.value else None
+    if entries:
+        quantized = quantized_ops(problems, path, entries, ops)
     if own:
         problems.raise_all()
-    return Catalogue(path, backends, ops)
+    return Catalogue(path, backends, ops, quantized)
 
 
 def _backend(path, entry, line) -> Backend:

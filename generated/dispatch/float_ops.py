@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=2bff93b4ff33978a body=bbcb9f193fbdabdd
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=3c1e569cea8a7fef body=bd1987363237dd81
 """The float ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from generated.backends import BACKENDS
+from generated.dispatch import quantized_ops
 from generated.tensor import Tensor
 from runtime.contracts import check_contract
 from runtime.device import AutodiffDevice, GradientCheckpointingStrategy
@@ -255,6 +256,8 @@ def float_add(lhs: Tensor, rhs: Tensor) -> Tensor:
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
         B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        if lhs.kind is B.QFloat and rhs.kind is B.QFloat:
+            return quantized_ops.q_add(lhs, rhs)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -277,6 +280,8 @@ def float_add_scalar(lhs: Tensor, rhs: float) -> Tensor:
     try:
         ctx = lhs.context
         B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        if lhs.kind is B.QFloat:
+            return quantized_ops.q_add_scalar(lhs, rhs)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Float, B.inner.float_add_scalar(lhs_, rhs), ctx)
@@ -293,6 +298,8 @@ def float_sub(lhs: Tensor, rhs: Tensor) -> Tensor:
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
         B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        if lhs.kind is B.QFloat and rhs.kind is B.QFloat:
+            return quantized_ops.q_sub(lhs, rhs)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -315,6 +322,8 @@ def float_sub_scalar(lhs: Tensor, rhs: float) -> Tensor:
     try:
         ctx = lhs.context
         B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        if lhs.kind is B.QFloat:
+            return quantized_ops.q_sub_scalar(lhs, rhs)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Float, B.inner.float_sub_scalar(lhs_, rhs), ctx)
@@ -331,6 +340,8 @@ def float_mul(lhs: Tensor, rhs: Tensor) -> Tensor:
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
         B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        if lhs.kind is B.QFloat and rhs.kind is B.QFloat:
+            return quantized_ops.q_mul(lhs, rhs)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -353,6 +364,8 @@ def float_mul_scalar(lhs: Tensor, rhs: float) -> Tensor:
     try:
         ctx = lhs.context
         B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        if lhs.kind is B.QFloat:
+            return quantized_ops.q_mul_scalar(lhs, rhs)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Float, B.inner.float_mul_scalar(lhs_, rhs), ctx)
@@ -369,6 +382,8 @@ def float_div(lhs: Tensor, rhs: Tensor) -> Tensor:
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
         B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        if lhs.kind is B.QFloat and rhs.kind is B.QFloat:
+            return quantized_ops.q_div(lhs, rhs)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -391,6 +406,8 @@ def float_div_scalar(lhs: Tensor, rhs: float) -> Tensor:
     try:
         ctx = lhs.context
         B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        if lhs.kind is B.QFloat:
+            return quantized_ops.q_div_scalar(lhs, rhs)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             return Tensor(B.Float, B.inner.float_div_scalar(lhs_, rhs), ctx)
@@ -407,6 +424,8 @@ def float_neg(tensor: Tensor) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_neg(tensor)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_neg(tensor_), ctx)
@@ -423,6 +442,8 @@ def float_matmul(lhs: Tensor, rhs: Tensor) -> Tensor:
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
         B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        if lhs.kind is B.QFloat or rhs.kind is B.QFloat:
+            return quantized_ops.q_matmul(lhs, rhs)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -505,6 +526,8 @@ def float_powf(lhs: Tensor, rhs: Tensor) -> Tensor:
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
         B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        if lhs.kind is B.QFloat and rhs.kind is B.QFloat:
+            return quantized_ops.q_powf(lhs, rhs)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Float else rhs.as_float(lhs)
@@ -524,6 +547,9 @@ def float_powf(lhs: Tensor, rhs: Tensor) -> Tensor:
 
 def float_powf_scalar(lhs: Tensor, rhs: float) -> Tensor:
     """Raises every element to a float power (burn's entry point; the generic case does the work)."""
+    B: Backend = getattr(BACKENDS, lhs.kind.variant)
+    if lhs.kind is B.QFloat:
+        return quantized_ops.q_powf_scalar(lhs, rhs)
     return float_powf_scalar_impl(lhs, rhs)
 
 
@@ -548,6 +574,8 @@ def float_powi(lhs: Tensor, rhs: Tensor) -> Tensor:
     try:
         ctx = lhs.context if rhs.context is lhs.context else lhs.context.merge(rhs.context)
         B: Backend = getattr(BACKENDS, lhs.kind.variant)
+        if lhs.kind is B.QFloat:
+            return quantized_ops.q_powi(lhs, rhs)
         if ctx is DISABLED:
             lhs_ = lhs.primitive if lhs.kind is B.Float else lhs.as_float()
             rhs_ = rhs.primitive if rhs.kind is B.Int else rhs.as_int(lhs)
@@ -563,6 +591,9 @@ def float_powi(lhs: Tensor, rhs: Tensor) -> Tensor:
 
 def float_powi_scalar(lhs: Tensor, rhs: int) -> Tensor:
     """Raises every element to an integer power."""
+    B: Backend = getattr(BACKENDS, lhs.kind.variant)
+    if lhs.kind is B.QFloat:
+        return quantized_ops.q_powi_scalar(lhs, rhs)
     return float_powi_scalar_impl(lhs, rhs)
 
 
@@ -576,6 +607,8 @@ def float_clamp(tensor: Tensor, min: float, max: float) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_clamp(tensor, min, max)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_clamp(tensor_, min, max), ctx)
@@ -592,6 +625,8 @@ def float_clamp_min(tensor: Tensor, min: float) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_clamp_min(tensor, min)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_clamp_min(tensor_, min), ctx)
@@ -608,6 +643,8 @@ def float_clamp_max(tensor: Tensor, max: float) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_clamp_max(tensor, max)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_clamp_max(tensor_, max), ctx)
@@ -688,6 +725,8 @@ def float_abs(tensor: Tensor) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_abs(tensor)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_abs(tensor_), ctx)
@@ -1313,6 +1352,8 @@ def float_sum(tensor: Tensor) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_sum(tensor)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_sum(tensor_), ctx)
@@ -1329,6 +1370,8 @@ def float_sum_dim(tensor: Tensor, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_sum_dim(tensor, dim)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_sum_dim(tensor_, dim), ctx)
@@ -1345,6 +1388,8 @@ def float_mean(tensor: Tensor) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_mean(tensor)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_mean(tensor_), ctx)
@@ -1361,6 +1406,8 @@ def float_mean_dim(tensor: Tensor, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_mean_dim(tensor, dim)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_mean_dim(tensor_, dim), ctx)
@@ -1377,6 +1424,8 @@ def float_prod(tensor: Tensor) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_prod(tensor)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_prod(tensor_), ctx)
@@ -1393,6 +1442,8 @@ def float_prod_dim(tensor: Tensor, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_prod_dim(tensor, dim)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_prod_dim(tensor_, dim), ctx)
@@ -1406,11 +1457,17 @@ def float_prod_dim(tensor: Tensor, dim: int) -> Tensor:
 
 def float_max(tensor: Tensor) -> Tensor:
     """Largest element, shape [1] (NaN if any is NaN)."""
+    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    if tensor.kind is B.QFloat:
+        return quantized_ops.q_max(tensor)
     return float_max_dim(float_reshape(tensor, (-1,)), 0)
 
 
 def float_max_dim(tensor: Tensor, dim: int) -> Tensor:
     """Largest element along `dim`, keeping it with size 1."""
+    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    if tensor.kind is B.QFloat:
+        return quantized_ops.q_max_dim(tensor, dim)
     return float_max_dim_with_indices(tensor, dim)[0]
 
 
@@ -1419,6 +1476,8 @@ def float_max_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_max_dim_with_indices(tensor, dim)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             out0, out1 = B.inner.float_max_dim_with_indices(tensor_, dim)
@@ -1434,11 +1493,17 @@ def float_max_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor
 
 def float_min(tensor: Tensor) -> Tensor:
     """Smallest element, shape [1] (NaN if any is NaN)."""
+    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    if tensor.kind is B.QFloat:
+        return quantized_ops.q_min(tensor)
     return float_min_dim(float_reshape(tensor, (-1,)), 0)
 
 
 def float_min_dim(tensor: Tensor, dim: int) -> Tensor:
     """Smallest element along `dim`, keeping it with size 1."""
+    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    if tensor.kind is B.QFloat:
+        return quantized_ops.q_min_dim(tensor, dim)
     return float_min_dim_with_indices(tensor, dim)[0]
 
 
@@ -1447,6 +1512,8 @@ def float_min_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_min_dim_with_indices(tensor, dim)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             out0, out1 = B.inner.float_min_dim_with_indices(tensor_, dim)
@@ -1462,11 +1529,17 @@ def float_min_dim_with_indices(tensor: Tensor, dim: int) -> tuple[Tensor, Tensor
 
 def float_max_abs(tensor: Tensor) -> Tensor:
     """Largest absolute value, shape [1]."""
+    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    if tensor.kind is B.QFloat:
+        return quantized_ops.q_max_abs(tensor)
     return float_max(float_abs(tensor))
 
 
 def float_max_abs_dim(tensor: Tensor, dim: int) -> Tensor:
     """Largest absolute value along `dim`, keeping it with size 1."""
+    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    if tensor.kind is B.QFloat:
+        return quantized_ops.q_max_abs_dim(tensor, dim)
     return float_max_dim(float_abs(tensor), dim)
 
 
@@ -1475,6 +1548,8 @@ def float_argmax(tensor: Tensor, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_argmax(tensor, dim)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Int, B.inner.float_argmax(tensor_, dim), ctx)
@@ -1491,6 +1566,8 @@ def float_argmin(tensor: Tensor, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_argmin(tensor, dim)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Int, B.inner.float_argmin(tensor_, dim), ctx)
@@ -1571,6 +1648,8 @@ def float_cumsum(tensor: Tensor, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_cumsum(tensor, dim)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_cumsum(tensor_, dim), ctx)
@@ -1587,6 +1666,8 @@ def float_cumprod(tensor: Tensor, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_cumprod(tensor, dim)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_cumprod(tensor_, dim), ctx)
@@ -1603,6 +1684,8 @@ def float_cummin(tensor: Tensor, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_cummin(tensor, dim)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_cummin(tensor_, dim), ctx)
@@ -1619,6 +1702,8 @@ def float_cummax(tensor: Tensor, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_cummax(tensor, dim)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_cummax(tensor_, dim), ctx)
@@ -1632,6 +1717,9 @@ def float_cummax(tensor: Tensor, dim: int) -> Tensor:
 
 def float_sort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
     """The elements sorted along `dim` (stable; NaN last, or first when descending)."""
+    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    if tensor.kind is B.QFloat:
+        return quantized_ops.q_sort(tensor, dim, descending)
     return float_sort_with_indices(tensor, dim, descending)[0]
 
 
@@ -1640,6 +1728,8 @@ def float_sort_with_indices(tensor: Tensor, dim: int, descending: bool) -> tuple
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_sort_with_indices(tensor, dim, descending)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             out0, out1 = B.inner.float_sort_with_indices(tensor_, dim, descending)
@@ -1660,6 +1750,8 @@ def float_argsort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_argsort(tensor, dim, descending)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Int, B.inner.float_argsort(tensor_, dim, descending), ctx)
@@ -1673,6 +1765,9 @@ def float_argsort(tensor: Tensor, dim: int, descending: bool) -> Tensor:
 
 def float_topk(tensor: Tensor, k: int, dim: int) -> Tensor:
     """The k largest elements along `dim`, largest first (burn-tensor's argument order)."""
+    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    if tensor.kind is B.QFloat:
+        return quantized_ops.q_topk(tensor, k, dim)
     return float_topk_with_indices(tensor, k, dim)[0]
 
 
@@ -1681,6 +1776,8 @@ def float_topk_with_indices(tensor: Tensor, k: int, dim: int) -> tuple[Tensor, T
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_topk_with_indices(tensor, k, dim)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             out0, out1 = B.inner.float_topk_with_indices(tensor_, k, dim)
@@ -1699,6 +1796,8 @@ def float_argtopk(tensor: Tensor, k: int, dim: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_argtopk(tensor, k, dim)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Int, B.inner.float_argtopk(tensor_, k, dim), ctx)
@@ -1715,6 +1814,8 @@ def float_reshape(tensor: Tensor, shape: tuple[int, ...]) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_reshape(tensor, shape)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_reshape(tensor_, shape), ctx)
@@ -1731,6 +1832,8 @@ def float_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_swap_dims(tensor, dim1, dim2)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_swap_dims(tensor_, dim1, dim2), ctx)
@@ -1744,6 +1847,9 @@ def float_swap_dims(tensor: Tensor, dim1: int, dim2: int) -> Tensor:
 
 def float_transpose(tensor: Tensor) -> Tensor:
     """Swaps the last two dims."""
+    B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    if tensor.kind is B.QFloat:
+        return quantized_ops.q_transpose(tensor)
     return float_swap_dims(tensor, -2, -1)
 
 
@@ -1752,6 +1858,8 @@ def float_permute(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_permute(tensor, axes)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_permute(tensor_, axes), ctx)
@@ -1768,6 +1876,8 @@ def float_flip(tensor: Tensor, axes: tuple[int, ...]) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_flip(tensor, axes)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_flip(tensor_, axes), ctx)
@@ -1800,6 +1910,8 @@ def float_repeat_dim(tensor: Tensor, dim: int, times: int) -> Tensor:
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_repeat_dim(tensor, dim, times)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_repeat_dim(tensor_, dim, times), ctx)
@@ -1816,6 +1928,8 @@ def float_slice(tensor: Tensor, slices: tuple[tuple[int, int, int], ...]) -> Ten
     try:
         ctx = tensor.context
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_slice(tensor, slices)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             return Tensor(B.Float, B.inner.float_slice(tensor_, slices), ctx)
@@ -1862,6 +1976,8 @@ def float_cat(tensors: list[Tensor], dim: int) -> Tensor:
     try:
         ctx = merge_contexts(DISABLED, tensors)
         B: Backend = getattr(BACKENDS, tensors[0].kind.variant)
+        if tensors[0].kind is B.QFloat:
+            return quantized_ops.q_cat(tensors, dim)
         if ctx is DISABLED:
             tensors_ = [t.as_float(tensors[0]) for t in tensors]
             return Tensor(B.Float, B.inner.float_cat(tensors_, dim), ctx)
@@ -1914,6 +2030,8 @@ def float_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
             else tensor.context.merge(indices.context)
         )
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_gather(dim, tensor, indices)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
@@ -2005,6 +2123,8 @@ def float_select(tensor: Tensor, dim: int, indices: Tensor) -> Tensor:
             else tensor.context.merge(indices.context)
         )
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_select(tensor, dim, indices)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             indices_ = indices.primitive if indices.kind is B.Int else indices.as_int(tensor)
@@ -2529,6 +2649,8 @@ def float_into_int(tensor: Tensor, dtype: np.dtype) -> Tensor:
 def float_to_device(tensor: Tensor, device: DispatchDevice) -> Tensor:
     """The tensor on `device` (plain -> autodiff makes an untracked leaf; autodiff -> plain detaches)."""
     B: Backend = getattr(BACKENDS, tensor.kind.variant)
+    if tensor.kind is B.QFloat:
+        return quantized_ops.q_to_device(tensor, device)
     T: Backend = getattr(BACKENDS, device.variant)
     if tensor.kind.is_autodiff and type(device) is AutodiffDevice:
         # a recorded op: the gradient moves back; the tensor keeps its strategy

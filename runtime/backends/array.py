@@ -20,6 +20,7 @@ from runtime.backends.kernels.norm import NormKernels
 from runtime.backends.kernels.optim import OptimKernels
 from runtime.backends.kernels.linear import LinearKernels
 from runtime.backends.kernels.order import OrderKernels
+from runtime.backends.kernels.quantization import QuantizationKernels
 from runtime.backends.kernels.reduce import ReduceKernels
 from runtime.backends.kernels.shape import ShapeKernels
 
@@ -45,6 +46,7 @@ class ArrayBackend(
     ConvKernels,
     OptimKernels,
     KeepingKernels,
+    QuantizationKernels,
 ):
     """A backend over an array library. Subclasses set `name`, `variant`, `xp` and define the
     methods below the line, then override kernels where their library differs."""

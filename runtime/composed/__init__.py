@@ -4,8 +4,11 @@ so that both backends and autodiff serve them unchanged. `TensorBase` inherits t
 from runtime.composed.activation import ActivationMethods
 from runtime.composed.float import FloatMethods
 from runtime.composed.numeric import NumericMethods
+from runtime.composed.quantization import QuantizationMethods
 from runtime.composed.shape import ShapeMethods
 
 
-class ComposedMethods(ShapeMethods, NumericMethods, FloatMethods, ActivationMethods):
+class ComposedMethods(
+    ShapeMethods, NumericMethods, FloatMethods, ActivationMethods, QuantizationMethods
+):
     __slots__ = ()
