@@ -67,15 +67,21 @@ def write(path, arrays: dict, param_ids: dict) -> None:
     tensors, quantized = {}, {}
     for name, array in arrays.items():
         if isinstance(array, Quantized):
-            tensors[name] = np.ascontiguousarray(array.stored())
-            tensors[name + _SCALES] = np.ascontiguousarray(array.scales, dtype=np.float32)
+            tensors[name] = _contiguous(array.stored())
+            tensors[name + _SCALES] = _contiguous(np.asarray(array.scales, dtype=np.float32))
             quantized[name] = {"scheme": array.scheme.to_record(), "shape": list(array.shape)}
         else:
-            tensors[name] = np.ascontiguousarray(array)
+            tensors[name] = _contiguous(array)
     metadata = {_IDS: json.dumps(param_ids)}
     if quantized:
         metadata[_QUANTIZED] = json.dumps(quantized, separators=(",", ":"))
     files.write_bytes(path, save(tensors, metadata=metadata))
+
+
+def _contiguous(array) -> np.ndarray:
+    """`array` in C order, keeping its shape (`np.ascontiguousarray` makes a 0-d array 1-d)."""
+    array = np.asarray(array)
+    return np.ascontiguousarray(array).reshape(array.shape)
 
 
 def read(path) -> tuple[dict, dict]:

@@ -211,6 +211,15 @@ class Site:
         self.emitter.consts[name] = _stored(array)
         return self.emitter.use(name, self.folding)
 
+    def initial(self, i: int):
+        """Input i's value when known at import: a constant, or an initializer (float ones, the
+        model's parameters, included); else None."""
+        if not self.has(i):
+            return None
+        name = self.node.inputs[i]
+        value = self.emitter.const_of(name)
+        return self.emitter.params.get(name) if value is None else value
+
     def quantized_param(self, i: int, values, scales, value: str, block) -> str:
         """Input i, a constant, as a quantized parameter of the model (burn's symmetric scheme
         of `value`, per tensor or per `block`), as code."""

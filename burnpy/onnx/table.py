@@ -1358,13 +1358,13 @@ def dequantize_linear(n: Site):
 def _quantized_weight(n: Site, target: str):
     """(values, scales, value type, block shape or None) when input 0 is a weight burn's
     symmetric quantization holds exactly, else None."""
-    if not (n.is_const(0) and n.is_const(1)) or target != "float32":
+    values, scale = n.initial(0), n.initial(1)
+    zero = n.initial(2) if n.has(2) else np.zeros(1)
+    value = QUANT_VALUES.get(n.dtype(0))
+    if values is None or scale is None or zero is None or value is None or np.any(zero):
         return None
-    value, scale = QUANT_VALUES.get(n.dtype(0)), n.const(1)
-    zero = n.const(2) if n.is_const(2) else (None if n.has(2) else np.zeros(1))
-    if value is None or zero is None or np.any(zero) or scale.dtype != np.float32:
+    if scale.dtype != np.float32 or target != "float32":
         return None
-    values = n.const(0)
     if scale.size == 1 or values.ndim == 0:
         return values, scale.reshape([1]), value, None
     axis, block_size = n.attr("axis", 1) % values.ndim, n.attr("block_size", 0)
