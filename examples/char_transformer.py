@@ -23,7 +23,6 @@ import argparse
 import sys
 import tempfile
 import time
-import timeit
 from pathlib import Path
 
 import numpy as np
@@ -201,9 +200,9 @@ def quantization_report(model, corpus, args) -> dict:
         name: {
             "loss": validation_loss(m, corpus, args),
             "bytes": record_size(m),
-            "seconds": min(timeit.repeat(lambda m=m: m(batch), number=1, repeat=5)),
+            "seconds": seconds,
         }
-        for name, m in models.items()
+        for (name, m), seconds in zip(models.items(), best_times(models.values(), batch))
     }
     (head, base), (name, quantized) = report.items()
     print(f"\npost-training quantization ({name} per tensor, MinMax calibration):")
@@ -221,6 +220,18 @@ def quantization_report(model, corpus, args) -> dict:
         f" ({ratio:.2f}x)"
     )
     return report
+
+
+def best_times(models, *inputs, repeats=7) -> list:
+    """Each model's best time for a forward pass on `inputs`, the models taking turns, so
+    that another load on the machine slows them alike."""
+    times = [[] for _ in models]
+    for _ in range(repeats):
+        for model, seconds in zip(models, times):
+            start = time.perf_counter()
+            model(*inputs)
+            seconds.append(time.perf_counter() - start)
+    return [min(seconds) for seconds in times]
 
 
 def record_size(model) -> int:

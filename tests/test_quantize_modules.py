@@ -159,8 +159,9 @@ def test_a_quantized_model_saves_values_and_scales_in_a_quarter_of_the_file(tmp_
         assert f.get_tensor("fc1.weight").dtype == np.int8
         np.testing.assert_array_equal(f.get_tensor("fc1.weight"), weight.quantized_values())
         np.testing.assert_array_equal(f.get_tensor("fc1.weight.scales"), weight.quantized_scales())
-        entry = json.loads(f.metadata()["burnpy.quantized"])["fc1.weight"]
-        assert QuantScheme.from_record(entry["scheme"]) == scheme()
+        entry = json.loads(f.metadata()["burnpy.quantized"])
+        index, shape = entry["tensors"]["fc1.weight"]
+        assert QuantScheme.from_record(entry["schemes"][index]) == scheme() and shape == [64, 128]
 
     fresh = mlp(Device.numpy()).load(tmp_path / "q8s.safetensors")
     assert fresh.param_ids() == model.param_ids()

@@ -7,7 +7,8 @@ write and read records; this module knows files and arrays, not modules.
 
 A quantized tensor is two entries: `NAME` holds its integer values as its scheme stores them
 (int8, or sub-byte values packed into uint32 words as burn packs them) and `NAME.scales` its
-float32 scales (one per block); the metadata names its scheme and shape. A reader that knows
+float32 scales (one per block); the metadata `burnpy.quantized` lists the schemes
+(`QuantScheme.to_record()`) and, per name, the index of its scheme and its shape. A reader that knows
 nothing of quantization sees an int8 array and its scales.
 """
 
@@ -64,17 +65,20 @@ class IncompatibleKeys(NamedTuple):
 def write(path, arrays: dict, param_ids: dict) -> None:
     """Write `arrays` (dotted name -> array or `Quantized`) and the parameters' ids (dotted
     name -> ParamId)."""
-    tensors, quantized = {}, {}
+    tensors, schemes, quantized = {}, [], {}
     for name, array in arrays.items():
         if isinstance(array, Quantized):
             tensors[name] = _contiguous(array.stored())
             tensors[name + _SCALES] = _contiguous(np.asarray(array.scales, dtype=np.float32))
-            quantized[name] = {"scheme": array.scheme.to_record(), "shape": list(array.shape)}
+            if array.scheme not in schemes:
+                schemes.append(array.scheme)
+            quantized[name] = [schemes.index(array.scheme), list(array.shape)]
         else:
             tensors[name] = _contiguous(array)
     metadata = {_IDS: json.dumps(param_ids)}
     if quantized:
-        metadata[_QUANTIZED] = json.dumps(quantized, separators=(",", ":"))
+        entry = {"schemes": [s.to_record() for s in schemes], "tensors": quantized}
+        metadata[_QUANTIZED] = json.dumps(entry, separators=(",", ":"))
     files.write_bytes(path, save(tensors, metadata=metadata))
 
 
@@ -91,10 +95,10 @@ def read(path) -> tuple[dict, dict]:
         metadata = f.metadata() or {}
         arrays = {key: f.get_tensor(key) for key in f.keys()}
     ids, quantized = (_json(path, metadata, key) for key in (_IDS, _QUANTIZED))
-    for name, entry in quantized.items():
-        scheme = QuantScheme.from_record(entry["scheme"])
+    schemes = [QuantScheme.from_record(s) for s in quantized.get("schemes", [])]
+    for name, (index, shape) in quantized.get("tensors", {}).items():
         scales = arrays.pop(name + _SCALES)
-        arrays[name] = Quantized.from_stored(arrays[name], scales, scheme, entry["shape"])
+        arrays[name] = Quantized.from_stored(arrays[name], scales, schemes[index], shape)
     return arrays, ids
 
 
