@@ -18,13 +18,19 @@ import numpy as np  # noqa: E402
 
 from benches.timing import Column, measure  # noqa: E402
 from burnpy import nn  # noqa: E402
-from generated import Device, QuantLevel, QuantScheme, QuantValue, Tensor  # noqa: E402
+from generated import Device, QuantLevel, QuantScheme, QuantStore, QuantValue, Tensor  # noqa: E402
 
-Q8S = QuantScheme().with_value(QuantValue.Q8S)
+# burn's CPU scheme: values stored one int8 each (NATIVE); PACKED_U32 packs them into u32 words.
+Q8S = QuantScheme().with_value(QuantValue.Q8S).with_store(QuantStore.NATIVE)
+BLOCKS = QuantLevel.block([32])
 SCHEMES = {
     "Q8S per tensor": Q8S,
-    "Q8S blocks of 32": Q8S.with_level(QuantLevel.block([32])),
-    "Q4S blocks of 32": QuantScheme().with_value(QuantValue.Q4S).with_level(QuantLevel.block([32])),
+    "Q8S blocks of 32": Q8S.with_level(BLOCKS),
+    "Q8S packed u32": Q8S.with_store(QuantStore.PACKED_U32),
+    "Q4S blocks of 32": Q8S.with_value(QuantValue.Q4S).with_level(BLOCKS),
+    "Q4S/32 packed u32": Q8S.with_value(QuantValue.Q4S)
+    .with_level(BLOCKS)
+    .with_store(QuantStore.PACKED_U32),
 }
 MATMULS = {"x [64,512] @ w [512,512]": (64, 512, 512), "x [1,512] @ w [512,512]": (1, 512, 512)}
 
@@ -55,7 +61,7 @@ def matmul_columns(shape, scheme, device) -> dict:
 
 def matmul_table():
     print("matmul, float32 activations, one thread: quantized weight vs float weight")
-    print(f"{'workload':29s}{'device':7s}{'scheme':18s}{'float ms':>9s}{'quant ms':>9s}{'ratio':>7s}"
+    print(f"{'workload':29s}{'device':7s}{'scheme':19s}{'float ms':>9s}{'quant ms':>9s}{'ratio':>8s}"
           f"{'numpy ms':>9s}{'np deq ms':>10s}")  # fmt: skip
     for label, shape in MATMULS.items():
         for device_name, device in (("numpy", Device.numpy()), ("torch", Device.torch())):
@@ -63,8 +69,8 @@ def matmul_table():
                 row = measure(matmul_columns(shape, scheme, device), "float", repeats=7)
                 s, r = row.seconds, row.ratios
                 print(
-                    f"{label:29s}{device_name:7s}{scheme_name:18s}{s['float'] * 1e3:9.3f}"
-                    f"{s['quantized'] * 1e3:9.3f}{r['quantized']:6.2f}x{s['numpy'] * 1e3:9.3f}"
+                    f"{label:29s}{device_name:7s}{scheme_name:19s}{s['float'] * 1e3:9.3f}"
+                    f"{s['quantized'] * 1e3:9.3f}{r['quantized']:7.2f}x{s['numpy'] * 1e3:9.3f}"
                     f"{s['numpy dequantized'] * 1e3:10.3f}"
                 )
 
@@ -95,7 +101,7 @@ def models_table():
           f"{'size':>7s}{'float ms':>9s}{'Q8S ms':>9s}{'ratio':>7s}")  # fmt: skip
     for label, (model, batch) in example_models().items():
         quantized = _quantized(model, Q8S)
-        q4 = _quantized(model, SCHEMES["Q4S blocks of 32"], skip_indivisible=True)
+        q4 = _quantized(model, SCHEMES["Q4S/32 packed u32"], skip_indivisible=True)
         sizes = [record_bytes(m) for m in (model, quantized, q4)]
         columns = {
             "float": Column("m(x)", {"m": model, "x": batch}),

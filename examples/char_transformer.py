@@ -34,7 +34,7 @@ import burnpy  # noqa: E402
 import burnpy.threads  # noqa: E402
 from burnpy import nn, optim  # noqa: E402
 from burnpy.nn.functional import cross_entropy  # noqa: E402
-from generated import Device, QuantScheme, QuantValue, Tensor  # noqa: E402
+from generated import Device, QuantScheme, QuantStore, QuantValue, Tensor  # noqa: E402
 
 
 class CharTransformer(nn.Module):
@@ -187,9 +187,9 @@ QUANT_VALUES = {v.name.lower(): v for v in QuantValue}
 
 def quantization_report(model, corpus, args) -> dict:
     """Quantize a copy of the trained model's weights (every parameter, per tensor, MinMax
-    calibration) and print its validation loss, record size and the time of a forward pass
+    calibration, one int8 a value in memory as burn's CPU backends keep them) and print its validation loss, record size and the time of a forward pass
     over a batch of windows against the float model's; returns them, per column."""
-    scheme = QuantScheme().with_value(QUANT_VALUES[args.quantize])
+    scheme = QuantScheme().with_store(QuantStore.NATIVE).with_value(QUANT_VALUES[args.quantize])
     models = {
         "float32": model.valid(),
         args.quantize.upper(): model.valid().quantize_weights(nn.Quantizer(scheme=scheme)),

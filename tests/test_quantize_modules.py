@@ -173,9 +173,11 @@ def test_a_quantized_model_saves_values_and_scales_in_a_quarter_of_the_file(tmp_
 
 
 def test_sub_byte_values_are_stored_packed_and_load_back(tmp_path):
-    """Q4S packed into u32 words (burn's layout: eight values a word, the first lowest)."""
+    """Q4S packed into u32 words (burn's layout: eight values a word, the first lowest), also
+    when the scheme keeps one int8 a value in memory."""
     model = mlp(Device.numpy())
     q4 = QuantScheme().with_value(QuantValue.Q4S).with_level(QuantLevel.block([32]))
+    q4 = q4.with_store(QuantStore.NATIVE)
     model.quantize_weights(nn.Quantizer(scheme=q4, params=["fc1.weight"]))
     model.save(tmp_path / "q4.safetensors")
     values = model.fc1.weight.quantized_values()
@@ -185,6 +187,7 @@ def test_sub_byte_values_are_stored_packed_and_load_back(tmp_path):
     first = [int(v) & 0xF for v in values.reshape(-1)[:8]]
     assert int(words[0]) == sum(v << (4 * i) for i, v in enumerate(first))
     fresh = mlp(Device.numpy()).load(tmp_path / "q4.safetensors")
+    assert fresh.fc1.weight.scheme() == q4
     np.testing.assert_array_equal(fresh.fc1.weight.quantized_values(), values)
     assert not fresh.fc1.bias.is_quantized()
 

@@ -5,8 +5,8 @@ The file's metadata holds the parameters' ids (burn's records carry ParamIds too
 loaded in a new process matches an optimiser state saved with it. `Module.save` and `Module.load`
 write and read records; this module knows files and arrays, not modules.
 
-A quantized tensor is two entries: `NAME` holds its integer values as its scheme stores them
-(int8, or sub-byte values packed into uint32 words as burn packs them) and `NAME.scales` its
+A quantized tensor is two entries: `NAME` holds its integer values (int8; 4- and 2-bit values
+packed into uint32 words as burn packs them, whatever the scheme's store in memory) and `NAME.scales` its
 float32 scales (one per block); the metadata `burnpy.quantized` lists the schemes
 (`QuantScheme.to_record()`) and, per name, the index of its scheme and its shape. A reader that knows
 nothing of quantization sees an int8 array and its scales.
@@ -20,7 +20,7 @@ import numpy as np
 from safetensors.numpy import save
 
 from burnpy import files
-from generated import QuantScheme, QuantStore
+from generated import QuantScheme
 from runtime.quantization.packing import pack_u32, unpack_u32
 
 _IDS = "burnpy.param_ids"
@@ -42,8 +42,9 @@ class Quantized:
         return tuple(self.values.shape)
 
     def stored(self) -> np.ndarray:
-        """The values as the scheme stores them: sub-byte values packed into uint32 words."""
-        if self.scheme.value.bits == 8 or self.scheme.store is not QuantStore.PACKED_U32:
+        """The values as the file holds them: int8, or sub-byte values packed into uint32
+        words (whatever the scheme's store in memory)."""
+        if self.scheme.value.bits == 8:
             return self.values.astype(np.int8)
         return pack_u32(np, self.values, self.scheme.value.bits)
 
