@@ -413,7 +413,7 @@ class Module:
                 lines.append(f"  {path}: {child}")
             else:
                 role = "param" if self._is_param(path, value) else "buffer"
-                dtype = f"quantized {value.scheme()}" if value.is_quantized() else value.dtype
+                dtype = _quantized_repr(value.scheme()) if value.is_quantized() else value.dtype
                 lines.append(f"  {path}: {role} {list(value.shape)} {dtype}")
         if not lines:
             return head
@@ -426,3 +426,8 @@ def _record_value(tensor):
     if not tensor.is_quantized():
         return tensor.to_numpy()
     return record.Quantized(tensor.quantized_values(), tensor.quantized_scales(), tensor.scheme())
+
+
+def _quantized_repr(scheme) -> str:
+    """A quantized tensor's type as `repr` shows it: `quantized Q8S QuantLevel.tensor()`."""
+    return f"quantized {scheme.value.name} {scheme.level!r}"
