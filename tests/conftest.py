@@ -59,6 +59,18 @@ def _have(module: str) -> bool:
     return True
 
 
+# -- work started early: a module's `start_in_background(config, names)`, given the names of its
+# selected tests, starts the child processes they will wait for (see tests/background.py)
+def pytest_collection_finish(session):
+    selected = {}
+    for item in session.items:
+        selected.setdefault(getattr(item, "module", None), []).append(item.originalname)
+    for module, names in selected.items():
+        start = getattr(module, "start_in_background", None)
+        if start is not None:
+            start(session.config, names)
+
+
 # -- one op's tests: `pytest --op float_mul` (`make test-op OP=float_mul`) -----------------------
 def pytest_addoption(parser):
     parser.addoption(

@@ -1,14 +1,20 @@
 """One rank of the two-process runs of tests/test_distributed.py (not collected by pytest).
 
-    python tests/distributed_worker.py RANK WORLD PORT,PORT,PORT OUT_DIR
+    python tests/distributed_worker.py RANK WORLD PORT,PORT,PORT,PORT OUT_DIR
 
 Runs every scenario in one process (torch's start-up is the cost of a rank), storing what each
 one computed in OUT_DIR/rank<RANK>.pkl after each scenario, so that the test compares it with
-its references, even when a later scenario fails. The last scenarios break the group on purpose:
-a peer that does not answer (timeout) and a peer that is killed.
+its references, even when a later scenario fails. One scenario runs examples/digits_cnn.py as
+`torchrun` starts it: as `__main__`, told its rank, world and rendezvous by the environment.
+The last scenarios break the group on purpose: a peer that does not answer (timeout) and a
+peer that is killed.
 """
 
+import contextlib
+import io
+import os
 import pickle
+import runpy
 import sys
 import time
 import traceback
@@ -175,6 +181,27 @@ def classify(model, batch):
     return train.Output(cross_entropy(logits, y), logits, y)
 
 
+def example(rank, world, port, out):
+    """examples/digits_cnn.py --distributed, its rank and rendezvous from torchrun's variables:
+    what it printed (rank 0 only prints) and how it exited."""
+    script = Path(__file__).resolve().parent.parent / "examples" / "digits_cnn.py"
+    os.environ.update(RANK=str(rank), WORLD_SIZE=str(world), MASTER_ADDR="127.0.0.1")
+    os.environ["MASTER_PORT"] = str(port)
+    sys.argv = [str(script), "--distributed", "--subset", "300", "--epochs", "3"]
+    sys.argv += ["--resume", str(out)]
+    printed = io.StringIO()
+    code = 0
+    try:
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(io.StringIO()):
+            runpy.run_path(str(script), run_name="__main__")  # (stderr: the progress bars)
+    except SystemExit as exit:
+        code = exit.code
+    finally:
+        for name in ("RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"):
+            del os.environ[name]
+    return {"out": printed.getvalue(), "exit": code}
+
+
 def timeout(rank, world):
     """Rank 1 does not join the all_reduce: rank 0's fails after the timeout."""
     if rank == 1:
@@ -225,6 +252,7 @@ def main(rank, world, ports, out):
     run("optimiser_steps", optimiser_steps)
     run("learner", learner, out / "learner")
     distributed.shutdown()
+    run("example", example, ports[3], out / "example")
     distributed.init(rank=rank, world_size=world, init_method=url(ports[1]), timeout_s=2)
     run("timeout", timeout)
     distributed.shutdown()

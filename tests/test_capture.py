@@ -393,7 +393,7 @@ def test_library_functions_on_recorded_arrays_are_recorded_as_calls():
     total = np.add(a, b)
     np.add(total, np.where(a > 1, a, b), out=total)  # in place, into a recorded value
     reduced = np.add.reduce(total)
-    written = write("f", tape, [a, b], [total, reduced], {}, "<capture test>")
+    written = write("f", tape.entries, [a, b], [total, reduced], {}, "<capture test>")
     x, y = np.linspace(-1, 2, 4), np.full(4, 0.5)
     expected = x + y + np.where(x > 1, x, y)
     got_total, got_reduced = written.function(x, y)
@@ -417,7 +417,7 @@ def test_a_kernel_writing_into_its_argument_is_replayed_in_place():
     rows = (np.array([0, 2, 2]),)  # a repeated row accumulates
     recording.index_update(target, rows, ones, IndexingUpdateOp.Add)  # writes into target
     doubled = recording.float_mul_scalar(target, 2.0)
-    written = write("f", tape, [target, ones], [doubled], {"NumPy": inner}, "<capture test>")
+    written = write("f", tape.entries, [target, ones], [doubled], {"NumPy": inner}, "<capture test>")
     fresh = np.zeros(4, np.float32)
     (got,) = written.function(fresh, np.ones(3, np.float32))
     assert np.array_equal(fresh, [1, 0, 2, 0])  # written into, as the eager kernel writes

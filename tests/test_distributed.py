@@ -6,16 +6,18 @@ autograd for the gradients, the values the ranks put in for the collectives. The
 bounded in time and nothing is left running or listening after it.
 """
 
+import inspect
 import json
 import os
 import pickle
 import socket
-import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+
+import background
 
 torch = pytest.importorskip("torch")
 
@@ -34,38 +36,34 @@ def free_ports(count: int) -> list:
             s.close()
 
 
+_STARTED = {}
+
+
+def start_in_background(config, names):
+    """The pair, started with the session (tests/background.py), if a test of it is selected."""
+    if any(name in PAIR_TESTS for name in names):
+        ports = free_ports(4)
+        env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONHASHSEED": "0"}
+
+        def ranks(out):
+            args = [str(p) for p in ("2", ",".join(map(str, ports)), out)]
+            return [[sys.executable, str(WORKER), str(rank), *args] for rank in (0, 1)]
+
+        _STARTED["pair"] = (background.start(config, ranks, LIMIT_S, env=env), ports)
+
+
 @pytest.fixture(scope="module")
-def pair(tmp_path_factory):
-    out = tmp_path_factory.mktemp("ranks")
-    ports = free_ports(3)
-    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONHASHSEED": "0"}
-    args = [str(p) for p in ("2", ",".join(map(str, ports)), out)]
-    procs = []
-    try:
-        for rank in (0, 1):
-            log = open(out / f"rank{rank}.log", "w")
-            procs.append(
-                subprocess.Popen(
-                    [sys.executable, str(WORKER), str(rank), *args],
-                    stdout=log,
-                    stderr=subprocess.STDOUT,
-                    env=env,
-                )
-            )
-        for proc in procs:
-            proc.wait(timeout=LIMIT_S)
-    finally:
-        for proc in procs:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+def pair(request):
+    if "pair" not in _STARTED:  # (the session's hook did not run: another runner)
+        start_in_background(request.config, PAIR_TESTS)
+    job, ports = _STARTED["pair"]
+    job.wait()
     results = []
     for rank in (0, 1):
-        path = out / f"rank{rank}.pkl"
-        log = (out / f"rank{rank}.log").read_text()
-        assert path.exists(), f"rank {rank} stored nothing; its output:\n{log}"
+        path = job.folder / f"rank{rank}.pkl"
+        assert path.exists(), f"rank {rank} stored nothing; its output:\n{job.output(rank)}"
         results.append(pickle.loads(path.read_bytes()))
-    return {"results": results, "procs": procs, "ports": ports, "out": out}
+    return {"results": results, "procs": job.processes, "ports": ports, "out": job.folder}
 
 
 def scenario(pair, name):
@@ -278,37 +276,23 @@ def test_bad_arguments_are_refused_before_any_communication(monkeypatch):
         distributed.shard_indices(12, seed=0, epoch=0)
 
 
-def test_the_digits_example_runs_on_two_ranks_from_torchruns_environment(tmp_path):
+def test_the_digits_example_runs_on_two_ranks_from_torchruns_environment(pair):
     """As `torchrun --nproc-per-node 2 examples/digits_cnn.py --distributed` starts it: the
     rank, world size and rendezvous come from the environment."""
-    example = Path(__file__).resolve().parent.parent / "examples" / "digits_cnn.py"
-    (port,) = free_ports(1)
-    procs = []
-    try:
-        for rank in (0, 1):
-            env = {**os.environ, "OMP_NUM_THREADS": "1", "RANK": str(rank), "WORLD_SIZE": "2"}
-            env.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
-            procs.append(
-                subprocess.Popen(
-                    [sys.executable, str(example), "--distributed", "--subset", "300"]
-                    + ["--epochs", "3", "--resume", str(tmp_path)],
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.DEVNULL,  # the progress bars
-                    text=True,
-                    env=env,
-                )
-            )
-        outputs = [proc.communicate(timeout=LIMIT_S)[0] for proc in procs]
-    finally:
-        for proc in procs:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-    assert [proc.returncode for proc in procs] == [0, 0], outputs
-    lead = outputs[0].splitlines()
+    zero, one = scenario(pair, "example")
+    assert [zero["exit"], one["exit"]] == [0, 0], (zero, one)
+    lead = zero["out"].splitlines()
     assert lead[-2] == "parameters identical on all 2 ranks: True"
     assert lead[-1].startswith("test accuracy: ")
     assert float(lead[-1].split()[-1].rstrip("%")) > 30  # chance is 10%; 3 short epochs
     assert [line.split()[1] for line in lead if line.startswith("epoch ")] == ["1", "2", "3"]
-    assert outputs[1] == ""  # only rank 0 prints
-    assert (tmp_path / "epoch-3" / "model.safetensors").exists()
+    assert one["out"] == ""  # only rank 0 prints
+    assert (pair["out"] / "example" / "epoch-3" / "model.safetensors").exists()
+
+
+# the tests that read the pair's results (their fixture waits for it)
+PAIR_TESTS = [
+    name
+    for name, test in list(globals().items())
+    if name.startswith("test_") and "pair" in inspect.signature(test).parameters
+]

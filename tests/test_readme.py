@@ -7,14 +7,21 @@ from pathlib import Path
 
 import pytest
 
-from codegen.__main__ import main
 from fresh import Job, run_fresh
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
 SNIPPETS = re.findall(r"```python\n(.*?)```", README, re.S)
 # the libraries the snippets import, imported once for all of them (see fresh.py)
-WARM = ["numpy", "scipy.special", "scipy.linalg", "ml_dtypes", "sklearn.datasets", "generated"]
+WARM = [
+    "numpy",
+    "scipy.special",
+    "scipy.linalg",
+    "ml_dtypes",
+    "sklearn.datasets",
+    "torch",
+    "generated",
+]
 
 
 def _runs(code: str) -> bool:
@@ -46,12 +53,10 @@ def snippet(heading: str) -> str:
     return re.search(r"```python\n(.*?)```", README[README.index(heading) :], re.S).group(1)
 
 
-def test_the_catalogue_section_is_current(monkeypatch, capsys):
-    monkeypatch.chdir(ROOT)
-    assert main(["stats"]) == 0
-    shown = re.search(r"<!-- stats: begin -->\n```\n(.*?)```\n<!-- stats: end -->", README, re.S)
-    assert shown is not None, "the README lost its stats markers"
-    assert shown.group(1) == capsys.readouterr().out, "README: paste `python -m codegen stats`"
+def test_the_catalogue_section_has_its_markers():
+    """`make generate` fills the block between them (`python -m codegen --check`, in
+    tests/test_codegen.py, finds it stale); without them it would fill nothing."""
+    assert re.search(r"<!-- stats: begin -->\n```\n.*?```\n<!-- stats: end -->", README, re.S)
 
 
 @pytest.mark.parametrize("code", SNIPPETS, ids=[f"snippet{i}" for i in range(len(SNIPPETS))])

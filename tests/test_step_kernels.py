@@ -9,7 +9,7 @@ from scipy import special
 
 from generated import Device, Tensor
 from generated.dispatch import gelu, gelu_backward
-from tests.opinfo import BACKENDS, devices
+from opinfo import BACKENDS, devices
 
 
 def ulps(got, expected) -> np.ndarray:

@@ -26,8 +26,8 @@ __all__ = ["CaptureError", "CapturedStep", "Signature", "capture"]
 class _CallableModule(types.ModuleType):
     """`from burnpy import capture` gives this package; calling it is `capture.capture`."""
 
-    def __call__(self, fn=None, *, fallback: bool = False):
-        return capture(fn, fallback=fallback)
+    def __call__(self, fn=None, *, fallback: bool = False, compile: bool = False):
+        return capture(fn, fallback=fallback, compile=compile)
 
 
 sys.modules[__name__].__class__ = _CallableModule

@@ -15,8 +15,10 @@ import inspect
 import itertools
 import warnings
 
+from burnpy.capture.compiler import compile_step
 from burnpy.capture.recorder import CaptureError, Integer, Number, RecordingBackend, Tape, Value
 from burnpy.capture.signature import Arguments, Signature
+from burnpy.capture.toolchain import CompilerMissing
 from burnpy.capture.writer import write
 from generated import Tensor
 from generated.backends import BACKENDS
@@ -29,23 +31,33 @@ _FILES = itertools.count()
 _RECORDING: list = []  # the step being recorded, if any (a captured step it calls runs eagerly)
 
 
-def capture(fn=None, *, fallback: bool = False):
+def capture(fn=None, *, fallback: bool = False, compile: bool = False):
     """Record `fn` once per signature and replay the recording after: `@capture`, or
-    `capture(fn, fallback=True)` to run eagerly (warning once) a step that cannot be recorded."""
+    `capture(fn, fallback=True)` to run eagerly (warning once) a step that cannot be recorded,
+    `capture(fn, compile=True)` to replay it with fused C kernels and planned memory."""
     if fn is None:
-        return functools.partial(capture, fallback=fallback)
-    return CapturedStep(fn, fallback)
+        return functools.partial(capture, fallback=fallback, compile=compile)
+    return CapturedStep(fn, fallback, compile)
 
 
 class Recording:
     """One generated function and how to put its outputs back."""
 
-    __slots__ = ("signature", "source", "function", "results", "modules", "optimizers")
+    __slots__ = (
+        "signature",
+        "source",
+        "function",
+        "compiled",
+        "results",
+        "modules",
+        "optimizers",
+    )
 
-    def __init__(self, signature, source, results, modules, optimizers):
+    def __init__(self, signature, source, compiled, results, modules, optimizers):
         self.signature = signature
-        self.source = source
-        self.function = source.function
+        self.compiled = compiled  # a compiler.Compiled, or None
+        self.source = source if compiled is None else compiled.source
+        self.function = self.source.function
         self.results = _builder(results)  # builds the step's results
         self.modules = modules  # per module, per entry: None (unchanged) or its tensor's spec
         # per optimiser, per parameter: None or [(state key, its builder)]
@@ -73,10 +85,11 @@ class Recording:
 class CapturedStep:
     """A step function, recorded once per signature and replayed as generated code."""
 
-    def __init__(self, fn, fallback: bool):
+    def __init__(self, fn, fallback: bool, compile: bool = False):
         functools.update_wrapper(self, fn)
         self.fn = fn
         self.fallback = fallback
+        self.compile = compile
         self._parameters = inspect.signature(fn)
         # A function of plain positional parameters binds a positional call by zip: cheaper
         # than Signature.bind, which a replay would otherwise pay on every call.
@@ -88,6 +101,7 @@ class CapturedStep:
         self._recordings: dict = {}  # signature key -> [Recording], each with its own guards
         self._eager: set = set()  # keys that could not be recorded (fallback=True)
         self._warned = False
+        self._compile_warned = False
         self.signatures: list[Signature] = []
 
     def __call__(self, *args, **kwargs):
@@ -110,13 +124,39 @@ class CapturedStep:
 
     def source(self, signature: Signature | None = None) -> str:
         """The generated source of the latest recording, or of `signature`'s latest."""
+        return self._latest(signature).source.text
+
+    def kernels(self, signature: Signature | None = None) -> str:
+        """The C source of the fused kernels the latest compiled recording (or `signature`'s)
+        calls, each headed by a comment naming the catalogue ops it fuses."""
+        compiled = self._compiled(signature)
+        return "\n".join(compiled.kernels.values())
+
+    def memory(self, signature: Signature | None = None) -> "Memory":
+        """The peak memory of the latest compiled recording (or `signature`'s), in bytes:
+        `planned` with its buffers reused, `eager` with every result a new array."""
+        plan = self._compiled(signature).plan
+        return Memory(plan.planned, plan.eager)
+
+    def _latest(self, signature):
         if not self.signatures:
             raise LookupError(f"{self.__name__} has not been called yet: nothing is recorded")
         signature = self.signatures[-1] if signature is None else signature
         recordings = self._recordings.get(signature.key)
         if not recordings:
             raise LookupError(f"{self.__name__} has no recording for {signature!r}")
-        return recordings[-1].source.text
+        return recordings[-1]
+
+    def _compiled(self, signature):
+        recording = self._latest(signature)
+        if recording.compiled is None:
+            why = (
+                "it was not compiled (see the warning it gave)"
+                if self.compile
+                else "it is captured without compile=True"
+            )
+            raise LookupError(f"{self.__name__} has no fused kernels or memory plan: {why}")
+        return recording.compiled
 
     # -- recording -----------------------------------------------------------------------------
     def _record(self, arguments: dict, walked: Arguments, args, kwargs):
@@ -174,12 +214,62 @@ class CapturedStep:
         signature = walked.signature()
         name = _identifier(self.__name__)
         filename = f"<capture {name} #{next(_FILES)}>"
-        source = write(name, tape, values, outputs, backends, filename)
-        recording = Recording(signature, source, *specs)
+        source = write(name, tape.entries, values, outputs, backends, filename)
+        compiled = (
+            self._compile(name, tape, values, outputs, backends, source) if self.compile else None
+        )
+        recording = Recording(signature, source, compiled, *specs)
         self._recordings.setdefault(signature.key, []).append(recording)
         if signature not in self.signatures:
             self.signatures.append(signature)
         return recording.finish(walked, [_real(v) for v in outputs])
+
+    def _compile(self, name, tape, values, outputs, backends, source):
+        """The compiled function of a recording, or None (with a warning, once) when it cannot
+        be compiled: the uncompiled replay runs then."""
+        try:
+            return compile_step(
+                name,
+                tape,
+                values,
+                outputs,
+                backends,
+                f"{source.filename[:-1]} compiled>",
+                source.function,
+            )
+        except CompilerMissing as error:
+            reason = f"{error}"
+        except Exception as error:  # a compile failure never fails the step
+            reason = f"compiling it failed ({type(error).__name__}: {error})"
+        if not self._compile_warned:
+            self._compile_warned = True
+            warnings.warn(
+                f"capture: {self.__name__} replays uncompiled: {reason}",
+                RuntimeWarning,
+                stacklevel=4,
+            )
+        return None
+
+
+class Memory(tuple):
+    """A compiled step's peak memory in bytes: (planned, eager)."""
+
+    __slots__ = ()
+
+    def __new__(cls, planned: int, eager: int):
+        return super().__new__(cls, (planned, eager))
+
+    planned = property(lambda self: self[0])
+    eager = property(lambda self: self[1])
+
+    def __repr__(self):
+        return f"Memory(planned={self.planned}, eager={self.eager})"
+
+    def __str__(self):
+        return (
+            f"planned peak {self.planned / 2**20:.2f} MiB "
+            f"(the eager step's {self.eager / 2**20:.2f} MiB)"
+        )
 
 
 def _stand_in(tensor, value: Value):

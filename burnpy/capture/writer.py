@@ -143,6 +143,20 @@ class _Writer:
             return f"{self.kernel(entry.backend, target)}({self.call_args(args, entry.kwargs)})"
         if kind == "function":
             return f"{self.function(target)}({self.call_args(args, entry.kwargs)})"
+        if kind == "fused":  # a compiled kernel (burnpy.capture.compiler), outputs in its args
+            return f"{target.name}({self.call_args(args, {})})"
+        if kind == "buffer":  # the array a fused kernel writes into (burnpy.capture.planning)
+            shape = self.expr(tuple(entry.out.shape))
+            if not args:
+                return f"empty({shape}, {entry.out.dtype})"
+            holder = args[0]
+            return (
+                holder.name
+                if holder.shape == entry.out.shape
+                else f"{holder.name}.reshape({shape})"
+            )
+        if kind == "alias":
+            return args[0].name
         if kind in ("op", "scalar"):
             return self.operation(target, args)
         if target == "[]=":
@@ -199,14 +213,26 @@ def _names(value, into: set) -> set:
     return into
 
 
-def write(name: str, tape, inputs: list, outputs: list, backends: dict, filename: str) -> Source:
-    """The function `name(*inputs) -> tuple(outputs)` of a recorded tape. `inputs` are the
-    Values and Numbers bound from the arguments, in order; `outputs` what it returns."""
+def write(
+    name: str,
+    entries: list,
+    inputs: list,
+    outputs: list,
+    backends: dict,
+    filename: str,
+    namespace: dict | None = None,
+    preamble: tuple[str, ...] = (),
+) -> Source:
+    """The function `name(*inputs) -> tuple(outputs)` of a recording's entries (a Tape's).
+    `inputs` are the Values and Numbers bound from the arguments, in order; `outputs` what it
+    returns. A compiled step gives the globals of its kernels (`namespace`) and the lines that
+    check its inputs before any kernel runs (`preamble`)."""
     writer = _Writer(backends)
+    writer.namespace.update(namespace or {})
     header = f"def {name}({', '.join(v.name for v in inputs)}):"
     lines = [header] if len(header) <= 100 else _format(header + "\n    pass", 100)[:-1]
-    numbers = [e for e in tape.entries if e.kind in ("scalar", "guard")]
-    kernels = [e for e in tape.entries if e.kind not in ("scalar", "guard")]
+    numbers = [e for e in entries if e.kind in ("scalar", "guard")]
+    kernels = [e for e in entries if e.kind not in ("scalar", "guard")]
     if numbers:
         lines.append("    # numbers: computed from the inputs; a guard that fails re-records")
     guards = set()
@@ -217,6 +243,7 @@ def write(name: str, tape, inputs: list, outputs: list, backends: dict, filename
             guards.add(writer.guard(entry))
             lines.append(f"    {writer.guard(entry)}")
             lines.append("        return None")
+    lines += ["    " + line for line in preamble]  # (laid out by the caller)
     # The reads of every kernel line, to release each intermediate after its last reader.
     kept = {v.name for v in inputs} | _names(outputs, set())
     kept |= {e.out.name for e in numbers if e.kind == "scalar"}  # numbers cost nothing held
@@ -234,7 +261,8 @@ def write(name: str, tape, inputs: list, outputs: list, backends: dict, filename
             phase = entry.phase
             lines.append(f"    # -- {_PHASES.get(phase, phase)}")
         statement = writer.statement(entry)
-        target = writer.target(entry.out) if entry.kind in ("call", "op", "function") else None
+        assigns = entry.kind in ("call", "op", "function", "buffer", "alias")
+        target = writer.target(entry.out) if assigns else None
         code = f"{target} = {statement}" if target else statement
         label = entry.label or (entry.target if entry.kind == "call" else None)
         lines.append(_line(f"{code}  # {label}" if label else code))

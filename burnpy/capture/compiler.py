@@ -1,0 +1,134 @@
+"""`capture(fn, compile=True)`: a recorded step's function, optimised after recording.
+
+The recorded calls are rewritten in three passes, and written as a straight-line function again
+(burnpy.capture.writer):
+
+1. fusion (burnpy.capture.fusion): each call a rule knows becomes a call of one C kernel
+   (burnpy.capture.csource) that writes its results into arrays given to it;
+2. memory planning (burnpy.capture.planning): each of those arrays is an input dying at that
+   call (in place), a dead intermediate's buffer, or a new one;
+3. the kernels it calls are bound as globals of the function under their C names, from one
+   extension module per dtype holding every fused kernel (burnpy.capture.binding), built once
+   per machine and cached (burnpy.capture.toolchain).
+
+Before any kernel runs, the function checks that its inputs have the layouts (C-contiguous or
+not) they had when recorded, which the fusion relied on; with another layout it runs the
+uncompiled function instead.
+"""
+
+import functools
+
+import numpy as np
+
+from burnpy.capture import binding, csource, fusion, planning
+from burnpy.capture.recorder import Entry, Value
+from burnpy.capture.writer import Source, _format, write
+
+
+class Compiled:
+    """A compiled step: its Source (the straight-line function), the C source of each of its
+    kernels by name, and its memory plan."""
+
+    def __init__(self, source: Source, kernels: dict, plan):
+        self.source = source
+        self.kernels = kernels
+        self.plan = plan
+
+
+@functools.cache
+def library(dtype: str) -> dict:
+    """Every fused kernel of `dtype`, by C name: one library per dtype, built once per machine
+    (then loaded from the cache) whichever of them a step calls."""
+    kernels = sorted(csource.KERNELS)
+    names = [f"{kernel}_{csource.SUFFIXES[dtype]}" for kernel in kernels]
+    return binding.load(csource.c_source(kernels, dtype), names)
+
+
+def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled) -> Compiled:
+    """The compiled function of a recorded tape (what `write` takes, and the uncompiled
+    function, which it runs for inputs of another layout). Raises toolchain.CompilerMissing
+    without a C compiler, and whatever else fails; the caller replays uncompiled then."""
+    entries: list = []
+    for entry in tape.entries:
+        fused = None
+        if entry.kind == "call":
+            fused = fusion.fuse(entry, backends[entry.backend])
+        if fused is None:
+            entries.append(entry)
+            continue
+        label = f"{fused.label} (fused: {entry.label})" if fused.label != entry.label else None
+        entries.append(
+            Entry(
+                "fused",
+                fused,
+                fused.args,
+                {},
+                None,
+                label or f"{entry.label} (fused)",
+                entry.phase,
+                entry.backend,
+            )
+        )
+        for alias, value in fused.aliases:
+            entries.append(Entry("alias", None, (value,), {}, alias, "the same array", entry.phase))
+    kernel_entries = [e for e in entries if e.kind not in ("scalar", "guard")]
+    plan = planning.plan(kernel_entries, inputs, outputs)
+    entries = _with_buffers(entries, plan)
+
+    namespace: dict = {"empty": np.empty, "float32": np.float32, "float64": np.float64}
+    kernels: dict = {}
+    for entry in entries:
+        if entry.kind == "fused" and entry.target.name not in kernels:
+            fused = entry.target
+            namespace[fused.name] = library(fused.dtype)[fused.name]
+            kernels[fused.name] = csource.kernel_text(fused.kernel, fused.dtype)
+    preamble = _layout_check(inputs, uncompiled) if kernels else ()
+    namespace["uncompiled"] = uncompiled
+    namespace["contiguous"] = _contiguous
+    source = write(name, entries, inputs, outputs, backends, filename, namespace, preamble)
+    return Compiled(source, kernels, plan)
+
+
+def _with_buffers(entries: list, plan) -> list:
+    """`entries` with, before each fused call, the lines that give its outputs their arrays."""
+    named: dict = {}
+    for entry in entries:
+        found = planning._values((entry.args, entry.kwargs, entry.out), [])
+        if entry.kind == "fused":
+            found += entry.target.outputs
+        named.update((value.name, value) for value in found)
+    planned = []
+    for entry in entries:
+        if entry.kind == "fused":
+            reads = {v.name for v in entry.args if type(v) is Value}
+            for output in entry.target.outputs:
+                where = plan.buffers[output.name]
+                if where[0] == "new":
+                    planned.append(Entry("buffer", None, (), {}, output, None, entry.phase))
+                    continue
+                holder = named[where[1]]
+                label = "in place" if holder.name in reads else "reused"
+                planned.append(Entry("buffer", None, (holder,), {}, output, label, entry.phase))
+        planned.append(entry)
+    return planned
+
+
+def _contiguous(*arrays) -> tuple:
+    return tuple(bool(a.flags.c_contiguous) for a in arrays)
+
+
+def _layout_check(inputs: list, uncompiled) -> tuple[str, ...]:
+    """The lines that run the uncompiled function when an input's layout is not the recorded
+    one (a numpy input's: C-contiguous or not)."""
+    arrays = [v for v in inputs if type(v) is Value and type(v.data) is np.ndarray]
+    if not arrays:
+        return ()
+    layouts = tuple(bool(v.data.flags.c_contiguous) for v in arrays)
+    names = ", ".join(v.name for v in arrays)
+    every = ", ".join(v.name for v in inputs)
+    text = (
+        "# the fused kernels were planned for the inputs' recorded layouts\n"
+        f"if contiguous({names}) != {layouts!r}:\n"
+        f"    return uncompiled({every})\n"
+    )
+    return tuple(_format(text, 96))

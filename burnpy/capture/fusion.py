@@ -1,0 +1,236 @@
+"""Which recorded kernel calls a compiled capture replaces by a fused C kernel.
+
+Each rule below takes one kernel call of the tape, its arguments bound by name, and answers the
+`Fused` call that computes the same results in one C function (burnpy.capture.csource), or None
+where the call is not one it fuses: another dtype than float32 / float64, an array not
+C-contiguous when recorded (a broadcast gradient, a transposed view), a reduction over another
+dim than the last. The NumPy backend's kernels are those these rules know; a call of another
+backend stays as recorded.
+
+A rule sees the real arrays of the recording (`Value.data`), so it decides by what the step
+did, not by what it might do: shapes, dtypes and layouts are those of every replay of this
+signature (the inputs' layouts are checked again before each replay: `contiguous_inputs`).
+"""
+
+import functools
+import inspect
+
+import numpy as np
+
+from burnpy.capture.csource import SUFFIXES
+from burnpy.capture.recorder import Value
+
+FLOATS = {np.dtype(np.float32): "float32", np.dtype(np.float64): "float64"}
+
+
+class Fused:
+    """One call of a fused kernel: `kernel` (a csource.TEXTS key) for `dtype`, its C arguments
+    in order (Values, numbers, ints, None for NULL), the Values it writes (`outputs`, each given
+    a buffer by the plan), values that are another output itself (`aliases`: (value, output)),
+    and the catalogue ops it computes (`label`)."""
+
+    __slots__ = ("kernel", "dtype", "args", "outputs", "aliases", "label")
+
+    def __init__(self, kernel, dtype, args, outputs, label, aliases=()):
+        self.kernel = kernel
+        self.dtype = dtype
+        self.args = args
+        self.outputs = outputs
+        self.aliases = aliases
+        self.label = label
+
+    @property
+    def name(self) -> str:
+        return f"{self.kernel}_{SUFFIXES[self.dtype]}"
+
+
+def _dtype(*values) -> str | None:
+    """The float dtype every one of `values` (Values or None) shares, each a C-contiguous
+    numpy array of at least one dim; None when they do not."""
+    dtypes = set()
+    for value in values:
+        if value is None:
+            continue
+        data = value.data if type(value) is Value else None
+        if type(data) is not np.ndarray or not data.ndim or not data.flags.c_contiguous:
+            return None
+        dtypes.add(data.dtype)
+    if len(dtypes) != 1:
+        return None
+    return FLOATS.get(dtypes.pop())
+
+
+def _same_shape(*values) -> bool:
+    shapes = {v.data.shape for v in values if v is not None}
+    return len(shapes) == 1
+
+
+def _last_dim(value, dim) -> bool:
+    return type(dim) is int and dim in (-1, value.data.ndim - 1)
+
+
+def _rows(value) -> tuple[int, int]:
+    d = value.data.shape[-1]
+    return value.data.size // d if d else 0, d
+
+
+# -- the rules, by kernel ----------------------------------------------------------------------
+
+
+def gelu(bound, out):
+    x = bound["tensor"]
+    dtype = _dtype(x, out)
+    if dtype and _same_shape(x, out):
+        return Fused("gelu", dtype, [x.data.size, x, out], [out], "gelu")
+    return None
+
+
+def gelu_keeping(bound, out):
+    x = bound["tensor"]
+    result, slope = out
+    if slope is None:  # (this dtype's keeping forward keeps nothing)
+        return gelu(bound, result)
+    dtype = _dtype(x, result, slope)
+    if dtype and _same_shape(x, result, slope):
+        args = [x.data.size, x, result, slope]
+        return Fused("gelu_keeping", dtype, args, [result, slope], "gelu and its slope")
+    return None
+
+
+def gelu_backward(bound, out):
+    x, grad = bound["x"], bound["grad"]
+    dtype = _dtype(x, grad, out)
+    if dtype and _same_shape(x, grad, out):
+        return Fused("gelu_backward", dtype, [x.data.size, x, grad, out], [out], "gelu backward")
+    return None
+
+
+def layer_norm(bound, out, statistics=(None, None)):
+    x, gamma, beta = bound["input"], bound["gamma"], bound["beta"]
+    mean, rstd = statistics
+    dtype = _dtype(x, gamma, beta, out, mean, rstd)
+    if not dtype or not _same_shape(x, out):
+        return None
+    rows, d = _rows(x)
+    if gamma.data.shape != (d,) or (beta is not None and beta.data.shape != (d,)):
+        return None
+    args = [rows, d, x, gamma, beta, bound["epsilon"], out, mean, rstd]
+    outputs = [v for v in (out, mean, rstd) if v is not None]
+    return Fused("layer_norm", dtype, args, outputs, "layer_norm")
+
+
+def layer_norm_keeping(bound, out):
+    result, statistics = out
+    if statistics is None:
+        return layer_norm(bound, result)
+    return layer_norm(bound, result, statistics)
+
+
+def layer_norm_backward(bound, out):
+    x, gamma, grad = bound["input"], bound["gamma"], bound["grad"]
+    mean, rstd = bound["statistics"] or (None, None)
+    dx, dgamma, dbeta = out
+    dtype = _dtype(x, gamma, grad, mean, rstd, dx, dgamma, dbeta)
+    if not dtype or not _same_shape(x, grad, dx):
+        return None
+    rows, d = _rows(x)
+    if any(v is not None and v.data.shape != (d,) for v in (gamma, dgamma, dbeta)):
+        return None
+    args = [rows, d, x, gamma, grad, mean, rstd, bound["epsilon"], dx, dgamma, dbeta]
+    outputs = [v for v in (dx, dgamma, dbeta) if v is not None]
+    return Fused("layer_norm_backward", dtype, args, outputs, "layer_norm backward")
+
+
+def _row_kernel(kernel, label):
+    def rule(bound, out):
+        x = bound["tensor"]
+        dtype = _dtype(x, out)
+        if dtype and _same_shape(x, out) and _last_dim(x, bound["dim"]):
+            return Fused(kernel, dtype, [*_rows(x), x, out], [out], label)
+        return None
+
+    rule.__name__ = kernel
+    return rule
+
+
+softmax = _row_kernel("softmax", "softmax")
+log_softmax = _row_kernel("log_softmax", "log_softmax")
+
+
+def softmax_backward(bound, out):
+    y, grad = bound["output"], bound["grad"]
+    dtype = _dtype(y, grad, out)
+    if dtype and _same_shape(y, grad, out) and _last_dim(y, bound["dim"]):
+        args = [*_rows(y), y, grad, out]
+        return Fused("softmax_backward", dtype, args, [out], "softmax backward")
+    return None
+
+
+def adam_step(bound, out):
+    param, grad = bound["param"], bound["grad"]
+    m_in, v_in = bound["moment_1"], bound["moment_2"]
+    new_param, m, v, v_max = out
+    flags = (bound["decoupled"], bound["cautious"], bound["amsgrad"])
+    if any(type(f) is not bool for f in flags) or flags[1] or flags[2] or v_max.data is not v.data:
+        return None  # (cautious and AMSGrad stay the backend's)
+    if (m_in is None) != (v_in is None):
+        return None
+    dtype = _dtype(param, grad, m_in, v_in, new_param, m, v)
+    if not dtype or not _same_shape(param, grad, m_in, v_in, new_param, m, v):
+        return None
+    scalars = [
+        bound[key]
+        for key in ("lr", "beta_1", "beta_2", "epsilon", "weight_decay")
+        + ("bias_correction_1", "bias_correction_2")
+    ]
+    args = [param.data.size, param, grad, m_in, v_in, *scalars, int(flags[0])]
+    label = "adamw_step" if flags[0] else "adam_step"
+    outputs = [new_param, m, v]
+    return Fused("adam_step", dtype, [*args, *outputs], outputs, label, aliases=[(v_max, v)])
+
+
+def clip_by_norm(bound, out):
+    grad = bound["grad"]
+    dtype = _dtype(grad, out)
+    if dtype and _same_shape(grad, out):
+        tiny = float(np.finfo(grad.data.dtype).tiny)
+        args = [grad.data.size, grad, bound["threshold"], tiny, out]
+        return Fused("clip_by_norm", dtype, args, [out], "clip_by_norm")
+    return None
+
+
+RULES = {
+    "gelu": gelu,
+    "gelu_keeping": gelu_keeping,
+    "gelu_backward": gelu_backward,
+    "layer_norm": layer_norm,
+    "layer_norm_keeping": layer_norm_keeping,
+    "layer_norm_backward": layer_norm_backward,
+    "softmax": softmax,
+    "log_softmax": log_softmax,
+    "softmax_backward": softmax_backward,
+    "adam_step": adam_step,
+    "clip_by_norm": clip_by_norm,
+}
+
+
+@functools.cache
+def _signature(backend: type, kernel: str) -> inspect.Signature:
+    """The parameters of `kernel` as its shared definition names them (the first class to
+    define it, the backend's own versions wrapping it): `self` left out."""
+    shared = next(c for c in reversed(backend.__mro__) if kernel in vars(c))
+    signature = inspect.signature(vars(shared)[kernel])
+    return signature.replace(parameters=list(signature.parameters.values())[1:])
+
+
+def fuse(entry, backend) -> Fused | None:
+    """The fused call that replaces `entry` (a kernel call on `backend`), or None."""
+    rule = RULES.get(entry.target)
+    if rule is None or backend.name != "numpy":
+        return None
+    try:
+        bound = _signature(type(backend), entry.target).bind(*entry.args, **entry.kwargs)
+    except TypeError:
+        return None
+    bound.apply_defaults()
+    return rule(bound.arguments, entry.out)

@@ -1,0 +1,163 @@
+"""Memory planning of a compiled capture: the buffer each fused kernel writes into.
+
+Arrays that share memory are one *buffer* here (a reshape or a transpose is a view of its
+input's buffer), found from the recording's real arrays (numpy's `.base`, torch's storage). A
+buffer is the step's own when no input of the step and no result it returns is in it; it is dead
+once the last reader of every value in it has run. Each output of a fused kernel is then written
+into, in this order of preference:
+
+1. an input of that same call whose buffer dies there (the kernel works in place: each fused
+   kernel reads an element, or a row, before it writes it);
+2. a dead buffer of the same dtype and size (`out = dead.reshape(shape)`);
+3. a new one (`empty(shape, dtype)`).
+
+The plan's peak is the largest total size of the step's own buffers alive at once, over the
+kernels in order, results included (inputs excluded: they exist before the step); the same
+count over the recorded calls, each result in its own new array and freed after its last
+reader, is the eager step's. A kernel's own scratch memory (numpy's temporaries inside a
+backend kernel) is in neither.
+"""
+
+import sys
+
+import numpy as np
+
+from burnpy.capture.recorder import Value
+
+
+def _root(data):
+    """(key, nbytes, is_whole) of the memory `data` lives in: is_whole when `data` is all of it,
+    C-contiguous (so that it can be written as any array of that size)."""
+    if type(data) is np.ndarray:
+        root = data
+        while type(root.base) is np.ndarray:
+            root = root.base
+        whole = data.flags.c_contiguous and data.nbytes == root.nbytes
+        return id(root), root.nbytes, whole and root.base is None
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(data, torch.Tensor):
+        storage = data.untyped_storage()
+        whole = data.is_contiguous() and data.nbytes == storage.nbytes()
+        return storage.data_ptr(), storage.nbytes(), whole
+    return id(data), getattr(data, "nbytes", 0), False
+
+
+def _values(value, into: list) -> list:
+    kind = type(value)
+    if kind is Value:
+        into.append(value)
+    elif kind in (tuple, list):
+        for item in value:
+            _values(item, into)
+    elif kind is dict:
+        for item in value.values():
+            _values(item, into)
+    return into
+
+
+class Plan:
+    """Where each fused output goes (`buffers`: value name -> ("new",) or ("reuse", holder),
+    the holder a dead or dying value whose array is its whole buffer) and the peak bytes with
+    and without the plan."""
+
+    def __init__(self, buffers: dict, planned: int, eager: int):
+        self.buffers = buffers
+        self.planned = planned
+        self.eager = eager
+
+
+def plan(entries, inputs, outputs) -> Plan:
+    """The plan of `entries` (the compiled step's calls, the fused ones of kind "fused"), given
+    the step's input Values and what it returns."""
+    uses = [_values(entry.out, _values((entry.args, entry.kwargs), [])) for entry in entries]
+    first: dict[str, int] = {}
+    last: dict[str, int] = {}
+    by_name: dict[str, Value] = {}
+    for index, values in enumerate(uses):
+        for value in values:
+            first.setdefault(value.name, index)
+            last[value.name] = index
+            by_name[value.name] = value
+    for value in inputs:
+        if type(value) is Value:
+            by_name[value.name] = value
+    root = {name: _root(value.data) for name, value in by_name.items()}
+    input_keys = {root[v.name][0] for v in inputs if type(v) is Value}
+    output_keys = {root[v.name][0] for v in _values(outputs, []) if v.name in root}
+    foreign = input_keys | output_keys
+    fused_outputs = {v.name for e in entries if e.kind == "fused" for v in e.target.outputs}
+    eager = _peak(len(entries), root, first, last, input_keys, output_keys)
+
+    members: dict = {}  # buffer -> the names of the values in it
+    holders: dict = {}  # buffer -> a value whose array is that whole buffer
+    for name, (key, _, whole) in root.items():
+        if name not in fused_outputs:
+            members.setdefault(key, set()).add(name)
+            if whole:
+                holders.setdefault(key, name)
+    ends = {key: max(last.get(n, -1) for n in names) for key, names in members.items()}
+    buffers: dict = {}
+    moved: dict = {}  # a fused output's recorded buffer -> the buffer the plan gives it
+    for index, entry in enumerate(entries):
+        if entry.kind != "fused":
+            continue
+        arguments = {v.name for v in _values(entry.args, [])}
+        taken: set = set()
+        for output in entry.target.outputs:
+            recorded = root[output.name][0]
+            fits = []
+            for key, holder in holders.items() if recorded not in output_keys else ():
+                if key in foreign or key in taken or ends[key] > index:
+                    continue
+                if root[holder][1] != output.data.nbytes:
+                    continue
+                if by_name[holder].data.dtype != output.data.dtype:
+                    continue
+                read = members[key] & arguments
+                if ends[key] == index and not (read and all(root[n][2] for n in read)):
+                    continue  # it dies here but is not read here as a whole array
+                fits.append((ends[key] != index, -ends[key], str(key), key))
+            if fits:
+                key = min(fits)[-1]  # in place first, else the buffer that died last
+                buffers[output.name] = ("reuse", holders[key])
+                moved[recorded] = key
+            else:  # its own new array (a result of the step always is)
+                key = recorded
+                buffers[output.name] = ("new",)
+            taken.add(key)
+            # the values in its recorded buffer (views of it) are in the planned one
+            names = members.pop(recorded, set()) if key != recorded else set()
+            members.setdefault(key, set()).update(names | {output.name})
+            ends[key] = max(ends.get(key, -1), ends.pop(recorded, -1) if names else -1)
+            ends[key] = max(ends[key], last.get(output.name, index))
+            if key != recorded:
+                holders.pop(recorded, None)
+            holders[key] = output.name  # (the next to reuse it names its latest value)
+            root[output.name] = (recorded, output.data.nbytes, True)
+    placed = {name: (moved.get(key, key), *rest) for name, (key, *rest) in root.items()}
+    planned = _peak(len(entries), placed, first, last, input_keys, output_keys)
+    return Plan(buffers, planned, eager)
+
+
+def _peak(count, root, first, last, input_keys, output_keys) -> int:
+    """The largest total size of the step's own buffers alive at once: each from the first call
+    that makes a value in it to the last that reads one (a result's: to the end)."""
+    start: dict = {}
+    end: dict = {}
+    size: dict = {}
+    for name, (key, nbytes, _) in root.items():
+        if key in input_keys or name not in first:
+            continue
+        size[key] = nbytes
+        start[key] = min(start.get(key, first[name]), first[name])
+        end[key] = max(end.get(key, -1), last[name])
+    change = [0] * (count + 2)
+    for key, begin in start.items():
+        stop = count if key in output_keys else end[key]
+        change[begin] += size[key]
+        change[stop + 1] -= size[key]
+    peak = alive = 0
+    for delta in change:
+        alive += delta
+        peak = max(peak, alive)
+    return peak

@@ -1,0 +1,118 @@
+"""The C compiler behind `capture(fn, compile=True)`: found, run, and its libraries cached.
+
+The compiler is `$CC` when set, else the first of `cc`, `gcc`, `clang` on PATH. A library is
+built once per source: its name holds the SHA-256 of the source, the flags, the compiler's
+version line, this CPU's model and feature flags (the code is built for this CPU) and the
+Python ABI, under
+`$BURNPY_CACHE` or `~/.cache/burnpy/kernels`; it is a Python extension module (so Python's C
+headers are needed too: burnpy.capture.binding). It is compiled into a temporary file beside its
+final name and moved there (`os.replace`), so a process that is killed, or two that build the
+same source at once, never leave a half-written library under that name.
+
+The flags keep IEEE semantics: `-O3 -march=native` vectorise (`-fopenmp-simd`: the kernels' loops say
+so with `#pragma omp simd`), `-fno-math-errno` only lets a math function skip setting `errno`
+(so that the loops call glibc's vector math library, libmvec) and `-fno-trapping-math` only
+lets a comparison be evaluated where it might raise a floating-point flag nobody reads (so that
+a clamp's two comparisons become selects); neither changes a value.
+no `-ffast-math`, so NaN and ±inf go through every kernel as they go through numpy.
+"""
+
+import functools
+import hashlib
+import os
+import platform
+import shutil
+import subprocess
+import sysconfig
+import tempfile
+from pathlib import Path
+
+FLAGS = (
+    "-O3",
+    "-march=native",
+    "-fno-math-errno",
+    "-fno-trapping-math",
+    "-fopenmp-simd",
+    "-fPIC",
+    "-shared",
+    "-std=gnu11",
+)
+LIBRARIES = ("-lmvec", "-lm")
+WHAT_TO_INSTALL = "a C compiler (gcc or clang: `apt install gcc`, or set CC)"
+
+
+class CompilerMissing(RuntimeError):
+    """No C compiler is on this machine: compiled captures replay without fused kernels."""
+
+
+class BuildFailed(RuntimeError):
+    """The compiler refused a kernel's source; the message holds its diagnostics."""
+
+
+def compiler() -> str:
+    """The path of the C compiler to use, or CompilerMissing naming what to install."""
+    for name in filter(None, (os.environ.get("CC"), "cc", "gcc", "clang")):
+        path = shutil.which(name)
+        if path:
+            return path
+    raise CompilerMissing(
+        f"no C compiler found (looked for $CC, cc, gcc and clang on PATH); install {WHAT_TO_INSTALL}"
+    )
+
+
+def cache_dir() -> Path:
+    root = os.environ.get("BURNPY_CACHE")
+    base = Path(root) if root else Path.home() / ".cache" / "burnpy"
+    return base / "kernels"
+
+
+@functools.cache
+def _version(cc: str) -> str:
+    run = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=30)
+    return run.stdout.splitlines()[0] if run.stdout else cc
+
+
+@functools.cache
+def _cpu() -> str:
+    """What `-march=native` builds for: the CPU's model and feature flags."""
+    try:
+        lines = Path("/proc/cpuinfo").read_text().splitlines()
+    except OSError:
+        return platform.processor() or platform.machine()
+    wanted = [line for line in lines if line.startswith(("model name", "flags"))]
+    return "\n".join(sorted(set(wanted)))
+
+
+def key(source: str) -> str:
+    """What names a library: its source, how it is built, for which CPU and Python."""
+    abi = sysconfig.get_config_var("EXT_SUFFIX") or ""
+    text = "\n".join([source, " ".join(FLAGS + LIBRARIES), _version(compiler()), _cpu(), abi])
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def build(source: str, name: str, include: str) -> Path:
+    """The path of the shared library `name` built from `source` (with `include` on the
+    header path), from the cache or compiled into it."""
+    cc = compiler()
+    if not (Path(include) / "Python.h").exists():
+        raise CompilerMissing(
+            f"Python's C headers are not in {include}; install them (`apt install python3-dev`)"
+        )
+    directory = cache_dir()
+    library = directory / f"{name}.so"
+    if not library.exists():
+        directory.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=directory, prefix=".build-") as scratch:
+            c_file = Path(scratch) / "kernels.c"
+            c_file.write_text(source)
+            built = Path(scratch) / "kernels.so"
+            run = subprocess.run(
+                [cc, *FLAGS, f"-I{include}", str(c_file), "-o", str(built), *LIBRARIES],
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
+            if run.returncode != 0:
+                raise BuildFailed(f"{cc} failed (exit {run.returncode}):\n{run.stderr.strip()}")
+            os.replace(built, library)
+    return library

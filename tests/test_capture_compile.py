@@ -1,0 +1,247 @@
+"""capture(fn, compile=True): the fused C kernels against the backend's own kernels (NaN and ±inf
+included), a compiled training step against the uncompiled replay over steps, the readable
+source, the memory plan, and the replay without a compiler or after a failed build. The kernels
+are built once per test session into a temporary cache."""
+
+import os
+import shutil
+import warnings
+
+import numpy as np
+import pytest
+
+from burnpy import capture, nn, optim
+from burnpy.capture import compiler, fusion, toolchain
+from burnpy.capture.recorder import Entry, Value
+from burnpy.nn import functional as F
+from generated import Device, Tensor
+from runtime.backends.registry import backend_for
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("gcc") is None and shutil.which("cc") is None,
+    reason="needs a C compiler (the replay without one is tested by hiding it from PATH)",
+)
+TOLERANCE = {np.float32: dict(rtol=1e-5, atol=1e-6), np.float64: dict(rtol=1e-12, atol=1e-13)}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def kernel_cache(tmp_path_factory):
+    """The kernels of this module's tests, built once into a cache of their own."""
+    old = os.environ.get("BURNPY_CACHE")
+    os.environ["BURNPY_CACHE"] = str(tmp_path_factory.mktemp("kernels"))
+    yield
+    if old is None:
+        del os.environ["BURNPY_CACHE"]
+    else:
+        os.environ["BURNPY_CACHE"] = old
+
+
+# -- each fused kernel against the backend's kernel, NaN and ±inf included --------------------
+
+
+def special(dtype, shape=(6, 8), seed=0):
+    """Values with NaN, +inf and -inf in rows of their own, huge and tiny ones, and plain ones."""
+    rng = np.random.default_rng(seed)
+    x = (rng.standard_normal(shape) * 3).astype(dtype)
+    x[0, 3] = np.nan
+    x[1, 1] = np.inf
+    x[2, 5] = -np.inf
+    x[3, :4] = [1e4, 30.0, -30.0, 1e-30]
+    x[4, :3] = [0.0, -0.0, -1e4]
+    return x
+
+
+def kernel_cases(dtype):
+    """(kernel, args, kwargs) calls of every fused pattern on special values."""
+    backend = backend_for("NumPy")
+    rng = np.random.default_rng(1)
+    x, grad = special(dtype), special(dtype, seed=2)
+    gamma = rng.standard_normal(8).astype(dtype)
+    beta = rng.standard_normal(8).astype(dtype)
+    _, kept = backend.layer_norm_keeping(x, gamma, beta, 1e-5)
+    probabilities = backend.softmax(x, 1)
+    moments = [np.abs(special(dtype, seed=s)) for s in (3, 4)]
+    adam = dict(lr=1e-2, beta_1=0.9, beta_2=0.999, epsilon=1e-8)
+    corrections = dict(bias_correction_1=0.19, bias_correction_2=0.002)
+    return [
+        ("gelu", (x,), {}),
+        ("gelu_keeping", (x,), {}),
+        ("gelu_backward", (x, grad), {}),
+        ("layer_norm", (x, gamma, None, 1e-5), {}),
+        ("layer_norm_keeping", (x, gamma, beta, 1e-5), {}),
+        ("layer_norm_backward", (x, gamma, grad, 1e-5), {}),
+        ("layer_norm_backward", (x, gamma, grad, 1e-5, (True, True, True), kept), {}),
+        ("softmax", (x, 1), {}),
+        ("log_softmax", (x, -1), {}),
+        ("softmax_backward", (probabilities, grad, 1), {}),
+        ("clip_by_norm", (grad, 1.0), {}),
+        ("clip_by_norm", (np.nan_to_num(grad, posinf=0, neginf=0, nan=0), 1.0), {}),
+        (
+            "adam_step",
+            (special(dtype, seed=5), grad, *moments, None),
+            dict(**adam, weight_decay=0.1, **corrections, decoupled=True),
+        ),
+        (
+            "adam_step",
+            (special(dtype, seed=5), grad, None, None, None),
+            dict(**adam, weight_decay=0.1, **corrections),
+        ),
+    ]
+
+
+def _wrapped(value, arrays):
+    if isinstance(value, np.ndarray):
+        arrays.append(Value(value, None, f"v{len(arrays)}"))
+        return arrays[-1]
+    if type(value) in (tuple, list):
+        return type(value)(_wrapped(v, arrays) for v in value)
+    return value
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_each_fused_kernel_gives_the_backends_values_nan_and_inf_included(dtype):
+    backend = backend_for("NumPy")
+    calls = []
+    fused_entry_outputs = {}  # each call's recorded results, as Values
+    for kernel, args, kwargs in kernel_cases(dtype):
+        with np.errstate(all="ignore"):
+            expected = getattr(backend, kernel)(*args, **kwargs)
+        values: list = []
+        entry = Entry(
+            "call",
+            kernel,
+            _wrapped(args, values),
+            _wrapped(kwargs, values),
+            _wrapped(expected, values),
+            kernel,
+            "forward",
+            "NumPy",
+        )
+        fused = fusion.fuse(entry, backend)
+        assert fused is not None, f"{kernel} was not fused"
+        calls.append((kernel, expected, fused))
+        fused_entry_outputs[kernel, id(fused)] = entry.out
+    library = compiler.library(np.dtype(dtype).name)
+    for kernel, expected, fused in calls:
+        written = {id(v): np.full_like(v.data, 7.0) for v in fused.outputs}
+        library[fused.name](*[written.get(id(a), getattr(a, "data", a)) for a in fused.args])
+        for alias, source in fused.aliases:
+            written[id(alias)] = written[id(source)]
+        for value in _flat(fused_entry_outputs[kernel, id(fused)]):
+            np.testing.assert_allclose(
+                written[id(value)], value.data, **TOLERANCE[dtype], err_msg=kernel
+            )
+
+
+def _flat(value):
+    if type(value) is Value:
+        yield value
+    elif type(value) in (tuple, list):
+        for item in value:
+            yield from _flat(item)
+
+
+# -- a compiled training step against the uncompiled replay ----------------------------------
+
+
+def block(dtype):
+    """A small pre-norm block: layer_norm, linear, gelu, linear, softmax rows, classes."""
+    Device.numpy().seed(0)
+    layers = [
+        nn.LayerNorm(16, device=Device.numpy()),
+        nn.Linear(16, 32, device=Device.numpy()),
+        nn.Gelu(),
+        nn.Linear(32, 5, device=Device.numpy()),
+    ]
+    model = nn.Sequential(*layers)
+    if dtype == np.float64:
+        model = model.cast("float64")
+    return model.to_device(Device.numpy().autodiff())
+
+
+def training_step(model, opt, lr, x, y):
+    logits = model(x)
+    attention = F.softmax(logits, 1) * F.log_softmax(logits, 1)
+    loss = F.cross_entropy(logits, y) - attention.mean() * 0.1
+    opt.step(model, loss.backward(), lr=lr)
+    return loss
+
+
+# compiled against uncompiled: (losses' rtol, parameters' rtol and atol)
+ACCURACY = {np.float32: (1e-5, 1e-4), np.float64: (1e-12, 1e-12)}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_compiled_step_trains_as_the_uncompiled_replay_within_rounding(dtype):
+    rng = np.random.default_rng(0)
+    device = Device.numpy().autodiff()
+    x = Tensor.from_data(rng.standard_normal((24, 16)).astype(dtype), device=device)
+    y = Tensor.from_data(rng.integers(0, 5, 24), device=device)
+    runs = []
+    for compiled in (False, True):
+        model = block(dtype)
+        opt = optim.AdamW(1e-2, weight_decay=0.01, grad_clip_norm=1.0)
+        step = capture(training_step, compile=compiled)
+        losses = [float(step(model, opt, 1e-2, x, y).to_numpy()[0]) for _ in range(8)]
+        runs.append((losses, [p.to_numpy() for p in model.parameters()], step))
+    (plain_losses, plain_params, _), (losses, params, step) = runs
+    losses_rtol, params_tolerance = ACCURACY[dtype]
+    np.testing.assert_allclose(losses, plain_losses, rtol=losses_rtol)
+    for a, b in zip(params, plain_params):
+        np.testing.assert_allclose(a, b, rtol=params_tolerance, atol=params_tolerance)
+    assert losses != plain_losses  # (the fused kernels ran: their rounding is not numpy's)
+    suffix = "f32" if dtype == np.float32 else "f64"
+    gelu = "gelu_keeping" if dtype == np.float32 else "gelu"  # (float64 keeps no slope)
+    source, kernels = step.source(), step.kernels()
+    for name in (
+        f"layer_norm_{suffix}",
+        f"{gelu}_{suffix}",
+        f"softmax_{suffix}",
+        f"adam_step_{suffix}",
+    ):
+        assert f"    {name}(" in source or f" = {name}(" in source or f"{name}(\n" in source
+        assert f"void {name}(" in kernels
+    assert "Fuses: layer_norm" in kernels and "Fuses: adam_step" in kernels
+    memory = step.memory()
+    assert 0 < memory.planned <= memory.eager
+    assert "planned peak" in str(memory)
+
+
+def test_no_compiler_replays_uncompiled_and_says_what_to_install(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))  # no cc, gcc or clang on it
+    monkeypatch.delenv("CC", raising=False)
+    compiler.library.cache_clear()  # (the libraries this process has loaded already)
+    rng = np.random.default_rng(0)
+    device = Device.numpy().autodiff()
+    x = Tensor.from_data(rng.standard_normal((8, 16)).astype(np.float32), device=device)
+    y = Tensor.from_data(rng.integers(0, 5, 8), device=device)
+    steps = []
+    for compiled in (False, True):
+        model, opt = block(np.float32), optim.AdamW(1e-2)
+        step = capture(training_step, compile=compiled)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            losses = [step(model, opt, 1e-2, x, y).to_numpy() for _ in range(3)]
+        steps.append((losses, caught, step))
+    (plain, _, _), (losses, caught, step) = steps
+    assert all(np.array_equal(a, b) for a, b in zip(losses, plain))
+    messages = [str(w.message) for w in caught]
+    assert len(messages) == 1 and "no C compiler found" in messages[0] and "gcc" in messages[0]
+    with pytest.raises(LookupError, match="not compiled"):
+        step.kernels()
+
+
+def test_a_failed_build_replays_uncompiled_with_the_compilers_message(monkeypatch, tmp_path):
+    monkeypatch.setenv("BURNPY_CACHE", str(tmp_path))
+    monkeypatch.setattr(toolchain, "FLAGS", toolchain.FLAGS + ("-fno-such-flag",))
+    compiler.library.cache_clear()
+    rng = np.random.default_rng(0)
+    device = Device.numpy().autodiff()
+    x = Tensor.from_data(rng.standard_normal((8, 16)).astype(np.float32), device=device)
+    y = Tensor.from_data(rng.integers(0, 5, 8), device=device)
+    model, opt = block(np.float32), optim.AdamW(1e-2)
+    step = capture(training_step, compile=True)
+    with pytest.warns(RuntimeWarning, match="(?s)replays uncompiled: compiling it failed.*no-such"):
+        step(model, opt, 1e-2, x, y)
+    assert np.isfinite(step(model, opt, 1e-2, x, y).to_numpy()).all()
+    assert not list(tmp_path.rglob("*.so"))  # nothing half-built left under a library's name
