@@ -788,11 +788,9 @@ def start_in_background(config, names):
         _STARTED["black"] = background.start(config, lambda _: [command], BLACK_LIMIT_S, cwd=ROOT)
 
 
-def test_the_generated_tree_is_black_stable(request):
+def test_the_generated_tree_is_black_stable():
     """The generator runs black only on definitions holding a line over the limit (the
     templates write black's style): the whole tree must come out of black unchanged."""
-    if "black" not in _STARTED:  # (the session's hook did not run: another runner)
-        start_in_background(request.config, ["test_the_generated_tree_is_black_stable"])
     job = _STARTED["black"]
     assert job.wait() == [0] and job.output(0) == "", job.output(0)
 

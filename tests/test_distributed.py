@@ -52,9 +52,7 @@ def start_in_background(config, names):
 
 
 @pytest.fixture(scope="module")
-def pair(request):
-    if "pair" not in _STARTED:  # (the session's hook did not run: another runner)
-        start_in_background(request.config, background.tests_taking(globals(), "pair"))
+def pair():
     job, ports = _STARTED["pair"]
     job.wait()
     results = []

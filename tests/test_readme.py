@@ -51,11 +51,9 @@ def start_in_background(config, names):
 
 
 @pytest.fixture(scope="module")
-def ran(request) -> dict:
+def ran() -> dict:
     """Every snippet run once, each in a fresh process of its own and its own directory:
     {code: (its result, its directory)}."""
-    if "snippets" not in _STARTED:  # (the session's hook did not run: another runner)
-        start_in_background(request.config, background.tests_taking(globals(), "ran"))
     started, jobs = _STARTED["snippets"]
     done = results(started)
     return {job.code: (done[job.name], Path(job.cwd)) for job in jobs}

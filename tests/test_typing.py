@@ -39,10 +39,8 @@ def start_in_background(config, names):
     _STARTED["mypy"] = background.start(config, mypy, MYPY_LIMIT_S, cwd=ROOT)
 
 
-def test_mypy_finds_no_error_in_user_code_and_sees_every_tensor_method(request):
+def test_mypy_finds_no_error_in_user_code_and_sees_every_tensor_method():
     pytest.importorskip("mypy")  # the `dev` extra
-    if "mypy" not in _STARTED:  # (the session's hook did not run: another runner)
-        start_in_background(request.config, ["test_mypy_finds_no_error"])
     job = _STARTED["mypy"]
     job.wait()
     out = job.output(0)
