@@ -22,6 +22,7 @@ BENCHMARKS = (
     "benches.distributed",
     "benches.capture",
     "benches.steps",
+    "benches.real_steps",
     "benches.onnx_import",
 )
 

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=da62709339327aac body=ab37deb6d8b377e0
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=a93bad43e9d3e137 body=1b35e53fa6d89d5d
 """The Autodiff decorator's specialization, `Autodiff[inner, strategy]`: one attribute per float
 op of ops.yaml, bound by name when a specialization is built (runtime/routing.py builds two per
 backend, NoCheckpointing and Balanced). A differentiable op's is its recorder
@@ -128,6 +128,12 @@ class Autodiff(AutodiffDecorator):
         self.gelu = self.recorded(ops.GELU, recorders.record_gelu, ("tensor", "slope"))
         self.gelu_backward = self.recorded(
             ops.GELU_BACKWARD, recorders.record_gelu_backward, ("x", "grad")
+        )
+        self.gelu_approximate = self.recorded(
+            ops.GELU_APPROXIMATE, recorders.record_gelu_approximate, ("tensor", "slope")
+        )
+        self.gelu_approximate_backward = self.recorded(
+            ops.GELU_APPROXIMATE_BACKWARD, recorders.record_gelu_approximate_backward, ("x", "grad")
         )
         self.sigmoid = self.recorded(ops.SIGMOID, recorders.record_sigmoid, ("out",))
         self.sigmoid_backward = self.recorded(

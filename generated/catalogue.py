@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=cf3c9056d6c9f0c4 body=3ad34c20d7fa5547
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=350acad5f87408da body=90e8831b254b7f75
 """What the Autodiff decorator needs to know of each float op, from ops.yaml: one constant per
 op, which its line in generated/autodiff.py names."""
 
@@ -313,6 +313,23 @@ GELU = AutodiffOp(
 
 GELU_BACKWARD = AutodiffOp(
     "gelu_backward",
+    ("x", "grad"),
+    (FloatInput("x", 0), FloatInput("grad", 1)),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+)
+
+GELU_APPROXIMATE = AutodiffOp(
+    "gelu_approximate",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    keeps="slope",
+)
+
+GELU_APPROXIMATE_BACKWARD = AutodiffOp(
+    "gelu_approximate_backward",
     ("x", "grad"),
     (FloatInput("x", 0), FloatInput("grad", 1)),
     AutodiffRole.RECORD,
@@ -1102,6 +1119,8 @@ AUTODIFF_OPS = (
     PRELU,
     GELU,
     GELU_BACKWARD,
+    GELU_APPROXIMATE,
+    GELU_APPROXIMATE_BACKWARD,
     SIGMOID,
     SIGMOID_BACKWARD,
     LOG_SIGMOID,

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=5b6cec4be661388c body=e6b45ec573dcd73c
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=8b53762968c37f38 body=bb0549c3b305b365
 """What a dispatch function calls on an inner backend (`B.inner.<op>`): every kernel by name and
 signature, each with the op it runs and where each backend defines it. A typing Protocol read
 only by type checkers and editors (dispatch functions annotate `B` with it); the backend classes
@@ -589,6 +589,22 @@ class InnerBackend(Protocol):
 
         NumPy: NumPyGeluKernels.gelu_backward in runtime/backends/numpy_gelu.py
         Torch: TorchBackend.gelu_backward in runtime/backends/torch.py
+        """
+        ...
+
+    def gelu_approximate(self, tensor: Primitive) -> Primitive:
+        """Element-wise GELU's tanh approximation, 0.5 x (1 + tanh(sqrt(2/π) (x + 0.044715 x³))), and its own gradient.
+
+        NumPy: NumPyGeluKernels.gelu_approximate in runtime/backends/numpy_gelu.py
+        Torch: TorchBackend.gelu_approximate in runtime/backends/torch.py
+        """
+        ...
+
+    def gelu_approximate_backward(self, x: Primitive, grad: Primitive) -> Primitive:
+        """gelu_approximate's backward, grad * (0.5 (1 + t) + 0.5 x (1 - t²) sqrt(2/π) (1 + 3 · 0.044715 x²)), t its tanh.
+
+        NumPy: NumPyGeluKernels.gelu_approximate_backward in runtime/backends/numpy_gelu.py
+        Torch: TorchBackend.gelu_approximate_backward in runtime/backends/torch.py
         """
         ...
 

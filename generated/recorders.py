@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=b6dc0ff39f1c8a2e body=14b40a36758a4e1e
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=88b548d0104ed3d8 body=266f56eb2a72c1bc
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node (its
@@ -1643,6 +1643,77 @@ def record_gelu_backward(forward, BACKWARD, inner, balanced):
         return AutodiffTensor(out, out_node)
 
     return gelu_backward
+
+
+def record_gelu_approximate(forward, BACKWARD, inner, balanced):
+    def gelu_approximate(tensor):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked or GRAD_MODE.paused:
+            return AutodiffTensor(forward(tensor_value), untracked_node(order))
+        out, slope = (
+            (forward(tensor_value), None)
+            if balanced
+            else inner.gelu_approximate_keeping(tensor_value)
+        )
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = new_node(
+            parents=[tensor_node.id],
+            order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[tensor_node],
+            saved=(tensor_held, slope),
+            recipe=(tensor_held,) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return gelu_approximate
+
+
+def record_gelu_approximate_backward(forward, BACKWARD, inner, balanced):
+    def gelu_approximate_backward(x, grad):
+        x_node = x.node
+        x_value = x.primitive
+        grad_node = grad.node
+        grad_value = grad.primitive
+        out = forward(x_value, grad_value)
+        order = x_node.order
+        if grad_node.order > order:
+            order = grad_node.order
+        x_tracked = x_node.requirement is not NONE
+        grad_tracked = grad_node.requirement is not NONE
+        if not (x_tracked or grad_tracked) or GRAD_MODE.paused:
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced and x_tracked and grad_tracked
+        x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
+        grad_held = grad_node if balanced and grad_node.properties is MEMORY_BOUND else grad_value
+        out_node = new_node(
+            parents=(
+                [x_node.id, grad_node.id]
+                if x_tracked and grad_tracked
+                else [x_node.id] if x_tracked else [grad_node.id]
+            ),
+            order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[x_node if x_tracked else None, grad_node if grad_tracked else None],
+            shapes=[x_value.shape, grad_value.shape],
+            saved=(x_held, grad_held if x_tracked else None),
+            recipe=(x_held, grad_held) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return gelu_approximate_backward
 
 
 def record_sigmoid(forward, BACKWARD, inner, balanced):

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=31009ab519cbba98 body=98e6297673cd7932
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=ba2c37777c66750d body=de35c5f108c54774
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from __future__ import annotations
@@ -2029,6 +2029,9 @@ class Tensor(TensorBase):
         def gelu(self) -> Tensor:
             """Element-wise x * Φ(x) (the exact erf form, and its exact gradient)."""
 
+        def gelu_approximate(self) -> Tensor:
+            """Element-wise GELU's tanh approximation, 0.5 x (1 + tanh(sqrt(2/π) (x + 0.044715 x³))), and its own gradient."""
+
         def sigmoid(self) -> Tensor:
             """Element-wise logistic function 1 / (1 + e^-x)."""
 
@@ -2079,6 +2082,7 @@ Tensor.ceil = float_ceil
 Tensor.trunc = float_trunc
 Tensor.relu = relu
 Tensor.gelu = gelu
+Tensor.gelu_approximate = gelu_approximate
 Tensor.sigmoid = sigmoid
 Tensor.log_sigmoid = log_sigmoid
 Tensor.silu = silu

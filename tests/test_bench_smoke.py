@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from benches import ours, workloads
-from generated import Device
+from generated import Device, Tensor
 
 SIZES = (5, 4, 3, 3)
 
@@ -80,3 +80,30 @@ def test_the_transformer_step_bench_trains_as_pytorch_does():
     from benches import steps
 
     steps.check("transformer", steps.transformer_columns())
+
+
+def test_the_resnet_bench_builds_torchvisions_resnet18():
+    """benches/real_models.py's ResNet-18, loaded from torchvision's resnet18 weights, computes
+    its logits (training mode: batch statistics)."""
+    torch = pytest.importorskip("torch")
+    from benches import real_models
+
+    device = Device.numpy().autodiff()
+    net, ours = real_models.resnet18_pair(torch, 10, device)
+    images = np.random.default_rng(0).standard_normal((4, 3, 64, 64)).astype(np.float32)
+    expected = net(torch.from_numpy(images)).detach().numpy()
+    got = ours(Tensor.from_data(images, device=device)).to_numpy()
+    np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4 * np.abs(expected).max())
+
+
+def test_the_gpt2_bench_builds_the_same_model_as_its_pytorch_twin():
+    torch = pytest.importorskip("torch")
+    from benches import real_models
+
+    device = Device.numpy().autodiff()
+    Device.numpy().seed(0)
+    gpt = real_models.GPT2(50, 8, 16, 2, 1, device=device)
+    ids = np.random.default_rng(1).integers(0, 50, (2, 8))
+    expected = real_models.torch_gpt2(torch, gpt)(torch.from_numpy(ids)).detach().numpy()
+    got = gpt(Tensor.from_data(ids, device=device)).to_numpy()
+    np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-6)

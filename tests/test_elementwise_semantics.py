@@ -136,6 +136,27 @@ def test_gelu_is_the_exact_erf_form():
     np.testing.assert_allclose(Tensor.from_data(x).gelu().to_numpy(), expected, rtol=1e-15)
 
 
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_the_tanh_gelu_gives_its_limits_at_infinities_and_keeps_nan(backend, dtype):
+    """gelu_approximate is x beyond +10 and 0 beyond -10 (its tanh is ±1 there), inf and 0 at
+    ±inf (not -inf · 0), with slopes 1 and 0; NaN stays NaN. Recorded: its slope is kept."""
+    if backend == "torch":
+        pytest.importorskip("torch")
+    device = (Device.torch() if backend == "torch" else Device.numpy()).autodiff()
+    x = np.array([np.nan, np.inf, -np.inf, 30.0, -30.0, 1.5], dtype=dtype)
+    leaf = Tensor.from_data(x, device=device).require_grad()
+    out = leaf.gelu_approximate()
+    grad = leaf.grad(out.sum().backward()).to_numpy()
+    k = np.sqrt(2 / np.pi)
+    t = np.tanh(k * (1.5 + 0.044715 * 1.5**3))
+    finite = 0.5 * 1.5 * (1 + t)
+    slope = 0.5 * (1 + t) + 0.5 * 1.5 * (1 - t * t) * k * (1 + 3 * 0.044715 * 1.5**2)
+    rtol = 1e-6 if dtype == "float32" else 1e-14
+    np.testing.assert_allclose(out.to_numpy(), [np.nan, np.inf, 0, 30, 0, finite], rtol=rtol)
+    np.testing.assert_allclose(grad, [np.nan, 1, 0, 1, 0, slope], rtol=rtol)
+
+
 # -- rounding ------------------------------------------------------------------------------------
 
 

@@ -114,6 +114,20 @@ def test_gelu_backward_from_its_kept_slope_is_the_one_from_its_input(monkeypatch
     assert slope is not None
 
 
+def test_tanh_gelu_backward_from_its_kept_slope_is_the_one_from_its_input():
+    """NumPy's float32 tanh GELU keeps its slope too, bitwise the one its backward computes."""
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((3, 70000)).astype(np.float32) * 4  # more than one chunk
+    g = rng.standard_normal(x.shape).astype(np.float32)
+    tracked = Tensor.from_data(x, device=Device.numpy().autodiff()).require_grad()
+    grads = (tracked.gelu_approximate() * Tensor.from_data(g)).sum().backward()
+    expected = BACKEND.gelu_approximate_backward(x, g)
+    np.testing.assert_array_equal(tracked.grad(grads).to_numpy(), expected)
+    out, slope = BACKEND.gelu_approximate_keeping(x)
+    np.testing.assert_array_equal(out, BACKEND.gelu_approximate(x))
+    np.testing.assert_array_equal(slope * g, expected)
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_cross_entropy_backward_from_its_kept_probabilities(backend):
     device = devices(backend)["autodiff"]

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=3c1e569cea8a7fef body=bd1987363237dd81
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=0c94d344d854a7a5 body=9f7151c6eaa901db
 """The float ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -103,6 +103,8 @@ __all__ = [
     "prelu",
     "gelu",
     "gelu_backward",
+    "gelu_approximate",
+    "gelu_approximate_backward",
     "sigmoid",
     "sigmoid_backward",
     "hard_sigmoid",
@@ -1219,6 +1221,44 @@ def gelu_backward(x: Tensor, grad: Tensor) -> Tensor:
         return Tensor(B.Autodiff, AD.gelu_backward(x_, grad_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("gelu_backward", "broadcast", error, x=x, grad=grad)
+        raise
+
+
+def gelu_approximate(tensor: Tensor) -> Tensor:
+    """Element-wise GELU's tanh approximation, 0.5 x (1 + tanh(sqrt(2/π) (x + 0.044715 x³))), and its own gradient."""
+    try:
+        ctx = tensor.context
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.gelu_approximate(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.gelu_approximate(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("gelu_approximate", None, error, tensor=tensor)
+        raise
+
+
+def gelu_approximate_backward(x: Tensor, grad: Tensor) -> Tensor:
+    """gelu_approximate's backward, grad * (0.5 (1 + t) + 0.5 x (1 - t²) sqrt(2/π) (1 + 3 · 0.044715 x²)), t its tanh."""
+    try:
+        ctx = x.context if grad.context is x.context else x.context.merge(grad.context)
+        B: Backend = getattr(BACKENDS, x.kind.variant)
+        if ctx is DISABLED:
+            x_ = x.primitive if x.kind is B.Float else x.as_float()
+            grad_ = grad.primitive if grad.kind is B.Float else grad.as_float(x)
+            if x_.dtype is not grad_.dtype:
+                check_dtypes("gelu_approximate_backward", B.inner, x_, grad_)
+            return Tensor(B.Float, B.inner.gelu_approximate_backward(x_, grad_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        x_ = x.primitive if x.kind is B.Autodiff else x.lift(AD)
+        grad_ = grad.primitive if grad.kind is B.Autodiff else grad.lift(AD, x)
+        if x_.primitive.dtype is not grad_.primitive.dtype:
+            check_dtypes("gelu_approximate_backward", B.inner, x_.primitive, grad_.primitive)
+        return Tensor(B.Autodiff, AD.gelu_approximate_backward(x_, grad_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("gelu_approximate_backward", "broadcast", error, x=x, grad=grad)
         raise
 
 

@@ -14,6 +14,9 @@ exact at the nodes and off by at most H²/8 · |(ln h)''| <= 3e-8 relative betwe
 exp(-δ (a_i + δ/2)) exactly, and δ = a - a_i is exact (a scaled by 2^11 splits into whole and
 fraction without rounding). Beyond A_MAX, where h(a) drops below 1e-35, h and φ are 0.
 float64 keeps scipy's erf (exact to double); float16 and bfloat16 compute in float32.
+
+The tanh approximation needs no table (numpy's float32 tanh is vectorised); its kernels here
+only go chunk by chunk, so that their few temporaries stay in cache, and keep the slope.
 """
 
 import functools
@@ -22,6 +25,8 @@ import math
 import numpy as np
 
 from runtime.backends.numpy_narrow import is_narrow
+
+from runtime.backends.kernels.activation import GELU_CUBIC, SQRT_2_OVER_PI, TANH_GELU_BOUND
 
 _H = 2.0**-11
 _A_MAX = 12.5  # h(12.5) = 3.7e-36 and φ(12.5) = 1.6e-34 are still float32 normals
@@ -141,8 +146,63 @@ def _slope(x, magnitude, node, offset, h, spare, out):
     np.add(density, cdf, out=out)
 
 
+# u = k (x + c x³) = x (K + KC x²); u' = K + 3 KC x²
+_K, _KC = np.float32(SQRT_2_OVER_PI), np.float32(SQRT_2_OVER_PI * GELU_CUBIC)
+
+
+def _tanh_parts(x, t):
+    """(x clipped to ±TANH_GELU_BOUND, its square); tanh(u) of the clipped x into `t`."""
+    clipped = np.clip(x, -TANH_GELU_BOUND, TANH_GELU_BOUND)
+    square = np.multiply(clipped, clipped)
+    np.multiply(square, _KC, out=t)
+    t += _K
+    t *= clipped
+    np.tanh(t, out=t)
+    return clipped, square
+
+
+def _tanh_slope(clipped, square, t, out):
+    """0.5 (1 + t) + 0.5 x (1 - t²) u' into `out`; `square` is spent."""
+    np.multiply(t, t, out=out)
+    out -= 1.0
+    square *= -3 * _KC
+    square -= _K
+    out *= square  # (1 - t²) u'
+    out *= clipped
+    out += t
+    out += 1.0
+    out *= 0.5
+
+
+def _gelu_approximate(x, out):
+    _tanh_parts(x, out)
+    out += 1.0
+    out *= 0.5  # before the product: x (1 + t) overflows at the top of the range
+    out *= np.maximum(x, -TANH_GELU_BOUND)  # -inf gives 0, not -inf · 0
+
+
+def _gelu_approximate_keeping(x, out, slope):
+    clipped, square = _tanh_parts(x, out)
+    _tanh_slope(clipped, square, out, slope)
+    out += 1.0
+    out *= 0.5
+    out *= np.maximum(x, -TANH_GELU_BOUND, out=clipped)
+
+
+def _gelu_approximate_backward(x, grad, out):
+    t = np.empty_like(x)
+    clipped, square = _tanh_parts(x, t)
+    _tanh_slope(clipped, square, t, out)
+    out *= grad
+
+
 class NumPyGeluKernels:
     gelu = _float32("gelu", _gelu)
     gelu_backward = _float32("gelu_backward", _gelu_backward)
     # (float16 and bfloat16 keep nothing: their backward computes in float32 from the input)
     gelu_keeping = _float32("gelu_keeping", _gelu_keeping, outputs=2)
+    gelu_approximate = _float32("gelu_approximate", _gelu_approximate)
+    gelu_approximate_backward = _float32("gelu_approximate_backward", _gelu_approximate_backward)
+    gelu_approximate_keeping = _float32(
+        "gelu_approximate_keeping", _gelu_approximate_keeping, outputs=2
+    )

@@ -20,7 +20,7 @@ import torch
 from array_api_compat import torch as torch_namespace
 
 from runtime.backends.array import ArrayBackend
-from runtime.backends.kernels.activation import GELU_BOUND
+from runtime.backends.kernels.activation import GELU_BOUND, TANH_GELU_BOUND
 from runtime.backends.kernels.creation import check_allocation
 from runtime.backends.torch_conv import TorchConvKernels
 from runtime.backends.torch_pool import TorchPoolKernels
@@ -266,6 +266,18 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
     def gelu_backward(x, grad):
         # (as the shared kernel clips; NaN stays NaN)
         return GELU_BACKWARD(grad, torch.clamp(x, -GELU_BOUND, GELU_BOUND))
+
+    # and torch's tanh GELU, likewise clipped where its tanh is ±1 already
+    @staticmethod
+    def gelu_approximate(x):
+        bound = TANH_GELU_BOUND
+        clipped = torch.clamp(x, -bound, bound)
+        return torch.nn.functional.gelu(clipped, approximate="tanh") + torch.relu(x - bound)
+
+    @staticmethod
+    def gelu_approximate_backward(x, grad):
+        clipped = torch.clamp(x, -TANH_GELU_BOUND, TANH_GELU_BOUND)
+        return GELU_BACKWARD(grad, clipped, approximate="tanh")
 
     sigmoid = staticmethod(torch.sigmoid)
     float_erf = staticmethod(torch.erf)

@@ -1,8 +1,6 @@
 """burn-tensor's activation functions that burn composes from other ops (activation/base.rs),
 as Tensor methods beside the catalogue's relu, gelu, sigmoid, softmax, ..."""
 
-import math
-
 from runtime.composed import checks
 
 # SELU's constants, as burn's
@@ -21,15 +19,6 @@ class ActivationMethods:
 
     def tanhshrink(self):
         return self.sub(self.tanh())
-
-    def gelu_approximate(self):
-        """GELU's tanh approximation: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
-
-        The cube is taken of x clamped to [-10, 10], where the tanh is already ±1 in every float
-        dtype, so that it cannot overflow (burn's formula gives inf and a NaN gradient there)."""
-        clamped = self.clamp(-10.0, 10.0)
-        inner = clamped.add(clamped.powf(3.0).mul(0.044715)).mul(math.sqrt(2.0 / math.pi))
-        return self.mul(inner.tanh().mul(0.5).add(0.5))
 
     def softplus(self, beta=1.0):
         """log(1 + exp(beta x)) / beta through the stable log_sigmoid: x - log_sigmoid(beta x) /

@@ -7,6 +7,11 @@ import math
 FRAC_1_SQRT_2 = 1 / math.sqrt(2)
 FRAC_1_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
 GELU_BOUND = 40.0
+# the tanh GELU, 0.5 x (1 + tanh(u)) with u = k (x + c x³): beyond ±10 its tanh is ±1 in every
+# float dtype, so x is clipped there first (its cube cannot overflow, ±inf give the limits)
+SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
+GELU_CUBIC = 0.044715
+TANH_GELU_BOUND = 10.0
 
 
 class ActivationKernels:
@@ -39,6 +44,39 @@ class ActivationKernels:
         cdf = 0.5 * (1 + self.float_erf(x * FRAC_1_SQRT_2))
         pdf = self.xp.exp(-0.5 * x * x) * FRAC_1_SQRT_2PI
         return grad * (cdf + x * pdf)
+
+    def _tanh_gelu_parts(self, x):
+        """(x clipped to ±TANH_GELU_BOUND, its square, tanh(u) of the clipped x)."""
+        xp = self.xp
+        x = xp.clip(x, min=-TANH_GELU_BOUND, max=TANH_GELU_BOUND)
+        square = x * x  # x * x, not a power: a generic pow costs tens of multiplications
+        u = square * (SQRT_2_OVER_PI * GELU_CUBIC)
+        u += SQRT_2_OVER_PI
+        u *= x
+        return x, square, xp.tanh(u)
+
+    def gelu_approximate(self, tensor):
+        # (1 + t) / 2 · x with x held above -TANH_GELU_BOUND, where (1 + t) is 0 already: -inf
+        # gives 0, not -inf · 0; NaN stays NaN; halved first, so that x (1 + t) cannot overflow
+        _, _, t = self._tanh_gelu_parts(tensor)
+        t += 1.0
+        t *= 0.5
+        t *= self.xp.maximum(tensor, -TANH_GELU_BOUND)
+        return t
+
+    def gelu_approximate_backward(self, x, grad):
+        # 0.5 (1 + t) + 0.5 x (1 - t²) k (1 + 3 c x²), at the clipped x: 1 and 0 beyond ±10
+        x, square, t = self._tanh_gelu_parts(x)
+        slope = t * t
+        slope -= 1.0
+        square *= -3.0 * SQRT_2_OVER_PI * GELU_CUBIC
+        square -= SQRT_2_OVER_PI
+        slope *= square  # (1 - t²) u'
+        slope *= x
+        slope += t
+        slope += 1.0
+        slope *= 0.5
+        return grad * slope
 
     def sigmoid_backward(self, output, grad):
         return output * (1 - output) * grad

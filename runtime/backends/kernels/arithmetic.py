@@ -57,7 +57,16 @@ class ArithmeticKernels:
     def float_powf(self, lhs, rhs):
         return lhs**rhs
 
-    float_powf_scalar_impl = float_powf  # burn's generic case; float_powf_scalar composes it
+    def float_powf_scalar_impl(self, lhs, rhs):
+        """burn's generic case, which float_powf_scalar composes. Squares and cubes are
+        products: numpy's generic pow costs some fifty multiplications an element."""
+        if rhs == 2.0:
+            return lhs * lhs
+        if rhs == 3.0:
+            cube = lhs * lhs
+            cube *= lhs
+            return cube
+        return lhs**rhs
 
     def float_powi(self, lhs, rhs):
         # the exponent takes the base's dtype: an int64 exponent would promote float32 to float64

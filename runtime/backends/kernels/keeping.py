@@ -15,6 +15,10 @@ class KeepingKernels:
         """gelu, and its `slope` (gelu' at each element) for the backward."""
         return self.gelu(tensor), None
 
+    def gelu_approximate_keeping(self, tensor):
+        """gelu_approximate, and its `slope` for the backward."""
+        return self.gelu_approximate(tensor), None
+
     def cross_entropy_class_targets_keeping(self, logits, targets):
         """The mean cross-entropy, and the softmax `probabilities` its backward may reuse."""
         return self.cross_entropy_class_targets(logits, targets), None
