@@ -417,7 +417,9 @@ def test_a_kernel_writing_into_its_argument_is_replayed_in_place():
     rows = (np.array([0, 2, 2]),)  # a repeated row accumulates
     recording.index_update(target, rows, ones, IndexingUpdateOp.Add)  # writes into target
     doubled = recording.float_mul_scalar(target, 2.0)
-    written = write("f", tape.entries, [target, ones], [doubled], {"NumPy": inner}, "<capture test>")
+    written = write(
+        "f", tape.entries, [target, ones], [doubled], {"NumPy": inner}, "<capture test>"
+    )
     fresh = np.zeros(4, np.float32)
     (got,) = written.function(fresh, np.ones(3, np.float32))
     assert np.array_equal(fresh, [1, 0, 2, 0])  # written into, as the eager kernel writes
