@@ -117,7 +117,11 @@ class TensorBase(ComposedMethods, DispatchTensor, metaclass=_TensorType):
     def __reduce__(self):
         """Pickling and deepcopy: the values, dtype and device, rebuilt as a new tensor; a
         require_grad() leaf comes back as a new leaf that requires grad (a node id belongs to
-        one process and one graph, so none is carried over)."""
+        one process and one graph, so none is carried over). A quantized tensor comes back
+        quantized: its values, scales and scheme."""
+        if self.is_quantized():
+            values, scales = self.quantized_data()
+            return (_rebuild_quantized, (type(self), values, scales, self.scheme(), self.device()))
         return (_rebuild, (type(self), self.to_numpy(), self.device(), self.is_require_grad()))
 
     def __array__(self, dtype=None, copy=None):
@@ -711,3 +715,7 @@ def _reshaped(tensor, entries, advanced: dict, sliced: tuple):
 def _rebuild(cls, values, device, require_grad):
     tensor = cls.from_data(values, device=device, dtype=values.dtype)
     return tensor.require_grad() if require_grad else tensor
+
+
+def _rebuild_quantized(cls, values, scales, scheme, device):
+    return cls.from_quantized(values, scales, scheme, device=device)

@@ -20,7 +20,7 @@ import functools
 
 import numpy as np
 
-from burnpy.capture import binding, csource, fusion, planning
+from burnpy.capture import binding, chains, csource, fusion, planning
 from burnpy.capture.recorder import Entry, Value
 from burnpy.capture.writer import Source, _format, write
 
@@ -48,15 +48,30 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled) ->
     """The compiled function of a recorded tape (what `write` takes, and the uncompiled
     function, which it runs for inputs of another layout). Raises toolchain.CompilerMissing
     without a C compiler, and whatever else fails; the caller replays uncompiled then."""
-    entries: list = []
-    for entry in tape.entries:
+    numbers = [e for e in tape.entries if e.kind in ("scalar", "guard")]
+    calls = [e for e in tape.entries if e.kind not in ("scalar", "guard")]
+    readers: dict = {}
+    for entry in calls:
+        for read in {v.name for v in planning._values((entry.args, entry.kwargs), [])}:
+            readers[read] = readers.get(read, 0) + 1
+    kept = {v.name for v in planning._values(outputs, [])}
+    found = chains.find(calls, readers, kept)
+    in_chains = {id(e) for chain in found.values() for e in chain.entries}
+    entries: list = list(numbers)
+    for index, entry in enumerate(calls):
         fused = None
-        if entry.kind == "call":
+        if index in found:
+            fused = chains.fused(found[index], len([e for e in entries if _is_chain(e)]))
+        elif id(entry) in in_chains:
+            continue
+        elif entry.kind == "call":
             fused = fusion.fuse(entry, backends[entry.backend])
         if fused is None:
             entries.append(entry)
             continue
-        label = f"{fused.label} (fused: {entry.label})" if fused.label != entry.label else None
+        label = fused.label if fused.text else None
+        if label is None:
+            label = f"{fused.label} (fused: {entry.label})" if fused.label != entry.label else None
         entries.append(
             Entry(
                 "fused",
@@ -77,16 +92,29 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled) ->
 
     namespace: dict = {"empty": np.empty, "float32": np.float32, "float64": np.float64}
     kernels: dict = {}
+    written: dict = {}  # dtype -> the C texts of this step's own kernels (its chains)
     for entry in entries:
         if entry.kind == "fused" and entry.target.name not in kernels:
             fused = entry.target
+            if fused.text is not None:
+                written.setdefault(fused.dtype, []).append(fused)
+                kernels[fused.name] = csource.typed(fused.text, fused.dtype)
+                continue
             namespace[fused.name] = library(fused.dtype)[fused.name]
             kernels[fused.name] = csource.kernel_text(fused.kernel, fused.dtype)
+    for dtype, own in sorted(written.items()):
+        texts = tuple(kernels[fused.name] for fused in own)
+        source = csource.c_source((), dtype, extra=texts)
+        namespace.update(binding.load(source, [fused.name for fused in own]))
     preamble = _layout_check(inputs, uncompiled) if kernels else ()
     namespace["uncompiled"] = uncompiled
     namespace["contiguous"] = _contiguous
     source = write(name, entries, inputs, outputs, backends, filename, namespace, preamble)
     return Compiled(source, kernels, plan)
+
+
+def _is_chain(entry) -> bool:
+    return entry.kind == "fused" and entry.target.text is not None
 
 
 def _with_buffers(entries: list, plan) -> list:

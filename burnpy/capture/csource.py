@@ -114,6 +114,65 @@ void gelu_backward_{suffix}(long n, const real *x, const real *grad,
 }
 """
 
+TANH_GELU_PARTS = """\
+/* The tanh GELU's t = tanh(sqrt(2/π) (c + 0.044715 c³)) at c = x clamped to ±10, and its
+   slope 0.5 (1 + t) + 0.5 c (1 - t²) sqrt(2/π) (1 + 3 · 0.044715 c²): 1 and 0 beyond ±10. */
+static inline real tanh_gelu_t(real c)
+{
+    return tanh(c * (0.7978845608028654 + 0.035677408136300125 * c * c));
+}
+
+static inline real tanh_gelu_slope(real c, real t)
+{
+    real du = 0.7978845608028654 + 0.10703222440890037 * c * c;
+    return 0.5 * (1 + t) + 0.5 * c * (1 - t * t) * du;
+}
+"""
+
+GELU_APPROXIMATE = """\
+/* gelu's tanh approximation: 0.5 (1 + t) x, x held above -10 (where 1 + t is 0 already, so
+   that -inf gives 0; NaN stays NaN).
+   Fuses: gelu_approximate. */
+void gelu_approximate_{suffix}(long n, const real *x, real *out)
+{
+#pragma omp simd
+    for (long i = 0; i < n; i++) {
+        real v = x[i];
+        real t = tanh_gelu_t(clamp(v, 10.0));
+        out[i] = 0.5 * (1 + t) * (v < -10.0 ? -10.0 : v);
+    }
+}
+"""
+
+GELU_APPROXIMATE_KEEPING = """\
+/* gelu's tanh approximation and its slope for the backward, in one pass.
+   Fuses: gelu_approximate_keeping (gelu_approximate, and its backward's slope). */
+void gelu_approximate_keeping_{suffix}(long n, const real *x, real *out, real *slope)
+{
+#pragma omp simd
+    for (long i = 0; i < n; i++) {
+        real v = x[i];
+        real c = clamp(v, 10.0);
+        real t = tanh_gelu_t(c);
+        out[i] = 0.5 * (1 + t) * (v < -10.0 ? -10.0 : v);
+        slope[i] = tanh_gelu_slope(c, t);
+    }
+}
+"""
+
+GELU_APPROXIMATE_BACKWARD = """\
+/* gelu_approximate's backward from its input: grad times the slope.
+   Fuses: gelu_approximate_backward. */
+void gelu_approximate_backward_{suffix}(long n, const real *x, const real *grad, real *out)
+{
+#pragma omp simd
+    for (long i = 0; i < n; i++) {
+        real c = clamp(x[i], 10.0);
+        out[i] = grad[i] * tanh_gelu_slope(c, tanh_gelu_t(c));
+    }
+}
+"""
+
 ROW_STATISTICS = """\
 /* A row's mean and 1 / sqrt(biased variance + eps), the variance of the centred values (two
    passes, as the backend's kernel). */
@@ -328,6 +387,30 @@ void adam_step_{suffix}(long n, const real *param, const real *grad, const real 
 }
 """
 
+SGD = """\
+/* One SGD step over n values: L2 weight decay into the gradient, momentum with dampening
+   (velocity_in NULL on the first step: the velocity starts as the gradient), Nesterov; the
+   velocity written is the decayed gradient itself without momentum (burn's arrangement).
+   Fuses: sgd_step (its element-wise ops). */
+void sgd_step_{suffix}(long n, const real *param, const real *grad, const real *velocity_in,
+                       double lr, double momentum, double dampening, double weight_decay,
+                       int nesterov, real *param_out, real *velocity)
+{
+    real rate = lr, mu = momentum, keep = 1.0 - dampening, l2 = weight_decay;
+    int first = !velocity_in, plain = momentum == 0, damped = dampening != 0;
+#pragma omp simd
+    for (long i = 0; i < n; i++) {
+        real p = param[i], g = grad[i];
+        g = l2 != 0 ? p * l2 + g : g;
+        real v = first ? g : velocity_in[first ? 0 : i] * mu + (damped ? g * keep : g);
+        v = plain ? g : v;
+        real step = plain ? g : (nesterov ? v * mu + g : v);
+        velocity[i] = v;
+        param_out[i] = p - step * rate;
+    }
+}
+"""
+
 CLIP_BY_NORM = """\
 /* grad scaled to a norm of at most `threshold`: grad min(threshold / (|grad| + tiny), 1).
    Fuses: clip_by_norm (its square, sum, sqrt, division, clip and product). */
@@ -349,6 +432,9 @@ void clip_by_norm_{suffix}(long n, const real *grad, double threshold, double ti
 
 # What each kernel's text needs before it, in order.
 NEEDS = {
+    "gelu_approximate": ("tanh_gelu_parts",),
+    "gelu_approximate_keeping": ("tanh_gelu_parts",),
+    "gelu_approximate_backward": ("tanh_gelu_parts",),
     "gelu": ("gelu_tail",),
     "gelu_keeping": ("gelu_tail", "gelu_slope"),
     "gelu_backward": ("gelu_slope",),
@@ -358,6 +444,11 @@ NEEDS = {
     "log_softmax": ("row_max",),
 }
 TEXTS = {
+    "tanh_gelu_parts": TANH_GELU_PARTS,
+    "gelu_approximate": GELU_APPROXIMATE,
+    "gelu_approximate_keeping": GELU_APPROXIMATE_KEEPING,
+    "gelu_approximate_backward": GELU_APPROXIMATE_BACKWARD,
+    "sgd_step": SGD,
     "gelu_tail": GELU_TAIL,
     "gelu": GELU,
     "gelu_slope": GELU_SLOPE,
@@ -378,12 +469,16 @@ KERNELS = (
     "gelu",
     "gelu_keeping",
     "gelu_backward",
+    "gelu_approximate",
+    "gelu_approximate_keeping",
+    "gelu_approximate_backward",
     "layer_norm",
     "layer_norm_backward",
     "softmax",
     "log_softmax",
     "softmax_backward",
     "adam_step",
+    "sgd_step",
     "clip_by_norm",
 )
 SUFFIXES = {"float32": "f32", "float64": "f64"}
@@ -395,14 +490,14 @@ LIMITS = {
     "float32": {"exp_floor": "-87.0f", "exp_zero": "-104.0f", "gelu_bound": "12.5f"},
     "float64": {"exp_floor": "-708.0", "exp_zero": "-746.0", "gelu_bound": "26.0"},
 }
-_MATH = ("exp", "log", "erfc", "tanh", "sqrt")
+_MATH = ("exp", "log", "erfc", "tanh", "sqrt")  # (called with a double's name in TEXTS)
 _LITERAL = re.compile(r"(?<![\w.])(\d+\.\d+(?:e[-+]?\d+)?)(?![\w.])")
 _CALL = re.compile(r"\b(" + "|".join(_MATH) + r")\(")
 
 
 def kernel_text(kernel: str, dtype: str) -> str:
     """The C text of one kernel (without what it needs) for `dtype`."""
-    return _typed(TEXTS[kernel].replace("{suffix}", SUFFIXES[dtype]), dtype)
+    return typed(TEXTS[kernel], dtype)
 
 
 def c_source(kernels, dtype: str, extra: tuple[str, ...] = ()) -> str:
@@ -420,6 +515,11 @@ def c_source(kernels, dtype: str, extra: tuple[str, ...] = ()) -> str:
     parts += [kernel_text(part, dtype) for part in wanted]
     parts += list(extra)
     return "\n".join(parts)
+
+
+def typed(text: str, dtype: str) -> str:
+    """`text` (written over `real`, with double math names and literals) for `dtype`."""
+    return _typed(text.replace("{suffix}", SUFFIXES[dtype]), dtype)
 
 
 def _typed(text: str, dtype: str) -> str:

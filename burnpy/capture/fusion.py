@@ -29,9 +29,10 @@ class Fused:
     a buffer by the plan), values that are another output itself (`aliases`: (value, output)),
     and the catalogue ops it computes (`label`)."""
 
-    __slots__ = ("kernel", "dtype", "args", "outputs", "aliases", "label")
+    __slots__ = ("kernel", "dtype", "args", "outputs", "aliases", "label", "text")
 
     def __init__(self, kernel, dtype, args, outputs, label, aliases=()):
+        self.text = None  # a kernel written for this step (an element-wise chain): its C text
         self.kernel = kernel
         self.dtype = dtype
         self.args = args
@@ -102,6 +103,36 @@ def gelu_backward(bound, out):
     dtype = _dtype(x, grad, out)
     if dtype and _same_shape(x, grad, out):
         return Fused("gelu_backward", dtype, [x.data.size, x, grad, out], [out], "gelu backward")
+    return None
+
+
+def gelu_approximate(bound, out):
+    x = bound["tensor"]
+    dtype = _dtype(x, out)
+    if dtype and _same_shape(x, out):
+        return Fused("gelu_approximate", dtype, [x.data.size, x, out], [out], "gelu_approximate")
+    return None
+
+
+def gelu_approximate_keeping(bound, out):
+    x = bound["tensor"]
+    result, slope = out
+    if slope is None:
+        return gelu_approximate(bound, result)
+    dtype = _dtype(x, result, slope)
+    if dtype and _same_shape(x, result, slope):
+        args = [x.data.size, x, result, slope]
+        label = "gelu_approximate and its slope"
+        return Fused("gelu_approximate_keeping", dtype, args, [result, slope], label)
+    return None
+
+
+def gelu_approximate_backward(bound, out):
+    x, grad = bound["x"], bound["grad"]
+    dtype = _dtype(x, grad, out)
+    if dtype and _same_shape(x, grad, out):
+        args = [x.data.size, x, grad, out]
+        return Fused("gelu_approximate_backward", dtype, args, [out], "gelu_approximate backward")
     return None
 
 
@@ -189,6 +220,22 @@ def adam_step(bound, out):
     return Fused("adam_step", dtype, [*args, *outputs], outputs, label, aliases=[(v_max, v)])
 
 
+def sgd_step(bound, out):
+    param, grad, velocity_in = bound["param"], bound["grad"], bound["velocity"]
+    new_param, velocity = out
+    if type(bound["nesterov"]) is not bool or new_param is None or velocity is None:
+        return None
+    dtype = _dtype(param, grad, velocity_in, new_param, velocity)
+    if not dtype or not _same_shape(param, grad, velocity_in, new_param, velocity):
+        return None
+    if velocity.data is grad.data or velocity_in is not None and velocity.data is velocity_in.data:
+        return None  # (a velocity that is the gradient itself: no state of its own to write)
+    scalars = [bound[key] for key in ("lr", "momentum", "dampening", "weight_decay")]
+    args = [param.data.size, param, grad, velocity_in, *scalars, int(bound["nesterov"])]
+    outputs = [new_param, velocity]
+    return Fused("sgd_step", dtype, [*args, *outputs], outputs, "sgd_step")
+
+
 def clip_by_norm(bound, out):
     grad = bound["grad"]
     dtype = _dtype(grad, out)
@@ -203,6 +250,9 @@ RULES = {
     "gelu": gelu,
     "gelu_keeping": gelu_keeping,
     "gelu_backward": gelu_backward,
+    "gelu_approximate": gelu_approximate,
+    "gelu_approximate_keeping": gelu_approximate_keeping,
+    "gelu_approximate_backward": gelu_approximate_backward,
     "layer_norm": layer_norm,
     "layer_norm_keeping": layer_norm_keeping,
     "layer_norm_backward": layer_norm_backward,
@@ -210,6 +260,7 @@ RULES = {
     "log_softmax": log_softmax,
     "softmax_backward": softmax_backward,
     "adam_step": adam_step,
+    "sgd_step": sgd_step,
     "clip_by_norm": clip_by_norm,
 }
 

@@ -13,7 +13,9 @@ The flags keep IEEE semantics: `-O3 -march=native` vectorise (`-fopenmp-simd`: t
 so with `#pragma omp simd`), `-fno-math-errno` only lets a math function skip setting `errno`
 (so that the loops call glibc's vector math library, libmvec) and `-fno-trapping-math` only
 lets a comparison be evaluated where it might raise a floating-point flag nobody reads (so that
-a clamp's two comparisons become selects); neither changes a value.
+a clamp's two comparisons become selects); neither changes a value. `-ffp-contract=off`: a
+product and a sum stay two roundings, as numpy's two ufuncs make them (a fused multiply-add
+would round once, and differ from numpy by more than an ulp where the sum cancels).
 no `-ffast-math`, so NaN and ±inf go through every kernel as they go through numpy.
 """
 
@@ -32,6 +34,7 @@ FLAGS = (
     "-march=native",
     "-fno-math-errno",
     "-fno-trapping-math",
+    "-ffp-contract=off",
     "-fopenmp-simd",
     "-fPIC",
     "-shared",

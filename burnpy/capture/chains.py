@@ -1,0 +1,187 @@
+"""Element-wise chains: consecutive element-wise kernel calls of a recording as one C loop.
+
+A chain is a run of element-wise calls (the table below) in which each call after the first
+reads the one before it, whose result nothing else reads: `float_mul_scalar` then `float_add`
+then `relu` is one loop computing `relu(x * s + b)`, with no array between the three. A single
+call is a chain too: its loop writes into a buffer the plan gives it, in place of a dying input
+(a residual add into the activation it adds to, `relu` into the linear layer's output).
+
+An operand is an array of the result's shape (C-contiguous), a row the result repeats over its
+leading dims (a bias: `x[i % d]`), a single value (`x[0]`), or a number (a parameter of the
+kernel). The kernels are written for the step (burnpy.capture.compiler builds them with it),
+named chain_0, chain_1, ... in order, each headed by the calls it fuses.
+"""
+
+import numpy as np
+
+from burnpy.capture.fusion import FLOATS, Fused
+from burnpy.capture.recorder import Integer, Number, Value
+
+# kernel -> (its parameters, the C expression of one element); `relu` is the prelude's
+OPS = {
+    "float_add": (("lhs", "rhs"), "{lhs} + {rhs}"),
+    "float_sub": (("lhs", "rhs"), "{lhs} - {rhs}"),
+    "float_mul": (("lhs", "rhs"), "{lhs} * {rhs}"),
+    "float_div": (("lhs", "rhs"), "{lhs} / {rhs}"),
+    "float_add_scalar": (("lhs", "rhs"), "{lhs} + {rhs}"),
+    "float_sub_scalar": (("lhs", "rhs"), "{lhs} - {rhs}"),
+    "float_mul_scalar": (("lhs", "rhs"), "{lhs} * {rhs}"),
+    "float_div_scalar": (("lhs", "rhs"), "{lhs} / {rhs}"),
+    "float_neg": (("tensor",), "-{tensor}"),
+    "relu": (("tensor",), "relu({tensor})"),
+    # burn masks where the output is <= 0, so a NaN output passes its gradient
+    "relu_backward": (("output", "grad"), "({output} <= 0 ? 0 : {grad})"),
+}
+
+KERNEL = """\
+/* {ops}: {formula}.
+   Fuses: {names}. */
+void {name}(long n, {parameters})
+{{
+#pragma omp simd
+    for (long i = 0; i < n; i++)
+        out[i] = {expression};
+}}
+"""
+
+
+class _Chain:
+    """A chain being built: its calls, their arrays and numbers, the expression so far."""
+
+    def __init__(self, shape, dtype):
+        self.shape, self.dtype = shape, dtype
+        self.entries: list = []
+        self.arrays: list = []  # (Value, its index expression)
+        self.numbers: list = []
+        self.expression = ""
+        self.tail = None  # the last call's result
+
+    def operand(self, value) -> str | None:
+        """The C text of one operand, or None when it cannot be one."""
+        if value is self.tail and self.tail is not None:
+            return f"({self.expression})"
+        if type(value) in (float, int, Number, Integer):
+            self.numbers.append(value)
+            return f"(real)s{len(self.numbers) - 1}"
+        if type(value) is not Value or type(value.data) is not np.ndarray:
+            return None
+        data = value.data
+        if data.dtype != self.dtype or not data.flags.c_contiguous:
+            return None
+        index = _index(data.shape, self.shape)
+        if index is None:
+            return None
+        for known, (array, _) in enumerate(self.arrays):
+            if array is value:
+                return f"a{known}[{index}]"
+        self.arrays.append((value, index))
+        return f"a{len(self.arrays) - 1}[{index}]"
+
+
+def _index(shape, full) -> str | None:
+    """How element i of a result of shape `full` reads an operand of `shape`."""
+    if tuple(shape) == tuple(full):
+        return "i"
+    size = int(np.prod(shape, dtype=np.int64))
+    if size == 1:
+        return "0"
+    if len(shape) <= len(full) and tuple(shape) == tuple(full[len(full) - len(shape) :]):
+        return f"i % {size}"
+    return None
+
+
+def _bound(entry):
+    parameters, _ = OPS[entry.target]
+    if entry.kwargs or len(entry.args) != len(parameters):
+        return None
+    return dict(zip(parameters, entry.args))
+
+
+def _extend(chain: _Chain, entry) -> bool:
+    """Add `entry` to `chain` (its result the chain's new tail); False, chain unchanged, when
+    one of its operands cannot be one."""
+    saved = (len(chain.arrays), len(chain.numbers))
+    bound = _bound(entry)
+    out = entry.out
+    if bound is None or type(out) is not Value or type(out.data) is not np.ndarray:
+        return False
+    if out.data.shape != chain.shape or out.data.dtype != chain.dtype:
+        return False
+    texts = {}
+    for key, value in bound.items():
+        text = chain.operand(value)
+        if text is None:
+            del chain.arrays[saved[0] :], chain.numbers[saved[1] :]
+            return False
+        texts[key] = text
+    chain.expression = OPS[entry.target][1].format(**texts)
+    chain.entries.append(entry)
+    chain.tail = out
+    return True
+
+
+def find(entries: list, readers: dict, kept: set) -> dict:
+    """The chains of `entries` (a recording's calls): index of a chain's last call -> its
+    Fused call, for the calls of every chain; `readers[name]`: how many calls read that value,
+    `kept`: values the step returns (never inside a chain)."""
+    found: dict = {}
+    chain = None
+    for index, entry in enumerate(entries):
+        if entry.kind != "call" or entry.target not in OPS or type(entry.out) is not Value:
+            chain = _close(chain, found, index - 1)
+            continue
+        tail = chain.tail if chain else None
+        continues = (
+            chain is not None
+            and tail.name not in kept
+            and readers.get(tail.name) == 1
+            and any(v is tail for v in entry.args)
+        )
+        if continues and _extend(chain, entry):
+            continue
+        chain = _close(chain, found, index - 1)
+        data = entry.out.data
+        if type(data) is np.ndarray and data.dtype in FLOATS and data.ndim and data.size:
+            chain = _Chain(data.shape, data.dtype)
+            if not _extend(chain, entry):
+                chain = None
+    _close(chain, found, len(entries) - 1)
+    return found
+
+
+def _close(chain, found: dict, last: int):
+    if chain is not None and chain.entries:
+        found[last] = chain
+    return None
+
+
+def fused(chain: _Chain, number: int) -> Fused:
+    """The Fused call of a chain, as kernel `chain_<number>` of its dtype."""
+    dtype = FLOATS[np.dtype(chain.dtype)]
+    name = f"chain_{number}"
+    ops = ", ".join(e.target for e in chain.entries)
+    parameters = [f"const real *a{k}" for k in range(len(chain.arrays))]
+    parameters += [f"double s{k}" for k in range(len(chain.numbers))] + ["real *out"]
+    text = KERNEL.format(
+        ops=ops,
+        formula=_formula(chain),
+        names=ops,
+        name=name + "_{suffix}",  # (the dtype's, as every kernel's)
+        parameters=", ".join(parameters),
+        expression=chain.expression,
+    )
+    out = chain.tail
+    args = [out.data.size, *(v for v, _ in chain.arrays), *chain.numbers, out]
+    fused = Fused(name, dtype, args, [out], f"{ops} (one loop)")
+    fused.text = text
+    return fused
+
+
+def _formula(chain) -> str:
+    """The chain's expression with its operands named by the values they are."""
+    text = chain.expression
+    for k, (value, index) in reversed(list(enumerate(chain.arrays))):
+        text = text.replace(f"a{k}[{index}]", value.name)
+    for k, number in reversed(list(enumerate(chain.numbers))):
+        text = text.replace(f"(real)s{k}", getattr(number, "name", repr(number)))
+    return text
