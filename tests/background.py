@@ -9,6 +9,7 @@ is bounded in time; when the session ends, whatever still runs is killed and the
 removed: nothing is left behind.
 """
 
+import inspect
 import shutil
 import subprocess
 import tempfile
@@ -96,3 +97,12 @@ def start(config, commands, limit_s: float, **popen) -> Job:
         _QUEUE.append(job)
         _QUEUED.notify()
     return job
+
+
+def tests_taking(namespace: dict, fixture: str) -> set:
+    """The names of the test functions of a module (its `globals()`) that take `fixture`."""
+    return {
+        name
+        for name, test in namespace.items()
+        if name.startswith("test_") and fixture in inspect.signature(test).parameters
+    }

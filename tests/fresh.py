@@ -1,8 +1,8 @@
 """Code run as a fresh interpreter runs it, many pieces for the start-up of one.
 
-`run_fresh(jobs, warm=...)` starts one Python process that imports the `warm` modules (the
-libraries the pieces share: numpy, scipy, torch, ...), then forks a child per job, two at a
-time: each child runs its code (or script, with its argv) as `__main__` in its own working
+`start_fresh(config, jobs, warm=...)` queues one Python process (a background job of the
+session, tests/background.py) that imports the `warm` modules (the libraries the pieces share:
+numpy, scipy, torch, ...), then forks a child per job, two at a time: each child runs its code (or script, with its argv) as `__main__` in its own working
 directory, with its own stdout and stderr, as `python -c code` or `python script` would, but
 without paying for those imports again. Importing a library leaves no state a piece could see,
 so what a piece prints is what a fresh process prints.
@@ -10,7 +10,6 @@ so what a piece prints is what a fresh process prints.
 
 import json
 import os
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,20 +33,25 @@ class Done:
     stderr: str
 
 
-def run_fresh(jobs: list[Job], warm=(), env=None, timeout: float = 300) -> dict[str, Done]:
-    """Run every job in a child of one warmed-up interpreter; their results by name."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1", **(env or {})}
+def start_fresh(config, jobs: list[Job], warm=(), limit_s: float = 300):
+    """Queue the interpreter that runs every job; `results` waits for it."""
+    import background  # (the runner below is also this file run as a script)
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1"}
     request = {"warm": list(warm), "jobs": [job.__dict__ for job in jobs]}
-    done = subprocess.run(
-        [sys.executable, __file__],
-        input=json.dumps(request),
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=timeout,
-    )
-    assert done.returncode == 0, done.stderr
-    return {name: Done(**result) for name, result in json.loads(done.stdout).items()}
+
+    def command(folder):
+        (folder / "request.json").write_text(json.dumps(request))
+        return [[sys.executable, __file__, str(folder / "request.json"), str(folder / "done")]]
+
+    return background.start(config, command, limit_s, env=env)
+
+
+def results(started) -> dict[str, Done]:
+    """The jobs' results by name, once the interpreter that ran them has ended."""
+    assert started.wait() == [0], started.output(0)
+    done = json.loads((started.folder / "done").read_text())
+    return {name: Done(**result) for name, result in done.items()}
 
 
 # -- the interpreter that forks the children ---------------------------------------------------
@@ -86,7 +90,7 @@ def _serve() -> None:
     import importlib
     import tempfile
 
-    request = json.load(sys.stdin)
+    request = json.loads(Path(sys.argv[1]).read_text())
     for module in request["warm"]:
         importlib.import_module(module)
     results, running = {}, {}
@@ -109,7 +113,7 @@ def _serve() -> None:
                 "stdout": Path(out).read_text(),
                 "stderr": Path(err).read_text(),
             }
-    json.dump(results, sys.stdout)
+    Path(sys.argv[2]).write_text(json.dumps(results))
 
 
 if __name__ == "__main__":

@@ -6,7 +6,6 @@ autograd for the gradients, the values the ranks put in for the collectives. The
 bounded in time and nothing is left running or listening after it.
 """
 
-import inspect
 import json
 import os
 import pickle
@@ -41,7 +40,7 @@ _STARTED = {}
 
 def start_in_background(config, names):
     """The pair, started with the session (tests/background.py), if a test of it is selected."""
-    if any(name in PAIR_TESTS for name in names):
+    if background.tests_taking(globals(), "pair") & {*names}:
         ports = free_ports(4)
         env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONHASHSEED": "0"}
 
@@ -53,9 +52,7 @@ def start_in_background(config, names):
 
 
 @pytest.fixture(scope="module")
-def pair(request):
-    if "pair" not in _STARTED:  # (the session's hook did not run: another runner)
-        start_in_background(request.config, PAIR_TESTS)
+def pair():
     job, ports = _STARTED["pair"]
     job.wait()
     results = []
@@ -288,11 +285,3 @@ def test_the_digits_example_runs_on_two_ranks_from_torchruns_environment(pair):
     assert [line.split()[1] for line in lead if line.startswith("epoch ")] == ["1", "2", "3"]
     assert one["out"] == ""  # only rank 0 prints
     assert (pair["out"] / "example" / "epoch-3" / "model.safetensors").exists()
-
-
-# the tests that read the pair's results (their fixture waits for it)
-PAIR_TESTS = [
-    name
-    for name, test in list(globals().items())
-    if name.startswith("test_") and "pair" in inspect.signature(test).parameters
-]

@@ -2,12 +2,16 @@
 of `python -m codegen stats` is current; and the texts for users speak of the library, not of how
 it was built."""
 
+import os
 import re
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
-from fresh import Job, run_fresh
+import background
+from fresh import Job, results, start_fresh
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
@@ -28,16 +32,30 @@ def _runs(code: str) -> bool:
     return not code.startswith("def ")  # a listing of generated code, not a program
 
 
+_STARTED = {}
+
+
+def start_in_background(config, names):
+    """Every snippet, run in a child of one interpreter queued with the session."""
+    if background.tests_taking(globals(), "ran") & {*names}:
+        folder = Path(tempfile.mkdtemp(prefix="snippets-"))
+        config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+        jobs = [
+            Job(f"snippet{i}", str(folder / f"snippet{i}"), code=code)
+            for i, code in enumerate(SNIPPETS)
+            if _runs(code)
+        ]
+        for job in jobs:
+            os.mkdir(job.cwd)
+        _STARTED["snippets"] = (start_fresh(config, jobs, warm=WARM), jobs)
+
+
 @pytest.fixture(scope="module")
-def ran(tmp_path_factory) -> dict:
+def ran() -> dict:
     """Every snippet run once, each in a fresh process of its own and its own directory:
     {code: (its result, its directory)}."""
-    jobs = [
-        Job(f"snippet{i}", str(tmp_path_factory.mktemp(f"snippet{i}")), code=code)
-        for i, code in enumerate(SNIPPETS)
-        if _runs(code)
-    ]
-    done = run_fresh(jobs, warm=WARM)
+    started, jobs = _STARTED["snippets"]
+    done = results(started)
     return {job.code: (done[job.name], Path(job.cwd)) for job in jobs}
 
 

@@ -1,11 +1,13 @@
 """Static typing as a user meets it: mypy over a typed user's script and the examples reports
 nothing, and it does see the Tensor methods (a misspelt one and a wrong argument are caught)."""
 
-import subprocess
+import importlib.util
 import sys
 from pathlib import Path
 
 import pytest
+
+import background
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECKED = ["tests/fixtures/typed_user.py", "examples"]
@@ -19,20 +21,31 @@ x.sum_dim("1")
 """
 
 
-def test_mypy_finds_no_error_in_user_code_and_sees_every_tensor_method(tmp_path):
+MYPY_LIMIT_S = 300
+_STARTED = {}
+
+
+def start_in_background(config, names):
+    """mypy, started with the session (tests/background.py), if its test is selected."""
+    if importlib.util.find_spec("mypy") is None:  # the `dev` extra: the test skips
+        return
+
+    def mypy(folder):
+        (folder / "mistakes.py").write_text(MISTAKES)
+        cache = str(folder / "cache")
+        mistakes = str(folder / "mistakes.py")
+        return [[sys.executable, "-m", "mypy", "--cache-dir", cache, *CHECKED, mistakes]]
+
+    _STARTED["mypy"] = background.start(config, mypy, MYPY_LIMIT_S, cwd=ROOT)
+
+
+def test_mypy_finds_no_error_in_user_code_and_sees_every_tensor_method():
     pytest.importorskip("mypy")  # the `dev` extra
-    mistakes = tmp_path / "mistakes.py"
-    mistakes.write_text(MISTAKES)
-    run = subprocess.run(
-        [sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache"), *CHECKED, mistakes],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
-    errors = [line for line in run.stdout.splitlines() if ": error:" in line]
-    assert [e.split(": error:")[0] for e in errors] == [
-        f"{mistakes}:5",
-        f"{mistakes}:6",
-    ], run.stdout
+    job = _STARTED["mypy"]
+    job.wait()
+    out = job.output(0)
+    errors = [line for line in out.splitlines() if ": error:" in line]
+    mistakes = job.folder / "mistakes.py"
+    assert [e.split(": error:")[0] for e in errors] == [f"{mistakes}:5", f"{mistakes}:6"], out
     assert '"Tensor" has no attribute "reluu"' in errors[0]
     assert 'Argument 1 to "sum_dim" of "Tensor" has incompatible type "str"' in errors[1]
