@@ -24,6 +24,7 @@ BENCHMARKS = (
     "benches.steps",
     "benches.real_steps",
     "benches.onnx_import",
+    "benches.quantization",
 )
 
 

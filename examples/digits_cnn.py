@@ -7,6 +7,7 @@
     python examples/digits_cnn.py --plot loss.png  # loss and accuracy curves (matplotlib)
     python examples/digits_cnn.py --compare        # the same training in PyTorch, side by side
     python examples/digits_cnn.py --capture        # each step recorded once, replayed as code
+    python examples/digits_cnn.py --quantize       # then its weights quantized to 8 bits (Q8S)
     torchrun --standalone --nproc-per-node 2 examples/digits_cnn.py --distributed
                                                    # data-parallel on 2 processes (the Learner)
 
@@ -23,6 +24,7 @@ import json
 import math
 import os
 import sys
+import tempfile
 import time
 import tracemalloc
 from pathlib import Path
@@ -37,7 +39,7 @@ import burnpy.threads  # noqa: E402
 from burnpy import capture, data, files, nn, optim  # noqa: E402
 from burnpy.nn.functional import cross_entropy  # noqa: E402
 from burnpy.train import Learner, Output  # noqa: E402
-from generated import Device  # noqa: E402
+from generated import Device, QuantScheme, QuantStore, QuantValue  # noqa: E402
 
 
 class DigitsCNN(nn.Module):
@@ -151,6 +153,67 @@ def _quiet_stderr():
     finally:
         os.dup2(saved, 2)
         os.close(saved)
+
+
+# -- --quantize: the trained model's weights quantized after training -----------------------------
+
+QUANT_VALUES = {v.name.lower(): v for v in QuantValue}
+
+
+def quantization_report(model, test, device, value: str) -> dict:
+    """Quantize a copy of the trained model's weights (every parameter, per tensor, MinMax
+    calibration, one int8 a value in memory as burn's CPU backends keep them) and print its test accuracy, record size and inference time on the test
+    images against the float model's; returns them, per column."""
+    scheme = QuantScheme().with_store(QuantStore.NATIVE).with_value(QUANT_VALUES[value])
+    models = {
+        "float32": model.valid(),
+        value.upper(): model.valid().quantize_weights(nn.Quantizer(scheme=scheme)),
+    }
+    images, _ = data.default_collate(test, device.inner())
+    report = {
+        name: {
+            "accuracy": accuracy(m, test, device),
+            "bytes": record_size(m),
+            "seconds": seconds,
+        }
+        for (name, m), seconds in zip(models.items(), best_times(models.values(), images))
+    }
+    (head, base), (name, quantized) = report.items()
+    print(f"\npost-training quantization ({name} per tensor, MinMax calibration):")
+    print(f"{'':26}{head:>12}{name:>12}")
+    print(f"{'test accuracy':26}{base['accuracy']:>12.2%}{quantized['accuracy']:>12.2%}")
+    ratio = quantized["bytes"] / base["bytes"]
+    print(
+        f"{'record size':26}{base['bytes'] / 1024:>8.1f} KiB{quantized['bytes'] / 1024:>8.1f} KiB"
+        f" ({ratio:.2f}x)"
+    )
+    ratio = quantized["seconds"] / base["seconds"]
+    label = f"inference, {len(test)} images"
+    print(
+        f"{label:26}{base['seconds'] * 1e3:>9.2f} ms{quantized['seconds'] * 1e3:>9.2f} ms"
+        f" ({ratio:.2f}x)"
+    )
+    return report
+
+
+def best_times(models, *inputs, repeats=7) -> list:
+    """Each model's best time for a forward pass on `inputs`, the models taking turns, so
+    that another load on the machine slows them alike."""
+    times = [[] for _ in models]
+    for _ in range(repeats):
+        for model, seconds in zip(models, times):
+            start = time.perf_counter()
+            model(*inputs)
+            seconds.append(time.perf_counter() - start)
+    return [min(seconds) for seconds in times]
+
+
+def record_size(model) -> int:
+    """The bytes of the model's record (`model.save`)."""
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "model.safetensors"
+        model.save(path)
+        return path.stat().st_size
 
 
 # -- PyTorch: the same architecture, weights, batches and schedule ---------------------------------
@@ -414,6 +477,13 @@ def parse(argv):
         "--capture", action="store_true", help="record the step once and replay it (capture)"
     )
     parser.add_argument(
+        "--quantize",
+        nargs="?",
+        const="q8s",
+        choices=sorted(QUANT_VALUES),
+        help="after training, quantize the weights (default q8s) and compare with the float model",
+    )
+    parser.add_argument(
         "--threads",
         type=int,
         help="threads of numpy's BLAS and torch (default: 1, unless OMP_NUM_THREADS or "
@@ -425,9 +495,10 @@ def parse(argv):
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--subset", type=int, help="use only the first N images (smoke runs)")
     args = parser.parse_args(argv)
-    if args.distributed and (args.compare or args.plot or args.capture):
+    if args.distributed and (args.compare or args.plot or args.capture or args.quantize):
         parser.error(
-            "--compare, --plot and --capture run on one process: leave them out with --distributed"
+            "--compare, --plot, --capture and --quantize run on one process: leave them out with "
+            "--distributed"
         )
     return args
 
@@ -492,6 +563,8 @@ def main(argv=None) -> float:
         plot(history, args.plot)
     if args.compare:
         compare(args, train, test, history)
+    if args.quantize:
+        quantization_report(model, test, device, args.quantize)
     final = accuracy(model, test, device)
     print(f"test accuracy: {100 * final:.2f}%")
     return final

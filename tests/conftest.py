@@ -34,8 +34,8 @@ def own_heap():
 
 @pytest.fixture(scope="session")
 def digits_smoke(tmp_path_factory) -> dict:
-    """One smoke run of examples/digits_cnn.py (`args`: one epoch on 200 images) that plots and,
-    with torch, trains the PyTorch twin too, for every check of such a run: what it printed, the
+    """One smoke run of examples/digits_cnn.py (`args`: one epoch on 200 images, then its weights
+    quantized) that plots and, with torch, trains the PyTorch twin too, for every check of such a run: what it printed, the
     accuracy it returned and the plot's path."""
     from examples import digits_cnn
 
@@ -48,7 +48,7 @@ def digits_smoke(tmp_path_factory) -> dict:
     return {"args": DIGITS_SMOKE, "out": lines, "accuracy": accuracy, "plot": plot}
 
 
-DIGITS_SMOKE = ["--subset", "200", "--epochs", "1"]
+DIGITS_SMOKE = ["--subset", "200", "--epochs", "1", "--quantize"]
 
 
 def _have(module: str) -> bool:

@@ -43,12 +43,12 @@ def short_text():
 
 @pytest.fixture(scope="module")
 def short_run(short_text, tmp_path_factory) -> dict:
-    """One short run on numpy that samples, plots and (with torch) trains the PyTorch twin:
-    what it printed, the validation loss it returned, and the plot's path."""
+    """One short run on numpy that samples, plots, quantizes and (with torch) trains the PyTorch
+    twin: what it printed, the validation loss it returned, and the plot's path."""
     plot = tmp_path_factory.mktemp("char") / "loss.png"
     compare = ["--compare"] if seq_torch is not None else []
     with _stdout() as out:
-        loss = example.main(SHORT + compare + ["--plot", str(plot)])
+        loss = example.main(SHORT + compare + ["--plot", str(plot), "--quantize"])
     return {"out": out.getvalue().splitlines(), "loss": loss, "plot": plot}
 
 
@@ -67,6 +67,18 @@ def test_a_short_run_samples_plots_and_ends_with_the_validation_loss(short_run):
     sample = out[out.index("sample:") + 1 :]
     assert len("\n".join(sample).rstrip("\n")) >= 100  # 200 characters, some may be blank
     assert short_run["plot"].read_bytes().startswith(b"\x89PNG")
+
+
+def test_quantize_reports_loss_size_and_time_against_the_float_model(short_run):
+    out = short_run["out"]
+    head = out.index("post-training quantization (Q8S per tensor, MinMax calibration):")
+    rows = {line[:28].strip(): line[28:].split() for line in out[head + 2 : head + 5]}
+    float_loss, quantized_loss = (float(v) for v in rows["validation loss (nats)"])
+    assert float_loss == pytest.approx(short_run["loss"], abs=1e-4)
+    assert abs(quantized_loss - float_loss) < 0.05  # the issue's target for the trained model
+    size = rows["record size"]
+    assert float(size[2]) <= 0.3 * float(size[0])
+    assert len(rows["forward, 4 x 16 chars"]) == 5
 
 
 @needs_torch

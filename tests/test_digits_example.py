@@ -31,6 +31,22 @@ def test_one_epoch_ends_with_the_accuracy_line_and_writes_the_plot(digits_smoke)
     assert digits_smoke["plot"].read_bytes().startswith(b"\x89PNG")
 
 
+def test_quantize_reports_accuracy_size_and_time_against_the_float_model(digits_smoke):
+    out = digits_smoke["out"]
+    head = out.index("post-training quantization (Q8S per tensor, MinMax calibration):")
+    rows = {line[:26].strip(): line[26:].split() for line in out[head + 2 : head + 5]}
+    assert out[head + 1].split() == ["float32", "Q8S"]
+    assert rows["test accuracy"][0] == f"{100 * digits_smoke['accuracy']:.2f}%"
+    quantized = float(rows["test accuracy"][1].rstrip("%"))
+    assert abs(quantized - 100 * digits_smoke["accuracy"]) <= 100 * 2 / 40  # 40 test images
+    size = rows["record size"]
+    assert (
+        float(size[2]) <= 0.3 * float(size[0])
+        and size[4] == f"({float(size[2]) / float(size[0]):.2f}x)"
+    )
+    assert len(rows["inference, 40 images"]) == 5
+
+
 def test_the_default_run_reaches_97_percent(capsys):
     """The example as `make train` runs it: all the data, 15 epochs (a few seconds)."""
     accuracy = example.main([])

@@ -50,6 +50,7 @@ from burnpy.nn.conv import (
 from burnpy.nn.dropout import Dropout
 from burnpy.nn.linear import Embedding, Linear
 from burnpy.nn.module import Module
+from burnpy.nn.quantize import Quantizer
 
 # burn-nn's other layers: losses, recurrent layers, the remaining norms, pools and others.
 from burnpy.nn.distance import CosineSimilarity, PairwiseDistance
@@ -203,6 +204,7 @@ __all__ = [
     "Linear",
     "MaxPool2d",
     "Module",
+    "Quantizer",
     "Relu",
     "Sequential",
     "Sigmoid",

@@ -131,9 +131,15 @@ class Module:
         )
 
     def _as_param(self, path, tensor):
-        """A parameter on an autodiff device is a Grad leaf (burn's `Param::from_tensor`)."""
+        """A parameter on an autodiff device is a Grad leaf (burn's `Param::from_tensor`), but a
+        quantized one, which is not trained."""
         self._param_ids.setdefault(path, new_param_id())
-        if tensor.is_autodiff() and path not in self._grad_off and not tensor.is_require_grad():
+        if (
+            tensor.is_autodiff()
+            and path not in self._grad_off
+            and not tensor.is_quantized()
+            and not tensor.is_require_grad()
+        ):
             return tensor.detach().require_grad()
         return tensor
 
@@ -220,6 +226,34 @@ class Module:
             owner._set_local(path, done[id(tensor)])
         return self
 
+    # -- quantization (burnpy.nn.quantize) -------------------------------------------------------
+    def quantize_weights(self, quantizer) -> Self:
+        """Quantize the float parameters `quantizer` (an `nn.Quantizer`) selects, in place, each
+        keeping its ParamId (burn's `quantize_weights`); returns the module. The module runs as
+        before, on values rounded to the scheme; a quantized parameter takes no gradient."""
+        quantizer.check_names([name for name, _ in self.named_parameters()])
+        return self.map_parameters(
+            lambda name, _, tensor: (
+                quantizer.quantize(tensor) if quantizer.selects(name) else tensor
+            )
+        )
+
+    def dequantize_weights(self, dtype="float32") -> Self:
+        """Every quantized parameter back to a float tensor of `dtype` holding its dequantized
+        values, in place (a Grad leaf again on an autodiff device); returns the module."""
+
+        def dequantize(owner, path, tensor):
+            if not tensor.is_quantized():
+                return tensor
+            floats = tensor.dequantize(dtype=dtype)
+            return owner._as_param(path, floats) if owner._is_param(path, tensor) else floats
+
+        return self._map_tensors(dequantize)
+
+    def is_quantized(self) -> bool:
+        """Whether any parameter is quantized."""
+        return any(t.is_quantized() for t in self.parameters())
+
     # -- devices and modes --------------------------------------------------------------------
     def to_device(self, device) -> Self:
         """Move every parameter and buffer to `device`, in place; returns the module. On an
@@ -276,9 +310,10 @@ class Module:
 
     # -- records (burnpy.nn.record) -------------------------------------------------------------
     def save(self, path) -> None:
-        """Write the parameters and buffers to a safetensors file, keyed by dotted name."""
+        """Write the parameters and buffers to a safetensors file, keyed by dotted name; a
+        quantized parameter as its integer values and scales (burnpy.nn.record)."""
         entries = list(self._entries())
-        arrays = {name: tensor.to_numpy() for name, _, _, tensor, _ in entries}
+        arrays = {name: _record_value(tensor) for name, _, _, tensor, _ in entries}
         first = {}  # id of a tensor -> its ParamId: tied weights are saved under one
         ids = {
             name: first.setdefault(id(tensor), owner._param_ids[local])
@@ -289,7 +324,8 @@ class Module:
 
     def load(self, path) -> Self:
         """Load a file written by `save` in place, with the parameters' ids; returns the
-        module."""
+        module. The record decides what each tensor is: a quantized one in the file becomes a
+        quantized parameter, a float one a float parameter."""
         arrays, ids = record.read(path)
         self.load_arrays(arrays, f"{path}")
         for name, owner, local, _, is_param in self._entries():
@@ -312,9 +348,17 @@ class Module:
             name = names[id(owner), local]
             if name not in arrays:  # strict=False and not in the source: kept
                 return tensor
-            device = tensor.device()
-            fresh = Tensor.from_data(arrays[name], device=device.inner(), dtype=tensor.dtype)
+            device, array = tensor.device(), arrays[name]
+            if isinstance(array, record.Quantized):
+                fresh = Tensor.from_quantized(
+                    array.values, array.scales, array.scheme, device=device.inner()
+                )
+            else:
+                dtype = array.dtype if tensor.is_quantized() else tensor.dtype
+                fresh = Tensor.from_data(array, device=device.inner(), dtype=dtype)
             fresh = fresh.to_device(device) if device.is_autodiff() else fresh
+            if tensor.is_quantized() and owner._is_param(local, tensor):
+                return owner._as_param(local, fresh)  # a float parameter again: a Grad leaf
             return fresh.require_grad() if tensor.is_require_grad() else fresh
 
         self._map_tensors(replace)
@@ -323,8 +367,12 @@ class Module:
     # -- state dicts (PyTorch's habit) ----------------------------------------------------------
     def state_dict(self) -> dict:
         """Every parameter and buffer as a numpy array (a copy), keyed by dotted name in
-        definition order (PyTorch's `state_dict`)."""
-        return {name: tensor.to_numpy() for name, _, _, tensor, _ in self._entries()}
+        definition order (PyTorch's `state_dict`); a quantized parameter as its dequantized
+        float32 values."""
+        return {
+            name: (tensor.dequantize() if tensor.is_quantized() else tensor).to_numpy()
+            for name, _, _, tensor, _ in self._entries()
+        }
 
     def load_state_dict(self, state_dict, strict: bool = True):
         """Load `state_dict` (dotted name -> numpy array or Tensor) in place, keeping devices,
@@ -340,10 +388,11 @@ class Module:
 
     def cast(self, dtype) -> "Module":
         """Every float parameter and buffer cast to `dtype` (e.g. "float64", "bfloat16"), in
-        place, keeping param ids and Grad leaves; returns the module."""
+        place, keeping param ids and Grad leaves; returns the module. Quantized parameters stay
+        as they are (their scheme decides their values)."""
 
         def cast(owner, path, tensor):
-            if not is_float(tensor):
+            if not is_float(tensor) or tensor.is_quantized():
                 return tensor
             cast = tensor.cast(dtype)
             return owner._as_param(path, cast) if owner._is_param(path, tensor) else cast
@@ -364,7 +413,21 @@ class Module:
                 lines.append(f"  {path}: {child}")
             else:
                 role = "param" if self._is_param(path, value) else "buffer"
-                lines.append(f"  {path}: {role} {list(value.shape)} {value.dtype}")
+                dtype = _quantized_repr(value.scheme()) if value.is_quantized() else value.dtype
+                lines.append(f"  {path}: {role} {list(value.shape)} {dtype}")
         if not lines:
             return head
         return head + " {\n" + "\n".join(lines) + "\n}"
+
+
+def _record_value(tensor):
+    """What a record holds of `tensor`: its values, or a quantized tensor's integer values,
+    scales and scheme."""
+    if not tensor.is_quantized():
+        return tensor.to_numpy()
+    return record.Quantized(tensor.quantized_values(), tensor.quantized_scales(), tensor.scheme())
+
+
+def _quantized_repr(scheme) -> str:
+    """A quantized tensor's type as `repr` shows it: `quantized Q8S QuantLevel.tensor()`."""
+    return f"quantized {scheme.value.name} {scheme.level!r}"

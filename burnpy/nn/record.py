@@ -4,17 +4,55 @@ fits a module's tensors.
 The file's metadata holds the parameters' ids (burn's records carry ParamIds too), so a model
 loaded in a new process matches an optimiser state saved with it. `Module.save` and `Module.load`
 write and read records; this module knows files and arrays, not modules.
+
+A quantized tensor is two entries: `NAME` holds its integer values (int8; 4- and 2-bit values
+packed into uint32 words as burn packs them, whatever the scheme's store in memory) and `NAME.scales` its
+float32 scales (one per block); the metadata `burnpy.quantized` lists the schemes
+(`QuantScheme.to_record()`) and, per name, the index of its scheme and its shape. A reader that knows
+nothing of quantization sees an int8 array and its scales.
 """
 
 import json
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 from safetensors.numpy import save
 
 from burnpy import files
+from generated import QuantScheme
+from runtime.quantization.packing import pack_u32, unpack_u32
 
 _IDS = "burnpy.param_ids"
+_QUANTIZED = "burnpy.quantized"
+_SCALES = ".scales"
+
+
+@dataclass(frozen=True)
+class Quantized:
+    """A quantized tensor as a record holds it: its integer values (int8, unpacked, in its
+    shape), its scales (float32, one per block, in burn's grid shape) and its scheme."""
+
+    values: np.ndarray
+    scales: np.ndarray
+    scheme: QuantScheme
+
+    @property
+    def shape(self) -> tuple:
+        return tuple(self.values.shape)
+
+    def stored(self) -> np.ndarray:
+        """The values as the file holds them: int8, or sub-byte values packed into uint32
+        words (whatever the scheme's store in memory)."""
+        if self.scheme.value.bits == 8:
+            return self.values.astype(np.int8)
+        return pack_u32(np, self.values, self.scheme.value.bits)
+
+    @classmethod
+    def from_stored(cls, stored, scales, scheme: QuantScheme, shape) -> "Quantized":
+        if stored.dtype != np.int8:
+            stored = unpack_u32(np, stored, int(np.prod(shape)), scheme.value.bits)
+        return cls(stored.reshape(shape), scales, scheme)
 
 
 class IncompatibleKeys(NamedTuple):
@@ -26,22 +64,51 @@ class IncompatibleKeys(NamedTuple):
 
 
 def write(path, arrays: dict, param_ids: dict) -> None:
-    """Write `arrays` (dotted name -> array) and the parameters' ids (dotted name -> ParamId)."""
-    tensors = {name: np.ascontiguousarray(array) for name, array in arrays.items()}
-    files.write_bytes(path, save(tensors, metadata={_IDS: json.dumps(param_ids)}))
+    """Write `arrays` (dotted name -> array or `Quantized`) and the parameters' ids (dotted
+    name -> ParamId)."""
+    tensors, schemes, quantized = {}, [], {}
+    for name, array in arrays.items():
+        if isinstance(array, Quantized):
+            tensors[name] = _contiguous(array.stored())
+            tensors[name + _SCALES] = _contiguous(np.asarray(array.scales, dtype=np.float32))
+            if array.scheme not in schemes:
+                schemes.append(array.scheme)
+            quantized[name] = [schemes.index(array.scheme), list(array.shape)]
+        else:
+            tensors[name] = _contiguous(array)
+    metadata = {_IDS: json.dumps(param_ids)}
+    if quantized:
+        entry = {"schemes": [s.to_record() for s in schemes], "tensors": quantized}
+        metadata[_QUANTIZED] = json.dumps(entry, separators=(",", ":"))
+    files.write_bytes(path, save(tensors, metadata=metadata))
+
+
+def _contiguous(array) -> np.ndarray:
+    """`array` in C order, keeping its shape (`np.ascontiguousarray` makes a 0-d array 1-d)."""
+    array = np.asarray(array)
+    return np.ascontiguousarray(array).reshape(array.shape)
 
 
 def read(path) -> tuple[dict, dict]:
-    """(dotted name -> array, dotted name -> ParamId) of a record; a file without ids (one
-    PyTorch wrote) has none."""
+    """(dotted name -> array or `Quantized`, dotted name -> ParamId) of a record; a file
+    without ids (one PyTorch wrote) has none."""
     with files.open_safetensors(path, "a record") as f:
         metadata = f.metadata() or {}
         arrays = {key: f.get_tensor(key) for key in f.keys()}
+    ids, quantized = (_json(path, metadata, key) for key in (_IDS, _QUANTIZED))
+    schemes = [QuantScheme.from_record(s) for s in quantized.get("schemes", [])]
+    for name, (index, shape) in quantized.get("tensors", {}).items():
+        scales = arrays.pop(name + _SCALES)
+        arrays[name] = Quantized.from_stored(arrays[name], scales, schemes[index], shape)
+    return arrays, ids
+
+
+def _json(path, metadata: dict, key: str) -> dict:
     try:
-        return arrays, json.loads(metadata.get(_IDS, "{}"))
+        return json.loads(metadata.get(key, "{}"))
     except json.JSONDecodeError as error:
         raise ValueError(
-            f"{path}: its {_IDS!r} metadata is not JSON ({error}); the file was not written by "
+            f"{path}: its {key!r} metadata is not JSON ({error}); the file was not written by "
             "Module.save, or was altered"
         ) from error
 
@@ -61,7 +128,14 @@ def check(arrays: dict, tensors: dict, source: str, strict: bool = True) -> Inco
         if name not in arrays:
             continue
         array = arrays[name]
-        if array.dtype != tensor.dtype:
+        # a quantized value replaces a float one and back (the record decides)
+        if isinstance(array, Quantized) and tensor.tensor_kind().value != "Float":
+            raise TypeError(
+                f"{name}: the record holds a quantized float tensor, the module a "
+                f"{tensor.tensor_kind().value} tensor"
+            )
+        either_quantized = isinstance(array, Quantized) or tensor.is_quantized()
+        if not either_quantized and array.dtype != tensor.dtype:
             raise TypeError(
                 f"{name}: the record holds dtype {array.dtype}, the module {tensor.dtype}; "
                 "cast the module or the record"

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from burnpy.nn import record
 from burnpy.onnx.errors import Refusal
 from burnpy.onnx.ops import WIDTHS
 from burnpy.onnx.ir import (
@@ -24,6 +25,7 @@ from burnpy.onnx.ir import (
     Node,
     storage,
 )
+from generated import QuantLevel, QuantParam, QuantScheme, QuantStore, QuantValue
 
 # Names the generated file uses itself: a graph value never takes one of them.
 RESERVED = {
@@ -39,7 +41,10 @@ MOVES = {
     "ScatterElements", "ScatterND", "DepthToSpace", "SpaceToDepth", "CastLike", "Cast",
 }  # fmt: skip
 # The ops that take 8- and 4-bit floats.
-CASTS = {"Cast", "CastLike", "Identity", "Constant"}
+CASTS = {"Cast", "CastLike", "Identity", "Constant", "QuantizeLinear", "DequantizeLinear"}
+# Ops whose constant input is a weight the model keeps as it is (a quantized weight stays
+# quantized): never folded.
+KEEPS_WEIGHTS = {"DequantizeLinear"}
 # Ops whose value differs from run to run: never folded.
 RANDOM = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Bernoulli", "Multinomial"}  # fmt: skip
 
@@ -206,6 +211,20 @@ class Site:
         self.emitter.consts[name] = _stored(array)
         return self.emitter.use(name, self.folding)
 
+    def initial(self, i: int):
+        """Input i's value when known at import: a constant, or an initializer (float ones, the
+        model's parameters, included); else None."""
+        if not self.has(i):
+            return None
+        name = self.node.inputs[i]
+        value = self.emitter.const_of(name)
+        return self.emitter.params.get(name) if value is None else value
+
+    def quantized_param(self, i: int, values, scales, value: str, block) -> str:
+        """Input i, a constant, as a quantized parameter of the model (burn's symmetric scheme
+        of `value`, per tensor or per `block`), as code."""
+        return self.emitter.quantized_param(self.node.inputs[i], values, scales, value, block)
+
     def refuse(self, why: str):
         raise Refusal(why)
 
@@ -235,7 +254,7 @@ class Emitter:
                 self.consts[name] = _stored(array)
         self.names: dict = {}  # value name -> code name
         self.taken: set = set(RESERVED)
-        self.used_params: dict = {}  # code name -> array
+        self.used_params: dict = {}  # code name -> array, or record.Quantized
         self.buffers: dict = {}  # code name -> array
         self.statements: list = []
         self.problems: list = []
@@ -275,6 +294,23 @@ class Emitter:
             return f"self.{name}"
         return self.name_of(value)
 
+    def quantized_param(self, value: str, values, scales, kind: str, block) -> str:
+        level = QuantLevel.tensor() if block is None else QuantLevel.block(list(block))
+        scheme = (
+            QuantScheme()
+            .with_value(getattr(QuantValue, kind))
+            .with_level(level)
+            .with_store(QuantStore.NATIVE)
+            .with_param(QuantParam.F32)
+        )
+        name = self.name_of(value)
+        self.used_params[name] = record.Quantized(
+            np.asarray(values).astype(np.int8),
+            np.asarray(scales, dtype=np.float32),
+            scheme,
+        )
+        return f"self.{name}"
+
     # -- the graph ---------------------------------------------------------------------------
     def run(self):
         for value in self.graph.inputs:
@@ -311,7 +347,9 @@ class Emitter:
                     f"value '{name}' is {value.dtype}: only casts take 8- and 4-bit floats"
                 )
         present = [i for i in node.inputs if i]
-        foldable = node.op_type not in RANDOM and all(i in self.consts for i in present)
+        foldable = node.op_type not in RANDOM | KEEPS_WEIGHTS and all(
+            i in self.consts for i in present
+        )
         if foldable:
             self.fold_env = {}
             site = Site(self, node, folding=True)

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+from burnpy.onnx.ir import ML_DTYPES
 from generated import Tensor, module
 
 # The narrow ints held as int64, by width (uint64 needs no wrap: int64's bits are its bits).
@@ -1025,3 +1026,127 @@ def _cell(kind, xg, h, c, r, rt, rb, peepholes, d, hidden, linear_before_reset, 
 
 def _biased(x: Tensor, bias) -> Tensor:
     return x if bias is None else x.add(bias)
+
+
+# -- quantization: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear --------------------------
+
+# The integer types ONNX quantizes to, and their ranges (a result saturates to them).
+QUANT_RANGES = {"uint8": (0, 255), "int8": (-128, 127), "uint16": (0, 65535), "int16": (-32768, 32767), "uint4": (0, 15), "int4": (-8, 7), "uint2": (0, 3), "int2": (-2, 1)}  # fmt: skip
+
+
+def quant_param(p: Tensor, shape, axis: int, block_size: int = 0) -> Tensor:
+    """A scale or zero point laid out to broadcast over a tensor of `shape`: one value for the
+    whole tensor, a vector along `axis`, or (with `block_size`) one value per block of
+    `block_size` along `axis`, the last block possibly shorter."""
+    rank = len(shape)
+    if p.numel() == 1:
+        return p.reshape([1] * rank)
+    if not block_size:
+        dims = [1] * rank
+        dims[axis] = p.numel()
+        return p.reshape(dims)
+    dims = list(p.shape)
+    repeated = p.unsqueeze_dim(axis + 1).expand(dims[: axis + 1] + [block_size] + dims[axis + 1 :])
+    merged = repeated.reshape(dims[:axis] + [dims[axis] * block_size] + dims[axis + 1 :])
+    return merged.narrow(axis, 0, shape[axis])
+
+
+def quantize_linear(
+    x: Tensor,
+    scale: Tensor,
+    zero_point,
+    dtype: str,
+    axis: int = 1,
+    block_size: int = 0,
+    saturate: bool = True,
+    precision: str | None = None,
+) -> Tensor:
+    """ONNX's QuantizeLinear: round(x / scale) (half to even) + zero_point, saturated to
+    `dtype`'s range (an int type, held as int64), or x / scale rounded to an 8- or 4-bit float
+    (held as float32, saturated unless `saturate` is False; of those only float4e2m1 adds its
+    zero point). The division is in `precision`, else in x's dtype (float32 when x and the
+    scale differ)."""
+    axis = axis % x.ndim if x.ndim else 0
+    if precision is not None or scale.dtype != x.dtype:  # numpy's promotion, or as told
+        x, scale = x.float(precision or "float32"), scale.float(precision or "float32")
+    q = x.div(quant_param(scale, x.shape, axis, block_size))
+    if zero_point is not None:
+        zero_point = quant_param(zero_point, x.shape, axis, block_size).float(x.dtype)
+    if dtype in QUANT_RANGES:
+        q = q.round()
+        q = q.add(zero_point) if zero_point is not None else q
+        low, high = QUANT_RANGES[dtype]
+        return q.clamp(low, high).int("int64")
+    if dtype == "float4e2m1" and zero_point is not None:
+        q = q.add(zero_point)
+    return cast_narrow(q, ML_DTYPES[dtype], saturate or dtype == "float4e2m1")
+
+
+def dequantize_linear(
+    x: Tensor, scale: Tensor, zero_point, axis: int = 1, block_size: int = 0, dtype=None
+) -> Tensor:
+    """ONNX's DequantizeLinear: (x - zero_point) * scale in float32, given as `dtype` (the
+    scale's by default). An 8- or 4-bit float x (held as float32) has no zero point."""
+    axis = axis % x.ndim if x.ndim else 0
+    values = x.float("float32") if x.tensor_kind().value == "Int" else x
+    if zero_point is not None and x.tensor_kind().value == "Int":
+        values = values.sub(quant_param(zero_point, x.shape, axis, block_size).float("float32"))
+    scale32 = quant_param(scale, x.shape, axis, block_size).float("float32")
+    y = values.mul(scale32)
+    dtype = dtype or scale.dtype
+    return y if dtype == "float32" else y.float(dtype)
+
+
+def dynamic_quantize_linear(x: Tensor) -> tuple:
+    """ONNX's DynamicQuantizeLinear: uint8 values, their scale and zero point, from the range
+    of x stretched to hold 0 (the scale is 1 when x is all zeros)."""
+    high = x.max().clamp_min(0.0)
+    low = x.min().clamp_max(0.0)
+    spread = high.sub(low)
+    scale = spread.mask_fill(spread.equal_elem(0.0), 1.0).div_scalar(255.0)
+    zero_point = low.neg().div(scale).clamp(0.0, 255.0).round()
+    y = x.div(scale).round().add(zero_point).clamp(0.0, 255.0).int("int64")
+    return y, scale.reshape([]), zero_point.int("int64").reshape([])
+
+
+def integer_operand(x: Tensor, zero_point=None, axis: int | None = None) -> Tensor:
+    """x - zero_point in float64, which holds the products and sums of the integer ops that
+    follow exactly; a vector zero point applies along `axis` (a matrix's rows, a convolution
+    weight's output channels)."""
+    x = x.float("float64")
+    if zero_point is None:
+        return x
+    zero_point = zero_point.float("float64")
+    if axis is not None and zero_point.ndim == 1 and zero_point.numel() > 1:
+        zero_point = quant_param(zero_point, x.shape, axis)
+    return x.sub(zero_point)
+
+
+def requantize(accumulated: Tensor, scale: Tensor, zero_point, dtype: str) -> Tensor:
+    """An integer result (float64) times `scale`, plus `zero_point`, rounded half to even and
+    saturated to `dtype` (held as int64)."""
+    y = accumulated.mul(scale.float("float64"))
+    if zero_point is not None:
+        y = y.add(zero_point.float("float64"))
+    low, high = QUANT_RANGES[dtype]
+    return y.round().clamp(low, high).int("int64")
+
+
+def matmul_integer(a: Tensor, b: Tensor, a_zero_point=None, b_zero_point=None) -> Tensor:
+    """ONNX's MatMulInteger: (a - a_zero_point) @ (b - b_zero_point), exact, as int32; a's
+    zero point per tensor or per row, b's per tensor or per column."""
+    product = matmul(integer_operand(a, a_zero_point, a.ndim - 2), integer_operand(b, b_zero_point))
+    return product.round().int("int32")
+
+
+def qlinear_matmul(a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point, dtype: str) -> Tensor:  # fmt: skip
+    """ONNX's QLinearMatMul: the integer product rescaled by a_scale * b_scale / y_scale
+    (computed in the scales' dtype), plus y_zero_point, saturated to `dtype`."""
+    product = matmul(integer_operand(a, a_zero_point, a.ndim - 2), integer_operand(b, b_zero_point))
+    return requantize(product, a_scale.mul(b_scale).div(y_scale), y_zero_point, dtype)
+
+
+def qlinear_conv_scale(x_scale: Tensor, w_scale: Tensor, y_scale: Tensor, rank: int) -> Tensor:
+    """QLinearConv's x_scale * w_scale / y_scale, w_scale per tensor or per output channel."""
+    w_scale = quant_param(w_scale, [0] * rank, 1)
+    return x_scale.reshape([1] * rank).mul(w_scale).div(y_scale.reshape([1] * rank))

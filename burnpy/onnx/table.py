@@ -1061,20 +1061,26 @@ def _ints(values) -> str:
 
 
 def conv(n: Site):
+    if n.dtype(0) not in ("float32", "float64", "bfloat16"):
+        n.refuse(f"Conv of {n.dtype(0)} is not supported (float32, float64, bfloat16)")
+    return _conv_call(n, n.x(0), n.x(1), n.x(2) if n.has(2) else None, 1)
+
+
+def _conv_call(n: Site, x: str, w: str, bias, weight_input: int) -> str:
+    """The convolution of the node's attributes on the operands given as code (the weight's
+    shape read from input `weight_input`)."""
     rank = n.known_rank(0)
     d = rank - 2
     if d not in (1, 2, 3):
-        n.refuse(f"a {d}-d Conv is not supported (1-d to 3-d)")
-    if n.dtype(0) not in ("float32", "float64", "bfloat16"):
-        n.refuse(f"Conv of {n.dtype(0)} is not supported (float32, float64, bfloat16)")
-    weight = n.shape(1)
+        n.refuse(f"a {d}-d {n.op} is not supported (1-d to 3-d)")
+    weight = n.shape(weight_input)
     kernel = n.attr("kernel_shape") or (weight[2:] if weight else None)
     if kernel is None:
         n.refuse("the kernel shape is unknown")
     strides = n.attr("strides", [1] * d)
     dilations = n.attr("dilations", [1] * d)
     begins, ends = _spatial_pads(n, d, kernel, strides, dilations)
-    args = [n.x(0), n.x(1)] + ([n.x(2)] if n.has(2) else [])
+    args = [x, w] + ([bias] if bias is not None else [])
     options = []
     if any(s != 1 for s in strides):
         options.append(f"stride={_ints(strides)}")
@@ -1308,6 +1314,102 @@ def attention(n: Site):
     return Outputs(expr, 4)
 
 
+# -- quantization ------------------------------------------------------------------------------------
+
+QUANT_INTS = ("uint8", "int8", "uint16", "int16", "uint4", "int4", "uint2", "int2")
+QUANT_FLOATS = ("float8e4m3fn", "float8e4m3fnuz", "float8e5m2", "float8e5m2fnuz", "float4e2m1")
+# burn's value type holding each signed ONNX int: its full range (Q8F is [-128, 127]).
+QUANT_VALUES = {"int8": "Q8F", "int4": "Q4F", "int2": "Q2F"}
+
+
+def dynamic_quantize_linear(n: Site):
+    return Outputs(f"ops.dynamic_quantize_linear({n.x(0)})", 3)
+
+
+def _quant_options(n: Site) -> str:
+    axis, block = n.attr("axis", 1), n.attr("block_size", 0)
+    return f"{axis}, {block}"
+
+
+def quantize_linear(n: Site):
+    target = n.out_dtype(0)
+    if target not in QUANT_INTS + QUANT_FLOATS:
+        n.refuse(f"QuantizeLinear to {target} is not supported")
+    options = [_quant_options(n), str(bool(n.attr("saturate", 1)))]
+    if n.attr("precision"):
+        options.append(f'"{ELEMENT_TYPES[n.attr("precision")]}"')
+    return f'ops.quantize_linear({n.x(0)}, {n.x(1)}, {n.opt(2)}, "{target}", {", ".join(options)})'
+
+
+def dequantize_linear(n: Site):
+    """A quantized weight (a signed int8 / int4 / int2 constant, a float32 scale and no zero
+    point, its blocks a grid of the tensor) becomes a quantized parameter of the model, which
+    the model dequantizes where the graph does; other values are dequantized as ONNX says."""
+    target = ELEMENT_TYPES[n.attr("output_dtype")] if n.attr("output_dtype") else n.dtype(1)
+    weight = _quantized_weight(n, target)
+    if weight is not None:
+        return f"{n.quantized_param(0, *weight)}.dequantize()"
+    source = n.dtype(0)
+    if source not in QUANT_INTS + QUANT_FLOATS + ("int32",):
+        n.refuse(f"DequantizeLinear of {source} is not supported")
+    return f'ops.dequantize_linear({n.x(0)}, {n.x(1)}, {n.opt(2)}, {_quant_options(n)}, "{target}")'
+
+
+def _quantized_weight(n: Site, target: str):
+    """(values, scales, value type, block shape or None) when input 0 is a weight burn's
+    symmetric quantization holds exactly, else None."""
+    values, scale = n.initial(0), n.initial(1)
+    zero = n.initial(2) if n.has(2) else np.zeros(1)
+    value = QUANT_VALUES.get(n.dtype(0))
+    if values is None or scale is None or zero is None or value is None or np.any(zero):
+        return None
+    if scale.dtype != np.float32 or target != "float32":
+        return None
+    if scale.size == 1 or values.ndim == 0:
+        return values, scale.reshape([1]), value, None
+    axis, block_size = n.attr("axis", 1) % values.ndim, n.attr("block_size", 0)
+    block = [1] * values.ndim
+    if block_size:
+        if values.shape[axis] % block_size:
+            return None  # a shorter last block: no grid of equal blocks
+        block[axis] = block_size
+        return values, scale, value, block
+    block = list(values.shape)
+    block[axis] = 1
+    grid = [1] * values.ndim
+    grid[axis] = scale.size
+    return values, scale.reshape(grid), value, block
+
+
+def matmul_integer(n: Site):
+    return f"ops.matmul_integer({n.x(0)}, {n.x(1)}, {n.opt(2)}, {n.opt(3)})"
+
+
+def conv_integer(n: Site):
+    x = f"ops.integer_operand({n.x(0)}, {n.opt(2)})"
+    w = f"ops.integer_operand({n.x(1)}, {n.opt(3)}, 0)"
+    return f'{_conv_call(n, x, w, None, 1)}.round().int("int32")'
+
+
+def qlinear_conv(n: Site):
+    target = n.out_dtype(0)
+    if target not in ("int8", "uint8"):
+        n.refuse(f"QLinearConv to {target} is not supported")
+    x = f"ops.integer_operand({n.x(0)}, {n.opt(2)})"
+    w = f"ops.integer_operand({n.x(3)}, {n.opt(5)}, 0)"
+    bias = f'{n.x(8)}.float("float64")' if n.has(8) else None
+    scale = f"ops.qlinear_conv_scale({n.x(1)}, {n.x(4)}, {n.x(6)}, {n.known_rank(0)})"
+    return f'ops.requantize({_conv_call(n, x, w, bias, 3)}, {scale}, {n.opt(7)}, "{target}")'
+
+
+def qlinear_matmul(n: Site):
+    target = n.out_dtype(0)
+    if target not in ("int8", "uint8"):
+        n.refuse(f"QLinearMatMul to {target} is not supported")
+    args = ", ".join(n.opt(i) for i in range(8))
+    return f'ops.qlinear_matmul({args}, "{target}")'
+
+
 # -- the table -------------------------------------------------------------------------------------
 
 TABLE = {
@@ -1344,6 +1446,7 @@ TABLE = {
     ("Constant", 1): constant,
     ("ConstantOfShape", 9): constant_of_shape,
     ("Conv", 1): conv,
+    ("ConvInteger", 10): conv_integer,
     ("ConvTranspose", 1): conv_transpose,
     ("Cos", 7): unary,
     ("Cosh", 9): unary,
@@ -1351,6 +1454,8 @@ TABLE = {
     ("CumSum", 11): cumulative,
     ("DeformConv", 19): deform_conv,
     ("DepthToSpace", 1): depth_to_space,
+    ("DequantizeLinear", 10): dequantize_linear,
+    ("DynamicQuantizeLinear", 11): dynamic_quantize_linear,
     ("Div", 1): arithmetic,
     ("Dropout", 1): dropout,
     ("Elu", 1): elu,
@@ -1396,6 +1501,7 @@ TABLE = {
     ("LpNormalization", 1): lp_norm,
     ("LpPool", 2): lp_pool,
     ("MatMul", 1): matmul,
+    ("MatMulInteger", 10): matmul_integer,
     ("Max", 1): variadic,
     ("MaxPool", 1): max_pool,
     ("Mean", 1): variadic,
@@ -1416,6 +1522,9 @@ TABLE = {
     ("Pow", 1): pow_,
     ("RMSNormalization", 23): rms_norm,
     ("RNN", 7): recurrent,
+    ("QLinearConv", 10): qlinear_conv,
+    ("QLinearMatMul", 10): qlinear_matmul,
+    ("QuantizeLinear", 10): quantize_linear,
     ("Range", 11): range_,
     ("Reciprocal", 1): unary,
     ("ReduceL1", 1): reduce_attribute_axes,
@@ -1490,13 +1599,6 @@ TABLE = {
 
 # Operators refused on purpose, and why (the others without an entry are not implemented yet).
 REFUSED = {
-    "QuantizeLinear": "quantized tensors are not supported yet",
-    "DequantizeLinear": "quantized tensors are not supported yet",
-    "DynamicQuantizeLinear": "quantized tensors are not supported yet",
-    "QLinearMatMul": "quantized tensors are not supported yet",
-    "QLinearConv": "quantized tensors are not supported yet",
-    "MatMulInteger": "quantized tensors are not supported yet",
-    "ConvInteger": "quantized tensors are not supported yet",
     "If": "control flow (subgraphs) is not supported",
     "Loop": "control flow (subgraphs) is not supported",
     "Scan": "control flow (subgraphs) is not supported",

@@ -5,6 +5,7 @@ per node under a comment naming the ONNX op and node. Formatted with black when 
 
 from __future__ import annotations
 
+from burnpy.nn import record
 from burnpy.onnx.ir import storage
 
 
@@ -15,8 +16,11 @@ def _shape_text(value) -> str:
 
 
 def _zeros(array) -> str:
+    """Zeros of the array's shape and dtype (float32 for a quantized weight, which `load`
+    replaces by its quantized values)."""
     dims = "[" + ", ".join(str(d) for d in array.shape) + "]"
-    return f'Tensor.zeros({dims}, device=device, dtype="{array.dtype}")'
+    dtype = "float32" if isinstance(array, record.Quantized) else array.dtype
+    return f'Tensor.zeros({dims}, device=device, dtype="{dtype}")'
 
 
 def source(graph, emitter, name: str, origin: str) -> str:
