@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=a8193f77771f7bd4 body=019c843742604de3
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=239f4690a2578cf7 body=4fda208c892a4d3f
 """The optim ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -30,13 +30,13 @@ if TYPE_CHECKING:
     import numpy as np
 
     from generated.autodiff import Autodiff
-    from generated.inner import InnerBackend
+    from generated.backends import Inner
     from runtime.device import DispatchDevice
     from runtime.distribution import Distribution
     from runtime.indexing import IndexingUpdateOp
     from runtime.routing import DispatchBackend
 
-    Backend = DispatchBackend[InnerBackend, Autodiff]
+    Backend = DispatchBackend[Inner, Autodiff]
 
 BALANCED = GradientCheckpointingStrategy.Balanced
 
