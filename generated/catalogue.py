@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=350acad5f87408da body=90e8831b254b7f75
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=90e1a23bf6965d81 body=2a270d55fb0bb33e
 """What the Autodiff decorator needs to know of each float op, from ops.yaml: one constant per
 op, which its line in generated/autodiff.py names."""
 
@@ -1007,6 +1007,7 @@ ADAM_STEP = AutodiffOp(
         "decoupled",
         "cautious",
         "amsgrad",
+        "in_place",
     ),
     (
         FloatInput("param", 0),
@@ -1026,7 +1027,17 @@ CLIP_BY_NORM = AutodiffOp(
 
 SGD_STEP = AutodiffOp(
     "sgd_step",
-    ("param", "grad", "velocity", "lr", "momentum", "dampening", "weight_decay", "nesterov"),
+    (
+        "param",
+        "grad",
+        "velocity",
+        "lr",
+        "momentum",
+        "dampening",
+        "weight_decay",
+        "nesterov",
+        "in_place",
+    ),
     (FloatInput("param", 0), FloatInput("grad", 1), FloatInput("velocity", 2, optional=True)),
     AutodiffRole.UNTRACKED,
     float_outputs=(0, 1),
@@ -1047,6 +1058,7 @@ RMSPROP_STEP = AutodiffOp(
         "weight_decay",
         "momentum",
         "centered",
+        "in_place",
     ),
     (
         FloatInput("param", 0),

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=8b53762968c37f38 body=bb0549c3b305b365
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=c054fa2e1a4a67f2 body=08a71a20aaa915af
 """What a dispatch function calls on an inner backend (`B.inner.<op>`): every kernel by name and
 signature, each with the op it runs and where each backend defines it. A typing Protocol read
 only by type checkers and editors (dispatch functions annotate `B` with it); the backend classes
@@ -2655,8 +2655,9 @@ class InnerBackend(Protocol):
         decoupled: bool,
         cautious: bool,
         amsgrad: bool,
+        in_place: bool,
     ) -> tuple[Primitive, Primitive, Primitive, Primitive]:
-        """One step of burn's Adam (L2 weight decay) or AdamW (`decoupled`): (param, moment_1, moment_2, max_moment_2); moments left out are zeros; bias_correction_k is 1 - beta_k^t.
+        """One step of burn's Adam (L2 weight decay) or AdamW (`decoupled`): (param, moment_1, moment_2, max_moment_2); moments left out are zeros; bias_correction_k is 1 - beta_k^t; `in_place` updates param and the moments in their buffers.
 
         NumPy: OptimKernels.adam_step in runtime/backends/kernels/optim.py
         Torch: TorchBackend.adam_step in runtime/backends/torch.py
@@ -2681,8 +2682,9 @@ class InnerBackend(Protocol):
         dampening: float,
         weight_decay: float,
         nesterov: bool,
+        in_place: bool,
     ) -> tuple[Primitive, Primitive]:
-        """One step of burn's SGD: (param, velocity); g = grad + weight_decay param, the velocity g at first (velocity left out) and momentum velocity + (1 - dampening) g after; without momentum the velocity returned is g, not state.
+        """One step of burn's SGD: (param, velocity); g = grad + weight_decay param, the velocity g at first (velocity left out) and momentum velocity + (1 - dampening) g after; without momentum the velocity returned is g, not state; `in_place` updates param and velocity in their buffers.
 
         NumPy: OptimKernels.sgd_step in runtime/backends/kernels/optim.py
         Torch: OptimKernels.sgd_step in runtime/backends/kernels/optim.py
@@ -2702,8 +2704,9 @@ class InnerBackend(Protocol):
         weight_decay: float,
         momentum: float,
         centered: bool,
+        in_place: bool,
     ) -> tuple[Primitive, Primitive, Primitive, Primitive]:
-        """One step of burn's RMSProp: (param, square_avg, grad_avg, buffer), averages left out are zeros; grad_avg is state only when `centered`, buffer only with momentum > 0.
+        """One step of burn's RMSProp: (param, square_avg, grad_avg, buffer), averages left out are zeros; grad_avg is state only when `centered`, buffer only with momentum > 0; `in_place` updates param and the averages in their buffers.
 
         NumPy: OptimKernels.rmsprop_step in runtime/backends/kernels/optim.py
         Torch: OptimKernels.rmsprop_step in runtime/backends/kernels/optim.py

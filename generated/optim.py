@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=a127d99e4b6c9749 body=b8c91a29cecfea99
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=06f8f16b72512eef body=84714a845698326c
 """The optimisers' fused updates as Python functions: `from generated import optim`.
 
 burnpy.optim's rules call them on plain tensors (a parameter, its gradient, the rule's state);
@@ -62,8 +62,9 @@ def adam_step(
     decoupled: bool = False,
     cautious: bool = False,
     amsgrad: bool = False,
+    in_place: bool = False,
 ) -> tuple[Tensor, Tensor, Tensor, Tensor]:
-    """One step of burn's Adam (L2 weight decay) or AdamW (`decoupled`): (param, moment_1, moment_2, max_moment_2); moments left out are zeros; bias_correction_k is 1 - beta_k^t."""
+    """One step of burn's Adam (L2 weight decay) or AdamW (`decoupled`): (param, moment_1, moment_2, max_moment_2); moments left out are zeros; bias_correction_k is 1 - beta_k^t; `in_place` updates param and the moments in their buffers."""
     return _adam_step(
         tensor_arg("adam_step", "param", param, FLOAT),
         tensor_arg("adam_step", "grad", grad, FLOAT),
@@ -80,6 +81,7 @@ def adam_step(
         flag_arg("adam_step", "decoupled", decoupled),
         flag_arg("adam_step", "cautious", cautious),
         flag_arg("adam_step", "amsgrad", amsgrad),
+        flag_arg("adam_step", "in_place", in_place),
     )
 
 
@@ -101,8 +103,9 @@ def sgd_step(
     dampening: float,
     weight_decay: float,
     nesterov: bool = False,
+    in_place: bool = False,
 ) -> tuple[Tensor, Tensor]:
-    """One step of burn's SGD: (param, velocity); g = grad + weight_decay param, the velocity g at first (velocity left out) and momentum velocity + (1 - dampening) g after; without momentum the velocity returned is g, not state."""
+    """One step of burn's SGD: (param, velocity); g = grad + weight_decay param, the velocity g at first (velocity left out) and momentum velocity + (1 - dampening) g after; without momentum the velocity returned is g, not state; `in_place` updates param and velocity in their buffers."""
     return _sgd_step(
         tensor_arg("sgd_step", "param", param, FLOAT),
         tensor_arg("sgd_step", "grad", grad, FLOAT),
@@ -112,6 +115,7 @@ def sgd_step(
         real_arg("sgd_step", "dampening", dampening),
         real_arg("sgd_step", "weight_decay", weight_decay),
         flag_arg("sgd_step", "nesterov", nesterov),
+        flag_arg("sgd_step", "in_place", in_place),
     )
 
 
@@ -128,8 +132,9 @@ def rmsprop_step(
     weight_decay: float,
     momentum: float,
     centered: bool = False,
+    in_place: bool = False,
 ) -> tuple[Tensor, Tensor, Tensor, Tensor]:
-    """One step of burn's RMSProp: (param, square_avg, grad_avg, buffer), averages left out are zeros; grad_avg is state only when `centered`, buffer only with momentum > 0."""
+    """One step of burn's RMSProp: (param, square_avg, grad_avg, buffer), averages left out are zeros; grad_avg is state only when `centered`, buffer only with momentum > 0; `in_place` updates param and the averages in their buffers."""
     return _rmsprop_step(
         tensor_arg("rmsprop_step", "param", param, FLOAT),
         tensor_arg("rmsprop_step", "grad", grad, FLOAT),
@@ -142,4 +147,5 @@ def rmsprop_step(
         real_arg("rmsprop_step", "weight_decay", weight_decay),
         real_arg("rmsprop_step", "momentum", momentum),
         flag_arg("rmsprop_step", "centered", centered),
+        flag_arg("rmsprop_step", "in_place", in_place),
     )

@@ -34,7 +34,9 @@ class _AdaptiveMoments(Optimizer):
         self.weight_decay = weight_decay
         self.amsgrad = amsgrad
 
-    def update(self, lr, param, grad, state):
+    updates_in_place = True
+
+    def update(self, lr, param, grad, state, in_place=False):
         """The parameter after one step, and the state: the step count, m and v (and the
         running max of v for AMSGrad)."""
         state = state or {"time": 0}
@@ -57,6 +59,7 @@ class _AdaptiveMoments(Optimizer):
             decoupled=self.decoupled,
             cautious=self.cautious_weight_decay,
             amsgrad=self.amsgrad,
+            in_place=in_place,
         )
         state = {"time": time, "moment_1": moment_1, "moment_2": moment_2}
         if self.amsgrad:

@@ -7,9 +7,17 @@ new leaf under the same ParamId, a Grad leaf if the old one was (marked as a dis
 parameter if the old one was). Parameters
 without a gradient are left as they are. State is kept per ParamId, so it follows a parameter
 through moves and records.
+
+The built-in rules update in place, as PyTorch's optimisers do, when the parameter's buffer and
+its state's are the optimiser's alone: nothing but the module and the optimiser refers to the
+tensors, their autodiff wrappers or their arrays (no tensor, view, DLPack capsule or numpy
+array of the user's shares them). Otherwise the rule writes fresh arrays, so an update is never
+a visible mutation of a tensor someone kept. While a step is recorded (burnpy.capture) the
+arrays are the recording's, so the update recorded is the one that makes fresh arrays.
 """
 
 import json
+import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -26,7 +34,11 @@ _META = "burnpy.optimizer"
 
 class Optimizer:
     """Base of the optimisers: subclasses define `update(lr, param, grad, state)` returning
-    the new parameter and its state (a dict of tensors and numbers, or None)."""
+    the new parameter and its state (a dict of tensors and numbers, or None). A subclass that
+    sets `updates_in_place` takes `in_place=True` when the parameter's and the state's buffers
+    are its own to write into."""
+
+    updates_in_place = False
 
     def __new__(cls, *args, **kwargs):
         """PyTorch's `Adam(model.parameters(), lr=...)` is answered here, before Python's
@@ -88,7 +100,19 @@ class Optimizer:
             elif self.grad_clip_value is not None:
                 grad = clip_by_value(grad, self.grad_clip_value)
             state = _on_device(self.state.get(param_id), grad.device())
-            updated, state = self.update(lr, tensor.inner(), grad, state)
+            # `tensor` is held by the module, map_parameters (its entry and loop variable)
+            # and this call; a state tensor by its dict and the loop's name
+            owned = (
+                self.updates_in_place
+                and _sole(tensor, 4)
+                and all(_sole(t, 2) for t in (state or {}).values() if isinstance(t, Tensor))
+            )
+            plain = tensor.inner()
+            if owned:
+                updated, state = self.update(lr, plain, grad, state, in_place=True)
+            else:
+                updated, state = self.update(lr, plain, grad, state)
+            del plain
             if state is not None:
                 self.state[param_id] = state
             device = tensor.device()
@@ -172,6 +196,36 @@ def _check_owner(state: dict, model, source: str) -> None:
             "saved with another model, or the model was not loaded from the same checkpoint; "
             "load the model's record saved with it first (Module.load keeps the ParamIds)"
         )
+
+
+def _sole(tensor, references: int) -> bool:
+    """Whether `tensor`, which the optimiser's own frames and containers refer to `references`
+    times, and what it wraps (its autodiff primitive, its array) are held by nothing else: no
+    other reference, no view, no array sharing the memory. Python's reference counts say it
+    (counting this function's argument and sys.getrefcount's own)."""
+    if sys.getrefcount(tensor) > references + 2:
+        return False
+    primitive = tensor.primitive
+    while hasattr(primitive, "node"):  # an AutodiffTensor, held by its Tensor alone
+        if sys.getrefcount(primitive) > 3:  # the Tensor, `primitive`, the argument
+            return False
+        primitive = primitive.primitive
+    return _sole_array(primitive)
+
+
+def _sole_array(array) -> bool:
+    """An array held by its tensor (or autodiff primitive) alone, owning its memory, with no
+    view of it alive. Counted: its holder, the caller's `primitive`, this function's argument
+    and sys.getrefcount's own."""
+    if isinstance(array, np.ndarray):
+        return array.base is None and array.flags.writeable and sys.getrefcount(array) <= 4
+    torch = sys.modules.get("torch")
+    if torch is None or not isinstance(array, torch.Tensor):
+        return False  # a recording's value, or another library's array: never written into
+    use_count = getattr(torch._C, "_storage_Use_Count", None)
+    if use_count is None or array._base is not None or sys.getrefcount(array) > 4:
+        return False
+    return use_count(array.untyped_storage()._cdata) <= 2  # the tensor, the storage object
 
 
 def _on_device(state, device):

@@ -35,7 +35,9 @@ class RMSProp(Optimizer):
         self.momentum = momentum
         self.weight_decay = weight_decay
 
-    def update(self, lr, param, grad, state):
+    updates_in_place = True
+
+    def update(self, lr, param, grad, state, in_place=False):
         state = state or {}
         param, square_avg, grad_avg, buffer = optim.rmsprop_step(
             param,
@@ -49,6 +51,7 @@ class RMSProp(Optimizer):
             weight_decay=self.weight_decay,
             momentum=self.momentum,
             centered=self.centered,
+            in_place=in_place,
         )
         state = {"square_avg": square_avg}
         if self.centered:

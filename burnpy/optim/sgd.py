@@ -35,7 +35,9 @@ class SGD(Optimizer):
         self.nesterov = nesterov
         self.weight_decay = weight_decay
 
-    def update(self, lr, param, grad, state):
+    updates_in_place = True
+
+    def update(self, lr, param, grad, state, in_place=False):
         param, velocity = optim.sgd_step(
             param,
             grad,
@@ -45,5 +47,6 @@ class SGD(Optimizer):
             dampening=self.dampening,
             weight_decay=self.weight_decay,
             nesterov=self.nesterov,
+            in_place=in_place,
         )
         return param, ({"velocity": velocity} if self.momentum else None)

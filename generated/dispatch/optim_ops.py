@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=239f4690a2578cf7 body=4fda208c892a4d3f
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=ff4ca5de5df93342 body=abe537185f2c6d84
 """The optim ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -64,8 +64,9 @@ def adam_step(
     decoupled: bool,
     cautious: bool,
     amsgrad: bool,
+    in_place: bool,
 ) -> tuple[Tensor, Tensor, Tensor, Tensor]:
-    """One step of burn's Adam (L2 weight decay) or AdamW (`decoupled`): (param, moment_1, moment_2, max_moment_2); moments left out are zeros; bias_correction_k is 1 - beta_k^t."""
+    """One step of burn's Adam (L2 weight decay) or AdamW (`decoupled`): (param, moment_1, moment_2, max_moment_2); moments left out are zeros; bias_correction_k is 1 - beta_k^t; `in_place` updates param and the moments in their buffers."""
     try:
         ctx = (
             param.context.merge(grad.context)
@@ -120,6 +121,7 @@ def adam_step(
                 decoupled,
                 cautious,
                 amsgrad,
+                in_place,
             )
             return (
                 Tensor(B.Float, out0, ctx),
@@ -176,6 +178,7 @@ def adam_step(
             decoupled,
             cautious,
             amsgrad,
+            in_place,
         )
         return (
             Tensor(B.Autodiff, out0, ctx),
@@ -203,6 +206,7 @@ def adam_step(
             decoupled=decoupled,
             cautious=cautious,
             amsgrad=amsgrad,
+            in_place=in_place,
         )
         raise
 
@@ -232,8 +236,9 @@ def sgd_step(
     dampening: float,
     weight_decay: float,
     nesterov: bool,
+    in_place: bool,
 ) -> tuple[Tensor, Tensor]:
-    """One step of burn's SGD: (param, velocity); g = grad + weight_decay param, the velocity g at first (velocity left out) and momentum velocity + (1 - dampening) g after; without momentum the velocity returned is g, not state."""
+    """One step of burn's SGD: (param, velocity); g = grad + weight_decay param, the velocity g at first (velocity left out) and momentum velocity + (1 - dampening) g after; without momentum the velocity returned is g, not state; `in_place` updates param and velocity in their buffers."""
     try:
         ctx = param.context.merge(grad.context).merge(
             DISABLED if velocity is None else velocity.context
@@ -252,7 +257,7 @@ def sgd_step(
             if velocity_ is not None and param_.dtype is not velocity_.dtype:
                 check_dtypes("sgd_step", B.inner, param_, velocity_)
             out0, out1 = B.inner.sgd_step(
-                param_, grad_, velocity_, lr, momentum, dampening, weight_decay, nesterov
+                param_, grad_, velocity_, lr, momentum, dampening, weight_decay, nesterov, in_place
             )
             return (Tensor(B.Float, out0, ctx), Tensor(B.Float, out1, ctx))
         AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
@@ -268,7 +273,7 @@ def sgd_step(
         if velocity_ is not None and param_.primitive.dtype is not velocity_.primitive.dtype:
             check_dtypes("sgd_step", B.inner, param_.primitive, velocity_.primitive)
         out0, out1 = AD.sgd_step(
-            param_, grad_, velocity_, lr, momentum, dampening, weight_decay, nesterov
+            param_, grad_, velocity_, lr, momentum, dampening, weight_decay, nesterov, in_place
         )
         return (Tensor(B.Autodiff, out0, ctx), Tensor(B.Autodiff, out1, ctx))
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
@@ -284,6 +289,7 @@ def sgd_step(
             dampening=dampening,
             weight_decay=weight_decay,
             nesterov=nesterov,
+            in_place=in_place,
         )
         raise
 
@@ -300,8 +306,9 @@ def rmsprop_step(
     weight_decay: float,
     momentum: float,
     centered: bool,
+    in_place: bool,
 ) -> tuple[Tensor, Tensor, Tensor, Tensor]:
-    """One step of burn's RMSProp: (param, square_avg, grad_avg, buffer), averages left out are zeros; grad_avg is state only when `centered`, buffer only with momentum > 0."""
+    """One step of burn's RMSProp: (param, square_avg, grad_avg, buffer), averages left out are zeros; grad_avg is state only when `centered`, buffer only with momentum > 0; `in_place` updates param and the averages in their buffers."""
     try:
         ctx = (
             param.context.merge(grad.context)
@@ -352,6 +359,7 @@ def rmsprop_step(
                 weight_decay,
                 momentum,
                 centered,
+                in_place,
             )
             return (
                 Tensor(B.Float, out0, ctx),
@@ -401,6 +409,7 @@ def rmsprop_step(
             weight_decay,
             momentum,
             centered,
+            in_place,
         )
         return (
             Tensor(B.Autodiff, out0, ctx),
@@ -424,5 +433,6 @@ def rmsprop_step(
             weight_decay=weight_decay,
             momentum=momentum,
             centered=centered,
+            in_place=in_place,
         )
         raise

@@ -408,21 +408,32 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
         decoupled=False,
         cautious=False,
         amsgrad=False,
+        in_place=False,
     ):
         if weight_decay and not decoupled:
             grad = torch.add(grad, param, alpha=weight_decay)
-        m = grad * (1.0 - beta_1) if moment_1 is None else torch.lerp(moment_1, grad, 1.0 - beta_1)
+        if moment_1 is None:
+            m = grad * (1.0 - beta_1)
+        else:  # (lerp_ is lerp's kernel, writing into its first operand)
+            m = (moment_1.lerp_ if in_place else moment_1.lerp)(grad, 1.0 - beta_1)
         if moment_2 is None:
             v = torch.mul(grad, grad).mul_(1.0 - beta_2)
         else:
-            v = torch.mul(moment_2, beta_2).addcmul_(grad, grad, value=1.0 - beta_2)
-        v_max = v if not amsgrad or max_moment_2 is None else torch.maximum(max_moment_2, v)
+            v = moment_2.mul_(beta_2) if in_place else torch.mul(moment_2, beta_2)
+            v.addcmul_(grad, grad, value=1.0 - beta_2)
+        if amsgrad and max_moment_2 is not None:
+            v_max = torch.maximum(max_moment_2, v)
+        else:  # in place, AMSGrad's first maximum is state of its own
+            v_max = v.clone() if amsgrad and in_place else v
         root_2 = bias_correction_2**0.5
         denominator = torch.sqrt(v_max).add_(epsilon * root_2)
         decay = lr * weight_decay if decoupled else 0.0
         if decay and cautious:
             agree = (param >= 0) == (m >= 0)
-            updated = param - torch.where(agree, param * decay, 0.0)
+            decayed = torch.where(agree, param * decay, 0.0)
+            updated = param.sub_(decayed) if in_place else param - decayed
+        elif in_place:
+            updated = param.mul_(1.0 - decay) if decay else param
         else:
             updated = param * (1.0 - decay)
         step_size = lr * root_2 / bias_correction_1
