@@ -114,6 +114,71 @@ def _gradient(op: Op) -> str:
     return f"through {parts}" if op.differentiable else f"— (calls {parts})"
 
 
+@dataclass(frozen=True)
+class QuantizedRow:
+    name: str
+    doc: str
+    reached: str  # the Tensor method whose operands' quantization selects it, or its own
+    role: str
+    signature: str
+    returns: str
+
+
+# What each role makes of the op, for the reference's `role` column
+ROLE_CELLS = {
+    "required": "kernel (required)",
+    "kernel": "kernel (shared default)",
+    "quant": "`dequant_op_quant!` of `{float}`",
+    "flow": "`dequant_op_flow!` of `{float}`",
+    "float": "dequantize, `{float}`",
+    "composite": "`{composite}`",
+}
+
+
+def quantized_rows(catalogue: Catalogue) -> list[QuantizedRow]:
+    """The op reference's table of quantized ops (burn's QTensorOps), in catalogue order."""
+    methods = {m.name: m for m in api.tensor_methods(catalogue) + api.quantized_methods(catalogue)}
+    rows = []
+    for q in catalogue.quantized:
+        if q.routes:
+            method = catalogue.op(q.routes).method
+            reached = f"`{q.routes}` (`t.{method}`)" if method else f"`{q.routes}`"
+        elif q.method:
+            owner = "Tensor" if methods[q.method].static else "t"
+            reached = f"`{owner}.{q.method}`"
+        else:
+            reached = "—"
+        arguments = ", ".join(f"{a.name}: {a.spelled}" for a in q.args)
+        returns = ", ".join(r.value for r in q.returns)
+        rows.append(
+            QuantizedRow(
+                q.name,
+                _cell(q.doc),
+                reached,
+                _cell(ROLE_CELLS[q.role].format(float=q.float, composite=q.composite)),
+                _cell(f"`{q.name}({arguments})`"),
+                returns,
+            )
+        )
+    return rows
+
+
+def qtensorops_table(catalogue: Catalogue) -> str:
+    """docs/coverage.md's QTensorOps table: burn's methods, each with its role, where it lives
+    and what reaches it."""
+    lines = [
+        "| method | role | lives in | reached by |",
+        "|---|---|---|---|",
+    ]
+    for q, row in zip(catalogue.quantized, quantized_rows(catalogue)):
+        if q.role.value in ("required", "kernel"):
+            lives = f"`QuantizationKernels.{q.name}` (runtime/backends/kernels/quantization.py)"
+        else:
+            lives = f"`{q.name}` (generated/dispatch/quantized_ops.py)"
+        lines.append(f"| `{q.name}` | {row.role} | {lives} | {row.reached} |")
+    return "\n".join(lines) + "\n"
+
+
 def _cell(text: str) -> str:
     """A table cell: a `|` would end it, even inside a code span."""
     return text.replace("|", "\\|")

@@ -68,7 +68,8 @@ def render_all(catalogue: Catalogue) -> dict[str, str]:
     files = {
         "__init__.py": env.get_template("init.py.jinja").render(modules=modules),
         "backends.py": env.get_template("backends.py.jinja").render(
-            registrations=api.backend_registrations(catalogue)
+            registrations=api.backend_registrations(catalogue),
+            classes=api.backend_classes(catalogue),
         ),
         "catalogue.py": env.get_template("catalogue.py.jinja").render(
             entries=api.described_ops(catalogue)
@@ -116,7 +117,12 @@ def render_docs(catalogue: Catalogue) -> str:
     """docs/ops.md: the op reference."""
     template = environment().get_template("ops.md.jinja")
     source, count = os.path.basename(catalogue.path), len(catalogue.ops)
-    return template.render(source=source, count=count, sections=docs.sections(catalogue))
+    return template.render(
+        source=source,
+        count=count,
+        sections=docs.sections(catalogue),
+        quantized=docs.quantized_rows(catalogue),
+    )
 
 
 def _digest(text: str) -> str:
@@ -217,10 +223,12 @@ def plan(catalogue: Catalogue, out_dir: Path, files=None) -> dict[Path, str]:
 
 # The hand-written docs that show the catalogue's figures, between markers the generator fills:
 # `<!-- stats: begin -->` ... `<!-- stats: end -->` holds `python -m codegen stats`'s output,
-# `<!-- op count -->N<!-- end -->` the number of ops.
+# `<!-- op count -->N<!-- end -->` the number of ops, `<!-- qtensorops: begin -->` ...
+# `<!-- qtensorops: end -->` the table of burn's QTensorOps methods.
 FILLED = ("README.md", Path("docs") / "coverage.md")
 _STATS = re.compile(r"(<!-- stats: begin -->\n```\n).*?(```\n<!-- stats: end -->)", re.S)
 _COUNT = re.compile(r"(<!-- op count -->)\d+(<!-- end -->)")
+_QTENSOROPS = re.compile(r"(<!-- qtensorops: begin -->\n).*?(<!-- qtensorops: end -->)", re.S)
 
 
 def fill(text: str, catalogue: Catalogue) -> str:
@@ -228,6 +236,8 @@ def fill(text: str, catalogue: Catalogue) -> str:
     named = dataclasses.replace(catalogue, path=os.path.basename(catalogue.path))
     stats = "\n".join(api.stats(named)) + "\n"
     text = _STATS.sub(lambda m: m[1] + stats + m[2], text)
+    table = docs.qtensorops_table(catalogue)
+    text = _QTENSOROPS.sub(lambda m: m[1] + table + m[2], text)
     return _COUNT.sub(lambda m: f"{m[1]}{len(catalogue.ops)}{m[2]}", text)
 
 

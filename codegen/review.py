@@ -17,7 +17,7 @@ from pathlib import Path
 from codegen import api, docs
 from codegen.kernels import class_attributes, read_backend
 from codegen.load import CatalogueError
-from codegen.model import Arg, AutodiffClass, Catalogue, Op, Role
+from codegen.model import Arg, AutodiffClass, Catalogue, Op, QOp, QRole, Role
 from codegen.validate.report import suggest
 from runtime.autodiff.ops import MOVE_ACROSS, AutodiffRole, rule_for
 
@@ -99,6 +99,9 @@ def _reached_by(op: Op) -> str:
 
 def explain(catalogue: Catalogue, name: str, out: Path) -> str:
     names = [op.name for op in catalogue.ops]
+    if name in {q.name for q in catalogue.quantized}:
+        return _explain_quantized(catalogue, catalogue.qop(name), out)
+    names += [q.name for q in catalogue.quantized]
     if name not in names:
         # the ops that contain the name (`mul`), else the nearest (a typo: `float_mull`)
         close = [n for n in names if name in n][:8] or difflib.get_close_matches(name, names, 3)
@@ -115,7 +118,75 @@ def explain(catalogue: Catalogue, name: str, out: Path) -> str:
     ]
     if op.composite:
         sections.append(("calls", ", ".join(_calls(op))))
+    selected = api.selections(catalogue).get(op.name)
+    if selected:
+        sections.append(("quantized operands", "\n".join(selected)))
     return "\n\n".join(f"{title}:\n{_indent(text)}" for title, text in sections if text)
+
+
+ROLE_WORDS = {
+    QRole.REQUIRED: "required: a kernel every backend defines (one of burn's nine)",
+    QRole.KERNEL: "kernel: burn's default, written once as a kernel every backend shares "
+    "(runtime/backends/kernels/quantization.py); a backend's own kernel overrides it",
+    QRole.QUANT: "quant (burn's dequant_op_quant!): dequantize, {float}, quantize the result "
+    "again with the first operand's scheme",
+    QRole.FLOW: "flow (burn's dequant_op_flow!): dequantize, {float}; the result is quantized "
+    "again with the operand's scheme when its device propagates (QuantPropagation.PROPAGATE), "
+    "else float",
+    QRole.FLOAT: "float: dequantize, {float}: its result is not a float tensor",
+    QRole.COMPOSITE: "composite: returns {composite}",
+}
+
+
+def _explain_quantized(catalogue: Catalogue, q: QOp, out: Path) -> str:
+    """A q-op: its entry, role, dispatch function, what selects it, kernels and autodiff."""
+    root = Path(catalogue.path).resolve().parent
+    lines = Path(catalogue.path).read_text(encoding="utf-8").splitlines()
+    path = out / "dispatch" / "quantized_ops.py"
+    line = _def_line(path, q.name)
+    function = next(f for f in api.quantized_functions(catalogue) if f.name == q.name)
+    where = _where(path, line, root) if line else f"{path} (not generated yet)"
+    sections = [
+        ("entry", f"{Path(catalogue.path).name}:{q.line}\n{lines[q.line - 1]}"),
+        ("role", ROLE_WORDS[q.role].format(float=q.float, composite=q.composite)),
+        ("dispatch", f"{q.name}({function.params}) at {where}\n" + "\n".join(function.body)),
+    ]
+    if q.float:
+        float_path = out / "dispatch" / "float_ops.py"
+        made = _where(float_path, _def_line(float_path, q.float) or 0, root)
+        sections.append(("made from", f"{q.float} at {made}"))
+    if q.routes:
+        float_path = out / "dispatch" / "float_ops.py"
+        at = _where(float_path, _def_line(float_path, q.routes) or 0, root)
+        test = api.selections(catalogue)[q.routes]
+        method = catalogue.op(q.routes).method
+        reached = f"; reached by t.{method}(...)" if method else ""
+        sections.append(("selected by", f"{q.routes} at {at}{reached}\n" + "\n".join(test)))
+    elif q.method:
+        sections.append(("selected by", f"its own Tensor method: {q.method}"))
+    else:
+        sections.append(
+            ("selected by", f"no Tensor method routes to it: generated.dispatch.{q.name}")
+        )
+    if q.role in (QRole.REQUIRED, QRole.KERNEL):
+        kernels = []
+        for backend in catalogue.backends:
+            source = _of(catalogue, backend.module, lambda: read_backend(backend.module))
+            kernel = source.kernels[q.name]
+            kernels.append(
+                f"{backend.name}: {kernel.qualname} at {_where(kernel.path, kernel.line, root)}"
+            )
+        sections.append(("kernels", "\n".join(kernels)))
+    sections.append(
+        (
+            "autodiff",
+            "a quantized tensor passes through the Autodiff decorator unchanged (its primitive is "
+            "the inner backend's: burn's Autodiff has QuantizedTensorPrimitive = B::QuantizedTensorPrimitive); "
+            "dequantize gives a new untracked leaf, quantize drops the history, and a default's "
+            "float op is dispatched like any other, recorded when a float operand is tracked",
+        )
+    )
+    return "\n\n".join(f"{title}:\n{_indent(text)}" for title, text in sections)
 
 
 def _indent(text: str) -> str:
@@ -124,8 +195,10 @@ def _indent(text: str) -> str:
 
 def _entry(catalogue: Catalogue, op: Op) -> str:
     lines = Path(catalogue.path).read_text(encoding="utf-8").splitlines()
-    later = [o.line for o in catalogue.ops if o.line > op.line]
+    later = [o.line for o in (*catalogue.ops, *catalogue.quantized) if o.line > op.line]
     text = lines[op.line - 1 : (min(later) - 1 if later else len(lines))]
+    # up to the next entry, or to a top-level key (`quantized:` after the last op)
+    text = next((text[:i] for i, row in enumerate(text[1:], 1) if row[:1].isalpha()), text)
     while text and (not text[-1].strip() or text[-1].lstrip().startswith("#")):
         text.pop()
     return f"{Path(catalogue.path).name}:{op.line}\n" + "\n".join(text)

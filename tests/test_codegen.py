@@ -1145,9 +1145,10 @@ def _dispatch_calls() -> tuple[set, set, list]:
 
 
 def test_every_kernel_a_dispatch_function_calls_is_declared_and_defined_by_every_backend():
-    """Go-to-definition from a dispatch function: `B` is annotated
-    `DispatchBackend[InnerBackend, Autodiff]`, so `B.inner.<kernel>` resolves to its declaration
-    in generated/inner.py (which every backend class defines) and `AD.<op>` to its binding in
+    """Go-to-definition from a dispatch function: `B` is annotated `DispatchBackend[Inner,
+    Autodiff]`, `Inner` the union of the catalogue's backend classes (generated/backends.py), so
+    `B.inner.<kernel>` resolves to each backend's kernel, every one of them declared in
+    generated/inner.py and defined by every backend class, and `AD.<op>` to its binding in
     generated/autodiff.py."""
     import inspect
     import typing
@@ -1175,7 +1176,10 @@ def test_every_kernel_a_dispatch_function_calls_is_declared_and_defined_by_every
         a for a in annotations if a[2] != "Backend"
     ]
     for path in (ROOT / "generated" / "dispatch").glob("*_ops.py"):
-        assert "Backend = DispatchBackend[InnerBackend, Autodiff]" in path.read_text(), path
+        assert "Backend = DispatchBackend[Inner, Autodiff]" in path.read_text(), path
+    backends = (ROOT / "generated" / "backends.py").read_text()
+    assert "Inner = NumPyBackend | TorchBackend" in backends
+    assert "from runtime.backends.numpy import NumPyBackend" in backends
     assert DispatchBackend.__parameters__ == (Inner, Specialization)
     hints = typing.get_type_hints(DispatchBackend)
     assert hints["inner"] is Inner

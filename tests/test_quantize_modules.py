@@ -165,6 +165,10 @@ def test_a_quantized_model_saves_values_and_scales_in_a_quarter_of_the_file(tmp_
 
     fresh = mlp(Device.numpy()).load(tmp_path / "q8s.safetensors")
     assert fresh.param_ids() == model.param_ids()
+    on_autodiff = mlp(Device.numpy().autodiff()).load(tmp_path / "q8s.safetensors")
+    assert on_autodiff.fc1.weight.is_quantized() and not on_autodiff.fc1.weight.is_require_grad()
+    x_grad = random([4, 64], Device.numpy().autodiff()).require_grad()
+    assert x_grad.grad(on_autodiff(x_grad).sum().backward()).shape == (4, 64)
     for (name, loaded), (_, saved) in zip(fresh.named_parameters(), model.named_parameters()):
         assert loaded.is_quantized() and loaded.scheme() == saved.scheme(), name
         np.testing.assert_array_equal(loaded.quantized_values(), saved.quantized_values())

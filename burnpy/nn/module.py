@@ -357,6 +357,8 @@ class Module:
                 dtype = array.dtype if tensor.is_quantized() else tensor.dtype
                 fresh = Tensor.from_data(array, device=device.inner(), dtype=dtype)
             fresh = fresh.to_device(device) if device.is_autodiff() else fresh
+            if fresh.is_quantized():  # not trained: no Grad leaf
+                return fresh
             if tensor.is_quantized() and owner._is_param(local, tensor):
                 return owner._as_param(local, fresh)  # a float parameter again: a Grad leaf
             return fresh.require_grad() if tensor.is_require_grad() else fresh

@@ -4,7 +4,7 @@ calls: read from source, not imported."""
 import os
 
 from codegen.kernels import NoBackend, kernels_called, missing_libraries, read_backend
-from codegen.model import Catalogue
+from codegen.model import Catalogue, QRole
 from codegen.validate.report import Problems, Where, suggest
 from runtime.autodiff.ops import AutodiffRole, rule_for
 
@@ -39,30 +39,56 @@ def check_kernels(catalogue: Catalogue, problems: Problems) -> list[str]:
                 f"installed; its kernels were checked from source, and its devices work after "
                 f"`{install}`"
             )
-        for op in catalogue.ops:
-            # an op that keeps something for its backward has its keeping forward too
-            kernels = [] if op.composite else [op.name]
-            kernels += [f"{op.name}_keeping"] if op.keeps else []
-            for kernel in kernels:
-                if kernel in source.kernels:
-                    continue
-                parameters = ", ".join(["self", *(a.name for a in op.args)])
-                problems.add(
-                    Where(path, None, op.name).error(
-                        op.line,
-                        f"no kernel on backend {backend.name}: neither the shared kernels nor "
-                        f"{backend.module} define `{kernel}`",
-                        suggest(
-                            kernel,
-                            [k for k in source.kernels if not k.startswith("_")],
-                            f"define `def {kernel}({parameters})` in a mixin of runtime/"
-                            f"backends/kernels/ (every backend) or in {backend.module}, or make "
-                            "it a `composite`",
-                        ),
-                    )
+        # an op that keeps something for its backward has its keeping forward too; of the
+        # quantized ops, burn's required ones and the defaults written as kernels have one
+        needed = [
+            (op, kernel)
+            for op in catalogue.ops
+            for kernel in ([] if op.composite else [op.name])
+            + ([f"{op.name}_keeping"] if op.keeps else [])
+        ] + [(q, q.name) for q in catalogue.quantized if q.role in (QRole.REQUIRED, QRole.KERNEL)]
+        for op, kernel in needed:
+            if kernel in source.kernels:
+                continue
+            parameters = ", ".join(["self", *(a.name for a in op.args)])
+            problems.add(
+                Where(path, None, op.name).error(
+                    op.line,
+                    f"no kernel on backend {backend.name}: neither the shared kernels nor "
+                    f"{backend.module} define `{kernel}`",
+                    suggest(
+                        kernel,
+                        [k for k in source.kernels if not k.startswith("_")],
+                        f"define `def {kernel}({parameters})` in a mixin of runtime/"
+                        f"backends/kernels/ (every backend) or in {backend.module}, or make "
+                        "it a `composite`",
+                    ),
                 )
+            )
+    _check_overrides(catalogue, sources, problems)
     _check_rule_kernels(catalogue, sources, problems)
     return warnings
+
+
+def _check_overrides(catalogue: Catalogue, sources: dict, problems: Problems) -> None:
+    """A backend's kernel named as a q-op whose default the dispatch layer makes (burn's macros)
+    would never be called: overriding a default is declaring the entry's role `kernel` (the
+    shared mixin's default, a backend's own kernel overriding it by inheritance)."""
+    for q in catalogue.quantized:
+        if q.role in (QRole.REQUIRED, QRole.KERNEL):
+            continue
+        defining = [name for name, source in sources.items() if q.name in source.kernels]
+        if defining:
+            problems.add(
+                Where(catalogue.path, None, q.name).error(
+                    q.line,
+                    f"backend {', '.join(defining)} defines `{q.name}`, which its `{q.role}` role "
+                    "never calls",
+                    "to override burn's default, declare `role: kernel` and define the default "
+                    "in runtime/backends/kernels/quantization.py (a backend's own kernel "
+                    "overrides it), or remove the kernel",
+                )
+            )
 
 
 def _check_rule_kernels(catalogue: Catalogue, sources: dict, problems: Problems) -> None:
