@@ -23,6 +23,7 @@ class Kernel:
 @dataclass(frozen=True)
 class BackendSource:
     module: str
+    class_name: str  # of its BACKEND
     path: Path
     kernels: dict  # name -> Kernel, in method-resolution order (the first definition wins)
     libraries: tuple[str, ...]  # the top-level packages outside `runtime` it imports
@@ -88,7 +89,7 @@ def read_backend(module: str) -> BackendSource:
     kernels: dict = {}
     libraries: dict = {}
     _collect(module, path, tree, class_name, kernels, libraries, set())
-    return BackendSource(module, path, kernels, tuple(libraries))
+    return BackendSource(module, class_name, path, kernels, tuple(libraries))
 
 
 def table_keys(module: str, name: str) -> tuple[str, ...]:

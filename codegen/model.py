@@ -151,18 +151,22 @@ class Arg:
         return base + ("?" if self.optional else "")
 
 
+# A field's key in an ops.yaml entry (Backend, Op), when it is not the field's name (None: not a
+# key)
+KEY = "key"
+
+
 @dataclass(frozen=True)
 class Backend:
+    """An entry of ops.yaml's `backends:`. Its fields are the entry's keys (BACKEND_KEYS,
+    derived below), required when the field has no default."""
+
     name: str  # as in `dispatch<numpy>`
     variant: str  # the DispatchDevice / DispatchTensorKind variant, e.g. NumPy
     module: str  # the runtime module that defines BACKEND
     devices: tuple[str, ...]
-    extra: str | None  # the pip extra that installs its library, if optional
-    line: int  # of the entry in the catalogue's file
-
-
-# An Op field's key in an ops.yaml entry, when it is not the field's name (None: not a key)
-KEY = "key"
+    line: int = field(metadata={KEY: None})  # of the entry in the catalogue's file
+    extra: str | None = None  # the pip extra that installs its library, if optional
 
 
 @dataclass(frozen=True)
@@ -304,6 +308,7 @@ def _entry_keys(model) -> dict[str, bool]:
 
 
 OP_KEYS = _entry_keys(Op)  # what ops.yaml's header documents under `ops:`
+BACKEND_KEYS = _entry_keys(Backend)  # and under `backends:`
 
 
 class QRole(StrEnum):

@@ -68,7 +68,8 @@ def render_all(catalogue: Catalogue) -> dict[str, str]:
     files = {
         "__init__.py": env.get_template("init.py.jinja").render(modules=modules),
         "backends.py": env.get_template("backends.py.jinja").render(
-            registrations=api.backend_registrations(catalogue)
+            registrations=api.backend_registrations(catalogue),
+            classes=api.backend_classes(catalogue),
         ),
         "catalogue.py": env.get_template("catalogue.py.jinja").render(
             entries=api.described_ops(catalogue)

@@ -4,12 +4,12 @@ and torch as an optional extra."""
 
 import itertools
 import re
-import subprocess
 import sys
 
 import numpy as np
 import pytest
 
+import background
 import generated.dispatch as dispatch
 from codegen.validate import DTYPES
 from runtime.dtypes import OP_DTYPES
@@ -236,15 +236,23 @@ for make in (Device.torch, lambda: Device.of("torch", "cuda:0")):
 """
 
 
+_STARTED = {}
+
+
+def start_in_background(config, names):
+    """The fresh interpreter, started with the session (tests/background.py)."""
+    if background.tests_taking(globals(), "fresh") & {*names}:
+        command = [sys.executable, "-c", FRESH]
+        _STARTED["fresh"] = background.start(config, lambda _: [command], 60, cwd=ROOT)
+
+
 @pytest.fixture(scope="module")
 def fresh() -> dict:
-    done = subprocess.run(
-        [sys.executable, "-c", FRESH], cwd=ROOT, capture_output=True, text=True, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
+    job = _STARTED["fresh"]
+    assert job.wait() == [0], job.output(0)
     lines = {}
-    for line in done.stdout.splitlines():
-        check, result = line.split(" ", 1)
+    for line in job.output(0).splitlines():
+        check, _, result = line.partition(" ")
         lines.setdefault(check, []).append(result)
     return lines
 

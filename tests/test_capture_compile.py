@@ -69,7 +69,16 @@ def kernel_cases(dtype):
         ("gelu_approximate_keeping", (x,), {}),
         ("gelu_approximate_backward", (x, grad), {}),
     ]
+    targets = np.array([0, 7, 3, 3, 5, 1])
+    ones = np.ones(1, dtype)
+    _, kept_probabilities = backend.cross_entropy_class_targets_keeping(x, targets)
     return [
+        ("cross_entropy_class_targets_keeping", (x, targets), {}),
+        (
+            "cross_entropy_class_targets_backward",
+            (x, targets, ones * 0.5),
+            dict(probabilities=kept_probabilities),
+        ),
         *(case for case in tanh_gelu if hasattr(backend, case[0])),
         ("sgd_step", (special(dtype, seed=5), grad, moments[0]), dict(**sgd, nesterov=True)),
         ("sgd_step", (special(dtype, seed=5), grad, moments[0]), dict(**sgd, nesterov=False)),
@@ -109,6 +118,8 @@ def _wrapped(value, arrays):
         return arrays[-1]
     if type(value) in (tuple, list):
         return type(value)(_wrapped(v, arrays) for v in value)
+    if type(value) is dict:
+        return {key: _wrapped(v, arrays) for key, v in value.items()}
     return value
 
 
@@ -137,14 +148,37 @@ def test_each_fused_kernel_gives_the_backends_values_nan_and_inf_included(dtype)
         fused_entry_outputs[kernel, id(fused)] = entry.out
     library = compiler.library(np.dtype(dtype).name)
     for kernel, expected, fused in calls:
-        written = {id(v): np.full_like(v.data, 7.0) for v in fused.outputs}
-        library[fused.name](*[written.get(id(a), getattr(a, "data", a)) for a in fused.args])
-        for alias, source in fused.aliases:
-            written[id(alias)] = written[id(source)]
-        for value in _flat(fused_entry_outputs[kernel, id(fused)]):
-            np.testing.assert_allclose(
-                written[id(value)], value.data, **TOLERANCE[dtype], err_msg=kernel
-            )
+        for in_place in _in_place_choices(fused):
+            # each output in a new array, or (as the plan may have it) in an input's array
+            written = {id(v): np.full_like(v.data, 7.0) for v in fused.outputs}
+            for output, source in in_place.items():
+                written[id(output)] = source.data.copy().reshape(output.data.shape)
+            arrays = {id(source): written[id(o)] for o, source in in_place.items()}
+            args = [
+                written.get(id(a), arrays.get(id(a), getattr(a, "data", a))) for a in fused.args
+            ]
+            library[fused.name](*args)
+            for alias, source in fused.aliases:
+                written[id(alias)] = written[id(source)]
+            for value in _flat(fused_entry_outputs[kernel, id(fused)]):
+                np.testing.assert_allclose(
+                    written[id(value)],
+                    value.data,
+                    **TOLERANCE[dtype],
+                    err_msg=f"{kernel}, in place of {[s.name for s in in_place.values()]}",
+                )
+
+
+def _in_place_choices(fused):
+    """{} (every output its own array), then each output written over each input of its size
+    that the plan could give it (a whole array of its dtype and size)."""
+    yield {}
+    inputs = [a for a in fused.args if type(a) is Value and not any(a is o for o in fused.outputs)]
+    for output in fused.outputs:
+        for source in inputs:
+            same = source.data.dtype == output.data.dtype and source.data.size == output.data.size
+            if same and source.data.flags.c_contiguous:
+                yield {output: source}
 
 
 def _flat(value):

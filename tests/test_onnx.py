@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -21,7 +22,7 @@ from safetensors import safe_open  # noqa: E402
 import background  # noqa: E402
 from burnpy import onnx as importer  # noqa: E402
 from burnpy.onnx import conformance  # noqa: E402
-from generated import Device, Tensor  # noqa: E402
+from generated import Device, QuantValue, Tensor  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DEVICES = {"numpy": Device.numpy, "torch": Device.torch}
@@ -305,7 +306,7 @@ def test_narrow_ints_wrap_at_their_width():
 
 def qdq_mlp() -> onnx.ModelProto:
     """A QDQ model as quantizing exporters write it: int8 weights (per output column, and per
-    block of 8 rows) read through DequantizeLinear, the activation quantized to uint8 and back
+    block of 8 rows) and an int4 one (per tensor) read through DequantizeLinear, the activation quantized to uint8 and back
     between the layers."""
     rng = np.random.default_rng(7)
 
@@ -319,7 +320,9 @@ def qdq_mlp() -> onnx.ModelProto:
         helper.make_node("QuantizeLinear", ["r", "a_scale", "a_zero"], ["rq"], name="q_act"),
         helper.make_node("DequantizeLinear", ["rq", "a_scale", "a_zero"], ["rf"], name="dq_act"),
         helper.make_node("DequantizeLinear", ["w2", "w2_scale", "w2_zero"], ["w2f"], name="dq_w2", axis=0, block_size=8),
-        helper.make_node("MatMul", ["rf", "w2f"], ["y"], name="fc2"),
+        helper.make_node("MatMul", ["rf", "w2f"], ["z"], name="fc2"),
+        helper.make_node("DequantizeLinear", ["w3", "w3_scale"], ["w3f"], name="dq_w3"),
+        helper.make_node("MatMul", ["z", "w3f"], ["y"], name="fc3"),
     ]  # fmt: skip
     inits = [
         const("w1", rng.integers(-128, 128, (16, 32)).astype(np.int8)),
@@ -329,6 +332,8 @@ def qdq_mlp() -> onnx.ModelProto:
         const("w2", rng.integers(-127, 128, (32, 4)).astype(np.int8)),
         const("w2_scale", rng.uniform(0.01, 0.03, (4, 4)).astype(np.float32)),
         const("w2_zero", np.zeros((4, 4), np.int8)),
+        const("w3", rng.integers(-8, 8, (4, 4)).astype(ml_dtypes.int4)),
+        const("w3_scale", np.array(0.1, np.float32)),
     ]
     graph = helper.make_graph(
         nodes,
@@ -350,12 +355,14 @@ def test_a_qdq_model_keeps_its_int8_weights_quantized(tmp_path):
     np.testing.assert_allclose(imported(x).to_numpy(), expected, rtol=1e-5, atol=1e-5)
     w1, w2 = imported.w1, imported.w2
     assert w1.is_quantized() and w2.is_quantized()
+    assert imported.w3.scheme().value is QuantValue.Q4F
     np.testing.assert_array_equal(w1.quantized_values(), numpy_helper.to_array(model.graph.initializer[0]))  # fmt: skip
     assert w1.quantized_scales().shape == (1, 32) and w2.quantized_scales().shape == (4, 4)
     path = importer.generate(model, tmp_path, name="qdq")
     assert "self.w1.dequantize()" in path.read_text()
     with safe_open(tmp_path / "qdq.safetensors", "numpy") as f:
         assert f.get_tensor("w1").dtype == np.int8 and f.get_tensor("w1.scales").shape == (1, 32)
+        assert f.get_tensor("w3").dtype == np.uint32  # 16 int4 values packed into 2 words
     spec = importlib.util.spec_from_file_location("qdq", path)
     generated_module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(generated_module)

@@ -53,13 +53,18 @@ def registration(tmp_path_factory) -> str:
             ]
     assert len(declared) == (ROOT / "generated" / "inner.py").read_text().count("    def ")
     assert not [line for line in declared if line.endswith("not defined")]
-    assert changed == {
-        "backends.py": [
-            'register_backend("Fixture", "fixture", "tests.fixtures.fixture_backend", '
-            '("cpu",), extra=None)'
-        ]
-    }
-    return changed["backends.py"][0]
+    registration = (
+        'register_backend("Fixture", "fixture", "tests.fixtures.fixture_backend", '
+        '("cpu",), extra=None)'
+    )
+    assert list(changed) == ["backends.py"]  # its registration, and its class for type checkers
+    assert set(changed["backends.py"]) == {
+        "    from tests.fixtures.fixture_backend import FixtureBackend",
+        "    Inner = NumPyBackend | TorchBackend",
+        "    Inner = NumPyBackend | TorchBackend | FixtureBackend",
+        registration,
+    }, changed
+    return registration
 
 
 @pytest.fixture(scope="module")

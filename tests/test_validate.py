@@ -187,8 +187,7 @@ def test_explain_and_list_suggest_the_nearest_name(capsys):
 def test_the_catalogue_header_documents_every_key_and_type():
     """Each key and argument type is the head of a line of ops.yaml's header (`name *  the
     dispatch function`) or defined inline (`integer: a Python int`)."""
-    from codegen.model import ARG_TYPES, OP_KEYS
-    from codegen.validate.entries import BACKEND_KEYS
+    from codegen.model import ARG_TYPES, BACKEND_KEYS, OP_KEYS
     from codegen.validate.suite import TEST_KEYS
 
     header = (Path(__file__).parents[1] / "ops.yaml").read_text().split("\nbackends:", 1)[0]
@@ -200,16 +199,21 @@ def test_the_catalogue_header_documents_every_key_and_type():
     assert "<type>?" in documented
 
 
-def test_the_catalogue_header_lists_exactly_the_op_keys_marking_the_required():
-    """The keys an entry may have are Op's fields (codegen/model.py's OP_KEYS, which the
-    validator checks entries against); the header's `ops:` list names each once, no other, with
-    `*` on exactly the required ones."""
-    from codegen.model import OP_KEYS
+def test_the_catalogue_header_lists_exactly_the_keys_marking_the_required():
+    """The keys an entry may have are its model's fields (codegen/model.py's OP_KEYS and
+    BACKEND_KEYS, which the validator checks entries against); the header's `ops:` and
+    `backends:` lists name each once, no other, with `*` on exactly the required ones."""
+    from codegen.model import BACKEND_KEYS, OP_KEYS
 
     header = (Path(__file__).parents[1] / "ops.yaml").read_text().split("\nbackends:", 1)[0]
-    block = header.split("# `ops:` lists the ops.", 1)[1].split("# Argument types:", 1)[0]
-    listed = re.findall(r"^#   (\w+)( \*)?\s", block, re.M)
-    assert len(listed) == len({key for key, _ in listed}), "a key is listed twice"
-    assert {key: bool(star) for key, star in listed} == OP_KEYS
+    backends = header.split("# `backends:` lists", 1)[1].split("# Every dispatch function", 1)[0]
+    ops = header.split("# `ops:` lists the ops.", 1)[1].split("# Argument types:", 1)[0]
+    for block, keys in ((backends, BACKEND_KEYS), (ops, OP_KEYS)):
+        listed = re.findall(r"^#   (\w+)( \*)?\s", block, re.M)
+        assert len(listed) == len({key for key, _ in listed}), "a key is listed twice"
+        assert {key: bool(star) for key, star in listed} == keys
+    assert BACKEND_KEYS == {
+        "name": True, "variant": True, "module": True, "devices": True, "extra": False
+    }  # fmt: skip
     assert OP_KEYS["name"] and not OP_KEYS["autodiff"] and "operator" in OP_KEYS
     assert "line" not in OP_KEYS and "section" not in OP_KEYS and "operators" not in OP_KEYS

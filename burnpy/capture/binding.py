@@ -14,14 +14,15 @@ import sysconfig
 
 from burnpy.capture import toolchain
 
-_PARAMETER = re.compile(r"^\s*(const\s+)?(real\s*\*|long|double|int)\s*(\w+)\s*$")
+_PARAMETER = re.compile(r"^\s*(const\s+)?(real\s*\*|long\s*\*|long|double|int)\s*(\w+)\s*$")
 
 HEADER = "#define PY_SSIZE_T_CLEAN\n#include <Python.h> /* first, as Python asks */\n"
 
 HELPERS = """\
-/* An array argument's data: NULL for None, else its buffer (C-contiguous, of `real`s, and
-   writable when the kernel writes into it), to be released after the call. */
-static int array(PyObject *object, Py_buffer *view, int writes, real **data, const char *name)
+/* An array argument's data: NULL for None, else its buffer (C-contiguous, of `size`-byte
+   elements, and writable when the kernel writes into it), to be released after the call. */
+static int array(PyObject *object, Py_buffer *view, int writes, Py_ssize_t size, void **data,
+                 const char *name)
 {
     if (object == Py_None) {
         *data = NULL;
@@ -30,9 +31,9 @@ static int array(PyObject *object, Py_buffer *view, int writes, real **data, con
     int flags = PyBUF_C_CONTIGUOUS | (writes ? PyBUF_WRITABLE : 0);
     if (PyObject_GetBuffer(object, view, flags) < 0)
         return 0;
-    if (view->itemsize != sizeof(real)) {
+    if (view->itemsize != size) {
         PyErr_Format(PyExc_TypeError, "%s: an array of %d-byte elements where it takes %d",
-                     name, (int)view->itemsize, (int)sizeof(real));
+                     name, (int)view->itemsize, (int)size);
         PyBuffer_Release(view);
         return 0;
     }
@@ -77,13 +78,14 @@ PyMODINIT_FUNC PyInit_{module}(void) {{ return PyModule_Create(&module); }}
 
 def parameters(text: str, name: str) -> list[tuple[str, str, bool]]:
     """(kind, name, writes) of each parameter of the C function `name` defined in `text`:
-    kind "long", "double", "int" or "array"; `writes` for a non-const array."""
+    kind "long", "double", "int", "array" (of `real`) or "indices" (of `long`); `writes` for a
+    non-const array."""
     header = re.search(rf"\bvoid {name}\(([^)]*)\)", text).group(1)
     found = []
     for parameter in header.split(","):
         const, kind, word = _PARAMETER.match(parameter).groups()
-        if kind.startswith("real"):
-            found.append(("array", word, const is None))
+        if kind.endswith("*"):
+            found.append(("array" if kind.startswith("real") else "indices", word, const is None))
         else:
             found.append((kind, word, False))
     return found
@@ -93,11 +95,12 @@ def _wrapper(text: str, name: str) -> str:
     declarations, conversions = [], []
     arrays = 0
     for index, (kind, word, writes) in enumerate(parameters(text, name)):
-        if kind == "array":
-            declarations.append(f"    real *{word};")
+        if kind in ("array", "indices"):
+            element = "real" if kind == "array" else "long"
+            declarations.append(f"    {element} *{word};")
             conversions.append(
-                f"    if (!array(args[{index}], &views[{arrays}], {int(writes)}, &{word}, "
-                f'"{name}"))\n        goto done;'
+                f"    if (!array(args[{index}], &views[{arrays}], {int(writes)}, "
+                f'sizeof({element}), (void **)&{word}, "{name}"))\n        goto done;'
             )
             arrays += 1
             continue

@@ -69,6 +69,9 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled) ->
         if fused is None:
             entries.append(entry)
             continue
+        for method, args in fused.checks:
+            what = f"{entry.label}: its arguments checked"
+            entries.append(Entry("call", method, args, {}, None, what, entry.phase, entry.backend))
         label = fused.label if fused.text else None
         if label is None:
             label = f"{fused.label} (fused: {entry.label})" if fused.label != entry.label else None

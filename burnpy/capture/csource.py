@@ -355,6 +355,62 @@ void softmax_backward_{suffix}(long rows, long d, const real *y,
 }
 """
 
+CROSS_ENTROPY = """\
+/* The mean cross-entropy of logits [rows, d] against class indices (already checked to be in
+   range), log Σ exp(x - max) - (x[target] - max) per row, and the softmax probabilities the
+   backward reads (when `probabilities` is given), from the same exponentials.
+   Fuses: cross_entropy_class_targets_keeping (max, exp, sums, log, the pick, the mean and the
+   probabilities' division). */
+void cross_entropy_{suffix}(long rows, long d, const real *logits, const long *targets,
+                            real *loss, real *probabilities)
+{
+    real floor = exp_floor, zero = exp_zero;
+    double total = 0;
+    for (long i = 0; i < rows; i++) {
+        const real *row = logits + i * d;
+        real m = row_max(d, row);
+        real picked = row[targets[i]] - m; /* (read first: the probabilities may overwrite it) */
+        real sum = 0;
+        if (probabilities) {
+            real *p = probabilities + i * d;
+#pragma omp simd reduction(+ : sum)
+            for (long j = 0; j < d; j++) {
+                p[j] = exp_normal(row[j] - m, floor, zero);
+                sum += p[j];
+            }
+            real scale = 1.0 / sum;
+#pragma omp simd
+            for (long j = 0; j < d; j++)
+                p[j] = p[j] * scale;
+        } else {
+#pragma omp simd reduction(+ : sum)
+            for (long j = 0; j < d; j++)
+                sum += exp_normal(row[j] - m, floor, zero);
+        }
+        total += log(sum) - picked;
+    }
+    *loss = total / rows; /* (no rows: NaN, as the mean of nothing) */
+}
+"""
+
+CROSS_ENTROPY_BACKWARD = """\
+/* cross-entropy's backward from the kept probabilities: (p - one-hot) grad / rows.
+   Fuses: cross_entropy_class_targets_backward (the copy, the one-hot and the scaling). */
+void cross_entropy_backward_{suffix}(long rows, long d, const real *probabilities,
+                                     const long *targets, const real *grad, real *out)
+{
+    real scale = grad[0] / (real)(rows > 1 ? rows : 1);
+    for (long i = 0; i < rows; i++) {
+        const real *p = probabilities + i * d;
+        real *o = out + i * d;
+        long target = targets[i];
+#pragma omp simd
+        for (long j = 0; j < d; j++)
+            o[j] = (j == target ? p[j] - 1 : p[j]) * scale;
+    }
+}
+"""
+
 ADAM = """\
 /* One Adam / AdamW step over n values: the moments m, v after grad (m_in, v_in NULL before
    the first step), the parameter moved by lr m̂ / (sqrt(v̂) + eps), with burn's arrangement of
@@ -441,6 +497,7 @@ NEEDS = {
     "layer_norm": ("row_statistics",),
     "layer_norm_backward": ("row_statistics",),
     "softmax": ("row_max",),
+    "cross_entropy": ("row_max",),
     "log_softmax": ("row_max",),
 }
 TEXTS = {
@@ -461,6 +518,8 @@ TEXTS = {
     "softmax": SOFTMAX,
     "log_softmax": LOG_SOFTMAX,
     "softmax_backward": SOFTMAX_BACKWARD,
+    "cross_entropy": CROSS_ENTROPY,
+    "cross_entropy_backward": CROSS_ENTROPY_BACKWARD,
     "adam_step": ADAM,
     "clip_by_norm": CLIP_BY_NORM,
 }
@@ -477,6 +536,8 @@ KERNELS = (
     "softmax",
     "log_softmax",
     "softmax_backward",
+    "cross_entropy",
+    "cross_entropy_backward",
     "adam_step",
     "sgd_step",
     "clip_by_norm",

@@ -29,10 +29,11 @@ class Fused:
     a buffer by the plan), values that are another output itself (`aliases`: (value, output)),
     and the catalogue ops it computes (`label`)."""
 
-    __slots__ = ("kernel", "dtype", "args", "outputs", "aliases", "label", "text")
+    __slots__ = ("kernel", "dtype", "args", "outputs", "aliases", "label", "text", "checks")
 
-    def __init__(self, kernel, dtype, args, outputs, label, aliases=()):
+    def __init__(self, kernel, dtype, args, outputs, label, aliases=(), checks=()):
         self.text = None  # a kernel written for this step (an element-wise chain): its C text
+        self.checks = checks  # (backend method, args): what the backend checks first
         self.kernel = kernel
         self.dtype = dtype
         self.args = args
@@ -197,6 +198,51 @@ def softmax_backward(bound, out):
     return None
 
 
+def _targets(targets, rows) -> bool:
+    """Whether `targets` are class indices the C kernels read as `long`s, one per row."""
+    data = targets.data if type(targets) is Value else None
+    return (
+        type(data) is np.ndarray
+        and data.dtype == np.int64
+        and data.shape == (rows,)
+        and data.flags.c_contiguous
+    )
+
+
+def cross_entropy_class_targets_keeping(bound, out):
+    logits, targets = bound["logits"], bound["targets"]
+    loss, probabilities = out
+    dtype = _dtype(logits, loss, probabilities)
+    if not dtype or logits.data.ndim != 2 or loss.data.shape != (1,):
+        return None
+    rows, d = logits.data.shape
+    if not _targets(targets, rows):
+        return None
+    if probabilities is not None and probabilities.data.shape != (rows, d):
+        return None
+    args = [rows, d, logits, targets, loss, probabilities]
+    outputs = [v for v in (loss, probabilities) if v is not None]
+    check = ("_check_range", ("cross_entropy_class_targets", targets, d, 1))
+    label = "cross_entropy_class_targets"
+    return Fused("cross_entropy", dtype, args, outputs, label, checks=[check])
+
+
+def cross_entropy_class_targets_backward(bound, out):
+    logits, targets, grad = bound["logits"], bound["targets"], bound["grad"]
+    probabilities = bound["probabilities"]
+    if probabilities is None:  # (the forward kept none: the backend computes them again)
+        return None
+    dtype = _dtype(logits, probabilities, grad, out)
+    if not dtype or not _same_shape(logits, probabilities, out) or logits.data.ndim != 2:
+        return None
+    rows, d = logits.data.shape
+    if not _targets(targets, rows) or grad.data.size != 1:
+        return None
+    args = [rows, d, probabilities, targets, grad, out]
+    label = "cross_entropy_class_targets backward"
+    return Fused("cross_entropy_backward", dtype, args, [out], label)
+
+
 def adam_step(bound, out):
     param, grad = bound["param"], bound["grad"]
     m_in, v_in = bound["moment_1"], bound["moment_2"]
@@ -259,6 +305,8 @@ RULES = {
     "softmax": softmax,
     "log_softmax": log_softmax,
     "softmax_backward": softmax_backward,
+    "cross_entropy_class_targets_keeping": cross_entropy_class_targets_keeping,
+    "cross_entropy_class_targets_backward": cross_entropy_class_targets_backward,
     "adam_step": adam_step,
     "sgd_step": sgd_step,
     "clip_by_norm": clip_by_norm,

@@ -18,6 +18,7 @@ from codegen.api.dispatch import dispatch_function, dispatch_functions, dispatch
 from codegen.api.inner import inner_kernels
 from codegen.api.metadata import (
     autodiff_bindings,
+    backend_classes,
     backend_registrations,
     described_ops,
     recorders,
@@ -31,6 +32,7 @@ from codegen.api.types import call_parameters
 __all__ = [
     "autodiff_bindings",
     "described_ops",
+    "backend_classes",
     "backend_registrations",
     "call_parameters",
     "dispatch_function",

@@ -6,6 +6,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from codegen.api.types import tuple_literal
+from codegen.kernels import NoBackend, read_backend
 from codegen.model import Catalogue
 from codegen.recorders import Recorder, recorder
 from runtime.autodiff.ops import MOVE_ACROSS, AutodiffOp, AutodiffRole, rule_for
@@ -31,6 +32,26 @@ def backend_registrations(catalogue: Catalogue) -> list[str]:
         )
         for b in catalogue.backends
     ]
+
+
+@dataclass(frozen=True)
+class BackendClasses:
+    """What a dispatch function's `B.inner` is to a type checker: one of these classes."""
+
+    imports: tuple[tuple[str, str], ...]  # (module, class) of each backend's BACKEND
+    union: str  # `NumPyBackend | TorchBackend`
+
+
+def backend_classes(catalogue: Catalogue) -> BackendClasses:
+    """Read from each backend's source; a backend whose module defines no BACKEND is left out
+    (the validator reports it)."""
+    found = []
+    for backend in catalogue.backends:
+        try:
+            found.append((backend.module, read_backend(backend.module).class_name))
+        except NoBackend:
+            pass
+    return BackendClasses(tuple(found), " | ".join(name for _, name in found) or "object")
 
 
 # -- autodiff metadata -------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from codegen.load import Items, Located, plain
 from codegen.model import (
     ARG_TYPES,
     AUTODIFF_CLASSES,
+    BACKEND_KEYS,
     OP_KEYS,
     OPERATORS,
     OPTIONAL_TYPES,
@@ -41,7 +42,6 @@ from codegen.validate.suite import check_test
 from runtime.dtypes import DTYPES, OP_DTYPES
 
 TOP_KEYS = ("backends", "ops", "quantized")
-BACKEND_KEYS = {"name": True, "variant": True, "module": True, "devices": True, "extra": False}
 
 
 def validate(path: str, root, problems: Problems | None = None) -> Catalogue:

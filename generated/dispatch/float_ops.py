@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=0c94d344d854a7a5 body=9f7151c6eaa901db
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=bd561e79126a20af body=605123fd115da063
 """The float ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -31,13 +31,13 @@ if TYPE_CHECKING:
     import numpy as np
 
     from generated.autodiff import Autodiff
-    from generated.inner import InnerBackend
+    from generated.backends import Inner
     from runtime.device import DispatchDevice
     from runtime.distribution import Distribution
     from runtime.indexing import IndexingUpdateOp
     from runtime.routing import DispatchBackend
 
-    Backend = DispatchBackend[InnerBackend, Autodiff]
+    Backend = DispatchBackend[Inner, Autodiff]
 
 BALANCED = GradientCheckpointingStrategy.Balanced
 

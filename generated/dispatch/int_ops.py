@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=0d34caed3af3abcd body=e9369a61dfb5e3b7
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=98837bcf37b60981 body=6e889b7363f3f09d
 """The int ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -30,13 +30,13 @@ if TYPE_CHECKING:
     import numpy as np
 
     from generated.autodiff import Autodiff
-    from generated.inner import InnerBackend
+    from generated.backends import Inner
     from runtime.device import DispatchDevice
     from runtime.distribution import Distribution
     from runtime.indexing import IndexingUpdateOp
     from runtime.routing import DispatchBackend
 
-    Backend = DispatchBackend[InnerBackend, Autodiff]
+    Backend = DispatchBackend[Inner, Autodiff]
 
 BALANCED = GradientCheckpointingStrategy.Balanced
 

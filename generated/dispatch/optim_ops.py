@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=f51992d67c1d8643 body=629df9dd7b8d6ab1
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=ff4ca5de5df93342 body=abe537185f2c6d84
 """The optim ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -30,13 +30,13 @@ if TYPE_CHECKING:
     import numpy as np
 
     from generated.autodiff import Autodiff
-    from generated.inner import InnerBackend
+    from generated.backends import Inner
     from runtime.device import DispatchDevice
     from runtime.distribution import Distribution
     from runtime.indexing import IndexingUpdateOp
     from runtime.routing import DispatchBackend
 
-    Backend = DispatchBackend[InnerBackend, Autodiff]
+    Backend = DispatchBackend[Inner, Autodiff]
 
 BALANCED = GradientCheckpointingStrategy.Balanced
 

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=022796532e156221 body=4b65365321812368
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=3b88313bce45a7ee body=9d43c33c39850697
 """The quantized ops of the dispatch layer: burn's QTensorOps, one function per entry of
 ops.yaml's `quantized:`.
 
@@ -24,12 +24,12 @@ if TYPE_CHECKING:
     import numpy as np
 
     from generated.autodiff import Autodiff
-    from generated.inner import InnerBackend
+    from generated.backends import Inner
     from runtime.device import DispatchDevice
     from runtime.quantization.scheme import QuantScheme
     from runtime.routing import DispatchBackend
 
-    Backend = DispatchBackend[InnerBackend, Autodiff]
+    Backend = DispatchBackend[Inner, Autodiff]
 
 BALANCED = GradientCheckpointingStrategy.Balanced
 

@@ -8,6 +8,7 @@ import functools
 from types import SimpleNamespace
 
 import numpy as np
+import numpy.fft  # a submodule numpy loads lazily: XP below copies only what is loaded
 
 from runtime.backends.array import ArrayBackend
 from runtime.backends.kernels.creation import check_allocation
