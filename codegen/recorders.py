@@ -16,7 +16,7 @@ the *tracked* inputs name is saved (burn: `mul` keeps lhs only when rhs needs a 
 from dataclasses import dataclass
 
 from runtime.autodiff.ops import AutodiffOp, FloatInput, rule_for
-from runtime.autodiff.rules import Rule
+from runtime.autodiff.rules import Needed, Needs, Rule
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,14 @@ LOCALS = (
     "forward", "BACKWARD", "inner", "balanced", "result", "out", "order", "parents", "inputs",
     "out_node", "hub", "memory_bound", "untracked_node",
 )  # fmt: skip
+
+
+# how a recorder reads an input's shape, device or dtype from its primitive
+_READ = {
+    Needs.SHAPE: "{}.shape",
+    Needs.DEVICE: "inner.device_of({})",
+    Needs.DTYPE: "inner.dtype({})",
+}
 
 
 def recorder(op: AutodiffOp) -> Recorder:
@@ -179,7 +187,7 @@ class _Decisions:
             lines.append(f"out, {keeps} = {self._call(f'inner.{name}_keeping')}")
         if self.op.memory_bound:  # Balanced recomputes it, when every input is tracked
             lines.append(" and ".join(["memory_bound = balanced", *self._every_tracked()]))
-        saved = dict(self._saved_names())
+        saved = {v.of for v in self.rule.saved_values if v.needs is Needs.INPUT}
         for i in self.inputs:  # Balanced keeps a MemoryBound input as its Node, recomputed
             if i.many or not (self.op.memory_bound or i.name in saved):
                 continue
@@ -266,50 +274,44 @@ class _Decisions:
                 shapes.append(f"{n}_value.shape")
         return f"[{', '.join(shapes)}]"
 
-    def _saved_names(self) -> list[tuple[str, list[str]]]:
-        """Each name of rule.saved, with the inputs whose VJPs need it."""
+    def _saved_names(self) -> list[tuple[Needed, list[str]]]:
+        """Each value of rule.saved, with the inputs whose VJPs need it."""
         needs = self.rule.needs
         return [
-            (v, [n for n, need in zip(self.names, needs) if v in need]) for v in self.rule.saved
+            (v, [n for n, need in zip(self.names, needs) if v.name in need])
+            for v in self.rule.saved_values
         ]
 
     def _saved(self, saved_names) -> list[str]:
         """rule.saved's values in order: one that every input's VJP needs is saved whatever is
         tracked (one input at least is, by now); another only if an input that needs it is."""
         values = []
-        for name, needed_by in saved_names:
-            value = self._saved_value(name)
+        for needed, needed_by in saved_names:
+            value = self._saved_value(needed)
             if len(needed_by) < len(self.names):
-                if name == "out" and self.op.memory_bound:  # itself a conditional expression
+                if needed.needs is Needs.OUTPUT and self.op.memory_bound:  # a conditional
                     value = f"({value})"
                 value += f" if {' or '.join(f'{n}_tracked' for n in needed_by)} else None"
             values.append(value)
         return values
 
-    def _saved_value(self, name: str) -> str:
-        op = self.op
-        if name == "out":
-            return "SELF if memory_bound else out" if op.memory_bound else "out"
-        if name == op.keeps:
-            return name
-        if name == "indices" and name not in op.args:  # the int output of a (float, int) op
-            (index,) = [i for i in range(op.outputs) if i not in op.float_outputs]
-            return f"result[{index}]"
-        by_name = {i.name: i for i in self.inputs}
-        if name in by_name:
-            return f"{name}_value" if by_name[name].many else f"{name}_held"
-        if name in op.args:
-            return name
-        # `<input>_shape`, `<input>_device` or `<input>_dtype`
-        input_name, _, what = name.rpartition("_")
-        of = {
-            "shape": "{}.shape",
-            "device": "inner.device_of({})",
-            "dtype": "inner.dtype({})",
-        }[what]
-        if by_name[input_name].many:
-            return f"[{of.format('v')} for v in {input_name}_value]"
-        return of.format(f"{input_name}_value")
+    def _saved_value(self, needed: Needed) -> str:
+        op, of = self.op, needed.of
+        many = {i.name: i.many for i in self.inputs}
+        match needed.needs:
+            case Needs.OUTPUT:
+                return "SELF if memory_bound else out" if op.memory_bound else "out"
+            case Needs.KEPT | Needs.ARGUMENT:
+                return of
+            case Needs.INDICES:  # the int output of a (float, int) op
+                (index,) = [i for i in range(op.outputs) if i not in op.float_outputs]
+                return f"result[{index}]"
+            case Needs.INPUT:
+                return f"{of}_value" if many[of] else f"{of}_held"
+        read = _READ[needed.needs]  # an input's shape, device or dtype
+        return (
+            f"[{read.format('v')} for v in {of}_value]" if many[of] else read.format(f"{of}_value")
+        )
 
     # -- the outputs ---------------------------------------------------------------------------
     def _wrap(self, node: str) -> str:

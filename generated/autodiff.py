@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=a93bad43e9d3e137 body=1b35e53fa6d89d5d
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=d4721ecfc06419b2 body=a3edcfa3a2602083
 """The Autodiff decorator's specialization, `Autodiff[inner, strategy]`: one attribute per float
 op of ops.yaml, bound by name when a specialization is built (runtime/routing.py builds two per
 backend, NoCheckpointing and Balanced). A differentiable op's is its recorder
@@ -399,6 +399,11 @@ class Autodiff(AutodiffDecorator):
             ops.BATCH_NORM,
             recorders.record_batch_norm,
             ("gamma", "variance", "epsilon", "input", "mean"),
+        )
+        self.batch_norm_training = self.recorded(
+            ops.BATCH_NORM_TRAINING,
+            recorders.record_batch_norm_training,
+            ("input", "gamma", "out", "epsilon"),
         )
         self.layer_norm = self.recorded(
             ops.LAYER_NORM, recorders.record_layer_norm, ("input", "gamma", "epsilon", "statistics")

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=90e1a23bf6965d81 body=2a270d55fb0bb33e
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=ccc9a3c7753518ad body=2d728fcc70a4659d
 """What the Autodiff decorator needs to know of each float op, from ops.yaml: one constant per
 op, which its line in generated/autodiff.py names."""
 
@@ -926,6 +926,15 @@ BATCH_NORM = AutodiffOp(
     AutodiffRole.RECORD,
 )
 
+BATCH_NORM_TRAINING = AutodiffOp(
+    "batch_norm_training",
+    ("input", "gamma", "beta", "epsilon"),
+    (FloatInput("input", 0), FloatInput("gamma", 1), FloatInput("beta", 2)),
+    AutodiffRole.RECORD,
+    float_outputs=(0, 1, 2),
+    outputs=3,
+)
+
 LAYER_NORM = AutodiffOp(
     "layer_norm",
     ("input", "gamma", "beta", "epsilon"),
@@ -1224,6 +1233,7 @@ AUTODIFF_OPS = (
     INTERPOLATE,
     ATTENTION,
     BATCH_NORM,
+    BATCH_NORM_TRAINING,
     LAYER_NORM,
     CTC_LOSS,
     CROSS_ENTROPY_CLASS_TARGETS,

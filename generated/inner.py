@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=c054fa2e1a4a67f2 body=08a71a20aaa915af
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=c30a59173b67c137 body=807112e2ee2be383
 """What a dispatch function calls on an inner backend (`B.inner.<op>`): every kernel by name and
 signature, each with the op it runs and where each backend defines it. A typing Protocol read
 only by type checkers and editors (dispatch functions annotate `B` with it); the backend classes
@@ -2564,6 +2564,16 @@ class InnerBackend(Protocol):
 
         NumPy: NormKernels.batch_norm in runtime/backends/kernels/norm.py
         Torch: NormKernels.batch_norm in runtime/backends/kernels/norm.py
+        """
+        ...
+
+    def batch_norm_training(
+        self, input: Primitive, gamma: Primitive, beta: Primitive, epsilon: float
+    ) -> tuple[Primitive, Primitive, Primitive]:
+        """Batch norm with the batch's own statistics (training): (output, mean, variance), each channel (dim 1) normalised by its mean and biased variance over every other dim, then scaled by gamma and shifted by beta; one pass per statistic, and a backward of three.
+
+        NumPy: NormKernels.batch_norm_training in runtime/backends/kernels/norm.py
+        Torch: NormKernels.batch_norm_training in runtime/backends/kernels/norm.py
         """
         ...
 

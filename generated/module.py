@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=bfc6c841e3071a5f body=b32985e241f3c0a6
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=f3c0513848c1c06f body=bad966dfa1654e01
 """burn's ModuleOps as Python functions: `from generated import module`.
 
 Signatures as docs/design.md#module-functions describes them (burn's names; option structs as
@@ -34,6 +34,7 @@ from generated.dispatch.module_ops import (
     interpolate as _interpolate,
     attention as _attention,
     batch_norm as _batch_norm,
+    batch_norm_training as _batch_norm_training,
     layer_norm as _layer_norm,
     ctc_loss as _ctc_loss,
     cross_entropy_class_targets as _cross_entropy_class_targets,
@@ -84,6 +85,7 @@ __all__ = [
     "interpolate",
     "attention",
     "batch_norm",
+    "batch_norm_training",
     "layer_norm",
     "ctc_loss",
     "cross_entropy_class_targets",
@@ -531,6 +533,20 @@ def batch_norm(
         tensor_arg("batch_norm", "mean", mean, FLOAT),
         tensor_arg("batch_norm", "variance", variance, FLOAT),
         real_arg("batch_norm", "epsilon", epsilon),
+    )
+
+
+def batch_norm_training(
+    input: Tensor, gamma: Tensor, beta: Tensor, epsilon: float = 1e-05
+) -> tuple[Tensor, Tensor, Tensor]:
+    """Batch norm with the batch's own statistics (training): (output, mean, variance), each channel (dim 1) normalised by its mean and biased variance over every other dim, then scaled by gamma and shifted by beta; one pass per statistic, and a backward of three."""
+    input = tensor_arg("batch_norm_training", "input", input, FLOAT)
+    check_dtype("batch_norm_training", input.dtype, ("float32", "float64", "bfloat16"))
+    return _batch_norm_training(
+        input,
+        tensor_arg("batch_norm_training", "gamma", gamma, FLOAT),
+        tensor_arg("batch_norm_training", "beta", beta, FLOAT),
+        real_arg("batch_norm_training", "epsilon", epsilon),
     )
 
 

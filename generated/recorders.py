@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=88b548d0104ed3d8 body=266f56eb2a72c1bc
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=b95fef730bcbd32b body=d0dec362982d3eda
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node (its
@@ -3926,6 +3926,61 @@ def record_batch_norm(forward, BACKWARD, inner, balanced):
         return AutodiffTensor(out, out_node)
 
     return batch_norm
+
+
+def record_batch_norm_training(forward, BACKWARD, inner, balanced):
+    def batch_norm_training(input, gamma, beta, epsilon):
+        input_node = input.node
+        input_value = input.primitive
+        gamma_node = gamma.node
+        gamma_value = gamma.primitive
+        beta_node = beta.node
+        beta_value = beta.primitive
+        result = forward(input_value, gamma_value, beta_value, epsilon)
+        out = (result[0], result[1], result[2])
+        order = input_node.order
+        if gamma_node.order > order:
+            order = gamma_node.order
+        if beta_node.order > order:
+            order = beta_node.order
+        input_tracked = input_node.requirement is not NONE
+        gamma_tracked = gamma_node.requirement is not NONE
+        beta_tracked = beta_node.requirement is not NONE
+        if not (input_tracked or gamma_tracked or beta_tracked) or GRAD_MODE.paused:
+            return (
+                AutodiffTensor(result[0], untracked_node(order)),
+                AutodiffTensor(result[1], untracked_node(order)),
+                AutodiffTensor(result[2], untracked_node(order)),
+            )
+        input_held = (
+            input_node if balanced and input_node.properties is MEMORY_BOUND else input_value
+        )
+        gamma_held = (
+            gamma_node if balanced and gamma_node.properties is MEMORY_BOUND else gamma_value
+        )
+        inputs = [
+            input_node if input_tracked else None,
+            gamma_node if gamma_tracked else None,
+            beta_node if beta_tracked else None,
+        ]
+        hub = new_node(
+            parents=[m.id for m in inputs if m is not None],
+            order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=inputs,
+            shapes=[input_value.shape, gamma_value.shape, beta_value.shape],
+            saved=(input_held, gamma_held, out, epsilon),
+        )
+        return (
+            AutodiffTensor(result[0], output_node(hub, 0, 3)),
+            AutodiffTensor(result[1], output_node(hub, 1, 3)),
+            AutodiffTensor(result[2], output_node(hub, 2, 3)),
+        )
+
+    return batch_norm_training
 
 
 def record_layer_norm(forward, BACKWARD, inner, balanced):

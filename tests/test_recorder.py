@@ -326,3 +326,31 @@ def test_distributed_params_is_answered_on_every_tensor():
     assert tensor([1.0], Device.numpy()).distributed_params() is None
     marked = x.set_distributed_params(3)
     assert marked.distributed_params() == 3 and x.distributed_params() is None
+
+
+def test_each_name_a_vjp_may_take_stands_for_one_kind_of_saved_value():
+    """The rules' vocabulary, typed once (runtime/autodiff/rules: `vocabulary`, `Needs`): the
+    recorders save by what a name stands for, never by the name itself."""
+    from runtime.autodiff.ops import rule_for
+    from runtime.autodiff.rules import Needs, vocabulary
+
+    names = vocabulary(("x", "indices", "dim"), ("x",), multi_output=True, kept="statistics")
+    assert {n: (v.needs, v.of) for n, v in names.items()} == {
+        "x_shape": (Needs.SHAPE, "x"),
+        "x_device": (Needs.DEVICE, "x"),
+        "x_dtype": (Needs.DTYPE, "x"),
+        "x": (Needs.INPUT, "x"),
+        "indices": (Needs.ARGUMENT, "indices"),  # an argument named so is the argument
+        "dim": (Needs.ARGUMENT, "dim"),
+        "statistics": (Needs.KEPT, "statistics"),
+        "out": (Needs.OUTPUT, "out"),
+    }
+    assert vocabulary(("x",), ("x",), multi_output=True)["indices"].needs is Needs.INDICES
+    from generated.catalogue import FLOAT_MUL, LAYER_NORM
+
+    assert [(v.needs, v.of) for v in rule_for(FLOAT_MUL).saved_values] == [
+        (Needs.INPUT, "rhs"),
+        (Needs.INPUT, "lhs"),
+    ]
+    kinds = {v.needs for v in rule_for(LAYER_NORM).saved_values}
+    assert Needs.KEPT in kinds

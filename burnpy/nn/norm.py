@@ -38,17 +38,16 @@ class BatchNorm(Module):
                 f"BatchNorm has {self.gamma.shape[0]} features, the input has {channels} channels"
             )
         if self.training and x.is_autodiff():
-            per_channel = x.swap_dims(0, 1).reshape([channels, -1])
-            mean = per_channel.mean_dim(1)
-            centred = per_channel - mean
-            var = (centred * centred).mean_dim(1)
-            mean, var = mean.reshape([channels]), var.reshape([channels])
+            # the statistics and the normalisation in one op, differentiated through both
+            out, mean, var = module_ops().batch_norm_training(
+                x, self.gamma, self.beta, self.epsilon
+            )
             self.running_mean = self._updated(self.running_mean, mean)
             self.running_var = self._updated(self.running_var, var)
-        else:
-            device = x.device()
-            mean = self.running_mean.inner().to_device(device)
-            var = self.running_var.inner().to_device(device)
+            return out
+        device = x.device()
+        mean = self.running_mean.inner().to_device(device)
+        var = self.running_var.inner().to_device(device)
         return module_ops().batch_norm(x, self.gamma, self.beta, mean, var, self.epsilon)
 
     def _updated(self, running, batch):

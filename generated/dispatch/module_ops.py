@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=8f7b15df1691bce4 body=b45269ae81167f72
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=ffa3ba7d230b2cb6 body=08e5e5de7a4dc9a9
 """The module ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -63,6 +63,7 @@ __all__ = [
     "interpolate",
     "attention",
     "batch_norm",
+    "batch_norm_training",
     "layer_norm",
     "ctc_loss",
     "cross_entropy_class_targets",
@@ -1056,6 +1057,54 @@ def batch_norm(
             beta=beta,
             mean=mean,
             variance=variance,
+            epsilon=epsilon,
+        )
+        raise
+
+
+def batch_norm_training(
+    input: Tensor, gamma: Tensor, beta: Tensor, epsilon: float
+) -> tuple[Tensor, Tensor, Tensor]:
+    """Batch norm with the batch's own statistics (training): (output, mean, variance), each channel (dim 1) normalised by its mean and biased variance over every other dim, then scaled by gamma and shifted by beta; one pass per statistic, and a backward of three."""
+    try:
+        ctx = input.context.merge(gamma.context).merge(beta.context)
+        B: Backend = getattr(BACKENDS, input.kind.variant)
+        if ctx is DISABLED:
+            input_ = input.primitive if input.kind is B.Float else input.as_float()
+            gamma_ = gamma.primitive if gamma.kind is B.Float else gamma.as_float(input)
+            beta_ = beta.primitive if beta.kind is B.Float else beta.as_float(input)
+            if input_.dtype is not gamma_.dtype:
+                check_dtypes("batch_norm_training", B.inner, input_, gamma_)
+            if input_.dtype is not beta_.dtype:
+                check_dtypes("batch_norm_training", B.inner, input_, beta_)
+            out0, out1, out2 = B.inner.batch_norm_training(input_, gamma_, beta_, epsilon)
+            return (
+                Tensor(B.Float, out0, ctx),
+                Tensor(B.Float, out1, ctx),
+                Tensor(B.Float, out2, ctx),
+            )
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        input_ = input.primitive if input.kind is B.Autodiff else input.lift(AD)
+        gamma_ = gamma.primitive if gamma.kind is B.Autodiff else gamma.lift(AD, input)
+        beta_ = beta.primitive if beta.kind is B.Autodiff else beta.lift(AD, input)
+        if input_.primitive.dtype is not gamma_.primitive.dtype:
+            check_dtypes("batch_norm_training", B.inner, input_.primitive, gamma_.primitive)
+        if input_.primitive.dtype is not beta_.primitive.dtype:
+            check_dtypes("batch_norm_training", B.inner, input_.primitive, beta_.primitive)
+        out0, out1, out2 = AD.batch_norm_training(input_, gamma_, beta_, epsilon)
+        return (
+            Tensor(B.Autodiff, out0, ctx),
+            Tensor(B.Autodiff, out1, ctx),
+            Tensor(B.Autodiff, out2, ctx),
+        )
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "batch_norm_training",
+            "per_channel",
+            error,
+            input=input,
+            gamma=gamma,
+            beta=beta,
             epsilon=epsilon,
         )
         raise

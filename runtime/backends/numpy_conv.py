@@ -344,24 +344,29 @@ def correlate_weight_grad(x, grad, grid, groups, rows=None):
         # an inf or NaN in x, which a widened position may have multiplied by its zero
         weight_grad = weight_products(x, grad, grid.exact(), groups)
     # (bfloat16's products come out float32, as its matmul widens: the weight's dtype again)
-    weight_grad = np.ascontiguousarray(weight_grad.swapaxes(1, 2), dtype=x.dtype)
+    weight_grad = weight_grad.astype(x.dtype, copy=False)
     return weight_grad.reshape(grad.shape[1], -1, *grid.kernel)
 
 
 def weight_products(x, grad, grid, groups, rows=None):
-    """`[groups, in/groups * kernel, out/groups]`: per chunk of images one matmul per group of
-    the columns by the gradient's rows."""
+    """`[groups, out/groups, in/groups * kernel]`, the weight's own layout: per chunk of images
+    one matmul per group of the gradient's rows by the columns, transposed (a transposed
+    operand is BLAS's to read, not a copy)."""
     batch, channels_out = grad.shape[:2]
     view = grid.windows(grid.spread(x), batch)
     rows = (grid.widen(grad) if rows is None else rows).reshape(groups, channels_out // groups, -1)
     at = (slice(None),) * (1 + len(grid.kernel))
-    products = 0
+    products = None
     for part in chunks(batch, x.shape[1] * math.prod(grid.kernel) * grid.count(1) * x.itemsize):
         columns = np.ascontiguousarray(view[(*at, grid.span(part))])
         grid.mask(columns)
         columns = columns.reshape(groups, -1, grid.count(part.stop - part.start))
-        products = products + np.matmul(columns, rows[..., run(grid, part)].swapaxes(1, 2))
-        del columns
+        chunk = np.matmul(rows[..., run(grid, part)], columns.swapaxes(1, 2))
+        if products is None:
+            products = chunk
+        else:
+            products += chunk
+        del columns, chunk
     return products
 
 

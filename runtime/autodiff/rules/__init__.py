@@ -19,6 +19,8 @@ needs a gradient). Broadcasting is undone once, by the step, not here.
 """
 
 import inspect
+from dataclasses import dataclass
+from enum import Enum
 
 from runtime.autodiff.rules.activation import RULES as ACTIVATION
 from runtime.autodiff.rules.conv import RULES as CONV
@@ -46,6 +48,51 @@ assert len(RULES) == sum(map(len, TABLES)), "a rule is in two tables"
 _JOINT_LEAD = ("B", "g", "tracked")
 
 
+class Needs(Enum):
+    """What a name a VJP takes stands for (the list above): what its step saves for it."""
+
+    OUTPUT = "the op's float output"
+    INDICES = "the int output of a (values, indices) op"
+    KEPT = "what the op's forward keeps"
+    INPUT = "a float input's value"
+    ARGUMENT = "an argument's value"
+    SHAPE = "a float input's shape"
+    DEVICE = "a float input's device"
+    DTYPE = "a float input's dtype"
+
+
+@dataclass(frozen=True)
+class Needed:
+    """A name a VJP may take: what it stands for, and of which argument (its own name for the
+    outputs and what is kept)."""
+
+    name: str
+    needs: Needs
+    of: str
+
+
+_OF_INPUT = {"shape": Needs.SHAPE, "device": Needs.DEVICE, "dtype": Needs.DTYPE}
+
+
+def vocabulary(args, float_inputs, multi_output=False, kept=None) -> dict[str, Needed]:
+    """Every name a VJP of an op may take besides `B`, `g` (and a Joint rule's `tracked`), by
+    name. A name that could stand for two things stands for the later of: an input's shape,
+    device or dtype; an argument; a float input; the int output; what is kept; the output."""
+    found = {
+        f"{a}_{what}": Needed(f"{a}_{what}", needs, a)
+        for a in float_inputs
+        for what, needs in _OF_INPUT.items()
+    }
+    found |= {a: Needed(a, Needs.ARGUMENT, a) for a in args}
+    found |= {a: Needed(a, Needs.INPUT, a) for a in float_inputs}
+    if multi_output and "indices" not in args:
+        found["indices"] = Needed("indices", Needs.INDICES, "indices")
+    if kept:
+        found[kept] = Needed(kept, Needs.KEPT, kept)
+    found["out"] = Needed("out", Needs.OUTPUT, "out")
+    return found
+
+
 class RuleError(ValueError):
     """A rule that does not fit its op: what is wrong and what to do. `function`: the VJP (or
     Joint function) at fault, whose file and line locate the mistake; `unknown`: a parameter
@@ -63,7 +110,7 @@ class Rule:
     order first needed), None where no tracked input needs it; a VJP reads its by position.
     A Joint rule has no VJPs but `joint(B, g, values, tracked)`, returning every gradient."""
 
-    __slots__ = ("name", "functions", "vjps", "joint", "g_only", "needs", "saved")
+    __slots__ = ("name", "functions", "vjps", "joint", "g_only", "needs", "saved", "saved_values")
 
     def __init__(
         self,
@@ -88,10 +135,8 @@ class Rule:
                 "write one VJP per float input, in order, or correct the entry's argument types",
                 fns[0] if fns else None,
             )
-        allowed = {"B", "g", "out", *args} | ({"indices"} if multi_output else set())
-        allowed |= {"tracked"} if joint else set()
-        allowed |= {kept} if kept else set()
-        allowed |= {f"{a}_{what}" for a in float_inputs for what in ("shape", "device", "dtype")}
+        names = vocabulary(args, float_inputs, multi_output, kept)
+        allowed = {"B", "g", *names} | ({"tracked"} if joint else set())
         self.name = name
         self.functions = fns  # as the rule's table writes them (one, for a Joint rule)
         self.g_only = entry.g_only if joint else ()
@@ -127,11 +172,13 @@ class Rule:
             needs = params[3:]
             self.needs = tuple(() if n in entry.g_only else needs for n in float_inputs)
             self.saved = needs
+            self.saved_values = tuple(names[n] for n in needs)
             self.vjps = ()
             self.joint = _bind_joint(entry.fn)
             return
         self.needs = tuple(tuple(p for p in params if p not in ("B", "g")) for params in params_of)
         self.saved = tuple(dict.fromkeys(n for needs in self.needs for n in needs))
+        self.saved_values = tuple(names[n] for n in self.saved)  # what each saved name is
         position = {n: i for i, n in enumerate(self.saved)}
         self.vjps = tuple(_bind(fn, params, position) for fn, params in zip(fns, params_of))
         self.joint = None

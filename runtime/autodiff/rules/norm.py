@@ -1,6 +1,7 @@
-"""Normalisation rules: batch_norm (one VJP per input) and layer_norm (Joint: its backward
-kernel gives every gradient, reusing the `statistics` its forward kept, None where the backend
-kept nothing)."""
+"""Normalisation rules: batch_norm (one VJP per input); batch_norm_training and layer_norm (Joint:
+their backward kernel gives every gradient, reusing the statistics their forward computed: the
+outputs of batch_norm_training, the `statistics` layer_norm kept, None where the backend kept
+nothing)."""
 
 from runtime.autodiff.rules.joint import Joint
 
@@ -17,6 +18,12 @@ RULES = {
         lambda B, g, input, gamma, mean, variance, epsilon: B.batch_norm_variance_backward(
             input, gamma, mean, variance, g, epsilon
         ),
+    ),
+    # the statistics are the op's own outputs (`out`): its backward computes none again
+    "batch_norm_training": Joint(
+        lambda B, g, tracked, input, gamma, out, epsilon: B.batch_norm_training_backward(
+            input, gamma, g, out[1], out[2], epsilon, wanted=tracked
+        )
     ),
     "layer_norm": Joint(
         lambda B, g, tracked, input, gamma, epsilon, statistics: B.layer_norm_backward(

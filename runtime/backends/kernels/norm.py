@@ -5,6 +5,8 @@ backward would also keep every intermediate alive. `batch_norm` uses given stati
 computes none), so each of its five float inputs has a plain closed-form gradient.
 """
 
+import math
+
 
 class NormKernels:
     # -- batch_norm: statistics [C] broadcast along dim 1 of a rank >= 2 input ----------------
@@ -49,6 +51,56 @@ class NormKernels:
         # d/dv (x - m) (v + eps)^-1/2 = -(x - m) (v + eps)^-3/2 / 2
         centered_sum = self._channel_sum(grad * (input - self._per_channel(mean, input.ndim)))
         return -0.5 * gamma * centered_sum / (variance + epsilon) ** 1.5
+
+    # -- batch_norm_training: the batch's own statistics, kept for the backward ----------------
+    def batch_norm_training(self, input, gamma, beta, epsilon):
+        """(output, mean, variance): x̂ γ + β, x̂ = (x - μ) / sqrt(σ² + ε), μ and σ² (biased)
+        each channel's over every other dim. Two full-size arrays: the output (the centred
+        input first) and the squares."""
+        ndim, count = input.ndim, math.prod(input.shape) // max(input.shape[1], 1)
+        mean = self._channel_sum(input) / count
+        out = input - self._per_channel(mean, ndim)
+        variance = self._channel_sum(out * out) / count
+        out *= self._per_channel(gamma / self.xp.sqrt(variance + epsilon), ndim)
+        out += self._per_channel(beta, ndim)
+        return out, mean, variance
+
+    def batch_norm_training_backward(
+        self, input, gamma, grads, mean, variance, epsilon, wanted=(True, True, True)
+    ):
+        """(dx, dgamma, dbeta), None for one not wanted, from the output's gradient and the
+        statistics' (None where unused): with r = 1 / sqrt(σ² + ε) and N values a channel,
+        dx = γ r (g - Σg / N - x̂ Σ(g x̂) / N) + g_μ / N + g_σ² 2 (x - μ) / N."""
+        grad, grad_mean, grad_variance = grads
+        ndim, count = input.ndim, math.prod(input.shape) // max(input.shape[1], 1)
+        rstd = 1 / self.xp.sqrt(variance + epsilon)
+        centred = input - self._per_channel(mean, ndim)
+        normalized = centred * self._per_channel(rstd, ndim)
+        dx = dgamma = dbeta = None
+        if grad is not None:
+            dbeta = self._channel_sum(grad)
+            dgamma = self._channel_sum(grad * normalized)
+        if wanted[0]:
+            if grad is None:
+                dx = centred * 0
+            else:
+                dx = normalized
+                dx *= self._per_channel(-dgamma / count, ndim)
+                dx += grad
+                dx -= self._per_channel(dbeta / count, ndim)
+                dx *= self._per_channel(gamma * rstd, ndim)
+            if grad_mean is not None:
+                dx += self._per_channel(grad_mean / count, ndim)
+            if grad_variance is not None:
+                centred *= self._per_channel(grad_variance * (2 / count), ndim)
+                dx += centred
+        if grad is None:
+            dgamma, dbeta = mean * 0, mean * 0
+        return (
+            dx,
+            dgamma if wanted[1] else None,
+            dbeta if wanted[2] else None,
+        )
 
     # -- layer_norm: over the last dim, biased variance -----------------------------------------
     # Each array made is this kernel's own, so it is reused in place. (The NumPy backend has its
