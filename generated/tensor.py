@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=ba2c37777c66750d body=de35c5f108c54774
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=1aec3bac9e74853a body=b67a1ee3fff3bf5d
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from __future__ import annotations
@@ -206,6 +206,7 @@ class Tensor(TensorBase):
                 dtype,
             )
         if kind is INT:
+            check_dtype("int_random", dtype, ("int64", "int32"))
             return int_random(
                 shape_of("random", "shape", shape),
                 distribution_arg(distribution),
@@ -228,6 +229,7 @@ class Tensor(TensorBase):
         dtype = dtype_arg(dtype, INT)
         kind = kind_of_dtype(dtype)
         if kind is INT:
+            check_dtype("int_arange_step", dtype, ("int64", "int32"))
             return int_arange_step(
                 integer_arg("arange", "start", start),
                 integer_arg("arange", "end", end),
@@ -254,11 +256,13 @@ class Tensor(TensorBase):
             if kind is INT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("add", self, rhs)
+                check_dtype("int_add", self.dtype, ("int64", "int32"))
                 return int_add(self, rhs)
         else:
             if kind is FLOAT:
                 return float_add_scalar(self, scalar_for("add", self, rhs))
             if kind is INT:
+                check_dtype("int_add_scalar", self.dtype, ("int64", "int32"))
                 return int_add_scalar(self, scalar_for("add", self, rhs))
         raise kind_error("add", self, (FLOAT, INT))
 
@@ -281,11 +285,13 @@ class Tensor(TensorBase):
             if kind is INT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("sub", self, rhs)
+                check_dtype("int_sub", self.dtype, ("int64", "int32"))
                 return int_sub(self, rhs)
         else:
             if kind is FLOAT:
                 return float_sub_scalar(self, scalar_for("sub", self, rhs))
             if kind is INT:
+                check_dtype("int_sub_scalar", self.dtype, ("int64", "int32"))
                 return int_sub_scalar(self, scalar_for("sub", self, rhs))
         raise kind_error("sub", self, (FLOAT, INT))
 
@@ -308,11 +314,13 @@ class Tensor(TensorBase):
             if kind is INT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("mul", self, rhs)
+                check_dtype("int_mul", self.dtype, ("int64", "int32"))
                 return int_mul(self, rhs)
         else:
             if kind is FLOAT:
                 return float_mul_scalar(self, scalar_for("mul", self, rhs))
             if kind is INT:
+                check_dtype("int_mul_scalar", self.dtype, ("int64", "int32"))
                 return int_mul_scalar(self, scalar_for("mul", self, rhs))
         raise kind_error("mul", self, (FLOAT, INT))
 
@@ -335,11 +343,13 @@ class Tensor(TensorBase):
             if kind is INT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("div", self, rhs)
+                check_dtype("int_div", self.dtype, ("int64", "int32"))
                 return int_div(self, rhs)
         else:
             if kind is FLOAT:
                 return float_div_scalar(self, scalar_for("div", self, rhs))
             if kind is INT:
+                check_dtype("int_div_scalar", self.dtype, ("int64", "int32"))
                 return int_div_scalar(self, scalar_for("div", self, rhs))
         raise kind_error("div", self, (FLOAT, INT))
 
@@ -355,6 +365,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_neg(self)
         if kind is INT:
+            check_dtype("int_neg", self.dtype, ("int64", "int32"))
             return int_neg(self)
         raise kind_error("neg", self, (FLOAT, INT))
 
@@ -374,6 +385,7 @@ class Tensor(TensorBase):
         if kind is INT:
             if type(rhs) is not Tensor or rhs.kind is not self.kind:
                 same_kind("matmul", self, rhs)
+            check_dtype("int_matmul", self.dtype, ("int64", "int32"))
             return int_matmul(self, rhs)
         raise kind_error("matmul", self, (FLOAT, INT))
 
@@ -396,11 +408,13 @@ class Tensor(TensorBase):
             if kind is INT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("remainder", self, rhs)
+                check_dtype("int_remainder", self.dtype, ("int64", "int32"))
                 return int_remainder(self, rhs)
         else:
             if kind is FLOAT:
                 return float_remainder_scalar(self, scalar_for("remainder", self, rhs))
             if kind is INT:
+                check_dtype("int_remainder_scalar", self.dtype, ("int64", "int32"))
                 return int_remainder_scalar(self, scalar_for("remainder", self, rhs))
         raise kind_error("remainder", self, (FLOAT, INT))
 
@@ -448,11 +462,13 @@ class Tensor(TensorBase):
             if kind is INT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("powi", self, rhs)
+                check_dtype("int_powi", self.dtype, ("int64", "int32"))
                 return int_powi(self, rhs)
         else:
             if kind is FLOAT:
                 return float_powi_scalar(self, integer_arg("powi", "rhs", rhs))
             if kind is INT:
+                check_dtype("int_powi_scalar", self.dtype, ("int64", "int32"))
                 return int_powi_scalar(self, scalar_for("powi", self, rhs))
         raise kind_error("powi", self, (FLOAT, INT))
 
@@ -466,6 +482,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_clamp(self, scalar_for("clamp", self, min), scalar_for("clamp", self, max))
         if kind is INT:
+            check_dtype("int_clamp", self.dtype, ("int64", "int32"))
             return int_clamp(self, scalar_for("clamp", self, min), scalar_for("clamp", self, max))
         raise kind_error("clamp", self, (FLOAT, INT))
 
@@ -479,6 +496,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_clamp_min(self, scalar_for("clamp_min", self, min))
         if kind is INT:
+            check_dtype("int_clamp_min", self.dtype, ("int64", "int32"))
             return int_clamp_min(self, scalar_for("clamp_min", self, min))
         raise kind_error("clamp_min", self, (FLOAT, INT))
 
@@ -492,6 +510,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_clamp_max(self, scalar_for("clamp_max", self, max))
         if kind is INT:
+            check_dtype("int_clamp_max", self.dtype, ("int64", "int32"))
             return int_clamp_max(self, scalar_for("clamp_max", self, max))
         raise kind_error("clamp_max", self, (FLOAT, INT))
 
@@ -505,6 +524,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_square(self)
         if kind is INT:
+            check_dtype("int_square", self.dtype, ("int64", "int32"))
             return int_square(self)
         raise kind_error("square", self, (FLOAT, INT))
 
@@ -518,6 +538,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_abs(self)
         if kind is INT:
+            check_dtype("int_abs", self.dtype, ("int64", "int32"))
             return int_abs(self)
         raise kind_error("abs", self, (FLOAT, INT))
 
@@ -533,6 +554,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_sign(self)
         if kind is INT:
+            check_dtype("int_sign", self.dtype, ("int64", "int32"))
             return int_sign(self)
         raise kind_error("sign", self, (FLOAT, INT))
 
@@ -614,6 +636,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_sum(self)
         if kind is INT:
+            check_dtype("int_sum", self.dtype, ("int64", "int32"))
             return int_sum(self)
         raise kind_error("sum", self, (FLOAT, INT))
 
@@ -627,6 +650,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_sum_dim(self, dim_of("sum_dim", "dim", self, dim))
         if kind is INT:
+            check_dtype("int_sum_dim", self.dtype, ("int64", "int32"))
             return int_sum_dim(self, dim_of("sum_dim", "dim", self, dim))
         raise kind_error("sum_dim", self, (FLOAT, INT))
 
@@ -642,6 +666,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_mean(self)
         if kind is INT:
+            check_dtype("int_mean", self.dtype, ("int64", "int32"))
             return int_mean(self)
         raise kind_error("mean", self, (FLOAT, INT))
 
@@ -655,6 +680,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_mean_dim(self, dim_of("mean_dim", "dim", self, dim))
         if kind is INT:
+            check_dtype("int_mean_dim", self.dtype, ("int64", "int32"))
             return int_mean_dim(self, dim_of("mean_dim", "dim", self, dim))
         raise kind_error("mean_dim", self, (FLOAT, INT))
 
@@ -670,6 +696,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_prod(self)
         if kind is INT:
+            check_dtype("int_prod", self.dtype, ("int64", "int32"))
             return int_prod(self)
         raise kind_error("prod", self, (FLOAT, INT))
 
@@ -683,6 +710,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_prod_dim(self, dim_of("prod_dim", "dim", self, dim))
         if kind is INT:
+            check_dtype("int_prod_dim", self.dtype, ("int64", "int32"))
             return int_prod_dim(self, dim_of("prod_dim", "dim", self, dim))
         raise kind_error("prod_dim", self, (FLOAT, INT))
 
@@ -698,6 +726,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_max(self)
         if kind is INT:
+            check_dtype("int_max", self.dtype, ("int64", "int32"))
             return int_max(self)
         raise kind_error("max", self, (FLOAT, INT))
 
@@ -711,6 +740,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_max_dim(self, dim_of("max_dim", "dim", self, dim))
         if kind is INT:
+            check_dtype("int_max_dim", self.dtype, ("int64", "int32"))
             return int_max_dim(self, dim_of("max_dim", "dim", self, dim))
         raise kind_error("max_dim", self, (FLOAT, INT))
 
@@ -726,6 +756,7 @@ class Tensor(TensorBase):
                 self, dim_of("max_dim_with_indices", "dim", self, dim)
             )
         if kind is INT:
+            check_dtype("int_max_dim_with_indices", self.dtype, ("int64", "int32"))
             return int_max_dim_with_indices(self, dim_of("max_dim_with_indices", "dim", self, dim))
         raise kind_error("max_dim_with_indices", self, (FLOAT, INT))
 
@@ -741,6 +772,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_min(self)
         if kind is INT:
+            check_dtype("int_min", self.dtype, ("int64", "int32"))
             return int_min(self)
         raise kind_error("min", self, (FLOAT, INT))
 
@@ -754,6 +786,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_min_dim(self, dim_of("min_dim", "dim", self, dim))
         if kind is INT:
+            check_dtype("int_min_dim", self.dtype, ("int64", "int32"))
             return int_min_dim(self, dim_of("min_dim", "dim", self, dim))
         raise kind_error("min_dim", self, (FLOAT, INT))
 
@@ -769,6 +802,7 @@ class Tensor(TensorBase):
                 self, dim_of("min_dim_with_indices", "dim", self, dim)
             )
         if kind is INT:
+            check_dtype("int_min_dim_with_indices", self.dtype, ("int64", "int32"))
             return int_min_dim_with_indices(self, dim_of("min_dim_with_indices", "dim", self, dim))
         raise kind_error("min_dim_with_indices", self, (FLOAT, INT))
 
@@ -784,6 +818,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_max_abs(self)
         if kind is INT:
+            check_dtype("int_max_abs", self.dtype, ("int64", "int32"))
             return int_max_abs(self)
         raise kind_error("max_abs", self, (FLOAT, INT))
 
@@ -797,6 +832,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_max_abs_dim(self, dim_of("max_abs_dim", "dim", self, dim))
         if kind is INT:
+            check_dtype("int_max_abs_dim", self.dtype, ("int64", "int32"))
             return int_max_abs_dim(self, dim_of("max_abs_dim", "dim", self, dim))
         raise kind_error("max_abs_dim", self, (FLOAT, INT))
 
@@ -810,6 +846,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_argmax(self, dim_of("argmax", "dim", self, dim))
         if kind is INT:
+            check_dtype("int_argmax", self.dtype, ("int64", "int32"))
             return int_argmax(self, dim_of("argmax", "dim", self, dim))
         raise kind_error("argmax", self, (FLOAT, INT))
 
@@ -823,6 +860,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_argmin(self, dim_of("argmin", "dim", self, dim))
         if kind is INT:
+            check_dtype("int_argmin", self.dtype, ("int64", "int32"))
             return int_argmin(self, dim_of("argmin", "dim", self, dim))
         raise kind_error("argmin", self, (FLOAT, INT))
 
@@ -839,6 +877,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_any(self)
         if kind is INT:
+            check_dtype("int_any", self.dtype, ("int64", "int32"))
             return int_any(self)
         if kind is BOOL:
             return bool_any(self)
@@ -855,6 +894,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_any_dim(self, dim_of("any_dim", "dim", self, dim))
         if kind is INT:
+            check_dtype("int_any_dim", self.dtype, ("int64", "int32"))
             return int_any_dim(self, dim_of("any_dim", "dim", self, dim))
         if kind is BOOL:
             return bool_any_dim(self, dim_of("any_dim", "dim", self, dim))
@@ -873,6 +913,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_all(self)
         if kind is INT:
+            check_dtype("int_all", self.dtype, ("int64", "int32"))
             return int_all(self)
         if kind is BOOL:
             return bool_all(self)
@@ -889,6 +930,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_all_dim(self, dim_of("all_dim", "dim", self, dim))
         if kind is INT:
+            check_dtype("int_all_dim", self.dtype, ("int64", "int32"))
             return int_all_dim(self, dim_of("all_dim", "dim", self, dim))
         if kind is BOOL:
             return bool_all_dim(self, dim_of("all_dim", "dim", self, dim))
@@ -904,6 +946,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_cumsum(self, dim_of("cumsum", "dim", self, dim))
         if kind is INT:
+            check_dtype("int_cumsum", self.dtype, ("int64", "int32"))
             return int_cumsum(self, dim_of("cumsum", "dim", self, dim))
         raise kind_error("cumsum", self, (FLOAT, INT))
 
@@ -917,6 +960,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_cumprod(self, dim_of("cumprod", "dim", self, dim))
         if kind is INT:
+            check_dtype("int_cumprod", self.dtype, ("int64", "int32"))
             return int_cumprod(self, dim_of("cumprod", "dim", self, dim))
         raise kind_error("cumprod", self, (FLOAT, INT))
 
@@ -930,6 +974,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_cummin(self, dim_of("cummin", "dim", self, dim))
         if kind is INT:
+            check_dtype("int_cummin", self.dtype, ("int64", "int32"))
             return int_cummin(self, dim_of("cummin", "dim", self, dim))
         raise kind_error("cummin", self, (FLOAT, INT))
 
@@ -943,6 +988,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_cummax(self, dim_of("cummax", "dim", self, dim))
         if kind is INT:
+            check_dtype("int_cummax", self.dtype, ("int64", "int32"))
             return int_cummax(self, dim_of("cummax", "dim", self, dim))
         raise kind_error("cummax", self, (FLOAT, INT))
 
@@ -958,6 +1004,7 @@ class Tensor(TensorBase):
                 self, dim_of("sort", "dim", self, dim), flag_arg("sort", "descending", descending)
             )
         if kind is INT:
+            check_dtype("int_sort", self.dtype, ("int64", "int32"))
             return int_sort(
                 self, dim_of("sort", "dim", self, dim), flag_arg("sort", "descending", descending)
             )
@@ -977,6 +1024,7 @@ class Tensor(TensorBase):
                 flag_arg("sort_with_indices", "descending", descending),
             )
         if kind is INT:
+            check_dtype("int_sort_with_indices", self.dtype, ("int64", "int32"))
             return int_sort_with_indices(
                 self,
                 dim_of("sort_with_indices", "dim", self, dim),
@@ -998,6 +1046,7 @@ class Tensor(TensorBase):
                 flag_arg("argsort", "descending", descending),
             )
         if kind is INT:
+            check_dtype("int_argsort", self.dtype, ("int64", "int32"))
             return int_argsort(
                 self,
                 dim_of("argsort", "dim", self, dim),
@@ -1015,6 +1064,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_topk(self, integer_arg("topk", "k", k), dim_of("topk", "dim", self, dim))
         if kind is INT:
+            check_dtype("int_topk", self.dtype, ("int64", "int32"))
             return int_topk(self, integer_arg("topk", "k", k), dim_of("topk", "dim", self, dim))
         raise kind_error("topk", self, (FLOAT, INT))
 
@@ -1032,6 +1082,7 @@ class Tensor(TensorBase):
                 dim_of("topk_with_indices", "dim", self, dim),
             )
         if kind is INT:
+            check_dtype("int_topk_with_indices", self.dtype, ("int64", "int32"))
             return int_topk_with_indices(
                 self,
                 integer_arg("topk_with_indices", "k", k),
@@ -1051,6 +1102,7 @@ class Tensor(TensorBase):
                 self, integer_arg("argtopk", "k", k), dim_of("argtopk", "dim", self, dim)
             )
         if kind is INT:
+            check_dtype("int_argtopk", self.dtype, ("int64", "int32"))
             return int_argtopk(
                 self, integer_arg("argtopk", "k", k), dim_of("argtopk", "dim", self, dim)
             )
@@ -1087,6 +1139,7 @@ class Tensor(TensorBase):
                 dim_of("swap_dims", "dim2", self, dim2),
             )
         if kind is INT:
+            check_dtype("int_swap_dims", self.dtype, ("int64", "int32"))
             return int_swap_dims(
                 self,
                 dim_of("swap_dims", "dim1", self, dim1),
@@ -1111,6 +1164,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_transpose(self)
         if kind is INT:
+            check_dtype("int_transpose", self.dtype, ("int64", "int32"))
             return int_transpose(self)
         if kind is BOOL:
             return bool_transpose(self)
@@ -1127,6 +1181,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_permute(self, dims_of("permute", "axes", self, axes))
         if kind is INT:
+            check_dtype("int_permute", self.dtype, ("int64", "int32"))
             return int_permute(self, dims_of("permute", "axes", self, axes))
         if kind is BOOL:
             return bool_permute(self, dims_of("permute", "axes", self, axes))
@@ -1143,6 +1198,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_flip(self, dims_of("flip", "axes", self, axes))
         if kind is INT:
+            check_dtype("int_flip", self.dtype, ("int64", "int32"))
             return int_flip(self, dims_of("flip", "axes", self, axes))
         if kind is BOOL:
             return bool_flip(self, dims_of("flip", "axes", self, axes))
@@ -1159,6 +1215,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_expand(self, shape_of("expand", "shape", shape))
         if kind is INT:
+            check_dtype("int_expand", self.dtype, ("int64", "int32"))
             return int_expand(self, shape_of("expand", "shape", shape))
         if kind is BOOL:
             return bool_expand(self, shape_of("expand", "shape", shape))
@@ -1179,6 +1236,7 @@ class Tensor(TensorBase):
                 integer_arg("repeat_dim", "times", times),
             )
         if kind is INT:
+            check_dtype("int_repeat_dim", self.dtype, ("int64", "int32"))
             return int_repeat_dim(
                 self,
                 dim_of("repeat_dim", "dim", self, dim),
@@ -1203,6 +1261,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_slice(self, slices_arg("slice", self, slices))
         if kind is INT:
+            check_dtype("int_slice", self.dtype, ("int64", "int32"))
             return int_slice(self, slices_arg("slice", self, slices))
         if kind is BOOL:
             return bool_slice(self, slices_arg("slice", self, slices))
@@ -1223,6 +1282,7 @@ class Tensor(TensorBase):
         if kind is INT:
             if type(value) is not Tensor or value.kind is not self.kind:
                 same_kind("slice_assign", self, value)
+            check_dtype("int_slice_assign", self.dtype, ("int64", "int32"))
             return int_slice_assign(self, slices_arg("slice_assign", self, slices), value)
         if kind is BOOL:
             if type(value) is not Tensor or value.kind is not self.kind:
@@ -1264,6 +1324,7 @@ class Tensor(TensorBase):
                 integer_arg("unfold", "step", step),
             )
         if kind is INT:
+            check_dtype("int_unfold", self.dtype, ("int64", "int32"))
             return int_unfold(
                 self,
                 dim_of("unfold", "dim", self, dim),
@@ -1305,6 +1366,7 @@ class Tensor(TensorBase):
             return float_gather(dim_of("gather", "dim", self, dim), self, indices)
         if kind is INT:
             expect_kind("gather", indices, INT)
+            check_dtype("int_gather", self.dtype, ("int64", "int32"))
             return int_gather(dim_of("gather", "dim", self, dim), self, indices)
         if kind is BOOL:
             expect_kind("gather", indices, INT)
@@ -1331,6 +1393,7 @@ class Tensor(TensorBase):
             if type(value) is not Tensor or value.kind is not self.kind:
                 same_kind("scatter", self, value)
             expect_kind("scatter", indices, INT)
+            check_dtype("int_scatter", self.dtype, ("int64", "int32"))
             return int_scatter(
                 dim_of("scatter", "dim", self, dim), self, indices, value, update_arg(update)
             )
@@ -1349,6 +1412,7 @@ class Tensor(TensorBase):
             return float_select(self, dim_of("select", "dim", self, dim), indices)
         if kind is INT:
             expect_kind("select", indices, INT)
+            check_dtype("int_select", self.dtype, ("int64", "int32"))
             return int_select(self, dim_of("select", "dim", self, dim), indices)
         if kind is BOOL:
             expect_kind("select", indices, INT)
@@ -1375,6 +1439,7 @@ class Tensor(TensorBase):
             if type(value) is not Tensor or value.kind is not self.kind:
                 same_kind("select_assign", self, value)
             expect_kind("select_assign", indices, INT)
+            check_dtype("int_select_assign", self.dtype, ("int64", "int32"))
             return int_select_assign(
                 self, dim_of("select_assign", "dim", self, dim), indices, value, update_arg(update)
             )
@@ -1397,6 +1462,7 @@ class Tensor(TensorBase):
             if type(value) is not Tensor or value.kind is not self.kind:
                 same_kind("mask_where", self, value)
             expect_kind("mask_where", mask, BOOL)
+            check_dtype("int_mask_where", self.dtype, ("int64", "int32"))
             return int_mask_where(self, mask, value)
         if kind is BOOL:
             if type(mask) is not Tensor or mask.kind is not self.kind:
@@ -1419,6 +1485,7 @@ class Tensor(TensorBase):
             return float_mask_fill(self, mask, scalar_for("mask_fill", self, value))
         if kind is INT:
             expect_kind("mask_fill", mask, BOOL)
+            check_dtype("int_mask_fill", self.dtype, ("int64", "int32"))
             return int_mask_fill(self, mask, scalar_for("mask_fill", self, value))
         if kind is BOOL:
             if type(mask) is not Tensor or mask.kind is not self.kind:
@@ -1439,6 +1506,7 @@ class Tensor(TensorBase):
             return float_mask_select(self, mask)
         if kind is INT:
             expect_kind("mask_select", mask, BOOL)
+            check_dtype("int_mask_select", self.dtype, ("int64", "int32"))
             return int_mask_select(self, mask)
         if kind is BOOL:
             if type(mask) is not Tensor or mask.kind is not self.kind:
@@ -1458,6 +1526,7 @@ class Tensor(TensorBase):
             return float_gather_nd(self, indices)
         if kind is INT:
             expect_kind("gather_nd", indices, INT)
+            check_dtype("int_gather_nd", self.dtype, ("int64", "int32"))
             return int_gather_nd(self, indices)
         raise kind_error("gather_nd", self, (FLOAT, INT))
 
@@ -1479,6 +1548,7 @@ class Tensor(TensorBase):
             if type(values) is not Tensor or values.kind is not self.kind:
                 same_kind("scatter_nd", self, values)
             expect_kind("scatter_nd", indices, INT)
+            check_dtype("int_scatter_nd", self.dtype, ("int64", "int32"))
             return int_scatter_nd(self, indices, values, update_arg(reduction))
         raise kind_error("scatter_nd", self, (FLOAT, INT))
 
@@ -1486,6 +1556,7 @@ class Tensor(TensorBase):
         """The indices of the true elements, one row each, shape [count, rank]."""
         kind = self.kind.tensor_kind
         if kind is BOOL:
+            check_dtype("bool_argwhere", self.dtype, ("int64", "int32"))
             return bool_argwhere(self, dtype_arg(dtype, INT))
         raise kind_error("argwhere", self, (BOOL,))
 
@@ -1532,6 +1603,7 @@ class Tensor(TensorBase):
         if kind is INT:
             if type(rhs) is not Tensor or rhs.kind is not self.kind:
                 same_kind("equal", self, rhs)
+            check_dtype("int_equal", self.dtype, ("int64", "int32"))
             return int_equal(self, rhs)
         if kind is BOOL:
             if type(rhs) is not Tensor or rhs.kind is not self.kind:
@@ -1550,6 +1622,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_equal_elem(self, scalar_for("equal_elem", self, rhs))
         if kind is INT:
+            check_dtype("int_equal_elem", self.dtype, ("int64", "int32"))
             return int_equal_elem(self, scalar_for("equal_elem", self, rhs))
         if kind is BOOL:
             return bool_equal_elem(self, scalar_for("equal_elem", self, rhs))
@@ -1566,6 +1639,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_not_equal_elem(self, scalar_for("not_equal_elem", self, rhs))
         if kind is INT:
+            check_dtype("int_not_equal_elem", self.dtype, ("int64", "int32"))
             return int_not_equal_elem(self, scalar_for("not_equal_elem", self, rhs))
         if kind is BOOL:
             return bool_not_equal_elem(self, scalar_for("not_equal_elem", self, rhs))
@@ -1585,6 +1659,7 @@ class Tensor(TensorBase):
         if kind is INT:
             if type(rhs) is not Tensor or rhs.kind is not self.kind:
                 same_kind("greater", self, rhs)
+            check_dtype("int_greater", self.dtype, ("int64", "int32"))
             return int_greater(self, rhs)
         raise kind_error("greater", self, (FLOAT, INT))
 
@@ -1598,6 +1673,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_greater_elem(self, scalar_for("greater_elem", self, rhs))
         if kind is INT:
+            check_dtype("int_greater_elem", self.dtype, ("int64", "int32"))
             return int_greater_elem(self, scalar_for("greater_elem", self, rhs))
         raise kind_error("greater_elem", self, (FLOAT, INT))
 
@@ -1615,6 +1691,7 @@ class Tensor(TensorBase):
         if kind is INT:
             if type(rhs) is not Tensor or rhs.kind is not self.kind:
                 same_kind("lower", self, rhs)
+            check_dtype("int_lower", self.dtype, ("int64", "int32"))
             return int_lower(self, rhs)
         raise kind_error("lower", self, (FLOAT, INT))
 
@@ -1628,6 +1705,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_lower_elem(self, scalar_for("lower_elem", self, rhs))
         if kind is INT:
+            check_dtype("int_lower_elem", self.dtype, ("int64", "int32"))
             return int_lower_elem(self, scalar_for("lower_elem", self, rhs))
         raise kind_error("lower_elem", self, (FLOAT, INT))
 
@@ -1646,6 +1724,7 @@ class Tensor(TensorBase):
         if kind is INT:
             if type(rhs) is not Tensor or rhs.kind is not self.kind:
                 same_kind("not_equal", self, rhs)
+            check_dtype("int_not_equal", self.dtype, ("int64", "int32"))
             return int_not_equal(self, rhs)
         if kind is BOOL:
             if type(rhs) is not Tensor or rhs.kind is not self.kind:
@@ -1667,6 +1746,7 @@ class Tensor(TensorBase):
         if kind is INT:
             if type(rhs) is not Tensor or rhs.kind is not self.kind:
                 same_kind("greater_equal", self, rhs)
+            check_dtype("int_greater_equal", self.dtype, ("int64", "int32"))
             return int_greater_equal(self, rhs)
         raise kind_error("greater_equal", self, (FLOAT, INT))
 
@@ -1680,6 +1760,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_greater_equal_elem(self, scalar_for("greater_equal_elem", self, rhs))
         if kind is INT:
+            check_dtype("int_greater_equal_elem", self.dtype, ("int64", "int32"))
             return int_greater_equal_elem(self, scalar_for("greater_equal_elem", self, rhs))
         raise kind_error("greater_equal_elem", self, (FLOAT, INT))
 
@@ -1697,6 +1778,7 @@ class Tensor(TensorBase):
         if kind is INT:
             if type(rhs) is not Tensor or rhs.kind is not self.kind:
                 same_kind("lower_equal", self, rhs)
+            check_dtype("int_lower_equal", self.dtype, ("int64", "int32"))
             return int_lower_equal(self, rhs)
         raise kind_error("lower_equal", self, (FLOAT, INT))
 
@@ -1710,6 +1792,7 @@ class Tensor(TensorBase):
         if kind is FLOAT:
             return float_lower_equal_elem(self, scalar_for("lower_equal_elem", self, rhs))
         if kind is INT:
+            check_dtype("int_lower_equal_elem", self.dtype, ("int64", "int32"))
             return int_lower_equal_elem(self, scalar_for("lower_equal_elem", self, rhs))
         raise kind_error("lower_equal_elem", self, (FLOAT, INT))
 
@@ -1724,9 +1807,11 @@ class Tensor(TensorBase):
             if kind is INT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("bitwise_and", self, rhs)
+                check_dtype("bitwise_and", self.dtype, ("int64", "int32"))
                 return bitwise_and(self, rhs)
         else:
             if kind is INT:
+                check_dtype("bitwise_and_scalar", self.dtype, ("int64", "int32"))
                 return bitwise_and_scalar(self, scalar_for("bitwise_and", self, rhs))
         raise kind_error("bitwise_and", self, (INT,))
 
@@ -1741,9 +1826,11 @@ class Tensor(TensorBase):
             if kind is INT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("bitwise_or", self, rhs)
+                check_dtype("bitwise_or", self.dtype, ("int64", "int32"))
                 return bitwise_or(self, rhs)
         else:
             if kind is INT:
+                check_dtype("bitwise_or_scalar", self.dtype, ("int64", "int32"))
                 return bitwise_or_scalar(self, scalar_for("bitwise_or", self, rhs))
         raise kind_error("bitwise_or", self, (INT,))
 
@@ -1758,11 +1845,21 @@ class Tensor(TensorBase):
             if kind is INT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("bitwise_xor", self, rhs)
+                check_dtype("bitwise_xor", self.dtype, ("int64", "int32"))
                 return bitwise_xor(self, rhs)
         else:
             if kind is INT:
+                check_dtype("bitwise_xor_scalar", self.dtype, ("int64", "int32"))
                 return bitwise_xor_scalar(self, scalar_for("bitwise_xor", self, rhs))
         raise kind_error("bitwise_xor", self, (INT,))
+
+    def bitwise_not(self) -> Tensor:
+        """Element-wise bitwise not (~x == -x - 1)."""
+        kind = self.kind.tensor_kind
+        if kind is INT:
+            check_dtype("bitwise_not", self.dtype, ("int64", "int32"))
+            return bitwise_not(self)
+        raise kind_error("bitwise_not", self, (INT,))
 
     def bitwise_left_shift(self, rhs: Tensor | float) -> Tensor:
         """Routes by kind:
@@ -1775,9 +1872,11 @@ class Tensor(TensorBase):
             if kind is INT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("bitwise_left_shift", self, rhs)
+                check_dtype("bitwise_left_shift", self.dtype, ("int64", "int32"))
                 return bitwise_left_shift(self, rhs)
         else:
             if kind is INT:
+                check_dtype("bitwise_left_shift_scalar", self.dtype, ("int64", "int32"))
                 return bitwise_left_shift_scalar(self, scalar_for("bitwise_left_shift", self, rhs))
         raise kind_error("bitwise_left_shift", self, (INT,))
 
@@ -1794,9 +1893,11 @@ class Tensor(TensorBase):
             if kind is INT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("bitwise_right_shift", self, rhs)
+                check_dtype("bitwise_right_shift", self.dtype, ("int64", "int32"))
                 return bitwise_right_shift(self, rhs)
         else:
             if kind is INT:
+                check_dtype("bitwise_right_shift_scalar", self.dtype, ("int64", "int32"))
                 return bitwise_right_shift_scalar(
                     self, scalar_for("bitwise_right_shift", self, rhs)
                 )
@@ -2047,9 +2148,6 @@ class Tensor(TensorBase):
         def is_inf(self) -> Tensor:
             """Element-wise x is +inf or -inf."""
 
-        def bitwise_not(self) -> Tensor:
-            """Element-wise bitwise not (~x == -x - 1)."""
-
         def bool_not(self) -> Tensor:
             """Element-wise logical not."""
 
@@ -2088,5 +2186,4 @@ Tensor.log_sigmoid = log_sigmoid
 Tensor.silu = silu
 Tensor.is_nan = float_is_nan
 Tensor.is_inf = float_is_inf
-Tensor.bitwise_not = bitwise_not
 Tensor.bool_not = bool_not

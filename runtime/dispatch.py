@@ -216,9 +216,10 @@ class DispatchTensor:
             return self.primitive
         raise wrong_kind(TensorKind.Bool, self)
 
-    def float_data(self):
+    def float_data(self, first: "DispatchTensor | None" = None):
         """The backend's float primitive, plain or inside an AutodiffTensor (moves read it);
         a quantized one dequantized."""
+        self._check_backend(first)
         if self.kind.is_autodiff:
             return self.primitive.primitive
         return self.as_float()

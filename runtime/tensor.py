@@ -196,6 +196,8 @@ class TensorBase(ComposedMethods, DispatchTensor, metaclass=_TensorType):
             raise TypeError(
                 f"require_grad() needs a Float tensor, got {self.kind.tensor_kind.value}"
             )
+        if self.is_quantized():  # burn's q_set_require_grad: it takes no gradient
+            return self
         if not self.kind.is_autodiff:
             raise BurnPanic(
                 REQUIRE_GRAD_NEEDS_AUTODIFF,

@@ -62,6 +62,8 @@ def _have(module: str) -> bool:
 # -- work started early: a module's `start_in_background(config, names)`, given the names of its
 # selected tests, starts the child processes they will wait for (see tests/background.py)
 def pytest_collection_finish(session):
+    if session.config.option.collectonly:
+        return
     selected = {}
     for item in session.items:
         selected.setdefault(getattr(item, "module", None), []).append(item.originalname)

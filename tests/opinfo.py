@@ -119,9 +119,10 @@ def samples(op, dtype: str, seed: int = 0) -> list[Sample]:
         for arg, shape in zip(tensor_args, shapes):
             if shape is None:  # an optional tensor left out
                 values[arg.name] = None
-            elif arg.name in test:  # explicit data (indices, masks)
-                values[arg.name] = np.asarray(
-                    test[arg.name], dtype=input_dtype(op, dtype, arg.type)
+            elif arg.name in test:  # explicit data (indices, masks); wrapped into an unsigned
+                # dtype an op refuses, whose values its refusal never reads
+                values[arg.name] = np.asarray(test[arg.name]).astype(
+                    input_dtype(op, dtype, arg.type)
                 )
             elif arg.type == "tensors":
                 values[arg.name] = [

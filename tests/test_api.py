@@ -42,11 +42,27 @@ def test_from_data_copies_and_to_numpy_returns_a_copy():
 
 
 @pytest.mark.parametrize(
-    "dtype", ["complex64", "uint8", "int8", "float128" if hasattr(np, "float128") else "int16"]
+    "dtype",
+    ["complex64", "datetime64[s]", "float128" if hasattr(np, "float128") else "complex128"],
 )
 def test_unsupported_dtypes_are_refused(dtype):
     with pytest.raises(TypeError, match="not supported"):
         Tensor.zeros([2], dtype=dtype)
+
+
+@pytest.mark.parametrize("dtype", ["int16", "int8", "uint64", "uint32", "uint16", "uint8"])
+@pytest.mark.parametrize("device", [Device.numpy, Device.torch], ids=["numpy", "torch"])
+def test_the_narrower_int_widths_are_held_and_converted_and_refused_by_arithmetic(dtype, device):
+    """burn's IntDType: made, reshaped, cast, concatenated, moved and converted; arithmetic
+    names the dtypes it takes (torch has few kernels for uint16..uint64)."""
+    t = Tensor.from_data(np.array([[1, 2], [3, 120]], dtype=dtype), device=device())
+    assert t.dtype == dtype and Tensor.zeros([2], dtype=dtype, device=device()).dtype == dtype
+    assert Tensor.cat([t, t], 0).reshape([8]).tolist() == [1, 2, 3, 120] * 2
+    assert t.cast("int64").dtype == np.int64 and t.float().tolist() == [[1.0, 2.0], [3.0, 120.0]]
+    assert t.to_device(Device.numpy()).dtype == dtype
+    assert Tensor.from_data([1.9, 2.0], device=device()).int(dtype).tolist() == [1, 2]
+    with pytest.raises(TypeError, match=f"int_add does not support {dtype}; it takes int64, int32"):
+        t + t
 
 
 def test_rank_zero_tensors_and_full_reductions():

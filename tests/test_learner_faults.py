@@ -22,6 +22,8 @@ from burnpy import capture, data, files, nn, optim, train
 from burnpy.nn.functional import cross_entropy
 from generated import Device, Tensor
 
+import background
+
 ROOT = Path(__file__).resolve().parents[1]
 DEVICES = {"numpy": Device.numpy().autodiff(), "torch": Device.torch().autodiff()}
 
@@ -418,20 +420,13 @@ KILL_DURING_SAVES = textwrap.dedent("""
     """)
 
 
-def test_kill_during_saves_leaves_whole_files(tmp_path):
+def test_kill_during_saves_leaves_whole_files():
     """A forked child saving a model and its optimiser in a loop is SIGKILLed at random
     moments: every file left loads whole, and the next save removes the temporaries the killed
     writes left."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    run = subprocess.run(
-        [sys.executable, "-c", KILL_DURING_SAVES, str(tmp_path), "12"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert run.returncode == 0, run.stderr
-    counts = json.loads(run.stdout.splitlines()[-1])
+    job = _STARTED["test_kill_during_saves_leaves_whole_files"]
+    assert job.wait() == [0], job.output(0)
+    counts = json.loads(job.output(0).splitlines()[-1])
     print(counts)  # shown with -s
     assert counts["kills"] == 12 and counts["torn"] == 0 and counts["whole"] >= 20
     assert counts["left"] == ["model.safetensors", "optimizer.safetensors"]
@@ -456,31 +451,38 @@ def test_set_num_threads_sets_numpy_blas_and_torch_together():
         burnpy.set_num_threads(0)
 
 
-def test_default_is_one_thread_unless_chosen():
-    script = textwrap.dedent("""
-        import sys
-        import burnpy, burnpy.threads
-        burnpy.threads.use_default()
-        if sys.argv[1] == "torch":
-            import torch
-            print(torch.get_num_threads())
-        print(burnpy.get_num_threads())
-        """)
+THREADS = textwrap.dedent("""
+    import sys
+    import burnpy, burnpy.threads
+    burnpy.threads.use_default()
+    if sys.argv[1] == "torch":
+        import torch
+        print(torch.get_num_threads())
+    print(burnpy.get_num_threads())
+    """)
+
+
+def _start_threads(config):
+    """Two fresh processes, started with the session: one with no thread variable set (torch
+    imported after the default), one with OPENBLAS_NUM_THREADS=2 (no torch)."""
     variables = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
     env = {k: v for k, v in os.environ.items() if k not in variables}
     env["PYTHONPATH"] = str(ROOT)
+    for name, extra, torch in (
+        ("default", {}, "torch"),
+        ("chosen", {"OPENBLAS_NUM_THREADS": "2"}, ""),
+    ):
+        command = [sys.executable, "-c", THREADS, torch]
+        _STARTED[f"threads {name}"] = background.start(
+            config, lambda _, command=command: [command], 60, env={**env, **extra}
+        )
 
-    def run(env, torch="torch"):
-        return subprocess.run(
-            [sys.executable, "-c", script, torch],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        ).stdout.split()
 
-    assert run(env) == ["1", "1"]  # torch imported after the default was set takes it too
-    assert run({**env, "OPENBLAS_NUM_THREADS": "2"}, torch="") == ["2"]
+def test_default_is_one_thread_unless_chosen():
+    default, chosen = _STARTED["threads default"], _STARTED["threads chosen"]
+    assert default.wait() == [0] and chosen.wait() == [0], default.output(0) + chosen.output(0)
+    assert default.output(0).split() == ["1", "1"]  # torch imported after the default: it too
+    assert chosen.output(0).split() == ["2"]
 
 
 # -- a killed generator leaves no process ------------------------------------------------------
@@ -630,20 +632,14 @@ KILL_DURING_FIT = textwrap.dedent("""
     """)
 
 
-def test_kill_during_fit_leaves_a_run_that_resumes(tmp_path):
+def test_kill_during_fit_leaves_a_run_that_resumes():
     """A forked child runs `fit` (resuming what the last one left) and is SIGKILLed at random
     moments, many of them inside a checkpoint: every checkpoint that learner.json names is
     whole (the model, the optimiser state of that model, the log's lines), and the resume
     after the last kill removes what the killed saves left."""
-    run = subprocess.run(
-        [sys.executable, "-c", KILL_DURING_FIT, str(tmp_path), "6"],
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert run.returncode == 0, run.stderr
-    counts = json.loads(run.stdout.splitlines()[-1])
+    job = _STARTED["test_kill_during_fit_leaves_a_run_that_resumes"]
+    assert job.wait() == [0], job.output(0)
+    counts = json.loads(job.output(0).splitlines()[-1])
     print(counts)  # shown with -s
     assert counts["kills"] == 6 and counts["checkpoints"] >= 4, counts
     assert counts["inconsistent"] == 0, counts
@@ -652,6 +648,30 @@ def test_kill_during_fit_leaves_a_run_that_resumes(tmp_path):
         ["best", f"epoch-{epochs - 1}", f"epoch-{epochs}", "learner.json", "log.jsonl"]
     )
     assert counts["log_lines"] == epochs
+
+
+# The kill tests' children, started with the session (tests/background.py): each writes in a
+# folder of its own (the job's), its last line of output the counts the test reads.
+KILLS = {
+    "test_kill_during_saves_leaves_whole_files": (KILL_DURING_SAVES, "12"),
+    "test_kill_during_fit_leaves_a_run_that_resumes": (KILL_DURING_FIT, "6"),
+}
+KILLS_LIMIT_S = 120
+_STARTED = {}
+
+
+def start_in_background(config, names):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for name in KILLS.keys() & {*names}:
+        script, kills = KILLS[name]
+
+        def command(folder, script=script, kills=kills):
+            (folder / "run").mkdir()  # what the child writes, beside its output
+            return [[sys.executable, "-c", script, str(folder / "run"), kills]]
+
+        _STARTED[name] = background.start(config, command, KILLS_LIMIT_S, env=env)
+    if "test_default_is_one_thread_unless_chosen" in names:
+        _start_threads(config)
 
 
 def test_tied_weights_stay_tied_in_copies():

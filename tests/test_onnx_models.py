@@ -3,8 +3,13 @@ opsets 13 and 17), imported by burnpy.onnx: outputs equal onnxruntime's on both 
 imported CNN's input gradient equals torch autograd's on the source model, one optimiser step
 lowers the loss, and burnpy.capture captures the imported model's training step."""
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
+
+import background
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("onnx")
@@ -14,6 +19,7 @@ from burnpy import capture, nn, optim  # noqa: E402
 from burnpy import onnx as importer  # noqa: E402
 from generated import Device, Tensor  # noqa: E402
 
+ROOT = Path(__file__).resolve().parent.parent
 DEVICES = {"numpy": Device.numpy, "torch": Device.torch}
 EXPORTS = {"dynamo": {}, "opset13": {"dynamo": False, "opset_version": 13}, "opset17": {"dynamo": False, "opset_version": 17}}  # fmt: skip
 
@@ -84,22 +90,65 @@ def onnxruntime_output(path, x):
     return session.run(None, {session.get_inputs()[0].name: x})[0]
 
 
-@pytest.fixture(scope="module")
-def resnet18(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("resnet18")
+def _resnet18():
+    torch.manual_seed(0)  # the same weights in the exporting child and in the tests
+    return torchvision_models().resnet18(), torch.randn(1, 3, 64, 64)
+
+
+def _transformer():
     torch.manual_seed(0)
-    model = torchvision_models().resnet18()
-    example = torch.randn(1, 3, 64, 64)
-    return model, {how: export(model, example, folder / f"{how}.onnx", how) for how in EXPORTS}
+    return TinyTransformer(), torch.randint(0, 50, (2, 10))
+
+
+MODELS = {"resnet18": _resnet18, "transformer": _transformer}
+
+
+def export_all(folder: Path) -> None:
+    """Every model of MODELS exported every way of EXPORTS into `folder`."""
+    for name, make in MODELS.items():
+        model, example = make()
+        for how in EXPORTS:
+            export(model, example, folder / f"{name}-{how}.onnx", how)
+
+
+# The exports (torch.onnx.export is most of these tests' time) run in a child process started
+# with the session (tests/background.py); the tests build the same seeded source models.
+EXPORT_ALL = """
+import sys
+from pathlib import Path
+sys.path.insert(0, "tests")
+import test_onnx_models
+test_onnx_models.export_all(Path(sys.argv[1]))
+"""
+_STARTED = {}
+
+
+def start_in_background(config, names):
+    users = background.tests_taking(globals(), "resnet18") | background.tests_taking(
+        globals(), "transformer"
+    )
+    if users & {*names}:
+        command = lambda folder: [[sys.executable, "-c", EXPORT_ALL, str(folder)]]  # noqa: E731
+        _STARTED["exports"] = background.start(config, command, 300, cwd=ROOT)
 
 
 @pytest.fixture(scope="module")
-def transformer(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("transformer")
-    torch.manual_seed(0)
-    model = TinyTransformer()
-    example = torch.randint(0, 50, (2, 10))
-    return model, {how: export(model, example, folder / f"{how}.onnx", how) for how in EXPORTS}
+def exported() -> Path:
+    job = _STARTED["exports"]
+    assert job.wait() == [0], job.output(0)
+    return job.folder
+
+
+@pytest.fixture(scope="module")
+def resnet18(exported):
+    model, _ = _resnet18()
+    return model, {how: exported / f"resnet18-{how}.onnx" for how in EXPORTS}
+
+
+@pytest.fixture(scope="module")
+def transformer(exported):
+    model, _ = _transformer()
+    return model, {how: exported / f"transformer-{how}.onnx" for how in EXPORTS}
 
 
 @pytest.mark.parametrize("how", EXPORTS)

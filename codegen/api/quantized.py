@@ -88,7 +88,7 @@ def _kernel_call(q: QOp) -> tuple[str, ...]:
     args = []
     for a in q.args:
         if a.type is ArgKind.FLOAT:  # quantizing reads the float values: the history is dropped
-            args.append(f"{a.name}.float_data()")
+            args.append(f"{a.name}.float_data({'' if a.name == first else first})")
         elif a.type is ArgKind.QFLOAT:
             args.append(f"{a.name}.as_quantized()")
         elif a.type is ArgKind.PRIMITIVE:

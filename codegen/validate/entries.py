@@ -39,7 +39,7 @@ from codegen.validate.options import function_options
 from codegen.validate.quantized import quantized_ops
 from codegen.validate.report import Problems, Where, suggest
 from codegen.validate.suite import check_test
-from runtime.dtypes import DTYPES
+from runtime.dtypes import DTYPES, OP_DTYPES
 
 TOP_KEYS = ("backends", "ops", "quantized")
 
@@ -259,7 +259,7 @@ def _dtypes(where: Where, kind, returns, routing) -> tuple[str, ...]:
     of = returns[0] if routing in (Routing.CREATION, Routing.CONVERSION) else kind
     allowed = DTYPES[of]
     if "dtypes" not in where.entry.value:
-        return allowed
+        return OP_DTYPES[of]
     dtypes = plain(where.entry.value["dtypes"])
     if not isinstance(dtypes, list) or not dtypes:
         raise where.error(

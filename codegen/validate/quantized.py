@@ -55,8 +55,9 @@ def quantized_ops(problems: Problems, path: str, entries, ops: tuple[Op, ...]) -
         qop = problems.check(_qop, path, entry, entries.line_of(i), by_name)
         if qop is not None:
             found.append(qop)
-    names = {q.name for q in found}
-    for i, qop in enumerate(found):
+    # every entry's name, even one left out for a mistake: a composite calling it is not wrong
+    names = {e.value.get("name") for e in entries if isinstance(e, Located)}
+    for qop in found:
         if qop.composite:
             problems.check(_check_composite, Where(path, None, qop.name), qop, names)
     seen = {}

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=3b88313bce45a7ee body=9d43c33c39850697
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=0a43ba4a757f0be1 body=e670dfeda04925be
 """The quantized ops of the dispatch layer: burn's QTensorOps, one function per entry of
 ops.yaml's `quantized:`.
 
@@ -137,7 +137,9 @@ def quantize(tensor: Tensor, scheme: QuantScheme, scales: Tensor) -> Tensor:
     """Quantize with the given scales (burn's grid shape: one per block along each dim); drops the history."""
     B: Backend = getattr(BACKENDS, tensor.kind.variant)
     return Tensor(
-        B.QFloat, B.inner.quantize(tensor.float_data(), scheme, scales.float_data()), tensor.context
+        B.QFloat,
+        B.inner.quantize(tensor.float_data(), scheme, scales.float_data(tensor)),
+        tensor.context,
     )
 
 

@@ -188,6 +188,14 @@ def test_per_block_symmetric_int8(device):
     approx(scales, [0.01417323, 0.01417323, 0.00031496, 0.00031496], tol.DEFAULT)
 
 
+def test_quant_scheme_should_inhibit_by_default(device):
+    """burn's test leaves its matmul and assertion commented out; its intent, asserted: the
+    default propagation gives a float result."""
+    q1 = q8(device, [[1.0, 6.35, 0.0, 0.0], [2.0, 3.0, 0.0, 0.0], [1.0, 3.0, 0.0, 0.0]])
+    q2 = q8(device, [[4.0, 8.0, 12.7, 0.0], [2.0, 3.0, 6.0, 0.0], [0.0] * 4, [0.0] * 4])
+    assert not q1.matmul(q2).is_quantized()
+
+
 # -- calibration.rs (MinMax ranges, seen through the scale 2 max(|min|, |max|) / 254) ------------
 def test_min_max_calibration_range_per_tensor(device):
     scales = floats(device, [-1.8, -1.0, 0.0, 0.5]).quantize_dynamic(Q8S).quantized_scales()
