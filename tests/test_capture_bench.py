@@ -13,7 +13,7 @@ from benches import workloads
 def test_mlp_columns_agree(batch):
     problem = workloads.mlp_problem(batch, sizes=(7, 5, 4, 3), dtype=np.float32)
     columns = bench.mlp_columns(problem, None)
-    assert set(columns) == {"numpy", "eager", "captured"}
+    assert set(columns) == {"numpy", "eager", "captured", "compiled"}
 
 
 def test_cnn_columns_agree():
@@ -22,4 +22,6 @@ def test_cnn_columns_agree():
 
 def test_transformer_columns_agree():
     # attention, layer norms, embeddings, GELU and Adam, captured == eager bit for bit
-    assert {"eager", "captured"} <= set(bench.transformer_columns(None, batch=2, context=8))
+    assert {"eager", "captured", "compiled"} <= set(
+        bench.transformer_columns(None, batch=2, context=8)
+    )

@@ -1,11 +1,17 @@
 """deform_conv2d and its backward kernel, on both backends, against burn-ndarray's loops."""
 
 import math
+import pickle
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+import background
 from kernel_check import BACKENDS, numerical_vjp
+
+ROOT = Path(__file__).resolve().parent.parent
 
 rng = np.random.default_rng(17)
 
@@ -98,10 +104,9 @@ def test_zero_offsets_are_a_convolution(run):
     np.testing.assert_allclose(out, expected, rtol=1e-12)
 
 
-@pytest.fixture(scope="module")
-def vjps() -> dict:
+def finite_difference_vjps() -> dict:
     """Per case: its inputs, an output gradient and the finite-difference VJP of the loops for
-    each input (None for an input left out), computed once for both backends."""
+    each input (None for an input left out)."""
     cases = {}
     for name, case in CASES.items():
         inputs, options = make_inputs(case)
@@ -116,6 +121,34 @@ def vjps() -> dict:
         ]
         cases[name] = (inputs, options, grad, expected)
     return cases
+
+
+# The finite differences (the Python loops, many times over) are computed once for both
+# backends, in a child process started with the session (tests/background.py).
+FINITE_DIFFERENCES = """
+import pickle, sys
+sys.path.insert(0, "tests")
+import test_deform_kernels
+with open(sys.argv[1], "wb") as f:
+    pickle.dump(test_deform_kernels.finite_difference_vjps(), f)
+"""
+_STARTED = {}
+
+
+def start_in_background(config, names):
+    if background.tests_taking(globals(), "vjps") & {*names}:
+
+        def command(folder):
+            return [[sys.executable, "-c", FINITE_DIFFERENCES, str(folder / "vjps")]]
+
+        _STARTED["vjps"] = background.start(config, command, 300, cwd=ROOT)
+
+
+@pytest.fixture(scope="module")
+def vjps() -> dict:
+    job = _STARTED["vjps"]
+    assert job.wait() == [0], job.output(0)
+    return pickle.loads((job.folder / "vjps").read_bytes())
 
 
 @pytest.mark.parametrize("run", BACKENDS)

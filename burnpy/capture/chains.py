@@ -9,7 +9,8 @@ call is a chain too: its loop writes into a buffer the plan gives it, in place o
 An operand is an array of the result's shape (C-contiguous), a row the result repeats over its
 leading dims (a bias: `x[i % d]`), a single value (`x[0]`), or a number (a parameter of the
 kernel). The kernels are written for the step (burnpy.capture.compiler builds them with it),
-named chain_0, chain_1, ... in order, each headed by the calls it fuses.
+named chain_0, chain_1, ... in order (chains of the same loop share one), each headed by the
+calls it fuses.
 """
 
 import numpy as np
@@ -34,7 +35,7 @@ OPS = {
 }
 
 KERNEL = """\
-/* {ops}: {formula}.
+/* {ops}, element by element in one loop.
    Fuses: {names}. */
 void {name}(long n, {parameters})
 {{
@@ -155,16 +156,17 @@ def _close(chain, found: dict, last: int):
     return None
 
 
-def fused(chain: _Chain, number: int) -> Fused:
-    """The Fused call of a chain, as kernel `chain_<number>` of its dtype."""
+def fused(chain: _Chain, known: dict) -> Fused:
+    """The Fused call of a chain: kernel `chain_<k>` of its dtype, the one already written for
+    a chain of the same loop (`known`: (dtype, loop) -> its name), else a new one."""
     dtype = FLOATS[np.dtype(chain.dtype)]
-    name = f"chain_{number}"
     ops = ", ".join(e.target for e in chain.entries)
     parameters = [f"const real *a{k}" for k in range(len(chain.arrays))]
     parameters += [f"double s{k}" for k in range(len(chain.numbers))] + ["real *out"]
+    loop = (dtype, ", ".join(parameters), chain.expression)
+    name = known.setdefault(loop, f"chain_{len(known)}")
     text = KERNEL.format(
         ops=ops,
-        formula=_formula(chain),
         names=ops,
         name=name + "_{suffix}",  # (the dtype's, as every kernel's)
         parameters=", ".join(parameters),
@@ -175,13 +177,3 @@ def fused(chain: _Chain, number: int) -> Fused:
     fused = Fused(name, dtype, args, [out], f"{ops} (one loop)")
     fused.text = text
     return fused
-
-
-def _formula(chain) -> str:
-    """The chain's expression with its operands named by the values they are."""
-    text = chain.expression
-    for k, (value, index) in reversed(list(enumerate(chain.arrays))):
-        text = text.replace(f"a{k}[{index}]", value.name)
-    for k, number in reversed(list(enumerate(chain.numbers))):
-        text = text.replace(f"(real)s{k}", getattr(number, "name", repr(number)))
-    return text

@@ -58,10 +58,11 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled) ->
     found = chains.find(calls, readers, kept)
     in_chains = {id(e) for chain in found.values() for e in chain.entries}
     entries: list = list(numbers)
+    loops: dict = {}  # the chains' loops written so far -> their kernels' names
     for index, entry in enumerate(calls):
         fused = None
         if index in found:
-            fused = chains.fused(found[index], len([e for e in entries if _is_chain(e)]))
+            fused = chains.fused(found[index], loops)
         elif id(entry) in in_chains:
             continue
         elif entry.kind == "call":
@@ -114,10 +115,6 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled) ->
     namespace["contiguous"] = _contiguous
     source = write(name, entries, inputs, outputs, backends, filename, namespace, preamble)
     return Compiled(source, kernels, plan)
-
-
-def _is_chain(entry) -> bool:
-    return entry.kind == "fused" and entry.target.text is not None
 
 
 def _with_buffers(entries: list, plan) -> list:
