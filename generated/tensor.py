@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=1aec3bac9e74853a body=b67a1ee3fff3bf5d
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=bcbaf58b8a105ee8 body=77c7b3408e3787f6
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from __future__ import annotations
@@ -1556,7 +1556,6 @@ class Tensor(TensorBase):
         """The indices of the true elements, one row each, shape [count, rank]."""
         kind = self.kind.tensor_kind
         if kind is BOOL:
-            check_dtype("bool_argwhere", self.dtype, ("int64", "int32"))
             return bool_argwhere(self, dtype_arg(dtype, INT))
         raise kind_error("argwhere", self, (BOOL,))
 

@@ -168,9 +168,10 @@ class TensorBase(ComposedMethods, DispatchTensor, metaclass=_TensorType):
     def __repr__(self):
         with user_call("repr(t)"):
             data = np.array2string(self.to_numpy(), separator=", ", threshold=20)
+        quantized = f", scheme={self.scheme()!r}" if self.is_quantized() else ""
         return (
             f"Tensor(data={data}, shape={list(self.shape)}, kind={self.kind.tensor_kind.value}, "
-            f"dtype={self.dtype}, device={self.device()})"
+            f"dtype={self.dtype}{quantized}, device={self.device()})"
         )
 
     # -- autodiff -----------------------------------------------------------------------------

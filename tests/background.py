@@ -104,5 +104,7 @@ def tests_taking(namespace: dict, fixture: str) -> set:
     return {
         name
         for name, test in namespace.items()
-        if name.startswith("test_") and fixture in inspect.signature(test).parameters
+        if name.startswith("test_")
+        and inspect.isfunction(test)
+        and fixture in inspect.signature(test).parameters
     }

@@ -1,8 +1,7 @@
-import contextlib
 import difflib
 import gc
-import io
 import os
+import pickle
 import sys
 from pathlib import Path
 
@@ -14,6 +13,8 @@ for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import pytest  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
+
+import background  # noqa: E402
 
 threadpool_limits(limits=int(os.environ["OPENBLAS_NUM_THREADS"]), user_api="blas")
 
@@ -33,19 +34,39 @@ def own_heap():
 
 
 @pytest.fixture(scope="session")
-def digits_smoke(tmp_path_factory) -> dict:
+def digits_smoke() -> dict:
     """One smoke run of examples/digits_cnn.py (`args`: one epoch on 200 images, then its weights
-    quantized) that plots and, with torch, trains the PyTorch twin too, for every check of such a run: what it printed, the
-    accuracy it returned and the plot's path."""
-    from examples import digits_cnn
+    quantized) that plots and, with torch, trains the PyTorch twin too, for every check of such
+    a run: what it printed, the accuracy it returned and the plot's path. It runs in a child
+    process started with the session (tests/background.py)."""
+    job = _STARTED["digits smoke"]
+    assert job.wait() == [0], job.output(0)
+    run = pickle.loads((job.folder / "run").read_bytes())
+    return {"args": DIGITS_SMOKE, "plot": job.folder / "loss.png", **run}
 
-    plot = tmp_path_factory.mktemp("digits") / "loss.png"
+
+# what the smoke run's child runs: the example's main, its printed lines and accuracy pickled
+DIGITS_SMOKE_RUN = """
+import contextlib, io, pickle, sys
+from examples import digits_cnn
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    accuracy = digits_cnn.main(sys.argv[2:])
+with open(sys.argv[1], "wb") as f:
+    pickle.dump({"out": out.getvalue().splitlines(), "accuracy": accuracy}, f)
+"""
+_STARTED = {}
+
+
+def _start_digits_smoke(config) -> None:
     compare = ["--compare"] if _have("torch") else []
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        accuracy = digits_cnn.main(DIGITS_SMOKE + compare + ["--plot", str(plot)])
-    lines = out.getvalue().splitlines()
-    return {"args": DIGITS_SMOKE, "out": lines, "accuracy": accuracy, "plot": plot}
+
+    def command(folder):
+        args = DIGITS_SMOKE + compare + ["--plot", str(folder / "loss.png")]
+        return [[sys.executable, "-c", DIGITS_SMOKE_RUN, str(folder / "run"), *args]]
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    _STARTED["digits smoke"] = background.start(config, command, 300, cwd=ROOT, env=env)
 
 
 DIGITS_SMOKE = ["--subset", "200", "--epochs", "1", "--quantize"]
@@ -64,9 +85,12 @@ def _have(module: str) -> bool:
 def pytest_collection_finish(session):
     if session.config.option.collectonly:
         return
+    if any("digits_smoke" in getattr(item, "fixturenames", ()) for item in session.items):
+        _start_digits_smoke(session.config)
     selected = {}
     for item in session.items:
-        selected.setdefault(getattr(item, "module", None), []).append(item.originalname)
+        name = getattr(item, "originalname", item.name)
+        selected.setdefault(getattr(item, "module", None), []).append(name)
     for module, names in selected.items():
         start = getattr(module, "start_in_background", None)
         if start is not None:

@@ -49,6 +49,7 @@ def test_quantize_dynamic_round_trip(device):
         q.dequantize().to_numpy(), np.float32([-1.8, -1.0062993, 0.0, 0.496063])
     )
     assert x.dequantize() is x
+    assert "scheme=QuantScheme(value=QuantValue.Q8S" in repr(q)
 
 
 def test_routing_returns_what_burn_returns(device):

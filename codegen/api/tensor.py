@@ -11,7 +11,7 @@ from codegen.api.types import (
     returns,
     tuple_literal,
 )
-from codegen.model import SCALAR_TYPES, ArgKind, Catalogue, Op
+from codegen.model import SCALAR_TYPES, ArgKind, Catalogue, Op, Routing
 
 
 @dataclass(frozen=True)
@@ -157,7 +157,8 @@ def _kind_branches(method: str, ops: list[Op]) -> list[str]:
             for a in rest
             if a.type in TENSOR_KIND and a.type != op.kind
         ]
-        if narrowed(op):
+        # a conversion's dtypes are its result's (ops.yaml `dtypes`), not the receiver's
+        if narrowed(op) and op.routing is not Routing.CONVERSION:
             checks.append(
                 f'check_dtype("{op.name}", self.dtype, {tuple_literal(map(repr, op.dtypes))})'
             )
