@@ -199,6 +199,31 @@ def transformer_columns(torch, batch: int = char_step.BATCH, context: int = char
     return columns
 
 
+def compiled_accuracy(steps: int = 20) -> tuple[float, float]:
+    """The char transformer trained `steps` steps by its captured and its compiled step from
+    the same weights: (largest relative loss difference, largest parameter difference), checked
+    against capture's promise for float32 (1e-5 relative, 1e-4)."""
+    args = char_step.arguments()
+    inputs, targets = next(char_step.batches(args))
+    runs = []
+    for compile in (False, True):
+        model, opt = char_step.ours("numpy", args, char_step.CLIP_NORM)
+        device = model.devices()[0]
+        x, y = (Tensor.from_data(a, device=device) for a in (inputs, targets))
+        step = capture(example.step_loss, compile=compile)
+        losses = [float(step(model, opt, args.lr, x, y).to_numpy()[0]) for _ in range(steps)]
+        runs.append((np.array(losses), [p.to_numpy() for p in model.parameters()]))
+    (plain, plain_params), (losses, params) = runs
+    loss_error = float(np.max(np.abs(losses - plain) / np.abs(plain)))
+    param_error = max(float(np.max(np.abs(a - b))) for a, b in zip(params, plain_params))
+    if loss_error > 1e-5 or param_error > 1e-4:
+        raise BenchMismatch(
+            f"transformer: over {steps} steps the compiled step's losses differ from the "
+            f"captured step's by {loss_error:.2g} relative, its parameters by {param_error:.2g}"
+        )
+    return loss_error, param_error
+
+
 # -- the table -------------------------------------------------------------------------------
 
 
@@ -214,6 +239,7 @@ def main() -> dict:
         rows[f"mlp:{batch}"] = measure(mlp_columns(problem, torch), "captured")
     rows["cnn"] = measure(cnn_columns(torch), "captured", repeats=11)
     rows["transformer"] = measure(transformer_columns(torch), "captured", repeats=7)
+    loss_error, param_error = compiled_accuracy()
     names = {
         "mlp:64": "MLP 784-256-256-10 fwd+bwd, batch 64",
         "mlp:1": "MLP 784-256-256-10 fwd+bwd, batch 1",
@@ -233,6 +259,10 @@ def main() -> dict:
                 value = row.ratios[column] / row.ratios[against]  # over the named column
                 verdict = "met" if value <= target else "MISSED"
                 print(f"{'':40} target: {column} <= {target}x {against}: {value:.2f}x, {verdict}")
+    print(
+        f"char transformer, 20 steps compiled against captured: losses within {loss_error:.1e} "
+        f"relative (<= 1e-5), parameters within {param_error:.1e} (<= 1e-4)"
+    )
     return rows
 
 

@@ -23,18 +23,17 @@ class BasicBlock(nn.Module):
     """Two 3x3 convolutions with batch norm, and the shortcut: the input, or a 1x1 strided
     convolution and batch norm where the shape changes."""
 
-    def __init__(self, channels_in, channels_out, stride, *, device):
+    def __init__(self, channels_in, channels_out, stride, *, device, initializer=None):
         super().__init__()
-        self.conv1 = nn.Conv2d(
-            channels_in, channels_out, 3, stride=stride, padding=1, bias=False, device=device
-        )
+        conv = dict(bias=False, device=device, initializer=initializer)
+        self.conv1 = nn.Conv2d(channels_in, channels_out, 3, stride=stride, padding=1, **conv)
         self.bn1 = nn.BatchNorm(channels_out, device=device)
-        self.conv2 = nn.Conv2d(channels_out, channels_out, 3, padding=1, bias=False, device=device)
+        self.conv2 = nn.Conv2d(channels_out, channels_out, 3, padding=1, **conv)
         self.bn2 = nn.BatchNorm(channels_out, device=device)
         self.downsample = None
         if stride != 1 or channels_in != channels_out:
             self.downsample = nn.Sequential(
-                nn.Conv2d(channels_in, channels_out, 1, stride=stride, bias=False, device=device),
+                nn.Conv2d(channels_in, channels_out, 1, stride=stride, **conv),
                 nn.BatchNorm(channels_out, device=device),
             )
 
@@ -46,11 +45,13 @@ class BasicBlock(nn.Module):
 
 
 class ResNet18(nn.Module):
-    """Images [batch, 3, h, w] to class logits [batch, classes]."""
+    """Images [batch, 3, h, w] to class logits [batch, classes]; `initializer` for the weights
+    (burnpy's defaults if None)."""
 
-    def __init__(self, classes, *, device):
+    def __init__(self, classes, *, device, initializer=None):
         super().__init__()
-        self.conv1 = nn.Conv2d(3, 64, 7, stride=2, padding=3, bias=False, device=device)
+        conv = dict(bias=False, device=device, initializer=initializer)
+        self.conv1 = nn.Conv2d(3, 64, 7, stride=2, padding=3, **conv)
         self.bn1 = nn.BatchNorm(64, device=device)
         self.maxpool = nn.MaxPool2d(3, stride=2, padding=1)
         widths = (64, 128, 256, 512)
@@ -58,13 +59,13 @@ class ResNet18(nn.Module):
         for index, width in enumerate(widths):
             stride = 1 if index == 0 else 2
             blocks = nn.Sequential(
-                BasicBlock(channels, width, stride, device=device),
-                BasicBlock(width, width, 1, device=device),
+                BasicBlock(channels, width, stride, device=device, initializer=initializer),
+                BasicBlock(width, width, 1, device=device, initializer=initializer),
             )
             setattr(self, f"layer{index + 1}", blocks)
             channels = width
         self.avgpool = nn.AdaptiveAvgPool2d(1)
-        self.fc = nn.Linear(512, classes, device=device)
+        self.fc = nn.Linear(512, classes, device=device, initializer=initializer)
 
     def forward(self, x):
         x = self.maxpool(self.bn1(self.conv1(x)).relu())
@@ -95,7 +96,7 @@ def resnet18_pair(torch, classes, device, seed=0):
 
     torch.manual_seed(seed)
     net = torchvision_resnet18(torch, classes)
-    ours = ResNet18(classes, device=device)
+    ours = ResNet18(classes, device=device, initializer=nn.init.zeros())  # loaded over next
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "resnet18.safetensors"
         save_file({k: v.contiguous() for k, v in net.state_dict().items()}, str(path))

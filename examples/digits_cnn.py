@@ -199,7 +199,7 @@ def quantization_report(model, test, device, value: str) -> dict:
 def best_times(models, *inputs, repeats=7) -> list:
     """Each model's best time for a forward pass on `inputs`, the models taking turns, so
     that another load on the machine slows them alike."""
-    times = [[] for _ in models]
+    times: list[list[float]] = [[] for _ in models]
     for _ in range(repeats):
         for model, seconds in zip(models, times):
             start = time.perf_counter()

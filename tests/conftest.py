@@ -14,6 +14,8 @@ for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 import pytest  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
+import background  # noqa: E402
+
 threadpool_limits(limits=int(os.environ["OPENBLAS_NUM_THREADS"]), user_api="blas")
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,8 +59,6 @@ _STARTED = {}
 
 
 def _start_digits_smoke(config) -> None:
-    import background
-
     compare = ["--compare"] if _have("torch") else []
 
     def command(folder):
@@ -89,7 +89,8 @@ def pytest_collection_finish(session):
         _start_digits_smoke(session.config)
     selected = {}
     for item in session.items:
-        selected.setdefault(getattr(item, "module", None), []).append(item.originalname)
+        name = getattr(item, "originalname", item.name)
+        selected.setdefault(getattr(item, "module", None), []).append(name)
     for module, names in selected.items():
         start = getattr(module, "start_in_background", None)
         if start is not None:

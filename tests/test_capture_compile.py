@@ -312,3 +312,18 @@ def test_an_element_wise_chain_is_one_loop_with_the_eager_values_nan_and_inf_inc
     suffix = csource.SUFFIXES[np.dtype(dtype).name]
     assert f"chain_0_{suffix}(48, x, bias, 2.0, " in step.source()
     assert "Fuses: float_mul_scalar, float_add, relu, float_sub." in step.kernels()
+
+
+def test_an_input_of_another_layout_than_recorded_runs_the_uncompiled_function():
+    device = Device.numpy()
+    data = special(np.float32)
+    bias = Tensor.from_data(special(np.float32, seed=3)[1].copy(), device=device)
+    step = capture(chain_step, compile=True)
+    with np.errstate(all="ignore"):
+        step(Tensor.from_data(data, device=device), bias)  # recorded C-contiguous
+        transposed = Tensor.from_data(np.ascontiguousarray(data.T).T, device=device)
+        assert not transposed.to_numpy().flags.c_contiguous
+        got = step(transposed, bias).to_numpy()
+        expected = chain_step(transposed, bias).to_numpy()
+    np.testing.assert_array_equal(got, expected)  # the uncompiled replay: eager's bits
+    assert len(step.signatures) == 1

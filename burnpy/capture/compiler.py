@@ -3,8 +3,10 @@
 The recorded calls are rewritten in three passes, and written as a straight-line function again
 (burnpy.capture.writer):
 
-1. fusion (burnpy.capture.fusion): each call a rule knows becomes a call of one C kernel
-   (burnpy.capture.csource) that writes its results into arrays given to it;
+1. fusion: runs of element-wise calls become one loop written for the step
+   (burnpy.capture.chains), and each call a rule knows becomes a call of one C kernel
+   (burnpy.capture.fusion, burnpy.capture.csource); each writes its results into arrays given
+   to it;
 2. memory planning (burnpy.capture.planning): each of those arrays is an input dying at that
    call (in place), a dead intermediate's buffer, or a new one;
 3. the kernels it calls are bound as globals of the function under their C names, from one
@@ -52,9 +54,9 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled) ->
     calls = [e for e in tape.entries if e.kind not in ("scalar", "guard")]
     readers: dict = {}
     for entry in calls:
-        for read in {v.name for v in planning._values((entry.args, entry.kwargs), [])}:
+        for read in {v.name for v in planning.values_in((entry.args, entry.kwargs), [])}:
             readers[read] = readers.get(read, 0) + 1
-    kept = {v.name for v in planning._values(outputs, [])}
+    kept = {v.name for v in planning.values_in(outputs, [])}
     found = chains.find(calls, readers, kept)
     in_chains = {id(e) for chain in found.values() for e in chain.entries}
     entries: list = list(numbers)
@@ -73,20 +75,14 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled) ->
         for method, args in fused.checks:
             what = f"{entry.label}: its arguments checked"
             entries.append(Entry("call", method, args, {}, None, what, entry.phase, entry.backend))
-        label = fused.label if fused.text else None
-        if label is None:
-            label = f"{fused.label} (fused: {entry.label})" if fused.label != entry.label else None
+        if fused.text is not None:  # a chain: its label names its calls
+            label = fused.label
+        elif fused.label == entry.label:
+            label = f"{entry.label} (fused)"
+        else:
+            label = f"{fused.label} (fused: {entry.label})"
         entries.append(
-            Entry(
-                "fused",
-                fused,
-                fused.args,
-                {},
-                None,
-                label or f"{entry.label} (fused)",
-                entry.phase,
-                entry.backend,
-            )
+            Entry("fused", fused, fused.args, {}, None, label, entry.phase, entry.backend)
         )
         for alias, value in fused.aliases:
             entries.append(Entry("alias", None, (value,), {}, alias, "the same array", entry.phase))
@@ -110,7 +106,7 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled) ->
         texts = tuple(kernels[fused.name] for fused in own)
         source = csource.c_source((), dtype, extra=texts)
         namespace.update(binding.load(source, [fused.name for fused in own]))
-    preamble = _layout_check(inputs, uncompiled) if kernels else ()
+    preamble = _layout_check(inputs) if kernels else ()
     namespace["uncompiled"] = uncompiled
     namespace["contiguous"] = _contiguous
     source = write(name, entries, inputs, outputs, backends, filename, namespace, preamble)
@@ -121,7 +117,7 @@ def _with_buffers(entries: list, plan) -> list:
     """`entries` with, before each fused call, the lines that give its outputs their arrays."""
     named: dict = {}
     for entry in entries:
-        found = planning._values((entry.args, entry.kwargs, entry.out), [])
+        found = planning.values_in((entry.args, entry.kwargs, entry.out), [])
         if entry.kind == "fused":
             found += entry.target.outputs
         named.update((value.name, value) for value in found)
@@ -145,7 +141,7 @@ def _contiguous(*arrays) -> tuple:
     return tuple(bool(a.flags.c_contiguous) for a in arrays)
 
 
-def _layout_check(inputs: list, uncompiled) -> tuple[str, ...]:
+def _layout_check(inputs: list) -> tuple[str, ...]:
     """The lines that run the uncompiled function when an input's layout is not the recorded
     one (a numpy input's: C-contiguous or not)."""
     arrays = [v for v in inputs if type(v) is Value and type(v.data) is np.ndarray]

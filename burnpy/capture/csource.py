@@ -214,11 +214,11 @@ void layer_norm_{suffix}(long rows, long d, const real *x, const real *gamma,
         if (beta)
 #pragma omp simd
             for (long j = 0; j < d; j++)
-                y[j] = (row[j] - mu) * r * gamma[j] + beta[j];
+                y[j] = (row[j] - mu) * (r * gamma[j]) + beta[j]; /* (as numpy: r gamma first) */
         else
 #pragma omp simd
             for (long j = 0; j < d; j++)
-                y[j] = (row[j] - mu) * r * gamma[j];
+                y[j] = (row[j] - mu) * (r * gamma[j]);
     }
 }
 """
@@ -306,10 +306,9 @@ void softmax_{suffix}(long rows, long d, const real *x, real *out)
             y[j] = exp_normal(row[j] - m, floor, zero);
             sum += y[j];
         }
-        real scale = 1.0 / sum;
 #pragma omp simd
         for (long j = 0; j < d; j++)
-            y[j] = y[j] * scale;
+            y[j] = y[j] / sum; /* (a division, as numpy's: not a product with 1 / sum) */
     }
 }
 """
@@ -378,10 +377,9 @@ void cross_entropy_{suffix}(long rows, long d, const real *logits, const long *t
                 p[j] = exp_normal(row[j] - m, floor, zero);
                 sum += p[j];
             }
-            real scale = 1.0 / sum;
 #pragma omp simd
             for (long j = 0; j < d; j++)
-                p[j] = p[j] * scale;
+                p[j] = p[j] / sum;
         } else {
 #pragma omp simd reduction(+ : sum)
             for (long j = 0; j < d; j++)

@@ -42,16 +42,17 @@ def _root(data):
     return id(data), getattr(data, "nbytes", 0), False
 
 
-def _values(value, into: list) -> list:
+def values_in(value, into: list) -> list:
+    """The Values inside `value` (nested tuples, lists, dicts), appended to `into`."""
     kind = type(value)
     if kind is Value:
         into.append(value)
     elif kind in (tuple, list):
         for item in value:
-            _values(item, into)
+            values_in(item, into)
     elif kind is dict:
         for item in value.values():
-            _values(item, into)
+            values_in(item, into)
     return into
 
 
@@ -69,7 +70,7 @@ class Plan:
 def plan(entries, inputs, outputs) -> Plan:
     """The plan of `entries` (the compiled step's calls, the fused ones of kind "fused"), given
     the step's input Values and what it returns."""
-    uses = [_values(entry.out, _values((entry.args, entry.kwargs), [])) for entry in entries]
+    uses = [values_in(entry.out, values_in((entry.args, entry.kwargs), [])) for entry in entries]
     first: dict[str, int] = {}
     last: dict[str, int] = {}
     by_name: dict[str, Value] = {}
@@ -83,7 +84,7 @@ def plan(entries, inputs, outputs) -> Plan:
             by_name[value.name] = value
     root = {name: _root(value.data) for name, value in by_name.items()}
     input_keys = {root[v.name][0] for v in inputs if type(v) is Value}
-    output_keys = {root[v.name][0] for v in _values(outputs, []) if v.name in root}
+    output_keys = {root[v.name][0] for v in values_in(outputs, []) if v.name in root}
     foreign = input_keys | output_keys
     fused_outputs = {v.name for e in entries if e.kind == "fused" for v in e.target.outputs}
     eager = _peak(len(entries), root, first, last, input_keys, output_keys)
@@ -101,7 +102,7 @@ def plan(entries, inputs, outputs) -> Plan:
     for index, entry in enumerate(entries):
         if entry.kind != "fused":
             continue
-        arguments = {v.name for v in _values(entry.args, [])}
+        arguments = {v.name for v in values_in(entry.args, [])}
         taken: set = set()
         for output in entry.target.outputs:
             recorded = root[output.name][0]
