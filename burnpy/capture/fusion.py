@@ -9,7 +9,7 @@ backend stays as recorded.
 
 A rule sees the real arrays of the recording (`Value.data`), so it decides by what the step
 did, not by what it might do: shapes, dtypes and layouts are those of every replay of this
-signature (the inputs' layouts are checked again before each replay: `contiguous_inputs`).
+signature (the inputs' layouts are checked again before each replay: burnpy.capture.compiler).
 """
 
 import functools
