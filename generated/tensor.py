@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=bcbaf58b8a105ee8 body=77c7b3408e3787f6
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=86844f5bc535d3b2 body=2fe2342a553a8bda
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from runtime.arguments import (  # noqa: F401  (the argument checks the methods 
     fill_dtype,
     flag_arg,
     float_arg,
+    float_dtype_arg,
     given_a_dim,
     infer_data_dtype,
     integer_arg,
@@ -2045,7 +2046,7 @@ class Tensor(TensorBase):
 
     def dequantize(self, dtype: DTypeLike | None = None) -> Tensor:
         """The float values, scale * q (float32 unless `dtype` is given); a plain float tensor is returned unchanged."""
-        return dequantize(self, dtype_arg(dtype, FLOAT))
+        return dequantize(self, float_dtype_arg("dequantize", dtype))
 
     def quantized_data(self) -> tuple[np.ndarray, np.ndarray]:
         """The int8 values (unpacked, in the tensor's shape) and the float32 scales, as numpy arrays."""

@@ -489,3 +489,12 @@ def float_arg(method: str, name: str, tensor):
     """A Float tensor (plain or quantized)."""
     expect_kind(f"{method} `{name}`", tensor, TensorKind.Float)
     return tensor
+
+
+def float_dtype_arg(method: str, dtype) -> np.dtype:
+    """A supported float dtype (float32 when None)."""
+    resolved = dtype_arg(dtype, FLOAT)
+    if supported_kind(resolved) is not FLOAT:
+        names = ", ".join(DTYPES["float"])
+        raise TypeError(f"{method}: dtype {resolved} is not a float dtype; use one of {names}")
+    return resolved

@@ -154,6 +154,9 @@ def test_bad_input_is_refused_clearly():
         Tensor.from_quantized(np.int8([1, 2]), [0.1, 0.2], Q8S)
     with pytest.raises(TypeError, match="expected a quantized tensor"):
         x.quantized_values()
+    with pytest.raises(TypeError, match="dequantize: dtype int32 is not a float dtype"):
+        x.quantize_dynamic(Q8S).dequantize(dtype="int32")
+    assert x.quantize_dynamic(Q8S).dequantize(dtype="float64").dtype == np.float64
     with pytest.raises(TypeError, match="expected a QuantPropagation"):
         Device.numpy().quantization_propagation("propagate")
     with pytest.raises(TypeError, match="expected a list of ints"):

@@ -198,6 +198,8 @@ def quantized_methods(catalogue: Catalogue) -> list[Method]:
                 )
             elif a.type is ArgKind.FLOAT:
                 args.append(f'float_arg("{q.method}", "{a.name}", {a.name})')
+            elif a.type is ArgKind.DTYPE:  # a quantized tensor dequantizes to a float dtype
+                args.append(f'float_dtype_arg("{q.method}", {a.name})')
             else:
                 args.append(_convert(q.method, as_op, a))
         body = [f"return {q.name}({', '.join(args)})"]
