@@ -4,6 +4,7 @@ source, the memory plan, and the replay without a compiler or after a failed bui
 are built once per test session into a temporary cache."""
 
 import os
+import re
 import shutil
 import warnings
 
@@ -351,3 +352,22 @@ def test_a_compiled_update_writes_over_the_parameters_only_when_nothing_else_hol
     assert " if owned[0] else empty(" in step.source()
     memory = step.memory()
     assert memory.planned <= memory.eager
+
+
+def cross_entropy_step(x, y):
+    loss = F.cross_entropy(x, y)
+    return loss, x.grad(loss.backward())
+
+
+def test_a_class_index_out_of_range_raises_the_eager_error_before_the_fused_kernel_reads_it():
+    device = Device.numpy().autodiff()
+    x = Tensor.from_data(np.ones((4, 3), np.float32), device=device).require_grad()
+    step = capture(cross_entropy_step, compile=True)
+    for _ in range(2):  # the recording, then the compiled replay
+        step(x, Tensor.from_data(np.array([0, 1, 2, 1]), device=device))
+    assert "cross_entropy_f32(" in step.source()
+    bad = Tensor.from_data(np.array([0, 1, 5, 1]), device=device)
+    with pytest.raises(Exception) as eager:
+        cross_entropy_step(x, bad)
+    with pytest.raises(type(eager.value), match=re.escape(str(eager.value))):
+        step(x, bad)
