@@ -327,3 +327,27 @@ def test_an_input_of_another_layout_than_recorded_runs_the_uncompiled_function()
         expected = chain_step(transposed, bias).to_numpy()
     np.testing.assert_array_equal(got, expected)  # the uncompiled replay: eager's bits
     assert len(step.signatures) == 1
+
+
+def test_a_compiled_update_writes_over_the_parameters_only_when_nothing_else_holds_them():
+    rng = np.random.default_rng(0)
+    device = Device.numpy().autodiff()
+    x = Tensor.from_data(rng.standard_normal((24, 16)).astype(np.float32), device=device)
+    y = Tensor.from_data(rng.integers(0, 5, 24), device=device)
+    runs = []
+    for compiled in (False, True):
+        model, opt = block(np.float32), optim.SGD(0.1, momentum=0.9, weight_decay=1e-3)
+        step = capture(training_step, compile=compiled)
+        losses = [float(step(model, opt, 0.1, x, y).to_numpy()[0]) for _ in range(5)]
+        kept = model.parameters()[1]  # a tensor the user keeps: never written over
+        before = kept.to_numpy().copy()
+        losses.append(float(step(model, opt, 0.1, x, y).to_numpy()[0]))
+        assert np.array_equal(kept.to_numpy(), before)
+        runs.append((losses, [p.to_numpy() for p in model.parameters()], step))
+    (plain_losses, plain_params, _), (losses, params, step) = runs
+    np.testing.assert_allclose(losses, plain_losses, rtol=1e-5)
+    for a, b in zip(params, plain_params):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-4)
+    assert " if owned[0] else empty(" in step.source()
+    memory = step.memory()
+    assert memory.planned <= memory.eager

@@ -109,7 +109,8 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled) ->
     preamble = _layout_check(inputs) if kernels else ()
     namespace["uncompiled"] = uncompiled
     namespace["contiguous"] = _contiguous
-    source = write(name, entries, inputs, outputs, backends, filename, namespace, preamble)
+    extra = ("owned",) if plan.owned else ()  # which of plan.owned the replay found owned
+    source = write(name, entries, inputs, outputs, backends, filename, namespace, preamble, extra)
     return Compiled(source, kernels, plan)
 
 
@@ -129,6 +130,11 @@ def _with_buffers(entries: list, plan) -> list:
                 where = plan.buffers[output.name]
                 if where[0] == "new":
                     planned.append(Entry("buffer", None, (), {}, output, None, entry.phase))
+                    continue
+                if where[0] == "owned":
+                    args = (named[where[1]], plan.owned.index(where[1]))
+                    label = "in place when the module or optimiser owns it"
+                    planned.append(Entry("buffer", "owned", args, {}, output, label, entry.phase))
                     continue
                 holder = named[where[1]]
                 label = "in place" if holder.name in reads else "reused"

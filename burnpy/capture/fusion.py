@@ -29,11 +29,24 @@ class Fused:
     a buffer by the plan), values that are another output itself (`aliases`: (value, output)),
     and the catalogue ops it computes (`label`)."""
 
-    __slots__ = ("kernel", "dtype", "args", "outputs", "aliases", "label", "text", "checks")
+    __slots__ = (
+        "kernel",
+        "dtype",
+        "args",
+        "outputs",
+        "aliases",
+        "label",
+        "text",
+        "checks",
+        "updates",
+    )
 
-    def __init__(self, kernel, dtype, args, outputs, label, aliases=(), checks=()):
+    def __init__(self, kernel, dtype, args, outputs, label, aliases=(), checks=(), updates=()):
         self.text = None  # a kernel written for this step (an element-wise chain): its C text
         self.checks = checks  # (backend method, args): what the backend checks first
+        # (output, input): an optimiser's new value of a buffer it may write over (burnpy.optim
+        # does when the buffer is its own: the plan makes that a check at each replay)
+        self.updates = updates
         self.kernel = kernel
         self.dtype = dtype
         self.args = args
@@ -263,7 +276,16 @@ def adam_step(bound, out):
     args = [param.data.size, param, grad, m_in, v_in, *scalars, int(flags[0])]
     label = "adamw_step" if flags[0] else "adam_step"
     outputs = [new_param, m, v]
-    return Fused("adam_step", dtype, [*args, *outputs], outputs, label, aliases=[(v_max, v)])
+    updates = [(new_param, param), (m, m_in), (v, v_in)]
+    return Fused(
+        "adam_step",
+        dtype,
+        [*args, *outputs],
+        outputs,
+        label,
+        aliases=[(v_max, v)],
+        updates=[(o, i) for o, i in updates if i is not None],
+    )
 
 
 def sgd_step(bound, out):
@@ -279,7 +301,8 @@ def sgd_step(bound, out):
     scalars = [bound[key] for key in ("lr", "momentum", "dampening", "weight_decay")]
     args = [param.data.size, param, grad, velocity_in, *scalars, int(bound["nesterov"])]
     outputs = [new_param, velocity]
-    return Fused("sgd_step", dtype, [*args, *outputs], outputs, "sgd_step")
+    updates = [(o, i) for o, i in ((new_param, param), (velocity, velocity_in)) if i is not None]
+    return Fused("sgd_step", dtype, [*args, *outputs], outputs, "sgd_step", updates=updates)
 
 
 def clip_by_norm(bound, out):

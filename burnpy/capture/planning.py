@@ -57,14 +57,17 @@ def values_in(value, into: list) -> list:
 
 
 class Plan:
-    """Where each fused output goes (`buffers`: value name -> ("new",) or ("reuse", holder),
-    the holder a dead or dying value whose array is its whole buffer) and the peak bytes with
-    and without the plan."""
+    """Where each fused output goes (`buffers`: value name -> ("new",), ("reuse", holder), the
+    holder a dead or dying value whose array is its whole buffer, or ("owned", input): over
+    that input's array when the replay finds it owned by the module or optimiser alone), the
+    inputs so written (`owned`, in order), and the peak bytes with and without the plan (with:
+    the owned inputs written over)."""
 
-    def __init__(self, buffers: dict, planned: int, eager: int):
+    def __init__(self, buffers: dict, planned: int, eager: int, owned: list):
         self.buffers = buffers
         self.planned = planned
         self.eager = eager
+        self.owned = owned
 
 
 def plan(entries, inputs, outputs) -> Plan:
@@ -98,14 +101,23 @@ def plan(entries, inputs, outputs) -> Plan:
                 holders.setdefault(key, name)
     ends = {key: max(last.get(n, -1) for n in names) for key, names in members.items()}
     buffers: dict = {}
+    owned: list = []  # the inputs an update may write over, when the replay finds them owned
     moved: dict = {}  # a fused output's recorded buffer -> the buffer the plan gives it
     for index, entry in enumerate(entries):
         if entry.kind != "fused":
             continue
         arguments = {v.name for v in values_in(entry.args, [])}
         taken: set = set()
+        updated = {id(o): i for o, i in entry.target.updates}
         for output in entry.target.outputs:
             recorded = root[output.name][0]
+            source = updated.get(id(output))
+            if source is not None and _writable_input(source, output, index, root, ends, inputs):
+                # an optimiser's update over its own buffer, when the replay finds it owned
+                buffers[output.name] = ("owned", source.name)
+                owned.append(source.name)
+                moved[recorded] = root[source.name][0]
+                continue
             fits = []
             for key, holder in holders.items() if recorded not in output_keys else ():
                 if key in foreign or key in taken or ends[key] > index:
@@ -137,7 +149,22 @@ def plan(entries, inputs, outputs) -> Plan:
             root[output.name] = (recorded, output.data.nbytes, True)
     placed = {name: (moved.get(key, key), *rest) for name, (key, *rest) in root.items()}
     planned = _peak(len(entries), placed, first, last, input_keys, output_keys)
-    return Plan(buffers, planned, eager)
+    return Plan(buffers, planned, eager, owned)
+
+
+def _writable_input(source, output, index, root, ends, inputs) -> bool:
+    """Whether `output` may be written over `source`: a step input whose array is a whole
+    buffer of its size and dtype, read by nothing after call `index`."""
+    if not any(v is source for v in inputs) or source.name not in root:
+        return False
+    key, nbytes, whole = root[source.name]
+    data = source.data
+    return (
+        whole
+        and nbytes == output.data.nbytes
+        and data.dtype == output.data.dtype
+        and ends.get(key, -1) <= index
+    )
 
 
 def _peak(count, root, first, last, input_keys, output_keys) -> int:

@@ -13,7 +13,10 @@ import contextlib
 import functools
 import inspect
 import itertools
+import sys
 import warnings
+
+import numpy as np
 
 from burnpy.capture.compiler import compile_step
 from burnpy.capture.recorder import CaptureError, Integer, Number, RecordingBackend, Tape, Value
@@ -48,16 +51,20 @@ class Recording:
         "source",
         "function",
         "compiled",
+        "owned",
         "results",
         "modules",
         "optimizers",
     )
 
-    def __init__(self, signature, source, compiled, results, modules, optimizers):
+    def __init__(self, signature, source, compiled, inputs, results, modules, optimizers):
         self.signature = signature
         self.compiled = compiled  # a compiler.Compiled, or None
         self.source = source if compiled is None else compiled.source
         self.function = self.source.function
+        # the inputs (positions) the compiled function may write over, when owned
+        names = [v.name for v in inputs]
+        self.owned = [] if compiled is None else [names.index(n) for n in compiled.plan.owned]
         self.results = _builder(results)  # builds the step's results
         self.modules = modules  # per module, per entry: None (unchanged) or its tensor's spec
         # per optimiser, per parameter: None or [(state key, its builder)]
@@ -115,7 +122,11 @@ class CapturedStep:
         walked = Arguments(arguments)
         key = tuple(walked.key)
         for recording in self._recordings.get(key, ()):
-            outputs = recording.function(*walked.values)
+            if recording.owned:  # a compiled update writes over what the step alone holds
+                owned = _owned(walked, recording.owned)  # (before the call's arguments hold
+                outputs = recording.function(*walked.values, owned)  # the arrays once more)
+            else:
+                outputs = recording.function(*walked.values)
             if outputs is not None:  # None: a guard on the numbers failed
                 return recording.finish(walked, outputs)
         if key in self._eager:
@@ -218,7 +229,7 @@ class CapturedStep:
         compiled = (
             self._compile(name, tape, values, outputs, backends, source) if self.compile else None
         )
-        recording = Recording(signature, source, compiled, *specs)
+        recording = Recording(signature, source, compiled, values, *specs)
         self._recordings.setdefault(signature.key, []).append(recording)
         if signature not in self.signatures:
             self.signatures.append(signature)
@@ -270,6 +281,31 @@ class Memory(tuple):
             f"planned peak {self.planned / 2**20:.2f} MiB "
             f"(the eager step's {self.eager / 2**20:.2f} MiB)"
         )
+
+
+def _owned(walked: Arguments, positions: list) -> tuple:
+    """For each input at `positions` (a module's parameter, an optimiser's state): whether
+    nothing but its module or optimiser holds it, so that writing over its array changes no
+    tensor anyone kept (the test burnpy.optim makes before updating in place)."""
+    return tuple(_sole(walked.tensors[p], walked.values[p]) for p in positions)
+
+
+def _sole(tensor, array) -> bool:
+    """Whether `tensor`, what it wraps and `array` are held by nothing else: Python's reference
+    counts say it, counting the module's or optimiser's slot and the Arguments' lists."""
+    if tensor is None or sys.getrefcount(tensor) > 4:  # its slot, walked.tensors, argument, own
+        return False
+    primitive = tensor.primitive
+    if primitive is not array:  # an autodiff primitive: held by its Tensor alone
+        if sys.getrefcount(primitive) > 3 or primitive.primitive is not array:
+            return False
+    del primitive  # (not counted below)
+    return (
+        type(array) is np.ndarray
+        and array.base is None
+        and array.flags.writeable
+        and sys.getrefcount(array) <= 4  # its holder, walked.values, argument, own
+    )
 
 
 def _stand_in(tensor, value: Value):

@@ -149,6 +149,9 @@ class _Writer:
             shape = self.expr(tuple(entry.out.shape))
             if not args:
                 return f"empty({shape}, {entry.out.dtype})"
+            if target == "owned":  # an input, when the replay found it owned
+                holder, position = args
+                return f"{holder.name} if owned[{position}] else empty({shape}, {entry.out.dtype})"
             holder = args[0]
             return (
                 holder.name
@@ -222,14 +225,16 @@ def write(
     filename: str,
     namespace: dict | None = None,
     preamble: tuple[str, ...] = (),
+    extra: tuple[str, ...] = (),
 ) -> Source:
     """The function `name(*inputs) -> tuple(outputs)` of a recording's entries (a Tape's).
     `inputs` are the Values and Numbers bound from the arguments, in order; `outputs` what it
     returns. A compiled step gives the globals of its kernels (`namespace`) and the lines that
-    check its inputs before any kernel runs (`preamble`)."""
+    check its inputs before any kernel runs (`preamble`), and parameters after the inputs'
+    (`extra`: which inputs the replay found owned)."""
     writer = _Writer(backends)
     writer.namespace.update(namespace or {})
-    header = f"def {name}({', '.join(v.name for v in inputs)}):"
+    header = f"def {name}({', '.join([*(v.name for v in inputs), *extra])}):"
     lines = [header] if len(header) <= 100 else _format(header + "\n    pass", 100)[:-1]
     numbers = [e for e in entries if e.kind in ("scalar", "guard")]
     kernels = [e for e in entries if e.kind not in ("scalar", "guard")]
