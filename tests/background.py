@@ -6,10 +6,12 @@ the selected tests (tests/conftest.py calls a test module's `start_in_background
 names)` with the names of its selected tests). The jobs run one after another, in the order
 queued, on the second core meanwhile; a job waited for before its turn starts at once. Each job
 is bounded in time; when the session ends, whatever still runs is killed and the job's folder
-removed: nothing is left behind.
+removed: nothing is left behind. With TESTS_IN_BACKGROUND=0 in the environment, each job runs
+only when its test waits for it, in the test's own time (to compare, or to debug one).
 """
 
 import inspect
+import os
 import shutil
 import subprocess
 import tempfile
@@ -91,6 +93,8 @@ def start(config, commands, limit_s: float, **popen) -> Job:
     config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
     job = Job(commands(folder), limit_s, folder, popen)
     config.add_cleanup(job.kill)  # (cleanups run last first: before the folder's removal)
+    if os.environ.get("TESTS_IN_BACKGROUND") == "0":  # each job runs when its test waits
+        return job
     with _QUEUED:
         if not any(thread.name == "background" for thread in threading.enumerate()):
             threading.Thread(target=_run_queue, name="background", daemon=True).start()
