@@ -73,7 +73,29 @@ def kernel_cases(dtype):
     targets = np.array([0, 7, 3, 3, 5, 1])
     ones = np.ones(1, dtype)
     _, kept_probabilities = backend.cross_entropy_class_targets_keeping(x, targets)
+    # [N, C, *spatial]: channels 0 to 2 with NaN, +inf, -inf and the huge values, channel 3 plain
+    plain = rng.standard_normal((2, 1, 8)).astype(dtype)
+    images = np.concatenate([x.reshape(2, 3, 8), plain], axis=1).reshape(2, 4, 2, 4)
+    images_grad = special(dtype, (8, 8), seed=6).reshape(2, 4, 2, 4)
+    gamma_c, beta_c, mean_c = (rng.standard_normal(4).astype(dtype) for _ in range(3))
+    variance_c = np.abs(rng.standard_normal(4)).astype(dtype)
+    with np.errstate(invalid="ignore"):
+        _, batch_mean, batch_variance = backend.batch_norm_training(images, gamma_c, beta_c, 1e-5)
+    statistics_grads = (images_grad, gamma_c * 0.5, beta_c * 0.25)
     return [
+        ("batch_norm", (images, gamma_c, beta_c, mean_c, variance_c, 1e-5), {}),
+        ("batch_norm_training", (images, gamma_c, beta_c, 1e-5), {}),
+        ("batch_norm_training", (plain, gamma_c[:1], beta_c[:1], 1e-5), {}),
+        (
+            "batch_norm_training_backward",
+            (images, gamma_c, (images_grad, None, None), batch_mean, batch_variance, 1e-5),
+            {},
+        ),
+        (
+            "batch_norm_training_backward",
+            (images, gamma_c, statistics_grads, mean_c, variance_c, 1e-5, (True, False, True)),
+            {},
+        ),
         ("cross_entropy_class_targets_keeping", (x, targets), {}),
         (
             "cross_entropy_class_targets_backward",

@@ -4,8 +4,8 @@ Each kernel is written once, over `real` (float for float32, double for float64)
 math functions' double names (`exp`, `erfc`, `sqrt`); `c_source` makes the float32 text by
 naming their float versions (`expf`) and suffixing the literals (`0.5f`), so that float32 math
 stays float32, as numpy's does. A row's sums are in the dtype, over vector lanes (numpy's
-are pairwise); sums over many rows (layer_norm's dgamma and dbeta) and over a whole gradient
-(its norm) accumulate in double.
+are pairwise); sums over many rows (layer_norm's dgamma and dbeta, a channel's for
+batch_norm) and over a whole gradient (its norm) accumulate in double.
 
 The NaN/±inf contract: each kernel gives NaN and ±inf what the backend's kernel gives them. So a
 clamp is written `a < B ? a : B` (NaN stays NaN, where `fmin` would drop it), a ReLU `x < 0 ?
@@ -277,6 +277,124 @@ void layer_norm_backward_{suffix}(long rows, long d, const real *x,
 }
 """
 
+BATCH_NORM = """\
+/* batch_norm with given statistics over x of [n, channels, s] (s: the spatial size, 1 for
+   [n, channels]): (x - mean) (gamma r) + beta, r = 1 / sqrt(variance + eps).
+   Fuses: batch_norm. */
+void batch_norm_{suffix}(long n, long channels, long s, const real *x,
+                         const real *gamma, const real *beta, const real *mean,
+                         const real *variance, double eps, real *out)
+{
+    for (long i = 0; i < n; i++)
+        for (long c = 0; c < channels; c++) {
+            real r = 1 / sqrt(variance[c] + (real)eps);
+            real scale = gamma[c] * r, mu = mean[c], shift = beta[c];
+            const real *p = x + (i * channels + c) * s;
+            real *y = out + (i * channels + c) * s;
+#pragma omp simd
+            for (long j = 0; j < s; j++)
+                y[j] = (p[j] - mu) * scale + shift;
+        }
+}
+"""
+
+BATCH_NORM_TRAINING = """\
+/* batch_norm_training over x of [n, channels, s]: each channel's mean and biased variance over
+   its n s values (the variance that of the centred values: two passes, as the backend's
+   kernel; the sums accumulate in double), then (x - mean) (gamma / sqrt(variance + eps)) + beta.
+   A channel's arguments are read before any of its results is written: `out` may be `x`, and
+   `mean` and `variance` may be `gamma` and `beta`.
+   Fuses: batch_norm_training. */
+void batch_norm_training_{suffix}(long n, long channels, long s, const real *x,
+                                  const real *gamma, const real *beta, double eps,
+                                  real *out, real *mean, real *variance)
+{
+    long count = n * s;
+    for (long c = 0; c < channels; c++) {
+        double sum = 0, squares = 0;
+        for (long i = 0; i < n; i++) {
+            const real *p = x + (i * channels + c) * s;
+#pragma omp simd reduction(+ : sum)
+            for (long j = 0; j < s; j++)
+                sum += p[j];
+        }
+        real mu = (real)sum / count;
+        for (long i = 0; i < n; i++) {
+            const real *p = x + (i * channels + c) * s;
+#pragma omp simd reduction(+ : squares)
+            for (long j = 0; j < s; j++) {
+                real centred = p[j] - mu;
+                squares += centred * centred;
+            }
+        }
+        real var = (real)squares / count;
+        real scale = gamma[c] / sqrt(var + (real)eps), shift = beta[c];
+        for (long i = 0; i < n; i++) {
+            const real *p = x + (i * channels + c) * s;
+            real *y = out + (i * channels + c) * s;
+#pragma omp simd
+            for (long j = 0; j < s; j++)
+                y[j] = (p[j] - mu) * scale + shift;
+        }
+        mean[c] = mu;
+        variance[c] = var;
+    }
+}
+"""
+
+BATCH_NORM_TRAINING_BACKWARD = """\
+/* batch_norm_training's backward over [n, channels, s], with r = 1 / sqrt(variance + eps),
+   x̂ = (x - mean) r and N = n s values a channel: dbeta = Σ g, dgamma = Σ g x̂ (accumulated in
+   double), dx = (x̂ (-dgamma / N) + g - dbeta / N) gamma r + g_mean / N + (x - mean) g_var 2 / N
+   (a term left out where its statistic's gradient is NULL; dx, dgamma, dbeta each NULL when
+   not wanted). A channel's arguments are read before any of its results is written.
+   Fuses: batch_norm_training_backward. */
+void batch_norm_training_backward_{suffix}(long n, long channels, long s,
+                                           const real *x, const real *gamma,
+                                           const real *grad, const real *grad_mean,
+                                           const real *grad_variance, const real *mean,
+                                           const real *variance, double eps, real *dx,
+                                           real *dgamma, real *dbeta)
+{
+    long count = n * s;
+    for (long c = 0; c < channels; c++) {
+        real mu = mean[c], r = 1 / sqrt(variance[c] + (real)eps), scale = gamma[c] * r;
+        real by_mean = grad_mean ? grad_mean[c] / count : -0.0; /* (x + -0 is x) */
+        real by_variance = grad_variance ? grad_variance[c] * (real)(2 / (double)count) : 0;
+        double sum_g = 0, sum_gx = 0;
+        for (long i = 0; i < n; i++) {
+            const real *p = x + (i * channels + c) * s, *g = grad + (i * channels + c) * s;
+#pragma omp simd reduction(+ : sum_g, sum_gx)
+            for (long j = 0; j < s; j++) {
+                sum_g += g[j];
+                sum_gx += g[j] * ((p[j] - mu) * r);
+            }
+        }
+        real db = (real)sum_g, dg = (real)sum_gx;
+        real slope = -dg / count, shift = db / count;
+        for (long i = 0; dx && i < n; i++) {
+            const real *p = x + (i * channels + c) * s, *g = grad + (i * channels + c) * s;
+            real *out = dx + (i * channels + c) * s;
+            if (grad_variance)
+#pragma omp simd
+                for (long j = 0; j < s; j++) {
+                    real centred = p[j] - mu;
+                    out[j] = ((centred * r * slope + g[j]) - shift) * scale + by_mean
+                             + centred * by_variance;
+                }
+            else
+#pragma omp simd
+                for (long j = 0; j < s; j++)
+                    out[j] = ((p[j] - mu) * r * slope + g[j] - shift) * scale + by_mean;
+        }
+        if (dgamma)
+            dgamma[c] = dg;
+        if (dbeta)
+            dbeta[c] = db;
+    }
+}
+"""
+
 ROW_MAX = """\
 /* A row's largest value, NaN ignored (a NaN then spreads through the row's sum, as it spreads
    through numpy's max). */
@@ -512,6 +630,9 @@ TEXTS = {
     "row_statistics": ROW_STATISTICS,
     "layer_norm": LAYER_NORM,
     "layer_norm_backward": LAYER_NORM_BACKWARD,
+    "batch_norm": BATCH_NORM,
+    "batch_norm_training": BATCH_NORM_TRAINING,
+    "batch_norm_training_backward": BATCH_NORM_TRAINING_BACKWARD,
     "row_max": ROW_MAX,
     "softmax": SOFTMAX,
     "log_softmax": LOG_SOFTMAX,
@@ -531,6 +652,9 @@ KERNELS = (
     "gelu_approximate_backward",
     "layer_norm",
     "layer_norm_backward",
+    "batch_norm",
+    "batch_norm_training",
+    "batch_norm_training_backward",
     "softmax",
     "log_softmax",
     "softmax_backward",

@@ -186,6 +186,57 @@ def layer_norm_backward(bound, out):
     return Fused("layer_norm_backward", dtype, args, outputs, "layer_norm backward")
 
 
+def _channels(x, *per_channel) -> tuple[int, int, int] | None:
+    """(n, channels, s) of an input [N, C, *spatial] whose `per_channel` values (None
+    skipped) are each of [C], or None."""
+    shape = x.data.shape
+    if len(shape) < 2 or any(v is not None and v.data.shape != shape[1:2] for v in per_channel):
+        return None
+    return shape[0], shape[1], x.data.size // (shape[0] * shape[1]) if x.data.size else 0
+
+
+def batch_norm(bound, out):
+    x, gamma, beta = bound["input"], bound["gamma"], bound["beta"]
+    mean, variance = bound["mean"], bound["variance"]
+    dtype = _dtype(x, gamma, beta, mean, variance, out)
+    layout = dtype and _same_shape(x, out) and _channels(x, gamma, beta, mean, variance)
+    if not layout or beta is None:
+        return None
+    args = [*layout, x, gamma, beta, mean, variance, bound["epsilon"], out]
+    return Fused("batch_norm", dtype, args, [out], "batch_norm")
+
+
+def batch_norm_training(bound, out):
+    x, gamma, beta = bound["input"], bound["gamma"], bound["beta"]
+    result, mean, variance = out
+    dtype = _dtype(x, gamma, beta, result, mean, variance)
+    layout = dtype and _same_shape(x, result) and _channels(x, gamma, beta, mean, variance)
+    if not layout or beta is None:
+        return None
+    args = [*layout, x, gamma, beta, bound["epsilon"], result, mean, variance]
+    return Fused(
+        "batch_norm_training", dtype, args, [result, mean, variance], "batch_norm_training"
+    )
+
+
+def batch_norm_training_backward(bound, out):
+    x, gamma, mean, variance = bound["input"], bound["gamma"], bound["mean"], bound["variance"]
+    grad, grad_mean, grad_variance = bound["grads"]
+    dx, dgamma, dbeta = out
+    if grad is None:  # (no gradient of the output: the backend's zeros)
+        return None
+    values = (x, gamma, grad, grad_mean, grad_variance, mean, variance, dx, dgamma, dbeta)
+    dtype = _dtype(*values)
+    per_channel = (gamma, grad_mean, grad_variance, mean, variance, dgamma, dbeta)
+    layout = dtype and _same_shape(x, grad, dx) and _channels(x, *per_channel)
+    if not layout:
+        return None
+    args = [*layout, *values[:-3], bound["epsilon"], dx, dgamma, dbeta]
+    outputs = [v for v in (dx, dgamma, dbeta) if v is not None]
+    label = "batch_norm_training backward"
+    return Fused("batch_norm_training_backward", dtype, args, outputs, label)
+
+
 def _row_kernel(kernel, label):
     def rule(bound, out):
         x = bound["tensor"]
@@ -325,6 +376,9 @@ RULES = {
     "layer_norm": layer_norm,
     "layer_norm_keeping": layer_norm_keeping,
     "layer_norm_backward": layer_norm_backward,
+    "batch_norm": batch_norm,
+    "batch_norm_training": batch_norm_training,
+    "batch_norm_training_backward": batch_norm_training_backward,
     "softmax": softmax,
     "log_softmax": log_softmax,
     "softmax_backward": softmax_backward,
