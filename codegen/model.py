@@ -151,8 +151,8 @@ class Arg:
         return base + ("?" if self.optional else "")
 
 
-# A field's key in an ops.yaml entry (Backend, Op), when it is not the field's name (None: not a
-# key)
+# A field's key in an ops.yaml entry (Backend, Op, OpTest), when it is not the field's name (None:
+# not a key)
 KEY = "key"
 
 
@@ -167,6 +167,26 @@ class Backend:
     devices: tuple[str, ...]
     line: int = field(metadata={KEY: None})  # of the entry in the catalogue's file
     extra: str | None = None  # the pip extra that installs its library, if optional
+
+
+@dataclass(frozen=True)
+class OpTest:
+    """An entry's `test:`: what the spec-driven suite (tests/opinfo.py) needs. Its fields are
+    the mapping's keys (TEST_KEYS, derived below) besides the op's argument names, whose values
+    `arguments` holds."""
+
+    ref: str  # a numpy expression over the argument names
+    # the samples: in each, one shape per tensor argument (a tuple of shapes for `tensors`,
+    # None for an optional tensor left out); None: one sample of the op's non-tensor arguments
+    shapes: tuple[tuple, ...] | None = None
+    domain: tuple[float, float] | None = None  # of the random inputs (None: the suite's own)
+    signed: bool = False  # random signs
+    integers: bool = False  # integer-valued floats
+    compare: str | None = None  # "shape": only the result's shape is deterministic
+    # a non-tensor argument's value, or a tensor argument's data, by the argument's name
+    arguments: MappingProxyType = field(
+        default_factory=lambda: MappingProxyType({}), metadata={KEY: None}
+    )
 
 
 @dataclass(frozen=True)
@@ -196,7 +216,7 @@ class Op:
     dtypes: tuple[str, ...] = ()
     # the `# -- section` comment of ops.yaml the entry sits under
     section: str = field(default="", metadata={KEY: None})
-    test: MappingProxyType | None = field(default=None, compare=False)
+    test: OpTest | None = field(default=None, compare=False)
     # a public function of generated/<function>.py (module: burn's ModuleOps), its defaults by
     # argument name, the first keyword-only argument, the strings a `choice` takes, and the
     # arguments that must be non-zero (burn's check_nonzero)
@@ -309,6 +329,7 @@ def _entry_keys(model) -> dict[str, bool]:
 
 OP_KEYS = _entry_keys(Op)  # what ops.yaml's header documents under `ops:`
 BACKEND_KEYS = _entry_keys(Backend)  # and under `backends:`
+TEST_KEYS = _entry_keys(OpTest)  # and under an op's `test:`, besides its argument names
 
 
 class QRole(StrEnum):

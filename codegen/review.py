@@ -17,7 +17,7 @@ from pathlib import Path
 from codegen import api, docs
 from codegen.kernels import class_attributes, read_backend
 from codegen.load import CatalogueError
-from codegen.model import Arg, AutodiffClass, Catalogue, Op, QOp, QRole, Role
+from codegen.model import TEST_KEYS, Arg, AutodiffClass, Catalogue, Op, OpTest, QOp, QRole, Role
 from codegen.validate.report import suggest
 from runtime.autodiff.ops import MOVE_ACROSS, AutodiffRole, rule_for
 
@@ -436,10 +436,20 @@ def _fields(op: Op) -> dict:
     values = {
         f.name: _as_written(getattr(op, f.name)) for f in dataclasses.fields(op) if f.name != "line"
     }
-    values["test"] = dict(op.test) if op.test is not None else None
+    values["test"] = _test_as_written(op.test) if op.test is not None else None
     for key in ("defaults", "choices"):
         values[key] = dict(values[key])
     return values
+
+
+def _test_as_written(test: OpTest) -> dict:
+    """An op's `test:` as ops.yaml writes it: the keys given, then the arguments' values."""
+    written = {
+        f.name: getattr(test, f.name)
+        for f in dataclasses.fields(test)
+        if f.name in TEST_KEYS and getattr(test, f.name) != f.default
+    }
+    return written | dict(test.arguments)
 
 
 def _as_written(value):

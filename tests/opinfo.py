@@ -44,7 +44,7 @@ class Sample:
         env = {"np": np, "special": special, "updated": updated, "refs": refs, **self.values}
         if "dtype" in env and env["dtype"] is not None:
             env["dtype"] = np.dtype(env["dtype"])
-        return eval(self.op.test["ref"], env)  # noqa: S307 - the catalogue's own expression
+        return eval(self.op.test.ref, env)  # noqa: S307 - the catalogue's own expression
 
     def call(self, device, requires_grad=(), through=None):
         """Run the dispatch function on `device`; returns (result, leaves by name). The
@@ -94,16 +94,16 @@ def input_dtype(op, dtype: str, arg_type: str) -> str:
 
 
 def make_array(rng, shape, arg_type, dtype, test):
-    lo, hi = test.get("domain", [-2.0, 2.0] if arg_type == "float" else [-5, 5])
+    lo, hi = test.domain or ((-2.0, 2.0) if arg_type == "float" else (-5, 5))
     if arg_type == "bool":
         return rng.random(shape) < 0.5
     if arg_type in ("int", "indices"):
         values = rng.integers(int(lo), int(hi) + 1, size=shape)
     else:
         values = rng.uniform(lo, hi, size=shape)
-        if test.get("integers"):
+        if test.integers:
             values = np.round(values)
-    if test.get("signed"):
+    if test.signed:
         values = values * rng.choice([-1, 1], size=shape)
     return np.asarray(values).astype(dtype)
 
@@ -112,16 +112,18 @@ def samples(op, dtype: str, seed: int = 0) -> list[Sample]:
     test = op.test
     rng = np.random.default_rng(seed)
     tensor_args = [a for a in op.args if a.type in TENSOR_TYPES or a.type == "tensors"]
-    shape_sets = test.get("shapes", [[]]) if tensor_args else [[]]
+    shape_sets = test.shapes if tensor_args and test.shapes is not None else [[]]
     result = []
     for shapes in shape_sets:
         values = {}
         for arg, shape in zip(tensor_args, shapes):
             if shape is None:  # an optional tensor left out
                 values[arg.name] = None
-            elif arg.name in test:  # explicit data (indices, masks); wrapped into an unsigned
+            elif (
+                arg.name in test.arguments
+            ):  # explicit data (indices, masks); wrapped into an unsigned
                 # dtype an op refuses, whose values its refusal never reads
-                values[arg.name] = np.asarray(test[arg.name]).astype(
+                values[arg.name] = np.asarray(test.arguments[arg.name]).astype(
                     input_dtype(op, dtype, arg.type)
                 )
             elif arg.type == "tensors":
@@ -134,8 +136,8 @@ def samples(op, dtype: str, seed: int = 0) -> list[Sample]:
                     rng, shape, arg.type, input_dtype(op, dtype, arg.type), test
                 )
         for arg in op.args:
-            if arg.name not in values and arg.name in test:
-                values[arg.name] = test[arg.name]
+            if arg.name not in values and arg.name in test.arguments:
+                values[arg.name] = test.arguments[arg.name]
             elif arg.name not in values and (arg.optional or arg.name in op.defaults):
                 values[arg.name] = op.defaults.get(arg.name)
         values["dtype"] = dtype if any(a.type == "dtype" for a in op.args) else None

@@ -187,8 +187,7 @@ def test_explain_and_list_suggest_the_nearest_name(capsys):
 def test_the_catalogue_header_documents_every_key_and_type():
     """Each key and argument type is the head of a line of ops.yaml's header (`name *  the
     dispatch function`) or defined inline (`integer: a Python int`)."""
-    from codegen.model import ARG_TYPES, BACKEND_KEYS, OP_KEYS
-    from codegen.validate.suite import TEST_KEYS
+    from codegen.model import ARG_TYPES, BACKEND_KEYS, OP_KEYS, TEST_KEYS
 
     header = (Path(__file__).parents[1] / "ops.yaml").read_text().split("\nbackends:", 1)[0]
     heads = re.findall(r"^#\s+([\w, <>?*-]+?)\s{2,}", header, re.M)
@@ -202,8 +201,9 @@ def test_the_catalogue_header_documents_every_key_and_type():
 def test_the_catalogue_header_lists_exactly_the_keys_marking_the_required():
     """The keys an entry may have are its model's fields (codegen/model.py's OP_KEYS and
     BACKEND_KEYS, which the validator checks entries against); the header's `ops:` and
-    `backends:` lists name each once, no other, with `*` on exactly the required ones."""
-    from codegen.model import BACKEND_KEYS, OP_KEYS
+    `backends:` lists name each once, no other, with `*` on exactly the required ones. Its
+    `test` block names exactly an op test's keys (TEST_KEYS) and `<arg>`."""
+    from codegen.model import BACKEND_KEYS, OP_KEYS, TEST_KEYS
 
     header = (Path(__file__).parents[1] / "ops.yaml").read_text().split("\nbackends:", 1)[0]
     backends = header.split("# `backends:` lists", 1)[1].split("# Every dispatch function", 1)[0]
@@ -217,3 +217,7 @@ def test_the_catalogue_header_lists_exactly_the_keys_marking_the_required():
     }  # fmt: skip
     assert OP_KEYS["name"] and not OP_KEYS["autodiff"] and "operator" in OP_KEYS
     assert "line" not in OP_KEYS and "section" not in OP_KEYS and "operators" not in OP_KEYS
+    test = ops.split("#   test ", 1)[1]
+    listed = re.findall(r"^#\s{16}(\S+)\s{2,}", test, re.M) + re.findall(r"; (\w+): ", test)
+    assert sorted(listed) == sorted([*TEST_KEYS, "<arg>"])
+    assert [key for key, required in TEST_KEYS.items() if required] == ["ref"]

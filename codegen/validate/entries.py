@@ -6,8 +6,6 @@ arguments, results or routing is wrong is left out of the checks that need it, s
 is reported once, not again by every check that would trip on it.
 """
 
-from types import MappingProxyType
-
 from codegen.load import Items, Located, plain
 from codegen.model import (
     ARG_TYPES,
@@ -163,8 +161,7 @@ def _op(problems: Problems, path, entry, line, section: str) -> tuple[Op | None,
     contract = check(_contract, where)
     dtypes = check(_dtypes, where, kind, returns, routing) if kind and returns and routing else None
     options = check(function_options, where, args) if args is not None else None
-    if args is not None and "test" in has:
-        check(check_test, where, v["test"], args)
+    test = check(check_test, where, v["test"], args) if args is not None and "test" in has else None
     if operators and "method" not in has:
         problems.add(where.error("operator", "an operator needs a method", "add `method: <name>`"))
     # an entry whose shape is sound is built even with a mistake elsewhere (its test metadata,
@@ -172,7 +169,6 @@ def _op(problems: Problems, path, entry, line, section: str) -> tuple[Op | None,
     if None in (name, kind, routing, args, returns, dtypes, options):
         return None, False
     function, defaults, keyword_, choices, nonzero = options
-    test = v.get("test")
     op = Op(
         contract=contract,
         function=function,
@@ -196,7 +192,7 @@ def _op(problems: Problems, path, entry, line, section: str) -> tuple[Op | None,
         operators=tuple(operators),
         dtypes=dtypes,
         section=section,
-        test=MappingProxyType(plain(test)) if test is not None else None,
+        test=test,
     )
     # what follows judges a well-formed op (it stays in the catalogue for the kernel checks);
     # its rule is checked even when a field of the entry was wrong, unless one the rule reads

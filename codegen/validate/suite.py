@@ -12,14 +12,13 @@ import functools
 import importlib
 import inspect
 from pathlib import Path
+from types import MappingProxyType
 
 from codegen.load import Located, plain
-from codegen.model import ArgKind
+from codegen.model import TEST_KEYS, ArgKind, OpTest
 from codegen.validate.options import check_ints
 from codegen.validate.report import Where, nearest, suggest
 
-# `test:` keys besides the op's argument names (their values, or a tensor's data); see ops.yaml
-TEST_KEYS = ("ref", "shapes", "domain", "signed", "integers", "compare")
 # What a `ref` expression may name besides the op's arguments and Python's builtins: the
 # spec-driven suite (tests/opinfo.py) evaluates it with these bound.
 REFERENCE_NAMES = ("np", "special", "updated", "refs", "dtype")
@@ -30,7 +29,7 @@ BUILTINS = frozenset(dir(builtins))
 MODULES = {"np": "numpy", "special": "scipy.special"}
 
 
-def check_test(where: Where, test, args) -> None:
+def check_test(where: Where, test, args) -> OpTest:
     """The spec-driven suite's metadata: known keys, a `ref` naming only what it gets, samples
     with a shape per tensor argument."""
     if not isinstance(test, Located):
@@ -53,26 +52,46 @@ def check_test(where: Where, test, args) -> None:
                     f"({', '.join(names)})",
                 ),
             )
-    _check_ref(at, test.value.get("ref"), names)
+    ref = test.value.get("ref")
+    _check_ref(at, ref, names)
     for arg in args:
         value = plain(test.value.get(arg.name))
         if arg.type is ArgKind.INTS and value is not None:
             check_ints(at, arg.name, "test", arg, value)
-    compare = test.value.get("compare", "shape")
-    if compare != "shape":
+    compare = test.value.get("compare")
+    if "compare" in test.value and compare != "shape":
         raise at.error(
             "compare",
             f"unknown `test.compare` {compare!r}",
             "write `compare: shape` (only the shape is deterministic) or leave it out",
         )
+    shapes = plain(test.value.get("shapes"))
     if "shapes" in test.value:
-        _check_shapes(at, plain(test.value["shapes"]), [a for a in args if a.is_tensor])
-    domain = plain(test.value.get("domain", [0, 1]))
-    if not (isinstance(domain, list) and len(domain) == 2 and all(_number(d) for d in domain)):
+        _check_shapes(at, shapes, [a for a in args if a.is_tensor])
+    domain = plain(test.value.get("domain"))
+    if "domain" in test.value and not (
+        isinstance(domain, list) and len(domain) == 2 and all(_number(d) for d in domain)
+    ):
         raise at.error("domain", f"`test.domain` is {domain!r}", "write `domain: [lo, hi]`")
     for key in ("signed", "integers"):
         if not isinstance(test.value.get(key, False), bool):
             raise at.error(key, f"`test.{key}` must be true or false", f"write `{key}: true`")
+    return OpTest(
+        ref=ref,
+        shapes=_tuples(shapes),
+        domain=_tuples(domain),
+        signed=test.value.get("signed", False),
+        integers=test.value.get("integers", False),
+        compare=compare,
+        arguments=MappingProxyType(
+            {name: plain(test.value[name]) for name in names if name in test.value}
+        ),
+    )
+
+
+def _tuples(value):
+    """Lists (of lists) as tuples, for a frozen OpTest."""
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
 
 
 def _number(value) -> bool:
