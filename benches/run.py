@@ -23,6 +23,7 @@ BENCHMARKS = (
     "benches.capture",
     "benches.steps",
     "benches.real_steps",
+    "benches.fused_batch_norm",
     "benches.onnx_import",
     "benches.quantization",
 )
