@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=d4721ecfc06419b2 body=a3edcfa3a2602083
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=50f34b8ccced7fa3 body=330be5b8109e1b08
 """The Autodiff decorator's specialization, `Autodiff[inner, strategy]`: one attribute per float
 op of ops.yaml, bound by name when a specialization is built (runtime/routing.py builds two per
 backend, NoCheckpointing and Balanced). A differentiable op's is its recorder
@@ -39,7 +39,7 @@ class Autodiff(AutodiffDecorator):
         )
         self.float_neg = self.recorded(ops.FLOAT_NEG, recorders.record_float_neg, ())
         self.float_matmul = self.recorded(
-            ops.FLOAT_MATMUL, recorders.record_float_matmul, ("rhs", "lhs")
+            ops.FLOAT_MATMUL, recorders.record_float_matmul, ("rhs", "lhs", "rhs_shape")
         )
         self.float_remainder = self.recorded(
             ops.FLOAT_REMAINDER, recorders.record_float_remainder, ("lhs", "rhs")

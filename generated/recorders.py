@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=b95fef730bcbd32b body=d0dec362982d3eda
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=2371db2d6be2fefe body=58f8ebfe85210ff4
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node (its
@@ -343,7 +343,11 @@ def record_float_matmul(forward, BACKWARD, inner, balanced):
             step=BACKWARD,
             inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
             shapes=[lhs_value.shape, rhs_value.shape],
-            saved=(rhs_held if lhs_tracked else None, lhs_held if rhs_tracked else None),
+            saved=(
+                rhs_held if lhs_tracked else None,
+                lhs_held if rhs_tracked else None,
+                rhs_value.shape if rhs_tracked else None,
+            ),
         )
         return AutodiffTensor(out, out_node)
 
