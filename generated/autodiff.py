@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=50f34b8ccced7fa3 body=330be5b8109e1b08
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=5e3ddee2165dbdde body=53ca562a7fcbab3a
 """The Autodiff decorator's specialization, `Autodiff[inner, strategy]`: one attribute per float
 op of ops.yaml, bound by name when a specialization is built (runtime/routing.py builds two per
 backend, NoCheckpointing and Balanced). A differentiable op's is its recorder
@@ -339,7 +339,7 @@ class Autodiff(AutodiffDecorator):
         self.max_pool1d = self.recorded(
             ops.MAX_POOL1D,
             recorders.record_max_pool1d,
-            ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+            ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode", "argmax"),
         )
         self.max_pool1d_with_indices = self.recorded(
             ops.MAX_POOL1D_WITH_INDICES,
@@ -349,7 +349,7 @@ class Autodiff(AutodiffDecorator):
         self.max_pool2d = self.recorded(
             ops.MAX_POOL2D,
             recorders.record_max_pool2d,
-            ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+            ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode", "argmax"),
         )
         self.max_pool2d_with_indices = self.recorded(
             ops.MAX_POOL2D_WITH_INDICES,

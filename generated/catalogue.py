@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=ccc9a3c7753518ad body=2d728fcc70a4659d
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=a0461e209f5e7c73 body=0e59c5fb880318b5
 """What the Autodiff decorator needs to know of each float op, from ops.yaml: one constant per
 op, which its line in generated/autodiff.py names."""
 
@@ -842,6 +842,7 @@ MAX_POOL1D = AutodiffOp(
     ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
     (FloatInput("x", 0),),
     AutodiffRole.RECORD,
+    keeps="argmax",
 )
 
 MAX_POOL1D_WITH_INDICES = AutodiffOp(
@@ -857,6 +858,7 @@ MAX_POOL2D = AutodiffOp(
     ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
     (FloatInput("x", 0),),
     AutodiffRole.RECORD,
+    keeps="argmax",
 )
 
 MAX_POOL2D_WITH_INDICES = AutodiffOp(

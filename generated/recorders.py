@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=2371db2d6be2fefe body=58f8ebfe85210ff4
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=ac577eef8b3c24cc body=c68ce48209032576
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node (its
@@ -3497,11 +3497,16 @@ def record_max_pool1d(forward, BACKWARD, inner, balanced):
     def max_pool1d(x, kernel_size, stride, padding, dilation, ceil_mode):
         x_node = x.node
         x_value = x.primitive
-        out = forward(x_value, kernel_size, stride, padding, dilation, ceil_mode)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked or GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return AutodiffTensor(
+                forward(x_value, kernel_size, stride, padding, dilation, ceil_mode),
+                untracked_node(order),
+            )
+        out, argmax = inner.max_pool1d_keeping(
+            x_value, kernel_size, stride, padding, dilation, ceil_mode
+        )
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = new_node(
             parents=[x_node.id],
@@ -3512,7 +3517,7 @@ def record_max_pool1d(forward, BACKWARD, inner, balanced):
             step=BACKWARD,
             inputs=[x_node],
             shapes=[x_value.shape],
-            saved=(x_held, kernel_size, stride, padding, dilation, ceil_mode),
+            saved=(x_held, kernel_size, stride, padding, dilation, ceil_mode, argmax),
         )
         return AutodiffTensor(out, out_node)
 
@@ -3550,11 +3555,16 @@ def record_max_pool2d(forward, BACKWARD, inner, balanced):
     def max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode):
         x_node = x.node
         x_value = x.primitive
-        out = forward(x_value, kernel_size, stride, padding, dilation, ceil_mode)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked or GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return AutodiffTensor(
+                forward(x_value, kernel_size, stride, padding, dilation, ceil_mode),
+                untracked_node(order),
+            )
+        out, argmax = inner.max_pool2d_keeping(
+            x_value, kernel_size, stride, padding, dilation, ceil_mode
+        )
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = new_node(
             parents=[x_node.id],
@@ -3565,7 +3575,7 @@ def record_max_pool2d(forward, BACKWARD, inner, balanced):
             step=BACKWARD,
             inputs=[x_node],
             shapes=[x_value.shape],
-            saved=(x_held, kernel_size, stride, padding, dilation, ceil_mode),
+            saved=(x_held, kernel_size, stride, padding, dilation, ceil_mode, argmax),
         )
         return AutodiffTensor(out, out_node)
 
