@@ -161,7 +161,7 @@ class Recorder:
     untracked: tuple[Output, ...]  # returned when nothing is tracked (an untracked Node each)
     keeping: Keeping | None
     recompute: Recompute | None  # None: a compute-bound op, whose output is always kept
-    held: tuple[Input, ...]  # what Balanced holds as its Node when it is MemoryBound
+    held: tuple[Input, ...]  # bound as `<name>_held`, its Node or its value (`_held`)
     outputs: Outputs  # names the Node's local: `out_node`, or `hub` for several float results
     node: NodeFields
     returned: tuple[Output, ...]
@@ -194,7 +194,6 @@ def recorder(op: AutodiffOp) -> Recorder:
     )
     recompute = Recompute(inputs if len(inputs) > 1 else ()) if op.memory_bound else None
     saved = _saved(op, rule, inputs, recompute is not None)
-    saved_inputs = {s.input for s in saved if s.needed.needs is Needs.INPUT}
     return Recorder(
         name=op.name,
         arguments=tuple(Argument(a, a in op.input_names) for a in op.args),
@@ -203,17 +202,13 @@ def recorder(op: AutodiffOp) -> Recorder:
         untracked=_returned(op, Link.UNTRACKED, outputs),
         keeping=(Keeping(f"{op.name}_keeping", op.keeps, op.memory_bound) if op.keeps else None),
         recompute=recompute,
-        held=tuple(
-            i
-            for i in inputs
-            if i.passing is not Passing.LIST and (op.memory_bound or i in saved_inputs)
-        ),
+        held=_held(inputs, saved, recompute),
         outputs=outputs,
         node=NodeFields(
             parents=_parents(inputs),
             inputs=inputs,
             shared=_shared(inputs),
-            shapes=len(op.args) > 1,  # a unary op's gradient has its input's shape already
+            shapes=len(op.args) > 1,  # an op of one argument broadcasts nothing
             saved=saved,
         ),
         returned=_returned(
@@ -263,6 +258,17 @@ def _saved(op: AutodiffOp, rule: Rule, inputs: tuple[Input, ...], recomputes: bo
             )
         )
     return tuple(values)
+
+
+def _held(inputs, saved: tuple[Saved, ...], recompute: Recompute | None) -> tuple[Input, ...]:
+    """The inputs a step holds (for its VJPs, or in the recipe): Balanced holds a MemoryBound
+    one as its Node, recomputed in backward rather than kept. A list is held as its values."""
+    saved_inputs = {s.input for s in saved if s.needed.needs is Needs.INPUT}
+    return tuple(
+        i
+        for i in inputs
+        if i.passing is not Passing.LIST and (recompute is not None or i in saved_inputs)
+    )
 
 
 def _int_result(op: AutodiffOp) -> int:
