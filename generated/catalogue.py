@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=ccc9a3c7753518ad body=2d728fcc70a4659d
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=b61c60c428988f95 body=d7e563ca7e17de81
 """What the Autodiff decorator needs to know of each float op, from ops.yaml: one constant per
 op, which its line in generated/autodiff.py names."""
 
@@ -943,6 +943,14 @@ LAYER_NORM = AutodiffOp(
     keeps="statistics",
 )
 
+RMS_NORM = AutodiffOp(
+    "rms_norm",
+    ("input", "gamma", "epsilon"),
+    (FloatInput("input", 0), FloatInput("gamma", 1)),
+    AutodiffRole.RECORD,
+    keeps="inverse_rms",
+)
+
 CTC_LOSS = AutodiffOp(
     "ctc_loss",
     ("log_probs", "targets", "input_lengths", "target_lengths", "blank"),
@@ -1235,6 +1243,7 @@ AUTODIFF_OPS = (
     BATCH_NORM,
     BATCH_NORM_TRAINING,
     LAYER_NORM,
+    RMS_NORM,
     CTC_LOSS,
     CROSS_ENTROPY_CLASS_TARGETS,
     RFFT,
