@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=a0461e209f5e7c73 body=0e59c5fb880318b5
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=e05b6e2727a0961f body=1471cccffcb26694
 """What the Autodiff decorator needs to know of each float op, from ops.yaml: one constant per
 op, which its line in generated/autodiff.py names."""
 
@@ -945,6 +945,14 @@ LAYER_NORM = AutodiffOp(
     keeps="statistics",
 )
 
+RMS_NORM = AutodiffOp(
+    "rms_norm",
+    ("input", "gamma", "epsilon"),
+    (FloatInput("input", 0), FloatInput("gamma", 1)),
+    AutodiffRole.RECORD,
+    keeps="inverse_rms",
+)
+
 CTC_LOSS = AutodiffOp(
     "ctc_loss",
     ("log_probs", "targets", "input_lengths", "target_lengths", "blank"),
@@ -1237,6 +1245,7 @@ AUTODIFF_OPS = (
     BATCH_NORM,
     BATCH_NORM_TRAINING,
     LAYER_NORM,
+    RMS_NORM,
     CTC_LOSS,
     CROSS_ENTROPY_CLASS_TARGETS,
     RFFT,

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=0e3846d59c211377 body=796d599c1d602856
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=6cc940445294bf83 body=1171a59927ecf574
 """What a dispatch function calls on an inner backend (`B.inner.<op>`): every kernel by name and
 signature, each with the op it runs and where each backend defines it. A typing Protocol read
 only by type checkers and editors (dispatch functions annotate `B` with it); the backend classes
@@ -2584,6 +2584,14 @@ class InnerBackend(Protocol):
 
         NumPy: NumPyNormKernels.layer_norm in runtime/backends/numpy_norm.py
         Torch: TorchBackend.layer_norm in runtime/backends/torch.py
+        """
+        ...
+
+    def rms_norm(self, input: Primitive, gamma: Primitive, epsilon: float) -> Primitive:
+        """Root-mean-square norm over the last dim: input / sqrt(mean(input²) + epsilon), scaled by gamma (burn's RmsNorm).
+
+        NumPy: NumPyNormKernels.rms_norm in runtime/backends/numpy_norm.py
+        Torch: TorchBackend.rms_norm in runtime/backends/torch.py
         """
         ...
 

@@ -4,8 +4,10 @@ into it), what a recorder keeps for each set of tracked inputs, the shapes modul
 (optional tensors, several float outputs), and that a bad entry or bad input fails clearly.
 Gradients themselves are checked against finite differences for every op in test_ops.py."""
 
+import dataclasses
 import inspect
 import traceback
+from enum import Enum
 
 import numpy as np
 import pytest
@@ -13,6 +15,7 @@ import pytest
 from generated import Device, Tensor
 from generated.backends import BACKENDS
 from generated.dispatch import float_mul
+from codegen import recorders
 from codegen.recorders import recorder
 from codegen.render import recorder_source
 from runtime.autodiff import recording
@@ -110,6 +113,51 @@ def test_balanced_keeps_a_memory_bound_input_as_its_node_and_the_output_as_self(
     grads = y.sum().backward()
     x = np.array([0.5, 1.5])
     np.testing.assert_allclose(w.grad(grads).to_numpy(), np.exp(x) * x + np.exp(x))
+
+
+def _leaves(value):
+    if dataclasses.is_dataclass(value):
+        for field in dataclasses.fields(value):
+            yield from _leaves(getattr(value, field.name))
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from _leaves(item)
+    else:
+        yield value
+
+
+def test_a_recorder_is_typed_values_holding_names_never_code():
+    """codegen/recorders.py decides what each statement is and the template spells it: every
+    string of every op's Recorder is a name (an argument, a kernel), every choice an enum
+    member; and each kind of value occurs in the catalogue, so generated/ runs every macro."""
+    from generated.catalogue import AUTODIFF_OPS
+    from runtime.autodiff.ops import MOVE_ACROSS
+
+    ops = [op for op in AUTODIFF_OPS if op.role is AutodiffRole.RECORD] + [MOVE_ACROSS]
+    seen = set()
+    for op in ops:
+        for leaf in _leaves(recorder(op)):
+            assert isinstance(leaf, (Enum, bool, int, str, type(None))), (op.name, leaf)
+            assert not isinstance(leaf, str) or leaf.isidentifier(), (op.name, leaf)
+            seen.add(leaf)
+    kinds = (
+        recorders.Passing,
+        recorders.Outputs,
+        recorders.Link,
+        recorders.Source,
+        recorders.Parents,
+    )
+    assert {member for kind in kinds for member in kind} <= seen
+
+
+def test_an_op_that_keeps_something_and_returns_several_results_is_refused():
+    op = AutodiffOp(
+        "layer_norm", ("input", "gamma", "beta", "epsilon"),
+        (FloatInput("input", 0), FloatInput("gamma", 1), FloatInput("beta", 2, optional=True)),
+        AutodiffRole.RECORD, float_outputs=(0,), outputs=2, keeps="statistics",
+    )  # fmt: skip
+    with pytest.raises(ValueError, match=r"layer_norm: an op that keeps `statistics` returns"):
+        recorder(op)
 
 
 def test_a_catalogue_argument_named_like_a_recorder_local_is_refused():
@@ -221,6 +269,21 @@ def test_an_untracked_optional_tensor_saves_nothing_for_itself(fixture_rules):
     assert out.node.inputs == [None, w.node, None]
     kept = dict(zip(rule_for(AFFINE).saved, out.node.saved))
     assert kept == {"w": None, "x": x.primitive}  # only w's VJP (which needs x) will run
+
+
+def test_an_absent_optional_tensors_shape_and_dtype_are_saved_as_none(monkeypatch):
+    from runtime.autodiff import rules
+
+    def x_vjp(g, w, bias_shape, bias_dtype):  # a VJP told of the bias, which may be absent
+        return g @ w.T
+
+    monkeypatch.setitem(rules.RULES, "fixture_affine", (x_vjp, lambda g, x: x.T @ g, lambda g: g))
+    record = _bind(AFFINE, _affine, False)
+    x, w = _leaf(np.ones((1, 2)), True, AD), _leaf(np.ones((2, 3)), False, AD)
+    bias = _leaf(np.ones(3), False, AD)
+    for given, expected in [(None, [None, None]), (bias, [(3,), np.dtype(np.float64)])]:
+        kept = dict(zip(rule_for(AFFINE).saved, record(x, w, given).node.saved))
+        assert [kept["bias_shape"], kept["bias_dtype"]] == expected
 
 
 @pytest.mark.parametrize("recomputes", [False, True], ids=["NoCheckpointing", "Balanced"])

@@ -46,6 +46,7 @@ LAYER_NORM = torch.ops.aten.native_layer_norm.default
 LAYER_NORM_BACKWARD = torch.ops.aten.native_layer_norm_backward.default
 BATCH_NORM = torch.ops.aten._native_batch_norm_legit.default
 BATCH_NORM_BACKWARD = torch.ops.aten.native_batch_norm_backward.default
+RMS_NORM = torch.ops.aten._fused_rms_norm.default  # (output, 1/rms [..., 1])
 
 # The namespace the shared kernels use. The compat wrappers kept are the ones that fix a
 # difference the kernels meet: `maximum`/`minimum`/`logical_*` take no Python scalar in torch,
@@ -411,6 +412,16 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
                 grad, input, gamma, None, None, mean, rstd, True, epsilon, list(wanted)
             )
         )
+
+    # (rms_norm's backward is the shared kernel, from the 1 / rms its forward kept: ATen has no
+    # CPU kernel for it)
+    @staticmethod
+    def rms_norm(input, gamma, epsilon):
+        return RMS_NORM(input, input.shape[-1:], gamma, epsilon)[0]
+
+    @staticmethod
+    def rms_norm_keeping(input, gamma, epsilon):
+        return RMS_NORM(input, input.shape[-1:], gamma, epsilon)
 
     # -- cross-entropy: torch's log_softmax + nll_loss forward, and the backward in place on its
     # one fresh tensor
