@@ -300,12 +300,16 @@ def _sole(tensor, array) -> bool:
         if sys.getrefcount(primitive) > 3 or primitive.primitive is not array:
             return False
     del primitive  # (not counted below)
-    return (
-        type(array) is np.ndarray
-        and array.base is None
-        and array.flags.writeable
-        and sys.getrefcount(array) <= 4  # its holder, walked.values, argument, own
-    )
+    # counted: its holder, walked.values, the argument, getrefcount's own
+    if type(array) is np.ndarray:
+        return array.base is None and array.flags.writeable and sys.getrefcount(array) <= 4
+    torch = sys.modules.get("torch")
+    if torch is None or type(array) is not torch.Tensor or array._base is not None:
+        return False
+    use_count = getattr(torch._C, "_storage_Use_Count", None)  # (no view shares its memory)
+    if use_count is None or sys.getrefcount(array) > 4:
+        return False
+    return use_count(array.untyped_storage()._cdata) <= 2  # the tensor, the storage object
 
 
 def _stand_in(tensor, value: Value):
