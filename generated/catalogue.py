@@ -1,8 +1,22 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=ccc9a3c7753518ad body=2d728fcc70a4659d
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=01e55e05745fa96e body=d6745e5bf526a580
 """What the Autodiff decorator needs to know of each float op, from ops.yaml: one constant per
-op, which its line in generated/autodiff.py names."""
+op, which its line in generated/autodiff.py names; a differentiable op's names its backward
+rule, a row of a table in runtime/autodiff/rules/."""
 
 from runtime.autodiff.ops import AutodiffOp, AutodiffRole, FloatInput
+from runtime.autodiff.rules.activation import ActivationRules
+from runtime.autodiff.rules.conv import ConvRules
+from runtime.autodiff.rules.elementwise import ElementwiseRules
+from runtime.autodiff.rules.fft import FftRules
+from runtime.autodiff.rules.grid_sample import GridSampleRules
+from runtime.autodiff.rules.indexing import IndexingRules
+from runtime.autodiff.rules.linear import LinearRules
+from runtime.autodiff.rules.loss import LossRules
+from runtime.autodiff.rules.norm import NormRules
+from runtime.autodiff.rules.order import OrderRules
+from runtime.autodiff.rules.pool import PoolRules
+from runtime.autodiff.rules.reduce import ReduceRules
+from runtime.autodiff.rules.shape import ShapeRules
 
 FLOAT_FROM_DATA = AutodiffOp("float_from_data", ("data", "device", "dtype"), (), AutodiffRole.LEAF)
 
@@ -26,6 +40,7 @@ FLOAT_ADD = AutodiffOp(
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ElementwiseRules.float_add,
 )
 
 FLOAT_ADD_SCALAR = AutodiffOp(
@@ -34,6 +49,7 @@ FLOAT_ADD_SCALAR = AutodiffOp(
     (FloatInput("lhs", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ElementwiseRules.float_add_scalar,
 )
 
 FLOAT_SUB = AutodiffOp(
@@ -42,6 +58,7 @@ FLOAT_SUB = AutodiffOp(
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ElementwiseRules.float_sub,
 )
 
 FLOAT_SUB_SCALAR = AutodiffOp(
@@ -50,6 +67,7 @@ FLOAT_SUB_SCALAR = AutodiffOp(
     (FloatInput("lhs", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ElementwiseRules.float_sub_scalar,
 )
 
 FLOAT_MUL = AutodiffOp(
@@ -58,6 +76,7 @@ FLOAT_MUL = AutodiffOp(
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ElementwiseRules.float_mul,
 )
 
 FLOAT_MUL_SCALAR = AutodiffOp(
@@ -66,6 +85,7 @@ FLOAT_MUL_SCALAR = AutodiffOp(
     (FloatInput("lhs", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ElementwiseRules.float_mul_scalar,
 )
 
 FLOAT_DIV = AutodiffOp(
@@ -74,6 +94,7 @@ FLOAT_DIV = AutodiffOp(
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ElementwiseRules.float_div,
 )
 
 FLOAT_DIV_SCALAR = AutodiffOp(
@@ -82,10 +103,16 @@ FLOAT_DIV_SCALAR = AutodiffOp(
     (FloatInput("lhs", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ElementwiseRules.float_div_scalar,
 )
 
 FLOAT_NEG = AutodiffOp(
-    "float_neg", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "float_neg",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_neg,
 )
 
 FLOAT_MATMUL = AutodiffOp(
@@ -93,6 +120,7 @@ FLOAT_MATMUL = AutodiffOp(
     ("lhs", "rhs"),
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
     AutodiffRole.RECORD,
+    rule=ElementwiseRules.float_matmul,
 )
 
 FLOAT_REMAINDER = AutodiffOp(
@@ -101,6 +129,7 @@ FLOAT_REMAINDER = AutodiffOp(
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ElementwiseRules.float_remainder,
 )
 
 FLOAT_REMAINDER_SCALAR = AutodiffOp(
@@ -109,6 +138,7 @@ FLOAT_REMAINDER_SCALAR = AutodiffOp(
     (FloatInput("lhs", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ElementwiseRules.float_remainder_scalar,
 )
 
 FLOAT_CROSS = AutodiffOp(
@@ -116,6 +146,7 @@ FLOAT_CROSS = AutodiffOp(
     ("lhs", "rhs", "dim"),
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
     AutodiffRole.RECORD,
+    rule=ElementwiseRules.float_cross,
 )
 
 FLOAT_POWF = AutodiffOp(
@@ -124,6 +155,7 @@ FLOAT_POWF = AutodiffOp(
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ElementwiseRules.float_powf,
 )
 
 FLOAT_POWF_SCALAR_IMPL = AutodiffOp(
@@ -132,10 +164,16 @@ FLOAT_POWF_SCALAR_IMPL = AutodiffOp(
     (FloatInput("lhs", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ElementwiseRules.float_powf_scalar_impl,
 )
 
 FLOAT_POWI = AutodiffOp(
-    "float_powi", ("lhs", "rhs"), (FloatInput("lhs", 0),), AutodiffRole.RECORD, memory_bound=True
+    "float_powi",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_powi,
 )
 
 FLOAT_CLAMP = AutodiffOp(
@@ -144,6 +182,7 @@ FLOAT_CLAMP = AutodiffOp(
     (FloatInput("tensor", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ElementwiseRules.float_clamp,
 )
 
 FLOAT_CLAMP_MIN = AutodiffOp(
@@ -152,6 +191,7 @@ FLOAT_CLAMP_MIN = AutodiffOp(
     (FloatInput("tensor", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ElementwiseRules.float_clamp_min,
 )
 
 FLOAT_CLAMP_MAX = AutodiffOp(
@@ -160,86 +200,187 @@ FLOAT_CLAMP_MAX = AutodiffOp(
     (FloatInput("tensor", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ElementwiseRules.float_clamp_max,
 )
 
 FLOAT_EXP = AutodiffOp(
-    "float_exp", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "float_exp",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_exp,
 )
 
 FLOAT_SQUARE = AutodiffOp(
-    "float_square", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "float_square",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_square,
 )
 
 FLOAT_LOG = AutodiffOp(
-    "float_log", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "float_log",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_log,
 )
 
 FLOAT_SQRT = AutodiffOp(
-    "float_sqrt", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "float_sqrt",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_sqrt,
 )
 
 FLOAT_ABS = AutodiffOp(
-    "float_abs", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "float_abs",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_abs,
 )
 
 FLOAT_SIGN = AutodiffOp(
-    "float_sign", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "float_sign",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_sign,
 )
 
 FLOAT_TANH = AutodiffOp(
-    "float_tanh", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "float_tanh",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_tanh,
 )
 
 FLOAT_LOG1P = AutodiffOp(
-    "float_log1p", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "float_log1p",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_log1p,
 )
 
 FLOAT_RECIP = AutodiffOp(
-    "float_recip", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "float_recip",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_recip,
 )
 
 FLOAT_SIN = AutodiffOp(
-    "float_sin", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "float_sin",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_sin,
 )
 
 FLOAT_COS = AutodiffOp(
-    "float_cos", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "float_cos",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_cos,
 )
 
 FLOAT_TAN = AutodiffOp(
-    "float_tan", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "float_tan",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_tan,
 )
 
 FLOAT_SINH = AutodiffOp(
-    "float_sinh", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "float_sinh",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_sinh,
 )
 
 FLOAT_COSH = AutodiffOp(
-    "float_cosh", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "float_cosh",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_cosh,
 )
 
 FLOAT_ASIN = AutodiffOp(
-    "float_asin", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "float_asin",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_asin,
 )
 
 FLOAT_ACOS = AutodiffOp(
-    "float_acos", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "float_acos",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_acos,
 )
 
 FLOAT_ATAN = AutodiffOp(
-    "float_atan", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "float_atan",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_atan,
 )
 
 FLOAT_ASINH = AutodiffOp(
-    "float_asinh", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "float_asinh",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_asinh,
 )
 
 FLOAT_ACOSH = AutodiffOp(
-    "float_acosh", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "float_acosh",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_acosh,
 )
 
 FLOAT_ATANH = AutodiffOp(
-    "float_atanh", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "float_atanh",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_atanh,
 )
 
 FLOAT_ATAN2 = AutodiffOp(
@@ -248,34 +389,69 @@ FLOAT_ATAN2 = AutodiffOp(
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ElementwiseRules.float_atan2,
 )
 
 FLOAT_HYPOT = AutodiffOp(
-    "float_hypot", ("lhs", "rhs"), (FloatInput("lhs", 0), FloatInput("rhs", 1)), AutodiffRole.RECORD
+    "float_hypot",
+    ("lhs", "rhs"),
+    (FloatInput("lhs", 0), FloatInput("rhs", 1)),
+    AutodiffRole.RECORD,
+    rule=ElementwiseRules.float_hypot,
 )
 
 FLOAT_ERF = AutodiffOp(
-    "float_erf", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "float_erf",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_erf,
 )
 
 FLOAT_ROUND = AutodiffOp(
-    "float_round", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "float_round",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_round,
 )
 
 FLOAT_FLOOR = AutodiffOp(
-    "float_floor", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "float_floor",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_floor,
 )
 
 FLOAT_CEIL = AutodiffOp(
-    "float_ceil", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "float_ceil",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_ceil,
 )
 
 FLOAT_TRUNC = AutodiffOp(
-    "float_trunc", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "float_trunc",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_trunc,
 )
 
 RELU = AutodiffOp(
-    "relu", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "relu",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ActivationRules.relu,
 )
 
 RELU_BACKWARD = AutodiffOp(
@@ -284,6 +460,7 @@ RELU_BACKWARD = AutodiffOp(
     (FloatInput("output", 0), FloatInput("grad", 1)),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ActivationRules.relu_backward,
 )
 
 LEAKY_RELU = AutodiffOp(
@@ -292,6 +469,7 @@ LEAKY_RELU = AutodiffOp(
     (FloatInput("tensor", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ActivationRules.leaky_relu,
 )
 
 PRELU = AutodiffOp(
@@ -300,6 +478,7 @@ PRELU = AutodiffOp(
     (FloatInput("tensor", 0), FloatInput("alpha", 1)),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ActivationRules.prelu,
 )
 
 GELU = AutodiffOp(
@@ -309,6 +488,7 @@ GELU = AutodiffOp(
     AutodiffRole.RECORD,
     memory_bound=True,
     keeps="slope",
+    rule=ActivationRules.gelu,
 )
 
 GELU_BACKWARD = AutodiffOp(
@@ -317,6 +497,7 @@ GELU_BACKWARD = AutodiffOp(
     (FloatInput("x", 0), FloatInput("grad", 1)),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ActivationRules.gelu_backward,
 )
 
 GELU_APPROXIMATE = AutodiffOp(
@@ -326,6 +507,7 @@ GELU_APPROXIMATE = AutodiffOp(
     AutodiffRole.RECORD,
     memory_bound=True,
     keeps="slope",
+    rule=ActivationRules.gelu_approximate,
 )
 
 GELU_APPROXIMATE_BACKWARD = AutodiffOp(
@@ -334,10 +516,16 @@ GELU_APPROXIMATE_BACKWARD = AutodiffOp(
     (FloatInput("x", 0), FloatInput("grad", 1)),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ActivationRules.gelu_approximate_backward,
 )
 
 SIGMOID = AutodiffOp(
-    "sigmoid", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "sigmoid",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ActivationRules.sigmoid,
 )
 
 SIGMOID_BACKWARD = AutodiffOp(
@@ -346,10 +534,16 @@ SIGMOID_BACKWARD = AutodiffOp(
     (FloatInput("output", 0), FloatInput("grad", 1)),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ActivationRules.sigmoid_backward,
 )
 
 LOG_SIGMOID = AutodiffOp(
-    "log_sigmoid", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD, memory_bound=True
+    "log_sigmoid",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ActivationRules.log_sigmoid,
 )
 
 LOG_SIGMOID_BACKWARD = AutodiffOp(
@@ -358,30 +552,71 @@ LOG_SIGMOID_BACKWARD = AutodiffOp(
     (FloatInput("x", 0), FloatInput("grad", 1)),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ActivationRules.log_sigmoid_backward,
 )
 
-SOFTMAX = AutodiffOp("softmax", ("tensor", "dim"), (FloatInput("tensor", 0),), AutodiffRole.RECORD)
+SOFTMAX = AutodiffOp(
+    "softmax",
+    ("tensor", "dim"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    rule=ActivationRules.softmax,
+)
 
 LOG_SOFTMAX = AutodiffOp(
-    "log_softmax", ("tensor", "dim"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
+    "log_softmax",
+    ("tensor", "dim"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    rule=ActivationRules.log_softmax,
 )
 
-FLOAT_SUM = AutodiffOp("float_sum", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD)
+FLOAT_SUM = AutodiffOp(
+    "float_sum",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    rule=ReduceRules.float_sum,
+)
 
 FLOAT_SUM_DIM = AutodiffOp(
-    "float_sum_dim", ("tensor", "dim"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
+    "float_sum_dim",
+    ("tensor", "dim"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    rule=ReduceRules.float_sum_dim,
 )
 
-FLOAT_MEAN = AutodiffOp("float_mean", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD)
+FLOAT_MEAN = AutodiffOp(
+    "float_mean",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    rule=ReduceRules.float_mean,
+)
 
 FLOAT_MEAN_DIM = AutodiffOp(
-    "float_mean_dim", ("tensor", "dim"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
+    "float_mean_dim",
+    ("tensor", "dim"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    rule=ReduceRules.float_mean_dim,
 )
 
-FLOAT_PROD = AutodiffOp("float_prod", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.RECORD)
+FLOAT_PROD = AutodiffOp(
+    "float_prod",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    rule=ReduceRules.float_prod,
+)
 
 FLOAT_PROD_DIM = AutodiffOp(
-    "float_prod_dim", ("tensor", "dim"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
+    "float_prod_dim",
+    ("tensor", "dim"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    rule=ReduceRules.float_prod_dim,
 )
 
 FLOAT_MAX_DIM_WITH_INDICES = AutodiffOp(
@@ -390,6 +625,7 @@ FLOAT_MAX_DIM_WITH_INDICES = AutodiffOp(
     (FloatInput("tensor", 0),),
     AutodiffRole.RECORD,
     outputs=2,
+    rule=OrderRules.float_max_dim_with_indices,
 )
 
 FLOAT_MIN_DIM_WITH_INDICES = AutodiffOp(
@@ -398,6 +634,7 @@ FLOAT_MIN_DIM_WITH_INDICES = AutodiffOp(
     (FloatInput("tensor", 0),),
     AutodiffRole.RECORD,
     outputs=2,
+    rule=OrderRules.float_min_dim_with_indices,
 )
 
 FLOAT_ARGMAX = AutodiffOp(
@@ -441,19 +678,35 @@ FLOAT_ALL_DIM = AutodiffOp(
 )
 
 FLOAT_CUMSUM = AutodiffOp(
-    "float_cumsum", ("tensor", "dim"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
+    "float_cumsum",
+    ("tensor", "dim"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    rule=OrderRules.float_cumsum,
 )
 
 FLOAT_CUMPROD = AutodiffOp(
-    "float_cumprod", ("tensor", "dim"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
+    "float_cumprod",
+    ("tensor", "dim"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    rule=OrderRules.float_cumprod,
 )
 
 FLOAT_CUMMIN = AutodiffOp(
-    "float_cummin", ("tensor", "dim"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
+    "float_cummin",
+    ("tensor", "dim"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    rule=OrderRules.float_cummin,
 )
 
 FLOAT_CUMMAX = AutodiffOp(
-    "float_cummax", ("tensor", "dim"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
+    "float_cummax",
+    ("tensor", "dim"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    rule=OrderRules.float_cummax,
 )
 
 FLOAT_SORT_WITH_INDICES = AutodiffOp(
@@ -462,6 +715,7 @@ FLOAT_SORT_WITH_INDICES = AutodiffOp(
     (FloatInput("tensor", 0),),
     AutodiffRole.RECORD,
     outputs=2,
+    rule=OrderRules.float_sort_with_indices,
 )
 
 FLOAT_ARGSORT = AutodiffOp(
@@ -478,6 +732,7 @@ FLOAT_TOPK_WITH_INDICES = AutodiffOp(
     (FloatInput("tensor", 0),),
     AutodiffRole.RECORD,
     outputs=2,
+    rule=OrderRules.float_topk_with_indices,
 )
 
 FLOAT_ARGTOPK = AutodiffOp(
@@ -494,6 +749,7 @@ FLOAT_RESHAPE = AutodiffOp(
     (FloatInput("tensor", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ShapeRules.float_reshape,
 )
 
 FLOAT_SWAP_DIMS = AutodiffOp(
@@ -502,6 +758,7 @@ FLOAT_SWAP_DIMS = AutodiffOp(
     (FloatInput("tensor", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ShapeRules.float_swap_dims,
 )
 
 FLOAT_PERMUTE = AutodiffOp(
@@ -510,6 +767,7 @@ FLOAT_PERMUTE = AutodiffOp(
     (FloatInput("tensor", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ShapeRules.float_permute,
 )
 
 FLOAT_FLIP = AutodiffOp(
@@ -518,6 +776,7 @@ FLOAT_FLIP = AutodiffOp(
     (FloatInput("tensor", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ShapeRules.float_flip,
 )
 
 FLOAT_EXPAND = AutodiffOp(
@@ -526,6 +785,7 @@ FLOAT_EXPAND = AutodiffOp(
     (FloatInput("tensor", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ShapeRules.float_expand,
 )
 
 FLOAT_REPEAT_DIM = AutodiffOp(
@@ -534,6 +794,7 @@ FLOAT_REPEAT_DIM = AutodiffOp(
     (FloatInput("tensor", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ShapeRules.float_repeat_dim,
 )
 
 FLOAT_SLICE = AutodiffOp(
@@ -542,6 +803,7 @@ FLOAT_SLICE = AutodiffOp(
     (FloatInput("tensor", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ShapeRules.float_slice,
 )
 
 FLOAT_SLICE_ASSIGN = AutodiffOp(
@@ -550,10 +812,15 @@ FLOAT_SLICE_ASSIGN = AutodiffOp(
     (FloatInput("tensor", 0), FloatInput("value", 2)),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=ShapeRules.float_slice_assign,
 )
 
 FLOAT_CAT = AutodiffOp(
-    "float_cat", ("tensors", "dim"), (FloatInput("tensors", 0, many=True),), AutodiffRole.RECORD
+    "float_cat",
+    ("tensors", "dim"),
+    (FloatInput("tensors", 0, many=True),),
+    AutodiffRole.RECORD,
+    rule=ShapeRules.float_cat,
 )
 
 FLOAT_UNFOLD = AutodiffOp(
@@ -561,14 +828,23 @@ FLOAT_UNFOLD = AutodiffOp(
     ("tensor", "dim", "size", "step"),
     (FloatInput("tensor", 0),),
     AutodiffRole.RECORD,
+    rule=ShapeRules.float_unfold,
 )
 
 FLOAT_CAST = AutodiffOp(
-    "float_cast", ("tensor", "dtype"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
+    "float_cast",
+    ("tensor", "dtype"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    rule=ShapeRules.float_cast,
 )
 
 FLOAT_GATHER = AutodiffOp(
-    "float_gather", ("dim", "tensor", "indices"), (FloatInput("tensor", 1),), AutodiffRole.RECORD
+    "float_gather",
+    ("dim", "tensor", "indices"),
+    (FloatInput("tensor", 1),),
+    AutodiffRole.RECORD,
+    rule=IndexingRules.float_gather,
 )
 
 FLOAT_SCATTER = AutodiffOp(
@@ -576,6 +852,7 @@ FLOAT_SCATTER = AutodiffOp(
     ("dim", "tensor", "indices", "value", "update"),
     (FloatInput("tensor", 1), FloatInput("value", 3)),
     AutodiffRole.RECORD,
+    rule=IndexingRules.float_scatter,
 )
 
 FLOAT_SCATTER_ADD = AutodiffOp(
@@ -583,6 +860,7 @@ FLOAT_SCATTER_ADD = AutodiffOp(
     ("dim", "tensor", "indices", "value"),
     (FloatInput("tensor", 1), FloatInput("value", 3)),
     AutodiffRole.RECORD,
+    rule=IndexingRules.float_scatter_add,
 )
 
 FLOAT_SELECT = AutodiffOp(
@@ -591,6 +869,7 @@ FLOAT_SELECT = AutodiffOp(
     (FloatInput("tensor", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=IndexingRules.float_select,
 )
 
 FLOAT_SELECT_ASSIGN = AutodiffOp(
@@ -599,6 +878,7 @@ FLOAT_SELECT_ASSIGN = AutodiffOp(
     (FloatInput("tensor", 0), FloatInput("value", 3)),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=IndexingRules.float_select_assign,
 )
 
 FLOAT_SELECT_ADD = AutodiffOp(
@@ -607,6 +887,7 @@ FLOAT_SELECT_ADD = AutodiffOp(
     (FloatInput("tensor", 0), FloatInput("value", 3)),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=IndexingRules.float_select_add,
 )
 
 FLOAT_MASK_WHERE = AutodiffOp(
@@ -614,10 +895,15 @@ FLOAT_MASK_WHERE = AutodiffOp(
     ("tensor", "mask", "value"),
     (FloatInput("tensor", 0), FloatInput("value", 2)),
     AutodiffRole.RECORD,
+    rule=IndexingRules.float_mask_where,
 )
 
 FLOAT_MASK_FILL = AutodiffOp(
-    "float_mask_fill", ("tensor", "mask", "value"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
+    "float_mask_fill",
+    ("tensor", "mask", "value"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    rule=IndexingRules.float_mask_fill,
 )
 
 FLOAT_MASK_SELECT = AutodiffOp(
@@ -626,10 +912,15 @@ FLOAT_MASK_SELECT = AutodiffOp(
     (FloatInput("tensor", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=IndexingRules.float_mask_select,
 )
 
 FLOAT_GATHER_ND = AutodiffOp(
-    "float_gather_nd", ("data", "indices"), (FloatInput("data", 0),), AutodiffRole.RECORD
+    "float_gather_nd",
+    ("data", "indices"),
+    (FloatInput("data", 0),),
+    AutodiffRole.RECORD,
+    rule=IndexingRules.float_gather_nd,
 )
 
 FLOAT_SCATTER_ND = AutodiffOp(
@@ -637,6 +928,7 @@ FLOAT_SCATTER_ND = AutodiffOp(
     ("data", "indices", "values", "reduction"),
     (FloatInput("data", 0), FloatInput("values", 2)),
     AutodiffRole.RECORD,
+    rule=IndexingRules.float_scatter_nd,
 )
 
 FLOAT_GRID_SAMPLE_2D = AutodiffOp(
@@ -644,6 +936,7 @@ FLOAT_GRID_SAMPLE_2D = AutodiffOp(
     ("tensor", "grid", "mode", "padding_mode", "align_corners"),
     (FloatInput("tensor", 0), FloatInput("grid", 1)),
     AutodiffRole.RECORD,
+    rule=GridSampleRules.float_grid_sample_2d,
 )
 
 FLOAT_EQUAL = AutodiffOp(
@@ -763,7 +1056,11 @@ INT_INTO_FLOAT = AutodiffOp("int_into_float", ("tensor", "dtype"), (), AutodiffR
 BOOL_INTO_FLOAT = AutodiffOp("bool_into_float", ("tensor", "dtype"), (), AutodiffRole.LEAF)
 
 FLOAT_TO_DEVICE = AutodiffOp(
-    "float_to_device", ("tensor", "device"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
+    "float_to_device",
+    ("tensor", "device"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    rule=ShapeRules.float_to_device,
 )
 
 EMBEDDING = AutodiffOp(
@@ -772,6 +1069,7 @@ EMBEDDING = AutodiffOp(
     (FloatInput("weights", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    rule=LinearRules.embedding,
 )
 
 LINEAR = AutodiffOp(
@@ -779,6 +1077,7 @@ LINEAR = AutodiffOp(
     ("input", "weight", "bias"),
     (FloatInput("input", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
     AutodiffRole.RECORD,
+    rule=LinearRules.linear,
 )
 
 CONV1D = AutodiffOp(
@@ -786,6 +1085,7 @@ CONV1D = AutodiffOp(
     ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end"),
     (FloatInput("x", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
     AutodiffRole.RECORD,
+    rule=ConvRules.conv1d,
 )
 
 CONV2D = AutodiffOp(
@@ -793,6 +1093,7 @@ CONV2D = AutodiffOp(
     ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end"),
     (FloatInput("x", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
     AutodiffRole.RECORD,
+    rule=ConvRules.conv2d,
 )
 
 CONV3D = AutodiffOp(
@@ -800,6 +1101,7 @@ CONV3D = AutodiffOp(
     ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end"),
     (FloatInput("x", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
     AutodiffRole.RECORD,
+    rule=ConvRules.conv3d,
 )
 
 CONV_TRANSPOSE1D = AutodiffOp(
@@ -807,6 +1109,7 @@ CONV_TRANSPOSE1D = AutodiffOp(
     ("x", "weight", "bias", "stride", "padding", "padding_out", "dilation", "groups"),
     (FloatInput("x", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
     AutodiffRole.RECORD,
+    rule=ConvRules.conv_transpose1d,
 )
 
 CONV_TRANSPOSE2D = AutodiffOp(
@@ -814,6 +1117,7 @@ CONV_TRANSPOSE2D = AutodiffOp(
     ("x", "weight", "bias", "stride", "padding", "padding_out", "dilation", "groups"),
     (FloatInput("x", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
     AutodiffRole.RECORD,
+    rule=ConvRules.conv_transpose2d,
 )
 
 CONV_TRANSPOSE3D = AutodiffOp(
@@ -821,6 +1125,7 @@ CONV_TRANSPOSE3D = AutodiffOp(
     ("x", "weight", "bias", "stride", "padding", "padding_out", "dilation", "groups"),
     (FloatInput("x", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
     AutodiffRole.RECORD,
+    rule=ConvRules.conv_transpose3d,
 )
 
 UNFOLD4D = AutodiffOp(
@@ -828,6 +1133,7 @@ UNFOLD4D = AutodiffOp(
     ("x", "kernel_size", "stride", "padding", "dilation"),
     (FloatInput("x", 0),),
     AutodiffRole.RECORD,
+    rule=ConvRules.unfold4d,
 )
 
 FOLD4D = AutodiffOp(
@@ -835,6 +1141,7 @@ FOLD4D = AutodiffOp(
     ("x", "output_size", "kernel_size", "stride", "padding", "dilation"),
     (FloatInput("x", 0),),
     AutodiffRole.RECORD,
+    rule=ConvRules.fold4d,
 )
 
 MAX_POOL1D = AutodiffOp(
@@ -842,6 +1149,7 @@ MAX_POOL1D = AutodiffOp(
     ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
     (FloatInput("x", 0),),
     AutodiffRole.RECORD,
+    rule=PoolRules.max_pool1d,
 )
 
 MAX_POOL1D_WITH_INDICES = AutodiffOp(
@@ -850,6 +1158,7 @@ MAX_POOL1D_WITH_INDICES = AutodiffOp(
     (FloatInput("x", 0),),
     AutodiffRole.RECORD,
     outputs=2,
+    rule=PoolRules.max_pool1d_with_indices,
 )
 
 MAX_POOL2D = AutodiffOp(
@@ -857,6 +1166,7 @@ MAX_POOL2D = AutodiffOp(
     ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
     (FloatInput("x", 0),),
     AutodiffRole.RECORD,
+    rule=PoolRules.max_pool2d,
 )
 
 MAX_POOL2D_WITH_INDICES = AutodiffOp(
@@ -865,6 +1175,7 @@ MAX_POOL2D_WITH_INDICES = AutodiffOp(
     (FloatInput("x", 0),),
     AutodiffRole.RECORD,
     outputs=2,
+    rule=PoolRules.max_pool2d_with_indices,
 )
 
 AVG_POOL1D = AutodiffOp(
@@ -872,6 +1183,7 @@ AVG_POOL1D = AutodiffOp(
     ("x", "kernel_size", "stride", "padding", "count_include_pad", "ceil_mode"),
     (FloatInput("x", 0),),
     AutodiffRole.RECORD,
+    rule=PoolRules.avg_pool1d,
 )
 
 AVG_POOL2D = AutodiffOp(
@@ -879,18 +1191,31 @@ AVG_POOL2D = AutodiffOp(
     ("x", "kernel_size", "stride", "padding", "count_include_pad", "ceil_mode"),
     (FloatInput("x", 0),),
     AutodiffRole.RECORD,
+    rule=PoolRules.avg_pool2d,
 )
 
 ADAPTIVE_AVG_POOL1D = AutodiffOp(
-    "adaptive_avg_pool1d", ("x", "output_size"), (FloatInput("x", 0),), AutodiffRole.RECORD
+    "adaptive_avg_pool1d",
+    ("x", "output_size"),
+    (FloatInput("x", 0),),
+    AutodiffRole.RECORD,
+    rule=PoolRules.adaptive_avg_pool1d,
 )
 
 ADAPTIVE_AVG_POOL2D = AutodiffOp(
-    "adaptive_avg_pool2d", ("x", "output_size"), (FloatInput("x", 0),), AutodiffRole.RECORD
+    "adaptive_avg_pool2d",
+    ("x", "output_size"),
+    (FloatInput("x", 0),),
+    AutodiffRole.RECORD,
+    rule=PoolRules.adaptive_avg_pool2d,
 )
 
 ADAPTIVE_AVG_POOL3D = AutodiffOp(
-    "adaptive_avg_pool3d", ("x", "output_size"), (FloatInput("x", 0),), AutodiffRole.RECORD
+    "adaptive_avg_pool3d",
+    ("x", "output_size"),
+    (FloatInput("x", 0),),
+    AutodiffRole.RECORD,
+    rule=PoolRules.adaptive_avg_pool3d,
 )
 
 INTERPOLATE = AutodiffOp(
@@ -898,6 +1223,7 @@ INTERPOLATE = AutodiffOp(
     ("x", "output_size", "mode", "align_corners"),
     (FloatInput("x", 0),),
     AutodiffRole.RECORD,
+    rule=PoolRules.interpolate,
 )
 
 ATTENTION = AutodiffOp(
@@ -911,6 +1237,7 @@ ATTENTION = AutodiffOp(
     ),
     AutodiffRole.RECORD,
     keeps="probabilities",
+    rule=LinearRules.attention,
 )
 
 BATCH_NORM = AutodiffOp(
@@ -924,6 +1251,7 @@ BATCH_NORM = AutodiffOp(
         FloatInput("variance", 4),
     ),
     AutodiffRole.RECORD,
+    rule=NormRules.batch_norm,
 )
 
 BATCH_NORM_TRAINING = AutodiffOp(
@@ -933,6 +1261,7 @@ BATCH_NORM_TRAINING = AutodiffOp(
     AutodiffRole.RECORD,
     float_outputs=(0, 1, 2),
     outputs=3,
+    rule=NormRules.batch_norm_training,
 )
 
 LAYER_NORM = AutodiffOp(
@@ -941,6 +1270,7 @@ LAYER_NORM = AutodiffOp(
     (FloatInput("input", 0), FloatInput("gamma", 1), FloatInput("beta", 2, optional=True)),
     AutodiffRole.RECORD,
     keeps="statistics",
+    rule=NormRules.layer_norm,
 )
 
 CTC_LOSS = AutodiffOp(
@@ -948,6 +1278,7 @@ CTC_LOSS = AutodiffOp(
     ("log_probs", "targets", "input_lengths", "target_lengths", "blank"),
     (FloatInput("log_probs", 0),),
     AutodiffRole.RECORD,
+    rule=LossRules.ctc_loss,
 )
 
 CROSS_ENTROPY_CLASS_TARGETS = AutodiffOp(
@@ -956,6 +1287,7 @@ CROSS_ENTROPY_CLASS_TARGETS = AutodiffOp(
     (FloatInput("logits", 0),),
     AutodiffRole.RECORD,
     keeps="probabilities",
+    rule=LossRules.cross_entropy_class_targets,
 )
 
 RFFT = AutodiffOp(
@@ -965,6 +1297,7 @@ RFFT = AutodiffOp(
     AutodiffRole.RECORD,
     float_outputs=(0, 1),
     outputs=2,
+    rule=FftRules.rfft,
 )
 
 IRFFT = AutodiffOp(
@@ -972,6 +1305,7 @@ IRFFT = AutodiffOp(
     ("spectrum_re", "spectrum_im", "dim", "n"),
     (FloatInput("spectrum_re", 0), FloatInput("spectrum_im", 1)),
     AutodiffRole.RECORD,
+    rule=FftRules.irfft,
 )
 
 DEFORM_CONV2D = AutodiffOp(
@@ -996,6 +1330,7 @@ DEFORM_CONV2D = AutodiffOp(
         FloatInput("bias", 4, optional=True),
     ),
     AutodiffRole.RECORD,
+    rule=ConvRules.deform_conv2d,
 )
 
 ADAM_STEP = AutodiffOp(

@@ -70,16 +70,35 @@ class Described:
     literal: str  # the AutodiffOp call that rebuilds it
 
 
-def described_ops(catalogue: Catalogue) -> list[Described]:
-    return [Described(constant(op), autodiff_literal(op)) for op in autodiff_ops(catalogue)]
+@dataclass(frozen=True)
+class DescribedOps:
+    """generated/catalogue.py: the rule tables its descriptions name, and the descriptions."""
+
+    tables: tuple[tuple[str, str], ...]  # (module, class) of each table named, sorted
+    entries: tuple[Described, ...]
+
+
+def described_ops(catalogue: Catalogue) -> DescribedOps:
+    entries, tables = [], set()
+    for op in catalogue.ops:
+        described = op.autodiff_op
+        if described is None:
+            continue
+        table = op.rule_table if described.rule is not None else None
+        if table is not None:
+            tables.add((table.__module__, table.__name__))
+        entries.append(Described(constant(described), autodiff_literal(described, table)))
+    return DescribedOps(tuple(sorted(tables)), tuple(entries))
 
 
 def constant(op: AutodiffOp) -> str:
     return op.name.upper()
 
 
-def autodiff_literal(op: AutodiffOp) -> str:
-    """The AutodiffOp call that rebuilds `op` in generated/catalogue.py, defaults left out."""
+def autodiff_literal(op: AutodiffOp, table: type | None) -> str:
+    """The AutodiffOp call that rebuilds `op` in generated/catalogue.py, defaults left out; its
+    rule named as its table's attribute (`rule=ElementwiseRules.float_mul`), which an editor
+    goes to."""
     inputs = []
     for i in op.inputs:
         flags = [", optional=True"] * i.optional + [", many=True"] * i.many
@@ -99,6 +118,8 @@ def autodiff_literal(op: AutodiffOp) -> str:
             elif isinstance(value, str):
                 value = f'"{value}"'
             fields.append(f"{name}={value}")
+    if table is not None:
+        fields.append(f"rule={table.__name__}.{op.name}")
     return f"AutodiffOp({', '.join(fields)})"
 
 

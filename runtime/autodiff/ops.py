@@ -1,6 +1,7 @@
 """An op's autodiff identity, in one place: what the Autodiff decorator knows of a float op
-(`AutodiffOp`, generated from its ops.yaml entry into generated/catalogue.py), the one op with
-no entry (`MOVE_ACROSS`), and `rule_for(op)`, its backward rule compiled against it.
+(`AutodiffOp`, generated from its ops.yaml entry into generated/catalogue.py, naming its rule's
+row), the one op with no entry (`MOVE_ACROSS`), and `rule_for(op)`, its backward rule compiled
+against it.
 
 The generator (its recorders, its validator, `explain`) and the runtime's Autodiff
 specializations all call `rule_for`; nothing else joins an op to its rule. This module is a
@@ -11,7 +12,8 @@ generator reads it without loading numpy.
 from dataclasses import dataclass
 from enum import Enum
 
-from runtime.autodiff.rules import Rule
+from runtime.autodiff.rules import Row, Rule
+from runtime.autodiff.rules.shape import ShapeRules
 
 
 class AutodiffRole(Enum):
@@ -45,6 +47,9 @@ class AutodiffOp:
     float_outputs: tuple[int, ...] = (0,)  # the positions of its float results
     outputs: int = 1  # how many results the op returns
     keeps: str | None = None  # what its forward keeps for the backward (`<name>_keeping`)
+    # its backward rule, a row of a table in runtime/autodiff/rules/ (a recorded op's; the
+    # generator finds it by the op's name, and generated/catalogue.py names it)
+    rule: Row | None = None
 
     @property
     def positions(self) -> tuple[int, ...]:
@@ -59,11 +64,20 @@ class AutodiffOp:
 # recorded, compute-bound op like it. Its output lives on the target backend; its step runs on
 # the source backend, whose primitive the gradient must become again (the rule moves it back).
 MOVE_ACROSS = AutodiffOp(
-    "move_across", ("tensor", "target", "device"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
+    "move_across",
+    ("tensor", "target", "device"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    rule=ShapeRules.move_across,
 )
 
 
 def rule_for(op: AutodiffOp) -> Rule:
     """The backward rule of a recorded op, checked against its arguments: LookupError when it
     has none, ValueError when its VJPs do not fit the op."""
-    return Rule(op.name, op.args, op.input_names, op.outputs > 1, kept=op.keeps)
+    if op.rule is None:
+        raise LookupError(
+            f"{op.name} is declared differentiable in ops.yaml but has no backward rule; add a "
+            "row named after it to a table in runtime/autodiff/rules/"
+        )
+    return Rule(op.name, op.rule, op.args, op.input_names, op.outputs > 1, kept=op.keeps)
