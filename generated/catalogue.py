@@ -1,7 +1,11 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=01e55e05745fa96e body=d6745e5bf526a580
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=8be1e2488cd6f559 body=b3c8897c572304ab
 """What the Autodiff decorator needs to know of each float op, from ops.yaml: one constant per
-op, which its line in generated/autodiff.py names; a differentiable op's names its backward
-rule, a row of a table in runtime/autodiff/rules/."""
+op, which its line in generated/autodiff.py names. Each is typed with the signature of the
+specialization's attribute (`AD.float_mul`), which its builder returns; a differentiable op's
+names its backward rule, a row of a table in runtime/autodiff/rules/."""
+
+from collections.abc import Callable
+from typing import Any
 
 from runtime.autodiff.ops import AutodiffOp, AutodiffRole, FloatInput
 from runtime.autodiff.rules.activation import ActivationRules
@@ -17,24 +21,33 @@ from runtime.autodiff.rules.order import OrderRules
 from runtime.autodiff.rules.pool import PoolRules
 from runtime.autodiff.rules.reduce import ReduceRules
 from runtime.autodiff.rules.shape import ShapeRules
+from runtime.autodiff.tensor import AutodiffTensor
 
-FLOAT_FROM_DATA = AutodiffOp("float_from_data", ("data", "device", "dtype"), (), AutodiffRole.LEAF)
+FLOAT_FROM_DATA: AutodiffOp[Callable[[Any, Any, Any], AutodiffTensor]] = AutodiffOp(
+    "float_from_data", ("data", "device", "dtype"), (), AutodiffRole.LEAF
+)
 
-FLOAT_ZEROS = AutodiffOp("float_zeros", ("shape", "device", "dtype"), (), AutodiffRole.LEAF)
+FLOAT_ZEROS: AutodiffOp[Callable[[Any, Any, Any], AutodiffTensor]] = AutodiffOp(
+    "float_zeros", ("shape", "device", "dtype"), (), AutodiffRole.LEAF
+)
 
-FLOAT_ONES = AutodiffOp("float_ones", ("shape", "device", "dtype"), (), AutodiffRole.LEAF)
+FLOAT_ONES: AutodiffOp[Callable[[Any, Any, Any], AutodiffTensor]] = AutodiffOp(
+    "float_ones", ("shape", "device", "dtype"), (), AutodiffRole.LEAF
+)
 
-FLOAT_FULL = AutodiffOp(
+FLOAT_FULL: AutodiffOp[Callable[[Any, Any, Any, Any], AutodiffTensor]] = AutodiffOp(
     "float_full", ("shape", "fill_value", "device", "dtype"), (), AutodiffRole.LEAF
 )
 
-FLOAT_EMPTY = AutodiffOp("float_empty", ("shape", "device", "dtype"), (), AutodiffRole.LEAF)
+FLOAT_EMPTY: AutodiffOp[Callable[[Any, Any, Any], AutodiffTensor]] = AutodiffOp(
+    "float_empty", ("shape", "device", "dtype"), (), AutodiffRole.LEAF
+)
 
-FLOAT_RANDOM = AutodiffOp(
+FLOAT_RANDOM: AutodiffOp[Callable[[Any, Any, Any, Any], AutodiffTensor]] = AutodiffOp(
     "float_random", ("shape", "distribution", "device", "dtype"), (), AutodiffRole.LEAF
 )
 
-FLOAT_ADD = AutodiffOp(
+FLOAT_ADD: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_add",
     ("lhs", "rhs"),
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
@@ -43,7 +56,7 @@ FLOAT_ADD = AutodiffOp(
     rule=ElementwiseRules.float_add,
 )
 
-FLOAT_ADD_SCALAR = AutodiffOp(
+FLOAT_ADD_SCALAR: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "float_add_scalar",
     ("lhs", "rhs"),
     (FloatInput("lhs", 0),),
@@ -52,7 +65,7 @@ FLOAT_ADD_SCALAR = AutodiffOp(
     rule=ElementwiseRules.float_add_scalar,
 )
 
-FLOAT_SUB = AutodiffOp(
+FLOAT_SUB: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_sub",
     ("lhs", "rhs"),
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
@@ -61,7 +74,7 @@ FLOAT_SUB = AutodiffOp(
     rule=ElementwiseRules.float_sub,
 )
 
-FLOAT_SUB_SCALAR = AutodiffOp(
+FLOAT_SUB_SCALAR: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "float_sub_scalar",
     ("lhs", "rhs"),
     (FloatInput("lhs", 0),),
@@ -70,7 +83,7 @@ FLOAT_SUB_SCALAR = AutodiffOp(
     rule=ElementwiseRules.float_sub_scalar,
 )
 
-FLOAT_MUL = AutodiffOp(
+FLOAT_MUL: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_mul",
     ("lhs", "rhs"),
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
@@ -79,7 +92,7 @@ FLOAT_MUL = AutodiffOp(
     rule=ElementwiseRules.float_mul,
 )
 
-FLOAT_MUL_SCALAR = AutodiffOp(
+FLOAT_MUL_SCALAR: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "float_mul_scalar",
     ("lhs", "rhs"),
     (FloatInput("lhs", 0),),
@@ -88,7 +101,7 @@ FLOAT_MUL_SCALAR = AutodiffOp(
     rule=ElementwiseRules.float_mul_scalar,
 )
 
-FLOAT_DIV = AutodiffOp(
+FLOAT_DIV: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_div",
     ("lhs", "rhs"),
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
@@ -97,7 +110,7 @@ FLOAT_DIV = AutodiffOp(
     rule=ElementwiseRules.float_div,
 )
 
-FLOAT_DIV_SCALAR = AutodiffOp(
+FLOAT_DIV_SCALAR: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "float_div_scalar",
     ("lhs", "rhs"),
     (FloatInput("lhs", 0),),
@@ -106,7 +119,7 @@ FLOAT_DIV_SCALAR = AutodiffOp(
     rule=ElementwiseRules.float_div_scalar,
 )
 
-FLOAT_NEG = AutodiffOp(
+FLOAT_NEG: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_neg",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -115,7 +128,7 @@ FLOAT_NEG = AutodiffOp(
     rule=ElementwiseRules.float_neg,
 )
 
-FLOAT_MATMUL = AutodiffOp(
+FLOAT_MATMUL: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_matmul",
     ("lhs", "rhs"),
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
@@ -123,16 +136,18 @@ FLOAT_MATMUL = AutodiffOp(
     rule=ElementwiseRules.float_matmul,
 )
 
-FLOAT_REMAINDER = AutodiffOp(
-    "float_remainder",
-    ("lhs", "rhs"),
-    (FloatInput("lhs", 0), FloatInput("rhs", 1)),
-    AutodiffRole.RECORD,
-    memory_bound=True,
-    rule=ElementwiseRules.float_remainder,
+FLOAT_REMAINDER: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], AutodiffTensor]] = (
+    AutodiffOp(
+        "float_remainder",
+        ("lhs", "rhs"),
+        (FloatInput("lhs", 0), FloatInput("rhs", 1)),
+        AutodiffRole.RECORD,
+        memory_bound=True,
+        rule=ElementwiseRules.float_remainder,
+    )
 )
 
-FLOAT_REMAINDER_SCALAR = AutodiffOp(
+FLOAT_REMAINDER_SCALAR: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "float_remainder_scalar",
     ("lhs", "rhs"),
     (FloatInput("lhs", 0),),
@@ -141,15 +156,17 @@ FLOAT_REMAINDER_SCALAR = AutodiffOp(
     rule=ElementwiseRules.float_remainder_scalar,
 )
 
-FLOAT_CROSS = AutodiffOp(
-    "float_cross",
-    ("lhs", "rhs", "dim"),
-    (FloatInput("lhs", 0), FloatInput("rhs", 1)),
-    AutodiffRole.RECORD,
-    rule=ElementwiseRules.float_cross,
+FLOAT_CROSS: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor, Any], AutodiffTensor]] = (
+    AutodiffOp(
+        "float_cross",
+        ("lhs", "rhs", "dim"),
+        (FloatInput("lhs", 0), FloatInput("rhs", 1)),
+        AutodiffRole.RECORD,
+        rule=ElementwiseRules.float_cross,
+    )
 )
 
-FLOAT_POWF = AutodiffOp(
+FLOAT_POWF: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_powf",
     ("lhs", "rhs"),
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
@@ -158,7 +175,7 @@ FLOAT_POWF = AutodiffOp(
     rule=ElementwiseRules.float_powf,
 )
 
-FLOAT_POWF_SCALAR_IMPL = AutodiffOp(
+FLOAT_POWF_SCALAR_IMPL: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "float_powf_scalar_impl",
     ("lhs", "rhs"),
     (FloatInput("lhs", 0),),
@@ -167,7 +184,7 @@ FLOAT_POWF_SCALAR_IMPL = AutodiffOp(
     rule=ElementwiseRules.float_powf_scalar_impl,
 )
 
-FLOAT_POWI = AutodiffOp(
+FLOAT_POWI: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "float_powi",
     ("lhs", "rhs"),
     (FloatInput("lhs", 0),),
@@ -176,7 +193,7 @@ FLOAT_POWI = AutodiffOp(
     rule=ElementwiseRules.float_powi,
 )
 
-FLOAT_CLAMP = AutodiffOp(
+FLOAT_CLAMP: AutodiffOp[Callable[[AutodiffTensor, Any, Any], AutodiffTensor]] = AutodiffOp(
     "float_clamp",
     ("tensor", "min", "max"),
     (FloatInput("tensor", 0),),
@@ -185,7 +202,7 @@ FLOAT_CLAMP = AutodiffOp(
     rule=ElementwiseRules.float_clamp,
 )
 
-FLOAT_CLAMP_MIN = AutodiffOp(
+FLOAT_CLAMP_MIN: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "float_clamp_min",
     ("tensor", "min"),
     (FloatInput("tensor", 0),),
@@ -194,7 +211,7 @@ FLOAT_CLAMP_MIN = AutodiffOp(
     rule=ElementwiseRules.float_clamp_min,
 )
 
-FLOAT_CLAMP_MAX = AutodiffOp(
+FLOAT_CLAMP_MAX: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "float_clamp_max",
     ("tensor", "max"),
     (FloatInput("tensor", 0),),
@@ -203,7 +220,7 @@ FLOAT_CLAMP_MAX = AutodiffOp(
     rule=ElementwiseRules.float_clamp_max,
 )
 
-FLOAT_EXP = AutodiffOp(
+FLOAT_EXP: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_exp",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -212,7 +229,7 @@ FLOAT_EXP = AutodiffOp(
     rule=ElementwiseRules.float_exp,
 )
 
-FLOAT_SQUARE = AutodiffOp(
+FLOAT_SQUARE: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_square",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -221,7 +238,7 @@ FLOAT_SQUARE = AutodiffOp(
     rule=ElementwiseRules.float_square,
 )
 
-FLOAT_LOG = AutodiffOp(
+FLOAT_LOG: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_log",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -230,7 +247,7 @@ FLOAT_LOG = AutodiffOp(
     rule=ElementwiseRules.float_log,
 )
 
-FLOAT_SQRT = AutodiffOp(
+FLOAT_SQRT: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_sqrt",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -239,7 +256,7 @@ FLOAT_SQRT = AutodiffOp(
     rule=ElementwiseRules.float_sqrt,
 )
 
-FLOAT_ABS = AutodiffOp(
+FLOAT_ABS: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_abs",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -248,7 +265,7 @@ FLOAT_ABS = AutodiffOp(
     rule=ElementwiseRules.float_abs,
 )
 
-FLOAT_SIGN = AutodiffOp(
+FLOAT_SIGN: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_sign",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -257,7 +274,7 @@ FLOAT_SIGN = AutodiffOp(
     rule=ElementwiseRules.float_sign,
 )
 
-FLOAT_TANH = AutodiffOp(
+FLOAT_TANH: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_tanh",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -266,7 +283,7 @@ FLOAT_TANH = AutodiffOp(
     rule=ElementwiseRules.float_tanh,
 )
 
-FLOAT_LOG1P = AutodiffOp(
+FLOAT_LOG1P: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_log1p",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -275,7 +292,7 @@ FLOAT_LOG1P = AutodiffOp(
     rule=ElementwiseRules.float_log1p,
 )
 
-FLOAT_RECIP = AutodiffOp(
+FLOAT_RECIP: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_recip",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -284,7 +301,7 @@ FLOAT_RECIP = AutodiffOp(
     rule=ElementwiseRules.float_recip,
 )
 
-FLOAT_SIN = AutodiffOp(
+FLOAT_SIN: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_sin",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -293,7 +310,7 @@ FLOAT_SIN = AutodiffOp(
     rule=ElementwiseRules.float_sin,
 )
 
-FLOAT_COS = AutodiffOp(
+FLOAT_COS: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_cos",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -302,7 +319,7 @@ FLOAT_COS = AutodiffOp(
     rule=ElementwiseRules.float_cos,
 )
 
-FLOAT_TAN = AutodiffOp(
+FLOAT_TAN: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_tan",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -311,7 +328,7 @@ FLOAT_TAN = AutodiffOp(
     rule=ElementwiseRules.float_tan,
 )
 
-FLOAT_SINH = AutodiffOp(
+FLOAT_SINH: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_sinh",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -320,7 +337,7 @@ FLOAT_SINH = AutodiffOp(
     rule=ElementwiseRules.float_sinh,
 )
 
-FLOAT_COSH = AutodiffOp(
+FLOAT_COSH: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_cosh",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -329,7 +346,7 @@ FLOAT_COSH = AutodiffOp(
     rule=ElementwiseRules.float_cosh,
 )
 
-FLOAT_ASIN = AutodiffOp(
+FLOAT_ASIN: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_asin",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -338,7 +355,7 @@ FLOAT_ASIN = AutodiffOp(
     rule=ElementwiseRules.float_asin,
 )
 
-FLOAT_ACOS = AutodiffOp(
+FLOAT_ACOS: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_acos",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -347,7 +364,7 @@ FLOAT_ACOS = AutodiffOp(
     rule=ElementwiseRules.float_acos,
 )
 
-FLOAT_ATAN = AutodiffOp(
+FLOAT_ATAN: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_atan",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -356,7 +373,7 @@ FLOAT_ATAN = AutodiffOp(
     rule=ElementwiseRules.float_atan,
 )
 
-FLOAT_ASINH = AutodiffOp(
+FLOAT_ASINH: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_asinh",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -365,7 +382,7 @@ FLOAT_ASINH = AutodiffOp(
     rule=ElementwiseRules.float_asinh,
 )
 
-FLOAT_ACOSH = AutodiffOp(
+FLOAT_ACOSH: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_acosh",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -374,7 +391,7 @@ FLOAT_ACOSH = AutodiffOp(
     rule=ElementwiseRules.float_acosh,
 )
 
-FLOAT_ATANH = AutodiffOp(
+FLOAT_ATANH: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_atanh",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -383,7 +400,7 @@ FLOAT_ATANH = AutodiffOp(
     rule=ElementwiseRules.float_atanh,
 )
 
-FLOAT_ATAN2 = AutodiffOp(
+FLOAT_ATAN2: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_atan2",
     ("lhs", "rhs"),
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
@@ -392,7 +409,7 @@ FLOAT_ATAN2 = AutodiffOp(
     rule=ElementwiseRules.float_atan2,
 )
 
-FLOAT_HYPOT = AutodiffOp(
+FLOAT_HYPOT: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_hypot",
     ("lhs", "rhs"),
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
@@ -400,7 +417,7 @@ FLOAT_HYPOT = AutodiffOp(
     rule=ElementwiseRules.float_hypot,
 )
 
-FLOAT_ERF = AutodiffOp(
+FLOAT_ERF: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_erf",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -409,7 +426,7 @@ FLOAT_ERF = AutodiffOp(
     rule=ElementwiseRules.float_erf,
 )
 
-FLOAT_ROUND = AutodiffOp(
+FLOAT_ROUND: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_round",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -418,7 +435,7 @@ FLOAT_ROUND = AutodiffOp(
     rule=ElementwiseRules.float_round,
 )
 
-FLOAT_FLOOR = AutodiffOp(
+FLOAT_FLOOR: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_floor",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -427,7 +444,7 @@ FLOAT_FLOOR = AutodiffOp(
     rule=ElementwiseRules.float_floor,
 )
 
-FLOAT_CEIL = AutodiffOp(
+FLOAT_CEIL: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_ceil",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -436,7 +453,7 @@ FLOAT_CEIL = AutodiffOp(
     rule=ElementwiseRules.float_ceil,
 )
 
-FLOAT_TRUNC = AutodiffOp(
+FLOAT_TRUNC: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_trunc",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -445,7 +462,7 @@ FLOAT_TRUNC = AutodiffOp(
     rule=ElementwiseRules.float_trunc,
 )
 
-RELU = AutodiffOp(
+RELU: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "relu",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -454,7 +471,7 @@ RELU = AutodiffOp(
     rule=ActivationRules.relu,
 )
 
-RELU_BACKWARD = AutodiffOp(
+RELU_BACKWARD: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "relu_backward",
     ("output", "grad"),
     (FloatInput("output", 0), FloatInput("grad", 1)),
@@ -463,7 +480,7 @@ RELU_BACKWARD = AutodiffOp(
     rule=ActivationRules.relu_backward,
 )
 
-LEAKY_RELU = AutodiffOp(
+LEAKY_RELU: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "leaky_relu",
     ("tensor", "negative_slope"),
     (FloatInput("tensor", 0),),
@@ -472,7 +489,7 @@ LEAKY_RELU = AutodiffOp(
     rule=ActivationRules.leaky_relu,
 )
 
-PRELU = AutodiffOp(
+PRELU: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "prelu",
     ("tensor", "alpha"),
     (FloatInput("tensor", 0), FloatInput("alpha", 1)),
@@ -481,7 +498,7 @@ PRELU = AutodiffOp(
     rule=ActivationRules.prelu,
 )
 
-GELU = AutodiffOp(
+GELU: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "gelu",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -491,7 +508,7 @@ GELU = AutodiffOp(
     rule=ActivationRules.gelu,
 )
 
-GELU_BACKWARD = AutodiffOp(
+GELU_BACKWARD: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "gelu_backward",
     ("x", "grad"),
     (FloatInput("x", 0), FloatInput("grad", 1)),
@@ -500,7 +517,7 @@ GELU_BACKWARD = AutodiffOp(
     rule=ActivationRules.gelu_backward,
 )
 
-GELU_APPROXIMATE = AutodiffOp(
+GELU_APPROXIMATE: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "gelu_approximate",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -510,7 +527,9 @@ GELU_APPROXIMATE = AutodiffOp(
     rule=ActivationRules.gelu_approximate,
 )
 
-GELU_APPROXIMATE_BACKWARD = AutodiffOp(
+GELU_APPROXIMATE_BACKWARD: AutodiffOp[
+    Callable[[AutodiffTensor, AutodiffTensor], AutodiffTensor]
+] = AutodiffOp(
     "gelu_approximate_backward",
     ("x", "grad"),
     (FloatInput("x", 0), FloatInput("grad", 1)),
@@ -519,7 +538,7 @@ GELU_APPROXIMATE_BACKWARD = AutodiffOp(
     rule=ActivationRules.gelu_approximate_backward,
 )
 
-SIGMOID = AutodiffOp(
+SIGMOID: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "sigmoid",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -528,16 +547,18 @@ SIGMOID = AutodiffOp(
     rule=ActivationRules.sigmoid,
 )
 
-SIGMOID_BACKWARD = AutodiffOp(
-    "sigmoid_backward",
-    ("output", "grad"),
-    (FloatInput("output", 0), FloatInput("grad", 1)),
-    AutodiffRole.RECORD,
-    memory_bound=True,
-    rule=ActivationRules.sigmoid_backward,
+SIGMOID_BACKWARD: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], AutodiffTensor]] = (
+    AutodiffOp(
+        "sigmoid_backward",
+        ("output", "grad"),
+        (FloatInput("output", 0), FloatInput("grad", 1)),
+        AutodiffRole.RECORD,
+        memory_bound=True,
+        rule=ActivationRules.sigmoid_backward,
+    )
 )
 
-LOG_SIGMOID = AutodiffOp(
+LOG_SIGMOID: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "log_sigmoid",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -546,16 +567,18 @@ LOG_SIGMOID = AutodiffOp(
     rule=ActivationRules.log_sigmoid,
 )
 
-LOG_SIGMOID_BACKWARD = AutodiffOp(
-    "log_sigmoid_backward",
-    ("x", "grad"),
-    (FloatInput("x", 0), FloatInput("grad", 1)),
-    AutodiffRole.RECORD,
-    memory_bound=True,
-    rule=ActivationRules.log_sigmoid_backward,
+LOG_SIGMOID_BACKWARD: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], AutodiffTensor]] = (
+    AutodiffOp(
+        "log_sigmoid_backward",
+        ("x", "grad"),
+        (FloatInput("x", 0), FloatInput("grad", 1)),
+        AutodiffRole.RECORD,
+        memory_bound=True,
+        rule=ActivationRules.log_sigmoid_backward,
+    )
 )
 
-SOFTMAX = AutodiffOp(
+SOFTMAX: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "softmax",
     ("tensor", "dim"),
     (FloatInput("tensor", 0),),
@@ -563,7 +586,7 @@ SOFTMAX = AutodiffOp(
     rule=ActivationRules.softmax,
 )
 
-LOG_SOFTMAX = AutodiffOp(
+LOG_SOFTMAX: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "log_softmax",
     ("tensor", "dim"),
     (FloatInput("tensor", 0),),
@@ -571,7 +594,7 @@ LOG_SOFTMAX = AutodiffOp(
     rule=ActivationRules.log_softmax,
 )
 
-FLOAT_SUM = AutodiffOp(
+FLOAT_SUM: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_sum",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -579,7 +602,7 @@ FLOAT_SUM = AutodiffOp(
     rule=ReduceRules.float_sum,
 )
 
-FLOAT_SUM_DIM = AutodiffOp(
+FLOAT_SUM_DIM: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "float_sum_dim",
     ("tensor", "dim"),
     (FloatInput("tensor", 0),),
@@ -587,7 +610,7 @@ FLOAT_SUM_DIM = AutodiffOp(
     rule=ReduceRules.float_sum_dim,
 )
 
-FLOAT_MEAN = AutodiffOp(
+FLOAT_MEAN: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_mean",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -595,7 +618,7 @@ FLOAT_MEAN = AutodiffOp(
     rule=ReduceRules.float_mean,
 )
 
-FLOAT_MEAN_DIM = AutodiffOp(
+FLOAT_MEAN_DIM: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "float_mean_dim",
     ("tensor", "dim"),
     (FloatInput("tensor", 0),),
@@ -603,7 +626,7 @@ FLOAT_MEAN_DIM = AutodiffOp(
     rule=ReduceRules.float_mean_dim,
 )
 
-FLOAT_PROD = AutodiffOp(
+FLOAT_PROD: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     "float_prod",
     ("tensor",),
     (FloatInput("tensor", 0),),
@@ -611,7 +634,7 @@ FLOAT_PROD = AutodiffOp(
     rule=ReduceRules.float_prod,
 )
 
-FLOAT_PROD_DIM = AutodiffOp(
+FLOAT_PROD_DIM: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "float_prod_dim",
     ("tensor", "dim"),
     (FloatInput("tensor", 0),),
@@ -619,7 +642,9 @@ FLOAT_PROD_DIM = AutodiffOp(
     rule=ReduceRules.float_prod_dim,
 )
 
-FLOAT_MAX_DIM_WITH_INDICES = AutodiffOp(
+FLOAT_MAX_DIM_WITH_INDICES: AutodiffOp[
+    Callable[[AutodiffTensor, Any], tuple[AutodiffTensor, Any]]
+] = AutodiffOp(
     "float_max_dim_with_indices",
     ("tensor", "dim"),
     (FloatInput("tensor", 0),),
@@ -628,7 +653,9 @@ FLOAT_MAX_DIM_WITH_INDICES = AutodiffOp(
     rule=OrderRules.float_max_dim_with_indices,
 )
 
-FLOAT_MIN_DIM_WITH_INDICES = AutodiffOp(
+FLOAT_MIN_DIM_WITH_INDICES: AutodiffOp[
+    Callable[[AutodiffTensor, Any], tuple[AutodiffTensor, Any]]
+] = AutodiffOp(
     "float_min_dim_with_indices",
     ("tensor", "dim"),
     (FloatInput("tensor", 0),),
@@ -637,7 +664,7 @@ FLOAT_MIN_DIM_WITH_INDICES = AutodiffOp(
     rule=OrderRules.float_min_dim_with_indices,
 )
 
-FLOAT_ARGMAX = AutodiffOp(
+FLOAT_ARGMAX: AutodiffOp[Callable[[AutodiffTensor, Any], Any]] = AutodiffOp(
     "float_argmax",
     ("tensor", "dim"),
     (FloatInput("tensor", 0),),
@@ -645,7 +672,7 @@ FLOAT_ARGMAX = AutodiffOp(
     float_outputs=(),
 )
 
-FLOAT_ARGMIN = AutodiffOp(
+FLOAT_ARGMIN: AutodiffOp[Callable[[AutodiffTensor, Any], Any]] = AutodiffOp(
     "float_argmin",
     ("tensor", "dim"),
     (FloatInput("tensor", 0),),
@@ -653,11 +680,11 @@ FLOAT_ARGMIN = AutodiffOp(
     float_outputs=(),
 )
 
-FLOAT_ANY = AutodiffOp(
+FLOAT_ANY: AutodiffOp[Callable[[AutodiffTensor], Any]] = AutodiffOp(
     "float_any", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.FORWARD, float_outputs=()
 )
 
-FLOAT_ANY_DIM = AutodiffOp(
+FLOAT_ANY_DIM: AutodiffOp[Callable[[AutodiffTensor, Any], Any]] = AutodiffOp(
     "float_any_dim",
     ("tensor", "dim"),
     (FloatInput("tensor", 0),),
@@ -665,11 +692,11 @@ FLOAT_ANY_DIM = AutodiffOp(
     float_outputs=(),
 )
 
-FLOAT_ALL = AutodiffOp(
+FLOAT_ALL: AutodiffOp[Callable[[AutodiffTensor], Any]] = AutodiffOp(
     "float_all", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.FORWARD, float_outputs=()
 )
 
-FLOAT_ALL_DIM = AutodiffOp(
+FLOAT_ALL_DIM: AutodiffOp[Callable[[AutodiffTensor, Any], Any]] = AutodiffOp(
     "float_all_dim",
     ("tensor", "dim"),
     (FloatInput("tensor", 0),),
@@ -677,7 +704,7 @@ FLOAT_ALL_DIM = AutodiffOp(
     float_outputs=(),
 )
 
-FLOAT_CUMSUM = AutodiffOp(
+FLOAT_CUMSUM: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "float_cumsum",
     ("tensor", "dim"),
     (FloatInput("tensor", 0),),
@@ -685,7 +712,7 @@ FLOAT_CUMSUM = AutodiffOp(
     rule=OrderRules.float_cumsum,
 )
 
-FLOAT_CUMPROD = AutodiffOp(
+FLOAT_CUMPROD: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "float_cumprod",
     ("tensor", "dim"),
     (FloatInput("tensor", 0),),
@@ -693,7 +720,7 @@ FLOAT_CUMPROD = AutodiffOp(
     rule=OrderRules.float_cumprod,
 )
 
-FLOAT_CUMMIN = AutodiffOp(
+FLOAT_CUMMIN: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "float_cummin",
     ("tensor", "dim"),
     (FloatInput("tensor", 0),),
@@ -701,7 +728,7 @@ FLOAT_CUMMIN = AutodiffOp(
     rule=OrderRules.float_cummin,
 )
 
-FLOAT_CUMMAX = AutodiffOp(
+FLOAT_CUMMAX: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "float_cummax",
     ("tensor", "dim"),
     (FloatInput("tensor", 0),),
@@ -709,7 +736,9 @@ FLOAT_CUMMAX = AutodiffOp(
     rule=OrderRules.float_cummax,
 )
 
-FLOAT_SORT_WITH_INDICES = AutodiffOp(
+FLOAT_SORT_WITH_INDICES: AutodiffOp[
+    Callable[[AutodiffTensor, Any, Any], tuple[AutodiffTensor, Any]]
+] = AutodiffOp(
     "float_sort_with_indices",
     ("tensor", "dim", "descending"),
     (FloatInput("tensor", 0),),
@@ -718,7 +747,7 @@ FLOAT_SORT_WITH_INDICES = AutodiffOp(
     rule=OrderRules.float_sort_with_indices,
 )
 
-FLOAT_ARGSORT = AutodiffOp(
+FLOAT_ARGSORT: AutodiffOp[Callable[[AutodiffTensor, Any, Any], Any]] = AutodiffOp(
     "float_argsort",
     ("tensor", "dim", "descending"),
     (FloatInput("tensor", 0),),
@@ -726,7 +755,9 @@ FLOAT_ARGSORT = AutodiffOp(
     float_outputs=(),
 )
 
-FLOAT_TOPK_WITH_INDICES = AutodiffOp(
+FLOAT_TOPK_WITH_INDICES: AutodiffOp[
+    Callable[[AutodiffTensor, Any, Any], tuple[AutodiffTensor, Any]]
+] = AutodiffOp(
     "float_topk_with_indices",
     ("tensor", "k", "dim"),
     (FloatInput("tensor", 0),),
@@ -735,7 +766,7 @@ FLOAT_TOPK_WITH_INDICES = AutodiffOp(
     rule=OrderRules.float_topk_with_indices,
 )
 
-FLOAT_ARGTOPK = AutodiffOp(
+FLOAT_ARGTOPK: AutodiffOp[Callable[[AutodiffTensor, Any, Any], Any]] = AutodiffOp(
     "float_argtopk",
     ("tensor", "k", "dim"),
     (FloatInput("tensor", 0),),
@@ -743,7 +774,7 @@ FLOAT_ARGTOPK = AutodiffOp(
     float_outputs=(),
 )
 
-FLOAT_RESHAPE = AutodiffOp(
+FLOAT_RESHAPE: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "float_reshape",
     ("tensor", "shape"),
     (FloatInput("tensor", 0),),
@@ -752,7 +783,7 @@ FLOAT_RESHAPE = AutodiffOp(
     rule=ShapeRules.float_reshape,
 )
 
-FLOAT_SWAP_DIMS = AutodiffOp(
+FLOAT_SWAP_DIMS: AutodiffOp[Callable[[AutodiffTensor, Any, Any], AutodiffTensor]] = AutodiffOp(
     "float_swap_dims",
     ("tensor", "dim1", "dim2"),
     (FloatInput("tensor", 0),),
@@ -761,7 +792,7 @@ FLOAT_SWAP_DIMS = AutodiffOp(
     rule=ShapeRules.float_swap_dims,
 )
 
-FLOAT_PERMUTE = AutodiffOp(
+FLOAT_PERMUTE: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "float_permute",
     ("tensor", "axes"),
     (FloatInput("tensor", 0),),
@@ -770,7 +801,7 @@ FLOAT_PERMUTE = AutodiffOp(
     rule=ShapeRules.float_permute,
 )
 
-FLOAT_FLIP = AutodiffOp(
+FLOAT_FLIP: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "float_flip",
     ("tensor", "axes"),
     (FloatInput("tensor", 0),),
@@ -779,7 +810,7 @@ FLOAT_FLIP = AutodiffOp(
     rule=ShapeRules.float_flip,
 )
 
-FLOAT_EXPAND = AutodiffOp(
+FLOAT_EXPAND: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "float_expand",
     ("tensor", "shape"),
     (FloatInput("tensor", 0),),
@@ -788,7 +819,7 @@ FLOAT_EXPAND = AutodiffOp(
     rule=ShapeRules.float_expand,
 )
 
-FLOAT_REPEAT_DIM = AutodiffOp(
+FLOAT_REPEAT_DIM: AutodiffOp[Callable[[AutodiffTensor, Any, Any], AutodiffTensor]] = AutodiffOp(
     "float_repeat_dim",
     ("tensor", "dim", "times"),
     (FloatInput("tensor", 0),),
@@ -797,7 +828,7 @@ FLOAT_REPEAT_DIM = AutodiffOp(
     rule=ShapeRules.float_repeat_dim,
 )
 
-FLOAT_SLICE = AutodiffOp(
+FLOAT_SLICE: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "float_slice",
     ("tensor", "slices"),
     (FloatInput("tensor", 0),),
@@ -806,16 +837,18 @@ FLOAT_SLICE = AutodiffOp(
     rule=ShapeRules.float_slice,
 )
 
-FLOAT_SLICE_ASSIGN = AutodiffOp(
-    "float_slice_assign",
-    ("tensor", "slices", "value"),
-    (FloatInput("tensor", 0), FloatInput("value", 2)),
-    AutodiffRole.RECORD,
-    memory_bound=True,
-    rule=ShapeRules.float_slice_assign,
+FLOAT_SLICE_ASSIGN: AutodiffOp[Callable[[AutodiffTensor, Any, AutodiffTensor], AutodiffTensor]] = (
+    AutodiffOp(
+        "float_slice_assign",
+        ("tensor", "slices", "value"),
+        (FloatInput("tensor", 0), FloatInput("value", 2)),
+        AutodiffRole.RECORD,
+        memory_bound=True,
+        rule=ShapeRules.float_slice_assign,
+    )
 )
 
-FLOAT_CAT = AutodiffOp(
+FLOAT_CAT: AutodiffOp[Callable[[list[AutodiffTensor], Any], AutodiffTensor]] = AutodiffOp(
     "float_cat",
     ("tensors", "dim"),
     (FloatInput("tensors", 0, many=True),),
@@ -823,7 +856,7 @@ FLOAT_CAT = AutodiffOp(
     rule=ShapeRules.float_cat,
 )
 
-FLOAT_UNFOLD = AutodiffOp(
+FLOAT_UNFOLD: AutodiffOp[Callable[[AutodiffTensor, Any, Any, Any], AutodiffTensor]] = AutodiffOp(
     "float_unfold",
     ("tensor", "dim", "size", "step"),
     (FloatInput("tensor", 0),),
@@ -831,7 +864,7 @@ FLOAT_UNFOLD = AutodiffOp(
     rule=ShapeRules.float_unfold,
 )
 
-FLOAT_CAST = AutodiffOp(
+FLOAT_CAST: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "float_cast",
     ("tensor", "dtype"),
     (FloatInput("tensor", 0),),
@@ -839,7 +872,7 @@ FLOAT_CAST = AutodiffOp(
     rule=ShapeRules.float_cast,
 )
 
-FLOAT_GATHER = AutodiffOp(
+FLOAT_GATHER: AutodiffOp[Callable[[Any, AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "float_gather",
     ("dim", "tensor", "indices"),
     (FloatInput("tensor", 1),),
@@ -847,7 +880,9 @@ FLOAT_GATHER = AutodiffOp(
     rule=IndexingRules.float_gather,
 )
 
-FLOAT_SCATTER = AutodiffOp(
+FLOAT_SCATTER: AutodiffOp[
+    Callable[[Any, AutodiffTensor, Any, AutodiffTensor, Any], AutodiffTensor]
+] = AutodiffOp(
     "float_scatter",
     ("dim", "tensor", "indices", "value", "update"),
     (FloatInput("tensor", 1), FloatInput("value", 3)),
@@ -855,7 +890,9 @@ FLOAT_SCATTER = AutodiffOp(
     rule=IndexingRules.float_scatter,
 )
 
-FLOAT_SCATTER_ADD = AutodiffOp(
+FLOAT_SCATTER_ADD: AutodiffOp[
+    Callable[[Any, AutodiffTensor, Any, AutodiffTensor], AutodiffTensor]
+] = AutodiffOp(
     "float_scatter_add",
     ("dim", "tensor", "indices", "value"),
     (FloatInput("tensor", 1), FloatInput("value", 3)),
@@ -863,7 +900,7 @@ FLOAT_SCATTER_ADD = AutodiffOp(
     rule=IndexingRules.float_scatter_add,
 )
 
-FLOAT_SELECT = AutodiffOp(
+FLOAT_SELECT: AutodiffOp[Callable[[AutodiffTensor, Any, Any], AutodiffTensor]] = AutodiffOp(
     "float_select",
     ("tensor", "dim", "indices"),
     (FloatInput("tensor", 0),),
@@ -872,7 +909,9 @@ FLOAT_SELECT = AutodiffOp(
     rule=IndexingRules.float_select,
 )
 
-FLOAT_SELECT_ASSIGN = AutodiffOp(
+FLOAT_SELECT_ASSIGN: AutodiffOp[
+    Callable[[AutodiffTensor, Any, Any, AutodiffTensor, Any], AutodiffTensor]
+] = AutodiffOp(
     "float_select_assign",
     ("tensor", "dim", "indices", "value", "update"),
     (FloatInput("tensor", 0), FloatInput("value", 3)),
@@ -881,7 +920,9 @@ FLOAT_SELECT_ASSIGN = AutodiffOp(
     rule=IndexingRules.float_select_assign,
 )
 
-FLOAT_SELECT_ADD = AutodiffOp(
+FLOAT_SELECT_ADD: AutodiffOp[
+    Callable[[AutodiffTensor, Any, Any, AutodiffTensor], AutodiffTensor]
+] = AutodiffOp(
     "float_select_add",
     ("tensor", "dim", "indices", "value"),
     (FloatInput("tensor", 0), FloatInput("value", 3)),
@@ -890,15 +931,17 @@ FLOAT_SELECT_ADD = AutodiffOp(
     rule=IndexingRules.float_select_add,
 )
 
-FLOAT_MASK_WHERE = AutodiffOp(
-    "float_mask_where",
-    ("tensor", "mask", "value"),
-    (FloatInput("tensor", 0), FloatInput("value", 2)),
-    AutodiffRole.RECORD,
-    rule=IndexingRules.float_mask_where,
+FLOAT_MASK_WHERE: AutodiffOp[Callable[[AutodiffTensor, Any, AutodiffTensor], AutodiffTensor]] = (
+    AutodiffOp(
+        "float_mask_where",
+        ("tensor", "mask", "value"),
+        (FloatInput("tensor", 0), FloatInput("value", 2)),
+        AutodiffRole.RECORD,
+        rule=IndexingRules.float_mask_where,
+    )
 )
 
-FLOAT_MASK_FILL = AutodiffOp(
+FLOAT_MASK_FILL: AutodiffOp[Callable[[AutodiffTensor, Any, Any], AutodiffTensor]] = AutodiffOp(
     "float_mask_fill",
     ("tensor", "mask", "value"),
     (FloatInput("tensor", 0),),
@@ -906,7 +949,7 @@ FLOAT_MASK_FILL = AutodiffOp(
     rule=IndexingRules.float_mask_fill,
 )
 
-FLOAT_MASK_SELECT = AutodiffOp(
+FLOAT_MASK_SELECT: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "float_mask_select",
     ("tensor", "mask"),
     (FloatInput("tensor", 0),),
@@ -915,7 +958,7 @@ FLOAT_MASK_SELECT = AutodiffOp(
     rule=IndexingRules.float_mask_select,
 )
 
-FLOAT_GATHER_ND = AutodiffOp(
+FLOAT_GATHER_ND: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "float_gather_nd",
     ("data", "indices"),
     (FloatInput("data", 0),),
@@ -923,7 +966,9 @@ FLOAT_GATHER_ND = AutodiffOp(
     rule=IndexingRules.float_gather_nd,
 )
 
-FLOAT_SCATTER_ND = AutodiffOp(
+FLOAT_SCATTER_ND: AutodiffOp[
+    Callable[[AutodiffTensor, Any, AutodiffTensor, Any], AutodiffTensor]
+] = AutodiffOp(
     "float_scatter_nd",
     ("data", "indices", "values", "reduction"),
     (FloatInput("data", 0), FloatInput("values", 2)),
@@ -931,7 +976,9 @@ FLOAT_SCATTER_ND = AutodiffOp(
     rule=IndexingRules.float_scatter_nd,
 )
 
-FLOAT_GRID_SAMPLE_2D = AutodiffOp(
+FLOAT_GRID_SAMPLE_2D: AutodiffOp[
+    Callable[[AutodiffTensor, AutodiffTensor, Any, Any, Any], AutodiffTensor]
+] = AutodiffOp(
     "float_grid_sample_2d",
     ("tensor", "grid", "mode", "padding_mode", "align_corners"),
     (FloatInput("tensor", 0), FloatInput("grid", 1)),
@@ -939,7 +986,7 @@ FLOAT_GRID_SAMPLE_2D = AutodiffOp(
     rule=GridSampleRules.float_grid_sample_2d,
 )
 
-FLOAT_EQUAL = AutodiffOp(
+FLOAT_EQUAL: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], Any]] = AutodiffOp(
     "float_equal",
     ("lhs", "rhs"),
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
@@ -947,7 +994,7 @@ FLOAT_EQUAL = AutodiffOp(
     float_outputs=(),
 )
 
-FLOAT_EQUAL_ELEM = AutodiffOp(
+FLOAT_EQUAL_ELEM: AutodiffOp[Callable[[AutodiffTensor, Any], Any]] = AutodiffOp(
     "float_equal_elem",
     ("lhs", "rhs"),
     (FloatInput("lhs", 0),),
@@ -955,7 +1002,7 @@ FLOAT_EQUAL_ELEM = AutodiffOp(
     float_outputs=(),
 )
 
-FLOAT_NOT_EQUAL_ELEM = AutodiffOp(
+FLOAT_NOT_EQUAL_ELEM: AutodiffOp[Callable[[AutodiffTensor, Any], Any]] = AutodiffOp(
     "float_not_equal_elem",
     ("lhs", "rhs"),
     (FloatInput("lhs", 0),),
@@ -963,7 +1010,7 @@ FLOAT_NOT_EQUAL_ELEM = AutodiffOp(
     float_outputs=(),
 )
 
-FLOAT_GREATER = AutodiffOp(
+FLOAT_GREATER: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], Any]] = AutodiffOp(
     "float_greater",
     ("lhs", "rhs"),
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
@@ -971,7 +1018,7 @@ FLOAT_GREATER = AutodiffOp(
     float_outputs=(),
 )
 
-FLOAT_GREATER_ELEM = AutodiffOp(
+FLOAT_GREATER_ELEM: AutodiffOp[Callable[[AutodiffTensor, Any], Any]] = AutodiffOp(
     "float_greater_elem",
     ("lhs", "rhs"),
     (FloatInput("lhs", 0),),
@@ -979,7 +1026,7 @@ FLOAT_GREATER_ELEM = AutodiffOp(
     float_outputs=(),
 )
 
-FLOAT_LOWER = AutodiffOp(
+FLOAT_LOWER: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], Any]] = AutodiffOp(
     "float_lower",
     ("lhs", "rhs"),
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
@@ -987,7 +1034,7 @@ FLOAT_LOWER = AutodiffOp(
     float_outputs=(),
 )
 
-FLOAT_LOWER_ELEM = AutodiffOp(
+FLOAT_LOWER_ELEM: AutodiffOp[Callable[[AutodiffTensor, Any], Any]] = AutodiffOp(
     "float_lower_elem",
     ("lhs", "rhs"),
     (FloatInput("lhs", 0),),
@@ -995,7 +1042,7 @@ FLOAT_LOWER_ELEM = AutodiffOp(
     float_outputs=(),
 )
 
-FLOAT_NOT_EQUAL = AutodiffOp(
+FLOAT_NOT_EQUAL: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], Any]] = AutodiffOp(
     "float_not_equal",
     ("lhs", "rhs"),
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
@@ -1003,7 +1050,7 @@ FLOAT_NOT_EQUAL = AutodiffOp(
     float_outputs=(),
 )
 
-FLOAT_GREATER_EQUAL = AutodiffOp(
+FLOAT_GREATER_EQUAL: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], Any]] = AutodiffOp(
     "float_greater_equal",
     ("lhs", "rhs"),
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
@@ -1011,7 +1058,7 @@ FLOAT_GREATER_EQUAL = AutodiffOp(
     float_outputs=(),
 )
 
-FLOAT_GREATER_EQUAL_ELEM = AutodiffOp(
+FLOAT_GREATER_EQUAL_ELEM: AutodiffOp[Callable[[AutodiffTensor, Any], Any]] = AutodiffOp(
     "float_greater_equal_elem",
     ("lhs", "rhs"),
     (FloatInput("lhs", 0),),
@@ -1019,7 +1066,7 @@ FLOAT_GREATER_EQUAL_ELEM = AutodiffOp(
     float_outputs=(),
 )
 
-FLOAT_LOWER_EQUAL = AutodiffOp(
+FLOAT_LOWER_EQUAL: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], Any]] = AutodiffOp(
     "float_lower_equal",
     ("lhs", "rhs"),
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
@@ -1027,7 +1074,7 @@ FLOAT_LOWER_EQUAL = AutodiffOp(
     float_outputs=(),
 )
 
-FLOAT_LOWER_EQUAL_ELEM = AutodiffOp(
+FLOAT_LOWER_EQUAL_ELEM: AutodiffOp[Callable[[AutodiffTensor, Any], Any]] = AutodiffOp(
     "float_lower_equal_elem",
     ("lhs", "rhs"),
     (FloatInput("lhs", 0),),
@@ -1035,15 +1082,15 @@ FLOAT_LOWER_EQUAL_ELEM = AutodiffOp(
     float_outputs=(),
 )
 
-FLOAT_IS_NAN = AutodiffOp(
+FLOAT_IS_NAN: AutodiffOp[Callable[[AutodiffTensor], Any]] = AutodiffOp(
     "float_is_nan", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.FORWARD, float_outputs=()
 )
 
-FLOAT_IS_INF = AutodiffOp(
+FLOAT_IS_INF: AutodiffOp[Callable[[AutodiffTensor], Any]] = AutodiffOp(
     "float_is_inf", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.FORWARD, float_outputs=()
 )
 
-FLOAT_INTO_INT = AutodiffOp(
+FLOAT_INTO_INT: AutodiffOp[Callable[[AutodiffTensor, Any], Any]] = AutodiffOp(
     "float_into_int",
     ("tensor", "dtype"),
     (FloatInput("tensor", 0),),
@@ -1051,11 +1098,15 @@ FLOAT_INTO_INT = AutodiffOp(
     float_outputs=(),
 )
 
-INT_INTO_FLOAT = AutodiffOp("int_into_float", ("tensor", "dtype"), (), AutodiffRole.LEAF)
+INT_INTO_FLOAT: AutodiffOp[Callable[[Any, Any], AutodiffTensor]] = AutodiffOp(
+    "int_into_float", ("tensor", "dtype"), (), AutodiffRole.LEAF
+)
 
-BOOL_INTO_FLOAT = AutodiffOp("bool_into_float", ("tensor", "dtype"), (), AutodiffRole.LEAF)
+BOOL_INTO_FLOAT: AutodiffOp[Callable[[Any, Any], AutodiffTensor]] = AutodiffOp(
+    "bool_into_float", ("tensor", "dtype"), (), AutodiffRole.LEAF
+)
 
-FLOAT_TO_DEVICE = AutodiffOp(
+FLOAT_TO_DEVICE: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "float_to_device",
     ("tensor", "device"),
     (FloatInput("tensor", 0),),
@@ -1063,7 +1114,7 @@ FLOAT_TO_DEVICE = AutodiffOp(
     rule=ShapeRules.float_to_device,
 )
 
-EMBEDDING = AutodiffOp(
+EMBEDDING: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "embedding",
     ("weights", "indices"),
     (FloatInput("weights", 0),),
@@ -1072,7 +1123,9 @@ EMBEDDING = AutodiffOp(
     rule=LinearRules.embedding,
 )
 
-LINEAR = AutodiffOp(
+LINEAR: AutodiffOp[
+    Callable[[AutodiffTensor, AutodiffTensor, AutodiffTensor | None], AutodiffTensor]
+] = AutodiffOp(
     "linear",
     ("input", "weight", "bias"),
     (FloatInput("input", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
@@ -1080,7 +1133,12 @@ LINEAR = AutodiffOp(
     rule=LinearRules.linear,
 )
 
-CONV1D = AutodiffOp(
+CONV1D: AutodiffOp[
+    Callable[
+        [AutodiffTensor, AutodiffTensor, AutodiffTensor | None, Any, Any, Any, Any, Any],
+        AutodiffTensor,
+    ]
+] = AutodiffOp(
     "conv1d",
     ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end"),
     (FloatInput("x", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
@@ -1088,7 +1146,12 @@ CONV1D = AutodiffOp(
     rule=ConvRules.conv1d,
 )
 
-CONV2D = AutodiffOp(
+CONV2D: AutodiffOp[
+    Callable[
+        [AutodiffTensor, AutodiffTensor, AutodiffTensor | None, Any, Any, Any, Any, Any],
+        AutodiffTensor,
+    ]
+] = AutodiffOp(
     "conv2d",
     ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end"),
     (FloatInput("x", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
@@ -1096,7 +1159,12 @@ CONV2D = AutodiffOp(
     rule=ConvRules.conv2d,
 )
 
-CONV3D = AutodiffOp(
+CONV3D: AutodiffOp[
+    Callable[
+        [AutodiffTensor, AutodiffTensor, AutodiffTensor | None, Any, Any, Any, Any, Any],
+        AutodiffTensor,
+    ]
+] = AutodiffOp(
     "conv3d",
     ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end"),
     (FloatInput("x", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
@@ -1104,7 +1172,12 @@ CONV3D = AutodiffOp(
     rule=ConvRules.conv3d,
 )
 
-CONV_TRANSPOSE1D = AutodiffOp(
+CONV_TRANSPOSE1D: AutodiffOp[
+    Callable[
+        [AutodiffTensor, AutodiffTensor, AutodiffTensor | None, Any, Any, Any, Any, Any],
+        AutodiffTensor,
+    ]
+] = AutodiffOp(
     "conv_transpose1d",
     ("x", "weight", "bias", "stride", "padding", "padding_out", "dilation", "groups"),
     (FloatInput("x", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
@@ -1112,7 +1185,12 @@ CONV_TRANSPOSE1D = AutodiffOp(
     rule=ConvRules.conv_transpose1d,
 )
 
-CONV_TRANSPOSE2D = AutodiffOp(
+CONV_TRANSPOSE2D: AutodiffOp[
+    Callable[
+        [AutodiffTensor, AutodiffTensor, AutodiffTensor | None, Any, Any, Any, Any, Any],
+        AutodiffTensor,
+    ]
+] = AutodiffOp(
     "conv_transpose2d",
     ("x", "weight", "bias", "stride", "padding", "padding_out", "dilation", "groups"),
     (FloatInput("x", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
@@ -1120,7 +1198,12 @@ CONV_TRANSPOSE2D = AutodiffOp(
     rule=ConvRules.conv_transpose2d,
 )
 
-CONV_TRANSPOSE3D = AutodiffOp(
+CONV_TRANSPOSE3D: AutodiffOp[
+    Callable[
+        [AutodiffTensor, AutodiffTensor, AutodiffTensor | None, Any, Any, Any, Any, Any],
+        AutodiffTensor,
+    ]
+] = AutodiffOp(
     "conv_transpose3d",
     ("x", "weight", "bias", "stride", "padding", "padding_out", "dilation", "groups"),
     (FloatInput("x", 0), FloatInput("weight", 1), FloatInput("bias", 2, optional=True)),
@@ -1128,7 +1211,7 @@ CONV_TRANSPOSE3D = AutodiffOp(
     rule=ConvRules.conv_transpose3d,
 )
 
-UNFOLD4D = AutodiffOp(
+UNFOLD4D: AutodiffOp[Callable[[AutodiffTensor, Any, Any, Any, Any], AutodiffTensor]] = AutodiffOp(
     "unfold4d",
     ("x", "kernel_size", "stride", "padding", "dilation"),
     (FloatInput("x", 0),),
@@ -1136,23 +1219,29 @@ UNFOLD4D = AutodiffOp(
     rule=ConvRules.unfold4d,
 )
 
-FOLD4D = AutodiffOp(
-    "fold4d",
-    ("x", "output_size", "kernel_size", "stride", "padding", "dilation"),
-    (FloatInput("x", 0),),
-    AutodiffRole.RECORD,
-    rule=ConvRules.fold4d,
+FOLD4D: AutodiffOp[Callable[[AutodiffTensor, Any, Any, Any, Any, Any], AutodiffTensor]] = (
+    AutodiffOp(
+        "fold4d",
+        ("x", "output_size", "kernel_size", "stride", "padding", "dilation"),
+        (FloatInput("x", 0),),
+        AutodiffRole.RECORD,
+        rule=ConvRules.fold4d,
+    )
 )
 
-MAX_POOL1D = AutodiffOp(
-    "max_pool1d",
-    ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
-    (FloatInput("x", 0),),
-    AutodiffRole.RECORD,
-    rule=PoolRules.max_pool1d,
+MAX_POOL1D: AutodiffOp[Callable[[AutodiffTensor, Any, Any, Any, Any, Any], AutodiffTensor]] = (
+    AutodiffOp(
+        "max_pool1d",
+        ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+        (FloatInput("x", 0),),
+        AutodiffRole.RECORD,
+        rule=PoolRules.max_pool1d,
+    )
 )
 
-MAX_POOL1D_WITH_INDICES = AutodiffOp(
+MAX_POOL1D_WITH_INDICES: AutodiffOp[
+    Callable[[AutodiffTensor, Any, Any, Any, Any, Any], tuple[AutodiffTensor, Any]]
+] = AutodiffOp(
     "max_pool1d_with_indices",
     ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
     (FloatInput("x", 0),),
@@ -1161,15 +1250,19 @@ MAX_POOL1D_WITH_INDICES = AutodiffOp(
     rule=PoolRules.max_pool1d_with_indices,
 )
 
-MAX_POOL2D = AutodiffOp(
-    "max_pool2d",
-    ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
-    (FloatInput("x", 0),),
-    AutodiffRole.RECORD,
-    rule=PoolRules.max_pool2d,
+MAX_POOL2D: AutodiffOp[Callable[[AutodiffTensor, Any, Any, Any, Any, Any], AutodiffTensor]] = (
+    AutodiffOp(
+        "max_pool2d",
+        ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+        (FloatInput("x", 0),),
+        AutodiffRole.RECORD,
+        rule=PoolRules.max_pool2d,
+    )
 )
 
-MAX_POOL2D_WITH_INDICES = AutodiffOp(
+MAX_POOL2D_WITH_INDICES: AutodiffOp[
+    Callable[[AutodiffTensor, Any, Any, Any, Any, Any], tuple[AutodiffTensor, Any]]
+] = AutodiffOp(
     "max_pool2d_with_indices",
     ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
     (FloatInput("x", 0),),
@@ -1178,23 +1271,27 @@ MAX_POOL2D_WITH_INDICES = AutodiffOp(
     rule=PoolRules.max_pool2d_with_indices,
 )
 
-AVG_POOL1D = AutodiffOp(
-    "avg_pool1d",
-    ("x", "kernel_size", "stride", "padding", "count_include_pad", "ceil_mode"),
-    (FloatInput("x", 0),),
-    AutodiffRole.RECORD,
-    rule=PoolRules.avg_pool1d,
+AVG_POOL1D: AutodiffOp[Callable[[AutodiffTensor, Any, Any, Any, Any, Any], AutodiffTensor]] = (
+    AutodiffOp(
+        "avg_pool1d",
+        ("x", "kernel_size", "stride", "padding", "count_include_pad", "ceil_mode"),
+        (FloatInput("x", 0),),
+        AutodiffRole.RECORD,
+        rule=PoolRules.avg_pool1d,
+    )
 )
 
-AVG_POOL2D = AutodiffOp(
-    "avg_pool2d",
-    ("x", "kernel_size", "stride", "padding", "count_include_pad", "ceil_mode"),
-    (FloatInput("x", 0),),
-    AutodiffRole.RECORD,
-    rule=PoolRules.avg_pool2d,
+AVG_POOL2D: AutodiffOp[Callable[[AutodiffTensor, Any, Any, Any, Any, Any], AutodiffTensor]] = (
+    AutodiffOp(
+        "avg_pool2d",
+        ("x", "kernel_size", "stride", "padding", "count_include_pad", "ceil_mode"),
+        (FloatInput("x", 0),),
+        AutodiffRole.RECORD,
+        rule=PoolRules.avg_pool2d,
+    )
 )
 
-ADAPTIVE_AVG_POOL1D = AutodiffOp(
+ADAPTIVE_AVG_POOL1D: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "adaptive_avg_pool1d",
     ("x", "output_size"),
     (FloatInput("x", 0),),
@@ -1202,7 +1299,7 @@ ADAPTIVE_AVG_POOL1D = AutodiffOp(
     rule=PoolRules.adaptive_avg_pool1d,
 )
 
-ADAPTIVE_AVG_POOL2D = AutodiffOp(
+ADAPTIVE_AVG_POOL2D: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "adaptive_avg_pool2d",
     ("x", "output_size"),
     (FloatInput("x", 0),),
@@ -1210,7 +1307,7 @@ ADAPTIVE_AVG_POOL2D = AutodiffOp(
     rule=PoolRules.adaptive_avg_pool2d,
 )
 
-ADAPTIVE_AVG_POOL3D = AutodiffOp(
+ADAPTIVE_AVG_POOL3D: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "adaptive_avg_pool3d",
     ("x", "output_size"),
     (FloatInput("x", 0),),
@@ -1218,7 +1315,7 @@ ADAPTIVE_AVG_POOL3D = AutodiffOp(
     rule=PoolRules.adaptive_avg_pool3d,
 )
 
-INTERPOLATE = AutodiffOp(
+INTERPOLATE: AutodiffOp[Callable[[AutodiffTensor, Any, Any, Any], AutodiffTensor]] = AutodiffOp(
     "interpolate",
     ("x", "output_size", "mode", "align_corners"),
     (FloatInput("x", 0),),
@@ -1226,7 +1323,12 @@ INTERPOLATE = AutodiffOp(
     rule=PoolRules.interpolate,
 )
 
-ATTENTION = AutodiffOp(
+ATTENTION: AutodiffOp[
+    Callable[
+        [AutodiffTensor, AutodiffTensor, AutodiffTensor, Any, AutodiffTensor | None, Any, Any, Any],
+        AutodiffTensor,
+    ]
+] = AutodiffOp(
     "attention",
     ("query", "key", "value", "mask", "attn_bias", "scale", "softcap", "is_causal"),
     (
@@ -1240,7 +1342,12 @@ ATTENTION = AutodiffOp(
     rule=LinearRules.attention,
 )
 
-BATCH_NORM = AutodiffOp(
+BATCH_NORM: AutodiffOp[
+    Callable[
+        [AutodiffTensor, AutodiffTensor, AutodiffTensor, AutodiffTensor, AutodiffTensor, Any],
+        AutodiffTensor,
+    ]
+] = AutodiffOp(
     "batch_norm",
     ("input", "gamma", "beta", "mean", "variance", "epsilon"),
     (
@@ -1254,7 +1361,12 @@ BATCH_NORM = AutodiffOp(
     rule=NormRules.batch_norm,
 )
 
-BATCH_NORM_TRAINING = AutodiffOp(
+BATCH_NORM_TRAINING: AutodiffOp[
+    Callable[
+        [AutodiffTensor, AutodiffTensor, AutodiffTensor, Any],
+        tuple[AutodiffTensor, AutodiffTensor, AutodiffTensor],
+    ]
+] = AutodiffOp(
     "batch_norm_training",
     ("input", "gamma", "beta", "epsilon"),
     (FloatInput("input", 0), FloatInput("gamma", 1), FloatInput("beta", 2)),
@@ -1264,7 +1376,9 @@ BATCH_NORM_TRAINING = AutodiffOp(
     rule=NormRules.batch_norm_training,
 )
 
-LAYER_NORM = AutodiffOp(
+LAYER_NORM: AutodiffOp[
+    Callable[[AutodiffTensor, AutodiffTensor, AutodiffTensor | None, Any], AutodiffTensor]
+] = AutodiffOp(
     "layer_norm",
     ("input", "gamma", "beta", "epsilon"),
     (FloatInput("input", 0), FloatInput("gamma", 1), FloatInput("beta", 2, optional=True)),
@@ -1273,7 +1387,7 @@ LAYER_NORM = AutodiffOp(
     rule=NormRules.layer_norm,
 )
 
-CTC_LOSS = AutodiffOp(
+CTC_LOSS: AutodiffOp[Callable[[AutodiffTensor, Any, Any, Any, Any], AutodiffTensor]] = AutodiffOp(
     "ctc_loss",
     ("log_probs", "targets", "input_lengths", "target_lengths", "blank"),
     (FloatInput("log_probs", 0),),
@@ -1281,34 +1395,56 @@ CTC_LOSS = AutodiffOp(
     rule=LossRules.ctc_loss,
 )
 
-CROSS_ENTROPY_CLASS_TARGETS = AutodiffOp(
-    "cross_entropy_class_targets",
-    ("logits", "targets"),
-    (FloatInput("logits", 0),),
-    AutodiffRole.RECORD,
-    keeps="probabilities",
-    rule=LossRules.cross_entropy_class_targets,
+CROSS_ENTROPY_CLASS_TARGETS: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = (
+    AutodiffOp(
+        "cross_entropy_class_targets",
+        ("logits", "targets"),
+        (FloatInput("logits", 0),),
+        AutodiffRole.RECORD,
+        keeps="probabilities",
+        rule=LossRules.cross_entropy_class_targets,
+    )
 )
 
-RFFT = AutodiffOp(
-    "rfft",
-    ("signal", "dim", "n"),
-    (FloatInput("signal", 0),),
-    AutodiffRole.RECORD,
-    float_outputs=(0, 1),
-    outputs=2,
-    rule=FftRules.rfft,
+RFFT: AutodiffOp[Callable[[AutodiffTensor, Any, Any], tuple[AutodiffTensor, AutodiffTensor]]] = (
+    AutodiffOp(
+        "rfft",
+        ("signal", "dim", "n"),
+        (FloatInput("signal", 0),),
+        AutodiffRole.RECORD,
+        float_outputs=(0, 1),
+        outputs=2,
+        rule=FftRules.rfft,
+    )
 )
 
-IRFFT = AutodiffOp(
-    "irfft",
-    ("spectrum_re", "spectrum_im", "dim", "n"),
-    (FloatInput("spectrum_re", 0), FloatInput("spectrum_im", 1)),
-    AutodiffRole.RECORD,
-    rule=FftRules.irfft,
+IRFFT: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor, Any, Any], AutodiffTensor]] = (
+    AutodiffOp(
+        "irfft",
+        ("spectrum_re", "spectrum_im", "dim", "n"),
+        (FloatInput("spectrum_re", 0), FloatInput("spectrum_im", 1)),
+        AutodiffRole.RECORD,
+        rule=FftRules.irfft,
+    )
 )
 
-DEFORM_CONV2D = AutodiffOp(
+DEFORM_CONV2D: AutodiffOp[
+    Callable[
+        [
+            AutodiffTensor,
+            AutodiffTensor,
+            AutodiffTensor,
+            AutodiffTensor | None,
+            AutodiffTensor | None,
+            Any,
+            Any,
+            Any,
+            Any,
+            Any,
+        ],
+        AutodiffTensor,
+    ]
+] = AutodiffOp(
     "deform_conv2d",
     (
         "x",
@@ -1333,7 +1469,29 @@ DEFORM_CONV2D = AutodiffOp(
     rule=ConvRules.deform_conv2d,
 )
 
-ADAM_STEP = AutodiffOp(
+ADAM_STEP: AutodiffOp[
+    Callable[
+        [
+            AutodiffTensor,
+            AutodiffTensor,
+            AutodiffTensor | None,
+            AutodiffTensor | None,
+            AutodiffTensor | None,
+            Any,
+            Any,
+            Any,
+            Any,
+            Any,
+            Any,
+            Any,
+            Any,
+            Any,
+            Any,
+            Any,
+        ],
+        tuple[AutodiffTensor, AutodiffTensor, AutodiffTensor, AutodiffTensor],
+    ]
+] = AutodiffOp(
     "adam_step",
     (
         "param",
@@ -1365,11 +1523,16 @@ ADAM_STEP = AutodiffOp(
     outputs=4,
 )
 
-CLIP_BY_NORM = AutodiffOp(
+CLIP_BY_NORM: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
     "clip_by_norm", ("grad", "threshold"), (FloatInput("grad", 0),), AutodiffRole.UNTRACKED
 )
 
-SGD_STEP = AutodiffOp(
+SGD_STEP: AutodiffOp[
+    Callable[
+        [AutodiffTensor, AutodiffTensor, AutodiffTensor | None, Any, Any, Any, Any, Any, Any],
+        tuple[AutodiffTensor, AutodiffTensor],
+    ]
+] = AutodiffOp(
     "sgd_step",
     (
         "param",
@@ -1388,7 +1551,25 @@ SGD_STEP = AutodiffOp(
     outputs=2,
 )
 
-RMSPROP_STEP = AutodiffOp(
+RMSPROP_STEP: AutodiffOp[
+    Callable[
+        [
+            AutodiffTensor,
+            AutodiffTensor,
+            AutodiffTensor | None,
+            AutodiffTensor | None,
+            AutodiffTensor | None,
+            Any,
+            Any,
+            Any,
+            Any,
+            Any,
+            Any,
+            Any,
+        ],
+        tuple[AutodiffTensor, AutodiffTensor, AutodiffTensor, AutodiffTensor],
+    ]
+] = AutodiffOp(
     "rmsprop_step",
     (
         "param",

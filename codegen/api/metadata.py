@@ -67,6 +67,7 @@ class Described:
     """An op's constant in generated/catalogue.py."""
 
     constant: str  # FLOAT_MUL
+    type: str  # AutodiffOp[<its signature>]
     literal: str  # the AutodiffOp call that rebuilds it
 
 
@@ -87,12 +88,37 @@ def described_ops(catalogue: Catalogue) -> DescribedOps:
         table = op.rule_table if described.rule is not None else None
         if table is not None:
             tables.add((table.__module__, table.__name__))
-        entries.append(Described(constant(described), autodiff_literal(described, table)))
+        entries.append(
+            Described(
+                constant(described),
+                f"AutodiffOp[{signature(described)}]",
+                autodiff_literal(described, table),
+            )
+        )
     return DescribedOps(tuple(sorted(tables)), tuple(entries))
 
 
 def constant(op: AutodiffOp) -> str:
     return op.name.upper()
+
+
+def signature(op: AutodiffOp) -> str:
+    """What the Autodiff specialization's attribute for `op` is to a type checker: a callable
+    of its arguments, a float input an AutodiffTensor (None where optional, a list for a
+    `tensors` list), to its results, a float one an AutodiffTensor."""
+    inputs = {i.position: i for i in op.inputs}
+    params = []
+    for position in range(len(op.args)):
+        input_ = inputs.get(position)
+        if input_ is None:
+            params.append("Any")
+        elif input_.many:
+            params.append("list[AutodiffTensor]")
+        else:
+            params.append("AutodiffTensor | None" if input_.optional else "AutodiffTensor")
+    results = ["AutodiffTensor" if i in op.float_outputs else "Any" for i in range(op.outputs)]
+    result = results[0] if len(results) == 1 else f"tuple[{', '.join(results)}]"
+    return f"Callable[[{', '.join(params)}], {result}]"
 
 
 def autodiff_literal(op: AutodiffOp, table: type | None) -> str:

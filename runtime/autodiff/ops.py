@@ -9,8 +9,10 @@ leaf of the autodiff package: it imports the rule tables and nothing of the engi
 generator reads it without loading numpy.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any, Generic, TypeVar
 
 from runtime.autodiff.rules import Row, Rule
 from runtime.autodiff.rules.shape import ShapeRules
@@ -35,8 +37,13 @@ class FloatInput:
     many: bool = False  # a list of tensors (cat): each element an input of its own
 
 
+# What the Autodiff specialization's attribute for an op is to a type checker: its signature
+# over AutodiffTensors (generated/catalogue.py writes it for each op)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
 @dataclass(frozen=True)
-class AutodiffOp:
+class AutodiffOp(Generic[F]):
     """What the decorator needs to know of a float op; generated from its ops.yaml entry."""
 
     name: str
@@ -63,7 +70,8 @@ class AutodiffOp:
 # to_device to another backend: no catalogue op of its own (float_to_device routes here), but a
 # recorded, compute-bound op like it. Its output lives on the target backend; its step runs on
 # the source backend, whose primitive the gradient must become again (the rule moves it back).
-MOVE_ACROSS = AutodiffOp(
+# Its signature is left open: this leaf of the package cannot name AutodiffTensor.
+MOVE_ACROSS: AutodiffOp[Callable[..., Any]] = AutodiffOp(
     "move_across",
     ("tensor", "target", "device"),
     (FloatInput("tensor", 0),),
