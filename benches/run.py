@@ -24,6 +24,7 @@ BENCHMARKS = (
     "benches.steps",
     "benches.real_steps",
     "benches.fused_batch_norm",
+    "benches.fused_rms_norm",
     "benches.onnx_import",
     "benches.quantization",
 )

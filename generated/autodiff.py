@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=45a927057a191779 body=c3b4c7afb72bf6d9
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=f8d864ae448da127 body=501375eb31c87101
 """The Autodiff decorator's specialization, `Autodiff[inner, strategy]`: one attribute per float
 op of ops.yaml, bound by name when a specialization is built (runtime/routing.py builds two per
 backend, NoCheckpointing and Balanced). A differentiable op's is its recorder
@@ -407,6 +407,9 @@ class Autodiff(AutodiffDecorator):
         )
         self.layer_norm = self.recorded(
             ops.LAYER_NORM, recorders.record_layer_norm, ("input", "gamma", "epsilon", "statistics")
+        )
+        self.rms_norm = self.recorded(
+            ops.RMS_NORM, recorders.record_rms_norm, ("input", "gamma", "epsilon", "inverse_rms")
         )
         self.ctc_loss = self.recorded(
             ops.CTC_LOSS,

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=8be1e2488cd6f559 body=b3c8897c572304ab
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=d822c1cd475308d1 body=b6bf6ff905d3ba38
 """What the Autodiff decorator needs to know of each float op, from ops.yaml: one constant per
 op, which its line in generated/autodiff.py names. Each is typed with the signature of the
 specialization's attribute (`AD.float_mul`), which its builder returns; a differentiable op's
@@ -1387,6 +1387,15 @@ LAYER_NORM: AutodiffOp[
     rule=NormRules.layer_norm,
 )
 
+RMS_NORM: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor, Any], AutodiffTensor]] = AutodiffOp(
+    "rms_norm",
+    ("input", "gamma", "epsilon"),
+    (FloatInput("input", 0), FloatInput("gamma", 1)),
+    AutodiffRole.RECORD,
+    keeps="inverse_rms",
+    rule=NormRules.rms_norm,
+)
+
 CTC_LOSS: AutodiffOp[Callable[[AutodiffTensor, Any, Any, Any, Any], AutodiffTensor]] = AutodiffOp(
     "ctc_loss",
     ("log_probs", "targets", "input_lengths", "target_lengths", "blank"),
@@ -1751,6 +1760,7 @@ AUTODIFF_OPS = (
     BATCH_NORM,
     BATCH_NORM_TRAINING,
     LAYER_NORM,
+    RMS_NORM,
     CTC_LOSS,
     CROSS_ENTROPY_CLASS_TARGETS,
     RFFT,

@@ -60,6 +60,8 @@ def kernel_cases(dtype):
     gamma = rng.standard_normal(8).astype(dtype)
     beta = rng.standard_normal(8).astype(dtype)
     _, kept = backend.layer_norm_keeping(x, gamma, beta, 1e-5)
+    with np.errstate(invalid="ignore"):
+        _, inverse_rms = backend.rms_norm_keeping(x, gamma, 1e-5)
     probabilities = backend.softmax(x, 1)
     moments = [np.abs(special(dtype, seed=s)) for s in (3, 4)]
     adam = dict(lr=1e-2, beta_1=0.9, beta_2=0.999, epsilon=1e-8)
@@ -117,6 +119,11 @@ def kernel_cases(dtype):
         ("layer_norm_keeping", (x, gamma, beta, 1e-5), {}),
         ("layer_norm_backward", (x, gamma, grad, 1e-5), {}),
         ("layer_norm_backward", (x, gamma, grad, 1e-5, (True, True, True), kept), {}),
+        ("rms_norm", (x, gamma, 1e-5), {}),
+        ("rms_norm_keeping", (x, gamma, 1e-5), {}),
+        ("rms_norm_backward", (x, gamma, grad, 1e-5), {}),
+        ("rms_norm_backward", (x, gamma, grad, 1e-5, (True, False), inverse_rms), {}),
+        ("rms_norm_backward", (x, gamma, grad, 1e-5, (False, True), inverse_rms), {}),
         ("softmax", (x, 1), {}),
         ("log_softmax", (x, -1), {}),
         ("softmax_backward", (probabilities, grad, 1), {}),
@@ -216,12 +223,14 @@ def _flat(value):
 
 
 def block(dtype):
-    """A small pre-norm block: layer_norm, linear, gelu, linear, softmax rows, classes."""
+    """A small pre-norm block: layer_norm, linear, gelu, rms_norm, linear, softmax rows,
+    classes."""
     Device.numpy().seed(0)
     layers = [
         nn.LayerNorm(16, device=Device.numpy()),
         nn.Linear(16, 32, device=Device.numpy()),
         nn.Gelu(),
+        nn.RmsNorm(32, device=Device.numpy()),
         nn.Linear(32, 5, device=Device.numpy()),
     ]
     model = nn.Sequential(*layers)
@@ -266,12 +275,15 @@ def test_a_compiled_step_trains_as_the_uncompiled_replay_within_rounding(dtype):
     for name in (
         f"layer_norm_{suffix}",
         f"{gelu}_{suffix}",
+        f"rms_norm_{suffix}",
+        f"rms_norm_backward_{suffix}",
         f"softmax_{suffix}",
         f"adam_step_{suffix}",
     ):
         assert f"    {name}(" in source or f" = {name}(" in source or f"{name}(\n" in source
         assert f"void {name}(" in kernels
     assert "Fuses: layer_norm" in kernels and "Fuses: adam_step" in kernels
+    assert "Fuses: rms_norm" in kernels
     memory = step.memory()
     assert 0 < memory.planned <= memory.eager
     assert "planned peak" in str(memory)

@@ -7,6 +7,7 @@ Gradients themselves are checked against finite differences for every op in test
 import dataclasses
 import inspect
 import traceback
+from enum import Enum
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ import pytest
 from generated import Device, Tensor
 from generated.backends import BACKENDS
 from generated.dispatch import float_mul
+from codegen import recorders
 from codegen.recorders import recorder
 from codegen.render import recorder_source
 from runtime.autodiff import recording
@@ -129,6 +131,51 @@ def test_balanced_keeps_a_memory_bound_input_as_its_node_and_the_output_as_self(
     grads = y.sum().backward()
     x = np.array([0.5, 1.5])
     np.testing.assert_allclose(w.grad(grads).to_numpy(), np.exp(x) * x + np.exp(x))
+
+
+def _leaves(value):
+    if dataclasses.is_dataclass(value):
+        for field in dataclasses.fields(value):
+            yield from _leaves(getattr(value, field.name))
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from _leaves(item)
+    else:
+        yield value
+
+
+def test_a_recorder_is_typed_values_holding_names_never_code():
+    """codegen/recorders.py decides what each statement is and the template spells it: every
+    string of every op's Recorder is a name (an argument, a kernel), every choice an enum
+    member; and each kind of value occurs in the catalogue, so generated/ runs every macro."""
+    from generated.catalogue import AUTODIFF_OPS
+    from runtime.autodiff.ops import MOVE_ACROSS
+
+    ops = [op for op in AUTODIFF_OPS if op.role is AutodiffRole.RECORD] + [MOVE_ACROSS]
+    seen = set()
+    for op in ops:
+        for leaf in _leaves(recorder(op)):
+            assert isinstance(leaf, (Enum, bool, int, str, type(None))), (op.name, leaf)
+            assert not isinstance(leaf, str) or leaf.isidentifier(), (op.name, leaf)
+            seen.add(leaf)
+    kinds = (
+        recorders.Passing,
+        recorders.Outputs,
+        recorders.Link,
+        recorders.Source,
+        recorders.Parents,
+    )
+    assert {member for kind in kinds for member in kind} <= seen
+
+
+def test_an_op_that_keeps_something_and_returns_several_results_is_refused():
+    op = AutodiffOp(
+        "layer_norm", ("input", "gamma", "beta", "epsilon"),
+        (FloatInput("input", 0), FloatInput("gamma", 1), FloatInput("beta", 2, optional=True)),
+        AutodiffRole.RECORD, float_outputs=(0,), outputs=2, keeps="statistics",
+    )  # fmt: skip
+    with pytest.raises(ValueError, match=r"layer_norm: an op that keeps `statistics` returns"):
+        recorder(op)
 
 
 def test_a_catalogue_argument_named_like_a_recorder_local_is_refused():

@@ -4,7 +4,7 @@ Each kernel is written once, over `real` (float for float32, double for float64)
 math functions' double names (`exp`, `erfc`, `sqrt`); `c_source` makes the float32 text by
 naming their float versions (`expf`) and suffixing the literals (`0.5f`), so that float32 math
 stays float32, as numpy's does. A row's sums are in the dtype, over vector lanes (numpy's
-are pairwise); sums over many rows (layer_norm's dgamma and dbeta, a channel's for
+are pairwise); sums over many rows (layer_norm's and rms_norm's dgamma, dbeta, a channel's for
 batch_norm) and over a whole gradient (its norm) accumulate in double.
 
 The NaN/±inf contract: each kernel gives NaN and ±inf what the backend's kernel gives them. So a
@@ -274,6 +274,78 @@ void layer_norm_backward_{suffix}(long rows, long d, const real *x,
             dbeta[j] = sums[d + j];
     }
     free(sums);
+}
+"""
+
+RMS_NORM = """\
+/* rms_norm over rows of d: x (r gamma), r = 1 / sqrt(mean(x²) + eps), keeping each row's r
+   when `inverse_rms` is given.
+   Fuses: rms_norm (rms_norm_keeping: its mean of squares, sqrt, reciprocal and products). */
+void rms_norm_{suffix}(long rows, long d, const real *x, const real *gamma, double eps,
+                       real *out, real *inverse_rms)
+{
+    for (long i = 0; i < rows; i++) {
+        const real *row = x + i * d;
+        real *y = out + i * d;
+        real squares = 0;
+#pragma omp simd reduction(+ : squares)
+        for (long j = 0; j < d; j++)
+            squares += row[j] * row[j];
+        real r = 1.0 / sqrt(squares / d + (real)eps);
+        if (inverse_rms)
+            inverse_rms[i] = r;
+#pragma omp simd
+        for (long j = 0; j < d; j++)
+            y[j] = row[j] * (r * gamma[j]); /* (as numpy: r gamma first) */
+    }
+}
+"""
+
+RMS_NORM_BACKWARD = """\
+/* rms_norm's backward over rows of d, with r = 1 / sqrt(mean(x²) + eps) (kept by the forward,
+   or computed when `inverse_rms` is NULL) and ĝ = grad gamma:
+   dx = r ĝ - r³ mean(ĝ x) x, dgamma = Σ r grad x over the rows (each NULL when not wanted;
+   dgamma's sums accumulate in double).
+   Fuses: rms_norm_backward. */
+void rms_norm_backward_{suffix}(long rows, long d, const real *x, const real *gamma,
+                                const real *grad, const real *inverse_rms, double eps,
+                                real *dx, real *dgamma)
+{
+    double *sums = dgamma ? calloc(d, sizeof(double)) : NULL;
+    for (long i = 0; i < rows; i++) {
+        const real *row = x + i * d, *g = grad + i * d;
+        real r;
+        if (inverse_rms) {
+            r = inverse_rms[i];
+        } else {
+            real squares = 0;
+#pragma omp simd reduction(+ : squares)
+            for (long j = 0; j < d; j++)
+                squares += row[j] * row[j];
+            r = 1.0 / sqrt(squares / d + (real)eps);
+        }
+        if (dgamma)
+#pragma omp simd
+            for (long j = 0; j < d; j++)
+                sums[j] += (double)(r * (g[j] * row[j]));
+        if (!dx)
+            continue;
+        real dots = 0;
+#pragma omp simd reduction(+ : dots)
+        for (long j = 0; j < d; j++)
+            dots += g[j] * row[j] * gamma[j];
+        real cube = dots * r * r * r / -d;
+        real *out = dx + i * d;
+#pragma omp simd
+        for (long j = 0; j < d; j++)
+            out[j] = row[j] * cube + (r * gamma[j]) * g[j];
+    }
+    if (dgamma) {
+#pragma omp simd
+        for (long j = 0; j < d; j++)
+            dgamma[j] = sums[j];
+        free(sums);
+    }
 }
 """
 
@@ -630,6 +702,8 @@ TEXTS = {
     "row_statistics": ROW_STATISTICS,
     "layer_norm": LAYER_NORM,
     "layer_norm_backward": LAYER_NORM_BACKWARD,
+    "rms_norm": RMS_NORM,
+    "rms_norm_backward": RMS_NORM_BACKWARD,
     "batch_norm": BATCH_NORM,
     "batch_norm_training": BATCH_NORM_TRAINING,
     "batch_norm_training_backward": BATCH_NORM_TRAINING_BACKWARD,
@@ -652,6 +726,8 @@ KERNELS = (
     "gelu_approximate_backward",
     "layer_norm",
     "layer_norm_backward",
+    "rms_norm",
+    "rms_norm_backward",
     "batch_norm",
     "batch_norm_training",
     "batch_norm_training_backward",

@@ -186,6 +186,40 @@ def layer_norm_backward(bound, out):
     return Fused("layer_norm_backward", dtype, args, outputs, "layer_norm backward")
 
 
+def rms_norm(bound, out, inverse_rms=None):
+    x, gamma = bound["input"], bound["gamma"]
+    dtype = _dtype(x, gamma, out, inverse_rms)
+    if not dtype or not _same_shape(x, out):
+        return None
+    rows, d = _rows(x)
+    if gamma.data.shape != (d,) or (inverse_rms is not None and inverse_rms.data.shape != (rows,)):
+        return None
+    args = [rows, d, x, gamma, bound["epsilon"], out, inverse_rms]
+    outputs = [v for v in (out, inverse_rms) if v is not None]
+    return Fused("rms_norm", dtype, args, outputs, "rms_norm")
+
+
+def rms_norm_keeping(bound, out):
+    result, inverse_rms = out
+    return rms_norm(bound, result, inverse_rms)
+
+
+def rms_norm_backward(bound, out):
+    x, gamma, grad, kept = bound["input"], bound["gamma"], bound["grad"], bound["inverse_rms"]
+    dx, dgamma = out
+    dtype = _dtype(x, gamma, grad, kept, dx, dgamma)
+    if not dtype or not _same_shape(x, grad, dx):
+        return None
+    rows, d = _rows(x)
+    if any(v is not None and v.data.shape != (d,) for v in (gamma, dgamma)):
+        return None
+    if kept is not None and kept.data.shape != (rows,):
+        return None
+    args = [rows, d, x, gamma, grad, kept, bound["epsilon"], dx, dgamma]
+    outputs = [v for v in (dx, dgamma) if v is not None]
+    return Fused("rms_norm_backward", dtype, args, outputs, "rms_norm backward")
+
+
 def _channels(x, *per_channel) -> tuple[int, int, int] | None:
     """(n, channels, s) of an input [N, C, *spatial] whose `per_channel` values (None
     skipped) are each of [C], or None."""
@@ -376,6 +410,9 @@ RULES = {
     "layer_norm": layer_norm,
     "layer_norm_keeping": layer_norm_keeping,
     "layer_norm_backward": layer_norm_backward,
+    "rms_norm": rms_norm,
+    "rms_norm_keeping": rms_norm_keeping,
+    "rms_norm_backward": rms_norm_backward,
     "batch_norm": batch_norm,
     "batch_norm_training": batch_norm_training,
     "batch_norm_training_backward": batch_norm_training_backward,

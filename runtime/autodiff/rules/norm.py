@@ -1,7 +1,7 @@
-"""Normalisation rules: batch_norm (one VJP per input); batch_norm_training and layer_norm (Joint:
-their backward kernel gives every gradient, reusing the statistics their forward computed: the
-outputs of batch_norm_training, the `statistics` layer_norm kept, None where the backend kept
-nothing)."""
+"""Normalisation rules: batch_norm (one VJP per input); batch_norm_training, layer_norm and
+rms_norm (Joint: their backward kernel gives every gradient, reusing the statistics their forward
+computed: the outputs of batch_norm_training, the `statistics` layer_norm kept, the
+`inverse_rms` rms_norm kept, None where the backend kept nothing)."""
 
 from runtime.autodiff.rules.joint import Joint
 
@@ -31,5 +31,10 @@ class NormRules:
     layer_norm = Joint(
         lambda B, g, tracked, input, gamma, epsilon, statistics: B.layer_norm_backward(
             input, gamma, g, epsilon, wanted=tracked, statistics=statistics
+        )
+    )
+    rms_norm = Joint(
+        lambda B, g, tracked, input, gamma, epsilon, inverse_rms: B.rms_norm_backward(
+            input, gamma, g, epsilon, wanted=tracked, inverse_rms=inverse_rms
         )
     )
