@@ -296,7 +296,7 @@ def _autodiff(op: Op, out: Path, root: Path) -> str:
     if table is not None:  # (else rule_for above has refused it)
         path = Path(inspect.getsourcefile(table) or "")
         row = f"rule: {table.__name__}.{op.name} at {_where(path, _row_line(table, op.name), root)}"
-        named = _line_containing(out / "catalogue.py", f"{op.name.upper()} = ")
+        named = _line_containing(out / "catalogue.py", f"{op.name.upper()}: AutodiffOp[")
         if named:
             row += f", named by {op.name.upper()} at {_where(out / 'catalogue.py', named, root)}"
         lines.append(row)
