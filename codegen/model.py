@@ -5,6 +5,7 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from runtime.autodiff.ops import AutodiffOp, AutodiffRole, FloatInput
+from runtime.autodiff.rules import tables_of
 
 # The enums are str-valued: each member equals its spelling in ops.yaml (`Kind.FLOAT ==
 # "float"`), so messages, templates and dict keys read the same as the catalogue.
@@ -284,7 +285,7 @@ class Op:
             )
         else:
             return None
-        floats = self.float_args
+        floats, table = self.float_args, self.rule_table
         inputs = tuple(
             FloatInput(a.name, i, a.optional, a.type is ArgKind.TENSORS)
             for i, a in enumerate(self.args)
@@ -299,7 +300,16 @@ class Op:
             float_outputs=tuple(i for i, kind in enumerate(self.returns) if kind is Kind.FLOAT),
             outputs=len(self.returns),
             keeps=self.keeps,
+            rule=getattr(table, self.name) if table and autodiff is AutodiffRole.RECORD else None,
         )
+
+    @property
+    def rule_table(self) -> type | None:
+        """The table of runtime/autodiff/rules/ holding this op's backward rule, the row named
+        as the op (the first, where two have one: the validator reports it); None for an op
+        that is not differentiable, or when no table has a row for it."""
+        found = tables_of(self.name) if self.autodiff else []
+        return found[0] if found else None
 
     @property
     def receiver(self) -> Arg | None:

@@ -196,7 +196,7 @@ def recorder(op: AutodiffOp) -> Recorder:
     saved = _saved(op, rule, inputs, recompute is not None)
     return Recorder(
         name=op.name,
-        arguments=tuple(Argument(a, a in op.input_names) for a in op.args),
+        arguments=tuple(Argument(a, p in op.positions) for p, a in enumerate(op.args)),
         inputs=inputs,
         forward=None if op.keeps else Forward(outputs, floats),
         untracked=_returned(op, Link.UNTRACKED, outputs),
