@@ -318,6 +318,12 @@ class Op:
         return None if self.static else self.tensor_args[0]
 
     @property
+    def group(self) -> str:
+        """Its dispatch module, generated/dispatch/<group>_ops.py: a module function's module
+        (module ops grouped apart, as burn's ModuleOps trait is), else its kind."""
+        return self.function or self.kind.value
+
+    @property
     def category(self) -> str:
         """The report's grouping: the catalogue's own section, else what the routing does."""
         if self.section:
@@ -364,6 +370,10 @@ class QResult(StrEnum):
     BOOL = "bool"
     DATA = "data"  # numpy arrays: the values and the scales (q_into_data)
     FLAG = "flag"  # a Python bool (q_is_require_grad)
+
+
+# What a q-op made from a float op returns for each kind of the float op's results
+KIND_RESULTS = {Kind.FLOAT: QResult.FLOAT, Kind.INT: QResult.INT, Kind.BOOL: QResult.BOOL}
 
 
 @dataclass(frozen=True)

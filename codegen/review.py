@@ -232,7 +232,7 @@ def _line_containing(path: Path, start: str) -> int | None:
 
 def _dispatch(catalogue: Catalogue, op: Op, out: Path, root: Path) -> str:
     function = api.dispatch_function(op)
-    path = out / "dispatch" / f"{op.function or op.kind}_ops.py"
+    path = out / "dispatch" / f"{op.group}_ops.py"
     line = _def_line(path, op.name)
     where = _where(path, line, root) if line else f"{path} (not generated yet)"
     tensors = ", ".join(f"`{a.name}`" for a in op.tensor_args)
