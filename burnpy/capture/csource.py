@@ -278,7 +278,7 @@ void layer_norm_backward_{suffix}(long rows, long d, const real *x,
 """
 
 RMS_NORM = """\
-/* rms_norm over rows of d: x (r gamma), r = 1 / sqrt(mean(x²) + eps), keeping each row's r
+/* rms_norm over rows of d: x (r gamma), r = 1 / √(mean(x²) + eps), keeping each row's r
    when `inverse_rms` is given.
    Fuses: rms_norm (rms_norm_keeping: its mean of squares, sqrt, reciprocal and products). */
 void rms_norm_{suffix}(long rows, long d, const real *x, const real *gamma, double eps,
@@ -302,7 +302,7 @@ void rms_norm_{suffix}(long rows, long d, const real *x, const real *gamma, doub
 """
 
 RMS_NORM_BACKWARD = """\
-/* rms_norm's backward over rows of d, with r = 1 / sqrt(mean(x²) + eps) (kept by the forward,
+/* rms_norm's backward over rows of d, with r = 1 / √(mean(x²) + eps) (kept by the forward,
    or computed when `inverse_rms` is NULL) and ĝ = grad gamma:
    dx = r ĝ - r³ mean(ĝ x) x, dgamma = Σ r grad x over the rows (each NULL when not wanted;
    dgamma's sums accumulate in double).
