@@ -25,6 +25,7 @@ BENCHMARKS = (
     "benches.real_steps",
     "benches.fused_batch_norm",
     "benches.fused_rms_norm",
+    "benches.fused_masked_softmax",
     "benches.onnx_import",
     "benches.quantization",
 )

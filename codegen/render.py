@@ -80,7 +80,7 @@ def render_all(catalogue: Catalogue) -> dict[str, str]:
             classes=api.backend_classes(catalogue),
         ),
         "catalogue.py": env.get_template("catalogue.py.jinja").render(
-            entries=api.described_ops(catalogue)
+            described=api.described_ops(catalogue)
         ),
         "autodiff.py": env.get_template("autodiff.py.jinja").render(
             bindings=api.autodiff_bindings(catalogue)

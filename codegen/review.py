@@ -232,7 +232,7 @@ def _line_containing(path: Path, start: str) -> int | None:
 
 def _dispatch(catalogue: Catalogue, op: Op, out: Path, root: Path) -> str:
     function = api.dispatch_function(op)
-    path = out / "dispatch" / f"{op.function or op.kind}_ops.py"
+    path = out / "dispatch" / f"{op.group}_ops.py"
     line = _def_line(path, op.name)
     where = _where(path, line, root) if line else f"{path} (not generated yet)"
     tensors = ", ".join(f"`{a.name}`" for a in op.tensor_args)
@@ -292,6 +292,15 @@ def _autodiff(op: Op, out: Path, root: Path) -> str:
     bound = _line_containing(out / "autodiff.py", f"        self.{op.name} = ")
     if bound:
         lines.append(f"bound as AD.{op.name} at {_where(out / 'autodiff.py', bound, root)}")
+    table = op.rule_table
+    if table is not None:  # (else rule_for above has refused it)
+        path = Path(inspect.getsourcefile(table) or "")
+        line = class_attributes(table.__module__, table.__name__)[op.name].line
+        row = f"rule: {table.__name__}.{op.name} at {_where(path, line, root)}"
+        named = _line_containing(out / "catalogue.py", f"{op.name.upper()}: AutodiffOp[")
+        if named:
+            row += f", named by {op.name.upper()} at {_where(out / 'catalogue.py', named, root)}"
+        lines.append(row)
     if described.keeps:
         lines.append(
             f"kept: its recorded forward is the backend's `{op.name}_keeping`, which also returns "

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=4c4fa4a53075b79d body=c6788949a04b8769
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=bed5a9a06648ba2e body=db454531d9c2ec7a
 """The Autodiff decorator's specialization, `Autodiff[inner, strategy]`: one attribute per float
 op of ops.yaml, bound by name when a specialization is built (runtime/routing.py builds two per
 backend, NoCheckpointing and Balanced). A differentiable op's is its recorder
@@ -13,7 +13,7 @@ from runtime.autodiff.ops import MOVE_ACROSS
 
 
 class Autodiff(AutodiffDecorator):
-    def __init__(self, inner, strategy):
+    def __init__(self, inner, strategy) -> None:  # (annotated: a type checker reads its attributes)
         super().__init__(inner, strategy)
         self.float_from_data = self.leaf(ops.FLOAT_FROM_DATA)
         self.float_zeros = self.leaf(ops.FLOAT_ZEROS)

@@ -20,7 +20,6 @@ from codegen.recorders import recorder
 from codegen.render import recorder_source
 from runtime.autodiff import recording
 from runtime.autodiff.ops import AutodiffOp, AutodiffRole, FloatInput, rule_for
-from runtime.autodiff.rules import RULES
 from runtime.autodiff.steps import SELF, Backward
 
 AD = Device.numpy().autodiff()
@@ -63,8 +62,11 @@ def test_a_stale_recorder_is_refused_when_the_backend_is_built(monkeypatch):
     from generated.autodiff import Autodiff
     from runtime.autodiff.checkpoint import NoCheckpointing
 
-    lhs_vjp, _ = RULES["float_mul"]  # the rule now also asks for the output
-    monkeypatch.setitem(RULES, "float_mul", (lhs_vjp, lambda g, lhs, out: g * lhs))
+    from generated import catalogue
+
+    lhs_vjp, _ = catalogue.FLOAT_MUL.rule  # the rule now also asks for the output
+    changed = dataclasses.replace(catalogue.FLOAT_MUL, rule=(lhs_vjp, lambda g, lhs, out: g * lhs))
+    monkeypatch.setattr(catalogue, "FLOAT_MUL", changed)
     with pytest.raises(
         RuntimeError, match=r"float_mul .* generated/ is stale; run `python -m codegen`"
     ):
@@ -83,6 +85,27 @@ def test_every_float_op_is_bound_by_name_in_the_specialization():
         if op.role is AutodiffRole.RECORD:
             assert f"recorders.record_{op.name}," in source, op.name
     assert "setattr" not in source
+
+
+def test_each_recorded_op_names_the_row_of_its_name_in_one_rule_table():
+    """generated/catalogue.py names each differentiable op's rule (`rule=ElementwiseRules.
+    float_mul`), which an editor goes to: the row named as the op, in exactly one table; and
+    every row of the tables is some recorded op's."""
+    from generated.catalogue import AUTODIFF_OPS
+    from runtime.autodiff.ops import MOVE_ACROSS
+    from runtime.autodiff.rules import TABLES
+
+    recorded = [op for op in AUTODIFF_OPS if op.role is AutodiffRole.RECORD] + [MOVE_ACROSS]
+    written = [
+        (table, name, row)
+        for table in TABLES
+        for name, row in vars(table).items()
+        if not name.startswith("__")
+    ]
+    for op in recorded:
+        (row,) = [row for _, name, row in written if name == op.name]
+        assert op.rule is row, op.name
+    assert sorted(name for _, name, _ in written) == sorted(op.name for op in recorded)
 
 
 @pytest.mark.parametrize(
@@ -198,32 +221,22 @@ def _bind(op: AutodiffOp, forward, recomputes: bool):
     return factory(forward, Backward(rule, inner, forward, op.positions), inner, recomputes)
 
 
+def _split_vjp(g, k, x_shape):
+    g_sin, g_cos = g  # one per float output, None where an output got no gradient
+    return (0 if g_sin is None else g_sin * k) + (0 if g_cos is None else g_cos)
+
+
+# fixture ops, each naming its rule as a generated description does
 AFFINE = AutodiffOp(
     "fixture_affine", ("x", "w", "bias"),
     (FloatInput("x", 0), FloatInput("w", 1), FloatInput("bias", 2, optional=True)),
     AutodiffRole.RECORD,
+    rule=(lambda g, w: g @ w.T, lambda g, x: x.T @ g, lambda g: g.sum(0)),
 )  # fmt: skip
 SPLIT = AutodiffOp(
     "fixture_split", ("x", "k"), (FloatInput("x", 0),), AutodiffRole.RECORD,
-    float_outputs=(0, 1), outputs=3,
+    float_outputs=(0, 1), outputs=3, rule=(_split_vjp,),
 )  # fmt: skip
-
-
-@pytest.fixture
-def fixture_rules(monkeypatch):
-    from runtime.autodiff import rules
-
-    monkeypatch.setitem(
-        rules.RULES,
-        "fixture_affine",
-        (lambda g, w: g @ w.T, lambda g, x: x.T @ g, lambda g: g.sum(0)),
-    )
-
-    def split_vjp(g, k, x_shape):
-        g_sin, g_cos = g  # one per float output, None where an output got no gradient
-        return (0 if g_sin is None else g_sin * k) + (0 if g_cos is None else g_cos)
-
-    monkeypatch.setitem(rules.RULES, "fixture_split", (split_vjp,))
 
 
 def _affine(x, w, bias):
@@ -242,7 +255,7 @@ def _leaf(values, grad, device):
 
 @pytest.mark.parametrize("recomputes", [False, True], ids=["NoCheckpointing", "Balanced"])
 @pytest.mark.parametrize("with_bias", [True, False])
-def test_an_optional_tensor_is_a_parent_only_when_given(fixture_rules, recomputes, with_bias):
+def test_an_optional_tensor_is_a_parent_only_when_given(recomputes, with_bias):
     device = CK if recomputes else AD
     record = _bind(AFFINE, _affine, recomputes)
     x_data, w_data = np.arange(6.0).reshape(2, 3) / 7, np.arange(12.0).reshape(3, 4) / 5
@@ -260,7 +273,7 @@ def test_an_optional_tensor_is_a_parent_only_when_given(fixture_rules, recompute
         np.testing.assert_allclose(grads.get(bias.node), np.full(4, 2.0))
 
 
-def test_an_untracked_optional_tensor_saves_nothing_for_itself(fixture_rules):
+def test_an_untracked_optional_tensor_saves_nothing_for_itself():
     record = _bind(AFFINE, _affine, False)
     x, w = _leaf(np.ones((1, 2)), False, AD), _leaf(np.ones((2, 2)), True, AD)
     bias = _leaf(np.ones(2), False, AD)
@@ -271,26 +284,22 @@ def test_an_untracked_optional_tensor_saves_nothing_for_itself(fixture_rules):
     assert kept == {"w": None, "x": x.primitive}  # only w's VJP (which needs x) will run
 
 
-def test_an_absent_optional_tensors_shape_and_dtype_are_saved_as_none(monkeypatch):
-    from runtime.autodiff import rules
-
+def test_an_absent_optional_tensors_shape_and_dtype_are_saved_as_none():
     def x_vjp(g, w, bias_shape, bias_dtype):  # a VJP told of the bias, which may be absent
         return g @ w.T
 
-    monkeypatch.setitem(rules.RULES, "fixture_affine", (x_vjp, lambda g, x: x.T @ g, lambda g: g))
-    record = _bind(AFFINE, _affine, False)
+    affine = dataclasses.replace(AFFINE, rule=(x_vjp, lambda g, x: x.T @ g, lambda g: g))
+    record = _bind(affine, _affine, False)
     x, w = _leaf(np.ones((1, 2)), True, AD), _leaf(np.ones((2, 3)), False, AD)
     bias = _leaf(np.ones(3), False, AD)
     for given, expected in [(None, [None, None]), (bias, [(3,), np.dtype(np.float64)])]:
-        kept = dict(zip(rule_for(AFFINE).saved, record(x, w, given).node.saved))
+        kept = dict(zip(rule_for(affine).saved, record(x, w, given).node.saved))
         assert [kept["bias_shape"], kept["bias_dtype"]] == expected
 
 
 @pytest.mark.parametrize("recomputes", [False, True], ids=["NoCheckpointing", "Balanced"])
 @pytest.mark.parametrize("reached", [(0,), (1,), (0, 1)])
-def test_several_float_outputs_each_have_a_node_and_any_subset_backpropagates(
-    fixture_rules, recomputes, reached
-):
+def test_several_float_outputs_each_have_a_node_and_any_subset_backpropagates(recomputes, reached):
     device = CK if recomputes else AD
     AD_ = BACKENDS.NumPy.Balanced if recomputes else BACKENDS.NumPy.NoCheckpointing
     record = _bind(SPLIT, _split, recomputes)
@@ -309,7 +318,7 @@ def test_several_float_outputs_each_have_a_node_and_any_subset_backpropagates(
     np.testing.assert_allclose(grads.get(x.node), np.full((1, 3), expected))
 
 
-def test_untracked_inputs_give_each_float_output_an_untracked_node(fixture_rules):
+def test_untracked_inputs_give_each_float_output_an_untracked_node():
     record = _bind(SPLIT, _split, False)
     first, second, _ = record(_leaf(np.ones((1, 2)), False, AD), 2.0)
     assert first.node.requirement is second.node.requirement is recording.NONE
@@ -333,24 +342,23 @@ def test_a_conv_whose_bias_alone_is_tracked_keeps_nothing_alive(device):
     np.testing.assert_allclose(bias.grad(grads).to_numpy(), upstream.sum(axis=(0, 2, 3)))
 
 
-def test_a_joint_rule_may_name_only_inputs_as_needing_only_g(monkeypatch):
+def test_a_joint_rule_may_name_only_inputs_as_needing_only_g():
     """Joint's `g_only` lists float inputs whose gradient comes from `g` alone; a name that is
     not one is refused, saying which are."""
-    from runtime.autodiff import rules
     from runtime.autodiff.rules import Joint, Rule
+    from runtime.autodiff.rules.conv import ConvRules
 
-    fn = rules.RULES["conv2d"].fn
-    monkeypatch.setitem(rules.RULES, "conv2d", Joint(fn, g_only=("beta",)))
+    row = Joint(ConvRules.conv2d.fn, g_only=("beta",))
     args = ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end")
     with pytest.raises(
         ValueError,
         match=r"conv2d says beta needs only g, but the op has no float input beta; name in "
         r"g_only only the op's float inputs x, weight, bias",
     ):
-        Rule("conv2d", args, ("x", "weight", "bias"))
+        Rule("conv2d", row, args, ("x", "weight", "bias"))
 
 
-def test_every_node_has_every_field_set_on_every_path(fixture_rules):
+def test_every_node_has_every_field_set_on_every_path():
     """A Node is built one way (`new_node`, whose parameters are Node's slots): a leaf, a
     require_grad leaf, a marked parameter, a detached tensor, an untracked op, a recorded op,
     a Joint-rule op, an op's several float outputs each have every field."""

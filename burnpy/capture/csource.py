@@ -278,7 +278,7 @@ void layer_norm_backward_{suffix}(long rows, long d, const real *x,
 """
 
 RMS_NORM = """\
-/* rms_norm over rows of d: x (r gamma), r = 1 / sqrt(mean(x²) + eps), keeping each row's r
+/* rms_norm over rows of d: x (r gamma), r = 1 / √(mean(x²) + eps), keeping each row's r
    when `inverse_rms` is given.
    Fuses: rms_norm (rms_norm_keeping: its mean of squares, sqrt, reciprocal and products). */
 void rms_norm_{suffix}(long rows, long d, const real *x, const real *gamma, double eps,
@@ -302,7 +302,7 @@ void rms_norm_{suffix}(long rows, long d, const real *x, const real *gamma, doub
 """
 
 RMS_NORM_BACKWARD = """\
-/* rms_norm's backward over rows of d, with r = 1 / sqrt(mean(x²) + eps) (kept by the forward,
+/* rms_norm's backward over rows of d, with r = 1 / √(mean(x²) + eps) (kept by the forward,
    or computed when `inverse_rms` is NULL) and ĝ = grad gamma:
    dx = r ĝ - r³ mean(ĝ x) x, dgamma = Σ r grad x over the rows (each NULL when not wanted;
    dgamma's sums accumulate in double).
@@ -544,6 +544,72 @@ void softmax_backward_{suffix}(long rows, long d, const real *y,
 }
 """
 
+MASK_ROW = """\
+/* The row of a bool mask that row i of the scores reads: the mask's rows repeated `repeat`
+   times over a run of the scores' leading dims, with `inner` rows after that run (attention's
+   [batch, 1, seq_q, seq_k] mask over [batch, heads, seq_q, seq_k]: repeat = heads, inner =
+   seq_q; a mask of the scores' shape: 1 and 1). */
+static inline const unsigned char *mask_row(const unsigned char *mask, long i, long d,
+                                            long repeat, long inner)
+{
+    return mask + ((i / (repeat * inner)) * inner + i % inner) * d;
+}
+"""
+
+MASKED_SOFTMAX = """\
+/* softmax over rows of d of the scores with `value` where the mask is true (attention's
+   masked fill, -inf or burn's min_float): the filled scores are never written.
+   Fuses: float_mask_fill, softmax. */
+void masked_softmax_{suffix}(long rows, long d, const real *x, const unsigned char *mask,
+                             long repeat, long inner, double value, real *out)
+{
+    real floor = exp_floor, zero = exp_zero, fill = (real)value;
+    for (long i = 0; i < rows; i++) {
+        const real *row = x + i * d;
+        const unsigned char *masked = mask_row(mask, i, d, repeat, inner);
+        real *y = out + i * d;
+        real m = -1.0 / 0.0; /* the filled row's max, NaN ignored as row_max does */
+#pragma omp simd reduction(max : m)
+        for (long j = 0; j < d; j++) {
+            real v = masked[j] ? fill : row[j];
+            m = v > m ? v : m;
+        }
+        real sum = 0;
+#pragma omp simd reduction(+ : sum)
+        for (long j = 0; j < d; j++) {
+            y[j] = exp_normal((masked[j] ? fill : row[j]) - m, floor, zero);
+            sum += y[j];
+        }
+#pragma omp simd
+        for (long j = 0; j < d; j++)
+            y[j] = y[j] / sum;
+    }
+}
+"""
+
+MASKED_SOFTMAX_BACKWARD = """\
+/* softmax's backward from its output y over rows of d, then `value` where the mask is true
+   (the masked fill's backward: 0 there): mask ? value : y (grad - Σ grad y).
+   Fuses: softmax_backward, float_mask_fill. */
+void masked_softmax_backward_{suffix}(long rows, long d, const real *y, const real *grad,
+                                      const unsigned char *mask, long repeat, long inner,
+                                      double value, real *out)
+{
+    real fill = (real)value;
+    for (long i = 0; i < rows; i++) {
+        const real *p = y + i * d, *g = grad + i * d;
+        const unsigned char *masked = mask_row(mask, i, d, repeat, inner);
+        real total = 0;
+#pragma omp simd reduction(+ : total)
+        for (long j = 0; j < d; j++)
+            total += g[j] * p[j];
+#pragma omp simd
+        for (long j = 0; j < d; j++)
+            out[i * d + j] = masked[j] ? fill : p[j] * (g[j] - total);
+    }
+}
+"""
+
 CROSS_ENTROPY = """\
 /* The mean cross-entropy of logits [rows, d] against class indices (already checked to be in
    range), log Σ exp(x - max) - (x[target] - max) per row, and the softmax probabilities the
@@ -685,6 +751,8 @@ NEEDS = {
     "layer_norm": ("row_statistics",),
     "layer_norm_backward": ("row_statistics",),
     "softmax": ("row_max",),
+    "masked_softmax": ("mask_row",),
+    "masked_softmax_backward": ("mask_row",),
     "cross_entropy": ("row_max",),
     "log_softmax": ("row_max",),
 }
@@ -711,6 +779,9 @@ TEXTS = {
     "softmax": SOFTMAX,
     "log_softmax": LOG_SOFTMAX,
     "softmax_backward": SOFTMAX_BACKWARD,
+    "mask_row": MASK_ROW,
+    "masked_softmax": MASKED_SOFTMAX,
+    "masked_softmax_backward": MASKED_SOFTMAX_BACKWARD,
     "cross_entropy": CROSS_ENTROPY,
     "cross_entropy_backward": CROSS_ENTROPY_BACKWARD,
     "adam_step": ADAM,
@@ -734,6 +805,8 @@ KERNELS = (
     "softmax",
     "log_softmax",
     "softmax_backward",
+    "masked_softmax",
+    "masked_softmax_backward",
     "cross_entropy",
     "cross_entropy_backward",
     "adam_step",
