@@ -221,12 +221,12 @@ def transformer_train(compile: bool, dtype: str, nudge: bool):
     return losses, accuracy.parameters(model)
 
 
-def mlp_trainer(batch: int, lr: float = 0.1):
+def mlp_trainer(batch: int, lr=0.1, sizes=workloads.MLP_SIZES, steps=accuracy.STEPS):
     """A `train` for benches.accuracy: the MLP step's captured forward + backward (compiled or
     not), its gradients applied by plain SGD in numpy between steps."""
 
     def train(compile: bool, dtype: str, nudge: bool):
-        problem = workloads.mlp_problem(batch, dtype=np.dtype(dtype).type)
+        problem = workloads.mlp_problem(batch, sizes, dtype=np.dtype(dtype).type)
         params = [p.copy() for p in problem.params]
         if nudge:
             params[0].flat[0] = np.nextafter(params[0].flat[0], np.inf)
@@ -234,7 +234,7 @@ def mlp_trainer(batch: int, lr: float = 0.1):
         x, labels = (Tensor.from_data(a, device=device) for a in (problem.x, problem.labels))
         step = capture(ours.mlp_step, compile=compile)
         losses = []
-        for _ in range(accuracy.STEPS):
+        for _ in range(steps):
             tensors = [Tensor.from_data(p, device=device).require_grad() for p in params]
             loss, grads = step(x, labels, tensors)
             losses.append(float(loss.item()))
