@@ -24,6 +24,8 @@ BENCHMARKS = (
     "benches.steps",
     "benches.real_steps",
     "benches.fused_batch_norm",
+    "benches.fused_rms_norm",
+    "benches.fused_masked_softmax",
     "benches.onnx_import",
     "benches.quantization",
 )

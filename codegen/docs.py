@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 
 from codegen import api
-from codegen.model import Catalogue, Op
+from codegen.model import AutodiffClass, Catalogue, Op, QRole
 
 # How each operator reads in code; `t` is the receiver, `{x}` the method's other operand.
 OPERATOR_FORMS = {
@@ -30,7 +30,10 @@ OPERATOR_FORMS = {
     "__lshift__": "t << {x}",
     "__rshift__": "t >> {x}",
 }
-GRADIENTS = {"memory_bound": "memory-bound", "compute_bound": "compute-bound"}
+GRADIENTS = {
+    AutodiffClass.MEMORY_BOUND: "memory-bound",
+    AutodiffClass.COMPUTE_BOUND: "compute-bound",
+}
 
 
 @dataclass(frozen=True)
@@ -126,12 +129,12 @@ class QuantizedRow:
 
 # What each role makes of the op, for the reference's `role` column
 ROLE_CELLS = {
-    "required": "kernel (required)",
-    "kernel": "kernel (shared default)",
-    "quant": "`dequant_op_quant!` of `{float}`",
-    "flow": "`dequant_op_flow!` of `{float}`",
-    "float": "dequantize, `{float}`",
-    "composite": "`{composite}`",
+    QRole.REQUIRED: "kernel (required)",
+    QRole.KERNEL: "kernel (shared default)",
+    QRole.QUANT: "`dequant_op_quant!` of `{float}`",
+    QRole.FLOW: "`dequant_op_flow!` of `{float}`",
+    QRole.FLOAT: "dequantize, `{float}`",
+    QRole.COMPOSITE: "`{composite}`",
 }
 
 
@@ -171,7 +174,7 @@ def qtensorops_table(catalogue: Catalogue) -> str:
         "|---|---|---|---|",
     ]
     for q, row in zip(catalogue.quantized, quantized_rows(catalogue)):
-        if q.role.value in ("required", "kernel"):
+        if q.role in (QRole.REQUIRED, QRole.KERNEL):
             lives = f"`QuantizationKernels.{q.name}` (runtime/backends/kernels/quantization.py)"
         else:
             lives = f"`{q.name}` (generated/dispatch/quantized_ops.py)"

@@ -5,9 +5,12 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from runtime.autodiff.ops import AutodiffOp, AutodiffRole, FloatInput
+from runtime.autodiff.rules import tables_of
 
 # The enums are str-valued: each member equals its spelling in ops.yaml (`Kind.FLOAT ==
-# "float"`), so messages, templates and dict keys read the same as the catalogue.
+# "float"`), so messages and templates read the same as the catalogue. Codegen still compares
+# them as enums and keys its tables by their members: a misspelt member fails at import, where
+# a misspelt string would silently never match.
 
 
 class Kind(StrEnum):
@@ -284,7 +287,7 @@ class Op:
             )
         else:
             return None
-        floats = self.float_args
+        floats, table = self.float_args, self.rule_table
         inputs = tuple(
             FloatInput(a.name, i, a.optional, a.type is ArgKind.TENSORS)
             for i, a in enumerate(self.args)
@@ -299,13 +302,28 @@ class Op:
             float_outputs=tuple(i for i, kind in enumerate(self.returns) if kind is Kind.FLOAT),
             outputs=len(self.returns),
             keeps=self.keeps,
+            rule=getattr(table, self.name) if table and autodiff is AutodiffRole.RECORD else None,
         )
+
+    @property
+    def rule_table(self) -> type | None:
+        """The table of runtime/autodiff/rules/ holding this op's backward rule, the row named
+        as the op (the first, where two have one: the validator reports it); None for an op
+        that is not differentiable, or when no table has a row for it."""
+        found = tables_of(self.name) if self.autodiff else []
+        return found[0] if found else None
 
     @property
     def receiver(self) -> Arg | None:
         """The tensor a method is called on: the first tensor argument (burn puts `dim` before
         it in gather and scatter); None for constructors."""
         return None if self.static else self.tensor_args[0]
+
+    @property
+    def group(self) -> str:
+        """Its dispatch module, generated/dispatch/<group>_ops.py: a module function's module
+        (module ops grouped apart, as burn's ModuleOps trait is), else its kind."""
+        return self.function or self.kind.value
 
     @property
     def category(self) -> str:
@@ -354,6 +372,10 @@ class QResult(StrEnum):
     BOOL = "bool"
     DATA = "data"  # numpy arrays: the values and the scales (q_into_data)
     FLAG = "flag"  # a Python bool (q_is_require_grad)
+
+
+# What a q-op made from a float op returns for each kind of the float op's results
+KIND_RESULTS = {Kind.FLOAT: QResult.FLOAT, Kind.INT: QResult.INT, Kind.BOOL: QResult.BOOL}
 
 
 @dataclass(frozen=True)

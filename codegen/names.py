@@ -53,7 +53,7 @@ def _top_level(tree: ast.Module, catalogue: Catalogue):
                 if alias.name == "*":  # generated.dispatch, or one group: <kind>_ops
                     group = node.module.rpartition(".")[2].removesuffix("_ops")
                     for op in catalogue.ops:
-                        if group == "dispatch" or group == (op.function or op.kind):
+                        if group == "dispatch" or group == op.group:
                             yield op.name, node
                 else:
                     yield alias.asname or alias.name, node

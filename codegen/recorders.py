@@ -1,44 +1,170 @@
-"""The Autodiff decorator's recorder of each differentiable op: what it binds, saves and links.
+"""The Autodiff decorator's recorder of each differentiable op, as typed values: what it binds,
+runs, tests, saves and links.
 
 A recorder runs the op's forward on the inner backend, then makes the output's Node and the
 state its step needs (burn's `OpsStep`): which inputs are tracked, what their VJPs need saved,
 and, under BalancedCheckpointing, the recipe that recomputes a memory-bound output. Everything
-it decides depends only on the op's entry, its backward rule and the strategy, so it is decided
-here, at generate time; `templates/recorders.py.jinja` lays the statements out (black breaks
-the long lines, as for every generated file). One factory per op serves both strategies: the
-Autodiff specialization binds it to its forward kernel, its shared `Backward`, its inner backend
-and `balanced` (BalancedCheckpointing), the one thing the strategies differ by.
+it decides depends only on the op (`AutodiffOp`), its backward rule (`rule_for(op)`) and the
+strategy, so `recorder(op)` decides it here, at generate time, into a `Recorder`: each value
+says what a statement is, never how it is spelled. `templates/recorder.jinja` has one macro
+per kind of value and lays them out (black breaks the long lines, as for every generated file).
+
+One factory per op serves both strategies: the Autodiff specialization binds it to its forward
+kernel, its shared `BACKWARD` step, its inner backend and `balanced` (BalancedCheckpointing),
+the one thing the strategies differ by.
 
 The rule's signature (runtime/autodiff/rules) says what each VJP needs; only what the VJPs of
 the *tracked* inputs name is saved (burn: `mul` keeps lhs only when rhs needs a gradient).
 """
 
 from dataclasses import dataclass
+from enum import Enum
 
 from runtime.autodiff.ops import AutodiffOp, FloatInput, rule_for
 from runtime.autodiff.rules import Needed, Needs, Rule
 
+# -- the model ---------------------------------------------------------------------------------
+
+
+class Passing(Enum):
+    """How a float input reaches the recorder, which says how it is bound, ordered and tracked."""
+
+    PLAIN = "a tensor"
+    OPTIONAL = "a tensor or None: None is no parent, and nothing is saved for it"
+    LIST = "a list of tensors (cat): each element a parent of its own"
+
+
+@dataclass(frozen=True)
+class Input:
+    """A float input, bound as `<name>_node` and `<name>_value` (`<name>_nodes` for a list)."""
+
+    name: str
+    passing: Passing
+
+
+@dataclass(frozen=True)
+class Argument:
+    """One of the op's arguments as the forward (and the recipe) is called with it: a float
+    input's primitive (in the recipe: what is held of it), else the argument itself."""
+
+    name: str
+    tensor: bool
+
+
+class Outputs(Enum):
+    """What an op returns: what `out` is, and where each float result gets its Node."""
+
+    ONE = "one float tensor: `out`, linked to the op's Node"
+    ONE_FLOAT = "several results, one of them float (values, indices): `out` is that one"
+    SEVERAL_FLOATS = "several float results: `out` is their tuple, the op's Node is their hub"
+
+
+@dataclass(frozen=True)
+class Forward:
+    """The forward, run before anything is decided: `out = forward(...)`, or, for several
+    results, `result = forward(...)` and `out` its float ones."""
+
+    outputs: Outputs
+    floats: tuple[int, ...]  # the float results' positions
+
+
+@dataclass(frozen=True)
+class Keeping:
+    """The forward of an op that keeps something for its backward (ops.yaml's `keeps`): run
+    only once the op is recorded, as `inner.<op>_keeping`, which returns `out` and the kept
+    value. `recomputed`: a memory-bound op, which Balanced recomputes rather than keeps, runs the
+    plain forward there and keeps None."""
+
+    kernel: str
+    kept: str
+    recomputed: bool
+
+
+class Link(Enum):
+    """The Node a float result is returned with."""
+
+    UNTRACKED = "a new untracked Node: no input is tracked"
+    OWN = "the op's Node"
+    HUB = "a Node of its own, a child of the op's Node (the hub)"
+
+
+class Source(Enum):
+    """Where a returned result is read from."""
+
+    OUT = "`out`, the op's one float result"
+    RESULT = "`result[position]`"
+    FORWARD = "the forward's call: an op that keeps runs it only when recorded"
+
+
+@dataclass(frozen=True)
+class Output:
+    """One result as the recorder returns it: a float one wrapped as an AutodiffTensor with its
+    Node (`link`), an int one (`link` None) as the forward gave it."""
+
+    position: int
+    source: Source
+    link: Link | None = None
+    slot: int = 0  # a HUB Node's index among the op's float results
+    slots: int = 0  # how many float results the hub has
+
+
+@dataclass(frozen=True)
+class Recompute:
+    """BalancedCheckpointing recomputes a memory-bound output rather than keep it, when every
+    input is tracked: `memory_bound` says so at run time, and the Node holds the recipe (the
+    forward's arguments, a float input as held)."""
+
+    every: tuple[Input, ...]  # the inputs tested; none when the only one is tracked by now
+
+
+class Parents(Enum):
+    """How the Node's parents (the ids of its tracked inputs' Nodes) are listed."""
+
+    ONLY = "the only input's: tracked by now"
+    EITHER = "of two inputs, those tracked"
+    INPUTS = "those of the local `inputs` that are not None"
+    ELEMENTS = "those of `inputs` that are not None, a list's elements each one of them"
+
+
+@dataclass(frozen=True)
+class Saved:
+    """A value of the step's `saved` tuple: the rule's name for it and what it stands for
+    (`needed`), saved only when one of `when` is tracked (always when `when` is empty: every
+    input's VJP needs it)."""
+
+    needed: Needed
+    when: tuple[Input, ...] = ()
+    input: Input | None = None  # the float input an INPUT, SHAPE, DEVICE or DTYPE is read from
+    position: int = 0  # INDICES: the int result's position
+    recomputed: bool = False  # OUTPUT: Balanced may recompute it, saving SELF
+
+
+@dataclass(frozen=True)
+class NodeFields:
+    """The Node's fields, as `new_node(...)` is called with them (runtime/autodiff/node.py)."""
+
+    parents: Parents
+    inputs: tuple[Input, ...]  # Node.inputs: per input its Node if tracked, else None
+    shared: bool  # Node.inputs is first bound to the local `inputs`, which `parents` reads
+    shapes: bool  # each input's shape, for the step to undo broadcasting
+    saved: tuple[Saved, ...]  # rule.saved's values, in order
+
 
 @dataclass(frozen=True)
 class Recorder:
-    """One recorder's pieces, in the order the template writes them."""
+    """One op's recorder, statement by statement, in the order the template writes them."""
 
     name: str
-    args: str  # the recorded function's parameters
-    prologue: tuple[
-        str, ...
-    ]  # bind the inputs, run the forward, find the order and what is tracked
-    untracked_test: str  # true when no input is tracked, or inside `no_grad`
-    untracked: str  # what it returns otherwise (the seed: an untracked op still gets a node)
-    record: tuple[str, ...]  # what the step keeps, before its Node is made
-    node: str  # the local the Node is bound to: `out_node`, or `hub` for several float outputs
-    fields: tuple[tuple[str, str], ...]  # new_node's keyword arguments: the Node's fields
-    result: str  # the return expression: the outputs wrapped as AutodiffTensors
-    saved: tuple[str, ...]  # rule.saved: the order of a step's saved values
-
-    @property
-    def saved_literal(self) -> str:
-        return _tuple([f'"{n}"' for n in self.saved]) if self.saved else "()"
+    arguments: tuple[Argument, ...]
+    inputs: tuple[Input, ...]  # bound, ordered and tested for tracking, in argument order
+    forward: Forward | None  # None: the op keeps something, and runs `keeping` instead
+    untracked: tuple[Output, ...]  # returned when nothing is tracked (an untracked Node each)
+    keeping: Keeping | None
+    recompute: Recompute | None  # None: a compute-bound op, whose output is always kept
+    held: tuple[Input, ...]  # bound as `<name>_held`, its Node or its value (`_held`)
+    outputs: Outputs  # names the Node's local: `out_node`, or `hub` for several float results
+    node: NodeFields
+    returned: tuple[Output, ...]
 
 
 # the names a recorder uses besides the op's arguments
@@ -48,19 +174,52 @@ LOCALS = (
 )  # fmt: skip
 
 
-# how a recorder reads an input's shape, device or dtype from its primitive
-_READ = {
-    Needs.SHAPE: "{}.shape",
-    Needs.DEVICE: "inner.device_of({})",
-    Needs.DTYPE: "inner.dtype({})",
-}
+# -- the decisions -----------------------------------------------------------------------------
 
 
 def recorder(op: AutodiffOp) -> Recorder:
+    """The recorder of `op`, decided from the op and its rule."""
     clash = set(op.args) & {*LOCALS, *_input_locals(op)}
     if clash:
         raise ValueError(f"{op.name}: argument names {sorted(clash)} clash with the recorder's")
-    return _Decisions(op, rule_for(op)).recorder()
+    if op.keeps and op.outputs > 1:
+        raise ValueError(f"{op.name}: an op that keeps `{op.keeps}` returns one result only")
+    rule = rule_for(op)
+    inputs = tuple(_input(i) for i in op.inputs)
+    floats = op.float_outputs
+    outputs = (
+        Outputs.ONE
+        if op.outputs == 1
+        else Outputs.ONE_FLOAT if len(floats) == 1 else Outputs.SEVERAL_FLOATS
+    )
+    recompute = Recompute(inputs if len(inputs) > 1 else ()) if op.memory_bound else None
+    saved = _saved(op, rule, inputs, recompute is not None)
+    return Recorder(
+        name=op.name,
+        arguments=tuple(Argument(a, p in op.positions) for p, a in enumerate(op.args)),
+        inputs=inputs,
+        forward=None if op.keeps else Forward(outputs, floats),
+        untracked=_returned(op, Link.UNTRACKED, outputs),
+        keeping=(Keeping(f"{op.name}_keeping", op.keeps, op.memory_bound) if op.keeps else None),
+        recompute=recompute,
+        held=_held(inputs, saved, recompute),
+        outputs=outputs,
+        node=NodeFields(
+            parents=_parents(inputs),
+            inputs=inputs,
+            shared=_shared(inputs),
+            shapes=len(op.args) > 1,  # an op of one argument broadcasts nothing
+            saved=saved,
+        ),
+        returned=_returned(
+            op, Link.HUB if outputs is Outputs.SEVERAL_FLOATS else Link.OWN, outputs
+        ),
+    )
+
+
+def _input(i: FloatInput) -> Input:
+    passing = Passing.LIST if i.many else Passing.OPTIONAL if i.optional else Passing.PLAIN
+    return Input(i.name, passing)
 
 
 def _input_locals(op: AutodiffOp) -> list[str]:
@@ -68,284 +227,73 @@ def _input_locals(op: AutodiffOp) -> list[str]:
     return [f"{i.name}_{what}" for i in op.inputs for what in whats]
 
 
-class _Decisions:
-    """The statements and expressions of one recorder."""
+def _shared(inputs: tuple[Input, ...]) -> bool:
+    """Whether Node.inputs is bound first, for `parents` to read: past two plain inputs the
+    parents are listed from it rather than spelled out."""
+    return len(inputs) > 2 or any(i.passing is not Passing.PLAIN for i in inputs)
 
-    def __init__(self, op: AutodiffOp, rule: Rule):
-        self.op, self.rule = op, rule
-        self.inputs = op.inputs
-        self.names = [i.name for i in op.inputs]
-        self.single = op.outputs == 1
 
-    def recorder(self) -> Recorder:
-        op = self.op
-        tracked = [f"{n}_tracked" for n in self.names]
-        one_output = len(op.float_outputs) == 1
-        node = "out_node" if one_output else "hub"
-        return Recorder(
-            name=op.name,
-            args=", ".join(op.args),
-            prologue=(
-                *self._bind(),
-                *([] if op.keeps else self._forward()),
-                *self._order(),
-                *self._tracked(),
-            ),
-            untracked_test=(  # inside `no_grad` an op records nothing, whatever it is given
-                f"not ({' or '.join(tracked)})" if len(tracked) > 1 else f"not {tracked[0]}"
+def _parents(inputs: tuple[Input, ...]) -> Parents:
+    if any(i.passing is Passing.LIST for i in inputs):
+        return Parents.ELEMENTS
+    if _shared(inputs):
+        return Parents.INPUTS
+    return Parents.ONLY if len(inputs) == 1 else Parents.EITHER
+
+
+def _saved(op: AutodiffOp, rule: Rule, inputs: tuple[Input, ...], recomputes: bool):
+    """rule.saved's values in order: one that every input's VJP needs is saved whatever is
+    tracked (one input at least is, by now); another only if an input that needs it is."""
+    by_name = {i.name: i for i in inputs}
+    values = []
+    for needed in rule.saved_values:
+        needed_by = tuple(i for i, needs in zip(inputs, rule.needs) if needed.name in needs)
+        values.append(
+            Saved(
+                needed,
+                when=needed_by if len(needed_by) < len(inputs) else (),
+                input=by_name.get(needed.of) if needed.needs in _OF_AN_INPUT else None,
+                position=_int_result(op) if needed.needs is Needs.INDICES else 0,
+                recomputed=recomputes and needed.needs is Needs.OUTPUT,
             )
-            + " or GRAD_MODE.paused",
-            untracked=(
-                f"AutodiffTensor({self._call('forward')}, untracked_node(order))"
-                if op.keeps
-                else self._wrap("untracked_node(order)") if one_output else self._untracked()
-            ),
-            record=self._record(),
-            node=node,
-            fields=self._fields(),
-            result=self._wrap("out_node") if one_output else self._hub_outputs(),
-            saved=self.rule.saved,
         )
-
-    # -- the prologue --------------------------------------------------------------------------
-    def _bind(self) -> list[str]:
-        lines = []
-        for i in self.inputs:
-            n = i.name
-            if i.many:
-                lines += [
-                    f"{n}_nodes = [t.node for t in {n}]",
-                    f"{n}_value = [t.primitive for t in {n}]",
-                ]
-            elif i.optional:
-                lines += [
-                    f"{n}_node = None if {n} is None else {n}.node",
-                    f"{n}_value = None if {n} is None else {n}.primitive",
-                ]
-            else:
-                lines += [f"{n}_node = {n}.node", f"{n}_value = {n}.primitive"]
-        return lines
-
-    def _call(self, kernel: str) -> str:
-        """The forward kernel's call on the inputs' primitives."""
-        return (
-            f"{kernel}({', '.join(f'{a}_value' if a in self.names else a for a in self.op.args)})"
-        )
-
-    def _forward(self) -> list[str]:
-        op = self.op
-        call = self._call("forward")
-        if self.single:
-            return [f"out = {call}"]
-        floats = op.float_outputs
-        if len(floats) == 1:
-            return [f"result = {call}", f"out = result[{floats[0]}]"]
-        return [f"result = {call}", f"out = ({', '.join(f'result[{i}]' for i in floats)})"]
-
-    def _order(self) -> list[str]:
-        first, *rest = self.inputs
-        if first.many:
-            lines = [f"order = max([n.order for n in {first.name}_nodes])"]
-        else:
-            lines = [f"order = {first.name}_node.order"]
-        for i in rest:
-            n = i.name
-            if i.many:
-                lines.append(f"order = max(order, *[n.order for n in {n}_nodes])")
-            else:
-                guard = f"{n} is not None and " if i.optional else ""
-                lines += [f"if {guard}{n}_node.order > order:", f"    order = {n}_node.order"]
-        return lines
-
-    def _tracked(self) -> list[str]:
-        lines = []
-        for i in self.inputs:
-            n = i.name
-            if i.many:
-                lines += [
-                    f"{n}_parents = tuple([m if m.requirement is not NONE else None for m in {n}_nodes])",
-                    f"{n}_tracked = any({n}_parents)",
-                ]
-            elif i.optional:
-                lines.append(f"{n}_tracked = {n} is not None and {n}_node.requirement is not NONE")
-            else:
-                lines.append(f"{n}_tracked = {n}_node.requirement is not NONE")
-        return lines
-
-    # -- what the step keeps -------------------------------------------------------------------
-    def _record(self) -> tuple[str, ...]:
-        # an op that keeps something runs its keeping forward only when it is recorded, and a
-        # memory-bound one not under Balanced either, which recomputes rather than keeps
-        keeps, name = self.op.keeps, self.op.name
-        lines = []
-        if keeps and self.op.memory_bound:
-            lines.append(
-                f"out, {keeps} = ({self._call('forward')}, None) if balanced else "
-                f"{self._call(f'inner.{name}_keeping')}"
-            )
-        elif keeps:
-            lines.append(f"out, {keeps} = {self._call(f'inner.{name}_keeping')}")
-        if self.op.memory_bound:  # Balanced recomputes it, when every input is tracked
-            lines.append(" and ".join(["memory_bound = balanced", *self._every_tracked()]))
-        saved = {v.of for v in self.rule.saved_values if v.needs is Needs.INPUT}
-        for i in self.inputs:  # Balanced keeps a MemoryBound input as its Node, recomputed
-            if i.many or not (self.op.memory_bound or i.name in saved):
-                continue
-            n = i.name
-            present = f"{n} is not None and " if i.optional else ""
-            lines.append(
-                f"{n}_held = {n}_node if balanced and {present}{n}_node.properties is MEMORY_BOUND"
-                f" else {n}_value"
-            )
-        if self._parents_need_inputs():
-            lines.append(f"inputs = {self._inputs()}")
-        return tuple(lines)
-
-    def _every_tracked(self) -> list[str]:
-        return [f"{n}_tracked" for n in self.names] if len(self.names) > 1 else []
-
-    def _fields(self) -> tuple[tuple[str, str], ...]:
-        op, memory_bound = self.op, self.op.memory_bound
-        fields = [
-            ("parents", self._parent_ids()),
-            ("order", "order + 1"),
-            ("id", "next_id()"),
-            ("requirement", "TRACKED"),
-            (
-                "properties",
-                (
-                    "MEMORY_BOUND if memory_bound else COMPUTE_BOUND"
-                    if memory_bound
-                    else "COMPUTE_BOUND"
-                ),
-            ),
-            ("step", "BACKWARD"),
-            ("inputs", "inputs" if self._parents_need_inputs() else self._inputs()),
-        ]
-        if len(op.args) > 1:  # each input's shape, to undo broadcasting
-            fields.append(("shapes", self._shapes()))
-        if self.rule.saved:
-            fields.append(("saved", _tuple(self._saved(self._saved_names()))))
-        if memory_bound:
-            held = _tuple([f"{a}_held" if a in self.names else a for a in op.args])
-            fields.append(("recipe", f"{held} if memory_bound else None"))
-        return tuple(fields)
-
-    def _inputs(self) -> str:
-        """Node.inputs: per float input its Node if tracked, else None (a tuple for a list)."""
-        return f"[{', '.join(self._parent(i) for i in self.inputs)}]"
-
-    def _parent(self, i: FloatInput) -> str:
-        if i.many:
-            return f"{i.name}_parents"
-        if len(self.inputs) == 1:
-            return f"{i.name}_node"  # the only input, tracked by now
-        return f"{i.name}_node if {i.name}_tracked else None"
-
-    def _parents_need_inputs(self) -> bool:
-        inputs = self.inputs
-        return any(i.many or i.optional for i in inputs) or len(inputs) > 2
-
-    def _parent_ids(self) -> str:
-        inputs = self.inputs
-        if not self._parents_need_inputs() and len(inputs) == 1:
-            return f"[{inputs[0].name}_node.id]"
-        if not self._parents_need_inputs():
-            a, b = (i.name for i in inputs)
-            return (
-                f"[{a}_node.id, {b}_node.id] if {a}_tracked and {b}_tracked "
-                f"else [{a}_node.id] if {a}_tracked else [{b}_node.id]"
-            )
-        if not any(i.many for i in inputs):
-            return "[m.id for m in inputs if m is not None]"
-        parts = [f"*{i.name}_parents" if i.many else f"inputs[{k}]" for k, i in enumerate(inputs)]
-        every = parts[0][1:] if len(parts) == 1 else f"({', '.join(parts)})"
-        return f"[m.id for m in {every} if m is not None]"
-
-    def _shapes(self) -> str:
-        shapes = []
-        for i in self.inputs:
-            n = i.name
-            if i.many:
-                shapes.append(f"tuple([v.shape for v in {n}_value])")
-            elif i.optional:
-                shapes.append(f"None if {n} is None else {n}_value.shape")
-            else:
-                shapes.append(f"{n}_value.shape")
-        return f"[{', '.join(shapes)}]"
-
-    def _saved_names(self) -> list[tuple[Needed, list[str]]]:
-        """Each value of rule.saved, with the inputs whose VJPs need it."""
-        needs = self.rule.needs
-        return [
-            (v, [n for n, need in zip(self.names, needs) if v.name in need])
-            for v in self.rule.saved_values
-        ]
-
-    def _saved(self, saved_names) -> list[str]:
-        """rule.saved's values in order: one that every input's VJP needs is saved whatever is
-        tracked (one input at least is, by now); another only if an input that needs it is."""
-        values = []
-        for needed, needed_by in saved_names:
-            value = self._saved_value(needed)
-            if len(needed_by) < len(self.names):
-                if needed.needs is Needs.OUTPUT and self.op.memory_bound:  # a conditional
-                    value = f"({value})"
-                value += f" if {' or '.join(f'{n}_tracked' for n in needed_by)} else None"
-            values.append(value)
-        return values
-
-    def _saved_value(self, needed: Needed) -> str:
-        op, of = self.op, needed.of
-        many = {i.name: i.many for i in self.inputs}
-        match needed.needs:
-            case Needs.OUTPUT:
-                return "SELF if memory_bound else out" if op.memory_bound else "out"
-            case Needs.KEPT | Needs.ARGUMENT:
-                return of
-            case Needs.INDICES:  # the int output of a (float, int) op
-                (index,) = [i for i in range(op.outputs) if i not in op.float_outputs]
-                return f"result[{index}]"
-            case Needs.INPUT:
-                return f"{of}_value" if many[of] else f"{of}_held"
-        read = _READ[needed.needs]  # an input's shape, device or dtype
-        return (
-            f"[{read.format('v')} for v in {of}_value]" if many[of] else read.format(f"{of}_value")
-        )
-
-    # -- the outputs ---------------------------------------------------------------------------
-    def _wrap(self, node: str) -> str:
-        """The result with its one float output wrapped as an AutodiffTensor."""
-        if self.single:
-            return f"AutodiffTensor(out, {node})"
-        return _tuple(
-            f"AutodiffTensor(out, {node})" if i in self.op.float_outputs else f"result[{i}]"
-            for i in range(self.op.outputs)
-        )
-
-    def _untracked(self) -> str:
-        return _tuple(
-            (
-                f"AutodiffTensor(result[{i}], untracked_node(order))"
-                if i in self.op.float_outputs
-                else f"result[{i}]"
-            )
-            for i in range(self.op.outputs)
-        )
-
-    def _hub_outputs(self) -> str:
-        """Several float outputs: each its own Node, a child of the op's node (the hub)."""
-        count = len(self.op.float_outputs)
-        parts, slot = [], 0
-        for i in range(self.op.outputs):
-            if i not in self.op.float_outputs:
-                parts.append(f"result[{i}]")
-                continue
-            parts.append(f"AutodiffTensor(result[{i}], output_node(hub, {slot}, {count}))")
-            slot += 1
-        return _tuple(parts)
+    return tuple(values)
 
 
-def _tuple(items) -> str:
-    items = list(items)
-    return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+def _held(inputs, saved: tuple[Saved, ...], recompute: Recompute | None) -> tuple[Input, ...]:
+    """The inputs a step holds (for its VJPs, or in the recipe): Balanced holds a MemoryBound
+    one as its Node, recomputed in backward rather than kept. A list is held as its values."""
+    saved_inputs = {s.input for s in saved if s.needed.needs is Needs.INPUT}
+    return tuple(
+        i
+        for i in inputs
+        if i.passing is not Passing.LIST and (recompute is not None or i in saved_inputs)
+    )
+
+
+def _int_result(op: AutodiffOp) -> int:
+    """The position of the int result of a (values, indices) op."""
+    (position,) = [p for p in range(op.outputs) if p not in op.float_outputs]
+    return position
+
+
+# what is read from a float input: its value, shape, device or dtype
+_OF_AN_INPUT = {Needs.INPUT, Needs.SHAPE, Needs.DEVICE, Needs.DTYPE}
+
+
+def _returned(op: AutodiffOp, link: Link, outputs: Outputs) -> tuple[Output, ...]:
+    """The results, each float one linked to its Node: before the op is recorded, an op that
+    keeps has not run its forward yet; `out` holds a single float result, `result` several."""
+    if op.keeps:
+        return (Output(0, Source.FORWARD if link is Link.UNTRACKED else Source.OUT, link),)
+    source = Source.RESULT if outputs is Outputs.SEVERAL_FLOATS else Source.OUT
+    floats = op.float_outputs
+
+    def output(position: int) -> Output:
+        if position not in floats:
+            return Output(position, Source.RESULT)
+        if link is Link.HUB:
+            return Output(position, source, link, floats.index(position), len(floats))
+        return Output(position, source, link)
+
+    return tuple(output(p) for p in range(op.outputs))

@@ -24,6 +24,8 @@ import jinja2
 
 from codegen import api, docs
 from codegen.model import Catalogue
+from codegen.recorders import Link, Outputs, Parents, Passing, Source
+from runtime.autodiff.rules import Needs
 
 HEADER = (
     "# @generated from {source} by `python -m codegen`; do not edit. render={render} body={body}\n"
@@ -51,13 +53,19 @@ new untracked leaves.
 
 
 def environment() -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        extensions=["jinja2.ext.do"],
     )
+    # the enums a template's macros tell values apart by (`x is sameas Passing.LIST`)
+    env.globals.update(
+        Link=Link, Needs=Needs, Outputs=Outputs, Parents=Parents, Passing=Passing, Source=Source
+    )
+    return env
 
 
 def render_all(catalogue: Catalogue) -> dict[str, str]:
@@ -72,7 +80,7 @@ def render_all(catalogue: Catalogue) -> dict[str, str]:
             classes=api.backend_classes(catalogue),
         ),
         "catalogue.py": env.get_template("catalogue.py.jinja").render(
-            entries=api.described_ops(catalogue)
+            described=api.described_ops(catalogue)
         ),
         "autodiff.py": env.get_template("autodiff.py.jinja").render(
             bindings=api.autodiff_bindings(catalogue)
@@ -109,7 +117,7 @@ def render_all(catalogue: Catalogue) -> dict[str, str]:
 def recorder_source(recorder) -> str:
     """One recorder factory as generated/recorders.py has it (for an op outside the catalogue:
     the tests' fixture ops)."""
-    template = environment().from_string('{% import "macros.jinja" as m %}{{ m.recorder(r) }}')
+    template = environment().from_string('{% import "recorder.jinja" as m %}{{ m.recorder(r) }}')
     return _black(template.render(r=recorder)) + "\n"
 
 

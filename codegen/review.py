@@ -232,7 +232,7 @@ def _line_containing(path: Path, start: str) -> int | None:
 
 def _dispatch(catalogue: Catalogue, op: Op, out: Path, root: Path) -> str:
     function = api.dispatch_function(op)
-    path = out / "dispatch" / f"{op.function or op.kind}_ops.py"
+    path = out / "dispatch" / f"{op.group}_ops.py"
     line = _def_line(path, op.name)
     where = _where(path, line, root) if line else f"{path} (not generated yet)"
     tensors = ", ".join(f"`{a.name}`" for a in op.tensor_args)
@@ -292,6 +292,14 @@ def _autodiff(op: Op, out: Path, root: Path) -> str:
     bound = _line_containing(out / "autodiff.py", f"        self.{op.name} = ")
     if bound:
         lines.append(f"bound as AD.{op.name} at {_where(out / 'autodiff.py', bound, root)}")
+    table = op.rule_table
+    if table is not None:  # (else rule_for above has refused it)
+        path = Path(inspect.getsourcefile(table) or "")
+        row = f"rule: {table.__name__}.{op.name} at {_where(path, _row_line(table, op.name), root)}"
+        named = _line_containing(out / "catalogue.py", f"{op.name.upper()}: AutodiffOp[")
+        if named:
+            row += f", named by {op.name.upper()} at {_where(out / 'catalogue.py', named, root)}"
+        lines.append(row)
     if described.keeps:
         lines.append(
             f"kept: its recorded forward is the backend's `{op.name}_keeping`, which also returns "
@@ -320,6 +328,19 @@ def _autodiff(op: Op, out: Path, root: Path) -> str:
         lines.append(f"{label} ({where}):")
         lines += [f"  {text.rstrip()}" for text in textwrap.dedent("".join(source)).splitlines()]
     return "\n".join(lines)
+
+
+def _row_line(table: type, name: str) -> int:
+    """The line of a rule table's row `name` (an attribute of its class body)."""
+    source, start = inspect.getsourcelines(table)
+    (body,) = ast.parse(textwrap.dedent("".join(source))).body
+    assert isinstance(body, ast.ClassDef)
+    for statement in body.body:
+        if isinstance(statement, ast.Assign) and any(
+            isinstance(target, ast.Name) and target.id == name for target in statement.targets
+        ):
+            return start + statement.lineno - 1
+    return start
 
 
 UNRECORDED = {

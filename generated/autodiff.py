@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=d4721ecfc06419b2 body=a3edcfa3a2602083
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=f8d864ae448da127 body=501375eb31c87101
 """The Autodiff decorator's specialization, `Autodiff[inner, strategy]`: one attribute per float
 op of ops.yaml, bound by name when a specialization is built (runtime/routing.py builds two per
 backend, NoCheckpointing and Balanced). A differentiable op's is its recorder
@@ -13,7 +13,7 @@ from runtime.autodiff.ops import MOVE_ACROSS
 
 
 class Autodiff(AutodiffDecorator):
-    def __init__(self, inner, strategy):
+    def __init__(self, inner, strategy) -> None:  # (annotated: a type checker reads its attributes)
         super().__init__(inner, strategy)
         self.float_from_data = self.leaf(ops.FLOAT_FROM_DATA)
         self.float_zeros = self.leaf(ops.FLOAT_ZEROS)
@@ -407,6 +407,9 @@ class Autodiff(AutodiffDecorator):
         )
         self.layer_norm = self.recorded(
             ops.LAYER_NORM, recorders.record_layer_norm, ("input", "gamma", "epsilon", "statistics")
+        )
+        self.rms_norm = self.recorded(
+            ops.RMS_NORM, recorders.record_rms_norm, ("input", "gamma", "epsilon", "inverse_rms")
         )
         self.ctc_loss = self.recorded(
             ops.CTC_LOSS,

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=c30a59173b67c137 body=807112e2ee2be383
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=dbcc704209406243 body=f55239e40ae7be7f
 """What a dispatch function calls on an inner backend (`B.inner.<op>`): every kernel by name and
 signature, each with the op it runs and where each backend defines it. A typing Protocol read
 only by type checkers and editors (dispatch functions annotate `B` with it); the backend classes
@@ -2584,6 +2584,14 @@ class InnerBackend(Protocol):
 
         NumPy: NumPyNormKernels.layer_norm in runtime/backends/numpy_norm.py
         Torch: TorchBackend.layer_norm in runtime/backends/torch.py
+        """
+        ...
+
+    def rms_norm(self, input: Primitive, gamma: Primitive, epsilon: float) -> Primitive:
+        """Root-mean-square norm over the last dim: input / sqrt(mean(input²) + epsilon), scaled by gamma (burn's RmsNorm).
+
+        NumPy: NumPyNormKernels.rms_norm in runtime/backends/numpy_norm.py
+        Torch: TorchBackend.rms_norm in runtime/backends/torch.py
         """
         ...
 

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=f3c0513848c1c06f body=bad966dfa1654e01
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=125bb115a0915511 body=d5d61bf8cda1dc46
 """burn's ModuleOps as Python functions: `from generated import module`.
 
 Signatures as docs/design.md#module-functions describes them (burn's names; option structs as
@@ -36,6 +36,7 @@ from generated.dispatch.module_ops import (
     batch_norm as _batch_norm,
     batch_norm_training as _batch_norm_training,
     layer_norm as _layer_norm,
+    rms_norm as _rms_norm,
     ctc_loss as _ctc_loss,
     cross_entropy_class_targets as _cross_entropy_class_targets,
     rfft as _rfft,
@@ -87,6 +88,7 @@ __all__ = [
     "batch_norm",
     "batch_norm_training",
     "layer_norm",
+    "rms_norm",
     "ctc_loss",
     "cross_entropy_class_targets",
     "rfft",
@@ -561,6 +563,17 @@ def layer_norm(
         tensor_arg("layer_norm", "gamma", gamma, FLOAT),
         optional_tensor_arg("layer_norm", "beta", beta, FLOAT),
         real_arg("layer_norm", "epsilon", epsilon),
+    )
+
+
+def rms_norm(input: Tensor, gamma: Tensor, epsilon: float = 1e-05) -> Tensor:
+    """Root-mean-square norm over the last dim: input / sqrt(mean(input²) + epsilon), scaled by gamma (burn's RmsNorm)."""
+    input = tensor_arg("rms_norm", "input", input, FLOAT)
+    check_dtype("rms_norm", input.dtype, ("float32", "float64"))
+    return _rms_norm(
+        input,
+        tensor_arg("rms_norm", "gamma", gamma, FLOAT),
+        real_arg("rms_norm", "epsilon", epsilon),
     )
 
 

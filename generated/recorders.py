@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=b95fef730bcbd32b body=d0dec362982d3eda
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=bffba6fad0339778 body=9ac2ac154a57cb24
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node (its
@@ -4033,6 +4033,46 @@ def record_layer_norm(forward, BACKWARD, inner, balanced):
         return AutodiffTensor(out, out_node)
 
     return layer_norm
+
+
+def record_rms_norm(forward, BACKWARD, inner, balanced):
+    def rms_norm(input, gamma, epsilon):
+        input_node = input.node
+        input_value = input.primitive
+        gamma_node = gamma.node
+        gamma_value = gamma.primitive
+        order = input_node.order
+        if gamma_node.order > order:
+            order = gamma_node.order
+        input_tracked = input_node.requirement is not NONE
+        gamma_tracked = gamma_node.requirement is not NONE
+        if not (input_tracked or gamma_tracked) or GRAD_MODE.paused:
+            return AutodiffTensor(forward(input_value, gamma_value, epsilon), untracked_node(order))
+        out, inverse_rms = inner.rms_norm_keeping(input_value, gamma_value, epsilon)
+        input_held = (
+            input_node if balanced and input_node.properties is MEMORY_BOUND else input_value
+        )
+        gamma_held = (
+            gamma_node if balanced and gamma_node.properties is MEMORY_BOUND else gamma_value
+        )
+        out_node = new_node(
+            parents=(
+                [input_node.id, gamma_node.id]
+                if input_tracked and gamma_tracked
+                else [input_node.id] if input_tracked else [gamma_node.id]
+            ),
+            order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
+            properties=COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=[input_node if input_tracked else None, gamma_node if gamma_tracked else None],
+            shapes=[input_value.shape, gamma_value.shape],
+            saved=(input_held, gamma_held, epsilon, inverse_rms),
+        )
+        return AutodiffTensor(out, out_node)
+
+    return rms_norm
 
 
 def record_ctc_loss(forward, BACKWARD, inner, balanced):

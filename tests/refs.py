@@ -52,6 +52,10 @@ def layer_norm_loops(input, gamma, beta, epsilon):
     return _like(test_norm_kernels.layer_norm_loops(input, gamma, beta, epsilon), input)
 
 
+def rms_norm_loops(input, gamma, epsilon):
+    return _like(test_norm_kernels.rms_norm_loops(input, gamma, epsilon), input)
+
+
 def gelu_approximate_backward(x, grad):
     """grad times the derivative of 0.5 x (1 + tanh(u)), u = sqrt(2/π) (x + 0.044715 x³), in
     float64: 0.5 (1 + tanh u) + 0.5 x sech²(u) u'."""

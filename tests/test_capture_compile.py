@@ -60,6 +60,8 @@ def kernel_cases(dtype):
     gamma = rng.standard_normal(8).astype(dtype)
     beta = rng.standard_normal(8).astype(dtype)
     _, kept = backend.layer_norm_keeping(x, gamma, beta, 1e-5)
+    with np.errstate(invalid="ignore"):
+        _, inverse_rms = backend.rms_norm_keeping(x, gamma, 1e-5)
     probabilities = backend.softmax(x, 1)
     moments = [np.abs(special(dtype, seed=s)) for s in (3, 4)]
     adam = dict(lr=1e-2, beta_1=0.9, beta_2=0.999, epsilon=1e-8)
@@ -117,6 +119,11 @@ def kernel_cases(dtype):
         ("layer_norm_keeping", (x, gamma, beta, 1e-5), {}),
         ("layer_norm_backward", (x, gamma, grad, 1e-5), {}),
         ("layer_norm_backward", (x, gamma, grad, 1e-5, (True, True, True), kept), {}),
+        ("rms_norm", (x, gamma, 1e-5), {}),
+        ("rms_norm_keeping", (x, gamma, 1e-5), {}),
+        ("rms_norm_backward", (x, gamma, grad, 1e-5), {}),
+        ("rms_norm_backward", (x, gamma, grad, 1e-5, (True, False), inverse_rms), {}),
+        ("rms_norm_backward", (x, gamma, grad, 1e-5, (False, True), inverse_rms), {}),
         ("softmax", (x, 1), {}),
         ("log_softmax", (x, -1), {}),
         ("softmax_backward", (probabilities, grad, 1), {}),
@@ -167,28 +174,35 @@ def test_each_fused_kernel_gives_the_backends_values_nan_and_inf_included(dtype)
         )
         fused = fusion.fuse(entry, backend)
         assert fused is not None, f"{kernel} was not fused"
-        calls.append((kernel, expected, fused))
-        fused_entry_outputs[kernel, id(fused)] = entry.out
+        calls.append((kernel, fused, entry.out))
+    _assert_the_kernels_give(calls, dtype)
+
+
+def _assert_the_kernels_give(calls, dtype):
+    """Each (label, Fused, the recorded results as Values) call's kernel gives those results,
+    with its outputs in new arrays and in each input's array the plan could give them."""
     library = compiler.library(np.dtype(dtype).name)
-    for kernel, expected, fused in calls:
+    for label, fused, recorded in calls:
         for in_place in _in_place_choices(fused):
             # each output in a new array, or (as the plan may have it) in an input's array
             written = {id(v): np.full_like(v.data, 7.0) for v in fused.outputs}
             for output, source in in_place.items():
                 written[id(output)] = source.data.copy().reshape(output.data.shape)
             arrays = {id(source): written[id(o)] for o, source in in_place.items()}
+            # (the compiled step makes a C-contiguous copy of each of `copies` first)
+            arrays.update((id(v), np.ascontiguousarray(v.data)) for v in fused.copies)
             args = [
                 written.get(id(a), arrays.get(id(a), getattr(a, "data", a))) for a in fused.args
             ]
             library[fused.name](*args)
             for alias, source in fused.aliases:
                 written[id(alias)] = written[id(source)]
-            for value in _flat(fused_entry_outputs[kernel, id(fused)]):
+            for value in _flat(recorded):
                 np.testing.assert_allclose(
                     written[id(value)],
                     value.data,
                     **TOLERANCE[dtype],
-                    err_msg=f"{kernel}, in place of {[s.name for s in in_place.values()]}",
+                    err_msg=f"{label}, in place of {[s.name for s in in_place.values()]}",
                 )
 
 
@@ -219,6 +233,59 @@ def test_the_fused_batch_norm_sums_are_the_backends_bit_for_bit(dtype):
             np.testing.assert_array_equal(got, want, err_msg=f"backward {shape}")
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_masked_fill_and_its_softmax_are_one_kernel_nan_and_inf_included(dtype):
+    """float_mask_fill then softmax (attention's masked scores), and softmax_backward then the
+    fill's backward, as one kernel each: masks of the scores' shape, over the heads
+    ([batch, 1, seq_q, seq_k], also as `expand` leaves it: not C-contiguous), over the
+    queries (padding, [batch, 1, 1, seq_k]) and over batch and heads ([seq_q, seq_k]); fills
+    -inf (a row all masked gives NaN, as eager) and burn's min_float."""
+    backend = backend_for("NumPy")
+    scores = special(dtype, (24, 8)).reshape(2, 3, 4, 8)  # [batch, heads, seq_q, seq_k]
+    grad = special(dtype, (24, 8), seed=2).reshape(scores.shape)
+    rng = np.random.default_rng(3)
+    causal = np.triu(np.ones((4, 8), bool), 1)
+    causal[3] = True  # one query that attends to nothing
+    masks = {
+        "same shape": rng.random(scores.shape) < 0.3,
+        "over heads": np.ascontiguousarray(np.broadcast_to(causal, (2, 1, 4, 8))),
+        "expanded": np.broadcast_to(causal, (2, 4, 8)).reshape(2, 1, 4, 8),
+        "padding": (rng.random((2, 1, 1, 8)) < 0.3),
+        "over batch and heads": causal,
+    }
+    assert not masks["expanded"].flags.c_contiguous
+    calls = []
+    for name, mask in masks.items():
+        for value in (-np.inf, -1.0e4):
+            with np.errstate(all="ignore"):
+                filled = backend.float_mask_fill(scores, mask, value)
+                probabilities = backend.softmax(filled, 3)
+                gradient = backend.softmax_backward(probabilities, grad, 3)
+                backward = backend.float_mask_fill(gradient, mask, 0.0)
+            values: list = []
+            x_, mask_, grad_ = _wrapped((scores, mask, grad), values)
+            filled_, y_, gradient_, backward_ = _wrapped(
+                (filled, probabilities, gradient, backward), values
+            )
+            pairs = [
+                (("float_mask_fill", (x_, mask_, value), filled_), ("softmax", (filled_, 3), y_)),
+                (
+                    ("softmax_backward", (y_, grad_, 3), gradient_),
+                    ("float_mask_fill", (gradient_, mask_, 0.0), backward_),
+                ),
+            ]
+            for first, second in pairs:
+                entries = [
+                    Entry("call", k, a, {}, o, k, "forward", "NumPy") for k, a, o in (first, second)
+                ]
+                fused = fusion.fuse_pair(*entries, backend)
+                label = f"{first[0]} then {second[0]}, mask {name}, fill {value}"
+                assert fused is not None, f"{label} was not fused"
+                assert bool(fused.copies) == (name == "expanded")
+                calls.append((label, fused, entries[1].out))
+    _assert_the_kernels_give(calls, dtype)
+
+
 def _in_place_choices(fused):
     """{} (every output its own array), then each output written over each input of its size
     that the plan could give it (a whole array of its dtype and size)."""
@@ -243,12 +310,14 @@ def _flat(value):
 
 
 def block(dtype):
-    """A small pre-norm block: layer_norm, linear, gelu, linear, softmax rows, classes."""
+    """A small pre-norm block: layer_norm, linear, gelu, rms_norm, linear, softmax rows,
+    classes."""
     Device.numpy().seed(0)
     layers = [
         nn.LayerNorm(16, device=Device.numpy()),
         nn.Linear(16, 32, device=Device.numpy()),
         nn.Gelu(),
+        nn.RmsNorm(32, device=Device.numpy()),
         nn.Linear(32, 5, device=Device.numpy()),
     ]
     model = nn.Sequential(*layers)
@@ -293,15 +362,56 @@ def test_a_compiled_step_trains_as_the_uncompiled_replay_within_rounding(dtype):
     for name in (
         f"layer_norm_{suffix}",
         f"{gelu}_{suffix}",
+        f"rms_norm_{suffix}",
+        f"rms_norm_backward_{suffix}",
         f"softmax_{suffix}",
         f"adam_step_{suffix}",
     ):
         assert f"    {name}(" in source or f" = {name}(" in source or f"{name}(\n" in source
         assert f"void {name}(" in kernels
     assert "Fuses: layer_norm" in kernels and "Fuses: adam_step" in kernels
+    assert "Fuses: rms_norm" in kernels
     memory = step.memory()
     assert 0 < memory.planned <= memory.eager
     assert "planned peak" in str(memory)
+
+
+def attention_step(model, opt, x, target):
+    """Causal self-attention (burn's MultiHeadAttention: masked fill with min_float, softmax)."""
+    batch, seq, _ = x.shape
+    mask = nn.generate_autoregressive_mask(batch, seq, x.device())  # (expanded: a view)
+    out = model(x, mask_attn=mask).context
+    loss = ((out - target) * (out - target)).mean()
+    opt.step(model, loss.backward(), lr=1e-2)
+    return loss
+
+
+def test_causal_attention_compiles_its_masked_softmax_and_trains_as_the_uncompiled_replay():
+    dtype = np.float64  # (the kernels' float32 values: the test above)
+    rng = np.random.default_rng(1)
+    device = Device.numpy().autodiff()
+    x, target = (
+        Tensor.from_data(rng.standard_normal((2, 6, 8)).astype(dtype), device=device)
+        for _ in range(2)
+    )
+    runs = []
+    for compiled in (False, True):
+        Device.numpy().seed(0)
+        model = nn.MultiHeadAttention(8, 2, dropout=0.0, device=Device.numpy())
+        model = model.cast(np.dtype(dtype).name).to_device(device)
+        step = capture(attention_step, compile=compiled)
+        opt = optim.Adam(1e-2)
+        losses = [float(step(model, opt, x, target).to_numpy()[0]) for _ in range(3)]
+        runs.append((losses, [p.to_numpy() for p in model.parameters()], step))
+    (plain_losses, plain_params, _), (losses, params, step) = runs
+    losses_rtol, params_tolerance = ACCURACY[dtype]
+    np.testing.assert_allclose(losses, plain_losses, rtol=losses_rtol)
+    for a, b in zip(params, plain_params):
+        np.testing.assert_allclose(a, b, rtol=params_tolerance, atol=params_tolerance)
+    source = step.source()
+    assert "masked_softmax_f64(" in source and "masked_softmax_backward_f64(" in source
+    assert "numpy_ascontiguousarray(" in source  # the expanded mask, copied once per kernel
+    assert "Fuses: float_mask_fill, softmax." in step.kernels()
 
 
 def test_no_compiler_replays_uncompiled_and_says_what_to_install(monkeypatch, tmp_path):

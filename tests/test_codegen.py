@@ -130,11 +130,11 @@ def test_adding_one_op_changes_only_that_ops_lines(mini_tree, tmp_path):
 def test_changing_one_rule_changes_only_that_ops_recorder(mini_tree, tmp_path, monkeypatch):
     """A rule's signature decides what its op's recorder saves: a rule that also asks for the
     output changes float_mul's recorder and the line binding it, nothing else."""
-    from runtime.autodiff import rules
+    from runtime.autodiff.rules.elementwise import ElementwiseRules
 
     before, after = mini_tree, tmp_path / "after"
-    lhs_vjp, _ = rules.RULES["float_mul"]
-    monkeypatch.setitem(rules.RULES, "float_mul", (lhs_vjp, lambda g, lhs, out: g * lhs))
+    lhs_vjp, _ = ElementwiseRules.float_mul
+    monkeypatch.setattr(ElementwiseRules, "float_mul", (lhs_vjp, lambda g, lhs, out: g * lhs))
     generate(MINI, after)
     old, new = snapshot(before), snapshot(after)
     changed = {path for path in new if _body(old[path]) != _body(new[path])}
@@ -206,7 +206,7 @@ BAD_CATALOGUES = {
         MUL_ENTRY
         + "\n"
         + MUL_ENTRY.replace("float_mul", "float_times").replace("mul\n", "times\n"),
-        r"float_times: is differentiable but has no backward rule; add `float_times: \(one VJP",
+        r"float_times: is differentiable but has no backward rule; add `float_times = \(one VJP",
     ),
     "operator on ops of two arities": (
         "    method: exp\n",
@@ -673,6 +673,35 @@ def _layer(module: str) -> int:
     raise AssertionError(f"{module} is in no layer of RUNTIME_LAYERS")
 
 
+def test_codegen_compares_and_keys_the_catalogues_enums_as_enums():
+    """Past the validator's reading of ops.yaml's text (codegen/validate/, whose keys and raw
+    values are strings), no string spelled as a member of the catalogue's enums is compared
+    (`==`, `in`) or used as a table's key: `op.kind is Kind.FLOAT`, `{ArgKind.DIM: ...}`."""
+    from codegen import model
+
+    enums = (model.Kind, model.Routing, model.AutodiffClass, model.ArgKind, model.Role,
+             model.QRole, model.QResult)  # fmt: skip
+    spelled = {member.value for enum in enums for member in enum}
+
+    def spelling(node):
+        return isinstance(node, ast.Constant) and node.value in spelled
+
+    found = []
+    for path in sorted((ROOT / "codegen").rglob("*.py")):
+        if "validate" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Compare):
+                for side in [node.left, *node.comparators]:
+                    items = (
+                        side.elts if isinstance(side, (ast.Tuple, ast.List, ast.Set)) else [side]
+                    )
+                    found += [(path.name, node.lineno) for item in items if spelling(item)]
+            elif isinstance(node, ast.Dict):
+                found += [(path.name, node.lineno) for key in node.keys if key and spelling(key)]
+    assert not found, found
+
+
 def test_the_layering_rule():
     """runtime <- generated <- burnpy: runtime imports neither generated, burnpy nor codegen;
     generated imports runtime (and itself), never burnpy; burnpy never imports codegen;
@@ -828,10 +857,10 @@ def test_a_long_line_is_broken_by_black(tmp_path, monkeypatch):
 
     from codegen.kernels import read_backend
     from codegen.render import MODE
-    from runtime.autodiff import rules
+    from runtime.autodiff.rules.elementwise import ElementwiseRules
 
     long_name = "float_exponential_of_every_element_of_the_tensor"
-    monkeypatch.setitem(rules.RULES, long_name, rules.RULES["float_exp"])
+    monkeypatch.setattr(ElementwiseRules, long_name, ElementwiseRules.float_exp, raising=False)
     from codegen.validate import backends
 
     def with_long_kernel(module):  # its kernel on every backend: float_exp's
@@ -1081,7 +1110,15 @@ def test_explain_shows_routing_kernels_recorder_rule_and_methods(capsys):
     assert "when `lhs` is tracked, the step saves: rhs" in text
     assert "when `rhs` is tracked, the step saves: lhs" in text
     assert "checkpoint class: memory_bound" in text
-    assert '"float_mul": (lambda g, rhs: g * rhs, lambda g, lhs: g * lhs),' in text
+    assert "float_mul = (lambda g, rhs: g * rhs, lambda g, lhs: g * lhs)" in text
+    rules = (ROOT / "runtime/autodiff/rules/elementwise.py").read_text().splitlines()
+    row = rules.index("    float_mul = (lambda g, rhs: g * rhs, lambda g, lhs: g * lhs)") + 1
+    described = (ROOT / "generated/catalogue.py").read_text().splitlines()
+    constant = next(i for i, line in enumerate(described, 1) if line.startswith("FLOAT_MUL: "))
+    assert (
+        f"rule: ElementwiseRules.float_mul at runtime/autodiff/rules/elementwise.py:{row}, named "
+        f"by FLOAT_MUL at generated/catalogue.py:{constant}"
+    ) in text
     assert "t.mul(rhs)" in text and "t * rhs" in text
     assert main(["explain", "float_nope", "--ops", str(MINI)]) == 2
 
@@ -1098,11 +1135,13 @@ def test_explain_answers_for_every_listed_op():
         assert text[name].startswith("entry:\n  ops.yaml:"), name
         if autodiff[name]:
             assert "VJP for `" in text[name] or "Joint rule (" in text[name], name
+            assert f".{name} at runtime/autodiff/rules/" in text[name], name
     conv2d = text["conv2d"]
     assert "Joint rule: one call gives every input's gradient, told which are tracked; bias " \
         "needs only g" in conv2d  # fmt: skip
     assert "bound as AD.conv2d at generated/autodiff.py:" in conv2d
     assert "Joint rule (runtime/autodiff/rules/" in conv2d
+    assert "rule: ConvRules.conv2d at runtime/autodiff/rules/conv.py:" in conv2d
     assert "when `bias` is tracked, the step saves: nothing" in conv2d
     layer_norm = text["layer_norm"]
     assert "kept: its recorded forward is the backend's `layer_norm_keeping`" in layer_norm

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from runtime.autodiff.rules import RULES
+from runtime.autodiff.rules.grid_sample import GridSampleRules
 from runtime.backends.numpy import BACKEND as NUMPY
 from runtime.backends.torch import BACKEND as TORCH
 
@@ -131,7 +131,7 @@ def test_vjps_against_finite_differences(backend, mode, padding_mode, align_corn
         return float((NUMPY.float_grid_sample_2d(x_, grid_, *options) * g).sum())
 
     B, to = backend
-    tensor_vjp, grid_vjp = RULES["float_grid_sample_2d"]
+    tensor_vjp, grid_vjp = GridSampleRules.float_grid_sample_2d
     got_x = tensor_vjp(to(g), B, x.shape, to(grid), *options)
     got_grid = grid_vjp(to(g), B, to(x), to(grid), *options)
     np.testing.assert_allclose(B.to_numpy(got_x), fd(lambda a: objective(a, grid), x), atol=1e-7)

@@ -1,4 +1,4 @@
-"""batch_norm and layer_norm kernels and backward kernels, on both backends."""
+"""batch_norm, layer_norm and rms_norm kernels and backward kernels, on both backends."""
 
 import math
 
@@ -31,6 +31,16 @@ def layer_norm_loops(x, gamma, beta, eps):
             out[lead + (j,)] = (v - mean) / math.sqrt(var + eps) * gamma[j] + (
                 0.0 if beta is None else beta[j]
             )
+    return out
+
+
+def rms_norm_loops(x, gamma, eps):
+    out = np.empty_like(x)
+    for lead in np.ndindex(x.shape[:-1]):
+        row = x[lead]
+        rms = math.sqrt(sum(v * v for v in row) / len(row) + eps)
+        for j, v in enumerate(row):
+            out[lead + (j,)] = v / rms * gamma[j]
     return out
 
 
@@ -210,3 +220,44 @@ def test_layer_norm_keeps_nan_and_inf_in_their_rows():
     out = NUMPY.layer_norm(x, gamma, beta, EPS)
     assert np.isnan(out[1:3]).all()
     np.testing.assert_allclose(out[[0, 3]], layer_norm_loops(x[[0, 3]], gamma, beta, EPS))
+
+
+@pytest.mark.parametrize("run", BACKENDS)
+def test_rms_norm_forward_and_gradients(run):
+    x = rng.standard_normal((2, 3, 4))
+    gamma = rng.standard_normal(4)
+    grad = rng.standard_normal(x.shape)
+    out, kept = run("rms_norm_keeping", x, gamma, EPS)
+    np.testing.assert_allclose(out, rms_norm_loops(x, gamma, EPS), rtol=1e-12)
+    np.testing.assert_allclose(run("rms_norm", x, gamma, EPS), out, rtol=1e-14)
+    computed = run("rms_norm_backward", x, gamma, grad, EPS)
+    for position, value in enumerate(computed):
+        expected = numerical_vjp(lambda *v: rms_norm_loops(*v, EPS), [x, gamma], position, grad)
+        np.testing.assert_allclose(value, expected, rtol=1e-6, atol=1e-8)
+    # from the kept 1 / rms, and one gradient alone, the same
+    from_kept = run("rms_norm_backward", x, gamma, grad, EPS, (True, True), kept)
+    for position in range(2):
+        wanted = tuple(i == position for i in range(2))
+        alone = run("rms_norm_backward", x, gamma, grad, EPS, wanted, kept)
+        assert alone[1 - position] is None
+        for got in (from_kept[position], alone[position]):
+            np.testing.assert_allclose(got, computed[position], rtol=1e-12)
+
+
+# More rows than one chunk of the NumPy kernel holds, against PyTorch's RMS norm
+@pytest.mark.parametrize("run", BACKENDS)
+@pytest.mark.parametrize("dtype, tol", [(np.float64, 1e-10), (np.float32, 1e-5)])
+def test_rms_norm_over_many_rows_matches_torch(run, dtype, tol):
+    x = rng.standard_normal((3, 1100, 40)).astype(dtype)
+    gamma = rng.standard_normal(40).astype(dtype)
+    grad = rng.standard_normal(x.shape).astype(dtype)
+    x_, gamma_ = (torch.tensor(a, dtype=torch.float64, requires_grad=True) for a in (x, gamma))
+    expected = F.rms_norm(x_, (40,), gamma_, EPS)
+    expected.backward(torch.tensor(grad, dtype=torch.float64))
+    out, kept = run("rms_norm_keeping", x, gamma, EPS)
+    assert out.dtype == dtype
+    np.testing.assert_allclose(out, expected.detach().numpy(), rtol=tol, atol=tol)
+    grads = run("rms_norm_backward", x, gamma, grad, EPS, (True, True), kept)
+    for got, want in zip(grads, (x_.grad.numpy(), gamma_.grad.numpy())):
+        assert got.dtype == dtype
+        np.testing.assert_allclose(got, want, rtol=tol, atol=tol * np.abs(want).max())

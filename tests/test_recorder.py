@@ -4,8 +4,10 @@ into it), what a recorder keeps for each set of tracked inputs, the shapes modul
 (optional tensors, several float outputs), and that a bad entry or bad input fails clearly.
 Gradients themselves are checked against finite differences for every op in test_ops.py."""
 
+import dataclasses
 import inspect
 import traceback
+from enum import Enum
 
 import numpy as np
 import pytest
@@ -13,11 +15,11 @@ import pytest
 from generated import Device, Tensor
 from generated.backends import BACKENDS
 from generated.dispatch import float_mul
+from codegen import recorders
 from codegen.recorders import recorder
 from codegen.render import recorder_source
 from runtime.autodiff import recording
 from runtime.autodiff.ops import AutodiffOp, AutodiffRole, FloatInput, rule_for
-from runtime.autodiff.rules import RULES
 from runtime.autodiff.steps import SELF, Backward
 
 AD = Device.numpy().autodiff()
@@ -60,8 +62,11 @@ def test_a_stale_recorder_is_refused_when_the_backend_is_built(monkeypatch):
     from generated.autodiff import Autodiff
     from runtime.autodiff.checkpoint import NoCheckpointing
 
-    lhs_vjp, _ = RULES["float_mul"]  # the rule now also asks for the output
-    monkeypatch.setitem(RULES, "float_mul", (lhs_vjp, lambda g, lhs, out: g * lhs))
+    from generated import catalogue
+
+    lhs_vjp, _ = catalogue.FLOAT_MUL.rule  # the rule now also asks for the output
+    changed = dataclasses.replace(catalogue.FLOAT_MUL, rule=(lhs_vjp, lambda g, lhs, out: g * lhs))
+    monkeypatch.setattr(catalogue, "FLOAT_MUL", changed)
     with pytest.raises(
         RuntimeError, match=r"float_mul .* generated/ is stale; run `python -m codegen`"
     ):
@@ -80,6 +85,22 @@ def test_every_float_op_is_bound_by_name_in_the_specialization():
         if op.role is AutodiffRole.RECORD:
             assert f"recorders.record_{op.name}," in source, op.name
     assert "setattr" not in source
+
+
+def test_each_recorded_op_names_the_row_of_its_name_in_one_rule_table():
+    """generated/catalogue.py names each differentiable op's rule (`rule=ElementwiseRules.
+    float_mul`), which an editor goes to: the row named as the op, in exactly one table; and
+    every row of the tables is some recorded op's."""
+    from generated.catalogue import AUTODIFF_OPS
+    from runtime.autodiff.ops import MOVE_ACROSS
+    from runtime.autodiff.rules import TABLES, rows
+
+    recorded = [op for op in AUTODIFF_OPS if op.role is AutodiffRole.RECORD] + [MOVE_ACROSS]
+    written = [(table, name, row) for table in TABLES for name, row in rows(table).items()]
+    for op in recorded:
+        (row,) = [row for _, name, row in written if name == op.name]
+        assert op.rule is row, op.name
+    assert sorted(name for _, name, _ in written) == sorted(op.name for op in recorded)
 
 
 @pytest.mark.parametrize(
@@ -110,6 +131,51 @@ def test_balanced_keeps_a_memory_bound_input_as_its_node_and_the_output_as_self(
     grads = y.sum().backward()
     x = np.array([0.5, 1.5])
     np.testing.assert_allclose(w.grad(grads).to_numpy(), np.exp(x) * x + np.exp(x))
+
+
+def _leaves(value):
+    if dataclasses.is_dataclass(value):
+        for field in dataclasses.fields(value):
+            yield from _leaves(getattr(value, field.name))
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from _leaves(item)
+    else:
+        yield value
+
+
+def test_a_recorder_is_typed_values_holding_names_never_code():
+    """codegen/recorders.py decides what each statement is and the template spells it: every
+    string of every op's Recorder is a name (an argument, a kernel), every choice an enum
+    member; and each kind of value occurs in the catalogue, so generated/ runs every macro."""
+    from generated.catalogue import AUTODIFF_OPS
+    from runtime.autodiff.ops import MOVE_ACROSS
+
+    ops = [op for op in AUTODIFF_OPS if op.role is AutodiffRole.RECORD] + [MOVE_ACROSS]
+    seen = set()
+    for op in ops:
+        for leaf in _leaves(recorder(op)):
+            assert isinstance(leaf, (Enum, bool, int, str, type(None))), (op.name, leaf)
+            assert not isinstance(leaf, str) or leaf.isidentifier(), (op.name, leaf)
+            seen.add(leaf)
+    kinds = (
+        recorders.Passing,
+        recorders.Outputs,
+        recorders.Link,
+        recorders.Source,
+        recorders.Parents,
+    )
+    assert {member for kind in kinds for member in kind} <= seen
+
+
+def test_an_op_that_keeps_something_and_returns_several_results_is_refused():
+    op = AutodiffOp(
+        "layer_norm", ("input", "gamma", "beta", "epsilon"),
+        (FloatInput("input", 0), FloatInput("gamma", 1), FloatInput("beta", 2, optional=True)),
+        AutodiffRole.RECORD, float_outputs=(0,), outputs=2, keeps="statistics",
+    )  # fmt: skip
+    with pytest.raises(ValueError, match=r"layer_norm: an op that keeps `statistics` returns"):
+        recorder(op)
 
 
 def test_a_catalogue_argument_named_like_a_recorder_local_is_refused():
@@ -150,32 +216,22 @@ def _bind(op: AutodiffOp, forward, recomputes: bool):
     return factory(forward, Backward(rule, inner, forward, op.positions), inner, recomputes)
 
 
+def _split_vjp(g, k, x_shape):
+    g_sin, g_cos = g  # one per float output, None where an output got no gradient
+    return (0 if g_sin is None else g_sin * k) + (0 if g_cos is None else g_cos)
+
+
+# fixture ops, each naming its rule as a generated description does
 AFFINE = AutodiffOp(
     "fixture_affine", ("x", "w", "bias"),
     (FloatInput("x", 0), FloatInput("w", 1), FloatInput("bias", 2, optional=True)),
     AutodiffRole.RECORD,
+    rule=(lambda g, w: g @ w.T, lambda g, x: x.T @ g, lambda g: g.sum(0)),
 )  # fmt: skip
 SPLIT = AutodiffOp(
     "fixture_split", ("x", "k"), (FloatInput("x", 0),), AutodiffRole.RECORD,
-    float_outputs=(0, 1), outputs=3,
+    float_outputs=(0, 1), outputs=3, rule=(_split_vjp,),
 )  # fmt: skip
-
-
-@pytest.fixture
-def fixture_rules(monkeypatch):
-    from runtime.autodiff import rules
-
-    monkeypatch.setitem(
-        rules.RULES,
-        "fixture_affine",
-        (lambda g, w: g @ w.T, lambda g, x: x.T @ g, lambda g: g.sum(0)),
-    )
-
-    def split_vjp(g, k, x_shape):
-        g_sin, g_cos = g  # one per float output, None where an output got no gradient
-        return (0 if g_sin is None else g_sin * k) + (0 if g_cos is None else g_cos)
-
-    monkeypatch.setitem(rules.RULES, "fixture_split", (split_vjp,))
 
 
 def _affine(x, w, bias):
@@ -194,7 +250,7 @@ def _leaf(values, grad, device):
 
 @pytest.mark.parametrize("recomputes", [False, True], ids=["NoCheckpointing", "Balanced"])
 @pytest.mark.parametrize("with_bias", [True, False])
-def test_an_optional_tensor_is_a_parent_only_when_given(fixture_rules, recomputes, with_bias):
+def test_an_optional_tensor_is_a_parent_only_when_given(recomputes, with_bias):
     device = CK if recomputes else AD
     record = _bind(AFFINE, _affine, recomputes)
     x_data, w_data = np.arange(6.0).reshape(2, 3) / 7, np.arange(12.0).reshape(3, 4) / 5
@@ -212,7 +268,7 @@ def test_an_optional_tensor_is_a_parent_only_when_given(fixture_rules, recompute
         np.testing.assert_allclose(grads.get(bias.node), np.full(4, 2.0))
 
 
-def test_an_untracked_optional_tensor_saves_nothing_for_itself(fixture_rules):
+def test_an_untracked_optional_tensor_saves_nothing_for_itself():
     record = _bind(AFFINE, _affine, False)
     x, w = _leaf(np.ones((1, 2)), False, AD), _leaf(np.ones((2, 2)), True, AD)
     bias = _leaf(np.ones(2), False, AD)
@@ -223,11 +279,22 @@ def test_an_untracked_optional_tensor_saves_nothing_for_itself(fixture_rules):
     assert kept == {"w": None, "x": x.primitive}  # only w's VJP (which needs x) will run
 
 
+def test_an_absent_optional_tensors_shape_and_dtype_are_saved_as_none():
+    def x_vjp(g, w, bias_shape, bias_dtype):  # a VJP told of the bias, which may be absent
+        return g @ w.T
+
+    affine = dataclasses.replace(AFFINE, rule=(x_vjp, lambda g, x: x.T @ g, lambda g: g))
+    record = _bind(affine, _affine, False)
+    x, w = _leaf(np.ones((1, 2)), True, AD), _leaf(np.ones((2, 3)), False, AD)
+    bias = _leaf(np.ones(3), False, AD)
+    for given, expected in [(None, [None, None]), (bias, [(3,), np.dtype(np.float64)])]:
+        kept = dict(zip(rule_for(affine).saved, record(x, w, given).node.saved))
+        assert [kept["bias_shape"], kept["bias_dtype"]] == expected
+
+
 @pytest.mark.parametrize("recomputes", [False, True], ids=["NoCheckpointing", "Balanced"])
 @pytest.mark.parametrize("reached", [(0,), (1,), (0, 1)])
-def test_several_float_outputs_each_have_a_node_and_any_subset_backpropagates(
-    fixture_rules, recomputes, reached
-):
+def test_several_float_outputs_each_have_a_node_and_any_subset_backpropagates(recomputes, reached):
     device = CK if recomputes else AD
     AD_ = BACKENDS.NumPy.Balanced if recomputes else BACKENDS.NumPy.NoCheckpointing
     record = _bind(SPLIT, _split, recomputes)
@@ -246,7 +313,7 @@ def test_several_float_outputs_each_have_a_node_and_any_subset_backpropagates(
     np.testing.assert_allclose(grads.get(x.node), np.full((1, 3), expected))
 
 
-def test_untracked_inputs_give_each_float_output_an_untracked_node(fixture_rules):
+def test_untracked_inputs_give_each_float_output_an_untracked_node():
     record = _bind(SPLIT, _split, False)
     first, second, _ = record(_leaf(np.ones((1, 2)), False, AD), 2.0)
     assert first.node.requirement is second.node.requirement is recording.NONE
@@ -270,24 +337,23 @@ def test_a_conv_whose_bias_alone_is_tracked_keeps_nothing_alive(device):
     np.testing.assert_allclose(bias.grad(grads).to_numpy(), upstream.sum(axis=(0, 2, 3)))
 
 
-def test_a_joint_rule_may_name_only_inputs_as_needing_only_g(monkeypatch):
+def test_a_joint_rule_may_name_only_inputs_as_needing_only_g():
     """Joint's `g_only` lists float inputs whose gradient comes from `g` alone; a name that is
     not one is refused, saying which are."""
-    from runtime.autodiff import rules
     from runtime.autodiff.rules import Joint, Rule
+    from runtime.autodiff.rules.conv import ConvRules
 
-    fn = rules.RULES["conv2d"].fn
-    monkeypatch.setitem(rules.RULES, "conv2d", Joint(fn, g_only=("beta",)))
+    row = Joint(ConvRules.conv2d.fn, g_only=("beta",))
     args = ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end")
     with pytest.raises(
         ValueError,
         match=r"conv2d says beta needs only g, but the op has no float input beta; name in "
         r"g_only only the op's float inputs x, weight, bias",
     ):
-        Rule("conv2d", args, ("x", "weight", "bias"))
+        Rule("conv2d", row, args, ("x", "weight", "bias"))
 
 
-def test_every_node_has_every_field_set_on_every_path(fixture_rules):
+def test_every_node_has_every_field_set_on_every_path():
     """A Node is built one way (`new_node`, whose parameters are Node's slots): a leaf, a
     require_grad leaf, a marked parameter, a detached tensor, an untracked op, a recorded op,
     a Joint-rule op, an op's several float outputs each have every field."""

@@ -1,5 +1,7 @@
 """Static typing as a user meets it: mypy over a typed user's script and the examples reports
-nothing, and it does see the Tensor methods (a misspelt one and a wrong argument are caught)."""
+nothing, and it does see the Tensor methods (a misspelt one and a wrong argument are caught);
+and as a maintainer does: the Autodiff specialization's attributes (`AD.float_mul`) have their
+op's signature, not Any."""
 
 import importlib.util
 import sys
@@ -13,11 +15,16 @@ ROOT = Path(__file__).resolve().parent.parent
 CHECKED = ["tests/fixtures/typed_user.py", "examples"]
 MISTAKES = """\
 from generated import Device, Tensor
+from generated.autodiff import Autodiff
 
 x = Tensor.ones([2, 2], device=Device.numpy())
 y: Tensor = x.relu().exp()
 x.reluu()
 x.sum_dim("1")
+
+
+def backward_of_a_dispatch(AD: Autodiff) -> None:
+    AD.float_mul(AD.float_zeros([2], None, None), 2.0)
 """
 
 
@@ -46,6 +53,8 @@ def test_mypy_finds_no_error_in_user_code_and_sees_every_tensor_method():
     out = job.output(0)
     errors = [line for line in out.splitlines() if ": error:" in line]
     mistakes = job.folder / "mistakes.py"
-    assert [e.split(": error:")[0] for e in errors] == [f"{mistakes}:5", f"{mistakes}:6"], out
+    lines = [f"{mistakes}:{line}" for line in (6, 7, 11)]
+    assert [e.split(": error:")[0] for e in errors] == lines, out
     assert '"Tensor" has no attribute "reluu"' in errors[0]
     assert 'Argument 1 to "sum_dim" of "Tensor" has incompatible type "str"' in errors[1]
+    assert 'Argument 2 has incompatible type "float"; expected "AutodiffTensor"' in errors[2]

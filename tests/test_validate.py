@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from codegen.__main__ import main
-from runtime.autodiff.rules import RULES
+from runtime.autodiff.rules.elementwise import ElementwiseRules
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MISTAKES = FIXTURES / "mistakes"
@@ -122,13 +122,27 @@ def _exp_calling_a_misspelt_kernel(B, g, tensor):
 
 def test_a_rule_calling_a_kernel_no_backend_has_is_found_in_its_source(monkeypatch, capsys):
     """Read from the rule's source: the mistake is named at the rule's own file and line."""
-    monkeypatch.setitem(RULES, "float_exp", (_exp_calling_a_misspelt_kernel,))
+    monkeypatch.setattr(ElementwiseRules, "float_exp", (_exp_calling_a_misspelt_kernel,))
     (error,) = validate(FIXTURES / "mini.yaml", capsys)
     source = Path(__file__)
     line = _exp_calling_a_misspelt_kernel.__code__.co_firstlineno + 1
     assert re.match(
         rf"error: \S*{source.name}:{line}: the rule of float_exp: calls `B\.float_expp`, which backend "
         r"numpy does not define; did you mean `float_exp`\?",
+        error,
+    ), error
+
+
+def test_a_rule_in_two_tables_is_reported_naming_both(monkeypatch, capsys):
+    """An op's rule is the row named as it in one table: a second row is a mistake."""
+    from runtime.autodiff.rules.activation import ActivationRules
+
+    monkeypatch.setattr(ActivationRules, "float_exp", ElementwiseRules.float_exp, raising=False)
+    (error,) = validate(FIXTURES / "mini.yaml", capsys)
+    assert re.match(
+        r"error: \S*mini\.yaml:\d+: float_exp: has a rule in 2 tables, ElementwiseRules "
+        r"\(\S*rules/elementwise\.py\) and ActivationRules \(\S*rules/activation\.py\); keep "
+        r"the row in the table of its category only",
         error,
     ), error
 
@@ -143,7 +157,7 @@ def test_mistakes_of_the_catalogue_and_of_a_rule_file_are_reported_by_one_run(
     """A catalogue with one mistake and a rule file with another: both reported, each at its
     own file and line, the VJP parameter's nearest valid name suggested; and a rule left with
     one VJP too many by an entry's changed argument type."""
-    monkeypatch.setitem(RULES, "float_exp", (_exp_naming_output,))
+    monkeypatch.setattr(ElementwiseRules, "float_exp", (_exp_naming_output,))
     mini = (FIXTURES / "mini.yaml").read_text()
     bad = tmp_path / "mini.yaml"
     bad.write_text(

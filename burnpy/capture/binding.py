@@ -14,7 +14,12 @@ import sysconfig
 
 from burnpy.capture import toolchain
 
-_PARAMETER = re.compile(r"^\s*(const\s+)?(real\s*\*|long\s*\*|long|double|int)\s*(\w+)\s*$")
+_PARAMETER = re.compile(
+    r"^\s*(const\s+)?(real\s*\*|long\s*\*|unsigned char\s*\*|long|double|int)\s*(\w+)\s*$"
+)
+# an array parameter's kind, by its element type
+_ARRAYS = {"real": "array", "long": "indices", "unsigned char": "flags"}
+_ELEMENTS = {kind: element for element, kind in _ARRAYS.items()}
 
 HEADER = "#define PY_SSIZE_T_CLEAN\n#include <Python.h> /* first, as Python asks */\n"
 
@@ -78,14 +83,14 @@ PyMODINIT_FUNC PyInit_{module}(void) {{ return PyModule_Create(&module); }}
 
 def parameters(text: str, name: str) -> list[tuple[str, str, bool]]:
     """(kind, name, writes) of each parameter of the C function `name` defined in `text`:
-    kind "long", "double", "int", "array" (of `real`) or "indices" (of `long`); `writes` for a
-    non-const array."""
+    kind "long", "double", "int", "array" (of `real`), "indices" (of `long`) or "flags" (of
+    `unsigned char`: a bool array); `writes` for a non-const array."""
     header = re.search(rf"\bvoid {name}\(([^)]*)\)", text).group(1)
     found = []
     for parameter in header.split(","):
         const, kind, word = _PARAMETER.match(parameter).groups()
         if kind.endswith("*"):
-            found.append(("array" if kind.startswith("real") else "indices", word, const is None))
+            found.append((_ARRAYS[kind.rstrip("* ")], word, const is None))
         else:
             found.append((kind, word, False))
     return found
@@ -95,8 +100,8 @@ def _wrapper(text: str, name: str) -> str:
     declarations, conversions = [], []
     arrays = 0
     for index, (kind, word, writes) in enumerate(parameters(text, name)):
-        if kind in ("array", "indices"):
-            element = "real" if kind == "array" else "long"
+        if kind in _ELEMENTS:
+            element = _ELEMENTS[kind]
             declarations.append(f"    {element} *{word};")
             conversions.append(
                 f"    if (!array(args[{index}], &views[{arrays}], {int(writes)}, "

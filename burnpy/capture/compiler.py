@@ -4,7 +4,8 @@ The recorded calls are rewritten in three passes, and written as a straight-line
 (burnpy.capture.writer):
 
 1. fusion: runs of element-wise calls become one loop written for the step
-   (burnpy.capture.chains), and each call a rule knows becomes a call of one C kernel
+   (burnpy.capture.chains), two consecutive calls a pair rule knows (a masked fill and the
+   softmax of what it filled) and each call a rule knows become a call of one C kernel
    (burnpy.capture.fusion, burnpy.capture.csource); each writes its results into arrays given
    to it;
 2. memory planning (burnpy.capture.planning): each of those arrays is an input dying at that
@@ -61,14 +62,18 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
     kept = {v.name for v in planning.values_in(outputs, [])}
     found = chains.find(calls, readers, kept)
     in_chains = {id(e) for chain in found.values() for e in chain.entries}
+    paired = _pairs(calls, readers, kept, backends, in_chains)
     entries: list = list(numbers)
     loops: dict = {}  # the chains' loops written so far -> their kernels' names
+    copies: dict = {}  # name of a value a kernel reads C-contiguous -> its copy
     for index, entry in enumerate(calls):
         fused = None
         if index in found:
             fused = chains.fused(found[index], loops)
-        elif id(entry) in in_chains:
+        elif id(entry) in in_chains or index + 1 in paired:
             continue
+        elif index in paired:
+            fused = paired[index]
         elif entry.kind == "call":
             fused = fusion.fuse(entry, backends[entry.backend])
         if fused is None:
@@ -77,8 +82,21 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
         for method, args in fused.checks:
             what = f"{entry.label}: its arguments checked"
             entries.append(Entry("call", method, args, {}, None, what, entry.phase, entry.backend))
+        for value in fused.copies:
+            if value.name not in copies:  # (made once, for every kernel reading it)
+                copy = copies[value.name] = tape.value(
+                    np.ascontiguousarray(value.data), "contiguous"
+                )
+                what = "a C-contiguous copy for the fused kernels"
+                args = ((value,), {}, copy, what, entry.phase, entry.backend)
+                entries.append(Entry("function", np.ascontiguousarray, *args))
+        fused.args = [
+            copies[a.name] if any(a is v for v in fused.copies) else a for a in fused.args
+        ]
         if fused.text is not None:  # a chain: its label names its calls
             label = fused.label
+        elif index in paired:
+            label = f"{fused.label} (fused)"
         elif fused.label == entry.label:
             label = f"{entry.label} (fused)"
         else:
@@ -118,6 +136,25 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
     extra = ("owned",) if names else ()  # which of `names` the replay found owned
     source = write(name, entries, inputs, outputs, backends, filename, namespace, preamble, extra)
     return Compiled(source, kernels, plan, names)
+
+
+def _pairs(calls: list, readers: dict, kept: set, backends: dict, taken: set) -> dict:
+    """Two consecutive calls that one kernel computes (fusion.PAIRS), the first's result read
+    by the second alone: index of the second -> its fused call. `taken`: calls in chains."""
+    found: dict = {}
+    for index in range(1, len(calls)):
+        first, second = calls[index - 1], calls[index]
+        if index - 1 in found or id(first) in taken or id(second) in taken:
+            continue
+        if first.kind != "call" or second.kind != "call" or first.backend != second.backend:
+            continue
+        made = first.out
+        if type(made) is not Value or made.name in kept or readers.get(made.name) != 1:
+            continue
+        fused = fusion.fuse_pair(first, second, backends[second.backend])
+        if fused is not None:
+            found[index] = fused
+    return found
 
 
 def _with_buffers(entries: list, plan, owned: list) -> list:

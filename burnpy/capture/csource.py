@@ -4,9 +4,9 @@ Each kernel is written once, over `real` (float for float32, double for float64)
 math functions' double names (`exp`, `erfc`, `sqrt`); `c_source` makes the float32 text by
 naming their float versions (`expf`) and suffixing the literals (`0.5f`), so that float32 math
 stays float32, as numpy's does. A row's sums are in the dtype, over vector lanes (numpy's
-are pairwise); sums over many rows (layer_norm's dgamma and dbeta) and over a whole gradient
-(its norm) accumulate in double; batch_norm_training's per-channel sums are numpy's own, in
-its pairwise order, so that they round as the backend's do.
+are pairwise); sums over many rows (layer_norm's and rms_norm's dgamma, dbeta) and over a
+whole gradient (its norm) accumulate in double; batch_norm_training's per-channel sums are
+numpy's own, in its pairwise order, so that they round as the backend's do.
 
 The NaN/±inf contract: each kernel gives NaN and ±inf what the backend's kernel gives them. So a
 clamp is written `a < B ? a : B` (NaN stays NaN, where `fmin` would drop it), a ReLU `x < 0 ?
@@ -278,6 +278,78 @@ void layer_norm_backward_{suffix}(long rows, long d, const real *x,
 }
 """
 
+RMS_NORM = """\
+/* rms_norm over rows of d: x (r gamma), r = 1 / √(mean(x²) + eps), keeping each row's r
+   when `inverse_rms` is given.
+   Fuses: rms_norm (rms_norm_keeping: its mean of squares, sqrt, reciprocal and products). */
+void rms_norm_{suffix}(long rows, long d, const real *x, const real *gamma, double eps,
+                       real *out, real *inverse_rms)
+{
+    for (long i = 0; i < rows; i++) {
+        const real *row = x + i * d;
+        real *y = out + i * d;
+        real squares = 0;
+#pragma omp simd reduction(+ : squares)
+        for (long j = 0; j < d; j++)
+            squares += row[j] * row[j];
+        real r = 1.0 / sqrt(squares / d + (real)eps);
+        if (inverse_rms)
+            inverse_rms[i] = r;
+#pragma omp simd
+        for (long j = 0; j < d; j++)
+            y[j] = row[j] * (r * gamma[j]); /* (as numpy: r gamma first) */
+    }
+}
+"""
+
+RMS_NORM_BACKWARD = """\
+/* rms_norm's backward over rows of d, with r = 1 / √(mean(x²) + eps) (kept by the forward,
+   or computed when `inverse_rms` is NULL) and ĝ = grad gamma:
+   dx = r ĝ - r³ mean(ĝ x) x, dgamma = Σ r grad x over the rows (each NULL when not wanted;
+   dgamma's sums accumulate in double).
+   Fuses: rms_norm_backward. */
+void rms_norm_backward_{suffix}(long rows, long d, const real *x, const real *gamma,
+                                const real *grad, const real *inverse_rms, double eps,
+                                real *dx, real *dgamma)
+{
+    double *sums = dgamma ? calloc(d, sizeof(double)) : NULL;
+    for (long i = 0; i < rows; i++) {
+        const real *row = x + i * d, *g = grad + i * d;
+        real r;
+        if (inverse_rms) {
+            r = inverse_rms[i];
+        } else {
+            real squares = 0;
+#pragma omp simd reduction(+ : squares)
+            for (long j = 0; j < d; j++)
+                squares += row[j] * row[j];
+            r = 1.0 / sqrt(squares / d + (real)eps);
+        }
+        if (dgamma)
+#pragma omp simd
+            for (long j = 0; j < d; j++)
+                sums[j] += (double)(r * (g[j] * row[j]));
+        if (!dx)
+            continue;
+        real dots = 0;
+#pragma omp simd reduction(+ : dots)
+        for (long j = 0; j < d; j++)
+            dots += g[j] * row[j] * gamma[j];
+        real cube = dots * r * r * r / -d;
+        real *out = dx + i * d;
+#pragma omp simd
+        for (long j = 0; j < d; j++)
+            out[j] = row[j] * cube + (r * gamma[j]) * g[j];
+    }
+    if (dgamma) {
+#pragma omp simd
+        for (long j = 0; j < d; j++)
+            dgamma[j] = sums[j];
+        free(sums);
+    }
+}
+"""
+
 BATCH_NORM = """\
 /* batch_norm with given statistics over x of [n, channels, s] (s: the spatial size, 1 for
    [n, channels]): (x - mean) (gamma r) + beta, r = 1 / sqrt(variance + eps).
@@ -513,6 +585,72 @@ void softmax_backward_{suffix}(long rows, long d, const real *y,
 }
 """
 
+MASK_ROW = """\
+/* The row of a bool mask that row i of the scores reads: the mask's rows repeated `repeat`
+   times over a run of the scores' leading dims, with `inner` rows after that run (attention's
+   [batch, 1, seq_q, seq_k] mask over [batch, heads, seq_q, seq_k]: repeat = heads, inner =
+   seq_q; a mask of the scores' shape: 1 and 1). */
+static inline const unsigned char *mask_row(const unsigned char *mask, long i, long d,
+                                            long repeat, long inner)
+{
+    return mask + ((i / (repeat * inner)) * inner + i % inner) * d;
+}
+"""
+
+MASKED_SOFTMAX = """\
+/* softmax over rows of d of the scores with `value` where the mask is true (attention's
+   masked fill, -inf or burn's min_float): the filled scores are never written.
+   Fuses: float_mask_fill, softmax. */
+void masked_softmax_{suffix}(long rows, long d, const real *x, const unsigned char *mask,
+                             long repeat, long inner, double value, real *out)
+{
+    real floor = exp_floor, zero = exp_zero, fill = (real)value;
+    for (long i = 0; i < rows; i++) {
+        const real *row = x + i * d;
+        const unsigned char *masked = mask_row(mask, i, d, repeat, inner);
+        real *y = out + i * d;
+        real m = -1.0 / 0.0; /* the filled row's max, NaN ignored as row_max does */
+#pragma omp simd reduction(max : m)
+        for (long j = 0; j < d; j++) {
+            real v = masked[j] ? fill : row[j];
+            m = v > m ? v : m;
+        }
+        real sum = 0;
+#pragma omp simd reduction(+ : sum)
+        for (long j = 0; j < d; j++) {
+            y[j] = exp_normal((masked[j] ? fill : row[j]) - m, floor, zero);
+            sum += y[j];
+        }
+#pragma omp simd
+        for (long j = 0; j < d; j++)
+            y[j] = y[j] / sum;
+    }
+}
+"""
+
+MASKED_SOFTMAX_BACKWARD = """\
+/* softmax's backward from its output y over rows of d, then `value` where the mask is true
+   (the masked fill's backward: 0 there): mask ? value : y (grad - Σ grad y).
+   Fuses: softmax_backward, float_mask_fill. */
+void masked_softmax_backward_{suffix}(long rows, long d, const real *y, const real *grad,
+                                      const unsigned char *mask, long repeat, long inner,
+                                      double value, real *out)
+{
+    real fill = (real)value;
+    for (long i = 0; i < rows; i++) {
+        const real *p = y + i * d, *g = grad + i * d;
+        const unsigned char *masked = mask_row(mask, i, d, repeat, inner);
+        real total = 0;
+#pragma omp simd reduction(+ : total)
+        for (long j = 0; j < d; j++)
+            total += g[j] * p[j];
+#pragma omp simd
+        for (long j = 0; j < d; j++)
+            out[i * d + j] = masked[j] ? fill : p[j] * (g[j] - total);
+    }
+}
+"""
+
 CROSS_ENTROPY = """\
 /* The mean cross-entropy of logits [rows, d] against class indices (already checked to be in
    range), log Σ exp(x - max) - (x[target] - max) per row, and the softmax probabilities the
@@ -659,6 +797,8 @@ NEEDS = {
     "batch_norm_training": ("channel_sum",),
     "batch_norm_training_backward": ("channel_sum",),
     "softmax": ("row_max",),
+    "masked_softmax": ("mask_row",),
+    "masked_softmax_backward": ("mask_row",),
     "cross_entropy": ("row_max",),
     "log_softmax": ("row_max",),
 }
@@ -676,6 +816,8 @@ TEXTS = {
     "row_statistics": ROW_STATISTICS,
     "layer_norm": LAYER_NORM,
     "layer_norm_backward": LAYER_NORM_BACKWARD,
+    "rms_norm": RMS_NORM,
+    "rms_norm_backward": RMS_NORM_BACKWARD,
     "batch_norm": BATCH_NORM,
     "channel_sum": CHANNEL_SUM,
     "batch_norm_training": BATCH_NORM_TRAINING,
@@ -684,6 +826,9 @@ TEXTS = {
     "softmax": SOFTMAX,
     "log_softmax": LOG_SOFTMAX,
     "softmax_backward": SOFTMAX_BACKWARD,
+    "mask_row": MASK_ROW,
+    "masked_softmax": MASKED_SOFTMAX,
+    "masked_softmax_backward": MASKED_SOFTMAX_BACKWARD,
     "cross_entropy": CROSS_ENTROPY,
     "cross_entropy_backward": CROSS_ENTROPY_BACKWARD,
     "adam_step": ADAM,
@@ -699,12 +844,16 @@ KERNELS = (
     "gelu_approximate_backward",
     "layer_norm",
     "layer_norm_backward",
+    "rms_norm",
+    "rms_norm_backward",
     "batch_norm",
     "batch_norm_training",
     "batch_norm_training_backward",
     "softmax",
     "log_softmax",
     "softmax_backward",
+    "masked_softmax",
+    "masked_softmax_backward",
     "cross_entropy",
     "cross_entropy_backward",
     "adam_step",

@@ -39,11 +39,17 @@ class Fused:
         "text",
         "checks",
         "updates",
+        "copies",
     )
 
-    def __init__(self, kernel, dtype, args, outputs, label, aliases=(), checks=(), updates=()):
+    def __init__(
+        self, kernel, dtype, args, outputs, label, aliases=(), checks=(), updates=(), copies=()
+    ):
         self.text = None  # a kernel written for this step (an element-wise chain): its C text
         self.checks = checks  # (backend method, args): what the backend checks first
+        # arguments recorded as views that are not C-contiguous (a mask broadcast by `expand`):
+        # the kernel reads a C-contiguous copy of each, made just before it
+        self.copies = copies
         # (output, input): an optimiser's new value of a buffer it may write over (burnpy.optim
         # does when the buffer is its own: the plan makes that a check at each replay)
         self.updates = updates
@@ -186,6 +192,40 @@ def layer_norm_backward(bound, out):
     return Fused("layer_norm_backward", dtype, args, outputs, "layer_norm backward")
 
 
+def rms_norm(bound, out, inverse_rms=None):
+    x, gamma = bound["input"], bound["gamma"]
+    dtype = _dtype(x, gamma, out, inverse_rms)
+    if not dtype or not _same_shape(x, out):
+        return None
+    rows, d = _rows(x)
+    if gamma.data.shape != (d,) or (inverse_rms is not None and inverse_rms.data.shape != (rows,)):
+        return None
+    args = [rows, d, x, gamma, bound["epsilon"], out, inverse_rms]
+    outputs = [v for v in (out, inverse_rms) if v is not None]
+    return Fused("rms_norm", dtype, args, outputs, "rms_norm")
+
+
+def rms_norm_keeping(bound, out):
+    result, inverse_rms = out
+    return rms_norm(bound, result, inverse_rms)
+
+
+def rms_norm_backward(bound, out):
+    x, gamma, grad, kept = bound["input"], bound["gamma"], bound["grad"], bound["inverse_rms"]
+    dx, dgamma = out
+    dtype = _dtype(x, gamma, grad, kept, dx, dgamma)
+    if not dtype or not _same_shape(x, grad, dx):
+        return None
+    rows, d = _rows(x)
+    if any(v is not None and v.data.shape != (d,) for v in (gamma, dgamma)):
+        return None
+    if kept is not None and kept.data.shape != (rows,):
+        return None
+    args = [rows, d, x, gamma, grad, kept, bound["epsilon"], dx, dgamma]
+    outputs = [v for v in (dx, dgamma) if v is not None]
+    return Fused("rms_norm_backward", dtype, args, outputs, "rms_norm backward")
+
+
 def _channels(x, *per_channel) -> tuple[int, int, int] | None:
     """(n, channels, s) of an input [N, C, *spatial] whose `per_channel` values (None
     skipped) are each of [C], or None."""
@@ -260,6 +300,62 @@ def softmax_backward(bound, out):
         args = [*_rows(y), y, grad, out]
         return Fused("softmax_backward", dtype, args, [out], "softmax backward")
     return None
+
+
+def _mask_rows(mask, x) -> tuple[int, int] | None:
+    """(repeat, inner) of a bool `mask` broadcast over `x` [..., d] (csource's mask_row): its
+    rows repeated over one run of x's leading dims, `inner` rows after the run; None when it
+    broadcasts otherwise (over the last dim, or over two runs), or is not a bool array."""
+    data = mask.data if type(mask) is Value else None
+    if type(data) is not np.ndarray or data.dtype != np.bool_:
+        return None
+    shape = x.data.shape
+    padded = (1,) * (len(shape) - data.ndim) + data.shape
+    if len(padded) != len(shape) or padded[-1] != shape[-1]:
+        return None
+    lead = shape[:-1]
+    broadcast = [k for k, (m, n) in enumerate(zip(padded[:-1], lead)) if m != n]
+    if any(padded[k] != 1 for k in broadcast):
+        return None
+    if not broadcast:
+        return 1, 1
+    first, last = broadcast[0], broadcast[-1]
+    if any(lead[k] != 1 for k in range(first, last + 1) if k not in broadcast):
+        return None
+    return int(np.prod(lead[first : last + 1])), int(np.prod(lead[last + 1 :]))
+
+
+def masked_softmax(fill, softmax, filled, out):
+    """float_mask_fill, then softmax over the last dim of what it filled."""
+    x, mask = fill["tensor"], fill["mask"]
+    dtype = _dtype(x, filled, out)
+    if not dtype or not _same_shape(x, filled, out) or softmax["tensor"] is not filled:
+        return None
+    rows = _mask_rows(mask, x)
+    if rows is None or not _last_dim(x, softmax["dim"]):
+        return None
+    args = [*_rows(x), x, mask, *rows, fill["value"], out]
+    return Fused(
+        "masked_softmax", dtype, args, [out], "mask_fill and softmax", copies=_copied(mask)
+    )
+
+
+def masked_softmax_backward(backward, fill, gradient, out):
+    """softmax_backward, then float_mask_fill (the masked fill's backward) of its result."""
+    y, grad, mask = backward["output"], backward["grad"], fill["mask"]
+    dtype = _dtype(y, grad, gradient, out)
+    if not dtype or not _same_shape(y, grad, gradient, out) or fill["tensor"] is not gradient:
+        return None
+    rows = _mask_rows(mask, y)
+    if rows is None or not _last_dim(y, backward["dim"]):
+        return None
+    args = [*_rows(y), y, grad, mask, *rows, fill["value"], out]
+    label = "softmax and mask_fill backward"
+    return Fused("masked_softmax_backward", dtype, args, [out], label, copies=_copied(mask))
+
+
+def _copied(*values) -> tuple:
+    return tuple(v for v in values if not v.data.flags.c_contiguous)
 
 
 def _targets(targets, rows) -> bool:
@@ -376,6 +472,9 @@ RULES = {
     "layer_norm": layer_norm,
     "layer_norm_keeping": layer_norm_keeping,
     "layer_norm_backward": layer_norm_backward,
+    "rms_norm": rms_norm,
+    "rms_norm_keeping": rms_norm_keeping,
+    "rms_norm_backward": rms_norm_backward,
     "batch_norm": batch_norm,
     "batch_norm_training": batch_norm_training,
     "batch_norm_training_backward": batch_norm_training_backward,
@@ -390,6 +489,14 @@ RULES = {
 }
 
 
+# (first kernel, second kernel) -> the rule of the two as one call, the second reading what
+# the first made, and nothing else reading it
+PAIRS = {
+    ("float_mask_fill", "softmax"): masked_softmax,
+    ("softmax_backward", "float_mask_fill"): masked_softmax_backward,
+}
+
+
 @functools.cache
 def _signature(backend: type, kernel: str) -> inspect.Signature:
     """The parameters of `kernel` as its shared definition names them (the first class to
@@ -399,14 +506,31 @@ def _signature(backend: type, kernel: str) -> inspect.Signature:
     return signature.replace(parameters=list(signature.parameters.values())[1:])
 
 
-def fuse(entry, backend) -> Fused | None:
-    """The fused call that replaces `entry` (a kernel call on `backend`), or None."""
-    rule = RULES.get(entry.target)
-    if rule is None or backend.name != "numpy":
-        return None
+def _bound(entry, backend) -> dict | None:
     try:
         bound = _signature(type(backend), entry.target).bind(*entry.args, **entry.kwargs)
     except TypeError:
         return None
     bound.apply_defaults()
-    return rule(bound.arguments, entry.out)
+    return bound.arguments
+
+
+def fuse(entry, backend) -> Fused | None:
+    """The fused call that replaces `entry` (a kernel call on `backend`), or None."""
+    rule = RULES.get(entry.target)
+    if rule is None or backend.name != "numpy":
+        return None
+    bound = _bound(entry, backend)
+    return None if bound is None else rule(bound, entry.out)
+
+
+def fuse_pair(first, second, backend) -> Fused | None:
+    """The fused call that replaces `first` and then `second` (kernel calls on `backend`, the
+    second reading the first's result, which nothing else reads), or None."""
+    rule = PAIRS.get((first.target, second.target))
+    if rule is None or backend.name != "numpy" or type(first.out) is not Value:
+        return None
+    bounds = [_bound(entry, backend) for entry in (first, second)]
+    if None in bounds:
+        return None
+    return rule(*bounds, first.out, second.out)

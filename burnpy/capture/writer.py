@@ -11,6 +11,7 @@ registered with linecache so that a traceback through it shows its lines.
 
 import linecache
 import math
+import types
 
 from burnpy.capture.recorder import Integer, Number, Value
 from burnpy.capture.updates import InPlace
@@ -72,6 +73,8 @@ class _Writer:
         if name is None:
             module = (getattr(function, "__module__", None) or "numpy").split(".")[0]
             owner = getattr(function, "__self__", None)  # a ufunc's method: np.add.at
+            if isinstance(owner, types.ModuleType):  # a C function's module: np.ascontiguousarray
+                owner = None
             parts = [module, getattr(owner, "__name__", None), function.__name__]
             name = "_".join(p for p in parts if isinstance(p, str))
             self.namespace[name] = function

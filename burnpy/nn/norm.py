@@ -155,9 +155,10 @@ class InstanceNorm(Module):
 
 
 class RmsNorm(Module):
-    """x / sqrt(mean(x²) + epsilon) · gamma over the last dim. The mean of squares is taken
-    in float32 for a float16 input (burn does so for every dtype, float64 included; a float64
-    input keeps its precision here)."""
+    """x / sqrt(mean(x²) + epsilon) · gamma over the last dim, one `rms_norm` op. A float16 or
+    bfloat16 input is normalised in float32 and the result cast back (burn takes the mean of
+    squares in float32 for every dtype, float64 included; a float64 input keeps its precision
+    here)."""
 
     def __init__(self, d_model: int, *, epsilon: float = 1e-5, device):
         super().__init__()
@@ -171,9 +172,10 @@ class RmsNorm(Module):
             raise ValueError(
                 f"RmsNorm has d_model={self.gamma.shape[0]}, the input has shape {list(x.shape)}"
             )
-        wide = x.cast(np.float32) if x.dtype == np.float16 else x
-        rms = ((wide * wide).mean_dim(x.ndim - 1) + self.epsilon).sqrt().cast(x.dtype)
-        return x / rms * self.gamma
+        if x.dtype in (np.float32, np.float64):
+            return module_ops().rms_norm(x, self.gamma, self.epsilon)
+        wide = module_ops().rms_norm(x.cast(np.float32), self.gamma.cast(np.float32), self.epsilon)
+        return wide.cast(x.dtype)
 
     def extra_repr(self):
         return f"d_model={self.gamma.shape[0]}, epsilon={self.epsilon}"

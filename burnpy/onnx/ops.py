@@ -375,7 +375,12 @@ def layer_norm(x: Tensor, scale: Tensor, bias, axis: int, epsilon: float) -> tup
 
 
 def rms_norm(x: Tensor, scale: Tensor, axis: int, epsilon: float) -> Tensor:
-    """ONNX RMSNormalization over the dims from `axis` on."""
+    """ONNX RMSNormalization over the dims from `axis` on: the catalogue's `rms_norm` (one
+    kernel, and one fused kernel in a compiled capture) over the last dim with a [d] scale of
+    x's float32 or float64, else composed."""
+    last = axis % x.ndim == x.ndim - 1 and list(scale.shape) == [x.shape[-1]]
+    if last and x.dtype == scale.dtype and x.dtype in (np.float32, np.float64):
+        return module.rms_norm(x, scale, epsilon)
     axes = list(range(axis % x.ndim, x.ndim))
     return x.mul(reduce(x.square(), "mean", axes, True).add(epsilon).sqrt().recip()).mul(scale)
 

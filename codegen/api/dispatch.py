@@ -31,6 +31,16 @@ class DispatchFunction:
     select: tuple[str, ...] = ()
 
     @property
+    def accessor(self) -> str:
+        """DispatchTensor's method giving a tensor of the function's kind (`as_int`)."""
+        return ACCESSOR[self.kind]
+
+    @property
+    def plain_kind(self) -> str:
+        """The DispatchBackend's tensor kind of the function's kind (`Int`)."""
+        return PLAIN_KIND[self.kind]
+
+    @property
     def layout(self) -> str:
         """The template's macro that lays the routing out (dispatch.py.jinja's LAYOUTS)."""
         if self.role is Role.MOVE:
@@ -53,21 +63,15 @@ LAYOUTS = {
 def dispatch_groups(catalogue: Catalogue) -> list[str]:
     """The dispatch modules, `<group>_ops.py`: one per kind, and one per function module
     (module ops are float ops, grouped apart as burn's ModuleOps trait is)."""
-    kinds = [k.value for k in Kind if any(_group(op) == k for op in catalogue.ops)]
+    kinds = [k.value for k in Kind if any(op.group == k.value for op in catalogue.ops)]
     functions = sorted({op.function for op in catalogue.ops if op.function})
     return kinds + functions
-
-
-def _group(op: Op) -> str:
-    return op.function or op.kind
 
 
 def dispatch_functions(catalogue: Catalogue, group: str) -> list[DispatchFunction]:
     select = selections(catalogue)
     return [
-        dispatch_function(op, select.get(op.name, ()))
-        for op in catalogue.ops
-        if _group(op) == group
+        dispatch_function(op, select.get(op.name, ())) for op in catalogue.ops if op.group == group
     ]
 
 
@@ -146,10 +150,10 @@ def _statements(op: Op, selector: str) -> tuple[tuple[str, ...], tuple[str, ...]
         n = arg.name
         if arg.type is ArgKind.TENSORS:
             return f"[t.{ACCESSOR[op.kind]}({selector}) for t in {n}]"
-        if arg.type in ACCESSOR:
-            kind = PLAIN_KIND[TENSOR_KIND[arg.type]]
-            accessor = f"{n}.{ACCESSOR[arg.type]}({chooser(n)})"
-            return f"{n}.primitive if {n}.kind is B.{kind} else {accessor}"
+        if arg.type in TENSOR_KIND:
+            kind = TENSOR_KIND[arg.type]
+            accessor = f"{n}.{ACCESSOR[kind]}({chooser(n)})"
+            return f"{n}.primitive if {n}.kind is B.{PLAIN_KIND[kind]} else {accessor}"
         if arg.type is ArgKind.DEVICE:
             return f"{n}.inner"
         return n
@@ -167,7 +171,7 @@ def _statements(op: Op, selector: str) -> tuple[tuple[str, ...], tuple[str, ...]
         bindings, names = [], []
         for arg in op.args:
             value = expression(arg)
-            if arg.type in ACCESSOR or arg.type is ArgKind.TENSORS:
+            if arg.type in TENSOR_KIND or arg.type is ArgKind.TENSORS:
                 if arg.optional:
                     value = f"None if {arg.name} is None else ({value})"
                 bindings.append(f"{arg.name}_ = {value}")

@@ -7,22 +7,22 @@ from pathlib import Path
 
 from codegen.api.types import DISPATCH_TYPES, annotated
 from codegen.kernels import NoBackend, read_backend
-from codegen.model import Catalogue, QResult, QRole, Role
+from codegen.model import ArgKind, Catalogue, QResult, QRole, Role
 
 # What each argument is as the inner kernel takes it: a tensor is the backend's primitive, a
 # device the backend's own device; the rest as the dispatch function takes it.
 INNER_TYPES = {
     **DISPATCH_TYPES,
-    "float": "Primitive",
-    "int": "Primitive",
-    "bool": "Primitive",
-    "indices": "Primitive",
-    "tensors": "list[Primitive]",
-    "device": "Any",
-    "qfloat": "QuantizedTensor",
-    "primitive": "QuantizedTensor",
-    "scheme": "QuantScheme",
-    "data": "np.ndarray",
+    ArgKind.FLOAT: "Primitive",
+    ArgKind.INT: "Primitive",
+    ArgKind.BOOL: "Primitive",
+    ArgKind.INDICES: "Primitive",
+    ArgKind.TENSORS: "list[Primitive]",
+    ArgKind.DEVICE: "Any",
+    ArgKind.QFLOAT: "QuantizedTensor",
+    ArgKind.PRIMITIVE: "QuantizedTensor",
+    ArgKind.SCHEME: "QuantScheme",
+    ArgKind.DATA: "np.ndarray",
 }
 Q_RESULTS = {QResult.QFLOAT: "QuantizedTensor", QResult.DATA: "tuple[np.ndarray, np.ndarray]"}
 ROOT = Path(__file__).resolve().parents[2]

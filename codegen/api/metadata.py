@@ -67,19 +67,64 @@ class Described:
     """An op's constant in generated/catalogue.py."""
 
     constant: str  # FLOAT_MUL
+    type: str  # AutodiffOp[<its signature>]
     literal: str  # the AutodiffOp call that rebuilds it
 
 
-def described_ops(catalogue: Catalogue) -> list[Described]:
-    return [Described(constant(op), autodiff_literal(op)) for op in autodiff_ops(catalogue)]
+@dataclass(frozen=True)
+class DescribedOps:
+    """generated/catalogue.py: the rule tables its descriptions name, and the descriptions."""
+
+    tables: tuple[tuple[str, str], ...]  # (module, class) of each table named, sorted
+    entries: tuple[Described, ...]
+
+
+def described_ops(catalogue: Catalogue) -> DescribedOps:
+    entries, tables = [], set()
+    for op in catalogue.ops:
+        described = op.autodiff_op
+        if described is None:
+            continue
+        table = op.rule_table if described.rule is not None else None
+        if table is not None:
+            tables.add((table.__module__, table.__name__))
+        entries.append(
+            Described(
+                constant(described),
+                f"AutodiffOp[{signature(described)}]",
+                autodiff_literal(described, table),
+            )
+        )
+    return DescribedOps(tuple(sorted(tables)), tuple(entries))
 
 
 def constant(op: AutodiffOp) -> str:
     return op.name.upper()
 
 
-def autodiff_literal(op: AutodiffOp) -> str:
-    """The AutodiffOp call that rebuilds `op` in generated/catalogue.py, defaults left out."""
+def signature(op: AutodiffOp) -> str:
+    """What the Autodiff specialization's attribute for `op` is to a type checker: a callable
+    of its arguments, a float input an AutodiffTensor (None where optional, a list for a
+    `tensors` list), to its results, a float one an AutodiffTensor."""
+    inputs = {i.position: i for i in op.inputs}
+    params = []
+    for position in range(len(op.args)):
+        input_ = inputs.get(position)
+        if input_ is None:
+            params.append("Any")
+        elif input_.many:
+            params.append("list[AutodiffTensor]")
+        else:
+            params.append("AutodiffTensor | None" if input_.optional else "AutodiffTensor")
+    results = ["AutodiffTensor" if i in op.float_outputs else "Any" for i in range(op.outputs)]
+    result = results[0] if len(results) == 1 else f"tuple[{', '.join(results)}]"
+    return f"Callable[[{', '.join(params)}], {result}]"
+
+
+def autodiff_literal(op: AutodiffOp, table: type | None) -> str:
+    """The AutodiffOp call that rebuilds `op` in generated/catalogue.py, defaults left out; its
+    rule named as its table's attribute (`rule=ElementwiseRules.float_mul`), which an editor
+    goes to."""
     inputs = []
     for i in op.inputs:
         flags = [", optional=True"] * i.optional + [", many=True"] * i.many
@@ -99,6 +144,8 @@ def autodiff_literal(op: AutodiffOp) -> str:
             elif isinstance(value, str):
                 value = f'"{value}"'
             fields.append(f"{name}={value}")
+    if table is not None:
+        fields.append(f"rule={table.__name__}.{op.name}")
     return f"AutodiffOp({', '.join(fields)})"
 
 

@@ -11,15 +11,26 @@ from dataclasses import dataclass
 
 from codegen.api.tensor import Method, _convert, _params
 from codegen.api.types import DISPATCH_TYPES, annotated
-from codegen.model import QUANTIZED_ARGS, Arg, ArgKind, Catalogue, Op, QOp, QResult, QRole
+from codegen.model import (
+    QUANTIZED_ARGS,
+    Arg,
+    ArgKind,
+    Catalogue,
+    Kind,
+    Op,
+    QOp,
+    QResult,
+    QRole,
+    Routing,
+)
 
 QUANTIZED_TYPES = {
     **DISPATCH_TYPES,
-    "qfloat": "Tensor",
-    "primitive": "Tensor",
-    "qtensors": "list[Tensor]",
-    "scheme": "QuantScheme",
-    "data": "object",
+    ArgKind.QFLOAT: "Tensor",
+    ArgKind.PRIMITIVE: "Tensor",
+    ArgKind.QTENSORS: "list[Tensor]",
+    ArgKind.SCHEME: "QuantScheme",
+    ArgKind.DATA: "object",
 }
 RESULT_TYPES = {QResult.DATA: "tuple[np.ndarray, np.ndarray]", QResult.FLAG: "bool"}
 ROLE_COMMENTS = {
@@ -179,8 +190,8 @@ def quantized_methods(catalogue: Catalogue) -> list[Method]:
     for q in catalogue.quantized:
         if not q.method:
             continue
-        as_op = Op(q.method, "float", _plain_args(q), ("float",), "tensor", q.doc, q.line,
-                   defaults=q.defaults)  # fmt: skip
+        as_op = Op(q.method, Kind.FLOAT, _plain_args(q), (Kind.FLOAT,), Routing.TENSOR, q.doc,
+                   q.line, defaults=q.defaults)  # fmt: skip
         receiver = None if q.static else q.args[0]
         params = [a for a in as_op.args if receiver is None or a.name != receiver.name]
         signature = ", ".join(["cls" if q.static else "self", *_params(params, q.static, as_op)])

@@ -1,7 +1,6 @@
 """`python -m codegen stats`: the catalogue counted by section and kind."""
 
-from codegen.api.types import KIND_CONST
-from codegen.model import AutodiffClass, Catalogue
+from codegen.model import AutodiffClass, Catalogue, Kind
 
 
 def stats(catalogue: Catalogue) -> list[str]:
@@ -13,7 +12,7 @@ def stats(catalogue: Catalogue) -> list[str]:
         + ", ".join(b.name for b in catalogue.backends),
         "",
     ]
-    kinds = [k for k in KIND_CONST if any(op.kind == k for op in ops)]
+    kinds = [k for k in Kind if any(op.kind is k for op in ops)]
     columns = [*kinds, "total", "memory", "compute", "derived"]
     categories = list(dict.fromkeys(op.category for op in ops))
     width = max(len(c) for c in [*categories, "category"]) + 2
@@ -34,11 +33,12 @@ def stats(catalogue: Catalogue) -> list[str]:
     lines.append(row("total", ops))
     lines.append("")
     primitives = sum(op.autodiff is not None for op in ops)
-    composites = sum(bool(op.composite) and "float" in op.returns for op in ops)
+    composites = sum(bool(op.composite) and Kind.FLOAT in op.returns for op in ops)
+    memory = sum(op.autodiff is AutodiffClass.MEMORY_BOUND for op in ops)
+    compute = sum(op.autodiff is AutodiffClass.COMPUTE_BOUND for op in ops)
     lines.append(
         f"differentiable: {primitives + composites} ({primitives} primitives with a backward "
-        f"rule: memory-bound {sum(op.autodiff == 'memory_bound' for op in ops)}, compute-bound "
-        f"{sum(op.autodiff == 'compute_bound' for op in ops)}; {composites} derived float ops "
+        f"rule: memory-bound {memory}, compute-bound {compute}; {composites} derived float ops "
         "that differentiate through their parts)"
     )
     lines.append(f"with test metadata: {sum(op.test is not None for op in ops)} of {len(ops)}")

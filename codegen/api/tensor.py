@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 
 from codegen.api.types import (
+    KIND_ARG,
     KIND_CONST,
     TENSOR_KIND,
     USER_TYPES,
@@ -11,7 +12,7 @@ from codegen.api.types import (
     returns,
     tuple_literal,
 )
-from codegen.model import SCALAR_TYPES, ArgKind, Catalogue, Op, Routing
+from codegen.model import SCALAR_TYPES, Arg, ArgKind, Catalogue, Op, Routing
 
 
 @dataclass(frozen=True)
@@ -147,7 +148,7 @@ def _kind_branches(method: str, ops: list[Op]) -> list[str]:
         checks = [
             line
             for a in rest
-            if a.type == op.kind
+            if a.type is KIND_ARG[op.kind]
             for line in (
                 f"if type({a.name}) is not Tensor or {a.name}.kind is not self.kind:",
                 f'    same_kind("{method}", self, {a.name})',
@@ -155,7 +156,7 @@ def _kind_branches(method: str, ops: list[Op]) -> list[str]:
         ] + [
             f'expect_kind("{method}", {a.name}, {KIND_CONST[TENSOR_KIND[a.type]]})'
             for a in rest
-            if a.type in TENSOR_KIND and a.type != op.kind
+            if a.type in TENSOR_KIND and a.type is not KIND_ARG[op.kind]
         ]
         # a conversion's dtypes are its result's (ops.yaml `dtypes`), not the receiver's
         if narrowed(op) and op.routing is not Routing.CONVERSION:
@@ -175,21 +176,23 @@ def _convert(method: str, op: Op, arg, receiver: str = "self") -> str:
     result_kind = op.returns[0]
     where = f'"{method}", "{n}"'
     return {
-        "scalar": f'scalar_for("{method}", {receiver}, {n})',
-        "number": f"real_arg({where}, {n})",
-        "integer": f"integer_arg({where}, {n})",
-        "flag": f"flag_arg({where}, {n})",
-        "dim": f"dim_of({where}, {receiver}, {n})",
-        "dims": f"dims_of({where}, {receiver}, {n})",
-        "shape": f"shape_of({where}, {n})",
-        "view_shape": f"view_shape_of({where}, {receiver}, {n})",
-        "slices": f'slices_arg("{method}", {receiver}, {n})',
-        "update": f"update_arg({n})",
-        "device": f"device_arg({n}).device",
-        "dtype": f"dtype_arg({n}, {KIND_CONST[result_kind]})",
-        "distribution": f"distribution_arg({n})",
-        "tensors": f"tensors_of({where}, {n})",
-        "choice": f"choice_arg({where}, {n}, {tuple_literal(map(repr, op.choices.get(n, ())))})",
+        ArgKind.SCALAR: f'scalar_for("{method}", {receiver}, {n})',
+        ArgKind.NUMBER: f"real_arg({where}, {n})",
+        ArgKind.INTEGER: f"integer_arg({where}, {n})",
+        ArgKind.FLAG: f"flag_arg({where}, {n})",
+        ArgKind.DIM: f"dim_of({where}, {receiver}, {n})",
+        ArgKind.DIMS: f"dims_of({where}, {receiver}, {n})",
+        ArgKind.SHAPE: f"shape_of({where}, {n})",
+        ArgKind.VIEW_SHAPE: f"view_shape_of({where}, {receiver}, {n})",
+        ArgKind.SLICES: f'slices_arg("{method}", {receiver}, {n})',
+        ArgKind.UPDATE: f"update_arg({n})",
+        ArgKind.DEVICE: f"device_arg({n}).device",
+        ArgKind.DTYPE: f"dtype_arg({n}, {KIND_CONST[result_kind]})",
+        ArgKind.DISTRIBUTION: f"distribution_arg({n})",
+        ArgKind.TENSORS: f"tensors_of({where}, {n})",
+        ArgKind.CHOICE: (
+            f"choice_arg({where}, {n}, {tuple_literal(map(repr, op.choices.get(n, ())))})"
+        ),
     }.get(t, n)
 
 
@@ -226,14 +229,15 @@ def _params(args, static=False, op: Op | None = None, widen=()) -> list[str]:
 def _static_method(name, ops, doc, operators) -> Method:
     first = ops[0]
     signature = ", ".join(["cls", *_params(first.args, static=True, op=first)])
-    names = {a.name: a for a in first.args}
     lists = [a for a in first.args if a.type is ArgKind.TENSORS]
     if lists:
         return _list_method(name, ops, doc, operators, signature, lists[0].name)
-    if "data" in names:
-        resolve = "dtype = infer_data_dtype(data, dtype)"
-    elif "fill_value" in names:
-        resolve = f'dtype = fill_dtype("{name}", fill_value, dtype)'
+    data = next((a for a in first.args if a.type is ArgKind.DATA), None)
+    deciding = _kind_deciding(ops)
+    if data is not None:
+        resolve = f"dtype = infer_data_dtype({data.name}, dtype)"
+    elif deciding is not None:
+        resolve = f'dtype = fill_dtype("{name}", {deciding.name}, dtype)'
     else:
         resolve = f"dtype = dtype_arg(dtype, {KIND_CONST[first.kind]})"
     body = [resolve, "kind = kind_of_dtype(dtype)"]
@@ -255,6 +259,16 @@ def _static_method(name, ops, doc, operators) -> Method:
     kinds = tuple_literal(KIND_CONST[op.kind] for op in ops)
     body.append(f'raise dtype_error("{name}", dtype, {kinds})')
     return Method(name, True, signature, doc, body, operators, returns=returns(ops[0]))
+
+
+def _kind_deciding(ops: list[Op]) -> Arg | None:
+    """The argument whose type differs among the ops a constructor routes to (`full`'s fill
+    value: a number makes float_full, an integer int_full): without a dtype, its value's type
+    decides the kind. None when their arguments are alike."""
+    for position, arg in enumerate(ops[0].args):
+        if len({op.args[position].type for op in ops}) > 1:
+            return arg
+    return None
 
 
 def _list_method(name, ops, doc, operators, signature, tensors) -> Method:

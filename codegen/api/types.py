@@ -2,54 +2,61 @@
 
 import ast
 
-from codegen.model import Op, Routing
+from codegen.model import ArgKind, Kind, Op, Routing
 from runtime.dtypes import DTYPES
 
-KIND_CONST = {"float": "FLOAT", "int": "INT", "bool": "BOOL"}
-PLAIN_KIND = {"float": "Float", "int": "Int", "bool": "Bool"}
+KIND_CONST = {Kind.FLOAT: "FLOAT", Kind.INT: "INT", Kind.BOOL: "BOOL"}
+PLAIN_KIND = {Kind.FLOAT: "Float", Kind.INT: "Int", Kind.BOOL: "Bool"}
+ACCESSOR = {kind: f"as_{kind}" for kind in Kind}  # DispatchTensor's method giving that kind
 # The kind of a tensor argument's type: indices are Int tensors (of any int dtype).
-TENSOR_KIND = {"float": "float", "int": "int", "bool": "bool", "indices": "int"}
-ACCESSOR = {t: f"as_{kind}" for t, kind in TENSOR_KIND.items()}
+TENSOR_KIND = {
+    ArgKind.FLOAT: Kind.FLOAT,
+    ArgKind.INT: Kind.INT,
+    ArgKind.BOOL: Kind.BOOL,
+    ArgKind.INDICES: Kind.INT,
+}
+# The type of an argument that is a tensor of a kind itself (not indices)
+KIND_ARG = {Kind.FLOAT: ArgKind.FLOAT, Kind.INT: ArgKind.INT, Kind.BOOL: ArgKind.BOOL}
 
 # What each argument type is as a user passes it (Tensor methods, module functions), and as a
 # dispatch function takes it (checked and converted by the method or function).
 USER_TYPES = {
-    "float": "Tensor",
-    "int": "Tensor",
-    "bool": "Tensor",
-    "indices": "Tensor",
-    "tensors": "Sequence[Tensor]",
-    "scalar": "float",
-    "number": "float",
-    "real": "float",
-    "integer": "int",
-    "flag": "bool",
-    "dim": "int",
-    "dims": "Sequence[int]",
-    "shape": "Sequence[int] | int",
-    "view_shape": "Sequence[int] | int",
-    "slices": "Sequence[object] | object",
-    "update": "IndexingUpdateOp | str",
-    "device": "Device | None",
-    "dtype": "DTypeLike | None",
-    "distribution": "Distribution | None",
-    "data": "object",
-    "ints": "int | Sequence[int]",
-    "choice": "str",
-    "scheme": "QuantScheme",
+    ArgKind.FLOAT: "Tensor",
+    ArgKind.INT: "Tensor",
+    ArgKind.BOOL: "Tensor",
+    ArgKind.INDICES: "Tensor",
+    ArgKind.TENSORS: "Sequence[Tensor]",
+    ArgKind.SCALAR: "float",
+    ArgKind.NUMBER: "float",
+    ArgKind.REAL: "float",
+    ArgKind.INTEGER: "int",
+    ArgKind.FLAG: "bool",
+    ArgKind.DIM: "int",
+    ArgKind.DIMS: "Sequence[int]",
+    ArgKind.SHAPE: "Sequence[int] | int",
+    ArgKind.VIEW_SHAPE: "Sequence[int] | int",
+    ArgKind.SLICES: "Sequence[object] | object",
+    ArgKind.UPDATE: "IndexingUpdateOp | str",
+    ArgKind.DEVICE: "Device | None",
+    ArgKind.DTYPE: "DTypeLike | None",
+    ArgKind.DISTRIBUTION: "Distribution | None",
+    ArgKind.DATA: "object",
+    ArgKind.INTS: "int | Sequence[int]",
+    ArgKind.CHOICE: "str",
+    ArgKind.SCHEME: "QuantScheme",
 }
 DISPATCH_TYPES = {
     **USER_TYPES,
-    "tensors": "list[Tensor]",
-    "dims": "tuple[int, ...]",
-    "shape": "tuple[int, ...]",
-    "view_shape": "tuple[int, ...]",
-    "slices": "tuple[tuple[int, int, int], ...]",
-    "update": "IndexingUpdateOp",
-    "device": "DispatchDevice",
-    "dtype": "np.dtype",
-    "distribution": "Distribution",
-    "ints": "tuple[{ints}]",  # as many ints as the argument's arity
+    ArgKind.TENSORS: "list[Tensor]",
+    ArgKind.DIMS: "tuple[int, ...]",
+    ArgKind.SHAPE: "tuple[int, ...]",
+    ArgKind.VIEW_SHAPE: "tuple[int, ...]",
+    ArgKind.SLICES: "tuple[tuple[int, int, int], ...]",
+    ArgKind.UPDATE: "IndexingUpdateOp",
+    ArgKind.DEVICE: "DispatchDevice",
+    ArgKind.DTYPE: "np.dtype",
+    ArgKind.DISTRIBUTION: "Distribution",
+    ArgKind.INTS: "tuple[{ints}]",  # as many ints as the argument's arity
 }
 
 

@@ -7,7 +7,7 @@ import os
 from codegen.model import ArgKind, AutodiffClass, Kind, Op, Routing
 from codegen.validate.report import Where
 from runtime.autodiff.ops import AutodiffRole, rule_for
-from runtime.autodiff.rules import RuleError
+from runtime.autodiff.rules import RuleError, tables_of
 
 
 def check_autodiff(where: Where, op: Op) -> None:
@@ -74,14 +74,22 @@ def check_rule(where: Where, op: Op) -> None:
     if described is None or described.role is not AutodiffRole.RECORD:
         return  # (check_autodiff reports a composite or a non-float op that claims a rule)
     names = described.input_names
+    tables = tables_of(op.name)
+    if len(tables) > 1:
+        raise where.error(
+            "autodiff",
+            f"has a rule in {len(tables)} tables, "
+            + " and ".join(f"{t.__name__} ({_shown(inspect.getsourcefile(t))})" for t in tables),
+            "keep the row in the table of its category only",
+        )
     try:
         rule_for(described)
     except LookupError:
         raise where.error(
             "autodiff",
             "is differentiable but has no backward rule",
-            f"add `{op.name}: (one VJP per float input {list(names)},)` to a table in "
-            "runtime/autodiff/rules/, or make it a `composite`",
+            f"add `{op.name} = (one VJP per float input {list(names)},)` to the table of its "
+            "category in runtime/autodiff/rules/, or make it a `composite`",
         ) from None
     except RuleError as error:
         fix = error.fix
@@ -99,6 +107,12 @@ def check_rule(where: Where, op: Op) -> None:
 def _source_line(function) -> tuple[str, int]:
     """Where a rule's function is written: its file (relative to the working directory when
     inside it) and line."""
-    path = inspect.getsourcefile(function) or "<unknown>"
+    return _shown(inspect.getsourcefile(function)), function.__code__.co_firstlineno
+
+
+def _shown(path: str | None) -> str:
+    """A source file as the user reads it: relative to the working directory when inside it."""
+    if path is None:
+        return "<unknown>"
     relative = os.path.relpath(path)
-    return (path if relative.startswith("..") else relative), function.__code__.co_firstlineno
+    return path if relative.startswith("..") else relative

@@ -12,6 +12,7 @@ from types import MappingProxyType
 
 from codegen.load import Located, plain
 from codegen.model import (
+    KIND_RESULTS,
     QUANTIZED_ARGS,
     Arg,
     ArgKind,
@@ -182,10 +183,10 @@ def _returns(where: Where, role: QRole, float_op: Op | None) -> tuple[QResult, .
     raw = where.entry.value.get("returns")
     if raw is None:
         if role is QRole.FLOAT and float_op is not None:
-            return tuple(QResult(k.value) for k in float_op.returns)
+            return tuple(KIND_RESULTS[k] for k in float_op.returns)
         if role in DEFAULT_RESULT and float_op is not None:
             first = DEFAULT_RESULT[role]
-            return (first,) + tuple(QResult(k.value) for k in float_op.returns[1:])
+            return (first,) + tuple(KIND_RESULTS[k] for k in float_op.returns[1:])
         raise where.error(None, "the result is unknown", "add `returns:`")
     raw = tuple(raw) if isinstance(raw, list) else (raw,)
     wrong = next((r for r in raw if r not in RESULTS), None)

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=ffa3ba7d230b2cb6 body=08e5e5de7a4dc9a9
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=40bfd5d033a3161f body=02b4c90a94d88d5f
 """The module ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -65,6 +65,7 @@ __all__ = [
     "batch_norm",
     "batch_norm_training",
     "layer_norm",
+    "rms_norm",
     "ctc_loss",
     "cross_entropy_class_targets",
     "rfft",
@@ -1145,6 +1146,30 @@ def layer_norm(input: Tensor, gamma: Tensor, beta: Tensor | None, epsilon: float
         check_contract(
             "layer_norm", "last_dim", error, input=input, gamma=gamma, beta=beta, epsilon=epsilon
         )
+        raise
+
+
+def rms_norm(input: Tensor, gamma: Tensor, epsilon: float) -> Tensor:
+    """Root-mean-square norm over the last dim: input / sqrt(mean(input²) + epsilon), scaled by gamma (burn's RmsNorm)."""
+    try:
+        ctx = (
+            input.context if gamma.context is input.context else input.context.merge(gamma.context)
+        )
+        B: Backend = getattr(BACKENDS, input.kind.variant)
+        if ctx is DISABLED:
+            input_ = input.primitive if input.kind is B.Float else input.as_float()
+            gamma_ = gamma.primitive if gamma.kind is B.Float else gamma.as_float(input)
+            if input_.dtype is not gamma_.dtype:
+                check_dtypes("rms_norm", B.inner, input_, gamma_)
+            return Tensor(B.Float, B.inner.rms_norm(input_, gamma_, epsilon), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        input_ = input.primitive if input.kind is B.Autodiff else input.lift(AD)
+        gamma_ = gamma.primitive if gamma.kind is B.Autodiff else gamma.lift(AD, input)
+        if input_.primitive.dtype is not gamma_.primitive.dtype:
+            check_dtypes("rms_norm", B.inner, input_.primitive, gamma_.primitive)
+        return Tensor(B.Autodiff, AD.rms_norm(input_, gamma_, epsilon), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("rms_norm", "last_dim", error, input=input, gamma=gamma, epsilon=epsilon)
         raise
 
 

@@ -8,9 +8,12 @@ differentiable op's is its recorder (generated/recorders.py), bound to the inner
 forward and the op's shared Backward over `rule_for(op)`.
 """
 
+from collections.abc import Callable
+from typing import Any, cast
+
 from runtime.autodiff import graph
 from runtime.autodiff.checkpoint import BalancedCheckpointing, CheckpointStrategy, NoCheckpointing
-from runtime.autodiff.ops import AutodiffOp, rule_for
+from runtime.autodiff.ops import AutodiffOp, F, rule_for
 from runtime.autodiff.steps import Backward, JointBackward
 from runtime.autodiff.tensor import AutodiffTensor
 from runtime.device import GradientCheckpointingStrategy
@@ -64,12 +67,16 @@ class AutodiffDecorator:
         return graph.backward(tensor, self.inner)
 
     # -- the builders of the float ops' attributes ---------------------------------------------
-    def leaf(self, op: AutodiffOp):
+    # Each returns a callable of the signature its op's description declares (`AutodiffOp[F]`,
+    # generated/catalogue.py), so that a type checker sees `AD.float_mul` as that signature;
+    # the cast states it, as nothing in the builder's own code can show it.
+
+    def leaf(self, op: AutodiffOp[F]) -> F:
         """A creation or conversion: its float result is a new untracked leaf."""
         forward = getattr(self.inner, op.name)
-        return lambda *args: AutodiffTensor.new(forward(*args))
+        return cast(F, lambda *args: AutodiffTensor.new(forward(*args)))
 
-    def forward_only(self, op: AutodiffOp):
+    def forward_only(self, op: AutodiffOp[F]) -> F:
         """An op with no float result: the inner kernel on the inner primitives."""
         forward, positions = getattr(self.inner, op.name), op.positions
 
@@ -80,16 +87,16 @@ class AutodiffDecorator:
                     args[i] = args[i].primitive
             return forward(*args)
 
-        return forward_only
+        return cast(F, forward_only)
 
-    def untracked(self, op: AutodiffOp):
+    def untracked(self, op: AutodiffOp[F]) -> F:
         """Float results no gradient flows through (an optimiser's update): each a new leaf."""
         forward = self.forward_only(op)
         if op.outputs == 1:
-            return lambda *args: AutodiffTensor.new(forward(*args))
-        return lambda *args: tuple(map(AutodiffTensor.new, forward(*args)))
+            return cast(F, lambda *args: AutodiffTensor.new(forward(*args)))
+        return cast(F, lambda *args: tuple(map(AutodiffTensor.new, forward(*args))))
 
-    def recorded(self, op: AutodiffOp, factory, saved: tuple[str, ...]):
+    def recorded(self, op: AutodiffOp[F], factory: Callable[..., Any], saved: tuple[str, ...]) -> F:
         """A differentiable op: its generated recorder `factory`, which saves `saved` (the
         rule's order when it was generated: a rule changed since means generated/ is stale),
         bound to the inner forward and the op's shared Backward."""
@@ -103,4 +110,4 @@ class AutodiffDecorator:
         backward = (Backward if rule.joint is None else JointBackward)(
             rule, self.inner, forward, op.positions
         )
-        return factory(forward, backward, self.inner, self.strategy.recomputes)
+        return cast(F, factory(forward, backward, self.inner, self.strategy.recomputes))

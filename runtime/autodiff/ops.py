@@ -1,6 +1,7 @@
 """An op's autodiff identity, in one place: what the Autodiff decorator knows of a float op
-(`AutodiffOp`, generated from its ops.yaml entry into generated/catalogue.py), the one op with
-no entry (`MOVE_ACROSS`), and `rule_for(op)`, its backward rule compiled against it.
+(`AutodiffOp`, generated from its ops.yaml entry into generated/catalogue.py, naming its rule's
+row), the one op with no entry (`MOVE_ACROSS`), and `rule_for(op)`, its backward rule compiled
+against it.
 
 The generator (its recorders, its validator, `explain`) and the runtime's Autodiff
 specializations all call `rule_for`; nothing else joins an op to its rule. This module is a
@@ -8,10 +9,13 @@ leaf of the autodiff package: it imports the rule tables and nothing of the engi
 generator reads it without loading numpy.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any, Generic, TypeVar
 
-from runtime.autodiff.rules import Rule
+from runtime.autodiff.rules import Row, Rule
+from runtime.autodiff.rules.shape import ShapeRules
 
 
 class AutodiffRole(Enum):
@@ -33,8 +37,13 @@ class FloatInput:
     many: bool = False  # a list of tensors (cat): each element an input of its own
 
 
+# What the Autodiff specialization's attribute for an op is to a type checker: its signature
+# over AutodiffTensors (generated/catalogue.py writes it for each op)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
 @dataclass(frozen=True)
-class AutodiffOp:
+class AutodiffOp(Generic[F]):
     """What the decorator needs to know of a float op; generated from its ops.yaml entry."""
 
     name: str
@@ -45,6 +54,9 @@ class AutodiffOp:
     float_outputs: tuple[int, ...] = (0,)  # the positions of its float results
     outputs: int = 1  # how many results the op returns
     keeps: str | None = None  # what its forward keeps for the backward (`<name>_keeping`)
+    # its backward rule, a row of a table in runtime/autodiff/rules/ (a recorded op's; the
+    # generator finds it by the op's name, and generated/catalogue.py names it)
+    rule: Row | None = None
 
     @property
     def positions(self) -> tuple[int, ...]:
@@ -58,12 +70,22 @@ class AutodiffOp:
 # to_device to another backend: no catalogue op of its own (float_to_device routes here), but a
 # recorded, compute-bound op like it. Its output lives on the target backend; its step runs on
 # the source backend, whose primitive the gradient must become again (the rule moves it back).
-MOVE_ACROSS = AutodiffOp(
-    "move_across", ("tensor", "target", "device"), (FloatInput("tensor", 0),), AutodiffRole.RECORD
+# Its signature is left open: this leaf of the package cannot name AutodiffTensor.
+MOVE_ACROSS: AutodiffOp[Callable[..., Any]] = AutodiffOp(
+    "move_across",
+    ("tensor", "target", "device"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    rule=ShapeRules.move_across,
 )
 
 
 def rule_for(op: AutodiffOp) -> Rule:
     """The backward rule of a recorded op, checked against its arguments: LookupError when it
     has none, ValueError when its VJPs do not fit the op."""
-    return Rule(op.name, op.args, op.input_names, op.outputs > 1, kept=op.keeps)
+    if op.rule is None:
+        raise LookupError(
+            f"{op.name} is declared differentiable in ops.yaml but has no backward rule; add a "
+            "row named after it to a table in runtime/autodiff/rules/"
+        )
+    return Rule(op.name, op.rule, op.args, op.input_names, op.outputs > 1, kept=op.keeps)

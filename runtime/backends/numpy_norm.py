@@ -1,4 +1,5 @@
-"""layer_norm and its backward on the NumPy backend (float32, float64): chunks of rows, BLAS.
+"""layer_norm, rms_norm and their backward on the NumPy backend (float32, float64): chunks of
+rows, BLAS.
 
 What costs here is passes over the input, and numpy's ufuncs pay per inner loop: an op that
 spreads one value per row over rows of a few hundred elements costs twice a plain one. So:
@@ -13,6 +14,8 @@ spreads one value per row over rows of a few hundred elements costs twice a plai
 - the backward needs no x̂: with c = x - μ (centred as the forward: the two-pass variance, exact
   for inputs with a large mean), r = 1 / sqrt(var + eps) and ĝ = g γ, each row's dx is
   r (ĝ - mean(ĝ)) - r³ mean(ĝ c) c, and dγ = Σ r g c;
+- rms_norm is layer_norm without the centring: r = 1 / sqrt(mean(x²) + eps), y = x (r γ), and
+  dx = r ĝ - r³ mean(ĝ x) x, dγ = Σ r g x;
 - a gradient that is one row broadcast over the others (the seed of a `.sum()` loss is a
   broadcast view of one value) makes ĝ a single row: dγ and dβ are that row times column sums,
   and dx costs two passes.
@@ -89,6 +92,15 @@ class _Rows:
             self.statistics[0][rows] = mean
             self.statistics[1][rows] = rstd
         return rstd
+
+
+def _inverse_rms(x, epsilon):
+    """Each row's r = 1 / sqrt(mean(x²) + epsilon), for rows x [n, d]."""
+    rstd = np.vecdot(x, x)
+    rstd /= x.shape[1]
+    rstd += epsilon
+    np.sqrt(rstd, out=rstd)
+    return np.divide(1, rstd, out=rstd)
 
 
 def _cube_term(dots, rstd, d):
@@ -207,3 +219,56 @@ class NumPyNormKernels:
             c *= _cube_term(c.dot(g), rstd, rows.d)
             add_outer(c, rstd, g_centred)
         return dx, column_sums * row if want_gamma else None, dbeta
+
+    def rms_norm(self, input, gamma, epsilon):
+        if not _fast(input, gamma):
+            return super().rms_norm(input, gamma, epsilon)
+        return self._rms_norm(input, gamma, epsilon, _Rows(input))
+
+    def rms_norm_keeping(self, input, gamma, epsilon):
+        """rms_norm, and each row's r for the backward (one float a row)."""
+        if not _fast(input, gamma):
+            return super().rms_norm_keeping(input, gamma, epsilon)
+        rows = _Rows(input)
+        kept = np.empty(rows.count, input.dtype)
+        return self._rms_norm(input, gamma, epsilon, rows, kept), kept
+
+    @staticmethod
+    def _rms_norm(input, gamma, epsilon, rows, kept=None):
+        input = np.ascontiguousarray(input)
+        out = np.empty_like(input)
+        scale = np.empty((rows.step, rows.d), input.dtype)  # r γ
+        for start, (x, y) in rows.chunks(input, out):
+            rstd = _inverse_rms(x, epsilon)
+            if kept is not None:
+                kept[start : start + len(x)] = rstd
+            np.multiply(x, _outer(scale[: len(y)], rstd, gamma), out=y)
+        return out
+
+    def rms_norm_backward(self, input, gamma, grad, epsilon, wanted=(True, True), inverse_rms=None):
+        """(dx, dgamma), None for one not wanted; `inverse_rms`: the rows' r that
+        `rms_norm_keeping` kept, else computed again."""
+        if not _fast(input, gamma, grad):
+            return super().rms_norm_backward(input, gamma, grad, epsilon, wanted, inverse_rms)
+        input, gamma, grad = map(np.ascontiguousarray, (input, gamma, grad))
+        rows = _Rows(input)
+        want_x, want_gamma = wanted
+        dx = np.empty_like(input) if want_x else None
+        dgamma = np.zeros_like(gamma)
+        product = np.empty((rows.step, rows.d), input.dtype)
+        for start, (x, g, *target) in rows.chunks(input, grad, *([dx] if want_x else [])):
+            if inverse_rms is None:
+                rstd = _inverse_rms(x, epsilon)
+            else:
+                rstd = inverse_rms[start : start + len(x)]
+            gx = product[: len(x)]
+            np.multiply(g, x, out=gx)
+            dgamma += rstd.dot(gx)
+            if not want_x:
+                continue
+            # dx = g (r γ) - r³ mean(ĝ x) x, with r γ by BLAS
+            np.multiply(x, _cube_term(gx.dot(gamma), rstd, rows.d), out=target[0])
+            gx = _outer(gx, rstd, gamma)
+            gx *= g
+            target[0] += gx
+        return dx, dgamma if want_gamma else None

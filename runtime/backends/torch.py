@@ -44,6 +44,7 @@ FLASH_ATTENTION_BACKWARD = (
 )
 LAYER_NORM = torch.ops.aten.native_layer_norm.default
 LAYER_NORM_BACKWARD = torch.ops.aten.native_layer_norm_backward.default
+RMS_NORM = torch.ops.aten._fused_rms_norm.default  # (output, 1/rms [..., 1])
 
 # The namespace the shared kernels use. The compat wrappers kept are the ones that fix a
 # difference the kernels meet: `maximum`/`minimum`/`logical_*` take no Python scalar in torch,
@@ -372,6 +373,16 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
         mean, rstd = statistics or LAYER_NORM(input, shape, gamma, None, epsilon)[1:]
         # (the bias only tells ATen the dtype and device of its gradient: gamma's are the same)
         return LAYER_NORM_BACKWARD(grad, input, shape, mean, rstd, gamma, gamma, list(wanted))
+
+    # (rms_norm's backward is the shared kernel, from the 1 / rms its forward kept: ATen has no
+    # CPU kernel for it)
+    @staticmethod
+    def rms_norm(input, gamma, epsilon):
+        return RMS_NORM(input, input.shape[-1:], gamma, epsilon)[0]
+
+    @staticmethod
+    def rms_norm_keeping(input, gamma, epsilon):
+        return RMS_NORM(input, input.shape[-1:], gamma, epsilon)
 
     # -- cross-entropy: torch's log_softmax + nll_loss forward, and the backward in place on its
     # one fresh tensor

@@ -1,10 +1,12 @@
-"""Backward rules: one flat table per category, merged into RULES.
+"""Backward rules: one flat table per category, each a class whose attributes are its rows,
+named as their ops (`ElementwiseRules.float_mul`), so that an op's description in
+generated/catalogue.py names its rule and an editor goes to it.
 
-A rule is a tuple with one VJP per float input, in the order ops.yaml lists the op's
+A row is a tuple with one VJP per float input, in the order ops.yaml lists the op's
 arguments; the VJP of a `tensors` list returns a list, one gradient per element. An op whose
 backward kernel computes every input's gradient at once (attention, the convolutions,
-deform_conv2d) has a `Joint` rule instead: one function, called once per step. A VJP is a function whose parameter
-names say what it needs:
+deform_conv2d) has a `Joint` rule instead: one function, called once per step. A VJP is a
+function whose parameter names say what it needs:
 
 - `g`: the gradient of the output; `B`: the inner backend (backward is never recorded);
 - an argument's name (`lhs`, `tensor`, `dim`, `rhs`, ...): its value at forward time;
@@ -19,30 +21,45 @@ needs a gradient). Broadcasting is undone once, by the step, not here.
 """
 
 import inspect
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
-from runtime.autodiff.rules.activation import RULES as ACTIVATION
-from runtime.autodiff.rules.conv import RULES as CONV
-from runtime.autodiff.rules.elementwise import RULES as ELEMENTWISE
-from runtime.autodiff.rules.fft import RULES as FFT
-from runtime.autodiff.rules.grid_sample import RULES as GRID_SAMPLE
-from runtime.autodiff.rules.indexing import RULES as INDEXING
+from runtime.autodiff.rules.activation import ActivationRules
+from runtime.autodiff.rules.conv import ConvRules
+from runtime.autodiff.rules.elementwise import ElementwiseRules
+from runtime.autodiff.rules.fft import FftRules
+from runtime.autodiff.rules.grid_sample import GridSampleRules
+from runtime.autodiff.rules.indexing import IndexingRules
 from runtime.autodiff.rules.joint import Joint
-from runtime.autodiff.rules.linear import RULES as LINEAR
-from runtime.autodiff.rules.loss import RULES as LOSS
-from runtime.autodiff.rules.norm import RULES as NORM
-from runtime.autodiff.rules.order import RULES as ORDER
-from runtime.autodiff.rules.pool import RULES as POOL
-from runtime.autodiff.rules.reduce import RULES as REDUCE
-from runtime.autodiff.rules.shape import RULES as SHAPE
+from runtime.autodiff.rules.linear import LinearRules
+from runtime.autodiff.rules.loss import LossRules
+from runtime.autodiff.rules.norm import NormRules
+from runtime.autodiff.rules.order import OrderRules
+from runtime.autodiff.rules.pool import PoolRules
+from runtime.autodiff.rules.reduce import ReduceRules
+from runtime.autodiff.rules.shape import ShapeRules
 
-TABLES = (
-    ELEMENTWISE, ACTIVATION, REDUCE, ORDER, SHAPE, INDEXING, GRID_SAMPLE, LINEAR, CONV, POOL, NORM,
-    LOSS, FFT,
+# A row of a table: one VJP per float input, or one Joint function for them all
+Row = tuple[Callable[..., Any], ...] | Joint
+
+TABLES: tuple[type, ...] = (
+    ElementwiseRules, ActivationRules, ReduceRules, OrderRules, ShapeRules, IndexingRules,
+    GridSampleRules, LinearRules, ConvRules, PoolRules, NormRules, LossRules, FftRules,
 )  # fmt: skip
-RULES: dict[str, tuple] = {name: rule for table in TABLES for name, rule in table.items()}
-assert len(RULES) == sum(map(len, TABLES)), "a rule is in two tables"
+
+
+def rows(table: type) -> dict[str, Row]:
+    """A table's rows by op name, in the order written."""
+    return {name: row for name, row in vars(table).items() if not name.startswith("__")}
+
+
+def tables_of(name: str) -> list[type]:
+    """The tables with a row for the op `name`: one, or none when it has no rule (two is a
+    mistake the validator reports). Read when asked, not indexed once, so that a table changed
+    since import (a test's) is read as it is."""
+    return [table for table in TABLES if name in rows(table)]
 
 
 _JOINT_LEAD = ("B", "g", "tracked")
@@ -105,7 +122,7 @@ class RuleError(ValueError):
 
 
 class Rule:
-    """A rule, compiled once for one op: positional VJPs and the names each one needs. A step
+    """A rule (`row`, from its table), compiled once for one op: positional VJPs and the names each one needs. A step
     saves its values as a tuple in the order of `saved` (every name some VJP needs, in the
     order first needed), None where no tracked input needs it; a VJP reads its by position.
     A Joint rule has no VJPs but `joint(B, g, values, tracked)`, returning every gradient."""
@@ -115,19 +132,14 @@ class Rule:
     def __init__(
         self,
         name: str,
+        row: Row,
         args: tuple[str, ...],
         float_inputs: tuple[str, ...],
         multi_output=False,
         kept: str | None = None,
     ):
-        if name not in RULES:
-            raise LookupError(
-                f"{name} is declared differentiable in ops.yaml but has no backward rule; add one "
-                f"to a table in runtime/autodiff/rules/"
-            )
-        entry = RULES[name]
-        joint = type(entry) is Joint
-        fns = (entry.fn,) if joint else entry
+        joint = isinstance(row, Joint)
+        fns = (row.fn,) if joint else row
         if not joint and len(fns) != len(float_inputs):
             raise RuleError(
                 f"the rule of {name} has {_count(len(fns), 'VJP')} but the op has "
@@ -139,7 +151,7 @@ class Rule:
         allowed = {"B", "g", *names} | ({"tracked"} if joint else set())
         self.name = name
         self.functions = fns  # as the rule's table writes them (one, for a Joint rule)
-        self.g_only = entry.g_only if joint else ()
+        self.g_only = row.g_only if joint else ()
         params_of = [tuple(inspect.signature(fn).parameters) for fn in fns]
         for fn, params in zip(fns, params_of):
             unknown = [p for p in params if p not in allowed]
@@ -157,24 +169,24 @@ class Rule:
                 raise RuleError(
                     f"the Joint rule of {name} takes {', '.join(params[:3])} first",
                     f"take {', '.join(_JOINT_LEAD)} first, then the names it needs",
-                    entry.fn,
+                    row.fn,
                 )
-            unknown = [n for n in entry.g_only if n not in float_inputs]
+            unknown = [n for n in row.g_only if n not in float_inputs]
             if unknown:
                 raise RuleError(
                     f"the Joint rule of {name} says {unknown[0]} needs only g, but the op has "
                     f"no float input {unknown[0]}",
                     f"name in g_only only the op's float inputs {', '.join(float_inputs)}",
-                    entry.fn,
+                    row.fn,
                     unknown[0],
                     float_inputs,
                 )
             needs = params[3:]
-            self.needs = tuple(() if n in entry.g_only else needs for n in float_inputs)
+            self.needs = tuple(() if n in row.g_only else needs for n in float_inputs)
             self.saved = needs
             self.saved_values = tuple(names[n] for n in needs)
             self.vjps = ()
-            self.joint = _bind_joint(entry.fn)
+            self.joint = _bind_joint(row.fn)
             return
         self.needs = tuple(tuple(p for p in params if p not in ("B", "g")) for params in params_of)
         self.saved = tuple(dict.fromkeys(n for needs in self.needs for n in needs))

@@ -29,42 +29,41 @@ def _gelu_approximate_backward_x(B, g, x, grad):
     return g * grad * (1 - t * t) * (du + x * curvature)
 
 
-RULES = {
-    "relu": (lambda B, g, out: B.relu_backward(out, g),),
+class ActivationRules:
+    """The activations' rules, one row per op (its name): a VJP per float input."""
+
+    relu = (lambda B, g, out: B.relu_backward(out, g),)
     # piecewise constant in `output`: zero almost everywhere; NaN stays NaN
-    "relu_backward": (lambda g: g * 0, lambda B, g, output: B.relu_backward(output, g)),
-    "leaky_relu": (
+    relu_backward = (lambda g: g * 0, lambda B, g, output: B.relu_backward(output, g))
+    leaky_relu = (
         lambda g, tensor, negative_slope: g * (tensor >= 0) + g * negative_slope * (tensor < 0),
-    ),
-    "prelu": (
+    )
+    prelu = (
         lambda g, tensor, alpha: g * (tensor >= 0) + g * alpha * (tensor < 0),
         lambda g, tensor: g * tensor * (tensor < 0),
-    ),
+    )
     # `slope`: gelu' at the input, where the forward kept it (gelu_keeping)
-    "gelu": (
-        lambda B, g, tensor, slope: B.gelu_backward(tensor, g) if slope is None else g * slope,
-    ),
-    "gelu_backward": (_gelu_backward_x, lambda B, g, x: B.gelu_backward(x, g)),
-    "gelu_approximate": (
+    gelu = (lambda B, g, tensor, slope: B.gelu_backward(tensor, g) if slope is None else g * slope,)
+    gelu_backward = (_gelu_backward_x, lambda B, g, x: B.gelu_backward(x, g))
+    gelu_approximate = (
         lambda B, g, tensor, slope: (
             B.gelu_approximate_backward(tensor, g) if slope is None else g * slope
         ),
-    ),
-    "gelu_approximate_backward": (
+    )
+    gelu_approximate_backward = (
         _gelu_approximate_backward_x,
         lambda B, g, x: B.gelu_approximate_backward(x, g),
-    ),
-    "sigmoid": (lambda B, g, out: B.sigmoid_backward(out, g),),
-    "sigmoid_backward": (
+    )
+    sigmoid = (lambda B, g, out: B.sigmoid_backward(out, g),)
+    sigmoid_backward = (
         lambda g, output, grad: g * grad * (1 - 2 * output),
         lambda B, g, output: B.sigmoid_backward(output, g),
-    ),
-    "log_sigmoid": (lambda B, g, tensor: B.log_sigmoid_backward(tensor, g),),
+    )
+    log_sigmoid = (lambda B, g, tensor: B.log_sigmoid_backward(tensor, g),)
     # d/dx grad sigmoid(-x) = -grad sigmoid(x) sigmoid(-x)
-    "log_sigmoid_backward": (
+    log_sigmoid_backward = (
         lambda B, g, x, grad: -g * grad * B.sigmoid(x) * B.sigmoid(-x),
         lambda B, g, x: B.log_sigmoid_backward(x, g),
-    ),
-    "softmax": (lambda B, g, out, dim: B.softmax_backward(out, g, dim),),
-    "log_softmax": (lambda B, g, out, dim: g - B.float_exp(out) * B.float_sum_dim(g, dim),),
-}
+    )
+    softmax = (lambda B, g, out, dim: B.softmax_backward(out, g, dim),)
+    log_softmax = (lambda B, g, out, dim: g - B.float_exp(out) * B.float_sum_dim(g, dim),)

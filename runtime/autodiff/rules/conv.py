@@ -14,19 +14,19 @@ alive. deform_conv2d's backward kernel returns every input's gradient too (burn'
 from runtime.autodiff.rules.joint import Joint
 
 
-def conv1d(B, g, tracked, x, weight, stride, padding, dilation, groups, padding_end):
+def _conv1d(B, g, tracked, x, weight, stride, padding, dilation, groups, padding_end):
     return B.conv1d_backward(x, weight, g, stride, padding, dilation, groups, padding_end, tracked)
 
 
-def conv2d(B, g, tracked, x, weight, stride, padding, dilation, groups, padding_end):
+def _conv2d(B, g, tracked, x, weight, stride, padding, dilation, groups, padding_end):
     return B.conv2d_backward(x, weight, g, stride, padding, dilation, groups, padding_end, tracked)
 
 
-def conv3d(B, g, tracked, x, weight, stride, padding, dilation, groups, padding_end):
+def _conv3d(B, g, tracked, x, weight, stride, padding, dilation, groups, padding_end):
     return B.conv3d_backward(x, weight, g, stride, padding, dilation, groups, padding_end, tracked)
 
 
-def deform_conv2d(
+def _deform_conv2d(
     B, g, tracked, x, offset, weight, mask, bias, stride, padding, dilation, weight_groups,
     offset_groups,
 ):  # fmt: skip
@@ -36,11 +36,13 @@ def deform_conv2d(
     )  # fmt: skip
 
 
-RULES = {
-    "conv1d": Joint(conv1d, g_only=("bias",)),
-    "conv2d": Joint(conv2d, g_only=("bias",)),
-    "conv3d": Joint(conv3d, g_only=("bias",)),
-    "conv_transpose1d": (
+class ConvRules:
+    """The convolutions' rules, one row per op (its name): a Joint rule or a VJP per float input."""
+
+    conv1d = Joint(_conv1d, g_only=("bias",))
+    conv2d = Joint(_conv2d, g_only=("bias",))
+    conv3d = Joint(_conv3d, g_only=("bias",))
+    conv_transpose1d = (
         lambda B, g, weight, stride, padding, padding_out, dilation, groups: (
             B.conv_transpose1d_x_backward(weight, g, stride, padding, padding_out, dilation, groups)
         ),
@@ -50,8 +52,8 @@ RULES = {
             )
         ),
         lambda B, g: B.conv_transpose1d_bias_backward(g),
-    ),
-    "conv_transpose2d": (
+    )
+    conv_transpose2d = (
         lambda B, g, weight, stride, padding, padding_out, dilation, groups: (
             B.conv_transpose2d_x_backward(weight, g, stride, padding, padding_out, dilation, groups)
         ),
@@ -61,8 +63,8 @@ RULES = {
             )
         ),
         lambda B, g: B.conv_transpose2d_bias_backward(g),
-    ),
-    "conv_transpose3d": (
+    )
+    conv_transpose3d = (
         lambda B, g, weight, stride, padding, padding_out, dilation, groups: (
             B.conv_transpose3d_x_backward(weight, g, stride, padding, padding_out, dilation, groups)
         ),
@@ -72,16 +74,15 @@ RULES = {
             )
         ),
         lambda B, g: B.conv_transpose3d_bias_backward(g),
-    ),
-    "deform_conv2d": Joint(deform_conv2d),
-    "unfold4d": (
+    )
+    deform_conv2d = Joint(_deform_conv2d)
+    unfold4d = (
         lambda B, g, x_shape, kernel_size, stride, padding, dilation: B.fold4d(
             g, tuple(x_shape[2:]), kernel_size, stride, padding, dilation
         ),
-    ),
-    "fold4d": (
+    )
+    fold4d = (
         lambda B, g, kernel_size, stride, padding, dilation: B.unfold4d(
             g, kernel_size, stride, padding, dilation
         ),
-    ),
-}
+    )

@@ -33,67 +33,68 @@ def _clamp(g, tensor, min, max):
     return g * ~((tensor < min) | (tensor > max))
 
 
-RULES = {
+class ElementwiseRules:
+    """The element-wise ops' rules, one row per op (its name): a VJP per float input."""
+
     # binary (broadcasting is undone by the step)
-    "float_add": (lambda g: g, lambda g: g),
-    "float_sub": (lambda g: g, lambda g: -g),
-    "float_mul": (lambda g, rhs: g * rhs, lambda g, lhs: g * lhs),
-    "float_div": (lambda g, rhs: g / rhs, lambda g, lhs, rhs: -g * lhs / (rhs * rhs)),
-    "float_remainder": (lambda g: g, lambda B, g, lhs, rhs: -g * B.float_floor(lhs / rhs)),
-    "float_powf": (
+    float_add = (lambda g: g, lambda g: g)
+    float_sub = (lambda g: g, lambda g: -g)
+    float_mul = (lambda g, rhs: g * rhs, lambda g, lhs: g * lhs)
+    float_div = (lambda g, rhs: g / rhs, lambda g, lhs, rhs: -g * lhs / (rhs * rhs))
+    float_remainder = (lambda g: g, lambda B, g, lhs, rhs: -g * B.float_floor(lhs / rhs))
+    float_powf = (
         lambda g, lhs, rhs: g * rhs * lhs ** (rhs - 1),
         _powf_rhs,
-    ),
-    "float_atan2": (
+    )
+    float_atan2 = (
         lambda g, lhs, rhs: g * rhs / (lhs * lhs + rhs * rhs),
         lambda g, lhs, rhs: -g * lhs / (lhs * lhs + rhs * rhs),
-    ),
-    "float_hypot": (lambda g, lhs, out: g * lhs / out, lambda g, rhs, out: g * rhs / out),
-    "float_matmul": (
+    )
+    float_hypot = (lambda g, lhs, out: g * lhs / out, lambda g, rhs, out: g * rhs / out)
+    float_matmul = (
         lambda B, g, rhs: B.float_matmul(g, B.float_swap_dims(rhs, -1, -2)),
         lambda B, g, lhs: B.float_matmul(B.float_swap_dims(lhs, -1, -2), g),
-    ),
-    "float_cross": (
+    )
+    float_cross = (
         lambda B, g, rhs, dim: B.float_cross(rhs, g, dim),
         lambda B, g, lhs, dim: B.float_cross(g, lhs, dim),
-    ),
+    )
     # a float tensor and an int tensor: only the base has a gradient
-    "float_powi": (_powi_lhs,),
+    float_powi = (_powi_lhs,)
     # tensor-scalar
-    "float_add_scalar": (lambda g: g,),
-    "float_sub_scalar": (lambda g: g,),
-    "float_mul_scalar": (lambda g, rhs: g * rhs,),
-    "float_div_scalar": (lambda g, rhs: g / rhs,),
-    "float_remainder_scalar": (lambda g: g,),
-    "float_powf_scalar_impl": (_powf_scalar_lhs,),
-    "float_clamp": (_clamp,),
-    "float_clamp_min": (lambda g, tensor, min: g * ~(tensor < min),),
-    "float_clamp_max": (lambda g, tensor, max: g * ~(tensor > max),),
+    float_add_scalar = (lambda g: g,)
+    float_sub_scalar = (lambda g: g,)
+    float_mul_scalar = (lambda g, rhs: g * rhs,)
+    float_div_scalar = (lambda g, rhs: g / rhs,)
+    float_remainder_scalar = (lambda g: g,)
+    float_powf_scalar_impl = (_powf_scalar_lhs,)
+    float_clamp = (_clamp,)
+    float_clamp_min = (lambda g, tensor, min: g * ~(tensor < min),)
+    float_clamp_max = (lambda g, tensor, max: g * ~(tensor > max),)
     # unary
-    "float_square": (lambda g, tensor: g * 2.0 * tensor,),
-    "float_neg": (lambda g: -g,),
-    "float_exp": (lambda g, out: g * out,),
-    "float_log": (lambda g, tensor: g / tensor,),
-    "float_log1p": (lambda g, tensor: g / (tensor + 1),),
-    "float_sqrt": (lambda g, out: g * 0.5 / out,),
-    "float_recip": (lambda g, out: -g * out * out,),
-    "float_abs": (lambda B, g, tensor: g * B.float_sign(tensor),),
-    "float_sign": (lambda g: g * 0,),  # zero almost everywhere; NaN stays NaN
-    "float_sin": (lambda B, g, tensor: g * B.float_cos(tensor),),
-    "float_cos": (lambda B, g, tensor: -g * B.float_sin(tensor),),
-    "float_tan": (lambda g, out: g * (1 + out * out),),
-    "float_sinh": (lambda B, g, tensor: g * B.float_cosh(tensor),),
-    "float_cosh": (lambda B, g, tensor: g * B.float_sinh(tensor),),
-    "float_tanh": (lambda g, out: g * (1 - out * out),),
-    "float_asin": (lambda B, g, tensor: g / B.float_sqrt(1 - tensor * tensor),),
-    "float_acos": (lambda B, g, tensor: -g / B.float_sqrt(1 - tensor * tensor),),
-    "float_atan": (lambda g, tensor: g / (1 + tensor * tensor),),
-    "float_asinh": (lambda B, g, tensor: g / B.float_sqrt(tensor * tensor + 1),),
-    "float_acosh": (lambda B, g, tensor: g / B.float_sqrt(tensor * tensor - 1),),
-    "float_atanh": (lambda g, tensor: g / (1 - tensor * tensor),),
-    "float_erf": (lambda B, g, tensor: g * FRAC_2_SQRT_PI * B.float_exp(-tensor * tensor),),
-    "float_round": (_zeros,),
-    "float_floor": (_zeros,),
-    "float_ceil": (_zeros,),
-    "float_trunc": (_zeros,),
-}
+    float_square = (lambda g, tensor: g * 2.0 * tensor,)
+    float_neg = (lambda g: -g,)
+    float_exp = (lambda g, out: g * out,)
+    float_log = (lambda g, tensor: g / tensor,)
+    float_log1p = (lambda g, tensor: g / (tensor + 1),)
+    float_sqrt = (lambda g, out: g * 0.5 / out,)
+    float_recip = (lambda g, out: -g * out * out,)
+    float_abs = (lambda B, g, tensor: g * B.float_sign(tensor),)
+    float_sign = (lambda g: g * 0,)  # zero almost everywhere; NaN stays NaN
+    float_sin = (lambda B, g, tensor: g * B.float_cos(tensor),)
+    float_cos = (lambda B, g, tensor: -g * B.float_sin(tensor),)
+    float_tan = (lambda g, out: g * (1 + out * out),)
+    float_sinh = (lambda B, g, tensor: g * B.float_cosh(tensor),)
+    float_cosh = (lambda B, g, tensor: g * B.float_sinh(tensor),)
+    float_tanh = (lambda g, out: g * (1 - out * out),)
+    float_asin = (lambda B, g, tensor: g / B.float_sqrt(1 - tensor * tensor),)
+    float_acos = (lambda B, g, tensor: -g / B.float_sqrt(1 - tensor * tensor),)
+    float_atan = (lambda g, tensor: g / (1 + tensor * tensor),)
+    float_asinh = (lambda B, g, tensor: g / B.float_sqrt(tensor * tensor + 1),)
+    float_acosh = (lambda B, g, tensor: g / B.float_sqrt(tensor * tensor - 1),)
+    float_atanh = (lambda g, tensor: g / (1 - tensor * tensor),)
+    float_erf = (lambda B, g, tensor: g * FRAC_2_SQRT_PI * B.float_exp(-tensor * tensor),)
+    float_round = (_zeros,)
+    float_floor = (_zeros,)
+    float_ceil = (_zeros,)
+    float_trunc = (_zeros,)

@@ -4,7 +4,7 @@ for an output nobody used) and irfft (Joint: one backward kernel call)."""
 from runtime.autodiff.rules.joint import Joint
 
 
-def rfft(B, g, signal_shape, dim, n):
+def _rfft(B, g, signal_shape, dim, n):
     grad_re, grad_im = g
     # an output nobody used has no gradient: it contributes zero
     grad_re = grad_im * 0 if grad_re is None else grad_re
@@ -12,11 +12,12 @@ def rfft(B, g, signal_shape, dim, n):
     return B.rfft_backward(grad_re, grad_im, dim, n, signal_shape[dim])
 
 
-RULES = {
-    "rfft": (rfft,),
-    "irfft": Joint(
+class FftRules:
+    """The FFTs' rules, one row per op (its name)."""
+
+    rfft = (_rfft,)
+    irfft = Joint(
         lambda B, g, tracked, spectrum_re_shape, dim, n: B.irfft_backward(
             g, dim, n, spectrum_re_shape[dim]
         )
-    ),
-}
+    )

@@ -11,4 +11,7 @@ def _grid_vjp(g, B, tensor, grid, mode, padding_mode, align_corners):
     return B.float_grid_sample_2d_grid_backward(g, tensor, grid, mode, padding_mode, align_corners)
 
 
-RULES = {"float_grid_sample_2d": (_tensor_vjp, _grid_vjp)}
+class GridSampleRules:
+    """Grid sampling's rule: a VJP per float input."""
+
+    float_grid_sample_2d = (_tensor_vjp, _grid_vjp)

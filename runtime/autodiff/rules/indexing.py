@@ -7,57 +7,59 @@ from runtime.indexing import IndexingUpdateOp
 ADD, ASSIGN = IndexingUpdateOp.Add, IndexingUpdateOp.Assign
 MIN, MAX = IndexingUpdateOp.Min, IndexingUpdateOp.Max
 
-RULES = {
+
+class IndexingRules:
+    """The indexing ops' rules, one row per op (its name): a VJP per float input."""
+
     # along a dim
-    "float_gather": (
+    float_gather = (
         lambda B, g, dim, indices, tensor_shape: B.scatter_add_zeros(tensor_shape, dim, indices, g),
-    ),
-    "float_scatter_add": (lambda g: g, lambda B, g, dim, indices: B.float_gather(dim, g, indices)),
-    "float_scatter": (
+    )
+    float_scatter_add = (lambda g: g, lambda B, g, dim, indices: B.float_gather(dim, g, indices))
+    float_scatter = (
         lambda B, g, dim, indices, value_shape, update: (
             g
             if update is ADD
             else B.float_scatter(dim, g, indices, zeros(B, g, value_shape), ASSIGN)
         ),
         lambda B, g, dim, indices: B.float_gather(dim, g, indices),
-    ),
+    )
     # whole slices along a dim
-    "float_select": (
+    float_select = (
         lambda B, g, dim, indices, tensor_shape: B.float_select_add(
             zeros(B, g, tensor_shape), dim, indices, g
         ),
-    ),
-    "float_select_add": (lambda g: g, lambda B, g, dim, indices: B.float_select(g, dim, indices)),
-    "float_select_assign": (
+    )
+    float_select_add = (lambda g: g, lambda B, g, dim, indices: B.float_select(g, dim, indices))
+    float_select_assign = (
         lambda B, g, dim, indices, value_shape, update: (
             g
             if update is ADD
             else B.float_select_assign(g, dim, indices, zeros(B, g, value_shape), ASSIGN)
         ),
         lambda B, g, dim, indices: B.float_select(g, dim, indices),
-    ),
+    )
     # masks (the step sums broadcast dims back)
-    "float_mask_where": (
+    float_mask_where = (
         lambda B, g, mask: B.float_mask_fill(g, mask, 0.0),
         lambda B, g, mask: B.float_mask_fill(g, B.bool_not(mask), 0.0),
-    ),
-    "float_mask_fill": (lambda B, g, mask: B.float_mask_fill(g, mask, 0.0),),
-    "float_mask_select": (lambda B, g, mask, tensor_shape: _unselect(B, g, mask, tensor_shape),),
+    )
+    float_mask_fill = (lambda B, g, mask: B.float_mask_fill(g, mask, 0.0),)
+    float_mask_select = (lambda B, g, mask, tensor_shape: _unselect(B, g, mask, tensor_shape),)
     # n-d
-    "float_gather_nd": (
+    float_gather_nd = (
         lambda B, g, indices, data_shape: B.float_scatter_nd(
             zeros(B, g, data_shape), indices, g, ADD
         ),
-    ),
-    "float_scatter_nd": (
+    )
+    float_scatter_nd = (
         lambda B, g, data, indices, values, reduction: _scatter_nd_data(
             B, g, data, indices, values, reduction
         ),
         lambda B, g, data, indices, values, reduction: _scatter_nd_values(
             B, g, data, indices, values, reduction
         ),
-    ),
-}
+    )
 
 
 def _unselect(B, g, mask, shape):

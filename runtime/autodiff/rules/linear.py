@@ -6,7 +6,7 @@ bias's gradients at once, told which are wanted, reusing the `probabilities` its
 from runtime.autodiff.rules.joint import Joint
 
 
-def attention(
+def _attention(
     B, g, tracked, query, key, value, mask, attn_bias, scale, softcap, is_causal, probabilities
 ):
     return B.attention_backward(
@@ -15,12 +15,13 @@ def attention(
     )  # fmt: skip
 
 
-RULES = {
-    "embedding": (lambda B, g, weights, indices: B.embedding_backward(weights, g, indices),),
-    "linear": (
+class LinearRules:
+    """The linear-algebra modules' rules, one row per op (its name)."""
+
+    embedding = (lambda B, g, weights, indices: B.embedding_backward(weights, g, indices),)
+    linear = (
         lambda B, g, weight: B.linear_x_backward(weight, g),
         lambda B, g, input: B.linear_weight_backward(input, g),
         lambda B, g: B.linear_bias_backward(g),
-    ),
-    "attention": Joint(attention),
-}
+    )
+    attention = Joint(_attention)

@@ -31,14 +31,15 @@ def _running_extremum(B, g, tensor, out, dim):
     return B.scatter_add_zeros(tensor.shape, dim, sources, g)
 
 
-RULES = {
-    "float_cumsum": (lambda B, g, dim: B.reverse_cumsum(g, dim),),
-    "float_cumprod": (_cumprod,),
-    "float_cummax": (_running_extremum,),
-    "float_cummin": (_running_extremum,),
-    "float_max_dim_with_indices": (_picked,),
-    "float_min_dim_with_indices": (_picked,),
-    "float_sort_with_indices": (_picked,),
+class OrderRules:
+    """The scans' and order statistics' rules, one row per op (its name): a VJP per float input."""
+
+    float_cumsum = (lambda B, g, dim: B.reverse_cumsum(g, dim),)
+    float_cumprod = (_cumprod,)
+    float_cummax = (_running_extremum,)
+    float_cummin = (_running_extremum,)
+    float_max_dim_with_indices = (_picked,)
+    float_min_dim_with_indices = (_picked,)
+    float_sort_with_indices = (_picked,)
     # burn: `unimplemented!("topk is not implemented for autodiff")`
-    "float_topk_with_indices": (_picked,),
-}
+    float_topk_with_indices = (_picked,)

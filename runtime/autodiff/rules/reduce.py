@@ -1,16 +1,18 @@
 """Reduction rules: the gradient is spread back over the reduced input."""
 
-RULES = {
-    "float_sum": (lambda B, g, tensor_shape: _spread(B, g, tensor_shape),),
-    "float_sum_dim": (lambda B, g, tensor_shape: B.float_expand(g, tensor_shape),),
-    "float_mean": (lambda B, g, tensor_shape: _spread(B, g / _numel(tensor_shape), tensor_shape),),
-    "float_mean_dim": (
+
+class ReduceRules:
+    """The reductions' rules, one row per op (its name): a VJP per float input."""
+
+    float_sum = (lambda B, g, tensor_shape: _spread(B, g, tensor_shape),)
+    float_sum_dim = (lambda B, g, tensor_shape: B.float_expand(g, tensor_shape),)
+    float_mean = (lambda B, g, tensor_shape: _spread(B, g / _numel(tensor_shape), tensor_shape),)
+    float_mean_dim = (
         lambda B, g, tensor_shape, dim: B.float_expand(g / tensor_shape[dim], tensor_shape),
-    ),
+    )
     # burn's `g * out / x` is NaN at a zero; the product of the others is exact everywhere
-    "float_prod": (lambda B, g, tensor: _spread(B, g, tensor.shape) * _others_overall(B, tensor),),
-    "float_prod_dim": (lambda B, g, tensor, dim: g * _product_of_others(B, tensor, dim),),
-}
+    float_prod = (lambda B, g, tensor: _spread(B, g, tensor.shape) * _others_overall(B, tensor),)
+    float_prod_dim = (lambda B, g, tensor, dim: g * _product_of_others(B, tensor, dim),)
 
 
 def _numel(shape) -> int:

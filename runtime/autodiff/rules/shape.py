@@ -1,32 +1,34 @@
 """Shape rules: move the gradient back through the view (docs/semantics.md#shape-and-indexing)."""
 
-RULES = {
-    "float_cast": (lambda B, g, tensor_dtype: B.float_cast(g, tensor_dtype),),
-    "float_to_device": (lambda B, g, tensor_device: B.float_to_device(g, tensor_device),),
+
+class ShapeRules:
+    """The shape ops' rules, one row per op (its name): a VJP per float input."""
+
+    float_cast = (lambda B, g, tensor_dtype: B.float_cast(g, tensor_dtype),)
+    float_to_device = (lambda B, g, tensor_device: B.float_to_device(g, tensor_device),)
     # to_device across backends: `g` lives on the target backend, B is the source's
-    "move_across": (lambda B, g, target, tensor_device: target.move_across(g, B, tensor_device),),
-    "float_reshape": (lambda B, g, tensor_shape: B.float_reshape(g, tensor_shape),),
-    "float_swap_dims": (lambda B, g, dim1, dim2: B.float_swap_dims(g, dim1, dim2),),
-    "float_permute": (lambda B, g, axes: B.float_permute(g, _inverse(axes)),),
-    "float_flip": (lambda B, g, axes: B.float_flip(g, axes),),
-    "float_expand": (lambda g: g,),  # the step sums the broadcast dims back
-    "float_repeat_dim": (
+    move_across = (lambda B, g, target, tensor_device: target.move_across(g, B, tensor_device),)
+    float_reshape = (lambda B, g, tensor_shape: B.float_reshape(g, tensor_shape),)
+    float_swap_dims = (lambda B, g, dim1, dim2: B.float_swap_dims(g, dim1, dim2),)
+    float_permute = (lambda B, g, axes: B.float_permute(g, _inverse(axes)),)
+    float_flip = (lambda B, g, axes: B.float_flip(g, axes),)
+    float_expand = (lambda g: g,)  # the step sums the broadcast dims back
+    float_repeat_dim = (
         lambda B, g, dim, times, tensor_shape: _untile(B, g, dim, times, tensor_shape),
-    ),
-    "float_slice": (
+    )
+    float_slice = (
         lambda B, g, slices, tensor_shape: B.float_slice_assign(
             zeros(B, g, tensor_shape), slices, g
         ),
-    ),
-    "float_slice_assign": (
+    )
+    float_slice_assign = (
         lambda B, g, slices, value_shape: B.float_slice_assign(g, slices, zeros(B, g, value_shape)),
         lambda B, g, slices: B.float_slice(g, slices),
-    ),
-    "float_cat": (lambda B, g, dim, tensors_shape: _split(B, g, dim, tensors_shape),),
-    "float_unfold": (
+    )
+    float_cat = (lambda B, g, dim, tensors_shape: _split(B, g, dim, tensors_shape),)
+    float_unfold = (
         lambda B, g, dim, size, step, tensor_shape: _fold(B, g, dim, size, step, tensor_shape),
-    ),
-}
+    )
 
 
 def zeros(B, g, shape):

@@ -26,3 +26,7 @@ class KeepingKernels:
     def layer_norm_keeping(self, input, gamma, beta, epsilon):
         """layer_norm, and the row `statistics` its backward may reuse."""
         return self.layer_norm(input, gamma, beta, epsilon), None
+
+    def rms_norm_keeping(self, input, gamma, epsilon):
+        """rms_norm, and each row's `inverse_rms` its backward may reuse."""
+        return self.rms_norm(input, gamma, epsilon), None

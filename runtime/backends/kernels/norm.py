@@ -1,4 +1,5 @@
-"""Normalisation (burn's `batch_norm` and `layer_norm` ModuleOps) and their backward kernels.
+"""Normalisation (burn's `batch_norm` and `layer_norm` ModuleOps, and the RMS norm of burn-nn's
+`RmsNorm`) and their backward kernels.
 
 Both are fused: one pass of element-wise work instead of the dozen ops of a composite, whose
 backward would also keep every intermediate alive. `batch_norm` uses given statistics (it
@@ -148,3 +149,32 @@ class NormKernels:
             g *= rstd
             dx = g
         return dx, dgamma, dbeta
+
+    # -- rms_norm: over the last dim, no centring -----------------------------------------------
+    def _inverse_rms(self, input, epsilon):
+        """r = 1 / sqrt(mean(x²) + eps) over the last dim, as [..., 1]."""
+        xp = self.xp
+        return 1 / xp.sqrt(xp.mean(input * input, axis=-1, keepdims=True) + epsilon)
+
+    def rms_norm(self, input, gamma, epsilon):
+        out = input * self._inverse_rms(input, epsilon)
+        out *= gamma
+        return out
+
+    def rms_norm_backward(self, input, gamma, grad, epsilon, wanted=(True, True), inverse_rms=None):
+        """(dx, dgamma), None for one not wanted. With y = x̂ γ and x̂ = x r: dx = r (ĝ - x̂
+        mean(ĝ x̂)), ĝ = g γ; dγ = Σ g x̂. `inverse_rms`: the r that `rms_norm_keeping` kept
+        ([..., 1]), else computed again."""
+        xp = self.xp
+        want_x, want_gamma = wanted
+        rstd = self._inverse_rms(input, epsilon) if inverse_rms is None else inverse_rms
+        normalized = input * rstd
+        dgamma = self._leading_sum(grad * normalized) if want_gamma else None
+        dx = None
+        if want_x:
+            g = grad * gamma
+            normalized *= xp.mean(g * normalized, axis=-1, keepdims=True)
+            g -= normalized
+            g *= rstd
+            dx = g
+        return dx, dgamma
