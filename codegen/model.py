@@ -8,7 +8,9 @@ from runtime.autodiff.ops import AutodiffOp, AutodiffRole, FloatInput
 from runtime.autodiff.rules import tables_of
 
 # The enums are str-valued: each member equals its spelling in ops.yaml (`Kind.FLOAT ==
-# "float"`), so messages, templates and dict keys read the same as the catalogue.
+# "float"`), so messages and templates read the same as the catalogue. Codegen still compares
+# them as enums and keys its tables by their members: a misspelt member fails at import, where
+# a misspelt string would silently never match.
 
 
 class Kind(StrEnum):

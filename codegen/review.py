@@ -295,7 +295,8 @@ def _autodiff(op: Op, out: Path, root: Path) -> str:
     table = op.rule_table
     if table is not None:  # (else rule_for above has refused it)
         path = Path(inspect.getsourcefile(table) or "")
-        row = f"rule: {table.__name__}.{op.name} at {_where(path, _row_line(table, op.name), root)}"
+        line = class_attributes(table.__module__, table.__name__)[op.name].line
+        row = f"rule: {table.__name__}.{op.name} at {_where(path, line, root)}"
         named = _line_containing(out / "catalogue.py", f"{op.name.upper()}: AutodiffOp[")
         if named:
             row += f", named by {op.name.upper()} at {_where(out / 'catalogue.py', named, root)}"
@@ -328,19 +329,6 @@ def _autodiff(op: Op, out: Path, root: Path) -> str:
         lines.append(f"{label} ({where}):")
         lines += [f"  {text.rstrip()}" for text in textwrap.dedent("".join(source)).splitlines()]
     return "\n".join(lines)
-
-
-def _row_line(table: type, name: str) -> int:
-    """The line of a rule table's row `name` (an attribute of its class body)."""
-    source, start = inspect.getsourcelines(table)
-    (body,) = ast.parse(textwrap.dedent("".join(source))).body
-    assert isinstance(body, ast.ClassDef)
-    for statement in body.body:
-        if isinstance(statement, ast.Assign) and any(
-            isinstance(target, ast.Name) and target.id == name for target in statement.targets
-        ):
-            return start + statement.lineno - 1
-    return start
 
 
 UNRECORDED = {

@@ -673,6 +673,35 @@ def _layer(module: str) -> int:
     raise AssertionError(f"{module} is in no layer of RUNTIME_LAYERS")
 
 
+def test_codegen_compares_and_keys_the_catalogues_enums_as_enums():
+    """Past the validator's reading of ops.yaml's text (codegen/validate/, whose keys and raw
+    values are strings), no string spelled as a member of the catalogue's enums is compared
+    (`==`, `in`) or used as a table's key: `op.kind is Kind.FLOAT`, `{ArgKind.DIM: ...}`."""
+    from codegen import model
+
+    enums = (model.Kind, model.Routing, model.AutodiffClass, model.ArgKind, model.Role,
+             model.QRole, model.QResult)  # fmt: skip
+    spelled = {member.value for enum in enums for member in enum}
+
+    def spelling(node):
+        return isinstance(node, ast.Constant) and node.value in spelled
+
+    found = []
+    for path in sorted((ROOT / "codegen").rglob("*.py")):
+        if "validate" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Compare):
+                for side in [node.left, *node.comparators]:
+                    items = (
+                        side.elts if isinstance(side, (ast.Tuple, ast.List, ast.Set)) else [side]
+                    )
+                    found += [(path.name, node.lineno) for item in items if spelling(item)]
+            elif isinstance(node, ast.Dict):
+                found += [(path.name, node.lineno) for key in node.keys if key and spelling(key)]
+    assert not found, found
+
+
 def test_the_layering_rule():
     """runtime <- generated <- burnpy: runtime imports neither generated, burnpy nor codegen;
     generated imports runtime (and itself), never burnpy; burnpy never imports codegen;

@@ -50,16 +50,11 @@ TABLES: tuple[type, ...] = (
 )  # fmt: skip
 
 
-def rows(table: type) -> dict[str, Row]:
-    """A table's rows by op name, in the order written."""
-    return {name: row for name, row in vars(table).items() if not name.startswith("__")}
-
-
 def tables_of(name: str) -> list[type]:
-    """The tables with a row for the op `name`: one, or none when it has no rule (two is a
-    mistake the validator reports). Read when asked, not indexed once, so that a table changed
-    since import (a test's) is read as it is."""
-    return [table for table in TABLES if name in rows(table)]
+    """The tables with a row (a class attribute) for the op `name`: one, or none when it has
+    no rule (two is a mistake the validator reports). Read when asked, not indexed once, so
+    that a table changed since import (a test's) is read as it is."""
+    return [table for table in TABLES if name in vars(table) and not name.startswith("__")]
 
 
 _JOINT_LEAD = ("B", "g", "tracked")
