@@ -15,6 +15,8 @@ the same weights and batch, and its first three losses must be PyTorch eager's b
 is timed. Times are medians of interleaved repeats (benches/timing.py), ratios within a repeat;
 peak memory is that of one step on top of what was held before (examples/digits_cnn.py's
 `peak_bytes`). The load average is printed beside the table: the machine may be shared.
+A second table gives the compiled replay's drift from the uncompiled one over 20 training steps
+on the NumPy backend, float32 and float64, against capture's bounds (benches/accuracy.py).
 Run `python benches/real_steps.py [resnet18|gpt2]` (or `make bench`).
 """
 
@@ -200,6 +202,37 @@ def check(row: str, cols: dict) -> None:
                 )
 
 
+# -- the compiled replay's drift over training steps -------------------------------------------
+
+
+def drift_row(row: str) -> list:
+    """The compiled NumPy step's drift from the uncompiled one over accuracy.STEPS steps, in
+    float32 and float64 (benches/accuracy.py)."""
+    import torch
+
+    from benches import accuracy
+    from burnpy.capture import capture
+    from generated import Tensor
+
+    torch.set_num_threads(1)
+    inputs, targets = _data(row)
+    lr = RESNET["lr"] if row == "resnet18" else GPT_OPT["lr"]
+
+    def train(compile, dtype, nudge):
+        _, model = _models(row, torch, "numpy")
+        model = model.cast(dtype)
+        if nudge:
+            accuracy.nudge_first_weight(model)
+        device = model.devices()[0]
+        data = inputs.astype(dtype) if inputs.dtype.kind == "f" else inputs
+        x, y = (Tensor.from_data(a, device=device) for a in (data, targets))
+        opt, fn = _our_optimiser(row), capture(step, compile=compile)
+        losses = [_loss(fn(model, opt, lr, x, y)) for _ in range(accuracy.STEPS)]
+        return losses, accuracy.parameters(model)
+
+    return [vars(d) for d in accuracy.drifts(train)]
+
+
 # -- the worker ---------------------------------------------------------------------------------
 
 
@@ -257,14 +290,28 @@ def table(results: dict) -> str:
     return "\n".join(lines)
 
 
+def drift_table(drifts: dict) -> str:
+    from benches import accuracy
+
+    lines = [accuracy.HEADER]
+    for row, found in drifts.items():
+        lines += accuracy.lines(ROWS[row].split(",")[0], [accuracy.Drift(**d) for d in found])
+    return "\n".join(lines)
+
+
 def main(rows=tuple(ROWS)) -> dict:
     results = {row: run_worker(__file__, row) for row in rows}
     print(table(results))
+    if compiles():
+        print()
+        print(drift_table({row: run_worker(__file__, "drift", row) for row in rows}))
     return results
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--measure"]:
+    if sys.argv[1:3] == ["--measure", "drift"]:
+        print(json.dumps(drift_row(sys.argv[3])))
+    elif sys.argv[1:2] == ["--measure"]:
         print(json.dumps(measure_row(sys.argv[2])))
     else:
         main(tuple(sys.argv[1:]) or tuple(ROWS))

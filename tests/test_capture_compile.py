@@ -207,6 +207,33 @@ def _assert_the_kernels_give(calls, dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_fused_batch_norm_sums_are_the_backends_bit_for_bit(dtype):
+    """A channel's statistics and its gradient's sums in numpy's own order: rows of under 8,
+    of 8 to 128 and of over 128 values (split in halves), one value a row."""
+    backend, library = backend_for("NumPy"), compiler.library(np.dtype(dtype).name)
+    suffix = csource.SUFFIXES[np.dtype(dtype).name]
+    rng = np.random.default_rng(7)
+    for shape in [(5, 3, 1), (4, 3, 2, 3), (3, 2, 7, 9), (2, 2, 17, 21), (6, 4)]:
+        x = (rng.standard_normal(shape) * 3 + 1).astype(dtype)
+        grad = rng.standard_normal(shape).astype(dtype)
+        gamma, beta = (rng.standard_normal(shape[1]).astype(dtype) for _ in range(2))
+        n, c, s = shape[0], shape[1], x.size // (shape[0] * shape[1])
+        out, mean, variance = np.empty_like(x), np.empty_like(gamma), np.empty_like(gamma)
+        library[f"batch_norm_training_{suffix}"](n, c, s, x, gamma, beta, 1e-5, out, mean, variance)
+        expected = backend.batch_norm_training(x, gamma, beta, 1e-5)
+        for got, want in zip((out, mean, variance), expected):
+            np.testing.assert_array_equal(got, want, err_msg=f"forward {shape}")
+        dx, dgamma, dbeta = np.empty_like(x), np.empty_like(gamma), np.empty_like(gamma)
+        arrays = (x, gamma, grad, None, None, mean, variance)
+        library[f"batch_norm_training_backward_{suffix}"](n, c, s, *arrays, 1e-5, dx, dgamma, dbeta)
+        expected = backend.batch_norm_training_backward(
+            x, gamma, (grad, None, None), mean, variance, 1e-5
+        )
+        for got, want in zip((dx, dgamma, dbeta), expected):
+            np.testing.assert_array_equal(got, want, err_msg=f"backward {shape}")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_a_masked_fill_and_its_softmax_are_one_kernel_nan_and_inf_included(dtype):
     """float_mask_fill then softmax (attention's masked scores), and softmax_backward then the
     fill's backward, as one kernel each: masks of the scores' shape, over the heads
@@ -257,6 +284,27 @@ def test_a_masked_fill_and_its_softmax_are_one_kernel_nan_and_inf_included(dtype
                 assert bool(fused.copies) == (name == "expanded")
                 calls.append((label, fused, entries[1].out))
     _assert_the_kernels_give(calls, dtype)
+
+
+def test_a_masked_fill_and_a_softmax_it_cannot_compute_in_one_kernel_stay_two_calls():
+    """Masks broadcast over the last dim or over two runs of dims, a softmax over another dim
+    than the last: the pair rule declines (each call is then fused or kept on its own)."""
+    backend = backend_for("NumPy")
+    scores = np.random.default_rng(0).standard_normal((2, 3, 4, 8))
+    cases = {
+        "over the last dim": (np.zeros((2, 3, 4, 1), bool), 3),
+        "over two runs": (np.zeros((1, 3, 1, 8), bool), 3),
+        "softmax over dim 2": (np.zeros((2, 1, 4, 8), bool), 2),
+    }
+    for name, (mask, dim) in cases.items():
+        filled = backend.float_mask_fill(scores, mask, -np.inf)
+        values: list = []
+        x, mask_, filled_, y = _wrapped(
+            (scores, mask, filled, backend.softmax(filled, dim)), values
+        )
+        fill = Entry("call", "float_mask_fill", (x, mask_, -np.inf), {}, filled_, "", "forward")
+        softmax = Entry("call", "softmax", (filled_, dim), {}, y, "", "forward")
+        assert fusion.fuse_pair(fill, softmax, backend) is None, name
 
 
 def _in_place_choices(fused):

@@ -113,6 +113,9 @@ CONV_CASES = [
     ((3, 4, 3), (2, 2, 2), (1, 1, 1), (0, 1, 1), (1, 2, 1), 1, (1, 0, 1)),
     ((6, 5), (2, 3), (1, 1), (0, 2), (2, 1), 2, (1, 0)),  # stride 1 (wide col2im), groups, dilation
     ((5,), (2,), (1,), (2,), (1,), 1, None),  # stride 1, padding wider than the kernel reaches
+    ((6, 7), (1, 1), (2, 2), (0, 0), (1, 1), 2, None),  # 1x1 stride 2: no columns
+    ((9,), (1,), (2,), (0,), (1,), 1, (1,)),  # 1x1, a padding at the end it does not reach
+    ((4, 3), (1, 1), (1, 1), (0, 0), (2, 1), 1, None),  # 1x1 stride 1: the input itself
 ]
 
 # (spatial size, kernel, stride, padding, padding_out, dilation, groups)
@@ -123,6 +126,7 @@ TRANSPOSE_CASES = [
     ((4, 3), (2, 3), (1, 2), (0, 1), (2, 2), (1, 1), 2),  # padding_out >= stride
     ((3, 3, 2), (2, 2, 2), (2, 1, 1), (0, 1, 0), (1, 0, 0), (1, 1, 2), 1),
     ((3, 4), (3, 2), (1, 1), (1, 0), (0, 1), (2, 1), 1),
+    ((3, 4), (1, 1), (2, 2), (0, 0), (1, 0), (1, 1), 2),  # 1x1 stride 2: no columns
 ]
 
 

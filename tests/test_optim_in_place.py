@@ -4,7 +4,7 @@ them, and never write into a buffer someone kept: the values are the same bits e
 import numpy as np
 import pytest
 
-from burnpy import nn, optim
+from burnpy import capture, nn, optim
 from generated import Device, Tensor
 
 RULES = {
@@ -88,4 +88,63 @@ def test_a_held_buffer_is_never_written_into(kept, backend):
     _step(reference, opt_reference, x)
     np.testing.assert_array_equal(held.to_numpy(), values)  # untouched
     for ours, theirs in zip(model.parameters(), reference.parameters()):
+        np.testing.assert_array_equal(ours.to_numpy(), theirs.to_numpy())
+
+
+# -- the same in a captured step's replay ---------------------------------------------------------
+
+
+def _loss_step(model, opt, x):
+    loss = (model(x) * model(x)).sum()
+    opt.step(model, loss.backward())
+    return loss
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("rule", RULES)
+def test_a_captured_update_nobody_else_holds_happens_in_place_with_the_eager_bits(rule, backend):
+    device = _device(backend)
+    x = Tensor.from_data(np.linspace(-1, 1, 8, dtype=np.float32).reshape(2, 4), device=device)
+    model, eager, opt, opt_eager = _model(device), _model(device), RULES[rule](), RULES[rule]()
+    step = capture(_loss_step)
+    for index in range(4):  # recorded without state, recorded with it, then replayed
+        address = _address(model.weight)
+        state = next(iter(opt.state.values()), {})
+        before = {n: _address(v) for n, v in state.items() if isinstance(v, Tensor)}
+        del state
+        loss = step(model, opt, x)
+        expected = _loss_step(eager, opt_eager, x)
+        np.testing.assert_array_equal(loss.to_numpy(), expected.to_numpy())
+        for ours, theirs in zip(model.parameters(), eager.parameters()):
+            np.testing.assert_array_equal(ours.to_numpy(), theirs.to_numpy())
+        if index == 3:  # a replay of a replay's arrays (the recording keeps its own)
+            assert _address(model.weight) == address, f"step {index + 1} moved the weight"
+            state = next(iter(opt.state.values()))
+            moved = [n for n in before if _address(state[n]) != before[n]]
+            del state
+            # AMSGrad's running maximum and RMSProp's momentum buffer are each step's own arrays
+            assert set(moved) <= {"max_moment_2", "buf"}, moved
+    assert "in_place=owned[0] and owned[1]" in step.source()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("kept", ["parameter", "a state tensor"])
+def test_a_captured_update_never_writes_into_a_held_buffer(kept, backend):
+    device = _device(backend)
+    x = Tensor.from_data(np.linspace(-1, 1, 8, dtype=np.float32).reshape(2, 4), device=device)
+    model, eager = _model(device), _model(device)
+    opt, opt_eager = RULES["adamw"](), RULES["adamw"]()
+    step = capture(_loss_step)
+    for _ in range(3):  # both recordings, and a replay
+        step(model, opt, x)
+        _loss_step(eager, opt_eager, x)
+    held = {
+        "parameter": lambda: model.weight,
+        "a state tensor": lambda: next(iter(opt.state.values()))["moment_1"],
+    }[kept]()
+    values = held.to_numpy()
+    step(model, opt, x)
+    _loss_step(eager, opt_eager, x)
+    np.testing.assert_array_equal(held.to_numpy(), values)  # untouched
+    for ours, theirs in zip(model.parameters(), eager.parameters()):
         np.testing.assert_array_equal(ours.to_numpy(), theirs.to_numpy())

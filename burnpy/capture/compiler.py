@@ -23,7 +23,7 @@ import functools
 
 import numpy as np
 
-from burnpy.capture import binding, chains, csource, fusion, planning
+from burnpy.capture import binding, chains, csource, fusion, planning, updates
 from burnpy.capture.recorder import Entry, Value
 from burnpy.capture.writer import Source, _format, write
 
@@ -32,10 +32,11 @@ class Compiled:
     """A compiled step: its Source (the straight-line function), the C source of each of its
     kernels by name, and its memory plan."""
 
-    def __init__(self, source: Source, kernels: dict, plan):
+    def __init__(self, source: Source, kernels: dict, plan, owned: list):
         self.source = source
         self.kernels = kernels
         self.plan = plan
+        self.owned = owned  # the inputs an update may write over, in its `owned` parameter
 
 
 @functools.cache
@@ -47,10 +48,11 @@ def library(dtype: str) -> dict:
     return binding.load(csource.c_source(kernels, dtype), names)
 
 
-def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled) -> Compiled:
+def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, owned=()) -> Compiled:
     """The compiled function of a recorded tape (what `write` takes, and the uncompiled
-    function, which it runs for inputs of another layout). Raises toolchain.CompilerMissing
-    without a C compiler, and whatever else fails; the caller replays uncompiled then."""
+    function, which it runs for inputs of another layout, with `owned` the inputs its updates
+    may write over). Raises toolchain.CompilerMissing without a C compiler, and whatever else
+    fails; the caller replays uncompiled then."""
     numbers = [e for e in tape.entries if e.kind in ("scalar", "guard")]
     calls = [e for e in tape.entries if e.kind not in ("scalar", "guard")]
     readers: dict = {}
@@ -106,7 +108,11 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled) ->
             entries.append(Entry("alias", None, (value,), {}, alias, "the same array", entry.phase))
     kernel_entries = [e for e in entries if e.kind not in ("scalar", "guard")]
     plan = planning.plan(kernel_entries, inputs, outputs)
-    entries = _with_buffers(entries, plan)
+    # the uncompiled function's `owned` first, so that it is a prefix of this one's
+    names = list(owned) + [n for n in plan.owned if n not in owned]
+    entries = updates.in_place(
+        _with_buffers(entries, plan, names), inputs, outputs, backends, names
+    )
 
     namespace: dict = {"empty": np.empty, "float32": np.float32, "float64": np.float64}
     kernels: dict = {}
@@ -124,12 +130,12 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled) ->
         texts = tuple(kernels[fused.name] for fused in own)
         source = csource.c_source((), dtype, extra=texts)
         namespace.update(binding.load(source, [fused.name for fused in own]))
-    preamble = _layout_check(inputs) if kernels else ()
+    preamble = _layout_check(inputs, len(owned)) if kernels else ()
     namespace["uncompiled"] = uncompiled
     namespace["contiguous"] = _contiguous
-    extra = ("owned",) if plan.owned else ()  # which of plan.owned the replay found owned
+    extra = ("owned",) if names else ()  # which of `names` the replay found owned
     source = write(name, entries, inputs, outputs, backends, filename, namespace, preamble, extra)
-    return Compiled(source, kernels, plan)
+    return Compiled(source, kernels, plan, names)
 
 
 def _pairs(calls: list, readers: dict, kept: set, backends: dict, taken: set) -> dict:
@@ -151,8 +157,9 @@ def _pairs(calls: list, readers: dict, kept: set, backends: dict, taken: set) ->
     return found
 
 
-def _with_buffers(entries: list, plan) -> list:
-    """`entries` with, before each fused call, the lines that give its outputs their arrays."""
+def _with_buffers(entries: list, plan, owned: list) -> list:
+    """`entries` with, before each fused call, the lines that give its outputs their arrays
+    (`owned`: the names of the inputs the replay passes in `owned`)."""
     named: dict = {}
     for entry in entries:
         found = planning.values_in((entry.args, entry.kwargs, entry.out), [])
@@ -169,7 +176,7 @@ def _with_buffers(entries: list, plan) -> list:
                     planned.append(Entry("buffer", None, (), {}, output, None, entry.phase))
                     continue
                 if where[0] == "owned":
-                    args = (named[where[1]], plan.owned.index(where[1]))
+                    args = (named[where[1]], owned.index(where[1]))
                     label = "in place when the module or optimiser owns it"
                     planned.append(Entry("buffer", "owned", args, {}, output, label, entry.phase))
                     continue
@@ -184,15 +191,15 @@ def _contiguous(*arrays) -> tuple:
     return tuple(bool(a.flags.c_contiguous) for a in arrays)
 
 
-def _layout_check(inputs: list) -> tuple[str, ...]:
+def _layout_check(inputs: list, owned: int) -> tuple[str, ...]:
     """The lines that run the uncompiled function when an input's layout is not the recorded
-    one (a numpy input's: C-contiguous or not)."""
+    one (a numpy input's: C-contiguous or not); it takes the first `owned` of `owned`."""
     arrays = [v for v in inputs if type(v) is Value and type(v.data) is np.ndarray]
     if not arrays:
         return ()
     layouts = tuple(bool(v.data.flags.c_contiguous) for v in arrays)
     names = ", ".join(v.name for v in arrays)
-    every = ", ".join(v.name for v in inputs)
+    every = ", ".join([*(v.name for v in inputs), *(["owned[:%d]" % owned] if owned else [])])
     text = (
         "# the fused kernels were planned for the inputs' recorded layouts\n"
         f"if contiguous({names}) != {layouts!r}:\n"

@@ -4,8 +4,9 @@ Each kernel is written once, over `real` (float for float32, double for float64)
 math functions' double names (`exp`, `erfc`, `sqrt`); `c_source` makes the float32 text by
 naming their float versions (`expf`) and suffixing the literals (`0.5f`), so that float32 math
 stays float32, as numpy's does. A row's sums are in the dtype, over vector lanes (numpy's
-are pairwise); sums over many rows (layer_norm's and rms_norm's dgamma, dbeta, a channel's for
-batch_norm) and over a whole gradient (its norm) accumulate in double.
+are pairwise); sums over many rows (layer_norm's and rms_norm's dgamma, dbeta) and over a
+whole gradient (its norm) accumulate in double; batch_norm_training's per-channel sums are
+numpy's own, in its pairwise order, so that they round as the backend's do.
 
 The NaN/±inf contract: each kernel gives NaN and ±inf what the backend's kernel gives them. So a
 clamp is written `a < B ? a : B` (NaN stays NaN, where `fmin` would drop it), a ReLU `x < 0 ?
@@ -370,10 +371,63 @@ void batch_norm_{suffix}(long n, long channels, long s, const real *x,
 }
 """
 
+CHANNEL_SUM = """\
+/* Σ t[0..n) for n <= 128 in numpy's order (its pairwise sum's blocks: one by one below 8
+   values, else over 8 accumulators, then the rest one by one). */
+static real block_sum(long n, const real *t)
+{
+    real sum = 0;
+    if (n < 8) {
+        for (long j = 0; j < n; j++)
+            sum += t[j];
+        return sum;
+    }
+    real a[8];
+    for (int k = 0; k < 8; k++)
+        a[k] = t[k];
+    long j = 8;
+    for (; j < n - n % 8; j += 8)
+        for (int k = 0; k < 8; k++)
+            a[k] += t[j + k];
+    sum = ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
+    for (; j < n; j++)
+        sum += t[j];
+    return sum;
+}
+
+/* What a channel's statistics sum over one of its rows: the values x, the squares of the
+   centred values (x - mu)², or the products g (x - mu) r. */
+enum terms { VALUES, SQUARES, PRODUCTS };
+
+/* Σ of a row's n terms, each rounded as the backend's arrays round it, in numpy's pairwise
+   order exactly (above 128 terms, the sums of two halves split at a multiple of 8), so that a
+   channel's sums are the NumPy backend's bit for bit. */
+static real channel_sum(enum terms kind, long n, const real *x, const real *g, real mu, real r)
+{
+    if (n > 128) {
+        long half = n / 2;
+        half -= half % 8;
+        return channel_sum(kind, half, x, g, mu, r)
+               + channel_sum(kind, n - half, x + half, g ? g + half : g, mu, r);
+    }
+    if (kind == VALUES)
+        return block_sum(n, x);
+    real t[128];
+    if (kind == SQUARES)
+        for (long j = 0; j < n; j++)
+            t[j] = (x[j] - mu) * (x[j] - mu);
+    else
+        for (long j = 0; j < n; j++)
+            t[j] = g[j] * ((x[j] - mu) * r);
+    return block_sum(n, t);
+}
+"""
+
 BATCH_NORM_TRAINING = """\
 /* batch_norm_training over x of [n, channels, s]: each channel's mean and biased variance over
    its n s values (the variance that of the centred values: two passes, as the backend's
-   kernel; the sums accumulate in double), then (x - mean) (gamma / sqrt(variance + eps)) + beta.
+   kernel), then (x - mean) (gamma / sqrt(variance + eps)) + beta. A channel's sums are the
+   backend's: each of its n rows summed pairwise, the rows' sums added in order, in the dtype.
    A channel's arguments are read before any of its results is written: `out` may be `x`, and
    `mean` and `variance` may be `gamma` and `beta`.
    Fuses: batch_norm_training. */
@@ -383,23 +437,13 @@ void batch_norm_training_{suffix}(long n, long channels, long s, const real *x,
 {
     long count = n * s;
     for (long c = 0; c < channels; c++) {
-        double sum = 0, squares = 0;
-        for (long i = 0; i < n; i++) {
-            const real *p = x + (i * channels + c) * s;
-#pragma omp simd reduction(+ : sum)
-            for (long j = 0; j < s; j++)
-                sum += p[j];
-        }
-        real mu = (real)sum / count;
-        for (long i = 0; i < n; i++) {
-            const real *p = x + (i * channels + c) * s;
-#pragma omp simd reduction(+ : squares)
-            for (long j = 0; j < s; j++) {
-                real centred = p[j] - mu;
-                squares += centred * centred;
-            }
-        }
-        real var = (real)squares / count;
+        real sum = 0, squares = 0;
+        for (long i = 0; i < n; i++)
+            sum += channel_sum(VALUES, s, x + (i * channels + c) * s, NULL, 0, 0);
+        real mu = sum / count;
+        for (long i = 0; i < n; i++)
+            squares += channel_sum(SQUARES, s, x + (i * channels + c) * s, NULL, mu, 0);
+        real var = squares / count;
         real scale = gamma[c] / sqrt(var + (real)eps), shift = beta[c];
         for (long i = 0; i < n; i++) {
             const real *p = x + (i * channels + c) * s;
@@ -416,8 +460,9 @@ void batch_norm_training_{suffix}(long n, long channels, long s, const real *x,
 
 BATCH_NORM_TRAINING_BACKWARD = """\
 /* batch_norm_training's backward over [n, channels, s], with r = 1 / sqrt(variance + eps),
-   x̂ = (x - mean) r and N = n s values a channel: dbeta = Σ g, dgamma = Σ g x̂ (accumulated in
-   double), dx = (x̂ (-dgamma / N) + g - dbeta / N) gamma r + g_mean / N + (x - mean) g_var 2 / N
+   x̂ = (x - mean) r and N = n s values a channel: dbeta = Σ g, dgamma = Σ g x̂ (summed as the
+   forward's statistics are), and
+   dx = (x̂ (-dgamma / N) + g - dbeta / N) gamma r + g_mean / N + (x - mean) g_var 2 / N
    (a term left out where its statistic's gradient is NULL; dx, dgamma, dbeta each NULL when
    not wanted). A channel's arguments are read before any of its results is written.
    Fuses: batch_norm_training_backward. */
@@ -433,16 +478,12 @@ void batch_norm_training_backward_{suffix}(long n, long channels, long s,
         real mu = mean[c], r = 1 / sqrt(variance[c] + (real)eps), scale = gamma[c] * r;
         real by_mean = grad_mean ? grad_mean[c] / count : -0.0; /* (x + -0 is x) */
         real by_variance = grad_variance ? grad_variance[c] * (real)(2 / (double)count) : 0;
-        double sum_g = 0, sum_gx = 0;
+        real db = 0, dg = 0;
         for (long i = 0; i < n; i++) {
             const real *p = x + (i * channels + c) * s, *g = grad + (i * channels + c) * s;
-#pragma omp simd reduction(+ : sum_g, sum_gx)
-            for (long j = 0; j < s; j++) {
-                sum_g += g[j];
-                sum_gx += g[j] * ((p[j] - mu) * r);
-            }
+            db += channel_sum(VALUES, s, g, NULL, 0, 0);
+            dg += channel_sum(PRODUCTS, s, p, g, mu, r);
         }
-        real db = (real)sum_g, dg = (real)sum_gx;
         real slope = -dg / count, shift = db / count;
         for (long i = 0; dx && i < n; i++) {
             const real *p = x + (i * channels + c) * s, *g = grad + (i * channels + c) * s;
@@ -613,7 +654,9 @@ void masked_softmax_backward_{suffix}(long rows, long d, const real *y, const re
 CROSS_ENTROPY = """\
 /* The mean cross-entropy of logits [rows, d] against class indices (already checked to be in
    range), log Σ exp(x - max) - (x[target] - max) per row, and the softmax probabilities the
-   backward reads (when `probabilities` is given), from the same exponentials.
+   backward reads (when `probabilities` is given), from the same exponentials. A row's sum
+   accumulates in double and is rounded once: near a loss of 0 the sum is near 1, where one
+   rounding more is a relative error of the loss far above the dtype's.
    Fuses: cross_entropy_class_targets_keeping (max, exp, sums, log, the pick, the mean and the
    probabilities' division). */
 void cross_entropy_{suffix}(long rows, long d, const real *logits, const long *targets,
@@ -625,23 +668,24 @@ void cross_entropy_{suffix}(long rows, long d, const real *logits, const long *t
         const real *row = logits + i * d;
         real m = row_max(d, row);
         real picked = row[targets[i]] - m; /* (read first: the probabilities may overwrite it) */
-        real sum = 0;
+        double exact = 0;
         if (probabilities) {
             real *p = probabilities + i * d;
-#pragma omp simd reduction(+ : sum)
+#pragma omp simd reduction(+ : exact)
             for (long j = 0; j < d; j++) {
                 p[j] = exp_normal(row[j] - m, floor, zero);
-                sum += p[j];
+                exact += p[j];
             }
+            real sum = (real)exact;
 #pragma omp simd
             for (long j = 0; j < d; j++)
                 p[j] = p[j] / sum;
         } else {
-#pragma omp simd reduction(+ : sum)
+#pragma omp simd reduction(+ : exact)
             for (long j = 0; j < d; j++)
-                sum += exp_normal(row[j] - m, floor, zero);
+                exact += exp_normal(row[j] - m, floor, zero);
         }
-        total += log(sum) - picked;
+        total += log((real)exact) - picked;
     }
     *loss = total / rows; /* (no rows: NaN, as the mean of nothing) */
 }
@@ -750,6 +794,8 @@ NEEDS = {
     "gelu_backward": ("gelu_slope",),
     "layer_norm": ("row_statistics",),
     "layer_norm_backward": ("row_statistics",),
+    "batch_norm_training": ("channel_sum",),
+    "batch_norm_training_backward": ("channel_sum",),
     "softmax": ("row_max",),
     "masked_softmax": ("mask_row",),
     "masked_softmax_backward": ("mask_row",),
@@ -773,6 +819,7 @@ TEXTS = {
     "rms_norm": RMS_NORM,
     "rms_norm_backward": RMS_NORM_BACKWARD,
     "batch_norm": BATCH_NORM,
+    "channel_sum": CHANNEL_SUM,
     "batch_norm_training": BATCH_NORM_TRAINING,
     "batch_norm_training_backward": BATCH_NORM_TRAINING_BACKWARD,
     "row_max": ROW_MAX,

@@ -18,11 +18,13 @@ import warnings
 
 import numpy as np
 
+from burnpy.capture import updates
 from burnpy.capture.compiler import compile_step
 from burnpy.capture.recorder import CaptureError, Integer, Number, RecordingBackend, Tape, Value
 from burnpy.capture.signature import Arguments, Signature
 from burnpy.capture.toolchain import CompilerMissing
 from burnpy.capture.writer import write
+from burnpy.optim.optimizer import _sole_array
 from generated import Tensor
 from generated.backends import BACKENDS
 from runtime.autodiff.gradients import Gradients
@@ -57,14 +59,15 @@ class Recording:
         "optimizers",
     )
 
-    def __init__(self, signature, source, compiled, inputs, results, modules, optimizers):
+    def __init__(self, signature, source, compiled, inputs, owned, results, modules, optimizers):
         self.signature = signature
         self.compiled = compiled  # a compiler.Compiled, or None
         self.source = source if compiled is None else compiled.source
         self.function = self.source.function
-        # the inputs (positions) the compiled function may write over, when owned
+        # the inputs (positions) the function's updates may write over, when owned
         names = [v.name for v in inputs]
-        self.owned = [] if compiled is None else [names.index(n) for n in compiled.plan.owned]
+        owned = owned if compiled is None else compiled.owned
+        self.owned = [names.index(n) for n in owned]
         self.results = _builder(results)  # builds the step's results
         self.modules = modules  # per module, per entry: None (unchanged) or its tensor's spec
         # per optimiser, per parameter: None or [(state key, its builder)]
@@ -122,7 +125,7 @@ class CapturedStep:
         walked = Arguments(arguments)
         key = tuple(walked.key)
         for recording in self._recordings.get(key, ()):
-            if recording.owned:  # a compiled update writes over what the step alone holds
+            if recording.owned:  # an update writes over what the step alone holds
                 owned = _owned(walked, recording.owned)  # (before the call's arguments hold
                 outputs = recording.function(*walked.values, owned)  # the arrays once more)
             else:
@@ -225,17 +228,22 @@ class CapturedStep:
         signature = walked.signature()
         name = _identifier(self.__name__)
         filename = f"<capture {name} #{next(_FILES)}>"
-        source = write(name, tape.entries, values, outputs, backends, filename)
+        owned: list = []  # the inputs the updates may write over, when the replay finds them owned
+        entries = updates.in_place(tape.entries, values, outputs, backends, owned)
+        extra = ("owned",) if owned else ()
+        source = write(name, entries, values, outputs, backends, filename, extra=extra)
         compiled = (
-            self._compile(name, tape, values, outputs, backends, source) if self.compile else None
+            self._compile(name, tape, values, outputs, backends, source, owned)
+            if self.compile
+            else None
         )
-        recording = Recording(signature, source, compiled, values, *specs)
+        recording = Recording(signature, source, compiled, values, owned, *specs)
         self._recordings.setdefault(signature.key, []).append(recording)
         if signature not in self.signatures:
             self.signatures.append(signature)
         return recording.finish(walked, [_real(v) for v in outputs])
 
-    def _compile(self, name, tape, values, outputs, backends, source):
+    def _compile(self, name, tape, values, outputs, backends, source, owned):
         """The compiled function of a recording, or None (with a warning, once) when it cannot
         be compiled: the uncompiled replay runs then."""
         try:
@@ -247,6 +255,7 @@ class CapturedStep:
                 backends,
                 f"{source.filename[:-1]} compiled>",
                 source.function,
+                owned,
             )
         except CompilerMissing as error:
             reason = f"{error}"
@@ -300,12 +309,7 @@ def _sole(tensor, array) -> bool:
         if sys.getrefcount(primitive) > 3 or primitive.primitive is not array:
             return False
     del primitive  # (not counted below)
-    return (
-        type(array) is np.ndarray
-        and array.base is None
-        and array.flags.writeable
-        and sys.getrefcount(array) <= 4  # its holder, walked.values, argument, own
-    )
+    return _sole_array(array, 3)  # its holder, walked.values, this function's argument
 
 
 def _stand_in(tensor, value: Value):

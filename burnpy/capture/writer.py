@@ -14,6 +14,7 @@ import math
 import types
 
 from burnpy.capture.recorder import Integer, Number, Value
+from burnpy.capture.updates import InPlace
 
 _BINARY = {
     "+",
@@ -99,6 +100,8 @@ class _Writer:
         kind = type(value)
         if kind is Value or kind is Number or kind is Integer:
             return value.name
+        if kind is InPlace:  # decided at each replay (burnpy.capture.updates)
+            return value.expression()
         if kind is str and value.isprintable() and '"' not in value and "\\" not in value:
             return f'"{value}"'  # as black quotes it
         if value is None or kind is bool or kind is int or kind is str:
@@ -232,9 +235,9 @@ def write(
 ) -> Source:
     """The function `name(*inputs) -> tuple(outputs)` of a recording's entries (a Tape's).
     `inputs` are the Values and Numbers bound from the arguments, in order; `outputs` what it
-    returns. A compiled step gives the globals of its kernels (`namespace`) and the lines that
-    check its inputs before any kernel runs (`preamble`), and parameters after the inputs'
-    (`extra`: which inputs the replay found owned)."""
+    returns; parameters after the inputs' (`extra`: `owned`, which inputs the replay found
+    owned, for the updates in place). A compiled step gives the globals of its kernels
+    (`namespace`) and the lines that check its inputs before any kernel runs (`preamble`)."""
     writer = _Writer(backends)
     writer.namespace.update(namespace or {})
     header = f"def {name}({', '.join([*(v.name for v in inputs), *extra])}):"

@@ -210,20 +210,24 @@ def _sole(tensor, references: int) -> bool:
         if sys.getrefcount(primitive) > 3:  # the Tensor, `primitive`, the argument
             return False
         primitive = primitive.primitive
-    return _sole_array(primitive)
+    return _sole_array(primitive, 2)  # its holder, `primitive`
 
 
-def _sole_array(array) -> bool:
+def _sole_array(array, references: int) -> bool:
     """An array held by its tensor (or autodiff primitive) alone, owning its memory, with no
-    view of it alive. Counted: its holder, the caller's `primitive`, this function's argument
-    and sys.getrefcount's own."""
+    view of it alive. Counted: the caller's `references` to it, this function's argument and
+    sys.getrefcount's own."""
     if isinstance(array, np.ndarray):
-        return array.base is None and array.flags.writeable and sys.getrefcount(array) <= 4
+        return (
+            array.base is None
+            and array.flags.writeable
+            and sys.getrefcount(array) <= references + 2
+        )
     torch = sys.modules.get("torch")
     if torch is None or not isinstance(array, torch.Tensor):
         return False  # a recording's value, or another library's array: never written into
     use_count = getattr(torch._C, "_storage_Use_Count", None)
-    if use_count is None or array._base is not None or sys.getrefcount(array) > 4:
+    if use_count is None or array._base is not None or sys.getrefcount(array) > references + 2:
         return False
     return use_count(array.untyped_storage()._cdata) <= 2  # the tensor, the storage object
 

@@ -127,6 +127,16 @@ class Grid:
             elif shift > 0:
                 rows[..., kw, :, n - shift :] = 0
 
+    def pointwise(self):
+        """For a 1x1 kernel without padding, whose windows are single positions of the input
+        itself: those positions, a slice per spatial dim (a stride's is a strided view); None
+        for another grid."""
+        if any(k != 1 for k in self.kernel) or any(self.padding) or not all(self.out_size):
+            return None
+        if any((o - 1) * s >= n for o, s, n in zip(self.out_size, self.stride, self.size)):
+            return None  # (a padding at the end reaches past the input)
+        return tuple(slice(0, (o - 1) * s + 1, s) for o, s in zip(self.out_size, self.stride))
+
     def lean(self):
         """This grid, or the exact one where widening adds more than a quarter of the
         positions (a convolution without padding, say): the forward and the weight gradient
@@ -254,7 +264,11 @@ def correlate(x, weight, grid, groups, bias=None):
     """The cross-correlation `[batch, out, *out_size]`, plus `bias` per channel if given (a
     convolution): per chunk of images, one matmul per image and group of the weight by the
     image's columns, batch first, whose output is the result's layout already. (On a grid
-    widened with little waste, the planes' long runs win: `correlate_wide`.)"""
+    widened with little waste, the planes' long runs win: `correlate_wide`; a 1x1 kernel
+    without padding needs no windows: `correlate_pointwise`.)"""
+    picked = grid.pointwise()
+    if picked is not None:
+        return correlate_pointwise(x, weight, picked, groups, bias)
     grid = grid.lean()
     if grid.wide:
         return correlate_wide(x, weight, grid, groups, bias)
@@ -271,6 +285,22 @@ def correlate(x, weight, grid, groups, bias=None):
             out[part] += bias.reshape(groups, -1, 1)
         del columns  # before the next chunk's: one chunk's columns alive at a time
     return out.reshape(batch, channels_out, *grid.out_size)
+
+
+def correlate_pointwise(x, weight, picked, groups, bias):
+    """`correlate` of a 1x1 kernel without padding: its columns are the input at the `picked`
+    positions (Grid.pointwise), the input itself at stride 1, one strided copy otherwise; one
+    matmul per image and group."""
+    batch, channels_out = x.shape[0], weight.shape[0]
+    columns = x[(slice(None), slice(None), *picked)]
+    out_size = columns.shape[2:]
+    count = math.prod(out_size)
+    lhs = weight.reshape(groups, channels_out // groups, -1)
+    out = np.empty((batch, groups, channels_out // groups, count), np.result_type(x, weight))
+    np.matmul(lhs, columns.reshape(batch, groups, -1, count), out=out)
+    if bias is not None:
+        out += bias.reshape(groups, -1, 1)
+    return out.reshape(batch, channels_out, *out_size)
 
 
 def correlate_wide(x, weight, grid, groups, bias):
@@ -297,7 +327,10 @@ def correlate_input_grad(grad, weight, grid, groups, rows=None):
     convolution of `grad`): per chunk of images, one matmul per image and group gives the
     columns, batch first, which are added back into each image's plane. (On a wide grid the
     planes' long runs win: `input_grad_wide`, which takes `rows`, the grid's `widen(grad)`,
-    if given.)"""
+    if given; a 1x1 kernel without padding adds nothing up: `input_grad_pointwise`.)"""
+    picked = grid.pointwise()
+    if picked is not None:
+        return input_grad_pointwise(grad, weight, picked, groups, grid.size)
     if grid.wide and np.isfinite(weight).all():
         return input_grad_wide(grad, weight, grid, groups, rows)
     grid = grid.exact()
@@ -312,6 +345,23 @@ def correlate_input_grad(grad, weight, grid, groups, rows=None):
         grid.add(view[part], columns.reshape(view[part].shape))
         del columns  # before the next chunk's: one chunk's columns alive at a time
     return np.ascontiguousarray(grid.inside(flat, 1)[:, :, 0])
+
+
+def input_grad_pointwise(grad, weight, picked, groups, size):
+    """`correlate_input_grad` of a 1x1 kernel without padding: one matmul per image and group
+    gives the gradient at the `picked` positions, written into zeros (the others are read by
+    no window)."""
+    batch, channels_out = grad.shape[:2]
+    count = math.prod(grad.shape[2:])
+    lhs = weight.reshape(groups, channels_out // groups, -1).swapaxes(1, 2)
+    dtype = np.result_type(grad, weight)
+    columns = np.matmul(lhs, grad.reshape(batch, groups, channels_out // groups, count))
+    columns = columns.reshape(batch, -1, *grad.shape[2:])
+    if columns.shape[2:] == tuple(size):  # (stride 1: every position)
+        return columns.astype(dtype, copy=False)
+    out = np.zeros((batch, columns.shape[1], *size), dtype)
+    out[(slice(None), slice(None), *picked)] = columns
+    return out
 
 
 def input_grad_wide(grad, weight, grid, groups, rows=None):
