@@ -286,6 +286,27 @@ def test_a_masked_fill_and_its_softmax_are_one_kernel_nan_and_inf_included(dtype
     _assert_the_kernels_give(calls, dtype)
 
 
+def test_a_masked_fill_and_a_softmax_it_cannot_compute_in_one_kernel_stay_two_calls():
+    """Masks broadcast over the last dim or over two runs of dims, a softmax over another dim
+    than the last: the pair rule declines (each call is then fused or kept on its own)."""
+    backend = backend_for("NumPy")
+    scores = np.random.default_rng(0).standard_normal((2, 3, 4, 8))
+    cases = {
+        "over the last dim": (np.zeros((2, 3, 4, 1), bool), 3),
+        "over two runs": (np.zeros((1, 3, 1, 8), bool), 3),
+        "softmax over dim 2": (np.zeros((2, 1, 4, 8), bool), 2),
+    }
+    for name, (mask, dim) in cases.items():
+        filled = backend.float_mask_fill(scores, mask, -np.inf)
+        values: list = []
+        x, mask_, filled_, y = _wrapped(
+            (scores, mask, filled, backend.softmax(filled, dim)), values
+        )
+        fill = Entry("call", "float_mask_fill", (x, mask_, -np.inf), {}, filled_, "", "forward")
+        softmax = Entry("call", "softmax", (filled_, dim), {}, y, "", "forward")
+        assert fusion.fuse_pair(fill, softmax, backend) is None, name
+
+
 def _in_place_choices(fused):
     """{} (every output its own array), then each output written over each input of its size
     that the plan could give it (a whole array of its dtype and size)."""

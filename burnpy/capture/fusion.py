@@ -5,7 +5,9 @@ Each rule below takes one kernel call of the tape, its arguments bound by name, 
 where the call is not one it fuses: another dtype than float32 / float64, an array not
 C-contiguous when recorded (a broadcast gradient, a transposed view), a reduction over another
 dim than the last. The NumPy backend's kernels are those these rules know; a call of another
-backend stays as recorded.
+backend stays as recorded. A pair rule (`PAIRS`) does the same for two consecutive calls, the
+second reading what the first made and nothing else reading it: attention's masked fill and
+the softmax of the filled scores, and their backward.
 
 A rule sees the real arrays of the recording (`Value.data`), so it decides by what the step
 did, not by what it might do: shapes, dtypes and layouts are those of every replay of this
