@@ -288,3 +288,23 @@ def test_rms_norm_over_many_rows_matches_torch(run, dtype, tol):
     for got, want in zip(grads, (x_.grad.numpy(), gamma_.grad.numpy())):
         assert got.dtype == dtype
         np.testing.assert_allclose(got, want, rtol=tol, atol=tol * np.abs(want).max())
+
+
+@pytest.mark.parametrize("dtype, tol", [(np.float64, 1e-10), (np.float32, 1e-5)])
+@pytest.mark.parametrize("kind", ["one value", "one row", "one matrix"])
+def test_rms_norm_backward_of_a_broadcast_gradient_matches_torch(dtype, tol, kind):
+    x = rng.standard_normal((3, 1100, 40)).astype(dtype)
+    gamma = rng.standard_normal(40).astype(dtype)
+    grad = broadcast_grads(x.shape, dtype)[kind]
+    x_, gamma_ = (torch.tensor(a, dtype=torch.float64, requires_grad=True) for a in (x, gamma))
+    F.rms_norm(x_, (40,), gamma_, EPS).backward(torch.tensor(grad, dtype=torch.float64))
+    _, kept = NUMPY.rms_norm_keeping(x, gamma, EPS)
+    for inverse_rms in (None, kept):
+        grads = NUMPY.rms_norm_backward(x, gamma, grad, EPS, (True, True), inverse_rms)
+        for position, (got, want) in enumerate(zip(grads, (x_.grad.numpy(), gamma_.grad.numpy()))):
+            assert got.dtype == dtype and got.shape == want.shape
+            np.testing.assert_allclose(got, want, rtol=tol, atol=tol * np.abs(want).max())
+            wanted = tuple(i == position for i in range(2))
+            alone = NUMPY.rms_norm_backward(x, gamma, grad, EPS, wanted, inverse_rms)
+            assert alone[1 - position] is None
+            np.testing.assert_allclose(alone[position], got, rtol=1e-12)

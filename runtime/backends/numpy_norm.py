@@ -15,7 +15,7 @@ spreads one value per row over rows of a few hundred elements costs twice a plai
   for inputs with a large mean), r = 1 / sqrt(var + eps) and ĝ = g γ, each row's dx is
   r (ĝ - mean(ĝ)) - r³ mean(ĝ c) c, and dγ = Σ r g c;
 - rms_norm is layer_norm without the centring: r = 1 / sqrt(mean(x²) + eps), y = x (r γ), and
-  dx = r ĝ - r³ mean(ĝ x) x, dγ = Σ r g x;
+  dx = r ĝ - r³ mean(ĝ x) x, dγ = Σ r g x (for a broadcast row gradient too, below);
 - a gradient that is one row broadcast over the others (the seed of a `.sum()` loss is a
   broadcast view of one value) makes ĝ a single row: dγ and dβ are that row times column sums,
   and dx costs two passes.
@@ -101,6 +101,11 @@ def _inverse_rms(x, epsilon):
     rstd += epsilon
     np.sqrt(rstd, out=rstd)
     return np.divide(1, rstd, out=rstd)
+
+
+def _kept_or_inverse_rms(kept, start, x, epsilon):
+    """The r of the rows x from `start`: those `kept` by the forward, else computed."""
+    return _inverse_rms(x, epsilon) if kept is None else kept[start : start + len(x)]
 
 
 def _cube_term(dots, rstd, d):
@@ -250,17 +255,18 @@ class NumPyNormKernels:
         `rms_norm_keeping` kept, else computed again."""
         if not _fast(input, gamma, grad):
             return super().rms_norm_backward(input, gamma, grad, epsilon, wanted, inverse_rms)
-        input, gamma, grad = map(np.ascontiguousarray, (input, gamma, grad))
+        input, gamma = np.ascontiguousarray(input), np.ascontiguousarray(gamma)
         rows = _Rows(input)
+        row = _broadcast_row(grad)
+        if row is not None:
+            return self._rms_norm_row_backward(input, gamma, row, epsilon, wanted, inverse_rms)
+        grad = np.ascontiguousarray(grad)
         want_x, want_gamma = wanted
         dx = np.empty_like(input) if want_x else None
         dgamma = np.zeros_like(gamma)
         product = np.empty((rows.step, rows.d), input.dtype)
         for start, (x, g, *target) in rows.chunks(input, grad, *([dx] if want_x else [])):
-            if inverse_rms is None:
-                rstd = _inverse_rms(x, epsilon)
-            else:
-                rstd = inverse_rms[start : start + len(x)]
+            rstd = _kept_or_inverse_rms(inverse_rms, start, x, epsilon)
             gx = product[: len(x)]
             np.multiply(g, x, out=gx)
             dgamma += rstd.dot(gx)
@@ -272,3 +278,21 @@ class NumPyNormKernels:
             gx *= g
             target[0] += gx
         return dx, dgamma if want_gamma else None
+
+    @staticmethod
+    def _rms_norm_row_backward(input, gamma, row, epsilon, wanted, inverse_rms):
+        """The backward for a gradient that is `row` [d] in every row: ĝ = row γ is one row
+        too, so dγ is `row` times the column sums Σ r x, and dx = r ĝ - r³ mean(ĝ x) x costs
+        one pass over x."""
+        rows = _Rows(input)
+        want_x, want_gamma = wanted
+        g = row * gamma
+        dx = np.empty_like(input) if want_x else None
+        column_sums = np.zeros_like(gamma)  # Σ r x, which dγ is `row` times
+        for start, (x, *target) in rows.chunks(input, *([dx] if want_x else [])):
+            rstd = _kept_or_inverse_rms(inverse_rms, start, x, epsilon)
+            column_sums += rstd.dot(x)
+            if want_x:
+                np.multiply(x, _cube_term(x.dot(g), rstd, rows.d), out=target[0])
+                add_outer(target[0], rstd, g)
+        return dx, column_sums * row if want_gamma else None
