@@ -66,7 +66,7 @@ class _Chain:
         if type(value) in (float, int, Number, Integer):
             self.numbers.append(value)
             return f"(real)s{len(self.numbers) - 1}"
-        if type(value) is not Value or memory_dtype(value.data) != self.dtype:
+        if type(value) is not Value or not _same_dtype(memory_dtype(value.data), self.dtype):
             return None
         data = value.data
         index = _index(data.shape, self.shape)
@@ -77,6 +77,11 @@ class _Chain:
                 return f"a{known}[{index}]"
         self.arrays.append((value, index))
         return f"a{len(self.arrays) - 1}[{index}]"
+
+
+def _same_dtype(dtype, wanted) -> bool:
+    # (not `dtype == wanted`: numpy reads None as float64)
+    return dtype is not None and dtype == wanted
 
 
 def _index(shape, full) -> str | None:
@@ -104,7 +109,9 @@ def _extend(chain: _Chain, entry) -> bool:
     saved = (len(chain.arrays), len(chain.numbers))
     bound = _bound(entry)
     out = entry.out
-    if bound is None or type(out) is not Value or memory_dtype(out.data) != chain.dtype:
+    if bound is None or type(out) is not Value:
+        return False
+    if not _same_dtype(memory_dtype(out.data), chain.dtype):
         return False
     if out.data.shape != chain.shape:
         return False

@@ -24,7 +24,7 @@ import sys
 
 import numpy as np
 
-from burnpy.capture import binding, chains, csource, fusion, planning, updates
+from burnpy.capture import binding, chains, csource, fusion, planning, slices, updates
 from burnpy.capture.recorder import Entry, Value
 from burnpy.capture.writer import Source, _format, write
 
@@ -56,11 +56,9 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
     fails; the caller replays uncompiled then."""
     numbers = [e for e in tape.entries if e.kind in ("scalar", "guard")]
     calls = [e for e in tape.entries if e.kind not in ("scalar", "guard")]
-    readers: dict = {}
-    for entry in calls:
-        for read in {v.name for v in planning.values_in((entry.args, entry.kwargs), [])}:
-            readers[read] = readers.get(read, 0) + 1
     kept = {v.name for v in planning.values_in(outputs, [])}
+    calls = slices.rewrite(calls, _readers(calls), kept)
+    readers = _readers(calls)
     # The kernels take numpy arrays, or a Torch-backend step's CPU tensors viewed as numpy
     # arrays at each call (one library of arrays per step: a step on both backends fuses only
     # its NumPy-backend calls)
@@ -148,6 +146,15 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
     extra = ("owned",) if names else ()  # which of `names` the replay found owned
     source = write(name, entries, inputs, outputs, backends, filename, namespace, preamble, extra)
     return Compiled(source, kernels, plan, names)
+
+
+def _readers(calls: list) -> dict:
+    """Value name -> how many of `calls` read it."""
+    readers: dict = {}
+    for entry in calls:
+        for read in {v.name for v in planning.values_in((entry.args, entry.kwargs), [])}:
+            readers[read] = readers.get(read, 0) + 1
+    return readers
 
 
 def _pairs(calls: list, readers: dict, kept: set, backends: dict, taken: set) -> dict:
