@@ -241,7 +241,13 @@ class CapturedStep:
         self._recordings.setdefault(signature.key, []).append(recording)
         if signature not in self.signatures:
             self.signatures.append(signature)
-        return recording.finish(walked, [_real(v) for v in outputs])
+        results = [_real(v) for v in outputs]
+        # The tape and its Values refer to each other: emptied now, the recording's arrays go
+        # at once, not at some later garbage collection (the first replay's updates can then
+        # find the parameters the recording made owned, and write over them)
+        tape.entries.clear()
+        tape.keep.clear()
+        return recording.finish(walked, results)
 
     def _compile(self, name, tape, values, outputs, backends, source, owned):
         """The compiled function of a recording, or None (with a warning, once) when it cannot
