@@ -240,3 +240,27 @@ def test_the_catalogue_header_lists_exactly_the_keys_marking_the_required():
     listed = re.findall(r"^#\s{16}(\S+)\s{2,}", test, re.M) + re.findall(r"; (\w+): ", test)
     assert sorted(listed) == sorted([*TEST_KEYS, "<arg>"])
     assert [key for key, required in TEST_KEYS.items() if required] == ["ref"]
+
+
+def test_every_rule_row_is_the_rule_of_a_differentiable_op_of_the_catalogue():
+    """A row is found by its op's name: one whose name is no recorded op (a misspelt
+    `float_mull` beside `float_mul`, a rule left behind by a removed op) would never run."""
+    import difflib
+
+    from generated import catalogue
+    from runtime.autodiff.ops import MOVE_ACROSS, AutodiffOp, AutodiffRole
+    from runtime.autodiff.rules import TABLES
+
+    recorded = {
+        op.name
+        for op in vars(catalogue).values()
+        if isinstance(op, AutodiffOp) and op.role is AutodiffRole.RECORD
+    } | {MOVE_ACROSS.name}
+    orphans = [
+        f"{table.__name__}.{name} (did you mean "
+        f"{difflib.get_close_matches(name, recorded, 1) or 'nothing close'}?)"
+        for table in TABLES
+        for name in vars(table)
+        if not name.startswith("_") and name not in recorded
+    ]
+    assert not orphans, orphans
