@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=f8d864ae448da127 body=501375eb31c87101
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=bed5a9a06648ba2e body=db454531d9c2ec7a
 """The Autodiff decorator's specialization, `Autodiff[inner, strategy]`: one attribute per float
 op of ops.yaml, bound by name when a specialization is built (runtime/routing.py builds two per
 backend, NoCheckpointing and Balanced). A differentiable op's is its recorder
@@ -39,7 +39,7 @@ class Autodiff(AutodiffDecorator):
         )
         self.float_neg = self.recorded(ops.FLOAT_NEG, recorders.record_float_neg, ())
         self.float_matmul = self.recorded(
-            ops.FLOAT_MATMUL, recorders.record_float_matmul, ("rhs", "lhs")
+            ops.FLOAT_MATMUL, recorders.record_float_matmul, ("rhs", "lhs", "rhs_shape")
         )
         self.float_remainder = self.recorded(
             ops.FLOAT_REMAINDER, recorders.record_float_remainder, ("lhs", "rhs")
@@ -339,7 +339,7 @@ class Autodiff(AutodiffDecorator):
         self.max_pool1d = self.recorded(
             ops.MAX_POOL1D,
             recorders.record_max_pool1d,
-            ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+            ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode", "argmax"),
         )
         self.max_pool1d_with_indices = self.recorded(
             ops.MAX_POOL1D_WITH_INDICES,
@@ -349,7 +349,7 @@ class Autodiff(AutodiffDecorator):
         self.max_pool2d = self.recorded(
             ops.MAX_POOL2D,
             recorders.record_max_pool2d,
-            ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+            ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode", "argmax"),
         )
         self.max_pool2d_with_indices = self.recorded(
             ops.MAX_POOL2D_WITH_INDICES,

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=d822c1cd475308d1 body=b6bf6ff905d3ba38
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=680a76b45773907c body=fa9072442d25b894
 """What the Autodiff decorator needs to know of each float op, from ops.yaml: one constant per
 op, which its line in generated/autodiff.py names. Each is typed with the signature of the
 specialization's attribute (`AD.float_mul`), which its builder returns; a differentiable op's
@@ -1235,6 +1235,7 @@ MAX_POOL1D: AutodiffOp[Callable[[AutodiffTensor, Any, Any, Any, Any, Any], Autod
         ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
         (FloatInput("x", 0),),
         AutodiffRole.RECORD,
+        keeps="argmax",
         rule=PoolRules.max_pool1d,
     )
 )
@@ -1256,6 +1257,7 @@ MAX_POOL2D: AutodiffOp[Callable[[AutodiffTensor, Any, Any, Any, Any, Any], Autod
         ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
         (FloatInput("x", 0),),
         AutodiffRole.RECORD,
+        keeps="argmax",
         rule=PoolRules.max_pool2d,
     )
 )

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=dbcc704209406243 body=f55239e40ae7be7f
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=6cc940445294bf83 body=1171a59927ecf574
 """What a dispatch function calls on an inner backend (`B.inner.<op>`): every kernel by name and
 signature, each with the op it runs and where each backend defines it. A typing Protocol read
 only by type checkers and editors (dispatch functions annotate `B` with it); the backend classes
@@ -2573,7 +2573,7 @@ class InnerBackend(Protocol):
         """Batch norm with the batch's own statistics (training): (output, mean, variance), each channel (dim 1) normalised by its mean and biased variance over every other dim, then scaled by gamma and shifted by beta; one pass per statistic, and a backward of three.
 
         NumPy: NormKernels.batch_norm_training in runtime/backends/kernels/norm.py
-        Torch: NormKernels.batch_norm_training in runtime/backends/kernels/norm.py
+        Torch: TorchBackend.batch_norm_training in runtime/backends/torch.py
         """
         ...
 
@@ -2705,7 +2705,7 @@ class InnerBackend(Protocol):
         """One step of burn's SGD: (param, velocity); g = grad + weight_decay param, the velocity g at first (velocity left out) and momentum velocity + (1 - dampening) g after; without momentum the velocity returned is g, not state; `in_place` updates param and velocity in their buffers.
 
         NumPy: OptimKernels.sgd_step in runtime/backends/kernels/optim.py
-        Torch: OptimKernels.sgd_step in runtime/backends/kernels/optim.py
+        Torch: TorchBackend.sgd_step in runtime/backends/torch.py
         """
         ...
 

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=bffba6fad0339778 body=9ac2ac154a57cb24
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=cdcbb5f0b318c1cd body=b13242e31c23499a
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node (its
@@ -343,7 +343,11 @@ def record_float_matmul(forward, BACKWARD, inner, balanced):
             step=BACKWARD,
             inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
             shapes=[lhs_value.shape, rhs_value.shape],
-            saved=(rhs_held if lhs_tracked else None, lhs_held if rhs_tracked else None),
+            saved=(
+                rhs_held if lhs_tracked else None,
+                lhs_held if rhs_tracked else None,
+                rhs_value.shape if rhs_tracked else None,
+            ),
         )
         return AutodiffTensor(out, out_node)
 
@@ -3493,11 +3497,16 @@ def record_max_pool1d(forward, BACKWARD, inner, balanced):
     def max_pool1d(x, kernel_size, stride, padding, dilation, ceil_mode):
         x_node = x.node
         x_value = x.primitive
-        out = forward(x_value, kernel_size, stride, padding, dilation, ceil_mode)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked or GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return AutodiffTensor(
+                forward(x_value, kernel_size, stride, padding, dilation, ceil_mode),
+                untracked_node(order),
+            )
+        out, argmax = inner.max_pool1d_keeping(
+            x_value, kernel_size, stride, padding, dilation, ceil_mode
+        )
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = new_node(
             parents=[x_node.id],
@@ -3508,7 +3517,7 @@ def record_max_pool1d(forward, BACKWARD, inner, balanced):
             step=BACKWARD,
             inputs=[x_node],
             shapes=[x_value.shape],
-            saved=(x_held, kernel_size, stride, padding, dilation, ceil_mode),
+            saved=(x_held, kernel_size, stride, padding, dilation, ceil_mode, argmax),
         )
         return AutodiffTensor(out, out_node)
 
@@ -3546,11 +3555,16 @@ def record_max_pool2d(forward, BACKWARD, inner, balanced):
     def max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode):
         x_node = x.node
         x_value = x.primitive
-        out = forward(x_value, kernel_size, stride, padding, dilation, ceil_mode)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
         if not x_tracked or GRAD_MODE.paused:
-            return AutodiffTensor(out, untracked_node(order))
+            return AutodiffTensor(
+                forward(x_value, kernel_size, stride, padding, dilation, ceil_mode),
+                untracked_node(order),
+            )
+        out, argmax = inner.max_pool2d_keeping(
+            x_value, kernel_size, stride, padding, dilation, ceil_mode
+        )
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = new_node(
             parents=[x_node.id],
@@ -3561,7 +3575,7 @@ def record_max_pool2d(forward, BACKWARD, inner, balanced):
             step=BACKWARD,
             inputs=[x_node],
             shapes=[x_value.shape],
-            saved=(x_held, kernel_size, stride, padding, dilation, ceil_mode),
+            saved=(x_held, kernel_size, stride, padding, dilation, ceil_mode, argmax),
         )
         return AutodiffTensor(out, out_node)
 

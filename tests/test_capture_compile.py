@@ -534,6 +534,68 @@ def test_a_compiled_update_writes_over_the_parameters_only_when_nothing_else_hol
     assert memory.planned <= memory.eager
 
 
+def sliced_step(x):
+    a, b, c = x.split(2, 1)
+    loss = (a * a).sum() + (b * 3.0).sum() + c.exp().sum()
+    return loss, x.grad(loss.backward())
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_the_gradients_of_a_split_are_written_into_one_buffer_with_eagers_values(backend):
+    if backend == "torch":
+        pytest.importorskip("torch")
+    device = (Device.torch() if backend == "torch" else Device.numpy()).autodiff()
+    data = np.random.default_rng(0).standard_normal((4, 6))
+    data[0, :] = [np.nan, np.inf, -np.inf, 1e300, -0.5, 2.0]
+    x = Tensor.from_data(data, device=device).require_grad()
+    step = capture(sliced_step, compile=True)
+    with np.errstate(all="ignore"):
+        expected = [t.to_numpy() for t in sliced_step(x)]
+        for _ in range(2):  # the recording, then the compiled replay
+            got = [t.to_numpy() for t in step(x)]
+    for a, b in zip(got, expected):
+        np.testing.assert_array_equal(a, b)
+    source = step.source()
+    assert "summed into one buffer" in source and "float_slice_assign" not in source
+    assert "[(slice(0, 4, 1), slice(2, 4, 1))] = " in source
+
+
+# -- the Torch backend: its optimiser updates and element-wise chains on the tensors' memory ---
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_torch_backend_step_runs_the_updates_and_chains_in_c_within_rounding(dtype):
+    pytest.importorskip("torch")
+    rng = np.random.default_rng(0)
+    device = Device.torch().autodiff()
+    x = Tensor.from_data(rng.standard_normal((24, 16)).astype(dtype), device=device)
+    y = Tensor.from_data(rng.integers(0, 5, 24), device=device)
+    runs = []
+    for compiled in (False, True):
+        model = block(dtype).to_device(device)
+        opt = optim.AdamW(1e-2, weight_decay=0.01, grad_clip_norm=1.0)
+        step = capture(training_step, compile=compiled)
+        losses = [float(step(model, opt, 1e-2, x, y).to_numpy()[0]) for _ in range(8)]
+        kept = model.parameters()[1]  # a tensor the user keeps: never written over
+        before = kept.to_numpy().copy()
+        losses.append(float(step(model, opt, 1e-2, x, y).to_numpy()[0]))
+        assert np.array_equal(kept.to_numpy(), before)
+        runs.append((losses, [p.to_numpy() for p in model.parameters()], step))
+    (plain_losses, plain_params, _), (losses, params, step) = runs
+    losses_rtol, params_tolerance = ACCURACY[dtype]
+    np.testing.assert_allclose(losses, plain_losses, rtol=losses_rtol)
+    for a, b in zip(params, plain_params):
+        np.testing.assert_allclose(a, b, rtol=params_tolerance, atol=params_tolerance)
+    suffix = "f32" if dtype == np.float32 else "f64"
+    source = step.source()
+    for name in (f"adam_step_{suffix}", f"clip_by_norm_{suffix}", f"chain_0_{suffix}"):
+        assert f"    {name}(" in source or f" = {name}(" in source
+    assert f"layer_norm_{suffix}" not in source  # (ATen's fused kernel stays the backend's)
+    assert " if owned[0] else empty(" in source and "torch.float" in source
+    memory = step.memory()
+    assert 0 < memory.planned <= memory.eager
+
+
 def cross_entropy_step(x, y):
     loss = F.cross_entropy(x, y)
     return loss, x.grad(loss.backward())

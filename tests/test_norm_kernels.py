@@ -7,7 +7,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from kernel_check import BACKENDS, NUMPY, numerical_vjp
+from kernel_check import BACKENDS, NUMPY, TORCH, numerical_vjp
 
 EPS = 1e-5
 rng = np.random.default_rng(7)
@@ -92,6 +92,33 @@ def test_batch_norm_gradients(run):
         expected = numerical_vjp(forward, list(inputs), position, grad)
         assert value.shape == inputs[position].shape
         np.testing.assert_allclose(value, expected, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("backend", [NUMPY, TORCH], ids=["numpy", "torch"])
+@pytest.mark.parametrize("dtype, tol", [(np.float64, 1e-12), (np.float32, 2e-5)])
+def test_batch_norm_training_and_its_backward_match_torch_autograd(backend, dtype, tol):
+    x, gamma, beta, _, _ = (v.astype(dtype) for v in batch_norm_inputs((4, 3, 5, 2)))
+    x = x * 3 + 1
+    grad = rng.standard_normal(x.shape).astype(dtype)
+    reference = [torch.from_numpy(v).requires_grad_() for v in (x, gamma, beta)]
+    expected_out = F.batch_norm(reference[0], None, None, *reference[1:], True, eps=EPS)
+    expected_out.backward(torch.from_numpy(grad))
+    convert = (lambda v: v) if backend is NUMPY else torch.from_numpy
+    back = (lambda v: v) if backend is NUMPY else (lambda v: None if v is None else v.numpy())
+    out, mean, variance = backend.batch_norm_training(*map(convert, (x, gamma, beta)), EPS)
+    close = dict(rtol=tol, atol=tol)
+    np.testing.assert_allclose(back(out), expected_out.detach().numpy(), **close)
+    np.testing.assert_allclose(back(mean), x.mean(axis=(0, 2, 3)), **close)
+    np.testing.assert_allclose(back(variance), x.var(axis=(0, 2, 3)), **close)  # biased
+    for wanted in [(True, True, True), (True, False, False), (False, True, True)]:
+        grads = backend.batch_norm_training_backward(
+            convert(x), convert(gamma), (convert(grad), None, None), mean, variance, EPS, wanted
+        )
+        for want, got, tensor in zip(wanted, grads, reference):
+            if want:
+                np.testing.assert_allclose(back(got), tensor.grad.numpy(), **close)
+            else:
+                assert got is None
 
 
 @pytest.mark.parametrize("run", BACKENDS)

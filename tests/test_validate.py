@@ -133,15 +133,20 @@ def test_a_rule_calling_a_kernel_no_backend_has_is_found_in_its_source(monkeypat
     ), error
 
 
+def _exp_naming_out(g, out):
+    return g * out
+
+
 def test_a_rule_in_two_tables_is_reported_naming_both(monkeypatch, capsys):
     """An op's rule is the row named as it in one table: a second row is a mistake."""
     from runtime.autodiff.rules.activation import ActivationRules
 
-    monkeypatch.setattr(ActivationRules, "float_exp", ElementwiseRules.float_exp, raising=False)
+    monkeypatch.setattr(ActivationRules, "float_exp", (_exp_naming_out,), raising=False)
     (error,) = validate(FIXTURES / "mini.yaml", capsys)
+    line = _exp_naming_out.__code__.co_firstlineno
     assert re.match(
-        r"error: \S*mini\.yaml:\d+: float_exp: has a rule in 2 tables, ElementwiseRules "
-        r"\(\S*rules/elementwise\.py\) and ActivationRules \(\S*rules/activation\.py\); keep "
+        rf"error: \S*test_validate\.py:{line}: a second rule of float_exp, ActivationRules\."
+        r"float_exp, beside ElementwiseRules\.float_exp \(\S*rules/elementwise\.py\); keep "
         r"the row in the table of its category only",
         error,
     ), error
@@ -235,3 +240,27 @@ def test_the_catalogue_header_lists_exactly_the_keys_marking_the_required():
     listed = re.findall(r"^#\s{16}(\S+)\s{2,}", test, re.M) + re.findall(r"; (\w+): ", test)
     assert sorted(listed) == sorted([*TEST_KEYS, "<arg>"])
     assert [key for key, required in TEST_KEYS.items() if required] == ["ref"]
+
+
+def test_every_rule_row_is_the_rule_of_a_differentiable_op_of_the_catalogue():
+    """A row is found by its op's name: one whose name is no recorded op (a misspelt
+    `float_mull` beside `float_mul`, a rule left behind by a removed op) would never run."""
+    import difflib
+
+    from generated import catalogue
+    from runtime.autodiff.ops import MOVE_ACROSS, AutodiffOp, AutodiffRole
+    from runtime.autodiff.rules import TABLES
+
+    recorded = {
+        op.name
+        for op in vars(catalogue).values()
+        if isinstance(op, AutodiffOp) and op.role is AutodiffRole.RECORD
+    } | {MOVE_ACROSS.name}
+    orphans = [
+        f"{table.__name__}.{name} (did you mean "
+        f"{difflib.get_close_matches(name, recorded, 1) or 'nothing close'}?)"
+        for table in TABLES
+        for name in vars(table)
+        if not name.startswith("_") and name not in recorded
+    ]
+    assert not orphans, orphans

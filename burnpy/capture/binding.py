@@ -143,3 +143,17 @@ def load(text: str, names: list[str]) -> dict:
     library = importlib.util.module_from_spec(spec)
     loader.exec_module(library)
     return {name: getattr(library, name) for name in names}
+
+
+def on_tensors(kernel):
+    """`kernel` called with CPU torch tensors where it takes arrays: torch has no buffer
+    protocol, so each is viewed as the numpy array sharing its memory (no copy)."""
+    import torch
+
+    tensor = torch.Tensor
+
+    def call(*args):
+        return kernel(*[a.numpy() if type(a) is tensor else a for a in args])
+
+    call.__name__ = call.__qualname__ = kernel.__name__
+    return call

@@ -13,9 +13,11 @@ named chain_0, chain_1, ... in order (chains of the same loop share one), each h
 calls it fuses.
 """
 
+import math
+
 import numpy as np
 
-from burnpy.capture.fusion import FLOATS, Fused
+from burnpy.capture.fusion import FLOATS, Fused, memory_dtype
 from burnpy.capture.recorder import Integer, Number, Value
 
 # kernel -> (its parameters, the C expression of one element); `relu` is the prelude's
@@ -64,11 +66,9 @@ class _Chain:
         if type(value) in (float, int, Number, Integer):
             self.numbers.append(value)
             return f"(real)s{len(self.numbers) - 1}"
-        if type(value) is not Value or type(value.data) is not np.ndarray:
+        if type(value) is not Value or not _same_dtype(memory_dtype(value.data), self.dtype):
             return None
         data = value.data
-        if data.dtype != self.dtype or not data.flags.c_contiguous:
-            return None
         index = _index(data.shape, self.shape)
         if index is None:
             return None
@@ -77,6 +77,11 @@ class _Chain:
                 return f"a{known}[{index}]"
         self.arrays.append((value, index))
         return f"a{len(self.arrays) - 1}[{index}]"
+
+
+def _same_dtype(dtype, wanted) -> bool:
+    # (not `dtype == wanted`: numpy reads None as float64)
+    return dtype is not None and dtype == wanted
 
 
 def _index(shape, full) -> str | None:
@@ -104,9 +109,11 @@ def _extend(chain: _Chain, entry) -> bool:
     saved = (len(chain.arrays), len(chain.numbers))
     bound = _bound(entry)
     out = entry.out
-    if bound is None or type(out) is not Value or type(out.data) is not np.ndarray:
+    if bound is None or type(out) is not Value:
         return False
-    if out.data.shape != chain.shape or out.data.dtype != chain.dtype:
+    if not _same_dtype(memory_dtype(out.data), chain.dtype):
+        return False
+    if out.data.shape != chain.shape:
         return False
     texts = {}
     for key, value in bound.items():
@@ -142,8 +149,9 @@ def find(entries: list, readers: dict, kept: set) -> dict:
             continue
         chain = _close(chain, found, index - 1)
         data = entry.out.data
-        if type(data) is np.ndarray and data.dtype in FLOATS and data.ndim and data.size:
-            chain = _Chain(data.shape, data.dtype)
+        dtype = memory_dtype(data)
+        if dtype in FLOATS and data.ndim and math.prod(data.shape):
+            chain = _Chain(data.shape, dtype)
             if not _extend(chain, entry):
                 chain = None
     _close(chain, found, len(entries) - 1)
@@ -173,7 +181,7 @@ def fused(chain: _Chain, known: dict) -> Fused:
         expression=chain.expression,
     )
     out = chain.tail
-    args = [out.data.size, *(v for v, _ in chain.arrays), *chain.numbers, out]
+    args = [math.prod(out.data.shape), *(v for v, _ in chain.arrays), *chain.numbers, out]
     fused = Fused(name, dtype, args, [out], f"{ops} (one loop)")
     fused.text = text
     return fused

@@ -20,10 +20,11 @@ uncompiled function instead.
 """
 
 import functools
+import sys
 
 import numpy as np
 
-from burnpy.capture import binding, chains, csource, fusion, planning, updates
+from burnpy.capture import binding, chains, csource, fusion, planning, slices, updates
 from burnpy.capture.recorder import Entry, Value
 from burnpy.capture.writer import Source, _format, write
 
@@ -55,12 +56,16 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
     fails; the caller replays uncompiled then."""
     numbers = [e for e in tape.entries if e.kind in ("scalar", "guard")]
     calls = [e for e in tape.entries if e.kind not in ("scalar", "guard")]
-    readers: dict = {}
-    for entry in calls:
-        for read in {v.name for v in planning.values_in((entry.args, entry.kwargs), [])}:
-            readers[read] = readers.get(read, 0) + 1
     kept = {v.name for v in planning.values_in(outputs, [])}
+    calls = slices.rewrite(calls, _readers(calls), kept)
+    readers = _readers(calls)
+    # The kernels take numpy arrays, or a Torch-backend step's CPU tensors viewed as numpy
+    # arrays at each call (one library of arrays per step: a step on both backends fuses only
+    # its NumPy-backend calls)
+    on_torch = all(backend.name == "torch" for backend in backends.values())
+    fusing = {v for v, b in backends.items() if b.name == ("torch" if on_torch else "numpy")}
     found = chains.find(calls, readers, kept)
+    found = {i: chain for i, chain in found.items() if chain.entries[0].backend in fusing}
     in_chains = {id(e) for chain in found.values() for e in chain.entries}
     paired = _pairs(calls, readers, kept, backends, in_chains)
     entries: list = list(numbers)
@@ -74,7 +79,7 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
             continue
         elif index in paired:
             fused = paired[index]
-        elif entry.kind == "call":
+        elif entry.kind == "call" and entry.backend in fusing:
             fused = fusion.fuse(entry, backends[entry.backend])
         if fused is None:
             entries.append(entry)
@@ -115,6 +120,10 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
     )
 
     namespace: dict = {"empty": np.empty, "float32": np.float32, "float64": np.float64}
+    bind = binding.on_tensors if on_torch else _as_it_is
+    if on_torch:  # (the plan's new buffers: `empty(shape, torch.float32)`)
+        torch = sys.modules["torch"]
+        namespace.update(empty=functools.partial(_empty_tensor, torch.empty), torch=torch)
     kernels: dict = {}
     written: dict = {}  # dtype -> the C texts of this step's own kernels (its chains)
     for entry in entries:
@@ -124,18 +133,28 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
                 written.setdefault(fused.dtype, []).append(fused)
                 kernels[fused.name] = csource.typed(fused.text, fused.dtype)
                 continue
-            namespace[fused.name] = library(fused.dtype)[fused.name]
+            namespace[fused.name] = bind(library(fused.dtype)[fused.name])
             kernels[fused.name] = csource.kernel_text(fused.kernel, fused.dtype)
     for dtype, own in sorted(written.items()):
         texts = tuple(kernels[fused.name] for fused in own)
         source = csource.c_source((), dtype, extra=texts)
-        namespace.update(binding.load(source, [fused.name for fused in own]))
+        built = binding.load(source, [fused.name for fused in own])
+        namespace.update((name, bind(kernel)) for name, kernel in built.items())
     preamble = _layout_check(inputs, len(owned)) if kernels else ()
     namespace["uncompiled"] = uncompiled
     namespace["contiguous"] = _contiguous
     extra = ("owned",) if names else ()  # which of `names` the replay found owned
     source = write(name, entries, inputs, outputs, backends, filename, namespace, preamble, extra)
     return Compiled(source, kernels, plan, names)
+
+
+def _readers(calls: list) -> dict:
+    """Value name -> how many of `calls` read it."""
+    readers: dict = {}
+    for entry in calls:
+        for read in {v.name for v in planning.values_in((entry.args, entry.kwargs), [])}:
+            readers[read] = readers.get(read, 0) + 1
+    return readers
 
 
 def _pairs(calls: list, readers: dict, kept: set, backends: dict, taken: set) -> dict:
@@ -187,17 +206,35 @@ def _with_buffers(entries: list, plan, owned: list) -> list:
     return planned
 
 
+def _as_it_is(kernel):
+    return kernel
+
+
+def _empty_tensor(empty, shape, dtype):
+    return empty(shape, dtype=dtype)
+
+
+def _is_contiguous(array) -> bool:
+    """Whether a numpy array is C-contiguous, or a torch tensor contiguous (row-major)."""
+    if type(array) is np.ndarray:
+        return bool(array.flags.c_contiguous)
+    return array.is_contiguous()
+
+
 def _contiguous(*arrays) -> tuple:
-    return tuple(bool(a.flags.c_contiguous) for a in arrays)
+    return tuple(_is_contiguous(a) for a in arrays)
 
 
 def _layout_check(inputs: list, owned: int) -> tuple[str, ...]:
     """The lines that run the uncompiled function when an input's layout is not the recorded
-    one (a numpy input's: C-contiguous or not); it takes the first `owned` of `owned`."""
-    arrays = [v for v in inputs if type(v) is Value and type(v.data) is np.ndarray]
+    one (a numpy input's or torch input's: C-contiguous or not); it takes the first `owned`
+    of `owned`."""
+    torch = sys.modules.get("torch")
+    kinds = (np.ndarray,) if torch is None else (np.ndarray, torch.Tensor)
+    arrays = [v for v in inputs if type(v) is Value and type(v.data) in kinds]
     if not arrays:
         return ()
-    layouts = tuple(bool(v.data.flags.c_contiguous) for v in arrays)
+    layouts = tuple(_is_contiguous(v.data) for v in arrays)
     names = ", ".join(v.name for v in arrays)
     every = ", ".join([*(v.name for v in inputs), *(["owned[:%d]" % owned] if owned else [])])
     text = (

@@ -16,6 +16,8 @@ signature (the inputs' layouts are checked again before each replay: burnpy.capt
 
 import functools
 import inspect
+import math
+import sys
 
 import numpy as np
 
@@ -67,20 +69,41 @@ class Fused:
         return f"{self.kernel}_{SUFFIXES[self.dtype]}"
 
 
+def memory_dtype(data):
+    """The numpy dtype of `data` when a C kernel can read its memory as it is: a C-contiguous
+    numpy array, or a contiguous CPU torch tensor (viewed as numpy's array at each call); else
+    None."""
+    if type(data) is np.ndarray:
+        return data.dtype if data.flags.c_contiguous else None
+    torch = sys.modules.get("torch")
+    if torch is None or type(data) is not torch.Tensor or data.device.type != "cpu":
+        return None
+    if not data.is_contiguous():
+        return None
+    return {torch.float32: np.dtype(np.float32), torch.float64: np.dtype(np.float64)}.get(
+        data.dtype
+    )
+
+
 def _dtype(*values) -> str | None:
-    """The float dtype every one of `values` (Values or None) shares, each a C-contiguous
-    numpy array of at least one dim; None when they do not."""
+    """The float dtype every one of `values` (Values or None) shares, each an array of at least
+    one dim whose memory a kernel reads as it is (`memory_dtype`); None when they do not."""
     dtypes = set()
     for value in values:
         if value is None:
             continue
-        data = value.data if type(value) is Value else None
-        if type(data) is not np.ndarray or not data.ndim or not data.flags.c_contiguous:
+        dtype = memory_dtype(value.data) if type(value) is Value else None
+        if dtype is None or not value.data.ndim:
             return None
-        dtypes.add(data.dtype)
+        dtypes.add(dtype)
     if len(dtypes) != 1:
         return None
     return FLOATS.get(dtypes.pop())
+
+
+def _count(value) -> int:
+    """How many elements a Value's array holds (numpy's `size`, torch's `numel()`)."""
+    return math.prod(value.data.shape)
 
 
 def _same_shape(*values) -> bool:
@@ -422,7 +445,7 @@ def adam_step(bound, out):
         for key in ("lr", "beta_1", "beta_2", "epsilon", "weight_decay")
         + ("bias_correction_1", "bias_correction_2")
     ]
-    args = [param.data.size, param, grad, m_in, v_in, *scalars, int(flags[0])]
+    args = [_count(param), param, grad, m_in, v_in, *scalars, int(flags[0])]
     label = "adamw_step" if flags[0] else "adam_step"
     outputs = [new_param, m, v]
     updates = [(new_param, param), (m, m_in), (v, v_in)]
@@ -448,7 +471,7 @@ def sgd_step(bound, out):
     if velocity.data is grad.data or velocity_in is not None and velocity.data is velocity_in.data:
         return None  # (a velocity that is the gradient itself: no state of its own to write)
     scalars = [bound[key] for key in ("lr", "momentum", "dampening", "weight_decay")]
-    args = [param.data.size, param, grad, velocity_in, *scalars, int(bound["nesterov"])]
+    args = [_count(param), param, grad, velocity_in, *scalars, int(bound["nesterov"])]
     outputs = [new_param, velocity]
     updates = [(o, i) for o, i in ((new_param, param), (velocity, velocity_in)) if i is not None]
     return Fused("sgd_step", dtype, [*args, *outputs], outputs, "sgd_step", updates=updates)
@@ -458,8 +481,8 @@ def clip_by_norm(bound, out):
     grad = bound["grad"]
     dtype = _dtype(grad, out)
     if dtype and _same_shape(grad, out):
-        tiny = float(np.finfo(grad.data.dtype).tiny)
-        args = [grad.data.size, grad, bound["threshold"], tiny, out]
+        tiny = float(np.finfo(memory_dtype(grad.data)).tiny)
+        args = [_count(grad), grad, bound["threshold"], tiny, out]
         return Fused("clip_by_norm", dtype, args, [out], "clip_by_norm")
     return None
 
@@ -517,10 +540,21 @@ def _bound(entry, backend) -> dict | None:
     return bound.arguments
 
 
+# The rules of the Torch backend's calls: the kernels that are several ATen calls there (the
+# optimisers' updates: four to seven passes over every parameter, in one C loop here). torch's
+# gelu, layer_norm, rms_norm, softmax, batch norm and cross-entropy are one fused ATen kernel
+# each already, and stay the backend's.
+TORCH_RULES = frozenset({"adam_step", "sgd_step", "clip_by_norm"})
+
+
 def fuse(entry, backend) -> Fused | None:
     """The fused call that replaces `entry` (a kernel call on `backend`), or None."""
     rule = RULES.get(entry.target)
-    if rule is None or backend.name != "numpy":
+    if (
+        rule is None
+        or backend.name != "numpy"
+        and (backend.name != "torch" or entry.target not in TORCH_RULES)
+    ):
         return None
     bound = _bound(entry, backend)
     return None if bound is None else rule(bound, entry.out)

@@ -7,7 +7,7 @@ import os
 from codegen.model import ArgKind, AutodiffClass, Kind, Op, Routing
 from codegen.validate.report import Where
 from runtime.autodiff.ops import AutodiffRole, rule_for
-from runtime.autodiff.rules import RuleError, tables_of
+from runtime.autodiff.rules import Joint, RuleError, tables_of
 
 
 def check_autodiff(where: Where, op: Op) -> None:
@@ -74,14 +74,19 @@ def check_rule(where: Where, op: Op) -> None:
     if described is None or described.role is not AutodiffRole.RECORD:
         return  # (check_autodiff reports a composite or a non-float op that claims a rule)
     names = described.input_names
-    tables = tables_of(op.name)
-    if len(tables) > 1:
-        raise where.error(
-            "autodiff",
-            f"has a rule in {len(tables)} tables, "
-            + " and ".join(f"{t.__name__} ({_shown(inspect.getsourcefile(t))})" for t in tables),
-            "keep the row in the table of its category only",
+    first, *others = tables_of(op.name) or [None]
+    if others:  # blamed where the second row's function is written, as a VJP's mistake is
+        row = getattr(others[0], op.name)
+        functions = (row.fn,) if isinstance(row, Joint) else row
+        problem = (
+            f"a second rule of {op.name}, {others[0].__name__}.{op.name}, beside "
+            f"{first.__name__}.{op.name} ({_shown(inspect.getsourcefile(first))})"
         )
+        fix = "keep the row in the table of its category only"
+        if not functions:
+            raise where.error("autodiff", problem, fix)
+        path, line = _source_line(functions[0])
+        raise Where(path).error(line, problem, fix)
     try:
         rule_for(described)
     except LookupError:

@@ -253,14 +253,14 @@ class NumPyNormKernels:
     def rms_norm_backward(self, input, gamma, grad, epsilon, wanted=(True, True), inverse_rms=None):
         """(dx, dgamma), None for one not wanted; `inverse_rms`: the rows' r that
         `rms_norm_keeping` kept, else computed again."""
-        if not _fast(input, gamma, grad):
-            return super().rms_norm_backward(input, gamma, grad, epsilon, wanted, inverse_rms)
+        if not _fast(input, gamma, grad):  # (computing r again: what was kept is one per row)
+            return super().rms_norm_backward(input, gamma, grad, epsilon, wanted)
         input, gamma = np.ascontiguousarray(input), np.ascontiguousarray(gamma)
-        rows = _Rows(input)
         row = _broadcast_row(grad)
         if row is not None:
             return self._rms_norm_row_backward(input, gamma, row, epsilon, wanted, inverse_rms)
         grad = np.ascontiguousarray(grad)
+        rows = _Rows(input)
         want_x, want_gamma = wanted
         dx = np.empty_like(input) if want_x else None
         dgamma = np.zeros_like(gamma)

@@ -44,6 +44,8 @@ FLASH_ATTENTION_BACKWARD = (
 )
 LAYER_NORM = torch.ops.aten.native_layer_norm.default
 LAYER_NORM_BACKWARD = torch.ops.aten.native_layer_norm_backward.default
+BATCH_NORM = torch.ops.aten._native_batch_norm_legit.default
+BATCH_NORM_BACKWARD = torch.ops.aten.native_batch_norm_backward.default
 RMS_NORM = torch.ops.aten._fused_rms_norm.default  # (output, 1/rms [..., 1])
 
 # The namespace the shared kernels use. The compat wrappers kept are the ones that fix a
@@ -255,13 +257,13 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
         return THRESHOLD_BACKWARD(grad, output, 0)
 
     # torch's exact (erf) GELU and its derivative Φ(x) + x φ(x), where the shared composition
-    # takes six and eight kernels; torch gives NaN at ±inf, where the NumPy backend gives the
-    # limits (gelu: inf and 0, its slope: 1 and 0), so its input is clipped first
+    # takes six and eight kernels. Where the NumPy backend gives the limits (gelu: inf and 0,
+    # its slope: 1 and 0), torch's gelu gives NaN at -inf only, and its slope NaN at +inf (the
+    # tanh form's at every |x| whose cube overflows): the input is clipped first, from below
+    # for gelu (one pass), on both sides for the slope
     @staticmethod
     def gelu(x):
-        # gelu(x) = x beyond 40; torch's comparisons and `where` cost more than this arithmetic
-        bound = GELU_BOUND
-        return torch.nn.functional.gelu(torch.clamp(x, -bound, bound)) + torch.relu(x - bound)
+        return torch.nn.functional.gelu(torch.clamp_min(x, -GELU_BOUND))
 
     @staticmethod
     def gelu_backward(x, grad):
@@ -271,9 +273,8 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
     # and torch's tanh GELU, likewise clipped where its tanh is ±1 already
     @staticmethod
     def gelu_approximate(x):
-        bound = TANH_GELU_BOUND
-        clipped = torch.clamp(x, -bound, bound)
-        return torch.nn.functional.gelu(clipped, approximate="tanh") + torch.relu(x - bound)
+        clipped = torch.clamp_min(x, -TANH_GELU_BOUND)
+        return torch.nn.functional.gelu(clipped, approximate="tanh")
 
     @staticmethod
     def gelu_approximate_backward(x, grad):
@@ -374,6 +375,44 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
         # (the bias only tells ATen the dtype and device of its gradient: gamma's are the same)
         return LAYER_NORM_BACKWARD(grad, input, shape, mean, rstd, gamma, gamma, list(wanted))
 
+    # -- batch_norm_training: ATen's batch norm, one kernel each way where the shared one makes
+    # five full-size passes forward and eight backward. ATen keeps 1/sqrt(σ² + ε), not the
+    # biased σ² the op returns; it gives σ² unbiased as a running variance (momentum 1 over
+    # zeros), scaled back here by (N - 1) / N: σ² to a rounding, with no cancellation.
+    @staticmethod
+    def _native_batch_norm(input, count) -> bool:
+        return input.dtype in (torch.float32, torch.float64) and count > 1
+
+    def batch_norm_training(self, input, gamma, beta, epsilon):
+        channels = input.shape[1] if input.ndim > 1 else 0
+        count = input.numel() // max(channels, 1)
+        if not self._native_batch_norm(input, count) or gamma.shape != (channels,):
+            return super().batch_norm_training(input, gamma, beta, epsilon)
+        mean = torch.zeros(channels, dtype=input.dtype, device=input.device)
+        variance = torch.zeros_like(mean)
+        out = BATCH_NORM(input, gamma, beta, mean, variance, True, 1.0, epsilon)[0]
+        return out, mean, variance.mul_((count - 1) / count)
+
+    def batch_norm_training_backward(
+        self, input, gamma, grads, mean, variance, epsilon, wanted=(True, True, True)
+    ):
+        grad, grad_mean, grad_variance = grads
+        count = input.numel() // max(input.shape[1], 1)
+        if grad is None or grad_mean is not None or grad_variance is not None:
+            native = False  # (the statistics' own gradients: the shared kernel adds them)
+        else:
+            native = self._native_batch_norm(input, count) and grad.dtype == input.dtype
+        if not native:
+            return super().batch_norm_training_backward(
+                input, gamma, grads, mean, variance, epsilon, wanted
+            )
+        rstd = torch.rsqrt(variance + epsilon)
+        return tuple(
+            BATCH_NORM_BACKWARD(
+                grad, input, gamma, None, None, mean, rstd, True, epsilon, list(wanted)
+            )
+        )
+
     # (rms_norm's backward is the shared kernel, from the 1 / rms its forward kept: ATen has no
     # CPU kernel for it)
     @staticmethod
@@ -449,6 +488,27 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
             updated = param * (1.0 - decay)
         step_size = lr * root_2 / bias_correction_1
         return updated.addcdiv_(m, denominator, value=-step_size), m, v, v_max
+
+    @staticmethod
+    def sgd_step(
+        param, grad, velocity, lr, momentum, dampening, weight_decay, nesterov, in_place=False
+    ):
+        # torch's `add(..., alpha=)` scales its second operand in the same pass: four calls
+        # where the shared kernel makes six
+        if weight_decay:
+            grad = torch.add(grad, param, alpha=weight_decay)
+        if not momentum:
+            v = grad
+        elif velocity is None:
+            # the velocity starts as the gradient; as state updated in place, it is a copy
+            v = grad.clone() if in_place and not weight_decay else grad
+        else:
+            v = velocity.mul_(momentum) if in_place else torch.mul(velocity, momentum)
+            v.add_(grad, alpha=1.0 - dampening)
+        step = torch.add(grad, v, alpha=momentum) if momentum and nesterov else v
+        if in_place:
+            return param.add_(step, alpha=-lr), v
+        return torch.add(param, step, alpha=-lr), v
 
     @staticmethod
     def clip_by_norm(grad, threshold):

@@ -98,6 +98,13 @@ class TorchPoolKernels:
     def max_pool2d(self, x, kernel_size, stride, padding, dilation, ceil_mode):
         return self._max_pool(x, kernel_size, stride, padding, dilation, ceil_mode)
 
+    # torch's max pool finds each window's index whether asked or not: recorded, it is kept
+    def max_pool1d_keeping(self, x, kernel_size, stride, padding, dilation, ceil_mode):
+        return self._max_pool_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode)
+
+    def max_pool2d_keeping(self, x, kernel_size, stride, padding, dilation, ceil_mode):
+        return self._max_pool_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode)
+
     def max_pool1d_with_indices(self, x, kernel_size, stride, padding, dilation, ceil_mode):
         return self._max_pool_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode)
 

@@ -28,6 +28,15 @@ def _powf_rhs(B, g, lhs, out):
     return g * out * B.float_log(B.float_mask_fill(lhs, out == 0, 1.0))
 
 
+def _matmul_rhs(B, g, lhs, rhs_shape):
+    if len(rhs_shape) == 2 and lhs.ndim > 2:
+        # a matrix broadcast over lhs's batch: one product over every row of the batch, where a
+        # batched product would make a matrix per batch element for the step to sum
+        rows = B.float_reshape(lhs, (-1, lhs.shape[-1]))
+        return B.float_matmul(B.float_swap_dims(rows, 0, 1), B.float_reshape(g, (-1, g.shape[-1])))
+    return B.float_matmul(B.float_swap_dims(lhs, -1, -2), g)
+
+
 def _clamp(g, tensor, min, max):
     # burn masks strictly (x < min, x > max): a value on a bound passes the gradient
     return g * ~((tensor < min) | (tensor > max))
@@ -53,7 +62,7 @@ class ElementwiseRules:
     float_hypot = (lambda g, lhs, out: g * lhs / out, lambda g, rhs, out: g * rhs / out)
     float_matmul = (
         lambda B, g, rhs: B.float_matmul(g, B.float_swap_dims(rhs, -1, -2)),
-        lambda B, g, lhs: B.float_matmul(B.float_swap_dims(lhs, -1, -2), g),
+        _matmul_rhs,
     )
     float_cross = (
         lambda B, g, rhs, dim: B.float_cross(rhs, g, dim),

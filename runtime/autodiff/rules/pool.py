@@ -2,21 +2,24 @@
 burn's `*_backward` ModuleOps, which every backend has as kernels.
 
 Max pooling sends each window's gradient to its first maximum (the int `indices` output);
-`max_pool1d/2d` have no indices output, so their rule finds them again, as burn's autodiff runs
-the with-indices forward for them.
+`max_pool1d/2d` have no indices output: their recorded forward keeps them (`argmax`) where the
+backend's forward finds them anyway, as burn's autodiff runs the with-indices forward for them,
+and their rule finds them again where it kept none.
 """
 
 
-def _max_pool1d(B, g, x, kernel_size, stride, padding, dilation, ceil_mode):
+def _max_pool1d(B, g, x, kernel_size, stride, padding, dilation, ceil_mode, argmax):
     options = (kernel_size, stride, padding, dilation, ceil_mode)
-    indices = B.max_pool1d_with_indices(x, *options)[1]
-    return B.max_pool1d_with_indices_backward(x, *options, g, indices)
+    if argmax is None:
+        argmax = B.max_pool1d_with_indices(x, *options)[1]
+    return B.max_pool1d_with_indices_backward(x, *options, g, argmax)
 
 
-def _max_pool2d(B, g, x, kernel_size, stride, padding, dilation, ceil_mode):
+def _max_pool2d(B, g, x, kernel_size, stride, padding, dilation, ceil_mode, argmax):
     options = (kernel_size, stride, padding, dilation, ceil_mode)
-    indices = B.max_pool2d_with_indices(x, *options)[1]
-    return B.max_pool2d_with_indices_backward(x, *options, g, indices)
+    if argmax is None:
+        argmax = B.max_pool2d_with_indices(x, *options)[1]
+    return B.max_pool2d_with_indices_backward(x, *options, g, argmax)
 
 
 class PoolRules:

@@ -23,6 +23,14 @@ class KeepingKernels:
         """The mean cross-entropy, and the softmax `probabilities` its backward may reuse."""
         return self.cross_entropy_class_targets(logits, targets), None
 
+    def max_pool1d_keeping(self, x, kernel_size, stride, padding, dilation, ceil_mode):
+        """max_pool1d, and the flat index of each window's maximum (`argmax`) for the backward."""
+        return self.max_pool1d(x, kernel_size, stride, padding, dilation, ceil_mode), None
+
+    def max_pool2d_keeping(self, x, kernel_size, stride, padding, dilation, ceil_mode):
+        """max_pool2d, and the flat index of each window's maximum (`argmax`) for the backward."""
+        return self.max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode), None
+
     def layer_norm_keeping(self, input, gamma, beta, epsilon):
         """layer_norm, and the row `statistics` its backward may reuse."""
         return self.layer_norm(input, gamma, beta, epsilon), None
