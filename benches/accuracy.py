@@ -92,6 +92,13 @@ HEADER = (
 )
 
 
+LEGEND = (
+    "(loss rel: the largest relative loss difference over the steps; params: the largest "
+    "parameter difference after them;\n 1 ulp away: the uncompiled replay from one weight one "
+    "ulp away; f32 vs f64: the uncompiled float32 replay against the float64 one)"
+)
+
+
 def _pair(figures) -> str:
     return "" if figures is None else f"{figures[0]:.1e} / {figures[1]:.1e}"
 

@@ -291,6 +291,7 @@ def main() -> dict:
     for key, found in drifted.items():
         name = {"transformer": "char transformer"}.get(key, f"MLP, batch {key[4:]}")
         print("\n".join(accuracy.lines(name, found)))
+    print(accuracy.LEGEND)
     return rows
 
 

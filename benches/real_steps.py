@@ -295,8 +295,9 @@ def drift_table(drifts: dict) -> str:
 
     lines = [accuracy.HEADER]
     for row, found in drifts.items():
-        lines += accuracy.lines(ROWS[row].split(",")[0], [accuracy.Drift(**d) for d in found])
-    return "\n".join(lines)
+        name = {"resnet18": "ResNet-18", "gpt2": "GPT-2"}[row]
+        lines += accuracy.lines(name, [accuracy.Drift(**d) for d in found])
+    return "\n".join([*lines, accuracy.LEGEND])
 
 
 def main(rows=tuple(ROWS)) -> dict:

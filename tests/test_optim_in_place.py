@@ -148,3 +148,22 @@ def test_a_captured_update_never_writes_into_a_held_buffer(kept, backend):
     np.testing.assert_array_equal(held.to_numpy(), values)  # untouched
     for ours, theirs in zip(model.parameters(), eager.parameters()):
         np.testing.assert_array_equal(ours.to_numpy(), theirs.to_numpy())
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_compiled_step_updates_in_place_what_it_does_not_fuse(backend):
+    """RMSProp has no fused kernel: its update call stays the backend's in the compiled
+    function, with the same in_place decision at each replay."""
+    device = _device(backend)
+    x = Tensor.from_data(np.linspace(-1, 1, 8, dtype=np.float32).reshape(2, 4), device=device)
+    model, eager, opt, opt_eager = _model(device), _model(device), RULES["rmsprop"](), None
+    opt_eager = RULES["rmsprop"]()
+    step = capture(_loss_step, compile=True)
+    for index in range(3):
+        address = _address(model.weight)
+        step(model, opt, x)
+        _loss_step(eager, opt_eager, x)
+        for ours, theirs in zip(model.parameters(), eager.parameters()):
+            np.testing.assert_allclose(ours.to_numpy(), theirs.to_numpy(), rtol=1e-6, atol=1e-7)
+    assert _address(model.weight) == address
+    assert "rmsprop_step(" in step.source() and "in_place=owned[" in step.source()
