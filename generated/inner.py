@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=6cc940445294bf83 body=1171a59927ecf574
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=dff946f5ba156932 body=57978e6c48edc8f3
 """What a dispatch function calls on an inner backend (`B.inner.<op>`): every kernel by name and
 signature, each with the op it runs and where each backend defines it. A typing Protocol read
 only by type checkers and editors (dispatch functions annotate `B` with it); the backend classes
@@ -2228,7 +2228,7 @@ class InnerBackend(Protocol):
         """The tensor on `device` (plain -> autodiff makes an untracked leaf; autodiff -> plain detaches).
 
         NumPy: NumPyBackend.float_to_device in runtime/backends/numpy.py
-        Torch: ConvertKernels.float_to_device in runtime/backends/kernels/convert.py
+        Torch: TorchBackend.float_to_device in runtime/backends/torch.py
         """
         ...
 
@@ -2236,7 +2236,7 @@ class InnerBackend(Protocol):
         """The tensor on `device`.
 
         NumPy: NumPyBackend.int_to_device in runtime/backends/numpy.py
-        Torch: ConvertKernels.int_to_device in runtime/backends/kernels/convert.py
+        Torch: TorchBackend.int_to_device in runtime/backends/torch.py
         """
         ...
 
@@ -2244,7 +2244,7 @@ class InnerBackend(Protocol):
         """The tensor on `device`.
 
         NumPy: NumPyBackend.bool_to_device in runtime/backends/numpy.py
-        Torch: ConvertKernels.bool_to_device in runtime/backends/kernels/convert.py
+        Torch: TorchBackend.bool_to_device in runtime/backends/torch.py
         """
         ...
 

@@ -29,9 +29,14 @@ def is_float(tensor) -> bool:
     return tensor.tensor_kind().value == "Float"  # bfloat16 too, which numpy does not call floating
 
 
+_SCALARS = frozenset({int, float, str, bool, type(None)})
+
+
 def _flatten(path, value):
     """(path, value) for each tensor or module inside `value`, in order."""
-    if isinstance(value, Tensor | Module):
+    if type(value) in _SCALARS:  # (most attributes: a capture walks them at every call)
+        return
+    if isinstance(value, (Tensor, Module)):
         yield path, value
     elif isinstance(value, list | tuple):
         for index, item in enumerate(value):

@@ -203,6 +203,13 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
             )
         return torch.from_numpy(array).to(NATIVE_DEVICE[device])
 
+    def float_to_device(self, tensor, device):
+        # torch's own move, which gives the tensor itself on its device (compat's asarray
+        # does the same through several Python frames, on every parameter of every step)
+        return tensor.to(NATIVE_DEVICE[device])
+
+    int_to_device = bool_to_device = float_to_device
+
     def index_update(self, target, index, values, update):
         if update is IndexingUpdateOp.Assign or update is IndexingUpdateOp.Add:
             target.index_put_(index, values, accumulate=update is IndexingUpdateOp.Add)

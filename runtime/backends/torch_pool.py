@@ -81,7 +81,7 @@ class TorchPoolKernels:
             width = wide.shape[3]
             row, column = indices // width - padding[0], indices % width - padding[1]
             indices = row * flat.shape[3] + column
-        indices = indices.masked_fill(out == -torch.inf, 0)  # burn's initial index
+        indices.masked_fill_(out == -torch.inf, 0)  # burn's initial index (its own tensor)
         return as_rank(out, x), as_rank(indices, x)
 
     def _max_pool_with_indices_backward(
