@@ -117,7 +117,7 @@ def _last_dim(value, dim) -> bool:
 
 def _rows(value) -> tuple[int, int]:
     d = value.data.shape[-1]
-    return value.data.size // d if d else 0, d
+    return _count(value) // d if d else 0, d
 
 
 # -- the rules, by kernel ----------------------------------------------------------------------
@@ -127,7 +127,7 @@ def gelu(bound, out):
     x = bound["tensor"]
     dtype = _dtype(x, out)
     if dtype and _same_shape(x, out):
-        return Fused("gelu", dtype, [x.data.size, x, out], [out], "gelu")
+        return Fused("gelu", dtype, [_count(x), x, out], [out], "gelu")
     return None
 
 
@@ -138,7 +138,7 @@ def gelu_keeping(bound, out):
         return gelu(bound, result)
     dtype = _dtype(x, result, slope)
     if dtype and _same_shape(x, result, slope):
-        args = [x.data.size, x, result, slope]
+        args = [_count(x), x, result, slope]
         return Fused("gelu_keeping", dtype, args, [result, slope], "gelu and its slope")
     return None
 
@@ -147,7 +147,7 @@ def gelu_backward(bound, out):
     x, grad = bound["x"], bound["grad"]
     dtype = _dtype(x, grad, out)
     if dtype and _same_shape(x, grad, out):
-        return Fused("gelu_backward", dtype, [x.data.size, x, grad, out], [out], "gelu backward")
+        return Fused("gelu_backward", dtype, [_count(x), x, grad, out], [out], "gelu backward")
     return None
 
 
@@ -155,7 +155,7 @@ def gelu_approximate(bound, out):
     x = bound["tensor"]
     dtype = _dtype(x, out)
     if dtype and _same_shape(x, out):
-        return Fused("gelu_approximate", dtype, [x.data.size, x, out], [out], "gelu_approximate")
+        return Fused("gelu_approximate", dtype, [_count(x), x, out], [out], "gelu_approximate")
     return None
 
 
@@ -166,7 +166,7 @@ def gelu_approximate_keeping(bound, out):
         return gelu_approximate(bound, result)
     dtype = _dtype(x, result, slope)
     if dtype and _same_shape(x, result, slope):
-        args = [x.data.size, x, result, slope]
+        args = [_count(x), x, result, slope]
         label = "gelu_approximate and its slope"
         return Fused("gelu_approximate_keeping", dtype, args, [result, slope], label)
     return None
@@ -176,7 +176,7 @@ def gelu_approximate_backward(bound, out):
     x, grad = bound["x"], bound["grad"]
     dtype = _dtype(x, grad, out)
     if dtype and _same_shape(x, grad, out):
-        args = [x.data.size, x, grad, out]
+        args = [_count(x), x, grad, out]
         return Fused("gelu_approximate_backward", dtype, args, [out], "gelu_approximate backward")
     return None
 
@@ -257,7 +257,7 @@ def _channels(x, *per_channel) -> tuple[int, int, int] | None:
     shape = x.data.shape
     if len(shape) < 2 or any(v is not None and v.data.shape != shape[1:2] for v in per_channel):
         return None
-    return shape[0], shape[1], x.data.size // (shape[0] * shape[1]) if x.data.size else 0
+    return shape[0], shape[1], _count(x) // (shape[0] * shape[1]) if _count(x) else 0
 
 
 def batch_norm(bound, out):
@@ -421,7 +421,7 @@ def cross_entropy_class_targets_backward(bound, out):
     if not dtype or not _same_shape(logits, probabilities, out) or logits.data.ndim != 2:
         return None
     rows, d = logits.data.shape
-    if not _targets(targets, rows) or grad.data.size != 1:
+    if not _targets(targets, rows) or _count(grad) != 1:
         return None
     args = [rows, d, probabilities, targets, grad, out]
     label = "cross_entropy_class_targets backward"
@@ -540,11 +540,25 @@ def _bound(entry, backend) -> dict | None:
     return bound.arguments
 
 
-# The rules of the Torch backend's calls: the kernels that are several ATen calls there (the
-# optimisers' updates: four to seven passes over every parameter, in one C loop here). torch's
-# gelu, layer_norm, rms_norm, softmax, batch norm and cross-entropy are one fused ATen kernel
-# each already, and stay the backend's.
-TORCH_RULES = frozenset({"adam_step", "sgd_step", "clip_by_norm"})
+# The rules of the Torch backend's calls: where ATen takes several calls (the optimisers'
+# updates: four to seven passes over every parameter; the GELUs, clipped first so that ±inf
+# give their limits) or a slower one (the training batch norm's forward: a quarter of ATen's
+# time at ResNet's shapes). torch's layer_norm, rms_norm, softmax, cross-entropy and batch
+# norm backward are as fast, and stay the backend's.
+TORCH_RULES = frozenset(
+    {
+        "adam_step",
+        "sgd_step",
+        "clip_by_norm",
+        "gelu",
+        "gelu_keeping",
+        "gelu_backward",
+        "gelu_approximate",
+        "gelu_approximate_keeping",
+        "gelu_approximate_backward",
+        "batch_norm_training",
+    }
+)
 
 
 def fuse(entry, backend) -> Fused | None:
