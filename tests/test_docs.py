@@ -146,3 +146,22 @@ def test_nothing_cites_a_document_outside_the_repo():
 def test_the_checker_tells_a_broken_link_from_a_good_one(href, expected):
     where, _, anchor = href.partition("#")
     assert problem((ROOT / "docs" / where).resolve(), anchor or None) == expected
+
+
+def test_every_rule_row_the_docs_name_is_a_row_of_that_table():
+    """docs/coverage.md names each module function's rule row (`ConvRules.conv2d`): a renamed
+    or moved row would leave the docs pointing at nothing."""
+    from runtime.autodiff import rules
+
+    named = {
+        (table, row)
+        for page in (ROOT / "docs").glob("*.md")
+        for table, row in re.findall(r"`(\w+Rules)\.(\w+)`", page.read_text())
+    }
+    assert named
+    missing = [
+        f"{table}.{row}"
+        for table, row in sorted(named)
+        if row not in vars(getattr(rules, table, type("none", (), {})))
+    ]
+    assert not missing, missing

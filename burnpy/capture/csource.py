@@ -655,8 +655,8 @@ CROSS_ENTROPY = """\
 /* The mean cross-entropy of logits [rows, d] against class indices (already checked to be in
    range), log Σ exp(x - max) - (x[target] - max) per row, and the softmax probabilities the
    backward reads (when `probabilities` is given), from the same exponentials. A row's sum
-   accumulates in double and is rounded once: near a loss of 0 the sum is near 1, where one
-   rounding more is a relative error of the loss far above the dtype's.
+   accumulates in double and is rounded once: near a loss of 0 the sum is near 1, where each
+   rounding of it moves the loss by far more than the dtype's relative precision.
    Fuses: cross_entropy_class_targets_keeping (max, exp, sums, log, the pick, the mean and the
    probabilities' division). */
 void cross_entropy_{suffix}(long rows, long d, const real *logits, const long *targets,

@@ -16,8 +16,6 @@ import itertools
 import sys
 import warnings
 
-import numpy as np
-
 from burnpy.capture import updates
 from burnpy.capture.compiler import compile_step
 from burnpy.capture.recorder import CaptureError, Integer, Number, RecordingBackend, Tape, Value

@@ -73,7 +73,7 @@ def in_place(entries: list, inputs: list, outputs, backends: dict, owned: list) 
         keys = {_root(v.data)[0] for v in written}
         others = {_root(v.data)[0] for v in values if v.name not in input_names}
         if (
-            not any(v is entry.args[0] for v in written)  # (the parameter itself is an input)
+            not any(v is arguments.get(names[0]) for v in written)  # (the parameter: an input)
             or keys & after[index]
             or keys & others
         ):
