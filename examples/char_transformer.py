@@ -21,7 +21,6 @@ per character. Needs the `examples` extra (tqdm; matplotlib for --plot), and tor
 
 import argparse
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -34,7 +33,8 @@ import burnpy  # noqa: E402
 import burnpy.threads  # noqa: E402
 from burnpy import nn, optim  # noqa: E402
 from burnpy.nn.functional import cross_entropy  # noqa: E402
-from generated import Device, QuantScheme, QuantStore, QuantValue, Tensor  # noqa: E402
+from examples.quantization_report import QUANT_VALUES, quantization_report  # noqa: E402
+from generated import Device, Tensor  # noqa: E402
 
 
 class CharTransformer(nn.Module):
@@ -182,64 +182,21 @@ def sample(model, corpus, args, length=200, prompt="def ") -> str:
 
 # -- --quantize: the trained model's weights quantized after training -----------------------------
 
-QUANT_VALUES = {v.name.lower(): v for v in QuantValue}
 
-
-def quantization_report(model, corpus, args) -> dict:
-    """Quantize a copy of the trained model's weights (every parameter, per tensor, MinMax
-    calibration, one int8 a value in memory as burn's CPU backends keep them) and print its validation loss, record size and the time of a forward pass
-    over a batch of windows against the float model's; returns them, per column."""
-    scheme = QuantScheme().with_store(QuantStore.NATIVE).with_value(QUANT_VALUES[args.quantize])
-    models = {
-        "float32": model.valid(),
-        args.quantize.upper(): model.valid().quantize_weights(nn.Quantizer(scheme=scheme)),
-    }
+def ptq_report(model, corpus, args) -> dict:
+    """The trained model against its weights quantized (`--quantize`): validation loss, record
+    size and the time of a forward pass over a batch of windows."""
     inputs, _ = corpus.validation_windows(args.context)
-    batch = Tensor.from_data(inputs[: args.batch_size], device=models["float32"].devices()[0])
-    report = {
-        name: {
-            "loss": validation_loss(m, corpus, args),
-            "bytes": record_size(m),
-            "seconds": seconds,
-        }
-        for (name, m), seconds in zip(models.items(), best_times(models.values(), batch))
-    }
-    (head, base), (name, quantized) = report.items()
-    print(f"\npost-training quantization ({name} per tensor, MinMax calibration):")
-    print(f"{'':28}{head:>12}{name:>12}")
-    print(f"{'validation loss (nats)':28}{base['loss']:>12.4f}{quantized['loss']:>12.4f}")
-    ratio = quantized["bytes"] / base["bytes"]
-    print(
-        f"{'record size':28}{base['bytes'] / 1024:>8.1f} KiB{quantized['bytes'] / 1024:>8.1f} KiB"
-        f" ({ratio:.2f}x)"
+    batch = Tensor.from_data(inputs[: args.batch_size], device=model.devices()[0].inner())
+    return quantization_report(
+        model,
+        args.quantize,
+        (batch,),
+        lambda m: validation_loss(m, corpus, args),
+        "validation loss (nats)",
+        ".4f",
+        f"forward, {len(batch)} x {args.context} chars",
     )
-    ratio = quantized["seconds"] / base["seconds"]
-    label = f"forward, {len(batch)} x {args.context} chars"
-    print(
-        f"{label:28}{base['seconds'] * 1e3:>9.2f} ms{quantized['seconds'] * 1e3:>9.2f} ms"
-        f" ({ratio:.2f}x)"
-    )
-    return report
-
-
-def best_times(models, *inputs, repeats=7) -> list:
-    """Each model's best time for a forward pass on `inputs`, the models taking turns, so
-    that another load on the machine slows them alike."""
-    times: list[list[float]] = [[] for _ in models]
-    for _ in range(repeats):
-        for model, seconds in zip(models, times):
-            start = time.perf_counter()
-            model(*inputs)
-            seconds.append(time.perf_counter() - start)
-    return [min(seconds) for seconds in times]
-
-
-def record_size(model) -> int:
-    """The bytes of the model's record (`model.save`)."""
-    with tempfile.TemporaryDirectory() as directory:
-        path = Path(directory) / "model.safetensors"
-        model.save(path)
-        return path.stat().st_size
 
 
 # -- PyTorch: the same architecture, initial weights, batches and learning rates -----------------
@@ -513,7 +470,7 @@ def main(argv=None) -> float:
     if args.plot:
         plot(runs, args.plot, args.every)
     if args.quantize:
-        quantization_report(model, corpus, args)
+        ptq_report(model, corpus, args)
     print(f"validation loss: {ours['validation']:.4f}")
     return ours["validation"]
 

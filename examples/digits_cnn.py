@@ -24,7 +24,6 @@ import json
 import math
 import os
 import sys
-import tempfile
 import time
 import tracemalloc
 from pathlib import Path
@@ -39,7 +38,8 @@ import burnpy.threads  # noqa: E402
 from burnpy import capture, data, files, nn, optim  # noqa: E402
 from burnpy.nn.functional import cross_entropy  # noqa: E402
 from burnpy.train import Learner, Output  # noqa: E402
-from generated import Device, QuantScheme, QuantStore, QuantValue  # noqa: E402
+from examples.quantization_report import QUANT_VALUES, quantization_report  # noqa: E402
+from generated import Device  # noqa: E402
 
 
 class DigitsCNN(nn.Module):
@@ -157,63 +157,20 @@ def _quiet_stderr():
 
 # -- --quantize: the trained model's weights quantized after training -----------------------------
 
-QUANT_VALUES = {v.name.lower(): v for v in QuantValue}
 
-
-def quantization_report(model, test, device, value: str) -> dict:
-    """Quantize a copy of the trained model's weights (every parameter, per tensor, MinMax
-    calibration, one int8 a value in memory as burn's CPU backends keep them) and print its test accuracy, record size and inference time on the test
-    images against the float model's; returns them, per column."""
-    scheme = QuantScheme().with_store(QuantStore.NATIVE).with_value(QUANT_VALUES[value])
-    models = {
-        "float32": model.valid(),
-        value.upper(): model.valid().quantize_weights(nn.Quantizer(scheme=scheme)),
-    }
+def ptq_report(model, test, device, value: str) -> dict:
+    """The trained model against its weights quantized (`--quantize`): test accuracy, record
+    size and inference time on the test images."""
     images, _ = data.default_collate(test, device.inner())
-    report = {
-        name: {
-            "accuracy": accuracy(m, test, device),
-            "bytes": record_size(m),
-            "seconds": seconds,
-        }
-        for (name, m), seconds in zip(models.items(), best_times(models.values(), images))
-    }
-    (head, base), (name, quantized) = report.items()
-    print(f"\npost-training quantization ({name} per tensor, MinMax calibration):")
-    print(f"{'':26}{head:>12}{name:>12}")
-    print(f"{'test accuracy':26}{base['accuracy']:>12.2%}{quantized['accuracy']:>12.2%}")
-    ratio = quantized["bytes"] / base["bytes"]
-    print(
-        f"{'record size':26}{base['bytes'] / 1024:>8.1f} KiB{quantized['bytes'] / 1024:>8.1f} KiB"
-        f" ({ratio:.2f}x)"
+    return quantization_report(
+        model,
+        value,
+        (images,),
+        lambda m: accuracy(m, test, device),
+        "test accuracy",
+        ".2%",
+        f"inference, {len(test)} images",
     )
-    ratio = quantized["seconds"] / base["seconds"]
-    label = f"inference, {len(test)} images"
-    print(
-        f"{label:26}{base['seconds'] * 1e3:>9.2f} ms{quantized['seconds'] * 1e3:>9.2f} ms"
-        f" ({ratio:.2f}x)"
-    )
-    return report
-
-
-def best_times(models, *inputs, repeats=7) -> list:
-    """Each model's best time for a forward pass on `inputs`, the models taking turns, so
-    that another load on the machine slows them alike."""
-    times: list[list[float]] = [[] for _ in models]
-    for _ in range(repeats):
-        for model, seconds in zip(models, times):
-            start = time.perf_counter()
-            model(*inputs)
-            seconds.append(time.perf_counter() - start)
-    return [min(seconds) for seconds in times]
-
-
-def record_size(model) -> int:
-    """The bytes of the model's record (`model.save`)."""
-    with tempfile.TemporaryDirectory() as directory:
-        path = Path(directory) / "model.safetensors"
-        model.save(path)
-        return path.stat().st_size
 
 
 # -- PyTorch: the same architecture, weights, batches and schedule ---------------------------------
@@ -564,7 +521,7 @@ def main(argv=None) -> float:
     if args.compare:
         compare(args, train, test, history)
     if args.quantize:
-        quantization_report(model, test, device, args.quantize)
+        ptq_report(model, test, device, args.quantize)
     final = accuracy(model, test, device)
     print(f"test accuracy: {100 * final:.2f}%")
     return final
