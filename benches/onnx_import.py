@@ -12,6 +12,7 @@ from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 
+from benches.real_models import torchvision_resnet18  # noqa: E402
 from benches.timing import Column, OtherLoad, measure  # noqa: E402
 from benches.workloads import BenchMismatch  # noqa: E402
 from burnpy import capture  # noqa: E402
@@ -21,29 +22,13 @@ from generated import Device, Tensor  # noqa: E402
 BATCHES = (1, 16)
 
 
-def _torchvision_resnet18(torch):
-    """torchvision's resnet18 definition; its C extension's two op schemas registered first,
-    which is all its Python model code needs when the extension does not load."""
-    for name in ("nms", "qnms"):
-        try:
-            torch.library.define(
-                f"torchvision::{name}",
-                "(Tensor dets, Tensor scores, float iou_threshold) -> Tensor",
-            )
-        except RuntimeError:
-            pass
-    import torchvision
-
-    torch.manual_seed(0)
-    return torchvision.models.resnet18().eval()
-
-
 def _forward(model, x):
     return model(x)
 
 
 def row(batch, torch, ort, folder) -> tuple:
-    model = _torchvision_resnet18(torch)
+    torch.manual_seed(0)
+    model = torchvision_resnet18(torch, 1000).eval()
     example = torch.randn(batch, 3, 224, 224)
     path = Path(folder) / f"resnet18_{batch}.onnx"
     torch.onnx.export(model, (example,), str(path), dynamo=False, opset_version=17)
