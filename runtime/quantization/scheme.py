@@ -11,7 +11,15 @@ from dataclasses import dataclass, replace
 from enum import Enum
 
 
-class QuantValue(Enum):
+class SchemeEnum(Enum):
+    """An enum of the scheme, shown as it is written (`QuantValue.Q8S`), so that a scheme's
+    repr is the expression that builds it."""
+
+    def __repr__(self):
+        return f"{type(self).__name__}.{self.name}"
+
+
+class QuantValue(SchemeEnum):
     """The quantized value type: its bits and its range `(a, b)`; `S` is symmetric (±(2^(n-1)-1)),
     `F` the full signed range ([-2^(n-1), 2^(n-1)-1])."""
 
@@ -33,57 +41,39 @@ class QuantValue(Enum):
             return -(half - 1), half - 1
         return -half, half - 1
 
-    def __repr__(self):
-        return f"QuantValue.{self.name}"
 
-
-class QuantMode(Enum):
+class QuantMode(SchemeEnum):
     SYMMETRIC = "symmetric"
 
-    def __repr__(self):
-        return f"QuantMode.{self.name}"
 
-
-class QuantStore(Enum):
+class QuantStore(SchemeEnum):
     """How the values are held: one int8 each (NATIVE), or packed into u32 words, the lowest
     bits first (PACKED_U32, burn's `PackedU32(0)`: four Q8, eight Q4 or sixteen Q2 a word)."""
 
     NATIVE = "native"
     PACKED_U32 = "packed_u32"
 
-    def __repr__(self):
-        return f"QuantStore.{self.name}"
 
-
-class QuantParam(Enum):
+class QuantParam(SchemeEnum):
     """The dtype the scales are stored in (burn's `ScaleDtype`)."""
 
     F32 = "float32"
     F16 = "float16"
     BF16 = "bfloat16"
 
-    def __repr__(self):
-        return f"QuantParam.{self.name}"
 
-
-class QuantPropagation(Enum):
+class QuantPropagation(SchemeEnum):
     """Whether an op whose float result burn may quantize again does (PROPAGATE) or returns the
     float result (INHIBIT, burn's default): a device setting."""
 
     PROPAGATE = "propagate"
     INHIBIT = "inhibit"
 
-    def __repr__(self):
-        return f"QuantPropagation.{self.name}"
 
-
-class Calibration(Enum):
+class Calibration(SchemeEnum):
     """How the range a scale covers is found: the min and max of the tensor (or block)."""
 
     MIN_MAX = "min_max"
-
-    def __repr__(self):
-        return f"Calibration.{self.name}"
 
 
 @dataclass(frozen=True)
