@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from generated import Tensor
+from burnpy import Tensor
 
 STEPS = 20
 BOUNDS = {"float32": (1e-5, 1e-4), "float64": (1e-12, 1e-12)}  # (losses relative, parameters)

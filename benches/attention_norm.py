@@ -13,7 +13,7 @@ import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 from benches.timing import Column, measure  # noqa: E402
-from generated import Device, Tensor, module  # noqa: E402
+from burnpy.generated import Device, Tensor, module  # noqa: E402
 
 
 def attention_step(q, k, v):

@@ -24,7 +24,7 @@ from benches.workloads import BenchMismatch  # noqa: E402
 from burnpy import capture, optim  # noqa: E402
 from burnpy.nn.functional import cross_entropy  # noqa: E402
 from examples import char_transformer as example  # noqa: E402
-from generated import Device, Tensor  # noqa: E402
+from burnpy.generated import Device, Tensor  # noqa: E402
 
 TARGETS = {"mlp:1": ("numpy", 1.15), "mlp:64": ("numpy", 1.05), "cnn": ("eager", 1.0)}
 TARGETS["transformer"] = ("PyTorch", 1.0)  # captured and compiled / the named column

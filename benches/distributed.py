@@ -51,7 +51,7 @@ def worker(rank: int, port: int) -> None:
     from burnpy import data, distributed, optim
     from burnpy.distributed.gradients import GradientSync
     from examples import digits_cnn as example
-    from generated import Device
+    from burnpy import Device
 
     torch.set_num_threads(1)
     distributed.init(rank=rank, world_size=2, init_method=f"tcp://127.0.0.1:{port}")

@@ -14,7 +14,7 @@ import numpy as np  # noqa: E402
 
 from benches.timing import Column, measure  # noqa: E402
 from burnpy.capture import compiler  # noqa: E402
-from runtime.backends.registry import backend_for  # noqa: E402
+from burnpy.runtime.backends.registry import backend_for  # noqa: E402
 
 EPS = 1e-5
 LAYERS = (  # ResNet-18's batch norms at 64x64 inputs: shape, how many

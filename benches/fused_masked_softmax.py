@@ -16,7 +16,7 @@ import torch  # noqa: E402
 
 from benches.timing import Column, measure  # noqa: E402
 from burnpy.capture import compiler  # noqa: E402
-from runtime.backends.registry import backend_for  # noqa: E402
+from burnpy.runtime.backends.registry import backend_for  # noqa: E402
 
 MIN_FLOAT = -1.0e4
 SHAPES = ((8, 4, 128, 128), (2, 12, 256, 256))  # the GPT-2 bench's, and GPT-2 small's heads

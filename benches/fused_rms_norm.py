@@ -17,8 +17,8 @@ import torch  # noqa: E402
 
 from benches.timing import Column, measure  # noqa: E402
 from burnpy.capture import compiler  # noqa: E402
-from generated import Device, Tensor, module  # noqa: E402
-from runtime.backends.registry import backend_for  # noqa: E402
+from burnpy.generated import Device, Tensor, module  # noqa: E402
+from burnpy.runtime.backends.registry import backend_for  # noqa: E402
 
 EPS = 1e-5
 SHAPES = ((8, 128, 128), (8, 128, 512))  # GPT-2 bench's width, and a wider model's

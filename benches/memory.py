@@ -102,7 +102,7 @@ def chain_numpy(x):
 
 
 def mlp_autodiff(device):
-    from generated import Tensor
+    from burnpy import Tensor
 
     def prepare(x, weights, biases):
         x = Tensor.from_data(x, device=device)
@@ -123,7 +123,7 @@ def mlp_autodiff(device):
 
 
 def chain_autodiff(device):
-    from generated import Tensor
+    from burnpy import Tensor
 
     def prepare(x):
         return (Tensor.from_data(x, device=device).require_grad(),)
@@ -162,7 +162,7 @@ def measure(workload: str, column: str) -> dict:
     if column == "numpy":
         run = numpy_run
     else:
-        from generated import Device
+        from burnpy import Device
 
         device = Device.numpy().autodiff()
         if column == "Balanced":

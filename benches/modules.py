@@ -26,7 +26,7 @@ from threadpoolctl import threadpool_info, threadpool_limits
 
 from benches.timing import REPEATS, Column, OtherLoad, Row, measure
 from benches.workloads import BenchMismatch, assert_same
-from generated import Device, Tensor, module
+from burnpy import Device, Tensor, module
 
 ROOT = Path(__file__).resolve().parent.parent
 NUMPY_TARGET, TORCH_TARGET = 2.0, 1.2  # ours / PyTorch: ours on NumPy (every row), on Torch (convs)
@@ -74,7 +74,7 @@ def anchor_column(data) -> Column:
 
 
 class Ours:
-    """The three workloads through `generated.module` on an autodiff device."""
+    """The three workloads through `burnpy.generated.module` on an autodiff device."""
 
     def __init__(self, data, device: Device):
         device = device.autodiff()

@@ -17,7 +17,7 @@ from benches.timing import Column, OtherLoad, measure  # noqa: E402
 from benches.workloads import BenchMismatch  # noqa: E402
 from burnpy import capture  # noqa: E402
 from burnpy import onnx as importer  # noqa: E402
-from generated import Device, Tensor  # noqa: E402
+from burnpy.generated import Device, Tensor  # noqa: E402
 
 BATCHES = (1, 16)
 

@@ -5,7 +5,7 @@ import numpy as np
 
 from benches import workloads
 from benches.timing import Column
-from generated import Device, Tensor, module
+from burnpy import Device, Tensor, module
 
 
 def strategies(device: Device) -> dict:

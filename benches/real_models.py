@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 from burnpy import nn
-from generated import module
+from burnpy import module
 
 # -- ResNet-18 --------------------------------------------------------------------------------
 

@@ -101,7 +101,7 @@ def _data(row):
 def _models(row, torch, backend):
     """(torch module, our model on `backend`'s autodiff device) holding the same weights."""
     from benches import real_models
-    from generated import Device
+    from burnpy import Device
 
     device = (Device.torch() if backend == "torch" else Device.numpy()).autodiff()
     if row == "resnet18":
@@ -137,7 +137,7 @@ def _torch_optimiser(row, torch, net):
 def columns(row: str, torch) -> dict:
     """column -> (step thunk returning the loss, on torch), or None where it is n/a."""
     from burnpy.capture import capture
-    from generated import Tensor
+    from burnpy import Tensor
 
     inputs, targets = _data(row)
     lr = RESNET["lr"] if row == "resnet18" else GPT_OPT["lr"]
@@ -212,7 +212,7 @@ def drift_row(row: str) -> list:
 
     from benches import accuracy
     from burnpy.capture import capture
-    from generated import Tensor
+    from burnpy import Tensor
 
     torch.set_num_threads(1)
     inputs, targets = _data(row)

@@ -24,7 +24,7 @@ import numpy as np
 from benches import ours, workloads
 from benches.timing import REPEATS, Column, OtherLoad, Row, measure
 from benches.workloads import BenchMismatch
-from generated import Device
+from burnpy import Device
 
 ROOT = Path(__file__).resolve().parent.parent
 CODEGEN_RUNS = 3

@@ -55,7 +55,7 @@ def transformer_columns():
     with per-parameter clipping."""
     from benches import char_step
     from examples.char_transformer import step_loss, torch_train_step
-    from generated import Tensor
+    from burnpy import Tensor
 
     args = char_step.arguments()
     inputs, targets = next(char_step.batches(args))
@@ -81,7 +81,7 @@ def transformer_columns():
 
 
 def _conv_step(x, weight, bias):
-    from generated import module
+    from burnpy import module
 
     grads = module.conv2d(x, weight, bias, padding=1).sum().backward()
     return x.grad(grads), weight.grad(grads), bias.grad(grads)
@@ -97,7 +97,7 @@ def _torch_conv_step(x, weight, bias):
 
 
 def _norm_step(x, gamma, beta):
-    from generated import module
+    from burnpy import module
 
     grads = module.layer_norm(x, gamma, beta).sum().backward()
     return x.grad(grads), gamma.grad(grads), beta.grad(grads)
@@ -115,7 +115,7 @@ def _torch_norm_step(x, gamma, beta):
 def kernel_columns(step, torch_step, arrays):
     import torch
 
-    from generated import Device, Tensor
+    from burnpy import Device, Tensor
 
     columns = {}
     for name, backend in (("ours numpy", Device.numpy()), ("ours torch", Device.torch())):
@@ -129,7 +129,7 @@ def kernel_columns(step, torch_step, arrays):
 
 def mlp_columns():
     from benches import ours, workloads
-    from generated import Device
+    from burnpy import Device
 
     problem = workloads.mlp_problem(64)
     mlp = ours.MLP(problem, Device.numpy())

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from generated import Device, Tensor
+from burnpy.generated import Device, Tensor
 
 
 def default_collate(items, device):

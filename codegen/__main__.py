@@ -10,9 +10,9 @@ import sysconfig
 import time
 from pathlib import Path
 
-from codegen import api, render, review
-from codegen.load import CatalogueError, load
-from codegen.validate import check, validate
+from burnpy.codegen import api, render, review
+from burnpy.codegen.load import CatalogueError, load
+from burnpy.codegen.validate import check, validate
 
 COMMANDS = {
     "generate": "write generated/ and docs/ops.md from the catalogue (the default command)",
@@ -22,6 +22,13 @@ COMMANDS = {
     "explain": "show what one op is: its entry, routing, kernels, recorder, rule and methods",
     "diff": "what the catalogue change since a git revision does, op by op (writes nothing)",
 }
+
+# in a checkout (ops.yaml beside the generator) `python -m codegen`; from an install, its script
+PROG = (
+    "python -m codegen"
+    if (Path(__file__).resolve().parent.parent / "ops.yaml").is_file()
+    else "burnpy-codegen"
+)
 
 CHECK = (
     "generate: write nothing; print the diff (paths relative to the project root) and exit 1 "
@@ -58,7 +65,7 @@ def _parser() -> argparse.ArgumentParser:
         help="the generated package (default: ./generated); docs/ops.md goes beside it",
     )
     parser = argparse.ArgumentParser(
-        prog="python -m codegen",
+        prog=PROG,
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         parents=[common],

@@ -8,8 +8,8 @@ import ast
 import re
 from dataclasses import dataclass
 
-from codegen import api
-from codegen.model import AutodiffClass, Catalogue, Op, QRole
+from burnpy.codegen import api
+from burnpy.codegen.model import AutodiffClass, Catalogue, Op, QRole
 
 # How each operator reads in code; `t` is the receiver, `{x}` the method's other operand.
 OPERATOR_FORMS = {

@@ -157,16 +157,19 @@ def _bound(statement):
 
 def _imported_from(tree, name: str) -> str | None:
     for node in tree.body:
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("runtime"):
+        if isinstance(node, ast.ImportFrom) and node.module and _in_runtime(node.module):
             if any((alias.asname or alias.name) == name for alias in node.names):
                 return node.module
     return None
 
 
 def _library(module: str, libraries: dict) -> None:
-    top = module.split(".")[0]
-    if top != "runtime":
-        libraries[top] = None
+    if not _in_runtime(module):
+        libraries[module.split(".")[0]] = None
+
+
+def _in_runtime(module: str) -> bool:
+    return module == "burnpy.runtime" or module.startswith("burnpy.runtime.")
 
 
 def missing_libraries(source: BackendSource) -> list[str]:
@@ -205,7 +208,7 @@ def _calls(fn, found: dict, seen: set) -> None:
                     found.setdefault(Call(inner.attr, path, inner.lineno))
             elif isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name):
                 helper = fn.__globals__.get(inner.func.id)
-                if getattr(helper, "__module__", "").startswith("runtime."):
+                if _in_runtime(getattr(helper, "__module__", "")):
                     _calls(helper, found, seen)
     for cell in fn.__closure__ or ():
         contents = cell.cell_contents

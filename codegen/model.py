@@ -4,8 +4,8 @@ from dataclasses import MISSING, dataclass, field, fields
 from enum import StrEnum
 from types import MappingProxyType
 
-from runtime.autodiff.ops import AutodiffOp, AutodiffRole, FloatInput
-from runtime.autodiff.rules import tables_of
+from burnpy.runtime.autodiff.ops import AutodiffOp, AutodiffRole, FloatInput
+from burnpy.runtime.autodiff.rules import tables_of
 
 # The enums are str-valued: each member equals its spelling in ops.yaml (`Kind.FLOAT ==
 # "float"`), so messages and templates read the same as the catalogue. Codegen still compares

@@ -11,8 +11,8 @@ import ast
 import builtins
 from collections import Counter
 
-from codegen.model import Catalogue
-from codegen.validate.report import Problems, Where
+from burnpy.codegen.model import Catalogue
+from burnpy.codegen.validate.report import Problems, Where
 
 BUILTINS = frozenset(dir(builtins))
 

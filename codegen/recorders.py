@@ -20,8 +20,8 @@ the *tracked* inputs name is saved (burn: `mul` keeps lhs only when rhs needs a 
 from dataclasses import dataclass
 from enum import Enum
 
-from runtime.autodiff.ops import AutodiffOp, FloatInput, rule_for
-from runtime.autodiff.rules import Needed, Needs, Rule
+from burnpy.runtime.autodiff.ops import AutodiffOp, FloatInput, rule_for
+from burnpy.runtime.autodiff.rules import Needed, Needs, Rule
 
 # -- the model ---------------------------------------------------------------------------------
 

@@ -22,10 +22,10 @@ from pathlib import Path
 import black
 import jinja2
 
-from codegen import api, docs
-from codegen.model import Catalogue
-from codegen.recorders import Link, Outputs, Parents, Passing, Source
-from runtime.autodiff.rules import Needs
+from burnpy.codegen import api, docs
+from burnpy.codegen.model import Catalogue
+from burnpy.codegen.recorders import Link, Outputs, Parents, Passing, Source
+from burnpy.runtime.autodiff.rules import Needs
 
 HEADER = (
     "# @generated from {source} by `python -m codegen`; do not edit. render={render} body={body}\n"
@@ -35,14 +35,14 @@ TEMPLATES = Path(__file__).parent / "templates"
 DOCS = Path("docs") / "ops.md"
 # The docstring of each function module, generated/<module>.py (ops.yaml's `function`)
 FUNCTION_MODULE_DOCS = {
-    "module": """burn's ModuleOps as Python functions: `from generated import module`.
+    "module": """burn's ModuleOps as Python functions: `from burnpy.generated import module`.
 
 Signatures as docs/design.md#module-functions describes them (burn's names; option structs as
 keyword arguments named like their fields). Each function checks its arguments (an int or N ints,
 a choice among burn's enum variants, non-zero strides, ...) and calls its dispatch function, which
 routes and differentiates it like every other op.
 """,
-    "optim": """The optimisers' fused updates as Python functions: `from generated import optim`.
+    "optim": """The optimisers' fused updates as Python functions: `from burnpy.generated import optim`.
 
 burnpy.optim's rules call them on plain tensors (a parameter, its gradient, the rule's state);
 each is one kernel per backend, where the same update written with tensor ops would be a dozen

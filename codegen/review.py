@@ -14,12 +14,22 @@ import textwrap
 from enum import StrEnum
 from pathlib import Path
 
-from codegen import api, docs
-from codegen.kernels import class_attributes, read_backend
-from codegen.load import CatalogueError
-from codegen.model import TEST_KEYS, Arg, AutodiffClass, Catalogue, Op, OpTest, QOp, QRole, Role
-from codegen.validate.report import suggest
-from runtime.autodiff.ops import MOVE_ACROSS, AutodiffRole, rule_for
+from burnpy.codegen import api, docs
+from burnpy.codegen.kernels import class_attributes, read_backend
+from burnpy.codegen.load import CatalogueError
+from burnpy.codegen.model import (
+    TEST_KEYS,
+    Arg,
+    AutodiffClass,
+    Catalogue,
+    Op,
+    OpTest,
+    QOp,
+    QRole,
+    Role,
+)
+from burnpy.codegen.validate.report import suggest
+from burnpy.runtime.autodiff.ops import MOVE_ACROSS, AutodiffRole, rule_for
 
 
 class ReviewError(Exception):
@@ -70,7 +80,7 @@ def own_kernels(catalogue: Catalogue, name: str) -> dict:
             f"no backend {name!r}; " + suggest(name, names, f"the catalogue has {', '.join(names)}")
         )
     kernels = read_backend(backend.module).kernels
-    shared = class_attributes("runtime.backends.array", "ArrayBackend")
+    shared = class_attributes("burnpy.runtime.backends.array", "ArrayBackend")
     return {
         op.name: kernels[op.name]
         for op in catalogue.ops

@@ -34,7 +34,7 @@ import burnpy.threads  # noqa: E402
 from burnpy import nn, optim  # noqa: E402
 from burnpy.nn.functional import cross_entropy  # noqa: E402
 from examples.quantization_report import QUANT_VALUES, quantization_report  # noqa: E402
-from generated import Device, Tensor  # noqa: E402
+from burnpy.generated import Device, Tensor  # noqa: E402
 
 
 class CharTransformer(nn.Module):

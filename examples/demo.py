@@ -6,7 +6,7 @@ Run with `make demo` (which first checks that generated/ is in sync with ops.yam
 import numpy as np
 
 import burnpy.threads
-from generated import Device, Distribution, Tensor
+from burnpy.generated import Device, Distribution, Tensor
 
 
 def floats(t: Tensor) -> list:

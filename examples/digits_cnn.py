@@ -39,7 +39,7 @@ from burnpy import capture, data, files, nn, optim  # noqa: E402
 from burnpy.nn.functional import cross_entropy  # noqa: E402
 from burnpy.train import Learner, Output  # noqa: E402
 from examples.quantization_report import QUANT_VALUES, quantization_report  # noqa: E402
-from generated import Device  # noqa: E402
+from burnpy.generated import Device  # noqa: E402
 
 
 class DigitsCNN(nn.Module):

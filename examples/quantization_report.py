@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from burnpy import nn
-from generated import QuantScheme, QuantStore, QuantValue
+from burnpy.generated import QuantScheme, QuantStore, QuantValue
 
 QUANT_VALUES = {v.name.lower(): v for v in QuantValue}
 LABEL = 28  # the width of the rows' labels

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=bed5a9a06648ba2e body=db454531d9c2ec7a
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=74544ecae3a4ecc7 body=bfbd7d5596002e45
 """The Autodiff decorator's specialization, `Autodiff[inner, strategy]`: one attribute per float
 op of ops.yaml, bound by name when a specialization is built (runtime/routing.py builds two per
 backend, NoCheckpointing and Balanced). A differentiable op's is its recorder
@@ -6,10 +6,10 @@ backend, NoCheckpointing and Balanced). A differentiable op's is its recorder
 runs on the inner primitives (runtime/autodiff/backend.py's builders).
 """
 
-from generated import catalogue as ops
-from generated import recorders
-from runtime.autodiff.backend import AutodiffDecorator
-from runtime.autodiff.ops import MOVE_ACROSS
+from burnpy.generated import catalogue as ops
+from burnpy.generated import recorders
+from burnpy.runtime.autodiff.backend import AutodiffDecorator
+from burnpy.runtime.autodiff.ops import MOVE_ACROSS
 
 
 class Autodiff(AutodiffDecorator):

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=dbfa6bf81a6133fe body=9a9fde4c9b82884c
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=8bd40108422f8cd9 body=facabe8463de0e44
 """The inner backends that ops.yaml declares, each found lazily by its variant.
 
 `Inner` is what a dispatch function's `B.inner` is to a type checker and an editor: one of these
@@ -9,17 +9,17 @@ kernel's signature, which each class must define.
 
 from typing import TYPE_CHECKING
 
-from generated.autodiff import Autodiff
-from runtime.backends.registry import register_backend
-from runtime.routing import DispatchBackends
+from burnpy.generated.autodiff import Autodiff
+from burnpy.runtime.backends.registry import register_backend
+from burnpy.runtime.routing import DispatchBackends
 
 if TYPE_CHECKING:
-    from runtime.backends.numpy import NumPyBackend
-    from runtime.backends.torch import TorchBackend
+    from burnpy.runtime.backends.numpy import NumPyBackend
+    from burnpy.runtime.backends.torch import TorchBackend
 
     Inner = NumPyBackend | TorchBackend
 
-register_backend("NumPy", "numpy", "runtime.backends.numpy", ("cpu",), extra=None)
-register_backend("Torch", "torch", "runtime.backends.torch", ("cpu", "cuda"), extra="torch")
+register_backend("NumPy", "numpy", "burnpy.runtime.backends.numpy", ("cpu",), extra=None)
+register_backend("Torch", "torch", "burnpy.runtime.backends.torch", ("cpu", "cuda"), extra="torch")
 
 BACKENDS = DispatchBackends(Autodiff)

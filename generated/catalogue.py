@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=680a76b45773907c body=fa9072442d25b894
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=7b2eeeb3ce9eb234 body=2aa350ceacf67b44
 """What the Autodiff decorator needs to know of each float op, from ops.yaml: one constant per
 op, which its line in generated/autodiff.py names. Each is typed with the signature of the
 specialization's attribute (`AD.float_mul`), which its builder returns; a differentiable op's
@@ -7,21 +7,21 @@ names its backward rule, a row of a table in runtime/autodiff/rules/."""
 from collections.abc import Callable
 from typing import Any
 
-from runtime.autodiff.ops import AutodiffOp, AutodiffRole, FloatInput
-from runtime.autodiff.rules.activation import ActivationRules
-from runtime.autodiff.rules.conv import ConvRules
-from runtime.autodiff.rules.elementwise import ElementwiseRules
-from runtime.autodiff.rules.fft import FftRules
-from runtime.autodiff.rules.grid_sample import GridSampleRules
-from runtime.autodiff.rules.indexing import IndexingRules
-from runtime.autodiff.rules.linear import LinearRules
-from runtime.autodiff.rules.loss import LossRules
-from runtime.autodiff.rules.norm import NormRules
-from runtime.autodiff.rules.order import OrderRules
-from runtime.autodiff.rules.pool import PoolRules
-from runtime.autodiff.rules.reduce import ReduceRules
-from runtime.autodiff.rules.shape import ShapeRules
-from runtime.autodiff.tensor import AutodiffTensor
+from burnpy.runtime.autodiff.ops import AutodiffOp, AutodiffRole, FloatInput
+from burnpy.runtime.autodiff.rules.activation import ActivationRules
+from burnpy.runtime.autodiff.rules.conv import ConvRules
+from burnpy.runtime.autodiff.rules.elementwise import ElementwiseRules
+from burnpy.runtime.autodiff.rules.fft import FftRules
+from burnpy.runtime.autodiff.rules.grid_sample import GridSampleRules
+from burnpy.runtime.autodiff.rules.indexing import IndexingRules
+from burnpy.runtime.autodiff.rules.linear import LinearRules
+from burnpy.runtime.autodiff.rules.loss import LossRules
+from burnpy.runtime.autodiff.rules.norm import NormRules
+from burnpy.runtime.autodiff.rules.order import OrderRules
+from burnpy.runtime.autodiff.rules.pool import PoolRules
+from burnpy.runtime.autodiff.rules.reduce import ReduceRules
+from burnpy.runtime.autodiff.rules.shape import ShapeRules
+from burnpy.runtime.autodiff.tensor import AutodiffTensor
 
 FLOAT_FROM_DATA: AutodiffOp[Callable[[Any, Any, Any], AutodiffTensor]] = AutodiffOp(
     "float_from_data", ("data", "device", "dtype"), (), AutodiffRole.LEAF

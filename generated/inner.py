@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=dff946f5ba156932 body=57978e6c48edc8f3
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=a0fd4e0f37c69d0d body=db67cb5d54f5d686
 """What a dispatch function calls on an inner backend (`B.inner.<op>`): every kernel by name and
 signature, each with the op it runs and where each backend defines it. A typing Protocol read
 only by type checkers and editors (dispatch functions annotate `B` with it); the backend classes
@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     import numpy as np
 
-    from runtime.distribution import Distribution
-    from runtime.indexing import IndexingUpdateOp
-    from runtime.quantization.primitive import QuantizedTensor
-    from runtime.quantization.scheme import QuantScheme
+    from burnpy.runtime.distribution import Distribution
+    from burnpy.runtime.indexing import IndexingUpdateOp
+    from burnpy.runtime.quantization.primitive import QuantizedTensor
+    from burnpy.runtime.quantization.scheme import QuantScheme
 
 # A backend's tensor: a numpy array, a torch tensor, ...
 Primitive = Any

@@ -1,6 +1,6 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=05cd98087516b95f body=76e3f6abab8c20dc
-"""burn-tensor's loss functions: `from generated import loss` (written in runtime/loss.py, as
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=863ed6e4850fb785 body=95e5c0b1ea1c836d
+"""burn-tensor's loss functions: `from burnpy.generated import loss` (written in runtime/loss.py, as
 Tensor methods composed, so they differentiate and run on every backend)."""
 
-from runtime.loss import *  # noqa: F401, F403
-from runtime.loss import __all__  # noqa: F401
+from burnpy.runtime.loss import *  # noqa: F401, F403
+from burnpy.runtime.loss import __all__  # noqa: F401

@@ -1,5 +1,5 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=125bb115a0915511 body=d5d61bf8cda1dc46
-"""burn's ModuleOps as Python functions: `from generated import module`.
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=fcb88ae3aeb5015a body=82039a12db2b8520
+"""burn's ModuleOps as Python functions: `from burnpy.generated import module`.
 
 Signatures as docs/design.md#module-functions describes them (burn's names; option structs as
 keyword arguments named like their fields). Each function checks its arguments (an int or N ints,
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from generated.dispatch.module_ops import (
+from burnpy.generated.dispatch.module_ops import (
     embedding as _embedding,
     linear as _linear,
     conv1d as _conv1d,
@@ -43,7 +43,7 @@ from generated.dispatch.module_ops import (
     irfft as _irfft,
     deform_conv2d as _deform_conv2d,
 )
-from runtime.arguments import (
+from burnpy.runtime.arguments import (
     check_dtype,
     choice_arg,
     dim_of,
@@ -53,13 +53,13 @@ from runtime.arguments import (
     real_arg,
     tensor_arg,
 )
-from runtime.values import ints_arg, optional_ints_arg
-from runtime.dispatch import TensorKind
+from burnpy.runtime.values import ints_arg, optional_ints_arg
+from burnpy.runtime.dispatch import TensorKind
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from generated.tensor import Tensor
+    from burnpy.generated.tensor import Tensor
 
 FLOAT, INT, BOOL = TensorKind.Float, TensorKind.Int, TensorKind.Bool
 

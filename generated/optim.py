@@ -1,5 +1,5 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=06f8f16b72512eef body=84714a845698326c
-"""The optimisers' fused updates as Python functions: `from generated import optim`.
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=1efca3e9f11b1ebc body=755470f1118bf59e
+"""The optimisers' fused updates as Python functions: `from burnpy.generated import optim`.
 
 burnpy.optim's rules call them on plain tensors (a parameter, its gradient, the rule's state);
 each is one kernel per backend, where the same update written with tensor ops would be a dozen
@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from generated.dispatch.optim_ops import (
+from burnpy.generated.dispatch.optim_ops import (
     adam_step as _adam_step,
     clip_by_norm as _clip_by_norm,
     sgd_step as _sgd_step,
     rmsprop_step as _rmsprop_step,
 )
-from runtime.arguments import (
+from burnpy.runtime.arguments import (
     check_dtype,
     choice_arg,
     dim_of,
@@ -27,13 +27,13 @@ from runtime.arguments import (
     real_arg,
     tensor_arg,
 )
-from runtime.values import ints_arg, optional_ints_arg
-from runtime.dispatch import TensorKind
+from burnpy.runtime.values import ints_arg, optional_ints_arg
+from burnpy.runtime.dispatch import TensorKind
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from generated.tensor import Tensor
+    from burnpy.generated.tensor import Tensor
 
 FLOAT, INT, BOOL = TensorKind.Float, TensorKind.Int, TensorKind.Bool
 

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=cdcbb5f0b318c1cd body=b13242e31c23499a
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=3316d24d61659efc body=f517b946fd0134ea
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node (its
@@ -11,7 +11,7 @@ The Autodiff specialization (generated/autodiff.py) binds each factory to the in
 is the BalancedCheckpointing specialization).
 """
 
-from runtime.autodiff.recording import (
+from burnpy.runtime.autodiff.recording import (
     COMPUTE_BOUND,
     GRAD_MODE,
     MEMORY_BOUND,

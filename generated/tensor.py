@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=86844f5bc535d3b2 body=2fe2342a553a8bda
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=36d61204c4a80d96 body=bd2b1fbe3cd0a5d3
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from runtime.arguments import (  # noqa: F401  (the argument checks the methods use)
+from burnpy.runtime.arguments import (  # noqa: F401  (the argument checks the methods use)
     BOOL,
     FLOAT,
     INT,
@@ -41,17 +41,17 @@ from runtime.arguments import (  # noqa: F401  (the argument checks the methods 
     update_arg,
     view_shape_of,
 )
-from runtime.tensor import TensorBase
+from burnpy.runtime.tensor import TensorBase
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from numpy.typing import DTypeLike
 
-    from runtime.device import Device
-    from runtime.distribution import Distribution
-    from runtime.indexing import IndexingUpdateOp
-    from runtime.quantization.scheme import QuantScheme
+    from burnpy.runtime.device import Device
+    from burnpy.runtime.distribution import Distribution
+    from burnpy.runtime.indexing import IndexingUpdateOp
+    from burnpy.runtime.quantization.scheme import QuantScheme
 
 
 class Tensor(TensorBase):
@@ -2153,7 +2153,7 @@ class Tensor(TensorBase):
 
 
 # Imported last: the dispatch functions construct Tensors, and the methods above call them.
-from generated.dispatch import *  # noqa: E402, F401, F403
+from burnpy.generated.dispatch import *  # noqa: E402, F401, F403
 
 # The methods that only pass `self` on to one dispatch function are that function.
 Tensor.exp = float_exp

@@ -11,14 +11,14 @@ import sys
 
 import numpy as np
 
-from runtime.device import Device
-from runtime.dispatch import CONVERT, DispatchTensor, TensorKind
-from runtime.dtypes import DTYPES
-from runtime.distribution import Distribution
-from runtime.errors import IndexOutOfRange
-from runtime.indexing import IndexingUpdateOp
-from runtime.quantization.scheme import QuantScheme
-from runtime.values import is_int, what
+from burnpy.runtime.device import Device
+from burnpy.runtime.dispatch import CONVERT, DispatchTensor, TensorKind
+from burnpy.runtime.dtypes import DTYPES
+from burnpy.runtime.distribution import Distribution
+from burnpy.runtime.errors import IndexOutOfRange
+from burnpy.runtime.indexing import IndexingUpdateOp
+from burnpy.runtime.quantization.scheme import QuantScheme
+from burnpy.runtime.values import is_int, what
 
 FLOAT, INT, BOOL = TensorKind.Float, TensorKind.Int, TensorKind.Bool
 # Each kind's default dtype: the first of its dtypes.

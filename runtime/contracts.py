@@ -12,9 +12,9 @@ import math
 
 import numpy as np
 
-from runtime.backends.kernels.conv import conv_output_size
-from runtime.dispatch import DispatchTensor
-from runtime.errors import user_call
+from burnpy.runtime.backends.kernels.conv import conv_output_size
+from burnpy.runtime.dispatch import DispatchTensor
+from burnpy.runtime.errors import user_call
 
 
 class ShapeError(ValueError):

@@ -6,9 +6,9 @@ strategy are not part of a device's identity (seed: `flex == ad: true, ad == ad_
 
 from enum import Enum
 
-from runtime.backends.registry import backend_for, device_name, variant_named
-from runtime.errors import AUTODIFF_NOT_ENABLED, BurnPanic
-from runtime.quantization.scheme import QuantPropagation
+from burnpy.runtime.backends.registry import backend_for, device_name, variant_named
+from burnpy.runtime.errors import AUTODIFF_NOT_ENABLED, BurnPanic
+from burnpy.runtime.quantization.scheme import QuantPropagation
 
 # burn's per-device settings, of which the one kept here is the quantization propagation: keyed
 # by the raw device, so a device and its autodiff form share it (they are the same device)

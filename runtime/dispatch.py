@@ -10,16 +10,16 @@ from enum import Enum
 
 import numpy as np
 
-from runtime.backends.registry import backend_for
-from runtime.device import (
+from burnpy.runtime.backends.registry import backend_for
+from burnpy.runtime.device import (
     AutodiffDevice,
     Device,
     DispatchDevice,
     GradientCheckpointingStrategy,
     quantization_propagation_of,
 )
-from runtime.quantization.scheme import QuantPropagation
-from runtime.errors import (
+from burnpy.runtime.quantization.scheme import QuantPropagation
+from burnpy.runtime.errors import (
     AUTODIFF_PRIMITIVE_NEEDS_CONTEXT,
     BurnPanic,
     StrategyMismatch,

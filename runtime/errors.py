@@ -65,9 +65,9 @@ class IndexOutOfRange(ValueError, IndexError):
 # The modules of the user-facing API: the outermost of their frames on the stack is the call the
 # user made (a method that calls other API methods is the one the user typed).
 _API_MODULES = frozenset(
-    {"generated.tensor", "generated.module", "generated.loss", "runtime.tensor"}
+    {"burnpy.generated.tensor", "burnpy.generated.module", "burnpy.generated.loss", "burnpy.runtime.tensor"}
 )
-_API_PACKAGES = ("generated.dispatch.", "runtime.composed.")
+_API_PACKAGES = ("burnpy.generated.dispatch.", "burnpy.runtime.composed.")
 # The operators the Tensor API defines as functions, by the method they stand for.
 _OPERATORS = {
     "__radd__": "add", "__rsub__": "sub", "__rmul__": "mul", "__rtruediv__": "div",

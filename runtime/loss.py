@@ -1,8 +1,8 @@
 """burn-tensor's loss functions (burn_tensor::loss), composed of Tensor methods so that they
 differentiate and run on every backend. burn-nn's loss modules are another layer (burnpy.nn)."""
 
-from runtime.arguments import FLOAT
-from runtime.composed import checks
+from burnpy.runtime.arguments import FLOAT
+from burnpy.runtime.composed import checks
 
 __all__ = ["cross_entropy_with_logits"]
 

@@ -13,10 +13,10 @@ nothing is checked on the hot path, the attribute is simply another object meanw
 from contextlib import contextmanager
 from typing import Generic, TypeVar
 
-from runtime.autodiff.backend import autodiff_backend, new_autodiff_backend
-from runtime.backends.registry import backend_for, swap_backend
-from runtime.device import GradientCheckpointingStrategy
-from runtime.dispatch import BackendTensor, kinds_of
+from burnpy.runtime.autodiff.backend import autodiff_backend, new_autodiff_backend
+from burnpy.runtime.backends.registry import backend_for, swap_backend
+from burnpy.runtime.device import GradientCheckpointingStrategy
+from burnpy.runtime.dispatch import BackendTensor, kinds_of
 
 _STRATEGIES = (GradientCheckpointingStrategy.Disabled, GradientCheckpointingStrategy.Balanced)
 

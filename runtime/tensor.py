@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from runtime.activity import user_call
-from runtime.autodiff import graph
-from runtime.autodiff.grad_mode import GRAD_MODE
-from runtime.autodiff.gradients import Gradients
-from runtime.autodiff.node import NONE
-from runtime.backends.registry import backend_for
-from runtime.composed import ComposedMethods
-from runtime.arguments import (
+from burnpy.runtime.activity import user_call
+from burnpy.runtime.autodiff import graph
+from burnpy.runtime.autodiff.grad_mode import GRAD_MODE
+from burnpy.runtime.autodiff.gradients import Gradients
+from burnpy.runtime.autodiff.node import NONE
+from burnpy.runtime.backends.registry import backend_for
+from burnpy.runtime.composed import ComposedMethods
+from burnpy.runtime.arguments import (
     BOOL,
     FLOAT,
     INT,
@@ -24,9 +24,9 @@ from runtime.arguments import (
     is_scalar,
     supported_kind,
 )
-from runtime.device import Device
-from runtime.dispatch import DISABLED, BackendTensor, DispatchTensor, TensorKind, kinds_of
-from runtime.errors import (
+from burnpy.runtime.device import Device
+from burnpy.runtime.dispatch import DISABLED, BackendTensor, DispatchTensor, TensorKind, kinds_of
+from burnpy.runtime.errors import (
     BACKWARD_NEEDS_TRACKED,
     REQUIRE_GRAD_NEEDS_AUTODIFF,
     BurnPanic,

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np  # noqa: E402
 
 from burnpy import data, distributed, nn, optim, train  # noqa: E402
-from generated import Device, Tensor  # noqa: E402
+from burnpy.generated import Device, Tensor  # noqa: E402
 
 # The data of the gradient scenario, the same on every rank: each takes its half of the batch.
 BATCH = 8

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 import torch
 
-from runtime.backends.numpy import BACKEND as NUMPY
-from runtime.backends.torch import BACKEND as TORCH
+from burnpy.runtime.backends.numpy import BACKEND as NUMPY
+from burnpy.runtime.backends.torch import BACKEND as TORCH
 
 
 def _to_torch(value):

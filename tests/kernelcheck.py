@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 import torch
 
-from generated import catalogue
-from runtime.autodiff.rules.joint import Joint
-from runtime.backends.numpy import BACKEND as NUMPY
-from runtime.backends.torch import BACKEND as TORCH
+from burnpy.generated import catalogue
+from burnpy.runtime.autodiff.rules.joint import Joint
+from burnpy.runtime.backends.numpy import BACKEND as NUMPY
+from burnpy.runtime.backends.torch import BACKEND as TORCH
 
 BACKENDS = {"numpy": NUMPY, "torch": TORCH}
 

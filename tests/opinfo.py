@@ -10,9 +10,9 @@ from scipy import special
 
 import refs
 
-import generated.dispatch as dispatch
-from codegen.__main__ import read_catalogue
-from generated import Device, Distribution, IndexingUpdateOp, Tensor
+import burnpy.generated.dispatch as dispatch
+from burnpy.codegen.__main__ import read_catalogue
+from burnpy.generated import Device, Distribution, IndexingUpdateOp, Tensor
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = read_catalogue(str(ROOT / "ops.yaml"))

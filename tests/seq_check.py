@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from burn.burncheck import Tolerance, assert_approx_eq  # noqa: F401 (re-exported)
-from generated import Device, Tensor
+from burnpy.generated import Device, Tensor
 
 try:
     import torch

@@ -4,7 +4,7 @@ scalars, handles, devices."""
 import numpy as np
 import pytest
 
-from generated import Device, Distribution, GradientCheckpointingStrategy, Tensor
+from burnpy.generated import Device, Distribution, GradientCheckpointingStrategy, Tensor
 
 CPU = Device.numpy()
 AD = CPU.autodiff()

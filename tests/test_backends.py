@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 
 import background
-import generated.dispatch as dispatch
-from codegen.validate import DTYPES
-from runtime.dtypes import OP_DTYPES
-from generated import Device, Distribution, GradientCheckpointingStrategy, Tensor
+import burnpy.generated.dispatch as dispatch
+from burnpy.codegen.validate import DTYPES
+from burnpy.runtime.dtypes import OP_DTYPES
+from burnpy.generated import Device, Distribution, GradientCheckpointingStrategy, Tensor
 from opinfo import BACKENDS, OPS, ROOT, devices
-from runtime.backends.registry import device_name
-from runtime.device import DispatchDevice
+from burnpy.runtime.backends.registry import device_name
+from burnpy.runtime.device import DispatchDevice
 
 PAIRS = list(itertools.product(BACKENDS, repeat=2))
 ACROSS = [(source, target) for source, target in PAIRS if source != target]
@@ -215,14 +215,14 @@ def test_seeded_random_on_torch():
     assert half.dtype == np.float16 and half.is_autodiff()
 
 
-# One fresh interpreter for the checks that need one: what `import generated` loads, and the
+# One fresh interpreter for the checks that need one: what `import burnpy.generated` loads, and the
 # package without torch. Each line it prints is "<check> <result>".
 FRESH = """
 import sys
 sys.modules["torch"] = None  # `import torch` now raises ImportError, as if it were not installed
-import generated
+from burnpy import generated
 print("loaded", sorted(m for m in ("ml_dtypes", "scipy", "torch") if sys.modules.get(m)))
-from generated import Device, Tensor
+from burnpy.generated import Device, Tensor
 assert Tensor.ones([2]).sum().item() == 2.0
 assert (Tensor.ones([2, 3]) * 2.0).mean().item() == 2.0
 print("used", sorted(m for m in ("ml_dtypes", "scipy") if sys.modules.get(m)))
@@ -259,7 +259,7 @@ def fresh() -> dict:
 
 def test_neither_ml_dtypes_nor_scipy_is_imported_before_it_is_needed(fresh):
     """bfloat16 (ml_dtypes) and the special functions (scipy) are imported when first used:
-    not by `import generated`, nor by the first float32 tensors and their kernels."""
+    not by `import burnpy.generated`, nor by the first float32 tensors and their kernels."""
     assert fresh["loaded"] == ["[]"]
     assert fresh["used"] == ["[]"]
     assert fresh["bfloat16"] == ["bfloat16 [1.5, 1.5] 3.0"]

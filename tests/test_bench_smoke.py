@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from benches import ours, workloads
-from generated import Device, Tensor
+from burnpy.generated import Device, Tensor
 
 SIZES = (5, 4, 3, 3)
 

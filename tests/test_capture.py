@@ -14,12 +14,12 @@ from burnpy import capture, nn, optim
 from burnpy.nn.functional import cross_entropy
 from examples import digits_cnn as example
 from examples.digits_cnn import make_model, step_loss
-from generated import Device, Tensor, module
-from generated.backends import BACKENDS
-from runtime.autodiff import graph
-from runtime.autodiff.gradients import Gradients
-from runtime.autodiff.steps import Backward, JointBackward
-from runtime.backends.registry import backend_for
+from burnpy.generated import Device, Tensor, module
+from burnpy.generated.backends import BACKENDS
+from burnpy.runtime.autodiff import graph
+from burnpy.runtime.autodiff.gradients import Gradients
+from burnpy.runtime.autodiff.steps import Backward, JointBackward
+from burnpy.runtime.backends.registry import backend_for
 
 BACKEND_NAMES = ["numpy", "torch"]
 
@@ -407,7 +407,7 @@ def test_library_functions_on_recorded_arrays_are_recorded_as_calls():
 def test_a_kernel_writing_into_its_argument_is_replayed_in_place():
     from burnpy.capture.recorder import RecordingBackend, Tape
     from burnpy.capture.writer import write
-    from runtime.indexing import IndexingUpdateOp
+    from burnpy.runtime.indexing import IndexingUpdateOp
 
     inner = backend_for("NumPy")
     tape = Tape()

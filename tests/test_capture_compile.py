@@ -15,8 +15,8 @@ from burnpy import capture, nn, optim
 from burnpy.capture import compiler, csource, fusion, toolchain
 from burnpy.capture.recorder import Entry, Value
 from burnpy.nn import functional as F
-from generated import Device, Tensor
-from runtime.backends.registry import backend_for
+from burnpy.generated import Device, Tensor
+from burnpy.runtime.backends.registry import backend_for
 
 pytestmark = pytest.mark.skipif(
     shutil.which("gcc") is None and shutil.which("cc") is None,

@@ -12,13 +12,13 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from generated import Device, GradientCheckpointingStrategy, Tensor, introspect
-from generated.catalogue import AUTODIFF_OPS
-from runtime.autodiff import graph
-from runtime.autodiff.checkpoint import Checkpointer
-from runtime.autodiff.node import ComputingProperty
-from runtime.autodiff.ops import AutodiffRole
-from runtime.autodiff.steps import Backward
+from burnpy.generated import Device, GradientCheckpointingStrategy, Tensor, introspect
+from burnpy.generated.catalogue import AUTODIFF_OPS
+from burnpy.runtime.autodiff import graph
+from burnpy.runtime.autodiff.checkpoint import Checkpointer
+from burnpy.runtime.autodiff.node import ComputingProperty
+from burnpy.runtime.autodiff.ops import AutodiffRole
+from burnpy.runtime.autodiff.steps import Backward
 
 pytestmark = pytest.mark.usefixtures("own_heap")
 

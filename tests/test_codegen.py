@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import background
-from codegen.__main__ import main
+from burnpy.codegen.__main__ import main
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = Path(__file__).parent / "fixtures" / "mini.yaml"
@@ -130,7 +130,7 @@ def test_adding_one_op_changes_only_that_ops_lines(mini_tree, tmp_path):
 def test_changing_one_rule_changes_only_that_ops_recorder(mini_tree, tmp_path, monkeypatch):
     """A rule's signature decides what its op's recorder saves: a rule that also asks for the
     output changes float_mul's recorder and the line binding it, nothing else."""
-    from runtime.autodiff.rules.elementwise import ElementwiseRules
+    from burnpy.runtime.autodiff.rules.elementwise import ElementwiseRules
 
     before, after = mini_tree, tmp_path / "after"
     lhs_vjp, _ = ElementwiseRules.float_mul
@@ -260,7 +260,7 @@ EXP_ENTRY = """  - name: float_exp
 ELEM_ARGS = "args: [lhs: float, rhs: scalar]"
 NUMPY_BACKEND = """  - name: numpy
     variant: NumPy
-    module: runtime.backends.numpy
+    module: burnpy.runtime.backends.numpy
     devices: [cpu]
 """
 MOVES = """  - name: float_to_device
@@ -301,19 +301,19 @@ BAD_CATALOGUES |= {
         "  - name: int_frobnicate\n    kind: int\n    args: [tensor: int]\n    returns: int\n"
         "    routing: tensor\n    doc: Frobnicates.\n\n  - name: bool_not\n",
         r"int_frobnicate: no kernel on backend numpy: neither the shared kernels nor "
-        r"runtime\.backends\.numpy define `int_frobnicate`; define "
+        r"burnpy\.runtime\.backends\.numpy define `int_frobnicate`; define "
         r"`def int_frobnicate\(self, tensor\)` in a mixin of runtime/backends/kernels/",
     ),
     "backend module that does not exist": (
-        "module: runtime.backends.numpy",
-        "module: runtime.backends.nothing",
-        r"backend numpy: module 'runtime\.backends\.nothing' does not exist; write the dotted "
+        "module: burnpy.runtime.backends.numpy",
+        "module: burnpy.runtime.backends.nothing",
+        r"backend numpy: module 'burnpy\.runtime\.backends\.nothing' does not exist; write the dotted "
         r"name of a module that defines BACKEND",
     ),
     "backend module without BACKEND": (
-        "module: runtime.backends.numpy",
-        "module: runtime.device",
-        r"backend numpy: module 'runtime\.device' defines no `BACKEND = SomeBackend\(\)`",
+        "module: burnpy.runtime.backends.numpy",
+        "module: burnpy.runtime.device",
+        r"backend numpy: module 'burnpy\.runtime\.device' defines no `BACKEND = SomeBackend\(\)`",
     ),
     "no backends": (
         "backends:\n" + NUMPY_BACKEND,
@@ -605,7 +605,16 @@ def _imports(path: Path, full=False) -> set:
             names.add(node.module)
         elif isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
-    return names if full else {name.split(".")[0] for name in names}
+    return names if full else {_room(name) for name in names}
+
+
+def _room(module: str) -> str:
+    """The part of the project a module belongs to: `generated`, `runtime` and `codegen` are
+    burnpy's subpackages (`burnpy.runtime.device` is in `runtime`), the rest of burnpy is `burnpy`,
+    any other module is its top-level package."""
+    top, _, rest = module.partition(".")
+    inner = rest.split(".")[0]
+    return inner if top == "burnpy" and inner in ("generated", "runtime", "codegen") else top
 
 
 # What codegen may import of the runtime: its leaf tables
@@ -615,35 +624,36 @@ def _imports(path: Path, full=False) -> set:
 # Backends, TensorBase and the shape contracts' names it reads as source (codegen/kernels.py),
 # never importing them.
 RUNTIME_TABLES = {
-    "runtime.autodiff.ops",
-    "runtime.dtypes",
-    "runtime.autodiff.rules",
-    "runtime.values",
+    "burnpy.runtime.autodiff.ops",
+    "burnpy.runtime.dtypes",
+    "burnpy.runtime.autodiff.rules",
+    "burnpy.runtime.values",
 }
 # Inside runtime, each layer imports only the layers before it (and its own modules):
 RUNTIME_LAYERS = (
     # leaves: errors, the small values every layer names, the activity told to a recorder
-    ("runtime.errors", "runtime.indexing", "runtime.values", "runtime.distribution",
-     "runtime.activity", "runtime.dtypes", "runtime.quantization"),
-    ("runtime.backends",),  # the inner backends, their kernels and their registry
-    ("runtime.device",),
-    ("runtime.dispatch",),  # the dispatch core types the generated routing uses
-    ("runtime.autodiff",),  # the Autodiff decorator: graph, steps, rules, recorders' helpers
-    ("runtime.routing",),  # the routing table and the substitution seam: joins the two above
+    ("burnpy.runtime.errors", "burnpy.runtime.indexing", "burnpy.runtime.values", "burnpy.runtime.distribution",
+     "burnpy.runtime.activity", "burnpy.runtime.dtypes", "burnpy.runtime.quantization"),
+    ("burnpy.runtime.backends",),  # the inner backends, their kernels and their registry
+    ("burnpy.runtime.device",),
+    ("burnpy.runtime.dispatch",),  # the dispatch core types the generated routing uses
+    ("burnpy.runtime.autodiff",),  # the Autodiff decorator: graph, steps, rules, recorders' helpers
+    ("burnpy.runtime.routing",),  # the routing table and the substitution seam: joins the two above
     # what users call through: argument checks, shape contracts, composed methods, TensorBase
-    ("runtime.arguments", "runtime.contracts", "runtime.composed", "runtime.loss",
-     "runtime.tensor"),
+    ("burnpy.runtime.arguments", "burnpy.runtime.contracts", "burnpy.runtime.composed", "burnpy.runtime.loss",
+     "burnpy.runtime.tensor"),
 )  # fmt: skip
 # The leaves of the autodiff package, which codegen reads: they import nothing of its engine.
-AUTODIFF_LEAVES = ("runtime.autodiff.ops", "runtime.autodiff.rules")
+AUTODIFF_LEAVES = ("burnpy.runtime.autodiff.ops", "burnpy.runtime.autodiff.rules")
 
 
 def _module_name(path: Path) -> str:
-    return ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+    name = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+    return f"burnpy.{name}"
 
 
 def _runtime_imports(path: Path) -> dict:
-    """Each runtime module `path` imports (`from runtime.x import y` names runtime.x.y when
+    """Each runtime module `path` imports (`from burnpy.runtime.x import y` names runtime.x.y when
     that is a module), with whether the import sits inside a function or class."""
     tree = ast.parse(path.read_text())
     top = {id(node) for node in tree.body}
@@ -677,7 +687,7 @@ def test_codegen_compares_and_keys_the_catalogues_enums_as_enums():
     """Past the validator's reading of ops.yaml's text (codegen/validate/, whose keys and raw
     values are strings), no string spelled as a member of the catalogue's enums is compared
     (`==`, `in`) or used as a table's key: `op.kind is Kind.FLOAT`, `{ArgKind.DIM: ...}`."""
-    from codegen import model
+    from burnpy.codegen import model
 
     enums = (model.Kind, model.Routing, model.AutodiffClass, model.ArgKind, model.Role,
              model.QRole, model.QResult)  # fmt: skip
@@ -714,15 +724,16 @@ def test_the_layering_rule():
         for imported, hidden in _runtime_imports(path).items():
             assert not hidden, f"{module} imports {imported} inside a function"
             assert _layer(imported) <= _layer(module), f"{module} imports {imported}, above it"
-            if module.startswith(AUTODIFF_LEAVES) and imported.startswith("runtime.autodiff"):
+            if module.startswith(AUTODIFF_LEAVES) and imported.startswith("burnpy.runtime.autodiff"):
                 assert imported.startswith(AUTODIFF_LEAVES), f"{module} imports {imported}"
     for path in (ROOT / "generated").rglob("*.py"):
         assert not _imports(path) & {"burnpy", "codegen"}, path
     for path in (ROOT / "burnpy").rglob("*.py"):
-        assert "codegen" not in _imports(path), path
+        if path.relative_to(ROOT / "burnpy").parts[0] not in ("generated", "runtime", "codegen"):
+            assert "codegen" not in _imports(path), path
     for path in (ROOT / "codegen").rglob("*.py"):
         assert not _imports(path) & {"generated", "burnpy"}, path
-        runtime = {m for m in _imports(path, full=True) if m.split(".")[0] == "runtime"}
+        runtime = {m for m in _imports(path, full=True) if _room(m) == "runtime"}
         assert runtime <= RUNTIME_TABLES, (path, runtime - RUNTIME_TABLES)
 
 
@@ -733,14 +744,14 @@ def test_the_generator_loads_no_runtime_module_beyond_its_tables():
     job = _STARTED["validate"]
     assert job.wait() == [0], job.output(0)
     loaded = set(job.output(0).split("\n")[-2].split())
-    allowed = {*RUNTIME_TABLES, "runtime", "runtime.autodiff", "runtime.indexing"}
-    extra = {m for m in loaded if m not in allowed and not m.startswith("runtime.autodiff.rules")}
+    allowed = {*RUNTIME_TABLES, "runtime", "burnpy.runtime.autodiff", "burnpy.runtime.indexing"}
+    extra = {m for m in loaded if m not in allowed and not m.startswith("burnpy.runtime.autodiff.rules")}
     assert not extra, extra  # (ml_dtypes, the runtime's dtypes, among them)
 
 
 # a fresh `python -m codegen validate`, started with the session, printing the modules it loaded
 VALIDATE_LOADS = (
-    "import sys; from codegen.__main__ import main; main(['validate']); "
+    "import sys; from burnpy.codegen.__main__ import main; main(['validate']); "
     "print(' '.join(m for m in sys.modules if m.startswith(('runtime', 'ml_dtypes'))))"
 )
 
@@ -801,7 +812,7 @@ def test_stats_counts_entries_by_their_ops_yaml_section(tmp_path, capsys):
 BLACK_STABLE = """
 from pathlib import Path
 import black
-from codegen.render import MODE
+from burnpy.codegen.render import MODE
 for path in sorted(Path("generated").rglob("*.py")):
     body = path.read_text().partition("\\n")[2]
     if black.format_str(body, mode=MODE) != body:
@@ -812,8 +823,8 @@ BLACK_LIMIT_S = 300
 EXPLAIN_ALL = """
 import pickle, sys
 from pathlib import Path
-from codegen import review
-from codegen.__main__ import checked
+from burnpy.codegen import review
+from burnpy.codegen.__main__ import checked
 root = Path(sys.argv[1])
 catalogue, _ = checked(str(root / "ops.yaml"))
 names = [row.split()[0] for row in review.listing(catalogue)[1:-1]]
@@ -855,13 +866,13 @@ def test_a_long_line_is_broken_by_black(tmp_path, monkeypatch):
     """A catalogue whose names make a line too long still comes out in black's style."""
     import black
 
-    from codegen.kernels import read_backend
-    from codegen.render import MODE
-    from runtime.autodiff.rules.elementwise import ElementwiseRules
+    from burnpy.codegen.kernels import read_backend
+    from burnpy.codegen.render import MODE
+    from burnpy.runtime.autodiff.rules.elementwise import ElementwiseRules
 
     long_name = "float_exponential_of_every_element_of_the_tensor"
     monkeypatch.setattr(ElementwiseRules, long_name, ElementwiseRules.float_exp, raising=False)
-    from codegen.validate import backends
+    from burnpy.codegen.validate import backends
 
     def with_long_kernel(module):  # its kernel on every backend: float_exp's
         source = read_backend(module)
@@ -966,7 +977,7 @@ def test_a_backend_whose_library_is_missing_is_checked_and_warned_about(
     """Kernels are read from the backend's source: its library need not be installed."""
     (tmp_path / "fake_backend.py").write_text(
         "import library_that_is_not_installed\n"
-        "from runtime.backends.array import ArrayBackend\n\n\n"
+        "from burnpy.runtime.backends.array import ArrayBackend\n\n\n"
         "class FakeBackend(ArrayBackend):\n"
         "    float_exp = staticmethod(library_that_is_not_installed.exp)\n\n\n"
         "BACKEND = FakeBackend()\n"
@@ -997,9 +1008,9 @@ def test_after_a_generate_the_package_imports_and_every_op_runs(tmp_path):
     assert generate(MINI, out) == 0
     script = """
 import numpy as np
-from generated import Device, Tensor
-from generated.backends import BACKENDS
-from runtime.dispatch import context_of
+from burnpy.generated import Device, Tensor
+from burnpy.generated.backends import BACKENDS
+from burnpy.runtime.dispatch import context_of
 for device in (Device.numpy(), Device.numpy().autodiff()):
     x = Tensor.zeros((2, 3), device=device)                      # float_zeros
     y = (x * x).exp()                                            # float_mul, float_exp
@@ -1216,12 +1227,12 @@ def test_every_kernel_a_dispatch_function_calls_is_declared_and_defined_by_every
     import inspect
     import typing
 
-    from generated.autodiff import Autodiff
-    from generated.backends import BACKENDS  # (registers the backends)
-    from generated.inner import InnerBackend
-    from runtime.autodiff.backend import AutodiffDecorator
-    from runtime.backends.registry import backend_for
-    from runtime.routing import DispatchBackend, Inner, Specialization
+    from burnpy.generated.autodiff import Autodiff
+    from burnpy.generated.backends import BACKENDS  # (registers the backends)
+    from burnpy.generated.inner import InnerBackend
+    from burnpy.runtime.autodiff.backend import AutodiffDecorator
+    from burnpy.runtime.backends.registry import backend_for
+    from burnpy.runtime.routing import DispatchBackend, Inner, Specialization
 
     inner, autodiff, annotations = _dispatch_calls()
     assert "float_mul" in inner and "conv2d" in inner and "float_mul" in autodiff
@@ -1242,7 +1253,7 @@ def test_every_kernel_a_dispatch_function_calls_is_declared_and_defined_by_every
         assert "Backend = DispatchBackend[Inner, Autodiff]" in path.read_text(), path
     backends = (ROOT / "generated" / "backends.py").read_text()
     assert "Inner = NumPyBackend | TorchBackend" in backends
-    assert "from runtime.backends.numpy import NumPyBackend" in backends
+    assert "from burnpy.runtime.backends.numpy import NumPyBackend" in backends
     assert DispatchBackend.__parameters__ == (Inner, Specialization)
     hints = typing.get_type_hints(DispatchBackend)
     assert hints["inner"] is Inner

@@ -1,6 +1,6 @@
 """The catalogue's quantized ops: validation names a wrong entry, explain shows one."""
 
-from codegen.__main__ import main
+from burnpy.codegen.__main__ import main
 from tests.test_codegen import ROOT
 
 OPS = (ROOT / "ops.yaml").read_text()

@@ -10,7 +10,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from generated import Device, Tensor, module
+from burnpy.generated import Device, Tensor, module
 from kernelcheck import BACKENDS, NUMPY, check_vjps, run, to_backend, to_numpy
 
 # -- independent references (direct loops) ---------------------------------------------------

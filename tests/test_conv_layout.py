@@ -8,7 +8,7 @@ import pytest
 from numpy.lib.stride_tricks import sliding_window_view
 
 from kernelcheck import NUMPY, check_vjps, run
-from runtime.backends import numpy_conv
+from burnpy.runtime.backends import numpy_conv
 from test_conv_kernels import reference_conv, reference_conv_transpose
 
 # (spatial size, kernel, stride, padding, dilation, groups, padding_end)

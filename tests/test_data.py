@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from burnpy.data import DataLoader, random_split
-from generated import Device
+from burnpy.generated import Device
 
 ITEMS = [(np.full((2,), i, dtype=np.float32), i, float(i) / 2) for i in range(10)]
 

@@ -226,8 +226,8 @@ def group_of_one(monkeypatch):
 
 
 def test_a_group_of_one_reduces_to_the_local_values(group_of_one):
-    from generated import Device, Tensor
-    from runtime.autodiff import hooks
+    from burnpy.generated import Device, Tensor
+    from burnpy.runtime.autodiff import hooks
 
     distributed = group_of_one
     assert (distributed.rank(), distributed.world_size()) == (0, 1) and len(hooks.HOOKS) == 1
@@ -246,7 +246,7 @@ def test_a_group_of_one_reduces_to_the_local_values(group_of_one):
 
 def test_bad_arguments_are_refused_before_any_communication(monkeypatch):
     from burnpy import distributed
-    from generated import Device, Tensor
+    from burnpy.generated import Device, Tensor
 
     for name in ("RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"):
         monkeypatch.delenv(name, raising=False)

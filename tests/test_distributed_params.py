@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 from burnpy import nn, optim
-from generated import Device, Tensor
-from runtime.autodiff import hooks
-from runtime.autodiff.steps import CONSUMED
+from burnpy.generated import Device, Tensor
+from burnpy.runtime.autodiff import hooks
+from burnpy.runtime.autodiff.steps import CONSUMED
 
 AD = Device.numpy().autodiff()
 DEVICES = {"NoCheckpointing": AD, "Balanced": AD.gradient_checkpointing()}

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from generated import Device, Tensor
+from burnpy.generated import Device, Tensor
 
 
 def test_numpy_reads_a_tensor_without_a_copy():

@@ -151,7 +151,7 @@ def test_the_checker_tells_a_broken_link_from_a_good_one(href, expected):
 def test_every_rule_row_the_docs_name_is_a_row_of_that_table():
     """docs/coverage.md names each module function's rule row (`ConvRules.conv2d`): a renamed
     or moved row would leave the docs pointing at nothing."""
-    from runtime.autodiff import rules
+    from burnpy.runtime.autodiff import rules
 
     named = {
         (table, row)

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from scipy import special
 
-from generated import Device, Tensor
-from generated.dispatch import gelu_backward, relu_backward
+from burnpy.generated import Device, Tensor
+from burnpy.generated.dispatch import gelu_backward, relu_backward
 
 AD = Device.numpy().autodiff()
 

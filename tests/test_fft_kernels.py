@@ -120,8 +120,8 @@ def test_irfft_backward(run, bins, n):
 
 @pytest.mark.parametrize("missing", [0, 1])
 def test_rfft_rule_treats_a_missing_gradient_as_zero(missing):
-    from runtime.autodiff.rules.fft import FftRules
-    from runtime.backends.numpy import BACKEND
+    from burnpy.runtime.autodiff.rules.fft import FftRules
+    from burnpy.runtime.backends.numpy import BACKEND
 
     grads = list(rng.standard_normal((2, 5, 3)))
     given = list(grads)

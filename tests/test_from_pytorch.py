@@ -8,7 +8,7 @@ import torch
 
 from burnpy import nn, optim
 from burnpy.nn.functional import cross_entropy
-from generated import Device, Tensor, no_grad
+from burnpy.generated import Device, Tensor, no_grad
 
 BACKENDS = {"numpy": Device.numpy(), "torch": Device.torch()}
 AUTODIFF = {"numpy": Device.numpy().autodiff(), "torch": Device.torch().autodiff()}

@@ -1,7 +1,7 @@
 """The autodiff graph's lifecycle and memory: what backward consumes, what stays alive,
 what dropping tensors frees, the Gradients API, failing ops, threads, a long training loop.
 
-Memory facts are read through `generated.introspect`. Tests that claim a graph is freed *at
+Memory facts are read through `burnpy.generated.introspect`. Tests that claim a graph is freed *at
 once* run with the cycle collector disabled: reference counting alone must free it.
 """
 
@@ -17,11 +17,11 @@ import pytest
 
 import background
 
-from generated import Device, Tensor, introspect
-from runtime.autodiff.gradients import Gradients
-from runtime.autodiff.node import ComputingProperty, Requirement, new_node, next_id
-from runtime.autodiff.steps import UNTRACKED_STEP, Backward
-from runtime.errors import BACKWARD_NEEDS_TRACKED, GraphConsumed
+from burnpy.generated import Device, Tensor, introspect
+from burnpy.runtime.autodiff.gradients import Gradients
+from burnpy.runtime.autodiff.node import ComputingProperty, Requirement, new_node, next_id
+from burnpy.runtime.autodiff.steps import UNTRACKED_STEP, Backward
+from burnpy.runtime.errors import BACKWARD_NEEDS_TRACKED, GraphConsumed
 
 pytestmark = pytest.mark.usefixtures("own_heap")
 

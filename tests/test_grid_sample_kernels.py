@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 import torch
 
-from runtime.autodiff.rules.grid_sample import GridSampleRules
-from runtime.backends.numpy import BACKEND as NUMPY
-from runtime.backends.torch import BACKEND as TORCH
+from burnpy.runtime.autodiff.rules.grid_sample import GridSampleRules
+from burnpy.runtime.backends.numpy import BACKEND as NUMPY
+from burnpy.runtime.backends.torch import BACKEND as TORCH
 
 BACKENDS = {"numpy": (NUMPY, np.asarray), "torch": (TORCH, torch.from_numpy)}
 OPTIONS = list(

@@ -11,7 +11,7 @@ import torch
 from safetensors.numpy import save_file
 
 from burnpy import nn, optim
-from generated import Device, Tensor, module, no_grad
+from burnpy.generated import Device, Tensor, module, no_grad
 
 BACKENDS = {"numpy": Device.numpy(), "torch": Device.torch()}
 DEVICES = {

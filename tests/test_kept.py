@@ -7,9 +7,9 @@ import importlib
 import numpy as np
 import pytest
 
-from generated import Device, Tensor, module, no_grad
+from burnpy.generated import Device, Tensor, module, no_grad
 from opinfo import BACKENDS, devices
-from runtime.backends.numpy import BACKEND
+from burnpy.runtime.backends.numpy import BACKEND
 
 
 @pytest.fixture
@@ -56,7 +56,7 @@ def test_attention_backward_from_what_its_forward_kept(backend, is_causal):
     tracked = [Tensor.from_data(a, device=device).require_grad() for a in (q, k, v)]
     out = module.attention(*tracked, is_causal=is_causal)
     grads = (out * Tensor.from_data(g, device=device)).sum().backward()
-    inner = importlib.import_module(f"runtime.backends.{backend}").BACKEND
+    inner = importlib.import_module(f"burnpy.runtime.backends.{backend}").BACKEND
     arrays = [t.inner().primitive for t in tracked]
     cotangent = Tensor.from_data(g, device=device).inner().primitive
     _, kept = inner.attention_keeping(*arrays, None, None, None, None, is_causal)
@@ -78,7 +78,7 @@ def test_layer_norm_backward_from_what_its_forward_kept(backend):
     tracked = [Tensor.from_data(a, device=device).require_grad() for a in (x, gamma, beta)]
     out = module.layer_norm(*tracked, epsilon=1e-5)
     grads = (out * Tensor.from_data(g, device=device)).sum().backward()
-    inner = importlib.import_module(f"runtime.backends.{backend}").BACKEND
+    inner = importlib.import_module(f"burnpy.runtime.backends.{backend}").BACKEND
     x_, gamma_ = (t.inner().primitive for t in tracked[:2])
     cotangent = Tensor.from_data(g, device=device).inner().primitive
     _, kept = inner.layer_norm_keeping(x_, gamma_, None, 1e-5)
@@ -135,7 +135,7 @@ def test_cross_entropy_backward_from_its_kept_probabilities(backend):
     logits = Tensor.from_data(rng.standard_normal((5, 4)), device=device).require_grad()
     targets = Tensor.from_data(rng.integers(0, 4, 5), device=device)
     grads = module.cross_entropy_class_targets(logits, targets).backward()
-    inner = importlib.import_module(f"runtime.backends.{backend}").BACKEND
+    inner = importlib.import_module(f"burnpy.runtime.backends.{backend}").BACKEND
     arrays = logits.inner().primitive, targets.primitive
     _, kept = inner.cross_entropy_class_targets_keeping(*arrays)
     assert (kept is not None) == (backend == "numpy")  # torch's softmax again costs less

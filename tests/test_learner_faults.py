@@ -20,7 +20,7 @@ from safetensors.torch import save_file as torch_save_file
 import burnpy
 from burnpy import capture, data, files, nn, optim, train
 from burnpy.nn.functional import cross_entropy
-from generated import Device, Tensor
+from burnpy.generated import Device, Tensor
 
 import background
 
@@ -384,7 +384,7 @@ KILL_DURING_SAVES = textwrap.dedent("""
     import json, os, random, signal, sys, time
     from pathlib import Path
     from burnpy import nn, optim
-    from generated import Device, Tensor
+    from burnpy.generated import Device, Tensor
 
     folder, kills = Path(sys.argv[1]), int(sys.argv[2])
     device = Device.numpy().autodiff()
@@ -505,7 +505,7 @@ def test_a_killed_generator_leaves_no_black_worker():
     """The generator's black pool is started (many long-line chunks), the generator SIGKILLed:
     its workers end on their own within seconds."""
     script = textwrap.dedent("""
-        from codegen import render
+        from burnpy.codegen import render
         line = "x = [" + ", ".join(f"value_{i}" for i in range(40)) + "]"
         chunks = {f"m{i}.py": f"def f{i}():\\n    {line}\\n" * 40 for i in range(400)}
         render.format_all(chunks)
@@ -572,7 +572,7 @@ KILL_DURING_FIT = textwrap.dedent("""
     import numpy as np
     from burnpy import data, nn, optim, train
     from burnpy.nn.functional import cross_entropy
-    from generated import Device
+    from burnpy.generated import Device
 
     folder, kills = Path(sys.argv[1]), int(sys.argv[2])
     device = Device.numpy().autodiff()

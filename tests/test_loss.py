@@ -1,10 +1,10 @@
-"""generated.loss: burn-tensor's loss functions, against numpy, finite differences and burn's
+"""burnpy.generated.loss: burn-tensor's loss functions, against numpy, finite differences and burn's
 own test."""
 
 import numpy as np
 import pytest
 
-from generated import Device, Tensor, loss
+from burnpy.generated import Device, Tensor, loss
 
 BACKENDS = {"numpy": Device.numpy(), "torch": Device.torch()}
 

@@ -6,7 +6,7 @@ never NumPy's or Torch's own text. After each error a graph built before still d
 import numpy as np
 import pytest
 
-from generated import Device, Tensor, module
+from burnpy.generated import Device, Tensor, module
 
 DEVICES = {
     "numpy": Device.numpy(),
@@ -243,7 +243,7 @@ def test_a_mistake_reads_the_same_on_every_backend():
 
 
 def test_a_dispatch_function_called_directly_keeps_its_name():
-    from generated.dispatch import float_mul
+    from burnpy.generated.dispatch import float_mul
 
     with pytest.raises(ValueError, match=r"^float_mul: shapes `lhs` \[2\] and `rhs` \[3\]"):
         float_mul(f(Device.numpy(), 2), f(Device.numpy(), 3))

@@ -5,7 +5,7 @@ library's message. After each error, a graph built before it still gives the rig
 import numpy as np
 import pytest
 
-from generated import Device, Tensor, module
+from burnpy.generated import Device, Tensor, module
 
 DEVICES = {
     "numpy": Device.numpy(),

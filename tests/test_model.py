@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from codegen.__main__ import read_catalogue
-from codegen.model import Arg, ArgKind, AutodiffClass, Kind, Role, Routing
+from burnpy.codegen.__main__ import read_catalogue
+from burnpy.codegen.model import Arg, ArgKind, AutodiffClass, Kind, Role, Routing
 
 CATALOGUE = read_catalogue(str(Path(__file__).resolve().parent.parent / "ops.yaml"))
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from burnpy import nn
-from generated import Device, Tensor
+from burnpy.generated import Device, Tensor
 from seq_check import (
     DEVICES,
     Tolerance,

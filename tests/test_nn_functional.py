@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from burnpy.nn import functional as F
-from generated import Device, Tensor
+from burnpy.generated import Device, Tensor
 
 try:
     import torch

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from burnpy import nn
-from generated import Device, Tensor
+from burnpy.generated import Device, Tensor
 
 try:
     import torch

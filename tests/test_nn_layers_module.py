@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from burnpy import nn
-from generated import Device, Tensor
+from burnpy.generated import Device, Tensor
 from seq_check import assert_parameter_gradients_match, to_float64
 
-pytest.importorskip("generated.module")
+pytest.importorskip("burnpy.generated.module")
 
 try:
     import torch

@@ -11,7 +11,7 @@ import torch.nn.functional as TF
 
 from burn.burncheck import DEVICES, Tolerance, assert_approx_eq, assert_eq
 from burnpy import nn
-from generated import Device, Tensor
+from burnpy.generated import Device, Tensor
 
 
 def t(data, device, dtype=np.float32):

@@ -8,7 +8,7 @@ from safetensors import safe_open
 from safetensors.numpy import save_file
 
 from burnpy import nn
-from generated import Device, Tensor
+from burnpy.generated import Device, Tensor
 
 try:
     import torch

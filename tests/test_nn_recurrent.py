@@ -9,7 +9,7 @@ import torch
 
 from burn.burncheck import DEVICES, Tolerance, assert_approx_eq
 from burnpy import nn
-from generated import Device, Tensor
+from burnpy.generated import Device, Tensor
 
 
 def t(data, device, dtype=np.float32):

@@ -21,7 +21,7 @@ from safetensors import safe_open  # noqa: E402
 import background  # noqa: E402
 from burnpy import onnx as importer  # noqa: E402
 from burnpy.onnx import conformance  # noqa: E402
-from generated import Device, QuantValue, Tensor  # noqa: E402
+from burnpy.generated import Device, QuantValue, Tensor  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DEVICES = {"numpy": Device.numpy, "torch": Device.torch}

@@ -17,7 +17,7 @@ ort = pytest.importorskip("onnxruntime")
 
 from burnpy import capture, nn, optim  # noqa: E402
 from burnpy import onnx as importer  # noqa: E402
-from generated import Device, Tensor  # noqa: E402
+from burnpy.generated import Device, Tensor  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DEVICES = {"numpy": Device.numpy, "torch": Device.torch}

@@ -10,7 +10,7 @@ backend, and every other backend's gradients against numpy's (one finite-differe
 import numpy as np
 import pytest
 
-from codegen.validate import DTYPES
+from burnpy.codegen.validate import DTYPES
 from opinfo import (
     BACKENDS,
     OPS,
@@ -21,8 +21,8 @@ from opinfo import (
     set_input_array,
     to_numpy,
 )
-import generated
-from generated import Tensor
+from burnpy import generated
+from burnpy.generated import Tensor
 
 TOLERANCE = {"float16": 2e-2, "bfloat16": 5e-2, "float32": 1e-5, "float64": 1e-10}
 DIFFERENTIABLE = [op for op in OPS if op.autodiff or (op.composite and "float" in op.returns)]

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from burnpy import nn, optim
-from generated import Device, Tensor
+from burnpy.generated import Device, Tensor
 
 try:
     import torch

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from burnpy import capture, nn, optim
-from generated import Device, Tensor
+from burnpy.generated import Device, Tensor
 
 RULES = {
     "sgd": lambda: optim.SGD(0.1, momentum=0.9, dampening=0.1, weight_decay=0.01, nesterov=True),

@@ -1,4 +1,4 @@
-"""The optimisers' fused updates (`generated.optim`) against float64 references, on every
+"""The optimisers' fused updates (`burnpy.generated.optim`) against float64 references, on every
 backend: each Adam/AdamW variant, the first step (no moments yet), and clipping by norm on both
 sides of its threshold. Then what their being untracked means under autodiff."""
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import refs
-from generated import Device, Tensor, optim
+from burnpy.generated import Device, Tensor, optim
 from opinfo import BACKENDS, devices
 
 HYPER = dict(lr=0.05, beta_1=0.9, beta_2=0.999, epsilon=1e-5, weight_decay=0.3)

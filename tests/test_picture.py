@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from generated import Device, Tensor, introspect
+from burnpy.generated import Device, Tensor, introspect
 
 ROOT = Path(__file__).resolve().parent.parent
 CPU = Device.numpy()
@@ -199,7 +199,7 @@ def test_the_readme_shows_the_graph_of_its_usage_example():
     example = _block(readme, "## Usage", "python")
     forward = example[: example.index("grads = loss.backward()")]
     script = (
-        forward + "from generated import introspect\nprint(introspect.to_mermaid(loss), end='')\n"
+        forward + "from burnpy.generated import introspect\nprint(introspect.to_mermaid(loss), end='')\n"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(

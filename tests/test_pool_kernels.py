@@ -12,7 +12,7 @@ import torch
 import torch.nn.functional as F
 
 from kernelcheck import BACKENDS, NUMPY, TORCH, check_vjps, run, to_backend, to_numpy
-from runtime.autodiff.rules.pool import PoolRules
+from burnpy.runtime.autodiff.rules.pool import PoolRules
 
 
 def output_size(n, k, s, p, d, ceil_mode):

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generated import Device, Tensor, introspect
+from burnpy.generated import Device, Tensor, introspect
 
 pytestmark = pytest.mark.usefixtures("own_heap")
 

@@ -4,7 +4,7 @@ ordinary Tensor methods, on both backends and an autodiff device."""
 import numpy as np
 import pytest
 
-from generated import (
+from burnpy.generated import (
     Device,
     QuantLevel,
     QuantMode,
@@ -100,7 +100,7 @@ def test_rounding_is_half_away_from_zero():
 
 
 def test_packed_u32_words_are_burns_layout():
-    from runtime.quantization.packing import pack_u32, unpack_u32
+    from burnpy.runtime.quantization.packing import pack_u32, unpack_u32
 
     # burn-std's tests: pack_i8s_to_u32s / unpack_q_to_i8s
     assert pack_u32(np, np.int8([-128, 2, -3, 127]), 8).tolist() == [2147287680]

@@ -11,7 +11,7 @@ from safetensors import safe_open
 
 from burn.burncheck import Tolerance, assert_approx_eq
 from burnpy import nn, optim
-from generated import (
+from burnpy.generated import (
     Calibration,
     Device,
     QuantLevel,

@@ -24,7 +24,7 @@ WARM = [
     "ml_dtypes",
     "sklearn.datasets",
     "torch",
-    "generated",
+    "burnpy.generated",
 ]
 
 

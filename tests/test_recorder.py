@@ -12,15 +12,15 @@ from enum import Enum
 import numpy as np
 import pytest
 
-from generated import Device, Tensor
-from generated.backends import BACKENDS
-from generated.dispatch import float_mul
-from codegen import recorders
-from codegen.recorders import recorder
-from codegen.render import recorder_source
-from runtime.autodiff import recording
-from runtime.autodiff.ops import AutodiffOp, AutodiffRole, FloatInput, rule_for
-from runtime.autodiff.steps import SELF, Backward
+from burnpy.generated import Device, Tensor
+from burnpy.generated.backends import BACKENDS
+from burnpy.generated.dispatch import float_mul
+from burnpy.codegen import recorders
+from burnpy.codegen.recorders import recorder
+from burnpy.codegen.render import recorder_source
+from burnpy.runtime.autodiff import recording
+from burnpy.runtime.autodiff.ops import AutodiffOp, AutodiffRole, FloatInput, rule_for
+from burnpy.runtime.autodiff.steps import SELF, Backward
 
 AD = Device.numpy().autodiff()
 CK = AD.gradient_checkpointing()
@@ -59,10 +59,10 @@ def test_a_traceback_points_into_the_generated_recorder():
 
 
 def test_a_stale_recorder_is_refused_when_the_backend_is_built(monkeypatch):
-    from generated.autodiff import Autodiff
-    from runtime.autodiff.checkpoint import NoCheckpointing
+    from burnpy.generated.autodiff import Autodiff
+    from burnpy.runtime.autodiff.checkpoint import NoCheckpointing
 
-    from generated import catalogue
+    from burnpy.generated import catalogue
 
     lhs_vjp, _ = catalogue.FLOAT_MUL.rule  # the rule now also asks for the output
     changed = dataclasses.replace(catalogue.FLOAT_MUL, rule=(lhs_vjp, lambda g, lhs, out: g * lhs))
@@ -76,8 +76,8 @@ def test_a_stale_recorder_is_refused_when_the_backend_is_built(monkeypatch):
 def test_every_float_op_is_bound_by_name_in_the_specialization():
     """`AD.<op>` is found by reading generated/autodiff.py: one line per op binds it, naming
     the op's constant and, for a recorded op, its recorder."""
-    from generated.autodiff import Autodiff
-    from generated.catalogue import AUTODIFF_OPS
+    from burnpy.generated.autodiff import Autodiff
+    from burnpy.generated.catalogue import AUTODIFF_OPS
 
     source = inspect.getsource(Autodiff.__init__)
     for op in AUTODIFF_OPS:
@@ -91,9 +91,9 @@ def test_each_recorded_op_names_the_row_of_its_name_in_one_rule_table():
     """generated/catalogue.py names each differentiable op's rule (`rule=ElementwiseRules.
     float_mul`), which an editor goes to: the row named as the op, in exactly one table; and
     every row of the tables is some recorded op's."""
-    from generated.catalogue import AUTODIFF_OPS
-    from runtime.autodiff.ops import MOVE_ACROSS
-    from runtime.autodiff.rules import TABLES
+    from burnpy.generated.catalogue import AUTODIFF_OPS
+    from burnpy.runtime.autodiff.ops import MOVE_ACROSS
+    from burnpy.runtime.autodiff.rules import TABLES
 
     recorded = [op for op in AUTODIFF_OPS if op.role is AutodiffRole.RECORD] + [MOVE_ACROSS]
     written = [
@@ -153,8 +153,8 @@ def test_a_recorder_is_typed_values_holding_names_never_code():
     """codegen/recorders.py decides what each statement is and the template spells it: every
     string of every op's Recorder is a name (an argument, a kernel), every choice an enum
     member; and each kind of value occurs in the catalogue, so generated/ runs every macro."""
-    from generated.catalogue import AUTODIFF_OPS
-    from runtime.autodiff.ops import MOVE_ACROSS
+    from burnpy.generated.catalogue import AUTODIFF_OPS
+    from burnpy.runtime.autodiff.ops import MOVE_ACROSS
 
     ops = [op for op in AUTODIFF_OPS if op.role is AutodiffRole.RECORD] + [MOVE_ACROSS]
     seen = set()
@@ -329,7 +329,7 @@ def test_untracked_inputs_give_each_float_output_an_untracked_node():
 def test_a_conv_whose_bias_alone_is_tracked_keeps_nothing_alive(device):
     """The bias gradient is the output gradient summed over all but the channel dim: it needs
     neither the input nor the weight, so nothing is saved for it."""
-    from generated import module
+    from burnpy.generated import module
 
     rng = np.random.default_rng(0)
     x = tensor(rng.normal(size=(2, 3, 5, 5)), device)
@@ -345,8 +345,8 @@ def test_a_conv_whose_bias_alone_is_tracked_keeps_nothing_alive(device):
 def test_a_joint_rule_may_name_only_inputs_as_needing_only_g():
     """Joint's `g_only` lists float inputs whose gradient comes from `g` alone; a name that is
     not one is refused, saying which are."""
-    from runtime.autodiff.rules import Joint, Rule
-    from runtime.autodiff.rules.conv import ConvRules
+    from burnpy.runtime.autodiff.rules import Joint, Rule
+    from burnpy.runtime.autodiff.rules.conv import ConvRules
 
     row = Joint(ConvRules.conv2d.fn, g_only=("beta",))
     args = ("x", "weight", "bias", "stride", "padding", "dilation", "groups", "padding_end")
@@ -362,14 +362,14 @@ def test_every_node_has_every_field_set_on_every_path():
     """A Node is built one way (`new_node`, whose parameters are Node's slots): a leaf, a
     require_grad leaf, a marked parameter, a detached tensor, an untracked op, a recorded op,
     a Joint-rule op, an op's several float outputs each have every field."""
-    from runtime.autodiff.node import FIELDS, Node, new_node
+    from burnpy.runtime.autodiff.node import FIELDS, Node, new_node
 
     assert Node.__slots__ == (*FIELDS, "__weakref__")
     assert tuple(inspect.signature(new_node).parameters) == FIELDS
     assert "__init__" not in vars(Node)  # no second way
     x = tensor([[1.0, 2.0], [3.0, 4.0]], AD, grad=True)
     c = tensor([[1.0, 0.0], [0.0, 1.0]], AD)
-    from generated.module import conv2d
+    from burnpy.generated.module import conv2d
 
     image = tensor(np.ones((1, 1, 3, 3)), AD, grad=True)
     kernel = tensor(np.ones((1, 1, 2, 2)), AD)
@@ -402,8 +402,8 @@ def test_distributed_params_is_answered_on_every_tensor():
 def test_each_name_a_vjp_may_take_stands_for_one_kind_of_saved_value():
     """The rules' vocabulary, typed once (runtime/autodiff/rules: `vocabulary`, `Needs`): the
     recorders save by what a name stands for, never by the name itself."""
-    from runtime.autodiff.ops import rule_for
-    from runtime.autodiff.rules import Needs, vocabulary
+    from burnpy.runtime.autodiff.ops import rule_for
+    from burnpy.runtime.autodiff.rules import Needs, vocabulary
 
     names = vocabulary(("x", "indices", "dim"), ("x",), multi_output=True, kept="statistics")
     assert {n: (v.needs, v.of) for n, v in names.items()} == {
@@ -417,7 +417,7 @@ def test_each_name_a_vjp_may_take_stands_for_one_kind_of_saved_value():
         "out": (Needs.OUTPUT, "out"),
     }
     assert vocabulary(("x",), ("x",), multi_output=True)["indices"].needs is Needs.INDICES
-    from generated.catalogue import FLOAT_MUL, LAYER_NORM
+    from burnpy.generated.catalogue import FLOAT_MUL, LAYER_NORM
 
     assert [(v.needs, v.of) for v in rule_for(FLOAT_MUL).saved_values] == [
         (Needs.INPUT, "rhs"),

@@ -10,7 +10,7 @@ import itertools
 import numpy as np
 import pytest
 
-from generated import Device, Distribution, Tensor
+from burnpy.generated import Device, Distribution, Tensor
 
 PLAIN = Device.numpy()
 AUTODIFF = PLAIN.autodiff()

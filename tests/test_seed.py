@@ -6,9 +6,9 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from generated import GradientCheckpointingStrategy, Requirement, Tensor
+from burnpy.generated import GradientCheckpointingStrategy, Requirement, Tensor
 from opinfo import BACKENDS, devices
-from runtime.device import AutodiffDevice
+from burnpy.runtime.device import AutodiffDevice
 
 MISMATCH = (
     "assertion `left == right` failed: Gradient checkpointing strategy mismatch: Balanced vs "

@@ -5,9 +5,9 @@ every update mode, and gradients where windows or indices overlap."""
 import numpy as np
 import pytest
 
-from generated import IndexingUpdateOp, Tensor
+from burnpy.generated import IndexingUpdateOp, Tensor
 from opinfo import BACKENDS, devices
-from runtime.errors import StrategyMismatch
+from burnpy.runtime.errors import StrategyMismatch
 
 CPU = AD = CK = None  # the plain, autodiff and balanced devices of the backend under test
 
@@ -416,7 +416,7 @@ def test_argwhere_lists_true_positions_in_row_major_order():
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_gather_and_scatter_count_a_negative_dim_from_the_end(backend):
     """At the dispatch level too (the Tensor methods normalize dims before they route)."""
-    from generated.dispatch import float_gather, float_scatter_add
+    from burnpy.generated.dispatch import float_gather, float_scatter_add
 
     device = devices(backend)["plain"]
     values = np.arange(12.0).reshape(3, 4)

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from scipy import special
 
-from generated import Device, Tensor
-from generated.dispatch import gelu, gelu_backward
+from burnpy.generated import Device, Tensor
+from burnpy.generated.dispatch import gelu, gelu_backward
 from opinfo import BACKENDS, devices
 
 
@@ -90,7 +90,7 @@ def test_gelu_backward_agrees_with_torch_on_the_torch_backend():
 @pytest.mark.parametrize("is_causal", [False, True])
 def test_torch_backend_attention_gradients_match_pytorch_autograd(is_causal):
     torch = pytest.importorskip("torch")
-    from generated import module
+    from burnpy.generated import module
 
     rng = np.random.default_rng(0)
     q, k, v, g = (rng.standard_normal((2, 3, 5, 4)) for _ in range(4))
@@ -111,7 +111,7 @@ def test_torch_backend_attention_gradients_match_pytorch_autograd(is_causal):
 @pytest.mark.parametrize("with_beta", [False, True])
 def test_torch_backend_layer_norm_gradients_match_pytorch_autograd(with_beta):
     torch = pytest.importorskip("torch")
-    from generated import module
+    from burnpy.generated import module
 
     rng = np.random.default_rng(1)
     x, gamma, beta = rng.standard_normal((3, 4, 6)), rng.standard_normal(6), rng.standard_normal(6)
@@ -146,7 +146,7 @@ def test_embedding_gradient_sums_the_rows_of_each_index(backend, shape):
     np.add.at(expected, indices.reshape(-1), grad.reshape(-1, 5).astype(np.float64))
     ad = devices(backend)["autodiff"]
     w = Tensor.from_data(weights, device=ad).require_grad()
-    from generated import module
+    from burnpy.generated import module
 
     out = module.embedding(w, Tensor.from_data(indices, device=ad))
     got = w.grad((out * Tensor.from_data(grad, device=ad)).sum().backward()).to_numpy()

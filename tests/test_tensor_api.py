@@ -4,7 +4,7 @@ against central finite differences in float64, on both backends."""
 import numpy as np
 import pytest
 
-from generated import Device, Tensor
+from burnpy.generated import Device, Tensor
 
 BACKENDS = {"numpy": Device.numpy(), "torch": Device.torch()}
 RNG = np.random.default_rng(7)

@@ -12,11 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codegen.__main__ import main
-from generated import Device, Tensor
-from generated.backends import BACKENDS
+from burnpy.codegen.__main__ import main
+from burnpy.generated import Device, Tensor
+from burnpy.generated.backends import BACKENDS
 from opinfo import OPS, samples, to_numpy
-from runtime.backends import registry
+from burnpy.runtime.backends import registry
 from tests.fixtures.fixture_backend import FixtureBackend
 from test_ops import assert_matches
 

@@ -7,13 +7,13 @@ from contextlib import contextmanager
 import numpy as np
 import pytest
 
-import generated.dispatch as dispatch
-from generated import Device, Tensor
+import burnpy.generated.dispatch as dispatch
+from burnpy.generated import Device, Tensor
 from opinfo import OPS, devices, float_inputs, samples
-from runtime.errors import IndexOutOfRange
+from burnpy.runtime.errors import IndexOutOfRange
 
 torch = pytest.importorskip("torch")
-torch_backend = pytest.importorskip("runtime.backends.torch")
+torch_backend = pytest.importorskip("burnpy.runtime.backends.torch")
 
 HOST_COPIES = ("cpu", "numpy")  # a GPU tensor's way to the host
 HOST_READS = ("item", "tolist", "__bool__", "__int__", "__index__", "__float__")  # each syncs

@@ -10,7 +10,7 @@ from scipy.special import logsumexp
 
 from burnpy import data, nn, optim, train
 from burnpy.nn.functional import cross_entropy
-from generated import Device
+from burnpy.generated import Device
 
 AD = Device.numpy().autodiff()
 RNG = np.random.default_rng(0)

@@ -14,8 +14,8 @@ import background
 ROOT = Path(__file__).resolve().parent.parent
 CHECKED = ["tests/fixtures/typed_user.py", "examples"]
 MISTAKES = """\
-from generated import Device, Tensor
-from generated.autodiff import Autodiff
+from burnpy.generated import Device, Tensor
+from burnpy.generated.autodiff import Autodiff
 
 x = Tensor.ones([2, 2], device=Device.numpy())
 y: Tensor = x.relu().exp()

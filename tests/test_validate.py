@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from codegen.__main__ import main
-from runtime.autodiff.rules.elementwise import ElementwiseRules
+from burnpy.codegen.__main__ import main
+from burnpy.runtime.autodiff.rules.elementwise import ElementwiseRules
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MISTAKES = FIXTURES / "mistakes"
@@ -75,7 +75,7 @@ ONE_MISTAKE = {
     "kernel_typo": (
         "name: bool_nott",
         "bool_nott: no kernel on backend numpy: neither the shared kernels nor "
-        "runtime.backends.numpy define `bool_nott`; did you mean `bool_not`?",
+        "burnpy.runtime.backends.numpy define `bool_nott`; did you mean `bool_not`?",
     ),
 }
 
@@ -139,7 +139,7 @@ def _exp_naming_out(g, out):
 
 def test_a_rule_in_two_tables_is_reported_naming_both(monkeypatch, capsys):
     """An op's rule is the row named as it in one table: a second row is a mistake."""
-    from runtime.autodiff.rules.activation import ActivationRules
+    from burnpy.runtime.autodiff.rules.activation import ActivationRules
 
     monkeypatch.setattr(ActivationRules, "float_exp", (_exp_naming_out,), raising=False)
     (error,) = validate(FIXTURES / "mini.yaml", capsys)
@@ -206,7 +206,7 @@ def test_explain_and_list_suggest_the_nearest_name(capsys):
 def test_the_catalogue_header_documents_every_key_and_type():
     """Each key and argument type is the head of a line of ops.yaml's header (`name *  the
     dispatch function`) or defined inline (`integer: a Python int`)."""
-    from codegen.model import ARG_TYPES, BACKEND_KEYS, OP_KEYS, TEST_KEYS
+    from burnpy.codegen.model import ARG_TYPES, BACKEND_KEYS, OP_KEYS, TEST_KEYS
 
     header = (Path(__file__).parents[1] / "ops.yaml").read_text().split("\nbackends:", 1)[0]
     heads = re.findall(r"^#\s+([\w, <>?*-]+?)\s{2,}", header, re.M)
@@ -222,7 +222,7 @@ def test_the_catalogue_header_lists_exactly_the_keys_marking_the_required():
     BACKEND_KEYS, which the validator checks entries against); the header's `ops:` and
     `backends:` lists name each once, no other, with `*` on exactly the required ones. Its
     `test` block names exactly an op test's keys (TEST_KEYS) and `<arg>`."""
-    from codegen.model import BACKEND_KEYS, OP_KEYS, TEST_KEYS
+    from burnpy.codegen.model import BACKEND_KEYS, OP_KEYS, TEST_KEYS
 
     header = (Path(__file__).parents[1] / "ops.yaml").read_text().split("\nbackends:", 1)[0]
     backends = header.split("# `backends:` lists", 1)[1].split("# Every dispatch function", 1)[0]
@@ -247,9 +247,9 @@ def test_every_rule_row_is_the_rule_of_a_differentiable_op_of_the_catalogue():
     `float_mull` beside `float_mul`, a rule left behind by a removed op) would never run."""
     import difflib
 
-    from generated import catalogue
-    from runtime.autodiff.ops import MOVE_ACROSS, AutodiffOp, AutodiffRole
-    from runtime.autodiff.rules import TABLES
+    from burnpy.generated import catalogue
+    from burnpy.runtime.autodiff.ops import MOVE_ACROSS, AutodiffOp, AutodiffRole
+    from burnpy.runtime.autodiff.rules import TABLES
 
     recorded = {
         op.name

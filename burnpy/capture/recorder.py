@@ -20,8 +20,8 @@ import sys
 
 import numpy as np
 
-from generated.catalogue import AUTODIFF_OPS
-from runtime.activity import ACTIVITY
+from burnpy.generated.catalogue import AUTODIFF_OPS
+from burnpy.runtime.activity import ACTIVITY
 
 # Kernels whose result's shape depends on the values: a replay could not reuse what follows.
 DATA_DEPENDENT = {"float_mask_select", "int_mask_select", "bool_mask_select", "bool_argwhere"}
@@ -188,7 +188,7 @@ class Tape:
         """`value` with each Integer in it guarded and replaced by its int. An Integer that
         reaches an array (a kernel's argument, an operator on a Value) is an int-only use: a
         size, a dim, an index (a scalar operand reaches a kernel as a float Number, converted
-        by `runtime.arguments.as_float`)."""
+        by `burnpy.runtime.arguments.as_float`)."""
         kind = type(value)
         if kind is Integer:
             return self.guard("int", (value,), value.plain)
@@ -512,7 +512,7 @@ class Integer(Number):
     a Number whose value is an int. Its arithmetic is recorded; every use as an int — `__index__`
     (`range(n)`, a slice of a list), `int(n)`, a size, dim or index reaching a kernel — is a guard
     on its value, so another value records again. It is a float to `isinstance`, so an int-only
-    argument check sees it only through `__index__` (`runtime.arguments.is_int`)."""
+    argument check sees it only through `__index__` (`burnpy.runtime.arguments.is_int`)."""
 
     __slots__ = ()
 

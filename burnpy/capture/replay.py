@@ -23,12 +23,12 @@ from burnpy.capture.signature import Arguments, Signature
 from burnpy.capture.toolchain import CompilerMissing
 from burnpy.capture.writer import write
 from burnpy.optim.optimizer import _sole_array
-from generated import Tensor
-from generated.backends import BACKENDS
-from runtime.autodiff.gradients import Gradients
-from runtime.autodiff.node import Requirement
-from runtime.autodiff.tensor import AutodiffTensor
-from runtime.backends.registry import backend_for
+from burnpy.generated import Tensor
+from burnpy.generated.backends import BACKENDS
+from burnpy.runtime.autodiff.gradients import Gradients
+from burnpy.runtime.autodiff.node import Requirement
+from burnpy.runtime.autodiff.tensor import AutodiffTensor
+from burnpy.runtime.backends.registry import backend_for
 
 _FILES = itertools.count()
 _RECORDING: list = []  # the step being recorded, if any (a captured step it calls runs eagerly)

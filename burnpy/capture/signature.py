@@ -13,10 +13,10 @@ signature. Bools, strings and an optimiser's other settings are part of it.
 from burnpy.capture.recorder import CaptureError
 from burnpy.nn.module import Module
 from burnpy.optim.optimizer import Optimizer
-from generated import Tensor
-from runtime.autodiff.gradients import Gradients
-from runtime.autodiff.node import Requirement
-from runtime.backends.registry import backend_for
+from burnpy.generated import Tensor
+from burnpy.runtime.autodiff.gradients import Gradients
+from burnpy.runtime.autodiff.node import Requirement
+from burnpy.runtime.backends.registry import backend_for
 
 _CONSTANTS = (int, bool, str, type(None))
 _SETTINGS = (int, float, bool, str, type(None))  # a module's settings that shape its forward

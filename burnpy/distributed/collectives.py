@@ -6,7 +6,7 @@ import torch
 import torch.distributed as dist
 
 from burnpy.distributed.group import collective, world_size
-from generated import Tensor
+from burnpy.generated import Tensor
 
 _OPS = {  # gloo has no mean: a sum, divided by the world size
     "sum": dist.ReduceOp.SUM,

@@ -8,7 +8,7 @@ import torch.distributed as dist
 
 from burnpy.distributed.gradients import GradientSync
 from burnpy.distributed.group import DistributedError, joined
-from runtime.autodiff import hooks
+from burnpy.runtime.autodiff import hooks
 
 
 def init(*, rank=None, world_size=None, init_method=None, backend="gloo", timeout_s=30):

@@ -3,7 +3,7 @@
 the rest keyword with burn's defaults. `Activation(name, ...)` picks one by name, as burn's
 `ActivationConfig` does."""
 
-from generated import Tensor
+from burnpy.generated import Tensor
 from burnpy.nn import functional as F
 from burnpy.nn import init
 from burnpy.nn.linear import Linear

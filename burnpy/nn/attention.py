@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from generated import Tensor
+from burnpy.generated import Tensor
 from burnpy.nn import init
 from burnpy.nn.cache import TensorCache
 from burnpy.nn.dropout import Dropout

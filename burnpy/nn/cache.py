@@ -1,7 +1,7 @@
 """`TensorCache`: a layer's output kept between the steps of autoregressive decoding (burn-nn's
 `cache` module), so each step computes only the newest position."""
 
-from generated import Tensor
+from burnpy.generated import Tensor
 
 
 class TensorCache:

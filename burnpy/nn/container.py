@@ -1,6 +1,6 @@
 """`Sequential` and `Flatten`."""
 
-from generated import Tensor
+from burnpy.generated import Tensor
 from burnpy.nn.module import Module
 
 

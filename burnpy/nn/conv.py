@@ -4,7 +4,7 @@ fans burn's configs pass)."""
 
 import math
 
-from generated import Tensor
+from burnpy.generated import Tensor
 from burnpy.nn import init
 from burnpy.nn.module import Module
 from burnpy.nn.ops import module_ops

@@ -1,6 +1,6 @@
 """`Dropout`: burn-nn's, acting only in training mode on an autodiff device."""
 
-from generated import Distribution, Tensor
+from burnpy.generated import Distribution, Tensor
 from burnpy.nn.module import Module
 
 

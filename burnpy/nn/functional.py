@@ -10,8 +10,8 @@ import math
 
 import numpy as np
 
-from generated import Distribution, Tensor, module
-from runtime.arguments import FLOAT, INT, tensor_arg
+from burnpy.generated import Distribution, Tensor, module
+from burnpy.runtime.arguments import FLOAT, INT, tensor_arg
 
 
 def _same_shape(name, first, second, what=("input", "target")):

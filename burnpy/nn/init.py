@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from generated import Distribution, Tensor
+from burnpy.generated import Distribution, Tensor
 
 
 @dataclass(frozen=True)

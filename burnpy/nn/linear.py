@@ -1,6 +1,6 @@
 """`Linear` and `Embedding`: burn-nn's layouts and default initializers."""
 
-from generated import Tensor
+from burnpy.generated import Tensor
 from burnpy.nn import init
 from burnpy.nn.module import Module
 from burnpy.nn.ops import module_ops

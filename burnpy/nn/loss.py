@@ -5,7 +5,7 @@ unreduced loss. Each calls its function in `burnpy.nn.functional`."""
 
 import numpy as np
 
-from generated import Tensor
+from burnpy.generated import Tensor
 from burnpy.nn import functional as F
 from burnpy.nn.module import Module
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Self
 import numpy as np
 
 from burnpy.nn import record
-from generated import Tensor
+from burnpy.generated import Tensor
 
 # The module's own bookkeeping: never parameters, children or buffers.
 _INTERNAL = ("_param_ids", "_buffers", "_grad_off", "training")

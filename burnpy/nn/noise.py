@@ -1,6 +1,6 @@
 """`GaussianNoise`: burn-nn's additive-noise regulariser."""
 
-from generated import Distribution, Tensor
+from burnpy.generated import Distribution, Tensor
 from burnpy.nn.module import Module
 
 

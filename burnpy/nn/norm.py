@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from generated import Tensor
+from burnpy.generated import Tensor
 from burnpy.nn.activation import Identity
 from burnpy.nn.module import Module
 from burnpy.nn.ops import module_ops

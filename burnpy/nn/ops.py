@@ -1,7 +1,7 @@
-"""Access to `generated.module` (burn's ModuleOps), imported when a layer first runs."""
+"""Access to `burnpy.generated.module` (burn's ModuleOps), imported when a layer first runs."""
 
 
 def module_ops():
-    from generated import module
+    from burnpy.generated import module
 
     return module

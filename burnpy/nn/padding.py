@@ -2,7 +2,7 @@
 starts then the ends, e.g. (top, left, bottom, right)), "same" or "valid", turned into
 start/end pads."""
 
-from generated import Tensor
+from burnpy.generated import Tensor
 
 
 def pair(value, name: str, n: int = 2) -> tuple:

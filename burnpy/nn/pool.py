@@ -1,7 +1,7 @@
 """Pooling layers: `MaxPool1d/2d`, `AvgPool1d/2d`, `AdaptiveAvgPool1d/2d/3d` (burn-nn's; no
 parameters)."""
 
-from generated import Tensor
+from burnpy.generated import Tensor
 from burnpy.nn.module import Module
 from burnpy.nn.ops import module_ops
 from burnpy.nn.padding import check_padding, pad, pair, resolve

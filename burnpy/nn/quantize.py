@@ -9,7 +9,7 @@ training only): it takes no gradient and an optimiser leaves it alone.
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from generated import Calibration, QuantScheme, Tensor
+from burnpy.generated import Calibration, QuantScheme, Tensor
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,8 @@ import numpy as np
 from safetensors.numpy import save
 
 from burnpy import files
-from generated import QuantScheme
-from runtime.quantization.packing import pack_u32, unpack_u32
+from burnpy.generated import QuantScheme
+from burnpy.runtime.quantization.packing import pack_u32, unpack_u32
 
 _IDS = "burnpy.param_ids"
 _QUANTIZED = "burnpy.quantized"

@@ -9,7 +9,7 @@ layers: any activation module, or a name `Activation` knows ("sigmoid", "tanh", 
 
 from typing import NamedTuple
 
-from generated import Tensor
+from burnpy.generated import Tensor
 from burnpy.nn import init
 from burnpy.nn.activation import Activation
 from burnpy.nn.linear import Linear

@@ -25,7 +25,7 @@ from burnpy.onnx.ir import (
     Node,
     storage,
 )
-from generated import QuantLevel, QuantParam, QuantScheme, QuantStore, QuantValue
+from burnpy.generated import QuantLevel, QuantParam, QuantScheme, QuantStore, QuantValue
 
 # Names the generated file uses itself: a graph value never takes one of them.
 RESERVED = {

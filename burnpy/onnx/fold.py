@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 from burnpy.onnx import ops
-from generated import Device, Tensor, module
+from burnpy.generated import Device, Tensor, module
 
 
 def infer_shapes(model):

@@ -1,5 +1,5 @@
 """The ONNX operators that have no single Tensor method, composed of Tensor methods and
-`generated.module` functions, so that they run on every backend and differentiate through the
+`burnpy.generated.module` functions, so that they run on every backend and differentiate through the
 catalogue's rules. Imported model code calls them as `ops.<name>`; nothing here imports onnx."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from burnpy.onnx.ir import ML_DTYPES
-from generated import Tensor, module
+from burnpy.generated import Tensor, module
 
 # The narrow ints held as int64, by width (uint64 needs no wrap: int64's bits are its bits).
 WIDTHS = {"int8": 8, "int16": 16, "uint8": 8, "uint16": 16, "uint32": 32, "int4": 4, "uint4": 4, "int2": 2, "uint2": 2}  # fmt: skip

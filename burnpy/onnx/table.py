@@ -1,7 +1,7 @@
 """The translation table: one entry per ONNX operator (and per opset where its meaning
 changed), each a function from the node (a `Site`: its inputs as code, its attributes, what is
 known at import) to the Python expression of its value, written with the Tensor API,
-`generated.module` and the compositions of burnpy/onnx/ops.py.
+`burnpy.generated.module` and the compositions of burnpy/onnx/ops.py.
 
 An entry raises `Refusal` (through `n.refuse`) for what it cannot take, naming the attribute
 or input at fault; an operator without an entry is refused with the reason listed in

@@ -50,7 +50,7 @@ def source(graph, emitter, name: str, origin: str) -> str:
     describe_out = "\n".join(f"    {v.name}: {v.dtype} {_shape_text(v)}" for v in graph.outputs)
     imports = ["from burnpy import nn", "from burnpy.onnx import ops"]
     names = ["Tensor"] + (["module"] if "module." in body else [])
-    imports.append(f"from generated import {', '.join(names)}")
+    imports.append(f"from burnpy.generated import {', '.join(names)}")
     header = (
         f'"""{name}: the ONNX graph \'{graph.name}\' as a burnpy model, written by burnpy.onnx\n'
         f"from {origin} (regenerate it rather than edit it).\n\nInputs:\n{describe}\n"

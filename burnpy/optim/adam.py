@@ -1,7 +1,7 @@
 """`Adam` and `AdamW`: burn-optim's adaptive-moment rules (epsilon 1e-5 by default, PyTorch's
-is 1e-8). A step is one fused update per parameter (`generated.optim.adam_step`)."""
+is 1e-8). A step is one fused update per parameter (`burnpy.generated.optim.adam_step`)."""
 
-from generated import optim
+from burnpy.generated import optim
 from burnpy.optim.optimizer import Optimizer
 
 

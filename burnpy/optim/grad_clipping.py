@@ -1,7 +1,7 @@
 """Gradient clipping: burn-optim's, applied to each parameter's gradient on its own, and
 PyTorch's `clip_grad_norm_`, one scale for all gradients from their total norm."""
 
-from generated import optim
+from burnpy.generated import optim
 
 
 def clip_by_value(grad, threshold: float):

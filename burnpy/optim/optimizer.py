@@ -25,8 +25,8 @@ import numpy as np
 from safetensors.numpy import save
 
 from burnpy import files
-from generated import Device, Tensor
-from runtime.activity import Phase, in_phase
+from burnpy.generated import Device, Tensor
+from burnpy.runtime.activity import Phase, in_phase
 from burnpy.optim.grad_clipping import clip_by_norm, clip_by_value, total_norm_scale
 
 _META = "burnpy.optimizer"

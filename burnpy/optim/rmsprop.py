@@ -1,7 +1,7 @@
 """`RMSProp`: burn-optim's RmsProp (momentum 0.9 and epsilon 1e-5 by default; PyTorch's are 0
-and 1e-8), one fused update per parameter (`generated.optim.rmsprop_step`)."""
+and 1e-8), one fused update per parameter (`burnpy.generated.optim.rmsprop_step`)."""
 
-from generated import optim
+from burnpy.generated import optim
 from burnpy.optim.optimizer import Optimizer
 
 

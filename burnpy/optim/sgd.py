@@ -1,7 +1,7 @@
 """`SGD`: burn-optim's Sgd with optional weight decay and momentum, one fused update per
-parameter (`generated.optim.sgd_step`)."""
+parameter (`burnpy.generated.optim.sgd_step`)."""
 
-from generated import optim
+from burnpy.generated import optim
 from burnpy.optim.optimizer import Optimizer
 
 

@@ -12,7 +12,7 @@ from burnpy import threads
 from burnpy.train.checkpoint import Checkpoints
 from burnpy.train.metrics import METRICS, Meter, Summary, describe
 from burnpy.train.progress import progress_bar
-from generated import Device, Tensor
+from burnpy.generated import Device, Tensor
 
 
 class Output(NamedTuple):

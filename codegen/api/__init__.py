@@ -14,20 +14,20 @@ per product:
 - report: the counts `python -m codegen stats` prints.
 """
 
-from codegen.api.dispatch import dispatch_function, dispatch_functions, dispatch_groups
-from codegen.api.inner import inner_kernels
-from codegen.api.metadata import (
+from burnpy.codegen.api.dispatch import dispatch_function, dispatch_functions, dispatch_groups
+from burnpy.codegen.api.inner import inner_kernels
+from burnpy.codegen.api.metadata import (
     autodiff_bindings,
     backend_classes,
     backend_registrations,
     described_ops,
     recorders,
 )
-from codegen.api.module_functions import functions
-from codegen.api.quantized import quantized_functions, quantized_methods, selections
-from codegen.api.report import stats
-from codegen.api.tensor import tensor_methods
-from codegen.api.types import call_parameters
+from burnpy.codegen.api.module_functions import functions
+from burnpy.codegen.api.quantized import quantized_functions, quantized_methods, selections
+from burnpy.codegen.api.report import stats
+from burnpy.codegen.api.tensor import tensor_methods
+from burnpy.codegen.api.types import call_parameters
 
 __all__ = [
     "autodiff_bindings",

@@ -1,15 +1,22 @@
 """The dispatch functions of generated/<group>_ops.py: one backend-generic routing per op.
 
 Each function finds its backend's DispatchBackend (`B`) at call time through
-`generated.backends.BACKENDS`, by the variant of the tensor (or device) that picks it, and then
+`burnpy.generated.backends.BACKENDS`, by the variant of the tensor (or device) that picks it, and then
 routes once for every backend; only a move between two backends differs from a move within one.
 """
 
 from dataclasses import dataclass
 
-from codegen.api.quantized import selections
-from codegen.api.types import ACCESSOR, DISPATCH_TYPES, PLAIN_KIND, TENSOR_KIND, annotated, returns
-from codegen.model import ArgKind, Catalogue, Kind, Op, Role, Routing
+from burnpy.codegen.api.quantized import selections
+from burnpy.codegen.api.types import (
+    ACCESSOR,
+    DISPATCH_TYPES,
+    PLAIN_KIND,
+    TENSOR_KIND,
+    annotated,
+    returns,
+)
+from burnpy.codegen.model import ArgKind, Catalogue, Kind, Op, Role, Routing
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,9 @@ declaration, whose docstring names where each backend defines the kernel."""
 from dataclasses import dataclass
 from pathlib import Path
 
-from codegen.api.types import DISPATCH_TYPES, annotated
-from codegen.kernels import NoBackend, read_backend
-from codegen.model import ArgKind, Catalogue, QResult, QRole, Role
+from burnpy.codegen.api.types import DISPATCH_TYPES, annotated
+from burnpy.codegen.kernels import NoBackend, read_backend
+from burnpy.codegen.model import ArgKind, Catalogue, QResult, QRole, Role
 
 # What each argument is as the inner kernel takes it: a tensor is the backend's primitive, a
 # device the backend's own device; the rest as the dispatch function takes it.

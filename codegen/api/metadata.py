@@ -5,11 +5,11 @@ generated/catalogue.py, generated/recorders.py)."""
 import dataclasses
 from dataclasses import dataclass
 
-from codegen.api.types import tuple_literal
-from codegen.kernels import NoBackend, read_backend
-from codegen.model import Catalogue
-from codegen.recorders import Recorder, recorder
-from runtime.autodiff.ops import MOVE_ACROSS, AutodiffOp, AutodiffRole, rule_for
+from burnpy.codegen.api.types import tuple_literal
+from burnpy.codegen.kernels import NoBackend, read_backend
+from burnpy.codegen.model import Catalogue
+from burnpy.codegen.recorders import Recorder, recorder
+from burnpy.runtime.autodiff.ops import MOVE_ACROSS, AutodiffOp, AutodiffRole, rule_for
 
 # -- backends ----------------------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from codegen.api.types import (
+from burnpy.codegen.api.types import (
     KIND_CONST,
     TENSOR_KIND,
     USER_TYPES,
@@ -11,7 +11,7 @@ from codegen.api.types import (
     returns,
     tuple_literal,
 )
-from codegen.model import ArgKind, Catalogue, Op
+from burnpy.codegen.model import ArgKind, Catalogue, Op
 
 
 @dataclass(frozen=True)

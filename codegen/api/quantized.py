@@ -9,9 +9,9 @@ route, and differentiate on an autodiff device, as every float op does.
 
 from dataclasses import dataclass
 
-from codegen.api.tensor import Method, _convert, _params
-from codegen.api.types import DISPATCH_TYPES, annotated
-from codegen.model import (
+from burnpy.codegen.api.tensor import Method, _convert, _params
+from burnpy.codegen.api.types import DISPATCH_TYPES, annotated
+from burnpy.codegen.model import (
     QUANTIZED_ARGS,
     Arg,
     ArgKind,

@@ -1,6 +1,6 @@
 """`python -m codegen stats`: the catalogue counted by section and kind."""
 
-from codegen.model import AutodiffClass, Catalogue, Kind
+from burnpy.codegen.model import AutodiffClass, Catalogue, Kind
 
 
 def stats(catalogue: Catalogue) -> list[str]:

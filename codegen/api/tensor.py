@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from codegen.api.types import (
+from burnpy.codegen.api.types import (
     KIND_ARG,
     KIND_CONST,
     TENSOR_KIND,
@@ -12,7 +12,7 @@ from codegen.api.types import (
     returns,
     tuple_literal,
 )
-from codegen.model import SCALAR_TYPES, Arg, ArgKind, Catalogue, Op, Routing
+from burnpy.codegen.model import SCALAR_TYPES, Arg, ArgKind, Catalogue, Op, Routing
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,8 @@
 
 import ast
 
-from codegen.model import ArgKind, Kind, Op, Routing
-from runtime.dtypes import DTYPES
+from burnpy.codegen.model import ArgKind, Kind, Op, Routing
+from burnpy.runtime.dtypes import DTYPES
 
 KIND_CONST = {Kind.FLOAT: "FLOAT", Kind.INT: "INT", Kind.BOOL: "BOOL"}
 PLAIN_KIND = {Kind.FLOAT: "Float", Kind.INT: "Int", Kind.BOOL: "Bool"}

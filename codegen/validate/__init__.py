@@ -16,11 +16,11 @@ and the names in the rendered code (codegen/names.py) included.
 - report: how mistakes are collected and reported.
 """
 
-from codegen.model import Catalogue
-from codegen.names import check_names
-from codegen.validate.backends import check_kernels
-from codegen.validate.entries import DTYPES, validate
-from codegen.validate.report import CatalogueErrors, Problems
+from burnpy.codegen.model import Catalogue
+from burnpy.codegen.names import check_names
+from burnpy.codegen.validate.backends import check_kernels
+from burnpy.codegen.validate.entries import DTYPES, validate
+from burnpy.codegen.validate.report import CatalogueErrors, Problems
 
 __all__ = ["DTYPES", "CatalogueErrors", "check", "validate"]
 

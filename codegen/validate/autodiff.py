@@ -4,10 +4,10 @@ import difflib
 import inspect
 import os
 
-from codegen.model import ArgKind, AutodiffClass, Kind, Op, Routing
-from codegen.validate.report import Where
-from runtime.autodiff.ops import AutodiffRole, rule_for
-from runtime.autodiff.rules import Joint, RuleError, tables_of
+from burnpy.codegen.model import ArgKind, AutodiffClass, Kind, Op, Routing
+from burnpy.codegen.validate.report import Where
+from burnpy.runtime.autodiff.ops import AutodiffRole, rule_for
+from burnpy.runtime.autodiff.rules import Joint, RuleError, tables_of
 
 
 def check_autodiff(where: Where, op: Op) -> None:

@@ -3,10 +3,10 @@ calls: read from source, not imported."""
 
 import os
 
-from codegen.kernels import NoBackend, kernels_called, missing_libraries, read_backend
-from codegen.model import Catalogue, QRole
-from codegen.validate.report import Problems, Where, suggest
-from runtime.autodiff.ops import AutodiffRole, rule_for
+from burnpy.codegen.kernels import NoBackend, kernels_called, missing_libraries, read_backend
+from burnpy.codegen.model import Catalogue, QRole
+from burnpy.codegen.validate.report import Problems, Where, suggest
+from burnpy.runtime.autodiff.ops import AutodiffRole, rule_for
 
 
 def check_kernels(catalogue: Catalogue, problems: Problems) -> list[str]:
@@ -27,7 +27,7 @@ def check_kernels(catalogue: Catalogue, problems: Problems) -> list[str]:
                     backend.line,
                     str(error),
                     "write the dotted name of a module that defines BACKEND, e.g. "
-                    "runtime.backends.numpy",
+                    "burnpy.runtime.backends.numpy",
                 )
             )
             continue

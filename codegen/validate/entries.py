@@ -6,8 +6,8 @@ arguments, results or routing is wrong is left out of the checks that need it, s
 is reported once, not again by every check that would trip on it.
 """
 
-from codegen.load import Items, Located, plain
-from codegen.model import (
+from burnpy.codegen.load import Items, Located, plain
+from burnpy.codegen.model import (
     ARG_TYPES,
     AUTODIFF_CLASSES,
     BACKEND_KEYS,
@@ -23,21 +23,21 @@ from codegen.model import (
     Op,
     Routing,
 )
-from codegen.kernels import table_keys
-from codegen.validate.autodiff import check_autodiff, check_rule
-from codegen.validate.fields import check_keys, choice, identifier, name_problem, text
-from codegen.validate.methods import (
+from burnpy.codegen.kernels import table_keys
+from burnpy.codegen.validate.autodiff import check_autodiff, check_rule
+from burnpy.codegen.validate.fields import check_keys, choice, identifier, name_problem, text
+from burnpy.codegen.validate.methods import (
     check_composite,
     check_method_name,
     check_methods,
     check_operators,
     check_static,
 )
-from codegen.validate.options import function_options
-from codegen.validate.quantized import quantized_ops
-from codegen.validate.report import Problems, Where, suggest
-from codegen.validate.suite import check_test
-from runtime.dtypes import DTYPES, OP_DTYPES
+from burnpy.codegen.validate.options import function_options
+from burnpy.codegen.validate.quantized import quantized_ops
+from burnpy.codegen.validate.report import Problems, Where, suggest
+from burnpy.codegen.validate.suite import check_test
+from burnpy.runtime.dtypes import DTYPES, OP_DTYPES
 
 TOP_KEYS = ("backends", "ops", "quantized")
 
@@ -92,7 +92,7 @@ def _backend(path, entry, line) -> Backend:
         raise where.error(
             line,
             f"a backend must be a mapping, not {plain(entry)!r}",
-            "write `- {name: numpy, variant: NumPy, module: runtime.backends.numpy, devices: [cpu]}`",
+            "write `- {name: numpy, variant: NumPy, module: burnpy.runtime.backends.numpy, devices: [cpu]}`",
         )
     problems = Problems(path)
     check_keys(problems, where, BACKEND_KEYS)
@@ -112,7 +112,7 @@ def _backend(path, entry, line) -> Backend:
     return Backend(
         name=identifier(where, "name"),
         variant=identifier(where, "variant"),
-        module=text(where, "module", "runtime.backends.numpy"),
+        module=text(where, "module", "burnpy.runtime.backends.numpy"),
         devices=tuple(devices),
         extra=extra,
         line=entry.line,
@@ -238,7 +238,7 @@ def _flag(where: Where, key: str) -> bool:
 
 def _contract(where: Where) -> str | None:
     contract = plain(where.entry.value.get("contract"))
-    contracts = table_keys("runtime.contracts", "CONTRACTS")
+    contracts = table_keys("burnpy.runtime.contracts", "CONTRACTS")
     if contract is not None and (not isinstance(contract, str) or contract not in contracts):
         raise where.error(
             "contract",

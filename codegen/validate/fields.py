@@ -3,8 +3,8 @@
 import keyword
 import unicodedata
 
-from codegen.load import plain
-from codegen.validate.report import Problems, Where, suggest
+from burnpy.codegen.load import plain
+from burnpy.codegen.validate.report import Problems, Where, suggest
 
 
 def check_keys(problems: Problems, where: Where, keys: dict) -> None:

@@ -4,9 +4,9 @@ and kinds of ops sharing a method, operators, and the ops a composite calls."""
 import ast
 import functools
 
-from codegen.kernels import class_attributes
-from codegen.model import SCALAR_TYPES, ArgKind, Op, Routing
-from codegen.validate.report import Problems, Where, suggest
+from burnpy.codegen.kernels import class_attributes
+from burnpy.codegen.model import SCALAR_TYPES, ArgKind, Op, Routing
+from burnpy.codegen.validate.report import Problems, Where, suggest
 
 
 def check_method_name(where: Where, method) -> None:
@@ -29,7 +29,7 @@ def check_method_name(where: Where, method) -> None:
 @functools.cache
 def tensor_base_attributes() -> dict:
     """What runtime/tensor.py's TensorBase (the generated Tensor's base) defines, by name."""
-    return class_attributes("runtime.tensor", "TensorBase")
+    return class_attributes("burnpy.runtime.tensor", "TensorBase")
 
 
 def check_static(where: Where, op: Op) -> None:

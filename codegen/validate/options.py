@@ -2,10 +2,10 @@
 
 from types import MappingProxyType
 
-from codegen.load import plain
-from codegen.model import ArgKind
-from codegen.validate.report import Where, suggest
-from runtime.values import ints_arg
+from burnpy.codegen.load import plain
+from burnpy.codegen.model import ArgKind
+from burnpy.codegen.validate.report import Where, suggest
+from burnpy.runtime.values import ints_arg
 
 FUNCTION_MODULES = ("module", "optim")  # generated/<name>.py: public functions
 

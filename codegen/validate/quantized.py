@@ -10,8 +10,8 @@ names a composite calls. The kernels of the required ops are checked with every 
 import ast
 from types import MappingProxyType
 
-from codegen.load import Located, plain
-from codegen.model import (
+from burnpy.codegen.load import Located, plain
+from burnpy.codegen.model import (
     KIND_RESULTS,
     QUANTIZED_ARGS,
     Arg,
@@ -22,8 +22,8 @@ from codegen.model import (
     QResult,
     QRole,
 )
-from codegen.validate.fields import check_keys, choice, identifier, text
-from codegen.validate.report import Problems, Where, suggest
+from burnpy.codegen.validate.fields import check_keys, choice, identifier, text
+from burnpy.codegen.validate.report import Problems, Where, suggest
 
 KEYS = {
     "name": True,

@@ -8,7 +8,7 @@ run names every mistake. Names that are nearly right get the nearest valid one (
 
 import difflib
 
-from codegen.load import CatalogueError, Where
+from burnpy.codegen.load import CatalogueError, Where
 
 __all__ = ["CatalogueErrors", "Problems", "Where", "nearest", "suggest"]
 

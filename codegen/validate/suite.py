@@ -14,10 +14,10 @@ import inspect
 from pathlib import Path
 from types import MappingProxyType
 
-from codegen.load import Located, plain
-from codegen.model import TEST_KEYS, ArgKind, OpTest
-from codegen.validate.options import check_ints
-from codegen.validate.report import Where, nearest, suggest
+from burnpy.codegen.load import Located, plain
+from burnpy.codegen.model import TEST_KEYS, ArgKind, OpTest
+from burnpy.codegen.validate.options import check_ints
+from burnpy.codegen.validate.report import Where, nearest, suggest
 
 # What a `ref` expression may name besides the op's arguments and Python's builtins: the
 # spec-driven suite (tests/opinfo.py) evaluates it with these bound.

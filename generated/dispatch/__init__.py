@@ -1,18 +1,18 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=973dde53d42cba45 body=5029c1d37a44affb
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=b86ab6de6f678fcc body=08cce0e85ebd3bd5
 """The dispatch layer: every routing function of ops.yaml, by kind."""
 
-from generated.dispatch import float_ops
-from generated.dispatch import int_ops
-from generated.dispatch import bool_ops
-from generated.dispatch import module_ops
-from generated.dispatch import optim_ops
-from generated.dispatch import quantized_ops
-from generated.dispatch.float_ops import *  # noqa: F401, F403
-from generated.dispatch.int_ops import *  # noqa: F401, F403
-from generated.dispatch.bool_ops import *  # noqa: F401, F403
-from generated.dispatch.module_ops import *  # noqa: F401, F403
-from generated.dispatch.optim_ops import *  # noqa: F401, F403
-from generated.dispatch.quantized_ops import *  # noqa: F401, F403
+from burnpy.generated.dispatch import float_ops
+from burnpy.generated.dispatch import int_ops
+from burnpy.generated.dispatch import bool_ops
+from burnpy.generated.dispatch import module_ops
+from burnpy.generated.dispatch import optim_ops
+from burnpy.generated.dispatch import quantized_ops
+from burnpy.generated.dispatch.float_ops import *  # noqa: F401, F403
+from burnpy.generated.dispatch.int_ops import *  # noqa: F401, F403
+from burnpy.generated.dispatch.bool_ops import *  # noqa: F401, F403
+from burnpy.generated.dispatch.module_ops import *  # noqa: F401, F403
+from burnpy.generated.dispatch.optim_ops import *  # noqa: F401, F403
+from burnpy.generated.dispatch.quantized_ops import *  # noqa: F401, F403
 
 __all__ = [
     *float_ops.__all__,

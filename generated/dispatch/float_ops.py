@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=bd561e79126a20af body=605123fd115da063
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=7bfb8b3454056edc body=c94463fef05a5b0c
 """The float ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from generated.backends import BACKENDS
-from generated.dispatch import quantized_ops
-from generated.tensor import Tensor
-from runtime.contracts import check_contract
-from runtime.device import AutodiffDevice, GradientCheckpointingStrategy
-from runtime.dispatch import (
+from burnpy.generated.backends import BACKENDS
+from burnpy.generated.dispatch import quantized_ops
+from burnpy.generated.tensor import Tensor
+from burnpy.runtime.contracts import check_contract
+from burnpy.runtime.device import AutodiffDevice, GradientCheckpointingStrategy
+from burnpy.runtime.dispatch import (
     DISABLED,
     DispatchAutodiffContext,
     check_dtypes,
@@ -30,12 +30,12 @@ from runtime.dispatch import (
 if TYPE_CHECKING:
     import numpy as np
 
-    from generated.autodiff import Autodiff
-    from generated.backends import Inner
-    from runtime.device import DispatchDevice
-    from runtime.distribution import Distribution
-    from runtime.indexing import IndexingUpdateOp
-    from runtime.routing import DispatchBackend
+    from burnpy.generated.autodiff import Autodiff
+    from burnpy.generated.backends import Inner
+    from burnpy.runtime.device import DispatchDevice
+    from burnpy.runtime.distribution import Distribution
+    from burnpy.runtime.indexing import IndexingUpdateOp
+    from burnpy.runtime.routing import DispatchBackend
 
     Backend = DispatchBackend[Inner, Autodiff]
 

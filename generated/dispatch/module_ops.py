@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=40bfd5d033a3161f body=02b4c90a94d88d5f
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=25d2d92d43d35428 body=0e8f15c6dbc7bfd3
 """The module ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from generated.backends import BACKENDS
-from generated.tensor import Tensor
-from runtime.contracts import check_contract
-from runtime.device import AutodiffDevice, GradientCheckpointingStrategy
-from runtime.dispatch import (
+from burnpy.generated.backends import BACKENDS
+from burnpy.generated.tensor import Tensor
+from burnpy.runtime.contracts import check_contract
+from burnpy.runtime.device import AutodiffDevice, GradientCheckpointingStrategy
+from burnpy.runtime.dispatch import (
     DISABLED,
     DispatchAutodiffContext,
     check_dtypes,
@@ -29,12 +29,12 @@ from runtime.dispatch import (
 if TYPE_CHECKING:
     import numpy as np
 
-    from generated.autodiff import Autodiff
-    from generated.backends import Inner
-    from runtime.device import DispatchDevice
-    from runtime.distribution import Distribution
-    from runtime.indexing import IndexingUpdateOp
-    from runtime.routing import DispatchBackend
+    from burnpy.generated.autodiff import Autodiff
+    from burnpy.generated.backends import Inner
+    from burnpy.runtime.device import DispatchDevice
+    from burnpy.runtime.distribution import Distribution
+    from burnpy.runtime.indexing import IndexingUpdateOp
+    from burnpy.runtime.routing import DispatchBackend
 
     Backend = DispatchBackend[Inner, Autodiff]
 

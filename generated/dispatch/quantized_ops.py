@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=0a43ba4a757f0be1 body=e670dfeda04925be
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=bca52bc7740ce2e1 body=dd5857b5d6c987a3
 """The quantized ops of the dispatch layer: burn's QTensorOps, one function per entry of
 ops.yaml's `quantized:`.
 
@@ -14,20 +14,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from generated.backends import BACKENDS
-from generated.dispatch import float_ops
-from generated.tensor import Tensor
-from runtime.device import GradientCheckpointingStrategy
-from runtime.dispatch import DISABLED, FLOAT32, context_of, propagates
+from burnpy.generated.backends import BACKENDS
+from burnpy.generated.dispatch import float_ops
+from burnpy.generated.tensor import Tensor
+from burnpy.runtime.device import GradientCheckpointingStrategy
+from burnpy.runtime.dispatch import DISABLED, FLOAT32, context_of, propagates
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from generated.autodiff import Autodiff
-    from generated.backends import Inner
-    from runtime.device import DispatchDevice
-    from runtime.quantization.scheme import QuantScheme
-    from runtime.routing import DispatchBackend
+    from burnpy.generated.autodiff import Autodiff
+    from burnpy.generated.backends import Inner
+    from burnpy.runtime.device import DispatchDevice
+    from burnpy.runtime.quantization.scheme import QuantScheme
+    from burnpy.runtime.routing import DispatchBackend
 
     Backend = DispatchBackend[Inner, Autodiff]
 

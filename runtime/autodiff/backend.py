@@ -11,12 +11,12 @@ forward and the op's shared Backward over `rule_for(op)`.
 from collections.abc import Callable
 from typing import Any, cast
 
-from runtime.autodiff import graph
-from runtime.autodiff.checkpoint import BalancedCheckpointing, CheckpointStrategy, NoCheckpointing
-from runtime.autodiff.ops import AutodiffOp, F, rule_for
-from runtime.autodiff.steps import Backward, JointBackward
-from runtime.autodiff.tensor import AutodiffTensor
-from runtime.device import GradientCheckpointingStrategy
+from burnpy.runtime.autodiff import graph
+from burnpy.runtime.autodiff.checkpoint import BalancedCheckpointing, CheckpointStrategy, NoCheckpointing
+from burnpy.runtime.autodiff.ops import AutodiffOp, F, rule_for
+from burnpy.runtime.autodiff.steps import Backward, JointBackward
+from burnpy.runtime.autodiff.tensor import AutodiffTensor
+from burnpy.runtime.device import GradientCheckpointingStrategy
 
 _SPECIALIZATIONS: dict = {}
 

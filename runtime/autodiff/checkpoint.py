@@ -9,9 +9,9 @@ until its last reader has taken it. A recipe keeps its op's inputs that cannot b
 each needed one right after it has run (docs/semantics.md#gradient-checkpointing).
 """
 
-from runtime.activity import from_origin
-from runtime.autodiff.node import Node
-from runtime.autodiff.steps import ROOT_STEP, SELF
+from burnpy.runtime.activity import from_origin
+from burnpy.runtime.autodiff.node import Node
+from burnpy.runtime.autodiff.steps import ROOT_STEP, SELF
 
 
 class CheckpointStrategy:

@@ -1,7 +1,7 @@
 """Gradients: a type-erased container of inner float primitives keyed by node id."""
 
-from runtime.activity import from_origin
-from runtime.autodiff.node import NONE
+from burnpy.runtime.activity import from_origin
+from burnpy.runtime.autodiff.node import NONE
 
 
 class Gradients:

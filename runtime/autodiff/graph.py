@@ -13,13 +13,13 @@ finished.
 
 from operator import attrgetter
 
-from runtime.activity import ACTIVITY, Phase, from_origin, in_phase
-from runtime.autodiff import hooks
-from runtime.autodiff.checkpoint import Checkpointer
-from runtime.autodiff.gradients import Gradients
-from runtime.autodiff.node import NONE, Node
-from runtime.autodiff.steps import CONSUMED, ROOT_STEP
-from runtime.errors import BACKWARD_NEEDS_TRACKED, BurnPanic, GraphConsumed
+from burnpy.runtime.activity import ACTIVITY, Phase, from_origin, in_phase
+from burnpy.runtime.autodiff import hooks
+from burnpy.runtime.autodiff.checkpoint import Checkpointer
+from burnpy.runtime.autodiff.gradients import Gradients
+from burnpy.runtime.autodiff.node import NONE, Node
+from burnpy.runtime.autodiff.steps import CONSUMED, ROOT_STEP
+from burnpy.runtime.errors import BACKWARD_NEEDS_TRACKED, BurnPanic, GraphConsumed
 
 
 def backward(root, backend) -> Gradients:

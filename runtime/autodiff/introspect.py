@@ -11,9 +11,9 @@ render draw the graph one tensor reaches (runtime/autodiff/picture.py).
 import gc
 from dataclasses import dataclass
 
-from runtime.autodiff.node import Node
-from runtime.autodiff.picture import render, to_dot, to_mermaid
-from runtime.autodiff.steps import CONSUMED, ROOT_STEP
+from burnpy.runtime.autodiff.node import Node
+from burnpy.runtime.autodiff.picture import render, to_dot, to_mermaid
+from burnpy.runtime.autodiff.steps import CONSUMED, ROOT_STEP
 
 
 def live_nodes() -> list[Node]:

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Generic, TypeVar
 
-from runtime.autodiff.rules import Row, Rule
-from runtime.autodiff.rules.shape import ShapeRules
+from burnpy.runtime.autodiff.rules import Row, Rule
+from burnpy.runtime.autodiff.rules.shape import ShapeRules
 
 
 class AutodiffRole(Enum):

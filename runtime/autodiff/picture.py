@@ -13,8 +13,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from runtime.autodiff.node import Node
-from runtime.autodiff.steps import CONSUMED, UNTRACKED_STEP, Backward
+from burnpy.runtime.autodiff.node import Node
+from burnpy.runtime.autodiff.steps import CONSUMED, UNTRACKED_STEP, Backward
 
 # How each kind of node is drawn: Mermaid shape brackets and style, Graphviz attributes.
 MERMAID_SHAPES = {"leaf": ('(["', '"])'), "released": ('(["', '"])')}

@@ -2,10 +2,10 @@
 way to build one), their steps and the constants they compare against, bound once as module
 globals of the generated file."""
 
-from runtime.autodiff.grad_mode import GRAD_MODE
-from runtime.autodiff.node import NONE, ComputingProperty, Node, Requirement, new_node, next_id
-from runtime.autodiff.steps import SELF, UNTRACKED_STEP, output_step
-from runtime.autodiff.tensor import AutodiffTensor
+from burnpy.runtime.autodiff.grad_mode import GRAD_MODE
+from burnpy.runtime.autodiff.node import NONE, ComputingProperty, Node, Requirement, new_node, next_id
+from burnpy.runtime.autodiff.steps import SELF, UNTRACKED_STEP, output_step
+from burnpy.runtime.autodiff.tensor import AutodiffTensor
 
 TRACKED = Requirement.GradInBackward
 COMPUTE_BOUND = ComputingProperty.ComputeBound

@@ -9,7 +9,7 @@ here, for every rule. A `tensors` input (cat) is a list: its VJP returns one gra
 element, and each tracked element is a parent of its own.
 """
 
-from runtime.autodiff.node import Node
+from burnpy.runtime.autodiff.node import Node
 
 
 class _MarkerStep:

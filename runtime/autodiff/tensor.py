@@ -1,6 +1,6 @@
 """AutodiffTensor: the inner float primitive, its Node, and `rc`."""
 
-from runtime.autodiff.node import (
+from burnpy.runtime.autodiff.node import (
     NONE,
     ComputingProperty,
     Node,
@@ -9,8 +9,8 @@ from runtime.autodiff.node import (
     new_node,
     next_id,
 )
-from runtime.autodiff.steps import ROOT_STEP
-from runtime.errors import NON_LEAF_REQUIRE_GRAD, BurnPanic
+from burnpy.runtime.autodiff.steps import ROOT_STEP
+from burnpy.runtime.errors import NON_LEAF_REQUIRE_GRAD, BurnPanic
 
 
 class AutodiffTensor:

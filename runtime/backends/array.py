@@ -2,27 +2,27 @@
 
 import math
 
-from runtime.backends.kernels.activation import ActivationKernels
-from runtime.backends.kernels.arithmetic import ArithmeticKernels
-from runtime.backends.kernels.attention import AttentionKernels
-from runtime.backends.kernels.conv import ConvKernels
-from runtime.backends.kernels.convert import ConvertKernels
-from runtime.backends.kernels.creation import CreationKernels
-from runtime.backends.kernels.cross_entropy import CrossEntropyKernels
-from runtime.backends.kernels.ctc import CtcKernels
-from runtime.backends.kernels.deform import DeformKernels
-from runtime.backends.kernels.fft import FftKernels
-from runtime.backends.kernels.grid_sample import GridSampleKernels
-from runtime.backends.kernels.indexing import IndexingKernels
-from runtime.backends.kernels.interpolate import InterpolateKernels
-from runtime.backends.kernels.keeping import KeepingKernels
-from runtime.backends.kernels.norm import NormKernels
-from runtime.backends.kernels.optim import OptimKernels
-from runtime.backends.kernels.linear import LinearKernels
-from runtime.backends.kernels.order import OrderKernels
-from runtime.backends.kernels.quantization import QuantizationKernels
-from runtime.backends.kernels.reduce import ReduceKernels
-from runtime.backends.kernels.shape import ShapeKernels
+from burnpy.runtime.backends.kernels.activation import ActivationKernels
+from burnpy.runtime.backends.kernels.arithmetic import ArithmeticKernels
+from burnpy.runtime.backends.kernels.attention import AttentionKernels
+from burnpy.runtime.backends.kernels.conv import ConvKernels
+from burnpy.runtime.backends.kernels.convert import ConvertKernels
+from burnpy.runtime.backends.kernels.creation import CreationKernels
+from burnpy.runtime.backends.kernels.cross_entropy import CrossEntropyKernels
+from burnpy.runtime.backends.kernels.ctc import CtcKernels
+from burnpy.runtime.backends.kernels.deform import DeformKernels
+from burnpy.runtime.backends.kernels.fft import FftKernels
+from burnpy.runtime.backends.kernels.grid_sample import GridSampleKernels
+from burnpy.runtime.backends.kernels.indexing import IndexingKernels
+from burnpy.runtime.backends.kernels.interpolate import InterpolateKernels
+from burnpy.runtime.backends.kernels.keeping import KeepingKernels
+from burnpy.runtime.backends.kernels.norm import NormKernels
+from burnpy.runtime.backends.kernels.optim import OptimKernels
+from burnpy.runtime.backends.kernels.linear import LinearKernels
+from burnpy.runtime.backends.kernels.order import OrderKernels
+from burnpy.runtime.backends.kernels.quantization import QuantizationKernels
+from burnpy.runtime.backends.kernels.reduce import ReduceKernels
+from burnpy.runtime.backends.kernels.shape import ShapeKernels
 
 
 class ArrayBackend(

@@ -10,15 +10,15 @@ from types import SimpleNamespace
 import numpy as np
 import numpy.fft  # a submodule numpy loads lazily: XP below copies only what is loaded
 
-from runtime.backends.array import ArrayBackend
-from runtime.backends.kernels.creation import check_allocation
-from runtime.backends.kernels.reduce import rank0_as_vector
-from runtime.backends.numpy_conv import NumPyConvKernels
-from runtime.backends.numpy_gelu import NumPyGeluKernels
-from runtime.backends.numpy_narrow import FLOAT32, finfo, is_bfloat16, is_narrow
-from runtime.backends.numpy_norm import BLAS_FLOATS, NumPyNormKernels, add_outer
-from runtime.backends.numpy_pool import NumPyPoolKernels
-from runtime.indexing import IndexingUpdateOp
+from burnpy.runtime.backends.array import ArrayBackend
+from burnpy.runtime.backends.kernels.creation import check_allocation
+from burnpy.runtime.backends.kernels.reduce import rank0_as_vector
+from burnpy.runtime.backends.numpy_conv import NumPyConvKernels
+from burnpy.runtime.backends.numpy_gelu import NumPyGeluKernels
+from burnpy.runtime.backends.numpy_narrow import FLOAT32, finfo, is_bfloat16, is_narrow
+from burnpy.runtime.backends.numpy_norm import BLAS_FLOATS, NumPyNormKernels, add_outer
+from burnpy.runtime.backends.numpy_pool import NumPyPoolKernels
+from burnpy.runtime.indexing import IndexingUpdateOp
 
 # ufunc.at accumulates over repeated indices (plain `a[i] += v` would not); add on bools is or
 ACCUMULATE = {

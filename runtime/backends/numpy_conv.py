@@ -29,7 +29,7 @@ import math
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from runtime.backends.kernels.conv import (
+from burnpy.runtime.backends.kernels.conv import (
     check_conv,
     check_output_size,
     conv_output_size,

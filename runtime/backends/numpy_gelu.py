@@ -24,9 +24,9 @@ import math
 
 import numpy as np
 
-from runtime.backends.numpy_narrow import is_narrow
+from burnpy.runtime.backends.numpy_narrow import is_narrow
 
-from runtime.backends.kernels.activation import GELU_CUBIC, SQRT_2_OVER_PI, TANH_GELU_BOUND
+from burnpy.runtime.backends.kernels.activation import GELU_CUBIC, SQRT_2_OVER_PI, TANH_GELU_BOUND
 
 _H = 2.0**-11
 _A_MAX = 12.5  # h(12.5) = 3.7e-36 and φ(12.5) = 1.6e-34 are still float32 normals

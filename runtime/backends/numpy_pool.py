@@ -9,14 +9,14 @@ import math
 
 import numpy as np
 
-from runtime.backends.kernels.pool import (
+from burnpy.runtime.backends.kernels.pool import (
     adaptive_windows,
     avg_counts,
     pool_options,
     pool_output_sizes,
 )
-from runtime.backends.kernels.reduce import INDEX_DTYPE
-from runtime.backends.numpy_conv import Grid, windows
+from burnpy.runtime.backends.kernels.reduce import INDEX_DTYPE
+from burnpy.runtime.backends.numpy_conv import Grid, windows
 
 
 def offsets(kernel):

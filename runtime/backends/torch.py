@@ -19,12 +19,12 @@ import numpy as np
 import torch
 from array_api_compat import torch as torch_namespace
 
-from runtime.backends.array import ArrayBackend
-from runtime.backends.kernels.activation import GELU_BOUND, TANH_GELU_BOUND
-from runtime.backends.kernels.creation import check_allocation
-from runtime.backends.torch_conv import TorchConvKernels
-from runtime.backends.torch_pool import TorchPoolKernels
-from runtime.indexing import IndexingUpdateOp
+from burnpy.runtime.backends.array import ArrayBackend
+from burnpy.runtime.backends.kernels.activation import GELU_BOUND, TANH_GELU_BOUND
+from burnpy.runtime.backends.kernels.creation import check_allocation
+from burnpy.runtime.backends.torch_conv import TorchConvKernels
+from burnpy.runtime.backends.torch_pool import TorchPoolKernels
+from burnpy.runtime.indexing import IndexingUpdateOp
 
 # index_put_ assigns or sums; the other updates reduce with scatter_reduce_
 REDUCE = {

@@ -11,7 +11,7 @@ import torch
 import torch.nn.functional as F
 from torch.nn import grad as torch_grad
 
-from runtime.backends.kernels.conv import (
+from burnpy.runtime.backends.kernels.conv import (
     check_conv,
     check_output_size,
     conv_output_size,
@@ -19,7 +19,7 @@ from runtime.backends.kernels.conv import (
     conv_transpose_output_size,
     dilated,
 )
-from runtime.errors import user_call
+from burnpy.runtime.errors import user_call
 
 CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 CONV_TRANSPOSE = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}

@@ -12,13 +12,13 @@ import math
 import torch
 import torch.nn.functional as F
 
-from runtime.backends.kernels.conv import dilated
-from runtime.backends.kernels.pool import (
+from burnpy.runtime.backends.kernels.conv import dilated
+from burnpy.runtime.backends.kernels.pool import (
     avg_counts,
     pool_options,
     pool_output_sizes,
 )
-from runtime.backends.torch_conv import pad_spatial
+from burnpy.runtime.backends.torch_conv import pad_spatial
 
 aten = torch.ops.aten
 

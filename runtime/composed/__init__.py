@@ -1,11 +1,11 @@
 """The Tensor methods burn-tensor builds from backend ops, written over the catalogue's methods
 so that both backends and autodiff serve them unchanged. `TensorBase` inherits them."""
 
-from runtime.composed.activation import ActivationMethods
-from runtime.composed.float import FloatMethods
-from runtime.composed.numeric import NumericMethods
-from runtime.composed.quantization import QuantizationMethods
-from runtime.composed.shape import ShapeMethods
+from burnpy.runtime.composed.activation import ActivationMethods
+from burnpy.runtime.composed.float import FloatMethods
+from burnpy.runtime.composed.numeric import NumericMethods
+from burnpy.runtime.composed.quantization import QuantizationMethods
+from burnpy.runtime.composed.shape import ShapeMethods
 
 
 class ComposedMethods(

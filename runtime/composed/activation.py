@@ -1,7 +1,7 @@
 """burn-tensor's activation functions that burn composes from other ops (activation/base.rs),
 as Tensor methods beside the catalogue's relu, gelu, sigmoid, softmax, ..."""
 
-from runtime.composed import checks
+from burnpy.runtime.composed import checks
 
 # SELU's constants, as burn's
 SELU_ALPHA = 1.6732632423543772848170429916717

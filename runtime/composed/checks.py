@@ -6,7 +6,7 @@ dims, a count, a rank)."""
 
 import numpy as np
 
-from runtime.arguments import CONVERT, is_int, what
+from burnpy.runtime.arguments import CONVERT, is_int, what
 
 __all__ = ["count", "index", "indices", "is_int", "kind", "rank_at_least", "scalar"]
 

@@ -3,9 +3,9 @@ stats): checks, statistics, angle conversions, sampling."""
 
 import math
 
-from runtime.arguments import FLOAT
-from runtime.composed import checks
-from runtime.distribution import Distribution
+from burnpy.runtime.arguments import FLOAT
+from burnpy.runtime.composed import checks
+from burnpy.runtime.distribution import Distribution
 
 # burn's DEFAULT_RTOL and DEFAULT_ATOL
 RTOL, ATOL = 1e-5, 1e-8

@@ -3,8 +3,8 @@
 
 import numpy as np
 
-from runtime.arguments import BOOL, FLOAT, INT, is_scalar
-from runtime.composed import checks
+from burnpy.runtime.arguments import BOOL, FLOAT, INT, is_scalar
+from burnpy.runtime.composed import checks
 
 
 def _scalar_spelling(spelling: str, name: str):

@@ -3,7 +3,7 @@ its integer values and its scales (burn's `TensorPrimitive::QFloat` and `Quantiz
 
 import numpy as np
 
-from runtime.dispatch import BackendTensor
+from burnpy.runtime.dispatch import BackendTensor
 
 
 class QuantizationMethods:

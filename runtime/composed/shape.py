@@ -1,8 +1,8 @@
 """burn-tensor's shape and layout methods that burn builds from the backend ops (base.rs,
 pad.rs, take.rs): each is a composition of catalogue methods, so gradients come free."""
 
-from runtime.arguments import FLOAT, INT
-from runtime.composed import checks
+from burnpy.runtime.arguments import FLOAT, INT
+from burnpy.runtime.composed import checks
 
 
 class ShapeMethods:

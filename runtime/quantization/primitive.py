@@ -1,7 +1,7 @@
 """burn's `QuantizedTensorPrimitive`: what a Float tensor's primitive is when it is quantized
 (burn's `TensorPrimitive::QFloat`)."""
 
-from runtime.quantization.scheme import QuantScheme
+from burnpy.runtime.quantization.scheme import QuantScheme
 
 
 class QuantizedTensor:

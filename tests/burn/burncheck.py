@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from generated import Device, Tensor
+from burnpy.generated import Device, Tensor
 
 # Every forward test runs on both backends; every autodiff test on both backends under both
 # checkpointing strategies (burn runs its autodiff suite under each).

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from generated import QuantLevel, QuantScheme, QuantValue, Tensor
+from burnpy.generated import QuantLevel, QuantScheme, QuantValue, Tensor
 
 Q8S = QuantScheme().with_value(QuantValue.Q8S)
 

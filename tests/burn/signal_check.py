@@ -3,7 +3,7 @@ central finite differences (float64) for the gradients burn's suite does not pin
 
 import numpy as np
 
-from generated import Device
+from burnpy.generated import Device
 
 BACKENDS = ["numpy", "torch"]
 STRATEGIES = ["autodiff", "balanced"]

@@ -1,4 +1,4 @@
-"""burn's attention tests (tensor/float/module/attention.rs) through `generated.module.attention`
+"""burn's attention tests (tensor/float/module/attention.rs) through `burnpy.generated.module.attention`
 on both backends: burn compares `attention` with `attention_fallback` on uniform random data at
 Tolerance::rel_abs(1e-2, 1e-3); here the fallback is restated in numpy (float64). burn has no
 attention autodiff test: the gradients are checked against finite differences, including the
@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 
-from generated import Tensor, module
+from burnpy.generated import Tensor, module
 from signal_check import (
     BACKENDS,
     STRATEGIES,

@@ -1,5 +1,5 @@
 """burn's ctc_loss tests (tensor/float/module/ctc.rs, autodiff/ctc.rs) through
-`generated.module.ctc_loss`, on both backends and both autodiff strategies, with burn's data,
+`burnpy.generated.module.ctc_loss`, on both backends and both autodiff strategies, with burn's data,
 expected values and tolerances. Where burn differs we are correct, and say so: on a bare
 log_probs leaf the gradient is the true one (torch's, and burn's fused kernels', assume a
 log_softmax came first), and an unreachable target's gradient is exactly zero (burn's
@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 
-from generated import Tensor, module
+from burnpy.generated import Tensor, module
 from signal_cases import CTC_GRAD_MIXED_INPUT_LENGTHS
 from signal_check import (
     BACKENDS,

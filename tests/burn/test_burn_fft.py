@@ -1,5 +1,5 @@
 """burn's rfft/irfft tests (cubecl/fft.rs fixed-value cases, autodiff/rfft.rs) through
-`generated.module.rfft`/`irfft`, on both backends and both autodiff strategies, with burn's
+`burnpy.generated.module.rfft`/`irfft`, on both backends and both autodiff strategies, with burn's
 data, expected values and tolerances (Tolerance::absolute(1e-3 / 1e-4); default for the
 autodiff round trips)."""
 
@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from generated import Tensor, module
+from burnpy.generated import Tensor, module
 from signal_check import BACKENDS, BALANCED, STRATEGIES, assert_approx_eq, autodiff_device, device
 
 R = 1 / math.sqrt(2)

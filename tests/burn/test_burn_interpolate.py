@@ -1,11 +1,11 @@
 """burn's interpolate tests (tensor/float/module/{nearest,bilinear,bicubic,lanczos3}_interpolate.rs,
-autodiff/nearest_interpolate.rs) through `generated.module.interpolate`, on both backends and
+autodiff/nearest_interpolate.rs) through `burnpy.generated.module.interpolate`, on both backends and
 both autodiff strategies, with burn's data, expected values and tolerances."""
 
 import numpy as np
 import pytest
 
-from generated import Tensor, module
+from burnpy.generated import Tensor, module
 from signal_cases import INTERPOLATE, NEAREST_GRADS
 from signal_check import (
     BACKENDS,

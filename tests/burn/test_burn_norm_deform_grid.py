@@ -8,7 +8,7 @@ those are checked against finite differences on burn's data."""
 import numpy as np
 import pytest
 
-from generated import Tensor, module
+from burnpy.generated import Tensor, module
 from signal_cases import DEFORM_FORWARD, DEFORM_GRADS_BASIC
 from signal_check import (
     BACKENDS,

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from generated import Device, QuantLevel, QuantParam, QuantScheme, QuantValue, Tensor
+from burnpy.generated import Device, QuantLevel, QuantParam, QuantScheme, QuantValue, Tensor
 from tests.burn.quantcheck import Q8S, approx, bools, exact, floats, ints, q8, q8b, tol
 
 DEVICES = {

@@ -5,7 +5,7 @@ NumPy, Torch and an autodiff device."""
 import numpy as np
 import pytest
 
-from generated import Device, QuantScheme, QuantValue, Tensor
+from burnpy.generated import Device, QuantScheme, QuantValue, Tensor
 from tests.burn.quantcheck import approx, bools, exact, floats, ints, q8, q8b, td, tol
 
 DEVICES = {

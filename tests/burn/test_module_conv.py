@@ -1,5 +1,5 @@
 """burn's tests of conv1d/2d/3d, conv_transpose1d/2d/3d, unfold4d and fold4d (burn-backend-tests
-tensor/float/module/ and autodiff/), through `generated.module`, with burn's data, expected values
+tensor/float/module/ and autodiff/), through `burnpy.generated.module`, with burn's data, expected values
 and tolerances, on both backends and, for gradients, under both checkpointing strategies.
 
 burn has no autodiff test of unfold4d or fold4d: their gradients are checked here against central
@@ -32,7 +32,7 @@ from burncheck import (
     assert_approx_eq,
     assert_eq,
 )
-from generated import Device, Tensor, module
+from burnpy.generated import Device, Tensor, module
 
 CONV = {1: module.conv1d, 2: module.conv2d, 3: module.conv3d}
 CONV_TRANSPOSE = {

@@ -1,5 +1,5 @@
 """burn's tests of embedding and linear (burn-backend-tests tensor/float/module/forward.rs,
-linear.rs, autodiff/backward.rs, linear.rs), through `generated.module`, with burn's data,
+linear.rs, autodiff/backward.rs, linear.rs), through `burnpy.generated.module`, with burn's data,
 expected values and tolerances, on both backends and, for gradients, under both checkpointing
 strategies."""
 
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from burncheck import AUTODIFF_DEVICES, DEVICES, Tolerance, assert_approx_eq, assert_eq, tensor
-from generated import Tensor, module
+from burnpy.generated import Tensor, module
 
 
 def indices(data, device):

@@ -1,5 +1,5 @@
 """burn's tests of max_pool1d/2d (and `_with_indices`), avg_pool1d/2d and adaptive_avg_pool1d/2d/3d
-(burn-backend-tests tensor/float/module/ and autodiff/), through `generated.module`, with burn's
+(burn-backend-tests tensor/float/module/ and autodiff/), through `burnpy.generated.module`, with burn's
 data, expected values and tolerances, on both backends and, for gradients, under both
 checkpointing strategies."""
 
@@ -34,7 +34,7 @@ from burncheck import (
     assert_eq,
     tensor,
 )
-from generated import module
+from burnpy.generated import module
 
 # -- max pools: burn's explicit cases ---------------------------------------------------------
 

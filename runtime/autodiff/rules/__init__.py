@@ -26,20 +26,20 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from runtime.autodiff.rules.activation import ActivationRules
-from runtime.autodiff.rules.conv import ConvRules
-from runtime.autodiff.rules.elementwise import ElementwiseRules
-from runtime.autodiff.rules.fft import FftRules
-from runtime.autodiff.rules.grid_sample import GridSampleRules
-from runtime.autodiff.rules.indexing import IndexingRules
-from runtime.autodiff.rules.joint import Joint
-from runtime.autodiff.rules.linear import LinearRules
-from runtime.autodiff.rules.loss import LossRules
-from runtime.autodiff.rules.norm import NormRules
-from runtime.autodiff.rules.order import OrderRules
-from runtime.autodiff.rules.pool import PoolRules
-from runtime.autodiff.rules.reduce import ReduceRules
-from runtime.autodiff.rules.shape import ShapeRules
+from burnpy.runtime.autodiff.rules.activation import ActivationRules
+from burnpy.runtime.autodiff.rules.conv import ConvRules
+from burnpy.runtime.autodiff.rules.elementwise import ElementwiseRules
+from burnpy.runtime.autodiff.rules.fft import FftRules
+from burnpy.runtime.autodiff.rules.grid_sample import GridSampleRules
+from burnpy.runtime.autodiff.rules.indexing import IndexingRules
+from burnpy.runtime.autodiff.rules.joint import Joint
+from burnpy.runtime.autodiff.rules.linear import LinearRules
+from burnpy.runtime.autodiff.rules.loss import LossRules
+from burnpy.runtime.autodiff.rules.norm import NormRules
+from burnpy.runtime.autodiff.rules.order import OrderRules
+from burnpy.runtime.autodiff.rules.pool import PoolRules
+from burnpy.runtime.autodiff.rules.reduce import ReduceRules
+from burnpy.runtime.autodiff.rules.shape import ShapeRules
 
 # A row of a table: one VJP per float input, or one Joint function for them all
 Row = tuple[Callable[..., Any], ...] | Joint

@@ -11,7 +11,7 @@ alive. deform_conv2d's backward kernel returns every input's gradient too (burn'
 `deform_conv2d_backward`). unfold4d and fold4d are each other's adjoint.
 """
 
-from runtime.autodiff.rules.joint import Joint
+from burnpy.runtime.autodiff.rules.joint import Joint
 
 
 def _conv1d(B, g, tracked, x, weight, stride, padding, dilation, groups, padding_end):

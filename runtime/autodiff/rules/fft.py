@@ -1,7 +1,7 @@
 """FFT rules: rfft (two float outputs, the real and imaginary parts: one gradient each, None
 for an output nobody used) and irfft (Joint: one backward kernel call)."""
 
-from runtime.autodiff.rules.joint import Joint
+from burnpy.runtime.autodiff.rules.joint import Joint
 
 
 def _rfft(B, g, signal_shape, dim, n):

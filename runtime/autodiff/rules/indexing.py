@@ -1,8 +1,8 @@
 """Indexing rules: the gradient goes back to the positions that were read, and not to the
 positions that were overwritten (docs/semantics.md#shape-and-indexing)."""
 
-from runtime.autodiff.rules.shape import zeros
-from runtime.indexing import IndexingUpdateOp
+from burnpy.runtime.autodiff.rules.shape import zeros
+from burnpy.runtime.indexing import IndexingUpdateOp
 
 ADD, ASSIGN = IndexingUpdateOp.Add, IndexingUpdateOp.Assign
 MIN, MAX = IndexingUpdateOp.Min, IndexingUpdateOp.Max

@@ -3,7 +3,7 @@ ModuleOps. attention's rule is Joint: its backward kernel gives the query's, key
 bias's gradients at once, told which are wanted, reusing the `probabilities` its forward kept
 (None where the backend kept nothing)."""
 
-from runtime.autodiff.rules.joint import Joint
+from burnpy.runtime.autodiff.rules.joint import Joint
 
 
 def _attention(

@@ -3,7 +3,7 @@ rms_norm (Joint: their backward kernel gives every gradient, reusing the statist
 computed: the outputs of batch_norm_training, the `statistics` layer_norm kept, the
 `inverse_rms` rms_norm kept, None where the backend kept nothing)."""
 
-from runtime.autodiff.rules.joint import Joint
+from burnpy.runtime.autodiff.rules.joint import Joint
 
 
 class NormRules:

@@ -5,7 +5,7 @@ between the dispatch layer and the library."""
 
 import operator
 
-from runtime.errors import user_call
+from burnpy.runtime.errors import user_call
 
 
 class ArithmeticKernels:

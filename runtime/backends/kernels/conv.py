@@ -6,7 +6,7 @@ Sizes follow burn exactly: a convolution's output is
 convolution's `(size - 1) * stride + dilation * (kernel - 1) + 1 + padding_out - 2 * padding`.
 """
 
-from runtime.errors import user_call
+from burnpy.runtime.errors import user_call
 
 
 def as_tuple(value, n):

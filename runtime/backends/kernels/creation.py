@@ -5,7 +5,7 @@ import os
 
 import numpy as np
 
-from runtime.errors import user_call
+from burnpy.runtime.errors import user_call
 
 # An allocation larger than the machine's memory is refused before any library tries it: numpy
 # would raise MemoryError or succeed lazily (overcommit), torch raise its own RuntimeError.

@@ -10,7 +10,7 @@ sampled columns then meet the weight in a grouped matmul, as im2col does. All ba
 corners are gathers, the input gradient a scatter-add (the backend's `index_update`).
 """
 
-from runtime.indexing import IndexingUpdateOp
+from burnpy.runtime.indexing import IndexingUpdateOp
 
 
 class DeformKernels:

@@ -7,7 +7,7 @@ returns the n // 2 + 1 bins as (re, im); `irfft(re, im, dim, n)` returns n sampl
 DC and Nyquist bins. Every length is a power of two (burn has no Bluestein DFT).
 """
 
-from runtime.errors import user_call
+from burnpy.runtime.errors import user_call
 
 
 def _check_power_of_two(op, what, length):

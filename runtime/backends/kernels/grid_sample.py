@@ -7,7 +7,7 @@ weights. Semantics are burn-flex's: coordinates unnormalised by align_corners, t
 (border) or reflected (reflection); out-of-range taps read 0 (zeros) or the nearest edge.
 """
 
-from runtime.errors import user_call
+from burnpy.runtime.errors import user_call
 
 MODES = ("nearest", "bilinear")
 PADDING_MODES = ("zeros", "border", "reflection")

@@ -8,8 +8,8 @@ burn's tensors are immutable. Accumulating writes (`add`, `mul`, `min`, `max` wi
 indices) need a library primitive, so each backend states `index_update`.
 """
 
-from runtime.errors import IndexOutOfRange, user_call
-from runtime.indexing import IndexingUpdateOp
+from burnpy.runtime.errors import IndexOutOfRange, user_call
+from burnpy.runtime.indexing import IndexingUpdateOp
 
 ADD, ASSIGN = IndexingUpdateOp.Add, IndexingUpdateOp.Assign
 

@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from runtime.errors import user_call
+from burnpy.runtime.errors import user_call
 
 MODES = ("nearest", "nearest_exact", "bilinear", "bicubic", "lanczos3")
 CUBIC_A = -0.75

@@ -4,8 +4,8 @@ linear's weight is `[d_in, d_out]`, not transposed (burn's layout, unlike torch'
 has rank >= 1. Leading dims are flattened into one matrix so that one matmul does the work.
 """
 
-from runtime.backends.kernels.indexing import ADD
-from runtime.errors import user_call
+from burnpy.runtime.backends.kernels.indexing import ADD
+from burnpy.runtime.errors import user_call
 
 
 class LinearKernels:

@@ -5,9 +5,9 @@ lowest index (burn's documented tie rule; burn calls its sort unstable). NaN sor
 ascending and first descending. Indices are int64, the default int dtype.
 """
 
-from runtime.backends.kernels.reduce import INDEX_DTYPE, rank0_as_vector
-from runtime.errors import user_call
-from runtime.indexing import IndexingUpdateOp
+from burnpy.runtime.backends.kernels.reduce import INDEX_DTYPE, rank0_as_vector
+from burnpy.runtime.errors import user_call
+from burnpy.runtime.indexing import IndexingUpdateOp
 
 
 class OrderKernels:

@@ -13,8 +13,8 @@ burn-ndarray's avg and adaptive pools).
   `[floor(i * size / out), ceil((i + 1) * size / out))`.
 """
 
-from runtime.backends.kernels.conv import as_tuple, dilated
-from runtime.errors import user_call
+from burnpy.runtime.backends.kernels.conv import as_tuple, dilated
+from burnpy.runtime.errors import user_call
 
 
 def pool_options(x, kernel_size, stride, padding, dilation=1):

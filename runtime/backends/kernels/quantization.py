@@ -12,10 +12,10 @@ import math
 
 import numpy as np
 
-from runtime.errors import user_call
-from runtime.quantization.packing import pack_u32, unpack_u32
-from runtime.quantization.primitive import QuantizedTensor
-from runtime.quantization.scheme import QuantParam, QuantScheme, QuantStore
+from burnpy.runtime.errors import user_call
+from burnpy.runtime.quantization.packing import pack_u32, unpack_u32
+from burnpy.runtime.quantization.primitive import QuantizedTensor
+from burnpy.runtime.quantization.scheme import QuantParam, QuantScheme, QuantStore
 
 FLOAT32 = np.dtype(np.float32)
 

@@ -4,7 +4,7 @@
 per dim with 0 <= start <= end <= size; a negative step walks the range backwards (burn).
 """
 
-from runtime.errors import user_call
+from burnpy.runtime.errors import user_call
 
 
 def forward_index(slices) -> tuple:
