@@ -30,6 +30,7 @@ BENCHMARKS = (
     "benches.fused_masked_softmax",
     "benches.onnx_import",
     "benches.quantization",
+    "benches.own_ops",
 )
 
 

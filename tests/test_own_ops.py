@@ -44,8 +44,9 @@ def copy_example(tmp_path: Path) -> Path:
 # -- the generator ---------------------------------------------------------------------------
 
 
-def test_the_examples_generated_folder_is_current():
-    assert main(["--package", str(EXAMPLE), "--check"]) == 0
+@pytest.mark.parametrize("folder", [EXAMPLE, ROOT / "benches" / "benchops"], ids=lambda p: p.name)
+def test_the_committed_generated_folders_are_current(folder):
+    assert main(["--package", str(folder), "--check"]) == 0
 
 
 def test_generating_is_deterministic_and_writes_the_package_only(tmp_path):
