@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=065969b7070522ec body=f0a5d71b0874e746
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=e59adfb577c7c59f body=6dce1f88ff65a4d0
 """The spec-driven tests of benches.benchops's ops, from the `test:` of each entry of its ops.yaml
 (burnpy.opcheck): values against `ref`, gradients against float64 finite differences under both
 checkpointing strategies, and the captured step, replayed and compiled, against the eager one,
