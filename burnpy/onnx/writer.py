@@ -27,9 +27,16 @@ def source(graph, emitter, name: str, origin: str) -> str:
     """The text of the model's module (unformatted)."""
     inputs = [emitter.name_of(v.name) for v in graph.inputs]
     lines = ["        device = ops.device_of(self)"] if graph.inputs else []
+    floats = {str(a.dtype) for a in graph.initializers.values() if a.dtype.kind == "f"}
     for value in graph.inputs:
         code = emitter.name_of(value.name)
-        lines.append(f'        {code} = ops.tensor({code}, "{storage(value.dtype)}", device)')
+        dtype = repr(storage(value.dtype))
+        if floats == {value.dtype}:  # the model's dtype, which `cast` may have changed
+            dtype = f"ops.float_dtype(self, {dtype})"
+        shape = None if value.shape is None else tuple(d if isinstance(d, int) else None for d in value.shape)  # fmt: skip
+        lines.append(
+            f"        {code} = ops.tensor({code}, {dtype}, device, {value.name!r}, {shape!r})"
+        )
     for statement in emitter.statements:
         node = statement.node
         lines.append(f"        # {node.op_type} {node.name}")
