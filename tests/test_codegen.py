@@ -638,7 +638,8 @@ RUNTIME_LAYERS = (
     ("burnpy.runtime.device",),
     ("burnpy.runtime.dispatch",),  # the dispatch core types the generated routing uses
     ("burnpy.runtime.autodiff",),  # the Autodiff decorator: graph, steps, rules, recorders' helpers
-    ("burnpy.runtime.routing",),  # the routing table and the substitution seam: joins the two above
+    # the routing table and the substitution seam: joins the two above; a package's own routing
+    ("burnpy.runtime.routing", "burnpy.runtime.extension"),
     # what users call through: argument checks, shape contracts, composed methods, TensorBase
     ("burnpy.runtime.arguments", "burnpy.runtime.contracts", "burnpy.runtime.composed", "burnpy.runtime.loss",
      "burnpy.runtime.tensor"),

@@ -148,7 +148,7 @@ def test_adam_leaves_the_scalar_constants_alone():
     x = Tensor.from_data(np.random.default_rng(2).standard_normal((4, 3)).astype(np.float32), device=device)  # fmt: skip
     adam = optim.Adam(0.1)
     for _ in range(3):
-        loss = imported(x).square().mean()
+        loss = imported(x).clamp(-10.0, 10.0).square().mean()
         adam.step(imported, loss.backward(), lr=0.1)
     for name, tensor in imported.state_tensors():
         moved = not np.array_equal(tensor.to_numpy(), before[name])

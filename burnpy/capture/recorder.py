@@ -22,6 +22,7 @@ import numpy as np
 
 from burnpy.generated.catalogue import AUTODIFF_OPS
 from burnpy.runtime.activity import ACTIVITY
+from burnpy.runtime.extension import Extension
 
 # Kernels whose result's shape depends on the values: a replay could not reuse what follows.
 DATA_DEPENDENT = {"float_mask_select", "int_mask_select", "bool_mask_select", "bool_argwhere"}
@@ -151,14 +152,16 @@ class Tape:
         self.entries.append(Entry("op", symbol, args, {}, out, *_told()))
         return out
 
-    def function(self, function, args, kwargs, base: str):
-        """A library function (numpy's, torch's) called on recorded values."""
+    def function(self, function, args, kwargs, base: str, label: str | None = None):
+        """A library function (numpy's, torch's) called on recorded values; `label`: the op
+        it runs for, when the runtime does not tell (a package's kernel in its forward)."""
         if self.closed:
             return function(*unwrap(args), **unwrap(kwargs))
         args, kwargs = self.resolve(args), self.resolve(kwargs)
         result = function(*unwrap(args), **unwrap(kwargs))
         out = self.wrap(result, base.strip("_") or "call")
-        self.entries.append(Entry("function", function, args, kwargs, out, *_told()))
+        told, phase = _told()
+        self.entries.append(Entry("function", function, args, kwargs, out, told or label, phase))
         return out
 
     def producer(self, value) -> str | None:
@@ -267,6 +270,35 @@ class RecordingBackend:
 
         def kernel(*args, **kwargs):
             return tape.kernel(inner, name, attr, args, kwargs)
+
+        setattr(self, name, kernel)  # later lookups of this kernel find it directly
+        return kernel
+
+    def extended(self, kernels: type) -> "RecordingExtension":
+        """A package's kernels (burnpy.runtime.extension) as a recorded step sees them."""
+        return RecordingExtension(kernels(self._inner), self)
+
+
+class RecordingExtension:
+    """A package's kernels while a step is recorded: each of its own kernels is one call on the
+    tape (replayed as that call, on the real arrays); what they take of the backend (a rule's
+    `B.float_mul`) is the recording backend's."""
+
+    def __init__(self, extension, recording: RecordingBackend):
+        self._extension = extension
+        self._recording = recording
+        self._own = {n for n in dir(type(extension)) if not n.startswith("_")} - set(dir(Extension))
+        self.variant = extension.variant
+        self.name = extension.name
+        self.xp = extension.xp
+
+    def __getattr__(self, name):
+        if name not in self._own:
+            return getattr(self._recording, name)
+        attr, tape = getattr(self._extension, name), self._recording._tape
+
+        def kernel(*args, **kwargs):
+            return tape.function(attr, args, kwargs, name, label=name)
 
         setattr(self, name, kernel)  # later lookups of this kernel find it directly
         return kernel

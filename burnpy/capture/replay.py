@@ -16,7 +16,7 @@ import itertools
 import sys
 import warnings
 
-from burnpy.capture import updates
+from burnpy.capture import toolchain, updates
 from burnpy.capture.compiler import compile_step
 from burnpy.capture.recorder import CaptureError, Integer, Number, RecordingBackend, Tape, Value
 from burnpy.capture.signature import Arguments, Signature
@@ -172,6 +172,8 @@ class CapturedStep:
 
     # -- recording -----------------------------------------------------------------------------
     def _record(self, arguments: dict, walked: Arguments, args, kwargs):
+        if self.compile:  # (a setup the compile would refuse is said before the step runs)
+            toolchain.check_setup()
         tape = Tape()
         stand_ins: list = []  # per input: its Value's tensor, or its Number
         values: list = []  # per input: the Value or Number the generated function binds

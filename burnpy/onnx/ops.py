@@ -392,6 +392,11 @@ def full(dims, value, dtype: str, device) -> Tensor:
     return Tensor.full(dims, value, device=device, dtype=dtype)
 
 
+def eye(rows: int, columns: int, k: int, dtype: str, device) -> Tensor:
+    """ONNX EyeLike: ones on the k-th diagonal of a rows x columns matrix."""
+    return Tensor.from_data(np.eye(rows, columns, k, dtype=dtype), device=device, dtype=dtype)
+
+
 def layer_norm(x: Tensor, scale: Tensor, bias, axis: int, epsilon: float) -> tuple:
     """ONNX LayerNormalization over the dims from `axis` on: (y, mean, inverse std dev)."""
     axis %= x.ndim

@@ -138,5 +138,5 @@ def report_tied(graph: Graph, parameters: frozenset, label: str) -> None:
             f"so they are one shared parameter here: {listed}. Pass untie=True to "
             "burnpy.onnx.load / generate to give each its own parameter.",
             TiedParametersWarning,
-            stacklevel=3,
+            stacklevel=4,  # the caller of load or generate
         )

@@ -265,12 +265,14 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
 
     # torch's exact (erf) GELU and its derivative Φ(x) + x φ(x), where the shared composition
     # takes six and eight kernels. Where the NumPy backend gives the limits (gelu: inf and 0,
-    # its slope: 1 and 0), torch's gelu gives NaN at -inf only, and its slope NaN at +inf (the
-    # tanh form's at every |x| whose cube overflows): the input is clipped first, from below
-    # for gelu (one pass), on both sides for the slope
+    # its slope: 1 and 0), torch's gelu gives NaN at -inf, its vectorised float32 and float16
+    # kernels NaN at +inf and inf near the dtype's max (every CPU capability), and its slope
+    # NaN at +inf (the tanh form's at every |x| whose cube overflows): the input is clipped
+    # on both sides first, and gelu's result beyond the bound is x itself, as Φ(x) rounds to 1
     @staticmethod
     def gelu(x):
-        return torch.nn.functional.gelu(torch.clamp_min(x, -GELU_BOUND))
+        inside = torch.nn.functional.gelu(torch.clamp(x, -GELU_BOUND, GELU_BOUND))
+        return torch.where(x > GELU_BOUND, x, inside)
 
     @staticmethod
     def gelu_backward(x, grad):
