@@ -725,7 +725,9 @@ def test_the_layering_rule():
         for imported, hidden in _runtime_imports(path).items():
             assert not hidden, f"{module} imports {imported} inside a function"
             assert _layer(imported) <= _layer(module), f"{module} imports {imported}, above it"
-            if module.startswith(AUTODIFF_LEAVES) and imported.startswith("burnpy.runtime.autodiff"):
+            if module.startswith(AUTODIFF_LEAVES) and imported.startswith(
+                "burnpy.runtime.autodiff"
+            ):
                 assert imported.startswith(AUTODIFF_LEAVES), f"{module} imports {imported}"
     for path in (ROOT / "generated").rglob("*.py"):
         assert not _imports(path) & {"burnpy", "codegen"}, path
@@ -746,7 +748,9 @@ def test_the_generator_loads_no_runtime_module_beyond_its_tables():
     assert job.wait() == [0], job.output(0)
     loaded = set(job.output(0).split("\n")[-2].split())
     allowed = {*RUNTIME_TABLES, "runtime", "burnpy.runtime.autodiff", "burnpy.runtime.indexing"}
-    extra = {m for m in loaded if m not in allowed and not m.startswith("burnpy.runtime.autodiff.rules")}
+    extra = {
+        m for m in loaded if m not in allowed and not m.startswith("burnpy.runtime.autodiff.rules")
+    }
     assert not extra, extra  # (ml_dtypes, the runtime's dtypes, among them)
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import linecache
 import os
-import tempfile
 import types
 from pathlib import Path
 
@@ -146,6 +145,7 @@ def generate(model, out_dir, name: str = "model", parameters=None, untie: bool =
     """Write `out_dir/NAME.py` and `out_dir/NAME.safetensors`; returns the .py path. Nothing
     is written when the model cannot be imported. `parameters` and `untie` as `load` takes
     them."""
+    from burnpy import files
     from burnpy.nn import record
     from burnpy.onnx import writer
 
@@ -156,17 +156,6 @@ def generate(model, out_dir, name: str = "model", parameters=None, untie: bool =
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     py, weights = out / f"{name}.py", out / f"{name}.safetensors"
-    _atomic(weights, lambda path: record.write(path, translation.arrays(), {}))
-    _atomic(py, lambda path: Path(path).write_text(text))
+    record.write(weights, translation.arrays(), {})  # (each written atomically, umask's mode)
+    files.write_text(py, text)
     return py
-
-
-def _atomic(target: Path, write) -> None:
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
-    os.close(handle)
-    try:
-        write(temporary)
-        os.replace(temporary, target)
-    except BaseException:
-        os.unlink(temporary)
-        raise
