@@ -142,7 +142,7 @@ def _checker(proto) -> list:
     left out where they are stricter than onnxruntime (a shape on every graph input and output,
     nodes stored in topological order); the structure checks above hold the rest. A node of
     another domain or holding a subgraph is refused by the importer, naming why."""
-    from onnx import AttributeProto, checker
+    from onnx import AttributeProto, TensorProto, checker
 
     context = checker.C.CheckerContext()
     context.ir_version = proto.ir_version
@@ -158,6 +158,8 @@ def _checker(proto) -> list:
         except checker.ValidationError as error:
             problems.append(f"{_node_label(i, node)}: onnx's checker: {_first_lines(error)}")
     for tensor in proto.graph.initializer:
+        if tensor.data_location == TensorProto.EXTERNAL:  # read, and checked, by ir.parse
+            continue
         try:
             checker.check_tensor(tensor, context)
         except checker.ValidationError as error:
