@@ -614,11 +614,6 @@ def _repeat_heads(x: Tensor, times: int) -> Tensor:
     return unsqueeze(x, [2]).expand([b, h, times, s, d]).reshape([b, h * times, s, d])
 
 
-def resize(x: Tensor, sizes, mode: str, align_corners: bool) -> Tensor:
-    """Resizes the last two dims of a 4-d x to `sizes` with `module.interpolate`."""
-    return module.interpolate(x, [int(s) for s in sizes], mode=mode, align_corners=align_corners)
-
-
 def range_(start, limit, delta, dtype: str, device) -> Tensor:
     """ONNX Range: start, start + delta, ... before limit."""
     count = max(int(math.ceil((float(limit) - float(start)) / float(delta))), 0)
