@@ -29,6 +29,7 @@ BENCHMARKS = (
     "benches.fused_rms_norm",
     "benches.fused_masked_softmax",
     "benches.onnx_import",
+    "benches.onnx_transformers",
     "benches.quantization",
     "benches.own_ops",
 )
