@@ -126,6 +126,8 @@ class Graph:
     nodes: tuple  # Nodes, topologically sorted
     values: dict = field(hash=False)  # name -> Value, for every value whose type is known
     opsets: dict = field(hash=False)  # domain -> version
+    # the initializers the model trains (burnpy/onnx/roles.py); the others are buffers
+    parameters: frozenset = frozenset()
 
 
 def _value(info) -> Value:
