@@ -22,7 +22,9 @@ import ast
 import contextlib
 import difflib
 import importlib
+import importlib.machinery
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -184,29 +186,31 @@ def _kernel_specs(top: Where) -> tuple[tuple[str, str], ...]:
 
 @contextlib.contextmanager
 def _importable(name: str, directory: Path):
-    """The package's modules importable by their names, without running the package's
-    `__init__` (it may import a `generated/` that is stale or not there yet); undone after."""
+    """The package's modules importable by their names, from DIR, without running the
+    package's `__init__` (it may import a `generated/` that is stale or not there yet): the
+    package is a bare module meanwhile. What was loaded under its name before is put back."""
     parts = name.split(".")
     root = directory.resolve()
     for _ in parts:
         root = root.parent
-    before = dict(sys.modules)
+    top = parts[0]
+    before = {m: sys.modules.pop(m) for m in list(sys.modules) if m.split(".")[0] == top}
     sys.path.insert(0, str(root))
     try:
         for i in range(len(parts)):
             prefix = ".".join(parts[: i + 1])
-            if prefix not in sys.modules:
-                stub = types.ModuleType(prefix)
-                stub.__path__ = [str(root.joinpath(*parts[: i + 1]))]
-                sys.modules[prefix] = stub
+            location = str(root.joinpath(*parts[: i + 1]))
+            stub = types.ModuleType(prefix)
+            stub.__path__ = [location]
+            stub.__spec__ = importlib.machinery.ModuleSpec(prefix, None, is_package=True)
+            stub.__spec__.submodule_search_locations = [location]
+            sys.modules[prefix] = stub
         yield
     finally:
         sys.path.remove(str(root))
-        for module in set(sys.modules) - set(before):
+        for module in [m for m in sys.modules if m.split(".")[0] == top]:
             del sys.modules[module]
-        for prefix in (".".join(parts[: i + 1]) for i in range(len(parts))):
-            if prefix in before:
-                sys.modules[prefix] = before[prefix]
+        sys.modules.update(before)
 
 
 def _import(top: Where, key: str, spec: str) -> type:
@@ -392,15 +396,29 @@ def _specs(package: Package) -> list[Spec]:
         specs.append(
             Spec(
                 op.name,
-                repr(args),
-                repr(op.test.ref),
-                repr(op.test.shapes),
-                repr(op.test.domain),
-                repr(dict(op.test.arguments)),
+                _literal(args),
+                _literal(op.test.ref),
+                _literal(op.test.shapes),
+                _literal(op.test.domain),
+                _literal(dict(op.test.arguments)),
                 op.differentiable,
             )
         )
     return specs
+
+
+def _literal(value) -> str:
+    """A value of the catalogue as a Python literal in black's style (double quotes)."""
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, (tuple, list)):
+        items = ", ".join(_literal(v) for v in value)
+        if isinstance(value, list):
+            return f"[{items}]"
+        return f"({items},)" if len(value) == 1 else f"({items})"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_literal(k)}: {_literal(v)}" for k, v in value.items()) + "}"
+    return repr(value)
 
 
 def _arg_type(arg) -> str:
@@ -433,11 +451,15 @@ def explain(package: Package, name: str) -> str:
             f"{'every backend' if backend == DEFAULT else backend}: {spec}.{op.name}"
             for backend, spec in package.kernels
         )
+    with _importable(package.name, package.directory):  # its rules' source, found
+        if package.rules:
+            importlib.import_module(package.rules.partition(":")[0])
+        autodiff = review._autodiff(op, out, root)
     sections = [
         ("entry", review._entry(catalogue, op)),
         ("function", dispatch),
         ("kernels", kernels),
-        ("autodiff", review._autodiff(op, out, root)),
+        ("autodiff", autodiff),
     ]
     return "\n\n".join(f"{title}:\n{review._indent(text)}" for title, text in sections if text)
 

@@ -278,7 +278,7 @@ class Emitter:
     def __init__(self, graph: Graph, table):
         self.graph, self.table = graph, table
         self.consts: dict = {}  # value name -> numpy array (in its storage dtype)
-        self.params = {n: a for n, a in graph.initializers.items() if a.dtype.kind == "f"}
+        self.params = {n: a for n, a in graph.initializers.items() if n in graph.parameters}
         # a float initializer read only as BatchNormalization's running mean or variance is a
         # statistic, not a weight: a buffer, which an optimiser leaves alone
         statistics = {n.inputs[i] for n in graph.nodes if n.op_type == "BatchNormalization" for i in (3, 4) if i < len(n.inputs)}  # fmt: skip
@@ -436,10 +436,12 @@ class Emitter:
             return
         from burnpy.onnx import fold as folding
 
-        if isinstance(answer, Outputs):
-            results = folding.evaluate(answer.expr, self.fold_env)
-        else:
-            results = (folding.evaluate(self.wrapped(node, site, answer), self.fold_env),)
+        expr = answer.expr if isinstance(answer, Outputs) else self.wrapped(node, site, answer)
+        try:
+            value = folding.evaluate(expr, self.fold_env)
+        except Exception as error:  # the node's inputs and attributes do not go together
+            raise Refusal(f"its value cannot be computed ({type(error).__name__}: {error})") from None  # fmt: skip
+        results = value if isinstance(answer, Outputs) else (value,)
         arrays = [result.to_numpy() for result in results]
         if any(array.size > FOLD_LIMIT for array in arrays):
             raise Unfoldable()

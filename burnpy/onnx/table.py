@@ -569,7 +569,7 @@ def gather_elements(n: Site):
 def gather_nd(n: Site):
     if n.attr("batch_dims", 0):
         n.refuse("GatherND with batch_dims is not supported")
-    return n.x(0).gather_nd(n.x(1))
+    return ops.gather_nd(n.x(0), n.x(1))
 
 
 REDUCTIONS = {"none": "assign", "add": "add", "mul": "mul", "max": "max", "min": "min"}
@@ -798,6 +798,8 @@ def cumulative(n: Site):
 
 
 def depth_to_space(n: Site):
+    if n.attr("mode", "DCR") not in ("DCR", "CRD"):
+        n.refuse(f"DepthToSpace mode {n.attr('mode')!r} (DCR or CRD)")
     return ops.depth_to_space(n.x(0), n.attr("blocksize"), n.attr("mode", "DCR"))
 
 
@@ -817,7 +819,18 @@ def compress(n: Site):
     return x.select(axis, n.new_const(positions, "positions"))
 
 
+RESIZE_CHOICES = {
+    "mode": ("nearest", "linear", "cubic"),
+    "coordinate_transformation_mode": ("half_pixel", "half_pixel_symmetric", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_crop_and_resize"),  # fmt: skip
+    "nearest_mode": ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil"),
+    "keep_aspect_ratio_policy": ("stretch", "not_larger", "not_smaller"),
+}
+
+
 def resize(n: Site):
+    for attribute, choices in RESIZE_CHOICES.items():
+        if n.attr(attribute) is not None and n.attr(attribute) not in choices:
+            n.refuse(f"{n.op} {attribute} {n.attr(attribute)!r} (one of {', '.join(choices)})")
     options = {}
     if n.op == "Upsample":
         scales = [_float(s) for s in n.attr("scales")] if n.opset < 9 else n.floats_code(1)
@@ -1651,16 +1664,28 @@ REFUSED = {
 }
 
 
+def _by_op(table: dict) -> dict:
+    """op type -> its entries as (since, translation)."""
+    entries = {}
+    for (op, since), translate in table.items():
+        entries.setdefault(op, []).append((since, translate))
+    return entries
+
+
+ENTRIES = _by_op(TABLE)
+
+
 def lookup(node):
     """The entry for `node` at its opset: the one with the highest opset not above it."""
+    entries = ENTRIES.get(node.op_type, [])
     best = None
-    for (op, since), translate in TABLE.items():
-        if op == node.op_type and since <= node.opset and (best is None or since > best[0]):
+    for since, translate in entries:
+        if since <= node.opset and (best is None or since > best[0]):
             best = (since, translate)
     if best is None:
         reason = REFUSED.get(node.op_type)
         if reason is None:
-            versions = [since for op, since in TABLE if op == node.op_type]
+            versions = [since for since, _ in entries]
             reason = f"supported from opset {min(versions)}" if versions else "not implemented"
         raise Refusal(f"{node.op_type} is not supported: {reason}")
     return best[1]

@@ -33,6 +33,7 @@ from burnpy.codegen.validate.methods import (
     check_operators,
     check_static,
 )
+from burnpy.codegen.validate.names import check_argument_names
 from burnpy.codegen.validate.options import function_options
 from burnpy.codegen.validate.quantized import quantized_ops
 from burnpy.codegen.validate.report import Problems, Where, suggest
@@ -221,6 +222,7 @@ def _op(
     # what follows judges a well-formed op (it stays in the catalogue for the kernel checks);
     # its rule is checked even when a field of the entry was wrong, unless one the rule reads
     if len(problems.found) == before:
+        check(check_argument_names, where, op)
         if check(_check_routing, where, op):
             check(check_static, where, op)
         check(check_autodiff, where, op)
