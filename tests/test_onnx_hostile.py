@@ -369,6 +369,17 @@ def test_a_model_declaring_more_than_it_holds_is_refused(tmp_path):
         importer.load(model)
 
 
+def test_a_constant_declaring_more_than_it_holds_is_refused_naming_the_node():
+    value = TensorProto(name="v", data_type=TensorProto.FLOAT, dims=[10**6, 10**6])
+    node = helper.make_node("Constant", [], ["y"], name="big_constant", value=value)
+    graph = helper.make_graph(
+        [node], "g", [], [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)]
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    with pytest.raises(importer.UnsupportedError, match="big_constant.*'value'.*holds 0"):
+        importer.load(model)
+
+
 # -- external data --------------------------------------------------------------------------
 
 

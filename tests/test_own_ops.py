@@ -12,9 +12,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import black
 import numpy as np
 import pytest
 
+from burnpy.codegen import render
 from burnpy.codegen.__main__ import main
 from burnpy.generated import Device, Tensor, introspect, no_grad
 from burnpy.generated.backends import BACKENDS
@@ -44,8 +46,9 @@ def copy_example(tmp_path: Path) -> Path:
 # -- the generator ---------------------------------------------------------------------------
 
 
-def test_the_examples_generated_folder_is_current():
-    assert main(["--package", str(EXAMPLE), "--check"]) == 0
+@pytest.mark.parametrize("folder", [EXAMPLE, ROOT / "benches" / "benchops"], ids=lambda p: p.name)
+def test_the_committed_generated_folders_are_current(folder):
+    assert main(["--package", str(folder), "--check"]) == 0
 
 
 def test_generating_is_deterministic_and_writes_the_package_only(tmp_path):
@@ -69,6 +72,9 @@ def test_generating_is_deterministic_and_writes_the_package_only(tmp_path):
         "test_myops.py",
     ]
     assert not (package / "docs").exists()
+    for path in (package / "generated").glob("*.py"):  # black-stable, as `make check` wants
+        text = path.read_text()
+        assert black.format_str(text, mode=render.MODE) == text, path.name
 
 
 def test_check_fails_on_a_hand_edit_and_on_a_stale_catalogue(tmp_path, capsys):
