@@ -260,7 +260,7 @@ def render(expr: Expr) -> str:
 def _literal(value) -> tuple:
     if isinstance(value, float) and not math.isfinite(value):
         return f'float("{value}")', POSTFIX
-    text = repr(value)
+    text = ascii(value)  # repr, non-ASCII characters escaped: the file stays ASCII
     if isinstance(value, int | float) and not isinstance(value, bool):
         return text, (UNARY if text.startswith("-") else ATOM)
     return text, ATOM
