@@ -365,7 +365,7 @@ def test_a_model_declaring_more_than_it_holds_is_refused(tmp_path):
         [node], "g", [], [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], [tensor]
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    with pytest.raises(importer.UnsupportedError, match="initializer 'w'.*too small for the declared shape"):  # fmt: skip
+    with pytest.raises(importer.UnsupportedError, match="initializer 'w'.*(declares 1000000000000 elements.*holds 4|too small for the declared shape)"):  # fmt: skip
         importer.load(model)
 
 
@@ -376,7 +376,9 @@ def test_a_constant_declaring_more_than_it_holds_is_refused_naming_the_node():
         [node], "g", [], [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)]
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    with pytest.raises(importer.UnsupportedError, match="big_constant.*'value'.*holds 0"):
+    with pytest.raises(
+        importer.UnsupportedError, match="big_constant.*(holds 0|one and only one value)"
+    ):
         importer.load(model)
 
 
