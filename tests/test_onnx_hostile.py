@@ -132,7 +132,10 @@ def test_a_string_where_an_int_attribute_belongs_is_refused_naming_the_node(
     payload = f"-1 if {touch(marker)} else -1"
     model = softmax_with(helper.make_attribute("axis", payload), constant_input)
     for attempt in (lambda: importer.load(model), lambda: importer.generate(model, tmp_path)):
-        with pytest.raises(importer.UnsupportedError, match="softmax_node.*axis"):
+        with pytest.raises(
+            importer.UnsupportedError,
+            match="softmax_node.*Mismatched attribute type in 'softmax_node : axis'",
+        ):
             attempt()
     with pytest.raises(ir.Refusal, match="softmax_node.*'axis' is a string"):
         ir.parse(model)  # the importer's own check, behind onnx's checker
@@ -364,9 +367,8 @@ def test_a_model_declaring_more_than_it_holds_is_refused(tmp_path):
         [node], "g", [], [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], [tensor]
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    with pytest.raises(importer.UnsupportedError, match="initializer 'w'") as caught:
+    with pytest.raises(importer.UnsupportedError, match="initializer 'w'.*too small for the declared shape"):  # fmt: skip
         importer.load(model)
-    assert "too small for the declared shape" in str(caught.value) or "holds 4" in str(caught.value)
     tensor.raw_data = b"\0" * 16  # past onnx's checker, the importer's own check
     with pytest.raises(ir.Refusal, match="declares 1000000000000 elements.*holds 4"):
         ir.array_of(tensor)

@@ -261,7 +261,7 @@ def render(expr: Expr) -> str:
 def _literal(value) -> tuple:
     if isinstance(value, float) and not math.isfinite(value):
         return f'float("{value}")', POSTFIX
-    text = ascii(value)  # repr, with every character outside ASCII escaped
+    text = ascii(value)  # repr, non-ASCII characters escaped: the file stays ASCII
     if isinstance(value, int | float) and not isinstance(value, bool):
         return text, (UNARY if text.startswith("-") else ATOM)
     return text, ATOM

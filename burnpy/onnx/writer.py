@@ -69,11 +69,11 @@ def source(graph, emitter, name: str, origin: str) -> str:
     body = "\n".join(lines)
     init = ["        super().__init__()", "        self.device = device"]
     if emitter.used_params:
-        init.append("        # parameters: the graph's float initializers")
+        init.append("        # parameters: the float initializers the graph reads as weights")
         for code, array in emitter.used_params.items():
             init.append(f"        self.{Name(code).id} = {render(_zeros(array))}")
     if emitter.buffers:
-        init.append("        # buffers: the graph's constants and running statistics")
+        init.append("        # buffers: the graph's constants, scalars and running statistics")
         for code, array in emitter.buffers.items():
             init.append(
                 f"        {render(SELF.register_buffer(Lit(Name(code).id), _zeros(array)))}"
