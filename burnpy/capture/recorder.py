@@ -287,15 +287,18 @@ def _leaves(value):
 
 
 def _host_bytes(array) -> bytes:
-    """An array's bytes, read on the host (a torch tensor anywhere, a numpy array)."""
-    if not isinstance(array, (np.ndarray, np.generic)):
-        array = array.detach().cpu().numpy()
-    return np.ascontiguousarray(array).tobytes()
+    """An array's values as bytes in C order, read on the host (a numpy array, a torch tensor
+    on any device)."""
+    if type(array) is not np.ndarray and not isinstance(array, np.generic):
+        array = array.numpy() if array.is_cpu else array.cpu().numpy()  # (a backend's: no grad)
+    return array.tobytes()
 
 
 def same_values(array, recorded: bytes) -> bool:
     """Whether `array` holds the values it held when it was recorded (its shape and dtype are
     the signature's): the guard of a module's buffer that a shape was computed from."""
+    if type(array) is np.ndarray:
+        return array.tobytes() == recorded
     return _host_bytes(array) == recorded
 
 
