@@ -64,6 +64,7 @@ def columns(backend: str, tracked: bool) -> tuple[dict, dict]:
 
 
 CUSTOM_OP = None
+HEADERS = ("package op", "built-in op", "custom_op", "torch *")
 
 
 def main():
@@ -79,11 +80,11 @@ def main():
         pass
     print("A package's op (benchops.times) beside the built-in float_mul, 8x8 f32, 1 thread:")
     print("µs per call, ratio to the built-in op's")
-    print(f"{'backend':8} {'inputs':8} {'package op':>18} {'built-in op':>18} {'custom_op':>18}")
+    print(f"{'backend':8} {'inputs':8}" + "".join(f"{c:>18}" for c in HEADERS))
     for backend in backends:
         for tracked in (False, True):
             stmts, names = columns(backend, tracked)
-            row = measure({k: Column(v, names) for k, v in stmts.items()}, "built-in op")
+            row = measure({k: Column(v, names) for k, v in stmts.items()}, "built-in op", 41)
             cells = "".join(f"{row.seconds[k] * 1e6:9.2f} {row.ratios[k]:5.2f}x  " for k in stmts)
             print(f"{backend:8} {'tracked' if tracked else 'plain':8} {cells}")
     print(f"(load average {', '.join(f'{v:.2f}' for v in os.getloadavg())})")
