@@ -186,6 +186,15 @@ def test_an_exporters_aliases_are_reported_and_can_be_untied():
     assert not np.allclose(untied.a_weight.to_numpy(), untied.b_weight.to_numpy())
 
 
+def test_the_command_line_unties(tmp_path):
+    from burnpy.onnx.__main__ import main
+
+    onnx.save(aliased(), tmp_path / "m.onnx")
+    assert main([str(tmp_path / "m.onnx"), "--out", str(tmp_path / "out"), "--untie"]) == 0
+    text = (tmp_path / "out" / "model.py").read_text()
+    assert "self.a_weight = Tensor.zeros" in text and "self.b_weight = Tensor.zeros" in text
+
+
 # -- bool tensors ----------------------------------------------------------------------------
 
 MASK = np.array([[1, 0, 1], [0, 1, 1]], bool)
