@@ -29,7 +29,9 @@ BENCHMARKS = (
     "benches.fused_rms_norm",
     "benches.fused_masked_softmax",
     "benches.onnx_import",
+    "benches.onnx_transformers",
     "benches.quantization",
+    "benches.own_ops",
 )
 
 

@@ -24,6 +24,7 @@ import difflib
 import importlib
 import importlib.machinery
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -395,15 +396,29 @@ def _specs(package: Package) -> list[Spec]:
         specs.append(
             Spec(
                 op.name,
-                repr(args),
-                repr(op.test.ref),
-                repr(op.test.shapes),
-                repr(op.test.domain),
-                repr(dict(op.test.arguments)),
+                _literal(args),
+                _literal(op.test.ref),
+                _literal(op.test.shapes),
+                _literal(op.test.domain),
+                _literal(dict(op.test.arguments)),
                 op.differentiable,
             )
         )
     return specs
+
+
+def _literal(value) -> str:
+    """A value of the catalogue as a Python literal in black's style (double quotes)."""
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, (tuple, list)):
+        items = ", ".join(_literal(v) for v in value)
+        if isinstance(value, list):
+            return f"[{items}]"
+        return f"({items},)" if len(value) == 1 else f"({items})"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_literal(k)}: {_literal(v)}" for k, v in value.items()) + "}"
+    return repr(value)
 
 
 def _arg_type(arg) -> str:

@@ -12,9 +12,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import black
 import numpy as np
 import pytest
 
+from burnpy.codegen import render
 from burnpy.codegen.__main__ import main
 from burnpy.generated import Device, Tensor, introspect, no_grad
 from burnpy.generated.backends import BACKENDS
@@ -44,8 +46,9 @@ def copy_example(tmp_path: Path) -> Path:
 # -- the generator ---------------------------------------------------------------------------
 
 
-def test_the_examples_generated_folder_is_current():
-    assert main(["--package", str(EXAMPLE), "--check"]) == 0
+@pytest.mark.parametrize("folder", [EXAMPLE, ROOT / "benches" / "benchops"], ids=lambda p: p.name)
+def test_the_committed_generated_folders_are_current(folder):
+    assert main(["--package", str(folder), "--check"]) == 0
 
 
 def test_generating_is_deterministic_and_writes_the_package_only(tmp_path):
@@ -69,6 +72,9 @@ def test_generating_is_deterministic_and_writes_the_package_only(tmp_path):
         "test_myops.py",
     ]
     assert not (package / "docs").exists()
+    for path in (package / "generated").glob("*.py"):  # black-stable, as `make check` wants
+        text = path.read_text()
+        assert black.format_str(text, mode=render.MODE) == text, path.name
 
 
 def test_check_fails_on_a_hand_edit_and_on_a_stale_catalogue(tmp_path, capsys):
@@ -305,3 +311,98 @@ def test_the_graph_moves_across_backends_and_the_picture_names_them():
     np.testing.assert_allclose(b.grad(grads).to_numpy(), g_pre.sum(0), rtol=1e-10)
     np.testing.assert_allclose(x.grad(grads).to_numpy(), g_pre @ data(3, 4, seed=1).T, rtol=1e-10)
     assert x.grad(grads).device() == CPU
+
+
+def calls_of(function, *args) -> list:
+    """The Python and C functions one call runs, in order (sys.setprofile's events)."""
+    calls = []
+
+    def profile(frame, event, arg):
+        if event == "call":
+            calls.append(frame.f_code.co_name)
+        elif event == "c_call":
+            calls.append(arg.__name__)
+
+    sys.setprofile(profile)
+    try:
+        function(*args)
+    finally:
+        sys.setprofile(None)
+    return calls
+
+
+@pytest.mark.parametrize("strategy", ["plain", "tracked", "balanced"])
+def test_a_package_op_makes_the_built_in_ops_calls(strategy):
+    """benchops.times (benches/own_ops.py times it) does float_mul's work with float_mul's
+    kernel and rule: the two calls run the same functions, but their own names."""
+    from benches.benchops.generated import times  # noqa: PLC0415
+    from burnpy.generated.dispatch import float_mul  # noqa: PLC0415
+
+    device = {"plain": CPU, "tracked": CPU.autodiff()}.get(
+        strategy, CPU.autodiff().gradient_checkpointing()
+    )
+    x, y = (Tensor.from_data(data(8, 8, seed=s), device=device) for s in (0, 1))
+    if strategy != "plain":
+        x, y = x.require_grad(), y.require_grad()
+    times(x, y), float_mul(x, y)  # (first calls build the routing tables)
+    ours = ["float_mul" if name == "times" else name for name in calls_of(times, x, y)]
+    assert ours == calls_of(float_mul, x, y)
+
+
+# -- the guide -------------------------------------------------------------------------------
+
+GUIDE = ROOT / "docs" / "own-ops.md"
+
+
+def guide_blocks() -> list[tuple[str, str]]:
+    """(the line before, the text) of each fenced block of docs/own-ops.md."""
+    blocks, before, lines, inside = [], "", [], False
+    for line in GUIDE.read_text().splitlines():
+        if line.startswith("```"):
+            if inside:
+                blocks.append((before, "\n".join(lines) + "\n"))
+            inside, lines = not inside, []
+        elif inside:
+            lines.append(line)
+        elif line.strip():
+            before = line.strip()
+    return blocks
+
+
+def test_a_package_written_from_the_guide_generates_tests_captures_and_compiles(
+    tmp_path, capsys, monkeypatch
+):
+    package = tmp_path / "mylib"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    written = []
+    for before, text in guide_blocks():
+        if before.startswith("`mylib/") and before.endswith("`:"):
+            (tmp_path / before[1:-2]).write_text(text)
+            written.append(before[1:-2])
+    assert written == ["mylib/ops.yaml", "mylib/kernels.py", "mylib/rules.py"]
+    assert main(["--package", str(package)]) == 0
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        snippets = [t for _, t in guide_blocks() if "from mylib" in t or "@capture" in t]
+        namespace = {}
+        for snippet in snippets:  # sections 6 and 8, in order, as a reader runs them
+            capsys.readouterr()
+            exec(compile(snippet, str(GUIDE), "exec"), namespace)  # noqa: S102 - our own docs
+            printed = capsys.readouterr().out.splitlines()
+            promised = [
+                line.split("  # ", 1)[1] for line in snippet.splitlines() if "print(" in line
+            ]
+            assert printed == promised
+        from mylib.generated import test_mylib  # noqa: PLC0415 - just generated
+
+        for spec in test_mylib.SPECS:
+            for check in test_mylib.CHECKS:
+                if check.backend == "numpy":
+                    check.run(spec)
+    finally:
+        for module in [m for m in sys.modules if m.split(".")[0] == "mylib"]:
+            del sys.modules[module]
+        own = [p for p in BACKENDS.extensions if p._package == "mylib"]
+        for p in own:
+            BACKENDS.extensions.remove(p)

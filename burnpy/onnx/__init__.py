@@ -14,8 +14,9 @@ import types
 from pathlib import Path
 
 from burnpy.onnx.errors import UnsupportedError
+from burnpy.onnx.roles import TiedParametersWarning
 
-__all__ = ["UnsupportedError", "generate", "load", "translate"]
+__all__ = ["TiedParametersWarning", "UnsupportedError", "generate", "load", "translate"]
 
 
 def _onnx():
@@ -37,16 +38,39 @@ def _read(model, base_dir=None):
     if isinstance(model, onnx.ModelProto):
         return model, f"the model '{model.graph.name}'", folder
     if isinstance(model, bytes | bytearray):
-        return onnx.load_from_string(bytes(model)), "the model bytes", folder
+        return _parsed(bytes(model), "the model bytes"), "the model bytes", folder
     if isinstance(model, str | os.PathLike):
         path = Path(model)
         if not path.is_file():
             raise FileNotFoundError(f"no ONNX model at {path}")
-        proto = onnx.load(str(path), load_external_data=False)
-        return proto, str(path), folder or str(path.resolve().parent)
+        return (
+            _parsed(path.read_bytes(), str(path)),
+            str(path),
+            folder or str(path.resolve().parent),
+        )
     raise TypeError(
         f"an ONNX model is a path, bytes or an onnx.ModelProto, not {type(model).__name__}"
     )
+
+
+def _parsed(data: bytes, label: str):
+    """The ModelProto in `data`; what is not one (empty, truncated, random or text) is refused
+    naming `label`, the file."""
+    onnx = _onnx()
+    from google.protobuf.message import DecodeError
+
+    if not data:
+        raise UnsupportedError(label, ["not an ONNX model: the file is empty"])
+    proto = onnx.ModelProto()
+    try:
+        proto.ParseFromString(data)
+    except DecodeError as error:
+        raise UnsupportedError(label, [f"not an ONNX model: {error}"]) from None
+    if not proto.HasField("graph") or proto.ir_version <= 0:
+        raise UnsupportedError(
+            label, ["not an ONNX model: no graph or IR version (a truncated or other file?)"]
+        )
+    return proto
 
 
 class Translation:
@@ -64,20 +88,35 @@ class Translation:
         return {**self.emitter.used_params, **self.emitter.buffers}
 
 
-def translate(model, base_dir=None) -> Translation:
-    """Parse, sort, infer and fold `model`, and translate every node; raises UnsupportedError
-    naming every node that cannot be taken. External data is read from the folder of a model
-    given by path, or from `base_dir`, and from nowhere else."""
-    from burnpy.onnx import fold, ir, table
+def translate(model, base_dir=None, parameters=None, untie: bool = False) -> Translation:
+    """Check, parse, sort, infer and fold `model`, and translate every node; raises
+    UnsupportedError naming every problem. External data is read from the folder of a model
+    given by path, or from `base_dir`, and from nowhere else. `parameters` and `untie` as
+    `load` takes them."""
+    import dataclasses
+
+    from burnpy.onnx import checks, ir, roles, table
     from burnpy.onnx.errors import Refusal
     from burnpy.onnx.emit import Emitter
 
     proto, label, folder = _read(model, base_dir)
-    inferred = fold.infer_shapes(proto)
+    problems = checks.structure(proto)
+    if problems:
+        raise UnsupportedError(label, problems)
+    inferred = checks.inferred(proto, label)
     try:
         graph = ir.parse(inferred, folder)
     except Refusal as refusal:
         raise UnsupportedError(label, [str(line) for line in refusal.args]) from None
+    problems = checks.attributes(graph)
+    if problems:
+        raise UnsupportedError(label, problems)
+    if untie:
+        graph = roles.untied(graph)
+    trained = roles.chosen_parameters(graph, parameters, label)
+    if not untie:
+        roles.report_tied(graph, trained, label)
+    graph = dataclasses.replace(graph, parameters=trained)
     emitter = Emitter(graph, table)
     emitter.run()
     if emitter.problems:
@@ -85,13 +124,18 @@ def translate(model, base_dir=None) -> Translation:
     return Translation(graph, emitter, label)
 
 
-def load(model, device=None, base_dir=None):
+def load(model, device=None, base_dir=None, parameters=None, untie: bool = False):
     """The model as a callable `nn.Module` on `device` (default: the NumPy device): call it
     with the graph's inputs (Tensors or arrays) in order or by name; one output gives a
     Tensor, several a tuple in the graph's order. A model given as bytes or a ModelProto whose
     initializers keep their data in external files needs `base_dir=`, the folder holding
-    them."""
-    translation = translate(model, base_dir)
+    them.
+
+    `parameters`: the names of the float initializers to train (default: those of more than
+    one element that the graph reads as data; the others are buffers). `untie=True`: each
+    alias an exporter wrote for an initializer (an Identity of it) is a parameter of its own,
+    not a shared one."""
+    translation = translate(model, base_dir, parameters, untie)
     text = translation.source("model")
     filename = f"<burnpy.onnx: {translation.label}>"
     namespace = types.ModuleType("burnpy_onnx_model")
@@ -105,9 +149,12 @@ def load(model, device=None, base_dir=None):
     return instance
 
 
-def generate(model, out_dir, name: str = "model", base_dir=None) -> Path:
+def generate(
+    model, out_dir, name: str = "model", base_dir=None, parameters=None, untie: bool = False
+) -> Path:
     """Write `out_dir/NAME.py` and `out_dir/NAME.safetensors`; returns the .py path. Nothing
-    is written when the model cannot be imported. `base_dir` as for `load`."""
+    is written when the model cannot be imported. `base_dir`, `parameters` and `untie` as for
+    `load`."""
     from burnpy import files
     from burnpy.nn import record
     from burnpy.onnx import writer
@@ -115,7 +162,7 @@ def generate(model, out_dir, name: str = "model", base_dir=None) -> Path:
 
     if not is_identifier(name):
         raise ValueError(f"name {name!r} must be an ASCII Python identifier (it names the module)")
-    translation = translate(model, base_dir)
+    translation = translate(model, base_dir, parameters, untie)
     text = writer.formatted(translation.source(name))
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

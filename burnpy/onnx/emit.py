@@ -278,7 +278,7 @@ class Emitter:
     def __init__(self, graph: Graph, table):
         self.graph, self.table = graph, table
         self.consts: dict = {}  # value name -> numpy array (in its storage dtype)
-        self.params = {n: a for n, a in graph.initializers.items() if a.dtype.kind == "f"}
+        self.params = {n: a for n, a in graph.initializers.items() if n in graph.parameters}
         # a float initializer read only as BatchNormalization's running mean or variance is a
         # statistic, not a weight: a buffer, which an optimiser leaves alone
         statistics = {n.inputs[i] for n in graph.nodes if n.op_type == "BatchNormalization" for i in (3, 4) if i < len(n.inputs)}  # fmt: skip

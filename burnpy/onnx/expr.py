@@ -154,7 +154,8 @@ class Name(Expr):
 
 @dataclass(frozen=True, eq=False)
 class Lit(Expr):
-    """A literal: a number, a bool, None or a str, written by `repr`."""
+    """A literal: a number, a bool, None or a str, written by `repr` (`ascii`: a str's
+    characters outside ASCII escaped)."""
 
     value: int | float | bool | str | None
 
@@ -260,7 +261,7 @@ def render(expr: Expr) -> str:
 def _literal(value) -> tuple:
     if isinstance(value, float) and not math.isfinite(value):
         return f'float("{value}")', POSTFIX
-    text = repr(value)
+    text = ascii(value)  # repr, non-ASCII characters escaped: the file stays ASCII
     if isinstance(value, int | float) and not isinstance(value, bool):
         return text, (UNARY if text.startswith("-") else ATOM)
     return text, ATOM

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -126,6 +126,8 @@ class Graph:
     nodes: tuple  # Nodes, topologically sorted
     values: dict = field(hash=False)  # name -> Value, for every value whose type is known
     opsets: dict = field(hash=False)  # domain -> version
+    # the initializers the model trains (burnpy/onnx/roles.py); the others are buffers
+    parameters: frozenset = frozenset()
 
 
 def _value(info) -> Value:
@@ -144,12 +146,12 @@ def _value(info) -> Value:
 
 
 def _attribute(attr):
-    from onnx import AttributeProto, helper, numpy_helper
+    from onnx import AttributeProto, helper
 
     if attr.type in (AttributeProto.GRAPH, AttributeProto.GRAPHS):
         return "<graph>"
     if attr.type == AttributeProto.TENSOR:
-        return numpy_helper.to_array(attr.t)
+        return array_of(attr.t)
     if attr.type in (
         AttributeProto.SPARSE_TENSOR,
         AttributeProto.TENSORS,
@@ -258,8 +260,9 @@ def parse(model, base_dir: str | None = None) -> Graph:
             opset=opsets.get(domain, 1),
             inputs=tuple(proto.input),
             outputs=tuple(proto.output),
-            attributes=tuple((a.name, _attribute(a)) for a in proto.attribute),
+            attributes=(),
         )
+        node = replace(node, attributes=_attributes(node, proto, problems))
         problems += _attribute_problems(node, proto)
         nodes.append(node)
     if problems:
@@ -274,6 +277,20 @@ def parse(model, base_dir: str | None = None) -> Graph:
         values=values,
         opsets=opsets,
     )
+
+
+def _attributes(node: Node, proto, problems: list) -> tuple:
+    """The node's (name, value) pairs; an attribute that cannot be read is added to
+    `problems`."""
+    pairs = []
+    for attr in proto.attribute:
+        try:
+            pairs.append((attr.name, _attribute(attr)))
+        except Refusal as refusal:
+            problems.append(f"{node.where}: attribute '{attr.name}': {refusal}")
+        except Exception as error:  # an undecodable string, a damaged tensor
+            problems.append(f"{node.where}: attribute '{attr.name}' cannot be read ({error})")
+    return tuple(pairs)
 
 
 def _attribute_problems(node: Node, proto) -> list:

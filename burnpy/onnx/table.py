@@ -569,7 +569,7 @@ def gather_elements(n: Site):
 def gather_nd(n: Site):
     if n.attr("batch_dims", 0):
         n.refuse("GatherND with batch_dims is not supported")
-    return n.x(0).gather_nd(n.x(1))
+    return ops.gather_nd(n.x(0), n.x(1))
 
 
 REDUCTIONS = {"none": "assign", "add": "add", "mul": "mul", "max": "max", "min": "min"}

@@ -50,10 +50,15 @@ def source(graph, emitter, name: str, origin: str) -> str:
     """The text of the model's module (unformatted)."""
     inputs = [emitter.name_of(v.name) for v in graph.inputs]
     lines = ["        device = ops.device_of(self)"] if graph.inputs else []
+    floats = {str(a.dtype) for a in graph.initializers.values() if a.dtype.kind == "f"}
     for value in graph.inputs:
         code = Name(emitter.name_of(value.name))
+        dtype = storage(value.dtype)
+        if floats == {value.dtype}:  # the model's dtype, which `cast` may have changed
+            dtype = OPS.float_dtype(SELF, dtype)
+        shape = None if value.shape is None else [d if isinstance(d, int) else None for d in value.shape]  # fmt: skip
         lines.append(
-            f"        {code.id} = {render(OPS.tensor(code, storage(value.dtype), Name('device')))}"
+            f"        {code.id} = {render(OPS.tensor(code, dtype, Name('device'), value.name, shape))}"
         )
     for statement in emitter.statements:
         node = statement.node
@@ -64,11 +69,11 @@ def source(graph, emitter, name: str, origin: str) -> str:
     body = "\n".join(lines)
     init = ["        super().__init__()", "        self.device = device"]
     if emitter.used_params:
-        init.append("        # parameters: the graph's float initializers")
+        init.append("        # parameters: the float initializers the graph reads as weights")
         for code, array in emitter.used_params.items():
             init.append(f"        self.{Name(code).id} = {render(_zeros(array))}")
     if emitter.buffers:
-        init.append("        # buffers: the graph's constants and running statistics")
+        init.append("        # buffers: the graph's constants, scalars and running statistics")
         for code, array in emitter.buffers.items():
             init.append(
                 f"        {render(SELF.register_buffer(Lit(Name(code).id), _zeros(array)))}"

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=9236090b898308eb body=5ac6eba13b334d53
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=afa1cc695d4a41ec body=5ac6eba13b334d53
 """The spec-driven tests of myops's ops, from the `test:` of each entry of its ops.yaml
 (burnpy.opcheck): values against `ref`, gradients against float64 finite differences under both
 checkpointing strategies, and the captured step, replayed and compiled, against the eager one,
