@@ -21,6 +21,7 @@ spec-driven tests (`test_<package>.py`) and `py.typed`. Nothing of the library i
 import ast
 import contextlib
 import difflib
+import functools
 import importlib
 import importlib.machinery
 import importlib.util
@@ -33,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from burnpy.codegen import api, render, review
-from burnpy.codegen.kernels import kernels_called, read_backend
+from burnpy.codegen.kernels import NoBackend, kernels_called, read_backend
 from burnpy.codegen.load import Items, Located, Where, load
 from burnpy.codegen.model import ArgKind, Catalogue, Op
 from burnpy.codegen.names import check_names
@@ -73,7 +74,13 @@ class Package:
 
 
 def library_catalogue():
-    """The library's catalogue as loaded (its backends, its op names)."""
+    """The library's catalogue as loaded (its backends, its op names), read once per version
+    of the file."""
+    return _loaded(LIBRARY.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=2)
+def _loaded(mtime_ns: int):
     return load(str(LIBRARY))
 
 
@@ -264,9 +271,7 @@ def _check_kernels(problems: Problems, catalogue: Catalogue, top: Where, classes
                         suggest(kernel, own, f"define `def {kernel}({parameters})` there"),
                     )
                 )
-    library = set.intersection(
-        *(set(read_backend(b.module).kernels) for b in catalogue.backends if _readable(b))
-    )
+    library = set.intersection(*map(set, _library_kernels(catalogue)))
     for op in primitive:
         described = op.autodiff_op
         if described is None or described.role is not AutodiffRole.RECORD:
@@ -291,12 +296,13 @@ def _check_kernels(problems: Problems, catalogue: Catalogue, top: Where, classes
                     )
 
 
-def _readable(backend) -> bool:
-    try:
-        read_backend(backend.module)
-    except Exception:
-        return False
-    return True
+def _library_kernels(catalogue: Catalogue):
+    """The kernels' names of each of the library's backends that can be read."""
+    for backend in catalogue.backends:
+        try:
+            yield read_backend(backend.module).kernels
+        except NoBackend:  # (the library's own validation reports it)
+            continue
 
 
 def _calls(op: Op) -> set[str]:
