@@ -333,14 +333,14 @@ def render_package(package: Package) -> dict[str, str]:
         for group in api.dispatch_groups(catalogue)
         for f in api.dispatch_functions(catalogue, group)
     ]
-    kernel_classes = _kernel_classes(package)
+    kernels = _kernel_table(package)
     return {
         "__init__.py": env.get_template("package_init.py.jinja").render(
             package=package.name,
             exports=[(op.name, package.function_name(op)) for op in catalogue.ops],
         ),
         "backends.py": env.get_template("package_backends.py.jinja").render(
-            package=package.name, classes=kernel_classes
+            package=package.name, kernels=kernels
         ),
         "catalogue.py": env.get_template("catalogue.py.jinja").render(
             described=api.described_ops(catalogue)
@@ -363,21 +363,47 @@ def render_package(package: Package) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class KernelClass:
-    """A class of backends.py: the package's kernels joined with runtime's Extension."""
+    """A class of backends.py: one of the package's kernel classes joined with runtime's
+    Extension."""
 
-    name: str  # Kernels, NumPyKernels, ...
+    name: str  # KernelsOver, TorchKernelsOver, ...
     module: str
     base: str
-    backend: str  # "default" or a backend's name
+    backends: tuple[str, ...]  # "default" and backends' names
 
 
-def _kernel_classes(package: Package) -> list[KernelClass]:
-    classes = []
+@dataclass(frozen=True)
+class KernelTable:
+    """What backends.py says of the package's kernels."""
+
+    classes: tuple[KernelClass, ...]
+    imports: tuple[tuple[str, str], ...]  # (module, its names, joined)
+    by_backend: str  # the literal {backend name: class}
+    default: str  # the class for every other backend, or None
+
+
+def _kernel_table(package: Package) -> KernelTable:
+    specs = {}
     for backend, spec in package.kernels:
+        specs.setdefault(spec, []).append(backend)
+    classes, taken = [], set()
+    for spec, backends in specs.items():
         module, _, base = spec.partition(":")
-        prefix = "" if backend == DEFAULT else backend.capitalize()
-        classes.append(KernelClass(f"{prefix}{base}Over", module, base, backend))
-    return classes
+        name = f"{base}Over"
+        while name in taken:  # two modules' classes of one name
+            name = "_" + name
+        taken.add(name)
+        classes.append(KernelClass(name, module, base, tuple(backends)))
+    modules = {}
+    for c in classes:
+        modules.setdefault(c.module, set()).add(c.base)
+    named = [(b, c.name) for c in classes for b in c.backends if b != DEFAULT]
+    return KernelTable(
+        tuple(classes),
+        tuple((m, ", ".join(sorted(names))) for m, names in sorted(modules.items())),
+        "{" + ", ".join(f'"{b}": {name}' for b, name in named) + "}",
+        next((c.name for c in classes if DEFAULT in c.backends), "None"),
+    )
 
 
 @dataclass(frozen=True)

@@ -413,3 +413,62 @@ def test_a_package_written_from_the_guide_generates_tests_captures_and_compiles(
         own = [p for p in BACKENDS.extensions if p._package == "mylib"]
         for p in own:
             BACKENDS.extensions.remove(p)
+
+
+def small_package(folder: Path, name: str, kernels_header: str, kernels_source: str) -> Path:
+    """A package with one op, `shifted(x) = x + <its kernel's shift>`, differentiable."""
+    package = folder / name
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "ops.yaml").write_text(
+        f"package: {name}\n{kernels_header}\nrules: {name}.rules:Rules\nops:\n"
+        "  - name: shifted\n    kind: float\n    args: [x: float]\n    returns: float\n"
+        "    routing: tensor\n    autodiff: memory_bound\n    doc: x plus a shift.\n"
+    )
+    (package / "rules.py").write_text("class Rules:\n    shifted = (lambda g: g,)\n")
+    (package / "kernels.py").write_text(kernels_source)
+    assert main(["--package", str(package)]) == 0
+    for path in (package / "generated").glob("*.py"):  # black-stable
+        assert black.format_str(path.read_text(), mode=render.MODE) == path.read_text()
+    return package
+
+
+KERNELS = """
+class Kernels:
+    def shifted(self, x):
+        return x + 1.0
+
+
+class TorchKernels:
+    def shifted(self, x):
+        return x + 2.0
+"""
+
+
+def test_a_backend_of_its_own_kernels_and_a_backend_without_any(tmp_path, monkeypatch):
+    pytest.importorskip("torch")
+    small_package(
+        tmp_path,
+        "pertorch",
+        "kernels:\n  default: pertorch.kernels:Kernels\n  torch: pertorch.kernels:TorchKernels",
+        KERNELS,
+    )
+    small_package(tmp_path, "numpyonly", "kernels: {numpy: numpyonly.kernels:Kernels}", KERNELS)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from numpyonly.generated import shifted as numpy_only  # noqa: PLC0415
+    from pertorch.generated import shifted  # noqa: PLC0415
+
+    try:
+        for device, shift in ((CPU, 1.0), (Device.torch(), 2.0)):
+            x = Tensor.from_data(np.array([0.5]), device=device.autodiff()).require_grad()
+            out = shifted(x)
+            np.testing.assert_array_equal(out.to_numpy(), [0.5 + shift])
+            np.testing.assert_array_equal(x.grad(out.sum().backward()).to_numpy(), [1.0])
+        np.testing.assert_array_equal(numpy_only(Tensor.from_data([0.5])).to_numpy(), [1.5])
+        with pytest.raises(NotImplementedError, match="numpyonly has no kernels for the Torch"):
+            numpy_only(Tensor.from_data([0.5], device=Device.torch()))
+    finally:
+        for module in [m for m in sys.modules if m.split(".")[0] in ("pertorch", "numpyonly")]:
+            del sys.modules[module]
+        for p in [p for p in BACKENDS.extensions if p._package in ("pertorch", "numpyonly")]:
+            BACKENDS.extensions.remove(p)
