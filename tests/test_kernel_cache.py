@@ -47,6 +47,26 @@ def twice(values):
     return x.tolist()
 
 
+@pytest.fixture(scope="module")
+def prebuilt(tmp_path_factory) -> Path:
+    """TEXT's library and its hash, built once for the tests that start from a filled cache."""
+    folder = tmp_path_factory.mktemp("prebuilt")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("BURNPY_CACHE", str(folder))
+        patch.delenv("CC", raising=False)
+        twice([1.0])
+    return folder / "kernels"
+
+
+@pytest.fixture
+def filled(cache, prebuilt) -> Path:
+    """The test's cache holding TEXT's library and its hash; the library's path."""
+    cache.mkdir(mode=0o700, parents=True)
+    for path in prebuilt.iterdir():
+        shutil.copy2(path, cache / path.name)
+    return built(cache)
+
+
 def built(cache: Path) -> Path:
     """The one library in the cache (the test's build of TEXT)."""
     (library,) = cache.glob("*.so")
@@ -84,13 +104,11 @@ def test_the_cache_is_the_users_alone_and_each_library_has_its_sha256(cache):
 
 
 @pytest.mark.parametrize("how", ["another user's", "writable by others"])
-def test_a_library_planted_in_a_shared_cache_never_runs(tmp_path, monkeypatch, how):
+def test_a_library_planted_in_a_shared_cache_never_runs(tmp_path, monkeypatch, prebuilt, how):
     """The attacker made `kernels` in a cache folder everyone may write, and put a library
     under the name a victim's build will look for; the victim's capture refuses the folder."""
     monkeypatch.delenv("CC", raising=False)
-    monkeypatch.setenv("BURNPY_CACHE", str(tmp_path / "mine"))
-    twice([1.0])  # (to learn the library's name)
-    name = built(tmp_path / "mine" / "kernels").name
+    name = built(prebuilt).name
     shared = tmp_path / "shared"
     shared.mkdir(mode=0o777)
     os.chmod(shared, 0o1777)  # as /tmp is
@@ -117,9 +135,8 @@ def test_a_library_planted_in_a_shared_cache_never_runs(tmp_path, monkeypatch, h
     assert not marker.exists()
 
 
-def test_a_library_others_may_write_or_a_link_in_ones_own_cache_is_refused(cache, tmp_path):
-    twice([1.0])
-    library = built(cache)
+def test_a_library_others_may_write_or_a_link_in_ones_own_cache_is_refused(filled, tmp_path):
+    library = filled
     os.chmod(library, 0o766)
     with pytest.raises(UnsafeCache, match=f"library {library} is writable by group and others"):
         twice([1.0])
@@ -130,9 +147,8 @@ def test_a_library_others_may_write_or_a_link_in_ones_own_cache_is_refused(cache
         twice([1.0])
 
 
-def test_a_library_without_its_sha256_is_built_again_not_loaded(cache, tmp_path):
-    twice([1.0])
-    library = built(cache)
+def test_a_library_without_its_sha256_is_built_again_not_loaded(filled, tmp_path):
+    library = filled
     marker = tmp_path / "planted-library-ran"
     plant(library, marker)
     library.with_name(library.name + ".sha256").unlink()
@@ -156,11 +172,10 @@ print(x.tolist(), [str(w.message) for w in caught])
 
 
 @pytest.mark.parametrize("damage", ["cut in half", "corrupted"])
-def test_a_damaged_cached_library_is_built_again_never_a_crash(cache, damage):
+def test_a_damaged_cached_library_is_built_again_never_a_crash(filled, damage):
     """Loading a library cut short is SIGBUS, a corrupted one anything: each is checked
     against its SHA-256 before it is loaded, in a process that never loaded it."""
-    twice([1.0])
-    library = built(cache)
+    library = filled
     data = bytearray(library.read_bytes())
     if damage == "cut in half":
         data = data[: len(data) // 2]

@@ -38,6 +38,7 @@ HOST_READABLE = frozenset({"cpu"})
 
 THRESHOLD_BACKWARD = torch.ops.aten.threshold_backward.default
 GELU_BACKWARD = torch.ops.aten.gelu_backward.default
+GELU_UPPER = 64.0  # gelu(x) is x from here up; a power of two, for gelu's exact rescaling
 FLASH_ATTENTION = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default
 FLASH_ATTENTION_BACKWARD = (
     torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward.default
@@ -268,11 +269,15 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
     # its slope: 1 and 0), torch's gelu gives NaN at -inf, its vectorised float32 and float16
     # kernels NaN at +inf and inf near the dtype's max (every CPU capability), and its slope
     # NaN at +inf (the tanh form's at every |x| whose cube overflows): the input is clipped
-    # on both sides first, and gelu's result beyond the bound is x itself, as Φ(x) rounds to 1
+    # first, on both sides, and beyond the upper bound, where gelu(x) is x, gelu(64) = 64 is
+    # scaled by x / 64 (exact: 64 is a power of two), which is 1 below it. Multiplying, not
+    # `where(x > 64, ...)`: torch's comparison to a scalar costs more than gelu itself.
     @staticmethod
     def gelu(x):
-        inside = torch.nn.functional.gelu(torch.clamp(x, -GELU_BOUND, GELU_BOUND))
-        return torch.where(x > GELU_BOUND, x, inside)
+        clipped = torch.clamp(x, -GELU_BOUND, GELU_UPPER)
+        out = torch.nn.functional.gelu(clipped)
+        beyond = torch.mul(x, 1 / GELU_UPPER, out=clipped).clamp_min_(1.0)
+        return out.mul_(beyond)
 
     @staticmethod
     def gelu_backward(x, grad):
