@@ -472,3 +472,44 @@ def test_a_backend_of_its_own_kernels_and_a_backend_without_any(tmp_path, monkey
             del sys.modules[module]
         for p in [p for p in BACKENDS.extensions if p._package in ("pertorch", "numpyonly")]:
             BACKENDS.extensions.remove(p)
+
+
+def test_the_generated_tests_catch_a_wrong_rule_and_a_wrong_kernel(tmp_path, monkeypatch):
+    """examples/myops as `brokenops`, its logaddexp rule 1% off for rhs and its linear_gelu
+    kernel's bias shifted: the generated checks that must fail do, the others pass."""
+    package = tmp_path / "brokenops"
+    shutil.copytree(EXAMPLE, package, ignore=shutil.ignore_patterns("__pycache__", "generated"))
+    for name in ("ops.yaml", "__init__.py"):
+        (package / name).write_text((package / name).read_text().replace("myops", "brokenops"))
+    rules = (package / "rules.py").read_text()
+    (package / "rules.py").write_text(
+        rules.replace("B.float_exp(rhs - out)", "1.01 * B.float_exp(rhs - out)")
+    )
+    kernels = (package / "kernels.py").read_text()
+    (package / "kernels.py").write_text(
+        kernels.replace("+ bias\n        inner", "+ bias * 1.01\n        inner")
+    )
+    assert main(["--package", str(package)]) == 0
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from brokenops.generated import test_brokenops as generated  # noqa: PLC0415
+
+    try:
+        failed = set()
+        for spec in generated.SPECS:
+            for check in generated.CHECKS:
+                if check.backend != "numpy":
+                    continue
+                try:
+                    check.run(spec)
+                except AssertionError:
+                    failed.add(f"{spec}-{check}")
+        assert failed == {
+            "logaddexp-gradient-numpy-no_checkpointing",
+            "logaddexp-gradient-numpy-balanced",
+            "linear_gelu-forward-numpy",  # (its backward kernel, untouched, passes)
+        }
+    finally:
+        for module in [m for m in sys.modules if m.split(".")[0] == "brokenops"]:
+            del sys.modules[module]
+        for p in [p for p in BACKENDS.extensions if p._package == "brokenops"]:
+            BACKENDS.extensions.remove(p)
