@@ -85,6 +85,14 @@ def test_a_static_dim_is_checked_when_the_model_is_called(device):
         imported(tensor, good)
 
 
+def test_a_five_element_input_to_a_declared_two_is_refused():
+    proto = model([helper.make_node("Neg", ["x"], ["y"], name="neg")], [value("x", [2])], [value("y", [2])])  # fmt: skip
+    with pytest.raises(Exception):
+        session(proto).run(None, {"x": np.ones(5, np.float32)})
+    with pytest.raises(ValueError, match=r"input 'x' has shape \[5\], but the model declares \[2\]"):  # fmt: skip
+        importer.load(proto)(np.ones(5, np.float32))
+
+
 def test_a_dynamic_dim_stays_free():
     proto = model(
         [helper.make_node("Relu", ["x"], ["y"], name="r")],
