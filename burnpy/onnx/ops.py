@@ -1185,3 +1185,52 @@ def qlinear_conv_scale(x_scale: Tensor, w_scale: Tensor, y_scale: Tensor, rank: 
     """QLinearConv's x_scale * w_scale / y_scale, w_scale per tensor or per output channel."""
     w_scale = quant_param(w_scale, [0] * rank, 1)
     return x_scale.reshape([1] * rank).mul(w_scale).div(y_scale.reshape([1] * rank))
+
+
+# -- control flow (burnpy/onnx/flow.py) ---------------------------------------------------------
+
+
+def truth(condition: Tensor) -> bool:
+    """An If's or a Loop's condition (a bool tensor of one element) as a Python bool."""
+    values = np.asarray(condition.to_numpy()).reshape(-1)
+    if values.size != 1:
+        raise ValueError(f"a condition holds one value; this one has shape {list(condition.shape)}")  # fmt: skip
+    return bool(values[0])
+
+
+def iteration(step: int, device) -> Tensor:
+    """A Loop body's iteration number: an int64 scalar."""
+    return Tensor.from_data(np.array(step, dtype=np.int64), device=device, dtype="int64")
+
+
+def condition(going: bool, device) -> Tensor:
+    """A Loop body's condition input: a bool scalar."""
+    return Tensor.from_data(np.array(going), device=device, dtype="bool")
+
+
+def length(x: Tensor, axis: int) -> int:
+    """How many slices a Scan takes of `x` along `axis`."""
+    return int(x.shape[axis])
+
+
+def step_slice(x: Tensor, step: int, axis: int, reverse: bool) -> Tensor:
+    """A Scan input's slice number `step` along `axis` (counted from the end when `reverse`),
+    without that axis."""
+    index = x.shape[axis] - 1 - step if reverse else step
+    return squeeze(slice_(x, [index], [index + 1], [axis]), [axis])
+
+
+def stacked(steps: list, axis: int, reverse: bool, dtype: str, shape, device) -> Tensor:
+    """A loop's per-iteration outputs stacked along a new `axis` (in reverse order when
+    `reverse`); no iteration gives an empty tensor of the declared per-iteration `shape`."""
+    if not steps:
+        if shape is None or None in shape:
+            raise ValueError(
+                "a loop that ran no iteration gives a scan output whose shape the model does "
+                "not declare"
+            )
+        dims = list(shape)
+        dims.insert(axis, 0)
+        return full(dims, 0, dtype, device)
+    parts = [unsqueeze(s, [axis]) for s in (steps[::-1] if reverse else steps)]
+    return Tensor.cat(parts, axis)

@@ -18,6 +18,7 @@ import math
 import numpy as np
 
 from burnpy.onnx.emit import MODULE, OPS, Const, Outputs, Site
+from burnpy.onnx import flow
 from burnpy.onnx.errors import Refusal
 from burnpy.onnx.expr import Attr, BinOp, Expr, Lit, Name, Operator, TupleOf, ints
 from burnpy.onnx.ir import ELEMENT_TYPES, FLOATS, ML_DTYPES, storage
@@ -1601,6 +1602,9 @@ TABLE = {
     ("Reshape", 1): reshape,
     ("Resize", 10): resize,
     ("ReverseSequence", 10): reverse_sequence,
+    ("If", 1): flow.if_,
+    ("Loop", 1): flow.loop,
+    ("Scan", 9): flow.scan,
     ("RotaryEmbedding", 23): rotary_embedding,
     ("Round", 11): unary,
     ("ScatterElements", 11): scatter_elements,
@@ -1649,9 +1653,6 @@ TABLE = {
 
 # Operators refused on purpose, and why (the others without an entry are not implemented yet).
 REFUSED = {
-    "If": "control flow (subgraphs) is not supported",
-    "Loop": "control flow (subgraphs) is not supported",
-    "Scan": "control flow (subgraphs) is not supported",
     "SequenceMap": "sequences are not supported",
     "Unique": "its output's shape depends on the data",
     "NonMaxSuppression": "its output's shape depends on the data",
