@@ -229,6 +229,9 @@ class Op:
     keyword: str | None = None
     choices: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
     nonzero: tuple[str, ...] = ()
+    # how its kernel call exports to ONNX, parsed (codegen/onnx_spec.py: an expression
+    # over ONNX operators, or a lowering function); None: it does not export
+    onnx: object = None
 
     def __post_init__(self):  # the validator passes the strings it read: made enums here
         object.__setattr__(self, "kind", Kind(self.kind))

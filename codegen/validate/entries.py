@@ -33,6 +33,7 @@ from burnpy.codegen.validate.methods import (
     check_operators,
     check_static,
 )
+from burnpy.codegen.validate.onnx import check_onnx
 from burnpy.codegen.validate.options import function_options
 from burnpy.codegen.validate.quantized import quantized_ops
 from burnpy.codegen.validate.report import Problems, Where, suggest
@@ -162,6 +163,7 @@ def _op(problems: Problems, path, entry, line, section: str) -> tuple[Op | None,
     dtypes = check(_dtypes, where, kind, returns, routing) if kind and returns and routing else None
     options = check(function_options, where, args) if args is not None else None
     test = check(check_test, where, v["test"], args) if args is not None and "test" in has else None
+    onnx = check(check_onnx, where, args) if args is not None and "onnx" in has else None
     if operators and "method" not in has:
         problems.add(where.error("operator", "an operator needs a method", "add `method: <name>`"))
     # an entry whose shape is sound is built even with a mistake elsewhere (its test metadata,
@@ -193,6 +195,7 @@ def _op(problems: Problems, path, entry, line, section: str) -> tuple[Op | None,
         dtypes=dtypes,
         section=section,
         test=test,
+        onnx=onnx,
     )
     # what follows judges a well-formed op (it stays in the catalogue for the kernel checks);
     # its rule is checked even when a field of the entry was wrong, unless one the rule reads
