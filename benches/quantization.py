@@ -18,7 +18,14 @@ import numpy as np  # noqa: E402
 
 from benches.timing import Column, measure  # noqa: E402
 from burnpy import nn  # noqa: E402
-from burnpy.generated import Device, QuantLevel, QuantScheme, QuantStore, QuantValue, Tensor  # noqa: E402
+from burnpy.generated import (
+    Device,
+    QuantLevel,
+    QuantScheme,
+    QuantStore,
+    QuantValue,
+    Tensor,
+)  # noqa: E402
 
 # burn's CPU scheme: values stored one int8 each (NATIVE); PACKED_U32 packs them into u32 words.
 Q8S = QuantScheme().with_value(QuantValue.Q8S).with_store(QuantStore.NATIVE)

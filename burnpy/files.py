@@ -1,14 +1,18 @@
 """Files written so that a crash never leaves a torn one, and read with messages that say what
 is wrong with them.
 
-A write goes to a temporary file beside the target (`.NAME.PID.partial`, so a rename stays on
-one file system), is flushed to disk and renamed over the target with `os.replace`: a reader
-sees the old file or the new one, never a part. The temporary is removed if the write fails;
-one a killed process left is removed by the next write to the same target. Files take the mode
-the umask gives, as `open` would.
+A write goes to a temporary file beside the target (so that the rename stays on one file
+system), made by `tempfile.mkstemp`: a random name `.NAME.PID.RANDOM.partial`, created with
+O_EXCL, so a file or symbolic link someone planted under a name this process might pick is
+never opened, let alone written through. It is given the mode the umask gives (as `open`
+would), flushed to disk and renamed over the target with `os.replace`: a reader sees the old
+file or the new one, never a part. The temporary is removed if the write fails; one that a
+killed process of this user left is removed by the next write to the same target, and
+anything else by that pattern (another user's, a link) is left alone.
 """
 
 import os
+import tempfile
 from pathlib import Path
 
 from safetensors import SafetensorError, safe_open
@@ -16,15 +20,37 @@ from safetensors import SafetensorError, safe_open
 _SUFFIX = ".partial"
 
 
-def temporary(path) -> Path:
-    """The temporary beside `path` this process writes first; stale ones of dead processes
-    are removed."""
+def temporary(path) -> tuple[int, Path]:
+    """A new temporary beside `path`, open for writing (its descriptor and path), with the
+    mode the umask gives; the stale ones of this user's dead processes are removed first."""
     path = Path(path)
+    _remove_stale(path)
+    handle, name = tempfile.mkstemp(
+        dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=_SUFFIX
+    )
+    os.fchmod(handle, 0o666 & ~_umask())
+    return handle, Path(name)
+
+
+def temporary_folder(path, suffix: str) -> Path:
+    """A new empty folder beside `path` (`.NAME.PID.RANDOM<suffix>`, made by
+    `tempfile.mkdtemp`), with the mode the umask gives: a folder written whole, then renamed."""
+    path = Path(path)
+    made = tempfile.mkdtemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=suffix)
+    os.chmod(made, 0o777 & ~_umask())
+    return Path(made)
+
+
+def _remove_stale(path: Path) -> None:
     for stale in path.parent.glob(f".{path.name}.*{_SUFFIX}"):
-        pid = stale.name[len(path.name) + 2 : -len(_SUFFIX)]
-        if pid.isdigit() and not _alive(int(pid)):
+        pid = stale.name[len(path.name) + 2 : -len(_SUFFIX)].partition(".")[0]
+        try:
+            status = stale.lstat()
+        except FileNotFoundError:
+            continue
+        mine = status.st_uid == os.geteuid() and stale.is_file() and not stale.is_symlink()
+        if mine and pid.isdigit() and not _alive(int(pid)):
             stale.unlink(missing_ok=True)
-    return path.parent / f".{path.name}.{os.getpid()}{_SUFFIX}"
 
 
 def _alive(pid: int) -> bool:
@@ -34,18 +60,32 @@ def _alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:  # another user's process
-        return True
+    except PermissionError:  # (a process of another user's)
+        pass
     return True
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it (where /proc says it: setting it to read
+    it would give a file another thread creates meanwhile the wrong mode)."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def write_bytes(path, data: bytes) -> None:
     """Write `data` to `path` atomically: all of it or, after a crash, the old file."""
     path = Path(path)
-    partial = temporary(path)
+    handle, partial = temporary(path)
     try:
-        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
-        with os.fdopen(fd, "wb") as file:
+        with os.fdopen(handle, "wb") as file:
             file.write(data)
             file.flush()
             os.fsync(file.fileno())

@@ -1,7 +1,10 @@
 """`python -m codegen`: generate the dispatch layer from the op catalogue, check it, review it.
 
 Run it in a checkout: it reads ./ops.yaml and writes ./generated (and docs/ops.md beside it).
-Exit codes: 0 ok, 1 generated/ is stale (--check), 2 an invalid catalogue or meaningless flags.
+With `--package DIR` it reads a package's own DIR/ops.yaml and writes DIR/generated only
+(docs/own-ops.md); `test` then runs the package's generated tests.
+Exit codes: 0 ok, 1 generated/ is stale (--check) or a test failed, 2 an invalid catalogue or
+meaningless flags.
 """
 
 import argparse
@@ -10,7 +13,7 @@ import sysconfig
 import time
 from pathlib import Path
 
-from burnpy.codegen import api, render, review
+from burnpy.codegen import api, package, render, review
 from burnpy.codegen.load import CatalogueError, load
 from burnpy.codegen.validate import check, validate
 
@@ -21,12 +24,14 @@ COMMANDS = {
     "list": "list the ops, filtered by kind, category, differentiability or backend",
     "explain": "show what one op is: its entry, routing, kernels, recorder, rule and methods",
     "diff": "what the catalogue change since a git revision does, op by op (writes nothing)",
+    "test": "with --package: run the package's generated spec-driven tests",
 }
 
 # in a checkout (ops.yaml beside the generator) `python -m codegen`; from an install, its script
+_ROOT = Path(__file__).resolve().parent.parent
 PROG = (
     "python -m codegen"
-    if (Path(__file__).resolve().parent.parent / "ops.yaml").is_file()
+    if (_ROOT / "ops.yaml").is_file() and _ROOT.name != "burnpy"
     else "burnpy-codegen"
 )
 
@@ -64,6 +69,12 @@ def _parser() -> argparse.ArgumentParser:
         default=argparse.SUPPRESS,
         help="the generated package (default: ./generated); docs/ops.md goes beside it",
     )
+    common.add_argument(
+        "--package",
+        default=argparse.SUPPRESS,
+        metavar="DIR",
+        help="a package's own ops: read DIR/ops.yaml, write DIR/generated (docs/own-ops.md)",
+    )
     parser = argparse.ArgumentParser(
         prog=PROG,
         description=__doc__,
@@ -100,6 +111,11 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     command = args.command or "generate"
+    if hasattr(args, "package"):
+        return _package_main(args, command, Path(args.package))
+    if command == "test":
+        print("error: test runs a package's tests: pass --package DIR", file=sys.stderr)
+        return 2
     ops = getattr(args, "ops", "ops.yaml")
     out = Path(getattr(args, "out", "generated"))
     if args.check and command != "generate":
@@ -173,6 +189,65 @@ def main(argv=None) -> int:
     print(f"{len(catalogue.ops)} ops from {Path(ops).name} -> {out.name}/ in {elapsed:.2f}s")
     for path, status in report:
         print(f"  {status:9} {_relative(path, out.parent)}")
+    return 0
+
+
+def _package_main(args, command: str, directory: Path) -> int:
+    """The commands on a package's own catalogue, DIR/ops.yaml, writing DIR/generated."""
+    out = directory / "generated"
+    if args.check and command != "generate":
+        print(f"error: --check applies to generate, not to {command}", file=sys.stderr)
+        return 2
+    if command in ("diff", "stats"):
+        print(f"error: {command} reads the library's catalogue; drop --package", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    try:
+        found, rendered = package.read(directory)
+    except CatalogueError as error:
+        mistakes = str(error).splitlines()
+        for mistake in mistakes:
+            print(f"error: {mistake}", file=sys.stderr)
+        count = f"{len(mistakes)} mistakes" if len(mistakes) > 1 else "1 mistake"
+        print(f"{count}; nothing was written", file=sys.stderr)
+        return 2
+    catalogue = found.catalogue
+    try:
+        if command == "validate":
+            print(f"{catalogue.path}: {len(catalogue.ops)} ops: valid")
+        elif command == "list":
+            lines = review.listing(
+                catalogue, args.kind, args.category, args.differentiable, args.backend
+            )
+            print("\n".join(lines))
+        elif command == "explain":
+            print(package.explain(found, args.op))
+        elif command == "test":
+            return package.test(found)
+        if command != "generate":
+            return 0
+    except review.ReviewError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    planned = render.plan(catalogue, out, rendered, reference=False)
+    obsolete = render.stale(out, planned)
+    if args.check:
+        text = render.diff(planned, obsolete, root=directory)
+        if text:
+            sys.stdout.write(text)
+            print(
+                f"\n{out} is out of date with {catalogue.path} (or was edited by hand); "
+                f"regenerate with `{PROG} --package {directory}` and commit the result",
+                file=sys.stderr,
+            )
+            return 1
+        print(f"{out}/ is up to date with {catalogue.path} ({len(catalogue.ops)} ops)")
+        return 0
+    report = render.write(planned, obsolete)
+    elapsed = time.perf_counter() - started
+    print(f"{len(catalogue.ops)} ops from {catalogue.path} -> {out}/ in {elapsed:.2f}s")
+    for path, status in report:
+        print(f"  {status:9} {_relative(path, directory)}")
     return 0
 
 

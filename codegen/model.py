@@ -232,6 +232,9 @@ class Op:
     # how its kernel call exports to ONNX, parsed (codegen/onnx_spec.py: an expression
     # over ONNX operators, or a lowering function); None: it does not export
     onnx: object = None
+    # a package's own table of backward rules (codegen/package.py), where its rows are; None:
+    # the library's tables of runtime/autodiff/rules/
+    rules: type | None = field(default=None, compare=False, metadata={KEY: None})
 
     def __post_init__(self):  # the validator passes the strings it read: made enums here
         object.__setattr__(self, "kind", Kind(self.kind))
@@ -313,6 +316,8 @@ class Op:
         """The table of runtime/autodiff/rules/ holding this op's backward rule, the row named
         as the op (the first, where two have one: the validator reports it); None for an op
         that is not differentiable, or when no table has a row for it."""
+        if self.rules is not None:
+            return self.rules if self.autodiff and self.name in vars(self.rules) else None
         found = tables_of(self.name) if self.autodiff else []
         return found[0] if found else None
 

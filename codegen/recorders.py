@@ -179,7 +179,7 @@ LOCALS = (
 
 def recorder(op: AutodiffOp) -> Recorder:
     """The recorder of `op`, decided from the op and its rule."""
-    clash = set(op.args) & {*LOCALS, *_input_locals(op)}
+    clash = set(op.args) & {*LOCALS, *input_locals(op)}
     if clash:
         raise ValueError(f"{op.name}: argument names {sorted(clash)} clash with the recorder's")
     if op.keeps and op.outputs > 1:
@@ -222,7 +222,7 @@ def _input(i: FloatInput) -> Input:
     return Input(i.name, passing)
 
 
-def _input_locals(op: AutodiffOp) -> list[str]:
+def input_locals(op: AutodiffOp) -> list[str]:
     whats = ("node", "nodes", "value", "tracked", "held", "parents")
     return [f"{i.name}_{what}" for i in op.inputs for what in whats]
 

@@ -33,6 +33,7 @@ HEADER = (
 MODE = black.Mode(line_length=100, target_versions={black.TargetVersion.PY311})
 TEMPLATES = Path(__file__).parent / "templates"
 DOCS = Path("docs") / "ops.md"
+PACKAGE = "burnpy.generated"  # the library's generated package (a user's: codegen/package.py)
 # The docstring of each function module, generated/<module>.py (ops.yaml's `function`)
 FUNCTION_MODULE_DOCS = {
     "module": """burn's ModuleOps as Python functions: `from burnpy.generated import module`.
@@ -83,7 +84,7 @@ def render_all(catalogue: Catalogue) -> dict[str, str]:
             described=api.described_ops(catalogue)
         ),
         "autodiff.py": env.get_template("autodiff.py.jinja").render(
-            bindings=api.autodiff_bindings(catalogue)
+            package=PACKAGE, bindings=api.autodiff_bindings(catalogue)
         ),
         "inner.py": env.get_template("inner.py.jinja").render(kernels=api.inner_kernels(catalogue)),
         "loss.py": env.get_template("loss.py.jinja").render(),
@@ -104,7 +105,10 @@ def render_all(catalogue: Catalogue) -> dict[str, str]:
     template = env.get_template("dispatch.py.jinja")
     for group in groups[:-1]:
         files[f"dispatch/{group}_ops.py"] = template.render(
-            kind=group, functions=api.dispatch_functions(catalogue, group)
+            package=PACKAGE,
+            imports=[],
+            kind=group,
+            functions=api.dispatch_functions(catalogue, group),
         )
     for module in modules:
         files[f"{module}.py"] = env.get_template("functions.py.jinja").render(
@@ -206,9 +210,10 @@ def format_all(rendered: dict[str, str]) -> dict[str, str]:
     }
 
 
-def plan(catalogue: Catalogue, out_dir: Path, files=None) -> dict[Path, str]:
+def plan(catalogue: Catalogue, out_dir: Path, files=None, reference=True) -> dict[Path, str]:
     """Every generated file's final content, the op reference's too (nothing is written here).
-    `files`: render_all's result, when the caller has it already."""
+    `files`: render_all's result, when the caller has it already; `reference`: False for a
+    package's own catalogue, which has no docs of the library's to write."""
     source = os.path.basename(catalogue.path)
     result, stale_renders = {}, {}
     for relative, rendered in (files or render_all(catalogue)).items():
@@ -222,11 +227,12 @@ def plan(catalogue: Catalogue, out_dir: Path, files=None) -> dict[Path, str]:
         render_hash = _render_hash(stale_renders[path])
         header = HEADER.format(source=source, render=render_hash, body=_digest(body))
         result[path] = header + body
-    result[out_dir.parent / DOCS] = render_docs(catalogue)
-    for name in FILLED:  # the figures the project's own docs show, where they have them
-        path = out_dir.parent / name
-        if path.exists():
-            result[path] = fill(path.read_text(encoding="utf-8"), catalogue)
+    if reference:
+        result[out_dir.parent / DOCS] = render_docs(catalogue)
+        for name in FILLED:  # the figures the project's own docs show, where they have them
+            path = out_dir.parent / name
+            if path.exists():
+                result[path] = fill(path.read_text(encoding="utf-8"), catalogue)
     result[out_dir / "py.typed"] = ""  # PEP 561: the package's annotations are for type checkers
     return dict(sorted(result.items()))
 

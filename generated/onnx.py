@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=c26bc1bcdf6f3e01 body=ddaaed8c1af4c8a0
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=48157d361aff2f45 body=491159a8497d9920
 """How each catalogue op's kernel call exports to ONNX, from ops.yaml's `onnx:` keys: per op,
 its arguments' names and its lowering as data (codegen/onnx_spec.py): a node is {"op",
 "inputs", "attributes"}, an argument {"arg": name}, a string attribute {"value": text}, a
@@ -554,18 +554,9 @@ LOWERINGS = {
     "bool_into_int": (("tensor", "dtype"), {"function": "cast"}),
     "int_into_float": (("tensor", "dtype"), {"function": "cast"}),
     "bool_into_float": (("tensor", "dtype"), {"function": "cast"}),
-    "float_to_device": (
-        ("tensor", "device"),
-        {"op": "Identity", "inputs": [{"arg": "tensor"}], "attributes": {}},
-    ),
-    "int_to_device": (
-        ("tensor", "device"),
-        {"op": "Identity", "inputs": [{"arg": "tensor"}], "attributes": {}},
-    ),
-    "bool_to_device": (
-        ("tensor", "device"),
-        {"op": "Identity", "inputs": [{"arg": "tensor"}], "attributes": {}},
-    ),
+    "float_to_device": (("tensor", "device"), {"function": "same"}),
+    "int_to_device": (("tensor", "device"), {"function": "same"}),
+    "bool_to_device": (("tensor", "device"), {"function": "same"}),
     "embedding": (("weights", "indices"), {"function": "embedding"}),
     "linear": (("input", "weight", "bias"), {"function": "linear"}),
     "conv1d": (

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=36d61204c4a80d96 body=bd2b1fbe3cd0a5d3
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=8c991a2301e32321 body=a06fdfce409c9b98
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from burnpy.runtime.arguments import (  # noqa: F401  (the argument checks the m
     update_arg,
     view_shape_of,
 )
-from burnpy.runtime.tensor import TensorBase
+from burnpy.runtime.tensor import TensorBase, teach_in_place_names
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -2187,3 +2187,6 @@ Tensor.silu = silu
 Tensor.is_nan = float_is_nan
 Tensor.is_inf = float_is_inf
 Tensor.bool_not = bool_not
+
+# `t.relu_`, PyTorch's in-place form of a method, says burnpy has none (after every method is set).
+teach_in_place_names(Tensor)

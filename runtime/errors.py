@@ -65,7 +65,12 @@ class IndexOutOfRange(ValueError, IndexError):
 # The modules of the user-facing API: the outermost of their frames on the stack is the call the
 # user made (a method that calls other API methods is the one the user typed).
 _API_MODULES = frozenset(
-    {"burnpy.generated.tensor", "burnpy.generated.module", "burnpy.generated.loss", "burnpy.runtime.tensor"}
+    {
+        "burnpy.generated.tensor",
+        "burnpy.generated.module",
+        "burnpy.generated.loss",
+        "burnpy.runtime.tensor",
+    }
 )
 _API_PACKAGES = ("burnpy.generated.dispatch.", "burnpy.runtime.composed.")
 # The operators the Tensor API defines as functions, by the method they stand for.

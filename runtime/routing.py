@@ -65,6 +65,8 @@ class DispatchBackends:
 
     def __init__(self, autodiff: type):
         self._autodiff = autodiff  # the generated Autodiff specialization class
+        # the packages' own BACKENDS (runtime/extension.py), substituted with these
+        self.extensions: list = []
 
     def __getattr__(self, variant: str) -> DispatchBackend:
         if variant.startswith("_"):
@@ -78,13 +80,22 @@ class DispatchBackends:
         """Within the block, every kernel call of backend `variant` goes to `inner` (an object
         with the inner backend's methods, usually wrapping it): the routing's plain arm, both
         Autodiff specializations (built anew over `inner`, the shared ones untouched), and code
-        that asks `backend_for(variant)` (a tensor's dtype, `backward()`). Restored on exit,
-        also when the block raises."""
+        that asks `backend_for(variant)` (a tensor's dtype, `backward()`), and every
+        package's own ops (their kernels over `inner`). Restored on exit, also when the block
+        raises."""
         shared = getattr(self, variant)
+        packages = [(package, vars(package).get(variant)) for package in self.extensions]
         replaced = swap_backend(variant, inner)
         try:
             setattr(self, variant, DispatchBackend(variant, self._autodiff, inner))
+            for package, _ in packages:
+                setattr(package, variant, package.build(variant, inner))
             yield
         finally:
             setattr(self, variant, shared)
+            for package, before in packages:
+                if before is None:  # built again from the real backend on next use
+                    delattr(package, variant)
+                else:
+                    setattr(package, variant, before)
             swap_backend(variant, replaced)

@@ -4,7 +4,7 @@ The op methods are generated from ops.yaml into `generated/tensor.py`, on a subc
 TensorBase. A Tensor *is* the DispatchTensor the generated dispatch functions take and return.
 """
 
-from typing import TYPE_CHECKING
+import inspect
 
 import numpy as np
 
@@ -35,22 +35,21 @@ from burnpy.runtime.errors import (
 
 
 class _TensorType(type):
-    """The Tensor class's type: a PyTorch constructor name (`Tensor.randn`) says what to call."""
+    """The Tensor class's type: it holds the `_Habit`s of PyTorch's constructor names
+    (`Tensor.randn`), which a class reads from its type."""
 
-    if not TYPE_CHECKING:  # type checkers keep flagging names that do not exist
-
-        def __getattr__(cls, name):
-            raise AttributeError(_missing(f"type object {cls.__name__!r}", name, _CLASS_HABITS))
+    def __dir__(cls):
+        return [name for name in super().__dir__() if not _is_habit(cls, name)]
 
 
 class TensorBase(ComposedMethods, DispatchTensor, metaclass=_TensorType):
+    # A PyTorch name the Tensor lacks (`t.view`, `t.relu_`) is a `_Habit` on the class: reading
+    # it raises the AttributeError that names the burnpy call. Not a `__getattr__`: a class with
+    # one keeps CPython from specialising every attribute read and method call on its instances.
     __slots__ = ()
 
-    if not TYPE_CHECKING:  # type checkers keep flagging names that do not exist
-
-        def __getattr__(self, name):
-            """Only reached for a name the Tensor lacks: a PyTorch name says the burnpy call."""
-            raise AttributeError(_missing("'Tensor' object", name, _HABITS))
+    def __dir__(self):
+        return [name for name in super().__dir__() if not _is_habit(type(self), name)]
 
     # -- what it is ---------------------------------------------------------------------------
     @property
@@ -606,17 +605,55 @@ _CLASS_HABITS = {
 }
 
 
-def _missing(owner: str, name: str, habits: dict) -> str:
-    """An AttributeError's message: Python's, plus the burnpy call for a PyTorch name."""
-    message = f"{owner} has no attribute {name!r}"
-    if name in habits:
-        message += f"; burnpy's equivalent: {habits[name]}"
-    elif name.endswith("_") and not name.startswith("_"):
-        message += (
-            f"; burnpy has no in-place ops: `t = t.{name[:-1]}(...)`, or `t[...] = value` to "
-            "assign to a selection"
+class _Habit:
+    """A name the Tensor (or its class) lacks that a PyTorch user reaches for: reading it raises
+    the AttributeError Python would, plus what to write instead. A non-data descriptor, found
+    only where the name is missing: no other attribute read passes through it."""
+
+    __slots__ = ("name", "advice", "on_class")
+
+    def __init__(self, name: str, advice: str, on_class: bool = False):
+        self.name, self.advice, self.on_class = name, advice, on_class
+
+    def __get__(self, instance, owner=None):
+        # on the metaclass, `instance` is the class; on the class, None when read from it
+        cls = instance if self.on_class else owner if instance is None else None
+        where = (
+            f"{type(instance).__name__!r} object"
+            if cls is None
+            else f"type object {cls.__name__!r}"
         )
-    return message
+        raise AttributeError(f"{where} has no attribute {self.name!r}; {self.advice}")
+
+
+def _is_habit(cls: type, name: str) -> bool:
+    for klass in cls.__mro__:
+        if name in klass.__dict__:
+            return isinstance(klass.__dict__[name], _Habit)
+    return False
+
+
+def teach_in_place_names(cls: type) -> None:
+    """`t.relu_` for every method `relu` of the Tensor class: burnpy has no in-place ops. The
+    generated Tensor calls it once its methods are set."""
+    for name in dir(cls):
+        if name.startswith("_") or name.endswith("_"):
+            continue
+        if inspect.getattr_static(cls, f"{name}_", None) is None and callable(
+            inspect.getattr_static(cls, name)
+        ):
+            advice = (
+                f"burnpy has no in-place ops: `t = t.{name}(...)`, or `t[...] = value` to assign "
+                "to a selection"
+            )
+            setattr(cls, f"{name}_", _Habit(f"{name}_", advice))
+
+
+for _name, _equivalent in _HABITS.items():
+    setattr(TensorBase, _name, _Habit(_name, f"burnpy's equivalent: {_equivalent}"))
+for _name, _equivalent in _CLASS_HABITS.items():
+    setattr(_TensorType, _name, _Habit(_name, f"burnpy's equivalent: {_equivalent}", on_class=True))
+del _name, _equivalent
 
 
 def _gradients(method: str, grads) -> None:

@@ -218,6 +218,19 @@ def test_tensor_class_pytorch_names(name, burnpy):
         getattr(Tensor, name)
 
 
+def test_the_hints_leave_attribute_reads_specialisable():
+    """A `__getattr__` on the Tensor's class or its type keeps CPython from specialising every
+    attribute read and method call on a Tensor: the hints are descriptors, found only where a
+    name is missing, and `dir` does not list them."""
+    for cls in (*Tensor.__mro__, *type(Tensor).__mro__):
+        assert "__getattr__" not in vars(cls), cls
+        assert "__getattribute__" not in vars(cls) or cls in (object, type), cls
+    t = Tensor.ones([2])
+    assert "relu" in dir(t) and "relu_" not in dir(t) and "view" not in dir(t)
+    assert "view" not in dir(Tensor) and "randn" not in dir(Tensor)
+    assert getattr(t, "view", None) is None and not hasattr(Tensor, "randn")
+
+
 def test_nn_module_and_optimiser_pytorch_names():
     with pytest.raises(AttributeError, match="'ReLU'; burnpy's equivalent: nn.Relu"):
         nn.ReLU()

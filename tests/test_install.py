@@ -60,3 +60,9 @@ def test_the_old_top_level_names_say_the_new_spelling():
             f"ImportError: import the {'generated package' if old == 'generated' else 'runtime'} as {new}"
             in done.stderr
         )
+
+
+def test_a_package_generates_its_own_ops_and_calls_them_from_a_wheel():
+    """examples/myops without its generated folder: `python -m burnpy.codegen --package`
+    writes it, the `burnpy-codegen` script finds it current, and its op differentiates."""
+    assert _seen()["package"] == "2.0"

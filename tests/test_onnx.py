@@ -70,7 +70,7 @@ def onnxruntime_outputs(model, *inputs):
 
 
 # The node suite runs in a child process, started with the session (tests/background.py): onnx
-# builds its 1,884 cases in Python (a pickle in pytest's cache keeps them), and they run.
+# builds its 1,884 cases in Python (a file in pytest's cache keeps them), and they run.
 NODE_SUITE = """
 import pickle, sys
 from burnpy.onnx import conformance

@@ -199,7 +199,8 @@ def test_the_readme_shows_the_graph_of_its_usage_example():
     example = _block(readme, "## Usage", "python")
     forward = example[: example.index("grads = loss.backward()")]
     script = (
-        forward + "from burnpy.generated import introspect\nprint(introspect.to_mermaid(loss), end='')\n"
+        forward
+        + "from burnpy.generated import introspect\nprint(introspect.to_mermaid(loss), end='')\n"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(

@@ -17,17 +17,24 @@ import sys
 import types
 
 from burnpy.capture.recorder import CaptureError
-from burnpy.capture.replay import CapturedStep, capture
+from burnpy.capture.replay import MAX_SIGNATURES, CapturedStep, capture
 from burnpy.capture.signature import Signature
 
-__all__ = ["CaptureError", "CapturedStep", "Signature", "capture"]
+__all__ = ["MAX_SIGNATURES", "CaptureError", "CapturedStep", "Signature", "capture"]
 
 
 class _CallableModule(types.ModuleType):
     """`from burnpy import capture` gives this package; calling it is `capture.capture`."""
 
-    def __call__(self, fn=None, *, fallback: bool = False, compile: bool = False):
-        return capture(fn, fallback=fallback, compile=compile)
+    def __call__(
+        self,
+        fn=None,
+        *,
+        fallback: bool = False,
+        compile: bool = False,
+        max_signatures: int = MAX_SIGNATURES,
+    ):
+        return capture(fn, fallback=fallback, compile=compile, max_signatures=max_signatures)
 
 
 sys.modules[__name__].__class__ = _CallableModule

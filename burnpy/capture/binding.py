@@ -12,7 +12,7 @@ import importlib.util
 import re
 import sysconfig
 
-from burnpy.capture import toolchain
+from burnpy.capture import kernel_cache, toolchain
 
 _PARAMETER = re.compile(
     r"^\s*(const\s+)?(real\s*\*|long\s*\*|unsigned char\s*\*|long|double|int)\s*(\w+)\s*$"
@@ -137,12 +137,22 @@ def load(text: str, names: list[str]) -> dict:
         for name in names
     )
     source = f"{body}\n{MODULE.format(entries=entries, module=module)}"
-    path = toolchain.build(source, module, include=sysconfig.get_paths()["include"])
+    include = sysconfig.get_paths()["include"]
+    path = toolchain.build(source, module, include)
+    try:
+        library = _imported(module, path)
+    except ImportError:  # verified, yet it does not load: built again, once
+        kernel_cache.discard(path)
+        library = _imported(module, toolchain.build(source, module, include))
+    return {name: getattr(library, name) for name in names}
+
+
+def _imported(module: str, path) -> object:
     loader = importlib.machinery.ExtensionFileLoader(module, str(path))
     spec = importlib.util.spec_from_file_location(module, str(path), loader=loader)
     library = importlib.util.module_from_spec(spec)
     loader.exec_module(library)
-    return {name: getattr(library, name) for name in names}
+    return library
 
 
 def on_tensors(kernel):

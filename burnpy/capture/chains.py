@@ -17,24 +17,28 @@ import math
 
 import numpy as np
 
-from burnpy.capture.fusion import FLOATS, Fused, memory_dtype
+from burnpy.capture.fusion import FLOATS, Fused, Kernel, memory_dtype
+from burnpy.capture.named import Recorded
 from burnpy.capture.recorder import Integer, Number, Value
+from burnpy.generated import catalogue as ops
 
-# kernel -> (its parameters, the C expression of one element); `relu` is the prelude's
-OPS = {
-    "float_add": (("lhs", "rhs"), "{lhs} + {rhs}"),
-    "float_sub": (("lhs", "rhs"), "{lhs} - {rhs}"),
-    "float_mul": (("lhs", "rhs"), "{lhs} * {rhs}"),
-    "float_div": (("lhs", "rhs"), "{lhs} / {rhs}"),
-    "float_add_scalar": (("lhs", "rhs"), "{lhs} + {rhs}"),
-    "float_sub_scalar": (("lhs", "rhs"), "{lhs} - {rhs}"),
-    "float_mul_scalar": (("lhs", "rhs"), "{lhs} * {rhs}"),
-    "float_div_scalar": (("lhs", "rhs"), "{lhs} / {rhs}"),
-    "float_neg": (("tensor",), "-{tensor}"),
-    "relu": (("tensor",), "relu({tensor})"),
+# recorded kernel -> (its parameters, the C expression of one element); `relu` is the prelude's
+_OPS = {
+    Recorded(ops.FLOAT_ADD): "{lhs} + {rhs}",
+    Recorded(ops.FLOAT_SUB): "{lhs} - {rhs}",
+    Recorded(ops.FLOAT_MUL): "{lhs} * {rhs}",
+    Recorded(ops.FLOAT_DIV): "{lhs} / {rhs}",
+    Recorded(ops.FLOAT_ADD_SCALAR): "{lhs} + {rhs}",
+    Recorded(ops.FLOAT_SUB_SCALAR): "{lhs} - {rhs}",
+    Recorded(ops.FLOAT_MUL_SCALAR): "{lhs} * {rhs}",
+    Recorded(ops.FLOAT_DIV_SCALAR): "{lhs} / {rhs}",
+    Recorded(ops.FLOAT_NEG): "-{tensor}",
+    Recorded(ops.RELU): "relu({tensor})",
     # burn masks where the output is <= 0, so a NaN output passes its gradient
-    "relu_backward": (("output", "grad"), "({output} <= 0 ? 0 : {grad})"),
+    Recorded(ops.RELU_BACKWARD): "({output} <= 0 ? 0 : {grad})",
 }
+OPS = {recorded.name: (recorded.op.args, text) for recorded, text in _OPS.items()}
+NAMED = tuple(_OPS)  # (burnpy.capture.named.check)
 
 KERNEL = """\
 /* {ops}, element by element in one loop.
@@ -182,6 +186,4 @@ def fused(chain: _Chain, known: dict) -> Fused:
     )
     out = chain.tail
     args = [math.prod(out.data.shape), *(v for v, _ in chain.arrays), *chain.numbers, out]
-    fused = Fused(name, dtype, args, [out], f"{ops} (one loop)")
-    fused.text = text
-    return fused
+    return Fused(Kernel(name, text, step=True), dtype, args, [out], f"{ops} (one loop)")

@@ -24,9 +24,21 @@ import sys
 
 import numpy as np
 
-from burnpy.capture import binding, chains, csource, fusion, planning, slices, updates
+from burnpy.capture import binding, chains, csource, fusion, named, planning, slices, updates
+from burnpy.capture.fusion import Fusing
 from burnpy.capture.recorder import Entry, Value
 from burnpy.capture.writer import Source, _format, write
+from burnpy.generated import catalogue
+from burnpy.runtime.autodiff.ops import AutodiffOp
+
+# Every recorded kernel the passes name, resolved against the library's catalogue now: an op
+# renamed or gone in ops.yaml stops the import, where it would silently turn a fusion off.
+NAMED = (*fusion.named(), *chains.NAMED, *slices.NAMED)
+named.check(
+    NAMED,
+    {op.name: op for op in vars(catalogue).values() if isinstance(op, AutodiffOp)},
+    "ops.yaml",
+)
 
 
 class Compiled:
@@ -44,8 +56,8 @@ class Compiled:
 def library(dtype: str) -> dict:
     """Every fused kernel of `dtype`, by C name: one library per dtype, built once per machine
     (then loaded from the cache) whichever of them a step calls."""
-    kernels = sorted(csource.KERNELS)
-    names = [f"{kernel}_{csource.SUFFIXES[dtype]}" for kernel in kernels]
+    kernels = sorted((k for k in fusion.KERNELS if dtype in k.dtypes), key=lambda k: k.name)
+    names = [f"{kernel.name}_{csource.SUFFIXES[dtype]}" for kernel in kernels]
     return binding.load(csource.c_source(kernels, dtype), names)
 
 
@@ -62,8 +74,9 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
     # The kernels take numpy arrays, or a Torch-backend step's CPU tensors viewed as numpy
     # arrays at each call (one library of arrays per step: a step on both backends fuses only
     # its NumPy-backend calls)
-    on_torch = all(backend.name == "torch" for backend in backends.values())
-    fusing = {v for v, b in backends.items() if b.name == ("torch" if on_torch else "numpy")}
+    on_torch = all(Fusing.of(backend) is Fusing.TORCH for backend in backends.values())
+    memory = Fusing.TORCH if on_torch else Fusing.NUMPY
+    fusing = {v for v, b in backends.items() if Fusing.of(b) is memory}
     found = chains.find(calls, readers, kept)
     found = {i: chain for i, chain in found.items() if chain.entries[0].backend in fusing}
     in_chains = {id(e) for chain in found.values() for e in chain.entries}
@@ -98,7 +111,7 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
         fused.args = [
             copies[a.name] if any(a is v for v in fused.copies) else a for a in fused.args
         ]
-        if fused.text is not None:  # a chain: its label names its calls
+        if fused.kernel.step:  # a chain: its label names its calls
             label = fused.label
         elif index in paired:
             label = f"{fused.label} (fused)"
@@ -129,12 +142,11 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
     for entry in entries:
         if entry.kind == "fused" and entry.target.name not in kernels:
             fused = entry.target
-            if fused.text is not None:
+            kernels[fused.name] = csource.typed(fused.kernel.c, fused.dtype)
+            if fused.kernel.step:
                 written.setdefault(fused.dtype, []).append(fused)
-                kernels[fused.name] = csource.typed(fused.text, fused.dtype)
                 continue
             namespace[fused.name] = bind(library(fused.dtype)[fused.name])
-            kernels[fused.name] = csource.kernel_text(fused.kernel, fused.dtype)
     for dtype, own in sorted(written.items()):
         texts = tuple(kernels[fused.name] for fused in own)
         source = csource.c_source((), dtype, extra=texts)

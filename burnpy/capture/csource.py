@@ -785,81 +785,6 @@ void clip_by_norm_{suffix}(long n, const real *grad, double threshold, double ti
 """
 
 # What each kernel's text needs before it, in order.
-NEEDS = {
-    "gelu_approximate": ("tanh_gelu_parts",),
-    "gelu_approximate_keeping": ("tanh_gelu_parts",),
-    "gelu_approximate_backward": ("tanh_gelu_parts",),
-    "gelu": ("gelu_tail",),
-    "gelu_keeping": ("gelu_tail", "gelu_slope"),
-    "gelu_backward": ("gelu_slope",),
-    "layer_norm": ("row_statistics",),
-    "layer_norm_backward": ("row_statistics",),
-    "batch_norm_training": ("channel_sum",),
-    "batch_norm_training_backward": ("channel_sum",),
-    "softmax": ("row_max",),
-    "masked_softmax": ("mask_row",),
-    "masked_softmax_backward": ("mask_row",),
-    "cross_entropy": ("row_max",),
-    "log_softmax": ("row_max",),
-}
-TEXTS = {
-    "tanh_gelu_parts": TANH_GELU_PARTS,
-    "gelu_approximate": GELU_APPROXIMATE,
-    "gelu_approximate_keeping": GELU_APPROXIMATE_KEEPING,
-    "gelu_approximate_backward": GELU_APPROXIMATE_BACKWARD,
-    "sgd_step": SGD,
-    "gelu_tail": GELU_TAIL,
-    "gelu": GELU,
-    "gelu_slope": GELU_SLOPE,
-    "gelu_keeping": GELU_KEEPING,
-    "gelu_backward": GELU_BACKWARD,
-    "row_statistics": ROW_STATISTICS,
-    "layer_norm": LAYER_NORM,
-    "layer_norm_backward": LAYER_NORM_BACKWARD,
-    "rms_norm": RMS_NORM,
-    "rms_norm_backward": RMS_NORM_BACKWARD,
-    "batch_norm": BATCH_NORM,
-    "channel_sum": CHANNEL_SUM,
-    "batch_norm_training": BATCH_NORM_TRAINING,
-    "batch_norm_training_backward": BATCH_NORM_TRAINING_BACKWARD,
-    "row_max": ROW_MAX,
-    "softmax": SOFTMAX,
-    "log_softmax": LOG_SOFTMAX,
-    "softmax_backward": SOFTMAX_BACKWARD,
-    "mask_row": MASK_ROW,
-    "masked_softmax": MASKED_SOFTMAX,
-    "masked_softmax_backward": MASKED_SOFTMAX_BACKWARD,
-    "cross_entropy": CROSS_ENTROPY,
-    "cross_entropy_backward": CROSS_ENTROPY_BACKWARD,
-    "adam_step": ADAM,
-    "clip_by_norm": CLIP_BY_NORM,
-}
-# The kernels a step calls (the others are what they need)
-KERNELS = (
-    "gelu",
-    "gelu_keeping",
-    "gelu_backward",
-    "gelu_approximate",
-    "gelu_approximate_keeping",
-    "gelu_approximate_backward",
-    "layer_norm",
-    "layer_norm_backward",
-    "rms_norm",
-    "rms_norm_backward",
-    "batch_norm",
-    "batch_norm_training",
-    "batch_norm_training_backward",
-    "softmax",
-    "log_softmax",
-    "softmax_backward",
-    "masked_softmax",
-    "masked_softmax_backward",
-    "cross_entropy",
-    "cross_entropy_backward",
-    "adam_step",
-    "sgd_step",
-    "clip_by_norm",
-)
 SUFFIXES = {"float32": "f32", "float64": "f64"}
 # exp_floor: exp of it is normal (float32: e^-87 = 1.6e-38); below exp_zero, exp is 0 (float32
 # rounds e^-104 to 0); gelu_bound: the tail
@@ -869,29 +794,25 @@ LIMITS = {
     "float32": {"exp_floor": "-87.0f", "exp_zero": "-104.0f", "gelu_bound": "12.5f"},
     "float64": {"exp_floor": "-708.0", "exp_zero": "-746.0", "gelu_bound": "26.0"},
 }
-_MATH = ("exp", "log", "erfc", "tanh", "sqrt")  # (called with a double's name in TEXTS)
+_MATH = ("exp", "log", "erfc", "tanh", "sqrt")  # (the kernels call them by their double names)
 _LITERAL = re.compile(r"(?<![\w.])(\d+\.\d+(?:e[-+]?\d+)?)(?![\w.])")
 _CALL = re.compile(r"\b(" + "|".join(_MATH) + r")\(")
 
 
-def kernel_text(kernel: str, dtype: str) -> str:
-    """The C text of one kernel (without what it needs) for `dtype`."""
-    return typed(TEXTS[kernel], dtype)
-
-
 def c_source(kernels, dtype: str, extra: tuple[str, ...] = ()) -> str:
-    """One translation unit: the prelude and `kernels` (names of TEXTS) with what they need,
-    each once, in a fixed order; `extra`: more kernels' texts (the element-wise chains)."""
+    """One translation unit: the prelude and `kernels` (burnpy.capture.fusion.Kernel
+    declarations) with the texts they need, each once, in a fixed order (by name); `extra`:
+    more kernels' texts for `dtype` (the element-wise chains)."""
     ctype = "float" if dtype == "float32" else "double"
     names = {name: name + ("f" if dtype == "float32" else "") for name in _MATH}
     limits = LIMITS[dtype]
     parts = [PRELUDE.format(dtype=dtype, ctype=ctype, **limits, **names)]
     wanted: list[str] = []
-    for kernel in sorted(kernels):
-        for part in (*NEEDS.get(kernel, ()), kernel):
+    for kernel in sorted(kernels, key=lambda k: k.name):
+        for part in (*kernel.needs, kernel.c):
             if part not in wanted:
                 wanted.append(part)
-    parts += [kernel_text(part, dtype) for part in wanted]
+    parts += [typed(part, dtype) for part in wanted]
     parts += list(extra)
     return "\n".join(parts)
 

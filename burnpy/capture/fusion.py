@@ -1,6 +1,9 @@
 """Which recorded kernel calls a compiled capture replaces by a fused C kernel.
 
-Each rule below takes one kernel call of the tape, its arguments bound by name, and answers the
+Each fused kernel is one `Kernel` declaration (at the end of this module): its C text, the
+recorded kernels it replaces (catalogue ops, burnpy.capture.named) each with its rule, the
+backends that fuse it and its dtypes; the library and the rule tables are derived from them.
+Each rule takes one kernel call of the tape, its arguments bound by name, and answers the
 `Fused` call that computes the same results in one C function (burnpy.capture.csource), or None
 where the call is not one it fuses: another dtype than float32 / float64, an array not
 C-contiguous when recorded (a broadcast gradient, a transposed view), a reduction over another
@@ -18,20 +21,26 @@ import functools
 import inspect
 import math
 import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
 
 import numpy as np
 
+from burnpy.capture import csource
 from burnpy.capture.csource import SUFFIXES
+from burnpy.capture.named import Recorded, backward, keeping
 from burnpy.capture.recorder import Value
+from burnpy.generated import catalogue as ops
 
 FLOATS = {np.dtype(np.float32): "float32", np.dtype(np.float64): "float64"}
 
 
 class Fused:
-    """One call of a fused kernel: `kernel` (a csource.TEXTS key) for `dtype`, its C arguments
-    in order (Values, numbers, ints, None for NULL), the Values it writes (`outputs`, each given
-    a buffer by the plan), values that are another output itself (`aliases`: (value, output)),
-    and the catalogue ops it computes (`label`)."""
+    """One call of a fused kernel: its `Kernel` for `dtype`, its C arguments in order (Values,
+    numbers, ints, None for NULL), the Values it writes (`outputs`, each given a buffer by the
+    plan), values that are another output itself (`aliases`: (value, output)), and the
+    catalogue ops it computes (`label`)."""
 
     __slots__ = (
         "kernel",
@@ -40,7 +49,6 @@ class Fused:
         "outputs",
         "aliases",
         "label",
-        "text",
         "checks",
         "updates",
         "copies",
@@ -49,7 +57,6 @@ class Fused:
     def __init__(
         self, kernel, dtype, args, outputs, label, aliases=(), checks=(), updates=(), copies=()
     ):
-        self.text = None  # a kernel written for this step (an element-wise chain): its C text
         self.checks = checks  # (backend method, args): what the backend checks first
         # arguments recorded as views that are not C-contiguous (a mask broadcast by `expand`):
         # the kernel reads a C-contiguous copy of each, made just before it
@@ -66,7 +73,7 @@ class Fused:
 
     @property
     def name(self) -> str:
-        return f"{self.kernel}_{SUFFIXES[self.dtype]}"
+        return f"{self.kernel.name}_{SUFFIXES[self.dtype]}"
 
 
 def memory_dtype(data):
@@ -127,7 +134,7 @@ def gelu(bound, out):
     x = bound["tensor"]
     dtype = _dtype(x, out)
     if dtype and _same_shape(x, out):
-        return Fused("gelu", dtype, [_count(x), x, out], [out], "gelu")
+        return Fused(GELU, dtype, [_count(x), x, out], [out], "gelu")
     return None
 
 
@@ -139,7 +146,7 @@ def gelu_keeping(bound, out):
     dtype = _dtype(x, result, slope)
     if dtype and _same_shape(x, result, slope):
         args = [_count(x), x, result, slope]
-        return Fused("gelu_keeping", dtype, args, [result, slope], "gelu and its slope")
+        return Fused(GELU_KEEPING, dtype, args, [result, slope], "gelu and its slope")
     return None
 
 
@@ -147,7 +154,7 @@ def gelu_backward(bound, out):
     x, grad = bound["x"], bound["grad"]
     dtype = _dtype(x, grad, out)
     if dtype and _same_shape(x, grad, out):
-        return Fused("gelu_backward", dtype, [_count(x), x, grad, out], [out], "gelu backward")
+        return Fused(GELU_BACKWARD, dtype, [_count(x), x, grad, out], [out], "gelu backward")
     return None
 
 
@@ -155,7 +162,7 @@ def gelu_approximate(bound, out):
     x = bound["tensor"]
     dtype = _dtype(x, out)
     if dtype and _same_shape(x, out):
-        return Fused("gelu_approximate", dtype, [_count(x), x, out], [out], "gelu_approximate")
+        return Fused(GELU_APPROXIMATE, dtype, [_count(x), x, out], [out], "gelu_approximate")
     return None
 
 
@@ -168,7 +175,7 @@ def gelu_approximate_keeping(bound, out):
     if dtype and _same_shape(x, result, slope):
         args = [_count(x), x, result, slope]
         label = "gelu_approximate and its slope"
-        return Fused("gelu_approximate_keeping", dtype, args, [result, slope], label)
+        return Fused(GELU_APPROXIMATE_KEEPING, dtype, args, [result, slope], label)
     return None
 
 
@@ -177,7 +184,7 @@ def gelu_approximate_backward(bound, out):
     dtype = _dtype(x, grad, out)
     if dtype and _same_shape(x, grad, out):
         args = [_count(x), x, grad, out]
-        return Fused("gelu_approximate_backward", dtype, args, [out], "gelu_approximate backward")
+        return Fused(GELU_APPROXIMATE_BACKWARD, dtype, args, [out], "gelu_approximate backward")
     return None
 
 
@@ -192,7 +199,7 @@ def layer_norm(bound, out, statistics=(None, None)):
         return None
     args = [rows, d, x, gamma, beta, bound["epsilon"], out, mean, rstd]
     outputs = [v for v in (out, mean, rstd) if v is not None]
-    return Fused("layer_norm", dtype, args, outputs, "layer_norm")
+    return Fused(LAYER_NORM, dtype, args, outputs, "layer_norm")
 
 
 def layer_norm_keeping(bound, out):
@@ -214,7 +221,7 @@ def layer_norm_backward(bound, out):
         return None
     args = [rows, d, x, gamma, grad, mean, rstd, bound["epsilon"], dx, dgamma, dbeta]
     outputs = [v for v in (dx, dgamma, dbeta) if v is not None]
-    return Fused("layer_norm_backward", dtype, args, outputs, "layer_norm backward")
+    return Fused(LAYER_NORM_BACKWARD, dtype, args, outputs, "layer_norm backward")
 
 
 def rms_norm(bound, out, inverse_rms=None):
@@ -227,7 +234,7 @@ def rms_norm(bound, out, inverse_rms=None):
         return None
     args = [rows, d, x, gamma, bound["epsilon"], out, inverse_rms]
     outputs = [v for v in (out, inverse_rms) if v is not None]
-    return Fused("rms_norm", dtype, args, outputs, "rms_norm")
+    return Fused(RMS_NORM, dtype, args, outputs, "rms_norm")
 
 
 def rms_norm_keeping(bound, out):
@@ -248,7 +255,7 @@ def rms_norm_backward(bound, out):
         return None
     args = [rows, d, x, gamma, grad, kept, bound["epsilon"], dx, dgamma]
     outputs = [v for v in (dx, dgamma) if v is not None]
-    return Fused("rms_norm_backward", dtype, args, outputs, "rms_norm backward")
+    return Fused(RMS_NORM_BACKWARD, dtype, args, outputs, "rms_norm backward")
 
 
 def _channels(x, *per_channel) -> tuple[int, int, int] | None:
@@ -268,7 +275,7 @@ def batch_norm(bound, out):
     if not layout or beta is None:
         return None
     args = [*layout, x, gamma, beta, mean, variance, bound["epsilon"], out]
-    return Fused("batch_norm", dtype, args, [out], "batch_norm")
+    return Fused(BATCH_NORM, dtype, args, [out], "batch_norm")
 
 
 def batch_norm_training(bound, out):
@@ -279,9 +286,7 @@ def batch_norm_training(bound, out):
     if not layout or beta is None:
         return None
     args = [*layout, x, gamma, beta, bound["epsilon"], result, mean, variance]
-    return Fused(
-        "batch_norm_training", dtype, args, [result, mean, variance], "batch_norm_training"
-    )
+    return Fused(BATCH_NORM_TRAINING, dtype, args, [result, mean, variance], "batch_norm_training")
 
 
 def batch_norm_training_backward(bound, out):
@@ -299,23 +304,23 @@ def batch_norm_training_backward(bound, out):
     args = [*layout, *values[:-3], bound["epsilon"], dx, dgamma, dbeta]
     outputs = [v for v in (dx, dgamma, dbeta) if v is not None]
     label = "batch_norm_training backward"
-    return Fused("batch_norm_training_backward", dtype, args, outputs, label)
+    return Fused(BATCH_NORM_TRAINING_BACKWARD, dtype, args, outputs, label)
 
 
-def _row_kernel(kernel, label):
-    def rule(bound, out):
-        x = bound["tensor"]
-        dtype = _dtype(x, out)
-        if dtype and _same_shape(x, out) and _last_dim(x, bound["dim"]):
-            return Fused(kernel, dtype, [*_rows(x), x, out], [out], label)
-        return None
-
-    rule.__name__ = kernel
-    return rule
+def _over_rows(kernel, bound, out, label):
+    x = bound["tensor"]
+    dtype = _dtype(x, out)
+    if dtype and _same_shape(x, out) and _last_dim(x, bound["dim"]):
+        return Fused(kernel, dtype, [*_rows(x), x, out], [out], label)
+    return None
 
 
-softmax = _row_kernel("softmax", "softmax")
-log_softmax = _row_kernel("log_softmax", "log_softmax")
+def softmax(bound, out):
+    return _over_rows(SOFTMAX, bound, out, "softmax")
+
+
+def log_softmax(bound, out):
+    return _over_rows(LOG_SOFTMAX, bound, out, "log_softmax")
 
 
 def softmax_backward(bound, out):
@@ -323,7 +328,7 @@ def softmax_backward(bound, out):
     dtype = _dtype(y, grad, out)
     if dtype and _same_shape(y, grad, out) and _last_dim(y, bound["dim"]):
         args = [*_rows(y), y, grad, out]
-        return Fused("softmax_backward", dtype, args, [out], "softmax backward")
+        return Fused(SOFTMAX_BACKWARD, dtype, args, [out], "softmax backward")
     return None
 
 
@@ -360,9 +365,7 @@ def masked_softmax(fill, softmax, filled, out):
     if rows is None or not _last_dim(x, softmax["dim"]):
         return None
     args = [*_rows(x), x, mask, *rows, fill["value"], out]
-    return Fused(
-        "masked_softmax", dtype, args, [out], "mask_fill and softmax", copies=_copied(mask)
-    )
+    return Fused(MASKED_SOFTMAX, dtype, args, [out], "mask_fill and softmax", copies=_copied(mask))
 
 
 def masked_softmax_backward(backward, fill, gradient, out):
@@ -376,7 +379,7 @@ def masked_softmax_backward(backward, fill, gradient, out):
         return None
     args = [*_rows(y), y, grad, mask, *rows, fill["value"], out]
     label = "softmax and mask_fill backward"
-    return Fused("masked_softmax_backward", dtype, args, [out], label, copies=_copied(mask))
+    return Fused(MASKED_SOFTMAX_BACKWARD, dtype, args, [out], label, copies=_copied(mask))
 
 
 def _copied(*values) -> tuple:
@@ -409,7 +412,7 @@ def cross_entropy_class_targets_keeping(bound, out):
     outputs = [v for v in (loss, probabilities) if v is not None]
     check = ("_check_range", ("cross_entropy_class_targets", targets, d, 1))
     label = "cross_entropy_class_targets"
-    return Fused("cross_entropy", dtype, args, outputs, label, checks=[check])
+    return Fused(CROSS_ENTROPY, dtype, args, outputs, label, checks=[check])
 
 
 def cross_entropy_class_targets_backward(bound, out):
@@ -425,7 +428,7 @@ def cross_entropy_class_targets_backward(bound, out):
         return None
     args = [rows, d, probabilities, targets, grad, out]
     label = "cross_entropy_class_targets backward"
-    return Fused("cross_entropy_backward", dtype, args, [out], label)
+    return Fused(CROSS_ENTROPY_BACKWARD, dtype, args, [out], label)
 
 
 def adam_step(bound, out):
@@ -450,7 +453,7 @@ def adam_step(bound, out):
     outputs = [new_param, m, v]
     updates = [(new_param, param), (m, m_in), (v, v_in)]
     return Fused(
-        "adam_step",
+        ADAM_STEP,
         dtype,
         [*args, *outputs],
         outputs,
@@ -474,7 +477,7 @@ def sgd_step(bound, out):
     args = [_count(param), param, grad, velocity_in, *scalars, int(bound["nesterov"])]
     outputs = [new_param, velocity]
     updates = [(o, i) for o, i in ((new_param, param), (velocity, velocity_in)) if i is not None]
-    return Fused("sgd_step", dtype, [*args, *outputs], outputs, "sgd_step", updates=updates)
+    return Fused(SGD_STEP, dtype, [*args, *outputs], outputs, "sgd_step", updates=updates)
 
 
 def clip_by_norm(bound, out):
@@ -483,43 +486,209 @@ def clip_by_norm(bound, out):
     if dtype and _same_shape(grad, out):
         tiny = float(np.finfo(memory_dtype(grad.data)).tiny)
         args = [_count(grad), grad, bound["threshold"], tiny, out]
-        return Fused("clip_by_norm", dtype, args, [out], "clip_by_norm")
+        return Fused(CLIP_BY_NORM, dtype, args, [out], "clip_by_norm")
     return None
 
 
+# -- the kernels: one declaration each, every table derived from them ------------------------
+
+
+class Fusing(Enum):
+    """The backends whose arrays a fused kernel reads as they are (by DispatchTensorKind
+    variant): the NumPy backend's arrays, the Torch backend's CPU tensors (viewed as numpy
+    arrays at each call)."""
+
+    NUMPY = "NumPy"
+    TORCH = "Torch"
+
+    @classmethod
+    def of(cls, backend) -> "Fusing | None":
+        """The member of an inner backend, None for one whose kernels are not fused."""
+        return next((member for member in cls if member.value == backend.variant), None)
+
+
+NUMPY = frozenset({Fusing.NUMPY})
+# where ATen takes several calls (the optimisers' updates: four to seven passes over every
+# parameter; the GELUs, clipped first so that ±inf give their limits) or a slower one (the
+# training batch norm's forward: a quarter of ATen's time at ResNet's shapes). torch's
+# layer_norm, rms_norm, softmax, cross-entropy and batch norm backward are as fast, and stay
+# the backend's.
+BOTH = frozenset({Fusing.NUMPY, Fusing.TORCH})
+FLOAT_DTYPES = ("float32", "float64")
+
+
+@dataclass(frozen=True, eq=False)
+class Kernel:
+    """One fused C kernel: `name` (its C function is `<name>_f32` / `_f64`), its C text over
+    `real` (burnpy.capture.csource), the texts it needs before it (each written once), the
+    recorded kernels it replaces with the rule that matches each call (a pair of recorded
+    kernels: the rule of two consecutive calls), the backends whose calls it fuses and the
+    dtypes it is built for. `step`: a kernel written for one step (an element-wise chain),
+    built with it rather than in the library."""
+
+    name: str
+    c: str
+    replaces: Mapping = field(default_factory=dict)  # Recorded or (Recorded, Recorded) -> rule
+    needs: tuple[str, ...] = ()
+    backends: frozenset = NUMPY
+    dtypes: tuple[str, ...] = FLOAT_DTYPES
+    step: bool = False
+
+
+GELU = Kernel("gelu", csource.GELU, {Recorded(ops.GELU): gelu}, (csource.GELU_TAIL,), BOTH)
+GELU_KEEPING = Kernel(
+    "gelu_keeping",
+    csource.GELU_KEEPING,
+    {keeping(ops.GELU): gelu_keeping},
+    (csource.GELU_TAIL, csource.GELU_SLOPE),
+    BOTH,
+)
+GELU_BACKWARD = Kernel(
+    "gelu_backward",
+    csource.GELU_BACKWARD,
+    {backward(ops.GELU): gelu_backward},
+    (csource.GELU_SLOPE,),
+    BOTH,
+)
+GELU_APPROXIMATE = Kernel(
+    "gelu_approximate",
+    csource.GELU_APPROXIMATE,
+    {Recorded(ops.GELU_APPROXIMATE): gelu_approximate},
+    (csource.TANH_GELU_PARTS,),
+    BOTH,
+)
+GELU_APPROXIMATE_KEEPING = Kernel(
+    "gelu_approximate_keeping",
+    csource.GELU_APPROXIMATE_KEEPING,
+    {keeping(ops.GELU_APPROXIMATE): gelu_approximate_keeping},
+    (csource.TANH_GELU_PARTS,),
+    BOTH,
+)
+GELU_APPROXIMATE_BACKWARD = Kernel(
+    "gelu_approximate_backward",
+    csource.GELU_APPROXIMATE_BACKWARD,
+    {backward(ops.GELU_APPROXIMATE): gelu_approximate_backward},
+    (csource.TANH_GELU_PARTS,),
+    BOTH,
+)
+LAYER_NORM = Kernel(
+    "layer_norm",
+    csource.LAYER_NORM,
+    {Recorded(ops.LAYER_NORM): layer_norm, keeping(ops.LAYER_NORM): layer_norm_keeping},
+    (csource.ROW_STATISTICS,),
+)
+LAYER_NORM_BACKWARD = Kernel(
+    "layer_norm_backward",
+    csource.LAYER_NORM_BACKWARD,
+    {backward(ops.LAYER_NORM): layer_norm_backward},
+    (csource.ROW_STATISTICS,),
+)
+RMS_NORM = Kernel(
+    "rms_norm",
+    csource.RMS_NORM,
+    {Recorded(ops.RMS_NORM): rms_norm, keeping(ops.RMS_NORM): rms_norm_keeping},
+)
+RMS_NORM_BACKWARD = Kernel(
+    "rms_norm_backward", csource.RMS_NORM_BACKWARD, {backward(ops.RMS_NORM): rms_norm_backward}
+)
+BATCH_NORM = Kernel("batch_norm", csource.BATCH_NORM, {Recorded(ops.BATCH_NORM): batch_norm})
+BATCH_NORM_TRAINING = Kernel(
+    "batch_norm_training",
+    csource.BATCH_NORM_TRAINING,
+    {Recorded(ops.BATCH_NORM_TRAINING): batch_norm_training},
+    (csource.CHANNEL_SUM,),
+    BOTH,
+)
+BATCH_NORM_TRAINING_BACKWARD = Kernel(
+    "batch_norm_training_backward",
+    csource.BATCH_NORM_TRAINING_BACKWARD,
+    {backward(ops.BATCH_NORM_TRAINING): batch_norm_training_backward},
+    (csource.CHANNEL_SUM,),
+)
+SOFTMAX = Kernel("softmax", csource.SOFTMAX, {Recorded(ops.SOFTMAX): softmax}, (csource.ROW_MAX,))
+LOG_SOFTMAX = Kernel(
+    "log_softmax", csource.LOG_SOFTMAX, {Recorded(ops.LOG_SOFTMAX): log_softmax}, (csource.ROW_MAX,)
+)
+SOFTMAX_BACKWARD = Kernel(
+    "softmax_backward", csource.SOFTMAX_BACKWARD, {backward(ops.SOFTMAX): softmax_backward}
+)
+MASKED_SOFTMAX = Kernel(
+    "masked_softmax",
+    csource.MASKED_SOFTMAX,
+    {(Recorded(ops.FLOAT_MASK_FILL), Recorded(ops.SOFTMAX)): masked_softmax},
+    (csource.MASK_ROW,),
+)
+MASKED_SOFTMAX_BACKWARD = Kernel(
+    "masked_softmax_backward",
+    csource.MASKED_SOFTMAX_BACKWARD,
+    {(backward(ops.SOFTMAX), Recorded(ops.FLOAT_MASK_FILL)): masked_softmax_backward},
+    (csource.MASK_ROW,),
+)
+CROSS_ENTROPY = Kernel(
+    "cross_entropy",
+    csource.CROSS_ENTROPY,
+    {keeping(ops.CROSS_ENTROPY_CLASS_TARGETS): cross_entropy_class_targets_keeping},
+    (csource.ROW_MAX,),
+)
+CROSS_ENTROPY_BACKWARD = Kernel(
+    "cross_entropy_backward",
+    csource.CROSS_ENTROPY_BACKWARD,
+    {backward(ops.CROSS_ENTROPY_CLASS_TARGETS): cross_entropy_class_targets_backward},
+)
+ADAM_STEP = Kernel("adam_step", csource.ADAM, {Recorded(ops.ADAM_STEP): adam_step}, (), BOTH)
+SGD_STEP = Kernel("sgd_step", csource.SGD, {Recorded(ops.SGD_STEP): sgd_step}, (), BOTH)
+CLIP_BY_NORM = Kernel(
+    "clip_by_norm", csource.CLIP_BY_NORM, {Recorded(ops.CLIP_BY_NORM): clip_by_norm}, (), BOTH
+)
+
+# The library: every kernel above, built once per dtype (burnpy.capture.compiler.library)
+KERNELS = (
+    GELU,
+    GELU_KEEPING,
+    GELU_BACKWARD,
+    GELU_APPROXIMATE,
+    GELU_APPROXIMATE_KEEPING,
+    GELU_APPROXIMATE_BACKWARD,
+    LAYER_NORM,
+    LAYER_NORM_BACKWARD,
+    RMS_NORM,
+    RMS_NORM_BACKWARD,
+    BATCH_NORM,
+    BATCH_NORM_TRAINING,
+    BATCH_NORM_TRAINING_BACKWARD,
+    SOFTMAX,
+    LOG_SOFTMAX,
+    SOFTMAX_BACKWARD,
+    MASKED_SOFTMAX,
+    MASKED_SOFTMAX_BACKWARD,
+    CROSS_ENTROPY,
+    CROSS_ENTROPY_BACKWARD,
+    ADAM_STEP,
+    SGD_STEP,
+    CLIP_BY_NORM,
+)
+# recorded kernel name -> (kernel, rule); (first's name, second's name) -> (kernel, pair rule)
 RULES = {
-    "gelu": gelu,
-    "gelu_keeping": gelu_keeping,
-    "gelu_backward": gelu_backward,
-    "gelu_approximate": gelu_approximate,
-    "gelu_approximate_keeping": gelu_approximate_keeping,
-    "gelu_approximate_backward": gelu_approximate_backward,
-    "layer_norm": layer_norm,
-    "layer_norm_keeping": layer_norm_keeping,
-    "layer_norm_backward": layer_norm_backward,
-    "rms_norm": rms_norm,
-    "rms_norm_keeping": rms_norm_keeping,
-    "rms_norm_backward": rms_norm_backward,
-    "batch_norm": batch_norm,
-    "batch_norm_training": batch_norm_training,
-    "batch_norm_training_backward": batch_norm_training_backward,
-    "softmax": softmax,
-    "log_softmax": log_softmax,
-    "softmax_backward": softmax_backward,
-    "cross_entropy_class_targets_keeping": cross_entropy_class_targets_keeping,
-    "cross_entropy_class_targets_backward": cross_entropy_class_targets_backward,
-    "adam_step": adam_step,
-    "sgd_step": sgd_step,
-    "clip_by_norm": clip_by_norm,
+    replaced.name: (kernel, rule)
+    for kernel in KERNELS
+    for replaced, rule in kernel.replaces.items()
+    if type(replaced) is Recorded
 }
-
-
-# (first kernel, second kernel) -> the rule of the two as one call, the second reading what
-# the first made, and nothing else reading it
 PAIRS = {
-    ("float_mask_fill", "softmax"): masked_softmax,
-    ("softmax_backward", "float_mask_fill"): masked_softmax_backward,
+    (replaced[0].name, replaced[1].name): (kernel, rule)
+    for kernel in KERNELS
+    for replaced, rule in kernel.replaces.items()
+    if type(replaced) is tuple
 }
+
+
+def named() -> list[Recorded]:
+    """Every recorded kernel the fused kernels replace (burnpy.capture.named.check)."""
+    found = []
+    for kernel in KERNELS:
+        for replaced in kernel.replaces:
+            found += replaced if type(replaced) is tuple else [replaced]
+    return found
 
 
 @functools.cache
@@ -540,47 +709,29 @@ def _bound(entry, backend) -> dict | None:
     return bound.arguments
 
 
-# The rules of the Torch backend's calls: where ATen takes several calls (the optimisers'
-# updates: four to seven passes over every parameter; the GELUs, clipped first so that ±inf
-# give their limits) or a slower one (the training batch norm's forward: a quarter of ATen's
-# time at ResNet's shapes). torch's layer_norm, rms_norm, softmax, cross-entropy and batch
-# norm backward are as fast, and stay the backend's.
-TORCH_RULES = frozenset(
-    {
-        "adam_step",
-        "sgd_step",
-        "clip_by_norm",
-        "gelu",
-        "gelu_keeping",
-        "gelu_backward",
-        "gelu_approximate",
-        "gelu_approximate_keeping",
-        "gelu_approximate_backward",
-        "batch_norm_training",
-    }
-)
+def _built(fused: Fused | None) -> Fused | None:
+    """`fused`, unless its kernel is not built for its dtype."""
+    return fused if fused is not None and fused.dtype in fused.kernel.dtypes else None
 
 
 def fuse(entry, backend) -> Fused | None:
     """The fused call that replaces `entry` (a kernel call on `backend`), or None."""
-    rule = RULES.get(entry.target)
-    if (
-        rule is None
-        or backend.name != "numpy"
-        and (backend.name != "torch" or entry.target not in TORCH_RULES)
-    ):
+    found = RULES.get(entry.target)
+    if found is None or Fusing.of(backend) not in found[0].backends:
         return None
     bound = _bound(entry, backend)
-    return None if bound is None else rule(bound, entry.out)
+    return None if bound is None else _built(found[1](bound, entry.out))
 
 
 def fuse_pair(first, second, backend) -> Fused | None:
     """The fused call that replaces `first` and then `second` (kernel calls on `backend`, the
     second reading the first's result, which nothing else reads), or None."""
-    rule = PAIRS.get((first.target, second.target))
-    if rule is None or backend.name != "numpy" or type(first.out) is not Value:
+    found = PAIRS.get((first.target, second.target))
+    if found is None or Fusing.of(backend) not in found[0].backends:
+        return None
+    if type(first.out) is not Value:
         return None
     bounds = [_bound(entry, backend) for entry in (first, second)]
     if None in bounds:
         return None
-    return rule(*bounds, first.out, second.out)
+    return _built(found[1](*bounds, first.out, second.out))

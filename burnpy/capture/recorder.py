@@ -10,8 +10,14 @@ recorded, so a learning rate that changes every step is an input of the generate
 constant; a branch on a number (`if lr > 0`, `int(x)`) becomes a guard, checked before a replay.
 An int is an `Integer`, whose every use as an int (a size, an index, `range(n)`) is a guard.
 
-What cannot be replayed raises CaptureError: reading a value (`item()`, `to_numpy()`, `bool(t)`)
-and the ops whose result shape depends on the data.
+Each Value knows what its data depends on (`roots`): a value computed from constants and
+shapes only (`x.shape` as a tensor, the Gather, Concat and arithmetic on it) is the same at
+every replay with the recording's signature (which holds every input's shape), so reading it
+(`to_numpy()`, `int(t)`: a shape computed at run time) is allowed and its value becomes a
+constant of the recording; an int or bool buffer of a module passed in (an imported model's
+constants) may take part too, its values then guarded before each replay. What cannot be replayed
+raises CaptureError: reading a value that depends on the data (an argument's values, a float
+number, a random draw) and the ops whose result shape depends on the data.
 """
 
 import keyword
@@ -22,6 +28,7 @@ import numpy as np
 
 from burnpy.generated.catalogue import AUTODIFF_OPS
 from burnpy.runtime.activity import ACTIVITY
+from burnpy.runtime.extension import Extension
 
 # Kernels whose result's shape depends on the values: a replay could not reuse what follows.
 DATA_DEPENDENT = {"float_mask_select", "int_mask_select", "bool_mask_select", "bool_argwhere"}
@@ -30,6 +37,10 @@ KEEPING_FORWARDS = {f"{op.name}_keeping": op.name for op in AUTODIFF_OPS if op.k
 # What a backend answers about a primitive without computing: constants of the recording.
 QUERIES = {"dtype", "device_of", "native_device", "native_dtype"}
 _PREFIXES = ("float_", "int_", "bool_")
+# A Value's `roots` when its data may differ from replay to replay.
+VARIES = None
+# Kernels that write into their first argument.
+WRITES_FIRST = {"index_update"}
 
 
 class CaptureError(RuntimeError):
@@ -74,6 +85,7 @@ class Tape:
         self.keep = []  # every real result, alive until the tape is dropped
         self.reserved: set[str] = set()  # the inputs' names, bound before any other
         self.closed = False  # the recording is over: Values that escaped it are plain arrays
+        self.guarded: set[str] = set()  # the inputs whose values a replay checks (read_value)
 
     # -- names ---------------------------------------------------------------------------------
     def name(self, base: str) -> str:
@@ -93,30 +105,51 @@ class Tape:
         self.reserved.add(name)
         return name
 
-    def bind(self, data, name: str) -> "Value":
-        """The Value of an input array, named after its argument."""
+    def bind(self, data, name: str, constant: bool = False) -> "Value":
+        """The Value of an input array, named after its argument; `constant`: a module's int
+        or bool buffer, whose values a shape may depend on (guarded when read)."""
         self.keep.append(data)
-        return Value(data, self, self.input_name(name))
+        value = Value(data, self, self.input_name(name), VARIES)
+        if constant:
+            value.roots = frozenset((value,))
+        return value
 
     def reserve(self, plain, name: str) -> "Number":
         """The Number (an Integer for an int) of an input number, named after its argument."""
         return _traced(plain)(plain, self, self.input_name(name))
 
-    def value(self, data, base: str) -> "Value":
+    def value(self, data, base: str, roots=VARIES) -> "Value":
         self.keep.append(data)
-        return Value(data, self, self.name(base))
+        return Value(data, self, self.name(base), roots)
 
     def number(self, plain, base: str) -> "Number":
         return _traced(plain)(plain, self, self.name(base))
 
     # -- wrapping ------------------------------------------------------------------------------
-    def wrap(self, result, base: str):
-        """A call's result with every array in it a new Value."""
+    def wrap(self, result, base: str, roots=VARIES):
+        """A call's result with every array in it a new Value depending on `roots`."""
         if isinstance(result, self.array_types):
-            return self.value(result, base)
+            return self.value(result, base, roots)
         if type(result) in (tuple, list):
-            return type(result)(self.wrap(item, base) for item in result)
+            return type(result)(self.wrap(item, base, roots) for item in result)
         return result
+
+    # -- what a value depends on -----------------------------------------------------------------
+    def read_value(self, value: "Value", what: str) -> None:
+        """Allow `what` to read `value` while the step is recorded, as a constant of the
+        recording: when it depends only on shapes and constants (the signature fixes them), or
+        also on modules' int and bool buffers, whose values each replay then checks first.
+        Anything else raises CaptureError."""
+        if value.roots is VARIES:
+            made = self.producer(value)
+            raise CaptureError(_reads(what, made or f"the step's input {value.name}"))
+        for root in value.roots:
+            if root.name not in self.guarded:
+                self.guarded.add(root.name)
+                recorded = _host_bytes(root.data)
+                self.entries.append(
+                    Entry("guard", same_values, (root, recorded), {}, True, None, "numbers")
+                )
 
     # -- recording -----------------------------------------------------------------------------
     def kernel(self, backend, name: str, kernel, args, kwargs):
@@ -127,16 +160,27 @@ class Tape:
                 f"values, so a replay could not reuse what follows; compute it outside the "
                 f"captured step, or use capture(fn, fallback=True) to run such a step eagerly"
             )
-        if name == "to_numpy":
-            raise CaptureError(_reads(ACTIVITY.user_call or "to_numpy()", self.producer(args[0])))
+        if name == "to_numpy":  # a constant of the recording, or refused
+            self.read_value(args[0], ACTIVITY.user_call or "to_numpy()")
+            return kernel(*unwrap(args), **unwrap(kwargs))
         args, kwargs = self.resolve(args), self.resolve(kwargs)
         result = kernel(*unwrap(args), **unwrap(kwargs))
         if name in QUERIES:
             return result
         base = _base(name)
-        out = self.wrap(result, base)
+        roots = VARIES if "random" in name else _roots((args, kwargs))
+        if name in WRITES_FIRST:  # its target holds what was written into it too
+            args[0].roots = roots
+        elif kwargs.get("in_place"):  # an optimiser's update writes into its state
+            for value in _values((args, kwargs)):
+                value.roots = roots
+        out = self.wrap(result, base, roots)
         if isinstance(out, (bool, int, float)):  # a kernel that answers with a value
-            raise CaptureError(_reads(f"{name}()", self.producer(args[0]) if args else None))
+            if roots is VARIES:
+                raise CaptureError(_reads(f"{name}()", self.producer(args[0]) if args else None))
+            for value in _values((args, kwargs)):
+                self.read_value(value, f"{name}()")
+            return out
         label = ACTIVITY.origin or KEEPING_FORWARDS.get(name, name)
         self.entries.append(
             Entry("call", name, args, kwargs, out, label, ACTIVITY.phase.value, backend.variant)
@@ -147,18 +191,23 @@ class Tape:
         if self.closed:
             return result
         args = self.resolve(args)
-        out = self.wrap(result, base)
+        out = self.wrap(result, base, _roots(args))
         self.entries.append(Entry("op", symbol, args, {}, out, *_told()))
         return out
 
-    def function(self, function, args, kwargs, base: str):
-        """A library function (numpy's, torch's) called on recorded values."""
+    def function(self, function, args, kwargs, base: str, label: str | None = None):
+        """A library function (numpy's, torch's) called on recorded values; `label`: the op
+        it runs for, when the runtime does not tell (a package's kernel in its forward)."""
         if self.closed:
             return function(*unwrap(args), **unwrap(kwargs))
         args, kwargs = self.resolve(args), self.resolve(kwargs)
         result = function(*unwrap(args), **unwrap(kwargs))
-        out = self.wrap(result, base.strip("_") or "call")
-        self.entries.append(Entry("function", function, args, kwargs, out, *_told()))
+        roots = _roots((args, kwargs))
+        for value in _values(kwargs.get("out")):  # a ufunc writing into a recorded value
+            value.roots = roots
+        out = self.wrap(result, base.strip("_") or "call", roots)
+        told, phase = _told()
+        self.entries.append(Entry("function", function, args, kwargs, out, told or label, phase))
         return out
 
     def producer(self, value) -> str | None:
@@ -173,6 +222,8 @@ class Tape:
         if self.closed:
             return
         args = self.resolve(args)
+        target = args[0]
+        target.roots = _roots(args)  # what it held, and what was written into it
         self.entries.append(Entry("inplace", symbol, args, {}, None, *_told()))
 
     def scalar(self, symbol: str, args, plain):
@@ -206,6 +257,49 @@ def _base(kernel: str) -> str:
         if kernel.startswith(prefix):
             return kernel[len(prefix) :]
     return kernel
+
+
+def _roots(args):
+    """What a result computed from `args` depends on: the union of their Values' roots;
+    VARIES when one of them varies or a float number (an input of the function) is among
+    them."""
+    roots = frozenset()
+    for item in _leaves(args):
+        if type(item) is not Value or item.roots is VARIES:  # a float number is an input
+            return VARIES
+        roots |= item.roots
+    return roots
+
+
+def _leaves(value):
+    """The Values and Numbers inside a call's arguments."""
+    kind = type(value)
+    if kind is Value or kind is Number or kind is Integer:
+        yield value
+    elif kind in (tuple, list):
+        for item in value:
+            yield from _leaves(item)
+    elif kind is dict:
+        for item in value.values():
+            yield from _leaves(item)
+    elif kind is slice:
+        yield from _leaves((value.start, value.stop, value.step))
+
+
+def _host_bytes(array) -> bytes:
+    """An array's values as bytes in C order, read on the host (a numpy array, a torch tensor
+    on any device)."""
+    if type(array) is not np.ndarray and not isinstance(array, np.generic):
+        array = array.numpy() if array.is_cpu else array.cpu().numpy()  # (a backend's: no grad)
+    return array.tobytes()
+
+
+def same_values(array, recorded: bytes) -> bool:
+    """Whether `array` holds the values it held when it was recorded (its shape and dtype are
+    the signature's): the guard of a module's buffer that a shape was computed from."""
+    if type(array) is np.ndarray:
+        return array.tobytes() == recorded
+    return _host_bytes(array) == recorded
 
 
 def _values(value):
@@ -242,12 +336,40 @@ def _told() -> tuple:
 
 
 def _reads(what: str, producer: str | None = None) -> str:
-    of = f" (the output of {producer})" if producer else ""
+    of = ""
+    if producer:
+        of = f" ({producer})" if producer.startswith("the ") else f" (the output of {producer})"
     return (
         f"{what} reads a tensor's value{of} while the step is recorded, but a replay runs no "
-        f"Python between its kernels; return the tensor from the step and read it "
-        f"afterwards, or use capture(fn, fallback=True) to run such a step eagerly"
+        f"Python between its kernels, and this value depends on the data (an argument's "
+        f"values, a float number or a random draw), not only on shapes and constants; return "
+        f"the tensor from the step and read it afterwards, or use capture(fn, fallback=True) "
+        f"to run such a step eagerly"
     )
+
+
+def constants_dropped(entries: list, outputs: list) -> list:
+    """`entries` without the calls that computed, from shapes and constants only, values that
+    nothing after them reads nor the step returns: what was left of a shape read while the
+    step was recorded (it is a constant of the recording now), which a replay need not compute
+    again. Calls that may write into their arguments stay."""
+    read = {id(value) for value in _values(outputs)}
+    kept = []
+    for entry in reversed(entries):
+        made = list(_values(entry.out))
+        constant = (
+            entry.kind in ("call", "op")
+            and made
+            and all(value.roots is not VARIES for value in made)
+            and not entry.kwargs.get("in_place")
+            and not (entry.kind == "op" and entry.target.endswith("_"))  # torch's `add_`
+        )
+        if constant and not any(id(value) in read for value in made):
+            continue
+        kept.append(entry)
+        read.update(id(value) for value in _values((entry.args, entry.kwargs)))
+    kept.reverse()
+    return kept
 
 
 class RecordingBackend:
@@ -271,17 +393,49 @@ class RecordingBackend:
         setattr(self, name, kernel)  # later lookups of this kernel find it directly
         return kernel
 
+    def extended(self, kernels: type) -> "RecordingExtension":
+        """A package's kernels (burnpy.runtime.extension) as a recorded step sees them."""
+        return RecordingExtension(kernels(self._inner), self)
+
+
+class RecordingExtension:
+    """A package's kernels while a step is recorded: each of its own kernels is one call on the
+    tape (replayed as that call, on the real arrays); what they take of the backend (a rule's
+    `B.float_mul`) is the recording backend's."""
+
+    def __init__(self, extension, recording: RecordingBackend):
+        self._extension = extension
+        self._recording = recording
+        self._own = {n for n in dir(type(extension)) if not n.startswith("_")} - set(dir(Extension))
+        self.variant = extension.variant
+        self.name = extension.name
+        self.xp = extension.xp
+
+    def __getattr__(self, name):
+        if name not in self._own:
+            return getattr(self._recording, name)
+        attr, tape = getattr(self._extension, name), self._recording._tape
+
+        def kernel(*args, **kwargs):
+            return tape.function(attr, args, kwargs, name, label=name)
+
+        setattr(self, name, kernel)  # later lookups of this kernel find it directly
+        return kernel
+
 
 class Value:
     """A primitive while a step is recorded: the real array (`data`) and its name on the tape.
     Operators and array methods on it run on the array and are recorded."""
 
-    __slots__ = ("data", "tape", "name")
+    __slots__ = ("data", "tape", "name", "roots")
 
-    def __init__(self, data, tape: Tape, name: str):
+    def __init__(self, data, tape: Tape, name: str, roots=VARIES):
         self.data = data
         self.tape = tape
         self.name = name
+        # VARIES, or the inputs (modules' int and bool buffers) it was computed from, besides
+        # shapes and constants: what reading it makes the recording depend on
+        self.roots = roots
 
     # plain facts about the array: constants of the recording (shapes specialise)
     @property
@@ -317,9 +471,12 @@ class Value:
 
     def _method(self, name, method, args, kwargs):
         if name in ("item", "tolist", "numpy", "cpu"):
-            raise CaptureError(_reads(f"{name}()"))
+            self.tape.read_value(self, f"{name}()")
+            return method(*unwrap(args), **unwrap(kwargs))
         result = method(*unwrap(args), **unwrap(kwargs))
         entry_args = (self, args, kwargs)
+        if result is None or name.endswith("_"):  # a method writing into the array
+            self.roots = _roots(self.tape.resolve(entry_args))
         return self.tape.operation("." + name, entry_args, result, name)
 
     def __getitem__(self, key):
@@ -345,29 +502,29 @@ class Value:
     # reading values: refused while the step is recorded; a Value kept after its recording
     # (the tape closed) reads its array
     def __iter__(self):
-        if self.tape.closed:
-            return iter(self.data)
-        raise CaptureError(_reads("iterating over a tensor"))
+        if not self.tape.closed:
+            self.tape.read_value(self, "iterating over a tensor")
+        return iter(self.data)
 
     def __array__(self, dtype=None, copy=None):
-        if self.tape.closed:
-            return np.asarray(self.data, dtype=dtype)
-        raise CaptureError(_reads("converting a tensor to numpy"))
+        if not self.tape.closed:
+            self.tape.read_value(self, "converting a tensor to numpy")
+        return np.asarray(self.data, dtype=dtype)
 
     def __bool__(self):
-        if self.tape.closed:
-            return bool(self.data)
-        raise CaptureError(_reads("bool(tensor)"))
+        if not self.tape.closed:
+            self.tape.read_value(self, "bool(tensor)")
+        return bool(self.data)
 
     def __float__(self):
-        if self.tape.closed:
-            return float(self.data)
-        raise CaptureError(_reads("float(tensor)"))
+        if not self.tape.closed:
+            self.tape.read_value(self, "float(tensor)")
+        return float(self.data)
 
     def __int__(self):
-        if self.tape.closed:
-            return int(self.data)
-        raise CaptureError(_reads("int(tensor)"))
+        if not self.tape.closed:
+            self.tape.read_value(self, "int(tensor)")
+        return int(self.data)
 
     __index__ = __int__
 

@@ -9,6 +9,7 @@ optimiser's state. The first call goes through the same write-back, so it return
 returns.
 """
 
+import collections
 import contextlib
 import functools
 import inspect
@@ -16,9 +17,18 @@ import itertools
 import sys
 import warnings
 
-from burnpy.capture import updates
+from burnpy.capture import toolchain, updates
 from burnpy.capture.compiler import compile_step
-from burnpy.capture.recorder import CaptureError, Integer, Number, RecordingBackend, Tape, Value
+from burnpy.capture.recorder import (
+    CaptureError,
+    Integer,
+    Number,
+    RecordingBackend,
+    Tape,
+    Value,
+    constants_dropped,
+)
+from burnpy.capture.location import located
 from burnpy.capture.signature import Arguments, Signature
 from burnpy.capture.toolchain import CompilerMissing
 from burnpy.capture.writer import write
@@ -31,16 +41,30 @@ from burnpy.runtime.autodiff.tensor import AutodiffTensor
 from burnpy.runtime.backends.registry import backend_for
 
 _FILES = itertools.count()
+# How many signatures a captured step keeps recordings for by default: a model called with
+# inputs of many shapes (a sequence length per batch) holds this many, the least recently
+# used dropped first.
+MAX_SIGNATURES = 16
 _RECORDING: list = []  # the step being recorded, if any (a captured step it calls runs eagerly)
 
 
-def capture(fn=None, *, fallback: bool = False, compile: bool = False):
+def capture(
+    fn=None,
+    *,
+    fallback: bool = False,
+    compile: bool = False,
+    max_signatures: int = MAX_SIGNATURES,
+):
     """Record `fn` once per signature and replay the recording after: `@capture`, or
     `capture(fn, fallback=True)` to run eagerly (warning once) a step that cannot be recorded,
-    `capture(fn, compile=True)` to replay it with fused C kernels and planned memory."""
+    `capture(fn, compile=True)` to replay it with fused C kernels and planned memory. The
+    recordings of at most `max_signatures` signatures are kept, the least recently used
+    dropped first."""
     if fn is None:
-        return functools.partial(capture, fallback=fallback, compile=compile)
-    return CapturedStep(fn, fallback, compile)
+        return functools.partial(
+            capture, fallback=fallback, compile=compile, max_signatures=max_signatures
+        )
+    return CapturedStep(fn, fallback, compile, max_signatures)
 
 
 class Recording:
@@ -93,7 +117,11 @@ class Recording:
 class CapturedStep:
     """A step function, recorded once per signature and replayed as generated code."""
 
-    def __init__(self, fn, fallback: bool, compile: bool = False):
+    def __init__(self, fn, fallback: bool, compile: bool = False, max_signatures=MAX_SIGNATURES):
+        if type(max_signatures) is not int or max_signatures < 1:
+            raise ValueError(
+                f"capture: max_signatures must be an int of at least 1, got {max_signatures!r}"
+            )
         functools.update_wrapper(self, fn)
         self.fn = fn
         self.fallback = fallback
@@ -106,7 +134,9 @@ class CapturedStep:
             for p in self._parameters.parameters.values()
         )
         self._names = tuple(self._parameters.parameters) if plain else None
-        self._recordings: dict = {}  # signature key -> [Recording], each with its own guards
+        self.max_signatures = max_signatures
+        # signature key -> [Recording], each with its own guards; the most recently used last
+        self._recordings: collections.OrderedDict = collections.OrderedDict()
         self._eager: set = set()  # keys that could not be recorded (fallback=True)
         self._warned = False
         self._compile_warned = False
@@ -122,7 +152,10 @@ class CapturedStep:
             arguments = self._parameters.bind(*args, **kwargs).arguments
         walked = Arguments(arguments)
         key = tuple(walked.key)
-        for recording in self._recordings.get(key, ()):
+        recordings = self._recordings.get(key)
+        if recordings is not None:
+            self._recordings.move_to_end(key)
+        for recording in recordings or ():
             if recording.owned:  # an update writes over what the step alone holds
                 owned = _owned(walked, recording.owned)  # (before the call's arguments hold
                 outputs = recording.function(*walked.values, owned)  # the arrays once more)
@@ -172,6 +205,8 @@ class CapturedStep:
 
     # -- recording -----------------------------------------------------------------------------
     def _record(self, arguments: dict, walked: Arguments, args, kwargs):
+        if self.compile:  # (a setup the compile would refuse is said before the step runs)
+            toolchain.check_setup()
         tape = Tape()
         stand_ins: list = []  # per input: its Value's tensor, or its Number
         values: list = []  # per input: the Value or Number the generated function binds
@@ -179,13 +214,17 @@ class CapturedStep:
         def wrap(index):
             return stand_ins[index]
 
-        for name, value, tensor in zip(walked.names, walked.values, walked.tensors):
+        # a module's int and bool buffers (an imported model's constants) may shape tensors
+        held = {index for _, entries in walked.modules for _, _, index in entries}
+        for index, (name, value, tensor) in enumerate(
+            zip(walked.names, walked.values, walked.tensors)
+        ):
             if tensor is None:
                 number = tape.reserve(value, name)
                 stand_ins.append(number)
                 values.append(number)
             else:
-                value = tape.bind(value, name)
+                value = tape.bind(value, name, index in held and tensor.dtype.kind in "biu")
                 values.append(value)
                 stand_ins.append(_stand_in(tensor, value))
         recorded = Arguments(arguments, wrap)
@@ -201,10 +240,13 @@ class CapturedStep:
                 result = self.fn(*bound.args, **bound.kwargs)
             _RECORDING.pop()
             outputs, specs = _collect(result, walked, stand_ins)
-        except CaptureError:
+        except CaptureError as error:
             del _RECORDING[:]
             restore()
             if not self.fallback:
+                where = located(error.__traceback__)
+                if where:
+                    error.args = (f"{error}\n  {where}",)
                 raise
             self._eager.add(tuple(walked.key))
             if not self._warned:
@@ -223,6 +265,7 @@ class CapturedStep:
         finally:
             tape.closed = True  # a Value the step kept (a memo) acts as its array from now on
         restore()
+        tape.entries = constants_dropped(tape.entries, outputs)
         signature = walked.signature()
         name = _identifier(self.__name__)
         filename = f"<capture {name} #{next(_FILES)}>"
@@ -237,8 +280,12 @@ class CapturedStep:
         )
         recording = Recording(signature, source, compiled, values, owned, *specs)
         self._recordings.setdefault(signature.key, []).append(recording)
+        self._recordings.move_to_end(signature.key)
         if signature not in self.signatures:
             self.signatures.append(signature)
+        while len(self._recordings) > self.max_signatures:
+            dropped, _ = self._recordings.popitem(last=False)
+            self.signatures = [s for s in self.signatures if s.key != dropped]
         results = [_real(v) for v in outputs]
         # The tape and its Values refer to each other: emptied now, the recording's arrays go
         # at once, not at some later garbage collection (the first replay's updates can then

@@ -17,8 +17,13 @@ and a copy of the slice per slice, and an addition per slice but one. The values
 
 import math
 
+from burnpy.capture.named import Recorded
 from burnpy.capture.planning import values_in
 from burnpy.capture.recorder import Entry, Value
+from burnpy.generated import catalogue as ops
+
+SLICE_ASSIGN, ZEROS = Recorded(ops.FLOAT_SLICE_ASSIGN), Recorded(ops.FLOAT_ZEROS)
+NAMED = (SLICE_ASSIGN, ZEROS)  # (burnpy.capture.named.check)
 
 
 def _index(slices):
@@ -58,7 +63,7 @@ def rewrite(calls: list, readers: dict, kept: set) -> list:
         if once and (value.name in kept or readers.get(value.name) != 1):
             return None
         assign = calls[made[value.name]]
-        if assign.kind != "call" or assign.target != "float_slice_assign":
+        if assign.kind != "call" or assign.target != SLICE_ASSIGN.name:
             return None
         if assign.kwargs or len(assign.args) != 3:
             return None
@@ -69,7 +74,7 @@ def rewrite(calls: list, readers: dict, kept: set) -> list:
         if zeros.name in kept or zeros.name not in made:
             return None
         first = calls[made[zeros.name]]
-        if first.kind != "call" or first.target != "float_zeros":
+        if first.kind != "call" or first.target != ZEROS.name:
             return None
         return made[zeros.name], made[value.name], box
 
@@ -131,7 +136,7 @@ def rewrite(calls: list, readers: dict, kept: set) -> list:
             replaced[position] = []
     # and a slice's gradient alone: its zeros are its own, written into where they are made
     for index, entry in enumerate(calls):
-        if index in replaced or entry.kind != "call" or entry.target != "float_slice_assign":
+        if index in replaced or entry.kind != "call" or entry.target != SLICE_ASSIGN.name:
             continue
         found = piece(entry.out, once=False)
         if found is None or found[0] in replaced:

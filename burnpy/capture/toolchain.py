@@ -1,13 +1,12 @@
 """The C compiler behind `capture(fn, compile=True)`: found, run, and its libraries cached.
 
-The compiler is `$CC` when set, else the first of `cc`, `gcc`, `clang` on PATH. A library is
+The compiler is `$CC` when set (a name on PATH or a path: one that is not there is an error,
+never a quiet change of compiler), else the first of `cc`, `gcc`, `clang` on PATH. A library is
 built once per source: its name holds the SHA-256 of the source, the flags, the compiler's
 version line, this CPU's model and feature flags (the code is built for this CPU) and the
-Python ABI, under
-`$BURNPY_CACHE` or `~/.cache/burnpy/kernels`; it is a Python extension module (so Python's C
-headers are needed too: burnpy.capture.binding). It is compiled into a temporary file beside its
-final name and moved there (`os.replace`), so a process that is killed, or two that build the
-same source at once, never leave a half-written library under that name.
+Python ABI, in the user's kernel cache (burnpy.capture.kernel_cache: whose rules say what is
+trusted there, and how a build reaches it whole); it is a Python extension module (so Python's
+C headers are needed too: burnpy.capture.binding).
 
 The flags keep IEEE semantics: `-O3 -march=native` vectorise (`-fopenmp-simd`: the kernels' loops say
 so with `#pragma omp simd`), `-fno-math-errno` only lets a math function skip setting `errno`
@@ -26,8 +25,9 @@ import platform
 import shutil
 import subprocess
 import sysconfig
-import tempfile
 from pathlib import Path
+
+from burnpy.capture import kernel_cache
 
 FLAGS = (
     "-O3",
@@ -52,21 +52,40 @@ class BuildFailed(RuntimeError):
     """The compiler refused a kernel's source; the message holds its diagnostics."""
 
 
+class CompilerNotFound(FileNotFoundError):
+    """`$CC` names a compiler that is not there."""
+
+
 def compiler() -> str:
-    """The path of the C compiler to use, or CompilerMissing naming what to install."""
-    for name in filter(None, (os.environ.get("CC"), "cc", "gcc", "clang")):
+    """The path of the C compiler to use: `$CC`'s (CompilerNotFound where it is not there), or
+    the first found on PATH, or CompilerMissing naming what to install."""
+    named = os.environ.get("CC")
+    if named:
+        path = shutil.which(named)
+        if path is None:
+            raise CompilerNotFound(
+                f"CC={named!r} is not a compiler on PATH nor an executable file; set CC to "
+                "a C compiler (gcc, clang or a path to one), or unset it to use cc, gcc or clang"
+            )
+        return path
+    for name in ("cc", "gcc", "clang"):
         path = shutil.which(name)
         if path:
             return path
     raise CompilerMissing(
-        f"no C compiler found (looked for $CC, cc, gcc and clang on PATH); install {WHAT_TO_INSTALL}"
+        f"no C compiler found (looked for cc, gcc and clang on PATH); install {WHAT_TO_INSTALL}"
     )
 
 
-def cache_dir() -> Path:
-    root = os.environ.get("BURNPY_CACHE")
-    base = Path(root) if root else Path.home() / ".cache" / "burnpy"
-    return base / "kernels"
+def check_setup() -> None:
+    """What the user set up wrong, raised: a `$CC` that is not there (CompilerNotFound), a
+    kernel cache that is not theirs alone (kernel_cache.UnsafeCache). Without any compiler,
+    nothing: the step replays uncompiled, with a warning."""
+    try:
+        compiler()
+    except CompilerMissing:
+        return
+    kernel_cache.folder()
 
 
 @functools.cache
@@ -95,27 +114,27 @@ def key(source: str) -> str:
 
 def build(source: str, name: str, include: str) -> Path:
     """The path of the shared library `name` built from `source` (with `include` on the
-    header path), from the cache or compiled into it."""
+    header path): from the cache where it is there and verified, else compiled into it."""
     cc = compiler()
     if not (Path(include) / "Python.h").exists():
         raise CompilerMissing(
             f"Python's C headers are not in {include}; install them (`apt install python3-dev`)"
         )
-    directory = cache_dir()
+    directory = kernel_cache.folder()
     library = directory / f"{name}.so"
-    if not library.exists():
-        directory.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(dir=directory, prefix=".build-") as scratch:
-            c_file = Path(scratch) / "kernels.c"
-            c_file.write_text(source)
-            built = Path(scratch) / "kernels.so"
-            run = subprocess.run(
-                [cc, *FLAGS, f"-I{include}", str(c_file), "-o", str(built), *LIBRARIES],
-                capture_output=True,
-                text=True,
-                timeout=300,
-            )
-            if run.returncode != 0:
-                raise BuildFailed(f"{cc} failed (exit {run.returncode}):\n{run.stderr.strip()}")
-            os.replace(built, library)
+    if kernel_cache.verified(library):
+        return library
+    with kernel_cache.scratch(directory) as scratch:
+        (scratch / "kernels.c").write_text(source)
+        run = subprocess.run(
+            # relative names, run in the scratch folder: the library's bytes name no folder
+            [cc, *FLAGS, f"-I{include}", "kernels.c", "-o", "kernels.so", *LIBRARIES],
+            cwd=scratch,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        if run.returncode != 0:
+            raise BuildFailed(f"{cc} failed (exit {run.returncode}):\n{run.stderr.strip()}")
+        kernel_cache.store(scratch / "kernels.so", library)
     return library

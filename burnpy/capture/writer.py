@@ -197,6 +197,9 @@ class _Writer:
             test = f"({self.expr(args[0])} {symbol} {self.expr(args[1])})"
         elif symbol == "round":
             test = f"round({self.expr(args[0])}, {self.expr(args[1])})"
+        elif callable(symbol):  # a module buffer's values (recorder.same_values)
+            test = f"{symbol.__name__}({self.expr(args[0])}, {self.expr(args[1])})"
+            self.namespace[symbol.__name__] = symbol
         else:
             test = f"{symbol}({self.expr(args[0])})"
         if type(outcome) is bool:

@@ -236,7 +236,11 @@ class Module:
         """Quantize the float parameters `quantizer` (an `nn.Quantizer`) selects, in place, each
         keeping its ParamId (burn's `quantize_weights`); returns the module. The module runs as
         before, on values rounded to the scheme; a quantized parameter takes no gradient."""
-        quantizer.check_names([name for name, _ in self.named_parameters()])
+        named = self.named_parameters()
+        quantizer.check_names([name for name, _ in named])
+        for name, tensor in named:  # (all checked before any changes)
+            if quantizer.selects(name):
+                quantizer.check_finite(name, tensor)
         return self.map_parameters(
             lambda name, _, tensor: (
                 quantizer.quantize(tensor) if quantizer.selects(name) else tensor

@@ -58,6 +58,20 @@ class Quantizer:
                 f"are {names}"
             )
 
+    def check_finite(self, name: str, tensor: Tensor) -> None:
+        """Raise, naming the parameter, unless its values are finite: NaN or ±inf have no scale
+        that represents them (burn's MinMax range would be NaN or inf, and every value NaN)."""
+        if tensor.is_quantized():
+            return
+        nan, inf = (int(t.int().sum().item()) for t in (tensor.is_nan(), tensor.is_inf()))
+        if nan or inf:
+            raise ValueError(
+                f"quantize_weights: parameter {name!r} holds {nan} NaN and {inf} infinite "
+                f"value(s) among {tensor.numel()}, which have no scale that represents them; "
+                "nothing was quantized. Replace them first (or leave the parameter out with "
+                "Quantizer(params=...))"
+            )
+
     def quantize(self, tensor: Tensor) -> Tensor:
         """`tensor` quantized by the scheme, its range calibrated on its own values (a quantized
         tensor is dequantized first, so a module can be quantized again with another scheme)."""

@@ -13,6 +13,7 @@ nothing of quantization sees an int8 array and its scales.
 """
 
 import json
+import math
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -21,6 +22,7 @@ from safetensors.numpy import save
 
 from burnpy import files
 from burnpy.generated import QuantScheme
+from burnpy.runtime.backends.kernels.quantization import grid_shape
 from burnpy.runtime.quantization.packing import pack_u32, unpack_u32
 
 _IDS = "burnpy.param_ids"
@@ -96,21 +98,91 @@ def read(path) -> tuple[dict, dict]:
         metadata = f.metadata() or {}
         arrays = {key: f.get_tensor(key) for key in f.keys()}
     ids, quantized = (_json(path, metadata, key) for key in (_IDS, _QUANTIZED))
-    schemes = [QuantScheme.from_record(s) for s in quantized.get("schemes", [])]
-    for name, (index, shape) in quantized.get("tensors", {}).items():
-        scales = arrays.pop(name + _SCALES)
-        arrays[name] = Quantized.from_stored(arrays[name], scales, schemes[index], shape)
+    bad = [name for name, value in ids.items() if type(value) is not int or value < 0]
+    if bad:
+        raise ValueError(
+            f"{path}: the parameter ids of {bad[:4]} in its {_IDS!r} metadata are not "
+            "non-negative integers; the file was not written by Module.save, or was altered"
+        )
+    for name, entry in _quantized_entries(path, quantized, arrays):
+        arrays.pop(name + _SCALES)
+        arrays[name] = entry
     return arrays, ids
+
+
+def _quantized_entries(path, quantized: dict, arrays: dict):
+    """(name, Quantized) of each quantized tensor the metadata lists, every part checked
+    against the arrays the file holds: an error names the file and the tensor."""
+
+    def refuse(what: str, name: str | None = None):
+        where = f"{path}: " + (f"quantized tensor {name!r}: " if name else "")
+        return ValueError(
+            f"{where}{what} ({_QUANTIZED!r} metadata); the file was not written by "
+            "Module.save, or was altered"
+        )
+
+    records, tensors = quantized.get("schemes", []), quantized.get("tensors", {})
+    if not isinstance(records, list) or not isinstance(tensors, dict):
+        raise refuse("`schemes` must be a list and `tensors` a dict")
+    schemes = []
+    for record in records:
+        try:
+            schemes.append(QuantScheme.from_record(record))
+        except ValueError as error:
+            raise refuse(f"scheme {len(schemes)}: {error}") from None
+    for name, entry in tensors.items():
+        if not (isinstance(entry, list) and len(entry) == 2):
+            raise refuse(f"expected [scheme index, shape], got {entry!r}", name)
+        index, shape = entry
+        if type(index) is not int or not 0 <= index < len(schemes):
+            raise refuse(f"scheme index {index!r} is not one of 0..{len(schemes) - 1}", name)
+        if not isinstance(shape, list) or any(type(d) is not int or d < 0 for d in shape):
+            raise refuse(f"shape {shape!r} is not a list of non-negative ints", name)
+        if name not in arrays or name + _SCALES not in arrays:
+            raise refuse(f"the file lacks its values or its scales ({name + _SCALES!r})", name)
+        scheme, stored, scales = schemes[index], arrays[name], arrays[name + _SCALES]
+        count, bits = math.prod(shape), scheme.value.bits
+        words = -(-count * bits // 32)
+        expected = (np.int8, count) if bits == 8 else (np.uint32, words)
+        if (stored.dtype, stored.size) != expected:
+            raise refuse(
+                f"its values are {stored.size} {stored.dtype}, where a {scheme.value.name} "
+                f"tensor of shape {shape} takes {expected[1]} {np.dtype(expected[0])}",
+                name,
+            )
+        try:
+            grid = grid_shape(tuple(shape), scheme)
+        except ValueError as error:
+            raise refuse(f"{error}", name) from None
+        if scales.dtype != np.float32 or tuple(scales.shape) != grid:
+            raise refuse(
+                f"its scales are {scales.dtype} of shape {list(scales.shape)}, where its scheme "
+                f"({scheme.level!r}) takes float32 of shape {list(grid)}",
+                name,
+            )
+        if not (np.isfinite(scales) & (scales >= 0)).all():
+            raise refuse("its scales must be finite and non-negative", name)
+        value = Quantized.from_stored(stored, scales, scheme, shape)
+        low, high = scheme.value.range
+        if count and (value.values.min() < low or value.values.max() > high):
+            raise refuse(f"values outside {scheme.value.name}'s range [{low}, {high}]", name)
+        yield name, value
 
 
 def _json(path, metadata: dict, key: str) -> dict:
     try:
-        return json.loads(metadata.get(key, "{}"))
+        found = json.loads(metadata.get(key, "{}"))
     except json.JSONDecodeError as error:
         raise ValueError(
             f"{path}: its {key!r} metadata is not JSON ({error}); the file was not written by "
             "Module.save, or was altered"
         ) from error
+    if not isinstance(found, dict):
+        raise ValueError(
+            f"{path}: its {key!r} metadata is a JSON {type(found).__name__}, not an object; "
+            "the file was not written by Module.save, or was altered"
+        )
+    return found
 
 
 def check(arrays: dict, tensors: dict, source: str, strict: bool = True) -> IncompatibleKeys:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import argparse
 import collections
+import io
+import json
 import os
-import pickle
 import sys
 import warnings
 
@@ -26,17 +27,18 @@ KNOWN_MISMATCHES: dict = {}  # none at present; each would be listed with its ca
 
 
 def cases(cache: str | None = None) -> list:
-    """The node suite's cases (onnx builds them in memory, which takes a while: a pickle in
-    `cache`, keyed by onnx's version, keeps them)."""
+    """The node suite's cases (onnx builds them in memory, which takes a while: a file in
+    `cache`, keyed by onnx's version, keeps them; arrays and JSON, never a pickle)."""
     import onnx
     from onnx.backend.test import loader
 
     path = None
     if cache:
-        path = os.path.join(cache, f"onnx-node-cases-{onnx.__version__}.pickle")
-        if os.path.exists(path):
-            with open(path, "rb") as f:
-                return pickle.load(f)
+        path = os.path.join(cache, f"onnx-node-cases-{onnx.__version__}.npz")
+        try:
+            return _read_cases(path)
+        except Exception:  # (none yet, or unreadable: built again and written over)
+            pass
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         loaded = loader.load_model_tests(kind="node")
@@ -45,11 +47,84 @@ def cases(cache: str | None = None) -> list:
     ]
     if path:
         os.makedirs(cache, exist_ok=True)
-        temporary = f"{path}.{os.getpid()}"
-        with open(temporary, "wb") as f:
-            pickle.dump(found, f)
-        os.replace(temporary, path)
+        _write_cases(path, found)
     return found
+
+
+# The cases' file: an .npz of plain arrays (read with allow_pickle=False), one of which holds
+# the JSON that lays them out: per case its name, model (an array of bytes), tolerances and
+# data sets, where each value is {"array": key} ("scalar": true for a numpy scalar), a list,
+# null (an optional left empty) or {"strings": [...], "shape": [...]}; an array of an
+# ml_dtypes type is kept as its bytes, {"array": key, "dtype": name}, and viewed back.
+def _write_cases(path: str, found: list) -> None:
+    from burnpy import files
+
+    arrays: dict = {}
+
+    def stored(array) -> str:
+        key = f"a{len(arrays)}"
+        arrays[key] = array
+        return key
+
+    def encode(value):
+        if value is None:
+            return None
+        if isinstance(value, list):
+            return [encode(v) for v in value]
+        array = np.asarray(value)
+        if array.dtype == object or array.dtype.kind in "SU":
+            return {"strings": [str(v) for v in array.ravel().tolist()], "shape": array.shape}
+        kept = {"scalar": True} if isinstance(value, np.generic) else {}
+        if array.dtype.type.__module__.startswith("numpy"):
+            return {"array": stored(array), **kept}
+        raw = array.view(f"u{array.dtype.itemsize}")
+        return {"array": stored(raw), "dtype": array.dtype.name, **kept}
+
+    layout = [
+        {
+            "name": name,
+            "model": stored(np.frombuffer(model, dtype=np.uint8)),
+            "rtol": rtol,
+            "atol": atol,
+            "data_sets": [[encode(ins), encode(outs)] for ins, outs in data_sets],
+        }
+        for name, model, data_sets, rtol, atol in found
+    ]
+    arrays["layout"] = np.frombuffer(json.dumps(layout).encode(), dtype=np.uint8)
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    files.write_bytes(path, buffer.getvalue())
+
+
+def _read_cases(path: str) -> list:
+    import ml_dtypes
+
+    with np.load(path, allow_pickle=False) as stored:
+        arrays = {key: stored[key] for key in stored.files}
+    layout = json.loads(arrays["layout"].tobytes())
+
+    def decode(value):
+        if value is None:
+            return None
+        if isinstance(value, list):
+            return [decode(v) for v in value]
+        if "strings" in value:
+            return np.array(value["strings"], dtype=object).reshape(value["shape"])
+        array = arrays[value["array"]]
+        if "dtype" in value:
+            array = array.view(getattr(ml_dtypes, value["dtype"]))
+        return array[()] if value.get("scalar") else array
+
+    return [
+        (
+            case["name"],
+            arrays[case["model"]].tobytes(),
+            [(decode(ins), decode(outs)) for ins, outs in case["data_sets"]],
+            case["rtol"],
+            case["atol"],
+        )
+        for case in layout
+    ]
 
 
 def _arrays(data_sets) -> list:
@@ -268,10 +343,9 @@ def write_docs(path: str, results: dict) -> None:
     head, rest = text.split(BEGIN)
     _, tail = rest.split(END)
     text = f"{head}{BEGIN}\n{supported_table(results)}\n{END}{tail}"
-    temporary = f"{path}.{os.getpid()}"
-    with open(temporary, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(temporary, path)
+    from burnpy import files
+
+    files.write_text(path, text)
 
 
 def main(argv=None) -> int:

@@ -6,15 +6,18 @@ take is collected, so that one UnsupportedError names them all."""
 
 from __future__ import annotations
 
+import builtins
 import keyword
 import math
 import re
+import unicodedata
 from dataclasses import dataclass
 
 import numpy as np
 
 from burnpy.nn import record
 from burnpy.onnx.errors import Refusal
+from burnpy.onnx.expr import Attr, Expr, Lit, Name, ints, lift
 from burnpy.onnx.ops import WIDTHS
 from burnpy.onnx.ir import (
     ML_DTYPES,
@@ -27,12 +30,19 @@ from burnpy.onnx.ir import (
 )
 from burnpy.generated import QuantLevel, QuantParam, QuantScheme, QuantStore, QuantValue
 
-# Names the generated file uses itself: a graph value never takes one of them.
-RESERVED = {
-    "self", "ops", "Tensor", "module", "math", "nn", "np", "Model", "device", "source",
-    "training", "forward", "load", "save", "eval", "train", "valid", "cast", "parameters",
-    "modules", "state_dict", "to_device", "no_grad", "devices", "float", "int", "bool", "list",
-}  # fmt: skip
+
+def _reserved() -> frozenset:
+    """Names a graph value never takes: Python's keywords and builtins, every method and
+    attribute of a Module (a value may become `self.NAME`), and the generated file's own
+    names and locals."""
+    from burnpy import nn
+
+    own = {"self", "ops", "Tensor", "module", "math", "nn", "np", "Model", "device", "source"}
+    module_names = set(dir(nn.Module)) | set(vars(nn.Module()))
+    return frozenset(own | module_names | set(dir(builtins)) | set(keyword.kwlist) | set(keyword.softkwlist))  # fmt: skip
+
+
+RESERVED = _reserved()
 # Ops that move values without computing new ones: a narrow int needs no wrap after them.
 MOVES = {
     "Identity", "Reshape", "Transpose", "Concat", "Gather", "GatherElements", "GatherND",
@@ -45,6 +55,10 @@ CASTS = {"Cast", "CastLike", "Identity", "Constant", "QuantizeLinear", "Dequanti
 # Ops whose constant input is a weight the model keeps as it is (a quantized weight stays
 # quantized): never folded.
 KEEPS_WEIGHTS = {"DequantizeLinear"}
+# The most elements a value computed at import may hold: a node whose value would be larger
+# stays a statement of `forward`, computed when the model runs (a 150-byte model may declare a
+# ConstantOfShape of 10^10 elements).
+FOLD_LIMIT = 10**7
 # Ops whose value differs from run to run: never folded.
 RANDOM = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Bernoulli", "Multinomial"}  # fmt: skip
 
@@ -61,18 +75,31 @@ class Outputs:
     """A translation's expression that gives a tuple of `count` values (TopK's values and
     indices), assigned to the node's outputs in order."""
 
-    expr: str
+    expr: Expr
     count: int
 
 
+class Unfoldable(Exception):
+    """A node whose value is known at import but too large to compute there."""
+
+
+@dataclass(frozen=True)
 class Statement:
-    def __init__(self, node: Node, targets: list, expr: str):
-        self.node, self.targets, self.expr = node, targets, expr
+    """`targets = expr`: one node of the graph in the model's `forward`."""
+
+    node: Node
+    targets: tuple  # minted identifiers, "_" for an output nobody reads
+    expr: Expr
+
+
+# The names of the generated code a translation's expressions use.
+OPS, MODULE, SELF = Name("ops"), Name("module"), Name("self")
 
 
 class Site:
-    """What a translation sees of its node: its inputs as code, the ones known at import as
-    arrays, its attributes, the inferred types and shapes; `refuse` says why it cannot."""
+    """What a translation sees of its node: its inputs as expressions (burnpy/onnx/expr.py),
+    the ones known at import as arrays, its attributes, the inferred types and shapes;
+    `refuse` says why it cannot."""
 
     def __init__(self, emitter: Emitter, node: Node, folding: bool):
         self.emitter, self.node, self.folding = emitter, node, folding
@@ -86,15 +113,15 @@ class Site:
     def count(self) -> int:
         return len(self.node.inputs)
 
-    def x(self, i: int) -> str:
+    def x(self, i: int) -> Expr:
         """Input i as code: a local variable, a parameter or a constant of the model."""
         if not self.has(i):
             raise Refusal(f"input {i} is required")
         return self.emitter.use(self.node.inputs[i], self.folding)
 
-    def opt(self, i: int) -> str:
+    def opt(self, i: int) -> Expr:
         """Input i as code, or None when it is left out."""
-        return self.x(i) if self.has(i) else "None"
+        return self.x(i) if self.has(i) else Lit(None)
 
     def is_const(self, i: int) -> bool:
         return self.has(i) and self.emitter.const_of(self.node.inputs[i]) is not None
@@ -113,45 +140,39 @@ class Site:
     def ints(self, i: int, what: str = "") -> list:
         return [int(v) for v in np.asarray(self.const(i, what)).reshape(-1)]
 
-    def ints_code(self, i: int, what: str = "") -> str:
+    def ints_code(self, i: int, what: str = "") -> Expr:
         """Input i's ints as code: a literal list when known at import, else read when the
         model runs."""
         if self.is_const(i):
-            return "[" + ", ".join(str(v) for v in self.ints(i, what)) + "]"
-        return f"ops.ints({self.x(i)})"
+            return ints(self.ints(i, what))
+        return OPS.ints(self.x(i))
 
-    def floats_code(self, i: int) -> str:
+    def floats_code(self, i: int) -> Expr:
         """Input i's floats as code: a literal list when known at import, else read when the
         model runs."""
         if self.is_const(i):
-            return repr([float(v) for v in np.asarray(self.const(i)).reshape(-1)])
-        return f"ops.floats({self.x(i)})"
+            return lift([float(v) for v in np.asarray(self.const(i)).reshape(-1)])
+        return OPS.floats(self.x(i))
 
-    def number_code(self, i: int) -> str:
+    def number_code(self, i: int) -> Expr:
         """Input i's single number as code: a literal when known at import, else read when
         the model runs."""
         if self.is_const(i):
-            number = np.asarray(self.const(i)).reshape(-1)[0].item()
-            if isinstance(number, float) and not math.isfinite(number):
-                return f'float("{number}")'
-            return repr(number)
-        return f"{self.x(i)}.item()"
+            return Lit(np.asarray(self.const(i)).reshape(-1)[0].item())
+        return self.x(i).item()
 
     def scalar(self, i: int):
-        """Input i as a Python number's text when it is a constant scalar that broadcasts away
-        (a scale, an epsilon, a threshold); else None."""
+        """Input i as a Python number (a literal) when it is a constant scalar that broadcasts
+        away (a scale, an epsilon, a threshold); else None."""
         value = self.emitter.const_of(self.node.inputs[i]) if self.has(i) else None
         other = self.rank(1 - i) if i < 2 and self.count() == 2 else None
         if value is None or value.size != 1 or value.dtype == np.bool_:
             return None
         if value.ndim > 0 and (other is None or value.ndim > other):
             return None
-        number = value.reshape(()).item()
-        if isinstance(number, float) and not math.isfinite(number):
-            return f'float("{number}")'
-        return repr(number)
+        return Lit(value.reshape(()).item())
 
-    def operand(self, i: int) -> str:
+    def operand(self, i: int) -> Expr:
         """Input i as a Python number when it is a constant scalar that broadcasts away, else
         as code."""
         number = self.scalar(i)
@@ -196,8 +217,8 @@ class Site:
             raise Refusal(f"the rank of input {i} is unknown")
         return rank
 
-    def device(self) -> str:
-        return "_device" if self.folding else "ops.device_of(self)"
+    def device(self) -> Expr:
+        return Name("_device") if self.folding else OPS.device_of(SELF)
 
     def outputs(self) -> int:
         return len(self.node.outputs)
@@ -205,7 +226,7 @@ class Site:
     def has_output(self, j: int) -> bool:
         return j < len(self.node.outputs) and self.node.outputs[j] != ""
 
-    def new_const(self, array, hint: str) -> str:
+    def new_const(self, array, hint: str) -> Expr:
         """A constant the translation computed at import (Compress's positions), as code."""
         name = f"{self.node.outputs[0]}_{hint}"
         self.emitter.consts[name] = _stored(array)
@@ -220,7 +241,7 @@ class Site:
         value = self.emitter.const_of(name)
         return self.emitter.params.get(name) if value is None else value
 
-    def quantized_param(self, i: int, values, scales, value: str, block) -> str:
+    def quantized_param(self, i: int, values, scales, value: str, block) -> Expr:
         """Input i, a constant, as a quantized parameter of the model (burn's symmetric scheme
         of `value`, per tensor or per `block`), as code."""
         return self.emitter.quantized_param(self.node.inputs[i], values, scales, value, block)
@@ -228,13 +249,27 @@ class Site:
     def refuse(self, why: str):
         raise Refusal(why)
 
+    def small(self, count: int) -> bool:
+        """Whether a value of `count` elements may be computed at import (FOLD_LIMIT)."""
+        return count <= FOLD_LIMIT
+
+    def bounded(self, count: int):
+        """A translation's value will hold `count` elements: a node folded at import gives up
+        folding beyond FOLD_LIMIT (the node is then computed when the model runs)."""
+        if self.folding and not self.small(count):
+            raise Unfoldable()
+
 
 def identifier(name: str) -> str:
-    """A graph name as a Python identifier: `/conv1/Conv_output_0` -> `conv1_conv_output_0`."""
-    text = re.sub(r"\W+", "_", name).strip("_").lower() or "value"
+    """A graph name as a Python identifier: `/conv1/Conv_output_0` -> `conv1_conv_output_0`;
+    NFKC-normalised (as Python reads identifiers) and then ASCII, so two names that Python
+    would read as one variable (`t` and a fullwidth `ｔ`) come out alike and the emitter
+    tells them apart."""
+    text = unicodedata.normalize("NFKC", name)
+    text = re.sub(r"[^0-9A-Za-z]+", "_", text).strip("_").lower() or "value"
     if text[0].isdigit():
         text = f"v_{text}"
-    if keyword.iskeyword(text) or text in RESERVED or text.startswith("__"):
+    if text in RESERVED:
         text = f"{text}_"
     return text
 
@@ -243,7 +278,7 @@ class Emitter:
     def __init__(self, graph: Graph, table):
         self.graph, self.table = graph, table
         self.consts: dict = {}  # value name -> numpy array (in its storage dtype)
-        self.params = {n: a for n, a in graph.initializers.items() if a.dtype.kind == "f"}
+        self.params = {n: a for n, a in graph.initializers.items() if n in graph.parameters}
         # a float initializer read only as BatchNormalization's running mean or variance is a
         # statistic, not a weight: a buffer, which an optimiser leaves alone
         statistics = {n.inputs[i] for n in graph.nodes if n.op_type == "BatchNormalization" for i in (3, 4) if i < len(n.inputs)}  # fmt: skip
@@ -254,6 +289,7 @@ class Emitter:
                 self.consts[name] = _stored(array)
         self.names: dict = {}  # value name -> code name
         self.taken: set = set(RESERVED)
+        self.counts: dict = {}  # identifier -> the last number given to a value of that name
         self.used_params: dict = {}  # code name -> array, or record.Quantized
         self.buffers: dict = {}  # code name -> array
         self.statements: list = []
@@ -262,13 +298,17 @@ class Emitter:
 
     # -- names -----------------------------------------------------------------------------
     def name_of(self, value: str) -> str:
+        """The identifier of graph value `value`, minted on first use: its `identifier`, with
+        a number when another value has it (each base counts on from its last number, so
+        naming stays linear however many names come out alike)."""
         name = self.names.get(value)
         if name is None:
             base = identifier(value)
-            name, count = base, 1
+            name, count = base, self.counts.get(base, 0)
             while name in self.taken:
-                name = f"{base}_{count}"
                 count += 1
+                name = f"{base}_{count}"
+            self.counts[base] = count
             self.taken.add(name)
             self.names[value] = name
         return name
@@ -279,22 +319,22 @@ class Emitter:
     def const_of(self, name: str):
         return self.consts.get(name)
 
-    def use(self, value: str, folding: bool) -> str:
+    def use(self, value: str, folding: bool) -> Expr:
         if folding:
             key = f"_c{len(self.fold_env)}"
             self.fold_env[key] = self.consts[value]
-            return key
+            return Name(key)
         if value in self.params:
             name = self.name_of(value)
             self.used_params[name] = self.params[value]
-            return f"self.{name}"
+            return Attr(SELF, name)
         if value in self.consts or value in self.statistics:
             name = self.name_of(value)
             self.buffers[name] = self.consts.get(value, self.statistics.get(value))
-            return f"self.{name}"
-        return self.name_of(value)
+            return Attr(SELF, name)
+        return Name(self.name_of(value))
 
-    def quantized_param(self, value: str, values, scales, kind: str, block) -> str:
+    def quantized_param(self, value: str, values, scales, kind: str, block) -> Expr:
         level = QuantLevel.tensor() if block is None else QuantLevel.block(list(block))
         scheme = (
             QuantScheme()
@@ -309,7 +349,7 @@ class Emitter:
             np.asarray(scales, dtype=np.float32),
             scheme,
         )
-        return f"self.{name}"
+        return Attr(SELF, name)
 
     # -- the graph ---------------------------------------------------------------------------
     def run(self):
@@ -347,15 +387,19 @@ class Emitter:
                     f"value '{name}' is {value.dtype}: only casts take 8- and 4-bit floats"
                 )
         present = [i for i in node.inputs if i]
-        foldable = node.op_type not in RANDOM | KEEPS_WEIGHTS and all(
-            i in self.consts for i in present
+        foldable = (
+            node.op_type not in RANDOM | KEEPS_WEIGHTS
+            and all(i in self.consts for i in present)
+            and all(self.small_enough(o) for o in node.outputs if o)
         )
         if foldable:
             self.fold_env = {}
             site = Site(self, node, folding=True)
-            answer = translate(site)
-            self.fold(node, site, answer)
-            return
+            try:
+                self.fold(node, site, translate(site))
+                return
+            except Unfoldable:
+                pass  # too large to compute at import: computed when the model runs
         site = Site(self, node, folding=False)
         answer = translate(site)
         if isinstance(answer, Const):
@@ -368,15 +412,23 @@ class Emitter:
         else:
             targets = targets[:1]
             expr = self.wrapped(node, site, answer)
-        self.statements.append(Statement(node, targets, expr))
+        self.statements.append(Statement(node, tuple(targets), expr))
 
-    def wrapped(self, node: Node, site: Site, expr: str) -> str:
+    def wrapped(self, node: Node, site: Site, expr: Expr) -> Expr:
         if node.op_type in MOVES or not node.outputs:
             return expr
         value = self.value(node.outputs[0])
         if value is not None and value.dtype in WIDTHS:
-            return f'ops.wrap({expr}, "{value.dtype}")'
+            return OPS.wrap(expr, value.dtype)
         return expr
+
+    def small_enough(self, name: str) -> bool:
+        """Whether value `name` may be computed at import: its inferred shape, when static,
+        holds at most FOLD_LIMIT elements."""
+        value = self.value(name)
+        if value is None or not value.static:
+            return True
+        return math.prod(value.shape) <= FOLD_LIMIT
 
     def fold(self, node: Node, site: Site, answer):
         if isinstance(answer, Const):
@@ -384,13 +436,18 @@ class Emitter:
             return
         from burnpy.onnx import fold as folding
 
-        if isinstance(answer, Outputs):
-            results = folding.evaluate(answer.expr, self.fold_env)
-        else:
-            results = (folding.evaluate(self.wrapped(node, site, answer), self.fold_env),)
-        for name, result in zip(node.outputs, results):
+        expr = answer.expr if isinstance(answer, Outputs) else self.wrapped(node, site, answer)
+        try:
+            value = folding.evaluate(expr, self.fold_env)
+        except Exception as error:  # the node's inputs and attributes do not go together
+            raise Refusal(f"its value cannot be computed ({type(error).__name__}: {error})") from None  # fmt: skip
+        results = value if isinstance(answer, Outputs) else (value,)
+        arrays = [result.to_numpy() for result in results]
+        if any(array.size > FOLD_LIMIT for array in arrays):
+            raise Unfoldable()
+        for name, array in zip(node.outputs, arrays):
             if name:
-                self.consts[name] = _stored(result.to_numpy())
+                self.consts[name] = _stored(array)
 
 
 def _stored(array) -> np.ndarray:

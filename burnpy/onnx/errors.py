@@ -14,6 +14,6 @@ class UnsupportedError(ValueError):
         self.problems = list(problems)
         lines = "\n".join(f"  - {p}" for p in self.problems)
         super().__init__(
-            f"{model}: {len(self.problems)} node(s) cannot be imported; nothing was written:\n"
+            f"{model}: cannot be imported ({len(self.problems)} problem(s)); nothing was written:\n"
             f"{lines}"
         )

@@ -4,7 +4,9 @@ the nodes in topological order. Every error names the node it is about."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import math
+import os
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -124,6 +126,8 @@ class Graph:
     nodes: tuple  # Nodes, topologically sorted
     values: dict = field(hash=False)  # name -> Value, for every value whose type is known
     opsets: dict = field(hash=False)  # domain -> version
+    # the initializers the model trains (burnpy/onnx/roles.py); the others are buffers
+    parameters: frozenset = frozenset()
 
 
 def _value(info) -> Value:
@@ -142,12 +146,12 @@ def _value(info) -> Value:
 
 
 def _attribute(attr):
-    from onnx import AttributeProto, helper, numpy_helper
+    from onnx import AttributeProto, helper
 
     if attr.type in (AttributeProto.GRAPH, AttributeProto.GRAPHS):
         return "<graph>"
     if attr.type == AttributeProto.TENSOR:
-        return numpy_helper.to_array(attr.t)
+        return array_of(attr.t)
     if attr.type in (
         AttributeProto.SPARSE_TENSOR,
         AttributeProto.TENSORS,
@@ -163,10 +167,65 @@ def _attribute(attr):
 
 
 def array_of(tensor_proto, base_dir: str | None = None) -> np.ndarray:
-    """An initializer's values; external data is read from `base_dir`."""
-    from onnx import numpy_helper
+    """An initializer's values, once it is seen to hold every element it declares; external
+    data is read only from a file inside `base_dir` (the folder of a model given by path, or
+    the caller's explicit base_dir=), never from the current folder."""
+    from onnx import TensorProto, numpy_helper
 
-    return numpy_helper.to_array(tensor_proto, base_dir or "")
+    count = math.prod(tensor_proto.dims)
+    if any(d < 0 for d in tensor_proto.dims):
+        raise Refusal(f"it declares the negative dims {list(tensor_proto.dims)}")
+    if tensor_proto.data_location == TensorProto.EXTERNAL:
+        _check_external(tensor_proto, base_dir, count)
+        return numpy_helper.to_array(tensor_proto, base_dir)
+    held = _held(tensor_proto)
+    if held < count:
+        raise Refusal(f"it declares {count} elements {list(tensor_proto.dims)} and holds {held}")
+    return numpy_helper.to_array(tensor_proto)
+
+
+def _bits(tensor_proto) -> int:
+    from onnx import helper
+
+    bits = {"int4": 4, "uint4": 4, "float4e2m1": 4, "int2": 2, "uint2": 2}
+    name = ELEMENT_TYPES.get(tensor_proto.data_type)
+    if name in bits:
+        return bits[name]
+    return 8 * np.dtype(helper.tensor_dtype_to_np_dtype(tensor_proto.data_type)).itemsize
+
+
+def _held(tensor_proto) -> int:
+    """How many elements the tensor's data holds (an upper bound for packed types)."""
+    if tensor_proto.raw_data:
+        return len(tensor_proto.raw_data) * 8 // _bits(tensor_proto)
+    fields = ("float_data", "int32_data", "int64_data", "double_data", "uint64_data", "string_data")  # fmt: skip
+    per_item = max(1, 32 // _bits(tensor_proto)) if tensor_proto.int32_data else 1
+    return max(len(getattr(tensor_proto, f)) for f in fields) * per_item
+
+
+def _check_external(tensor_proto, base_dir, count: int):
+    entries = {e.key: e.value for e in tensor_proto.external_data}
+    location = entries.get("location", "")
+    if base_dir is None:
+        raise Refusal(
+            f"its data is in the external file {location!r}; a model given as bytes or a "
+            "ModelProto reads external data only from an explicit base_dir= (the folder the "
+            "model came from)"
+        )
+    folder = os.path.realpath(base_dir)
+    path = os.path.realpath(os.path.join(folder, location))
+    if not location or os.path.isabs(location) or os.path.commonpath([folder, path]) != folder:
+        raise Refusal(f"its external file {location!r} is not a file inside {folder}")
+    if not os.path.isfile(path):
+        raise Refusal(f"its external file {location!r} does not exist in {folder}")
+    offset = int(entries.get("offset", 0) or 0)
+    need = -(-count * _bits(tensor_proto) // 8)
+    length = int(entries.get("length", need) or need)
+    if offset < 0 or length < need or offset + length > os.path.getsize(path):
+        raise Refusal(
+            f"it declares {count} elements {list(tensor_proto.dims)}, more than its external "
+            f"file {location!r} holds at offset {offset}"
+        )
 
 
 def parse(model, base_dir: str | None = None) -> Graph:
@@ -174,12 +233,16 @@ def parse(model, base_dir: str | None = None) -> Graph:
     graph = model.graph
     opsets = {(o.domain or ""): o.version for o in model.opset_import}
     opsets[""] = opsets.get("ai.onnx", opsets.get("", 1))
-    initializers = {}
+    initializers, problems = {}, []
     for tensor in graph.initializer:
         try:
             initializers[tensor.name] = array_of(tensor, base_dir)
-        except Exception as error:  # unknown element type, missing external file
-            raise Refusal(f"initializer '{tensor.name}': cannot be read ({error})") from None
+        except Refusal as refusal:
+            problems.append(f"initializer '{tensor.name}': {refusal}")
+        except Exception as error:  # unknown element type, a damaged tensor
+            problems.append(f"initializer '{tensor.name}': cannot be read ({error})")
+    if problems:
+        raise Refusal(*problems)
     values = {}
     for info in list(graph.input) + list(graph.value_info) + list(graph.output):
         values[info.name] = _value(info)
@@ -190,17 +253,20 @@ def parse(model, base_dir: str | None = None) -> Graph:
     nodes = []
     for index, proto in enumerate(graph.node):
         domain = "" if proto.domain == "ai.onnx" else proto.domain
-        nodes.append(
-            Node(
-                name=proto.name or f"{proto.op_type}_{index}",
-                op_type=proto.op_type,
-                domain=domain,
-                opset=opsets.get(domain, 1),
-                inputs=tuple(proto.input),
-                outputs=tuple(proto.output),
-                attributes=tuple((a.name, _attribute(a)) for a in proto.attribute),
-            )
+        node = Node(
+            name=proto.name or f"{proto.op_type}_{index}",
+            op_type=proto.op_type,
+            domain=domain,
+            opset=opsets.get(domain, 1),
+            inputs=tuple(proto.input),
+            outputs=tuple(proto.output),
+            attributes=(),
         )
+        node = replace(node, attributes=_attributes(node, proto, problems))
+        problems += _attribute_problems(node, proto)
+        nodes.append(node)
+    if problems:
+        raise Refusal(*problems)
     known = set(initializers) | {v.name for v in inputs}
     return Graph(
         name=graph.name,
@@ -211,6 +277,41 @@ def parse(model, base_dir: str | None = None) -> Graph:
         values=values,
         opsets=opsets,
     )
+
+
+def _attributes(node: Node, proto, problems: list) -> tuple:
+    """The node's (name, value) pairs; an attribute that cannot be read is added to
+    `problems`."""
+    pairs = []
+    for attr in proto.attribute:
+        try:
+            pairs.append((attr.name, _attribute(attr)))
+        except Refusal as refusal:
+            problems.append(f"{node.where}: attribute '{attr.name}': {refusal}")
+        except Exception as error:  # an undecodable string, a damaged tensor
+            problems.append(f"{node.where}: attribute '{attr.name}' cannot be read ({error})")
+    return tuple(pairs)
+
+
+def _attribute_problems(node: Node, proto) -> list:
+    """An attribute whose type is not the one its operator's schema declares (a string where
+    an int belongs), one line each."""
+    from onnx import AttributeProto, defs
+
+    try:
+        schema = defs.get_schema(node.op_type, node.opset, node.domain)
+    except defs.SchemaError:
+        return []  # an operator onnx does not know: the translation table refuses it
+    problems = []
+    for attr in proto.attribute:
+        declared = schema.attributes.get(attr.name)
+        if declared is not None and attr.type != declared.type:
+            given = AttributeProto.AttributeType.Name(attr.type).lower()
+            wanted = AttributeProto.AttributeType.Name(declared.type).lower()
+            problems.append(
+                f"{node.where}: attribute '{attr.name}' is a {given}; the operator takes a {wanted}"
+            )
+    return problems
 
 
 def toposort(nodes: list, known: set) -> tuple:

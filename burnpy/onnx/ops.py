@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from burnpy.onnx.ir import ML_DTYPES
+from burnpy.onnx.ir import FLOATS as FLOAT_DTYPES, ML_DTYPES
 from burnpy.generated import Tensor, module
 
 # The narrow ints held as int64, by width (uint64 needs no wrap: int64's bits are its bits).
@@ -25,15 +25,45 @@ def device_of(model):
     return model.device
 
 
-def tensor(value, dtype: str, device) -> Tensor:
-    """A model input as a Tensor: a Tensor passes as it is, anything else is converted to the
-    input's declared dtype on `device`."""
+def float_dtype(model, dtype: str) -> str:
+    """The dtype of a model's floats: its first float parameter's or buffer's (so a model
+    `cast` to another dtype takes its inputs in that one), else `dtype`, the file's."""
+    for value in vars(model).values():
+        if isinstance(value, Tensor) and value.dtype in FLOAT_DTYPES:
+            return str(value.dtype)
+    return dtype
+
+
+def tensor(value, dtype: str, device, name: str, shape) -> Tensor:
+    """A model input as a Tensor of `dtype` on `device`: an array is converted to it, a float
+    Tensor cast to it; its shape must have the declared rank and static dims (`shape`, None
+    where a dim is dynamic or the rank unknown), as onnxruntime checks them."""
     if isinstance(value, Tensor):
-        return value
-    array = np.asarray(value)
-    if dtype == "int64" and array.dtype == np.uint64:
-        array = array.view(np.int64)  # uint64 is held as int64's bits
-    return Tensor.from_data(array.astype(dtype, copy=False), device=device, dtype=dtype)
+        if value.dtype != dtype and value.dtype in FLOAT_DTYPES and dtype in FLOAT_DTYPES:
+            value = value.cast(dtype)
+    else:
+        array = np.asarray(value)
+        if dtype == "int64" and array.dtype == np.uint64:
+            array = array.view(np.int64)  # uint64 is held as int64's bits
+        value = Tensor.from_data(array.astype(dtype, copy=False), device=device, dtype=dtype)
+    given = list(value.shape)
+    if shape is not None and (
+        len(given) != len(shape) or any(d is not None and d != g for d, g in zip(shape, given))
+    ):
+        declared = "[" + ", ".join("?" if d is None else str(d) for d in shape) + "]"
+        raise ValueError(
+            f"input {name!r} has shape {given}, but the model declares {declared} (a '?' dim "
+            "is free; the others are fixed by the model, as onnxruntime checks them)"
+        )
+    return value
+
+
+def gather_nd(x: Tensor, indices: Tensor) -> Tensor:
+    """GatherND: the catalogue's gather_nd, and on a bool tensor (a transformer's attention
+    mask) through its ints, since gather_nd only moves values."""
+    if x.kind.tensor_kind.value == "Bool":
+        return x.int().gather_nd(indices).bool()
+    return x.gather_nd(indices)
 
 
 def cast_narrow(x: Tensor, dtype: str, saturate: bool) -> Tensor:
@@ -362,6 +392,11 @@ def full(dims, value, dtype: str, device) -> Tensor:
     return Tensor.full(dims, value, device=device, dtype=dtype)
 
 
+def eye(rows: int, columns: int, k: int, dtype: str, device) -> Tensor:
+    """ONNX EyeLike: ones on the k-th diagonal of a rows x columns matrix."""
+    return Tensor.from_data(np.eye(rows, columns, k, dtype=dtype), device=device, dtype=dtype)
+
+
 def layer_norm(x: Tensor, scale: Tensor, bias, axis: int, epsilon: float) -> tuple:
     """ONNX LayerNormalization over the dims from `axis` on: (y, mean, inverse std dev)."""
     axis %= x.ndim
@@ -607,11 +642,6 @@ def _zeros_like(x: Tensor) -> Tensor:
 def _repeat_heads(x: Tensor, times: int) -> Tensor:
     b, h, s, d = x.shape
     return unsqueeze(x, [2]).expand([b, h, times, s, d]).reshape([b, h * times, s, d])
-
-
-def resize(x: Tensor, sizes, mode: str, align_corners: bool) -> Tensor:
-    """Resizes the last two dims of a 4-d x to `sizes` with `module.interpolate`."""
-    return module.interpolate(x, [int(s) for s in sizes], mode=mode, align_corners=align_corners)
 
 
 def range_(start, limit, delta, dtype: str, device) -> Tensor:

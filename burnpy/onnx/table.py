@@ -1,7 +1,11 @@
 """The translation table: one entry per ONNX operator (and per opset where its meaning
-changed), each a function from the node (a `Site`: its inputs as code, its attributes, what is
-known at import) to the Python expression of its value, written with the Tensor API,
-`burnpy.generated.module` and the compositions of burnpy/onnx/ops.py.
+changed), each a function from the node (a `Site`: its inputs as expressions, its attributes,
+what is known at import) to the expression of its value (burnpy/onnx/expr.py), written with the
+Tensor API, `burnpy.generated.module` and the compositions of burnpy/onnx/ops.py.
+
+`ops`, `module`, `Tensor`, `int` and `list` below are the generated code's names, as
+expressions: `ops.where(x > 0, x, y)` builds the call the model will make, and a plain value
+given to it (an attribute, a dtype's name) becomes a literal.
 
 An entry raises `Refusal` (through `n.refuse`) for what it cannot take, naming the attribute
 or input at fault; an operator without an entry is refused with the reason listed in
@@ -13,22 +17,28 @@ import math
 
 import numpy as np
 
+from burnpy.onnx.emit import MODULE, OPS, Const, Outputs, Site
 from burnpy.onnx.errors import Refusal
+from burnpy.onnx.expr import Attr, BinOp, Expr, Lit, Name, Operator, TupleOf, ints
 from burnpy.onnx.ir import ELEMENT_TYPES, FLOATS, ML_DTYPES, storage
-from burnpy.onnx.emit import Const, Outputs, Site
+
+ops, module = OPS, MODULE
+Tensor, int_, list_ = Name("Tensor"), Name("int"), Name("list")
 
 
-def _list(values) -> str:
-    return "[" + ", ".join(str(int(v)) for v in values) + "]"
-
-
-def _float(value) -> str:
-    value = float(value)
-    return repr(value) if math.isfinite(value) else f'float("{value}")'
+def _float(value) -> Lit:
+    if isinstance(value, bool) or not isinstance(value, int | float | np.number):
+        raise Refusal(f"{str(value)[:60]!r} is not a number")
+    return Lit(float(value))
 
 
 def _is_float(dtype: str) -> bool:
     return dtype in FLOATS
+
+
+def _method(x: Expr, name: str, *args) -> Expr:
+    """`x.name(*args)`, the method named by one of this table's own dicts."""
+    return Attr(x, name)(*args)
 
 
 # -- element-wise ---------------------------------------------------------------------------
@@ -68,14 +78,14 @@ FLOAT_ONLY = {"Exp", "Log", "Sqrt", "Tanh", "Sin", "Cos", "Tan", "Sinh", "Cosh",
 def unary(n: Site):
     if n.op in FLOAT_ONLY and not _is_float(n.dtype(0)):
         n.refuse(f"{n.op} of {n.dtype(0)} is not supported (float inputs only)")
-    return f"{n.x(0)}.{UNARY[n.op]}()"
+    return _method(n.x(0), UNARY[n.op])
 
 
 def relu(n: Site):
-    return f"{n.x(0)}.relu()" if _is_float(n.dtype(0)) else f"{n.x(0)}.clamp_min(0)"
+    return n.x(0).relu() if _is_float(n.dtype(0)) else n.x(0).clamp_min(0)
 
 
-OPERATORS = {"Add": "+", "Sub": "-", "Mul": "*", "Div": "/"}
+OPERATORS = {"Add": Operator.ADD, "Sub": Operator.SUB, "Mul": Operator.MUL, "Div": Operator.DIV}
 
 
 def arithmetic(n: Site):
@@ -84,26 +94,26 @@ def arithmetic(n: Site):
     if n.dtype(0) == "uint64" and n.op == "Div":
         n.refuse("Div of uint64 beyond int64's range is not supported")
     if n.scalar(0) is not None and n.scalar(1) is None:  # 2 * x: the number on the left
-        return f"{n.scalar(0)} {OPERATORS[n.op]} {n.x(1)}"
-    return f"{n.x(0)} {OPERATORS[n.op]} {n.operand(1)}"
+        return BinOp(OPERATORS[n.op], n.scalar(0), n.x(1))
+    return BinOp(OPERATORS[n.op], n.x(0), n.operand(1))
 
 
 def pow_(n: Site):
     base, exponent = n.dtype(0), n.dtype(1)
     x, y = n.x(0), n.operand(1)
     if _is_float(base):
-        if not _is_float(exponent) and not y[0].isdigit() and not y.startswith("-"):
-            y = f'{y}.float("{base}")'
-        return f"{x}.powf({y})"
+        if not _is_float(exponent) and not isinstance(y, Lit):
+            y = y.float(base)
+        return x.powf(y)
     if _is_float(exponent):
-        return f'{x}.float("{exponent}").powf({y}).int("{storage(base)}")'
-    return f"{x}.powi({y})"
+        return x.float(exponent).powf(y).int(storage(base))
+    return x.powi(y)
 
 
 def mod(n: Site):
     if n.attr("fmod", 0):
-        return f"ops.fmod({n.x(0)}, {n.x(1)})"
-    return f"{n.x(0)}.remainder({n.x(1)})"
+        return ops.fmod(n.x(0), n.x(1))
+    return n.x(0).remainder(n.x(1))
 
 
 COMPARISONS = {
@@ -121,52 +131,54 @@ def comparison(n: Site):
     if n.dtype(0) == "bool" and n.op != "Equal":
         n.refuse(f"{n.op} of bools is not supported")
     if n.dtype(0) == "bool":
-        return f"{n.x(0)}.bool_xor({n.x(1)}).bool_not()"
+        return n.x(0).bool_xor(n.x(1)).bool_not()
     method, number = COMPARISONS[n.op], n.scalar(1)
     if number is not None:
-        return f"{n.x(0)}.{method}_elem({number})"
-    return f"{n.x(0)}.{method}({n.x(1)})"
+        return _method(n.x(0), f"{method}_elem", number)
+    return _method(n.x(0), method, n.x(1))
 
 
 LOGICAL = {"And": "bool_and", "Or": "bool_or", "Xor": "bool_xor"}
 
 
 def logical(n: Site):
-    return f"{n.x(0)}.{LOGICAL[n.op]}({n.x(1)})"
+    return _method(n.x(0), LOGICAL[n.op], n.x(1))
 
 
-BITWISE = {"BitwiseAnd": "&", "BitwiseOr": "|", "BitwiseXor": "^"}
+BITWISE = {"BitwiseAnd": Operator.AND, "BitwiseOr": Operator.OR, "BitwiseXor": Operator.XOR}
 
 
 def bitwise(n: Site):
     if n.dtype(0) == "bool":
-        return f"{n.x(0)}.{LOGICAL[n.op[7:]]}({n.x(1)})"
-    return f"({n.x(0)} {BITWISE[n.op]} {n.x(1)})"
+        return _method(n.x(0), LOGICAL[n.op[7:]], n.x(1))
+    return BinOp(BITWISE[n.op], n.x(0), n.x(1))
 
 
 def bit_shift(n: Site):
     direction = n.attr("direction")
     method = "bitwise_left_shift" if direction == "LEFT" else "bitwise_right_shift"
-    return f"{n.x(0)}.{method}({n.x(1)})"
+    return _method(n.x(0), method, n.x(1))
 
 
 def variadic(n: Site):
     """Max, Min, Sum and Mean over any number of inputs, broadcast together."""
     names = [n.x(i) for i in range(n.count()) if n.has(i)]
     if n.op in ("Max", "Min"):
-        combine = "ops.maximum" if n.op == "Max" else "ops.minimum"
+        combine = ops.maximum if n.op == "Max" else ops.minimum
         expr = names[0]
         for name in names[1:]:
-            expr = f"{combine}({expr}, {name})"
+            expr = combine(expr, name)
         return expr
-    total = " + ".join(names)
+    total = names[0]
+    for name in names[1:]:
+        total = total + name
     if n.op == "Sum" or len(names) == 1:
-        return total if len(names) == 1 else f"({total})"
-    return f"({total}) / {len(names)}"
+        return total
+    return total / len(names)
 
 
 def where(n: Site):
-    return f"ops.where({n.x(0)}, {n.x(1)}, {n.x(2)})"
+    return ops.where(n.x(0), n.x(1), n.x(2))
 
 
 def clip(n: Site):
@@ -174,8 +186,8 @@ def clip(n: Site):
     x = n.x(0)
     if any(n.has(i) and not n.is_const(i) for i in (1, 2)):
         if n.has(1):
-            x = f"ops.maximum({x}, {n.x(1)})"
-        return f"ops.minimum({x}, {n.x(2)})" if n.has(2) else x
+            x = ops.maximum(x, n.x(1))
+        return ops.minimum(x, n.x(2)) if n.has(2) else x
     low = n.const(1, "min").item() if n.has(1) else None
     high = n.const(2, "max").item() if n.has(2) else None
     return _clamped(n, x, low, high)
@@ -186,16 +198,16 @@ def clip_attributes(n: Site):
     return _clamped(n, n.x(0), n.attr("min"), n.attr("max"))
 
 
-def _clamped(n: Site, x: str, low, high) -> str:
+def _clamped(n: Site, x: Expr, low, high) -> Expr:
     if _is_float(n.dtype(0)):
         low = None if low is None else _float(low)
         high = None if high is None else _float(high)
     if low is not None and high is not None:
-        return f"{x}.clamp({low}, {high})"
+        return x.clamp(low, high)
     if low is not None:
-        return f"{x}.clamp_min({low})"
+        return x.clamp_min(low)
     if high is not None:
-        return f"{x}.clamp_max({high})"
+        return x.clamp_max(high)
     return x
 
 
@@ -203,99 +215,96 @@ def is_inf(n: Site):
     negative, positive = n.attr("detect_negative", 1), n.attr("detect_positive", 1)
     x = n.x(0)
     if negative and positive:
-        return f"{x}.is_inf()"
+        return x.is_inf()
     if positive:
-        return f"{x}.is_inf().bool_and({x} > 0)"
+        return x.is_inf().bool_and(x > 0)
     if negative:
-        return f"{x}.is_inf().bool_and({x} < 0)"
-    return f"{x}.is_inf().bool_and({x}.is_nan())"
+        return x.is_inf().bool_and(x < 0)
+    return x.is_inf().bool_and(x.is_nan())
 
 
 # -- activations ------------------------------------------------------------------------------
 
 
 def leaky_relu(n: Site):
-    return f"{n.x(0)}.leaky_relu({_float(n.attr('alpha', 0.01))})"
+    return n.x(0).leaky_relu(_float(n.attr("alpha", 0.01)))
 
 
 def hard_sigmoid(n: Site):
-    return f"{n.x(0)}.hard_sigmoid({_float(n.attr('alpha', 0.2))}, {_float(n.attr('beta', 0.5))})"
+    return n.x(0).hard_sigmoid(_float(n.attr("alpha", 0.2)), _float(n.attr("beta", 0.5)))
 
 
 def hard_swish(n: Site):
     x = n.x(0)
-    return f"{x} * {x}.hard_sigmoid({1 / 6!r}, 0.5)"
+    return x * x.hard_sigmoid(1 / 6, 0.5)
 
 
 def elu(n: Site):
     alpha = _float(n.attr("alpha", 1.0))
-    return _rounded_once(n, lambda x: f"ops.where({x} > 0, {x}, ({x}.exp() - 1) * {alpha})")
+    return _rounded_once(n, lambda x: ops.where(x > 0, x, (x.exp() - 1) * alpha))
 
 
 def selu(n: Site):
     x = n.x(0)
     alpha = _float(n.attr("alpha", 1.67326319217681884765625))
     gamma = _float(n.attr("gamma", 1.05070102214813232421875))
-    return f"ops.where({x} > 0, {x}, ({x}.exp() - 1) * {alpha}) * {gamma}"
+    return ops.where(x > 0, x, (x.exp() - 1) * alpha) * gamma
 
 
 def celu(n: Site):
     alpha = _float(n.attr("alpha", 1.0))
-    return _rounded_once(n, lambda x: f"{x}.clamp_min(0) + (({x} / {alpha}).exp() - 1).clamp_max(0) * {alpha}")  # fmt: skip
+    return _rounded_once(n, lambda x: x.clamp_min(0) + ((x / alpha).exp() - 1).clamp_max(0) * alpha)
 
 
-def _rounded_once(n: Site, build) -> str:
+def _rounded_once(n: Site, build) -> Expr:
     """An activation of several steps; a 16-bit input is computed in float32 and rounded
     once, as ONNX computes it (rounding every step drifts by a 16-bit step)."""
     x, dtype = n.x(0), n.dtype(0)
     if dtype in ("float16", "bfloat16"):
-        wide = x + '.float("float32")'
-        return f'({build(wide)}).float("{dtype}")'
+        return build(x.float("float32")).float(dtype)
     return build(x)
 
 
 def softplus(n: Site):
     x = n.x(0)
-    return f"{x}.relu() + (-{x}.abs()).exp().log1p()"
+    return x.relu() + (-x.abs()).exp().log1p()
 
 
 def softsign(n: Site):
     x = n.x(0)
-    return f"{x} / ({x}.abs() + 1)"
+    return x / (x.abs() + 1)
 
 
 def thresholded_relu(n: Site):
     x = n.x(0)
-    return f"{x}.mask_fill({x} <= {_float(n.attr('alpha', 1.0))}, 0)"
+    return x.mask_fill(x <= _float(n.attr("alpha", 1.0)), 0)
 
 
 def mish(n: Site):
     x = n.x(0)
-    return f"{x} * ({x}.relu() + (-{x}.abs()).exp().log1p()).tanh()"
+    return x * (x.relu() + (-x.abs()).exp().log1p()).tanh()
 
 
 def shrink(n: Site):
     x, bias, lambd = n.x(0), _float(n.attr("bias", 0.0)), _float(n.attr("lambd", 0.5))
-    return (
-        f"ops.where({x} < -{lambd}, {x} + {bias}, ops.where({x} > {lambd}, {x} - {bias}, {x} * 0))"
-    )
+    return ops.where(x < -lambd, x + bias, ops.where(x > lambd, x - bias, x * 0))
 
 
 def gelu(n: Site):
     x = n.x(0)
     if n.attr("approximate", "none") == "tanh":
-        return f"{x} * ((({x} + {x} * {x} * {x} * 0.044715) * {math.sqrt(2 / math.pi)!r}).tanh() + 1) * 0.5"
-    return f"{x}.gelu()"
+        return x * (((x + x * x * x * 0.044715) * math.sqrt(2 / math.pi)).tanh() + 1) * 0.5
+    return x.gelu()
 
 
 def swish(n: Site):
     x = n.x(0)
-    return f"{x} * ({x} * {_float(n.attr('alpha', 1.0))}).sigmoid()"
+    return x * (x * _float(n.attr("alpha", 1.0))).sigmoid()
 
 
 def prelu(n: Site):
     x = n.x(0)
-    return f"ops.where({x} < 0, {x} * {n.x(1)}, {x})"
+    return ops.where(x < 0, x * n.x(1), x)
 
 
 SOFTMAX = {"Softmax": "softmax", "LogSoftmax": "log_softmax"}
@@ -305,7 +314,7 @@ def softmax(n: Site):
     """Softmax, LogSoftmax and Hardmax from opset 13: along one axis (default the last)."""
     x, axis = n.x(0), n.attr("axis", -1)
     method = SOFTMAX.get(n.op)
-    return f"{x}.{method}({axis})" if method else f"ops.hardmax({x}, {axis})"
+    return _method(x, method, axis) if method else ops.hardmax(x, axis)
 
 
 def softmax_2d(n: Site):
@@ -315,10 +324,10 @@ def softmax_2d(n: Site):
     axis = n.attr("axis", 1) % max(rank, 1)
     method = SOFTMAX.get(n.op)
     if axis == rank - 1:
-        return f"{x}.{method}(-1)" if method else f"ops.hardmax({x}, -1)"
-    inner = f"ops.flatten({x}, {axis})"
-    inner = f"{inner}.{method}(1)" if method else f"ops.hardmax({inner}, 1)"
-    return f"{inner}.reshape(list({x}.shape))"
+        return _method(x, method, -1) if method else ops.hardmax(x, -1)
+    inner = ops.flatten(x, axis)
+    inner = _method(inner, method, 1) if method else ops.hardmax(inner, 1)
+    return inner.reshape(list_(x.shape))
 
 
 # -- shapes and data movement -------------------------------------------------------------------
@@ -347,15 +356,16 @@ def shape(n: Site):
     start, end = n.attr("start", 0), n.attr("end")
     if dims is not None and all(isinstance(d, int) for d in dims[start:end]):
         return Const(np.array(dims[start:end], np.int64))
-    tail = "" if (start, end) == (0, None) else f", {start}, {end}"
-    return f"ops.shape({n.x(0)}{tail})"
+    if (start, end) == (0, None):
+        return ops.shape(n.x(0))
+    return ops.shape(n.x(0), start, end)
 
 
 def size(n: Site):
     dims = n.shape(0)
     if dims is not None and all(isinstance(d, int) for d in dims):
         return Const(np.array(math.prod(dims), np.int64))
-    return f"ops.size({n.x(0)})"
+    return ops.size(n.x(0))
 
 
 def _resolved(dims, target, allowzero: bool):
@@ -371,15 +381,12 @@ def reshape(n: Site):
     x = n.x(0)
     allowzero = n.attr("allowzero", 0)
     if n.opset >= 5 and not n.is_const(1):
-        return f"ops.reshape({x}, {n.ints_code(1)}, {bool(allowzero)})"
+        return ops.reshape(x, n.ints_code(1), bool(allowzero))
     target = n.ints(1, "shape") if n.opset >= 5 else list(n.attr("shape"))
     dims = n.shape(0)
     if dims is not None and all(isinstance(d, int) for d in dims):
-        return f"{x}.reshape({_list(_resolved(dims, target, allowzero))})"
-    parts = [
-        f"{x}.shape[{i}]" if (v == 0 and not allowzero) else str(v) for i, v in enumerate(target)
-    ]
-    return f"{x}.reshape([{', '.join(parts)}])"
+        return x.reshape(ints(_resolved(dims, target, allowzero)))
+    return x.reshape([x.shape[i] if (v == 0 and not allowzero) else int(v) for i, v in enumerate(target)])  # fmt: skip
 
 
 def flatten(n: Site):
@@ -388,8 +395,8 @@ def flatten(n: Site):
     axis = n.attr("axis", 1)
     if dims is not None and all(isinstance(d, int) for d in dims):
         axis = axis + len(dims) if axis < 0 else axis
-        return f"{x}.reshape([{math.prod(dims[:axis])}, {math.prod(dims[axis:])}])"
-    return f"ops.flatten({x}, {axis})"
+        return x.reshape(ints([math.prod(dims[:axis]), math.prod(dims[axis:])]))
+    return ops.flatten(x, axis)
 
 
 def transpose(n: Site):
@@ -399,7 +406,7 @@ def transpose(n: Site):
         perm = list(reversed(range(n.known_rank(0))))
     if list(perm) == sorted(perm):
         return x
-    return f"{x}.permute({_list(perm)})"
+    return x.permute(ints(perm))
 
 
 def _static(dims) -> bool:
@@ -409,7 +416,7 @@ def _static(dims) -> bool:
 def squeeze(n: Site):
     """Squeeze from opset 13: the axes are an optional input."""
     if n.has(1) and not n.is_const(1):
-        return f"ops.squeeze({n.x(0)}, {n.ints_code(1)})"
+        return ops.squeeze(n.x(0), n.ints_code(1))
     return _squeezed(n, n.ints(1, "axes") if n.has(1) else None)
 
 
@@ -419,21 +426,21 @@ def squeeze_attribute_axes(n: Site):
     return _squeezed(n, None if axes is None else list(axes))
 
 
-def _squeezed(n: Site, axes) -> str:
+def _squeezed(n: Site, axes) -> Expr:
     x, dims = n.x(0), n.shape(0)
     if not _static(dims):
-        return f"ops.squeeze({x}, {_list(axes) if axes is not None else None})"
+        return ops.squeeze(x, ints(axes) if axes is not None else None)
     if axes is None:
         drop = {i for i, d in enumerate(dims) if d == 1}
     else:
         drop = {a % len(dims) for a in axes}
-    return f"{x}.reshape({_list(d for i, d in enumerate(dims) if i not in drop)})"
+    return x.reshape(ints(d for i, d in enumerate(dims) if i not in drop))
 
 
 def unsqueeze(n: Site):
     """Unsqueeze from opset 13: the axes are an input."""
     if not n.is_const(1):
-        return f"ops.unsqueeze({n.x(0)}, {n.ints_code(1)})"
+        return ops.unsqueeze(n.x(0), n.ints_code(1))
     return _unsqueezed(n, n.ints(1, "axes"))
 
 
@@ -442,29 +449,29 @@ def unsqueeze_attribute_axes(n: Site):
     return _unsqueezed(n, list(n.attr("axes")))
 
 
-def _unsqueezed(n: Site, axes) -> str:
+def _unsqueezed(n: Site, axes) -> Expr:
     x, dims = n.x(0), n.shape(0)
     if not _static(dims):
-        return f"ops.unsqueeze({x}, {_list(axes)})"
+        return ops.unsqueeze(x, ints(axes))
     rank = len(dims) + len(axes)
     out = list(dims)
     for a in sorted(a % rank for a in axes):
         out.insert(a, 1)
-    return f"{x}.reshape({_list(out)})"
+    return x.reshape(ints(out))
 
 
 def concat(n: Site):
     names = [n.x(i) for i in range(n.count()) if n.has(i)]
     if len(names) == 1:
         return names[0]
-    return f"Tensor.cat([{', '.join(names)}], {n.attr('axis')})"
+    return Tensor.cat(names, n.attr("axis"))
 
 
 def split(n: Site):
     """Split from opset 13: the sizes are an optional input, else equal parts."""
     x, axis = n.x(0), n.attr("axis", 0)
     if n.has(1) and not n.is_const(1):
-        return Outputs(f"ops.split({x}, {n.ints_code(1)}, {axis})", n.outputs())
+        return Outputs(ops.split(x, n.ints_code(1), axis), n.outputs())
     if n.has(1):
         return _split(n, n.ints(1, "split"))
     return _equal_split(n, n.outputs(), exact=True)
@@ -486,14 +493,14 @@ def split_attribute(n: Site):
 
 
 def _split(n: Site, sizes) -> Outputs:
-    return Outputs(f"ops.split({n.x(0)}, {_list(sizes)}, {n.attr('axis', 0)})", len(sizes))
+    return Outputs(ops.split(n.x(0), ints(sizes), n.attr("axis", 0)), len(sizes))
 
 
 def _equal_split(n: Site, count: int, exact: bool) -> Outputs:
     x, axis, dims = n.x(0), n.attr("axis", 0), n.shape(0)
     if dims is None or not isinstance(dims[axis], int):
-        sizes = f"ops.split_sizes({x}.shape[{axis}], {count})"
-        return Outputs(f"ops.split({x}, {sizes}, {axis})", count)
+        sizes = ops.split_sizes(x.shape[axis], count)
+        return Outputs(ops.split(x, sizes, axis), count)
     if exact and dims[axis] % count:
         n.refuse(f"an equal split of {dims[axis]} into {count} parts is not possible")
     from burnpy.onnx.ops import split_sizes
@@ -501,12 +508,12 @@ def _equal_split(n: Site, count: int, exact: bool) -> Outputs:
     return _split(n, split_sizes(dims[axis], count))
 
 
-def _slice_text(start, end, step) -> str:
+def _slice(start, end, step) -> slice:
+    """Python's slice of ONNX's bounds (a bound beyond any size left out)."""
     big = 2**62
-    start_text = "" if (step > 0 and start <= -big) or (step < 0 and start >= big) else str(start)
-    end_text = "" if (step > 0 and end >= big) or (step < 0 and end <= -big) else str(end)
-    text = f"{start_text}:{end_text}"
-    return text if step == 1 else f"{text}:{step}"
+    start = None if (step > 0 and start <= -big) or (step < 0 and start >= big) else int(start)
+    end = None if (step > 0 and end >= big) or (step < 0 and end <= -big) else int(end)
+    return slice(start, end, None if step == 1 else int(step))
 
 
 def slice_(n: Site):
@@ -514,8 +521,7 @@ def slice_(n: Site):
     unless known at import)."""
     x = n.x(0)
     if not all(n.is_const(i) for i in range(1, 5) if n.has(i)):
-        codes = [n.ints_code(i) if n.has(i) else "None" for i in range(1, 5)]
-        return f"ops.slice_({x}, {', '.join(codes)})"
+        return ops.slice_(x, *(n.ints_code(i) if n.has(i) else None for i in range(1, 5)))
     starts, ends = n.ints(1, "starts"), n.ints(2, "ends")
     axes = n.ints(3, "axes") if n.has(3) else list(range(len(starts)))
     steps = n.ints(4, "steps") if n.has(4) else [1] * len(starts)
@@ -529,10 +535,10 @@ def slice_attributes(n: Site):
     return _sliced(n, starts, ends, axes, [1] * len(starts))
 
 
-def _sliced(n: Site, starts, ends, axes, steps) -> str:
+def _sliced(n: Site, starts, ends, axes, steps) -> Expr:
     """Python's slicing, whose clamping is ONNX's."""
     x, rank, dims = n.x(0), n.known_rank(0), n.shape(0)
-    parts = [":"] * rank
+    parts = [slice(None)] * rank
     for start, end, axis, step in zip(starts, ends, axes, steps):
         axis %= rank
         if step == 0:
@@ -540,10 +546,10 @@ def _sliced(n: Site, starts, ends, axes, steps) -> str:
         size = dims[axis] if dims is not None else None
         if step < 0 and isinstance(size, int) and end < 0 and end + size < 0:
             end = -(2**62)  # before the first entry
-        parts[axis] = _slice_text(start, end, step)
-    while parts and parts[-1] == ":":
+        parts[axis] = _slice(start, end, step)
+    while parts and parts[-1] == slice(None):
         parts.pop()
-    return f"{x}[{', '.join(parts)}]" if parts else x
+    return x[tuple(parts)] if parts else x
 
 
 def gather(n: Site):
@@ -552,18 +558,18 @@ def gather(n: Site):
     axis %= rank
     if n.is_const(1) and n.const(1).ndim == 0:
         index = int(n.const(1))
-        return f"{x}[{', '.join([':'] * axis + [str(index)])}]"
-    return f"ops.gather({x}, {n.x(1)}, {axis})"
+        return x[tuple([slice(None)] * axis + [index])]
+    return ops.gather(x, n.x(1), axis)
 
 
 def gather_elements(n: Site):
-    return f"ops.gather_elements({n.x(0)}, {n.x(1)}, {n.attr('axis', 0)})"
+    return ops.gather_elements(n.x(0), n.x(1), n.attr("axis", 0))
 
 
 def gather_nd(n: Site):
     if n.attr("batch_dims", 0):
         n.refuse("GatherND with batch_dims is not supported")
-    return f"{n.x(0)}.gather_nd({n.x(1)})"
+    return ops.gather_nd(n.x(0), n.x(1))
 
 
 REDUCTIONS = {"none": "assign", "add": "add", "mul": "mul", "max": "max", "min": "min"}
@@ -574,56 +580,66 @@ def scatter_elements(n: Site):
     if reduction not in ("none", "add"):
         n.refuse(f"ScatterElements with reduction {reduction!r} (assign and add only)")
     axis = n.attr("axis", 0)
-    return f'{n.x(0)}.scatter({axis}, ops.gather_indices({n.x(0)}, {n.x(1)}, {axis}), {n.x(2)}, "{REDUCTIONS[reduction]}")'
+    indices = ops.gather_indices(n.x(0), n.x(1), axis)
+    return n.x(0).scatter(axis, indices, n.x(2), REDUCTIONS[reduction])
 
 
 def scatter_nd(n: Site):
     reduction = n.attr("reduction", "none")
     if reduction not in ("none", "add"):
         n.refuse(f"ScatterND with reduction {reduction!r} (assign and add only)")
-    return f'{n.x(0)}.scatter_nd({n.x(1)}, {n.x(2)}, "{REDUCTIONS[reduction]}")'
+    return n.x(0).scatter_nd(n.x(1), n.x(2), REDUCTIONS[reduction])
 
 
 def expand(n: Site):
     x = n.x(0)
     if not n.is_const(1):
-        return f"ops.expand({x}, {n.ints_code(1)})"
+        return ops.expand(x, n.ints_code(1))
     target = n.ints(1, "shape")
     dims = n.shape(0)
     if dims is not None and all(isinstance(d, int) for d in dims):
         out = list(np.broadcast_shapes(tuple(dims), tuple(target)))
-        return x if out == list(dims) else f"{x}.expand({_list(out)})"
-    return f"ops.expand({x}, {_list(target)})"
+        n.bounded(math.prod(out))
+        return x if out == list(dims) else x.expand(ints(out))
+    return ops.expand(x, ints(target))
 
 
 def tile(n: Site):
     x = n.x(0)
     if not n.is_const(1):
-        return f"ops.tile({x}, {n.ints_code(1)})"
+        return ops.tile(x, n.ints_code(1))
+    repeats = n.ints(1, "repeats")
+    dims = n.shape(0)
+    if _static(dims):
+        n.bounded(math.prod(dims) * math.prod(repeats))
     expr = x
-    for dim, times in enumerate(n.ints(1, "repeats")):
+    for dim, times in enumerate(repeats):
         if times != 1:
-            expr = f"{expr}.repeat_dim({dim}, {times})"
+            expr = expr.repeat_dim(dim, times)
     return expr
 
 
 def constant_of_shape(n: Site):
     value = n.attr("value")
     value = np.zeros(1, np.float32) if value is None else np.asarray(value)
-    if n.is_const(0):
+    if n.is_const(0) and n.small(math.prod(n.ints(0, "shape"))):
         return Const(np.full(n.ints(0, "shape"), value.reshape(-1)[0], value.dtype))
     dtype = storage(str(value.dtype))
-    return f'ops.full({n.x(0)}.tolist(), {value.reshape(-1)[0].item()!r}, "{dtype}", {n.device()})'
+    dims = n.ints_code(0, "shape") if n.is_const(0) else n.x(0).tolist()
+    return ops.full(dims, value.reshape(-1)[0].item(), dtype, n.device())
 
 
 def range_(n: Site):
     if all(n.is_const(i) for i in range(3)):
         start, limit, delta = (n.const(i) for i in range(3))
+        if float(delta) == 0:
+            n.refuse("a Range with delta 0")
         count = max(int(math.ceil((float(limit) - float(start)) / float(delta))), 0)
-        values = start + np.arange(count).astype(start.dtype) * delta
-        return Const(values.astype(start.dtype))
+        if n.small(count):
+            values = start + np.arange(count).astype(start.dtype) * delta
+            return Const(values.astype(start.dtype))
     dtype = storage(n.dtype(0))
-    return f'ops.range_({n.x(0)}.item(), {n.x(1)}.item(), {n.x(2)}.item(), "{dtype}", {n.device()})'
+    return ops.range_(n.x(0).item(), n.x(1).item(), n.x(2).item(), dtype, n.device())
 
 
 def cast(n: Site):
@@ -635,11 +651,11 @@ def cast(n: Site):
 CAST_TARGETS = FLOATS + ("bool", "int64", "int32", "int16", "int8", "uint64", "uint32", "uint16", "uint8")  # fmt: skip
 
 
-def _cast(n: Site, x: str, source: str, target: str):
+def _cast(n: Site, x: Expr, source: str, target: str):
     """A value of ONNX type `source` as `target`; a narrow int's wrap follows the node."""
     if target in ML_DTYPES:
         saturate = bool(n.attr("saturate", 1)) and target.startswith("float8")
-        return f'ops.cast_narrow({x}, "{ML_DTYPES[target]}", {saturate})'
+        return ops.cast_narrow(x, ML_DTYPES[target], saturate)
     if target not in CAST_TARGETS:
         n.refuse(f"a cast to {target} is not supported")
     if source == target:
@@ -647,13 +663,13 @@ def _cast(n: Site, x: str, source: str, target: str):
     if target in FLOATS:
         if source == "uint64":
             n.refuse("a cast from uint64 to a float is not supported")
-        return f'{x}.float("{target}")'
+        return x.float(target)
     if target == "bool":
-        return f"{x}.bool()"
+        return x.bool()
     held = storage(target)
     if storage(source) in FLOATS or source == "bool":
-        return f'{x}.int("{held}")'
-    return x if storage(source) == held else f'{x}.cast("{held}")'
+        return x.int(held)
+    return x if storage(source) == held else x.cast(held)
 
 
 def dropout(n: Site):
@@ -661,17 +677,17 @@ def dropout(n: Site):
     if n.opset >= 12 and n.has(2) and (not n.is_const(2) or bool(n.const(2))):
         n.refuse("Dropout in training mode (random) is not supported")
     if n.has_output(1):
-        return Outputs(f'{x}, ops.full({x}.shape, True, "bool", {n.device()})', 2)
+        return Outputs(TupleOf((x, ops.full(x.shape, True, "bool", n.device()))), 2)
     return x
 
 
 def nonzero(n: Site):
-    return f"ops.nonzero({n.x(0)})"
+    return ops.nonzero(n.x(0))
 
 
 def lrn(n: Site):
     alpha, beta = _float(n.attr("alpha", 0.0001)), _float(n.attr("beta", 0.75))
-    return f"ops.lrn({n.x(0)}, {n.attr('size')}, {alpha}, {beta}, {_float(n.attr('bias', 1.0))})"
+    return ops.lrn(n.x(0), n.attr("size"), alpha, beta, _float(n.attr("bias", 1.0)))
 
 
 def deform_conv(n: Site):
@@ -680,23 +696,21 @@ def deform_conv(n: Site):
     pads = list(n.attr("pads", [0, 0, 0, 0]))
     if pads[:2] != pads[2:]:
         n.refuse("DeformConv with asymmetric pads is not supported")
-    options = [f"padding={_list(pads[:2])}"]
+    options = {"padding": ints(pads[:2])}
     for attribute, option in (("strides", "stride"), ("dilations", "dilation")):
         if n.attr(attribute) is not None:
-            options.append(f"{option}={_list(n.attr(attribute))}")
-    options.append(f"weight_groups={n.attr('group', 1)}")
-    options.append(f"offset_groups={n.attr('offset_group', 1)}")
-    args = [n.x(0), n.x(2), n.x(1), n.opt(4), n.opt(3)]
-    return f"module.deform_conv2d({', '.join(args + options)})"
+            options[option] = ints(n.attr(attribute))
+    options["weight_groups"] = n.attr("group", 1)
+    options["offset_groups"] = n.attr("offset_group", 1)
+    return module.deform_conv2d(n.x(0), n.x(2), n.x(1), n.opt(4), n.opt(3), **options)
 
 
 def trilu(n: Site):
-    k = (
-        f"int({n.number_code(1)})"
-        if n.has(1) and not n.is_const(1)
-        else (n.number_code(1) if n.has(1) else "0")
-    )
-    return f"ops.trilu({n.x(0)}, {k}, {bool(n.attr('upper', 1))})"
+    if n.has(1) and not n.is_const(1):
+        k = int_(n.number_code(1))
+    else:
+        k = n.number_code(1) if n.has(1) else 0
+    return ops.trilu(n.x(0), k, bool(n.attr("upper", 1)))
 
 
 PAD_MODES = ("constant", "reflect", "edge", "wrap")
@@ -707,10 +721,10 @@ def pad(n: Site):
     x, mode, rank = n.x(0), n.attr("mode", "constant"), n.known_rank(0)
     if mode not in PAD_MODES:
         n.refuse(f"Pad mode {mode!r}")
-    value = n.number_code(2) if n.has(2) else "0"
+    value = n.number_code(2) if n.has(2) else 0
     if not n.is_const(1) or (n.has(3) and not n.is_const(3)):
-        axes = n.ints_code(3) if n.has(3) else "None"
-        return f'ops.pad({x}, {n.ints_code(1)}, "{mode}", {value}, {axes})'
+        axes = n.ints_code(3) if n.has(3) else None
+        return ops.pad(x, n.ints_code(1), mode, value, axes)
     pads = n.ints(1, "pads")
     if n.has(3):
         axes = [a % rank for a in n.ints(3, "axes")]
@@ -729,107 +743,141 @@ def pad_attributes(n: Site):
     return _padded(n, list(n.attr("pads")), mode, _float(n.attr("value", 0.0)))
 
 
-def _padded(n: Site, pads, mode: str, value: str) -> str:
+def _padded(n: Site, pads, mode: str, value) -> Expr:
     if not any(pads):
         return n.x(0)
-    return f'ops.pad({n.x(0)}, {_list(pads)}, "{mode}", {value})'
+    dims = n.shape(0)
+    if _static(dims) and len(pads) == 2 * len(dims):
+        rank = len(dims)
+        n.bounded(math.prod(d + pads[i] + pads[rank + i] for i, d in enumerate(dims)))
+    return ops.pad(n.x(0), ints(pads), mode, value)
 
 
 def eye_like(n: Site):
+    """Built when the model runs (the identity of a declared size is never allocated at
+    import)."""
     dims = n.static_shape(0)
+    if len(dims) != 2:
+        n.refuse(f"EyeLike of a rank-{len(dims)} input (rank 2 only)")
     dtype = ELEMENT_TYPES.get(n.attr("dtype")) if n.attr("dtype") is not None else n.dtype(0)
-    return Const(np.eye(dims[0], dims[1], n.attr("k", 0), dtype=storage(dtype)))
+    n.bounded(dims[0] * dims[1])
+    return ops.eye(dims[0], dims[1], n.attr("k", 0), storage(dtype), n.device())
 
 
 def one_hot(n: Site):
-    depth = f"int({n.number_code(1)})"
+    depth = int_(n.number_code(1))
     indices = n.x(0)
     if _is_float(n.dtype(0)):
-        indices = f'{indices}.int("int64")'
+        indices = indices.int("int64")
     elif n.dtype(0) != "int64":
-        indices = f'{indices}.cast("int64")'
-    return f"ops.one_hot({indices}, {depth}, {n.x(2)}, {n.attr('axis', -1)})"
+        indices = indices.cast("int64")
+    if n.is_const(1) and _static(n.shape(0)):
+        n.bounded(math.prod(n.shape(0)) * abs(int(n.const(1).reshape(-1)[0])))
+    return ops.one_hot(indices, depth, n.x(2), n.attr("axis", -1))
 
 
 def top_k(n: Site):
     """TopK from opset 10: k is an input."""
-    return _top(n, f"int({n.number_code(1)})")
+    return _top(n, int_(n.number_code(1)))
 
 
 def top_k_attribute(n: Site):
     """TopK before opset 10: k is an attribute."""
-    return _top(n, str(n.attr("k")))
+    return _top(n, n.attr("k"))
 
 
-def _top(n: Site, k: str) -> Outputs:
+def _top(n: Site, k) -> Outputs:
     largest = bool(n.attr("largest", 1))
-    return Outputs(f"ops.topk({n.x(0)}, {k}, {n.attr('axis', -1)}, {largest})", 2)
+    return Outputs(ops.topk(n.x(0), k, n.attr("axis", -1), largest), 2)
 
 
 def cumulative(n: Site):
-    helper = "ops.cumsum" if n.op == "CumSum" else "ops.cumprod"
-    axis = f"int({n.number_code(1)})"
-    return (
-        f"{helper}({n.x(0)}, {axis}, {bool(n.attr('exclusive', 0))}, {bool(n.attr('reverse', 0))})"
-    )
+    helper = ops.cumsum if n.op == "CumSum" else ops.cumprod
+    axis = int_(n.number_code(1))
+    return helper(n.x(0), axis, bool(n.attr("exclusive", 0)), bool(n.attr("reverse", 0)))
 
 
 def depth_to_space(n: Site):
-    return f"ops.depth_to_space({n.x(0)}, {n.attr('blocksize')}, \"{n.attr('mode', 'DCR')}\")"
+    if n.attr("mode", "DCR") not in ("DCR", "CRD"):
+        n.refuse(f"DepthToSpace mode {n.attr('mode')!r} (DCR or CRD)")
+    return ops.depth_to_space(n.x(0), n.attr("blocksize"), n.attr("mode", "DCR"))
 
 
 def space_to_depth(n: Site):
-    return f"ops.space_to_depth({n.x(0)}, {n.attr('blocksize')}, \"{n.attr('mode', 'DCR')}\")"
+    return ops.space_to_depth(n.x(0), n.attr("blocksize"), n.attr("mode", "DCR"))
 
 
 def compress(n: Site):
     if not n.is_const(1):
-        axis = n.attr("axis")
-        return f"ops.compress({n.x(0)}, {n.x(1)}, {axis})"
+        return ops.compress(n.x(0), n.x(1), n.attr("axis"))
     condition = np.asarray(n.const(1, "condition")).astype(bool)
     positions = np.nonzero(condition)[0].astype(np.int64)
     axis = n.attr("axis")
     x = n.x(0)
     if axis is None:
-        return f"{x}.reshape([-1]).select(0, {n.new_const(positions, 'positions')})"
-    return f"{x}.select({axis}, {n.new_const(positions, 'positions')})"
+        return x.reshape([-1]).select(0, n.new_const(positions, "positions"))
+    return x.select(axis, n.new_const(positions, "positions"))
+
+
+RESIZE_CHOICES = {
+    "mode": ("nearest", "linear", "cubic"),
+    "coordinate_transformation_mode": ("half_pixel", "half_pixel_symmetric", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_crop_and_resize"),  # fmt: skip
+    "nearest_mode": ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil"),
+    "keep_aspect_ratio_policy": ("stretch", "not_larger", "not_smaller"),
+}
 
 
 def resize(n: Site):
-    options = []
+    for attribute, choices in RESIZE_CHOICES.items():
+        if n.attr(attribute) is not None and n.attr(attribute) not in choices:
+            n.refuse(f"{n.op} {attribute} {n.attr(attribute)!r} (one of {', '.join(choices)})")
+    options = {}
     if n.op == "Upsample":
-        scales = repr(list(n.attr("scales"))) if n.opset < 9 else n.floats_code(1)
-        options.append(f"scales={scales}")
-        mode = n.attr("mode", "nearest")
-        options += [f'mode="{mode}"', 'coordinate="asymmetric"', 'nearest="floor"']
-        return f"ops.resize({n.x(0)}, {', '.join(options)})"
+        scales = [_float(s) for s in n.attr("scales")] if n.opset < 9 else n.floats_code(1)
+        _bounded_resize(n, scales, None)
+        options["scales"] = scales
+        options.update(mode=n.attr("mode", "nearest"), coordinate="asymmetric", nearest="floor")
+        return ops.resize(n.x(0), **options)
     if n.opset < 11:
         n.refuse("Resize before opset 11 is not supported")
     if n.has(3):
-        options.append(f"sizes={n.ints_code(3)}")
+        options["sizes"] = n.ints_code(3)
+        _bounded_resize(n, None, n.ints(3) if n.is_const(3) else None)
     elif n.has(2):
-        options.append(f"scales={n.floats_code(2)}")
+        options["scales"] = n.floats_code(2)
+        _bounded_resize(n, n.const(2).reshape(-1).tolist() if n.is_const(2) else None, None)
     coordinate = n.attr("coordinate_transformation_mode", "half_pixel")
     if coordinate == "tf_crop_and_resize":
-        options.append(f"roi={n.floats_code(1)}")
+        options["roi"] = n.floats_code(1)
     if n.attr("axes") is not None:
-        options.append(f"axes={_list(n.attr('axes'))}")
+        options["axes"] = ints(n.attr("axes"))
     mode = n.attr("mode", "nearest")
-    options += [f'mode="{mode}"', f'coordinate="{coordinate}"']
+    options.update(mode=mode, coordinate=coordinate)
     if mode == "nearest" and n.attr("nearest_mode", "round_prefer_floor") != "round_prefer_floor":
-        options.append(f'nearest="{n.attr("nearest_mode")}"')
+        options["nearest"] = n.attr("nearest_mode")
     if mode == "cubic" and n.attr("cubic_coeff_a", -0.75) != -0.75:
-        options.append(f"cubic={_float(n.attr('cubic_coeff_a'))}")
+        options["cubic"] = _float(n.attr("cubic_coeff_a"))
     for attribute, option in (("exclude_outside", "exclude_outside"), ("antialias", "antialias")):
         if n.attr(attribute, 0):
-            options.append(f"{option}=True")
+            options[option] = True
     if n.attr("extrapolation_value", 0.0):
-        options.append(f"extrapolation={_float(n.attr('extrapolation_value'))}")
+        options["extrapolation"] = _float(n.attr("extrapolation_value"))
     if n.attr("keep_aspect_ratio_policy", "stretch") != "stretch":
-        options.append(f'policy="{n.attr("keep_aspect_ratio_policy")}"')
+        options["policy"] = n.attr("keep_aspect_ratio_policy")
     if not _is_float(n.dtype(0)):
         n.refuse(f"Resize of {n.dtype(0)} is not supported")
-    return f"ops.resize({n.x(0)}, {', '.join(options)})"
+    return ops.resize(n.x(0), **options)
+
+
+def _bounded_resize(n: Site, scales, sizes):
+    """A Resize whose output size is known at import stays within the folding cap when
+    folded."""
+    if sizes is not None and n.attr("axes") is None:
+        n.bounded(math.prod(sizes))
+    dims = n.shape(0)
+    if isinstance(scales, list) and _static(dims) and len(scales) == len(dims):
+        values = [s.value if isinstance(s, Lit) else s for s in scales]
+        n.bounded(math.prod(math.floor(d * abs(s)) for d, s in zip(dims, values)))
 
 
 # nearest is not among them: burn's rounds halves away from zero, ONNX's to even
@@ -844,14 +892,16 @@ def grid_sample(n: Site):
         n.refuse(f"GridSample mode {mode!r} is not supported (linear only)")
     if n.dtype(0) not in ("float32", "float64"):
         n.refuse(f"GridSample of {n.dtype(0)} is not supported")
-    options = [f'mode="{GRID_MODES[mode]}"', f'padding_mode="{n.attr("padding_mode", "zeros")}"']
-    options.append(f"align_corners={bool(n.attr('align_corners', 0))}")
-    return f"{n.x(0)}.grid_sample_2d({n.x(1)}, {', '.join(options)})"
+    return n.x(0).grid_sample_2d(
+        n.x(1),
+        mode=GRID_MODES[mode],
+        padding_mode=n.attr("padding_mode", "zeros"),
+        align_corners=bool(n.attr("align_corners", 0)),
+    )
 
 
 def einsum(n: Site):
-    operands = [n.x(i) for i in range(n.count())]
-    return f"ops.einsum({n.attr('equation')!r}, {', '.join(operands)})"
+    return ops.einsum(n.attr("equation"), *(n.x(i) for i in range(n.count())))
 
 
 def lp_pool(n: Site):
@@ -864,28 +914,28 @@ def lp_pool(n: Site):
     if any(v != 1 for v in dilations) or n.attr("ceil_mode", 0):
         n.refuse("LpPool with dilations or ceil_mode is not supported")
     begins, ends = _spatial_pads(n, d, kernel, strides, dilations)
-    return f"ops.lp_pool({n.x(0)}, {_list(kernel)}, {n.attr('p', 2)}, stride={_list(strides)}, begins={_list(begins)}, ends={_list(ends)})"
+    return ops.lp_pool(n.x(0), ints(kernel), n.attr("p", 2), stride=ints(strides), begins=ints(begins), ends=ints(ends))  # fmt: skip
 
 
 def rotary_embedding(n: Site):
-    options = []
+    options = {}
     if n.attr("interleaved", 0):
-        options.append("interleaved=True")
+        options["interleaved"] = True
     if n.attr("num_heads", 0):
-        options.append(f"heads={n.attr('num_heads')}")
+        options["heads"] = n.attr("num_heads")
     if n.attr("rotary_embedding_dim", 0):
-        options.append(f"dim={n.attr('rotary_embedding_dim')}")
+        options["dim"] = n.attr("rotary_embedding_dim")
     args = [n.x(0), n.x(1), n.x(2)] + ([n.x(3)] if n.has(3) else [])
-    return f"ops.rotary_embedding({', '.join(args + options)})"
+    return ops.rotary_embedding(*args, **options)
 
 
 def center_crop_pad(n: Site):
     axes = n.attr("axes") or list(range(n.known_rank(0)))
-    return f"ops.center_crop_pad({n.x(0)}, {n.ints_code(1)}, {_list(axes)})"
+    return ops.center_crop_pad(n.x(0), n.ints_code(1), ints(axes))
 
 
 def swiglu(n: Site):
-    return f"ops.swiglu({n.x(0)}, {n.x(1)}, {_float(n.attr('alpha', 1.0))})"
+    return ops.swiglu(n.x(0), n.x(1), _float(n.attr("alpha", 1.0)))
 
 
 WINDOWS = {"HannWindow": "hann", "HammingWindow": "hamming", "BlackmanWindow": "blackman"}
@@ -894,27 +944,30 @@ WINDOWS = {"HannWindow": "hann", "HammingWindow": "hamming", "BlackmanWindow": "
 def window(n: Site):
     dtype = ELEMENT_TYPES.get(n.attr("output_datatype", 1))
     periodic = bool(n.attr("periodic", 1))
-    return f'ops.window("{WINDOWS[n.op]}", int({n.number_code(0)}), {periodic}, "{storage(dtype)}", {n.device()})'
+    if n.is_const(0):
+        n.bounded(abs(int(n.const(0).reshape(-1)[0])))
+    size = int_(n.number_code(0))
+    return ops.window(WINDOWS[n.op], size, periodic, storage(dtype), n.device())
 
 
 def reverse_sequence(n: Site):
-    return f"ops.reverse_sequence({n.x(0)}, {n.ints_code(1)}, {n.attr('batch_axis', 1)}, {n.attr('time_axis', 0)})"
+    batch_axis, time_axis = n.attr("batch_axis", 1), n.attr("time_axis", 0)
+    return ops.reverse_sequence(n.x(0), n.ints_code(1), batch_axis, time_axis)
 
 
 def col2im(n: Site):
     if n.known_rank(0) != 3 or n.shape(1) != (2,):
         n.refuse("Col2Im is supported for 2-d images")
-    options = []
+    options = {}
     for attribute, option in (("strides", "stride"), ("dilations", "dilation")):
         if n.attr(attribute) is not None:
-            options.append(f"{option}={_list(n.attr(attribute))}")
+            options[option] = ints(n.attr(attribute))
     pads = n.attr("pads")
     if pads is not None:
         if list(pads[:2]) != list(pads[2:]):
             n.refuse("Col2Im with asymmetric pads is not supported")
-        options.append(f"padding={_list(pads[:2])}")
-    args = [n.x(0), n.ints_code(1), n.ints_code(2)]
-    return f"module.fold4d({', '.join(args + options)})"
+        options["padding"] = ints(pads[:2])
+    return module.fold4d(n.x(0), n.ints_code(1), n.ints_code(2), **options)
 
 
 DEFAULT_ACTIVATIONS = {"RNN": ("Tanh",), "GRU": ("Sigmoid", "Tanh"), "LSTM": ("Sigmoid", "Tanh", "Tanh")}  # fmt: skip
@@ -932,61 +985,62 @@ def recurrent(n: Site):
     if n.has(4) and direction != "forward":
         n.refuse(f"{n.op} with sequence_lens is supported in the forward direction only")
     count = {"RNN": 6, "GRU": 6, "LSTM": 8}[n.op]
-    args = [f'"{n.op}"'] + [n.opt(i) for i in range(count)]
-    options = [f"hidden={n.attr('hidden_size')}"]
+    args = [n.op] + [n.opt(i) for i in range(count)]
+    options = {"hidden": n.attr("hidden_size")}
     if direction != "forward":
-        options.append(f'direction="{direction}"')
+        options["direction"] = direction
     if n.attr("layout", 0):
-        options.append("layout=1")
+        options["layout"] = 1
     if n.attr("linear_before_reset", 0):
-        options.append("linear_before_reset=True")
+        options["linear_before_reset"] = True
     if n.attr("clip") is not None:
-        options.append(f"clip={_float(n.attr('clip'))}")
-    expr = f"ops.recurrent({', '.join(args + options)})"
-    return Outputs(expr, 3)
+        options["clip"] = _float(n.attr("clip"))
+    return Outputs(ops.recurrent(*args, **options), 3)
 
 
 # -- reductions ---------------------------------------------------------------------------------
 
+# (the method applied before, the reduction, the method applied after)
 REDUCE = {
-    "ReduceSum": ("", "sum", ""),
-    "ReduceMean": ("", "mean", ""),
-    "ReduceMax": ("", "max", ""),
-    "ReduceMin": ("", "min", ""),
-    "ReduceProd": ("", "prod", ""),
-    "ReduceL1": (".abs()", "sum", ""),
-    "ReduceL2": (".square()", "sum", ".sqrt()"),
-    "ReduceSumSquare": (".square()", "sum", ""),
-    "ReduceLogSum": ("", "sum", ".log()"),
+    "ReduceSum": (None, "sum", None),
+    "ReduceMean": (None, "mean", None),
+    "ReduceMax": (None, "max", None),
+    "ReduceMin": (None, "min", None),
+    "ReduceProd": (None, "prod", None),
+    "ReduceL1": ("abs", "sum", None),
+    "ReduceL2": ("square", "sum", "sqrt"),
+    "ReduceSumSquare": ("square", "sum", None),
+    "ReduceLogSum": (None, "sum", "log"),
 }
 
 
 def reduce(n: Site):
     """The reductions once their axes are an optional input (ReduceSum from opset 13, the
     others from 18)."""
-    return _reduced(n, n.ints_code(1) if n.has(1) else "None")
+    return _reduced(n, n.ints_code(1) if n.has(1) else None)
 
 
 def reduce_attribute_axes(n: Site):
     """The reductions while their axes were an attribute."""
     axes = n.attr("axes")
-    return _reduced(n, _list(axes) if axes else "None")
+    return _reduced(n, ints(axes) if axes else None)
 
 
-def _reduced(n: Site, axes: str) -> str:
+def _reduced(n: Site, axes) -> Expr:
     keepdims = bool(n.attr("keepdims", 1))
-    tail = ", noop=True" if n.attr("noop_with_empty_axes", 0) else ""
+    tail = {"noop": True} if n.attr("noop_with_empty_axes", 0) else {}
     x = n.x(0)
     if n.op == "ReduceLogSumExp":
-        return f"ops.reduce_log_sum_exp({x}, {axes}, {keepdims}{tail})"
+        return ops.reduce_log_sum_exp(x, axes, keepdims, **tail)
     before, how, after = REDUCE[n.op]
-    return f'ops.reduce({x}{before}, "{how}", {axes}, {keepdims}{tail}){after}'
+    expr = ops.reduce(x if before is None else _method(x, before), how, axes, keepdims, **tail)
+    return expr if after is None else _method(expr, after)
 
 
 def arg_extreme(n: Site):
     how = "argmax" if n.op == "ArgMax" else "argmin"
     keep, last = bool(n.attr("keepdims", 1)), bool(n.attr("select_last_index", 0))
-    return f'ops.arg({n.x(0)}, "{how}", {n.attr("axis", 0)}, {keep}, {last})'
+    return ops.arg(n.x(0), how, n.attr("axis", 0), keep, last)
 
 
 # -- linear algebra ------------------------------------------------------------------------------
@@ -994,23 +1048,23 @@ def arg_extreme(n: Site):
 
 def matmul(n: Site):
     if (n.rank(0) or 0) >= 2 and (n.rank(1) or 0) >= 2:
-        return f"{n.x(0)}.matmul({n.x(1)})"
-    return f"ops.matmul({n.x(0)}, {n.x(1)})"
+        return n.x(0).matmul(n.x(1))
+    return ops.matmul(n.x(0), n.x(1))
 
 
 def gemm(n: Site):
     a, b = n.x(0), n.x(1)
-    a = f"{a}.T" if n.attr("transA", 0) else a
-    b = f"{b}.T" if n.attr("transB", 0) else b
+    a = a.T if n.attr("transA", 0) else a
+    b = b.T if n.attr("transB", 0) else b
     alpha, beta = n.attr("alpha", 1.0), n.attr("beta", 1.0)
     if alpha == 1.0 and beta == 1.0 and (not n.has(2) or n.rank(2) == 1):
-        return f"module.linear({a}, {b}, {n.opt(2)})" if n.has(2) else f"{a}.matmul({b})"
-    expr = f"{a}.matmul({b})"
+        return module.linear(a, b, n.opt(2)) if n.has(2) else a.matmul(b)
+    expr = a.matmul(b)
     if alpha != 1.0:
-        expr = f"{expr} * {_float(alpha)}"
+        expr = expr * _float(alpha)
     if n.has(2) and beta != 0.0:
-        c = n.x(2) if beta == 1.0 else f"{n.x(2)} * {_float(beta)}"
-        expr = f"{expr} + {c}"
+        c = n.x(2) if beta == 1.0 else n.x(2) * _float(beta)
+        expr = expr + c
     return expr
 
 
@@ -1055,9 +1109,10 @@ def _ceil_mode(n: Site, kernel, strides, dilations, begins, ends) -> bool:
     return False
 
 
-def _ints(values) -> str:
+def _ints(values) -> Expr:
+    """One int when all are equal, else the list."""
     values = [int(v) for v in values]
-    return str(values[0]) if len(set(values)) == 1 else _list(values)
+    return Lit(values[0]) if len(set(values)) == 1 else ints(values)
 
 
 def conv(n: Site):
@@ -1066,7 +1121,7 @@ def conv(n: Site):
     return _conv_call(n, n.x(0), n.x(1), n.x(2) if n.has(2) else None, 1)
 
 
-def _conv_call(n: Site, x: str, w: str, bias, weight_input: int) -> str:
+def _conv_call(n: Site, x: Expr, w: Expr, bias, weight_input: int) -> Expr:
     """The convolution of the node's attributes on the operands given as code (the weight's
     shape read from input `weight_input`)."""
     rank = n.known_rank(0)
@@ -1081,18 +1136,18 @@ def _conv_call(n: Site, x: str, w: str, bias, weight_input: int) -> str:
     dilations = n.attr("dilations", [1] * d)
     begins, ends = _spatial_pads(n, d, kernel, strides, dilations)
     args = [x, w] + ([bias] if bias is not None else [])
-    options = []
+    options = {}
     if any(s != 1 for s in strides):
-        options.append(f"stride={_ints(strides)}")
+        options["stride"] = _ints(strides)
     if any(begins):
-        options.append(f"padding={_ints(begins)}")
+        options["padding"] = _ints(begins)
     if list(ends) != list(begins):
-        options.append(f"padding_end={_ints(ends)}")
+        options["padding_end"] = _ints(ends)
     if any(v != 1 for v in dilations):
-        options.append(f"dilation={_ints(dilations)}")
+        options["dilation"] = _ints(dilations)
     if n.attr("group", 1) != 1:
-        options.append(f"groups={n.attr('group')}")
-    return f"module.conv{d}d({', '.join(args + options)})"
+        options["groups"] = n.attr("group")
+    return Attr(module, f"conv{d}d")(*args, **options)
 
 
 def conv_transpose(n: Site):
@@ -1137,23 +1192,23 @@ def conv_transpose(n: Site):
         pads = list(n.attr("pads", [0] * (2 * d)))
         begins, ends = pads[:d], pads[d:]
     args = [n.x(0), n.x(1)] + ([n.x(2)] if n.has(2) else [])
-    options = []
+    options = {}
     if any(s != 1 for s in strides):
-        options.append(f"stride={_ints(strides)}")
+        options["stride"] = _ints(strides)
     symmetric = begins == ends
     if symmetric and any(begins):
-        options.append(f"padding={_ints(begins)}")
+        options["padding"] = _ints(begins)
     if any(out_pad):
-        options.append(f"padding_out={_ints(out_pad)}")
+        options["padding_out"] = _ints(out_pad)
     if any(v != 1 for v in dilations):
-        options.append(f"dilation={_ints(dilations)}")
+        options["dilation"] = _ints(dilations)
     if n.attr("group", 1) != 1:
-        options.append(f"groups={n.attr('group')}")
-    expr = f"module.conv_transpose{d}d({', '.join(args + options)})"
+        options["groups"] = n.attr("group")
+    expr = Attr(module, f"conv_transpose{d}d")(*args, **options)
     if symmetric:
         return expr
-    crop = ", ".join([":", ":"] + [f"{b}:{-e if e else ''}" for b, e in zip(begins, ends)])
-    return f"({expr})[{crop}]"
+    crop = [slice(None), slice(None)] + [slice(int(b), -int(e) if e else None) for b, e in zip(begins, ends)]  # fmt: skip
+    return expr[tuple(crop)]
 
 
 def max_pool(n: Site):
@@ -1170,20 +1225,20 @@ def max_pool(n: Site):
     x = n.x(0)
     if begins != ends:
         pads = [0, 0] + list(begins) + [0, 0] + list(ends)
-        x = f'ops.pad({x}, {_list(pads)}, "constant", float("-inf"))'
+        x = ops.pad(x, ints(pads), "constant", float("-inf"))
         begins = ends = [0] * d
-    options = [f"stride={_ints(strides)}"]
+    options = {"stride": _ints(strides)}
     if any(begins):
-        options.append(f"padding={_ints(begins)}")
+        options["padding"] = _ints(begins)
     if any(v != 1 for v in dilations):
-        options.append(f"dilation={_ints(dilations)}")
+        options["dilation"] = _ints(dilations)
     if _ceil_mode(n, kernel, strides, dilations, begins, begins):
-        options.append("ceil_mode=True")
+        options["ceil_mode"] = True
     if n.has_output(1):
         if d != 2 or n.attr("storage_order", 0) or any(begins):
             n.refuse("MaxPool's Indices output is supported for 2-d, unpadded, row-major pooling")
-        return Outputs(f"ops.max_pool_indices({x}, {_list(kernel)}, {', '.join(options)})", 2)
-    return f"module.max_pool{d}d({x}, {_ints(kernel)}, {', '.join(options)})"
+        return Outputs(ops.max_pool_indices(x, ints(kernel), **options), 2)
+    return Attr(module, f"max_pool{d}d")(x, _ints(kernel), **options)
 
 
 def average_pool(n: Site):
@@ -1203,21 +1258,21 @@ def average_pool(n: Site):
         if not include and any(begins + ends):
             n.refuse("asymmetric pads without count_include_pad are not supported")
         pads = [0, 0] + list(begins) + [0, 0] + list(ends)
-        x = f'ops.pad({x}, {_list(pads)}, "constant", 0.0)'
+        x = ops.pad(x, ints(pads), "constant", 0.0)
         begins = [0] * d
-    options = [f"stride={_ints(strides)}"]
+    options = {"stride": _ints(strides)}
     if any(begins):
-        options.append(f"padding={_ints(begins)}")
-    options.append(f"count_include_pad={include}")
+        options["padding"] = _ints(begins)
+    options["count_include_pad"] = include
     if _ceil_mode(n, kernel, strides, dilations, begins, begins):
-        options.append("ceil_mode=True")
-    return f"module.avg_pool{d}d({x}, {_ints(kernel)}, {', '.join(options)})"
+        options["ceil_mode"] = True
+    return Attr(module, f"avg_pool{d}d")(x, _ints(kernel), **options)
 
 
 def global_pool(n: Site):
     rank = n.known_rank(0)
     how = "mean" if n.op == "GlobalAveragePool" else "max"
-    return f'ops.reduce({n.x(0)}, "{how}", {_list(range(2, rank))}, True)'
+    return ops.reduce(n.x(0), how, ints(range(2, rank)), True)
 
 
 def batch_norm(n: Site):
@@ -1225,18 +1280,19 @@ def batch_norm(n: Site):
         n.refuse("BatchNormalization in training mode is not supported (inference only)")
     if n.opset < 7 and n.attr("spatial", 1) == 0:
         n.refuse("BatchNormalization with spatial=0 is not supported")
-    args = ", ".join(n.x(i) for i in range(5))
-    return f"module.batch_norm({args}, {_float(n.attr('epsilon', 1e-5))})"
+    args = [n.x(i) for i in range(5)]
+    return module.batch_norm(*args, _float(n.attr("epsilon", 1e-5)))
 
 
 def instance_norm(n: Site):
-    return f"ops.instance_norm({n.x(0)}, {n.x(1)}, {n.x(2)}, {_float(n.attr('epsilon', 1e-5))})"
+    return ops.instance_norm(n.x(0), n.x(1), n.x(2), _float(n.attr("epsilon", 1e-5)))
 
 
 def group_norm(n: Site):
     if n.opset < 21:
         n.refuse("GroupNormalization before opset 21 (scale per group) is not supported")
-    return f"ops.group_norm({n.x(0)}, {n.x(1)}, {n.x(2)}, {n.attr('num_groups')}, {_float(n.attr('epsilon', 1e-5))})"
+    epsilon = _float(n.attr("epsilon", 1e-5))
+    return ops.group_norm(n.x(0), n.x(1), n.x(2), n.attr("num_groups"), epsilon)
 
 
 def layer_norm(n: Site):
@@ -1249,68 +1305,64 @@ def layer_norm(n: Site):
         and n.rank(1) == 1
         and n.dtype(0) in ("float32", "float64")
     ):
-        return f"module.layer_norm({x}, {scale}, {bias}, {epsilon})"
-    return Outputs(f"ops.layer_norm({x}, {scale}, {bias}, {axis}, {epsilon})", 3)
+        return module.layer_norm(x, scale, bias, epsilon)
+    return Outputs(ops.layer_norm(x, scale, bias, axis, epsilon), 3)
 
 
 def rms_norm(n: Site):
-    return (
-        f"ops.rms_norm({n.x(0)}, {n.x(1)}, {n.attr('axis', -1)}, {_float(n.attr('epsilon', 1e-5))})"
-    )
+    return ops.rms_norm(n.x(0), n.x(1), n.attr("axis", -1), _float(n.attr("epsilon", 1e-5)))
 
 
 def lp_norm(n: Site):
     p = n.attr("p", 2)
     if p not in (1, 2):
         n.refuse(f"LpNormalization with p={p}")
-    return f"ops.lp_norm({n.x(0)}, {n.attr('axis', -1)}, {p})"
+    return ops.lp_norm(n.x(0), n.attr("axis", -1), p)
 
 
 def mean_variance_norm(n: Site):
-    return f"ops.mean_variance_norm({n.x(0)}, {_list(n.attr('axes', [0, 2, 3]))})"
+    return ops.mean_variance_norm(n.x(0), ints(n.attr("axes", [0, 2, 3])))
 
 
 # -- losses and attention -------------------------------------------------------------------------
 
 
 def nll_loss(n: Site):
-    ignore = n.attr("ignore_index")
-    return (
-        f'ops.nll_loss({n.x(0)}, {n.x(1)}, {n.opt(2)}, "{n.attr("reduction", "mean")}", {ignore})'
-    )
+    reduction = n.attr("reduction", "mean")
+    return ops.nll_loss(n.x(0), n.x(1), n.opt(2), reduction, n.attr("ignore_index"))
 
 
 def softmax_cross_entropy(n: Site):
-    ignore = n.attr("ignore_index")
-    expr = f'ops.softmax_cross_entropy({n.x(0)}, {n.x(1)}, {n.opt(2)}, "{n.attr("reduction", "mean")}", {ignore})'
-    return Outputs(expr, 2) if n.has_output(1) else f"{expr}[0]"
+    reduction = n.attr("reduction", "mean")
+    expr = ops.softmax_cross_entropy(n.x(0), n.x(1), n.opt(2), reduction, n.attr("ignore_index"))
+    return Outputs(expr, 2) if n.has_output(1) else expr[0]
 
 
 def attention(n: Site):
-    options = []
+    options = {}
     if n.rank(0) == 3:
-        options += [f"q_heads={n.attr('q_num_heads')}", f"kv_heads={n.attr('kv_num_heads')}"]
+        options.update(q_heads=n.attr("q_num_heads"), kv_heads=n.attr("kv_num_heads"))
     if n.attr("scale") is not None:
-        options.append(f"scale={_float(n.attr('scale'))}")
+        options["scale"] = _float(n.attr("scale"))
     if n.attr("softcap", 0.0):
-        options.append(f"softcap={_float(n.attr('softcap'))}")
+        options["softcap"] = _float(n.attr("softcap"))
     if n.attr("is_causal", 0):
-        options.append("is_causal=True")
+        options["is_causal"] = True
     for attribute, option in (
         ("left_window_size", "left_window"),
         ("right_window_size", "right_window"),
     ):
         if n.attr(attribute, -1) >= 0:
-            options.append(f"{option}={n.attr(attribute)}")
+            options[option] = n.attr(attribute)
     if n.attr("qk_matmul_output_mode", 0):
-        options.append(f"qk_mode={n.attr('qk_matmul_output_mode')}")
+        options["qk_mode"] = n.attr("qk_matmul_output_mode")
     present = [i for i in range(3, 7) if n.has(i)]
     args = [n.x(0), n.x(1), n.x(2)] + [
         n.opt(i) for i in range(3, (max(present) + 1) if present else 3)
     ]
-    expr = f"ops.attention({', '.join(args + options)})"
+    expr = ops.attention(*args, **options)
     if n.outputs() == 1:
-        return f"{expr}[0]"
+        return expr[0]
     return Outputs(expr, 4)
 
 
@@ -1323,22 +1375,21 @@ QUANT_VALUES = {"int8": "Q8F", "int4": "Q4F", "int2": "Q2F"}
 
 
 def dynamic_quantize_linear(n: Site):
-    return Outputs(f"ops.dynamic_quantize_linear({n.x(0)})", 3)
+    return Outputs(ops.dynamic_quantize_linear(n.x(0)), 3)
 
 
-def _quant_options(n: Site) -> str:
-    axis, block = n.attr("axis", 1), n.attr("block_size", 0)
-    return f"{axis}, {block}"
+def _quant_options(n: Site) -> list:
+    return [n.attr("axis", 1), n.attr("block_size", 0)]
 
 
 def quantize_linear(n: Site):
     target = n.out_dtype(0)
     if target not in QUANT_INTS + QUANT_FLOATS:
         n.refuse(f"QuantizeLinear to {target} is not supported")
-    options = [_quant_options(n), str(bool(n.attr("saturate", 1)))]
+    options = _quant_options(n) + [bool(n.attr("saturate", 1))]
     if n.attr("precision"):
-        options.append(f'"{ELEMENT_TYPES[n.attr("precision")]}"')
-    return f'ops.quantize_linear({n.x(0)}, {n.x(1)}, {n.opt(2)}, "{target}", {", ".join(options)})'
+        options.append(ELEMENT_TYPES[n.attr("precision")])
+    return ops.quantize_linear(n.x(0), n.x(1), n.opt(2), target, *options)
 
 
 def dequantize_linear(n: Site):
@@ -1348,11 +1399,11 @@ def dequantize_linear(n: Site):
     target = ELEMENT_TYPES[n.attr("output_dtype")] if n.attr("output_dtype") else n.dtype(1)
     weight = _quantized_weight(n, target)
     if weight is not None:
-        return f"{n.quantized_param(0, *weight)}.dequantize()"
+        return n.quantized_param(0, *weight).dequantize()
     source = n.dtype(0)
     if source not in QUANT_INTS + QUANT_FLOATS + ("int32",):
         n.refuse(f"DequantizeLinear of {source} is not supported")
-    return f'ops.dequantize_linear({n.x(0)}, {n.x(1)}, {n.opt(2)}, {_quant_options(n)}, "{target}")'
+    return ops.dequantize_linear(n.x(0), n.x(1), n.opt(2), *_quant_options(n), target)
 
 
 def _quantized_weight(n: Site, target: str):
@@ -1382,32 +1433,31 @@ def _quantized_weight(n: Site, target: str):
 
 
 def matmul_integer(n: Site):
-    return f"ops.matmul_integer({n.x(0)}, {n.x(1)}, {n.opt(2)}, {n.opt(3)})"
+    return ops.matmul_integer(n.x(0), n.x(1), n.opt(2), n.opt(3))
 
 
 def conv_integer(n: Site):
-    x = f"ops.integer_operand({n.x(0)}, {n.opt(2)})"
-    w = f"ops.integer_operand({n.x(1)}, {n.opt(3)}, 0)"
-    return f'{_conv_call(n, x, w, None, 1)}.round().int("int32")'
+    x = ops.integer_operand(n.x(0), n.opt(2))
+    w = ops.integer_operand(n.x(1), n.opt(3), 0)
+    return _conv_call(n, x, w, None, 1).round().int("int32")
 
 
 def qlinear_conv(n: Site):
     target = n.out_dtype(0)
     if target not in ("int8", "uint8"):
         n.refuse(f"QLinearConv to {target} is not supported")
-    x = f"ops.integer_operand({n.x(0)}, {n.opt(2)})"
-    w = f"ops.integer_operand({n.x(3)}, {n.opt(5)}, 0)"
-    bias = f'{n.x(8)}.float("float64")' if n.has(8) else None
-    scale = f"ops.qlinear_conv_scale({n.x(1)}, {n.x(4)}, {n.x(6)}, {n.known_rank(0)})"
-    return f'ops.requantize({_conv_call(n, x, w, bias, 3)}, {scale}, {n.opt(7)}, "{target}")'
+    x = ops.integer_operand(n.x(0), n.opt(2))
+    w = ops.integer_operand(n.x(3), n.opt(5), 0)
+    bias = n.x(8).float("float64") if n.has(8) else None
+    scale = ops.qlinear_conv_scale(n.x(1), n.x(4), n.x(6), n.known_rank(0))
+    return ops.requantize(_conv_call(n, x, w, bias, 3), scale, n.opt(7), target)
 
 
 def qlinear_matmul(n: Site):
     target = n.out_dtype(0)
     if target not in ("int8", "uint8"):
         n.refuse(f"QLinearMatMul to {target} is not supported")
-    args = ", ".join(n.opt(i) for i in range(8))
-    return f'ops.qlinear_matmul({args}, "{target}")'
+    return ops.qlinear_matmul(*(n.opt(i) for i in range(8)), target)
 
 
 # -- the table -------------------------------------------------------------------------------------
@@ -1614,16 +1664,28 @@ REFUSED = {
 }
 
 
+def _by_op(table: dict) -> dict:
+    """op type -> its entries as (since, translation)."""
+    entries = {}
+    for (op, since), translate in table.items():
+        entries.setdefault(op, []).append((since, translate))
+    return entries
+
+
+ENTRIES = _by_op(TABLE)
+
+
 def lookup(node):
     """The entry for `node` at its opset: the one with the highest opset not above it."""
+    entries = ENTRIES.get(node.op_type, [])
     best = None
-    for (op, since), translate in TABLE.items():
-        if op == node.op_type and since <= node.opset and (best is None or since > best[0]):
+    for since, translate in entries:
+        if since <= node.opset and (best is None or since > best[0]):
             best = (since, translate)
     if best is None:
         reason = REFUSED.get(node.op_type)
         if reason is None:
-            versions = [since for op, since in TABLE if op == node.op_type]
+            versions = [since for since, _ in entries]
             reason = f"supported from opset {min(versions)}" if versions else "not implemented"
         raise Refusal(f"{node.op_type} is not supported: {reason}")
     return best[1]

@@ -6,54 +6,89 @@ per node under a comment naming the ONNX op and node. Formatted with black when 
 from __future__ import annotations
 
 from burnpy.nn import record
+from burnpy.onnx.emit import OPS, SELF
+from burnpy.onnx.expr import Lit, Name, ints, render, render_targets, uses
 from burnpy.onnx.ir import storage
+
+
+def escaped(text) -> str:
+    """`text` (a model's name, a node's name, a file's path) as one line of a comment or of
+    the docstring: every character outside printable ASCII (so every line break Python's
+    tokenizer or str.splitlines knows: \\n \\r \\x0b \\x0c \\x1c-\\x1e U+0085 U+2028 U+2029),
+    the backslash and the double quote written as escapes. It can end neither the comment nor
+    the docstring, and the docstring reads back as the model's text."""
+    return "".join(_escaped(c) for c in str(text))
+
+
+def _escaped(c: str) -> str:
+    if c == "\\" or c == '"':
+        return "\\" + c
+    if " " <= c <= "~":
+        return c
+    code = ord(c)
+    return (
+        f"\\x{code:02x}"
+        if code < 0x100
+        else (f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+    )
 
 
 def _shape_text(value) -> str:
     if value.shape is None:
         return "[?]"
-    return "[" + ", ".join(str(d) if d is not None else "?" for d in value.shape) + "]"
+    return "[" + ", ".join(escaped(d) if d is not None else "?" for d in value.shape) + "]"
 
 
-def _zeros(array) -> str:
+def _zeros(array):
     """Zeros of the array's shape and dtype (float32 for a quantized weight, which `load`
     replaces by its quantized values)."""
-    dims = "[" + ", ".join(str(d) for d in array.shape) + "]"
-    dtype = "float32" if isinstance(array, record.Quantized) else array.dtype
-    return f'Tensor.zeros({dims}, device=device, dtype="{dtype}")'
+    dtype = "float32" if isinstance(array, record.Quantized) else str(array.dtype)
+    return Name("Tensor").zeros(ints(array.shape), device=Name("device"), dtype=dtype)
 
 
 def source(graph, emitter, name: str, origin: str) -> str:
     """The text of the model's module (unformatted)."""
     inputs = [emitter.name_of(v.name) for v in graph.inputs]
     lines = ["        device = ops.device_of(self)"] if graph.inputs else []
+    floats = {str(a.dtype) for a in graph.initializers.values() if a.dtype.kind == "f"}
     for value in graph.inputs:
-        code = emitter.name_of(value.name)
-        lines.append(f'        {code} = ops.tensor({code}, "{storage(value.dtype)}", device)')
+        code = Name(emitter.name_of(value.name))
+        dtype = storage(value.dtype)
+        if floats == {value.dtype}:  # the model's dtype, which `cast` may have changed
+            dtype = OPS.float_dtype(SELF, dtype)
+        shape = None if value.shape is None else [d if isinstance(d, int) else None for d in value.shape]  # fmt: skip
+        lines.append(
+            f"        {code.id} = {render(OPS.tensor(code, dtype, Name('device'), value.name, shape))}"
+        )
     for statement in emitter.statements:
         node = statement.node
-        lines.append(f"        # {node.op_type} {node.name}")
-        lines.append(f"        {', '.join(statement.targets)} = {statement.expr}")
-    outputs = [emitter.use(v.name, False) for v in graph.outputs]
+        lines.append(f"        # {escaped(node.op_type)} {escaped(node.name)}")
+        lines.append(f"        {', '.join(statement.targets)} = {render_targets(statement.expr)}")
+    outputs = [render(emitter.use(v.name, False)) for v in graph.outputs]
     lines.append(f"        return {', '.join(outputs)}")
     body = "\n".join(lines)
     init = ["        super().__init__()", "        self.device = device"]
     if emitter.used_params:
-        init.append("        # parameters: the graph's float initializers")
+        init.append("        # parameters: the float initializers the graph reads as weights")
         for code, array in emitter.used_params.items():
-            init.append(f"        self.{code} = {_zeros(array)}")
+            init.append(f"        self.{Name(code).id} = {render(_zeros(array))}")
     if emitter.buffers:
-        init.append("        # buffers: the graph's constants and running statistics")
+        init.append("        # buffers: the graph's constants, scalars and running statistics")
         for code, array in emitter.buffers.items():
-            init.append(f'        self.register_buffer("{code}", {_zeros(array)})')
-    describe = "\n".join(f"    {v.name}: {v.dtype} {_shape_text(v)}" for v in graph.inputs)
-    describe_out = "\n".join(f"    {v.name}: {v.dtype} {_shape_text(v)}" for v in graph.outputs)
+            init.append(
+                f"        {render(SELF.register_buffer(Lit(Name(code).id), _zeros(array)))}"
+            )
+    describe = "\n".join(f"    {escaped(v.name)}: {v.dtype} {_shape_text(v)}" for v in graph.inputs)
+    describe_out = "\n".join(
+        f"    {escaped(v.name)}: {v.dtype} {_shape_text(v)}" for v in graph.outputs
+    )
     imports = ["from burnpy import nn", "from burnpy.onnx import ops"]
-    names = ["Tensor"] + (["module"] if "module." in body else [])
+    needs_module = any(uses(s.expr, "module") for s in emitter.statements)
+    names = ["Tensor"] + (["module"] if needs_module else [])
     imports.append(f"from burnpy.generated import {', '.join(names)}")
     header = (
-        f'"""{name}: the ONNX graph \'{graph.name}\' as a burnpy model, written by burnpy.onnx\n'
-        f"from {origin} (regenerate it rather than edit it).\n\nInputs:\n{describe}\n"
+        f'"""{name}: the ONNX graph \'{escaped(graph.name)}\' as a burnpy model, written by burnpy.onnx\n'
+        f"from {escaped(origin)} (regenerate it rather than edit it).\n\nInputs:\n{describe}\n"
         f'Outputs:\n{describe_out}\n"""\n'
     )
     signature = ", ".join(["self"] + inputs)

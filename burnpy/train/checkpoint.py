@@ -47,21 +47,22 @@ class Checkpoints:
     def _publish(self, folder: Path, model, optimizer) -> None:
         """Write `folder` complete under a temporary name, then rename it into place; an old
         folder of that name is moved aside first and removed after."""
-        partial = folder.with_name(f".{folder.name}.{os.getpid()}.partial")
-        old = folder.with_name(f".{folder.name}.{os.getpid()}.old")
-        shutil.rmtree(partial, ignore_errors=True)
-        partial.mkdir(parents=True)
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        partial = files.temporary_folder(folder, ".partial")
         try:
             model.save(partial / "model.safetensors")
             optimizer.save(partial / "optimizer.safetensors")
+            old = None
             if folder.exists():
-                os.replace(folder, old)
+                old = files.temporary_folder(folder, ".old")
+                os.replace(folder, old)  # (over the empty folder just made)
             os.replace(partial, folder)
         except BaseException:
             shutil.rmtree(partial, ignore_errors=True)
             raise
         files.sync_directory(self.directory)
-        shutil.rmtree(old, ignore_errors=True)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
 
     def remove_stale(self, keep) -> None:
         """Remove the epoch folders not in `keep` (a range of epochs) and what a killed run

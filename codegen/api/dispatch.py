@@ -18,6 +18,12 @@ from burnpy.codegen.api.types import (
 )
 from burnpy.codegen.model import ArgKind, Catalogue, Kind, Op, Role, Routing
 
+# the names a dispatch function binds besides its arguments (dispatch.py.jinja's merged context
+# `ctx`, backend `B`, specialization `AD`, a move's target `T`, a refusal's `error`) and
+# `<tensor>_` for each tensor argument: an argument named so is refused
+# (codegen/validate/names.py)
+LOCALS = ("ctx", "B", "AD", "T", "error")
+
 
 @dataclass(frozen=True)
 class DispatchFunction:

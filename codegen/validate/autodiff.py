@@ -74,7 +74,7 @@ def check_rule(where: Where, op: Op) -> None:
     if described is None or described.role is not AutodiffRole.RECORD:
         return  # (check_autodiff reports a composite or a non-float op that claims a rule)
     names = described.input_names
-    first, *others = tables_of(op.name) or [None]
+    first, *others = ([op.rule_table] if op.rules else tables_of(op.name)) or [None]
     if others:  # blamed where the second row's function is written, as a VJP's mistake is
         row = getattr(others[0], op.name)
         functions = (row.fn,) if isinstance(row, Joint) else row
@@ -93,8 +93,13 @@ def check_rule(where: Where, op: Op) -> None:
         raise where.error(
             "autodiff",
             "is differentiable but has no backward rule",
-            f"add `{op.name} = (one VJP per float input {list(names)},)` to the table of its "
-            "category in runtime/autodiff/rules/, or make it a `composite`",
+            f"add `{op.name} = (one VJP per float input {list(names)},)` to "
+            + (
+                f"{op.rules.__module__}.{op.rules.__name__}"
+                if op.rules
+                else "the table of its category in runtime/autodiff/rules/"
+            )
+            + ", or make it a `composite`",
         ) from None
     except RuleError as error:
         fix = error.fix

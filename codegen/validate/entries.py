@@ -33,6 +33,7 @@ from burnpy.codegen.validate.methods import (
     check_operators,
     check_static,
 )
+from burnpy.codegen.validate.names import check_argument_names
 from burnpy.codegen.validate.onnx import check_onnx
 from burnpy.codegen.validate.options import function_options
 from burnpy.codegen.validate.quantized import quantized_ops
@@ -43,10 +44,20 @@ from burnpy.runtime.dtypes import DTYPES, OP_DTYPES
 TOP_KEYS = ("backends", "ops", "quantized")
 
 
-def validate(path: str, root, problems: Problems | None = None) -> Catalogue:
+def validate(
+    path: str,
+    root,
+    problems: Problems | None = None,
+    *,
+    known=frozenset(),
+    rules=None,
+    package=False,
+) -> Catalogue:
     """The catalogue of `root` (load's tree). Raises CatalogueErrors naming every mistake;
     given `problems`, adds them there instead and returns the valid part (for the checks that
-    follow, codegen.validate.check)."""
+    follow, codegen.validate.check). A package's catalogue (codegen/package.py) gives the
+    library's op names its composites may call (`known`) and its own table of backward rules
+    (`rules`); its methods name its functions, not Tensor methods."""
     own = problems is None
     problems = Problems(path) if own else problems
     top = Where(path, root if isinstance(root, Located) else None)
@@ -64,7 +75,18 @@ def validate(path: str, root, problems: Problems | None = None) -> Catalogue:
     entries = problems.check(_list, top, "ops") if "ops" in root.value else None
     if entries:
         read = [
-            (_op(problems, path, entry, entries.line_of(i), _section(root.sections, entry)), entry)
+            (
+                _op(
+                    problems,
+                    path,
+                    entry,
+                    entries.line_of(i),
+                    _section(root.sections, entry),
+                    rules,
+                    package,
+                ),
+                entry,
+            )
             for i, entry in enumerate(entries)
         ]
         # a built op is kept for the kernel checks; only a sound one for the checks across ops
@@ -72,7 +94,7 @@ def validate(path: str, root, problems: Problems | None = None) -> Catalogue:
         sound = [(op, entry) for (op, ok), entry in read if ok]
         _unique(problems, path, [(op.name, op.line) for op in ops], "op")
     # every entry's name, even one left out for a mistake: a composite calling it is not wrong
-    names = {e.value.get("name") for e in entries or () if isinstance(e, Located)}
+    names = {e.value.get("name") for e in entries or () if isinstance(e, Located)} | set(known)
     for op, entry in sound:
         if op.composite:
             problems.check(check_composite, Where(path, entry, op.name), op, names)
@@ -126,7 +148,9 @@ def _section(sections, entry) -> str:
     return next((title for at, title in reversed(sections) if at < line), "")
 
 
-def _op(problems: Problems, path, entry, line, section: str) -> tuple[Op | None, bool]:
+def _op(
+    problems: Problems, path, entry, line, section: str, rules=None, package=False
+) -> tuple[Op | None, bool]:
     """The op of one entry (None if its fields do not make one) and whether it is sound (no
     mistake in it); its mistakes go to `problems`."""
     if not isinstance(entry, Located):
@@ -155,7 +179,7 @@ def _op(problems: Problems, path, entry, line, section: str) -> tuple[Op | None,
         check(text, where, "composite", "float_mul(lhs, rhs)") if "composite" in has else None
     )
     operators = check(_operators, where) or ()
-    method = check(_method, where) if "method" in has else None
+    method = check(_method, where, not package) if "method" in has else None
     static = check(_flag, where, "static")
     untracked = check(_flag, where, "untracked")
     keeps = check(identifier, where, "keeps") if "keeps" in has else None
@@ -196,10 +220,12 @@ def _op(problems: Problems, path, entry, line, section: str) -> tuple[Op | None,
         section=section,
         test=test,
         onnx=onnx,
+        rules=rules,
     )
     # what follows judges a well-formed op (it stays in the catalogue for the kernel checks);
     # its rule is checked even when a field of the entry was wrong, unless one the rule reads
     if len(problems.found) == before:
+        check(check_argument_names, where, op)
         if check(_check_routing, where, op):
             check(check_static, where, op)
         check(check_autodiff, where, op)
@@ -226,9 +252,10 @@ def _operators(where: Where) -> tuple:
     return tuple(operators)
 
 
-def _method(where: Where) -> str:
+def _method(where: Where, tensor_method: bool = True) -> str:
     method = identifier(where, "method")
-    check_method_name(where, method)
+    if tensor_method:
+        check_method_name(where, method)
     return method
 
 

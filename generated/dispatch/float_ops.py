@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=7bfb8b3454056edc body=c94463fef05a5b0c
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=3d728d94968ce51f body=aa1ecd802d3f7c0b
 """The float ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -2302,6 +2302,8 @@ def float_mask_select(tensor: Tensor, mask: Tensor) -> Tensor:
             tensor.context if mask.context is tensor.context else tensor.context.merge(mask.context)
         )
         B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if tensor.kind is B.QFloat:
+            return quantized_ops.q_mask_select(tensor, mask)
         if ctx is DISABLED:
             tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
             mask_ = mask.primitive if mask.kind is B.Bool else mask.as_bool(tensor)

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=bca52bc7740ce2e1 body=dd5857b5d6c987a3
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=f72255422fd690ad body=0090367677916179
 """The quantized ops of the dispatch layer: burn's QTensorOps, one function per entry of
 ops.yaml's `quantized:`.
 
@@ -52,6 +52,7 @@ __all__ = [
     "q_select",
     "q_slice",
     "q_gather",
+    "q_mask_select",
     "q_repeat_dim",
     "q_add",
     "q_add_scalar",
@@ -253,6 +254,14 @@ def q_gather(dim: int, tensor: Tensor, indices: Tensor) -> Tensor:
     # dequant_op_quant!: dequantize, the float op, quantize again
     scheme = tensor.as_quantized().scheme
     out = float_ops.float_gather(dim, dequantize(tensor, FLOAT32), indices)
+    return quantize_dynamic(out, scheme)
+
+
+def q_mask_select(tensor: Tensor, mask: Tensor) -> Tensor:
+    """The elements where `mask` is true, as 1-D (burn-tensor's argwhere, then `q_select`)."""
+    # dequant_op_quant!: dequantize, the float op, quantize again
+    scheme = tensor.as_quantized().scheme
+    out = float_ops.float_mask_select(dequantize(tensor, FLOAT32), mask)
     return quantize_dynamic(out, scheme)
 
 

@@ -12,7 +12,11 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from burnpy.runtime.autodiff import graph
-from burnpy.runtime.autodiff.checkpoint import BalancedCheckpointing, CheckpointStrategy, NoCheckpointing
+from burnpy.runtime.autodiff.checkpoint import (
+    BalancedCheckpointing,
+    CheckpointStrategy,
+    NoCheckpointing,
+)
 from burnpy.runtime.autodiff.ops import AutodiffOp, F, rule_for
 from burnpy.runtime.autodiff.steps import Backward, JointBackward
 from burnpy.runtime.autodiff.tensor import AutodiffTensor

@@ -3,7 +3,14 @@ way to build one), their steps and the constants they compare against, bound onc
 globals of the generated file."""
 
 from burnpy.runtime.autodiff.grad_mode import GRAD_MODE
-from burnpy.runtime.autodiff.node import NONE, ComputingProperty, Node, Requirement, new_node, next_id
+from burnpy.runtime.autodiff.node import (
+    NONE,
+    ComputingProperty,
+    Node,
+    Requirement,
+    new_node,
+    next_id,
+)
 from burnpy.runtime.autodiff.steps import SELF, UNTRACKED_STEP, output_step
 from burnpy.runtime.autodiff.tensor import AutodiffTensor
 

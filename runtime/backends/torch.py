@@ -38,6 +38,7 @@ HOST_READABLE = frozenset({"cpu"})
 
 THRESHOLD_BACKWARD = torch.ops.aten.threshold_backward.default
 GELU_BACKWARD = torch.ops.aten.gelu_backward.default
+GELU_UPPER = 64.0  # gelu(x) is x from here up; a power of two, for gelu's exact rescaling
 FLASH_ATTENTION = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default
 FLASH_ATTENTION_BACKWARD = (
     torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward.default
@@ -265,12 +266,18 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
 
     # torch's exact (erf) GELU and its derivative Φ(x) + x φ(x), where the shared composition
     # takes six and eight kernels. Where the NumPy backend gives the limits (gelu: inf and 0,
-    # its slope: 1 and 0), torch's gelu gives NaN at -inf only, and its slope NaN at +inf (the
-    # tanh form's at every |x| whose cube overflows): the input is clipped first, from below
-    # for gelu (one pass), on both sides for the slope
+    # its slope: 1 and 0), torch's gelu gives NaN at -inf, its vectorised float32 and float16
+    # kernels NaN at +inf and inf near the dtype's max (every CPU capability), and its slope
+    # NaN at +inf (the tanh form's at every |x| whose cube overflows): the input is clipped
+    # first, on both sides, and beyond the upper bound, where gelu(x) is x, gelu(64) = 64 is
+    # scaled by x / 64 (exact: 64 is a power of two), which is 1 below it. Multiplying, not
+    # `where(x > 64, ...)`: torch's comparison to a scalar costs more than gelu itself.
     @staticmethod
     def gelu(x):
-        return torch.nn.functional.gelu(torch.clamp_min(x, -GELU_BOUND))
+        clipped = torch.clamp(x, -GELU_BOUND, GELU_UPPER)
+        out = torch.nn.functional.gelu(clipped)
+        beyond = torch.mul(x, 1 / GELU_UPPER, out=clipped).clamp_min_(1.0)
+        return out.mul_(beyond)
 
     @staticmethod
     def gelu_backward(x, grad):

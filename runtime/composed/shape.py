@@ -155,6 +155,10 @@ class ShapeMethods:
         dim = checks.index("narrow", "dim", dim, self.ndim)
         start = checks.count("narrow", "start", start)
         length = checks.count("narrow", "length", length)
+        if length == 0:  # (burn's check: a quantized tensor would otherwise narrow to nothing)
+            raise ValueError(
+                f"narrow: Can't narrow at dimension {dim}, length must be greater than 0"
+            )
         if start + length > self.shape[dim]:
             raise ValueError(
                 f"narrow: start {start} + length {length} exceeds dim {dim} of size "

@@ -267,10 +267,6 @@ def test_error_responds_to_scale_dtype():
 
 
 # -- ops/extended: the tests the translation left ----------------------------------------------
-@pytest.mark.xfail(
-    strict=True,
-    reason="mask_select dequantizes: burn's API routes it through argwhere and q_select",
-)
 def test_should_support_mask_select_ops(device):
     tensor = q8(device, [[1.0, 7.0], [2.0, 3.0]])
     output = tensor.mask_select(bools(device, [[True, False], [False, True]]))
@@ -278,10 +274,6 @@ def test_should_support_mask_select_ops(device):
     assert output.is_quantized()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="mask_select dequantizes: burn's API routes it through argwhere and q_select",
-)
 def test_should_support_mask_select_ops_empty_mask(device):
     output = q8(device, [[1.0, 7.0], [2.0, 3.0]]).mask_select(bools(device, [[False, False]] * 2))
     assert output.shape == (0,)

@@ -31,6 +31,11 @@ def constant(g: Graph, call) -> str:
     return g.constant(result)
 
 
+def same(g: Graph, call) -> str:
+    """A move between devices: the file has one device, so the value itself."""
+    return call.names["tensor"]
+
+
 # -- casts ------------------------------------------------------------------------------------
 def cast(g: Graph, call) -> str:
     """A cast or a conversion between kinds, to the recorded result's dtype."""

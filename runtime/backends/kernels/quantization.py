@@ -6,6 +6,15 @@ burn's symmetric quantization, all in float32: `scale = 2 * max(|min x|, |max x|
 per tensor or per block (a block is a rectangle), rounded up to the scale dtype;
 `q = clamp(round(x / scale), a, b)`, rounding half away from zero; `x = scale * q`. A zero
 scale quantizes and dequantizes as 0.1 (burn's `valid_scale`), and is stored as 0.
+
+What has no integer is refused, naming the call: NaN or ±inf in a tensor to calibrate (burn's
+range would be NaN or inf, and every value NaN or 0), NaN in a tensor to quantize with given
+scales (±inf there saturate to the range's ends), a NaN, infinite or negative scale, and a
+scale beyond its dtype's range (float16's 65504). The scale is computed as
+`max / ((b - a) / 2)`, the same float32 value as burn's `2 · max / (b - a)` but without
+overflowing where `2 · max` would (values near float32's 3.4e38); where a scale times its
+largest integers would overflow float32 (values within a fraction of a percent of its max),
+those integers are left out, so that every value dequantizes finite.
 """
 
 import math
@@ -54,10 +63,22 @@ def round_up(scales: np.ndarray, param: QuantParam) -> np.ndarray:
         kept = bits & np.uint32(0xFFFF0000)
         bumped = np.where(kept != bits, kept + np.uint32(0x10000), kept)
         return bumped.astype(np.uint32).view(FLOAT32)
-    half = scales.astype(np.float16)
+    with np.errstate(over="ignore"):  # (beyond float16: inf, which the caller refuses)
+        half = scales.astype(np.float16)
     low = half.astype(FLOAT32) < scales
     half[low] = np.nextafter(half[low], np.float16(np.inf))
     return half.astype(FLOAT32)
+
+
+def check_scales(scales: np.ndarray, op: str) -> None:
+    """Raise, naming the call, unless every scale is finite and non-negative (zero is the
+    scale of a block of zeros)."""
+    bad = scales[~(np.isfinite(scales) & (scales >= 0))]
+    if bad.size:
+        raise ValueError(
+            f"{user_call(op)}: scales must be finite and non-negative, got {bad.size} that are "
+            f"not ({', '.join(map(str, bad.tolist()[:4]))})"
+        )
 
 
 class QuantizationKernels:
@@ -96,6 +117,21 @@ class QuantizationKernels:
         return self.xp.reshape(scales, broadcast), split
 
     # -- the required kernels -----------------------------------------------------------------
+    def _refuse_non_finite(self, x, op: str, what: str, infinite: bool = True) -> None:
+        """Raise, naming the call, where `x` holds NaN (or, with `infinite`, ±inf)."""
+        xp = self.xp
+        nan = int(xp.sum(xp.astype(xp.isnan(x), xp.int64)))
+        inf = int(xp.sum(xp.astype(xp.isinf(x), xp.int64))) if infinite else 0
+        if nan or inf:
+            found = " and ".join(
+                f"{count} {kind}" for count, kind in ((nan, "NaN"), (inf, "infinite")) if count
+            )
+            raise ValueError(
+                f"{user_call(op)}: the tensor holds {found} value(s) among {math.prod(x.shape)}, "
+                f"which {what}; replace them first (`x.mask_fill(x.is_nan(), 0.0)`, "
+                "`x.clamp(low, high)`)"
+            )
+
     def quantize(self, tensor, scheme: QuantScheme, scales) -> QuantizedTensor:
         """Quantize `tensor` with the given scales (one per block, in burn's grid shape)."""
         xp = self.xp
@@ -106,18 +142,42 @@ class QuantizationKernels:
                 f"{user_call('quantize')}: expected scales of shape {list(grid)} (one per block "
                 f"of {scheme.level!r} on a {list(shape)} tensor), got {list(scales.shape)}"
             )
-        stored_f32 = round_up(
-            self.to_numpy(xp.astype(scales, self.native_dtype(FLOAT32))), scheme.param
-        )
+        given = np.asarray(self.to_numpy(xp.astype(scales, self.native_dtype(FLOAT32))))
+        check_scales(given, "quantize")
+        self._refuse_non_finite(tensor, "quantize", "have no integer", infinite=False)
+        return self._quantize(tensor, scheme, given, "quantize")
+
+    def _quantize(self, tensor, scheme: QuantScheme, scales: np.ndarray, op) -> QuantizedTensor:
+        """`tensor` quantized with checked float32 `scales` (numpy, in the grid shape)."""
+        xp = self.xp
+        shape = tuple(tensor.shape)
+        stored_f32 = round_up(scales, scheme.param)
+        if not np.isfinite(stored_f32).all():
+            raise ValueError(
+                f"{user_call(op)}: a scale of {float(scales.max()):.4g} does not fit the "
+                f"scheme's scale dtype ({scale_dtype(scheme.param).name}); quantize with "
+                "QuantParam.F32 (or BF16) scales"
+            )
         device = self.device_of(tensor)
         stored = self.from_numpy(stored_f32.astype(scale_dtype(scheme.param)), device)
         divisor = self.from_numpy(np.where(stored_f32 == 0, FLOAT32.type(0.1), stored_f32), device)
         x = xp.astype(tensor, self.native_dtype(FLOAT32))
         divisor, split = self._per_element(divisor, shape, scheme)
-        ratio = xp.reshape(x, split) / divisor
+        low, high = scheme.value.range
+        # (clipped first where it may be ±inf, beyond the range: a value huge for its scale)
+        with np.errstate(over="ignore"):
+            ratio = xp.clip(xp.reshape(x, split) / divisor, min=low - 1, max=high + 1)
         whole = xp.trunc(ratio)
         rounded = whole + xp.where(xp.abs(ratio - whole) >= 0.5, xp.sign(ratio), 0 * ratio)
-        low, high = scheme.value.range
+        largest = stored_f32.astype(np.float64) * max(-low, high)
+        if (largest > np.finfo(FLOAT32).max).any():
+            # a scale so large that its largest integers times it overflow float32: each
+            # block's integers are bounded by what its scale keeps finite (values within a
+            # fraction of a percent of float32's max, or a huge scale given)
+            bound = np.floor(np.finfo(FLOAT32).max / stored_f32.astype(np.float64))
+            bound = self.from_numpy(np.minimum(bound, max(-low, high)).astype(FLOAT32), device)
+            bound, _ = self._per_element(bound, shape, scheme)
+            rounded = xp.minimum(xp.maximum(rounded, -bound), bound)
         values = xp.astype(xp.clip(rounded, min=low, max=high), xp.int8)
         return self._stored(xp.reshape(values, shape), stored, scheme, shape)
 
@@ -126,19 +186,23 @@ class QuantizationKernels:
         `scale = 2 * max(|min|, |max|) / (b - a)` and quantize."""
         xp = self.xp
         x = xp.astype(tensor, self.native_dtype(FLOAT32))
+        self._refuse_non_finite(x, "quantize_dynamic", "have no scale that represents them")
         shape = tuple(x.shape)
+        grid = grid_shape(shape, scheme)
         if scheme.level.is_block:
             split, _ = self._block_split(shape, scheme)
             axes = tuple(range(1, len(split), 2))
             blocks = xp.reshape(x, split)
-            low = xp.reshape(xp.min(blocks, axis=axes), grid_shape(shape, scheme))
-            high = xp.reshape(xp.max(blocks, axis=axes), grid_shape(shape, scheme))
+            low = xp.reshape(xp.min(blocks, axis=axes), grid)
+            high = xp.reshape(xp.max(blocks, axis=axes), grid)
+        elif math.prod(shape) == 0:  # nothing to calibrate on: a zero scale
+            low = high = xp.zeros((1,), dtype=self.native_dtype(FLOAT32))
         else:
             low = xp.reshape(xp.min(x), (1,))
             high = xp.reshape(xp.max(x), (1,))
         a, b = scheme.value.range
-        scales = xp.maximum(xp.abs(low), xp.abs(high)) * 2 / (b - a)
-        return self.quantize(x, scheme, scales)
+        scales = xp.maximum(xp.abs(low), xp.abs(high)) / ((b - a) / 2)
+        return self._quantize(x, scheme, np.asarray(self.to_numpy(scales)), "quantize_dynamic")
 
     def dequantize(self, tensor: QuantizedTensor, dtype) -> object:
         """`scale * q` in float32 (int8 times float32 is float32: one pass), then cast to
@@ -177,6 +241,7 @@ class QuantizationKernels:
                 f"{user_call('from_quantized')}: expected {math.prod(grid)} scales (shape "
                 f"{list(grid)}), got {scales.size}"
             )
+        check_scales(scales, "from_quantized")
         stored = self.from_numpy(scales.reshape(grid).astype(scale_dtype(scheme.param)), device)
         int8 = self.from_numpy(values.astype(np.int8).reshape(shape), device)
         return self._stored(int8, stored, scheme, shape)

@@ -1,0 +1,1 @@
+"""The own-ops bench's package (benches/own_ops.py)."""

@@ -1,0 +1,82 @@
+"""BERT and GPT-2 (benches/transformer_exports.py: transformers' code paths, small configs)
+exported by both of torch's exporters with dynamic batch and sequence axes, whose graphs compute
+shapes at run time (Shape -> Gather -> Concat -> Reshape), imported by burnpy.onnx, captured and
+compiled: one recording per (batch, seq), each equal to onnxruntime's outputs, on both
+backends."""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import background
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("onnx")
+ort = pytest.importorskip("onnxruntime")
+
+from benches import transformer_exports as models  # noqa: E402
+from burnpy import capture  # noqa: E402
+from burnpy import onnx as importer  # noqa: E402
+from burnpy.generated import Device, Tensor  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+DEVICES = {"numpy": Device.numpy, "torch": Device.torch}
+PAIRS = [(1, 5), (3, 12), (2, 7)]  # (batch, seq)
+
+# The exports (the dynamo exporter takes seconds a model) run in a child process started with
+# the session (tests/background.py).
+EXPORT_ALL = """
+import sys
+from pathlib import Path
+import torch
+from benches import transformer_exports as models
+for name in models.NAMES:
+    for exporter in models.EXPORTERS:
+        models.export(torch, name, exporter, Path(sys.argv[1]) / f"{name}-{exporter}.onnx")
+"""
+_STARTED = {}
+
+
+def start_in_background(config, names):
+    if background.tests_taking(globals(), "exported") & {*names}:
+        command = lambda folder: [[sys.executable, "-c", EXPORT_ALL, str(folder)]]  # noqa: E731
+        _STARTED["exports"] = background.start(config, command, 300, cwd=ROOT)
+
+
+@pytest.fixture(scope="module")
+def exported() -> Path:
+    job = _STARTED["exports"]
+    assert job.wait() == [0], job.output(0)
+    return job.folder
+
+
+def _forward(model, *inputs):
+    return model(*inputs)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("exporter", models.EXPORTERS)
+@pytest.mark.parametrize("name", models.NAMES)
+def test_a_transformer_with_dynamic_axes_captures_and_compiles_equal_to_onnxruntime(
+    exported, name, exporter, device
+):
+    path = exported / f"{name}-{exporter}.onnx"
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    model = importer.load(path, device=DEVICES[device](), untie=True)
+    step = capture(_forward, compile=True)
+    for batch, seq in PAIRS + PAIRS[:1]:  # the last one replays the first recording
+        feed = models.inputs(name, batch, seq, seed=batch * seq)
+        expected = session.run(None, feed)
+        outputs = step(model, *(Tensor.from_data(a, device=DEVICES[device]()) for a in feed.values()))  # fmt: skip
+        outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+        assert len(outputs) == len(expected)
+        for out, want in zip(outputs, expected):
+            np.testing.assert_allclose(out.to_numpy(), want, rtol=1e-4, atol=1e-5)
+    assert len(step.signatures) == len(PAIRS)
+    for signature in step.signatures:
+        assert step.memory(signature).planned > 0  # compiled, not replayed uncompiled
+        assert "to_numpy" not in step.source(signature)
