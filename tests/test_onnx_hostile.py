@@ -259,11 +259,33 @@ def test_value_names_python_would_read_alike_are_different_variables(tmp_path, m
     assert not marker.exists()
 
 
-def test_names_never_shadow_python_the_module_or_the_generated_code():
-    emitter = emit.Emitter(ir.Graph("g", (), (), {}, (), {}, {}), None)
-    for name in ["register_buffer", "forward", "print", "list", "class", "ops", "device", "self"]:
-        minted = emitter.name_of(name)
-        assert minted != name and expr.is_identifier(minted)
+@pytest.mark.parametrize("device", DEVICES)
+def test_names_never_shadow_python_the_module_or_the_generated_code(tmp_path, device):
+    """Initializers and values named after a Module method, a builtin, a keyword or the
+    generated file's own names are parameters and variables like any other."""
+    names = ["register_buffer", "forward", "print", "list", "class", "ops", "device", "self"]
+    rng = np.random.default_rng(1)
+    weights = {n: rng.standard_normal(3).astype(np.float32) for n in names}
+    nodes, previous = [], "x"
+    for i, name in enumerate(names):
+        output = names[i - 1] + "_out" if i else "Tensor"
+        nodes.append(helper.make_node("Add", [previous, name], [output], name=name))
+        previous = output
+    model = helper.make_model(
+        helper.make_graph(
+            nodes,
+            "g",
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3])],
+            [helper.make_tensor_value_info(previous, TensorProto.FLOAT, [3])],
+            [numpy_helper.from_array(w, n) for n, w in weights.items()],
+        ),
+        opset_imports=[helper.make_opsetid("", 17)],
+    )
+    x = rng.standard_normal(3).astype(np.float32)
+    expected = x + sum(weights.values())
+    imported = importer.load(model, device=DEVICES[device]())
+    np.testing.assert_allclose(imported(x).to_numpy(), expected, rtol=1e-5)
+    assert sorted(dict(imported.named_parameters())) == sorted(f"{n}_" for n in names)
 
 
 def test_naming_is_linear_in_the_number_of_values():
