@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from burnpy.capture.recorder import CaptureError, Value
+from burnpy.capture.recorder import CaptureError, EntryKind, Value
 from burnpy.onnx.exporter.graph import Graph, Refused, numpy_dtype, tensor_type, to_numpy
 from burnpy.onnx.exporter.lower import lower_call
 from burnpy.onnx.exporter.trace import trace
@@ -37,9 +37,9 @@ def build(model, args, input_names, output_names, dynamic_axes, opset, label):
                 g.dynamic.setdefault(value.data.shape[axis], (env[value], axis % value.data.ndim))
     problems, recorded = [], {}
     for entry in traced.tape.entries:
-        if entry.kind in ("scalar", "guard"):
+        if entry.kind in (EntryKind.SCALAR, EntryKind.GUARD):
             continue
-        if entry.kind != "call":
+        if entry.kind is not EntryKind.CALL:
             problems.append(
                 f"`{entry.target}` on arrays outside a kernel ({entry.label or 'the forward'}): "
                 "only kernel calls are exported"
