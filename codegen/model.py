@@ -409,6 +409,7 @@ class QOp:
     method: str | None = None  # a Tensor method of its own (quantize_dynamic, dequantize, ...)
     static: bool = False
     defaults: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    onnx: object = None  # as Op's: how its kernel call exports to ONNX
 
     def __post_init__(self):
         object.__setattr__(self, "role", QRole(self.role))

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=48157d361aff2f45 body=491159a8497d9920
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=4bb4f584ce0f340f body=2e222bd1f977d372
 """How each catalogue op's kernel call exports to ONNX, from ops.yaml's `onnx:` keys: per op,
 its arguments' names and its lowering as data (codegen/onnx_spec.py): a node is {"op",
 "inputs", "attributes"}, an argument {"arg": name}, a string attribute {"value": text}, a
@@ -613,4 +613,5 @@ LOWERINGS = {
     "layer_norm": (("input", "gamma", "beta", "epsilon"), {"function": "layer_norm"}),
     "rms_norm": (("input", "gamma", "epsilon"), {"function": "rms_norm"}),
     "cross_entropy_class_targets": (("logits", "targets"), {"function": "cross_entropy"}),
+    "dequantize": (("tensor", "dtype"), {"function": "dequantize"}),
 }

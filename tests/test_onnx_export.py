@@ -292,3 +292,24 @@ def test_real_models_export_with_a_dynamic_batch_and_import_back(name):
         expected = model(Tensor.from_data(x, device=dev)).to_numpy()
         _agree(expected, run_onnxruntime(proto, x=x)[0], run_reference(proto, x=x)[0])
         _agree(expected, again(x).to_numpy())
+
+
+def test_a_quantized_model_exports_as_qdq_with_int8_weights():
+    """Each Q8S parameter is an int8 initializer read by DequantizeLinear: the reference
+    evaluator equals burnpy; onnxruntime, which runs such a pattern on int8 kernels, agrees
+    within one quantization step."""
+    from burnpy.generated import QuantScheme, QuantStore, QuantValue
+    from examples.digits_cnn import DigitsCNN
+
+    dev = Device.numpy()
+    scheme = QuantScheme().with_store(QuantStore.NATIVE).with_value(QuantValue.Q8S)
+    model = DigitsCNN(dev).eval().quantize_weights(nn.Quantizer(scheme=scheme))
+    x = np.random.default_rng(4).random((4, 1, 8, 8)).astype(np.float32)
+    proto = export(model, (x,), dynamic_axes={"images": {0: "batch"}})
+    weights = {i.name: i for i in proto.graph.initializer}
+    assert weights["conv1.weight"].data_type == onnx.TensorProto.INT8
+    assert sum(n.op_type == "DequantizeLinear" for n in proto.graph.node) == 6
+    expected = model(Tensor.from_data(x, device=dev)).to_numpy()
+    _agree(expected, run_reference(proto, images=x)[0])
+    step = max(float(onnx.numpy_helper.to_array(i)) for n, i in weights.items() if "scale" in n)
+    assert np.abs(run_onnxruntime(proto, images=x)[0] - expected).max() <= step

@@ -3,7 +3,7 @@ arguments and its `onnx:` key, written back as a literal the exporter parses aga
 
 from dataclasses import dataclass
 
-from burnpy.codegen.model import Catalogue, Op
+from burnpy.codegen.model import Catalogue, Op, QOp
 from burnpy.codegen import onnx_spec as spec
 
 
@@ -16,10 +16,11 @@ class Lowering:
 
 
 def lowerings(catalogue: Catalogue) -> list[Lowering]:
-    return [lowering(op) for op in catalogue.ops if op.onnx is not None]
+    ops = (*catalogue.ops, *catalogue.quantized)
+    return [lowering(op) for op in ops if op.onnx is not None]
 
 
-def lowering(op: Op) -> Lowering:
+def lowering(op: Op | QOp) -> Lowering:
     args = tuple(a.name for a in op.args)
     return Lowering(op.name, repr(args), repr(spec.literal(op.onnx)), spec.show(op.onnx))
 

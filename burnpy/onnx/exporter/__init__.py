@@ -37,17 +37,48 @@ class ExportError(UnsupportedError):
 
 @functools.cache
 def default_opset() -> int:
-    """The newest opset both the installed onnx and onnxruntime (when installed) support."""
+    """The newest opset both the installed onnx and onnxruntime (when installed) know."""
     import onnx
 
+    schemas, _ = _runtime()
     newest = onnx.defs.onnx_opset_version()
+    return (
+        min(newest, max(v for versions in schemas.values() for v in versions))
+        if schemas
+        else newest
+    )
+
+
+@functools.cache
+def _runtime() -> tuple[dict, dict]:
+    """onnxruntime's view of the default domain: op type -> the versions of its schemas, and
+    op type -> the first version of each CPU kernel (empty without onnxruntime)."""
     try:
         from onnxruntime.capi import _pybind_state
     except ImportError:
-        return newest
-    kernels = _pybind_state.get_all_opkernel_def()
-    runtime = max(k.version_range[0] for k in kernels if k.domain in ("", "ai.onnx"))
-    return min(newest, runtime)
+        return {}, {}
+    schemas: dict = {}
+    for schema in _pybind_state.get_all_operator_schema():
+        if schema.domain in ("", "ai.onnx"):
+            schemas.setdefault(schema.name, []).append(schema.since_version)
+    kernels: dict = {}
+    for k in _pybind_state.get_all_opkernel_def():
+        if k.domain in ("", "ai.onnx") and k.provider == "CPUExecutionProvider":
+            kernels.setdefault(k.op_name, set()).add(k.version_range[0])
+    return schemas, kernels
+
+
+def runtime_opset(ops: set, newest: int) -> int:
+    """The newest opset up to `newest` at which onnxruntime (when installed) has a CPU kernel
+    for the version each of `ops` has there; `newest` when none is found."""
+    schemas, kernels = _runtime()
+    for opset in range(newest, MIN_OPSET - 1, -1):
+        versions = {
+            op: max((v for v in schemas.get(op, ()) if v <= opset), default=None) for op in ops
+        }
+        if all(v is None or v in kernels.get(op, ()) for op, v in versions.items()):
+            return opset
+    return newest
 
 
 def export(
@@ -63,18 +94,23 @@ def export(
     """Export `model` (an nn.Module or a function of tensors) called on `args` (a tuple of
     Tensors or arrays; one Tensor alone is taken as a 1-tuple) to the ONNX file `path` (None:
     write nothing); returns the onnx.ModelProto. `dynamic_axes` as torch.onnx takes it:
-    `{"x": {0: "batch"}}` or `{"x": [0]}`, by input or output name."""
+    `{"x": {0: "batch"}}` or `{"x": [0]}`, by input or output name. `opset` by default: the
+    newest the installed onnx knows at which onnxruntime runs every operator of the file."""
     from burnpy.onnx.exporter.build import build
 
     args = tuple(args) if isinstance(args, (tuple, list)) else (args,)
-    opset = default_opset() if opset is None else int(opset)
     newest = default_opset()
-    if not MIN_OPSET <= opset <= newest:
+    if opset is not None and not MIN_OPSET <= int(opset) <= newest:
         raise ValueError(
             f"opset {opset} is not one the exporter writes: pick one from {MIN_OPSET} to {newest}"
         )
     names = _input_names(model, args, input_names)
-    proto = build(model, args, names, output_names, dynamic_axes or {}, opset, _label(model))
+    chosen = newest if opset is None else int(opset)
+    proto = build(model, args, names, output_names, dynamic_axes or {}, chosen, _label(model))
+    if opset is None:  # the newest at which onnxruntime runs every operator the file uses
+        runs = runtime_opset({n.op_type for n in proto.graph.node}, newest)
+        if runs != chosen:
+            proto = build(model, args, names, output_names, dynamic_axes or {}, runs, _label(model))
     if path is not None:
         _write(Path(path), proto.SerializeToString())
     return proto

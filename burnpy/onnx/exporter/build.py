@@ -28,8 +28,11 @@ def build(model, args, input_names, output_names, dynamic_axes, opset, label):
     env: dict = {}
     for name, value in traced.inputs:
         env[value] = g.name(name)
+    quantized = {}  # a quantized parameter's name -> its int8 values
     for dotted, value, _ in traced.state:
         env[value] = g.name(dotted)
+        if type(value.data).__name__ == "QuantizedTensor":
+            quantized[env[value]] = _quantized(g, env[value], value.data)
     axes = {name: _axes(name, spec) for name, spec in dynamic_axes.items()}
     for name, value in traced.inputs:
         for axis in axes.get(name, ()):
@@ -76,7 +79,9 @@ def build(model, args, input_names, output_names, dynamic_axes, opset, label):
             UserWarning,
             stacklevel=3,
         )
-    state = [(env[v], v.data) for _, v, _ in traced.state if env[v] in used] + fixed
+    state = [
+        (env[v], quantized.get(env[v], v.data)) for _, v, _ in traced.state if env[v] in used
+    ] + fixed
     known = {name for name, _ in inputs} | set(names)
     unknown = sorted(set(axes) - known)
     if unknown:
@@ -101,6 +106,19 @@ def build(model, args, input_names, output_names, dynamic_axes, opset, label):
     )
     _check(graph, opsets, [name for name, _ in state], recorded)
     return proto
+
+
+def _quantized(g: Graph, name: str, tensor) -> np.ndarray:
+    """A quantized parameter in QDQ form: its int8 values (returned, written under its name)
+    and its scale, an initializer `NAME_scale` that DequantizeLinear reads. One scale per
+    tensor; a per-block tensor gets no scale, and its dequantize is refused."""
+    from burnpy.runtime.backends.registry import backend_for
+
+    backend = backend_for("NumPy" if isinstance(tensor.values, np.ndarray) else "Torch")
+    values, scales = backend.q_into_data(tensor)
+    if scales.size == 1:
+        g.scales[name] = g.initializer(scales.reshape(()).astype(np.float32), f"{name}_scale")
+    return values.astype(np.int8)
 
 
 def _values(value):

@@ -44,6 +44,7 @@ class Graph:
         # the dynamic axes' sizes in the recording: size -> (input, axis); `dim` reads one
         self.dynamic: dict = {}
         self._dims: dict = {}
+        self.scales: dict = {}  # a quantized parameter's int8 initializer -> its scale's
 
     def name(self, base: str) -> str:
         base = base or "value"

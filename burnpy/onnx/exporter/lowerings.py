@@ -36,6 +36,24 @@ def same(g: Graph, call) -> str:
     return call.names["tensor"]
 
 
+# -- quantized tensors -------------------------------------------------------------------------
+def dequantize(g: Graph, call) -> str:
+    """A quantized parameter is an int8 initializer and its scale (the QDQ form): this is its
+    DequantizeLinear; a plain float tensor passes unchanged."""
+    x = call.names["tensor"]
+    scale = g.scales.get(x)
+    if scale is None:
+        if type(call.arrays["tensor"]).__name__ == "QuantizedTensor":
+            raise Refused(
+                "a tensor quantized while the model runs, or per block: only parameters "
+                "quantized per tensor export (as QDQ)"
+            )
+        return g.node("Identity", [x])
+    out = g.node("DequantizeLinear", [x, scale])
+    result = numpy_dtype(call.results[0])
+    return out if result == np.float32 else g.cast(out, result)
+
+
 # -- casts ------------------------------------------------------------------------------------
 def cast(g: Graph, call) -> str:
     """A cast or a conversion between kinds, to the recorded result's dtype."""
