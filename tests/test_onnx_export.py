@@ -313,3 +313,43 @@ def test_a_quantized_model_exports_as_qdq_with_int8_weights():
     _agree(expected, run_reference(proto, images=x)[0])
     step = max(float(onnx.numpy_helper.to_array(i)) for n, i in weights.items() if "scale" in n)
     assert np.abs(run_onnxruntime(proto, images=x)[0] - expected).max() <= step
+
+
+def test_an_imported_torchvision_model_fine_tuned_one_step_exports_back():
+    """mobilenet_v3_small from torchvision, imported, one SGD step with momentum, exported
+    with a dynamic batch: onnxruntime equals burnpy at two batch sizes."""
+    import io
+
+    torch = pytest.importorskip("torch")
+    for name in ("nms", "qnms"):  # torchvision's two C op schemas (its extension may not load)
+        try:
+            torch.library.define(
+                f"torchvision::{name}",
+                "(Tensor dets, Tensor scores, float iou_threshold) -> Tensor",
+            )
+        except RuntimeError:
+            pass
+    torchvision = pytest.importorskip("torchvision")
+    from burnpy import optim
+    from burnpy.nn.functional import cross_entropy
+
+    net = torchvision.models.mobilenet_v3_small(num_classes=10).eval()
+    buffer = io.BytesIO()
+    axes = {"x": {0: "batch"}, "y": {0: "batch"}}
+    example = torch.randn(1, 3, 32, 32)
+    torch.onnx.export(
+        net, (example,), buffer, dynamo=False, opset_version=17, input_names=["x"],
+        output_names=["y"], dynamic_axes=axes,
+    )  # fmt: skip
+    dev = Device.numpy().autodiff()
+    with pytest.warns(UserWarning):  # torch's exporter writes equal biases once
+        model = burnpy_onnx.load(buffer.getvalue(), device=dev)
+    rng = np.random.default_rng(5)
+    x = Tensor.from_data(rng.standard_normal((4, 3, 32, 32)).astype(np.float32), device=dev)
+    labels = Tensor.from_data(rng.integers(0, 10, 4), device=dev)
+    optim.SGD(0.05, momentum=0.9).step(model, cross_entropy(model(x), labels).backward(), lr=0.05)
+    model = model.eval()
+    proto = export(model, (x.to_numpy(),), input_names=["x"], dynamic_axes={"x": {0: "batch"}})
+    for batch in (2, 3):
+        xb = rng.standard_normal((batch, 3, 32, 32)).astype(np.float32)
+        _agree(model(xb).to_numpy(), run_onnxruntime(proto, x=xb)[0])

@@ -34,10 +34,13 @@ def build(model, args, input_names, output_names, dynamic_axes, opset, label):
         if type(value.data).__name__ == "QuantizedTensor":
             quantized[env[value]] = _quantized(g, env[value], value.data)
     axes = {name: _axes(name, spec) for name, spec in dynamic_axes.items()}
+    labels = {}  # a dynamic axis's recorded size -> its label
     for name, value in traced.inputs:
-        for axis in axes.get(name, ()):
+        for axis, label in axes.get(name, {}).items():
             if -value.data.ndim <= axis < value.data.ndim:
-                g.dynamic.setdefault(value.data.shape[axis], (env[value], axis % value.data.ndim))
+                size = value.data.shape[axis]
+                g.dynamic.setdefault(size, (env[value], axis % value.data.ndim))
+                labels.setdefault(size, label)
     problems, recorded = [], {}
     for entry in traced.tape.entries:
         if entry.kind in (EntryKind.SCALAR, EntryKind.GUARD):
@@ -89,6 +92,10 @@ def build(model, args, input_names, output_names, dynamic_axes, opset, label):
             f"dynamic_axes names {unknown}, which are not inputs or outputs; they are "
             f"{sorted(known)}"
         )
+    # an output not named in dynamic_axes: a dim of a dynamic axis's recorded size is that axis
+    for name, value in zip(names, traced.outputs):
+        if name not in axes and labels:
+            axes[name] = {i: labels[d] for i, d in enumerate(value.data.shape) if d in labels}
     graph = onnx.helper.make_graph(
         g.nodes,
         label,
