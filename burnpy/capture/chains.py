@@ -18,27 +18,22 @@ import math
 import numpy as np
 
 from burnpy.capture.fusion import FLOATS, Fused, Kernel, memory_dtype
-from burnpy.capture.named import Recorded
-from burnpy.capture.recorder import Integer, Number, Value
-from burnpy.generated import catalogue as ops
+from burnpy.capture.planning import Flow
+from burnpy.capture.recorder import EntryKind, Integer, Number, Value
+from burnpy.generated.catalogue import AUTODIFF_OPS
 
-# recorded kernel -> (its parameters, the C expression of one element); `relu` is the prelude's
-_OPS = {
-    Recorded(ops.FLOAT_ADD): "{lhs} + {rhs}",
-    Recorded(ops.FLOAT_SUB): "{lhs} - {rhs}",
-    Recorded(ops.FLOAT_MUL): "{lhs} * {rhs}",
-    Recorded(ops.FLOAT_DIV): "{lhs} / {rhs}",
-    Recorded(ops.FLOAT_ADD_SCALAR): "{lhs} + {rhs}",
-    Recorded(ops.FLOAT_SUB_SCALAR): "{lhs} - {rhs}",
-    Recorded(ops.FLOAT_MUL_SCALAR): "{lhs} * {rhs}",
-    Recorded(ops.FLOAT_DIV_SCALAR): "{lhs} / {rhs}",
-    Recorded(ops.FLOAT_NEG): "-{tensor}",
-    Recorded(ops.RELU): "relu({tensor})",
-    # burn masks where the output is <= 0, so a NaN output passes its gradient
-    Recorded(ops.RELU_BACKWARD): "({output} <= 0 ? 0 : {grad})",
-}
-OPS = {recorded.name: (recorded.op.args, text) for recorded, text in _OPS.items()}
-NAMED = tuple(_OPS)  # (burnpy.capture.named.check)
+
+# recorded kernel -> (its parameters, the C expression of one element): every op whose
+# catalogue entry declares one (ops.yaml's `c:`, checked by the generator); `relu` is the
+# prelude's
+def table(ops) -> dict:
+    """Recorded kernel -> (its parameters, its C expression) of the element-wise `ops`
+    (AutodiffOps: a catalogue's)."""
+    return {op.name: (op.args, op.c) for op in ops if op.c is not None}
+
+
+OPS = table(AUTODIFF_OPS)
+
 
 KERNEL = """\
 /* {ops}, element by element in one loop.
@@ -132,22 +127,23 @@ def _extend(chain: _Chain, entry) -> bool:
     return True
 
 
-def find(entries: list, readers: dict, kept: set) -> dict:
+def find(entries: list, flow: Flow, kept: set) -> dict:
     """The chains of `entries` (a recording's calls): index of a chain's last call -> its
-    Fused call, for the calls of every chain; `readers[name]`: how many calls read that value,
+    Fused call, for the calls of every chain; `flow`: the entries' planning.Flow,
     `kept`: values the step returns (never inside a chain)."""
     found: dict = {}
     chain = None
     for index, entry in enumerate(entries):
-        if entry.kind != "call" or entry.target not in OPS or type(entry.out) is not Value:
+        if (
+            entry.kind is not EntryKind.CALL
+            or entry.target not in OPS
+            or type(entry.out) is not Value
+        ):
             chain = _close(chain, found, index - 1)
             continue
         tail = chain.tail if chain else None
         continues = (
-            chain is not None
-            and tail.name not in kept
-            and readers.get(tail.name) == 1
-            and any(v is tail for v in entry.args)
+            chain is not None and flow.read_once(tail, kept) and any(v is tail for v in entry.args)
         )
         if continues and _extend(chain, entry):
             continue

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=a2635f543704dd74 body=9a289e30174b9432
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=c5b966f258a18d55 body=34b3d3f55ba03fda
 """benches.benchops's routing table: `BACKENDS.NumPy` is the DispatchBackend of its ops on burnpy's
 NumPy backend: its kernels over burnpy's inner backend, and its own two Autodiff
 specializations (burnpy.runtime.extension). `Inner` is what a dispatch function's `B.inner`
@@ -20,10 +20,4 @@ class KernelsOver(Kernels, Extension):
 if TYPE_CHECKING:
     Inner = KernelsOver
 
-BACKENDS = PackageBackends(
-    "benches.benchops",
-    Autodiff,
-    {},
-    KernelsOver,
-    LIBRARY,
-)
+BACKENDS = PackageBackends("benches.benchops", Autodiff, {}, KernelsOver, LIBRARY)

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=8254c9ccac9b4243 body=177a1e23ac70c7c3
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=660f24bc3e826902 body=67290c6c4e2490fa
 """myops's routing table: `BACKENDS.NumPy` is the DispatchBackend of its ops on burnpy's
 NumPy backend: its kernels over burnpy's inner backend, and its own two Autodiff
 specializations (burnpy.runtime.extension). `Inner` is what a dispatch function's `B.inner`
@@ -20,10 +20,4 @@ class KernelsOver(Kernels, Extension):
 if TYPE_CHECKING:
     Inner = KernelsOver
 
-BACKENDS = PackageBackends(
-    "myops",
-    Autodiff,
-    {},
-    KernelsOver,
-    LIBRARY,
-)
+BACKENDS = PackageBackends("myops", Autodiff, {}, KernelsOver, LIBRARY)
