@@ -174,6 +174,7 @@ def test_each_fused_kernel_gives_the_backends_values_nan_and_inf_included(dtype)
         )
         fused = fusion.fuse(entry, backend)
         assert fused is not None, f"{kernel} was not fused"
+        fusion.check_arguments(fused)  # its arguments fit its C parameters, in order
         calls.append((kernel, fused, entry.out))
     _assert_the_kernels_give(calls, dtype)
 

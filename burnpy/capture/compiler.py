@@ -114,6 +114,7 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
         fused.args = [
             copies[a.name] if any(a is v for v in fused.copies) else a for a in fused.args
         ]
+        fusion.check_arguments(fused)
         if fused.kernel.step:  # a chain: its label names its calls
             label = fused.label
         elif index in paired:
