@@ -114,8 +114,24 @@ def _index(shape, full) -> str | None:
     return None
 
 
+def _elementwise(entry):
+    """(parameters, C expression) of a recorded call, or None: a catalogue op's kernel (a call
+    of the backend), or a package's own (a call of its bound kernel: burnpy.runtime.extension
+    gives the package's kernels its ops' `c:` as `elementwise`)."""
+    if entry.kind is EntryKind.CALL:
+        return OPS.get(entry.target)
+    if entry.kind is EntryKind.FUNCTION:
+        owner = getattr(entry.target, "__self__", None)
+        return getattr(owner, "elementwise", {}).get(getattr(entry.target, "__name__", None))
+    return None
+
+
+def _name(entry) -> str:
+    return entry.target if entry.kind is EntryKind.CALL else entry.target.__name__
+
+
 def _bound(entry):
-    parameters, _ = OPS[entry.target]
+    parameters, _ = _elementwise(entry)
     if entry.kwargs or len(entry.args) != len(parameters):
         return None
     return dict(zip(parameters, entry.args))
@@ -140,7 +156,7 @@ def _extend(chain: _Chain, entry) -> bool:
             del chain.arrays[saved[0] :], chain.numbers[saved[1] :]
             return False
         texts[key] = text
-    chain.expression = OPS[entry.target][1].format(**texts)
+    chain.expression = _elementwise(entry)[1].format(**texts)
     chain.entries.append(entry)
     chain.tail = out
     return True
@@ -153,11 +169,7 @@ def find(entries: list, flow: Flow, kept: set) -> dict:
     found: dict = {}
     chain = None
     for index, entry in enumerate(entries):
-        if (
-            entry.kind is not EntryKind.CALL
-            or entry.target not in OPS
-            or type(entry.out) is not Value
-        ):
+        if _elementwise(entry) is None or type(entry.out) is not Value:
             chain = _close(chain, found, index - 1)
             continue
         tail = chain.tail if chain else None
@@ -187,7 +199,7 @@ def fused(chain: _Chain, known: dict) -> Fused:
     """The Fused call of a chain: kernel `chain_<k>` of its dtype, the one already written for
     a chain of the same loop (`known`: (dtype, loop) -> its name), else a new one."""
     dtype = FLOATS[np.dtype(chain.dtype)]
-    ops = ", ".join(e.target for e in chain.entries)
+    ops = ", ".join(_name(e) for e in chain.entries)
     parameters = [f"const real *a{k}" for k in range(len(chain.arrays))]
     parameters += [f"double s{k}" for k in range(len(chain.numbers))] + ["real *out"]
     loop = (dtype, ", ".join(parameters), chain.expression)

@@ -4,10 +4,7 @@ evaluated once, by its own translation on the NumPy backend, and becomes a const
 
 from __future__ import annotations
 
-import math
-
-from burnpy.onnx import expr as expr_
-from burnpy.onnx import ops
+from burnpy.onnx import expr, ops
 from burnpy.onnx.expr import Expr
 from burnpy.generated import Device, Tensor, module
 
@@ -23,11 +20,13 @@ def infer_shapes(model):
         return model
 
 
-def evaluate(expr: Expr, constants: dict):
+def evaluate(tree: Expr, constants: dict):
     """The value of a translation's expression over constant inputs, on the NumPy backend: the
-    expression's tree walked (burnpy/onnx/expr.py#evaluate), no text parsed."""
+    tree walked (burnpy/onnx/expr.py#evaluate), no text parsed. Its names are the generated
+    code's: the modules, the builtins translations call, the device and the constants."""
     device = Device.numpy()
-    scope = {"ops": ops, "Tensor": Tensor, "module": module, "math": math, "_device": device}
+    scope = {"ops": ops, "Tensor": Tensor, "module": module, "int": int, "list": list}
+    scope["_device"] = device
     for name, array in constants.items():
         scope[name] = Tensor.from_data(array, device=device, dtype=array.dtype)
-    return expr_.evaluate(expr, scope)
+    return expr.evaluate(tree, scope)
