@@ -122,7 +122,8 @@ def _elementwise(entry):
         return OPS.get(entry.target)
     if entry.kind is EntryKind.FUNCTION:
         owner = getattr(entry.target, "__self__", None)
-        return getattr(owner, "elementwise", {}).get(getattr(entry.target, "__name__", None))
+        found = getattr(owner, "elementwise", {}).get(getattr(entry.target, "__name__", None))
+        return None if found is None else (found[0], _generic(found[1]))
     return None
 
 
