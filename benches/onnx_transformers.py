@@ -58,7 +58,7 @@ def row(ort, path: Path, name: str, batch: int):
             "step(model, *inputs)", {"step": compiled, "model": model, "inputs": inputs}
         ),
     }
-    return measure(columns, "onnxruntime", repeats=5, min_time=0.001)
+    return measure(columns, "onnxruntime")
 
 
 def main() -> None:

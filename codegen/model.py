@@ -215,6 +215,9 @@ class Op:
     # it is recorded, the forward is the backend's `<name>_keeping`, returning (output, kept);
     # the rule's VJPs may name it
     keeps: str | None = None
+    # an element-wise op's C expression of one element, `{arg}` for each argument
+    # (codegen/validate/elementwise.py): a compiled capture fuses runs of such ops into one loop
+    c: str | None = None
     operators: tuple[str, ...] = field(default=(), metadata={KEY: "operator"})
     dtypes: tuple[str, ...] = ()
     # the `# -- section` comment of ops.yaml the entry sits under
@@ -305,6 +308,7 @@ class Op:
             float_outputs=tuple(i for i, kind in enumerate(self.returns) if kind is Kind.FLOAT),
             outputs=len(self.returns),
             keeps=self.keeps,
+            c=self.c,
             rule=getattr(table, self.name) if table and autodiff is AutodiffRole.RECORD else None,
         )
 

@@ -21,6 +21,7 @@ spec-driven tests (`test_<package>.py`) and `py.typed`. Nothing of the library i
 import ast
 import contextlib
 import difflib
+import functools
 import importlib
 import importlib.machinery
 import importlib.util
@@ -33,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from burnpy.codegen import api, render, review
-from burnpy.codegen.kernels import kernels_called, read_backend
+from burnpy.codegen.kernels import NoBackend, kernels_called, read_backend
 from burnpy.codegen.load import Items, Located, Where, load
 from burnpy.codegen.model import ArgKind, Catalogue, Op
 from burnpy.codegen.names import check_names
@@ -73,7 +74,13 @@ class Package:
 
 
 def library_catalogue():
-    """The library's catalogue as loaded (its backends, its op names)."""
+    """The library's catalogue as loaded (its backends, its op names), read once per version
+    of the file."""
+    return _loaded(LIBRARY.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=2)
+def _loaded(mtime_ns: int):
     return load(str(LIBRARY))
 
 
@@ -264,9 +271,7 @@ def _check_kernels(problems: Problems, catalogue: Catalogue, top: Where, classes
                         suggest(kernel, own, f"define `def {kernel}({parameters})` there"),
                     )
                 )
-    library = set.intersection(
-        *(set(read_backend(b.module).kernels) for b in catalogue.backends if _readable(b))
-    )
+    library = set.intersection(*map(set, _library_kernels(catalogue)))
     for op in primitive:
         described = op.autodiff_op
         if described is None or described.role is not AutodiffRole.RECORD:
@@ -291,12 +296,13 @@ def _check_kernels(problems: Problems, catalogue: Catalogue, top: Where, classes
                     )
 
 
-def _readable(backend) -> bool:
-    try:
-        read_backend(backend.module)
-    except Exception:
-        return False
-    return True
+def _library_kernels(catalogue: Catalogue):
+    """The kernels' names of each of the library's backends that can be read."""
+    for backend in catalogue.backends:
+        try:
+            yield read_backend(backend.module).kernels
+        except NoBackend:  # (the library's own validation reports it)
+            continue
 
 
 def _calls(op: Op) -> set[str]:
@@ -327,14 +333,14 @@ def render_package(package: Package) -> dict[str, str]:
         for group in api.dispatch_groups(catalogue)
         for f in api.dispatch_functions(catalogue, group)
     ]
-    kernel_classes = _kernel_classes(package)
+    kernels = _kernel_table(package)
     return {
         "__init__.py": env.get_template("package_init.py.jinja").render(
             package=package.name,
             exports=[(op.name, package.function_name(op)) for op in catalogue.ops],
         ),
         "backends.py": env.get_template("package_backends.py.jinja").render(
-            package=package.name, classes=kernel_classes
+            package=package.name, kernels=kernels
         ),
         "catalogue.py": env.get_template("catalogue.py.jinja").render(
             described=api.described_ops(catalogue)
@@ -357,21 +363,47 @@ def render_package(package: Package) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class KernelClass:
-    """A class of backends.py: the package's kernels joined with runtime's Extension."""
+    """A class of backends.py: one of the package's kernel classes joined with runtime's
+    Extension."""
 
-    name: str  # Kernels, NumPyKernels, ...
+    name: str  # KernelsOver, TorchKernelsOver, ...
     module: str
     base: str
-    backend: str  # "default" or a backend's name
+    backends: tuple[str, ...]  # "default" and backends' names
 
 
-def _kernel_classes(package: Package) -> list[KernelClass]:
-    classes = []
+@dataclass(frozen=True)
+class KernelTable:
+    """What backends.py says of the package's kernels."""
+
+    classes: tuple[KernelClass, ...]
+    imports: tuple[tuple[str, str], ...]  # (module, its names, joined)
+    by_backend: str  # the literal {backend name: class}
+    default: str  # the class for every other backend, or None
+
+
+def _kernel_table(package: Package) -> KernelTable:
+    specs = {}
     for backend, spec in package.kernels:
+        specs.setdefault(spec, []).append(backend)
+    classes, taken = [], set()
+    for spec, backends in specs.items():
         module, _, base = spec.partition(":")
-        prefix = "" if backend == DEFAULT else backend.capitalize()
-        classes.append(KernelClass(f"{prefix}{base}Over", module, base, backend))
-    return classes
+        name = f"{base}Over"
+        while name in taken:  # two modules' classes of one name
+            name = "_" + name
+        taken.add(name)
+        classes.append(KernelClass(name, module, base, tuple(backends)))
+    modules = {}
+    for c in classes:
+        modules.setdefault(c.module, set()).add(c.base)
+    named = [(b, c.name) for c in classes for b in c.backends if b != DEFAULT]
+    return KernelTable(
+        tuple(classes),
+        tuple((m, ", ".join(sorted(names))) for m, names in sorted(modules.items())),
+        "{" + ", ".join(f'"{b}": {name}' for b, name in named) + "}",
+        next((c.name for c in classes if DEFAULT in c.backends), "None"),
+    )
 
 
 @dataclass(frozen=True)

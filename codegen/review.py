@@ -128,6 +128,9 @@ def explain(catalogue: Catalogue, name: str, out: Path) -> str:
     ]
     if op.composite:
         sections.append(("calls", ", ".join(_calls(op))))
+    if op.c:
+        fused = f"one element is `{op.c}`: runs of such ops fuse into one C loop"
+        sections.append(("compiled capture", fused + " (burnpy/capture/chains.py)"))
     selected = api.selections(catalogue).get(op.name)
     if selected:
         sections.append(("quantized operands", "\n".join(selected)))

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=7b2eeeb3ce9eb234 body=2aa350ceacf67b44
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=80bb22baf1d30aba body=1840a709a5c5e70f
 """What the Autodiff decorator needs to know of each float op, from ops.yaml: one constant per
 op, which its line in generated/autodiff.py names. Each is typed with the signature of the
 specialization's attribute (`AD.float_mul`), which its builder returns; a differentiable op's
@@ -53,6 +53,7 @@ FLOAT_ADD: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], AutodiffTensor]
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
     AutodiffRole.RECORD,
     memory_bound=True,
+    c="{lhs} + {rhs}",
     rule=ElementwiseRules.float_add,
 )
 
@@ -62,6 +63,7 @@ FLOAT_ADD_SCALAR: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = 
     (FloatInput("lhs", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    c="{lhs} + {rhs}",
     rule=ElementwiseRules.float_add_scalar,
 )
 
@@ -71,6 +73,7 @@ FLOAT_SUB: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], AutodiffTensor]
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
     AutodiffRole.RECORD,
     memory_bound=True,
+    c="{lhs} - {rhs}",
     rule=ElementwiseRules.float_sub,
 )
 
@@ -80,6 +83,7 @@ FLOAT_SUB_SCALAR: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = 
     (FloatInput("lhs", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    c="{lhs} - {rhs}",
     rule=ElementwiseRules.float_sub_scalar,
 )
 
@@ -89,6 +93,7 @@ FLOAT_MUL: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], AutodiffTensor]
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
     AutodiffRole.RECORD,
     memory_bound=True,
+    c="{lhs} * {rhs}",
     rule=ElementwiseRules.float_mul,
 )
 
@@ -98,6 +103,7 @@ FLOAT_MUL_SCALAR: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = 
     (FloatInput("lhs", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    c="{lhs} * {rhs}",
     rule=ElementwiseRules.float_mul_scalar,
 )
 
@@ -107,6 +113,7 @@ FLOAT_DIV: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], AutodiffTensor]
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
     AutodiffRole.RECORD,
     memory_bound=True,
+    c="{lhs} / {rhs}",
     rule=ElementwiseRules.float_div,
 )
 
@@ -116,6 +123,7 @@ FLOAT_DIV_SCALAR: AutodiffOp[Callable[[AutodiffTensor, Any], AutodiffTensor]] = 
     (FloatInput("lhs", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    c="{lhs} / {rhs}",
     rule=ElementwiseRules.float_div_scalar,
 )
 
@@ -125,6 +133,7 @@ FLOAT_NEG: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     (FloatInput("tensor", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    c="-{tensor}",
     rule=ElementwiseRules.float_neg,
 )
 
@@ -235,6 +244,7 @@ FLOAT_SQUARE: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffO
     (FloatInput("tensor", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    c="{tensor} * {tensor}",
     rule=ElementwiseRules.float_square,
 )
 
@@ -468,6 +478,7 @@ RELU: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
     (FloatInput("tensor", 0),),
     AutodiffRole.RECORD,
     memory_bound=True,
+    c="relu({tensor})",
     rule=ActivationRules.relu,
 )
 
@@ -477,6 +488,7 @@ RELU_BACKWARD: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], AutodiffTen
     (FloatInput("output", 0), FloatInput("grad", 1)),
     AutodiffRole.RECORD,
     memory_bound=True,
+    c="({output} <= 0 ? 0 : {grad})",
     rule=ActivationRules.relu_backward,
 )
 

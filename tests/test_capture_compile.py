@@ -13,7 +13,7 @@ import pytest
 
 from burnpy import capture, nn, optim
 from burnpy.capture import compiler, csource, fusion, toolchain
-from burnpy.capture.recorder import Entry, Value
+from burnpy.capture.recorder import Entry, EntryKind, Value
 from burnpy.nn import functional as F
 from burnpy.generated import Device, Tensor
 from burnpy.runtime.backends.registry import backend_for
@@ -163,7 +163,7 @@ def test_each_fused_kernel_gives_the_backends_values_nan_and_inf_included(dtype)
             expected = getattr(backend, kernel)(*args, **kwargs)
         values: list = []
         entry = Entry(
-            "call",
+            EntryKind.CALL,
             kernel,
             _wrapped(args, values),
             _wrapped(kwargs, values),
@@ -174,6 +174,7 @@ def test_each_fused_kernel_gives_the_backends_values_nan_and_inf_included(dtype)
         )
         fused = fusion.fuse(entry, backend)
         assert fused is not None, f"{kernel} was not fused"
+        fusion.check_arguments(fused)  # its arguments fit its C parameters, in order
         calls.append((kernel, fused, entry.out))
     _assert_the_kernels_give(calls, dtype)
 
@@ -276,7 +277,8 @@ def test_a_masked_fill_and_its_softmax_are_one_kernel_nan_and_inf_included(dtype
             ]
             for first, second in pairs:
                 entries = [
-                    Entry("call", k, a, {}, o, k, "forward", "NumPy") for k, a, o in (first, second)
+                    Entry(EntryKind.CALL, k, a, {}, o, k, "forward", "NumPy")
+                    for k, a, o in (first, second)
                 ]
                 fused = fusion.fuse_pair(*entries, backend)
                 label = f"{first[0]} then {second[0]}, mask {name}, fill {value}"
@@ -302,8 +304,10 @@ def test_a_masked_fill_and_a_softmax_it_cannot_compute_in_one_kernel_stay_two_ca
         x, mask_, filled_, y = _wrapped(
             (scores, mask, filled, backend.softmax(filled, dim)), values
         )
-        fill = Entry("call", "float_mask_fill", (x, mask_, -np.inf), {}, filled_, "", "forward")
-        softmax = Entry("call", "softmax", (filled_, dim), {}, y, "", "forward")
+        fill = Entry(
+            EntryKind.CALL, "float_mask_fill", (x, mask_, -np.inf), {}, filled_, "", "forward"
+        )
+        softmax = Entry(EntryKind.CALL, "softmax", (filled_, dim), {}, y, "", "forward")
         assert fusion.fuse_pair(fill, softmax, backend) is None, name
 
 

@@ -5,9 +5,11 @@ instead of turning its fusion off."""
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from burnpy.capture import compiler, csource, fusion, named
+from burnpy.capture.recorder import Value
 from burnpy.codegen.__main__ import read_catalogue
 from burnpy.generated import catalogue as ops
 from burnpy.runtime.backends.registry import backend_for
@@ -69,3 +71,19 @@ def test_backends_are_told_apart_by_kind():
     assert fusion.Fusing.of(backend_for("Torch")) is fusion.Fusing.TORCH
     assert fusion.Fusing.TORCH in fusion.ADAM_STEP.backends
     assert fusion.Fusing.TORCH not in fusion.LAYER_NORM.backends
+
+
+def test_a_rule_whose_arguments_do_not_fit_the_c_parameters_is_refused():
+    x, out = (Value(np.ones(4, np.float32), None, name) for name in ("x", "out"))
+    fusion.check_arguments(fusion.Fused(fusion.GELU, "float32", [4, x, out], [out], "gelu"))
+    swapped = fusion.Fused(fusion.GELU, "float32", [x, 4, out], [out], "gelu")
+    with pytest.raises(fusion.ArgumentMismatch, match=r"gelu_f32: parameter n \(long\)"):
+        fusion.check_arguments(swapped)
+    unwritten = fusion.Fused(fusion.GELU, "float32", [4, out, x], [out], "gelu")
+    with pytest.raises(fusion.ArgumentMismatch, match="parameter x .array. is given Value"):
+        fusion.check_arguments(unwritten)
+    wrong_dtype = fusion.Fused(fusion.GELU, "float64", [4, x, out], [out], "gelu")
+    with pytest.raises(fusion.ArgumentMismatch, match="parameter x"):
+        fusion.check_arguments(wrong_dtype)
+    with pytest.raises(fusion.ArgumentMismatch, match="takes 3 arguments, its rule gives 2"):
+        fusion.check_arguments(fusion.Fused(fusion.GELU, "float32", [4, x], [], "gelu"))

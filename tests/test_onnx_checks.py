@@ -114,6 +114,48 @@ def test_an_invalid_model_is_refused_naming_the_node_as_onnxruntime_refuses_it(c
     assert not (tmp_path / "out").exists()
 
 
+WEIGHT = numpy_helper.from_array(np.ones((4, 4, 3, 3), np.float32), "w")
+IMAGE = [value("x", [1, 4, 8, 8])]
+# name -> (model, what our message says); onnxruntime refuses each one, at the latest when run
+FAILS_WHEN_RUN = {
+    "a group that does not fit the channels": (
+        model([helper.make_node("Conv", ["x", "w"], ["y"], name="c", group=3)], IMAGE, [value("y", None)], [WEIGHT]),
+        "Conv node 'c' (domain ai.onnx, opset 17): the input's 4 channels do not fit the weight [4, 4, 3, 3] with group=3",
+    ),
+    "a kernel_shape that is not the weight's": (
+        model([helper.make_node("Conv", ["x", "w"], ["y"], name="c", kernel_shape=[5, 5])], IMAGE, [value("y", None)], [WEIGHT]),
+        "Conv node 'c' (domain ai.onnx, opset 17): kernel_shape [5, 5] is not the weight's spatial dims [3, 3]",
+    ),
+    "a block size that does not divide the channels": (
+        model([helper.make_node("DepthToSpace", ["x"], ["y"], name="d", blocksize=3)], IMAGE, [value("y", None)]),
+        "DepthToSpace node 'd' (domain ai.onnx, opset 17): blocksize 3 does not divide",
+    ),
+    "a CumSum axis out of range": (
+        model([helper.make_node("CumSum", ["x", "a"], ["y"], name="cs")], IMAGE, [value("y", None)], [ints("a", 9)]),
+        "CumSum node 'cs' (domain ai.onnx, opset 17): axis 9 is out of range for rank 4",
+    ),
+    "a LayerNormalization axis out of range": (
+        model([helper.make_node("LayerNormalization", ["x", "s"], ["y"], name="ln", axis=9)], IMAGE, [value("y", None)], [numpy_helper.from_array(np.ones(8, np.float32), "s")]),
+        "LayerNormalization node 'ln' (domain ai.onnx, opset 17): attribute axis 9 is out of range",
+    ),
+    "a shape that does not hold the input": (
+        model([helper.make_node("Reshape", ["x", "s"], ["y"], name="r")], IMAGE, [value("y", None)], [ints("s", [7, 7])]),
+        "Reshape node 'r' (domain ai.onnx, opset 17): shape [7, 7] does not hold the input's 256 elements",
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", FAILS_WHEN_RUN)
+def test_what_onnxruntime_refuses_when_run_is_refused_at_import(case):
+    proto, said = FAILS_WHEN_RUN[case]
+    with pytest.raises(Exception):
+        ort_session = ort.InferenceSession(proto.SerializeToString(), providers=["CPUExecutionProvider"])  # fmt: skip
+        ort_session.run(None, {"x": np.ones((1, 4, 8, 8), np.float32)})
+    with pytest.raises(importer.UnsupportedError) as refused:
+        importer.load(proto)
+    assert said in str(refused.value)
+
+
 def test_a_hostile_string_attribute_is_refused_and_never_runs(tmp_path):
     marker = tmp_path / "ran"
     payload = f'-1 if __import__("pathlib").Path({str(marker)!r}).touch() else -1'

@@ -6,8 +6,10 @@ cast to another float dtype takes its inputs in that dtype.
 
 transformers is not installed here: `GPT2` and `BERT` below write out the pieces of HF's GPT-2
 and BERT that reach ONNX (the bool causal buffer sliced, the padding mask indexed per batch and
-key position, HF's float-minimum fill value, gelu_new's pow 3.0, erf GELU, a tied head), small,
-exported by both of torch's exporters."""
+key position, as transformers' mask functions do: a GatherND on bool, HF's float-minimum fill
+value, gelu_new's pow 3.0, erf GELU, a tied head), small, exported by both of torch's
+exporters; benches/transformer_exports.py's BERT and GPT-2 (transformers' forward code, line
+for line where it shapes tensors) take Adam steps too."""
 
 import math
 import sys
@@ -25,6 +27,7 @@ from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 from onnx.reference import ReferenceEvaluator  # noqa: E402
 
 import background  # noqa: E402
+from benches import transformer_exports  # noqa: E402
 from burnpy import nn, optim  # noqa: E402
 from burnpy import onnx as importer  # noqa: E402
 from burnpy.generated import Device, Tensor  # noqa: E402
@@ -80,6 +83,14 @@ def test_a_static_dim_is_checked_when_the_model_is_called(device):
     tensor = Tensor.from_data(np.ones((3, 3), np.float32), device=DEVICES[device]())
     with pytest.raises(ValueError, match=r"input 'x' has shape \[3, 3\], but the model declares \[2, 3\]"):  # fmt: skip
         imported(tensor, good)
+
+
+def test_a_five_element_input_to_a_declared_two_is_refused():
+    proto = model([helper.make_node("Neg", ["x"], ["y"], name="neg")], [value("x", [2])], [value("y", [2])])  # fmt: skip
+    with pytest.raises(Exception):
+        session(proto).run(None, {"x": np.ones(5, np.float32)})
+    with pytest.raises(ValueError, match=r"input 'x' has shape \[5\], but the model declares \[2\]"):  # fmt: skip
+        importer.load(proto)(np.ones(5, np.float32))
 
 
 def test_a_dynamic_dim_stays_free():
@@ -184,6 +195,15 @@ def test_an_exporters_aliases_are_reported_and_can_be_untied():
     grads = untied(x).sum().backward()
     optim.SGD(0.1).step(untied, grads, lr=0.1)
     assert not np.allclose(untied.a_weight.to_numpy(), untied.b_weight.to_numpy())
+
+
+def test_the_command_line_unties(tmp_path):
+    from burnpy.onnx.__main__ import main
+
+    onnx.save(aliased(), tmp_path / "m.onnx")
+    assert main([str(tmp_path / "m.onnx"), "--out", str(tmp_path / "out"), "--untie"]) == 0
+    text = (tmp_path / "out" / "model.py").read_text()
+    assert "self.a_weight = Tensor.zeros" in text and "self.b_weight = Tensor.zeros" in text
 
 
 # -- bool tensors ----------------------------------------------------------------------------
@@ -340,6 +360,9 @@ def export_all(folder: Path) -> None:
         source = make().eval()
         for how, options in EXPORTERS.items():
             torch.onnx.export(source, (ids, mask), str(folder / f"{name}-{how}.onnx"), input_names=["input_ids", "attention_mask"], output_names=["out"], **options)  # fmt: skip
+    for name in transformer_exports.NAMES:  # transformers' code paths, dynamic axes
+        for how in transformer_exports.EXPORTERS:
+            transformer_exports.export(torch, name, how, folder / f"transformers-{name}-{how}.onnx")  # fmt: skip
 
 
 # The exports run in a child process started with the session (tests/background.py).
@@ -387,6 +410,33 @@ def test_hf_gpt2_and_bert_equal_onnxruntime_and_train_with_adam(hf_exports, name
         losses.append(loss.item())
     assert all(np.isfinite(losses)) and losses[-1] < losses[0], losses
     assert all(np.isfinite(p.to_numpy()).all() for p in imported.parameters())
+
+
+@pytest.mark.parametrize("how", transformer_exports.EXPORTERS)
+@pytest.mark.parametrize("name", transformer_exports.NAMES)
+def test_transformers_bert_and_gpt2_take_adam_steps_without_nan(hf_exports, name, how):
+    """benches/transformer_exports.py's BERT and GPT-2 (transformers' forward code: GPT-2's
+    mask value and gelu_new's exponent are scalar constants of the export)."""
+    path = str(hf_exports / f"transformers-{name}-{how}.onnx")
+    given = transformer_exports.inputs(name, 2, 8)
+    expected = session(path).run(None, given)[0]
+    device = Device.numpy().autodiff()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", importer.TiedParametersWarning)
+        imported = importer.load(path, device=device)
+
+    def first(outputs):
+        return outputs[0] if isinstance(outputs, tuple) else outputs
+
+    np.testing.assert_allclose(first(imported(*given.values())).to_numpy(), expected, rtol=1e-4, atol=1e-5)  # fmt: skip
+    assert all(int(np.prod(p.shape)) > 1 for p in imported.parameters())
+    target = Tensor.from_data(np.random.default_rng(8).standard_normal(expected.shape).astype(np.float32), device=device)  # fmt: skip
+    adam, losses = optim.Adam(1e-3), []
+    for _ in range(3):
+        loss = nn.functional.mse_loss(first(imported(*given.values())), target)
+        adam.step(imported, loss.backward(), lr=1e-3)
+        losses.append(loss.item())
+    assert all(np.isfinite(losses)) and losses[-1] < losses[0], losses
 
 
 def test_the_legacy_exporters_aliases_are_reported_and_untied(hf_exports):

@@ -18,7 +18,8 @@ import pytest
 
 from burnpy.codegen import render
 from burnpy.codegen.__main__ import main
-from burnpy.generated import Device, Tensor, introspect, no_grad
+from burnpy import capture
+from burnpy.generated import Device, Tensor, dispatch, introspect, no_grad
 from burnpy.generated.backends import BACKENDS
 from burnpy.runtime.backends import registry
 
@@ -144,7 +145,7 @@ def test_explain_and_list(capsys):
 
 
 def test_the_installed_names_run_the_same_generator():
-    for command in (["-m", "burnpy.codegen"], ["-m", "codegen"]):
+    for command in (["-m", "burnpy.codegen"],):  # (`python -m codegen`: the tests above)
         done = subprocess.run(
             [sys.executable, *command, "--package", str(EXAMPLE), "--check"],
             capture_output=True,
@@ -160,7 +161,9 @@ def test_the_installed_names_run_the_same_generator():
 
 def template_names() -> set[str]:
     """Every name the library's rendered dispatch functions and recorders bind or read, but
-    their own arguments and the names made from them."""
+    their own arguments, the names made from them and the ops' own names (a recorder returns
+    the function it defines, named as its op)."""
+    ops = set(dispatch.__all__) | {"move_across"}
     names = set()
     for path in (
         ROOT / "generated" / "dispatch" / "float_ops.py",
@@ -170,10 +173,15 @@ def template_names() -> set[str]:
             if not isinstance(function, ast.FunctionDef):
                 continue
             own = {a.arg for a in ast.walk(function) if isinstance(a, ast.arg)}
-            own = {a for a in own if a not in ("forward", "BACKWARD", "inner", "balanced")}
+            own -= {"forward", "BACKWARD", "inner", "balanced"}  # the recorder's own
             for node in ast.walk(function):
-                name = node.id if isinstance(node, ast.Name) else getattr(node, "arg", None)
-                if name and name not in own and not any(name.startswith(f"{a}_") for a in own):
+                name = node.id if isinstance(node, ast.Name) else None
+                name = node.arg if isinstance(node, ast.arg) else name
+                if (
+                    name
+                    and name not in own | ops
+                    and not any(name.startswith(f"{a}_") for a in own)
+                ):
                     names.add(name)
     return names
 
@@ -406,3 +414,119 @@ def test_a_package_written_from_the_guide_generates_tests_captures_and_compiles(
         own = [p for p in BACKENDS.extensions if p._package == "mylib"]
         for p in own:
             BACKENDS.extensions.remove(p)
+
+
+def small_package(folder: Path, name: str, kernels_header: str, kernels_source: str) -> Path:
+    """A package with one op, `shifted(x) = x + <its kernel's shift>`, differentiable."""
+    package = folder / name
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "ops.yaml").write_text(
+        f"package: {name}\n{kernels_header}\nrules: {name}.rules:Rules\nops:\n"
+        "  - name: shifted\n    kind: float\n    args: [x: float]\n    returns: float\n"
+        "    routing: tensor\n    autodiff: memory_bound\n    doc: x plus a shift.\n"
+    )
+    (package / "rules.py").write_text("class Rules:\n    shifted = (lambda g: g,)\n")
+    (package / "kernels.py").write_text(kernels_source)
+    assert main(["--package", str(package)]) == 0
+    for path in (package / "generated").glob("*.py"):  # black-stable
+        assert black.format_str(path.read_text(), mode=render.MODE) == path.read_text()
+    return package
+
+
+KERNELS = """
+class Kernels:
+    def shifted(self, x):
+        return x + 1.0
+
+
+class TorchKernels:
+    def shifted(self, x):
+        return x + 2.0
+"""
+
+
+def test_a_backend_of_its_own_kernels_and_a_backend_without_any(tmp_path, monkeypatch):
+    pytest.importorskip("torch")
+    small_package(
+        tmp_path,
+        "pertorch",
+        "kernels:\n  default: pertorch.kernels:Kernels\n  torch: pertorch.kernels:TorchKernels",
+        KERNELS,
+    )
+    small_package(tmp_path, "numpyonly", "kernels: {numpy: numpyonly.kernels:Kernels}", KERNELS)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from numpyonly.generated import shifted as numpy_only  # noqa: PLC0415
+    from pertorch.generated import shifted  # noqa: PLC0415
+
+    try:
+        for device, shift in ((CPU, 1.0), (Device.torch(), 2.0)):
+            x = Tensor.from_data(np.array([0.5]), device=device.autodiff()).require_grad()
+            out = shifted(x)
+            np.testing.assert_array_equal(out.to_numpy(), [0.5 + shift])
+            np.testing.assert_array_equal(x.grad(out.sum().backward()).to_numpy(), [1.0])
+        np.testing.assert_array_equal(numpy_only(Tensor.from_data([0.5])).to_numpy(), [1.5])
+        with pytest.raises(NotImplementedError, match="numpyonly has no kernels for the Torch"):
+            numpy_only(Tensor.from_data([0.5], device=Device.torch()))
+    finally:
+        for module in [m for m in sys.modules if m.split(".")[0] in ("pertorch", "numpyonly")]:
+            del sys.modules[module]
+        for p in [p for p in BACKENDS.extensions if p._package in ("pertorch", "numpyonly")]:
+            BACKENDS.extensions.remove(p)
+
+
+def test_the_generated_tests_catch_a_wrong_rule_and_a_wrong_kernel(tmp_path, monkeypatch):
+    """examples/myops as `brokenops`, its logaddexp rule 1% off for rhs and its linear_gelu
+    kernel's bias shifted: the generated checks that must fail do, the others pass."""
+    package = tmp_path / "brokenops"
+    shutil.copytree(EXAMPLE, package, ignore=shutil.ignore_patterns("__pycache__", "generated"))
+    for name in ("ops.yaml", "__init__.py"):
+        (package / name).write_text((package / name).read_text().replace("myops", "brokenops"))
+    rules = (package / "rules.py").read_text()
+    (package / "rules.py").write_text(
+        rules.replace("B.float_exp(rhs - out)", "1.01 * B.float_exp(rhs - out)")
+    )
+    kernels = (package / "kernels.py").read_text()
+    (package / "kernels.py").write_text(
+        kernels.replace("+ bias\n        inner", "+ bias * 1.01\n        inner")
+    )
+    assert main(["--package", str(package)]) == 0
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from brokenops.generated import test_brokenops as generated  # noqa: PLC0415
+
+    try:
+        failed = set()
+        for spec in generated.SPECS:
+            for check in generated.CHECKS:
+                if check.backend != "numpy":
+                    continue
+                try:
+                    check.run(spec)
+                except AssertionError:
+                    failed.add(f"{spec}-{check}")
+        assert failed == {
+            "logaddexp-gradient-numpy-no_checkpointing",
+            "logaddexp-gradient-numpy-balanced",
+            "linear_gelu-forward-numpy",  # (its backward kernel, untouched, passes)
+        }
+    finally:
+        for module in [m for m in sys.modules if m.split(".")[0] == "brokenops"]:
+            del sys.modules[module]
+        for p in [p for p in BACKENDS.extensions if p._package == "brokenops"]:
+            BACKENDS.extensions.remove(p)
+
+
+def test_a_compiled_capture_fuses_a_package_element_wise_op_with_the_library_ones():
+    """logaddexp's `c:` makes it one more link of an element-wise chain: x * 2, logaddexp with
+    y, + 1 is one C loop."""
+    x, y = (Tensor.from_data(data(3, 4, seed=s).astype(np.float32)) for s in (0, 1))
+
+    def step(x, y):
+        return logaddexp(x * 2.0, y) + 1.0
+
+    compiled = capture(step, compile=True)
+    for _ in range(2):  # recorded, then replayed
+        out = compiled(x, y)
+    assert "float_mul_scalar, logaddexp, float_add_scalar (one loop)" in compiled.source()
+    expected = np.logaddexp(data(3, 4) * 2.0, data(3, 4, seed=1)) + 1.0
+    np.testing.assert_allclose(out.to_numpy(), expected, rtol=1e-6)

@@ -28,6 +28,16 @@ def backward_of_a_dispatch(AD: Autodiff) -> None:
 """
 
 
+OWN_MISTAKES = """\
+from burnpy.generated import Device, Tensor
+from myops import linear_gelu, logaddexp
+
+x = Tensor.ones([2, 2], device=Device.numpy())
+y: Tensor = logaddexp(linear_gelu(x, x, x), x)
+logaddexp(x, 2.0)
+"""
+
+
 MYPY_LIMIT_S = 300
 _STARTED = {}
 
@@ -39,9 +49,18 @@ def start_in_background(config, names):
 
     def mypy(folder):
         (folder / "mistakes.py").write_text(MISTAKES)
+        (folder / "own_mistakes.py").write_text(OWN_MISTAKES)
         cache = str(folder / "cache")
         mistakes = str(folder / "mistakes.py")
-        return [[sys.executable, "-m", "mypy", "--cache-dir", cache, *CHECKED, mistakes]]
+        # examples/myops is a package of its own (`myops`): checked with its folder's parent
+        # as a root, as a user's project would be
+        own = ["env", f"MYPYPATH={ROOT / 'examples'}", sys.executable, "-m", "mypy"]
+        own += ["--cache-dir", cache + "-own", "examples/myops", str(folder / "own_mistakes.py")]
+        return [
+            [sys.executable, "-m", "mypy", "--cache-dir", cache, "--exclude", "examples/myops/"]
+            + [*CHECKED, mistakes],
+            own,
+        ]
 
     _STARTED["mypy"] = background.start(config, mypy, MYPY_LIMIT_S, cwd=ROOT)
 
@@ -58,3 +77,15 @@ def test_mypy_finds_no_error_in_user_code_and_sees_every_tensor_method():
     assert '"Tensor" has no attribute "reluu"' in errors[0]
     assert 'Argument 1 to "sum_dim" of "Tensor" has incompatible type "str"' in errors[1]
     assert 'Argument 2 has incompatible type "float"; expected "AutodiffTensor"' in errors[2]
+
+
+def test_mypy_types_a_packages_own_ops():
+    """examples/myops's generated functions are typed: mypy finds nothing in the package and
+    catches a number passed for a tensor."""
+    pytest.importorskip("mypy")  # the `dev` extra
+    job = _STARTED["mypy"]
+    job.wait()
+    out = job.output(1)
+    errors = [line for line in out.splitlines() if ": error:" in line]
+    assert [e.split(": error:")[0] for e in errors] == [f"{job.folder / 'own_mistakes.py'}:6"], out
+    assert 'Argument 2 to "logaddexp" has incompatible type "float"; expected "Tensor"' in out

@@ -14,31 +14,45 @@ calls it fuses.
 """
 
 import math
+import re
 
 import numpy as np
 
+from burnpy.capture import csource
 from burnpy.capture.fusion import FLOATS, Fused, Kernel, memory_dtype
-from burnpy.capture.named import Recorded
-from burnpy.capture.recorder import Integer, Number, Value
-from burnpy.generated import catalogue as ops
+from burnpy.capture.planning import Flow
+from burnpy.capture.recorder import EntryKind, Integer, Number, Value
+from burnpy.generated.catalogue import AUTODIFF_OPS
 
-# recorded kernel -> (its parameters, the C expression of one element); `relu` is the prelude's
-_OPS = {
-    Recorded(ops.FLOAT_ADD): "{lhs} + {rhs}",
-    Recorded(ops.FLOAT_SUB): "{lhs} - {rhs}",
-    Recorded(ops.FLOAT_MUL): "{lhs} * {rhs}",
-    Recorded(ops.FLOAT_DIV): "{lhs} / {rhs}",
-    Recorded(ops.FLOAT_ADD_SCALAR): "{lhs} + {rhs}",
-    Recorded(ops.FLOAT_SUB_SCALAR): "{lhs} - {rhs}",
-    Recorded(ops.FLOAT_MUL_SCALAR): "{lhs} * {rhs}",
-    Recorded(ops.FLOAT_DIV_SCALAR): "{lhs} / {rhs}",
-    Recorded(ops.FLOAT_NEG): "-{tensor}",
-    Recorded(ops.RELU): "relu({tensor})",
-    # burn masks where the output is <= 0, so a NaN output passes its gradient
-    Recorded(ops.RELU_BACKWARD): "({output} <= 0 ? 0 : {grad})",
-}
-OPS = {recorded.name: (recorded.op.args, text) for recorded, text in _OPS.items()}
-NAMED = tuple(_OPS)  # (burnpy.capture.named.check)
+
+def table(ops) -> dict:
+    """Recorded kernel -> (its parameters, its C expression) of the element-wise `ops`
+    (AutodiffOps: a catalogue's)."""
+    return {op.name: (op.args, _generic(op.c)) for op in ops if op.c is not None}
+
+
+_TOKEN = re.compile(r"\{\w+\}|\d+(?:\.\d+)?(?:e[-+]?\d+)?|\w+|<=|>=|==|!=|\S")
+
+
+def _generic(c: str) -> str:
+    """A catalogue's C expression (checked token by token: codegen/validate/elementwise.py) as
+    the kernels' C for every dtype: its math functions `real`'s (`EXP`), a literal with a
+    point or an exponent `R(...)`, so that float32 math stays float32."""
+    return _TOKEN.sub(lambda token: _generic_token(token.group(0)), c)
+
+
+def _generic_token(token: str) -> str:
+    if token in csource.MATH:
+        return token.upper()
+    if token[0].isdigit() and ("." in token or "e" in token):
+        return f"R({token})"
+    return token
+
+
+# recorded kernel -> (its parameters, the C expression of one element): every op whose
+# catalogue entry declares one (ops.yaml's `c:`, checked by the generator); `relu` is the
+# prelude's
+OPS = table(AUTODIFF_OPS)
 
 KERNEL = """\
 /* {ops}, element by element in one loop.
@@ -100,8 +114,25 @@ def _index(shape, full) -> str | None:
     return None
 
 
+def _elementwise(entry):
+    """(parameters, C expression) of a recorded call, or None: a catalogue op's kernel (a call
+    of the backend), or a package's own (a call of its bound kernel: burnpy.runtime.extension
+    gives the package's kernels its ops' `c:` as `elementwise`)."""
+    if entry.kind is EntryKind.CALL:
+        return OPS.get(entry.target)
+    if entry.kind is EntryKind.FUNCTION:
+        owner = getattr(entry.target, "__self__", None)
+        found = getattr(owner, "elementwise", {}).get(getattr(entry.target, "__name__", None))
+        return None if found is None else (found[0], _generic(found[1]))
+    return None
+
+
+def _name(entry) -> str:
+    return entry.target if entry.kind is EntryKind.CALL else entry.target.__name__
+
+
 def _bound(entry):
-    parameters, _ = OPS[entry.target]
+    parameters, _ = _elementwise(entry)
     if entry.kwargs or len(entry.args) != len(parameters):
         return None
     return dict(zip(parameters, entry.args))
@@ -126,28 +157,25 @@ def _extend(chain: _Chain, entry) -> bool:
             del chain.arrays[saved[0] :], chain.numbers[saved[1] :]
             return False
         texts[key] = text
-    chain.expression = OPS[entry.target][1].format(**texts)
+    chain.expression = _elementwise(entry)[1].format(**texts)
     chain.entries.append(entry)
     chain.tail = out
     return True
 
 
-def find(entries: list, readers: dict, kept: set) -> dict:
+def find(entries: list, flow: Flow, kept: set) -> dict:
     """The chains of `entries` (a recording's calls): index of a chain's last call -> its
-    Fused call, for the calls of every chain; `readers[name]`: how many calls read that value,
+    Fused call, for the calls of every chain; `flow`: the entries' planning.Flow,
     `kept`: values the step returns (never inside a chain)."""
     found: dict = {}
     chain = None
     for index, entry in enumerate(entries):
-        if entry.kind != "call" or entry.target not in OPS or type(entry.out) is not Value:
+        if _elementwise(entry) is None or type(entry.out) is not Value:
             chain = _close(chain, found, index - 1)
             continue
         tail = chain.tail if chain else None
         continues = (
-            chain is not None
-            and tail.name not in kept
-            and readers.get(tail.name) == 1
-            and any(v is tail for v in entry.args)
+            chain is not None and flow.read_once(tail, kept) and any(v is tail for v in entry.args)
         )
         if continues and _extend(chain, entry):
             continue
@@ -172,7 +200,7 @@ def fused(chain: _Chain, known: dict) -> Fused:
     """The Fused call of a chain: kernel `chain_<k>` of its dtype, the one already written for
     a chain of the same loop (`known`: (dtype, loop) -> its name), else a new one."""
     dtype = FLOATS[np.dtype(chain.dtype)]
-    ops = ", ".join(e.target for e in chain.entries)
+    ops = ", ".join(_name(e) for e in chain.entries)
     parameters = [f"const real *a{k}" for k in range(len(chain.arrays))]
     parameters += [f"double s{k}" for k in range(len(chain.numbers))] + ["real *out"]
     loop = (dtype, ", ".join(parameters), chain.expression)

@@ -26,14 +26,15 @@ import numpy as np
 
 from burnpy.capture import binding, chains, csource, fusion, named, planning, slices, updates
 from burnpy.capture.fusion import Fusing
-from burnpy.capture.recorder import Entry, Value
+from burnpy.capture.planning import Flow, Place
+from burnpy.capture.recorder import Entry, EntryKind, Value
 from burnpy.capture.writer import Source, _format, write
 from burnpy.generated import catalogue
 from burnpy.runtime.autodiff.ops import AutodiffOp
 
 # Every recorded kernel the passes name, resolved against the library's catalogue now: an op
 # renamed or gone in ops.yaml stops the import, where it would silently turn a fusion off.
-NAMED = (*fusion.named(), *chains.NAMED, *slices.NAMED)
+NAMED = (*fusion.named(), *slices.NAMED)
 named.check(
     NAMED,
     {op.name: op for op in vars(catalogue).values() if isinstance(op, AutodiffOp)},
@@ -66,21 +67,21 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
     function, which it runs for inputs of another layout, with `owned` the inputs its updates
     may write over). Raises toolchain.CompilerMissing without a C compiler, and whatever else
     fails; the caller replays uncompiled then."""
-    numbers = [e for e in tape.entries if e.kind in ("scalar", "guard")]
-    calls = [e for e in tape.entries if e.kind not in ("scalar", "guard")]
+    numbers = [e for e in tape.entries if e.kind in (EntryKind.SCALAR, EntryKind.GUARD)]
+    calls = [e for e in tape.entries if e.kind not in (EntryKind.SCALAR, EntryKind.GUARD)]
     kept = {v.name for v in planning.values_in(outputs, [])}
-    calls = slices.rewrite(calls, _readers(calls), kept)
-    readers = _readers(calls)
+    calls = slices.rewrite(calls, Flow(calls), kept)
+    flow = Flow(calls)
     # The kernels take numpy arrays, or a Torch-backend step's CPU tensors viewed as numpy
     # arrays at each call (one library of arrays per step: a step on both backends fuses only
     # its NumPy-backend calls)
     on_torch = all(Fusing.of(backend) is Fusing.TORCH for backend in backends.values())
     memory = Fusing.TORCH if on_torch else Fusing.NUMPY
     fusing = {v for v, b in backends.items() if Fusing.of(b) is memory}
-    found = chains.find(calls, readers, kept)
+    found = chains.find(calls, flow, kept)
     found = {i: chain for i, chain in found.items() if chain.entries[0].backend in fusing}
     in_chains = {id(e) for chain in found.values() for e in chain.entries}
-    paired = _pairs(calls, readers, kept, backends, in_chains)
+    paired = _pairs(calls, flow, kept, backends, in_chains)
     entries: list = list(numbers)
     loops: dict = {}  # the chains' loops written so far -> their kernels' names
     copies: dict = {}  # name of a value a kernel reads C-contiguous -> its copy
@@ -92,14 +93,16 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
             continue
         elif index in paired:
             fused = paired[index]
-        elif entry.kind == "call" and entry.backend in fusing:
+        elif entry.kind is EntryKind.CALL and entry.backend in fusing:
             fused = fusion.fuse(entry, backends[entry.backend])
         if fused is None:
             entries.append(entry)
             continue
         for method, args in fused.checks:
             what = f"{entry.label}: its arguments checked"
-            entries.append(Entry("call", method, args, {}, None, what, entry.phase, entry.backend))
+            entries.append(
+                Entry(EntryKind.CALL, method, args, {}, None, what, entry.phase, entry.backend)
+            )
         for value in fused.copies:
             if value.name not in copies:  # (made once, for every kernel reading it)
                 copy = copies[value.name] = tape.value(
@@ -107,10 +110,11 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
                 )
                 what = "a C-contiguous copy for the fused kernels"
                 args = ((value,), {}, copy, what, entry.phase, entry.backend)
-                entries.append(Entry("function", np.ascontiguousarray, *args))
+                entries.append(Entry(EntryKind.FUNCTION, np.ascontiguousarray, *args))
         fused.args = [
             copies[a.name] if any(a is v for v in fused.copies) else a for a in fused.args
         ]
+        fusion.check_arguments(fused)
         if fused.kernel.step:  # a chain: its label names its calls
             label = fused.label
         elif index in paired:
@@ -120,11 +124,13 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
         else:
             label = f"{fused.label} (fused: {entry.label})"
         entries.append(
-            Entry("fused", fused, fused.args, {}, None, label, entry.phase, entry.backend)
+            Entry(EntryKind.FUSED, fused, fused.args, {}, None, label, entry.phase, entry.backend)
         )
         for alias, value in fused.aliases:
-            entries.append(Entry("alias", None, (value,), {}, alias, "the same array", entry.phase))
-    kernel_entries = [e for e in entries if e.kind not in ("scalar", "guard")]
+            entries.append(
+                Entry(EntryKind.ALIAS, None, (value,), {}, alias, "the same array", entry.phase)
+            )
+    kernel_entries = [e for e in entries if e.kind not in (EntryKind.SCALAR, EntryKind.GUARD)]
     plan = planning.plan(kernel_entries, inputs, outputs)
     # the uncompiled function's `owned` first, so that it is a prefix of this one's
     names = list(owned) + [n for n in plan.owned if n not in owned]
@@ -140,7 +146,7 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
     kernels: dict = {}
     written: dict = {}  # dtype -> the C texts of this step's own kernels (its chains)
     for entry in entries:
-        if entry.kind == "fused" and entry.target.name not in kernels:
+        if entry.kind is EntryKind.FUSED and entry.target.name not in kernels:
             fused = entry.target
             kernels[fused.name] = csource.typed(fused.kernel.c, fused.dtype)
             if fused.kernel.step:
@@ -160,16 +166,7 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
     return Compiled(source, kernels, plan, names)
 
 
-def _readers(calls: list) -> dict:
-    """Value name -> how many of `calls` read it."""
-    readers: dict = {}
-    for entry in calls:
-        for read in {v.name for v in planning.values_in((entry.args, entry.kwargs), [])}:
-            readers[read] = readers.get(read, 0) + 1
-    return readers
-
-
-def _pairs(calls: list, readers: dict, kept: set, backends: dict, taken: set) -> dict:
+def _pairs(calls: list, flow: Flow, kept: set, backends: dict, taken: set) -> dict:
     """Two consecutive calls that one kernel computes (fusion.PAIRS), the first's result read
     by the second alone: index of the second -> its fused call. `taken`: calls in chains."""
     found: dict = {}
@@ -177,10 +174,14 @@ def _pairs(calls: list, readers: dict, kept: set, backends: dict, taken: set) ->
         first, second = calls[index - 1], calls[index]
         if index - 1 in found or id(first) in taken or id(second) in taken:
             continue
-        if first.kind != "call" or second.kind != "call" or first.backend != second.backend:
+        if (
+            first.kind is not EntryKind.CALL
+            or second.kind is not EntryKind.CALL
+            or first.backend != second.backend
+        ):
             continue
         made = first.out
-        if type(made) is not Value or made.name in kept or readers.get(made.name) != 1:
+        if type(made) is not Value or not flow.read_once(made, kept):
             continue
         fused = fusion.fuse_pair(first, second, backends[second.backend])
         if fused is not None:
@@ -194,26 +195,25 @@ def _with_buffers(entries: list, plan, owned: list) -> list:
     named: dict = {}
     for entry in entries:
         found = planning.values_in((entry.args, entry.kwargs, entry.out), [])
-        if entry.kind == "fused":
+        if entry.kind is EntryKind.FUSED:
             found += entry.target.outputs
         named.update((value.name, value) for value in found)
     planned = []
     for entry in entries:
-        if entry.kind == "fused":
+        if entry.kind is EntryKind.FUSED:
             reads = {v.name for v in entry.args if type(v) is Value}
             for output in entry.target.outputs:
                 where = plan.buffers[output.name]
-                if where[0] == "new":
-                    planned.append(Entry("buffer", None, (), {}, output, None, entry.phase))
-                    continue
-                if where[0] == "owned":
-                    args = (named[where[1]], owned.index(where[1]))
+                if where.place is Place.NEW:
+                    args, label = (), None
+                elif where.place is Place.OWNED:
+                    args = (named[where.holder], owned.index(where.holder))
                     label = "in place when the module or optimiser owns it"
-                    planned.append(Entry("buffer", "owned", args, {}, output, label, entry.phase))
-                    continue
-                holder = named[where[1]]
-                label = "in place" if holder.name in reads else "reused"
-                planned.append(Entry("buffer", None, (holder,), {}, output, label, entry.phase))
+                else:
+                    holder = named[where.holder]
+                    args, label = (holder,), "in place" if holder.name in reads else "reused"
+                buffer = Entry(EntryKind.BUFFER, where.place, args, {}, output, label, entry.phase)
+                planned.append(buffer)
         planned.append(entry)
     return planned
 

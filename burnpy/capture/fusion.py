@@ -27,10 +27,10 @@ from enum import Enum
 
 import numpy as np
 
-from burnpy.capture import csource
+from burnpy.capture import binding, csource
 from burnpy.capture.csource import SUFFIXES
 from burnpy.capture.named import Recorded, backward, keeping
-from burnpy.capture.recorder import Value
+from burnpy.capture.recorder import Integer, Number, Value
 from burnpy.generated import catalogue as ops
 
 FLOATS = {np.dtype(np.float32): "float32", np.dtype(np.float64): "float64"}
@@ -74,6 +74,51 @@ class Fused:
     @property
     def name(self) -> str:
         return f"{self.kernel.name}_{SUFFIXES[self.dtype]}"
+
+
+class ArgumentMismatch(TypeError):
+    """A fused call's Python arguments do not fit its kernel's C parameters."""
+
+
+# a C parameter's kind (burnpy.capture.binding.parameters) -> the Python values it takes
+_NUMBERS = {
+    "long": (int, np.integer, Integer),
+    "int": (int, np.integer, Integer),
+    "double": (float, int, np.floating, np.integer, Number, Integer),
+}
+_ELEMENTS = {"indices": np.dtype(np.int64), "flags": np.dtype(np.bool_)}
+
+
+def check_arguments(fused: "Fused") -> None:
+    """Raise ArgumentMismatch unless each argument of `fused` fits its C parameter, in order: a
+    number of the parameter's kind, an array (or None) of its element type, and the arrays
+    the kernel writes exactly its outputs."""
+    text = csource.typed(fused.kernel.c, fused.dtype)
+    found = binding.parameters(text, fused.name)
+    if len(found) != len(fused.args):
+        raise ArgumentMismatch(
+            f"{fused.name} takes {len(found)} arguments, its rule gives {len(fused.args)}"
+        )
+    outputs = {id(v) for v in fused.outputs}
+    real = np.dtype(fused.dtype)
+    for (kind, word, writes), arg in zip(found, fused.args):
+        if kind in _NUMBERS:
+            fits = isinstance(arg, _NUMBERS[kind]) and type(arg) is not bool
+        elif arg is None:  # NULL: an optional input, or an output not wanted
+            fits = True
+        else:
+            element = _ELEMENTS.get(kind, real)
+            fits = type(arg) is Value and (
+                memory_dtype(arg.data) == element
+                if kind == "array"
+                else getattr(arg.data, "dtype", None) == element
+            )
+            fits = fits and writes == (id(arg) in outputs)
+        if not fits:
+            raise ArgumentMismatch(
+                f"{fused.name}: parameter {word} ({kind}{', written' if writes else ''}) "
+                f"is given {type(arg).__name__}"
+            )
 
 
 def memory_dtype(data):
@@ -410,8 +455,8 @@ def cross_entropy_class_targets_keeping(bound, out):
         return None
     args = [rows, d, logits, targets, loss, probabilities]
     outputs = [v for v in (loss, probabilities) if v is not None]
-    check = ("_check_range", ("cross_entropy_class_targets", targets, d, 1))
-    label = "cross_entropy_class_targets"
+    label = ops.CROSS_ENTROPY_CLASS_TARGETS.name
+    check = ("_check_range", (label, targets, d, 1))
     return Fused(CROSS_ENTROPY, dtype, args, outputs, label, checks=[check])
 
 

@@ -19,10 +19,12 @@ backend kernel) is in neither.
 """
 
 import sys
+from dataclasses import dataclass
+from enum import Enum
 
 import numpy as np
 
-from burnpy.capture.recorder import Value
+from burnpy.capture.recorder import EntryKind, Value
 
 
 def _root(data):
@@ -56,12 +58,43 @@ def values_in(value, into: list) -> list:
     return into
 
 
+class Flow:
+    """Who makes and who reads each value of a list of tape entries: the one index of the data
+    flow that the compiler's passes share (a pass that rewrites the entries makes a new one)."""
+
+    def __init__(self, entries: list):
+        self.maker: dict[str, int] = {}  # value name -> index of the entry whose result it is
+        self.readers: dict[str, int] = {}  # value name -> how many entries read it
+        for index, entry in enumerate(entries):
+            for read in {v.name for v in values_in((entry.args, entry.kwargs), [])}:
+                self.readers[read] = self.readers.get(read, 0) + 1
+            if type(entry.out) is Value:
+                self.maker[entry.out.name] = index
+
+    def read_once(self, value, kept: set) -> bool:
+        """Whether `value` is read by one entry alone and not returned (`kept`)."""
+        return value.name not in kept and self.readers.get(value.name) == 1
+
+
+class Place(Enum):
+    """Where a fused kernel's output goes."""
+
+    NEW = "new"  # an array of its own
+    REUSE = "reuse"  # the array of `holder`, a dead or dying value whose array is its buffer
+    OWNED = "owned"  # over input `holder`'s array, when the replay finds it owned by the
+    # module or optimiser alone (else an array of its own)
+
+
+@dataclass(frozen=True)
+class Buffer:
+    place: Place
+    holder: str | None = None  # the value whose array it takes (REUSE, OWNED)
+
+
 class Plan:
-    """Where each fused output goes (`buffers`: value name -> ("new",), ("reuse", holder), the
-    holder a dead or dying value whose array is its whole buffer, or ("owned", input): over
-    that input's array when the replay finds it owned by the module or optimiser alone), the
-    inputs so written (`owned`, in order), and the peak bytes with and without the plan (with:
-    the owned inputs written over)."""
+    """Where each fused output goes (`buffers`: value name -> its Buffer), the inputs written
+    over (`owned`, in order), and the peak bytes with and without the plan (with: the owned
+    inputs written over)."""
 
     def __init__(self, buffers: dict, planned: int, eager: int, owned: list):
         self.buffers = buffers
@@ -71,7 +104,7 @@ class Plan:
 
 
 def plan(entries, inputs, outputs) -> Plan:
-    """The plan of `entries` (the compiled step's calls, the fused ones of kind "fused"), given
+    """The plan of `entries` (the compiled step's calls, the fused ones of kind FUSED), given
     the step's input Values and what it returns."""
     uses = [values_in(entry.out, values_in((entry.args, entry.kwargs), [])) for entry in entries]
     first: dict[str, int] = {}
@@ -89,7 +122,7 @@ def plan(entries, inputs, outputs) -> Plan:
     input_keys = {root[v.name][0] for v in inputs if type(v) is Value}
     output_keys = {root[v.name][0] for v in values_in(outputs, []) if v.name in root}
     foreign = input_keys | output_keys
-    fused_outputs = {v.name for e in entries if e.kind == "fused" for v in e.target.outputs}
+    fused_outputs = {v.name for e in entries if e.kind is EntryKind.FUSED for v in e.target.outputs}
     eager = _peak(len(entries), root, first, last, input_keys, output_keys)
 
     members: dict = {}  # buffer -> the names of the values in it
@@ -104,7 +137,7 @@ def plan(entries, inputs, outputs) -> Plan:
     owned: list = []  # the inputs an update may write over, when the replay finds them owned
     moved: dict = {}  # a fused output's recorded buffer -> the buffer the plan gives it
     for index, entry in enumerate(entries):
-        if entry.kind != "fused":
+        if entry.kind is not EntryKind.FUSED:
             continue
         arguments = {v.name for v in values_in(entry.args, [])}
         taken: set = set()
@@ -114,7 +147,7 @@ def plan(entries, inputs, outputs) -> Plan:
             source = updated.get(id(output))
             if source is not None and _writable_input(source, output, index, root, ends, inputs):
                 # an optimiser's update over its own buffer, when the replay finds it owned
-                buffers[output.name] = ("owned", source.name)
+                buffers[output.name] = Buffer(Place.OWNED, source.name)
                 owned.append(source.name)
                 moved[recorded] = root[source.name][0]
                 continue
@@ -132,11 +165,11 @@ def plan(entries, inputs, outputs) -> Plan:
                 fits.append((ends[key] != index, -ends[key], str(key), key))
             if fits:
                 key = min(fits)[-1]  # in place first, else the buffer that died last
-                buffers[output.name] = ("reuse", holders[key])
+                buffers[output.name] = Buffer(Place.REUSE, holders[key])
                 moved[recorded] = key
             else:  # its own new array (a result of the step always is)
                 key = recorded
-                buffers[output.name] = ("new",)
+                buffers[output.name] = Buffer(Place.NEW)
             taken.add(key)
             # the values in its recorded buffer (views of it) are in the planned one
             names = members.pop(recorded, set()) if key != recorded else set()

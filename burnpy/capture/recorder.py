@@ -23,6 +23,7 @@ number, a random draw) and the ops whose result shape depends on the data.
 import keyword
 import operator
 import sys
+from enum import Enum
 
 import numpy as np
 
@@ -56,11 +57,25 @@ def _array_types() -> tuple:
     return tuple(types)
 
 
+class EntryKind(Enum):
+    """What a line of the tape is, and so what its `target` is."""
+
+    CALL = "call"  # a backend kernel: target its name
+    OP = "op"  # a Python operator or an array method on Values: target its symbol
+    FUNCTION = "function"  # a library function (numpy's, torch's), a package's kernel
+    INPLACE = "inplace"  # an augmented or item assignment: target `+=`, `[]=`, ...
+    SCALAR = "scalar"  # number arithmetic: target its symbol
+    GUARD = "guard"  # a branch on numbers (target its symbol) or a check of an input's values
+    # the compiler's (burnpy.capture.compiler)
+    FUSED = "fused"  # a fused C kernel: target its burnpy.capture.fusion.Fused call
+    BUFFER = "buffer"  # the array a fused kernel writes into: target its planning.Place
+    ALIAS = "alias"  # a value that is another's array itself: target None
+
+
 class Entry:
-    """One line of the tape. kind: "call" (a kernel), "op" (a Python operator or an array
-    method on Values), "inplace" (an augmented assignment or item assignment), "scalar" (number
-    arithmetic), "guard" (a branch on numbers). `out` is the result's structure (Values, or
-    constants), `label` the catalogue op or rule, `phase` forward / backward / update."""
+    """One line of the tape: its kind, target and arguments (see EntryKind); `out` is the
+    result's structure (Values, or constants), `label` the catalogue op or rule, `phase`
+    forward / backward / update, `backend` the variant of a kernel's backend."""
 
     __slots__ = ("kind", "target", "args", "kwargs", "out", "label", "phase", "backend")
 
@@ -148,7 +163,7 @@ class Tape:
                 self.guarded.add(root.name)
                 recorded = _host_bytes(root.data)
                 self.entries.append(
-                    Entry("guard", same_values, (root, recorded), {}, True, None, "numbers")
+                    Entry(EntryKind.GUARD, same_values, (root, recorded), {}, True, None, "numbers")
                 )
 
     # -- recording -----------------------------------------------------------------------------
@@ -183,7 +198,16 @@ class Tape:
             return out
         label = ACTIVITY.origin or KEEPING_FORWARDS.get(name, name)
         self.entries.append(
-            Entry("call", name, args, kwargs, out, label, ACTIVITY.phase.value, backend.variant)
+            Entry(
+                EntryKind.CALL,
+                name,
+                args,
+                kwargs,
+                out,
+                label,
+                ACTIVITY.phase.value,
+                backend.variant,
+            )
         )
         return out
 
@@ -192,7 +216,7 @@ class Tape:
             return result
         args = self.resolve(args)
         out = self.wrap(result, base, _roots(args))
-        self.entries.append(Entry("op", symbol, args, {}, out, *_told()))
+        self.entries.append(Entry(EntryKind.OP, symbol, args, {}, out, *_told()))
         return out
 
     def function(self, function, args, kwargs, base: str, label: str | None = None):
@@ -207,7 +231,9 @@ class Tape:
             value.roots = roots
         out = self.wrap(result, base.strip("_") or "call", roots)
         told, phase = _told()
-        self.entries.append(Entry("function", function, args, kwargs, out, told or label, phase))
+        self.entries.append(
+            Entry(EntryKind.FUNCTION, function, args, kwargs, out, told or label, phase)
+        )
         return out
 
     def producer(self, value) -> str | None:
@@ -224,15 +250,15 @@ class Tape:
         args = self.resolve(args)
         target = args[0]
         target.roots = _roots(args)  # what it held, and what was written into it
-        self.entries.append(Entry("inplace", symbol, args, {}, None, *_told()))
+        self.entries.append(Entry(EntryKind.INPLACE, symbol, args, {}, None, *_told()))
 
     def scalar(self, symbol: str, args, plain):
         out = self.number(plain, _SCALAR_NAMES.get(symbol, "number"))
-        self.entries.append(Entry("scalar", symbol, args, {}, out, None, "numbers"))
+        self.entries.append(Entry(EntryKind.SCALAR, symbol, args, {}, out, None, "numbers"))
         return out
 
     def guard(self, symbol: str, args, outcome):
-        self.entries.append(Entry("guard", symbol, args, {}, outcome, None, "numbers"))
+        self.entries.append(Entry(EntryKind.GUARD, symbol, args, {}, outcome, None, "numbers"))
         return outcome
 
     def resolve(self, value):
@@ -358,11 +384,11 @@ def constants_dropped(entries: list, outputs: list) -> list:
     for entry in reversed(entries):
         made = list(_values(entry.out))
         constant = (
-            entry.kind in ("call", "op")
+            entry.kind in (EntryKind.CALL, EntryKind.OP)
             and made
             and all(value.roots is not VARIES for value in made)
             and not entry.kwargs.get("in_place")
-            and not (entry.kind == "op" and entry.target.endswith("_"))  # torch's `add_`
+            and not (entry.kind is EntryKind.OP and entry.target.endswith("_"))  # torch's `add_`
         )
         if constant and not any(id(value) in read for value in made):
             continue

@@ -18,8 +18,8 @@ and a copy of the slice per slice, and an addition per slice but one. The values
 import math
 
 from burnpy.capture.named import Recorded
-from burnpy.capture.planning import values_in
-from burnpy.capture.recorder import Entry, Value
+from burnpy.capture.planning import Flow, values_in
+from burnpy.capture.recorder import Entry, EntryKind, Value
 from burnpy.generated import catalogue as ops
 
 SLICE_ASSIGN, ZEROS = Recorded(ops.FLOAT_SLICE_ASSIGN), Recorded(ops.FLOAT_ZEROS)
@@ -47,13 +47,10 @@ def _disjoint(a, b) -> bool:
     return any(x.stop <= y.start or y.stop <= x.start for x, y in zip(a, b))
 
 
-def rewrite(calls: list, readers: dict, kept: set) -> list:
+def rewrite(calls: list, flow: Flow, kept: set) -> list:
     """`calls` (a recording's kernel and operator entries) with each sum of slice gradients
     written as one buffer; the others as they are."""
-    made = {}  # value name -> index of the call that made it
-    for index, entry in enumerate(calls):
-        if type(entry.out) is Value:
-            made[entry.out.name] = index
+    made, readers = flow.maker, flow.readers
 
     def piece(value, once=True):
         """(zeros call, slice_assign call, index) when `value` is a slice's gradient (`once`:
@@ -63,7 +60,7 @@ def rewrite(calls: list, readers: dict, kept: set) -> list:
         if once and (value.name in kept or readers.get(value.name) != 1):
             return None
         assign = calls[made[value.name]]
-        if assign.kind != "call" or assign.target != SLICE_ASSIGN.name:
+        if assign.kind is not EntryKind.CALL or assign.target != SLICE_ASSIGN.name:
             return None
         if assign.kwargs or len(assign.args) != 3:
             return None
@@ -74,13 +71,13 @@ def rewrite(calls: list, readers: dict, kept: set) -> list:
         if zeros.name in kept or zeros.name not in made:
             return None
         first = calls[made[zeros.name]]
-        if first.kind != "call" or first.target != ZEROS.name:
+        if first.kind is not EntryKind.CALL or first.target != ZEROS.name:
             return None
         return made[zeros.name], made[value.name], box
 
     replaced: dict = {}  # index -> the entries that stand for it ([] drops it)
     for index, entry in enumerate(calls):
-        if entry.kind != "op" or entry.target != "+" or type(entry.out) is not Value:
+        if entry.kind is not EntryKind.OP or entry.target != "+" or type(entry.out) is not Value:
             continue
         total = entry.out
         pieces = [piece(v) for v in entry.args]
@@ -90,7 +87,7 @@ def rewrite(calls: list, readers: dict, kept: set) -> list:
             reads = [v for v in values_in((other.args, other.kwargs), []) if v is total]
             if not reads:
                 continue
-            if other.kind == "inplace" and other.target == "+=" and other.args[0] is total:
+            if other.kind is EntryKind.INPLACE and other.target == "+=" and other.args[0] is total:
                 found = piece(other.args[1])
                 if found is not None:
                     pieces.append(found)
@@ -114,7 +111,7 @@ def rewrite(calls: list, readers: dict, kept: set) -> list:
         label = "the slices' gradients, summed into one buffer"
         replaced[first] = [
             Entry(
-                "call",
+                EntryKind.CALL,
                 zeros.target,
                 zeros.args,
                 zeros.kwargs,
@@ -129,14 +126,26 @@ def rewrite(calls: list, readers: dict, kept: set) -> list:
             replaced.setdefault(zeros_at, [])
             value = assign.args[2]
             replaced[assign_at] = [
-                Entry("inplace", "[]=", (total, box, value), {}, None, assign.label, assign.phase)
+                Entry(
+                    EntryKind.INPLACE,
+                    "[]=",
+                    (total, box, value),
+                    {},
+                    None,
+                    assign.label,
+                    assign.phase,
+                )
             ]
         replaced[index] = []
         for position in later:
             replaced[position] = []
     # and a slice's gradient alone: its zeros are its own, written into where they are made
     for index, entry in enumerate(calls):
-        if index in replaced or entry.kind != "call" or entry.target != SLICE_ASSIGN.name:
+        if (
+            index in replaced
+            or entry.kind is not EntryKind.CALL
+            or entry.target != SLICE_ASSIGN.name
+        ):
             continue
         found = piece(entry.out, once=False)
         if found is None or found[0] in replaced:
@@ -145,7 +154,7 @@ def rewrite(calls: list, readers: dict, kept: set) -> list:
         out = entry.out
         replaced[found[0]] = [
             Entry(
-                "call",
+                EntryKind.CALL,
                 zeros.target,
                 zeros.args,
                 zeros.kwargs,
@@ -156,7 +165,15 @@ def rewrite(calls: list, readers: dict, kept: set) -> list:
             )
         ]
         replaced[index] = [
-            Entry("inplace", "[]=", (out, found[2], entry.args[2]), {}, None, None, entry.phase)
+            Entry(
+                EntryKind.INPLACE,
+                "[]=",
+                (out, found[2], entry.args[2]),
+                {},
+                None,
+                None,
+                entry.phase,
+            )
         ]
     if not replaced:
         return calls

@@ -16,7 +16,7 @@ import functools
 import inspect
 
 from burnpy.capture.planning import _root, values_in
-from burnpy.capture.recorder import Entry, Value
+from burnpy.capture.recorder import Entry, EntryKind, Value
 
 
 class InPlace:
@@ -59,7 +59,7 @@ def in_place(entries: list, inputs: list, outputs, backends: dict, owned: list) 
     rewritten = []
     for index, entry in enumerate(entries):
         names = None
-        if entry.kind == "call" and entry.backend in backends:
+        if entry.kind is EntryKind.CALL and entry.backend in backends:
             names = _parameters(type(backends[entry.backend]), entry.target)
         if names is None or len(entry.args) > len(names) or names[-1] != "in_place":
             rewritten.append(entry)

@@ -13,7 +13,8 @@ import linecache
 import math
 import types
 
-from burnpy.capture.recorder import Integer, Number, Value
+from burnpy.capture.planning import Place
+from burnpy.capture.recorder import EntryKind, Integer, Number, Value
 from burnpy.capture.updates import InPlace
 
 _BINARY = {
@@ -145,17 +146,21 @@ class _Writer:
 
     def statement(self, entry) -> str:
         kind, target, args = entry.kind, entry.target, entry.args
-        if kind == "call":
+        if kind is EntryKind.CALL:
             return f"{self.kernel(entry.backend, target)}({self.call_args(args, entry.kwargs)})"
-        if kind == "function":
+        if kind is EntryKind.FUNCTION:
             return f"{self.function(target)}({self.call_args(args, entry.kwargs)})"
-        if kind == "fused":  # a compiled kernel (burnpy.capture.compiler), outputs in its args
+        if (
+            kind is EntryKind.FUSED
+        ):  # a compiled kernel (burnpy.capture.compiler), outputs in its args
             return f"{target.name}({self.call_args(args, {})})"
-        if kind == "buffer":  # the array a fused kernel writes into (burnpy.capture.planning)
+        if (
+            kind is EntryKind.BUFFER
+        ):  # the array a fused kernel writes into (burnpy.capture.planning)
             shape = self.expr(tuple(entry.out.shape))
-            if not args:
+            if target is Place.NEW:
                 return f"empty({shape}, {entry.out.dtype})"
-            if target == "owned":  # an input, when the replay found it owned
+            if target is Place.OWNED:  # an input, when the replay found it owned
                 holder, position = args
                 return f"{holder.name} if owned[{position}] else empty({shape}, {entry.out.dtype})"
             holder = args[0]
@@ -164,9 +169,9 @@ class _Writer:
                 if holder.shape == entry.out.shape
                 else f"{holder.name}.reshape({shape})"
             )
-        if kind == "alias":
+        if kind is EntryKind.ALIAS:
             return args[0].name
-        if kind in ("op", "scalar"):
+        if kind in (EntryKind.OP, EntryKind.SCALAR):
             return self.operation(target, args)
         if target == "[]=":
             obj, key, value = args
@@ -245,13 +250,13 @@ def write(
     writer.namespace.update(namespace or {})
     header = f"def {name}({', '.join([*(v.name for v in inputs), *extra])}):"
     lines = [header] if len(header) <= 100 else _format(header + "\n    pass", 100)[:-1]
-    numbers = [e for e in entries if e.kind in ("scalar", "guard")]
-    kernels = [e for e in entries if e.kind not in ("scalar", "guard")]
+    numbers = [e for e in entries if e.kind in (EntryKind.SCALAR, EntryKind.GUARD)]
+    kernels = [e for e in entries if e.kind not in (EntryKind.SCALAR, EntryKind.GUARD)]
     if numbers:
         lines.append("    # numbers: computed from the inputs; a guard that fails re-records")
     guards = set()
     for entry in numbers:
-        if entry.kind == "scalar":
+        if entry.kind is EntryKind.SCALAR:
             lines.append(f"    {entry.out.name} = {writer.operation(entry.target, entry.args)}")
         elif writer.guard(entry) not in guards:  # (each parameter's update asks again)
             guards.add(writer.guard(entry))
@@ -260,7 +265,7 @@ def write(
     lines += ["    " + line for line in preamble]  # (laid out by the caller)
     # The reads of every kernel line, to release each intermediate after its last reader.
     kept = {v.name for v in inputs} | _names(outputs, set())
-    kept |= {e.out.name for e in numbers if e.kind == "scalar"}  # numbers cost nothing held
+    kept |= {e.out.name for e in numbers if e.kind is EntryKind.SCALAR}  # numbers cost nothing held
     last: dict[str, int] = {}
     for index, entry in enumerate(kernels):
         for used in _names((entry.args, entry.kwargs), set()) | _names(entry.out, set()):
@@ -275,10 +280,16 @@ def write(
             phase = entry.phase
             lines.append(f"    # -- {_PHASES.get(phase, phase)}")
         statement = writer.statement(entry)
-        assigns = entry.kind in ("call", "op", "function", "buffer", "alias")
+        assigns = entry.kind in (
+            EntryKind.CALL,
+            EntryKind.OP,
+            EntryKind.FUNCTION,
+            EntryKind.BUFFER,
+            EntryKind.ALIAS,
+        )
         target = writer.target(entry.out) if assigns else None
         code = f"{target} = {statement}" if target else statement
-        label = entry.label or (entry.target if entry.kind == "call" else None)
+        label = entry.label or (entry.target if entry.kind is EntryKind.CALL else None)
         lines.append(_line(f"{code}  # {label}" if label else code))
         if index in releases:
             lines.append(f"    del {', '.join(sorted(releases[index]))}")

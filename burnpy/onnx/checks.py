@@ -6,9 +6,10 @@ Three stages, each a list of small checks:
    output, one producer per name, every value read produced by something;
 2. onnx's checker on every node and initializer (inputs, outputs and attribute types against
    the op's schema), then its shape inference in strict mode (the ranges it knows);
-3. the attributes' ranges where shape inference cannot see them (`ATTRIBUTE_CHECKS`, one per op
-   type): a permutation is a permutation, an axis is in range, split sizes add up, a shape has
-   at most one -1.
+3. the attributes' ranges where shape inference cannot see them (`ATTRIBUTE_CHECKS`, one list
+   per op type): a permutation is a permutation, an axis is in range, split sizes add up, a
+   shape has at most one -1 and holds the input, a weight fits its convolution, a block size
+   divides.
 """
 
 from __future__ import annotations
@@ -279,7 +280,7 @@ def split_sizes(node, graph):
 
 def target_shape(node, graph):
     """Reshape's constant shape has at most one -1 and nothing below it (and no 0 beside a -1
-    where 0 means an empty dim)."""
+    where 0 means an empty dim), and holds as many elements as a static input."""
     shape = _constant(graph, node.inputs[1]) if len(node.inputs) > 1 else None
     if shape is None:
         return
@@ -288,8 +289,58 @@ def target_shape(node, graph):
         raise Refusal(f"shape {dims} has more than one -1")
     if any(d < -1 for d in dims):
         raise Refusal(f"shape {dims} has a dim below -1")
-    if node.attr("allowzero", 0) and -1 in dims and 0 in dims:
+    allowzero = node.attr("allowzero", 0)
+    if allowzero and -1 in dims and 0 in dims:
         raise Refusal(f"shape {dims} has both -1 and 0 with allowzero=1")
+    given = _static_shape(graph, node.inputs[0])
+    if given is None or (not allowzero and len(dims) > len(given) and 0 in dims[len(given) :]):
+        return
+    sizes = [given[i] if d == 0 and not allowzero else d for i, d in enumerate(dims)]
+    known = int(np.prod([d for d in sizes if d != -1]))
+    total = int(np.prod(given))
+    if (total != known) if -1 not in sizes else (known == 0 or total % known):
+        raise Refusal(f"shape {dims} does not hold the input's {total} elements (shape {list(given)})")  # fmt: skip
+
+
+def _static_shape(graph, name: str):
+    value = graph.values.get(name) if name else None
+    return value.shape if value is not None and value.static else None
+
+
+def axis_input(node, graph):
+    """CumSum's constant axis (input 1) indexes input 0's axes."""
+    axis = _constant(graph, node.inputs[1]) if len(node.inputs) > 1 else None
+    rank = _rank(graph, node.inputs[0])
+    if axis is not None and rank is not None:
+        _in_range(int(axis.reshape(-1)[0]), rank, "axis")
+
+
+def convolution(node, graph):
+    """A convolution's weight fits its input: kernel_shape is the weight's spatial dims, and the
+    input's channels are the weight's (times `group`; ConvTranspose: the weight's first dim)."""
+    x, w = _static_shape(graph, node.inputs[0]), _static_shape(graph, node.inputs[1])
+    if w is None:
+        return
+    kernel = node.attr("kernel_shape")
+    if kernel is not None and list(kernel) != list(w[2:]):
+        raise Refusal(f"kernel_shape {list(kernel)} is not the weight's spatial dims {list(w[2:])}")  # fmt: skip
+    group = node.attr("group", 1)
+    if x is None or len(x) < 2:
+        return
+    expected = w[0] if node.op_type == "ConvTranspose" else w[1] * group
+    if x[1] != expected or group < 1 or (node.op_type == "Conv" and w[0] % group):
+        raise Refusal(f"the input's {x[1]} channels do not fit the weight {list(w)} with group={group}")  # fmt: skip
+
+
+def block_size(node, graph):
+    """DepthToSpace's channels divide by blocksize squared; SpaceToDepth's height and width by
+    blocksize."""
+    x, size = _static_shape(graph, node.inputs[0]), node.attr("blocksize")
+    if x is None or size is None or size < 1 or len(x) != 4:
+        return
+    divided = [x[1] / size**2] if node.op_type == "DepthToSpace" else [x[2] / size, x[3] / size]
+    if any(d != int(d) for d in divided):
+        raise Refusal(f"blocksize {size} does not divide the input's shape {list(x)}")
 
 
 REDUCTIONS = ("ReduceMax", "ReduceMin", "ReduceMean", "ReduceSum", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare")  # fmt: skip
@@ -310,8 +361,14 @@ ATTRIBUTE_CHECKS = {
     "Squeeze": (axes_of_input,),
     "Unsqueeze": (axes_of_input,),
     **{op: (axes_of_input,) for op in REDUCTIONS},
+    "LayerNormalization": (axis_of_input,),
+    "CumSum": (axis_input,),
     "Split": (split_sizes,),
     "Reshape": (target_shape,),
+    "Conv": (convolution,),
+    "ConvTranspose": (convolution,),
+    "DepthToSpace": (block_size,),
+    "SpaceToDepth": (block_size,),
 }
 
 

@@ -154,7 +154,8 @@ class Name(Expr):
 
 @dataclass(frozen=True, eq=False)
 class Lit(Expr):
-    """A literal: a number, a bool, None or a str, written by `repr`."""
+    """A literal: a number, a bool, None or a str, written by `repr` (`ascii`: a str's
+    characters outside ASCII escaped)."""
 
     value: int | float | bool | str | None
 

@@ -29,7 +29,7 @@ def float_dtype(model, dtype: str) -> str:
     """The dtype of a model's floats: its first float parameter's or buffer's (so a model
     `cast` to another dtype takes its inputs in that one), else `dtype`, the file's."""
     for value in vars(model).values():
-        if isinstance(value, Tensor) and value.dtype in FLOAT_DTYPES:
+        if isinstance(value, Tensor) and value.dtype in FLOAT_DTYPES and not value.is_quantized():
             return str(value.dtype)
     return dtype
 

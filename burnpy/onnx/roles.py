@@ -2,10 +2,10 @@
 and moved with the model, never optimised) or constants folded at import.
 
 A float initializer of more than one element is a parameter, unless the graph reads it only
-where ONNX takes a constant (an exponent, a shape, bounds, a fill value: `CONSTANT_INPUTS`) or
-as BatchNormalization's running statistics. A scalar or one-element float (GELU's exponent, an
-attention mask's fill value) is a buffer: Adam would move it as it moves a weight. A user names
-the parameters instead with `parameters=`.
+where ONNX takes a constant (an exponent, a shape, bounds, a quantization scale:
+`CONSTANT_INPUTS`). A scalar or one-element float (GELU's exponent, an attention mask's fill
+value) is a buffer: Adam would move it as it moves a weight. A user names the parameters
+instead with `parameters=`.
 
 An exporter that finds two initializers holding equal values writes one and an `Identity` for
 the other (the TorchScript exporter does): the model then holds one parameter where the source
@@ -43,6 +43,11 @@ CONSTANT_INPUTS = {
     "CumSum": (1,),
     "Dropout": (1, 2),
     "BatchNormalization": (3, 4),  # the running statistics
+    # quantization's scales and zero points
+    "QuantizeLinear": (1, 2),
+    "DequantizeLinear": (1, 2),
+    "QLinearMatMul": (1, 2, 4, 5, 6, 7),
+    "QLinearConv": (1, 2, 4, 5, 6, 7),
     **{op: (1,) for op in REDUCTIONS},
 }
 

@@ -136,7 +136,7 @@ def autodiff_literal(op: AutodiffOp, table: type | None) -> str:
         f"AutodiffRole.{op.role.name}",
     ]
     defaults = {f.name: f.default for f in dataclasses.fields(AutodiffOp) if f.init}
-    for name in ("memory_bound", "float_outputs", "outputs", "keeps"):
+    for name in ("memory_bound", "float_outputs", "outputs", "keeps", "c"):
         value = getattr(op, name)
         if value != defaults[name]:
             if isinstance(value, tuple):

@@ -25,6 +25,7 @@ from burnpy.codegen.model import (
 )
 from burnpy.codegen.kernels import table_keys
 from burnpy.codegen.validate.autodiff import check_autodiff, check_rule
+from burnpy.codegen.validate.elementwise import c_expression
 from burnpy.codegen.validate.fields import check_keys, choice, identifier, name_problem, text
 from burnpy.codegen.validate.methods import (
     check_composite,
@@ -183,6 +184,7 @@ def _op(
     untracked = check(_flag, where, "untracked")
     keeps = check(identifier, where, "keeps") if "keeps" in has else None
     contract = check(_contract, where)
+    c = check(c_expression, where, args, kind, returns, routing) if "c" in has and args else None
     dtypes = check(_dtypes, where, kind, returns, routing) if kind and returns and routing else None
     options = check(function_options, where, args) if args is not None else None
     test = check(check_test, where, v["test"], args) if args is not None and "test" in has else None
@@ -213,6 +215,7 @@ def _op(
         static=static,
         untracked=untracked,
         keeps=keeps,
+        c=c,
         operators=tuple(operators),
         dtypes=dtypes,
         section=section,

@@ -54,6 +54,9 @@ class AutodiffOp(Generic[F]):
     float_outputs: tuple[int, ...] = (0,)  # the positions of its float results
     outputs: int = 1  # how many results the op returns
     keeps: str | None = None  # what its forward keeps for the backward (`<name>_keeping`)
+    # an element-wise op's C expression of one element (ops.yaml's `c:`), which a compiled
+    # capture fuses (burnpy.capture.chains)
+    c: str | None = None
     # its backward rule, a row of a table in runtime/autodiff/rules/ (a recorded op's; the
     # generator finds it by the op's name, and generated/catalogue.py names it)
     rule: Row | None = None
