@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=4bb4f584ce0f340f body=2e222bd1f977d372
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=e0c0acb9103c5c8d body=80e5f1c40a41b657
 """How each catalogue op's kernel call exports to ONNX, from ops.yaml's `onnx:` keys: per op,
 its arguments' names and its lowering as data (codegen/onnx_spec.py): a node is {"op",
 "inputs", "attributes"}, an argument {"arg": name}, a string attribute {"value": text}, a
@@ -613,5 +613,40 @@ LOWERINGS = {
     "layer_norm": (("input", "gamma", "beta", "epsilon"), {"function": "layer_norm"}),
     "rms_norm": (("input", "gamma", "epsilon"), {"function": "rms_norm"}),
     "cross_entropy_class_targets": (("logits", "targets"), {"function": "cross_entropy"}),
+    "adam_step": (
+        (
+            "param",
+            "grad",
+            "moment_1",
+            "moment_2",
+            "max_moment_2",
+            "lr",
+            "beta_1",
+            "beta_2",
+            "epsilon",
+            "weight_decay",
+            "bias_correction_1",
+            "bias_correction_2",
+            "decoupled",
+            "cautious",
+            "amsgrad",
+            "in_place",
+        ),
+        {"function": "adam_step"},
+    ),
+    "sgd_step": (
+        (
+            "param",
+            "grad",
+            "velocity",
+            "lr",
+            "momentum",
+            "dampening",
+            "weight_decay",
+            "nesterov",
+            "in_place",
+        ),
+        {"function": "sgd_step"},
+    ),
     "dequantize": (("tensor", "dtype"), {"function": "dequantize"}),
 }

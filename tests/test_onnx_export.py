@@ -348,3 +348,53 @@ def test_an_imported_torchvision_model_fine_tuned_one_step_exports_back():
     for batch in (2, 3):
         xb = rng.standard_normal((batch, 3, 32, 32)).astype(np.float32)
         _agree(model(xb).to_numpy(), run_onnxruntime(proto, x=xb)[0])
+
+
+def _digits_step(model, opt, images, labels, lr):
+    from burnpy.nn.functional import cross_entropy
+
+    loss = cross_entropy(model(images), labels)
+    opt.step(model, loss.backward(), lr=lr)
+    return loss
+
+
+@pytest.mark.parametrize("make", ["sgd", "adamw"])
+def test_a_training_step_exports_and_one_onnxruntime_run_is_burnpys_step(make):
+    """The digits CNN's step (SGD with momentum, AdamW), after a first step made the state:
+    the file takes the parameters, the state, the batch and the numbers, and gives the loss
+    and the updated parameters and state, equal to the eager step's."""
+    from burnpy import optim
+    from burnpy.nn.functional import cross_entropy
+    from burnpy.onnx.exporter import export_training_step
+    from examples.digits_cnn import DigitsCNN
+
+    dev = Device.numpy().autodiff()
+    model = DigitsCNN(dev)
+    opt = optim.SGD(0.01, momentum=0.9) if make == "sgd" else optim.AdamW(0.01)
+    rng = np.random.default_rng(6)
+    x = Tensor.from_data(rng.random((4, 1, 8, 8)).astype(np.float32), device=dev)
+    y = Tensor.from_data(rng.integers(0, 10, 4), device=dev)
+    _digits_step(model, opt, x, y, 0.01)
+    kind = type(opt).__name__.lower()
+    feed = {f"model_{n.replace('.', '_')}": t.to_numpy() for n, t in model.state_tensors()}
+    for i, pid in enumerate(model.param_ids()):
+        for key, value in opt.state[pid].items():
+            held = value.to_numpy() if isinstance(value, Tensor) else np.array(value)
+            feed[f"{kind}_{i}_{key}"] = held
+    settings = {k: v for k, v in vars(opt).items() if type(v) is float}
+    feed.update({f"opt_{k}": np.array(v) for k, v in settings.items()})
+    feed.update(images=x.to_numpy(), labels=y.to_numpy(), lr=np.array(0.05))
+    loss = cross_entropy(model(x), y).to_numpy()
+    proto = export_training_step(_digits_step, (model, opt, x, y, 0.05))
+    ops = {n.op_type for n in proto.graph.node}
+    assert "ConvTranspose" in ops and not any(n.domain for n in proto.graph.node)
+    got = run_onnxruntime(proto, **{i.name: feed[i.name] for i in proto.graph.input})
+    got = dict(zip([o.name for o in proto.graph.output], got))
+    np.testing.assert_allclose(got["loss"], loss, rtol=1e-5, atol=1e-6)
+    for name, tensor in model.state_tensors():
+        expected = tensor.to_numpy()
+        np.testing.assert_allclose(got[f"model_{name.replace('.', '_')}_new"], expected, atol=1e-5)
+    for i, pid in enumerate(model.param_ids()):
+        for key, value in opt.state[pid].items():
+            expected = value.to_numpy() if isinstance(value, Tensor) else np.array(value)
+            np.testing.assert_allclose(got[f"{kind}_{i}_{key}_new"], expected, atol=1e-5)

@@ -116,6 +116,15 @@ def export(
     return proto
 
 
+def export_training_step(step, args, path=None, *, opset=None):
+    """Export one training step (loss, backward, an optimiser's update) as plain ONNX: its
+    inputs the parameters, the optimiser's state, the batch and the numbers the step takes, its
+    outputs the loss and the updated parameters and state (burnpy.onnx.exporter.training)."""
+    from burnpy.onnx.exporter.training import export_training_step as export_step
+
+    return export_step(step, args, path, opset=opset)
+
+
 def _label(model) -> str:
     return f"{type(model).__name__}" if not inspect.isfunction(model) else model.__name__
 

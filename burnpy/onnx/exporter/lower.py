@@ -47,7 +47,7 @@ class Call:
 
 def lower_call(g: Graph, env: dict, kernel: str, op: str, args, kwargs, out) -> list[str]:
     """Lower one kernel call: adds its nodes to `g` and maps its results' Values in `env`."""
-    found = LOWERINGS.get(op)
+    found = lowerings.BACKWARD.get(kernel) or LOWERINGS.get(op)
     if found is None:
         raise Refused("the catalogue gives it no ONNX lowering (no `onnx:` key)")
     arg_names, lowering = found
@@ -62,11 +62,14 @@ def lower_call(g: Graph, env: dict, kernel: str, op: str, args, kwargs, out) -> 
             names[name], arrays[name] = [env[v] for v in value], [v.data for v in value]
         elif value is None:
             names[name], values[name], arrays[name] = None, None, None
+        elif type(value) in (Number, Integer) and ("number", id(value)) in env:
+            names[name] = env[("number", id(value))]  # a number the exported step takes
+            values[name] = value.plain
         else:
             values[name] = _plain(value)
     results = [v for v in (out if isinstance(out, (tuple, list)) else (out,))]
-    if op != kernel:  # a keeping forward: (output, kept); what it keeps is for the backward
-        results = results[:1]
+    if op != kernel and kernel not in lowerings.BACKWARD:  # a keeping forward: (output, kept);
+        results = results[:1]  # what it keeps is for the backward
     call = Call(kernel, op, names, values, arrays, [r.data for r in results if r is not None])
     if "function" in lowering:
         produced = getattr(lowerings, lowering["function"])(g, call)

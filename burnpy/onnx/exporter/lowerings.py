@@ -637,3 +637,255 @@ def cross_entropy(g, call):
 
 def embedding(g, call):
     return g.node("Gather", [call.names["weights"], _indices(g, call)], axis=0)
+
+
+# -- a training step's kernels ------------------------------------------------------------------
+# The backward pass runs the rules' kernels, which are no catalogue ops (they have no entry to
+# hold an `onnx:` key): their lowerings, by kernel, with their arguments' names.
+
+
+def _number(g: Graph, call, arg: str) -> str:
+    """A number argument as a scalar of the receiver's dtype: the step's input when it is one
+    (a learning rate), else a constant."""
+    name = call.names.get(arg)
+    if name is not None:
+        return g.cast(name, call.dtype)
+    return g.constant(call.values[arg], dtype=call.dtype)
+
+
+def cross_entropy_keeping(g: Graph, call):
+    """The loss, and the softmax probabilities its backward reads."""
+    probabilities = g.node("Softmax", [call.names["logits"]], axis=1)
+    return cross_entropy(g, call), probabilities
+
+
+def cross_entropy_backward(g: Graph, call):
+    """(softmax(logits) - onehot(targets)) * grad / batch."""
+    shape = call.shape("logits")
+    probabilities = call.names.get("probabilities") or g.node(
+        "Softmax", [call.names["logits"]], axis=1
+    )
+    onehot = g.node(
+        "OneHot",
+        [
+            g.cast(call.names["targets"], np.int64),
+            g.constant(shape[1], np.int64),
+            g.constant([0, 1], dtype=call.dtype),
+        ],
+        axis=-1,
+    )
+    scale = g.node("Div", [call.names["grad"], g.constant(max(shape[0], 1), dtype=call.dtype)])
+    return g.node("Mul", [g.node("Sub", [probabilities, onehot]), scale])
+
+
+def _rows(g: Graph, x: str, n: int) -> str:
+    return g.node("Reshape", [x, g.ints([-1, n])])
+
+
+def linear_x_backward(g: Graph, call):
+    weight, grad = call.names["weight"], call.names["output_grad"]
+    out = g.node("MatMul", [grad, g.node("Transpose", [weight], perm=[1, 0])])
+    return out
+
+
+def linear_weight_backward(g: Graph, call):
+    x, grad = call.names["x"], call.names["output_grad"]
+    rows = _rows(g, x, call.shape("x")[-1])
+    grads = _rows(g, grad, call.shape("output_grad")[-1])
+    return g.node("MatMul", [g.node("Transpose", [rows], perm=[1, 0]), grads])
+
+
+def linear_bias_backward(g: Graph, call):
+    grad = call.names["output_grad"]
+    rows = _rows(g, grad, call.shape("output_grad")[-1])
+    return _reduce(g, "ReduceSum", rows, [0], keepdims=0)
+
+
+def conv2d_backward(g: Graph, call):
+    """(dx, dweight, dbias), None for one not wanted: dx a ConvTranspose of the gradient,
+    dweight a convolution of the input by the gradient (batch and channels swapped), dbias the
+    gradient summed over all but the channels."""
+    v, n = call.values, call.names
+    if v["groups"] != 1:
+        raise Refused("a grouped convolution's backward does not export yet")
+    x_shape, w_shape = call.shape("x"), call.shape("weight")
+    stride, padding, dilation = list(v["stride"]), list(v["padding"]), list(v["dilation"])
+    end = list(v["padding_end"] or padding)
+    want_x, want_w, want_b = v["wanted"]
+    grad = n["output_grad"]
+    dx = dw = db = None
+    if want_x:
+        kernel = list(w_shape[2:])
+        out = call.shape("output_grad")[2:]
+        natural = [
+            (o - 1) * s + (k - 1) * d + 1 - p - e
+            for o, s, k, d, p, e in zip(out, stride, kernel, dilation, padding, end)
+        ]
+        extra = [size - got for size, got in zip(x_shape[2:], natural)]
+        dx = g.node(
+            "ConvTranspose",
+            [grad, n["weight"]],
+            strides=stride,
+            pads=padding + end,
+            dilations=dilation,
+            output_padding=extra,
+            kernel_shape=kernel,
+        )
+    if want_w:
+        swapped_x = g.node("Transpose", [n["x"]], perm=[1, 0, 2, 3])
+        swapped_g = g.node("Transpose", [grad], perm=[1, 0, 2, 3])
+        full = g.node(
+            "Conv",
+            [swapped_x, swapped_g],
+            strides=dilation,
+            dilations=stride,
+            pads=padding + end,
+        )
+        k = w_shape[2:]
+        full = g.node("Slice", [full, g.ints([0, 0]), g.ints(list(k)), g.ints([2, 3])])
+        dw = g.node("Transpose", [full], perm=[1, 0, 2, 3])
+    if want_b:
+        db = _reduce(g, "ReduceSum", grad, [0, 2, 3], keepdims=0)
+    return dx, dw, db
+
+
+def max_pool2d_with_indices(g: Graph, call):
+    """MaxPool's values and burn's indices (each plane's flat position)."""
+    v = call.values
+    kernel = list(v["kernel_size"])
+    out, indices = g.node(
+        "MaxPool",
+        [call.names["x"]],
+        outputs=2,
+        kernel_shape=kernel,
+        strides=list(v["stride"] or kernel),
+        pads=_pads(v["padding"]),
+        dilations=list(v["dilation"]),
+        ceil_mode=int(bool(v["ceil_mode"])),
+    )
+    plane = math.prod(call.shape("x")[2:])
+    return out, g.node("Mod", [indices, g.constant(plane, np.int64)])
+
+
+def max_pool2d_with_indices_backward(g: Graph, call):
+    """Each output's gradient added at its input's position (the whole tensor's flat index
+    MaxPool gives, recomputed from the input)."""
+    v, x = call.values, call.names["x"]
+    kernel = list(v["kernel_size"])
+    _, indices = g.node(
+        "MaxPool",
+        [x],
+        outputs=2,
+        kernel_shape=kernel,
+        strides=list(v["stride"] or kernel),
+        pads=_pads(v["padding"]),
+        dilations=list(v["dilation"]),
+        ceil_mode=int(bool(v["ceil_mode"])),
+    )
+    shape = call.shape("x")
+    zeros = g.constant(np.zeros(math.prod(shape), dtype=call.dtype))
+    flat = g.node(
+        "ScatterElements",
+        [
+            zeros,
+            g.node("Reshape", [indices, g.ints([-1])]),
+            g.node("Reshape", [call.names["output_grad"], g.ints([-1])]),
+        ],
+        axis=0,
+        reduction="add",
+    )
+    return g.node("Reshape", [flat, g.ints(shape)])
+
+
+def sgd_step(g: Graph, call):
+    """burn's SGD: g = grad + weight_decay·p; v = g first, then momentum·v + (1 - dampening)·g;
+    nesterov steps g + momentum·v; p - lr·step. The numbers are the step's inputs."""
+    v, n = call.values, call.names
+    grad = n["grad"]
+    if v["weight_decay"]:
+        grad = g.node("Add", [g.node("Mul", [n["param"], _number(g, call, "weight_decay")]), grad])
+    momentum = _number(g, call, "momentum") if v["momentum"] else None
+    if momentum is None or n["velocity"] is None:
+        velocity = grad
+    else:
+        keep = g.node("Sub", [g.constant(1.0, dtype=call.dtype), _number(g, call, "dampening")])
+        velocity = g.node(
+            "Add", [g.node("Mul", [n["velocity"], momentum]), g.node("Mul", [grad, keep])]
+        )
+    step = velocity
+    if momentum is not None and v["nesterov"]:
+        step = g.node("Add", [g.node("Mul", [velocity, momentum]), grad])
+    param = g.node("Sub", [n["param"], g.node("Mul", [step, _number(g, call, "lr")])])
+    return param, (velocity if velocity != grad else g.node("Identity", [grad]))
+
+
+BACKWARD = {
+    "cross_entropy_class_targets_keeping": (
+        ("logits", "targets"),
+        {"function": "cross_entropy_keeping"},
+    ),
+    "cross_entropy_class_targets_backward": (
+        ("logits", "targets", "grad", "probabilities"),
+        {"function": "cross_entropy_backward"},
+    ),
+    "linear_x_backward": (("weight", "output_grad"), {"function": "linear_x_backward"}),
+    "linear_weight_backward": (("x", "output_grad"), {"function": "linear_weight_backward"}),
+    "linear_bias_backward": (("output_grad",), {"function": "linear_bias_backward"}),
+    "conv2d_backward": (
+        ("x", "weight", "output_grad", "stride", "padding", "dilation", "groups")
+        + ("padding_end", "wanted"),
+        {"function": "conv2d_backward"},
+    ),
+    "max_pool2d_with_indices": (
+        ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
+        {"function": "max_pool2d_with_indices"},
+    ),
+    "max_pool2d_with_indices_backward": (
+        ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode", "output_grad")
+        + ("indices",),
+        {"function": "max_pool2d_with_indices_backward"},
+    ),
+}
+
+
+def adam_step(g: Graph, call):
+    """burn's Adam and AdamW (not AMSGrad, not cautious): the moments after `grad`, and the
+    parameter moved by lr·sqrt(bc_2)/bc_1 · m / (sqrt(v) + epsilon·sqrt(bc_2)), decayed
+    first by 1 - lr·weight_decay when decoupled. The numbers are the step's inputs."""
+    v, n = call.values, call.names
+    if v["amsgrad"] or v["cautious"]:
+        raise Refused("AMSGrad and cautious Adam do not export yet")
+    one = g.constant(1.0, dtype=np.float64)
+    number = lambda arg: _wide(g, call, arg)  # noqa: E731
+    narrow = lambda name: g.cast(name, call.dtype)  # noqa: E731
+    grad = n["grad"]
+    if v["weight_decay"] and not v["decoupled"]:
+        grad = g.node("Add", [g.node("Mul", [n["param"], narrow(number("weight_decay"))]), grad])
+    m = g.node("Mul", [grad, narrow(g.node("Sub", [one, number("beta_1")]))])
+    if n["moment_1"] is not None:
+        m = g.node("Add", [m, g.node("Mul", [n["moment_1"], narrow(number("beta_1"))])])
+    second = g.node(
+        "Mul", [g.node("Mul", [grad, grad]), narrow(g.node("Sub", [one, number("beta_2")]))]
+    )
+    if n["moment_2"] is not None:
+        second = g.node("Add", [second, g.node("Mul", [n["moment_2"], narrow(number("beta_2"))])])
+    root = g.node("Sqrt", [number("bias_correction_2")])
+    delta = g.node(
+        "Add", [g.node("Sqrt", [second]), narrow(g.node("Mul", [number("epsilon"), root]))]
+    )
+    scale = g.node("Div", [g.node("Mul", [number("lr"), root]), number("bias_correction_1")])
+    delta = g.node("Mul", [g.node("Div", [m, delta]), narrow(scale)])
+    param = n["param"]
+    if v["decoupled"] and v["weight_decay"]:
+        decay = g.node("Mul", [number("lr"), number("weight_decay")])
+        param = g.node("Mul", [param, narrow(g.node("Sub", [one, decay]))])
+    return g.node("Sub", [param, delta]), m, second, second
+
+
+def _wide(g: Graph, call, arg: str) -> str:
+    """A number argument as a float64 scalar (Python's arithmetic on it, before it meets an
+    array of the receiver's dtype)."""
+    name = call.names.get(arg)
+    if name is not None:
+        return g.cast(name, np.float64)
+    return g.constant(float(call.values[arg]), dtype=np.float64)
