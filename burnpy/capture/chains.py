@@ -14,26 +14,45 @@ calls it fuses.
 """
 
 import math
+import re
 
 import numpy as np
 
+from burnpy.capture import csource
 from burnpy.capture.fusion import FLOATS, Fused, Kernel, memory_dtype
 from burnpy.capture.planning import Flow
 from burnpy.capture.recorder import EntryKind, Integer, Number, Value
 from burnpy.generated.catalogue import AUTODIFF_OPS
 
 
-# recorded kernel -> (its parameters, the C expression of one element): every op whose
-# catalogue entry declares one (ops.yaml's `c:`, checked by the generator); `relu` is the
-# prelude's
 def table(ops) -> dict:
     """Recorded kernel -> (its parameters, its C expression) of the element-wise `ops`
     (AutodiffOps: a catalogue's)."""
-    return {op.name: (op.args, op.c) for op in ops if op.c is not None}
+    return {op.name: (op.args, _generic(op.c)) for op in ops if op.c is not None}
 
 
+_TOKEN = re.compile(r"\{\w+\}|\d+(?:\.\d+)?(?:e[-+]?\d+)?|\w+|<=|>=|==|!=|\S")
+
+
+def _generic(c: str) -> str:
+    """A catalogue's C expression (checked token by token: codegen/validate/elementwise.py) as
+    the kernels' C for every dtype: its math functions `real`'s (`EXP`), a literal with a
+    point or an exponent `R(...)`, so that float32 math stays float32."""
+    return _TOKEN.sub(lambda token: _generic_token(token.group(0)), c)
+
+
+def _generic_token(token: str) -> str:
+    if token in csource.MATH:
+        return token.upper()
+    if token[0].isdigit() and ("." in token or "e" in token):
+        return f"R({token})"
+    return token
+
+
+# recorded kernel -> (its parameters, the C expression of one element): every op whose
+# catalogue entry declares one (ops.yaml's `c:`, checked by the generator); `relu` is the
+# prelude's
 OPS = table(AUTODIFF_OPS)
-
 
 KERNEL = """\
 /* {ops}, element by element in one loop.
@@ -103,7 +122,8 @@ def _elementwise(entry):
         return OPS.get(entry.target)
     if entry.kind is EntryKind.FUNCTION:
         owner = getattr(entry.target, "__self__", None)
-        return getattr(owner, "elementwise", {}).get(getattr(entry.target, "__name__", None))
+        found = getattr(owner, "elementwise", {}).get(getattr(entry.target, "__name__", None))
+        return None if found is None else (found[0], _generic(found[1]))
     return None
 
 

@@ -1,23 +1,12 @@
-"""What the importer knows before a model runs: onnx's shape inference gives every value its
-element type and shape (dynamic dims stay named), and a node whose inputs are all known is
-evaluated once, by its own translation on the NumPy backend, and becomes a constant."""
+"""Constant folding: a node whose inputs are all known before the model runs is evaluated
+once, by its own translation on the NumPy backend, and becomes a constant (the values' types
+and shapes come from onnx's strict shape inference, burnpy/onnx/checks.py#inferred)."""
 
 from __future__ import annotations
 
 from burnpy.onnx import expr, ops
 from burnpy.onnx.expr import Expr
 from burnpy.generated import Device, Tensor, module
-
-
-def infer_shapes(model):
-    """The model with the value types onnx's shape inference finds (the model unchanged when
-    inference fails: translations then see unknown shapes and refuse what needs them)."""
-    from onnx import shape_inference
-
-    try:
-        return shape_inference.infer_shapes(model, strict_mode=False, data_prop=True)
-    except Exception:
-        return model
 
 
 def evaluate(tree: Expr, constants: dict):
