@@ -425,6 +425,7 @@ def small_package(folder: Path, name: str, kernels_header: str, kernels_source: 
         f"package: {name}\n{kernels_header}\nrules: {name}.rules:Rules\nops:\n"
         "  - name: shifted\n    kind: float\n    args: [x: float]\n    returns: float\n"
         "    routing: tensor\n    autodiff: memory_bound\n    doc: x plus a shift.\n"
+        "    method: shift\n"
     )
     (package / "rules.py").write_text("class Rules:\n    shifted = (lambda g: g,)\n")
     (package / "kernels.py").write_text(kernels_source)
@@ -456,8 +457,8 @@ def test_a_backend_of_its_own_kernels_and_a_backend_without_any(tmp_path, monkey
     )
     small_package(tmp_path, "numpyonly", "kernels: {numpy: numpyonly.kernels:Kernels}", KERNELS)
     monkeypatch.syspath_prepend(str(tmp_path))
-    from numpyonly.generated import shifted as numpy_only  # noqa: PLC0415
-    from pertorch.generated import shifted  # noqa: PLC0415
+    from numpyonly.generated import shift as numpy_only  # noqa: PLC0415
+    from pertorch.generated import shift as shifted  # noqa: PLC0415 - named by its method
 
     try:
         for device, shift in ((CPU, 1.0), (Device.torch(), 2.0)):
