@@ -106,6 +106,17 @@ def table_keys(module: str, name: str) -> tuple[str, ...]:
     raise LookupError(f"{path} defines no dict `{name} = {{...}}`")
 
 
+def function_names(module: str) -> tuple[str, ...]:
+    """The public functions a module defines at its top level, read from its source (the
+    exporter's lowerings, which the catalogue's `onnx:` keys name)."""
+    _, tree = _source(module)
+    return tuple(
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and not node.name.startswith("_")
+    )
+
+
 def class_attributes(module: str, class_name: str) -> dict:
     """Name -> Kernel (where it is defined) of every attribute a runtime class and its runtime
     bases define, plus `object`'s."""

@@ -232,6 +232,9 @@ class Op:
     keyword: str | None = None
     choices: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
     nonzero: tuple[str, ...] = ()
+    # how its kernel call exports to ONNX, parsed (codegen/onnx_spec.py: an expression
+    # over ONNX operators, or a lowering function); None: it does not export
+    onnx: object = None
     # a package's own table of backward rules (codegen/package.py), where its rows are; None:
     # the library's tables of runtime/autodiff/rules/
     rules: type | None = field(default=None, compare=False, metadata={KEY: None})
@@ -406,6 +409,7 @@ class QOp:
     method: str | None = None  # a Tensor method of its own (quantize_dynamic, dequantize, ...)
     static: bool = False
     defaults: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    onnx: object = None  # as Op's: how its kernel call exports to ONNX
 
     def __post_init__(self):
         object.__setattr__(self, "role", QRole(self.role))

@@ -88,6 +88,7 @@ def render_all(catalogue: Catalogue) -> dict[str, str]:
         ),
         "inner.py": env.get_template("inner.py.jinja").render(kernels=api.inner_kernels(catalogue)),
         "loss.py": env.get_template("loss.py.jinja").render(),
+        "onnx.py": env.get_template("onnx.py.jinja").render(lowerings=api.lowerings(catalogue)),
         "recorders.py": env.get_template("recorders.py.jinja").render(
             recorders=api.recorders(catalogue)
         ),
@@ -134,6 +135,7 @@ def render_docs(catalogue: Catalogue) -> str:
         count=count,
         sections=docs.sections(catalogue),
         quantized=docs.quantized_rows(catalogue),
+        exports=[(op.name, api.onnx.exports(op)) for op in catalogue.ops],
     )
 
 

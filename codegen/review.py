@@ -125,6 +125,7 @@ def explain(catalogue: Catalogue, name: str, out: Path) -> str:
         ("kernels", _kernels(catalogue, op, out, root)),
         ("autodiff", _autodiff(op, out, root)),
         ("reached by", _reaching(catalogue, op)),
+        ("onnx", api.onnx.exports(op)),
     ]
     if op.composite:
         sections.append(("calls", ", ".join(_calls(op))))

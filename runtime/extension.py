@@ -23,7 +23,10 @@ from burnpy.runtime.routing import DispatchBackend, DispatchBackends
 class Extension:
     """The base a package's generated kernel classes add to the package's own: the inner
     backend they run on, `self.xp` its array namespace; a name the package does not define is
-    the backend's (`self.float_exp`)."""
+    the backend's (`self.float_exp`). `elementwise`: the generated class's table of its
+    element-wise kernels (`elementwise_of`)."""
+
+    elementwise: dict = {}
 
     def __init__(self, inner):
         self.inner = inner
@@ -35,6 +38,13 @@ class Extension:
         if name.startswith("__"):
             raise AttributeError(name)
         return getattr(self.inner, name)
+
+
+def elementwise_of(ops) -> dict:
+    """A package's element-wise kernels: name -> (parameters, the C expression of one element,
+    ops.yaml's `c:`), from its ops' descriptions; a compiled capture fuses their calls into one
+    loop (burnpy/capture/chains.py), as it does the library's."""
+    return {op.name: (op.args, op.c) for op in ops if op.c is not None}
 
 
 def extended(kernels: type, inner):

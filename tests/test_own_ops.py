@@ -18,6 +18,7 @@ import pytest
 
 from burnpy.codegen import render
 from burnpy.codegen.__main__ import main
+from burnpy import capture
 from burnpy.generated import Device, Tensor, dispatch, introspect, no_grad
 from burnpy.generated.backends import BACKENDS
 from burnpy.runtime.backends import registry
@@ -424,6 +425,7 @@ def small_package(folder: Path, name: str, kernels_header: str, kernels_source: 
         f"package: {name}\n{kernels_header}\nrules: {name}.rules:Rules\nops:\n"
         "  - name: shifted\n    kind: float\n    args: [x: float]\n    returns: float\n"
         "    routing: tensor\n    autodiff: memory_bound\n    doc: x plus a shift.\n"
+        "    method: shift\n"
     )
     (package / "rules.py").write_text("class Rules:\n    shifted = (lambda g: g,)\n")
     (package / "kernels.py").write_text(kernels_source)
@@ -455,8 +457,8 @@ def test_a_backend_of_its_own_kernels_and_a_backend_without_any(tmp_path, monkey
     )
     small_package(tmp_path, "numpyonly", "kernels: {numpy: numpyonly.kernels:Kernels}", KERNELS)
     monkeypatch.syspath_prepend(str(tmp_path))
-    from numpyonly.generated import shifted as numpy_only  # noqa: PLC0415
-    from pertorch.generated import shifted  # noqa: PLC0415
+    from numpyonly.generated import shift as numpy_only  # noqa: PLC0415
+    from pertorch.generated import shift as shifted  # noqa: PLC0415 - named by its method
 
     try:
         for device, shift in ((CPU, 1.0), (Device.torch(), 2.0)):
@@ -513,3 +515,19 @@ def test_the_generated_tests_catch_a_wrong_rule_and_a_wrong_kernel(tmp_path, mon
             del sys.modules[module]
         for p in [p for p in BACKENDS.extensions if p._package == "brokenops"]:
             BACKENDS.extensions.remove(p)
+
+
+def test_a_compiled_capture_fuses_a_package_element_wise_op_with_the_library_ones():
+    """logaddexp's `c:` makes it one more link of an element-wise chain: x * 2, logaddexp with
+    y, + 1 is one C loop."""
+    x, y = (Tensor.from_data(data(3, 4, seed=s).astype(np.float32)) for s in (0, 1))
+
+    def step(x, y):
+        return logaddexp(x * 2.0, y) + 1.0
+
+    compiled = capture(step, compile=True)
+    for _ in range(2):  # recorded, then replayed
+        out = compiled(x, y)
+    assert "float_mul_scalar, logaddexp, float_add_scalar (one loop)" in compiled.source()
+    expected = np.logaddexp(data(3, 4) * 2.0, data(3, 4, seed=1)) + 1.0
+    np.testing.assert_allclose(out.to_numpy(), expected, rtol=1e-6)

@@ -14,26 +14,45 @@ calls it fuses.
 """
 
 import math
+import re
 
 import numpy as np
 
+from burnpy.capture import csource
 from burnpy.capture.fusion import FLOATS, Fused, Kernel, memory_dtype
 from burnpy.capture.planning import Flow
 from burnpy.capture.recorder import EntryKind, Integer, Number, Value
 from burnpy.generated.catalogue import AUTODIFF_OPS
 
 
-# recorded kernel -> (its parameters, the C expression of one element): every op whose
-# catalogue entry declares one (ops.yaml's `c:`, checked by the generator); `relu` is the
-# prelude's
 def table(ops) -> dict:
     """Recorded kernel -> (its parameters, its C expression) of the element-wise `ops`
     (AutodiffOps: a catalogue's)."""
-    return {op.name: (op.args, op.c) for op in ops if op.c is not None}
+    return {op.name: (op.args, _generic(op.c)) for op in ops if op.c is not None}
 
 
+_TOKEN = re.compile(r"\{\w+\}|\d+(?:\.\d+)?(?:e[-+]?\d+)?|\w+|<=|>=|==|!=|\S")
+
+
+def _generic(c: str) -> str:
+    """A catalogue's C expression (checked token by token: codegen/validate/elementwise.py) as
+    the kernels' C for every dtype: its math functions `real`'s (`EXP`), a literal with a
+    point or an exponent `R(...)`, so that float32 math stays float32."""
+    return _TOKEN.sub(lambda token: _generic_token(token.group(0)), c)
+
+
+def _generic_token(token: str) -> str:
+    if token in csource.MATH:
+        return token.upper()
+    if token[0].isdigit() and ("." in token or "e" in token):
+        return f"R({token})"
+    return token
+
+
+# recorded kernel -> (its parameters, the C expression of one element): every op whose
+# catalogue entry declares one (ops.yaml's `c:`, checked by the generator); `relu` is the
+# prelude's
 OPS = table(AUTODIFF_OPS)
-
 
 KERNEL = """\
 /* {ops}, element by element in one loop.
@@ -95,8 +114,25 @@ def _index(shape, full) -> str | None:
     return None
 
 
+def _elementwise(entry):
+    """(parameters, C expression) of a recorded call, or None: a catalogue op's kernel (a call
+    of the backend), or a package's own (a call of its bound kernel: burnpy.runtime.extension
+    gives the package's kernels its ops' `c:` as `elementwise`)."""
+    if entry.kind is EntryKind.CALL:
+        return OPS.get(entry.target)
+    if entry.kind is EntryKind.FUNCTION:
+        owner = getattr(entry.target, "__self__", None)
+        found = getattr(owner, "elementwise", {}).get(getattr(entry.target, "__name__", None))
+        return None if found is None else (found[0], _generic(found[1]))
+    return None
+
+
+def _name(entry) -> str:
+    return entry.target if entry.kind is EntryKind.CALL else entry.target.__name__
+
+
 def _bound(entry):
-    parameters, _ = OPS[entry.target]
+    parameters, _ = _elementwise(entry)
     if entry.kwargs or len(entry.args) != len(parameters):
         return None
     return dict(zip(parameters, entry.args))
@@ -121,7 +157,7 @@ def _extend(chain: _Chain, entry) -> bool:
             del chain.arrays[saved[0] :], chain.numbers[saved[1] :]
             return False
         texts[key] = text
-    chain.expression = OPS[entry.target][1].format(**texts)
+    chain.expression = _elementwise(entry)[1].format(**texts)
     chain.entries.append(entry)
     chain.tail = out
     return True
@@ -134,11 +170,7 @@ def find(entries: list, flow: Flow, kept: set) -> dict:
     found: dict = {}
     chain = None
     for index, entry in enumerate(entries):
-        if (
-            entry.kind is not EntryKind.CALL
-            or entry.target not in OPS
-            or type(entry.out) is not Value
-        ):
+        if _elementwise(entry) is None or type(entry.out) is not Value:
             chain = _close(chain, found, index - 1)
             continue
         tail = chain.tail if chain else None
@@ -168,7 +200,7 @@ def fused(chain: _Chain, known: dict) -> Fused:
     """The Fused call of a chain: kernel `chain_<k>` of its dtype, the one already written for
     a chain of the same loop (`known`: (dtype, loop) -> its name), else a new one."""
     dtype = FLOATS[np.dtype(chain.dtype)]
-    ops = ", ".join(e.target for e in chain.entries)
+    ops = ", ".join(_name(e) for e in chain.entries)
     parameters = [f"const real *a{k}" for k in range(len(chain.arrays))]
     parameters += [f"double s{k}" for k in range(len(chain.numbers))] + ["real *out"]
     loop = (dtype, ", ".join(parameters), chain.expression)

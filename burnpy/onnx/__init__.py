@@ -4,7 +4,9 @@
 `out_dir/NAME.py` (class Model, the graph as straight-line tensor code, one statement per node)
 and `out_dir/NAME.safetensors` (the weights). `python -m burnpy.onnx MODEL --out DIR` does what
 `generate` does. A model the importer cannot take raises `UnsupportedError` naming every node at
-fault, before anything is written. Needs the `onnx` extra (the onnx package)."""
+fault, before anything is written. `export(model, args, path)` goes the other way: a model or a
+function of tensors, recorded once, written as an ONNX file (burnpy.onnx.exporter). Needs the
+`onnx` extra (the onnx package)."""
 
 from __future__ import annotations
 
@@ -14,9 +16,10 @@ import types
 from pathlib import Path
 
 from burnpy.onnx.errors import UnsupportedError
+from burnpy.onnx.exporter import export
 from burnpy.onnx.roles import TiedParametersWarning
 
-__all__ = ["TiedParametersWarning", "UnsupportedError", "generate", "load", "translate"]
+__all__ = ["TiedParametersWarning", "UnsupportedError", "export", "generate", "load", "translate"]
 
 
 def _onnx():

@@ -357,7 +357,14 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--show", default="", help="list the cases of these results: mismatch,error"
     )
+    parser.add_argument(
+        "--export",
+        action="store_true",
+        help="the suite in reverse: export each case the importer passes, run the file",
+    )
     args = parser.parse_args(argv)
+    if args.export:
+        return _export(args)
     runners = [r for r in args.runners.split(",") if r]
     results = run(runners, args.cache, args.select)
     print(table(results))
@@ -366,6 +373,46 @@ def main(argv=None) -> int:
     show = [s for s in args.show.split(",") if s]
     for runner in runners:
         for name, (op, result, detail) in sorted(results[runner].items()):
+            if result in show:
+                print(f"{runner} {result} {name} ({op}): {detail[:300]}")
+    return 0
+
+
+def run_export(cache=None, select=None) -> dict:
+    """The suite in reverse (burnpy.onnx.exporter.suite): {runner: {case name: (op type,
+    result, detail)}} over the cases the importer passes, each exported and run by onnxruntime
+    and by the reference evaluator."""
+    import onnx
+
+    from burnpy.onnx.exporter import suite
+
+    runners = {"onnxruntime": onnxruntime_, "reference": reference}
+    results = {r: {} for r in runners}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            for name, model_bytes, data_sets, rtol, atol in cases(cache):
+                if select and select not in name:
+                    continue
+                if ours(model_bytes, data_sets, rtol, atol)[0] != "pass":
+                    continue
+                op = op_type(name, onnx.load_from_string(model_bytes))
+                outcome = suite.reverse(model_bytes, data_sets, rtol, atol, runners)
+                for runner, (result, detail) in outcome.items():
+                    results[runner][name] = (op, result, detail)
+    return results
+
+
+def _export(args) -> int:
+    from burnpy.onnx.exporter import suite
+
+    results = run_export(args.cache, args.select)
+    print(table(results))
+    print()
+    print(suite.summary(results))
+    show = [s for s in args.show.split(",") if s]
+    for runner, by_case in results.items():
+        for name, (op, result, detail) in sorted(by_case.items()):
             if result in show:
                 print(f"{runner} {result} {name} ({op}): {detail[:300]}")
     return 0

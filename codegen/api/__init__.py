@@ -11,6 +11,7 @@ per product:
 - inner: the inner backend's kernels as a typing Protocol (generated/inner.py);
 - metadata: the backends' registrations, the Autodiff specialization's table of ops and the
   recorders of the differentiable ones;
+- onnx: each exportable op's ONNX lowering (generated/onnx.py, the op reference);
 - report: the counts `python -m codegen stats` prints.
 """
 
@@ -24,6 +25,7 @@ from burnpy.codegen.api.metadata import (
     recorders,
 )
 from burnpy.codegen.api.module_functions import functions
+from burnpy.codegen.api.onnx import lowerings
 from burnpy.codegen.api.quantized import quantized_functions, quantized_methods, selections
 from burnpy.codegen.api.report import stats
 from burnpy.codegen.api.tensor import tensor_methods
@@ -40,6 +42,7 @@ __all__ = [
     "dispatch_groups",
     "functions",
     "inner_kernels",
+    "lowerings",
     "quantized_functions",
     "quantized_methods",
     "selections",

@@ -35,6 +35,7 @@ from burnpy.codegen.validate.methods import (
     check_static,
 )
 from burnpy.codegen.validate.names import check_argument_names
+from burnpy.codegen.validate.onnx import check_onnx
 from burnpy.codegen.validate.options import function_options
 from burnpy.codegen.validate.quantized import quantized_ops
 from burnpy.codegen.validate.report import Problems, Where, suggest
@@ -188,6 +189,7 @@ def _op(
     dtypes = check(_dtypes, where, kind, returns, routing) if kind and returns and routing else None
     options = check(function_options, where, args) if args is not None else None
     test = check(check_test, where, v["test"], args) if args is not None and "test" in has else None
+    onnx = check(check_onnx, where, args) if args is not None and "onnx" in has else None
     if operators and "method" not in has:
         problems.add(where.error("operator", "an operator needs a method", "add `method: <name>`"))
     # an entry whose shape is sound is built even with a mistake elsewhere (its test metadata,
@@ -220,6 +222,7 @@ def _op(
         dtypes=dtypes,
         section=section,
         test=test,
+        onnx=onnx,
         rules=rules,
     )
     # what follows judges a well-formed op (it stays in the catalogue for the kernel checks);

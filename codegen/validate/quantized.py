@@ -23,6 +23,7 @@ from burnpy.codegen.model import (
     QRole,
 )
 from burnpy.codegen.validate.fields import check_keys, choice, identifier, text
+from burnpy.codegen.validate.onnx import check_onnx
 from burnpy.codegen.validate.report import Problems, Where, suggest
 
 KEYS = {
@@ -37,6 +38,7 @@ KEYS = {
     "method": False,
     "static": False,
     "defaults": False,
+    "onnx": False,
 }
 ROLES = tuple(QRole)
 RESULTS = tuple(QResult)
@@ -118,6 +120,7 @@ def _qop(path: str, entry, line: int, ops: dict) -> QOp:
     defaults = entry.value.get("defaults") or {}
     if not isinstance(defaults, dict) or set(defaults) - {a.name for a in args}:
         raise where.error("defaults", "`defaults` names arguments of the q-op")
+    onnx = check_onnx(where, args) if "onnx" in entry.value else None
     return QOp(
         name,
         role,
@@ -131,6 +134,7 @@ def _qop(path: str, entry, line: int, ops: dict) -> QOp:
         method=method,
         static=bool(entry.value.get("static", False)),
         defaults=MappingProxyType(dict(defaults)),
+        onnx=onnx,
     )
 
 

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=b12314a796dd4387 body=a9b20f5826d6e904
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=2e84cc7cc154ee0e body=e7d85438d24bacfe
 """What the Autodiff decorator needs to know of each float op, from ops.yaml: one constant per
 op, which its line in generated/autodiff.py names. Each is typed with the signature of the
 specialization's attribute (`AD.float_mul`), which its builder returns; a differentiable op's
@@ -17,6 +17,7 @@ LOGADDEXP: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], AutodiffTensor]
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
     AutodiffRole.RECORD,
     memory_bound=True,
+    c="({lhs} > {rhs} ? {lhs} + log(1 + exp({rhs} - {lhs})) : {rhs} + log(1 + exp({lhs} - {rhs})))",
     rule=Rules.logaddexp,
 )
 

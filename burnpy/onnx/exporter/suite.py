@@ -1,0 +1,68 @@
+"""ONNX's node suite in reverse: each case the importer passes is loaded, exported again, and
+the exported file run by onnxruntime and by onnx's reference evaluator against the case's
+expected outputs, with the case's tolerances (the judge of burnpy.onnx.conformance).
+
+The exported model takes its inputs as the imported one holds them (the narrow ints as int64,
+the 8- and 4-bit floats as float32, docs/onnx.md): the case's inputs are converted so. `refused`:
+the export raised UnsupportedError (naming the kernels); `mismatch`: a runner's value differs;
+`error`: the export or a runner crashed."""
+
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+
+RESULTS = ("pass", "refused", "mismatch", "error")
+
+
+def held(array) -> np.ndarray:
+    """A case's input as the imported model holds it."""
+    from burnpy.onnx.ir import ML_DTYPES, storage
+
+    names = {v: k for k, v in ML_DTYPES.items()}
+    array = np.asarray(array)
+    dtype = storage(names.get(str(array.dtype), str(array.dtype)))
+    if dtype == "int64" and array.dtype == np.uint64:
+        return array.view(np.int64)
+    return array.astype(dtype)
+
+
+def reverse(model_bytes, data_sets, rtol, atol, runners: dict) -> dict:
+    """{runner: (result, detail)} of one case exported again; `runners`: {name: run(model
+    bytes, data sets, rtol, atol) -> (result, detail)}, burnpy.onnx.conformance's."""
+    from burnpy import Tensor
+    from burnpy import onnx as importer
+    from burnpy.onnx.exporter import export
+
+    model = importer.load(model_bytes)
+    first = data_sets[0][0]
+    if any(x is None or isinstance(x, list) for x in first):
+        return {r: ("refused", "an optional or sequence input") for r in runners}
+    args = tuple(Tensor.from_data(held(x), dtype=str(held(x).dtype)) for x in first)
+    names = [f"input_{i}" for i in range(len(args))]
+    try:
+        proto = export(model, args, input_names=names)
+    except importer.UnsupportedError as error:
+        return {r: ("refused", "; ".join(error.problems)) for r in runners}
+    except Exception as error:  # an export that crashes: what this table counts as error
+        return {r: ("error", f"export: {type(error).__name__}: {error}") for r in runners}
+    data = proto.SerializeToString()
+    # an input the model reads as a shape or axes is a constant of the file, not an input
+    taken = {i.name for i in proto.graph.input}
+    kept = [i for i, name in enumerate(names) if name in taken]
+    converted = [([held(ins[i]) for i in kept], outs) for ins, outs in data_sets]
+    return {name: run(data, converted, rtol, atol) for name, run in runners.items()}
+
+
+def summary(results: dict) -> str:
+    """docs/onnx.md's table: per runner, the imported cases exported and what they gave."""
+    lines = [
+        "| exported, run by | imported cases | pass | refused | mismatch | error |",
+        "|---|---|---|---|---|---|",
+    ]
+    for runner, by_case in results.items():
+        counts = collections.Counter(result for _, result, _ in by_case.values())
+        cells = " | ".join(str(counts[k]) for k in RESULTS)
+        lines.append(f"| {runner} | {len(by_case)} | {cells} |")
+    return "\n".join(lines)

@@ -1,0 +1,174 @@
+"""A model's call, recorded as the straight line of catalogue kernel calls it runs.
+
+The call runs once, eagerly, over capture's recording backends (burnpy.capture.recorder): each
+tensor argument and each parameter and buffer of the module is a named input of the tape, and
+what the call returns is its outputs. Nothing of the model changes: its tensors are put back
+as they were, whatever happens.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+
+import numpy as np
+
+from burnpy.capture.recorder import CaptureError, RecordingBackend, Tape, Value, unwrap
+from burnpy.generated import Tensor
+from burnpy.generated.backends import BACKENDS
+from burnpy.nn.module import Module
+from burnpy.onnx.exporter.graph import numpy_dtype
+from burnpy.runtime.autodiff.tensor import AutodiffTensor
+from burnpy.runtime.backends.registry import backend_for
+
+
+@dataclass
+class Traced:
+    """One recorded call: its tape, the inputs (name, Value), the state (dotted path, Value,
+    is a parameter), the outputs (Values, in the order the call returned them) and the inputs
+    whose values the call read (their names)."""
+
+    tape: Tape
+    inputs: list
+    state: list
+    outputs: list
+    read: list
+
+
+class ExportTape(Tape):
+    """capture's tape, but for what an export may read. A model that reads a value while it
+    runs (to compute a shape, axes, a size) is exported with that value fixed: an input read
+    this way (an int tensor, or a float vector of at most 8 values: what ONNX models pass as
+    shapes, axes, sizes and scales) becomes a constant of the file (listed in `read`), a value computed from the
+    parameters and constants only is folded; reading a value computed from an input is refused,
+    as capture refuses it."""
+
+    def __init__(self):
+        super().__init__()
+        self.inputs: dict = {}  # Value -> input name
+        self.read: list = []
+
+    def kernel(self, backend, name, kernel, args, kwargs):
+        if name != "to_numpy" or type(args[0]) is not Value:
+            return super().kernel(backend, name, kernel, args, kwargs)
+        value = args[0]
+        if value in self.inputs:
+            name = self.inputs[value]
+            if not _settles_shapes(value.data):
+                raise CaptureError(
+                    f"the model reads the values of input {name} "
+                    f"({value.data.dtype} {list(value.data.shape)}) while it runs: an exported "
+                    "file cannot hold Python that computes on them"
+                )
+            if name not in self.read:
+                self.read.append(name)
+        elif self._from_inputs(value):
+            return super().kernel(backend, name, kernel, args, kwargs)  # refused there
+        return kernel(*unwrap(args), **unwrap(kwargs))
+
+    def _from_inputs(self, value) -> bool:
+        """Whether `value` is computed from an input (the tape walked back from it)."""
+        made = {}
+        for entry in self.entries:
+            for out in _values(entry.out):
+                made[out] = entry
+        todo, seen = [value], set()
+        while todo:
+            current = todo.pop()
+            if current in self.inputs:
+                return True
+            entry = made.get(current)
+            if entry is None or id(entry) in seen:
+                continue
+            seen.add(id(entry))
+            todo.extend(_values((entry.args, entry.kwargs)))
+        return False
+
+
+def _settles_shapes(array) -> bool:
+    """Whether an input the model reads may be fixed in the file: what ONNX models pass as
+    shapes, axes, sizes, pads or repeats (ints) or as Resize's scales (a few floats)."""
+    return numpy_dtype(array).kind in "iu" or (array.ndim <= 1 and array.size <= 8)
+
+
+def _values(value):
+    if type(value) is Value:
+        yield value
+    elif type(value) in (tuple, list):
+        for item in value:
+            yield from _values(item)
+    elif type(value) is dict:
+        for item in value.values():
+            yield from _values(item)
+
+
+def trace(model, args: tuple, names: list[str]) -> Traced:
+    """Run `model(*args)` once, recorded; `names` are the inputs' names."""
+    tensors = [_as_tensor(a, model) for a in args]
+    entries = list(model._entries()) if isinstance(model, Module) else []
+    tape = ExportTape()
+    inputs, stand_ins = [], []
+    for name, tensor in zip(names, tensors):
+        value = tape.bind(_primitive(tensor), name)
+        tape.inputs[value] = name
+        inputs.append((name, value))
+        stand_ins.append(_stand_in(tensor, value))
+    state, undo = [], []
+    variants = {t.kind.variant for t in tensors}
+    try:
+        for dotted, owner, path, tensor, is_param in entries:
+            value = tape.bind(_primitive(tensor), dotted)
+            state.append((dotted, value, is_param))
+            undo.append((owner, path, tensor))
+            owner._set_local(path, _stand_in(tensor, value))
+            variants.add(tensor.kind.variant)
+        with contextlib.ExitStack() as stack:
+            for variant in sorted(variants):
+                inner = backend_for(variant)
+                stack.enter_context(BACKENDS.substitute(variant, RecordingBackend(inner, tape)))
+            result = model(*stand_ins)
+        outputs = _outputs(result)
+    finally:
+        for owner, path, tensor in reversed(undo):
+            owner._set_local(path, tensor)
+        tape.closed = True
+    return Traced(tape, inputs, state, outputs, tape.read)
+
+
+def _as_tensor(value, model) -> Tensor:
+    if isinstance(value, Tensor):
+        return value
+    array = np.asarray(value)
+    device = _device(model)
+    return Tensor.from_data(array, device=device, dtype=str(array.dtype))
+
+
+def _device(model):
+    if isinstance(model, Module):
+        for _, _, _, tensor, _ in model._entries():
+            return tensor.device()
+    return None
+
+
+def _primitive(tensor: Tensor):
+    return tensor.primitive.primitive if tensor.kind.is_autodiff else tensor.primitive
+
+
+def _stand_in(tensor: Tensor, value: Value) -> Tensor:
+    """`tensor` with its primitive replaced by `value` (an autodiff one keeps its node)."""
+    if tensor.kind.is_autodiff:
+        return Tensor(tensor.kind, AutodiffTensor(value, tensor.primitive.node), tensor.context)
+    return Tensor(tensor.kind, value, tensor.context)
+
+
+def _outputs(result) -> list:
+    if isinstance(result, Tensor):
+        return [_primitive(result)]
+    if isinstance(result, (tuple, list)):
+        return [value for item in result for value in _outputs(item)]
+    if isinstance(result, dict):
+        return [value for item in result.values() for value in _outputs(item)]
+    raise TypeError(
+        f"the model returned a {type(result).__name__}; an exported model returns tensors, "
+        "or tuples, lists and dicts of them"
+    )

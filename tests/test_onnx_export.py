@@ -1,0 +1,400 @@
+"""burnpy.onnx.export: models recorded and lowered by the catalogue's `onnx:` keys, run by
+onnxruntime and onnx's reference evaluator against burnpy's own outputs; every kernel without a
+lowering named at once; the `onnx:` key validated; ONNX's node suite in reverse."""
+
+import pickle
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+ort = pytest.importorskip("onnxruntime")
+
+from onnx.reference import ReferenceEvaluator  # noqa: E402
+
+import background  # noqa: E402
+from burnpy import Device, Tensor, nn  # noqa: E402
+from burnpy import onnx as burnpy_onnx  # noqa: E402
+from burnpy.codegen.load import load  # noqa: E402
+from burnpy.codegen.validate import CatalogueErrors, validate  # noqa: E402
+from burnpy.generated import module  # noqa: E402
+from burnpy.onnx import export  # noqa: E402
+from burnpy.onnx.exporter import suite  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+DEVICES = {"numpy": Device.numpy, "torch": Device.torch}
+# The reverse node suite: at least these imported cases pass when exported (docs/onnx.md)
+EXPORT_PASSING = {"onnxruntime": 1457, "reference": 1485}
+
+
+def run_onnxruntime(proto, **inputs):
+    session = ort.InferenceSession(proto.SerializeToString(), providers=["CPUExecutionProvider"])
+    return session.run(None, inputs)
+
+
+def run_reference(proto, **inputs):
+    return ReferenceEvaluator(proto).run(None, inputs)
+
+
+class SmallCnn(nn.Module):
+    """Conv, eval-mode batch norm, ReLU, max pool, adaptive pool, flatten, linear."""
+
+    def __init__(self, device):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3, padding=1, device=device)
+        self.norm = nn.BatchNorm(4, device=device)
+        self.fc = nn.Linear(4 * 2 * 2, 5, device=device)
+
+    def forward(self, x):
+        x = module.max_pool2d(self.norm(self.conv(x)).relu(), 2, stride=2)
+        x = module.adaptive_avg_pool2d(x, 2)
+        return self.fc(x.reshape([x.shape[0], -1])).softmax(1)
+
+
+def _agree(expected, *actual):
+    for got in actual:
+        np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_cnn_exports_with_a_dynamic_batch_and_runs_as_burnpy_does(device, tmp_path):
+    dev = DEVICES[device]()
+    model = SmallCnn(dev).eval()
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((2, 3, 8, 8)).astype(np.float32)
+    path = tmp_path / "cnn.onnx"
+    proto = export(model, (x,), path, dynamic_axes={"x": {0: "batch"}, "output": {0: "batch"}})
+    assert onnx.load(str(path)) == proto
+    onnx.checker.check_model(proto, full_check=True)
+    names = {i.name for i in proto.graph.initializer}
+    assert {"conv.weight", "conv.bias", "fc.weight", "fc.bias", "norm.running_mean"} <= names
+    assert [i.name for i in proto.graph.input] == ["x"]
+    for batch in (2, 5):
+        x = rng.standard_normal((batch, 3, 8, 8)).astype(np.float32)
+        expected = model(Tensor.from_data(x, device=dev)).to_numpy()
+        _agree(expected, run_onnxruntime(proto, x=x)[0], run_reference(proto, x=x)[0])
+
+
+def test_a_function_of_tensors_exports_with_its_names():
+    def gate(x, y):
+        return (x * y.sigmoid()).sum_dim(1), x.matmul(y.T)
+
+    rng = np.random.default_rng(1)
+    x, y = (rng.standard_normal((3, 4)).astype(np.float32) for _ in range(2))
+    proto = export(gate, (x, y), output_names=["gated", "product"])
+    assert [o.name for o in proto.graph.output] == ["gated", "product"]
+    got = run_onnxruntime(proto, x=x, y=y)
+    _agree((x / (1 + np.exp(-y))).sum(1, keepdims=True), got[0])
+    _agree(x @ y.T, got[1])
+
+
+def test_the_exported_file_imports_back_to_the_same_outputs():
+    dev = Device.numpy()
+    model = SmallCnn(dev).eval()
+    x = np.random.default_rng(2).standard_normal((3, 3, 8, 8)).astype(np.float32)
+    proto = export(model, (x,))
+    again = burnpy_onnx.load(proto)
+    expected = model(Tensor.from_data(x, device=dev)).to_numpy()
+    np.testing.assert_allclose(again(x).to_numpy(), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_every_kernel_without_a_lowering_is_named_at_once_and_nothing_is_written(tmp_path):
+    def model(x):
+        return x.atan2(x.exp()) + x.cummin(0)
+
+    path = tmp_path / "m.onnx"
+    with pytest.raises(burnpy_onnx.UnsupportedError) as raised:
+        export(model, (np.ones((2, 3), np.float32),), path)
+    problems = raised.value.problems
+    assert [p.split(":")[0] for p in problems] == ["float_atan2", "float_cummin"]
+    assert "nothing was written" in str(raised.value)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_input_read_as_data_is_refused_and_one_read_as_a_shape_is_fixed():
+    def reads_data(x):
+        return Tensor.from_data(x.to_numpy() * 2)
+
+    with pytest.raises(burnpy_onnx.UnsupportedError, match="reads the values of input x"):
+        export(reads_data, (np.ones((3, 4), np.float32),))
+
+    def reshapes(x, shape):
+        return x.reshape([int(d) for d in shape.to_numpy()])
+
+    x, shape = np.arange(6, dtype=np.float32), np.array([2, 3], np.int64)
+    with pytest.warns(UserWarning, match="reads the value of shape"):
+        proto = export(reshapes, (x, shape))
+    assert [i.name for i in proto.graph.input] == ["x"]
+    np.testing.assert_array_equal(run_onnxruntime(proto, x=x)[0], x.reshape(2, 3))
+
+
+def test_bad_arguments_are_named():
+    x = np.ones((2, 3), np.float32)
+    with pytest.raises(ValueError, match="opset 9"):
+        export(lambda x: x.exp(), (x,), opset=9)
+    with pytest.raises(ValueError, match="not inputs or outputs"):
+        export(lambda x: x.exp(), (x,), dynamic_axes={"y": {0: "batch"}})
+    with pytest.raises(ValueError, match="input_names"):
+        export(lambda x: x.exp(), (x,), input_names=["a", "b"])
+
+
+def _catalogue(onnx_line: str) -> str:
+    return f"""
+backends:
+  - name: numpy
+    variant: NumPy
+    module: burnpy.runtime.backends.numpy
+    devices: [cpu]
+ops:
+  - name: float_exp
+    kind: float
+    args: [tensor: float]
+    returns: float
+    routing: tensor
+    autodiff: memory_bound
+    method: exp
+    doc: e to the x.
+    {onnx_line}
+"""
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("onnx: Exp(x)", "names 'x', which is not an argument"),
+        ("onnx: Exp(tensor, to=tensor)", "attribute to of Exp is the tensor tensor"),
+        ("onnx: {function: no_such}", "names no function 'no_such'"),
+        ("onnx: {function: conv, op: Exp}", "is not `{function: NAME}`"),
+        ("onnx: Exp(tensor", "does not parse"),
+    ],
+)
+def test_a_wrong_onnx_key_is_named_with_its_line(tmp_path, line, message):
+    path = tmp_path / "ops.yaml"
+    path.write_text(_catalogue(line))
+    with pytest.raises(CatalogueErrors) as raised:
+        validate(str(path), load(str(path)))
+    assert message in str(raised.value)
+    assert "ops.yaml:16: float_exp" in str(raised.value)
+
+
+def test_every_operator_and_attribute_a_lowering_names_is_onnx_s():
+    from burnpy.generated.onnx import LOWERINGS
+
+    def nodes(node):
+        yield node
+        for item in node["inputs"]:
+            if isinstance(item, dict) and "op" in item:
+                yield from nodes(item)
+
+    for op, (_, lowering) in LOWERINGS.items():
+        if "function" in lowering:
+            continue
+        for node in nodes(lowering):
+            schema = onnx.defs.get_schema(node["op"])  # raises for an unknown operator
+            assert set(node["attributes"]) <= set(schema.attributes), (op, node["op"])
+
+
+def test_explain_and_the_op_reference_show_the_lowering(capsys):
+    from burnpy.codegen.__main__ import main
+
+    assert main(["explain", "leaky_relu", "--ops", str(ROOT / "ops.yaml")]) == 0
+    shown = capsys.readouterr().out
+    assert "onnx:\n  `LeakyRelu(tensor, alpha=negative_slope)`" in shown
+    reference = (ROOT / "docs" / "ops.md").read_text()
+    assert "| conv2d | `lowerings.conv` |" in reference
+    assert "| float_atan2 | — |" in reference
+
+
+def test_the_docs_export_example_runs(tmp_path, monkeypatch):
+    text = (ROOT / "docs" / "onnx.md").read_text()
+    code = re.search(r"## Export\n.*?```python\n(.*?)```", text, re.S).group(1)
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "docs/onnx.md", "exec"), {})  # noqa: S102 (the page's own example)
+    assert (tmp_path / "mlp.onnx").is_file()
+
+
+# The node suite in reverse runs in a child process queued with the session (tests/background.py)
+REVERSE = """
+import pickle, sys
+from burnpy.onnx import conformance
+with open(sys.argv[1], "wb") as f:
+    pickle.dump(conformance.run_export(sys.argv[2] or None), f)
+"""
+_STARTED = {}
+
+
+def start_in_background(config, names):
+    if "test_the_node_suite_in_reverse" in names:
+        store = getattr(config, "cache", None)
+        cache = str(store.mkdir("onnx-node-cases")) if store is not None else ""
+        _STARTED["reverse"] = background.start(
+            config,
+            lambda folder: [[sys.executable, "-c", REVERSE, str(folder / "results"), cache]],
+            900,
+            cwd=ROOT,
+        )
+
+
+def test_the_node_suite_in_reverse():
+    """Every case the importer passes, exported again: none wrong, at least the documented
+    passes, and docs/onnx.md's table current."""
+    job = _STARTED["reverse"]
+    assert job.wait() == [0], job.output(0)
+    results = pickle.loads((job.folder / "results").read_bytes())
+    for runner, by_case in results.items():
+        wrong = [n for n, (_, r, _) in by_case.items() if r == "mismatch"]
+        assert wrong == [], (runner, wrong)
+        passing = sum(r == "pass" for _, r, _ in by_case.values())
+        assert passing >= EXPORT_PASSING[runner], runner
+    assert suite.summary(results) in (ROOT / "docs" / "onnx.md").read_text()
+
+
+def _real_models(device):
+    from benches.real_models import GPT2, ResNet18
+    from examples.char_transformer import CharTransformer
+
+    rng = np.random.default_rng(3)
+    return {
+        "resnet18": (
+            ResNet18(10, device=device).eval(),
+            lambda b: rng.standard_normal((b, 3, 32, 32)).astype(np.float32),
+        ),
+        "gpt2": (
+            GPT2(100, 32, 64, 4, 2, device=device).eval(),
+            lambda b: rng.integers(0, 100, (b, 16)).astype(np.int64),
+        ),
+        "char transformer": (
+            CharTransformer(50, context=32, dropout=0.0, device=device).eval(),
+            lambda b: rng.integers(0, 50, (b, 16)).astype(np.int64),
+        ),
+    }
+
+
+@pytest.mark.parametrize("name", ["resnet18", "gpt2", "char transformer"])
+def test_real_models_export_with_a_dynamic_batch_and_import_back(name):
+    """onnxruntime and the reference evaluator equal burnpy at two batch sizes; the exported
+    file, imported again, gives the same outputs."""
+    dev = Device.numpy()
+    model, make = _real_models(dev)[name]
+    axes = {"x": {0: "batch"}, "output": {0: "batch"}}
+    proto = export(model, (make(2),), input_names=["x"], dynamic_axes=axes)
+    again = burnpy_onnx.load(proto)
+    for batch in (2, 3):
+        x = make(batch)
+        expected = model(Tensor.from_data(x, device=dev)).to_numpy()
+        _agree(expected, run_onnxruntime(proto, x=x)[0], run_reference(proto, x=x)[0])
+        _agree(expected, again(x).to_numpy())
+
+
+def test_a_quantized_model_exports_as_qdq_with_int8_weights():
+    """Each Q8S parameter is an int8 initializer read by DequantizeLinear: the reference
+    evaluator equals burnpy; onnxruntime, which runs such a pattern on int8 kernels, agrees
+    within one quantization step."""
+    from burnpy.generated import QuantScheme, QuantStore, QuantValue
+    from examples.digits_cnn import DigitsCNN
+
+    dev = Device.numpy()
+    scheme = QuantScheme().with_store(QuantStore.NATIVE).with_value(QuantValue.Q8S)
+    model = DigitsCNN(dev).eval().quantize_weights(nn.Quantizer(scheme=scheme))
+    x = np.random.default_rng(4).random((4, 1, 8, 8)).astype(np.float32)
+    proto = export(model, (x,), dynamic_axes={"images": {0: "batch"}})
+    weights = {i.name: i for i in proto.graph.initializer}
+    assert weights["conv1.weight"].data_type == onnx.TensorProto.INT8
+    assert sum(n.op_type == "DequantizeLinear" for n in proto.graph.node) == 6
+    expected = model(Tensor.from_data(x, device=dev)).to_numpy()
+    _agree(expected, run_reference(proto, images=x)[0])
+    step = max(float(onnx.numpy_helper.to_array(i)) for n, i in weights.items() if "scale" in n)
+    assert np.abs(run_onnxruntime(proto, images=x)[0] - expected).max() <= step
+
+
+def test_an_imported_torchvision_model_fine_tuned_one_step_exports_back():
+    """mobilenet_v3_small from torchvision, imported, one SGD step with momentum, exported
+    with a dynamic batch: onnxruntime equals burnpy at two batch sizes."""
+    import io
+
+    torch = pytest.importorskip("torch")
+    for name in ("nms", "qnms"):  # torchvision's two C op schemas (its extension may not load)
+        try:
+            torch.library.define(
+                f"torchvision::{name}",
+                "(Tensor dets, Tensor scores, float iou_threshold) -> Tensor",
+            )
+        except RuntimeError:
+            pass
+    torchvision = pytest.importorskip("torchvision")
+    from burnpy import optim
+    from burnpy.nn.functional import cross_entropy
+
+    net = torchvision.models.mobilenet_v3_small(num_classes=10).eval()
+    buffer = io.BytesIO()
+    axes = {"x": {0: "batch"}, "y": {0: "batch"}}
+    example = torch.randn(1, 3, 32, 32)
+    torch.onnx.export(
+        net, (example,), buffer, dynamo=False, opset_version=17, input_names=["x"],
+        output_names=["y"], dynamic_axes=axes,
+    )  # fmt: skip
+    dev = Device.numpy().autodiff()
+    with pytest.warns(UserWarning):  # torch's exporter writes equal biases once
+        model = burnpy_onnx.load(buffer.getvalue(), device=dev)
+    rng = np.random.default_rng(5)
+    x = Tensor.from_data(rng.standard_normal((4, 3, 32, 32)).astype(np.float32), device=dev)
+    labels = Tensor.from_data(rng.integers(0, 10, 4), device=dev)
+    optim.SGD(0.05, momentum=0.9).step(model, cross_entropy(model(x), labels).backward(), lr=0.05)
+    model = model.eval()
+    proto = export(model, (x.to_numpy(),), input_names=["x"], dynamic_axes={"x": {0: "batch"}})
+    for batch in (2, 3):
+        xb = rng.standard_normal((batch, 3, 32, 32)).astype(np.float32)
+        _agree(model(xb).to_numpy(), run_onnxruntime(proto, x=xb)[0])
+
+
+def _digits_step(model, opt, images, labels, lr):
+    from burnpy.nn.functional import cross_entropy
+
+    loss = cross_entropy(model(images), labels)
+    opt.step(model, loss.backward(), lr=lr)
+    return loss
+
+
+@pytest.mark.parametrize("make", ["sgd", "adamw"])
+def test_a_training_step_exports_and_one_onnxruntime_run_is_burnpys_step(make):
+    """The digits CNN's step (SGD with momentum, AdamW), after a first step made the state:
+    the file takes the parameters, the state, the batch and the numbers, and gives the loss
+    and the updated parameters and state, equal to the eager step's."""
+    from burnpy import optim
+    from burnpy.nn.functional import cross_entropy
+    from burnpy.onnx.exporter import export_training_step
+    from examples.digits_cnn import DigitsCNN
+
+    dev = Device.numpy().autodiff()
+    model = DigitsCNN(dev)
+    opt = optim.SGD(0.01, momentum=0.9) if make == "sgd" else optim.AdamW(0.01)
+    rng = np.random.default_rng(6)
+    x = Tensor.from_data(rng.random((4, 1, 8, 8)).astype(np.float32), device=dev)
+    y = Tensor.from_data(rng.integers(0, 10, 4), device=dev)
+    _digits_step(model, opt, x, y, 0.01)
+    kind = type(opt).__name__.lower()
+    feed = {f"model_{n.replace('.', '_')}": t.to_numpy() for n, t in model.state_tensors()}
+    for i, pid in enumerate(model.param_ids()):
+        for key, value in opt.state[pid].items():
+            held = value.to_numpy() if isinstance(value, Tensor) else np.array(value)
+            feed[f"{kind}_{i}_{key}"] = held
+    settings = {k: v for k, v in vars(opt).items() if type(v) is float}
+    feed.update({f"opt_{k}": np.array(v) for k, v in settings.items()})
+    feed.update(images=x.to_numpy(), labels=y.to_numpy(), lr=np.array(0.05))
+    loss = cross_entropy(model(x), y).to_numpy()
+    proto = export_training_step(_digits_step, (model, opt, x, y, 0.05))
+    ops = {n.op_type for n in proto.graph.node}
+    assert "ConvTranspose" in ops and not any(n.domain for n in proto.graph.node)
+    got = run_onnxruntime(proto, **{i.name: feed[i.name] for i in proto.graph.input})
+    got = dict(zip([o.name for o in proto.graph.output], got))
+    np.testing.assert_allclose(got["loss"], loss, rtol=1e-5, atol=1e-6)
+    for name, tensor in model.state_tensors():
+        expected = tensor.to_numpy()
+        np.testing.assert_allclose(got[f"model_{name.replace('.', '_')}_new"], expected, atol=1e-5)
+    for i, pid in enumerate(model.param_ids()):
+        for key, value in opt.state[pid].items():
+            expected = value.to_numpy() if isinstance(value, Tensor) else np.array(value)
+            np.testing.assert_allclose(got[f"{kind}_{i}_{key}_new"], expected, atol=1e-5)
