@@ -156,8 +156,10 @@ def loop(site):
     scan_count = len(body.outputs) - 1 - carried_count
     if len(body.inputs) != carried_count + 2 or scan_count < 0:
         site.refuse(
-            f"its body takes {len(body.inputs)} inputs and gives {len(body.outputs)} outputs "
-            f"for {carried_count} carried values"
+            f"its body takes {len(body.inputs)} inputs and gives {len(body.outputs)} outputs; "
+            f"with {carried_count} carried values it must take {carried_count + 2} (the "
+            f"iteration number, the condition, the carried values) and give at least "
+            f"{carried_count + 1}"
         )
     if not site.has(0) and not site.has(1):
         site.refuse("it has neither a trip count nor a condition: it would never end")
