@@ -213,3 +213,48 @@ def test_a_name_defined_in_two_graphs_is_refused():
     orelse.g.output[0].name = "t"
     with pytest.raises(importer.UnsupportedError, match=r"value 't' is defined in more than one graph"):  # fmt: skip
         importer.load(model)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_condition_known_at_import_leaves_the_branch_taken(device):
+    """An If on a constant (an exporter's test of a static shape) is the branch taken, written
+    in place: no `if`, nothing read at run time, so capture records it."""
+    model = if_model()
+    model.graph.node[1].op_type = "Less"  # sum(x) < 0 ...
+    model.graph.node[0].input[0] = "zero"  # ... of a constant: known at import, False
+    imported = importer.load(model, device=DEVICES[device]())
+    assert "if " not in imported.source and "# Sin else/Sin" in imported.source
+    assert "# Mul then/Mul" not in imported.source
+    (want,) = onnxruntime(model, X_POS)
+    np.testing.assert_allclose(imported(X_POS).to_numpy(), want, rtol=1e-6)
+
+
+def test_an_if_on_constants_folds_to_its_value():
+    """Both the condition and the branch taken known at import: the If's output is a constant
+    the rest of the graph folds with (here, a Reshape's shape)."""
+
+    def branch(name, dims):
+        shape = numpy_helper.from_array(np.array(dims, np.int64), f"{name}_value")
+        return helper.make_graph(
+            [helper.make_node("Constant", [], [f"{name}_out"], name=f"{name}/Constant", value=shape)],  # fmt: skip
+            name,
+            [],
+            [helper.make_tensor_value_info(f"{name}_out", I64, [2])],
+        )
+
+    graph = helper.make_graph(
+        [
+            helper.make_node("If", ["flag"], ["dims"], name="pick", then_branch=branch("wide", [1, 6]), else_branch=branch("tall", [6, 1])),  # fmt: skip
+            helper.make_node("Reshape", ["x", "dims"], ["y"], name="reshape"),
+        ],
+        "folding",
+        [helper.make_tensor_value_info("x", F, [2, 3])],
+        [helper.make_tensor_value_info("y", F, None)],
+        [numpy_helper.from_array(np.array(False), "flag")],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    imported = importer.load(model)
+    assert "y = x.reshape([6, 1])" in imported.source and "If" not in imported.source
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    (want,) = onnxruntime(model, x)
+    np.testing.assert_array_equal(imported(x).to_numpy(), want)

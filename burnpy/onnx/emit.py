@@ -338,9 +338,10 @@ class Emitter:
         self.taken.add(name)
         return name
 
-    def body(self, graph: Graph, attribute: str):
+    def body(self, graph: Graph, attribute: str, fold: bool = False):
         """A subgraph's statements and outputs (burnpy/onnx/flow.py), translated like the main
-        graph into statements of their own; its first refused node is refused naming it."""
+        graph into statements of their own; its first refused node is refused naming it.
+        `fold`: a body whose outputs are all known at import gives their arrays instead."""
         from burnpy.onnx.flow import Body
 
         outer, self.statements = self.statements, []
@@ -352,8 +353,12 @@ class Emitter:
                     self.node(node)
                 except Refusal as refusal:
                     raise Refusal(f"in its subgraph '{attribute}': {node.where}: {refusal}") from None  # fmt: skip
+            statements = tuple(self.statements)
+            known = [self.const_of(v.name) for v in graph.outputs]
+            if fold and not statements and all(k is not None for k in known):
+                return Body((), (), tuple(known))  # every output known at import
             outputs = tuple(self.use(v.name, False) for v in graph.outputs)
-            return Body(tuple(self.statements), outputs)
+            return Body(statements, outputs)
         finally:
             self.statements = outer
 
@@ -447,6 +452,11 @@ class Emitter:
             self.consts[node.outputs[0]] = _stored(answer.array)
             return
         if node.op_type in FLOW:  # an `if` or a loop, its bodies inside (burnpy/onnx/flow.py)
+            if answer.known is not None:  # an If whose branch and outputs are known at import
+                for name, array in zip(node.outputs, answer.known):
+                    if name:
+                        self.consts[name] = _stored(array)
+                return
             self.statements.append(answer)
             return
         targets = [self.name_of(o) if o else "_" for o in node.outputs]

@@ -22,18 +22,21 @@ class Body:
 
     statements: tuple  # Statement, Branch, Repeat
     outputs: tuple  # Exprs
+    known: tuple | None = None  # the outputs' arrays, when all are known at import
 
 
 @dataclass(frozen=True)
 class Branch:
     """If: `if truth(cond):` assigns the then-branch's outputs to the targets, `else:` the
-    else-branch's."""
+    else-branch's. A condition known at import (`cond` None) leaves the branch taken, `then`,
+    written in place."""
 
     node: Node
     targets: tuple
-    cond: Expr
+    cond: Expr | None
     then: Body
-    orelse: Body
+    orelse: Body | None
+    known = None  # (a Branch is code; an If with all outputs known at import is its Body)
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,7 @@ class Repeat:
     next_values: tuple  # the body's outputs carried over, one per `carried`
     scanned: tuple  # (list identifier, the body's per-iteration output Expr)
     results: tuple  # the Exprs assigned to `targets`: carried identifiers, stacked lists
+    known = None  # (never known at import)
 
 
 def lines(statement, indent: int) -> list:
@@ -69,6 +73,8 @@ def lines(statement, indent: int) -> list:
     out = [f"{pad}# {escaped(node.op_type)} {escaped(node.name)}"]
     if isinstance(statement, Statement):
         return out + [f"{pad}{', '.join(statement.targets)} = {render_targets(statement.expr)}"]
+    if isinstance(statement, Branch) and statement.cond is None:
+        return out + _body(statement.then, statement.targets, indent)
     if isinstance(statement, Branch):
         out.append(f"{pad}if {render(OPS.truth(statement.cond))}:")
         out += _body(statement.then, statement.targets, indent + 4)
@@ -119,7 +125,8 @@ def statements(all_statements):
             yield statement
         elif isinstance(statement, Branch):
             yield from statements(statement.then.statements)
-            yield from statements(statement.orelse.statements)
+            if statement.orelse is not None:
+                yield from statements(statement.orelse.statements)
         else:
             yield from statements(statement.body.statements)
 
@@ -141,9 +148,13 @@ def if_(site):
             f"has {count}"
         )
     emitter = site.emitter
+    targets = tuple(emitter.name_of(o) if o else "_" for o in site.node.outputs)
+    if site.is_const(0):  # (an exporter's test of a static shape): only the branch taken
+        taken = "then_branch" if bool(site.const(0).reshape(-1)[0]) else "else_branch"
+        code = emitter.body(then if taken == "then_branch" else orelse, taken, fold=True)
+        return code if code.known is not None else Branch(site.node, targets, None, code, None)
     cond = site.x(0)
     then_body, else_body = emitter.body(then, "then_branch"), emitter.body(orelse, "else_branch")
-    targets = tuple(emitter.name_of(o) if o else "_" for o in site.node.outputs)
     return Branch(site.node, targets, cond, then_body, else_body)
 
 
