@@ -258,3 +258,61 @@ def test_an_if_on_constants_folds_to_its_value():
     x = np.arange(6, dtype=np.float32).reshape(2, 3)
     (want,) = onnxruntime(model, x)
     np.testing.assert_array_equal(imported(x).to_numpy(), want)
+
+
+# -- sequences ---------------------------------------------------------------------------------
+
+
+def sequence_model() -> onnx.ModelProto:
+    """x split into rows, one erased, y inserted at the front, the rows joined on a new axis;
+    also the count and the row at -1."""
+    graph = helper.make_graph(
+        [
+            helper.make_node("SplitToSequence", ["x"], ["rows"], name="split", axis=0, keepdims=0),
+            helper.make_node("SequenceErase", ["rows", "one"], ["fewer"], name="erase"),
+            helper.make_node("SequenceInsert", ["fewer", "y", "zero"], ["more"], name="insert"),
+            helper.make_node("ConcatFromSequence", ["more"], ["joined"], name="join", axis=0, new_axis=1),  # fmt: skip
+            helper.make_node("SequenceLength", ["more"], ["count"], name="count"),
+            helper.make_node("SequenceAt", ["more", "last"], ["final"], name="at"),
+            helper.make_node("SequenceConstruct", ["y", "final"], ["pair"], name="pair"),
+        ],
+        "listy",
+        [helper.make_tensor_value_info("x", F, [4, 3]), helper.make_tensor_value_info("y", F, [3])],
+        [
+            helper.make_tensor_value_info("joined", F, None),
+            helper.make_tensor_value_info("count", I64, []),
+            helper.make_tensor_value_info("final", F, [3]),
+            helper.make_tensor_sequence_value_info("pair", F, [3]),
+        ],
+        [
+            numpy_helper.from_array(np.array(1, np.int64), "one"),
+            numpy_helper.from_array(np.array(0, np.int64), "zero"),
+            numpy_helper.from_array(np.array(-1, np.int64), "last"),
+        ],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_sequences_are_python_lists(device):
+    model = sequence_model()
+    x = np.arange(12, dtype=np.float32).reshape(4, 3)
+    y = np.array([-1.0, -2.0, -3.0], np.float32)
+    imported = importer.load(model, device=DEVICES[device]())
+    joined, count, final, pair = imported(x, y)
+    want = onnxruntime(model, x, y)
+    np.testing.assert_array_equal(joined.to_numpy(), want[0])
+    np.testing.assert_array_equal(count.to_numpy(), want[1])
+    np.testing.assert_array_equal(final.to_numpy(), want[2])
+    assert isinstance(pair, list) and len(pair) == len(want[3])
+    for got, expected in zip(pair, want[3]):
+        np.testing.assert_array_equal(got.to_numpy(), expected)
+    assert "fewer = ops.sequence_erase(rows, self.one)" in imported.source
+
+
+def test_a_sequence_position_out_of_range_is_an_index_error():
+    model = sequence_model()
+    model.graph.initializer[2].CopyFrom(numpy_helper.from_array(np.array(-9, np.int64), "last"))
+    imported = importer.load(model)
+    with pytest.raises(IndexError, match="position -9 is outside a sequence of 4 tensors"):
+        imported(np.zeros((4, 3), np.float32), np.zeros(3, np.float32))

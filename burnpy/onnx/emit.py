@@ -62,6 +62,11 @@ KEEPS_WEIGHTS = {"DequantizeLinear"}
 FOLD_LIMIT = 10**7
 # Control flow: a compound statement holding its subgraphs' statements, never folded.
 FLOW = {"If", "Loop", "Scan"}
+# The ops of sequences (Python lists of Tensors, burnpy/onnx/sequences.py): never folded.
+SEQUENCES = {
+    "SequenceEmpty", "SequenceConstruct", "SequenceAt", "SequenceInsert", "SequenceErase",
+    "SequenceLength", "SplitToSequence", "ConcatFromSequence",
+}  # fmt: skip
 # Ops whose value differs from run to run: never folded.
 RANDOM = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Bernoulli", "Multinomial"}  # fmt: skip
 
@@ -428,13 +433,15 @@ class Emitter:
                 raise Refusal(
                     f"value '{name}' has element type {value.dtype}, which is not supported"
                 )
+            if value is not None and value.sequence and node.op_type not in SEQUENCES | FLOW:
+                raise Refusal(f"value '{name}' is a sequence: only sequence ops and control flow take one")  # fmt: skip
             if value is not None and value.dtype in NARROW_FLOATS and node.op_type not in CASTS:
                 raise Refusal(
                     f"value '{name}' is {value.dtype}: only casts take 8- and 4-bit floats"
                 )
         present = [i for i in node.inputs if i]
         foldable = (
-            node.op_type not in RANDOM | KEEPS_WEIGHTS | FLOW
+            node.op_type not in RANDOM | KEEPS_WEIGHTS | FLOW | SEQUENCES
             and all(i in self.consts for i in present)
             and all(self.small_enough(o) for o in node.outputs if o)
         )

@@ -89,6 +89,7 @@ class Value:
     name: str
     dtype: str | None
     shape: tuple | None
+    sequence: bool = False  # a sequence of tensors of `dtype` (a Python list of Tensors)
 
     @property
     def static(self) -> bool:
@@ -142,6 +143,11 @@ def subgraphs(graph: Graph):
 
 def _value(info) -> Value:
     kind = info.type.WhichOneof("value")
+    element = info.type.sequence_type.elem_type if kind == "sequence_type" else None
+    if element is not None and element.WhichOneof("value") == "tensor_type":
+        elem_type = element.tensor_type.elem_type
+        dtype = ELEMENT_TYPES.get(elem_type) if elem_type else None
+        return Value(info.name, dtype, None, sequence=True)
     if kind != "tensor_type":
         return Value(info.name, kind or "unknown", None)  # sequence, optional, map: refused
     tensor = info.type.tensor_type

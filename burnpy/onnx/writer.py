@@ -58,9 +58,10 @@ def source(graph, emitter, name: str, origin: str) -> str:
         if floats == {value.dtype}:  # the model's dtype, which `cast` may have changed
             dtype = OPS.float_dtype(SELF, dtype)
         shape = None if value.shape is None else [d if isinstance(d, int) else None for d in value.shape]  # fmt: skip
-        lines.append(
-            f"        {code.id} = {render(OPS.tensor(code, dtype, Name('device'), value.name, shape))}"
-        )
+        read = OPS.tensor(code, dtype, Name("device"), value.name, shape)
+        if value.sequence:  # a list of Tensors (burnpy/onnx/sequences.py)
+            read = OPS.sequence(code, dtype, Name("device"), value.name)
+        lines.append(f"        {code.id} = {render(read)}")
     for statement in emitter.statements:
         lines += flow.lines(statement, 8)
     outputs = [render(emitter.use(v.name, False)) for v in graph.outputs]
