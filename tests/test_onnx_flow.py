@@ -316,3 +316,50 @@ def test_a_sequence_position_out_of_range_is_an_index_error():
     imported = importer.load(model)
     with pytest.raises(IndexError, match="position -9 is outside a sequence of 4 tensors"):
         imported(np.zeros((4, 3), np.float32), np.zeros(3, np.float32))
+
+
+def test_sequence_map_runs_its_body_per_position():
+    """SequenceMap is a loop over the positions, its outputs lists; against onnxruntime."""
+    body = helper.make_graph(
+        [helper.make_node("Mul", ["item", "scale"], ["scaled"], name="body/Mul")],
+        "body",
+        [helper.make_tensor_value_info("item", F, [None]), helper.make_tensor_value_info("scale", F, [1])],  # fmt: skip
+        [helper.make_tensor_value_info("scaled", F, [None])],
+    )
+    graph = helper.make_graph(
+        [
+            helper.make_node("SplitToSequence", ["x", "sizes"], ["parts"], name="split"),
+            helper.make_node("SequenceMap", ["parts", "s"], ["mapped"], name="map", body=body),
+            helper.make_node("ConcatFromSequence", ["mapped"], ["y"], name="join", axis=0),
+        ],
+        "mapped",
+        [helper.make_tensor_value_info("x", F, [5]), helper.make_tensor_value_info("s", F, [1])],
+        [helper.make_tensor_value_info("y", F, [5])],
+        [numpy_helper.from_array(np.array([2, 3], np.int64), "sizes")],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    x, s = np.arange(5, dtype=np.float32), np.array([3.0], np.float32)
+    imported = importer.load(model)
+    assert "while step < sequence_length:" in imported.source
+    np.testing.assert_array_equal(imported(x, s).to_numpy(), onnxruntime(model, x, s)[0])
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_scan_gradients_reach_every_slice(device):
+    """d sum(outputs) / d x through a Scan, against finite differences of onnxruntime."""
+    model = scan_model()
+    acc0, x = (np.asarray(v, np.float64) for v in CASES["scan"][1])
+    for value in list(model.graph.input) + list(model.graph.output):
+        value.type.tensor_type.elem_type = F64
+    for graph_value in list(model.graph.node[0].attribute[0].g.input) + list(model.graph.node[0].attribute[0].g.output):  # fmt: skip
+        graph_value.type.tensor_type.elem_type = F64
+    dev = DEVICES[device]().autodiff()
+    imported = importer.load(model, device=dev)
+    xt = Tensor.from_data(x, device=dev, dtype="float64").require_grad()
+    acc, partial = imported(acc0, xt)
+    grads = (acc.sum() + (partial * partial).sum()).backward()
+    expected = _finite_differences(
+        lambda v: sum(float((o * (o if k else 1)).sum()) for k, o in enumerate(onnxruntime(model, acc0, v))),  # fmt: skip
+        x,
+    )
+    np.testing.assert_allclose(xt.grad(grads).to_numpy(), expected, rtol=1e-6, atol=1e-6)

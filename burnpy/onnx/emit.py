@@ -61,7 +61,7 @@ KEEPS_WEIGHTS = {"DequantizeLinear"}
 # ConstantOfShape of 10^10 elements).
 FOLD_LIMIT = 10**7
 # Control flow: a compound statement holding its subgraphs' statements, never folded.
-FLOW = {"If", "Loop", "Scan"}
+FLOW = {"If", "Loop", "Scan", "SequenceMap"}
 # The ops of sequences (Python lists of Tensors, burnpy/onnx/sequences.py): never folded.
 SEQUENCES = {
     "SequenceEmpty", "SequenceConstruct", "SequenceAt", "SequenceInsert", "SequenceErase",

@@ -1,4 +1,4 @@
-"""Control flow: ONNX's If, Loop and Scan as Python's own `if` and `while` in the generated
+"""Control flow: ONNX's If, Loop, Scan and SequenceMap as Python's own `if` and `while` in the generated
 `forward`. Their subgraphs are written like the main graph (one statement per node under a
 comment naming it, the same minted names), nested inside the `if` or the loop; a subgraph
 reads the values of the graphs around it as the Python variables they already are. A model
@@ -237,6 +237,33 @@ def scan(site):
         results.append(_stacked(Name(steps), value, axis, bool(out_dirs[k]), device))
     return _repeat(site, step, None, Lit(True), limit, bound, binds, carried, initial, code,
                    None, code.outputs[:states], scanned, results)  # fmt: skip
+
+
+def sequence_map(site):
+    """SequenceMap: the body runs once per position of the input sequences (a tensor input is
+    given whole each time); each output collects one tensor per position, a list."""
+    body = _graph(site, "body")
+    emitter = site.emitter
+    if len(body.inputs) != site.count() or len(body.outputs) != site.outputs():
+        site.refuse(
+            f"its body takes {len(body.inputs)} inputs and gives {len(body.outputs)} outputs; "
+            f"the node has {site.count()} and {site.outputs()}"
+        )
+    step, bound = emitter.fresh("step"), emitter.fresh("sequence_length")
+    binds = []
+    for i, value in enumerate(body.inputs):
+        given = emitter.value(site.node.inputs[i])
+        whole = site.x(i)
+        each = whole[Name(step)] if given is not None and given.sequence else whole
+        binds.append((emitter.name_of(value.name), each))
+    code = emitter.body(body, "body")
+    scanned = [
+        (emitter.fresh(f"{value.name}_steps"), code.outputs[k])
+        for k, value in enumerate(body.outputs)
+    ]
+    results = [Name(steps) for steps, _ in scanned]
+    return _repeat(site, step, None, Lit(True), Name("len")(site.x(0)), bound, tuple(binds), (),
+                   (), code, None, (), scanned, results)  # fmt: skip
 
 
 def _stacked(steps: Expr, value, axis: int, reverse: bool, device) -> Expr:

@@ -1605,6 +1605,7 @@ TABLE = {
     ("If", 1): flow.if_,
     ("Loop", 1): flow.loop,
     ("Scan", 9): flow.scan,
+    ("SequenceMap", 17): flow.sequence_map,
     ("SequenceEmpty", 11): sequences.sequence_empty,
     ("SequenceConstruct", 11): sequences.sequence_construct,
     ("SequenceAt", 11): sequences.sequence_at,
@@ -1661,7 +1662,6 @@ TABLE = {
 
 # Operators refused on purpose, and why (the others without an entry are not implemented yet).
 REFUSED = {
-    "SequenceMap": "not written yet (its function body, a Loop over the sequences, imports)",
     "Unique": "its output's shape depends on the data",
     "NonMaxSuppression": "its output's shape depends on the data",
     "RandomNormal": "random ops are not supported",
