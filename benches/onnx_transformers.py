@@ -1,5 +1,5 @@
-"""Imported transformers with dynamic axes: BERT and GPT-2 (benches/transformer_exports.py,
-small configs: 2 layers, width 64, 4 heads), exported by both of torch's exporters with dynamic
+"""Imported transformers with dynamic axes: transformers' BertModel and GPT2LMHeadModel
+(benches/transformer_exports.py, small configs: 2 layers, width 64, 4 heads), exported by both of torch's exporters with dynamic
 batch and sequence axes, imported by burnpy.onnx and run eager, captured and captured with
 compile=True on the NumPy backend, against onnxruntime, at batch 1 and 8, sequence 64, one
 thread each. Before anything is timed, every column's outputs are checked against
@@ -32,7 +32,7 @@ def _forward(model, *inputs):
 
 
 def row(ort, path: Path, name: str, batch: int):
-    feed = models.inputs(name, batch, SEQ)
+    feed = models.inputs(batch, SEQ)
     options = ort.SessionOptions()
     options.intra_op_num_threads = options.inter_op_num_threads = 1
     session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])

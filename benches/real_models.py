@@ -73,17 +73,22 @@ class ResNet18(nn.Module):
         return self.fc(self.avgpool(x).flatten(1, 3))
 
 
-def torchvision_resnet18(torch, classes):
-    """torchvision's resnet18 definition; its C extension's two op schemas registered first,
-    which is all its Python model code needs when the extension does not load."""
+def register_torchvision_schemas(torch) -> None:
+    """torchvision's C extension's two op schemas, which is all its Python code (and
+    transformers, which imports it) needs when the extension does not load."""
     for name in ("nms", "qnms"):
         try:
             torch.library.define(
                 f"torchvision::{name}",
                 "(Tensor dets, Tensor scores, float iou_threshold) -> Tensor",
             )
-        except RuntimeError:
+        except RuntimeError:  # already registered (by the extension, or an earlier call)
             pass
+
+
+def torchvision_resnet18(torch, classes):
+    """torchvision's resnet18 definition (its op schemas registered first)."""
+    register_torchvision_schemas(torch)
     import torchvision
 
     return torchvision.models.resnet18(num_classes=classes)

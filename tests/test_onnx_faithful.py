@@ -4,14 +4,11 @@ reads as constants are buffers, not parameters; an exporter's aliases of one ini
 reported, and can be untied; bool masks go through GatherND / Gather / Where / Expand; a model
 cast to another float dtype takes its inputs in that dtype.
 
-transformers is not installed here: `GPT2` and `BERT` below write out the pieces of HF's GPT-2
-and BERT that reach ONNX (the bool causal buffer sliced, the padding mask indexed per batch and
-key position, as transformers' mask functions do: a GatherND on bool, HF's float-minimum fill
-value, gelu_new's pow 3.0, erf GELU, a tied head), small, exported by both of torch's
-exporters; benches/transformer_exports.py's BERT and GPT-2 (transformers' forward code, line
-for line where it shapes tensors) take Adam steps too."""
+transformers' own BertModel and GPT2LMHeadModel (benches/transformer_exports.py: small configs,
+seeded, no download), exported by both of torch's exporters, equal onnxruntime and take Adam
+steps."""
 
-import math
+import os
 import sys
 import warnings
 from pathlib import Path
@@ -266,103 +263,17 @@ def test_a_cast_model_takes_its_inputs_in_its_dtype(dtype, device):
         np.testing.assert_allclose(out.to_numpy().astype(np.float32), expected, rtol=tolerance, atol=tolerance)  # fmt: skip
 
 
-# -- HF's GPT-2 and BERT, as both exporters write them ----------------------------------------
-
-MIN = -3.4028234663852886e38  # torch.finfo(torch.float32).min, HF's mask value
-
-
-class Attention(torch.nn.Module):
-    def __init__(self, dim, heads):
-        super().__init__()
-        self.heads = heads
-        self.qkv, self.out = torch.nn.Linear(dim, 3 * dim), torch.nn.Linear(dim, dim)
-
-    def forward(self, h, allowed):
-        b, s, d = h.shape
-        q, k, v = self.qkv(h).reshape(b, s, 3, self.heads, d // self.heads).permute(2, 0, 3, 1, 4)
-        scores = q @ k.transpose(-1, -2) / math.sqrt(d // self.heads)
-        scores = torch.where(allowed, scores, torch.full([], MIN))
-        return self.out((scores.softmax(-1) @ v).transpose(1, 2).reshape(b, s, d))
-
-
-class GPT2(torch.nn.Module):
-    """GPT-2's pieces: the bool causal buffer sliced, the padding mask indexed per batch and key
-    position (a GatherND on bool), gelu_new's pow 3.0, the head tied to the token embedding."""
-
-    def __init__(self, vocab=40, dim=16, heads=2, context=16, layers=2):
-        super().__init__()
-        self.wte, self.wpe = torch.nn.Embedding(vocab, dim), torch.nn.Embedding(context, dim)
-        self.register_buffer("bias", torch.tril(torch.ones(context, context, dtype=torch.bool)))
-        self.ln1 = torch.nn.ModuleList(torch.nn.LayerNorm(dim) for _ in range(layers))
-        self.ln2 = torch.nn.ModuleList(torch.nn.LayerNorm(dim) for _ in range(layers))
-        self.attn = torch.nn.ModuleList(Attention(dim, heads) for _ in range(layers))
-        self.fc = torch.nn.ModuleList(torch.nn.Linear(dim, 2 * dim) for _ in range(layers))
-        self.proj = torch.nn.ModuleList(torch.nn.Linear(2 * dim, dim) for _ in range(layers))
-        self.ln_f = torch.nn.LayerNorm(dim)
-
-    def forward(self, ids, attention_mask):
-        b, s = ids.shape
-        positions = torch.arange(s)
-        h = self.wte(ids) + self.wpe(positions)
-        keys = attention_mask.bool()
-        padding = keys[torch.arange(b)[:, None, None], positions[None, None, :].expand(b, s, s)]
-        allowed = (self.bias[:s, :s][None] & padding)[:, None]
-        for ln1, attn, ln2, fc, proj in zip(self.ln1, self.attn, self.ln2, self.fc, self.proj):
-            h = h + attn(ln1(h), allowed)
-            x = fc(ln2(h))
-            x = 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * torch.pow(x, 3.0))))  # fmt: skip
-            h = h + proj(x)
-        return self.ln_f(h) @ self.wte.weight.T
-
-
-class BERT(torch.nn.Module):
-    """BERT's pieces: word, position and token type embeddings, the padding mask expanded to
-    (batch, 1, query, key) as bool, erf GELU, post-norm blocks, a tanh pooler."""
-
-    def __init__(self, vocab=40, dim=16, heads=2, context=16, layers=2):
-        super().__init__()
-        self.word, self.position = torch.nn.Embedding(vocab, dim), torch.nn.Embedding(context, dim)
-        self.token_type = torch.nn.Embedding(2, dim)
-        self.norm = torch.nn.LayerNorm(dim)
-        self.attn = torch.nn.ModuleList(Attention(dim, heads) for _ in range(layers))
-        self.ln1 = torch.nn.ModuleList(torch.nn.LayerNorm(dim) for _ in range(layers))
-        self.ln2 = torch.nn.ModuleList(torch.nn.LayerNorm(dim) for _ in range(layers))
-        self.up = torch.nn.ModuleList(torch.nn.Linear(dim, 2 * dim) for _ in range(layers))
-        self.down = torch.nn.ModuleList(torch.nn.Linear(2 * dim, dim) for _ in range(layers))
-        self.pooler = torch.nn.Linear(dim, dim)
-
-    def forward(self, ids, attention_mask):
-        b, s = ids.shape
-        types = self.token_type(torch.zeros_like(ids))
-        h = self.norm(self.word(ids) + self.position(torch.arange(s)) + types)
-        allowed = attention_mask[:, None, None, :].bool().expand(b, 1, s, s)
-        for attn, ln1, up, down, ln2 in zip(self.attn, self.ln1, self.up, self.down, self.ln2):
-            h = ln1(h + attn(h, allowed))
-            h = ln2(h + down(torch.nn.functional.gelu(up(h))))
-        return torch.tanh(self.pooler(h[:, 0]))
-
-
-HF = {"gpt2": GPT2, "bert": BERT}
-EXPORTERS = {"dynamo": {"dynamo": True}, "legacy": {"dynamo": False, "opset_version": 17}}
-
-
-def inputs(batch=2, length=8):
-    rng = np.random.default_rng(6)
-    mask = np.ones((batch, length), np.int64)
-    mask[-1, length - 2 :] = 0  # the last sequence is padded
-    return rng.integers(0, 40, (batch, length)), mask
+# -- transformers' GPT-2 and BERT, as both exporters write them ------------------------------
 
 
 def export_all(folder: Path) -> None:
-    ids, mask = (torch.from_numpy(a) for a in inputs())
-    for name, make in HF.items():
-        torch.manual_seed(0)
-        source = make().eval()
-        for how, options in EXPORTERS.items():
-            torch.onnx.export(source, (ids, mask), str(folder / f"{name}-{how}.onnx"), input_names=["input_ids", "attention_mask"], output_names=["out"], **options)  # fmt: skip
-    for name in transformer_exports.NAMES:  # transformers' code paths, dynamic axes
+    for name in transformer_exports.NAMES:
         for how in transformer_exports.EXPORTERS:
-            transformer_exports.export(torch, name, how, folder / f"transformers-{name}-{how}.onnx")  # fmt: skip
+            transformer_exports.export(torch, name, how, folder / f"{name}-{how}.onnx")
+    source = transformer_exports.build(torch, "gpt2")  # (its weights: the reference for untie)
+    np.savez(folder / "gpt2.npz", **{k: v.detach().numpy() for k, v in source.named_parameters()})
+    for how in transformer_exports.EXPORTERS:  # GPT-2 at one shape: its dims checked
+        transformer_exports.export(torch, "gpt2", how, folder / f"gpt2-{how}-static.onnx", dynamic=False)  # fmt: skip
 
 
 # The exports run in a child process started with the session (tests/background.py).
@@ -379,7 +290,8 @@ _STARTED = {}
 def start_in_background(config, names):
     if background.tests_taking(globals(), "hf_exports") & {*names}:
         command = lambda folder: [[sys.executable, "-c", EXPORT_ALL, str(folder)]]  # noqa: E731
-        _STARTED["exports"] = background.start(config, command, 300, cwd=ROOT)
+        env = {**os.environ, "HF_HUB_OFFLINE": "1"}  # (the models are built from configs)
+        _STARTED["exports"] = background.start(config, command, 300, cwd=ROOT, env=env)
 
 
 @pytest.fixture(scope="module")
@@ -389,83 +301,75 @@ def hf_exports() -> Path:
     return job.folder
 
 
-@pytest.mark.parametrize("how", EXPORTERS)
-@pytest.mark.parametrize("name", HF)
-def test_hf_gpt2_and_bert_equal_onnxruntime_and_train_with_adam(hf_exports, name, how):
+@pytest.mark.parametrize("how", transformer_exports.EXPORTERS)
+@pytest.mark.parametrize("name", transformer_exports.NAMES)
+def test_transformers_bert_and_gpt2_equal_onnxruntime_and_take_adam_steps(hf_exports, name, how):
+    """transformers' BertModel and GPT2LMHeadModel (a padded batch: the masks' bool GatherND,
+    Where on the float minimum, gelu_new's pow 3.0, erf GELU, the head tied to the embedding)."""
     path = str(hf_exports / f"{name}-{how}.onnx")
-    ids, mask = inputs()
-    (expected,) = session(path).run(None, {"input_ids": ids, "attention_mask": mask})
+    given = transformer_exports.inputs(2, 8)
+    expected = session(path).run(None, given)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", importer.TiedParametersWarning)
         for device in DEVICES.values():
-            out = importer.load(path, device=device())(ids, mask).to_numpy()
-            np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-5)
-        imported = importer.load(path, device=Device.numpy().autodiff())
-    assert all(int(np.prod(p.shape)) > 1 for p in imported.parameters())
-    target = Tensor.from_data(np.random.default_rng(7).standard_normal(expected.shape).astype(np.float32), device=Device.numpy().autodiff())  # fmt: skip
-    adam, losses = optim.Adam(1e-2), []
-    for _ in range(3):
-        loss = nn.functional.mse_loss(imported(ids, mask), target)
-        adam.step(imported, loss.backward(), lr=1e-2)
-        losses.append(loss.item())
-    assert all(np.isfinite(losses)) and losses[-1] < losses[0], losses
-    assert all(np.isfinite(p.to_numpy()).all() for p in imported.parameters())
-
-
-@pytest.mark.parametrize("how", transformer_exports.EXPORTERS)
-@pytest.mark.parametrize("name", transformer_exports.NAMES)
-def test_transformers_bert_and_gpt2_take_adam_steps_without_nan(hf_exports, name, how):
-    """benches/transformer_exports.py's BERT and GPT-2 (transformers' forward code: GPT-2's
-    mask value and gelu_new's exponent are scalar constants of the export)."""
-    path = str(hf_exports / f"transformers-{name}-{how}.onnx")
-    given = transformer_exports.inputs(name, 2, 8)
-    expected = session(path).run(None, given)[0]
-    device = Device.numpy().autodiff()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", importer.TiedParametersWarning)
+            outputs = importer.load(path, device=device())(*given.values())
+            outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+            assert len(outputs) == len(expected)
+            for out, want in zip(outputs, expected):
+                np.testing.assert_allclose(out.to_numpy(), want, rtol=1e-4, atol=1e-5)
+        device = Device.numpy().autodiff()
         imported = importer.load(path, device=device)
 
     def first(outputs):
         return outputs[0] if isinstance(outputs, tuple) else outputs
 
-    np.testing.assert_allclose(first(imported(*given.values())).to_numpy(), expected, rtol=1e-4, atol=1e-5)  # fmt: skip
     assert all(int(np.prod(p.shape)) > 1 for p in imported.parameters())
-    target = Tensor.from_data(np.random.default_rng(8).standard_normal(expected.shape).astype(np.float32), device=device)  # fmt: skip
+    target = Tensor.from_data(np.random.default_rng(8).standard_normal(expected[0].shape).astype(np.float32), device=device)  # fmt: skip
     adam, losses = optim.Adam(1e-3), []
     for _ in range(3):
         loss = nn.functional.mse_loss(first(imported(*given.values())), target)
         adam.step(imported, loss.backward(), lr=1e-3)
         losses.append(loss.item())
     assert all(np.isfinite(losses)) and losses[-1] < losses[0], losses
+    assert all(np.isfinite(p.to_numpy()).all() for p in imported.parameters())
 
 
 def test_the_legacy_exporters_aliases_are_reported_and_untied(hf_exports):
+    """The legacy exporter writes one initializer for weights of equal values (GPT-2's
+    LayerNorms start at ones and zeros): untied, there is one parameter per torch parameter, and
+    the head tied to the token embedding, which it writes as a transposed copy."""
     path = hf_exports / "gpt2-legacy.onnx"
-    with pytest.warns(importer.TiedParametersWarning, match="'ln1.0.weight' also as .*'ln_f.weight'"):  # fmt: skip
+    with pytest.warns(importer.TiedParametersWarning, match="'model.transformer.h.0.ln_1.weight' also as .*'model.transformer.ln_f.weight'"):  # fmt: skip
         tied = importer.load(path)
     untied = importer.load(path, untie=True)
-    assert len(untied.parameters()) == len(tied.parameters()) + 8  # 4 LayerNorms' weight and bias
-    ids, mask = inputs()
-    np.testing.assert_array_equal(untied(ids, mask).to_numpy(), tied(ids, mask).to_numpy())
+    source = np.load(hf_exports / "gpt2.npz")
+    untied_named = dict(untied.named_parameters())
+    for name in source.files:
+        np.testing.assert_array_equal(untied_named.pop("model_" + name.replace(".", "_")).to_numpy(), source[name])  # fmt: skip
+    ((_, head),) = untied_named.items()
+    np.testing.assert_array_equal(head.to_numpy(), source["transformer.wte.weight"].T)
+    assert len(tied.parameters()) < len(untied.parameters())
+    given = transformer_exports.inputs(2, 8).values()
+    np.testing.assert_array_equal(untied(*given).to_numpy(), tied(*given).to_numpy())
 
 
-@pytest.mark.parametrize("how", EXPORTERS)
+@pytest.mark.parametrize("how", transformer_exports.EXPORTERS)
 def test_gpt2_exported_at_one_shape_refuses_another_as_onnxruntime_does(hf_exports, how):
-    path = str(hf_exports / f"gpt2-{how}.onnx")
-    ids, mask = inputs(batch=1, length=16)
+    path = str(hf_exports / f"gpt2-{how}-static.onnx")
+    given = transformer_exports.inputs(1, 16)
     with pytest.raises(Exception):
-        session(path).run(None, {"input_ids": ids, "attention_mask": mask})
+        session(path).run(None, given)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", importer.TiedParametersWarning)
         imported = importer.load(path)
     with pytest.raises(ValueError, match=r"input 'input_ids' has shape \[1, 16\], but the model declares \[2, 8\]"):  # fmt: skip
-        imported(ids, mask)
+        imported(*given.values())
 
 
 def test_a_cast_gpt2_runs_in_float64(hf_exports):
     path = str(hf_exports / "gpt2-dynamo.onnx")
-    ids, mask = inputs()
-    (expected,) = session(path).run(None, {"input_ids": ids, "attention_mask": mask})
-    out = importer.load(path).cast("float64")(ids, mask)
+    given = transformer_exports.inputs(2, 8)
+    (expected,) = session(path).run(None, given)
+    out = importer.load(path).cast("float64")(*given.values())
     assert str(out.dtype) == "float64"
     np.testing.assert_allclose(out.to_numpy(), expected, rtol=1e-4, atol=1e-5)

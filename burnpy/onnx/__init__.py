@@ -120,6 +120,8 @@ def translate(model, base_dir=None, parameters=None, untie: bool = False) -> Tra
     except Refusal as refusal:
         raise UnsupportedError(label, [str(line) for line in refusal.args]) from None
     problems = checks.attributes(graph)
+    for body in ir.subgraphs(graph):  # If's branches, Loop's and Scan's bodies
+        problems += checks.attributes(body)
     if problems:
         raise UnsupportedError(label, problems)
     if untie:

@@ -27,6 +27,7 @@ from burnpy.onnx.ir import (
     Graph,
     Node,
     storage,
+    subgraphs,
 )
 from burnpy.generated import QuantLevel, QuantParam, QuantScheme, QuantStore, QuantValue
 
@@ -59,6 +60,13 @@ KEEPS_WEIGHTS = {"DequantizeLinear"}
 # stays a statement of `forward`, computed when the model runs (a 150-byte model may declare a
 # ConstantOfShape of 10^10 elements).
 FOLD_LIMIT = 10**7
+# Control flow: a compound statement holding its subgraphs' statements, never folded.
+FLOW = {"If", "Loop", "Scan", "SequenceMap"}
+# The ops of sequences (Python lists of Tensors, burnpy/onnx/sequences.py): never folded.
+SEQUENCES = {
+    "SequenceEmpty", "SequenceConstruct", "SequenceAt", "SequenceInsert", "SequenceErase",
+    "SequenceLength", "SplitToSequence", "ConcatFromSequence",
+}  # fmt: skip
 # Ops whose value differs from run to run: never folded.
 RANDOM = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Bernoulli", "Multinomial"}  # fmt: skip
 
@@ -295,6 +303,13 @@ class Emitter:
         self.statements: list = []
         self.problems: list = []
         self.fold_env: dict = {}
+        # every value's type, those of subgraphs included (names are unique across them)
+        self.values = dict(graph.values)
+        self.problems += _reused_names(graph)
+        for body in subgraphs(graph):
+            self.values.update(body.values)
+            for name, array in body.initializers.items():
+                self.consts[name] = _stored(array)
 
     # -- names -----------------------------------------------------------------------------
     def name_of(self, value: str) -> str:
@@ -314,7 +329,43 @@ class Emitter:
         return name
 
     def value(self, name: str):
-        return self.graph.values.get(name)
+        return self.values.get(name)
+
+    def fresh(self, base: str) -> str:
+        """A new identifier for a local of the generated code that is no graph value (a loop's
+        counter): `base` minted as a value's name is, never given again."""
+        base = identifier(base)
+        name, count = base, self.counts.get(base, 0)
+        while name in self.taken:
+            count += 1
+            name = f"{base}_{count}"
+        self.counts[base] = count
+        self.taken.add(name)
+        return name
+
+    def body(self, graph: Graph, attribute: str, fold: bool = False):
+        """A subgraph's statements and outputs (burnpy/onnx/flow.py), translated like the main
+        graph into statements of their own; its first refused node is refused naming it.
+        `fold`: a body whose outputs are all known at import gives their arrays instead."""
+        from burnpy.onnx.flow import Body
+
+        outer, self.statements = self.statements, []
+        try:
+            for value in graph.inputs:
+                self.name_of(value.name)
+            for node in graph.nodes:
+                try:
+                    self.node(node)
+                except Refusal as refusal:
+                    raise Refusal(f"in its subgraph '{attribute}': {node.where}: {refusal}") from None  # fmt: skip
+            statements = tuple(self.statements)
+            known = [self.const_of(v.name) for v in graph.outputs]
+            if fold and not statements and all(k is not None for k in known):
+                return Body((), (), tuple(known))  # every output known at import
+            outputs = tuple(self.use(v.name, False) for v in graph.outputs)
+            return Body(statements, outputs)
+        finally:
+            self.statements = outer
 
     def const_of(self, name: str):
         return self.consts.get(name)
@@ -382,13 +433,15 @@ class Emitter:
                 raise Refusal(
                     f"value '{name}' has element type {value.dtype}, which is not supported"
                 )
+            if value is not None and value.sequence and node.op_type not in SEQUENCES | FLOW:
+                raise Refusal(f"value '{name}' is a sequence: only sequence ops and control flow take one")  # fmt: skip
             if value is not None and value.dtype in NARROW_FLOATS and node.op_type not in CASTS:
                 raise Refusal(
                     f"value '{name}' is {value.dtype}: only casts take 8- and 4-bit floats"
                 )
         present = [i for i in node.inputs if i]
         foldable = (
-            node.op_type not in RANDOM | KEEPS_WEIGHTS
+            node.op_type not in RANDOM | KEEPS_WEIGHTS | FLOW | SEQUENCES
             and all(i in self.consts for i in present)
             and all(self.small_enough(o) for o in node.outputs if o)
         )
@@ -404,6 +457,14 @@ class Emitter:
         answer = translate(site)
         if isinstance(answer, Const):
             self.consts[node.outputs[0]] = _stored(answer.array)
+            return
+        if node.op_type in FLOW:  # an `if` or a loop, its bodies inside (burnpy/onnx/flow.py)
+            if answer.known is not None:  # an If whose branch and outputs are known at import
+                for name, array in zip(node.outputs, answer.known):
+                    if name:
+                        self.consts[name] = _stored(array)
+                return
+            self.statements.append(answer)
             return
         targets = [self.name_of(o) if o else "_" for o in node.outputs]
         if isinstance(answer, Outputs):
@@ -448,6 +509,27 @@ class Emitter:
         for name, array in zip(node.outputs, arrays):
             if name:
                 self.consts[name] = _stored(array)
+
+
+def _defined(graph: Graph) -> list:
+    """The names `graph` itself defines: its inputs, initializers and nodes' outputs."""
+    names = [v.name for v in graph.inputs] + list(graph.initializers)
+    return names + [o for node in graph.nodes for o in node.outputs if o]
+
+
+def _reused_names(graph: Graph) -> list:
+    """A value name defined in more than one of the model's graphs (two branches may each
+    define an `out`): the generated code holds every graph's values in one function, so each
+    is refused, naming it."""
+    seen, problems = set(), []
+    for names in [_defined(graph)] + [_defined(body) for body in subgraphs(graph)]:
+        for name in sorted(set(names) & seen):
+            problems.append(
+                f"value '{name}' is defined in more than one graph (the main graph and its "
+                "subgraphs); each value of a model imported here has a name of its own"
+            )
+        seen |= set(names)
+    return problems
 
 
 def _stored(array) -> np.ndarray:

@@ -89,6 +89,7 @@ class Value:
     name: str
     dtype: str | None
     shape: tuple | None
+    sequence: bool = False  # a sequence of tensors of `dtype` (a Python list of Tensors)
 
     @property
     def static(self) -> bool:
@@ -103,7 +104,7 @@ class Node:
     opset: int  # the model's version of the node's domain
     inputs: tuple  # "" for an optional input left out
     outputs: tuple
-    attributes: tuple  # (name, value) pairs; a subgraph is kept as the string "<graph>"
+    attributes: tuple  # (name, value) pairs; a subgraph (If's branches, Loop's body) as a Graph
 
     def attr(self, name: str, default=None):
         for key, value in self.attributes:
@@ -130,8 +131,23 @@ class Graph:
     parameters: frozenset = frozenset()
 
 
+def subgraphs(graph: Graph):
+    """Every subgraph of `graph`'s nodes (If's branches, Loop's and Scan's bodies), nested ones
+    included, each once."""
+    for node in graph.nodes:
+        for _, value in node.attributes:
+            if isinstance(value, Graph):
+                yield value
+                yield from subgraphs(value)
+
+
 def _value(info) -> Value:
     kind = info.type.WhichOneof("value")
+    element = info.type.sequence_type.elem_type if kind == "sequence_type" else None
+    if element is not None and element.WhichOneof("value") == "tensor_type":
+        elem_type = element.tensor_type.elem_type
+        dtype = ELEMENT_TYPES.get(elem_type) if elem_type else None
+        return Value(info.name, dtype, None, sequence=True)
     if kind != "tensor_type":
         return Value(info.name, kind or "unknown", None)  # sequence, optional, map: refused
     tensor = info.type.tensor_type
@@ -230,9 +246,21 @@ def _check_external(tensor_proto, base_dir, count: int):
 
 def parse(model, base_dir: str | None = None) -> Graph:
     """The IR of a ModelProto (its types and shapes as onnx's shape inference knows them)."""
-    graph = model.graph
     opsets = {(o.domain or ""): o.version for o in model.opset_import}
     opsets[""] = opsets.get("ai.onnx", opsets.get("", 1))
+    return _graph(model.graph, opsets, base_dir, frozenset(), 0)
+
+
+# How deeply subgraphs may nest (a Loop in an If in a Loop ...): the work of reading a model
+# stays bounded, and Python's own nesting limit is far away.
+MAX_DEPTH = 16
+
+
+def _graph(graph, opsets: dict, base_dir, outer: frozenset, depth: int) -> Graph:
+    """The IR of a GraphProto: the main graph, or a subgraph (depth > 0) that may read the
+    values of its enclosing graphs (`outer`)."""
+    if depth > MAX_DEPTH:
+        raise Refusal(f"subgraph '{graph.name}' is nested more than {MAX_DEPTH} deep")
     initializers, problems = {}, []
     for tensor in graph.initializer:
         try:
@@ -267,7 +295,21 @@ def parse(model, base_dir: str | None = None) -> Graph:
         nodes.append(node)
     if problems:
         raise Refusal(*problems)
-    known = set(initializers) | {v.name for v in inputs}
+    known = set(initializers) | {v.name for v in graph.input} | outer
+    inner = frozenset(known | {o for node in nodes for o in node.outputs if o})
+    for i, (node, proto) in enumerate(zip(nodes, graph.node)):
+        bodies = {}
+        for attr in proto.attribute:
+            if attr.type == attr.GRAPH:
+                try:
+                    bodies[attr.name] = _graph(attr.g, opsets, base_dir, inner, depth + 1)
+                except Refusal as refusal:
+                    problems += [f"{node.where}: subgraph '{attr.name}': {p}" for p in refusal.args]  # fmt: skip
+        if bodies:
+            pairs = tuple((k, bodies.get(k, v)) for k, v in node.attributes)
+            nodes[i] = replace(node, attributes=pairs)
+    if problems:
+        raise Refusal(*problems)
     return Graph(
         name=graph.name,
         inputs=inputs,
@@ -314,6 +356,20 @@ def _attribute_problems(node: Node, proto) -> list:
     return problems
 
 
+def captured(node: Node) -> set:
+    """The values of enclosing graphs that `node`'s subgraphs read (its implicit inputs)."""
+    names = set()
+    for _, body in node.attributes:
+        if isinstance(body, Graph):
+            made = set(body.initializers) | {v.name for v in body.inputs}
+            made |= {o for inner in body.nodes for o in inner.outputs}
+            read = {i for inner in body.nodes for i in inner.inputs if i}
+            read |= {n for inner in body.nodes for n in captured(inner)}
+            read |= {v.name for v in body.outputs}
+            names |= read - made
+    return names
+
+
 def toposort(nodes: list, known: set) -> tuple:
     """The nodes in an order where each comes after the producers of its inputs (the file's
     order among the ready ones); a missing producer or a cycle names the nodes it blocks."""
@@ -321,7 +377,7 @@ def toposort(nodes: list, known: set) -> tuple:
     waiting = {}
     pending = [0] * len(nodes)
     for i, node in enumerate(nodes):
-        for name in set(node.inputs):
+        for name in set(node.inputs) | captured(node):
             if not name or name in known:
                 continue
             if name not in producers:

@@ -1185,3 +1185,116 @@ def qlinear_conv_scale(x_scale: Tensor, w_scale: Tensor, y_scale: Tensor, rank: 
     """QLinearConv's x_scale * w_scale / y_scale, w_scale per tensor or per output channel."""
     w_scale = quant_param(w_scale, [0] * rank, 1)
     return x_scale.reshape([1] * rank).mul(w_scale).div(y_scale.reshape([1] * rank))
+
+
+# -- control flow (burnpy/onnx/flow.py) ---------------------------------------------------------
+
+
+def truth(condition: Tensor) -> bool:
+    """An If's or a Loop's condition (a bool tensor of one element) as a Python bool."""
+    values = np.asarray(condition.to_numpy()).reshape(-1)
+    if values.size != 1:
+        raise ValueError(f"a condition holds one value; this one has shape {list(condition.shape)}")  # fmt: skip
+    return bool(values[0])
+
+
+def iteration(step: int, device) -> Tensor:
+    """A Loop body's iteration number: an int64 scalar."""
+    return Tensor.from_data(np.array(step, dtype=np.int64), device=device, dtype="int64")
+
+
+def condition(going: bool, device) -> Tensor:
+    """A Loop body's condition input: a bool scalar."""
+    return Tensor.from_data(np.array(going), device=device, dtype="bool")
+
+
+def length(x: Tensor, axis: int) -> int:
+    """How many slices a Scan takes of `x` along `axis`."""
+    return int(x.shape[axis])
+
+
+def step_slice(x: Tensor, step: int, axis: int, reverse: bool) -> Tensor:
+    """A Scan input's slice number `step` along `axis` (counted from the end when `reverse`),
+    without that axis."""
+    index = x.shape[axis] - 1 - step if reverse else step
+    return squeeze(slice_(x, [index], [index + 1], [axis]), [axis])
+
+
+def stacked(steps: list, axis: int, reverse: bool, dtype: str, shape, device) -> Tensor:
+    """A loop's per-iteration outputs stacked along a new `axis` (in reverse order when
+    `reverse`); no iteration gives an empty tensor of the declared per-iteration `shape`."""
+    if not steps:
+        if shape is None or None in shape:
+            raise ValueError(
+                "a loop that ran no iteration gives a scan output whose shape the model does "
+                "not declare"
+            )
+        dims = list(shape)
+        dims.insert(axis, 0)
+        return full(dims, 0, dtype, device)
+    parts = [unsqueeze(s, [axis]) for s in (steps[::-1] if reverse else steps)]
+    return Tensor.cat(parts, axis)
+
+
+# -- sequences (burnpy/onnx/sequences.py) --------------------------------------------------------
+
+
+def sequence(values, dtype: str, device, name: str) -> list:
+    """A model input that is a sequence: a list of Tensors of `dtype` on `device`."""
+    if not isinstance(values, list | tuple):
+        raise ValueError(f"input {name!r} is a sequence: give a list of tensors")
+    return [tensor(v, dtype, device, name, None) for v in values]
+
+
+def position(items: list, at: Tensor, insert: bool = False) -> int:
+    """A sequence position (negative from the end) as a list index, checked as ONNX does:
+    -n..n-1 (-n..n for an insert)."""
+    index, count = ints(at)[0], len(items) + (1 if insert else 0)
+    if not -count <= index < count:
+        raise IndexError(f"position {index} is outside a sequence of {len(items)} tensors")
+    return index + count if index < 0 else index
+
+
+def sequence_insert(items: list, value: Tensor, at) -> list:
+    """ONNX SequenceInsert: a new list with `value` at `at` (the end when None)."""
+    index = len(items) if at is None else position(items, at, insert=True)
+    return items[:index] + [value] + items[index:]
+
+
+def sequence_erase(items: list, at) -> list:
+    """ONNX SequenceErase: a new list without the tensor at `at` (the last when None)."""
+    index = len(items) - 1 if at is None else position(items, at)
+    if index < 0:
+        raise IndexError("SequenceErase of an empty sequence")
+    return items[:index] + items[index + 1 :]
+
+
+def sequence_length(items: list, device) -> Tensor:
+    return Tensor.from_data(np.array(len(items), dtype=np.int64), device=device, dtype="int64")
+
+
+def split_to_sequence(x: Tensor, sizes, axis: int, keepdims: bool) -> list:
+    """ONNX SplitToSequence: pieces of `sizes` (a tensor; one size: pieces of it, the last
+    shorter; None: pieces of one, without the axis unless `keepdims`)."""
+    axis %= x.ndim
+    length = x.shape[axis]
+    if sizes is None:
+        pieces = list(split(x, [1] * length, axis))
+        return pieces if keepdims else [squeeze(p, [axis]) for p in pieces]
+    given = ints(sizes)
+    if np.asarray(sizes.to_numpy()).ndim == 0:
+        size = given[0]
+        given = [size] * (length // size) + ([length % size] if length % size else [])
+    if sum(given) != length or any(s < 0 for s in given):
+        raise ValueError(f"split sizes {given} do not add up to axis {axis}'s length {length}")
+    return list(split(x, given, axis))
+
+
+def concat_from_sequence(items: list, axis: int, new_axis: bool) -> Tensor:
+    """ONNX ConcatFromSequence: the tensors joined along `axis`, a new one when `new_axis`."""
+    if not items:
+        raise ValueError("ConcatFromSequence of an empty sequence")
+    if new_axis:
+        axis = axis + items[0].ndim + 1 if axis < 0 else axis
+        return Tensor.cat([unsqueeze(t, [axis]) for t in items], axis)
+    return Tensor.cat(list(items), axis)

@@ -18,6 +18,7 @@ import math
 import numpy as np
 
 from burnpy.onnx.emit import MODULE, OPS, Const, Outputs, Site
+from burnpy.onnx import flow, sequences
 from burnpy.onnx.errors import Refusal
 from burnpy.onnx.expr import Attr, BinOp, Expr, Lit, Name, Operator, TupleOf, ints
 from burnpy.onnx.ir import ELEMENT_TYPES, FLOATS, ML_DTYPES, storage
@@ -1601,6 +1602,18 @@ TABLE = {
     ("Reshape", 1): reshape,
     ("Resize", 10): resize,
     ("ReverseSequence", 10): reverse_sequence,
+    ("If", 1): flow.if_,
+    ("Loop", 1): flow.loop,
+    ("Scan", 9): flow.scan,
+    ("SequenceMap", 17): flow.sequence_map,
+    ("SequenceEmpty", 11): sequences.sequence_empty,
+    ("SequenceConstruct", 11): sequences.sequence_construct,
+    ("SequenceAt", 11): sequences.sequence_at,
+    ("SequenceInsert", 11): sequences.sequence_insert,
+    ("SequenceErase", 11): sequences.sequence_erase,
+    ("SequenceLength", 11): sequences.sequence_length,
+    ("SplitToSequence", 11): sequences.split_to_sequence,
+    ("ConcatFromSequence", 11): sequences.concat_from_sequence,
     ("RotaryEmbedding", 23): rotary_embedding,
     ("Round", 11): unary,
     ("ScatterElements", 11): scatter_elements,
@@ -1649,10 +1662,6 @@ TABLE = {
 
 # Operators refused on purpose, and why (the others without an entry are not implemented yet).
 REFUSED = {
-    "If": "control flow (subgraphs) is not supported",
-    "Loop": "control flow (subgraphs) is not supported",
-    "Scan": "control flow (subgraphs) is not supported",
-    "SequenceMap": "sequences are not supported",
     "Unique": "its output's shape depends on the data",
     "NonMaxSuppression": "its output's shape depends on the data",
     "RandomNormal": "random ops are not supported",

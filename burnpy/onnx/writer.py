@@ -6,8 +6,9 @@ per node under a comment naming the ONNX op and node. Formatted with black when 
 from __future__ import annotations
 
 from burnpy.nn import record
+from burnpy.onnx import flow
 from burnpy.onnx.emit import OPS, SELF
-from burnpy.onnx.expr import Lit, Name, ints, render, render_targets, uses
+from burnpy.onnx.expr import Lit, Name, ints, render, uses
 from burnpy.onnx.ir import storage
 
 
@@ -57,13 +58,12 @@ def source(graph, emitter, name: str, origin: str) -> str:
         if floats == {value.dtype}:  # the model's dtype, which `cast` may have changed
             dtype = OPS.float_dtype(SELF, dtype)
         shape = None if value.shape is None else [d if isinstance(d, int) else None for d in value.shape]  # fmt: skip
-        lines.append(
-            f"        {code.id} = {render(OPS.tensor(code, dtype, Name('device'), value.name, shape))}"
-        )
+        read = OPS.tensor(code, dtype, Name("device"), value.name, shape)
+        if value.sequence:  # a list of Tensors (burnpy/onnx/sequences.py)
+            read = OPS.sequence(code, dtype, Name("device"), value.name)
+        lines.append(f"        {code.id} = {render(read)}")
     for statement in emitter.statements:
-        node = statement.node
-        lines.append(f"        # {escaped(node.op_type)} {escaped(node.name)}")
-        lines.append(f"        {', '.join(statement.targets)} = {render_targets(statement.expr)}")
+        lines += flow.lines(statement, 8)
     outputs = [render(emitter.use(v.name, False)) for v in graph.outputs]
     lines.append(f"        return {', '.join(outputs)}")
     body = "\n".join(lines)
@@ -83,7 +83,7 @@ def source(graph, emitter, name: str, origin: str) -> str:
         f"    {escaped(v.name)}: {v.dtype} {_shape_text(v)}" for v in graph.outputs
     )
     imports = ["from burnpy import nn", "from burnpy.onnx import ops"]
-    needs_module = any(uses(s.expr, "module") for s in emitter.statements)
+    needs_module = any(uses(s.expr, "module") for s in flow.statements(emitter.statements))
     names = ["Tensor"] + (["module"] if needs_module else [])
     imports.append(f"from burnpy.generated import {', '.join(names)}")
     header = (
