@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=e0c0acb9103c5c8d body=80e5f1c40a41b657
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=d41a786af1e96eba body=3941037e79bcb942
 """How each catalogue op's kernel call exports to ONNX, from ops.yaml's `onnx:` keys: per op,
 its arguments' names and its lowering as data (codegen/onnx_spec.py): a node is {"op",
 "inputs", "attributes"}, an argument {"arg": name}, a string attribute {"value": text}, a
@@ -583,6 +583,10 @@ LOWERINGS = {
         ("x", "weight", "bias", "stride", "padding", "padding_out", "dilation", "groups"),
         {"function": "conv_transpose"},
     ),
+    "fold4d": (
+        ("x", "output_size", "kernel_size", "stride", "padding", "dilation"),
+        {"function": "fold"},
+    ),
     "max_pool1d": (
         ("x", "kernel_size", "stride", "padding", "dilation", "ceil_mode"),
         {"function": "max_pool"},
@@ -613,6 +617,21 @@ LOWERINGS = {
     "layer_norm": (("input", "gamma", "beta", "epsilon"), {"function": "layer_norm"}),
     "rms_norm": (("input", "gamma", "epsilon"), {"function": "rms_norm"}),
     "cross_entropy_class_targets": (("logits", "targets"), {"function": "cross_entropy"}),
+    "deform_conv2d": (
+        (
+            "x",
+            "offset",
+            "weight",
+            "mask",
+            "bias",
+            "stride",
+            "padding",
+            "dilation",
+            "weight_groups",
+            "offset_groups",
+        ),
+        {"function": "deform_conv"},
+    ),
     "adam_step": (
         (
             "param",

@@ -16,10 +16,18 @@ import types
 from pathlib import Path
 
 from burnpy.onnx.errors import UnsupportedError
-from burnpy.onnx.exporter import export
+from burnpy.onnx.exporter import export, export_training_step
 from burnpy.onnx.roles import TiedParametersWarning
 
-__all__ = ["TiedParametersWarning", "UnsupportedError", "export", "generate", "load", "translate"]
+__all__ = [
+    "TiedParametersWarning",
+    "UnsupportedError",
+    "export",
+    "export_training_step",
+    "generate",
+    "load",
+    "translate",
+]
 
 
 def _onnx():

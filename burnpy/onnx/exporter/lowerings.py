@@ -562,6 +562,35 @@ def adaptive_avg_pool(g, call):
     return g.node("AveragePool", [x], kernel_shape=kernel, strides=kernel)
 
 
+def deform_conv(g, call):
+    """burn's deform_conv2d is ONNX's DeformConv (opset 19): the same offsets' layout."""
+    if g.opset < 19:
+        raise Refused(f"DeformConv needs opset 19 (exporting at {g.opset})")
+    v, n = call.values, call.names
+    return g.node(
+        "DeformConv",
+        [n["x"], n["weight"], n["offset"], n.get("bias"), n.get("mask")],
+        strides=list(v["stride"]),
+        pads=_pads(v["padding"]),
+        dilations=list(v["dilation"]),
+        group=v["weight_groups"],
+        offset_group=v["offset_groups"],
+        kernel_shape=list(call.shape("weight")[2:]),
+    )
+
+
+def fold(g, call):
+    """burn's fold4d is ONNX's Col2Im: blocks [N, C·kh·kw, L] summed into [N, C, H, W]."""
+    v = call.values
+    return g.node(
+        "Col2Im",
+        [call.names["x"], g.ints(v["output_size"]), g.ints(v["kernel_size"])],
+        strides=list(v["stride"]),
+        pads=_pads(v["padding"]),
+        dilations=list(v["dilation"]),
+    )
+
+
 def batch_norm(g, call):
     n = call.names
     return g.node(
