@@ -102,6 +102,15 @@ class Statement:
     expr: Expr
 
 
+@dataclass(frozen=True)
+class Body:
+    """A subgraph as code: its statements and its outputs' expressions."""
+
+    statements: tuple  # Statement, Branch, Repeat
+    outputs: tuple  # Exprs
+    known: tuple | None = None  # the outputs' arrays, when all are known at import
+
+
 # The names of the generated code a translation's expressions use.
 OPS, MODULE, SELF = Name("ops"), Name("module"), Name("self")
 
@@ -349,8 +358,6 @@ class Emitter:
         """A subgraph's statements and outputs (burnpy/onnx/flow.py), translated like the main
         graph into statements of their own; its first refused node is refused naming it.
         `fold`: a body whose outputs are all known at import gives their arrays instead."""
-        from burnpy.onnx.flow import Body
-
         outer, self.statements = self.statements, []
         try:
             for value in graph.inputs:

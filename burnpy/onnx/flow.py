@@ -11,18 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from burnpy.onnx.emit import OPS, Statement
-from burnpy.onnx.expr import Expr, Lit, Name, render, render_targets
+from burnpy.onnx.emit import OPS, Body, Statement
+from burnpy.onnx.expr import Expr, Lit, Name
 from burnpy.onnx.ir import Graph, Node
-
-
-@dataclass(frozen=True)
-class Body:
-    """A subgraph as code: its statements and its outputs' expressions."""
-
-    statements: tuple  # Statement, Branch, Repeat
-    outputs: tuple  # Exprs
-    known: tuple | None = None  # the outputs' arrays, when all are known at import
 
 
 @dataclass(frozen=True)
@@ -62,60 +53,6 @@ class Repeat:
     scanned: tuple  # (list identifier, the body's per-iteration output Expr)
     results: tuple  # the Exprs assigned to `targets`: carried identifiers, stacked lists
     known = None  # (never known at import)
-
-
-def lines(statement, indent: int) -> list:
-    """The lines of one statement of `forward`, nested bodies included."""
-    from burnpy.onnx.writer import escaped
-
-    pad = " " * indent
-    node = statement.node
-    out = [f"{pad}# {escaped(node.op_type)} {escaped(node.name)}"]
-    if isinstance(statement, Statement):
-        return out + [f"{pad}{', '.join(statement.targets)} = {render_targets(statement.expr)}"]
-    if isinstance(statement, Branch) and statement.cond is None:
-        return out + _body(statement.then, statement.targets, indent)
-    if isinstance(statement, Branch):
-        out.append(f"{pad}if {render(OPS.truth(statement.cond))}:")
-        out += _body(statement.then, statement.targets, indent + 4)
-        out.append(f"{pad}else:")
-        return out + _body(statement.orelse, statement.targets, indent + 4)
-    inner = " " * (indent + 4)
-    going = statement.going
-    tests = [going] if going else []
-    if statement.limit is not None:
-        out.append(f"{pad}{statement.bound} = {render(statement.limit)}")
-        tests.append(f"{statement.step} < {statement.bound}")
-    out.append(f"{pad}{statement.step} = 0")
-    if going:
-        out.append(f"{pad}{going} = {render(statement.start)}")
-    if statement.carried:
-        out.append(f"{pad}{', '.join(statement.carried)} = {', '.join(render(e) for e in statement.initial)}")  # fmt: skip
-    for steps, _ in statement.scanned:
-        out.append(f"{pad}{steps} = []")
-    out.append(f"{pad}while {' and '.join(tests)}:")
-    for name, expr in statement.binds:
-        out.append(f"{inner}{name} = {render(expr)}")
-    for inner_statement in statement.body.statements:
-        out += lines(inner_statement, indent + 4)
-    if statement.carried:
-        out.append(f"{inner}{', '.join(statement.carried)} = {', '.join(render(e) for e in statement.next_values)}")  # fmt: skip
-    if going:
-        out.append(f"{inner}{going} = {render(OPS.truth(statement.condition))}")
-    for steps, expr in statement.scanned:
-        out.append(f"{inner}{steps}.append({render(expr)})")
-    out.append(f"{inner}{statement.step} += 1")
-    if statement.targets:
-        out.append(f"{pad}{', '.join(statement.targets)} = {', '.join(render(e) for e in statement.results)}")  # fmt: skip
-    return out
-
-
-def _body(body: Body, targets: tuple, indent: int) -> list:
-    out = []
-    for statement in body.statements:
-        out += lines(statement, indent)
-    values = ", ".join(render(e) for e in body.outputs)
-    return out + [f"{' ' * indent}{', '.join(targets)} = {values}"]
 
 
 def statements(all_statements):

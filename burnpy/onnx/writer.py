@@ -8,7 +8,7 @@ from __future__ import annotations
 from burnpy.nn import record
 from burnpy.onnx import flow
 from burnpy.onnx.emit import OPS, SELF
-from burnpy.onnx.expr import Lit, Name, ints, render, uses
+from burnpy.onnx.expr import Lit, Name, ints, render, render_targets, uses
 from burnpy.onnx.ir import storage
 
 
@@ -65,7 +65,7 @@ def source(graph, emitter, name: str, origin: str) -> str:
             read = OPS.optional(code, dtype, Name("device"), value.name, value.sequence)
         lines.append(f"        {code.id} = {render(read)}")
     for statement in emitter.statements:
-        lines += flow.lines(statement, 8)
+        lines += statement_lines(statement, 8)
     outputs = [render(emitter.use(v.name, False)) for v in graph.outputs]
     lines.append(f"        return {', '.join(outputs)}")
     body = "\n".join(lines)
@@ -105,6 +105,58 @@ def source(graph, emitter, name: str, origin: str) -> str:
         + body
         + "\n"
     )
+
+
+def statement_lines(statement, indent: int) -> list:
+    """The lines of one statement of `forward`, nested bodies (burnpy/onnx/flow.py) included."""
+    pad = " " * indent
+    node = statement.node
+    out = [f"{pad}# {escaped(node.op_type)} {escaped(node.name)}"]
+    if isinstance(statement, flow.Statement):
+        return out + [f"{pad}{', '.join(statement.targets)} = {render_targets(statement.expr)}"]
+    if isinstance(statement, flow.Branch) and statement.cond is None:
+        return out + _body(statement.then, statement.targets, indent)
+    if isinstance(statement, flow.Branch):
+        out.append(f"{pad}if {render(OPS.truth(statement.cond))}:")
+        out += _body(statement.then, statement.targets, indent + 4)
+        out.append(f"{pad}else:")
+        return out + _body(statement.orelse, statement.targets, indent + 4)
+    inner = " " * (indent + 4)
+    going = statement.going
+    tests = [going] if going else []
+    if statement.limit is not None:
+        out.append(f"{pad}{statement.bound} = {render(statement.limit)}")
+        tests.append(f"{statement.step} < {statement.bound}")
+    out.append(f"{pad}{statement.step} = 0")
+    if going:
+        out.append(f"{pad}{going} = {render(statement.start)}")
+    if statement.carried:
+        out.append(f"{pad}{', '.join(statement.carried)} = {', '.join(render(e) for e in statement.initial)}")  # fmt: skip
+    for steps, _ in statement.scanned:
+        out.append(f"{pad}{steps} = []")
+    out.append(f"{pad}while {' and '.join(tests)}:")
+    for name, expr in statement.binds:
+        out.append(f"{inner}{name} = {render(expr)}")
+    for inner_statement in statement.body.statements:
+        out += statement_lines(inner_statement, indent + 4)
+    if statement.carried:
+        out.append(f"{inner}{', '.join(statement.carried)} = {', '.join(render(e) for e in statement.next_values)}")  # fmt: skip
+    if going:
+        out.append(f"{inner}{going} = {render(OPS.truth(statement.condition))}")
+    for steps, expr in statement.scanned:
+        out.append(f"{inner}{steps}.append({render(expr)})")
+    out.append(f"{inner}{statement.step} += 1")
+    if statement.targets:
+        out.append(f"{pad}{', '.join(statement.targets)} = {', '.join(render(e) for e in statement.results)}")  # fmt: skip
+    return out
+
+
+def _body(body: flow.Body, targets: tuple, indent: int) -> list:
+    out = []
+    for statement in body.statements:
+        out += statement_lines(statement, indent)
+    values = ", ".join(render(e) for e in body.outputs)
+    return out + [f"{' ' * indent}{', '.join(targets)} = {values}"]
 
 
 def formatted(text: str) -> str:
