@@ -363,3 +363,30 @@ def test_scan_gradients_reach_every_slice(device):
         x,
     )
     np.testing.assert_allclose(xt.grad(grads).to_numpy(), expected, rtol=1e-6, atol=1e-6)
+
+
+# -- optionals ---------------------------------------------------------------------------------
+
+
+def test_optionals_are_none_or_the_value():
+    """An optional input is None or its tensor; OptionalHasElement says which, against
+    onnxruntime; OptionalGetElement of an empty one raises."""
+    optional_type = helper.make_optional_type_proto(helper.make_tensor_type_proto(F, [2]))
+    graph = helper.make_graph(
+        [
+            helper.make_node("OptionalHasElement", ["maybe"], ["has"], name="has"),
+            helper.make_node("OptionalGetElement", ["maybe"], ["got"], name="get"),
+        ],
+        "optionals",
+        [helper.make_value_info("maybe", optional_type)],
+        [helper.make_tensor_value_info("has", B, []), helper.make_tensor_value_info("got", F, [2])],  # fmt: skip
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    imported = importer.load(model)
+    value = np.array([1.5, -2.0], np.float32)
+    has, got = imported(value)
+    want_has, want_got = onnxruntime(model, value)
+    assert has.to_numpy() == want_has
+    np.testing.assert_array_equal(got.to_numpy(), want_got)
+    with pytest.raises(ValueError, match="OptionalGetElement of an empty optional"):
+        imported(None)

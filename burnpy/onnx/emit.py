@@ -67,6 +67,8 @@ SEQUENCES = {
     "SequenceEmpty", "SequenceConstruct", "SequenceAt", "SequenceInsert", "SequenceErase",
     "SequenceLength", "SplitToSequence", "ConcatFromSequence",
 }  # fmt: skip
+# The ops of optionals (None or the value, burnpy/onnx/sequences.py): never folded.
+OPTIONALS = {"Optional", "OptionalHasElement", "OptionalGetElement"}
 # Ops whose value differs from run to run: never folded.
 RANDOM = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Bernoulli", "Multinomial"}  # fmt: skip
 
@@ -433,15 +435,17 @@ class Emitter:
                 raise Refusal(
                     f"value '{name}' has element type {value.dtype}, which is not supported"
                 )
-            if value is not None and value.sequence and node.op_type not in SEQUENCES | FLOW:
-                raise Refusal(f"value '{name}' is a sequence: only sequence ops and control flow take one")  # fmt: skip
+            if value is not None and value.optional and node.op_type not in OPTIONALS | FLOW | {"Identity"}:  # fmt: skip
+                raise Refusal(f"value '{name}' is optional: only the Optional ops, Identity and control flow take one")  # fmt: skip
+            if value is not None and value.sequence and node.op_type not in SEQUENCES | FLOW | OPTIONALS | {"Identity"}:  # fmt: skip
+                raise Refusal(f"value '{name}' is a sequence: only sequence ops, Identity and control flow take one")  # fmt: skip
             if value is not None and value.dtype in NARROW_FLOATS and node.op_type not in CASTS:
                 raise Refusal(
                     f"value '{name}' is {value.dtype}: only casts take 8- and 4-bit floats"
                 )
         present = [i for i in node.inputs if i]
         foldable = (
-            node.op_type not in RANDOM | KEEPS_WEIGHTS | FLOW | SEQUENCES
+            node.op_type not in RANDOM | KEEPS_WEIGHTS | FLOW | SEQUENCES | OPTIONALS
             and all(i in self.consts for i in present)
             and all(self.small_enough(o) for o in node.outputs if o)
         )

@@ -90,6 +90,7 @@ class Value:
     dtype: str | None
     shape: tuple | None
     sequence: bool = False  # a sequence of tensors of `dtype` (a Python list of Tensors)
+    optional: bool = False  # an optional tensor or sequence (None or the value)
 
     @property
     def static(self) -> bool:
@@ -142,23 +143,30 @@ def subgraphs(graph: Graph):
 
 
 def _value(info) -> Value:
-    kind = info.type.WhichOneof("value")
-    element = info.type.sequence_type.elem_type if kind == "sequence_type" else None
+    return _typed(info.name, info.type)
+
+
+def _typed(name: str, type_proto) -> Value:
+    kind = type_proto.WhichOneof("value")
+    if kind == "optional_type":  # an optional tensor or sequence: None or the value
+        inner = _typed(name, type_proto.optional_type.elem_type)
+        return replace(inner, optional=True) if not inner.optional else Value(name, "optional", None)  # fmt: skip
+    element = type_proto.sequence_type.elem_type if kind == "sequence_type" else None
     if element is not None and element.WhichOneof("value") == "tensor_type":
         elem_type = element.tensor_type.elem_type
         dtype = ELEMENT_TYPES.get(elem_type) if elem_type else None
-        return Value(info.name, dtype, None, sequence=True)
+        return Value(name, dtype, None, sequence=True)
     if kind != "tensor_type":
-        return Value(info.name, kind or "unknown", None)  # sequence, optional, map: refused
-    tensor = info.type.tensor_type
+        return Value(name, kind or "unknown", None)  # a map, a nested sequence: refused
+    tensor = type_proto.tensor_type
     dtype = ELEMENT_TYPES.get(tensor.elem_type) if tensor.elem_type else None
     if not tensor.HasField("shape"):
-        return Value(info.name, dtype, None)
+        return Value(name, dtype, None)
     dims = []
     for dim in tensor.shape.dim:
         which = dim.WhichOneof("value")
         dims.append(dim.dim_value if which == "dim_value" else (dim.dim_param or None))
-    return Value(info.name, dtype, tuple(dims))
+    return Value(name, dtype, tuple(dims))
 
 
 def _attribute(attr):

@@ -1298,3 +1298,25 @@ def concat_from_sequence(items: list, axis: int, new_axis: bool) -> Tensor:
         axis = axis + items[0].ndim + 1 if axis < 0 else axis
         return Tensor.cat([unsqueeze(t, [axis]) for t in items], axis)
     return Tensor.cat(list(items), axis)
+
+
+# -- optionals (burnpy/onnx/sequences.py) --------------------------------------------------------
+
+
+def optional(value, dtype: str, device, name: str, is_sequence: bool):
+    """A model input that is optional: None, or a sequence or tensor read as one."""
+    if value is None:
+        return None
+    return sequence(value, dtype, device, name) if is_sequence else tensor(value, dtype, device, name, None)  # fmt: skip
+
+
+def has_element(value, device) -> Tensor:
+    """ONNX OptionalHasElement: whether an optional holds a value, a bool scalar."""
+    return Tensor.from_data(np.array(value is not None), device=device, dtype="bool")
+
+
+def get_element(value):
+    """ONNX OptionalGetElement: the value an optional holds."""
+    if value is None:
+        raise ValueError("OptionalGetElement of an empty optional")
+    return value

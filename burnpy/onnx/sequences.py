@@ -1,6 +1,7 @@
 """ONNX's sequences as Python lists of Tensors: SequenceEmpty is `[]`, SequenceConstruct a list
 of its inputs, SequenceAt an index; inserting or erasing makes a new list (a sequence is a
-value, never changed in place), as an ONNX graph's values are."""
+value, never changed in place), as an ONNX graph's values are. An optional is None or the
+value it holds."""
 
 from __future__ import annotations
 
@@ -43,3 +44,21 @@ def concat_from_sequence(site):
     if axis is None:
         site.refuse("its attribute 'axis' is required")
     return Outputs(OPS.concat_from_sequence(site.x(0), axis, new_axis), 1)
+
+
+def optional(site):
+    """Optional: the value itself, or None when the input is left out."""
+    return Outputs(site.x(0) if site.has(0) else Lit(None), 1)
+
+
+def optional_has_element(site):
+    if not site.has(0):
+        return Outputs(OPS.has_element(Lit(None), site.device()), 1)
+    return Outputs(OPS.has_element(site.x(0), site.device()), 1)
+
+
+def optional_get_element(site):
+    value = site.emitter.value(site.node.inputs[0])
+    if value is not None and value.optional:
+        return Outputs(OPS.get_element(site.x(0)), 1)
+    return Outputs(site.x(0), 1)

@@ -61,6 +61,8 @@ def source(graph, emitter, name: str, origin: str) -> str:
         read = OPS.tensor(code, dtype, Name("device"), value.name, shape)
         if value.sequence:  # a list of Tensors (burnpy/onnx/sequences.py)
             read = OPS.sequence(code, dtype, Name("device"), value.name)
+        if value.optional:  # None, or the value
+            read = OPS.optional(code, dtype, Name("device"), value.name, value.sequence)
         lines.append(f"        {code.id} = {render(read)}")
     for statement in emitter.statements:
         lines += flow.lines(statement, 8)
