@@ -209,6 +209,8 @@ def _outcome(run, data_sets, rtol, atol) -> tuple:
 
 
 def _difference(actual, expected) -> str:
+    if isinstance(expected, list) or isinstance(actual, list):
+        return "the sequences differ"
     actual, expected = np.asarray(actual), np.asarray(expected)
     if actual.shape != expected.shape:
         return f"shape {actual.shape} != {expected.shape}"

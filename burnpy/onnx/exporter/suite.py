@@ -37,8 +37,10 @@ def reverse(model_bytes, data_sets, rtol, atol, runners: dict) -> dict:
 
     model = importer.load(model_bytes)
     first, expected = data_sets[0]
-    if any(x is None or isinstance(x, list) for x in (*first, *expected)):
-        return {r: ("refused", "an optional or a sequence: tensors only export") for r in runners}
+    if any(x is None or isinstance(x, list) for x in first):
+        return {r: ("refused", "an optional or sequence input") for r in runners}
+    if any(x is None or isinstance(x, list) for x in expected):
+        return {r: ("refused", "an optional or sequence output") for r in runners}
     args = tuple(Tensor.from_data(held(x), dtype=str(held(x).dtype)) for x in first)
     names = [f"input_{i}" for i in range(len(args))]
     try:
