@@ -63,14 +63,17 @@ def build(model, args, input_names, output_names, dynamic_axes, opset, label):
         for value in _values(entry.out):
             if value in env:
                 recorded[env[value]] = value.data
-    missing = [v for v in traced.outputs if v not in env]
+    # an output the recording did not make (a constant the model holds) is a constant
+    sources = [env.get(v) if type(v) is Value else g.constant(to_numpy(v)) for v in traced.outputs]
+    arrays = [v.data if type(v) is Value else v for v in traced.outputs]
+    missing = [s for s in sources if s is None]
     if problems or missing:
         if not problems:
             problems = ["an output is computed outside the recorded kernels"]
         raise ExportError(label, problems)
     names = _output_names(traced.outputs, output_names)
-    for value, name in zip(traced.outputs, names):
-        g.nodes.append(onnx.helper.make_node("Identity", [env[value]], [name], name=f"/{name}"))
+    for source, name in zip(sources, names):
+        g.nodes.append(onnx.helper.make_node("Identity", [source], [name], name=f"/{name}"))
     used = {i for node in g.nodes for i in node.input}
     inputs = [(env[v], v.data) for name, v in traced.inputs if name not in traced.read]
     fixed = [(env[v], v.data) for name, v in traced.inputs if name in traced.read]
@@ -93,14 +96,14 @@ def build(model, args, input_names, output_names, dynamic_axes, opset, label):
             f"{sorted(known)}"
         )
     # an output not named in dynamic_axes: a dim of a dynamic axis's recorded size is that axis
-    for name, value in zip(names, traced.outputs):
+    for name, array in zip(names, arrays):
         if name not in axes and labels:
-            axes[name] = {i: labels[d] for i, d in enumerate(value.data.shape) if d in labels}
+            axes[name] = {i: labels[d] for i, d in enumerate(array.shape) if d in labels}
     graph = onnx.helper.make_graph(
         g.nodes,
         label,
         [_info(name, array, axes.get(name)) for name, array in inputs],
-        [_info(name, value.data, axes.get(name)) for name, value in zip(names, traced.outputs)],
+        [_info(name, array, axes.get(name)) for name, array in zip(names, arrays)],
         initializer=[_tensor(name, array) for name, array in state]
         + [_tensor(name, array) for name, array in g.initializers.items()],
     )
