@@ -27,7 +27,7 @@ from burnpy.onnx.exporter import suite  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 DEVICES = {"numpy": Device.numpy, "torch": Device.torch}
 # The reverse node suite: at least these imported cases pass when exported (docs/onnx.md)
-EXPORT_PASSING = {"onnxruntime": 1492, "reference": 1520}
+EXPORT_PASSING = {"onnxruntime": 1486, "reference": 1512}
 
 
 def run_onnxruntime(proto, **inputs):
@@ -129,6 +129,39 @@ def test_an_input_read_as_data_is_refused_and_one_read_as_a_shape_is_fixed():
         proto = export(reshapes, (x, shape))
     assert [i.name for i in proto.graph.input] == ["x"]
     np.testing.assert_array_equal(run_onnxruntime(proto, x=x)[0], x.reshape(2, 3))
+
+
+def test_a_model_that_branches_on_an_input_is_refused_not_exported_on_one_path():
+    """An imported If whose condition is an input: fixing the condition would write a file that
+    computes the branch taken for every input."""
+    h = onnx.helper
+    branch = {
+        name: h.make_graph(
+            [h.make_node(op, ["x"], [f"{name}_y"])],
+            name,
+            [],
+            [h.make_tensor_value_info(f"{name}_y", onnx.TensorProto.FLOAT, [3])],
+        )
+        for name, op in (("then", "Relu"), ("otherwise", "Neg"))
+    }
+    graph = h.make_graph(
+        [
+            h.make_node(
+                "If", ["cond"], ["y"], then_branch=branch["then"], else_branch=branch["otherwise"]
+            )
+        ],
+        "branches",
+        [
+            h.make_tensor_value_info("cond", onnx.TensorProto.BOOL, []),
+            h.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [3]),
+        ],
+        [h.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [3])],
+    )
+    model = burnpy_onnx.load(h.make_model(graph, opset_imports=[h.make_opsetid("", 17)]))
+    x = np.array([-1.0, 0.5, 2.0], np.float32)
+    np.testing.assert_array_equal(model(np.array(False), x).to_numpy(), -x)  # it runs eagerly
+    with pytest.raises(burnpy_onnx.UnsupportedError, match="reads the values of input cond"):
+        export(model, (np.array(True), x))
 
 
 def test_bad_arguments_are_named():

@@ -87,8 +87,10 @@ class ExportTape(Tape):
 
 def _settles_shapes(array) -> bool:
     """Whether an input the model reads may be fixed in the file: what ONNX models pass as
-    shapes, axes, sizes, pads or repeats (ints) or as Resize's scales (a few floats)."""
-    return numpy_dtype(array).kind in "iu" or (array.ndim <= 1 and array.size <= 8)
+    shapes, axes, sizes, pads or repeats (ints) or as Resize's scales (a few floats). A bool
+    is a condition (an If's, a Loop's): fixing it would export the one path taken."""
+    kind = numpy_dtype(array).kind
+    return kind in "iu" or (kind == "f" and array.ndim <= 1 and array.size <= 8)
 
 
 def _values(value):
