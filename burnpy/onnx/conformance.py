@@ -221,20 +221,26 @@ def _difference(actual, expected) -> str:
 
 
 def ours(model_bytes, data_sets, rtol, atol, device=None) -> tuple:
+    return ours_loaded(model_bytes, data_sets, rtol, atol, device)[:2]
+
+
+def ours_loaded(model_bytes, data_sets, rtol, atol, device=None) -> tuple:
+    """(result, detail, the loaded model or None): `ours`, keeping the model for the suite in
+    reverse, which exports it."""
     from burnpy import onnx as importer
 
     try:
         model = importer.load(model_bytes, device=device)
     except importer.UnsupportedError as error:
-        return "refused", "; ".join(error.problems)
+        return "refused", "; ".join(error.problems), None
     except Exception as error:
-        return "error", f"at load: {type(error).__name__}: {error}"
+        return "error", f"at load: {type(error).__name__}: {error}", None
 
     def run(inputs):
         result = model(*inputs)
         return result if isinstance(result, tuple) else (result,)
 
-    return _outcome(run, data_sets, rtol, atol)
+    return (*_outcome(run, data_sets, rtol, atol), model)
 
 
 def onnxruntime_(model_bytes, data_sets, rtol, atol) -> tuple:
@@ -396,10 +402,11 @@ def run_export(cache=None, select=None) -> dict:
             for name, model_bytes, data_sets, rtol, atol in cases(cache):
                 if select and select not in name:
                     continue
-                if ours(model_bytes, data_sets, rtol, atol)[0] != "pass":
+                result, _, model = ours_loaded(model_bytes, data_sets, rtol, atol)
+                if result != "pass":
                     continue
                 op = op_type(name, onnx.load_from_string(model_bytes))
-                outcome = suite.reverse(model_bytes, data_sets, rtol, atol, runners)
+                outcome = suite.reverse(model, data_sets, rtol, atol, runners)
                 for runner, (result, detail) in outcome.items():
                     results[runner][name] = (op, result, detail)
     return results

@@ -9,6 +9,7 @@ leaf of the autodiff package: it imports the rule tables and nothing of the engi
 generator reads it without loading numpy.
 """
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -83,6 +84,7 @@ MOVE_ACROSS: AutodiffOp[Callable[..., Any]] = AutodiffOp(
 )
 
 
+@functools.cache  # one Rule per op: every Autodiff backend built (each capture's) shares it
 def rule_for(op: AutodiffOp) -> Rule:
     """The backward rule of a recorded op, checked against its arguments: LookupError when it
     has none, ValueError when its VJPs do not fit the op."""

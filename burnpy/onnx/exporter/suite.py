@@ -28,14 +28,14 @@ def held(array) -> np.ndarray:
     return array.astype(dtype)
 
 
-def reverse(model_bytes, data_sets, rtol, atol, runners: dict) -> dict:
-    """{runner: (result, detail)} of one case exported again; `runners`: {name: run(model
-    bytes, data sets, rtol, atol) -> (result, detail)}, burnpy.onnx.conformance's."""
+def reverse(model, data_sets, rtol, atol, runners: dict) -> dict:
+    """{runner: (result, detail)} of one case's imported model exported again; `runners`:
+    {name: run(model bytes, data sets, rtol, atol) -> (result, detail)},
+    burnpy.onnx.conformance's."""
     from burnpy import Tensor
     from burnpy import onnx as importer
     from burnpy.onnx.exporter import export
 
-    model = importer.load(model_bytes)
     first, expected = data_sets[0]
     if any(x is None or isinstance(x, list) for x in first):
         return {r: ("refused", "an optional or sequence input") for r in runners}
