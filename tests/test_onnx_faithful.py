@@ -8,8 +8,6 @@ transformers' own BertModel and GPT2LMHeadModel (benches/transformer_exports.py:
 seeded, no download), exported by both of torch's exporters, equal onnxruntime and take Adam
 steps."""
 
-import os
-import sys
 import warnings
 from pathlib import Path
 
@@ -24,6 +22,7 @@ from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 from onnx.reference import ReferenceEvaluator  # noqa: E402
 
 import background  # noqa: E402
+import hf_exports as hf_exports_job  # noqa: E402
 from benches import transformer_exports  # noqa: E402
 from burnpy import nn, optim  # noqa: E402
 from burnpy import onnx as importer  # noqa: E402
@@ -266,39 +265,14 @@ def test_a_cast_model_takes_its_inputs_in_its_dtype(dtype, device):
 # -- transformers' GPT-2 and BERT, as both exporters write them ------------------------------
 
 
-def export_all(folder: Path) -> None:
-    for name in transformer_exports.NAMES:
-        for how in transformer_exports.EXPORTERS:
-            transformer_exports.export(torch, name, how, folder / f"{name}-{how}.onnx")
-    source = transformer_exports.build(torch, "gpt2")  # (its weights: the reference for untie)
-    np.savez(folder / "gpt2.npz", **{k: v.detach().numpy() for k, v in source.named_parameters()})
-    for how in transformer_exports.EXPORTERS:  # GPT-2 at one shape: its dims checked
-        transformer_exports.export(torch, "gpt2", how, folder / f"gpt2-{how}-static.onnx", dynamic=False)  # fmt: skip
-
-
-# The exports run in a child process started with the session (tests/background.py).
-EXPORT_ALL = """
-import sys
-from pathlib import Path
-sys.path.insert(0, "tests")
-import test_onnx_faithful
-test_onnx_faithful.export_all(Path(sys.argv[1]))
-"""
-_STARTED = {}
-
-
 def start_in_background(config, names):
     if background.tests_taking(globals(), "hf_exports") & {*names}:
-        command = lambda folder: [[sys.executable, "-c", EXPORT_ALL, str(folder)]]  # noqa: E731
-        env = {**os.environ, "HF_HUB_OFFLINE": "1"}  # (the models are built from configs)
-        _STARTED["exports"] = background.start(config, command, 300, cwd=ROOT, env=env)
+        hf_exports_job.start(config)
 
 
 @pytest.fixture(scope="module")
 def hf_exports() -> Path:
-    job = _STARTED["exports"]
-    assert job.wait() == [0], job.output(0)
-    return job.folder
+    return hf_exports_job.folder()
 
 
 @pytest.mark.parametrize("how", transformer_exports.EXPORTERS)

@@ -4,14 +4,13 @@ shapes at run time (Shape -> Gather -> Concat -> Reshape), imported by burnpy.on
 compiled: one recording per (batch, seq), each equal to onnxruntime's outputs, on both
 backends."""
 
-import os
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import background
+import hf_exports
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("onnx")
@@ -26,32 +25,17 @@ ROOT = Path(__file__).resolve().parent.parent
 DEVICES = {"numpy": Device.numpy, "torch": Device.torch}
 PAIRS = [(1, 5), (3, 12), (2, 7)]  # (batch, seq)
 
+
 # The exports (the dynamo exporter takes seconds a model) run in a child process started with
 # the session (tests/background.py).
-EXPORT_ALL = """
-import sys
-from pathlib import Path
-import torch
-from benches import transformer_exports as models
-for name in models.NAMES:
-    for exporter in models.EXPORTERS:
-        models.export(torch, name, exporter, Path(sys.argv[1]) / f"{name}-{exporter}.onnx")
-"""
-_STARTED = {}
-
-
 def start_in_background(config, names):
     if background.tests_taking(globals(), "exported") & {*names}:
-        command = lambda folder: [[sys.executable, "-c", EXPORT_ALL, str(folder)]]  # noqa: E731
-        env = {**os.environ, "HF_HUB_OFFLINE": "1"}  # (the models are built from configs)
-        _STARTED["exports"] = background.start(config, command, 300, cwd=ROOT, env=env)
+        hf_exports.start(config)
 
 
 @pytest.fixture(scope="module")
 def exported() -> Path:
-    job = _STARTED["exports"]
-    assert job.wait() == [0], job.output(0)
-    return job.folder
+    return hf_exports.folder()
 
 
 def _forward(model, *inputs):

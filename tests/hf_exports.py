@@ -1,0 +1,50 @@
+"""transformers' BERT and GPT-2 exported once per session for every test file that reads them
+(tests/test_onnx_faithful.py, tests/test_onnx_transformers.py): one job of the background queue
+(tests/background.py), the files in its folder."""
+
+import os
+import sys
+from pathlib import Path
+
+import background
+
+ROOT = Path(__file__).resolve().parent.parent
+EXPORT_ALL = """
+import sys
+from pathlib import Path
+sys.path.insert(0, "tests")
+import hf_exports
+hf_exports.export_all(Path(sys.argv[1]))
+"""
+_STARTED = {}
+
+
+def export_all(folder: Path) -> None:
+    """`{name}-{exporter}.onnx` with dynamic batch and sequence; GPT-2's weights (the reference
+    for untying) and GPT-2 at one shape (its dims checked)."""
+    import numpy as np
+    import torch
+
+    from benches import transformer_exports
+
+    for name in transformer_exports.NAMES:
+        for how in transformer_exports.EXPORTERS:
+            transformer_exports.export(torch, name, how, folder / f"{name}-{how}.onnx")
+    source = transformer_exports.build(torch, "gpt2")
+    np.savez(folder / "gpt2.npz", **{k: v.detach().numpy() for k, v in source.named_parameters()})
+    for how in transformer_exports.EXPORTERS:
+        transformer_exports.export(torch, "gpt2", how, folder / f"gpt2-{how}-static.onnx", dynamic=False)  # fmt: skip
+
+
+def start(config) -> None:
+    """Queue the exports, once however many files ask."""
+    if "exports" not in _STARTED:
+        command = lambda folder: [[sys.executable, "-c", EXPORT_ALL, str(folder)]]  # noqa: E731
+        env = {**os.environ, "HF_HUB_OFFLINE": "1"}  # (the models are built from configs)
+        _STARTED["exports"] = background.start(config, command, 300, cwd=ROOT, env=env)
+
+
+def folder() -> Path:
+    job = _STARTED["exports"]
+    assert job.wait() == [0], job.output(0)
+    return job.folder
