@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=d41a786af1e96eba body=3941037e79bcb942
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=3a22785cc33c70c9 body=8a55d65bbce50b8e
 """How each catalogue op's kernel call exports to ONNX, from ops.yaml's `onnx:` keys: per op,
 its arguments' names and its lowering as data (codegen/onnx_spec.py): a node is {"op",
 "inputs", "attributes"}, an argument {"arg": name}, a string attribute {"value": text}, a
@@ -467,6 +467,10 @@ LOWERINGS = {
         ("tensor",),
         {"op": "BitwiseNot", "inputs": [{"arg": "tensor"}], "attributes": {}},
     ),
+    "bitwise_left_shift": (("lhs", "rhs"), {"function": "left_shift"}),
+    "bitwise_left_shift_scalar": (("lhs", "rhs"), {"function": "left_shift"}),
+    "bitwise_right_shift": (("lhs", "rhs"), {"function": "right_shift"}),
+    "bitwise_right_shift_scalar": (("lhs", "rhs"), {"function": "right_shift"}),
     "int_equal_elem": (
         ("lhs", "rhs"),
         {"op": "Equal", "inputs": [{"arg": "lhs"}, {"arg": "rhs"}], "attributes": {}},

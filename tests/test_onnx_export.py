@@ -431,3 +431,54 @@ def test_a_training_step_exports_and_one_onnxruntime_run_is_burnpys_step(make):
         for key, value in opt.state[pid].items():
             expected = value.to_numpy() if isinstance(value, Tensor) else np.array(value)
             np.testing.assert_allclose(got[f"{kind}_{i}_{key}_new"], expected, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32"])
+def test_shifts_export_as_the_kernels_shift_at_every_count(dtype):
+    """Counts of the width and more, and negative ones, give 0 (left, or a non-negative right
+    shift) and -1 (a negative right shift) as numpy's shifts do; ONNX's BitShift takes
+    unsigned ints only."""
+    width = np.dtype(dtype).itemsize * 8
+    x = np.array([5, -7, 1, -1, 100, 0, -128, 77, 3, -2], dtype=dtype)
+    counts = np.array([0, 1, width - 1, width, width + 3, -3, 2, 7, 64, -1], dtype=dtype)
+
+    def shifts(a, b):
+        return a << b, a >> b, a << 3, a >> 2
+
+    proto = export(shifts, (x, counts))
+    with np.errstate(all="ignore"):
+        expected = [x << counts, x >> counts, x << 3, x >> 2]
+    for got in (run_onnxruntime(proto, a=x, b=counts), run_reference(proto, a=x, b=counts)):
+        for out, want in zip(got, expected):
+            np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered in cast:RuntimeWarning")
+@pytest.mark.parametrize("target", ["INT4", "UINT4", "INT2", "UINT2"])
+def test_a_float_cast_to_a_narrow_int_imports_and_exports_as_ml_dtypes_casts(target):
+    """Truncated toward zero, 0 outside the type (NaN and the infinities too): ml_dtypes'
+    cast, which onnx's reference evaluator runs; the export computes it with ONNX operators."""
+    import ml_dtypes
+
+    T = onnx.TensorProto
+    nodes = [
+        onnx.helper.make_node("Cast", ["x"], ["n"], to=getattr(T, target)),
+        onnx.helper.make_node("Cast", ["n"], ["y"], to=T.INT64),
+    ]
+    graph = onnx.helper.make_graph(
+        nodes,
+        "g",
+        [onnx.helper.make_tensor_value_info("x", T.FLOAT, [12])],
+        [onnx.helper.make_tensor_value_info("y", T.INT64, [12])],
+    )
+    source = onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", 25)])
+    x = np.array(
+        [0.3, 2.7, -2.7, 7.9, 8.0, -8.5, -9, 3.99, 15.5, np.nan, np.inf, -1e30], np.float32
+    )
+    expected = x.astype(getattr(ml_dtypes, target.lower())).astype(np.int64)
+    np.testing.assert_array_equal(run_reference(source, x=x)[0], expected)
+    model = burnpy_onnx.load(source)
+    np.testing.assert_array_equal(model(x).to_numpy(), expected)
+    proto = export(model, (x,), input_names=["x"])
+    np.testing.assert_array_equal(run_onnxruntime(proto, x=x)[0], expected)
+    np.testing.assert_array_equal(run_reference(proto, x=x)[0], expected)

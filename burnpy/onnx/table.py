@@ -649,15 +649,20 @@ def cast(n: Site):
     return _cast(n, x, n.dtype(0), target)
 
 
+NARROW_INT_RANGES = {"int4": (-8, 7), "uint4": (0, 15), "int2": (-2, 1), "uint2": (0, 3)}
 CAST_TARGETS = FLOATS + ("bool", "int64", "int32", "int16", "int8", "uint64", "uint32", "uint16", "uint8")  # fmt: skip
 
 
 def _cast(n: Site, x: Expr, source: str, target: str):
     """A value of ONNX type `source` as `target`; a narrow int's wrap follows the node."""
-    if target in ML_DTYPES:
+    if target in ML_DTYPES and target.startswith("float"):
         saturate = bool(n.attr("saturate", 1)) and target.startswith("float8")
         return ops.cast_narrow(x, ML_DTYPES[target], saturate)
-    if target not in CAST_TARGETS:
+    if target in NARROW_INT_RANGES and storage(source) in FLOATS:
+        # as ml_dtypes casts: truncated toward zero, 0 where that is outside the type (NaN too)
+        low, high = NARROW_INT_RANGES[target]
+        return x.mask_fill(((x > low - 1) & (x < high + 1)).bool_not(), 0).int("int64")
+    if target not in CAST_TARGETS + tuple(NARROW_INT_RANGES):
         n.refuse(f"a cast to {target} is not supported")
     if source == target:
         return x

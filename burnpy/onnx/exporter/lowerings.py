@@ -109,6 +109,39 @@ def trunc(g: Graph, call) -> str:
     return g.node("Mul", [g.node("Sign", [x]), g.node("Floor", [g.node("Abs", [x])])])
 
 
+def _logical_shift(g: Graph, x: str, count: str, direction: str, dtype) -> str:
+    """x shifted by `count` (both of the int `dtype`) as its unsigned bits are: 0 at a count of
+    the width or more, or negative (a huge unsigned count), as the kernels give. ONNX's
+    BitShift takes unsigned ints only, and leaves a shift past the width unsaid: the bits
+    are shifted by the count's low bits, and cleared where the count is that large."""
+    width = np.dtype(dtype).itemsize * 8
+    unsigned = np.dtype(f"uint{width}")
+    bits, count = g.cast(x, unsigned), g.cast(count, unsigned)
+    large = g.node("GreaterOrEqual", [count, g.constant(width, dtype=unsigned)])
+    low = g.node("BitwiseAnd", [count, g.constant(width - 1, dtype=unsigned)])
+    shifted = g.node("BitShift", [bits, low], direction=direction)
+    keep = g.node("Sub", [g.cast(large, unsigned), g.constant(1, dtype=unsigned)])  # 0 or ~0
+    return g.cast(g.node("BitwiseAnd", [shifted, keep]), dtype)
+
+
+def left_shift(g: Graph, call) -> str:
+    rhs = call.names.get("rhs") or g.constant(call.values["rhs"], dtype=call.dtype)
+    return _logical_shift(g, call.names["lhs"], rhs, "LEFT", call.dtype)
+
+
+def right_shift(g: Graph, call) -> str:
+    """Arithmetic for a signed int: a negative x is ~((~x) >> count), so the shift of the
+    flipped bits is logical, and a count of the width or more gives -1 (or 0)."""
+    x = call.names["lhs"]
+    rhs = call.names.get("rhs") or g.constant(call.values["rhs"], dtype=call.dtype)
+    if call.dtype.kind == "u":
+        return _logical_shift(g, x, rhs, "RIGHT", call.dtype)
+    zero = g.constant(0, dtype=call.dtype)
+    sign = g.node("Sub", [zero, g.cast(g.node("Less", [x, zero]), call.dtype)])  # 0 or ~0
+    flipped = g.node("BitwiseXor", [x, sign])
+    return g.node("BitwiseXor", [_logical_shift(g, flipped, rhs, "RIGHT", call.dtype), sign])
+
+
 # -- activations ------------------------------------------------------------------------------
 def gelu(g: Graph, call) -> str:
     """The exact GELU: ONNX's Gelu from opset 20, x (1 + erf(x / sqrt 2)) / 2 before."""
