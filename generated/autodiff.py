@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=74544ecae3a4ecc7 body=bfbd7d5596002e45
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=3514c7fb440177bf body=7275bbeed3d97439
 """The Autodiff decorator's specialization, `Autodiff[inner, strategy]`: one attribute per float
 op of ops.yaml, bound by name when a specialization is built (runtime/routing.py builds two per
 backend, NoCheckpointing and Balanced). A differentiable op's is its recorder
@@ -115,6 +115,11 @@ class Autodiff(AutodiffDecorator):
         self.float_trunc = self.recorded(
             ops.FLOAT_TRUNC,
             recorders.record_float_trunc,
+            ("tensor_shape", "tensor_device", "tensor_dtype"),
+        )
+        self.float_round_to = self.recorded(
+            ops.FLOAT_ROUND_TO,
+            recorders.record_float_round_to,
             ("tensor_shape", "tensor_device", "tensor_dtype"),
         )
         self.relu = self.recorded(ops.RELU, recorders.record_relu, ("out",))

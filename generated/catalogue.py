@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=80bb22baf1d30aba body=1840a709a5c5e70f
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=810f733fed464d94 body=8d9792f235ca3088
 """What the Autodiff decorator needs to know of each float op, from ops.yaml: one constant per
 op, which its line in generated/autodiff.py names. Each is typed with the signature of the
 specialization's attribute (`AD.float_mul`), which its builder returns; a differentiable op's
@@ -470,6 +470,15 @@ FLOAT_TRUNC: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp
     AutodiffRole.RECORD,
     memory_bound=True,
     rule=ElementwiseRules.float_trunc,
+)
+
+FLOAT_ROUND_TO: AutodiffOp[Callable[[AutodiffTensor, Any, Any], AutodiffTensor]] = AutodiffOp(
+    "float_round_to",
+    ("tensor", "format", "saturate"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_round_to,
 )
 
 RELU: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
@@ -1673,6 +1682,7 @@ AUTODIFF_OPS = (
     FLOAT_FLOOR,
     FLOAT_CEIL,
     FLOAT_TRUNC,
+    FLOAT_ROUND_TO,
     RELU,
     RELU_BACKWARD,
     LEAKY_RELU,

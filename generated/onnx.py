@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=3a22785cc33c70c9 body=8a55d65bbce50b8e
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=62de1f49d0ae4a23 body=a3661423d3762f13
 """How each catalogue op's kernel call exports to ONNX, from ops.yaml's `onnx:` keys: per op,
 its arguments' names and its lowering as data (codegen/onnx_spec.py): a node is {"op",
 "inputs", "attributes"}, an argument {"arg": name}, a string attribute {"value": text}, a
@@ -125,6 +125,7 @@ LOWERINGS = {
     "float_floor": (("tensor",), {"op": "Floor", "inputs": [{"arg": "tensor"}], "attributes": {}}),
     "float_ceil": (("tensor",), {"op": "Ceil", "inputs": [{"arg": "tensor"}], "attributes": {}}),
     "float_trunc": (("tensor",), {"function": "trunc"}),
+    "float_round_to": (("tensor", "format", "saturate"), {"function": "round_to"}),
     "relu": (("tensor",), {"op": "Relu", "inputs": [{"arg": "tensor"}], "attributes": {}}),
     "relu_backward": (
         ("output", "grad"),

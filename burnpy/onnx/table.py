@@ -22,6 +22,7 @@ from burnpy.onnx import flow, sequences
 from burnpy.onnx.errors import Refusal
 from burnpy.onnx.expr import Attr, BinOp, Expr, Lit, Name, Operator, TupleOf, ints
 from burnpy.onnx.ir import ELEMENT_TYPES, FLOATS, ML_DTYPES, storage
+from burnpy.onnx.ops import QUANT_RANGES
 
 ops, module = OPS, MODULE
 Tensor, int_, list_ = Name("Tensor"), Name("int"), Name("list")
@@ -649,7 +650,6 @@ def cast(n: Site):
     return _cast(n, x, n.dtype(0), target)
 
 
-NARROW_INT_RANGES = {"int4": (-8, 7), "uint4": (0, 15), "int2": (-2, 1), "uint2": (0, 3)}
 CAST_TARGETS = FLOATS + ("bool", "int64", "int32", "int16", "int8", "uint64", "uint32", "uint16", "uint8")  # fmt: skip
 
 
@@ -658,11 +658,12 @@ def _cast(n: Site, x: Expr, source: str, target: str):
     if target in ML_DTYPES and target.startswith("float"):
         saturate = bool(n.attr("saturate", 1)) and target.startswith("float8")
         return ops.cast_narrow(x, ML_DTYPES[target], saturate)
-    if target in NARROW_INT_RANGES and storage(source) in FLOATS:
+    narrow_int = target in ML_DTYPES and not target.startswith("float")
+    if narrow_int and storage(source) in FLOATS:
         # as ml_dtypes casts: truncated toward zero, 0 where that is outside the type (NaN too)
-        low, high = NARROW_INT_RANGES[target]
+        low, high = QUANT_RANGES[target]
         return x.mask_fill(((x > low - 1) & (x < high + 1)).bool_not(), 0).int("int64")
-    if target not in CAST_TARGETS + tuple(NARROW_INT_RANGES):
+    if target not in CAST_TARGETS and not narrow_int:
         n.refuse(f"a cast to {target} is not supported")
     if source == target:
         return x

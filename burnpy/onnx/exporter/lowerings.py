@@ -61,6 +61,38 @@ def cast(g: Graph, call) -> str:
     return g.cast(name, numpy_dtype(call.results[0]))
 
 
+_NARROW = {  # round_to's formats: ONNX's element type, the opset its Cast takes it from
+    "float8_e4m3fn": ("FLOAT8E4M3FN", 19),
+    "float8_e4m3fnuz": ("FLOAT8E4M3FNUZ", 19),
+    "float8_e5m2": ("FLOAT8E5M2", 19),
+    "float8_e5m2fnuz": ("FLOAT8E5M2FNUZ", 19),
+    "float4_e2m1fn": ("FLOAT4E2M1", 23),
+}
+
+
+def round_to(g: Graph, call) -> str:
+    """A Cast to the narrow float and back, from float32 as the kernel rounds. A float8 Cast
+    saturates by its attribute; a float4 Cast has none, so a saturating one clips first."""
+    import ml_dtypes
+
+    fmt, saturate = call.values["format"], bool(call.values["saturate"])
+    name, since = _NARROW[fmt]
+    if g.opset < since:
+        raise Refused(f"a Cast to {name} needs opset {since} (exporting at {g.opset})")
+    x = call.names["tensor"]
+    if call.dtype != np.float32:
+        x = g.cast(x, np.float32)
+    to = getattr(g.onnx.TensorProto, name)
+    if name.startswith("FLOAT8"):
+        narrow = g.node("Cast", [x], to=to, saturate=int(saturate))
+    else:
+        if saturate:
+            top = float(ml_dtypes.finfo(getattr(ml_dtypes, fmt)).max)
+            x = g.node("Clip", [x, g.constant(-top, np.float32), g.constant(top, np.float32)])
+        narrow = g.node("Cast", [x], to=to)
+    return g.cast(narrow, call.dtype)
+
+
 # -- arithmetic -------------------------------------------------------------------------------
 def remainder(g: Graph, call) -> str:
     """burn's remainder takes the divisor's sign (Python's %): fmod, plus the divisor where
