@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=62de1f49d0ae4a23 body=a3661423d3762f13
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=a5bec4320b427da5 body=57c19cc31cfdfa9e
 """How each catalogue op's kernel call exports to ONNX, from ops.yaml's `onnx:` keys: per op,
 its arguments' names and its lowering as data (codegen/onnx_spec.py): a node is {"op",
 "inputs", "attributes"}, an argument {"arg": name}, a string attribute {"value": text}, a
@@ -149,7 +149,9 @@ LOWERINGS = {
     ),
     "prelu": (("tensor", "alpha"), {"function": "prelu"}),
     "gelu": (("tensor",), {"function": "gelu"}),
+    "gelu_backward": (("x", "grad"), {"function": "gelu_backward"}),
     "gelu_approximate": (("tensor",), {"function": "gelu_approximate"}),
+    "gelu_approximate_backward": (("x", "grad"), {"function": "gelu_approximate_backward"}),
     "sigmoid": (("tensor",), {"op": "Sigmoid", "inputs": [{"arg": "tensor"}], "attributes": {}}),
     "sigmoid_backward": (
         ("output", "grad"),
