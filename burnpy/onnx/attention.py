@@ -6,6 +6,8 @@ a composition in burnpy/onnx/ops.py."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from burnpy.onnx.emit import OPS, Body, Outputs, Statement
 from burnpy.onnx.expr import Lit
 from burnpy.onnx.flow import Branch
@@ -85,7 +87,7 @@ def flex_attention(site):
     value = OPS.flex_scores(q, k, scale, dtype)
     for name, graph in mods:
         if graph is not None:
-            value = _modified(site, statements, name, graph, value, dtype)
+            value = _modified(site, statements, name, graph, value)
         if name == "score_mod":
             value = value.softmax(-1)
     return Branch(node, targets, None, Body(tuple(statements), (OPS.flex_output(value, v),)), None)
@@ -101,7 +103,7 @@ def _softmax_dtype(site) -> str:
     return dtype
 
 
-def _modified(site, statements: list, name: str, graph, value, dtype: str):
+def _modified(site, statements: list, name: str, graph, value):
     """`value` bound to the modifier's input, its statements appended: its output's code."""
     if not isinstance(graph, Graph):
         site.refuse(f"its attribute '{name}' must be a graph")
@@ -110,11 +112,9 @@ def _modified(site, statements: list, name: str, graph, value, dtype: str):
             f"its '{name}' takes {len(graph.inputs)} inputs and gives {len(graph.outputs)} "
             f"outputs; it must take 1 and give 1"
         )
-    given = graph.inputs[0].dtype
-    if given is not None and given != dtype:
-        site.refuse(f"its '{name}' takes {given}; the softmax computes in {dtype}")
     bound = site.emitter.name_of(graph.inputs[0].name)
-    statements.append(Statement(site.node, (bound,), value))
+    step = "scores" if name == "score_mod" else "probabilities"
+    statements.append(Statement(replace(site.node, name=f"{site.node.name}: {step}"), (bound,), value))  # fmt: skip
     code = site.emitter.body(graph, name)
     statements.extend(code.statements)
     return code.outputs[0]
