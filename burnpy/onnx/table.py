@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from burnpy.onnx.emit import MODULE, OPS, Const, Outputs, Site
-from burnpy.onnx import flow, pools, sequences
+from burnpy.onnx import flow, pools, sequences, tensor_ops
 from burnpy.onnx.pools import one_or_list, spatial_pads
 from burnpy.onnx.errors import Refusal
 from burnpy.onnx.expr import Attr, BinOp, Expr, Lit, Name, Operator, TupleOf, ints
@@ -570,7 +570,7 @@ def gather_elements(n: Site):
 
 def gather_nd(n: Site):
     if n.attr("batch_dims", 0):
-        n.refuse("GatherND with batch_dims is not supported")
+        return ops.gather_nd_batched(n.x(0), n.x(1), n.attr("batch_dims"))
     return ops.gather_nd(n.x(0), n.x(1))
 
 
@@ -578,18 +578,15 @@ REDUCTIONS = {"none": "assign", "add": "add", "mul": "mul", "max": "max", "min":
 
 
 def scatter_elements(n: Site):
-    reduction = n.attr("reduction", "none")
-    if reduction not in ("none", "add"):
-        n.refuse(f"ScatterElements with reduction {reduction!r} (assign and add only)")
-    axis = n.attr("axis", 0)
+    reduction, axis = n.attr("reduction", "none"), n.attr("axis", 0)
+    if reduction not in ("none", "add"):  # through scatter_nd, which takes every reduction
+        return ops.scatter_elements(n.x(0), n.x(1), n.x(2), axis, REDUCTIONS[reduction])
     indices = ops.gather_indices(n.x(0), n.x(1), axis)
     return n.x(0).scatter(axis, indices, n.x(2), REDUCTIONS[reduction])
 
 
 def scatter_nd(n: Site):
     reduction = n.attr("reduction", "none")
-    if reduction not in ("none", "add"):
-        n.refuse(f"ScatterND with reduction {reduction!r} (assign and add only)")
     return n.x(0).scatter_nd(n.x(1), n.x(2), REDUCTIONS[reduction])
 
 
@@ -1149,7 +1146,7 @@ def global_pool(n: Site):
 
 def batch_norm(n: Site):
     if n.attr("training_mode", 0) or any(n.has_output(j) for j in range(1, n.outputs())):
-        n.refuse("BatchNormalization in training mode is not supported (inference only)")
+        return tensor_ops.batch_norm_training(n)
     if n.opset < 7 and n.attr("spatial", 1) == 0:
         n.refuse("BatchNormalization with spatial=0 is not supported")
     args = [n.x(i) for i in range(5)]
@@ -1522,6 +1519,7 @@ TABLE = {
     ("Swish", 24): swish,
     ("Tan", 7): unary,
     ("Tanh", 1): unary,
+    ("TensorScatter", 24): tensor_ops.tensor_scatter,
     ("ThresholdedRelu", 10): thresholded_relu,
     ("Tile", 6): tile,
     ("TopK", 1): top_k_attribute,
