@@ -1347,6 +1347,7 @@ TABLE = {
     ("Attention", 23): attention,
     ("AveragePool", 1): pools.average_pool,
     ("BatchNormalization", 1): batch_norm,
+    ("BitCast", 26): tensor_ops.bitcast,
     ("BitShift", 11): bit_shift,
     ("BitwiseAnd", 18): bitwise,
     ("BitwiseNot", 18): unary,
