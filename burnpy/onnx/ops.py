@@ -10,6 +10,7 @@ import numpy as np
 
 from burnpy.onnx.ir import FLOATS as FLOAT_DTYPES, ML_DTYPES
 from burnpy.generated import Tensor, module
+
 # compositions of their own modules, which model code calls as `ops.<name>` too
 from burnpy.onnx.arrays import gather_nd_batched, scatter_elements, tensor_scatter  # noqa: F401
 from burnpy.onnx.pooling import col2im, max_unpool, pool, pool_indices  # noqa: F401

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from burnpy.generated import Tensor, module
 
-
 def batch_norm_training(x: Tensor, scale: Tensor, bias: Tensor, mean: Tensor, var: Tensor, epsilon: float, momentum: float) -> tuple:  # fmt: skip
     """ONNX BatchNormalization with training_mode: x normalised by the batch's mean and
     biased variance per channel, and the running statistics `running * momentum + batch *
