@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from burnpy.onnx.emit import MODULE, OPS, Const, Outputs, Site
-from burnpy.onnx import flow, pools, sequences, tensor_ops
+from burnpy.onnx import detection, flow, pools, sequences, tensor_ops
 from burnpy.onnx.pools import one_or_list, spatial_pads
 from burnpy.onnx.errors import Refusal
 from burnpy.onnx.expr import Attr, BinOp, Expr, Lit, Name, Operator, TupleOf, ints
@@ -1434,6 +1434,7 @@ TABLE = {
     ("Neg", 1): unary,
     ("NegativeLogLikelihoodLoss", 12): nll_loss,
     ("NonZero", 9): nonzero,
+    ("NonMaxSuppression", 10): detection.non_max_suppression,
     ("Not", 1): unary,
     ("OneHot", 9): one_hot,
     ("Or", 1): logical,
@@ -1527,6 +1528,7 @@ TABLE = {
     ("TopK", 10): top_k,
     ("Transpose", 1): transpose,
     ("Trilu", 14): trilu,
+    ("Unique", 11): detection.unique,
     ("Unsqueeze", 1): unsqueeze_attribute_axes,
     ("Unsqueeze", 13): unsqueeze,
     ("Upsample", 7): resize,
@@ -1536,8 +1538,6 @@ TABLE = {
 
 # Operators refused on purpose, and why (the others without an entry are not implemented yet).
 REFUSED = {
-    "Unique": "its output's shape depends on the data",
-    "NonMaxSuppression": "its output's shape depends on the data",
     "RandomNormal": "random ops are not supported",
     "RandomUniform": "random ops are not supported",
     "RandomNormalLike": "random ops are not supported",
