@@ -19,6 +19,7 @@ import numpy as np
 
 from burnpy.onnx.emit import MODULE, OPS, Const, Outputs, Site
 from burnpy.onnx import detection, flow, pools, sequences, tensor_ops
+from burnpy.onnx.attention import causal_conv_with_state, flex_attention, linear_attention
 from burnpy.onnx.pools import one_or_list, spatial_pads
 from burnpy.onnx.errors import Refusal
 from burnpy.onnx.expr import Attr, BinOp, Expr, Lit, Name, Operator, TupleOf, ints
@@ -1043,6 +1044,10 @@ def gemm(n: Site):
 
 
 def conv(n: Site):
+    if n.dtype(0) == "float16":  # no float16 kernel: computed in float32, rounded once
+        bias = n.x(2).float("float32") if n.has(2) else None
+        x, w = n.x(0).float("float32"), n.x(1).float("float32")
+        return _conv_call(n, x, w, bias, 1).float("float16")
     if n.dtype(0) not in ("float32", "float64", "bfloat16"):
         n.refuse(f"Conv of {n.dtype(0)} is not supported (float32, float64, bfloat16)")
     return _conv_call(n, n.x(0), n.x(1), n.x(2) if n.has(2) else None, 1)
@@ -1353,6 +1358,7 @@ TABLE = {
     ("BitwiseNot", 18): unary,
     ("BitwiseOr", 18): bitwise,
     ("BitwiseXor", 18): bitwise,
+    ("CausalConvWithState", 27): causal_conv_with_state,
     ("Cast", 1): cast,
     ("CastLike", 15): cast,
     ("Ceil", 1): unary,
@@ -1385,6 +1391,7 @@ TABLE = {
     ("Exp", 1): unary,
     ("Expand", 8): expand,
     ("EyeLike", 9): eye_like,
+    ("FlexAttention", 1): flex_attention,
     ("Flatten", 1): flatten,
     ("Floor", 1): unary,
     ("Gather", 1): gather,
@@ -1412,6 +1419,7 @@ TABLE = {
     ("LRN", 1): lrn,
     ("LSTM", 7): recurrent,
     ("LayerNormalization", 17): layer_norm,
+    ("LinearAttention", 27): linear_attention,
     ("LeakyRelu", 1): leaky_relu,
     ("Less", 1): comparison,
     ("LessOrEqual", 12): comparison,
