@@ -10,6 +10,7 @@ import numpy as np
 
 from burnpy.onnx.ir import FLOATS as FLOAT_DTYPES, ML_DTYPES
 from burnpy.generated import Tensor, module
+from burnpy.onnx.draws import bernoulli, dropout, multinomial, normal, uniform  # noqa: F401
 
 # compositions of their own modules, which model code calls as `ops.<name>` too
 from burnpy.onnx.arrays import gather_nd_batched, scatter_elements, tensor_scatter  # noqa: F401
@@ -446,6 +447,17 @@ def group_norm(x: Tensor, scale: Tensor, bias: Tensor, groups: int, epsilon: flo
     y = centred.div(variance.add(epsilon).sqrt()).reshape(list(x.shape))
     per_channel = [c] + [1] * (x.ndim - 2)
     return y.mul(scale.reshape(per_channel)).add(bias.reshape(per_channel))
+
+
+def group_norm_per_group(x: Tensor, scale: Tensor, bias: Tensor, groups: int, epsilon: float):
+    """ONNX GroupNormalization before opset 21: scale and bias per group, each for the channels
+    of its group."""
+    width = x.shape[1] // groups
+
+    def spread(v: Tensor) -> Tensor:
+        return v.reshape([groups, 1]).expand([groups, width]).reshape([groups * width])
+
+    return group_norm(x, spread(scale), spread(bias), groups, epsilon)
 
 
 def lp_norm(x: Tensor, axis: int, p: int) -> Tensor:

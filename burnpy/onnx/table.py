@@ -18,11 +18,11 @@ import math
 import numpy as np
 
 from burnpy.onnx.emit import MODULE, OPS, Const, Outputs, Site
-from burnpy.onnx import detection, flow, pools, sequences, tensor_ops
+from burnpy.onnx import detection, flow, pools, random_ops, sequences, tensor_ops
 from burnpy.onnx.attention import causal_conv_with_state, flex_attention, linear_attention
 from burnpy.onnx.pools import one_or_list, spatial_pads
 from burnpy.onnx.errors import Refusal
-from burnpy.onnx.expr import Attr, BinOp, Expr, Lit, Name, Operator, TupleOf, ints
+from burnpy.onnx.expr import Attr, BinOp, Expr, Lit, Name, Operator, ints
 from burnpy.onnx.ir import ELEMENT_TYPES, FLOATS, ML_DTYPES, storage
 
 ops, module = OPS, MODULE
@@ -672,15 +672,6 @@ def _cast(n: Site, x: Expr, source: str, target: str):
     return x if storage(source) == held else x.cast(held)
 
 
-def dropout(n: Site):
-    x = n.x(0)
-    if n.opset >= 12 and n.has(2) and (not n.is_const(2) or bool(n.const(2))):
-        n.refuse("Dropout in training mode (random) is not supported")
-    if n.has_output(1):
-        return Outputs(TupleOf((x, ops.full(x.shape, True, "bool", n.device()))), 2)
-    return x
-
-
 def nonzero(n: Site):
     return ops.nonzero(n.x(0))
 
@@ -1163,10 +1154,9 @@ def instance_norm(n: Site):
 
 
 def group_norm(n: Site):
-    if n.opset < 21:
-        n.refuse("GroupNormalization before opset 21 (scale per group) is not supported")
     epsilon = _float(n.attr("epsilon", 1e-5))
-    return ops.group_norm(n.x(0), n.x(1), n.x(2), n.attr("num_groups"), epsilon)
+    helper = ops.group_norm if n.opset >= 21 else ops.group_norm_per_group  # scale per group
+    return helper(n.x(0), n.x(1), n.x(2), n.attr("num_groups"), epsilon)
 
 
 def layer_norm(n: Site):
@@ -1346,6 +1336,7 @@ TABLE = {
     ("ArgMin", 1): arg_extreme,
     ("Asin", 7): unary,
     ("Asinh", 9): unary,
+    ("Bernoulli", 15): random_ops.bernoulli,
     ("BlackmanWindow", 17): window,
     ("Atan", 7): unary,
     ("Atanh", 9): unary,
@@ -1383,7 +1374,7 @@ TABLE = {
     ("DequantizeLinear", 10): dequantize_linear,
     ("DynamicQuantizeLinear", 11): dynamic_quantize_linear,
     ("Div", 1): arithmetic,
-    ("Dropout", 1): dropout,
+    ("Dropout", 1): random_ops.dropout,
     ("Elu", 1): elu,
     ("Equal", 1): comparison,
     ("Einsum", 12): einsum,
@@ -1439,6 +1430,7 @@ TABLE = {
     ("Mish", 18): mish,
     ("Mod", 10): mod,
     ("Mul", 1): arithmetic,
+    ("Multinomial", 7): random_ops.multinomial,
     ("Neg", 1): unary,
     ("NegativeLogLikelihoodLoss", 12): nll_loss,
     ("NonZero", 9): nonzero,
@@ -1455,6 +1447,10 @@ TABLE = {
     ("QLinearConv", 10): qlinear_conv,
     ("QLinearMatMul", 10): qlinear_matmul,
     ("QuantizeLinear", 10): quantize_linear,
+    ("RandomNormal", 1): random_ops.random_normal,
+    ("RandomNormalLike", 1): random_ops.random_normal,
+    ("RandomUniform", 1): random_ops.random_uniform,
+    ("RandomUniformLike", 1): random_ops.random_uniform,
     ("Range", 11): range_,
     ("Reciprocal", 1): unary,
     ("ReduceL1", 1): reduce_attribute_axes,
@@ -1545,14 +1541,7 @@ TABLE = {
 }
 
 # Operators refused on purpose, and why (the others without an entry are not implemented yet).
-REFUSED = {
-    "RandomNormal": "random ops are not supported",
-    "RandomUniform": "random ops are not supported",
-    "RandomNormalLike": "random ops are not supported",
-    "RandomUniformLike": "random ops are not supported",
-    "Bernoulli": "random ops are not supported",
-    "Multinomial": "random ops are not supported",
-}
+REFUSED: dict = {}
 
 
 def _by_op(table: dict) -> dict:
