@@ -640,7 +640,7 @@ def range_(n: Site):
             values = start + np.arange(count).astype(start.dtype) * delta
             return Const(values.astype(start.dtype))
     dtype = storage(n.dtype(0))
-    return ops.range_(n.x(0).item(), n.x(1).item(), n.x(2).item(), dtype, n.device())
+    return ops.range_(n.x(0), n.x(1), n.x(2), dtype, n.device())
 
 
 def cast(n: Site):
