@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=9845fea6e264cd3f body=87cff79be60c9509
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=e20d0647dfd86b5d body=a8153a7a4cca1c5d
 """What a dispatch function calls on an inner backend (`B.inner.<op>`): every kernel by name and
 signature, each with the op it runs and where each backend defines it. A typing Protocol read
 only by type checkers and editors (dispatch functions annotate `B` with it); the backend classes
@@ -541,6 +541,14 @@ class InnerBackend(Protocol):
 
         NumPy: NumPyBackend.float_trunc in runtime/backends/numpy.py
         Torch: TorchBackend.float_trunc in runtime/backends/torch.py
+        """
+        ...
+
+    def float_round_to(self, tensor: Primitive, format: str, saturate: bool) -> Primitive:
+        """Each value rounded to the nearest of an 8- or 4-bit float format (ml_dtypes' names), ties to even, from its float32 value, and kept in the tensor's dtype; saturate: beyond the format's range (infinities too) its largest value, else NaN (inf in float8_e5m2) as ml_dtypes casts. The gradient is 0.
+
+        NumPy: NumPyBackend.float_round_to in runtime/backends/numpy.py
+        Torch: TorchBackend.float_round_to in runtime/backends/torch.py
         """
         ...
 

@@ -29,11 +29,7 @@ from burnpy.onnx.exporter import suite  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 DEVICES = {"numpy": Device.numpy, "torch": Device.torch}
 # The reverse node suite: at least these imported cases pass when exported (docs/onnx.md)
-<<<<<<< HEAD
-EXPORT_PASSING = {"onnxruntime": 1633, "reference": 1666}
-=======
-EXPORT_PASSING = {"onnxruntime": 1550, "reference": 1576}
->>>>>>> main
+EXPORT_PASSING = {"onnxruntime": 1652, "reference": 1685}
 
 
 def run_onnxruntime(proto, **inputs):
