@@ -14,8 +14,10 @@ onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
 
 from onnx.reference import ReferenceEvaluator  # noqa: E402
+from onnx.reference.op_run import OpRun  # noqa: E402
 
 import background  # noqa: E402
+import hf_exports  # noqa: E402
 from burnpy import Device, Tensor, nn  # noqa: E402
 from burnpy import onnx as burnpy_onnx  # noqa: E402
 from burnpy.codegen.load import load  # noqa: E402
@@ -27,7 +29,7 @@ from burnpy.onnx.exporter import suite  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 DEVICES = {"numpy": Device.numpy, "torch": Device.torch}
 # The reverse node suite: at least these imported cases pass when exported (docs/onnx.md)
-EXPORT_PASSING = {"onnxruntime": 1486, "reference": 1512}
+EXPORT_PASSING = {"onnxruntime": 1550, "reference": 1576}
 
 
 def run_onnxruntime(proto, **inputs):
@@ -35,8 +37,17 @@ def run_onnxruntime(proto, **inputs):
     return session.run(None, inputs)
 
 
+class GatherElements(OpRun):
+    """GatherElements for the reference evaluator, whose own goes through np.choose, which
+    takes at most 64 choices along the axis (BERT gathers along 128 positions)."""
+
+    def _run(self, data, indices, axis=None):
+        indices = np.where(indices < 0, indices + data.shape[axis], indices)
+        return (np.take_along_axis(data, indices, axis=axis),)
+
+
 def run_reference(proto, **inputs):
-    return ReferenceEvaluator(proto).run(None, inputs)
+    return ReferenceEvaluator(proto, new_ops=[GatherElements]).run(None, inputs)
 
 
 class SmallCnn(nn.Module):
@@ -260,6 +271,8 @@ _STARTED = {}
 
 
 def start_in_background(config, names):
+    if background.tests_taking(globals(), "exported") & {*names}:
+        hf_exports.start(config)
     if "test_the_node_suite_in_reverse" in names:
         store = getattr(config, "cache", None)
         cache = str(store.mkdir("onnx-node-cases")) if store is not None else ""
@@ -383,6 +396,51 @@ def test_an_imported_torchvision_model_fine_tuned_one_step_exports_back():
         _agree(model(xb).to_numpy(), run_onnxruntime(proto, x=xb)[0])
 
 
+@pytest.fixture(scope="module")
+def exported() -> Path:
+    """transformers' BERT and GPT-2 exported by torch (tests/hf_exports.py)."""
+    return hf_exports.folder()
+
+
+def test_transformers_bert_imported_and_fine_tuned_one_step_exports_back(exported):
+    """transformers' BertModel exported by torch, imported, one SGD step with momentum,
+    exported with a dynamic batch: onnxruntime and the reference evaluator equal burnpy at two
+    batch sizes (the attention mask BERT builds from its input's shape is computed at run
+    time, not fixed at the recorded batch), and the file imported again gives the same
+    outputs."""
+    from benches import transformer_exports as models
+    from burnpy import optim
+
+    dev = Device.numpy().autodiff()
+    model = burnpy_onnx.load(exported / "bert-legacy.onnx", device=dev, untie=True)
+    ids, mask = (Tensor.from_data(a, device=dev) for a in models.inputs(4, 8, seed=1).values())
+    last, pooled = model(ids, mask)
+    loss = last.square().mean() + pooled.square().mean()
+    optim.SGD(0.05, momentum=0.9).step(model, loss.backward(), lr=0.05)
+    model = model.eval()
+    names = ["input_ids", "attention_mask"]
+    proto = export(
+        model,
+        tuple(models.inputs(2, 8).values()),
+        input_names=names,
+        output_names=["last_hidden_state", "pooler_output"],
+        dynamic_axes={name: {0: "batch"} for name in names},
+    )
+    assert "Range" in {n.op_type for n in proto.graph.node}
+    session = ort.InferenceSession(proto.SerializeToString(), providers=["CPUExecutionProvider"])
+    evaluator = ReferenceEvaluator(proto, new_ops=[GatherElements])
+    again = burnpy_onnx.load(proto)
+    for batch in (2, 3):
+        feed = models.inputs(batch, 8, seed=batch)
+        expected = [out.to_numpy() for out in model(*feed.values())]
+        runs = [session.run(None, feed), evaluator.run(None, feed)]
+        runs.append([out.to_numpy() for out in again(*feed.values())])
+        for outputs in runs:
+            assert len(outputs) == 2
+            for got, want in zip(outputs, expected):
+                _agree(want, got)
+
+
 def _digits_step(model, opt, images, labels, lr):
     from burnpy.nn.functional import cross_entropy
 
@@ -391,23 +449,21 @@ def _digits_step(model, opt, images, labels, lr):
     return loss
 
 
-@pytest.mark.parametrize("make", ["sgd", "adamw"])
-def test_a_training_step_exports_and_one_onnxruntime_run_is_burnpys_step(make):
-    """The digits CNN's step (SGD with momentum, AdamW), after a first step made the state:
-    the file takes the parameters, the state, the batch and the numbers, and gives the loss
-    and the updated parameters and state, equal to the eager step's."""
+def _optimizer(make):
     from burnpy import optim
-    from burnpy.nn.functional import cross_entropy
-    from burnpy.onnx import export_training_step
-    from examples.digits_cnn import DigitsCNN
 
-    dev = Device.numpy().autodiff()
-    model = DigitsCNN(dev)
-    opt = optim.SGD(0.01, momentum=0.9) if make == "sgd" else optim.AdamW(0.01)
-    rng = np.random.default_rng(6)
-    x = Tensor.from_data(rng.random((4, 1, 8, 8)).astype(np.float32), device=dev)
-    y = Tensor.from_data(rng.integers(0, 10, 4), device=dev)
-    _digits_step(model, opt, x, y, 0.01)
+    if make == "sgd":
+        return optim.SGD(0.01, momentum=0.9)
+    clip = 0.05 if make == "adamw clipped" else None  # (every gradient of these steps clips)
+    return optim.AdamW(0.01, weight_decay=1e-4, grad_clip_norm=clip)
+
+
+def _run_exported_step(step, model, opt, batch: dict, lr: float, run=run_onnxruntime):
+    """Export one call of `step(model, opt, *batch, lr)` (after a first step made the
+    optimiser's state) and run the file once (in onnxruntime) on the model's tensors, the
+    state, the batch and the numbers: its outputs by name."""
+    from burnpy.onnx import export_training_step
+
     kind = type(opt).__name__.lower()
     feed = {f"model_{n.replace('.', '_')}": t.to_numpy() for n, t in model.state_tensors()}
     for i, pid in enumerate(model.param_ids()):
@@ -416,18 +472,117 @@ def test_a_training_step_exports_and_one_onnxruntime_run_is_burnpys_step(make):
             feed[f"{kind}_{i}_{key}"] = held
     settings = {k: v for k, v in vars(opt).items() if type(v) is float}
     feed.update({f"opt_{k}": np.array(v) for k, v in settings.items()})
-    feed.update(images=x.to_numpy(), labels=y.to_numpy(), lr=np.array(0.05))
-    loss = cross_entropy(model(x), y).to_numpy()
-    proto = export_training_step(_digits_step, (model, opt, x, y, 0.05))
-    ops = {n.op_type for n in proto.graph.node}
-    assert "ConvTranspose" in ops and not any(n.domain for n in proto.graph.node)
-    got = run_onnxruntime(proto, **{i.name: feed[i.name] for i in proto.graph.input})
-    got = dict(zip([o.name for o in proto.graph.output], got))
+    feed.update({name: t.to_numpy() for name, t in batch.items()}, lr=np.array(lr))
+    proto = export_training_step(step, (model, opt, *batch.values(), lr))
+    assert not any(n.domain for n in proto.graph.node)
+    got = run(proto, **{i.name: feed[i.name] for i in proto.graph.input})
+    return proto, dict(zip([o.name for o in proto.graph.output], got))
+
+
+def _assert_the_step(got, model, opt, loss):
+    """The file's loss, parameters and optimiser state equal the eager step's (float32)."""
+    kind = type(opt).__name__.lower()
     np.testing.assert_allclose(got["loss"], loss, rtol=1e-5, atol=1e-6)
-    for name, tensor in model.state_tensors():
+    for i, (name, tensor) in enumerate(model.named_parameters()):
         expected = tensor.to_numpy()
         np.testing.assert_allclose(got[f"model_{name.replace('.', '_')}_new"], expected, atol=1e-5)
-    for i, pid in enumerate(model.param_ids()):
-        for key, value in opt.state[pid].items():
+        for key, value in opt.state[model.param_ids()[i]].items():
             expected = value.to_numpy() if isinstance(value, Tensor) else np.array(value)
             np.testing.assert_allclose(got[f"{kind}_{i}_{key}_new"], expected, atol=1e-5)
+
+
+def _digits_step(model, opt, images, labels, lr):
+    from burnpy.nn.functional import cross_entropy
+
+    loss = cross_entropy(model(images), labels)
+    opt.step(model, loss.backward(), lr=lr)
+    return loss
+
+
+@pytest.mark.parametrize("make", ["sgd", "adamw", "adamw clipped"])
+def test_a_training_step_exports_and_one_onnxruntime_run_is_burnpys_step(make):
+    """The digits CNN's step (SGD with momentum, AdamW, AdamW clipping each gradient's norm),
+    after a first step made the state:
+    the file takes the parameters, the state, the batch and the numbers, and gives the loss
+    and the updated parameters and state, equal to the eager step's."""
+    from burnpy.nn.functional import cross_entropy
+    from examples.digits_cnn import DigitsCNN
+
+    dev = Device.numpy().autodiff()
+    model, opt = DigitsCNN(dev), _optimizer(make)
+    rng = np.random.default_rng(6)
+    x = Tensor.from_data(rng.random((4, 1, 8, 8)).astype(np.float32), device=dev)
+    y = Tensor.from_data(rng.integers(0, 10, 4), device=dev)
+    _digits_step(model, opt, x, y, 0.01)
+    loss = cross_entropy(model(x), y).to_numpy()
+    proto, got = _run_exported_step(_digits_step, model, opt, {"images": x, "labels": y}, 0.05)
+    assert "ConvTranspose" in {n.op_type for n in proto.graph.node}
+    _assert_the_step(got, model, opt, loss)
+
+
+def _char_step(model, opt, inputs, targets, lr):
+    from examples.char_transformer import step_loss
+
+    return step_loss(model, opt, lr, inputs, targets)
+
+
+@pytest.mark.parametrize("make", ["sgd", "adamw", "adamw clipped"])
+def test_the_char_transformer_s_training_step_exports(make):
+    """The char transformer example's step (embedding, causal attention, layer norms, GELU,
+    gradient sums): one onnxruntime run equals burnpy's step."""
+    from examples.char_transformer import CharTransformer, loss_of
+
+    dev = Device.numpy().autodiff()
+    model, opt = CharTransformer(20, context=8, dropout=0.0, device=dev), _optimizer(make)
+    rng = np.random.default_rng(7)
+    x = Tensor.from_data(rng.integers(0, 20, (2, 8)), device=dev)
+    y = Tensor.from_data(rng.integers(0, 20, (2, 8)), device=dev)
+    _char_step(model, opt, x, y, 0.01)
+    loss = loss_of(model, x, y).to_numpy()
+    proto, got = _run_exported_step(_char_step, model, opt, {"inputs": x, "targets": y}, 0.05)
+    ops = {n.op_type for n in proto.graph.node}
+    assert {"LayerNormalization", "ScatterND", "Erf"} <= ops
+    _assert_the_step(got, model, opt, loss)
+
+
+class NormGelu(nn.Module):
+    """Linear, layer norm, GELU, linear."""
+
+    def __init__(self, approximate, device):
+        super().__init__()
+        self.inner = nn.Linear(6, 8, device=device)
+        self.norm = nn.LayerNorm(8, device=device)
+        self.gelu = nn.Gelu(approximate=approximate)
+        self.outer = nn.Linear(8, 3, device=device)
+
+    def forward(self, x):
+        return self.outer(self.gelu(self.norm(self.inner(x))))
+
+
+@pytest.mark.parametrize("form", ["float32 kept", "float32 checkpointed", "float64 computed again"])
+def test_a_layer_norm_and_gelu_step_exports_in_each_form(form, monkeypatch):
+    """The backward takes what the forward kept (the tanh GELU's slope, the norm's statistics)
+    or computes it again: under gradient checkpointing (gelu_approximate_backward), and in
+    float64, where the exact GELU keeps no slope (gelu_backward) and here a backend that keeps
+    no statistics. Each exports and equals burnpy's step (float64 run by the reference
+    evaluator: onnxruntime has no float64 Erf)."""
+    from burnpy.nn.functional import cross_entropy
+    from burnpy.runtime.backends.kernels.keeping import KeepingKernels
+    from burnpy.runtime.backends.numpy import NumPyBackend
+
+    dtype = form.split()[0]
+    dev = Device.numpy().autodiff()
+    if form == "float32 checkpointed":
+        dev = dev.gradient_checkpointing()
+    if form == "float64 computed again":
+        monkeypatch.setattr(NumPyBackend, "layer_norm_keeping", KeepingKernels.layer_norm_keeping)
+    model, opt = NormGelu(dtype == "float32", dev).cast(dtype), _optimizer("adamw")
+    rng = np.random.default_rng(8)
+    x = Tensor.from_data(rng.standard_normal((5, 6)).astype(dtype), device=dev)
+    y = Tensor.from_data(rng.integers(0, 3, 5), device=dev)
+    _digits_step(model, opt, x, y, 0.01)
+    loss = cross_entropy(model(x), y).to_numpy()
+    run = run_onnxruntime if dtype == "float32" else run_reference
+    batch = {"images": x, "labels": y}
+    _, got = _run_exported_step(_digits_step, model, opt, batch, 0.05, run)
+    _assert_the_step(got, model, opt, loss)
