@@ -10,6 +10,13 @@ import numpy as np
 
 from burnpy.onnx.ir import FLOATS as FLOAT_DTYPES, ML_DTYPES
 from burnpy.generated import Tensor, module
+from burnpy.onnx.draws import bernoulli, dropout, multinomial, normal, uniform  # noqa: F401
+from burnpy.onnx.exporter.trace import note_dims, note_range
+
+# compositions of their own modules, which model code calls as `ops.<name>` too
+from burnpy.onnx.arrays import gather_nd_batched, scatter_elements, tensor_scatter  # noqa: F401
+from burnpy.onnx.pooling import col2im, max_unpool, pool, pool_indices  # noqa: F401
+from burnpy.onnx.training import batch_norm_training  # noqa: F401
 
 # The narrow ints held as int64, by width (uint64 needs no wrap: int64's bits are its bits).
 WIDTHS = {"int8": 8, "int16": 16, "uint8": 8, "uint16": 16, "uint32": 32, "int4": 4, "uint4": 4, "int2": 2, "uint2": 2}  # fmt: skip
@@ -127,7 +134,9 @@ def wrap(x: Tensor, dtype: str) -> Tensor:
 
 def shape(x: Tensor, start: int = 0, end: int | None = None) -> Tensor:
     """x's dims start..end as an int64 tensor."""
-    return Tensor.from_data(np.array(x.shape[start:end], np.int64), device=x.device().inner())
+    dims = Tensor.from_data(np.array(x.shape[start:end], np.int64), device=x.device().inner())
+    note_dims(dims, x, start, end)
+    return dims
 
 
 def unsqueeze(x: Tensor, axes) -> Tensor:
@@ -465,6 +474,17 @@ def group_norm(x: Tensor, scale: Tensor, bias: Tensor, groups: int, epsilon: flo
     y = centred.div(variance.add(epsilon).sqrt()).reshape(list(x.shape))
     per_channel = [c] + [1] * (x.ndim - 2)
     return y.mul(scale.reshape(per_channel)).add(bias.reshape(per_channel))
+
+
+def group_norm_per_group(x: Tensor, scale: Tensor, bias: Tensor, groups: int, epsilon: float):
+    """ONNX GroupNormalization before opset 21: scale and bias per group, each for the channels
+    of its group."""
+    width = x.shape[1] // groups
+
+    def spread(v: Tensor) -> Tensor:
+        return v.reshape([groups, 1]).expand([groups, width]).reshape([groups * width])
+
+    return group_norm(x, spread(scale), spread(bias), groups, epsilon)
 
 
 def lp_norm(x: Tensor, axis: int, p: int) -> Tensor:
@@ -810,11 +830,14 @@ def flex_attention(q: Tensor, k: Tensor, v: Tensor, scale, dtype: str) -> Tensor
     return flex_output(flex_scores(q, k, scale, dtype).softmax(-1), v)
 
 
-def range_(start, limit, delta, dtype: str, device) -> Tensor:
-    """ONNX Range: start, start + delta, ... before limit."""
-    count = max(int(math.ceil((float(limit) - float(start)) / float(delta))), 0)
-    values = np.asarray(start, dtype) + np.arange(count).astype(dtype) * np.asarray(delta, dtype)
-    return Tensor.from_data(values.astype(dtype), device=device, dtype=dtype)
+def range_(start: Tensor, limit: Tensor, delta: Tensor, dtype: str, device) -> Tensor:
+    """ONNX Range: start, start + delta, ... before limit (scalar tensors, read)."""
+    first, last, step = start.item(), limit.item(), delta.item()
+    count = max(int(math.ceil((float(last) - float(first)) / float(step))), 0)
+    values = np.asarray(first, dtype) + np.arange(count).astype(dtype) * np.asarray(step, dtype)
+    values = Tensor.from_data(values.astype(dtype), device=device, dtype=dtype)
+    note_range(values, start, limit, delta)
+    return values
 
 
 def resize(
