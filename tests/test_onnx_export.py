@@ -452,7 +452,10 @@ def _digits_step(model, opt, images, labels, lr):
 def _optimizer(make):
     from burnpy import optim
 
-    return optim.SGD(0.01, momentum=0.9) if make == "sgd" else optim.AdamW(0.01, weight_decay=1e-4)
+    if make == "sgd":
+        return optim.SGD(0.01, momentum=0.9)
+    clip = 0.05 if make == "adamw clipped" else None  # (every gradient of these steps clips)
+    return optim.AdamW(0.01, weight_decay=1e-4, grad_clip_norm=clip)
 
 
 def _run_exported_step(step, model, opt, batch: dict, lr: float, run=run_onnxruntime):
@@ -496,9 +499,10 @@ def _digits_step(model, opt, images, labels, lr):
     return loss
 
 
-@pytest.mark.parametrize("make", ["sgd", "adamw"])
+@pytest.mark.parametrize("make", ["sgd", "adamw", "adamw clipped"])
 def test_a_training_step_exports_and_one_onnxruntime_run_is_burnpys_step(make):
-    """The digits CNN's step (SGD with momentum, AdamW), after a first step made the state:
+    """The digits CNN's step (SGD with momentum, AdamW, AdamW clipping each gradient's norm),
+    after a first step made the state:
     the file takes the parameters, the state, the batch and the numbers, and gives the loss
     and the updated parameters and state, equal to the eager step's."""
     from burnpy.nn.functional import cross_entropy
@@ -522,7 +526,7 @@ def _char_step(model, opt, inputs, targets, lr):
     return step_loss(model, opt, lr, inputs, targets)
 
 
-@pytest.mark.parametrize("make", ["sgd", "adamw"])
+@pytest.mark.parametrize("make", ["sgd", "adamw", "adamw clipped"])
 def test_the_char_transformer_s_training_step_exports(make):
     """The char transformer example's step (embedding, causal attention, layer norms, GELU,
     gradient sums): one onnxruntime run equals burnpy's step."""
