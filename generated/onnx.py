@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=a5bec4320b427da5 body=57c19cc31cfdfa9e
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=a6fc9e9e638d407a body=455ca725872a3257
 """How each catalogue op's kernel call exports to ONNX, from ops.yaml's `onnx:` keys: per op,
 its arguments' names and its lowering as data (codegen/onnx_spec.py): a node is {"op",
 "inputs", "attributes"}, an argument {"arg": name}, a string attribute {"value": text}, a
@@ -264,6 +264,9 @@ LOWERINGS = {
     "float_cat": (("tensors", "dim"), {"function": "cat"}),
     "int_cat": (("tensors", "dim"), {"function": "cat"}),
     "bool_cat": (("tensors", "dim"), {"function": "cat"}),
+    "float_unfold": (("tensor", "dim", "size", "step"), {"function": "unfold"}),
+    "int_unfold": (("tensor", "dim", "size", "step"), {"function": "unfold"}),
+    "bool_unfold": (("tensor", "dim", "size", "step"), {"function": "unfold"}),
     "float_cast": (("tensor", "dtype"), {"function": "cast"}),
     "int_cast": (("tensor", "dtype"), {"function": "cast"}),
     "float_gather": (("dim", "tensor", "indices"), {"function": "gather"}),
@@ -558,8 +561,10 @@ LOWERINGS = {
         },
     ),
     "float_into_int": (("tensor", "dtype"), {"function": "cast"}),
+    "float_bitcast": (("tensor",), {"function": "bitcast"}),
     "bool_into_int": (("tensor", "dtype"), {"function": "cast"}),
     "int_into_float": (("tensor", "dtype"), {"function": "cast"}),
+    "int_bitcast": (("tensor",), {"function": "bitcast"}),
     "bool_into_float": (("tensor", "dtype"), {"function": "cast"}),
     "float_to_device": (("tensor", "device"), {"function": "same"}),
     "int_to_device": (("tensor", "device"), {"function": "same"}),
@@ -621,6 +626,10 @@ LOWERINGS = {
         ("input", "gamma", "beta", "mean", "variance", "epsilon"),
         {"function": "batch_norm"},
     ),
+    "batch_norm_training": (
+        ("input", "gamma", "beta", "epsilon"),
+        {"function": "batch_norm_training"},
+    ),
     "layer_norm": (("input", "gamma", "beta", "epsilon"), {"function": "layer_norm"}),
     "rms_norm": (("input", "gamma", "epsilon"), {"function": "rms_norm"}),
     "cross_entropy_class_targets": (("logits", "targets"), {"function": "cross_entropy"}),
@@ -660,6 +669,7 @@ LOWERINGS = {
         ),
         {"function": "adam_step"},
     ),
+    "clip_by_norm": (("grad", "threshold"), {"function": "clip_by_norm"}),
     "sgd_step": (
         (
             "param",

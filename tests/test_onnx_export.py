@@ -29,7 +29,7 @@ from burnpy.onnx.exporter import suite  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 DEVICES = {"numpy": Device.numpy, "torch": Device.torch}
 # The reverse node suite: at least these imported cases pass when exported (docs/onnx.md)
-EXPORT_PASSING = {"onnxruntime": 1652, "reference": 1685}
+EXPORT_PASSING = {"onnxruntime": 1680, "reference": 1713}
 
 
 def run_onnxruntime(proto, **inputs):
@@ -452,7 +452,10 @@ def _digits_step(model, opt, images, labels, lr):
 def _optimizer(make):
     from burnpy import optim
 
-    return optim.SGD(0.01, momentum=0.9) if make == "sgd" else optim.AdamW(0.01, weight_decay=1e-4)
+    if make == "sgd":
+        return optim.SGD(0.01, momentum=0.9)
+    clip = 0.05 if make == "adamw clipped" else None  # (every gradient of these steps clips)
+    return optim.AdamW(0.01, weight_decay=1e-4, grad_clip_norm=clip)
 
 
 def _run_exported_step(step, model, opt, batch: dict, lr: float, run=run_onnxruntime):
@@ -496,9 +499,10 @@ def _digits_step(model, opt, images, labels, lr):
     return loss
 
 
-@pytest.mark.parametrize("make", ["sgd", "adamw"])
+@pytest.mark.parametrize("make", ["sgd", "adamw", "adamw clipped"])
 def test_a_training_step_exports_and_one_onnxruntime_run_is_burnpys_step(make):
-    """The digits CNN's step (SGD with momentum, AdamW), after a first step made the state:
+    """The digits CNN's step (SGD with momentum, AdamW, AdamW clipping each gradient's norm),
+    after a first step made the state:
     the file takes the parameters, the state, the batch and the numbers, and gives the loss
     and the updated parameters and state, equal to the eager step's."""
     from burnpy.nn.functional import cross_entropy
@@ -522,7 +526,7 @@ def _char_step(model, opt, inputs, targets, lr):
     return step_loss(model, opt, lr, inputs, targets)
 
 
-@pytest.mark.parametrize("make", ["sgd", "adamw"])
+@pytest.mark.parametrize("make", ["sgd", "adamw", "adamw clipped"])
 def test_the_char_transformer_s_training_step_exports(make):
     """The char transformer example's step (embedding, causal attention, layer norms, GELU,
     gradient sums): one onnxruntime run equals burnpy's step."""
@@ -704,3 +708,33 @@ def test_round_to_float4_runs_on_both_backends_and_exports_for_the_reference_eva
             assert (np.signbit(own.to_numpy()) == np.signbit(expected)).all()
         proto = export(lambda t: t.round_to("float4_e2m1fn", saturate=saturate), (x,))
         np.testing.assert_array_equal(run_reference(proto, t=x)[0], expected)
+
+
+def test_unfold_bitcast_and_training_batch_norm_export_as_numpy_computes_them():
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((2, 3, 7, 5)).astype(np.float32)
+    gamma, beta = rng.standard_normal(3).astype(np.float32), rng.standard_normal(3).astype(
+        np.float32
+    )
+
+    def model(x, gamma, beta):
+        out, mean, variance = module.batch_norm_training(x, gamma, beta, epsilon=1e-3)
+        return x.unfold(2, 3, 2), x.unfold(-1, 5, 1), x.bitcast(), out, mean, variance
+
+    windows = np.lib.stride_tricks.sliding_window_view
+    mean, variance = x.mean((0, 2, 3)), x.var((0, 2, 3))
+    shape = (1, 3, 1, 1)
+    expected = [
+        windows(x, 3, axis=2)[:, :, ::2],
+        windows(x, 5, axis=3),
+        x.view(np.int32),
+        (x - mean.reshape(shape)) / np.sqrt(variance.reshape(shape) + 1e-3) * gamma.reshape(shape)
+        + beta.reshape(shape),
+        mean,
+        variance,
+    ]
+    proto = export(model, (x, gamma, beta))
+    feed = {"x": x, "gamma": gamma, "beta": beta}
+    for got in (run_onnxruntime(proto, **feed), run_reference(proto, **feed)):
+        for out, want in zip(got, expected):
+            np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-5)

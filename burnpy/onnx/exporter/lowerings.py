@@ -93,6 +93,16 @@ def round_to(g: Graph, call) -> str:
     return g.cast(narrow, call.dtype)
 
 
+def bitcast(g: Graph, call) -> str:
+    """The bits read as the other kind's type of the same width: ONNX's BitCast (opset 26)."""
+    if g.opset < 26:
+        raise Refused(f"BitCast needs opset 26 (exporting at {g.opset})")
+    target = numpy_dtype(call.results[0])
+    return g.node(
+        "BitCast", [call.names["tensor"]], to=g.onnx.helper.np_dtype_to_tensor_dtype(target)
+    )
+
+
 # -- arithmetic -------------------------------------------------------------------------------
 def remainder(g: Graph, call) -> str:
     """burn's remainder takes the divisor's sign (Python's %): fmod, plus the divisor where
@@ -470,6 +480,21 @@ def slice_assign(g, call):
     return g.node("ScatterND", [call.names["tensor"], g.constant(grid), call.names["value"]])
 
 
+def unfold(g, call):
+    """Windows of `size` every `step` along dim, [pre, windows, post, size]: a Gather of the
+    windows' positions ([windows, size]), its window axis then moved last."""
+    dim, size, step = call.values["dim"], call.values["size"], call.values["step"]
+    rank = call.rank("tensor")
+    dim %= rank
+    count = call.out_shape[dim]
+    positions = (np.arange(count) * step)[:, None] + np.arange(size)[None, :]
+    windows = g.node(
+        "Gather", [call.names["tensor"], g.constant(positions.astype(np.int64))], axis=dim
+    )
+    perm = list(range(dim + 1)) + list(range(dim + 2, rank + 1)) + [dim + 1]
+    return g.node("Transpose", [windows], perm=perm)
+
+
 def cat(g, call):
     return g.node("Concat", list(call.names["tensors"]), axis=call.values["dim"])
 
@@ -663,6 +688,24 @@ def batch_norm(g, call):
         [n["input"], n["gamma"], n["beta"], n["mean"], n["variance"]],
         epsilon=float(call.values["epsilon"]),
     )
+
+
+def batch_norm_training(g, call):
+    """(output, mean, variance) with the batch's own statistics: each channel's (dim 1) mean
+    and biased variance over every other dim."""
+    n = call.names
+    x, rank = n["input"], call.rank("input")
+    axes = [0] + list(range(2, rank))
+    mean = _reduce(g, "ReduceMean", x, axes)
+    centred = g.node("Sub", [x, mean])
+    variance = _reduce(g, "ReduceMean", g.node("Mul", [centred, centred]), axes)
+    eps = g.constant(float(call.values["epsilon"]), dtype=call.dtype)
+    scaled = g.node("Div", [centred, g.node("Sqrt", [g.node("Add", [variance, eps])])])
+    channel = g.ints([-1] + [1] * (rank - 2))
+    gamma, beta = (g.node("Reshape", [n[k], channel]) for k in ("gamma", "beta"))
+    out = g.node("Add", [g.node("Mul", [scaled, gamma]), beta])
+    flat = g.ints([-1])
+    return out, g.node("Reshape", [mean, flat]), g.node("Reshape", [variance, flat])
 
 
 def layer_norm(g, call):
@@ -891,6 +934,16 @@ def max_pool2d_with_indices_backward(g: Graph, call):
         reduction="add",
     )
     return g.node("Reshape", [flat, g.ints(shape)])
+
+
+def clip_by_norm(g: Graph, call) -> str:
+    """grad · min(1, threshold / (‖grad‖ + the dtype's smallest normal))."""
+    grad, dtype = call.names["grad"], call.dtype
+    squares = g.node("Mul", [grad, grad])
+    norm = g.node("Sqrt", [_reduce(g, "ReduceSum", squares, range(call.rank("grad")), 0)])
+    norm = g.node("Add", [norm, g.constant(np.finfo(dtype).tiny, dtype=dtype)])
+    scale = g.node("Div", [_number(g, call, "threshold"), norm])
+    return g.node("Mul", [grad, g.node("Min", [scale, g.constant(1.0, dtype=dtype)])])
 
 
 def sgd_step(g: Graph, call):
