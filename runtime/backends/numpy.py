@@ -97,6 +97,7 @@ class NumPyBackend(
             info = ml_dtypes.finfo(kind)
             values = np.clip(values, np.float32(info.min), np.float32(info.max))
         return values.astype(kind).astype(tensor.dtype)
+
     # classification
     float_is_nan = staticmethod(XP.isnan)
     float_is_inf = staticmethod(XP.isinf)

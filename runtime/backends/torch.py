@@ -166,6 +166,9 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
     float_atanh = staticmethod(XP.atanh)
     # rounding (the array API's round is half to even, as burn's)
     float_round = staticmethod(XP.round)
+    float_floor = staticmethod(XP.floor)
+    float_ceil = staticmethod(XP.ceil)
+    float_trunc = staticmethod(XP.trunc)
 
     def float_round_to(self, tensor, format, saturate):
         """torch's float8 casts, on the device; float8_e4m3fn's saturates where ml_dtypes'
@@ -182,9 +185,7 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
             if format == "float8_e4m3fn" and not saturate:
                 rounded = torch.where(x.abs() > 464, torch.nan, rounded)
         return rounded.to(tensor.dtype)
-    float_floor = staticmethod(XP.floor)
-    float_ceil = staticmethod(XP.ceil)
-    float_trunc = staticmethod(XP.trunc)
+
     # classification
     float_is_nan = staticmethod(XP.isnan)
     float_is_inf = staticmethod(XP.isinf)
