@@ -122,7 +122,9 @@ def test_mul_saves_only_what_the_tracked_inputs_need(lhs_grad, rhs_grad, saved):
     assert {name for name, value in kept.items() if value is not None} == set(saved)
     for name in saved:
         assert kept[name] is values[name]
-    assert out.parents == tuple(n.id for n, g in ((node(lhs), lhs_grad), (node(rhs), rhs_grad)) if g)
+    assert out.parents == tuple(
+        n.id for n, g in ((node(lhs), lhs_grad), (node(rhs), rhs_grad)) if g
+    )
 
 
 def test_balanced_keeps_a_memory_bound_input_as_its_node_and_the_output_as_self():
