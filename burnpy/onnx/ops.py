@@ -941,6 +941,77 @@ def nonzero(x: Tensor) -> Tensor:
     return Tensor.from_data(found.reshape(x.ndim, -1), device=x.device().inner())
 
 
+def non_max_suppression(
+    boxes: Tensor, scores: Tensor, most: int, iou: float, least_score, center: bool
+) -> Tensor:
+    """ONNX NonMaxSuppression: per batch and class, the boxes taken greedily by score (the
+    lower box index first among equals), each dropped when its IoU with one already taken
+    exceeds `iou`, at most `most`; only scores above `least_score` (None: all) take part.
+    [batch, class, box] rows, int64 (their number follows the data)."""
+    corners = np.asarray(boxes.to_numpy())
+    table = np.asarray(scores.to_numpy())
+    rows = []
+    for batch in range(corners.shape[0]):
+        overlaps = _suppresses(corners[batch], center, iou)
+        for klass in range(table.shape[1]):
+            row = table[batch, klass]
+            order = np.lexsort((np.arange(row.size), -row.astype(np.float64)))
+            if least_score is not None:
+                order = order[row[order] > least_score]
+            taken = []
+            for box in order:
+                if len(taken) >= most:
+                    break
+                if not overlaps[box, taken].any():
+                    taken.append(box)
+            rows += [(batch, klass, box) for box in taken]
+    found = np.array(rows, dtype=np.int64).reshape(-1, 3)
+    return Tensor.from_data(found, device=boxes.device().inner())
+
+
+def _suppresses(boxes: np.ndarray, center: bool, iou: float) -> np.ndarray:
+    """[i, j]: whether boxes i and j overlap by an IoU above `iou` (computed in the boxes'
+    dtype, as ONNX's reference does: no overlap for an empty intersection or box)."""
+    if center:
+        half_w, half_h = boxes[:, 2] / 2, boxes[:, 3] / 2
+        x_min, x_max = boxes[:, 0] - half_w, boxes[:, 0] + half_w
+        y_min, y_max = boxes[:, 1] - half_h, boxes[:, 1] + half_h
+    else:  # any two opposite corners: [y1, x1, y2, x2]
+        x_min, x_max = np.minimum(boxes[:, 1], boxes[:, 3]), np.maximum(boxes[:, 1], boxes[:, 3])
+        y_min, y_max = np.minimum(boxes[:, 0], boxes[:, 2]), np.maximum(boxes[:, 0], boxes[:, 2])
+    width = np.minimum(x_max[:, None], x_max[None]) - np.maximum(x_min[:, None], x_min[None])
+    height = np.minimum(y_max[:, None], y_max[None]) - np.maximum(y_min[:, None], y_min[None])
+    area = (x_max - x_min) * (y_max - y_min)
+    with np.errstate(all="ignore"):
+        inter = width * height
+        union = area[:, None] + area[None] - inter
+        ratio = inter / union
+    valid = (width > 0) & (height > 0) & (inter > 0) & (area[:, None] > 0) & (area[None] > 0)
+    return valid & (union > 0) & (ratio > iou)
+
+
+def unique(x: Tensor, axis, ordered: bool) -> tuple:
+    """ONNX Unique: the distinct entries of the flattened x (or slices along `axis`), sorted
+    or in the order they first occur, the position of each one's first occurrence, where each
+    entry's value is among them, and how often each occurs (their number follows the data)."""
+    values = np.asarray(x.to_numpy()).astype(np.float64 if x.dtype in FLOAT_DTYPES else np.int64)
+    if axis is None:
+        x, values, axis = x.reshape([-1]), values.reshape(-1), 0
+    axis %= x.ndim
+    _, first, inverse, counts = np.unique(values, True, True, True, axis=axis)
+    inverse = inverse.reshape(-1)
+    if not ordered:  # in the order of their first occurrence
+        order = np.argsort(first, kind="stable")
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.size)
+        first, counts, inverse = first[order], counts[order], rank[inverse]
+    device = x.device().inner()
+    first, inverse, counts = (
+        Tensor.from_data(a.astype(np.int64), device=device) for a in (first, inverse, counts)
+    )
+    return x.select(axis, first), first, inverse, counts
+
+
 def lrn(x: Tensor, size: int, alpha: float, beta: float, bias: float) -> Tensor:
     """ONNX LRN: x over (bias + alpha / size * the sum of squares of its neighbouring
     channels) ** beta."""

@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from burnpy.onnx.emit import MODULE, OPS, Const, Outputs, Site
-from burnpy.onnx import flow, sequences
+from burnpy.onnx import detection, flow, sequences
 from burnpy.onnx.errors import Refusal
 from burnpy.onnx.expr import Attr, BinOp, Expr, Lit, Name, Operator, TupleOf, ints
 from burnpy.onnx.ir import ELEMENT_TYPES, FLOATS, ML_DTYPES, storage
@@ -1564,6 +1564,7 @@ TABLE = {
     ("Neg", 1): unary,
     ("NegativeLogLikelihoodLoss", 12): nll_loss,
     ("NonZero", 9): nonzero,
+    ("NonMaxSuppression", 10): detection.non_max_suppression,
     ("Not", 1): unary,
     ("OneHot", 9): one_hot,
     ("Or", 1): logical,
@@ -1656,6 +1657,7 @@ TABLE = {
     ("TopK", 10): top_k,
     ("Transpose", 1): transpose,
     ("Trilu", 14): trilu,
+    ("Unique", 11): detection.unique,
     ("Unsqueeze", 1): unsqueeze_attribute_axes,
     ("Unsqueeze", 13): unsqueeze,
     ("Upsample", 7): resize,
@@ -1665,8 +1667,6 @@ TABLE = {
 
 # Operators refused on purpose, and why (the others without an entry are not implemented yet).
 REFUSED = {
-    "Unique": "its output's shape depends on the data",
-    "NonMaxSuppression": "its output's shape depends on the data",
     "RandomNormal": "random ops are not supported",
     "RandomUniform": "random ops are not supported",
     "RandomNormalLike": "random ops are not supported",
