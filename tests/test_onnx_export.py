@@ -14,8 +14,10 @@ onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
 
 from onnx.reference import ReferenceEvaluator  # noqa: E402
+from onnx.reference.op_run import OpRun  # noqa: E402
 
 import background  # noqa: E402
+import hf_exports  # noqa: E402
 from burnpy import Device, Tensor, nn  # noqa: E402
 from burnpy import onnx as burnpy_onnx  # noqa: E402
 from burnpy.codegen.load import load  # noqa: E402
@@ -27,7 +29,7 @@ from burnpy.onnx.exporter import suite  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 DEVICES = {"numpy": Device.numpy, "torch": Device.torch}
 # The reverse node suite: at least these imported cases pass when exported (docs/onnx.md)
-EXPORT_PASSING = {"onnxruntime": 1489, "reference": 1515}
+EXPORT_PASSING = {"onnxruntime": 1552, "reference": 1578}
 
 
 def run_onnxruntime(proto, **inputs):
@@ -35,8 +37,17 @@ def run_onnxruntime(proto, **inputs):
     return session.run(None, inputs)
 
 
+class GatherElements(OpRun):
+    """GatherElements for the reference evaluator, whose own goes through np.choose, which
+    takes at most 64 choices along the axis (BERT gathers along 128 positions)."""
+
+    def _run(self, data, indices, axis=None):
+        indices = np.where(indices < 0, indices + data.shape[axis], indices)
+        return (np.take_along_axis(data, indices, axis=axis),)
+
+
 def run_reference(proto, **inputs):
-    return ReferenceEvaluator(proto).run(None, inputs)
+    return ReferenceEvaluator(proto, new_ops=[GatherElements]).run(None, inputs)
 
 
 class SmallCnn(nn.Module):
@@ -260,6 +271,8 @@ _STARTED = {}
 
 
 def start_in_background(config, names):
+    if background.tests_taking(globals(), "exported") & {*names}:
+        hf_exports.start(config)
     if "test_the_node_suite_in_reverse" in names:
         store = getattr(config, "cache", None)
         cache = str(store.mkdir("onnx-node-cases")) if store is not None else ""
@@ -383,6 +396,51 @@ def test_an_imported_torchvision_model_fine_tuned_one_step_exports_back():
         _agree(model(xb).to_numpy(), run_onnxruntime(proto, x=xb)[0])
 
 
+@pytest.fixture(scope="module")
+def exported() -> Path:
+    """transformers' BERT and GPT-2 exported by torch (tests/hf_exports.py)."""
+    return hf_exports.folder()
+
+
+def test_transformers_bert_imported_and_fine_tuned_one_step_exports_back(exported):
+    """transformers' BertModel exported by torch, imported, one SGD step with momentum,
+    exported with a dynamic batch: onnxruntime and the reference evaluator equal burnpy at two
+    batch sizes (the attention mask BERT builds from its input's shape is computed at run
+    time, not fixed at the recorded batch), and the file imported again gives the same
+    outputs."""
+    from benches import transformer_exports as models
+    from burnpy import optim
+
+    dev = Device.numpy().autodiff()
+    model = burnpy_onnx.load(exported / "bert-legacy.onnx", device=dev, untie=True)
+    ids, mask = (Tensor.from_data(a, device=dev) for a in models.inputs(4, 8, seed=1).values())
+    last, pooled = model(ids, mask)
+    loss = last.square().mean() + pooled.square().mean()
+    optim.SGD(0.05, momentum=0.9).step(model, loss.backward(), lr=0.05)
+    model = model.eval()
+    names = ["input_ids", "attention_mask"]
+    proto = export(
+        model,
+        tuple(models.inputs(2, 8).values()),
+        input_names=names,
+        output_names=["last_hidden_state", "pooler_output"],
+        dynamic_axes={name: {0: "batch"} for name in names},
+    )
+    assert "Range" in {n.op_type for n in proto.graph.node}
+    session = ort.InferenceSession(proto.SerializeToString(), providers=["CPUExecutionProvider"])
+    evaluator = ReferenceEvaluator(proto, new_ops=[GatherElements])
+    again = burnpy_onnx.load(proto)
+    for batch in (2, 3):
+        feed = models.inputs(batch, 8, seed=batch)
+        expected = [out.to_numpy() for out in model(*feed.values())]
+        runs = [session.run(None, feed), evaluator.run(None, feed)]
+        runs.append([out.to_numpy() for out in again(*feed.values())])
+        for outputs in runs:
+            assert len(outputs) == 2
+            for got, want in zip(outputs, expected):
+                _agree(want, got)
+
+
 def _digits_step(model, opt, images, labels, lr):
     from burnpy.nn.functional import cross_entropy
 
@@ -394,7 +452,10 @@ def _digits_step(model, opt, images, labels, lr):
 def _optimizer(make):
     from burnpy import optim
 
-    return optim.SGD(0.01, momentum=0.9) if make == "sgd" else optim.AdamW(0.01, weight_decay=1e-4)
+    if make == "sgd":
+        return optim.SGD(0.01, momentum=0.9)
+    clip = 0.05 if make == "adamw clipped" else None  # (every gradient of these steps clips)
+    return optim.AdamW(0.01, weight_decay=1e-4, grad_clip_norm=clip)
 
 
 def _run_exported_step(step, model, opt, batch: dict, lr: float, run=run_onnxruntime):
@@ -438,9 +499,10 @@ def _digits_step(model, opt, images, labels, lr):
     return loss
 
 
-@pytest.mark.parametrize("make", ["sgd", "adamw"])
+@pytest.mark.parametrize("make", ["sgd", "adamw", "adamw clipped"])
 def test_a_training_step_exports_and_one_onnxruntime_run_is_burnpys_step(make):
-    """The digits CNN's step (SGD with momentum, AdamW), after a first step made the state:
+    """The digits CNN's step (SGD with momentum, AdamW, AdamW clipping each gradient's norm),
+    after a first step made the state:
     the file takes the parameters, the state, the batch and the numbers, and gives the loss
     and the updated parameters and state, equal to the eager step's."""
     from burnpy.nn.functional import cross_entropy
@@ -464,7 +526,7 @@ def _char_step(model, opt, inputs, targets, lr):
     return step_loss(model, opt, lr, inputs, targets)
 
 
-@pytest.mark.parametrize("make", ["sgd", "adamw"])
+@pytest.mark.parametrize("make", ["sgd", "adamw", "adamw clipped"])
 def test_the_char_transformer_s_training_step_exports(make):
     """The char transformer example's step (embedding, causal attention, layer norms, GELU,
     gradient sums): one onnxruntime run equals burnpy's step."""
@@ -497,19 +559,21 @@ class NormGelu(nn.Module):
         return self.outer(self.gelu(self.norm(self.inner(x))))
 
 
-@pytest.mark.parametrize("form", ["float32 kept", "float32 checkpointed", "float64 computed again"])
+@pytest.mark.parametrize(
+    "form", ["float32 kept", "float32 checkpointed", "float32 torch", "float64 computed again"]
+)
 def test_a_layer_norm_and_gelu_step_exports_in_each_form(form, monkeypatch):
-    """The backward takes what the forward kept (the tanh GELU's slope, the norm's statistics)
-    or computes it again: under gradient checkpointing (gelu_approximate_backward), and in
-    float64, where the exact GELU keeps no slope (gelu_backward) and here a backend that keeps
-    no statistics. Each exports and equals burnpy's step (float64 run by the reference
-    evaluator: onnxruntime has no float64 Erf)."""
+    """The backward takes what the forward kept (the tanh GELU's slope, the norm's statistics:
+    NumPy's flat, torch's [..., 1]) or computes it again: under gradient checkpointing
+    (gelu_approximate_backward), and in float64, where the exact GELU keeps no slope
+    (gelu_backward) and here a backend that keeps no statistics. Each exports and equals
+    burnpy's step (float64 run by the reference evaluator: onnxruntime has no float64 Erf)."""
     from burnpy.nn.functional import cross_entropy
     from burnpy.runtime.backends.kernels.keeping import KeepingKernels
     from burnpy.runtime.backends.numpy import NumPyBackend
 
     dtype = form.split()[0]
-    dev = Device.numpy().autodiff()
+    dev = DEVICES["torch" if form == "float32 torch" else "numpy"]().autodiff()
     if form == "float32 checkpointed":
         dev = dev.gradient_checkpointing()
     if form == "float64 computed again":

@@ -10,6 +10,13 @@ import numpy as np
 
 from burnpy.onnx.ir import FLOATS as FLOAT_DTYPES, ML_DTYPES
 from burnpy.generated import Tensor, module
+from burnpy.onnx.draws import bernoulli, dropout, multinomial, normal, uniform  # noqa: F401
+from burnpy.onnx.exporter.trace import note_dims, note_range
+
+# compositions of their own modules, which model code calls as `ops.<name>` too
+from burnpy.onnx.arrays import gather_nd_batched, scatter_elements, tensor_scatter  # noqa: F401
+from burnpy.onnx.pooling import col2im, max_unpool, pool, pool_indices  # noqa: F401
+from burnpy.onnx.training import batch_norm_training  # noqa: F401
 
 # The narrow ints held as int64, by width (uint64 needs no wrap: int64's bits are its bits).
 WIDTHS = {"int8": 8, "int16": 16, "uint8": 8, "uint16": 16, "uint32": 32, "int4": 4, "uint4": 4, "int2": 2, "uint2": 2}  # fmt: skip
@@ -88,6 +95,30 @@ def constant(array, device) -> Tensor:
     return Tensor.from_data(array, device=device, dtype=array.dtype)
 
 
+def cast_e8m0(x: Tensor, saturate: bool, round_mode: str) -> Tensor:
+    """x rounded to ONNX's float8e8m0, a power of two from 2^-127 to 2^127 (the sign
+    dropped; NaN and the infinities become its NaN), as ONNX rounds: `round_mode` "up" (any
+    fraction raises the exponent), "down" or "nearest"; with `saturate`, a value rounding past
+    2^127 stays there (else it is NaN). Held as float32; on the host, not differentiable."""
+    import ml_dtypes
+
+    bits = np.asarray(x.to_numpy(), dtype=np.float32).view(np.uint32)
+    exponent = ((bits >> 23) & 0xFF).astype(np.uint16)
+    special = exponent == 0xFF
+    if round_mode == "up":
+        up = (bits & 0x7FFFFF) > 0
+    elif round_mode == "nearest":  # the guard bit, and a rest or an odd exponent (ties to even)
+        up = ((bits & 0x400000) > 0) & (((bits & 0x3FFFFF) > 0) | (exponent > 0))
+    else:
+        up = np.zeros(bits.shape, dtype=bool)
+    up &= ~special
+    if saturate:
+        up &= exponent != 0xFE
+    held = np.where(special, 0xFF, exponent + up).astype(np.uint8)
+    values = held.view(ml_dtypes.float8_e8m0fnu).astype(np.float32)
+    return Tensor.from_data(values, device=x.device().inner(), dtype="float32")
+
+
 def wrap(x: Tensor, dtype: str) -> Tensor:
     """An int64 tensor holding an ONNX narrow int: wrapped to its width, as the narrow type's
     arithmetic would have (uint64 needs nothing: int64's bits are its bits)."""
@@ -103,7 +134,9 @@ def wrap(x: Tensor, dtype: str) -> Tensor:
 
 def shape(x: Tensor, start: int = 0, end: int | None = None) -> Tensor:
     """x's dims start..end as an int64 tensor."""
-    return Tensor.from_data(np.array(x.shape[start:end], np.int64), device=x.device().inner())
+    dims = Tensor.from_data(np.array(x.shape[start:end], np.int64), device=x.device().inner())
+    note_dims(dims, x, start, end)
+    return dims
 
 
 def unsqueeze(x: Tensor, axes) -> Tensor:
@@ -443,6 +476,17 @@ def group_norm(x: Tensor, scale: Tensor, bias: Tensor, groups: int, epsilon: flo
     return y.mul(scale.reshape(per_channel)).add(bias.reshape(per_channel))
 
 
+def group_norm_per_group(x: Tensor, scale: Tensor, bias: Tensor, groups: int, epsilon: float):
+    """ONNX GroupNormalization before opset 21: scale and bias per group, each for the channels
+    of its group."""
+    width = x.shape[1] // groups
+
+    def spread(v: Tensor) -> Tensor:
+        return v.reshape([groups, 1]).expand([groups, width]).reshape([groups * width])
+
+    return group_norm(x, spread(scale), spread(bias), groups, epsilon)
+
+
 def lp_norm(x: Tensor, axis: int, p: int) -> Tensor:
     """ONNX LpNormalization: x over its L1 or L2 norm along `axis` (a zero norm gives 0)."""
     norm = x.abs().sum_dim(axis) if p == 1 else x.square().sum_dim(axis).sqrt()
@@ -644,11 +688,156 @@ def _repeat_heads(x: Tensor, times: int) -> Tensor:
     return unsqueeze(x, [2]).expand([b, h, times, s, d]).reshape([b, h * times, s, d])
 
 
-def range_(start, limit, delta, dtype: str, device) -> Tensor:
-    """ONNX Range: start, start + delta, ... before limit."""
-    count = max(int(math.ceil((float(limit) - float(start)) / float(delta))), 0)
-    values = np.asarray(start, dtype) + np.arange(count).astype(dtype) * np.asarray(delta, dtype)
-    return Tensor.from_data(values.astype(dtype), device=device, dtype=dtype)
+def _compute_dtype(dtype: str) -> str:
+    """The float the recurrent and fused attention ops accumulate in: float64 stays, the
+    16-bit floats and float32 compute in float32, as ONNX's reference does."""
+    return "float64" if dtype == "float64" else "float32"
+
+
+def _as(x: Tensor, dtype) -> Tensor:
+    """x in float `dtype` (x itself when it is already)."""
+    return x if x.dtype == dtype else x.float(dtype)
+
+
+def _heads(x: Tensor, heads: int) -> Tensor:
+    """(B, T, H * D) -> (B, H, T, D)."""
+    b, t, packed = x.shape
+    if packed % heads:
+        raise ValueError(f"a last dim of {packed} does not split into {heads} heads")
+    return x.reshape([b, t, heads, packed // heads]).permute([0, 2, 1, 3])
+
+
+def linear_attention(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    past_state=None,
+    decay=None,
+    beta=None,
+    *,
+    q_heads: int,
+    kv_heads: int,
+    scale: float = 0.0,
+) -> tuple:
+    """ONNX LinearAttention: (output, present state). The state S (B, H_kv, d_k, d_v) runs
+    over the tokens: decayed by exp(decay) when a decay is given, corrected towards the value
+    by beta times the error S^T k when a beta is given, then S += k v^T; each output is
+    scale q^T S, a group of query heads reading its key/value head's state. Computed in
+    float32 (float64 stays), one step per token as the recurrence is defined."""
+    dtype, compute = query.dtype, _compute_dtype(query.dtype)
+    state_dtype = past_state.dtype if past_state is not None else dtype
+    b, t = query.shape[0], query.shape[1]
+    q = _heads(_as(query, compute), q_heads)
+    k = _heads(_as(key, compute), kv_heads)
+    v = _heads(_as(value, compute), kv_heads)
+    dk, dv, group = k.shape[3], v.shape[3], q_heads // kv_heads
+    if q.shape[3] != dk:
+        raise ValueError(f"query heads of {q.shape[3]} features and key heads of {dk} differ")
+    q = q.mul(float(scale) if scale else 1.0 / math.sqrt(dk))
+    if decay is not None:
+        width = decay.shape[2]
+        if width not in (kv_heads, kv_heads * dk):
+            raise ValueError(
+                f"decay's last dim is {width}; it must be kv_num_heads ({kv_heads}) or "
+                f"kv_num_heads * d_k ({kv_heads * dk})"
+            )
+        # (B, H_kv, d_k or 1, T): a token's gate is a column that scales the state's rows.
+        decay = _heads(_as(decay, compute), kv_heads).exp().permute([0, 1, 3, 2])
+    if beta is not None:
+        if beta.shape[2] not in (kv_heads, 1):
+            raise ValueError(
+                f"beta's last dim is {beta.shape[2]}; it must be kv_num_heads ({kv_heads}) or 1"
+            )
+        beta = _heads(_as(beta, compute), beta.shape[2])
+    if past_state is not None:
+        if list(past_state.shape) != [b, kv_heads, dk, dv]:
+            raise ValueError(
+                f"past_state has shape {list(past_state.shape)}; it must be "
+                f"{[b, kv_heads, dk, dv]} (batch, kv heads, d_k, d_v)"
+            )
+        state = _as(past_state, compute)
+    else:
+        state = Tensor.zeros([b, kv_heads, dk, dv], device=query.device(), dtype=compute)
+    outputs = []
+    for i in range(t):
+        k_i, v_i = k[:, :, i : i + 1], v[:, :, i : i + 1]
+        if decay is not None:
+            state = state.mul(decay[:, :, :, i : i + 1])
+        if beta is not None:
+            v_i = beta[:, :, i : i + 1].mul(v_i.sub(k_i.matmul(state)))
+        state = state.add(k_i.swap_dims(2, 3).mul(v_i))
+        read = q[:, :, i : i + 1].reshape([b, kv_heads, group, dk]).matmul(state)
+        outputs.append(read.reshape([b, q_heads, 1, dv]))
+    if outputs:
+        out = Tensor.cat(outputs, 2).permute([0, 2, 1, 3]).reshape([b, t, q_heads * dv])
+    else:
+        out = Tensor.zeros([b, 0, q_heads * dv], device=query.device(), dtype=compute)
+    return _as(out, dtype), _as(state, state_dtype)
+
+
+def causal_conv_with_state(x: Tensor, weight: Tensor, bias=None, past_state=None, *, silu=False) -> tuple:  # fmt: skip
+    """ONNX CausalConvWithState: (output, present state). Each channel convolved with its own
+    kernel over the carried state (zeros without one) followed by x, so output t sees x up to
+    t; the present state is the last k - 1 positions of that sequence. The 16-bit floats
+    convolve in float32, rounded once (the activation on the rounded value, as ONNX's
+    reference computes it)."""
+    dtype = x.dtype
+    b, channels, length = x.shape
+    carry = weight.shape[2] - 1
+    if past_state is None:
+        past_state = Tensor.zeros([b, channels, carry], device=x.device(), dtype=dtype)
+    elif list(past_state.shape) != [b, channels, carry]:
+        raise ValueError(
+            f"past_state has shape {list(past_state.shape)}; it must be {[b, channels, carry]} "
+            f"(batch, channels, kernel size - 1)"
+        )
+    padded = Tensor.cat([past_state, x], 2)
+    compute = _compute_dtype(dtype)
+    if bias is not None:
+        bias = _as(bias, compute)
+    out = module.conv1d(_as(padded, compute), _as(weight, compute), bias, groups=channels)
+    out = _as(out, dtype)
+    if silu:
+        wide = _as(out, compute)
+        out = _as(wide.mul(wide.sigmoid()), dtype)
+    return out, padded[:, :, length:]
+
+
+def flex_scores(q: Tensor, k: Tensor, scale, dtype: str) -> Tensor:
+    """FlexAttention's scores (B, H_q, L, S) in the softmax's float `dtype`: q and k each
+    scaled by sqrt(scale) (1 / sqrt(head size) when None) in their own float, grouped key
+    heads repeated."""
+    heads, groups = q.shape[1], k.shape[1]
+    if heads % groups:
+        raise ValueError(f"{heads} query heads do not group over {groups} key heads")
+    if heads != groups:
+        k = _repeat_heads(k, heads // groups)
+    scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
+    root = float(np.asarray(np.sqrt(np.float32(scale)), dtype=q.dtype))
+    return _as(q.mul(root).matmul(k.mul(root).swap_dims(-1, -2)), dtype)
+
+
+def flex_output(probs: Tensor, v: Tensor) -> Tensor:
+    """FlexAttention's output: probs @ v in the softmax's float, in v's float."""
+    heads, groups = probs.shape[1], v.shape[1]
+    if heads != groups:
+        v = _repeat_heads(v, heads // groups)
+    return _as(probs.matmul(_as(v, probs.dtype)), v.dtype)
+
+
+def flex_attention(q: Tensor, k: Tensor, v: Tensor, scale, dtype: str) -> Tensor:
+    """FlexAttention without modifiers: softmax(q k^T scale) v, the softmax in `dtype`."""
+    return flex_output(flex_scores(q, k, scale, dtype).softmax(-1), v)
+
+
+def range_(start: Tensor, limit: Tensor, delta: Tensor, dtype: str, device) -> Tensor:
+    """ONNX Range: start, start + delta, ... before limit (scalar tensors, read)."""
+    first, last, step = start.item(), limit.item(), delta.item()
+    count = max(int(math.ceil((float(last) - float(first)) / float(step))), 0)
+    values = np.asarray(first, dtype) + np.arange(count).astype(dtype) * np.asarray(step, dtype)
+    values = Tensor.from_data(values.astype(dtype), device=device, dtype=dtype)
+    note_range(values, start, limit, delta)
+    return values
 
 
 def resize(
