@@ -559,19 +559,21 @@ class NormGelu(nn.Module):
         return self.outer(self.gelu(self.norm(self.inner(x))))
 
 
-@pytest.mark.parametrize("form", ["float32 kept", "float32 checkpointed", "float64 computed again"])
+@pytest.mark.parametrize(
+    "form", ["float32 kept", "float32 checkpointed", "float32 torch", "float64 computed again"]
+)
 def test_a_layer_norm_and_gelu_step_exports_in_each_form(form, monkeypatch):
-    """The backward takes what the forward kept (the tanh GELU's slope, the norm's statistics)
-    or computes it again: under gradient checkpointing (gelu_approximate_backward), and in
-    float64, where the exact GELU keeps no slope (gelu_backward) and here a backend that keeps
-    no statistics. Each exports and equals burnpy's step (float64 run by the reference
-    evaluator: onnxruntime has no float64 Erf)."""
+    """The backward takes what the forward kept (the tanh GELU's slope, the norm's statistics:
+    NumPy's flat, torch's [..., 1]) or computes it again: under gradient checkpointing
+    (gelu_approximate_backward), and in float64, where the exact GELU keeps no slope
+    (gelu_backward) and here a backend that keeps no statistics. Each exports and equals
+    burnpy's step (float64 run by the reference evaluator: onnxruntime has no float64 Erf)."""
     from burnpy.nn.functional import cross_entropy
     from burnpy.runtime.backends.kernels.keeping import KeepingKernels
     from burnpy.runtime.backends.numpy import NumPyBackend
 
     dtype = form.split()[0]
-    dev = Device.numpy().autodiff()
+    dev = DEVICES["torch" if form == "float32 torch" else "numpy"]().autodiff()
     if form == "float32 checkpointed":
         dev = dev.gradient_checkpointing()
     if form == "float64 computed again":
