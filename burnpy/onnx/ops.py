@@ -10,6 +10,8 @@ import numpy as np
 
 from burnpy.onnx.ir import FLOATS as FLOAT_DTYPES, ML_DTYPES
 from burnpy.generated import Tensor, module
+from burnpy.onnx.spectral import dft, mel_weight_matrix, stft  # noqa: F401 (ops.<name>)
+from burnpy.onnx.sampling import affine_grid, grid_sample, roi_align  # noqa: F401 (ops.<name>)
 
 # The narrow ints held as int64, by width (uint64 needs no wrap: int64's bits are its bits).
 WIDTHS = {"int8": 8, "int16": 16, "uint8": 8, "uint16": 16, "uint32": 32, "int4": 4, "uint4": 4, "int2": 2, "uint2": 2}  # fmt: skip
