@@ -210,7 +210,9 @@ def roi_align(
     weight = np.stack([(1 - ly) * (1 - lx), (1 - ly) * lx, ly * (1 - lx), ly * lx], -1)
     weight = weight * inside[..., None]
     index = np.where(inside[..., None], index, 0)
-    if mode == "avg":
+    if mode == "max":  # a region without samples is 0
+        weight = weight * (grid_h * grid_w > 0)[:, None, None, None, None, None]
+    else:
         taken = (np.arange(most_h)[None, :, None] < grid_h[:, None, None]) & (
             np.arange(most_w)[None, None, :] < grid_w[:, None, None]
         )
