@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=d41a786af1e96eba body=3941037e79bcb942
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=a517cb97c1605a98 body=9f6c5f00d6ed55ff
 """How each catalogue op's kernel call exports to ONNX, from ops.yaml's `onnx:` keys: per op,
 its arguments' names and its lowering as data (codegen/onnx_spec.py): a node is {"op",
 "inputs", "attributes"}, an argument {"arg": name}, a string attribute {"value": text}, a
@@ -148,7 +148,9 @@ LOWERINGS = {
     ),
     "prelu": (("tensor", "alpha"), {"function": "prelu"}),
     "gelu": (("tensor",), {"function": "gelu"}),
+    "gelu_backward": (("x", "grad"), {"function": "gelu_backward"}),
     "gelu_approximate": (("tensor",), {"function": "gelu_approximate"}),
+    "gelu_approximate_backward": (("x", "grad"), {"function": "gelu_approximate_backward"}),
     "sigmoid": (("tensor",), {"op": "Sigmoid", "inputs": [{"arg": "tensor"}], "attributes": {}}),
     "sigmoid_backward": (
         ("output", "grad"),

@@ -27,7 +27,7 @@ from burnpy.onnx.exporter import suite  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 DEVICES = {"numpy": Device.numpy, "torch": Device.torch}
 # The reverse node suite: at least these imported cases pass when exported (docs/onnx.md)
-EXPORT_PASSING = {"onnxruntime": 1486, "reference": 1512}
+EXPORT_PASSING = {"onnxruntime": 1559, "reference": 1585}
 
 
 def run_onnxruntime(proto, **inputs):
@@ -391,23 +391,18 @@ def _digits_step(model, opt, images, labels, lr):
     return loss
 
 
-@pytest.mark.parametrize("make", ["sgd", "adamw"])
-def test_a_training_step_exports_and_one_onnxruntime_run_is_burnpys_step(make):
-    """The digits CNN's step (SGD with momentum, AdamW), after a first step made the state:
-    the file takes the parameters, the state, the batch and the numbers, and gives the loss
-    and the updated parameters and state, equal to the eager step's."""
+def _optimizer(make):
     from burnpy import optim
-    from burnpy.nn.functional import cross_entropy
-    from burnpy.onnx import export_training_step
-    from examples.digits_cnn import DigitsCNN
 
-    dev = Device.numpy().autodiff()
-    model = DigitsCNN(dev)
-    opt = optim.SGD(0.01, momentum=0.9) if make == "sgd" else optim.AdamW(0.01)
-    rng = np.random.default_rng(6)
-    x = Tensor.from_data(rng.random((4, 1, 8, 8)).astype(np.float32), device=dev)
-    y = Tensor.from_data(rng.integers(0, 10, 4), device=dev)
-    _digits_step(model, opt, x, y, 0.01)
+    return optim.SGD(0.01, momentum=0.9) if make == "sgd" else optim.AdamW(0.01, weight_decay=1e-4)
+
+
+def _run_exported_step(step, model, opt, batch: dict, lr: float, run=run_onnxruntime):
+    """Export one call of `step(model, opt, *batch, lr)` (after a first step made the
+    optimiser's state) and run the file once (in onnxruntime) on the model's tensors, the
+    state, the batch and the numbers: its outputs by name."""
+    from burnpy.onnx import export_training_step
+
     kind = type(opt).__name__.lower()
     feed = {f"model_{n.replace('.', '_')}": t.to_numpy() for n, t in model.state_tensors()}
     for i, pid in enumerate(model.param_ids()):
@@ -416,18 +411,116 @@ def test_a_training_step_exports_and_one_onnxruntime_run_is_burnpys_step(make):
             feed[f"{kind}_{i}_{key}"] = held
     settings = {k: v for k, v in vars(opt).items() if type(v) is float}
     feed.update({f"opt_{k}": np.array(v) for k, v in settings.items()})
-    feed.update(images=x.to_numpy(), labels=y.to_numpy(), lr=np.array(0.05))
-    loss = cross_entropy(model(x), y).to_numpy()
-    proto = export_training_step(_digits_step, (model, opt, x, y, 0.05))
-    ops = {n.op_type for n in proto.graph.node}
-    assert "ConvTranspose" in ops and not any(n.domain for n in proto.graph.node)
-    got = run_onnxruntime(proto, **{i.name: feed[i.name] for i in proto.graph.input})
-    got = dict(zip([o.name for o in proto.graph.output], got))
+    feed.update({name: t.to_numpy() for name, t in batch.items()}, lr=np.array(lr))
+    proto = export_training_step(step, (model, opt, *batch.values(), lr))
+    assert not any(n.domain for n in proto.graph.node)
+    got = run(proto, **{i.name: feed[i.name] for i in proto.graph.input})
+    return proto, dict(zip([o.name for o in proto.graph.output], got))
+
+
+def _assert_the_step(got, model, opt, loss):
+    """The file's loss, parameters and optimiser state equal the eager step's (float32)."""
+    kind = type(opt).__name__.lower()
     np.testing.assert_allclose(got["loss"], loss, rtol=1e-5, atol=1e-6)
-    for name, tensor in model.state_tensors():
+    for i, (name, tensor) in enumerate(model.named_parameters()):
         expected = tensor.to_numpy()
         np.testing.assert_allclose(got[f"model_{name.replace('.', '_')}_new"], expected, atol=1e-5)
-    for i, pid in enumerate(model.param_ids()):
-        for key, value in opt.state[pid].items():
+        for key, value in opt.state[model.param_ids()[i]].items():
             expected = value.to_numpy() if isinstance(value, Tensor) else np.array(value)
             np.testing.assert_allclose(got[f"{kind}_{i}_{key}_new"], expected, atol=1e-5)
+
+
+def _digits_step(model, opt, images, labels, lr):
+    from burnpy.nn.functional import cross_entropy
+
+    loss = cross_entropy(model(images), labels)
+    opt.step(model, loss.backward(), lr=lr)
+    return loss
+
+
+@pytest.mark.parametrize("make", ["sgd", "adamw"])
+def test_a_training_step_exports_and_one_onnxruntime_run_is_burnpys_step(make):
+    """The digits CNN's step (SGD with momentum, AdamW), after a first step made the state:
+    the file takes the parameters, the state, the batch and the numbers, and gives the loss
+    and the updated parameters and state, equal to the eager step's."""
+    from burnpy.nn.functional import cross_entropy
+    from examples.digits_cnn import DigitsCNN
+
+    dev = Device.numpy().autodiff()
+    model, opt = DigitsCNN(dev), _optimizer(make)
+    rng = np.random.default_rng(6)
+    x = Tensor.from_data(rng.random((4, 1, 8, 8)).astype(np.float32), device=dev)
+    y = Tensor.from_data(rng.integers(0, 10, 4), device=dev)
+    _digits_step(model, opt, x, y, 0.01)
+    loss = cross_entropy(model(x), y).to_numpy()
+    proto, got = _run_exported_step(_digits_step, model, opt, {"images": x, "labels": y}, 0.05)
+    assert "ConvTranspose" in {n.op_type for n in proto.graph.node}
+    _assert_the_step(got, model, opt, loss)
+
+
+def _char_step(model, opt, inputs, targets, lr):
+    from examples.char_transformer import step_loss
+
+    return step_loss(model, opt, lr, inputs, targets)
+
+
+@pytest.mark.parametrize("make", ["sgd", "adamw"])
+def test_the_char_transformer_s_training_step_exports(make):
+    """The char transformer example's step (embedding, causal attention, layer norms, GELU,
+    gradient sums): one onnxruntime run equals burnpy's step."""
+    from examples.char_transformer import CharTransformer, loss_of
+
+    dev = Device.numpy().autodiff()
+    model, opt = CharTransformer(20, context=8, dropout=0.0, device=dev), _optimizer(make)
+    rng = np.random.default_rng(7)
+    x = Tensor.from_data(rng.integers(0, 20, (2, 8)), device=dev)
+    y = Tensor.from_data(rng.integers(0, 20, (2, 8)), device=dev)
+    _char_step(model, opt, x, y, 0.01)
+    loss = loss_of(model, x, y).to_numpy()
+    proto, got = _run_exported_step(_char_step, model, opt, {"inputs": x, "targets": y}, 0.05)
+    ops = {n.op_type for n in proto.graph.node}
+    assert {"LayerNormalization", "ScatterND", "Erf"} <= ops
+    _assert_the_step(got, model, opt, loss)
+
+
+class NormGelu(nn.Module):
+    """Linear, layer norm, GELU, linear."""
+
+    def __init__(self, approximate, device):
+        super().__init__()
+        self.inner = nn.Linear(6, 8, device=device)
+        self.norm = nn.LayerNorm(8, device=device)
+        self.gelu = nn.Gelu(approximate=approximate)
+        self.outer = nn.Linear(8, 3, device=device)
+
+    def forward(self, x):
+        return self.outer(self.gelu(self.norm(self.inner(x))))
+
+
+@pytest.mark.parametrize("form", ["float32 kept", "float32 checkpointed", "float64 computed again"])
+def test_a_layer_norm_and_gelu_step_exports_in_each_form(form, monkeypatch):
+    """The backward takes what the forward kept (the tanh GELU's slope, the norm's statistics)
+    or computes it again: under gradient checkpointing (gelu_approximate_backward), and in
+    float64, where the exact GELU keeps no slope (gelu_backward) and here a backend that keeps
+    no statistics. Each exports and equals burnpy's step (float64 run by the reference
+    evaluator: onnxruntime has no float64 Erf)."""
+    from burnpy.nn.functional import cross_entropy
+    from burnpy.runtime.backends.kernels.keeping import KeepingKernels
+    from burnpy.runtime.backends.numpy import NumPyBackend
+
+    dtype = form.split()[0]
+    dev = Device.numpy().autodiff()
+    if form == "float32 checkpointed":
+        dev = dev.gradient_checkpointing()
+    if form == "float64 computed again":
+        monkeypatch.setattr(NumPyBackend, "layer_norm_keeping", KeepingKernels.layer_norm_keeping)
+    model, opt = NormGelu(dtype == "float32", dev).cast(dtype), _optimizer("adamw")
+    rng = np.random.default_rng(8)
+    x = Tensor.from_data(rng.standard_normal((5, 6)).astype(dtype), device=dev)
+    y = Tensor.from_data(rng.integers(0, 3, 5), device=dev)
+    _digits_step(model, opt, x, y, 0.01)
+    loss = cross_entropy(model(x), y).to_numpy()
+    run = run_onnxruntime if dtype == "float32" else run_reference
+    batch = {"images": x, "labels": y}
+    _, got = _run_exported_step(_digits_step, model, opt, batch, 0.05, run)
+    _assert_the_step(got, model, opt, loss)

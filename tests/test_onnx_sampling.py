@@ -108,7 +108,13 @@ def test_affine_grid_gradients_match_finite_differences():
 
 
 ROIS = np.array(
-    [[0.5, 1.0, 6.3, 5.2], [2.0, 2.0, 3.0, 2.5], [-1.5, 6.0, 12.0, 11.5], [4.0, 3.0, 4.0, 3.0]]
+    [
+        [0.5, 1.0, 6.3, 5.2],
+        [2.0, 2.0, 3.0, 2.5],
+        [-1.5, 6.0, 12.0, 11.5],
+        [4.0, 3.0, 4.0, 3.0],  # empty
+        [7.0, 6.0, 3.0, 1.0],  # reversed
+    ]
 )
 
 
@@ -116,7 +122,7 @@ def roi_case(mode, transformation, sampling_ratio, channels=3):
     inputs = {
         "x": RNG.standard_normal((2, channels, 8, 9)),
         "rois": ROIS,
-        "batch_indices": np.array([1, 0, 1, 0], np.int64),
+        "batch_indices": np.array([1, 0, 1, 0, 1], np.int64),
     }
     attributes = dict(
         mode=mode,

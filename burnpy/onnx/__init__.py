@@ -106,7 +106,7 @@ def translate(model, base_dir=None, parameters=None, untie: bool = False) -> Tra
     `load` takes them."""
     import dataclasses
 
-    from burnpy.onnx import checks, ir, roles, table
+    from burnpy.onnx import attention, checks, ir, roles, table
     from burnpy.onnx.errors import Refusal
     from burnpy.onnx.emit import Emitter
 
@@ -115,6 +115,7 @@ def translate(model, base_dir=None, parameters=None, untie: bool = False) -> Tra
     if problems:
         raise UnsupportedError(label, problems)
     inferred = checks.inferred(proto, label)
+    inferred = attention.typed_modifiers(inferred, label)  # FlexAttention's subgraphs
     try:
         graph = ir.parse(inferred, folder)
     except Refusal as refusal:

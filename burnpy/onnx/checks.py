@@ -139,8 +139,9 @@ def _first_lines(error: Exception) -> str:
 
 def _checker(proto) -> list:
     """onnx's checker on each node of the default domain (its inputs and outputs, the types of
-    its attributes against its op's schema) and each initializer. Its whole-graph rules are
-    left out where they are stricter than onnxruntime (a shape on every graph input and output,
+    its attributes against its op's schema; an op's version that onnx marks deprecated, which
+    onnxruntime still runs, is not held against it) and each initializer. Its whole-graph rules
+    are left out where they are stricter than onnxruntime (a shape on every graph input and output,
     nodes stored in topological order); the structure checks above hold the rest. A node of
     another domain or holding a subgraph is refused by the importer, naming why."""
     from onnx import AttributeProto, TensorProto, checker
@@ -157,6 +158,8 @@ def _checker(proto) -> list:
         try:
             checker.check_node(node, context, scope)
         except checker.ValidationError as error:
+            if "is deprecated in domain_version" in str(error):  # onnxruntime runs it
+                continue
             problems.append(f"{_node_label(i, node)}: onnx's checker: {_first_lines(error)}")
     for tensor in proto.graph.initializer:
         if tensor.data_location == TensorProto.EXTERNAL:  # read, and checked, by ir.parse

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import functools
 import io
 import json
 import os
@@ -20,8 +21,8 @@ import numpy as np
 
 RESULTS = ("pass", "refused", "mismatch", "error")
 # What the node suite's test keeps: at least this many cases and op types pass.
-PASSING = 1707
-PASSING_OPS = 177
+PASSING = 1776
+PASSING_OPS = 180
 # The cases that run but differ from the suite's expected values, and why.
 _FFT_NOISE = (
     "the expected values are numpy's float32 FFT, whose rounding leaves up to 1.9e-7 where "
@@ -199,18 +200,93 @@ def judge(actual, expected, rtol: float, atol: float) -> bool:
     return np.array_equal(actual, expected)
 
 
-def _outcome(run, data_sets, rtol, atol) -> tuple:
-    for inputs, expected in data_sets:
+def _outcome(run, data_sets, rtol, atol, check=None) -> tuple:
+    """`check`: a random case's (`random_check`), which replaces the judge."""
+    for k, (inputs, expected) in enumerate(data_sets):
         try:
             outputs = run(inputs)
         except Exception as error:  # a crash while running: what this runner counts
             return "error", f"{type(error).__name__}: {error}"
         if len(outputs) < len(expected):
             return "mismatch", "too few outputs"
+        if check is not None:
+            detail = check(k, [np.asarray(out) for out in outputs])
+            if detail:
+                return "mismatch", detail
+            continue
         for out, exp in zip(outputs, expected):
             if not judge(out, exp, rtol, atol):
                 return "mismatch", _difference(out, exp)
     return "pass", ""
+
+
+# The cases whose values are drawn at random: the suite's values are one draw, so such a case
+# is judged by what every draw must hold (`random_check`).
+RANDOM_OPS = {"RandomUniform", "RandomUniformLike", "RandomNormal", "RandomNormalLike", "Bernoulli", "Multinomial"}  # fmt: skip
+
+
+def random_check(op: str, model, data_sets, rtol, atol):
+    """None for a case of deterministic values; for a random one (a random op's, or Dropout's
+    in training mode), `check(k, outputs)` -> "" when the outputs of data set k hold what every
+    draw must, else what does not hold. Every output: the expected shape and dtype. Bernoulli:
+    0 or 1, 0 where p is 0, 1 where p is 1; RandomUniform: within [low, high]; RandomNormal:
+    finite; Multinomial: class indices; Dropout: each entry 0 or x / (1 - ratio) (within the
+    case's tolerances), the mask True exactly where the entry is kept, and x itself, every
+    mask entry True, at ratio 0 or outside training mode."""
+    if op not in RANDOM_OPS | {"Dropout"}:
+        return None
+    node = next((n for n in model.graph.node if n.op_type in RANDOM_OPS | {"Dropout"}), None)
+    if node is None or (op == "Dropout" and (len(node.input) < 3 or not node.input[2])):
+        return None
+    from onnx import helper
+
+    attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
+
+    def check(k: int, outputs: list) -> str:
+        inputs, expected = data_sets[k]
+        for out, exp in zip(outputs, expected):
+            exp = np.asarray(exp)
+            if out.shape != exp.shape or out.dtype != exp.dtype:
+                return f"{out.dtype} {list(out.shape)} where {exp.dtype} {list(exp.shape)} is expected"  # fmt: skip
+        y = outputs[0].astype(np.float64)
+        if op == "Dropout":
+            return _dropout_holds(inputs, outputs, rtol, atol)
+        if op == "Bernoulli":
+            p = np.asarray(inputs[0])
+            if not np.isin(y, (0, 1)).all() or (y[p == 0] != 0).any() or (y[p == 1] != 1).any():
+                return "a Bernoulli draw other than 0 and 1, or against a certain p"
+        if op.startswith("RandomUniform"):
+            low, high = attrs.get("low", 0.0), attrs.get("high", 1.0)
+            if not ((y >= low) & (y <= high)).all():
+                return f"a uniform draw outside [{low}, {high}]"
+        if op.startswith("RandomNormal") and not np.isfinite(y).all():
+            return "a normal draw that is not finite"
+        if op == "Multinomial" and not ((y >= 0) & (y < np.shape(inputs[0])[1])).all():
+            return "a class index outside the classes"
+        return ""
+
+    return check
+
+
+def _dropout_holds(inputs, outputs, rtol, atol) -> str:
+    x = np.asarray(inputs[0]).astype(np.float64)
+    ratio = float(np.asarray(inputs[1])) if len(inputs) > 1 and inputs[1] is not None else 0.5
+    training = bool(np.asarray(inputs[2])) if len(inputs) > 2 and inputs[2] is not None else False
+    y = outputs[0].astype(np.float64)
+    mask = outputs[1] if len(outputs) > 1 else None
+    if mask is not None and mask.dtype != np.bool_:
+        return f"a mask of {mask.dtype}"
+    if not training or ratio == 0.0:
+        if not np.array_equal(y, x) or (mask is not None and not mask.all()):
+            return "Dropout changed its input at ratio 0 or outside training mode"
+        return ""
+    scaled = x / (1.0 - ratio) if ratio < 1.0 else np.zeros_like(x)
+    kept = np.isclose(y, scaled, rtol=rtol, atol=atol)
+    if not (kept | (y == 0)).all():
+        return "an entry neither 0 nor x / (1 - ratio)"
+    if mask is not None and not np.allclose(y, np.where(mask, scaled, 0.0), rtol=rtol, atol=atol):
+        return "the output and the mask disagree"
+    return ""
 
 
 def _difference(actual, expected) -> str:
@@ -225,11 +301,11 @@ def _difference(actual, expected) -> str:
         return "values differ"
 
 
-def ours(model_bytes, data_sets, rtol, atol, device=None) -> tuple:
-    return ours_loaded(model_bytes, data_sets, rtol, atol, device)[:2]
+def ours(model_bytes, data_sets, rtol, atol, device=None, check=None) -> tuple:
+    return ours_loaded(model_bytes, data_sets, rtol, atol, device, check)[:2]
 
 
-def ours_loaded(model_bytes, data_sets, rtol, atol, device=None) -> tuple:
+def ours_loaded(model_bytes, data_sets, rtol, atol, device=None, check=None) -> tuple:
     """(result, detail, the loaded model or None): `ours`, keeping the model for the suite in
     reverse, which exports it."""
     from burnpy import onnx as importer
@@ -245,10 +321,10 @@ def ours_loaded(model_bytes, data_sets, rtol, atol, device=None) -> tuple:
         result = model(*inputs)
         return result if isinstance(result, tuple) else (result,)
 
-    return (*_outcome(run, data_sets, rtol, atol), model)
+    return (*_outcome(run, data_sets, rtol, atol, check), model)
 
 
-def onnxruntime_(model_bytes, data_sets, rtol, atol) -> tuple:
+def onnxruntime_(model_bytes, data_sets, rtol, atol, check=None) -> tuple:
     import onnxruntime
 
     options = onnxruntime.SessionOptions()
@@ -261,10 +337,12 @@ def onnxruntime_(model_bytes, data_sets, rtol, atol) -> tuple:
     except Exception as error:
         return "refused", str(error).splitlines()[0]
     names = [i.name for i in session.get_inputs()]
-    return _outcome(lambda ins: session.run(None, dict(zip(names, ins))), data_sets, rtol, atol)
+    return _outcome(
+        lambda ins: session.run(None, dict(zip(names, ins))), data_sets, rtol, atol, check
+    )
 
 
-def reference(model_bytes, data_sets, rtol, atol) -> tuple:
+def reference(model_bytes, data_sets, rtol, atol, check=None) -> tuple:
     import onnx
     from onnx.reference import ReferenceEvaluator
 
@@ -273,7 +351,9 @@ def reference(model_bytes, data_sets, rtol, atol) -> tuple:
     except Exception as error:
         return "refused", str(error).splitlines()[0]
     names = list(evaluator.input_names)
-    return _outcome(lambda ins: evaluator.run(None, dict(zip(names, ins))), data_sets, rtol, atol)
+    return _outcome(
+        lambda ins: evaluator.run(None, dict(zip(names, ins))), data_sets, rtol, atol, check
+    )
 
 
 RUNNERS = {"ours": ours, "onnxruntime": onnxruntime_, "reference": reference}
@@ -291,9 +371,13 @@ def run(runners=("ours",), cache=None, select=None) -> dict:
             for name, model_bytes, data_sets, rtol, atol in found:
                 if select and select not in name:
                     continue
-                op = op_type(name, onnx.load_from_string(model_bytes))
+                model = onnx.load_from_string(model_bytes)
+                op = op_type(name, model)
+                check = random_check(op, model, data_sets, rtol, atol)
                 for runner in runners:
-                    result, detail = RUNNERS[runner](model_bytes, data_sets, rtol, atol)
+                    result, detail = RUNNERS[runner](
+                        model_bytes, data_sets, rtol, atol, check=check
+                    )
                     results[runner][name] = (op, result, detail)
     return results
 
@@ -344,8 +428,9 @@ def supported_table(results: dict) -> str:
         total = sum(counts[op].values())
         versions = ", ".join(str(v) for v in sorted(since[op]))
         lines.append(f"| {op} | {versions} | {total} | {counts[op]['pass']} |")
-    lines += ["", "Refused on purpose:", ""]
-    lines += [f"- {op}: {why}" for op, why in sorted(REFUSED.items())]
+    if REFUSED:
+        lines += ["", "Refused on purpose:", ""]
+        lines += [f"- {op}: {why}" for op, why in sorted(REFUSED.items())]
     return "\n".join(lines)
 
 
@@ -407,11 +492,14 @@ def run_export(cache=None, select=None) -> dict:
             for name, model_bytes, data_sets, rtol, atol in cases(cache):
                 if select and select not in name:
                     continue
-                result, _, model = ours_loaded(model_bytes, data_sets, rtol, atol)
+                proto = onnx.load_from_string(model_bytes)
+                op = op_type(name, proto)
+                check = random_check(op, proto, data_sets, rtol, atol)
+                result, _, model = ours_loaded(model_bytes, data_sets, rtol, atol, check=check)
                 if result != "pass":
                     continue
-                op = op_type(name, onnx.load_from_string(model_bytes))
-                outcome = suite.reverse(model, data_sets, rtol, atol, runners)
+                checked = {r: functools.partial(run, check=check) for r, run in runners.items()}
+                outcome = suite.reverse(model, data_sets, rtol, atol, checked)
                 for runner, (result, detail) in outcome.items():
                     results[runner][name] = (op, result, detail)
     return results

@@ -60,8 +60,11 @@ KEEPS_WEIGHTS = {"DequantizeLinear"}
 # stays a statement of `forward`, computed when the model runs (a 150-byte model may declare a
 # ConstantOfShape of 10^10 elements).
 FOLD_LIMIT = 10**7
-# Control flow: a compound statement holding its subgraphs' statements, never folded.
-FLOW = {"If", "Loop", "Scan", "SequenceMap"}
+# Control flow, and FlexAttention (its modifiers): a compound statement holding its
+# subgraphs' statements, never folded.
+FLOW = {"If", "Loop", "Scan", "SequenceMap", "FlexAttention"}
+# The operators of other domains the table translates, by (domain, op type).
+OTHER_DOMAINS = {("ai.onnx.preview", "FlexAttention")}
 # The ops of sequences (Python lists of Tensors, burnpy/onnx/sequences.py): never folded.
 SEQUENCES = {
     "SequenceEmpty", "SequenceConstruct", "SequenceAt", "SequenceInsert", "SequenceErase",
@@ -431,7 +434,7 @@ class Emitter:
                 )
 
     def node(self, node: Node):
-        if node.domain not in ("",):
+        if node.domain not in ("",) and (node.domain, node.op_type) not in OTHER_DOMAINS:
             raise Refusal(
                 f"the domain '{node.domain}' is not supported (only the default ai.onnx domain)"
             )

@@ -10,6 +10,7 @@ import numpy as np
 
 from burnpy.onnx.ir import FLOATS as FLOAT_DTYPES, ML_DTYPES
 from burnpy.generated import Tensor, module
+from burnpy.onnx.draws import bernoulli, dropout, multinomial, normal, uniform  # noqa: F401
 from burnpy.onnx.spectral import dft, mel_weight_matrix, stft  # noqa: F401 (ops.<name>)
 from burnpy.onnx.sampling import affine_grid, grid_sample, roi_align  # noqa: F401 (ops.<name>)
 
@@ -445,6 +446,17 @@ def group_norm(x: Tensor, scale: Tensor, bias: Tensor, groups: int, epsilon: flo
     return y.mul(scale.reshape(per_channel)).add(bias.reshape(per_channel))
 
 
+def group_norm_per_group(x: Tensor, scale: Tensor, bias: Tensor, groups: int, epsilon: float):
+    """ONNX GroupNormalization before opset 21: scale and bias per group, each for the channels
+    of its group."""
+    width = x.shape[1] // groups
+
+    def spread(v: Tensor) -> Tensor:
+        return v.reshape([groups, 1]).expand([groups, width]).reshape([groups * width])
+
+    return group_norm(x, spread(scale), spread(bias), groups, epsilon)
+
+
 def lp_norm(x: Tensor, axis: int, p: int) -> Tensor:
     """ONNX LpNormalization: x over its L1 or L2 norm along `axis` (a zero norm gives 0)."""
     norm = x.abs().sum_dim(axis) if p == 1 else x.square().sum_dim(axis).sqrt()
@@ -644,6 +656,148 @@ def _zeros_like(x: Tensor) -> Tensor:
 def _repeat_heads(x: Tensor, times: int) -> Tensor:
     b, h, s, d = x.shape
     return unsqueeze(x, [2]).expand([b, h, times, s, d]).reshape([b, h * times, s, d])
+
+
+def _compute_dtype(dtype: str) -> str:
+    """The float the recurrent and fused attention ops accumulate in: float64 stays, the
+    16-bit floats and float32 compute in float32, as ONNX's reference does."""
+    return "float64" if dtype == "float64" else "float32"
+
+
+def _as(x: Tensor, dtype) -> Tensor:
+    """x in float `dtype` (x itself when it is already)."""
+    return x if x.dtype == dtype else x.float(dtype)
+
+
+def _heads(x: Tensor, heads: int) -> Tensor:
+    """(B, T, H * D) -> (B, H, T, D)."""
+    b, t, packed = x.shape
+    if packed % heads:
+        raise ValueError(f"a last dim of {packed} does not split into {heads} heads")
+    return x.reshape([b, t, heads, packed // heads]).permute([0, 2, 1, 3])
+
+
+def linear_attention(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    past_state=None,
+    decay=None,
+    beta=None,
+    *,
+    q_heads: int,
+    kv_heads: int,
+    scale: float = 0.0,
+) -> tuple:
+    """ONNX LinearAttention: (output, present state). The state S (B, H_kv, d_k, d_v) runs
+    over the tokens: decayed by exp(decay) when a decay is given, corrected towards the value
+    by beta times the error S^T k when a beta is given, then S += k v^T; each output is
+    scale q^T S, a group of query heads reading its key/value head's state. Computed in
+    float32 (float64 stays), one step per token as the recurrence is defined."""
+    dtype, compute = query.dtype, _compute_dtype(query.dtype)
+    state_dtype = past_state.dtype if past_state is not None else dtype
+    b, t = query.shape[0], query.shape[1]
+    q = _heads(_as(query, compute), q_heads)
+    k = _heads(_as(key, compute), kv_heads)
+    v = _heads(_as(value, compute), kv_heads)
+    dk, dv, group = k.shape[3], v.shape[3], q_heads // kv_heads
+    if q.shape[3] != dk:
+        raise ValueError(f"query heads of {q.shape[3]} features and key heads of {dk} differ")
+    q = q.mul(float(scale) if scale else 1.0 / math.sqrt(dk))
+    if decay is not None:
+        width = decay.shape[2]
+        if width not in (kv_heads, kv_heads * dk):
+            raise ValueError(
+                f"decay's last dim is {width}; it must be kv_num_heads ({kv_heads}) or "
+                f"kv_num_heads * d_k ({kv_heads * dk})"
+            )
+        # (B, H_kv, d_k or 1, T): a token's gate is a column that scales the state's rows.
+        decay = _heads(_as(decay, compute), kv_heads).exp().permute([0, 1, 3, 2])
+    if beta is not None:
+        if beta.shape[2] not in (kv_heads, 1):
+            raise ValueError(
+                f"beta's last dim is {beta.shape[2]}; it must be kv_num_heads ({kv_heads}) or 1"
+            )
+        beta = _heads(_as(beta, compute), beta.shape[2])
+    if past_state is not None:
+        if list(past_state.shape) != [b, kv_heads, dk, dv]:
+            raise ValueError(
+                f"past_state has shape {list(past_state.shape)}; it must be "
+                f"{[b, kv_heads, dk, dv]} (batch, kv heads, d_k, d_v)"
+            )
+        state = _as(past_state, compute)
+    else:
+        state = Tensor.zeros([b, kv_heads, dk, dv], device=query.device(), dtype=compute)
+    outputs = []
+    for i in range(t):
+        k_i, v_i = k[:, :, i : i + 1], v[:, :, i : i + 1]
+        if decay is not None:
+            state = state.mul(decay[:, :, :, i : i + 1])
+        if beta is not None:
+            v_i = beta[:, :, i : i + 1].mul(v_i.sub(k_i.matmul(state)))
+        state = state.add(k_i.swap_dims(2, 3).mul(v_i))
+        read = q[:, :, i : i + 1].reshape([b, kv_heads, group, dk]).matmul(state)
+        outputs.append(read.reshape([b, q_heads, 1, dv]))
+    if outputs:
+        out = Tensor.cat(outputs, 2).permute([0, 2, 1, 3]).reshape([b, t, q_heads * dv])
+    else:
+        out = Tensor.zeros([b, 0, q_heads * dv], device=query.device(), dtype=compute)
+    return _as(out, dtype), _as(state, state_dtype)
+
+
+def causal_conv_with_state(x: Tensor, weight: Tensor, bias=None, past_state=None, *, silu=False) -> tuple:  # fmt: skip
+    """ONNX CausalConvWithState: (output, present state). Each channel convolved with its own
+    kernel over the carried state (zeros without one) followed by x, so output t sees x up to
+    t; the present state is the last k - 1 positions of that sequence. The 16-bit floats
+    convolve in float32, rounded once (the activation on the rounded value, as ONNX's
+    reference computes it)."""
+    dtype = x.dtype
+    b, channels, length = x.shape
+    carry = weight.shape[2] - 1
+    if past_state is None:
+        past_state = Tensor.zeros([b, channels, carry], device=x.device(), dtype=dtype)
+    elif list(past_state.shape) != [b, channels, carry]:
+        raise ValueError(
+            f"past_state has shape {list(past_state.shape)}; it must be {[b, channels, carry]} "
+            f"(batch, channels, kernel size - 1)"
+        )
+    padded = Tensor.cat([past_state, x], 2)
+    compute = _compute_dtype(dtype)
+    if bias is not None:
+        bias = _as(bias, compute)
+    out = module.conv1d(_as(padded, compute), _as(weight, compute), bias, groups=channels)
+    out = _as(out, dtype)
+    if silu:
+        wide = _as(out, compute)
+        out = _as(wide.mul(wide.sigmoid()), dtype)
+    return out, padded[:, :, length:]
+
+
+def flex_scores(q: Tensor, k: Tensor, scale, dtype: str) -> Tensor:
+    """FlexAttention's scores (B, H_q, L, S) in the softmax's float `dtype`: q and k each
+    scaled by sqrt(scale) (1 / sqrt(head size) when None) in their own float, grouped key
+    heads repeated."""
+    heads, groups = q.shape[1], k.shape[1]
+    if heads % groups:
+        raise ValueError(f"{heads} query heads do not group over {groups} key heads")
+    if heads != groups:
+        k = _repeat_heads(k, heads // groups)
+    scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
+    root = float(np.asarray(np.sqrt(np.float32(scale)), dtype=q.dtype))
+    return _as(q.mul(root).matmul(k.mul(root).swap_dims(-1, -2)), dtype)
+
+
+def flex_output(probs: Tensor, v: Tensor) -> Tensor:
+    """FlexAttention's output: probs @ v in the softmax's float, in v's float."""
+    heads, groups = probs.shape[1], v.shape[1]
+    if heads != groups:
+        v = _repeat_heads(v, heads // groups)
+    return _as(probs.matmul(_as(v, probs.dtype)), v.dtype)
+
+
+def flex_attention(q: Tensor, k: Tensor, v: Tensor, scale, dtype: str) -> Tensor:
+    """FlexAttention without modifiers: softmax(q k^T scale) v, the softmax in `dtype`."""
+    return flex_output(flex_scores(q, k, scale, dtype).softmax(-1), v)
 
 
 def range_(start, limit, delta, dtype: str, device) -> Tensor:
@@ -941,6 +1095,77 @@ def nonzero(x: Tensor) -> Tensor:
     """ONNX NonZero: the positions of the non-zero entries, one row per dim."""
     found = np.stack(np.nonzero(np.asarray(x.to_numpy()))).astype(np.int64)
     return Tensor.from_data(found.reshape(x.ndim, -1), device=x.device().inner())
+
+
+def non_max_suppression(
+    boxes: Tensor, scores: Tensor, most: int, iou: float, least_score, center: bool
+) -> Tensor:
+    """ONNX NonMaxSuppression: per batch and class, the boxes taken greedily by score (the
+    lower box index first among equals), each dropped when its IoU with one already taken
+    exceeds `iou`, at most `most`; only scores above `least_score` (None: all) take part.
+    [batch, class, box] rows, int64 (their number follows the data)."""
+    corners = np.asarray(boxes.to_numpy())
+    table = np.asarray(scores.to_numpy())
+    rows = []
+    for batch in range(corners.shape[0]):
+        overlaps = _suppresses(corners[batch], center, iou)
+        for klass in range(table.shape[1]):
+            row = table[batch, klass]
+            order = np.lexsort((np.arange(row.size), -row.astype(np.float64)))
+            if least_score is not None:
+                order = order[row[order] > least_score]
+            taken = []
+            for box in order:
+                if len(taken) >= most:
+                    break
+                if not overlaps[box, taken].any():
+                    taken.append(box)
+            rows += [(batch, klass, box) for box in taken]
+    found = np.array(rows, dtype=np.int64).reshape(-1, 3)
+    return Tensor.from_data(found, device=boxes.device().inner())
+
+
+def _suppresses(boxes: np.ndarray, center: bool, iou: float) -> np.ndarray:
+    """[i, j]: whether boxes i and j overlap by an IoU above `iou` (computed in the boxes'
+    dtype, as ONNX's reference does: no overlap for an empty intersection or box)."""
+    if center:
+        half_w, half_h = boxes[:, 2] / 2, boxes[:, 3] / 2
+        x_min, x_max = boxes[:, 0] - half_w, boxes[:, 0] + half_w
+        y_min, y_max = boxes[:, 1] - half_h, boxes[:, 1] + half_h
+    else:  # any two opposite corners: [y1, x1, y2, x2]
+        x_min, x_max = np.minimum(boxes[:, 1], boxes[:, 3]), np.maximum(boxes[:, 1], boxes[:, 3])
+        y_min, y_max = np.minimum(boxes[:, 0], boxes[:, 2]), np.maximum(boxes[:, 0], boxes[:, 2])
+    width = np.minimum(x_max[:, None], x_max[None]) - np.maximum(x_min[:, None], x_min[None])
+    height = np.minimum(y_max[:, None], y_max[None]) - np.maximum(y_min[:, None], y_min[None])
+    area = (x_max - x_min) * (y_max - y_min)
+    with np.errstate(all="ignore"):
+        inter = width * height
+        union = area[:, None] + area[None] - inter
+        ratio = inter / union
+    valid = (width > 0) & (height > 0) & (inter > 0) & (area[:, None] > 0) & (area[None] > 0)
+    return valid & (union > 0) & (ratio > iou)
+
+
+def unique(x: Tensor, axis, ordered: bool) -> tuple:
+    """ONNX Unique: the distinct entries of the flattened x (or slices along `axis`), sorted
+    or in the order they first occur, the position of each one's first occurrence, where each
+    entry's value is among them, and how often each occurs (their number follows the data)."""
+    values = np.asarray(x.to_numpy()).astype(np.float64 if x.dtype in FLOAT_DTYPES else np.int64)
+    if axis is None:
+        x, values, axis = x.reshape([-1]), values.reshape(-1), 0
+    axis %= x.ndim
+    _, first, inverse, counts = np.unique(values, True, True, True, axis=axis)
+    inverse = inverse.reshape(-1)
+    if not ordered:  # in the order of their first occurrence
+        order = np.argsort(first, kind="stable")
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.size)
+        first, counts, inverse = first[order], counts[order], rank[inverse]
+    device = x.device().inner()
+    first, inverse, counts = (
+        Tensor.from_data(a.astype(np.int64), device=device) for a in (first, inverse, counts)
+    )
+    return x.select(axis, first), first, inverse, counts
 
 
 def lrn(x: Tensor, size: int, alpha: float, beta: float, bias: float) -> Tensor:

@@ -211,7 +211,7 @@ def roi_align(
     weight = weight * inside[..., None]
     index = np.where(inside[..., None], index, 0)
     if mode == "max":  # a region without samples is 0
-        weight = weight * (grid_h * grid_w > 0)[:, None, None, None, None, None]
+        weight = weight * ((grid_h > 0) & (grid_w > 0))[:, None, None, None, None, None]
     else:
         taken = (np.arange(most_h)[None, :, None] < grid_h[:, None, None]) & (
             np.arange(most_w)[None, None, :] < grid_w[:, None, None]

@@ -18,9 +18,10 @@ import math
 import numpy as np
 
 from burnpy.onnx.emit import MODULE, OPS, Const, Outputs, Site
-from burnpy.onnx import flow, sequences, signal, vision
+from burnpy.onnx import detection, flow, random_ops, sequences, signal, vision
+from burnpy.onnx.attention import causal_conv_with_state, flex_attention, linear_attention
 from burnpy.onnx.errors import Refusal
-from burnpy.onnx.expr import Attr, BinOp, Expr, Lit, Name, Operator, TupleOf, ints
+from burnpy.onnx.expr import Attr, BinOp, Expr, Lit, Name, Operator, ints
 from burnpy.onnx.ir import ELEMENT_TYPES, FLOATS, ML_DTYPES, storage
 
 ops, module = OPS, MODULE
@@ -673,15 +674,6 @@ def _cast(n: Site, x: Expr, source: str, target: str):
     return x if storage(source) == held else x.cast(held)
 
 
-def dropout(n: Site):
-    x = n.x(0)
-    if n.opset >= 12 and n.has(2) and (not n.is_const(2) or bool(n.const(2))):
-        n.refuse("Dropout in training mode (random) is not supported")
-    if n.has_output(1):
-        return Outputs(TupleOf((x, ops.full(x.shape, True, "bool", n.device()))), 2)
-    return x
-
-
 def nonzero(n: Site):
     return ops.nonzero(n.x(0))
 
@@ -1097,6 +1089,10 @@ def _ints(values) -> Expr:
 
 
 def conv(n: Site):
+    if n.dtype(0) == "float16":  # no float16 kernel: computed in float32, rounded once
+        bias = n.x(2).float("float32") if n.has(2) else None
+        x, w = n.x(0).float("float32"), n.x(1).float("float32")
+        return _conv_call(n, x, w, bias, 1).float("float16")
     if n.dtype(0) not in ("float32", "float64", "bfloat16"):
         n.refuse(f"Conv of {n.dtype(0)} is not supported (float32, float64, bfloat16)")
     return _conv_call(n, n.x(0), n.x(1), n.x(2) if n.has(2) else None, 1)
@@ -1270,10 +1266,9 @@ def instance_norm(n: Site):
 
 
 def group_norm(n: Site):
-    if n.opset < 21:
-        n.refuse("GroupNormalization before opset 21 (scale per group) is not supported")
     epsilon = _float(n.attr("epsilon", 1e-5))
-    return ops.group_norm(n.x(0), n.x(1), n.x(2), n.attr("num_groups"), epsilon)
+    helper = ops.group_norm if n.opset >= 21 else ops.group_norm_per_group  # scale per group
+    return helper(n.x(0), n.x(1), n.x(2), n.attr("num_groups"), epsilon)
 
 
 def layer_norm(n: Site):
@@ -1453,6 +1448,7 @@ TABLE = {
     ("ArgMin", 1): arg_extreme,
     ("Asin", 7): unary,
     ("Asinh", 9): unary,
+    ("Bernoulli", 15): random_ops.bernoulli,
     ("BlackmanWindow", 17): window,
     ("Atan", 7): unary,
     ("Atanh", 9): unary,
@@ -1464,6 +1460,7 @@ TABLE = {
     ("BitwiseNot", 18): unary,
     ("BitwiseOr", 18): bitwise,
     ("BitwiseXor", 18): bitwise,
+    ("CausalConvWithState", 27): causal_conv_with_state,
     ("Cast", 1): cast,
     ("CastLike", 15): cast,
     ("Ceil", 1): unary,
@@ -1488,7 +1485,7 @@ TABLE = {
     ("DequantizeLinear", 10): dequantize_linear,
     ("DynamicQuantizeLinear", 11): dynamic_quantize_linear,
     ("Div", 1): arithmetic,
-    ("Dropout", 1): dropout,
+    ("Dropout", 1): random_ops.dropout,
     ("Elu", 1): elu,
     ("Equal", 1): comparison,
     ("Einsum", 12): einsum,
@@ -1496,6 +1493,7 @@ TABLE = {
     ("Exp", 1): unary,
     ("Expand", 8): expand,
     ("EyeLike", 9): eye_like,
+    ("FlexAttention", 1): flex_attention,
     ("Flatten", 1): flatten,
     ("Floor", 1): unary,
     ("Gather", 1): gather,
@@ -1523,6 +1521,7 @@ TABLE = {
     ("LRN", 1): lrn,
     ("LSTM", 7): recurrent,
     ("LayerNormalization", 17): layer_norm,
+    ("LinearAttention", 27): linear_attention,
     ("LeakyRelu", 1): leaky_relu,
     ("Less", 1): comparison,
     ("LessOrEqual", 12): comparison,
@@ -1541,9 +1540,11 @@ TABLE = {
     ("Mish", 18): mish,
     ("Mod", 10): mod,
     ("Mul", 1): arithmetic,
+    ("Multinomial", 7): random_ops.multinomial,
     ("Neg", 1): unary,
     ("NegativeLogLikelihoodLoss", 12): nll_loss,
     ("NonZero", 9): nonzero,
+    ("NonMaxSuppression", 10): detection.non_max_suppression,
     ("Not", 1): unary,
     ("OneHot", 9): one_hot,
     ("Or", 1): logical,
@@ -1556,6 +1557,10 @@ TABLE = {
     ("QLinearConv", 10): qlinear_conv,
     ("QLinearMatMul", 10): qlinear_matmul,
     ("QuantizeLinear", 10): quantize_linear,
+    ("RandomNormal", 1): random_ops.random_normal,
+    ("RandomNormalLike", 1): random_ops.random_normal,
+    ("RandomUniform", 1): random_ops.random_uniform,
+    ("RandomUniformLike", 1): random_ops.random_uniform,
     ("Range", 11): range_,
     ("Reciprocal", 1): unary,
     ("ReduceL1", 1): reduce_attribute_axes,
@@ -1636,6 +1641,7 @@ TABLE = {
     ("TopK", 10): top_k,
     ("Transpose", 1): transpose,
     ("Trilu", 14): trilu,
+    ("Unique", 11): detection.unique,
     ("Unsqueeze", 1): unsqueeze_attribute_axes,
     ("Unsqueeze", 13): unsqueeze,
     ("Upsample", 7): resize,
@@ -1649,16 +1655,7 @@ TABLE = {
 }
 
 # Operators refused on purpose, and why (the others without an entry are not implemented yet).
-REFUSED = {
-    "Unique": "its output's shape depends on the data",
-    "NonMaxSuppression": "its output's shape depends on the data",
-    "RandomNormal": "random ops are not supported",
-    "RandomUniform": "random ops are not supported",
-    "RandomNormalLike": "random ops are not supported",
-    "RandomUniformLike": "random ops are not supported",
-    "Bernoulli": "random ops are not supported",
-    "Multinomial": "random ops are not supported",
-}
+REFUSED: dict = {}
 
 
 def _by_op(table: dict) -> dict:

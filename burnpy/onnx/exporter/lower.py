@@ -67,7 +67,7 @@ def lower_call(g: Graph, env: dict, kernel: str, op: str, args, kwargs, out) -> 
             values[name] = value.plain
         else:
             values[name] = _plain(value)
-    results = [v for v in (out if isinstance(out, (tuple, list)) else (out,))]
+    results = list(_flat(out))
     if op != kernel and kernel not in lowerings.BACKWARD:  # a keeping forward: (output, kept);
         results = results[:1]  # what it keeps is for the backward
     call = Call(kernel, op, names, values, arrays, [r.data for r in results if r is not None])
@@ -101,6 +101,16 @@ def _attribute(value, call: Call):
     if isinstance(value, dict):
         return call.values[value["arg"]] if "arg" in value else value["value"]
     return value
+
+
+def _flat(out):
+    """A call's results in order, a nested tuple's flattened (layer_norm_keeping's
+    (output, (mean, r)))."""
+    if isinstance(out, (tuple, list)):
+        for item in out:
+            yield from _flat(item)
+    else:
+        yield out
 
 
 def _plain(value):

@@ -699,10 +699,12 @@ def cross_entropy_backward(g: Graph, call):
         [
             g.cast(call.names["targets"], np.int64),
             g.constant(shape[1], np.int64),
-            g.constant([0, 1], dtype=call.dtype),
+            g.constant([0, 1], dtype=np.float32),  # (onnxruntime's OneHot makes no float64)
         ],
         axis=-1,
     )
+    if call.dtype != np.float32:
+        onehot = g.cast(onehot, call.dtype)
     scale = g.node("Div", [call.names["grad"], g.constant(max(shape[0], 1), dtype=call.dtype)])
     return g.node("Mul", [g.node("Sub", [probabilities, onehot]), scale])
 
@@ -848,7 +850,148 @@ def sgd_step(g: Graph, call):
     return param, (velocity if velocity != grad else g.node("Identity", [grad]))
 
 
+# -- a transformer's backward: gelu, layer_norm, softmax, embedding ------------------------------
+def _gelu_slope(g: Graph, x: str, dtype) -> str:
+    """gelu'(x) = Φ(x) + x φ(x), Φ(x) = (1 + erf(x / sqrt 2)) / 2, φ(x) = e^(-x²/2) / sqrt(2π)."""
+    c = lambda v: g.constant(v, dtype=dtype)  # noqa: E731
+    cdf = g.node(
+        "Mul",
+        [c(0.5), g.node("Add", [c(1.0), g.node("Erf", [g.node("Div", [x, c(math.sqrt(2.0))])])])],
+    )
+    square = g.node("Mul", [g.node("Mul", [x, x]), c(-0.5)])
+    density = g.node("Mul", [g.node("Exp", [square]), c(1 / math.sqrt(2 * math.pi))])
+    return g.node("Add", [cdf, g.node("Mul", [x, density])])
+
+
+def _gelu_approximate_slope(g: Graph, x: str, dtype) -> str:
+    """The tanh GELU's own derivative: (1 + t) / 2 + x (1 - t²) sqrt(2/π) (1 + 3·0.044715 x²) / 2,
+    t = tanh(sqrt(2/π) (x + 0.044715 x³))."""
+    c = lambda v: g.constant(v, dtype=dtype)  # noqa: E731
+    root = math.sqrt(2.0 / math.pi)
+    square = g.node("Mul", [x, x])
+    inner = g.node("Add", [x, g.node("Mul", [g.node("Mul", [square, x]), c(0.044715)])])
+    t = g.node("Tanh", [g.node("Mul", [inner, c(root)])])
+    half = g.node("Mul", [g.node("Add", [c(1.0), t]), c(0.5)])
+    rise = g.node("Add", [c(1.0), g.node("Mul", [square, c(3 * 0.044715)])])
+    fall = g.node("Sub", [c(1.0), g.node("Mul", [t, t])])
+    rest = g.node("Mul", [g.node("Mul", [g.node("Mul", [x, fall]), rise]), c(0.5 * root)])
+    return g.node("Add", [half, rest])
+
+
+def gelu_keeping(g: Graph, call):
+    """gelu, and the slope its backward multiplies the gradient by."""
+    return gelu(g, call), _gelu_slope(g, call.names["tensor"], call.dtype)
+
+
+def gelu_approximate_keeping(g: Graph, call):
+    return gelu_approximate(g, call), _gelu_approximate_slope(g, call.names["tensor"], call.dtype)
+
+
+def gelu_backward(g: Graph, call) -> str:
+    return g.node("Mul", [call.names["grad"], _gelu_slope(g, call.names["x"], call.dtype)])
+
+
+def gelu_approximate_backward(g: Graph, call) -> str:
+    slope = _gelu_approximate_slope(g, call.names["x"], call.dtype)
+    return g.node("Mul", [call.names["grad"], slope])
+
+
+def _leading_sum(g: Graph, x: str, rank: int) -> str:
+    """x summed over all but its last dim."""
+    if rank == 1:
+        return g.node("Identity", [x])
+    return _reduce(g, "ReduceSum", x, range(rank - 1), keepdims=0)
+
+
+def _row_statistics(g: Graph, x: str, epsilon: float, dtype):
+    """Each row's mean and r = 1 / sqrt(var + epsilon) over the last dim, as [..., 1] (in the
+    input's dtype: LayerNormalization's own Mean output is float32 whatever the input)."""
+    mean = _reduce(g, "ReduceMean", x, [-1])
+    centred = g.node("Sub", [x, mean])
+    variance = _reduce(g, "ReduceMean", g.node("Mul", [centred, centred]), [-1])
+    shifted = g.node("Add", [variance, g.constant(epsilon, dtype=dtype)])
+    return mean, g.node("Reciprocal", [g.node("Sqrt", [shifted])])
+
+
+def layer_norm_keeping(g: Graph, call):
+    """layer_norm, and each row's mean and r for the backward, shaped as the backend keeps
+    them (NumPy's flat, torch's [..., 1]); a backend that keeps nothing gets the output only."""
+    if len(call.results) == 1:
+        return layer_norm(g, call)
+    statistics = _row_statistics(g, call.names["input"], float(call.values["epsilon"]), call.dtype)
+    kept = g.ints(call.results[1].shape)
+    return layer_norm(g, call), *(g.node("Reshape", [s, kept]) for s in statistics)
+
+
+def layer_norm_backward(g: Graph, call):
+    """(dx, dgamma, dbeta), None for one not wanted. With x̂ = (x - μ) r and ĝ = g γ:
+    dx = r (ĝ - mean(ĝ) - x̂ mean(ĝ x̂)), dγ = Σ g x̂, dβ = Σ g; μ and r those the forward
+    kept, else computed again."""
+    n, v = call.names, call.values
+    want_x, want_gamma, want_beta = v["wanted"]
+    shape, grad, x = call.shape("input"), n["grad"], n["input"]
+    rank = len(shape)
+    dbeta = _leading_sum(g, grad, rank) if want_beta else None
+    if not (want_x or want_gamma):
+        return None, None, dbeta
+    kept = n.get("statistics")
+    if kept is not None:
+        rows = g.ints(list(shape[:-1]) + [1])
+        mean, r = (g.node("Reshape", [s, rows]) for s in kept)
+    else:
+        mean, r = _row_statistics(g, x, float(v["epsilon"]), call.dtype)
+    normalized = g.node("Mul", [g.node("Sub", [x, mean]), r])
+    dgamma = None
+    if want_gamma:
+        dgamma = _leading_sum(g, g.node("Mul", [grad, normalized]), rank)
+    dx = None
+    if want_x:
+        scaled = g.node("Mul", [grad, n["gamma"]])
+        mean_g = _reduce(g, "ReduceMean", scaled, [-1])
+        along = _reduce(g, "ReduceMean", g.node("Mul", [scaled, normalized]), [-1])
+        centred = g.node(
+            "Sub", [g.node("Sub", [scaled, mean_g]), g.node("Mul", [normalized, along])]
+        )
+        dx = g.node("Mul", [centred, r])
+    return dx, dgamma, dbeta
+
+
+def softmax_backward(g: Graph, call) -> str:
+    """output (grad - Σ grad output) along dim."""
+    output, grad = call.names["output"], call.names["grad"]
+    total = _reduce(g, "ReduceSum", g.node("Mul", [grad, output]), [call.values["dim"]])
+    return g.node("Mul", [output, g.node("Sub", [grad, total])])
+
+
+def embedding_backward(g: Graph, call) -> str:
+    """Each row of the gradient added into the row of the weights its index selected."""
+    shape = call.shape("weights")
+    zeros = g.node(
+        "ConstantOfShape",
+        [g.ints(shape)],
+        value=g.onnx.numpy_helper.from_array(np.zeros(1, dtype=call.dtype)),
+    )
+    indices = g.node("Reshape", [_indices(g, call), g.ints([-1, 1])])
+    rows = g.node("Reshape", [call.names["output_grad"], g.ints([-1, shape[1]])])
+    return g.node("ScatterND", [zeros, indices, rows], reduction="add")
+
+
 BACKWARD = {
+    "gelu_keeping": (("tensor",), {"function": "gelu_keeping"}),
+    "gelu_approximate_keeping": (("tensor",), {"function": "gelu_approximate_keeping"}),
+    "layer_norm_keeping": (
+        ("input", "gamma", "beta", "epsilon"),
+        {"function": "layer_norm_keeping"},
+    ),
+    "layer_norm_backward": (
+        ("input", "gamma", "grad", "epsilon", "wanted", "statistics"),
+        {"function": "layer_norm_backward"},
+    ),
+    "softmax_backward": (("output", "grad", "dim"), {"function": "softmax_backward"}),
+    "embedding_backward": (
+        ("weights", "output_grad", "indices"),
+        {"function": "embedding_backward"},
+    ),
     "cross_entropy_class_targets_keeping": (
         ("logits", "targets"),
         {"function": "cross_entropy_keeping"},

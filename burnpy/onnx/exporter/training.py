@@ -94,6 +94,9 @@ def _build(entries, inputs, outputs, names, opset: int, label: str):
                     "which is not exported"
                 )
             continue
+        if entry.kind in (EntryKind.OP, EntryKind.INPLACE) and entry.target in _OPERATORS:
+            _operator(g, env, entry)
+            continue
         if entry.kind is not EntryKind.CALL:
             problems.append(_unexportable(entry))
             continue
@@ -149,6 +152,28 @@ def _build(entries, inputs, outputs, names, opset: int, label: str):
 
 # Python's arithmetic on the step's numbers, as ONNX operators on scalars (float64, int64)
 _SCALARS = {"+": "Add", "-": "Sub", "*": "Mul", "/": "Div", "**": "Pow", "u-": "Neg", "abs": "Abs"}
+
+
+# Python's operators on arrays outside kernels (a backward rule's `g * slope`, the gradient
+# sums' `+=`), as numpy computes them: a number operand in the array's dtype
+_OPERATORS = {"+": "Add", "-": "Sub", "*": "Mul", "/": "Div", "u-": "Neg"}
+_OPERATORS.update({f"{symbol}=": op for symbol, op in _OPERATORS.items() if symbol != "u-"})
+
+
+def _operator(g: Graph, env: dict, entry) -> None:
+    """An operator's node; an augmented assignment rebinds its target to the result."""
+    target = entry.args[0] if entry.kind is EntryKind.INPLACE else entry.out
+    dtype = numpy_dtype(target.data)
+    operands = []
+    for operand in entry.args:
+        if type(operand) is Value:
+            name = env[operand]
+            operands.append(name if numpy_dtype(operand.data) == dtype else g.cast(name, dtype))
+        elif ("number", id(operand)) in env:
+            operands.append(g.cast(env[("number", id(operand))], dtype))
+        else:
+            operands.append(g.constant(getattr(operand, "plain", operand), dtype=dtype))
+    env[target] = g.node(_OPERATORS[entry.target], operands)
 
 
 def _kind(value) -> str:
