@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=74544ecae3a4ecc7 body=bfbd7d5596002e45
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=c4515c3861a724e1 body=27b966235ae94401
 """The Autodiff decorator's specialization, `Autodiff[inner, strategy]`: one attribute per float
 op of ops.yaml, bound by name when a specialization is built (runtime/routing.py builds two per
 backend, NoCheckpointing and Balanced). A differentiable op's is its recorder
@@ -289,6 +289,7 @@ class Autodiff(AutodiffDecorator):
         self.float_is_nan = self.forward_only(ops.FLOAT_IS_NAN)
         self.float_is_inf = self.forward_only(ops.FLOAT_IS_INF)
         self.float_into_int = self.forward_only(ops.FLOAT_INTO_INT)
+        self.float_bitcast = self.forward_only(ops.FLOAT_BITCAST)
         self.int_into_float = self.leaf(ops.INT_INTO_FLOAT)
         self.bool_into_float = self.leaf(ops.BOOL_INTO_FLOAT)
         self.float_to_device = self.recorded(

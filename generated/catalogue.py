@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=80bb22baf1d30aba body=1840a709a5c5e70f
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=a100581edb9339a6 body=b273b4ef14e909ca
 """What the Autodiff decorator needs to know of each float op, from ops.yaml: one constant per
 op, which its line in generated/autodiff.py names. Each is typed with the signature of the
 specialization's attribute (`AD.float_mul`), which its builder returns; a differentiable op's
@@ -1110,6 +1110,10 @@ FLOAT_INTO_INT: AutodiffOp[Callable[[AutodiffTensor, Any], Any]] = AutodiffOp(
     float_outputs=(),
 )
 
+FLOAT_BITCAST: AutodiffOp[Callable[[AutodiffTensor], Any]] = AutodiffOp(
+    "float_bitcast", ("tensor",), (FloatInput("tensor", 0),), AutodiffRole.FORWARD, float_outputs=()
+)
+
 INT_INTO_FLOAT: AutodiffOp[Callable[[Any, Any], AutodiffTensor]] = AutodiffOp(
     "int_into_float", ("tensor", "dtype"), (), AutodiffRole.LEAF
 )
@@ -1747,6 +1751,7 @@ AUTODIFF_OPS = (
     FLOAT_IS_NAN,
     FLOAT_IS_INF,
     FLOAT_INTO_INT,
+    FLOAT_BITCAST,
     INT_INTO_FLOAT,
     BOOL_INTO_FLOAT,
     FLOAT_TO_DEVICE,

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=a0fd4e0f37c69d0d body=db67cb5d54f5d686
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=9845fea6e264cd3f body=87cff79be60c9509
 """What a dispatch function calls on an inner backend (`B.inner.<op>`): every kernel by name and
 signature, each with the op it runs and where each backend defines it. A typing Protocol read
 only by type checkers and editors (dispatch functions annotate `B` with it); the backend classes
@@ -2200,6 +2200,14 @@ class InnerBackend(Protocol):
         """
         ...
 
+    def float_bitcast(self, tensor: Primitive) -> Primitive:
+        """The bits of each value read as an int of the same width (float32 -> int32, float64 -> int64), as ONNX's BitCast and numpy's view.
+
+        NumPy: ConvertKernels.float_bitcast in runtime/backends/kernels/convert.py
+        Torch: ConvertKernels.float_bitcast in runtime/backends/kernels/convert.py
+        """
+        ...
+
     def bool_into_int(self, tensor: Primitive, dtype: np.dtype) -> Primitive:
         """true -> 1, false -> 0.
 
@@ -2213,6 +2221,14 @@ class InnerBackend(Protocol):
 
         NumPy: ConvertKernels.int_into_float in runtime/backends/kernels/convert.py
         Torch: ConvertKernels.int_into_float in runtime/backends/kernels/convert.py
+        """
+        ...
+
+    def int_bitcast(self, tensor: Primitive) -> Primitive:
+        """The bits of each value read as a float of the same width (int32 -> float32, int64 -> float64), as ONNX's BitCast and numpy's view.
+
+        NumPy: ConvertKernels.int_bitcast in runtime/backends/kernels/convert.py
+        Torch: ConvertKernels.int_bitcast in runtime/backends/kernels/convert.py
         """
         ...
 

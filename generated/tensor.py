@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=8c991a2301e32321 body=a06fdfce409c9b98
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=68fc0c97e89843e2 body=5a7088991523d1b4
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from __future__ import annotations
@@ -1944,6 +1944,21 @@ class Tensor(TensorBase):
         if kind is BOOL:
             return bool_into_int(self, dtype_arg(dtype, INT))
         raise kind_error("into_int", self, (FLOAT, BOOL))
+
+    def bitcast(self) -> Tensor:
+        """Routes by kind:
+
+        - float_bitcast: The bits of each value read as an int of the same width (float32 -> int32, float64 -> int64), as ONNX's BitCast and numpy's view.
+        - int_bitcast: The bits of each value read as a float of the same width (int32 -> float32, int64 -> float64), as ONNX's BitCast and numpy's view.
+        """
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            check_dtype("float_bitcast", self.dtype, ("float32", "float64"))
+            return float_bitcast(self)
+        if kind is INT:
+            check_dtype("int_bitcast", self.dtype, ("int32", "int64"))
+            return int_bitcast(self)
+        raise kind_error("bitcast", self, (FLOAT, INT))
 
     def into_float(self, dtype: DTypeLike | None = None) -> Tensor:
         """Routes by kind:

@@ -11,8 +11,14 @@ import numpy as np
 from burnpy.onnx.ir import FLOATS as FLOAT_DTYPES, ML_DTYPES
 from burnpy.generated import Tensor, module
 from burnpy.onnx.draws import bernoulli, dropout, multinomial, normal, uniform  # noqa: F401
-from burnpy.onnx.spectral import dft, mel_weight_matrix, stft  # noqa: F401 (ops.<name>)
-from burnpy.onnx.sampling import affine_grid, grid_sample, roi_align  # noqa: F401 (ops.<name>)
+from burnpy.onnx.exporter.trace import note_dims, note_range
+
+# compositions of their own modules, which model code calls as `ops.<name>` too
+from burnpy.onnx.arrays import gather_nd_batched, scatter_elements, tensor_scatter  # noqa: F401
+from burnpy.onnx.pooling import col2im, max_unpool, pool, pool_indices  # noqa: F401
+from burnpy.onnx.training import batch_norm_training  # noqa: F401
+from burnpy.onnx.spectral import dft, mel_weight_matrix, stft  # noqa: F401
+from burnpy.onnx.sampling import affine_grid, grid_sample, roi_align  # noqa: F401
 
 # The narrow ints held as int64, by width (uint64 needs no wrap: int64's bits are its bits).
 WIDTHS = {"int8": 8, "int16": 16, "uint8": 8, "uint16": 16, "uint32": 32, "int4": 4, "uint4": 4, "int2": 2, "uint2": 2}  # fmt: skip
@@ -106,7 +112,9 @@ def wrap(x: Tensor, dtype: str) -> Tensor:
 
 def shape(x: Tensor, start: int = 0, end: int | None = None) -> Tensor:
     """x's dims start..end as an int64 tensor."""
-    return Tensor.from_data(np.array(x.shape[start:end], np.int64), device=x.device().inner())
+    dims = Tensor.from_data(np.array(x.shape[start:end], np.int64), device=x.device().inner())
+    note_dims(dims, x, start, end)
+    return dims
 
 
 def unsqueeze(x: Tensor, axes) -> Tensor:
@@ -800,11 +808,14 @@ def flex_attention(q: Tensor, k: Tensor, v: Tensor, scale, dtype: str) -> Tensor
     return flex_output(flex_scores(q, k, scale, dtype).softmax(-1), v)
 
 
-def range_(start, limit, delta, dtype: str, device) -> Tensor:
-    """ONNX Range: start, start + delta, ... before limit."""
-    count = max(int(math.ceil((float(limit) - float(start)) / float(delta))), 0)
-    values = np.asarray(start, dtype) + np.arange(count).astype(dtype) * np.asarray(delta, dtype)
-    return Tensor.from_data(values.astype(dtype), device=device, dtype=dtype)
+def range_(start: Tensor, limit: Tensor, delta: Tensor, dtype: str, device) -> Tensor:
+    """ONNX Range: start, start + delta, ... before limit (scalar tensors, read)."""
+    first, last, step = start.item(), limit.item(), delta.item()
+    count = max(int(math.ceil((float(last) - float(first)) / float(step))), 0)
+    values = np.asarray(first, dtype) + np.arange(count).astype(dtype) * np.asarray(step, dtype)
+    values = Tensor.from_data(values.astype(dtype), device=device, dtype=dtype)
+    note_range(values, start, limit, delta)
+    return values
 
 
 def resize(

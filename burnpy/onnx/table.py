@@ -18,8 +18,9 @@ import math
 import numpy as np
 
 from burnpy.onnx.emit import MODULE, OPS, Const, Outputs, Site
-from burnpy.onnx import detection, flow, random_ops, sequences, signal, vision
+from burnpy.onnx import detection, flow, pools, random_ops, sequences, signal, tensor_ops, vision
 from burnpy.onnx.attention import causal_conv_with_state, flex_attention, linear_attention
+from burnpy.onnx.pools import one_or_list, spatial_pads
 from burnpy.onnx.errors import Refusal
 from burnpy.onnx.expr import Attr, BinOp, Expr, Lit, Name, Operator, ints
 from burnpy.onnx.ir import ELEMENT_TYPES, FLOATS, ML_DTYPES, storage
@@ -570,7 +571,7 @@ def gather_elements(n: Site):
 
 def gather_nd(n: Site):
     if n.attr("batch_dims", 0):
-        n.refuse("GatherND with batch_dims is not supported")
+        return ops.gather_nd_batched(n.x(0), n.x(1), n.attr("batch_dims"))
     return ops.gather_nd(n.x(0), n.x(1))
 
 
@@ -578,18 +579,15 @@ REDUCTIONS = {"none": "assign", "add": "add", "mul": "mul", "max": "max", "min":
 
 
 def scatter_elements(n: Site):
-    reduction = n.attr("reduction", "none")
-    if reduction not in ("none", "add"):
-        n.refuse(f"ScatterElements with reduction {reduction!r} (assign and add only)")
-    axis = n.attr("axis", 0)
+    reduction, axis = n.attr("reduction", "none"), n.attr("axis", 0)
+    if reduction not in ("none", "add"):  # through scatter_nd, which takes every reduction
+        return ops.scatter_elements(n.x(0), n.x(1), n.x(2), axis, REDUCTIONS[reduction])
     indices = ops.gather_indices(n.x(0), n.x(1), axis)
     return n.x(0).scatter(axis, indices, n.x(2), REDUCTIONS[reduction])
 
 
 def scatter_nd(n: Site):
     reduction = n.attr("reduction", "none")
-    if reduction not in ("none", "add"):
-        n.refuse(f"ScatterND with reduction {reduction!r} (assign and add only)")
     return n.x(0).scatter_nd(n.x(1), n.x(2), REDUCTIONS[reduction])
 
 
@@ -641,7 +639,7 @@ def range_(n: Site):
             values = start + np.arange(count).astype(start.dtype) * delta
             return Const(values.astype(start.dtype))
     dtype = storage(n.dtype(0))
-    return ops.range_(n.x(0).item(), n.x(1).item(), n.x(2).item(), dtype, n.device())
+    return ops.range_(n.x(0), n.x(1), n.x(2), dtype, n.device())
 
 
 def cast(n: Site):
@@ -877,19 +875,6 @@ def einsum(n: Site):
     return ops.einsum(n.attr("equation"), *(n.x(i) for i in range(n.count())))
 
 
-def lp_pool(n: Site):
-    d = n.known_rank(0) - 2
-    if d not in (1, 2):
-        n.refuse(f"a {d}-d LpPool is not supported (1-d and 2-d)")
-    kernel = list(n.attr("kernel_shape"))
-    strides = list(n.attr("strides", [1] * d))
-    dilations = list(n.attr("dilations", [1] * d))
-    if any(v != 1 for v in dilations) or n.attr("ceil_mode", 0):
-        n.refuse("LpPool with dilations or ceil_mode is not supported")
-    begins, ends = _spatial_pads(n, d, kernel, strides, dilations)
-    return ops.lp_pool(n.x(0), ints(kernel), n.attr("p", 2), stride=ints(strides), begins=ints(begins), ends=ints(ends))  # fmt: skip
-
-
 def rotary_embedding(n: Site):
     options = {}
     if n.attr("interleaved", 0):
@@ -926,21 +911,6 @@ def window(n: Site):
 def reverse_sequence(n: Site):
     batch_axis, time_axis = n.attr("batch_axis", 1), n.attr("time_axis", 0)
     return ops.reverse_sequence(n.x(0), n.ints_code(1), batch_axis, time_axis)
-
-
-def col2im(n: Site):
-    if n.known_rank(0) != 3 or n.shape(1) != (2,):
-        n.refuse("Col2Im is supported for 2-d images")
-    options = {}
-    for attribute, option in (("strides", "stride"), ("dilations", "dilation")):
-        if n.attr(attribute) is not None:
-            options[option] = ints(n.attr(attribute))
-    pads = n.attr("pads")
-    if pads is not None:
-        if list(pads[:2]) != list(pads[2:]):
-            n.refuse("Col2Im with asymmetric pads is not supported")
-        options["padding"] = ints(pads[:2])
-    return module.fold4d(n.x(0), n.ints_code(1), n.ints_code(2), **options)
 
 
 DEFAULT_ACTIVATIONS = {"RNN": ("Tanh",), "GRU": ("Sigmoid", "Tanh"), "LSTM": ("Sigmoid", "Tanh", "Tanh")}  # fmt: skip
@@ -1044,50 +1014,6 @@ def gemm(n: Site):
 # -- convolution, pooling, normalisation --------------------------------------------------------
 
 
-def _spatial_pads(n: Site, d: int, kernel, strides, dilations):
-    """(begins, ends) of the padding of each spatial dim, auto_pad resolved."""
-    auto_pad = n.attr("auto_pad", "NOTSET")
-    if auto_pad in ("NOTSET", ""):
-        pads = list(n.attr("pads", [0] * (2 * d)))
-        return pads[:d], pads[d:]
-    if auto_pad == "VALID":
-        return [0] * d, [0] * d
-    dims = n.static_shape(0, "auto_pad SAME needs the input's size")[2:]
-    begins, ends = [], []
-    for size, k, s, dil in zip(dims, kernel, strides, dilations):
-        out = -(-size // s)
-        total = max((out - 1) * s + (k - 1) * dil + 1 - size, 0)
-        small = total // 2
-        begin = small if auto_pad == "SAME_UPPER" else total - small
-        begins.append(begin)
-        ends.append(total - begin)
-    return begins, ends
-
-
-def _ceil_mode(n: Site, kernel, strides, dilations, begins, ends) -> bool:
-    """Whether ceil_mode changes the output size: ONNX drops a last window that would start
-    in the end padding, so with a static input ceil_mode is kept only where it adds one."""
-    if not n.attr("ceil_mode", 0):
-        return False
-    dims = n.shape(0)
-    if dims is None or not all(isinstance(d, int) for d in dims[2:]):
-        return True
-    for size, k, s, dil, b, e in zip(dims[2:], kernel, strides, dilations, begins, ends):
-        span = size + b + e - ((k - 1) * dil + 1)
-        floor, ceil = span // s + 1, -(-span // s) + 1
-        if (ceil - 1) * s >= size + b:
-            ceil -= 1
-        if ceil != floor:
-            return True
-    return False
-
-
-def _ints(values) -> Expr:
-    """One int when all are equal, else the list."""
-    values = [int(v) for v in values]
-    return Lit(values[0]) if len(set(values)) == 1 else ints(values)
-
-
 def conv(n: Site):
     if n.dtype(0) == "float16":  # no float16 kernel: computed in float32, rounded once
         bias = n.x(2).float("float32") if n.has(2) else None
@@ -1111,17 +1037,17 @@ def _conv_call(n: Site, x: Expr, w: Expr, bias, weight_input: int) -> Expr:
         n.refuse("the kernel shape is unknown")
     strides = n.attr("strides", [1] * d)
     dilations = n.attr("dilations", [1] * d)
-    begins, ends = _spatial_pads(n, d, kernel, strides, dilations)
+    begins, ends = spatial_pads(n, d, kernel, strides, dilations)
     args = [x, w] + ([bias] if bias is not None else [])
     options = {}
     if any(s != 1 for s in strides):
-        options["stride"] = _ints(strides)
+        options["stride"] = one_or_list(strides)
     if any(begins):
-        options["padding"] = _ints(begins)
+        options["padding"] = one_or_list(begins)
     if list(ends) != list(begins):
-        options["padding_end"] = _ints(ends)
+        options["padding_end"] = one_or_list(ends)
     if any(v != 1 for v in dilations):
-        options["dilation"] = _ints(dilations)
+        options["dilation"] = one_or_list(dilations)
     if n.attr("group", 1) != 1:
         options["groups"] = n.attr("group")
     return Attr(module, f"conv{d}d")(*args, **options)
@@ -1171,14 +1097,14 @@ def conv_transpose(n: Site):
     args = [n.x(0), n.x(1)] + ([n.x(2)] if n.has(2) else [])
     options = {}
     if any(s != 1 for s in strides):
-        options["stride"] = _ints(strides)
+        options["stride"] = one_or_list(strides)
     symmetric = begins == ends
     if symmetric and any(begins):
-        options["padding"] = _ints(begins)
+        options["padding"] = one_or_list(begins)
     if any(out_pad):
-        options["padding_out"] = _ints(out_pad)
+        options["padding_out"] = one_or_list(out_pad)
     if any(v != 1 for v in dilations):
-        options["dilation"] = _ints(dilations)
+        options["dilation"] = one_or_list(dilations)
     if n.attr("group", 1) != 1:
         options["groups"] = n.attr("group")
     expr = Attr(module, f"conv_transpose{d}d")(*args, **options)
@@ -1186,64 +1112,6 @@ def conv_transpose(n: Site):
         return expr
     crop = [slice(None), slice(None)] + [slice(int(b), -int(e) if e else None) for b, e in zip(begins, ends)]  # fmt: skip
     return expr[tuple(crop)]
-
-
-def max_pool(n: Site):
-    rank = n.known_rank(0)
-    d = rank - 2
-    if d not in (1, 2):
-        n.refuse(f"a {d}-d MaxPool is not supported (1-d and 2-d)")
-    if not _is_float(n.dtype(0)):
-        n.refuse(f"MaxPool of {n.dtype(0)} is not supported")
-    kernel = list(n.attr("kernel_shape"))
-    strides = list(n.attr("strides", [1] * d))
-    dilations = list(n.attr("dilations", [1] * d))
-    begins, ends = _spatial_pads(n, d, kernel, strides, dilations)
-    x = n.x(0)
-    if begins != ends:
-        pads = [0, 0] + list(begins) + [0, 0] + list(ends)
-        x = ops.pad(x, ints(pads), "constant", float("-inf"))
-        begins = ends = [0] * d
-    options = {"stride": _ints(strides)}
-    if any(begins):
-        options["padding"] = _ints(begins)
-    if any(v != 1 for v in dilations):
-        options["dilation"] = _ints(dilations)
-    if _ceil_mode(n, kernel, strides, dilations, begins, begins):
-        options["ceil_mode"] = True
-    if n.has_output(1):
-        if d != 2 or n.attr("storage_order", 0) or any(begins):
-            n.refuse("MaxPool's Indices output is supported for 2-d, unpadded, row-major pooling")
-        return Outputs(ops.max_pool_indices(x, ints(kernel), **options), 2)
-    return Attr(module, f"max_pool{d}d")(x, _ints(kernel), **options)
-
-
-def average_pool(n: Site):
-    rank = n.known_rank(0)
-    d = rank - 2
-    if d not in (1, 2):
-        n.refuse(f"a {d}-d AveragePool is not supported (1-d and 2-d)")
-    kernel = list(n.attr("kernel_shape"))
-    strides = list(n.attr("strides", [1] * d))
-    dilations = list(n.attr("dilations", [1] * d))
-    if any(v != 1 for v in dilations):
-        n.refuse("AveragePool with dilations is not supported")
-    begins, ends = _spatial_pads(n, d, kernel, strides, dilations)
-    include = bool(n.attr("count_include_pad", 0))
-    x = n.x(0)
-    if begins != ends:
-        if not include and any(begins + ends):
-            n.refuse("asymmetric pads without count_include_pad are not supported")
-        pads = [0, 0] + list(begins) + [0, 0] + list(ends)
-        x = ops.pad(x, ints(pads), "constant", 0.0)
-        begins = [0] * d
-    options = {"stride": _ints(strides)}
-    if any(begins):
-        options["padding"] = _ints(begins)
-    options["count_include_pad"] = include
-    if _ceil_mode(n, kernel, strides, dilations, begins, begins):
-        options["ceil_mode"] = True
-    return Attr(module, f"avg_pool{d}d")(x, _ints(kernel), **options)
 
 
 def global_pool(n: Site):
@@ -1254,7 +1122,7 @@ def global_pool(n: Site):
 
 def batch_norm(n: Site):
     if n.attr("training_mode", 0) or any(n.has_output(j) for j in range(1, n.outputs())):
-        n.refuse("BatchNormalization in training mode is not supported (inference only)")
+        return tensor_ops.batch_norm_training(n)
     if n.opset < 7 and n.attr("spatial", 1) == 0:
         n.refuse("BatchNormalization with spatial=0 is not supported")
     args = [n.x(i) for i in range(5)]
@@ -1453,8 +1321,9 @@ TABLE = {
     ("Atan", 7): unary,
     ("Atanh", 9): unary,
     ("Attention", 23): attention,
-    ("AveragePool", 1): average_pool,
+    ("AveragePool", 1): pools.average_pool,
     ("BatchNormalization", 1): batch_norm,
+    ("BitCast", 26): tensor_ops.bitcast,
     ("BitShift", 11): bit_shift,
     ("BitwiseAnd", 18): bitwise,
     ("BitwiseNot", 18): unary,
@@ -1466,7 +1335,7 @@ TABLE = {
     ("Ceil", 1): unary,
     ("Celu", 12): celu,
     ("CenterCropPad", 18): center_crop_pad,
-    ("Col2Im", 18): col2im,
+    ("Col2Im", 18): pools.col2im,
     ("Clip", 1): clip_attributes,
     ("Clip", 11): clip,
     ("Compress", 9): compress,
@@ -1529,11 +1398,12 @@ TABLE = {
     ("LogSoftmax", 1): softmax_2d,
     ("LogSoftmax", 13): softmax,
     ("LpNormalization", 1): lp_norm,
-    ("LpPool", 2): lp_pool,
+    ("LpPool", 2): pools.lp_pool,
     ("MatMul", 1): matmul,
     ("MatMulInteger", 10): matmul_integer,
     ("Max", 1): variadic,
-    ("MaxPool", 1): max_pool,
+    ("MaxPool", 1): pools.max_pool,
+    ("MaxUnpool", 9): pools.max_unpool,
     ("Mean", 1): variadic,
     ("MeanVarianceNormalization", 9): mean_variance_norm,
     ("Min", 1): variadic,
@@ -1635,6 +1505,7 @@ TABLE = {
     ("Swish", 24): swish,
     ("Tan", 7): unary,
     ("Tanh", 1): unary,
+    ("TensorScatter", 24): tensor_ops.tensor_scatter,
     ("ThresholdedRelu", 10): thresholded_relu,
     ("Tile", 6): tile,
     ("TopK", 1): top_k_attribute,

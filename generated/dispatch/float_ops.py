@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=3d728d94968ce51f body=aa1ecd802d3f7c0b
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=f72ed01e9ce404ab body=05228f5d4d0d12f9
 """The float ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -183,6 +183,7 @@ __all__ = [
     "float_is_nan",
     "float_is_inf",
     "float_into_int",
+    "float_bitcast",
     "float_to_device",
 ]
 
@@ -2686,6 +2687,22 @@ def float_into_int(tensor: Tensor, dtype: np.dtype) -> Tensor:
     AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
     tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
     return Tensor(B.Int, AD.float_into_int(tensor_, dtype), ctx)
+
+
+def float_bitcast(tensor: Tensor) -> Tensor:
+    """The bits of each value read as an int of the same width (float32 -> int32, float64 -> int64), as ONNX's BitCast and numpy's view."""
+    try:
+        ctx = tensor.context
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Int, B.inner.float_bitcast(tensor_), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Int, AD.float_bitcast(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("float_bitcast", None, error, tensor=tensor)
+        raise
 
 
 def float_to_device(tensor: Tensor, device: DispatchDevice) -> Tensor:

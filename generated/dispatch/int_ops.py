@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=23ca0ed55411df36 body=30ff8518192a0fb9
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=24d4e9315b2ff101 body=643a556436a50053
 """The int ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -147,6 +147,7 @@ __all__ = [
     "int_lower_equal",
     "int_lower_equal_elem",
     "int_into_float",
+    "int_bitcast",
     "int_to_device",
 ]
 
@@ -1533,6 +1534,18 @@ def int_into_float(tensor: Tensor, dtype: np.dtype) -> Tensor:
     AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
     tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
     return Tensor(B.Autodiff, AD.int_into_float(tensor_, dtype), ctx)
+
+
+def int_bitcast(tensor: Tensor) -> Tensor:
+    """The bits of each value read as a float of the same width (int32 -> float32, int64 -> float64), as ONNX's BitCast and numpy's view."""
+    try:
+        ctx = tensor.context
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        tensor_ = tensor.primitive if tensor.kind is B.Int else tensor.as_int()
+        return Tensor(B.Float, B.inner.int_bitcast(tensor_), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract("int_bitcast", None, error, tensor=tensor)
+        raise
 
 
 def int_to_device(tensor: Tensor, device: DispatchDevice) -> Tensor:

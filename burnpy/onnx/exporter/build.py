@@ -51,12 +51,17 @@ def build(model, args, input_names, output_names, dynamic_axes, opset, label):
                 "only kernel calls are exported"
             )
             continue
-        kernel = entry.target
-        op = kernel[: -len(_KEEPING)] if kernel.endswith(_KEEPING) else kernel
+        op = entry.target.removesuffix(_KEEPING)
         if any(type(v) is Value and v not in env for v in _values((entry.args, entry.kwargs))):
             continue  # it reads the result of a call already refused: named once, there
+        computed = traced.tape.at_run_time.get(entry.out) if type(entry.out) is Value else None
+        if g.dynamic and computed is not None and all(v in env for v in computed[1]):
+            env[entry.out] = _at_run_time(g, env, computed, entry.out.data)
+            recorded[env[entry.out]] = entry.out.data
+            continue
         try:
-            lower_call(g, env, kernel, op, entry.args, entry.kwargs, entry.out)
+            # a keeping forward lowers as its op: what it keeps is for a backward not exported
+            lower_call(g, env, op, op, entry.args, entry.kwargs, entry.out)
         except Refused as refusal:
             problems.append(f"{op}{_origin(entry)}: {refusal}")
             continue
@@ -116,6 +121,15 @@ def build(model, args, input_names, output_names, dynamic_axes, opset, label):
     )
     _check(graph, opsets, [name for name, _ in state], recorded)
     return proto
+
+
+def _at_run_time(g: Graph, env: dict, computed, array) -> str:
+    """With dynamic axes, an imported Shape or Range computed at run time (its recorded
+    dtype), not the constant the recording holds."""
+    op, sources, attributes = computed
+    out = g.node(op, [env[v] for v in sources], **attributes)
+    made = np.dtype(np.int64) if op == "Shape" else numpy_dtype(sources[0].data)
+    return out if made == numpy_dtype(array) else g.cast(out, numpy_dtype(array))
 
 
 def _quantized(g: Graph, name: str, tensor) -> np.ndarray:

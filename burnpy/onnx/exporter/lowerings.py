@@ -919,8 +919,9 @@ def layer_norm_keeping(g: Graph, call):
     if len(call.results) == 1:
         return layer_norm(g, call)
     statistics = _row_statistics(g, call.names["input"], float(call.values["epsilon"]), call.dtype)
-    kept = g.ints(call.results[1].shape)
-    return layer_norm(g, call), *(g.node("Reshape", [s, kept]) for s in statistics)
+    if len(call.results[1].shape) == 1:
+        statistics = [g.node("Reshape", [s, g.ints([-1])]) for s in statistics]
+    return layer_norm(g, call), *statistics
 
 
 def layer_norm_backward(g: Graph, call):

@@ -47,6 +47,9 @@ class ExportTape(Tape):
         super().__init__()
         self.inputs: dict = {}  # Value -> input name
         self.read: list = []
+        # a value an imported model computes from shapes, which the file computes at run time:
+        # Value -> (ONNX operator, its input Values, its attributes)
+        self.at_run_time: dict = {}
 
     def kernel(self, backend, name, kernel, args, kwargs):
         if name != "to_numpy" or type(args[0]) is not Value:
@@ -83,6 +86,25 @@ class ExportTape(Tape):
             seen.add(id(entry))
             todo.extend(_values((entry.args, entry.kwargs)))
         return False
+
+
+def note_dims(dims: Tensor, tensor: Tensor, start: int, end) -> None:
+    """`dims` (an int tensor) holds `tensor`'s dims start..end (an imported Shape)."""
+    _note(dims, "Shape", [tensor], start=start, end=end)
+
+
+def note_range(values: Tensor, start: Tensor, limit: Tensor, delta: Tensor) -> None:
+    """`values` are an imported Range's from the scalar tensors start, limit and delta."""
+    _note(values, "Range", [start, limit, delta])
+
+
+def _note(result: Tensor, op: str, sources: list, **attributes) -> None:
+    """While a model is traced for export, `result` is what `op` computes from `sources`: the
+    file computes it so at run time, so that the size of a dynamic axis flows through what a
+    model computes from its shapes (the recording holds their values). Otherwise nothing."""
+    values = [_primitive(s) for s in sources]
+    if all(type(v) is Value and isinstance(v.tape, ExportTape) for v in values):
+        values[0].tape.at_run_time[_primitive(result)] = (op, values, attributes)
 
 
 def _settles_shapes(array) -> bool:

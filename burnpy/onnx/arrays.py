@@ -1,0 +1,63 @@
+"""ONNX's indexing operators beyond a single Tensor method, composed of Tensor methods: GatherND
+over batch dims, ScatterElements with a multiplying, min or max reduction, TensorScatter (a
+cache's rows written at each batch's position). Model code calls them as `ops.<name>`
+(burnpy/onnx/ops.py imports them)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from burnpy.generated import Tensor
+
+
+def _grid(shape, axis: int, device) -> Tensor:
+    """Each position's coordinate along `axis` of a tensor of `shape`, shape [*shape, 1]."""
+    return Tensor.from_data(np.indices(shape, dtype=np.int64)[axis][..., None], device=device)
+
+
+def gather_nd_batched(x: Tensor, indices: Tensor, batch_dims: int) -> Tensor:
+    """ONNX GatherND with `batch_dims`: the leading batch dims of x and indices pair up, and
+    each index tuple reads within its own batch entry (flattened into one batch dim, whose
+    position joins the tuple)."""
+    batch = list(x.shape[:batch_dims])
+    depth = indices.shape[-1]
+    count = math.prod(batch)
+    tuples = indices.reshape([count, -1, depth])
+    where = _grid([count, tuples.shape[1]], 0, x.device().inner())
+    picked = x.reshape([count] + list(x.shape[batch_dims:])).gather_nd(Tensor.cat([where, tuples], 2))  # fmt: skip
+    return picked.reshape(list(indices.shape[:-1]) + list(x.shape[batch_dims + depth :]))
+
+
+def scatter_elements(x: Tensor, indices: Tensor, updates: Tensor, axis: int, reduction: str) -> Tensor:  # fmt: skip
+    """ONNX ScatterElements with any reduction, as scatter_nd: each update's full coordinate
+    is its own position with `axis` replaced by its index (negative ones from the end)."""
+    axis %= x.ndim
+    indices = indices.add(indices.lower_elem(0).int().mul_scalar(x.shape[axis]))
+    device = x.device().inner()
+    parts = [
+        indices.unsqueeze_dim(x.ndim) if j == axis else _grid(indices.shape, j, device)
+        for j in range(x.ndim)
+    ]
+    return x.scatter_nd(Tensor.cat(parts, x.ndim), updates, reduction)
+
+
+def tensor_scatter(cache: Tensor, update: Tensor, positions, axis: int, circular: bool) -> Tensor:
+    """ONNX TensorScatter: for each batch entry b, update[b]'s rows written into cache[b] along
+    `axis` from positions[b] (0 when absent) on, wrapping around the axis when `circular`."""
+    axis %= cache.ndim
+    batch, length, count = cache.shape[0], cache.shape[axis], update.shape[axis]
+    starts = np.zeros(batch, np.int64) if positions is None else np.asarray(positions, np.int64)
+    rows = starts[:, None] + np.arange(count)[None, :]  # [batch, count]
+    if circular:
+        rows %= length
+    elif (rows >= length).any():
+        raise ValueError(
+            f"TensorScatter: writing {count} rows from positions {starts.tolist()} passes the end "
+            f"of the cache's axis {axis} of length {length}; use mode 'circular' to wrap"
+        )
+    shape = [batch] + [1] * (cache.ndim - 1)
+    shape[axis] = count
+    at = np.broadcast_to(rows.reshape(shape), update.shape)
+    return cache.scatter(axis, Tensor.from_data(np.ascontiguousarray(at), device=cache.device().inner()), update, "assign")  # fmt: skip

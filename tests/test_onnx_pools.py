@@ -1,0 +1,209 @@
+"""burnpy.onnx's n-d pooling (MaxPool, AveragePool, LpPool of any rank, dilated, padded on one
+side, of ints, MaxPool's Indices, MaxUnpool), Col2Im of n-d images, GatherND over batch dims,
+the scatters' mul / min / max reductions, TensorScatter, BatchNormalization in training mode and
+BitCast: values against onnx's reference evaluator on both backends, and the 3-d pools'
+gradients against float64 finite differences."""
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+
+from onnx import TensorProto, helper, numpy_helper  # noqa: E402
+from onnx.reference import ReferenceEvaluator  # noqa: E402
+
+from burnpy import onnx as importer  # noqa: E402
+from burnpy.generated import Device, Tensor  # noqa: E402
+
+DEVICES = {"numpy": Device.numpy, "torch": Device.torch}
+TYPES = {np.float32: TensorProto.FLOAT, np.float64: TensorProto.DOUBLE, np.int64: TensorProto.INT64, np.uint8: TensorProto.UINT8, np.int32: TensorProto.INT32, np.bool_: TensorProto.BOOL}  # fmt: skip
+
+
+def model(op: str, inputs: list, outputs: int = 1, opset: int = 22, **attributes):
+    """One `op` node over the given arrays as graph inputs (their types and shapes declared);
+    its outputs' types are left to inference."""
+    names = [f"x{i}" for i in range(len(inputs))]
+    node = helper.make_node(op, names, [f"y{j}" for j in range(outputs)], name="n", **attributes)
+    graph = helper.make_graph(
+        [node],
+        "g",
+        [helper.make_tensor_value_info(n, TYPES[a.dtype.type], a.shape) for n, a in zip(names, inputs)],  # fmt: skip
+        [helper.make_tensor_value_info(f"y{j}", TensorProto.UNDEFINED, None) for j in range(outputs)],  # fmt: skip
+    )
+    built = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    return onnx.shape_inference.infer_shapes(built, strict_mode=True)
+
+
+def check(built, inputs, device, rtol=1e-5, atol=1e-6):
+    expected = ReferenceEvaluator(built).run(None, {f"x{i}": a for i, a in enumerate(inputs)})
+    got = importer.load(built, device=DEVICES[device]())(*inputs)
+    got = got if isinstance(got, tuple) else (got,)
+    assert len(got) == len(expected)
+    for g, e in zip(got, expected):
+        g = g.to_numpy()
+        assert g.shape == e.shape
+        if e.dtype.kind == "f":
+            np.testing.assert_allclose(g, e, rtol=rtol, atol=atol)
+        else:
+            np.testing.assert_array_equal(g.astype(e.dtype), e)
+
+
+rng = np.random.default_rng(0)
+X3 = rng.standard_normal((1, 2, 5, 6, 7)).astype(np.float32)
+POOLS = {
+    "max 3-d dilated, padded, ceil": ("MaxPool", dict(kernel_shape=[2, 3, 2], dilations=[2, 1, 2], pads=[1, 0, 1, 0, 1, 1], strides=[2, 2, 1], ceil_mode=1)),  # fmt: skip
+    "avg 3-d dilated, pads left out": ("AveragePool", dict(kernel_shape=[2, 2, 3], dilations=[1, 2, 2], pads=[1, 1, 0, 0, 1, 2], strides=[1, 2, 2], ceil_mode=1)),  # fmt: skip
+    "avg 3-d, pads counted": ("AveragePool", dict(kernel_shape=[3, 2, 2], pads=[1, 1, 1, 1, 0, 1], strides=[2, 1, 3], count_include_pad=1)),  # fmt: skip
+    "lp 3-d dilated": ("LpPool", dict(kernel_shape=[2, 2, 2], dilations=[2, 1, 1], pads=[0, 1, 0, 1, 0, 1], p=3, strides=[1, 2, 2])),  # fmt: skip
+}
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("case", POOLS)
+def test_3d_pools_match_the_reference(case, device):
+    op, attributes = POOLS[case]
+    check(model(op, [X3], **attributes), [X3], device)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_lp_pool_with_ceil_mode_matches_onnxruntime(device):
+    """The p-norm of each window's taps inside the input, as onnxruntime computes it (onnx's
+    reference evaluator scales a mean by the kernel's size, which differs where ceil_mode's
+    last window passes the padding)."""
+    ort = pytest.importorskip("onnxruntime")
+    attributes = dict(kernel_shape=[3, 2, 2], dilations=[1, 2, 1], pads=[1, 0, 0, 0, 1, 1], p=3, ceil_mode=1, strides=[2, 2, 2])  # fmt: skip
+    built = model("LpPool", [X3], **attributes)
+    session = ort.InferenceSession(built.SerializeToString(), providers=["CPUExecutionProvider"])
+    got = importer.load(built, device=DEVICES[device]())(X3).to_numpy()
+    np.testing.assert_allclose(got, session.run(None, {"x0": X3})[0], rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_2d_pools_the_catalogue_does_not_take(device):
+    x = rng.standard_normal((2, 3, 7, 6)).astype(np.float32)
+    same = dict(kernel_shape=[3, 2], strides=[2, 2], auto_pad="SAME_LOWER")
+    check(model("AveragePool", [x], **same), [x], device)
+    check(model("AveragePool", [x], kernel_shape=[2, 2], dilations=[2, 3]), [x], device)
+    ints = rng.integers(0, 256, (1, 2, 5, 5)).astype(np.uint8)
+    check(model("MaxPool", [ints], kernel_shape=[2, 3], pads=[1, 0, 0, 1]), [ints], device)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("storage_order", [0, 1])
+def test_maxpool_indices_with_pads_strides_and_dilations(storage_order, device):
+    x = rng.standard_normal((2, 2, 6, 5)).astype(np.float32)
+    built = model("MaxPool", [x], 2, kernel_shape=[3, 2], pads=[1, 1, 0, 1], strides=[2, 1], storage_order=storage_order)  # fmt: skip
+    check(built, [x], device)
+    x3 = X3[:, :, :4, :4, :5]
+    check(model("MaxPool", [x3], 2, kernel_shape=[2, 2, 2], strides=[2, 1, 2], pads=[0, 1, 1, 1, 0, 0]), [x3], device)  # fmt: skip
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_maxunpool_puts_the_maxima_back(device):
+    x = rng.standard_normal((1, 2, 4, 4)).astype(np.float32)
+    pooled = ReferenceEvaluator(model("MaxPool", [x], 2, kernel_shape=[2, 2], strides=[2, 2]))
+    values, indices = pooled.run(None, {"x0": x})
+    check(model("MaxUnpool", [values, indices], kernel_shape=[2, 2], strides=[2, 2]), [values, indices], device)  # fmt: skip
+    shape = np.array([1, 2, 5, 5], np.int64)
+    built = model("MaxUnpool", [values, indices, shape], kernel_shape=[2, 2], strides=[2, 2])
+    got = importer.load(built, device=DEVICES[device]())(values, indices, shape).to_numpy()
+    expected = np.zeros((1, 2, 5, 5), np.float32)  # the default [4, 4] output, zeros after
+    default = ReferenceEvaluator(model("MaxUnpool", [values, indices], kernel_shape=[2, 2], strides=[2, 2])).run(None, {"x0": values, "x1": indices})[0]  # fmt: skip
+    expected[:, :, :4, :4] = default
+    np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_col2im_of_a_3d_image(device):
+    image, block = np.array([4, 5, 3], np.int64), np.array([2, 2, 2], np.int64)
+    attributes = dict(strides=[1, 2, 1], dilations=[1, 1, 2], pads=[1, 0, 0, 0, 1, 0])
+    blocks = 4 * 3 * 1
+    cols = rng.standard_normal((2, 3 * 8, blocks)).astype(np.float32)
+    check(model("Col2Im", [cols, image, block], opset=18, **attributes), [cols, image, block], device)  # fmt: skip
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_gather_nd_over_batch_dims(device):
+    x = rng.standard_normal((2, 3, 4, 5)).astype(np.float32)
+    indices = rng.integers(0, 3, (2, 3, 2, 1)).astype(np.int64)
+    check(model("GatherND", [x, indices], batch_dims=2, opset=13), [x, indices], device)
+    pairs = rng.integers(0, 3, (2, 4, 2)).astype(np.int64)
+    check(model("GatherND", [x, pairs], batch_dims=1, opset=13), [x, pairs], device)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("reduction", ["mul", "min", "max"])
+def test_scatter_reductions_with_repeated_indices(reduction, device):
+    x = rng.standard_normal((3, 4)).astype(np.float32)
+    indices = np.array([[0, 0, 3], [1, -4, 1], [2, 2, 2]], np.int64)
+    updates = rng.standard_normal((3, 3)).astype(np.float32)
+    built = model("ScatterElements", [x, indices, updates], axis=1, reduction=reduction, opset=18)
+    check(built, [x, indices, updates], device)
+    rows = np.array([[1], [0], [1]], np.int64)
+    slices = rng.standard_normal((3, 4)).astype(np.float32)
+    check(model("ScatterND", [x, rows, slices], reduction=reduction, opset=18), [x, rows, slices], device)  # fmt: skip
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("mode", ["linear", "circular"])
+def test_tensor_scatter_writes_each_batch_at_its_position(mode, device):
+    cache = rng.standard_normal((2, 3, 5, 4)).astype(np.float32)
+    update = rng.standard_normal((2, 3, 2, 4)).astype(np.float32)
+    positions = np.array([3, 1] if mode == "linear" else [4, 0], np.int64)
+    built = model("TensorScatter", [cache, update, positions], mode=mode, opset=24)
+    check(built, [cache, update, positions], device)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_batch_norm_in_training_mode_updates_the_running_statistics(device):
+    x = rng.standard_normal((4, 3, 5)).astype(np.float32)
+    stats = [rng.standard_normal(3).astype(np.float32) for _ in range(3)] + [rng.random(3).astype(np.float32) + 0.5]  # fmt: skip
+    built = model("BatchNormalization", [x] + stats, 3, training_mode=1, momentum=0.8, epsilon=1e-3, opset=15)  # fmt: skip
+    check(built, [x] + stats, device)
+
+
+BITCASTS = [
+    (np.array([1.5, -0.0, np.inf, 3e-39], np.float32), TensorProto.INT32),
+    (np.array([[-2.25, 1e300]], np.float64), TensorProto.UINT64),
+    (np.array([-1, 2**31 - 1, -(2**31)], np.int32), TensorProto.FLOAT),
+    (np.array([0, 1, 255, 128], np.uint8), TensorProto.INT8),
+    (np.array([True, False]), TensorProto.UINT8),
+    (np.array([4607182418800017408, -1], np.int64), TensorProto.DOUBLE),
+]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("case", range(len(BITCASTS)))
+def test_bitcast_reads_the_same_bits(case, device):
+    x, to = BITCASTS[case]
+    built = model("BitCast", [x], to=to, opset=26)
+    expected = ReferenceEvaluator(built).run(None, {"x0": x})[0]
+    got = importer.load(built, device=DEVICES[device]())(x).to_numpy()
+    np.testing.assert_array_equal(got.astype(expected.dtype).view(np.uint8), expected.view(np.uint8))  # fmt: skip
+
+
+def _finite_differences(f, x, eps=1e-6):
+    grad = np.zeros_like(x)
+    for k in range(x.size):
+        up, down = x.copy(), x.copy()
+        up.flat[k] += eps
+        down.flat[k] -= eps
+        grad.flat[k] = (f(up) - f(down)) / (2 * eps)
+    return grad
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("case", POOLS)
+def test_3d_pool_gradients_match_finite_differences(case, device):
+    """d sum(pool(x) * w) / dx in float64, against finite differences of the reference."""
+    op, attributes = POOLS[case]
+    x = np.random.default_rng(1).standard_normal((1, 1, 4, 4, 5))
+    built = model(op, [x], **attributes)
+    reference = ReferenceEvaluator(built)
+    w = np.random.default_rng(2).standard_normal(reference.run(None, {"x0": x})[0].shape)
+    ad = DEVICES[device]().autodiff()
+    xt = Tensor.from_data(x, device=ad, dtype="float64").require_grad()
+    out = importer.load(built, device=ad)(xt)
+    grads = (out * Tensor.from_data(w, device=ad, dtype="float64")).sum().backward()
+    expected = _finite_differences(lambda v: float((reference.run(None, {"x0": v})[0] * w).sum()), x)  # fmt: skip
+    np.testing.assert_allclose(xt.grad(grads).to_numpy(), expected, rtol=1e-6, atol=1e-8)
