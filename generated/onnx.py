@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=a517cb97c1605a98 body=9f6c5f00d6ed55ff
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=57e1dbcb1bb4eb55 body=e8b2e073b0b946d4
 """How each catalogue op's kernel call exports to ONNX, from ops.yaml's `onnx:` keys: per op,
 its arguments' names and its lowering as data (codegen/onnx_spec.py): a node is {"op",
 "inputs", "attributes"}, an argument {"arg": name}, a string attribute {"value": text}, a
@@ -655,6 +655,7 @@ LOWERINGS = {
         ),
         {"function": "adam_step"},
     ),
+    "clip_by_norm": (("grad", "threshold"), {"function": "clip_by_norm"}),
     "sgd_step": (
         (
             "param",

@@ -29,7 +29,7 @@ from burnpy.onnx.exporter import suite  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 DEVICES = {"numpy": Device.numpy, "torch": Device.torch}
 # The reverse node suite: at least these imported cases pass when exported (docs/onnx.md)
-EXPORT_PASSING = {"onnxruntime": 1578, "reference": 1604}
+EXPORT_PASSING = {"onnxruntime": 1580, "reference": 1606}
 
 
 def run_onnxruntime(proto, **inputs):
@@ -452,7 +452,10 @@ def _digits_step(model, opt, images, labels, lr):
 def _optimizer(make):
     from burnpy import optim
 
-    return optim.SGD(0.01, momentum=0.9) if make == "sgd" else optim.AdamW(0.01, weight_decay=1e-4)
+    if make == "sgd":
+        return optim.SGD(0.01, momentum=0.9)
+    clip = 0.05 if make == "adamw clipped" else None  # (every gradient of these steps clips)
+    return optim.AdamW(0.01, weight_decay=1e-4, grad_clip_norm=clip)
 
 
 def _run_exported_step(step, model, opt, batch: dict, lr: float, run=run_onnxruntime):
@@ -496,9 +499,10 @@ def _digits_step(model, opt, images, labels, lr):
     return loss
 
 
-@pytest.mark.parametrize("make", ["sgd", "adamw"])
+@pytest.mark.parametrize("make", ["sgd", "adamw", "adamw clipped"])
 def test_a_training_step_exports_and_one_onnxruntime_run_is_burnpys_step(make):
-    """The digits CNN's step (SGD with momentum, AdamW), after a first step made the state:
+    """The digits CNN's step (SGD with momentum, AdamW, AdamW clipping each gradient's norm),
+    after a first step made the state:
     the file takes the parameters, the state, the batch and the numbers, and gives the loss
     and the updated parameters and state, equal to the eager step's."""
     from burnpy.nn.functional import cross_entropy
@@ -522,7 +526,7 @@ def _char_step(model, opt, inputs, targets, lr):
     return step_loss(model, opt, lr, inputs, targets)
 
 
-@pytest.mark.parametrize("make", ["sgd", "adamw"])
+@pytest.mark.parametrize("make", ["sgd", "adamw", "adamw clipped"])
 def test_the_char_transformer_s_training_step_exports(make):
     """The char transformer example's step (embedding, causal attention, layer norms, GELU,
     gradient sums): one onnxruntime run equals burnpy's step."""
@@ -555,19 +559,21 @@ class NormGelu(nn.Module):
         return self.outer(self.gelu(self.norm(self.inner(x))))
 
 
-@pytest.mark.parametrize("form", ["float32 kept", "float32 checkpointed", "float64 computed again"])
+@pytest.mark.parametrize(
+    "form", ["float32 kept", "float32 checkpointed", "float32 torch", "float64 computed again"]
+)
 def test_a_layer_norm_and_gelu_step_exports_in_each_form(form, monkeypatch):
-    """The backward takes what the forward kept (the tanh GELU's slope, the norm's statistics)
-    or computes it again: under gradient checkpointing (gelu_approximate_backward), and in
-    float64, where the exact GELU keeps no slope (gelu_backward) and here a backend that keeps
-    no statistics. Each exports and equals burnpy's step (float64 run by the reference
-    evaluator: onnxruntime has no float64 Erf)."""
+    """The backward takes what the forward kept (the tanh GELU's slope, the norm's statistics:
+    NumPy's flat, torch's [..., 1]) or computes it again: under gradient checkpointing
+    (gelu_approximate_backward), and in float64, where the exact GELU keeps no slope
+    (gelu_backward) and here a backend that keeps no statistics. Each exports and equals
+    burnpy's step (float64 run by the reference evaluator: onnxruntime has no float64 Erf)."""
     from burnpy.nn.functional import cross_entropy
     from burnpy.runtime.backends.kernels.keeping import KeepingKernels
     from burnpy.runtime.backends.numpy import NumPyBackend
 
     dtype = form.split()[0]
-    dev = Device.numpy().autodiff()
+    dev = DEVICES["torch" if form == "float32 torch" else "numpy"]().autodiff()
     if form == "float32 checkpointed":
         dev = dev.gradient_checkpointing()
     if form == "float64 computed again":

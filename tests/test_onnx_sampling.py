@@ -16,8 +16,8 @@ from onnx_node import (  # noqa: E402
     finite_difference,
     gradient,
     node_model,
+    on_both_backends,
     onnxruntime,
-    ours,
     reference,
 )
 
@@ -36,26 +36,29 @@ def grid_case(spatial, points, mode, padding, align_corners, batch=2):
 MODES = list(itertools.product(["nearest", "linear", "cubic"], ["zeros", "border", "reflection"], [0, 1]))  # fmt: skip
 
 
-@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("mode,padding,align_corners", MODES)
-def test_grid_sample_2d_equals_the_reference_and_onnxruntime(mode, padding, align_corners, device):
+def test_grid_sample_2d_equals_the_reference_and_onnxruntime(mode, padding, align_corners):
     model, inputs = grid_case((4, 5), (3, 4), mode, padding, align_corners)
-    got = ours(model, inputs, DEVICES[device]())
-    np.testing.assert_allclose(got, reference(model, inputs), rtol=1e-5, atol=1e-6)
+    expected = reference(model, inputs)
     # cubic sampling past the edge: onnx's reference clamps the position into the image (as
     # border padding says), onnxruntime clamps each tap, as PyTorch does
-    if not (mode == "cubic" and padding == "border"):
-        np.testing.assert_allclose(got, onnxruntime(model, inputs), rtol=1e-10, atol=1e-12)
+    runtime = None if mode == "cubic" and padding == "border" else onnxruntime(model, inputs)
+    for got in on_both_backends(model, inputs):
+        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+        if runtime is not None:
+            np.testing.assert_allclose(got, runtime, rtol=1e-10, atol=1e-12)
 
 
-@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("mode,padding,align_corners", MODES)
-def test_volumetric_grid_sample_equals_the_reference(mode, padding, align_corners, device):
+def test_volumetric_grid_sample_equals_the_reference(mode, padding, align_corners):
     model, inputs = grid_case((3, 4, 2), (2, 3, 2), mode, padding, align_corners)
-    got = ours(model, inputs, DEVICES[device]())
-    np.testing.assert_allclose(got, reference(model, inputs), rtol=1e-5, atol=1e-6)
-    if mode != "cubic":  # onnxruntime samples volumes linearly or by the nearest pixel only
-        np.testing.assert_allclose(got, onnxruntime(model, inputs), rtol=1e-10, atol=1e-12)
+    expected = reference(model, inputs)
+    # onnxruntime samples volumes linearly or by the nearest pixel only
+    runtime = None if mode == "cubic" else onnxruntime(model, inputs)
+    for got in on_both_backends(model, inputs):
+        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+        if runtime is not None:
+            np.testing.assert_allclose(got, runtime, rtol=1e-10, atol=1e-12)
 
 
 @pytest.mark.parametrize(
@@ -85,17 +88,19 @@ def affine_case(size, align_corners):
     return node_model("AffineGrid", inputs, dict(align_corners=align_corners), 20), inputs
 
 
-@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("size", [[2, 3, 4, 5], [1, 1, 1, 3], [2, 1, 3, 2, 4]])
 @pytest.mark.parametrize("align_corners", [0, 1])
-def test_affine_grid_equals_the_reference_and_onnxruntime(size, align_corners, device):
+def test_affine_grid_equals_the_reference_and_onnxruntime(size, align_corners):
     model, inputs = affine_case(size, align_corners)
-    got = ours(model, inputs, DEVICES[device]())
-    np.testing.assert_allclose(got, reference(model, inputs), rtol=1e-6, atol=1e-7)
+    expected = reference(model, inputs)
     # a single row with align_corners lies at -1 (the reference, the ONNX function's body and
     # PyTorch agree); onnxruntime puts it elsewhere
-    if not (align_corners and 1 in size[2:]):
-        np.testing.assert_allclose(got, onnxruntime(model, inputs), rtol=1e-6, atol=1e-7)
+    single = align_corners and 1 in size[2:]
+    runtime = None if single else onnxruntime(model, inputs)
+    for got in on_both_backends(model, inputs):
+        np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-7)
+        if runtime is not None:
+            np.testing.assert_allclose(got, runtime, rtol=1e-6, atol=1e-7)
 
 
 def test_affine_grid_gradients_match_finite_differences():
@@ -138,13 +143,13 @@ def roi_case(mode, transformation, sampling_ratio, channels=3):
 ROI_MODES = list(itertools.product(["avg", "max"], ["half_pixel", "output_half_pixel"], [0, 2]))
 
 
-@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("mode,transformation,sampling_ratio", ROI_MODES)
-def test_roi_align_equals_the_reference_and_onnxruntime(mode, transformation, sampling_ratio, device):  # fmt: skip
+def test_roi_align_equals_the_reference_and_onnxruntime(mode, transformation, sampling_ratio):  # fmt: skip
     model, inputs = roi_case(mode, transformation, sampling_ratio)
-    got = ours(model, inputs, DEVICES[device]())
-    np.testing.assert_allclose(got, reference(model, inputs), rtol=1e-5, atol=1e-6)
-    np.testing.assert_allclose(got, onnxruntime(model, inputs), rtol=1e-10, atol=1e-12)
+    expected, runtime = reference(model, inputs), onnxruntime(model, inputs)
+    for got in on_both_backends(model, inputs):
+        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(got, runtime, rtol=1e-10, atol=1e-12)
 
 
 @pytest.mark.parametrize("mode", ["avg", "max"])

@@ -11,6 +11,7 @@ registered with linecache so that a traceback through it shows its lines.
 
 import linecache
 import math
+import re
 import types
 
 from burnpy.capture.planning import Place
@@ -307,11 +308,88 @@ def write(
 
 
 def _line(statement: str) -> str:
-    """One statement of the body, indented; laid out by black when it is over 100 columns (the
-    others are already as black writes them, and black on a whole step takes seconds)."""
+    """One statement of the body, indented; laid out as black lays it out when it is over 100
+    columns (the others are already as black writes them, and black on a whole step takes
+    seconds): a call by `_call_lines`, anything else by black itself."""
     if len(statement) + 4 <= 100:
         return "    " + statement
-    return "\n".join("    " + line for line in _format(statement, 96))
+    lines = _call_lines(statement, 96)
+    if lines is None:
+        lines = _format(statement, 96)
+    return "\n".join("    " + line for line in lines)
+
+
+_NAMES = re.compile(r"[A-Za-z_]\w*(, [A-Za-z_]\w*)*")
+_CALLEE = re.compile(r"[A-Za-z_]\w*\(")
+
+
+def _call_lines(statement: str, width: int) -> list[str] | None:
+    """`targets = kernel(arguments)  # label` laid out within `width` as black lays out what
+    the writer writes: the arguments on one line of their own, else one per line with a
+    trailing comma; None for any other statement, or one black would split otherwise (an
+    argument too long for its line, a trailing comma already there, an unpacking)."""
+    code, comment = _split_comment(statement)
+    if code is None:
+        return None
+    targets, equals, call = code.rpartition(" = ") if " = " in code else ("", "", code)
+    if (targets and not _NAMES.fullmatch(targets)) or not _CALLEE.match(call):
+        return None
+    opened = call.index("(")
+    arguments = _top_level(call[opened + 1 : -1]) if call.endswith(")") else None
+    if not arguments or any(a.startswith("*") or not a for a in arguments):
+        return None
+    head, tail = f"{targets}{equals}{call[: opened + 1]}", ")" + comment
+    body = ", ".join(arguments)
+    if len(head) > width:
+        return None
+    if len(body) + 4 <= width:
+        return [head, "    " + body, tail]
+    if len(arguments) < 2 or any(len(a) + 5 > width for a in arguments):
+        return None
+    return [head, *(f"    {a}," for a in arguments), tail]
+
+
+def _split_comment(statement: str) -> tuple[str | None, str]:
+    """(the code, its trailing comment with the two spaces before it, or ""); the code is None
+    where it has a string black would write otherwise (single quotes) or `_top_level` does not
+    follow (an escape)."""
+    quote = False
+    for index, char in enumerate(statement):
+        if char in "'\\":
+            return None, ""
+        if char == '"':
+            quote = not quote
+        elif char == "#" and not quote:
+            if statement[index - 2 : index] != "  ":
+                return None, ""
+            return statement[: index - 2], statement[index - 2 :]
+    return statement, ""
+
+
+def _top_level(text: str) -> list[str] | None:
+    """The comma-separated items of `text` outside its brackets and strings, or None where a
+    bracket does not close where it opened, or a comma ends a bracket (black's "magic trailing
+    comma" explodes those)."""
+    items, depth, quote, start, last = [], 0, False, 0, ""
+    for index, char in enumerate(text):
+        if char == '"':
+            quote = not quote
+        elif quote:
+            continue
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth < 0 or last == ",":
+                return None
+        elif char == "," and depth == 0:
+            items.append(text[start:index].strip())
+            start = index + 1
+        if not char.isspace():
+            last = char
+    if depth or last == ",":
+        return None
+    return [*items, text[start:].strip()]
 
 
 def _format(text: str, width: int) -> list[str]:

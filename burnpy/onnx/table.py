@@ -18,7 +18,17 @@ import math
 import numpy as np
 
 from burnpy.onnx.emit import MODULE, OPS, Const, Outputs, Site
-from burnpy.onnx import detection, flow, pools, random_ops, sequences, signal, tensor_ops, vision
+from burnpy.onnx import (
+    detection,
+    flow,
+    pools,
+    random_ops,
+    sequences,
+    signal,
+    tensor_ops,
+    text,
+    vision,
+)
 from burnpy.onnx.attention import causal_conv_with_state, flex_attention, linear_attention
 from burnpy.onnx.pools import one_or_list, spatial_pads
 from burnpy.onnx.errors import Refusal
@@ -131,6 +141,8 @@ COMPARISONS = {
 def comparison(n: Site):
     """The methods, which broadcast as numpy does (the operators refuse ranks that would
     broadcast into an outer product, a PyTorch idiom's mistake, which ONNX means)."""
+    if n.dtype(0) == "string":
+        return text.equal(n)
     if n.dtype(0) == "bool" and n.op != "Equal":
         n.refuse(f"{n.op} of bools is not supported")
     if n.dtype(0) == "bool":
@@ -653,6 +665,11 @@ CAST_TARGETS = FLOATS + ("bool", "int64", "int32", "int16", "int8", "uint64", "u
 
 def _cast(n: Site, x: Expr, source: str, target: str):
     """A value of ONNX type `source` as `target`; a narrow int's wrap follows the node."""
+    if target == "float8e8m0":
+        round_mode = n.attr("round_mode", "up")
+        if round_mode not in ("up", "down", "nearest"):
+            n.refuse(f"round_mode {round_mode!r} is not one of up, down, nearest")
+        return ops.cast_e8m0(x, bool(n.attr("saturate", 1)), round_mode)
     if target in ML_DTYPES:
         saturate = bool(n.attr("saturate", 1)) and target.startswith("float8")
         return ops.cast_narrow(x, ML_DTYPES[target], saturate)
@@ -1500,6 +1517,10 @@ TABLE = {
     ("Squeeze", 1): squeeze_attribute_axes,
     ("Squeeze", 13): squeeze,
     ("Sub", 1): arithmetic,
+    ("StringConcat", 20): text.string_concat,
+    ("StringNormalizer", 10): text.string_normalizer,
+    ("StringSplit", 20): text.string_split,
+    ("RegexFullMatch", 20): text.regex_full_match,
     ("Sum", 1): variadic,
     ("SwiGLU", 26): swiglu,
     ("Swish", 24): swish,

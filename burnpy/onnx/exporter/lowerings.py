@@ -828,6 +828,16 @@ def max_pool2d_with_indices_backward(g: Graph, call):
     return g.node("Reshape", [flat, g.ints(shape)])
 
 
+def clip_by_norm(g: Graph, call) -> str:
+    """grad · min(1, threshold / (‖grad‖ + the dtype's smallest normal))."""
+    grad, dtype = call.names["grad"], call.dtype
+    squares = g.node("Mul", [grad, grad])
+    norm = g.node("Sqrt", [_reduce(g, "ReduceSum", squares, range(call.rank("grad")), 0)])
+    norm = g.node("Add", [norm, g.constant(np.finfo(dtype).tiny, dtype=dtype)])
+    scale = g.node("Div", [_number(g, call, "threshold"), norm])
+    return g.node("Mul", [grad, g.node("Min", [scale, g.constant(1.0, dtype=dtype)])])
+
+
 def sgd_step(g: Graph, call):
     """burn's SGD: g = grad + weight_decay·p; v = g first, then momentum·v + (1 - dampening)·g;
     nesterov steps g + momentum·v; p - lr·step. The numbers are the step's inputs."""
