@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=68fc0c97e89843e2 body=5a7088991523d1b4
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=21301c8b11bceae2 body=8173fd82e00d1226
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from __future__ import annotations
@@ -249,7 +249,7 @@ class Tensor(TensorBase):
         - int_add_scalar: Adds an int to every element.
         """
         kind = self.kind.tensor_kind
-        if isinstance(rhs, TensorBase):
+        if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is FLOAT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("add", self, rhs)
@@ -278,7 +278,7 @@ class Tensor(TensorBase):
         - int_sub_scalar: Subtracts an int from every element.
         """
         kind = self.kind.tensor_kind
-        if isinstance(rhs, TensorBase):
+        if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is FLOAT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("sub", self, rhs)
@@ -307,7 +307,7 @@ class Tensor(TensorBase):
         - int_mul_scalar: Multiplies every element by an int.
         """
         kind = self.kind.tensor_kind
-        if isinstance(rhs, TensorBase):
+        if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is FLOAT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("mul", self, rhs)
@@ -336,7 +336,7 @@ class Tensor(TensorBase):
         - int_div_scalar: Divides every element by an int, truncating toward zero.
         """
         kind = self.kind.tensor_kind
-        if isinstance(rhs, TensorBase):
+        if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is FLOAT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("div", self, rhs)
@@ -401,7 +401,7 @@ class Tensor(TensorBase):
         - int_remainder_scalar: Remainder of every element by an int, with the int's sign.
         """
         kind = self.kind.tensor_kind
-        if isinstance(rhs, TensorBase):
+        if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is FLOAT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("remainder", self, rhs)
@@ -437,7 +437,7 @@ class Tensor(TensorBase):
         - float_powf_scalar: Raises every element to a float power (burn's entry point; the generic case does the work).
         """
         kind = self.kind.tensor_kind
-        if isinstance(rhs, TensorBase):
+        if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is FLOAT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("powf", self, rhs)
@@ -456,7 +456,7 @@ class Tensor(TensorBase):
         - int_powi_scalar: Raises every element to an int power (burn's entry point; the generic case does the work).
         """
         kind = self.kind.tensor_kind
-        if isinstance(rhs, TensorBase):
+        if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is FLOAT:
                 expect_kind("powi", rhs, INT)
                 return float_powi(self, rhs)
@@ -1803,7 +1803,7 @@ class Tensor(TensorBase):
         - bitwise_and_scalar: Bitwise and of every element with an int.
         """
         kind = self.kind.tensor_kind
-        if isinstance(rhs, TensorBase):
+        if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is INT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("bitwise_and", self, rhs)
@@ -1822,7 +1822,7 @@ class Tensor(TensorBase):
         - bitwise_or_scalar: Bitwise or of every element with an int.
         """
         kind = self.kind.tensor_kind
-        if isinstance(rhs, TensorBase):
+        if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is INT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("bitwise_or", self, rhs)
@@ -1841,7 +1841,7 @@ class Tensor(TensorBase):
         - bitwise_xor_scalar: Bitwise exclusive or of every element with an int.
         """
         kind = self.kind.tensor_kind
-        if isinstance(rhs, TensorBase):
+        if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is INT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("bitwise_xor", self, rhs)
@@ -1868,7 +1868,7 @@ class Tensor(TensorBase):
         - bitwise_left_shift_scalar: Shifts every element left by an int.
         """
         kind = self.kind.tensor_kind
-        if isinstance(rhs, TensorBase):
+        if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is INT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("bitwise_left_shift", self, rhs)
@@ -1889,7 +1889,7 @@ class Tensor(TensorBase):
         - bitwise_right_shift_scalar: Shifts every element right by an int (arithmetic).
         """
         kind = self.kind.tensor_kind
-        if isinstance(rhs, TensorBase):
+        if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is INT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("bitwise_right_shift", self, rhs)

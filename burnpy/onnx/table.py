@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from burnpy.onnx.emit import MODULE, OPS, Const, Outputs, Site
-from burnpy.onnx import detection, flow, pools, random_ops, sequences, tensor_ops, text
+from burnpy.onnx import detection, flow, ml_nodes, pools, random_ops, sequences, tensor_ops, text
 from burnpy.onnx.attention import causal_conv_with_state, flex_attention, linear_attention
 from burnpy.onnx.pools import one_or_list, spatial_pads
 from burnpy.onnx.errors import Refusal
@@ -1528,6 +1528,9 @@ TABLE = {
     ("Squeeze", 13): squeeze,
     ("Sub", 1): arithmetic,
     ("StringConcat", 20): text.string_concat,
+    ("LabelEncoder", 1): ml_nodes.label_encoder,
+    ("TreeEnsemble", 5): ml_nodes.tree_ensemble,
+    ("TfIdfVectorizer", 9): ml_nodes.tfidf_vectorizer,
     ("StringNormalizer", 10): text.string_normalizer,
     ("StringSplit", 20): text.string_split,
     ("RegexFullMatch", 20): text.regex_full_match,

@@ -59,6 +59,11 @@ class NumPyBackend(
 
     # -- the kernels that are one function of the array namespace, bound with no frame between
     # the dispatch layer and the library (a kernel the backend does its own way is a method)
+    # arithmetic: the ufunc itself (an ndarray operator checks for overrides before calling it)
+    float_add = float_add_scalar = int_add = int_add_scalar = staticmethod(np.add)
+    float_sub = float_sub_scalar = int_sub = int_sub_scalar = staticmethod(np.subtract)
+    float_mul = float_mul_scalar = int_mul = int_mul_scalar = staticmethod(np.multiply)
+    float_div = float_div_scalar = staticmethod(np.true_divide)
     float_exp = staticmethod(XP.exp)
     float_log = staticmethod(XP.log)
     float_log1p = staticmethod(XP.log1p)
