@@ -74,19 +74,9 @@ def gather_nd(x: Tensor, indices: Tensor) -> Tensor:
 
 
 def cast_narrow(x: Tensor, dtype: str, saturate: bool) -> Tensor:
-    """x rounded to an 8-, 4- or 2-bit type of ml_dtypes (`saturate`: out-of-range values,
-    infinities included, become the type's largest), held as float32 or int64. The rounding
-    happens on the host and does not differentiate."""
-    import ml_dtypes
-
-    kind = np.dtype(getattr(ml_dtypes, dtype))
-    array = x.to_numpy()
-    if saturate:
-        info = ml_dtypes.finfo(kind)
-        array = np.clip(array.astype(np.float32), float(info.min), float(info.max))
-    held = "float32" if "float" in dtype else "int64"
-    values = array.astype(kind).astype(held)
-    return Tensor.from_data(values, device=x.device().inner(), dtype=held)
+    """x rounded to an 8- or 4-bit float of ml_dtypes (`saturate`: out-of-range values,
+    infinities included, become the type's largest), held as float32 (round_to)."""
+    return x.float("float32").round_to(dtype, saturate=saturate)
 
 
 def constant(array, device) -> Tensor:

@@ -24,6 +24,7 @@ from burnpy.onnx.pools import one_or_list, spatial_pads
 from burnpy.onnx.errors import Refusal
 from burnpy.onnx.expr import Attr, BinOp, Expr, Lit, Name, Operator, ints
 from burnpy.onnx.ir import ELEMENT_TYPES, FLOATS, ML_DTYPES, storage
+from burnpy.onnx.ops import QUANT_RANGES
 
 ops, module = OPS, MODULE
 Tensor, int_, list_ = Name("Tensor"), Name("int"), Name("list")
@@ -660,10 +661,15 @@ def _cast(n: Site, x: Expr, source: str, target: str):
         if round_mode not in ("up", "down", "nearest"):
             n.refuse(f"round_mode {round_mode!r} is not one of up, down, nearest")
         return ops.cast_e8m0(x, bool(n.attr("saturate", 1)), round_mode)
-    if target in ML_DTYPES:
+    if target in ML_DTYPES and target.startswith("float"):
         saturate = bool(n.attr("saturate", 1)) and target.startswith("float8")
         return ops.cast_narrow(x, ML_DTYPES[target], saturate)
-    if target not in CAST_TARGETS:
+    narrow_int = target in ML_DTYPES and not target.startswith("float")
+    if narrow_int and storage(source) in FLOATS:
+        # as ml_dtypes casts: truncated toward zero, 0 where that is outside the type (NaN too)
+        low, high = QUANT_RANGES[target]
+        return x.mask_fill(((x > low - 1) & (x < high + 1)).bool_not(), 0).int("int64")
+    if target not in CAST_TARGETS and not narrow_int:
         n.refuse(f"a cast to {target} is not supported")
     if source == target:
         return x
