@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=c4515c3861a724e1 body=27b966235ae94401
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=4f4d0d7b32fb6102 body=598b39100d1f8fe6
 """The Autodiff decorator's specialization, `Autodiff[inner, strategy]`: one attribute per float
 op of ops.yaml, bound by name when a specialization is built (runtime/routing.py builds two per
 backend, NoCheckpointing and Balanced). A differentiable op's is its recorder
@@ -115,6 +115,11 @@ class Autodiff(AutodiffDecorator):
         self.float_trunc = self.recorded(
             ops.FLOAT_TRUNC,
             recorders.record_float_trunc,
+            ("tensor_shape", "tensor_device", "tensor_dtype"),
+        )
+        self.float_round_to = self.recorded(
+            ops.FLOAT_ROUND_TO,
+            recorders.record_float_round_to,
             ("tensor_shape", "tensor_device", "tensor_dtype"),
         )
         self.relu = self.recorded(ops.RELU, recorders.record_relu, ("out",))

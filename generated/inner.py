@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=800e1bc904be1398 body=44b9b5cf78510d9a
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=e905aae2f0d9c8b8 body=723714f80c7210ee
 """What a dispatch function calls on an inner backend (`B.inner.<op>`): every kernel by name and
 signature, each with the op it runs and where each backend defines it. A typing Protocol read
 only by type checkers and editors (dispatch functions annotate `B` with it); the backend classes
@@ -541,6 +541,14 @@ class InnerBackend(Protocol):
 
         NumPy: NumPyBackend.float_trunc in runtime/backends/numpy.py
         Torch: TorchBackend.float_trunc in runtime/backends/torch.py
+        """
+        ...
+
+    def float_round_to(self, tensor: Primitive, format: str, saturate: bool) -> Primitive:
+        """Each value rounded to the nearest of an 8- or 4-bit float format (ml_dtypes' names), ties to even, from its float32 value, and kept in the tensor's dtype; saturate: beyond the format's range (infinities too) its largest value, else NaN (inf in float8_e5m2) as ml_dtypes casts. The gradient is 0.
+
+        NumPy: NumPyBackend.float_round_to in runtime/backends/numpy.py
+        Torch: TorchBackend.float_round_to in runtime/backends/torch.py
         """
         ...
 

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=19448da581cdba4f body=0e9dfca37680e6bd
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=b060c7f39f8f97e6 body=a4c55c20213b34e4
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node (its
@@ -1439,6 +1439,36 @@ def record_float_trunc(forward, BACKWARD, inner, balanced):
         return AutodiffTensor(out, out_node)
 
     return float_trunc
+
+
+def record_float_round_to(forward, BACKWARD, inner, balanced):
+    def float_round_to(tensor, format, saturate):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        out = forward(tensor_value, format, saturate)
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = new_node(
+            parents=(tensor_node.id,),
+            order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
+            saved=(tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value)),
+            recipe=(tensor_held, format, saturate) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_round_to
 
 
 def record_relu(forward, BACKWARD, inner, balanced):

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=21301c8b11bceae2 body=8173fd82e00d1226
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=eff21329fa2481b8 body=32c9dd961b759270
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from __future__ import annotations
@@ -576,6 +576,28 @@ class Tensor(TensorBase):
                 same_kind("hypot", self, rhs)
             return float_hypot(self, rhs)
         raise kind_error("hypot", self, (FLOAT,))
+
+    def round_to(self, format: str, saturate: bool = False) -> Tensor:
+        """Each value rounded to the nearest of an 8- or 4-bit float format (ml_dtypes' names), ties to even, from its float32 value, and kept in the tensor's dtype; saturate: beyond the format's range (infinities too) its largest value, else NaN (inf in float8_e5m2) as ml_dtypes casts. The gradient is 0."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_round_to(
+                self,
+                choice_arg(
+                    "round_to",
+                    "format",
+                    format,
+                    (
+                        "float8_e4m3fn",
+                        "float8_e4m3fnuz",
+                        "float8_e5m2",
+                        "float8_e5m2fnuz",
+                        "float4_e2m1fn",
+                    ),
+                ),
+                flag_arg("round_to", "saturate", saturate),
+            )
+        raise kind_error("round_to", self, (FLOAT,))
 
     def leaky_relu(self, negative_slope: float) -> Tensor:
         """Element-wise x, or x * negative_slope where x < 0."""

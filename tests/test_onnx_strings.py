@@ -4,6 +4,8 @@ Equal on strings, a string constant; their numeric outputs on both backends. A m
 strings reach the generated code only as literals; RegexFullMatch runs on RE2 (a pattern that
 backtracks in Python's `re` stays linear); ONNX's float8e8m0 casts against onnx's rounding."""
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -249,3 +251,14 @@ def test_cast_to_float8e8m0_rounds_as_onnx(round_mode, saturate, device):
     expected = ReferenceEvaluator(proto).run(None, {"x": x})[0]
     got = ours(proto, DEVICES[device](), x)[0]
     np.testing.assert_array_equal(got, expected)
+
+
+def test_without_re2_regex_full_match_is_refused_saying_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "re2", None)  # as if google-re2 were not installed
+    proto = model(
+        [helper.make_node("RegexFullMatch", ["x"], ["y"], pattern="a+", name="match")],
+        [helper.make_tensor_value_info("x", S, [1])],
+        [helper.make_tensor_value_info("y", B, [1])],
+    )
+    with pytest.raises(importer.UnsupportedError, match=r"match.*pip install 'burnpy\[regex\]'"):
+        importer.load(proto)

@@ -65,7 +65,11 @@ FOLD_LIMIT = 10**7
 # subgraphs' statements, never folded.
 FLOW = {"If", "Loop", "Scan", "SequenceMap", "FlexAttention"}
 # The operators of other domains the table translates, by (domain, op type).
-OTHER_DOMAINS = {("ai.onnx.preview", "FlexAttention")}
+OTHER_DOMAINS = {
+    ("ai.onnx.preview", "FlexAttention"),
+    ("ai.onnx.ml", "LabelEncoder"),
+    ("ai.onnx.ml", "TreeEnsemble"),
+}
 # The ops of sequences (Python lists of Tensors, burnpy/onnx/sequences.py): never folded.
 SEQUENCES = {
     "SequenceEmpty", "SequenceConstruct", "SequenceAt", "SequenceInsert", "SequenceErase",

@@ -17,6 +17,8 @@ from burnpy.onnx.exporter.trace import note_dims, note_range
 from burnpy.onnx.arrays import gather_nd_batched, scatter_elements, tensor_scatter  # noqa: F401
 from burnpy.onnx.pooling import col2im, max_unpool, pool, pool_indices  # noqa: F401
 from burnpy.onnx.training import batch_norm_training  # noqa: F401
+from burnpy.onnx.spectral import dft, mel_weight_matrix, stft  # noqa: F401
+from burnpy.onnx.sampling import affine_grid, grid_sample, roi_align  # noqa: F401
 
 # The narrow ints held as int64, by width (uint64 needs no wrap: int64's bits are its bits).
 WIDTHS = {"int8": 8, "int16": 16, "uint8": 8, "uint16": 16, "uint32": 32, "int4": 4, "uint4": 4, "int2": 2, "uint2": 2}  # fmt: skip
@@ -74,19 +76,9 @@ def gather_nd(x: Tensor, indices: Tensor) -> Tensor:
 
 
 def cast_narrow(x: Tensor, dtype: str, saturate: bool) -> Tensor:
-    """x rounded to an 8-, 4- or 2-bit type of ml_dtypes (`saturate`: out-of-range values,
-    infinities included, become the type's largest), held as float32 or int64. The rounding
-    happens on the host and does not differentiate."""
-    import ml_dtypes
-
-    kind = np.dtype(getattr(ml_dtypes, dtype))
-    array = x.to_numpy()
-    if saturate:
-        info = ml_dtypes.finfo(kind)
-        array = np.clip(array.astype(np.float32), float(info.min), float(info.max))
-    held = "float32" if "float" in dtype else "int64"
-    values = array.astype(kind).astype(held)
-    return Tensor.from_data(values, device=x.device().inner(), dtype=held)
+    """x rounded to an 8- or 4-bit float of ml_dtypes (`saturate`: out-of-range values,
+    infinities included, become the type's largest), held as float32 (round_to)."""
+    return x.float("float32").round_to(dtype, saturate=saturate)
 
 
 def constant(array, device) -> Tensor:

@@ -18,12 +18,14 @@ import math
 import numpy as np
 
 from burnpy.onnx.emit import MODULE, OPS, Const, Outputs, Site
-from burnpy.onnx import detection, flow, pools, random_ops, sequences, tensor_ops, text
+from burnpy.onnx import detection, flow, ml_nodes, pools, random_ops, sequences, tensor_ops, text
+from burnpy.onnx import signal, vision
 from burnpy.onnx.attention import causal_conv_with_state, flex_attention, linear_attention
 from burnpy.onnx.pools import one_or_list, spatial_pads
 from burnpy.onnx.errors import Refusal
 from burnpy.onnx.expr import Attr, BinOp, Expr, Lit, Name, Operator, ints
 from burnpy.onnx.ir import ELEMENT_TYPES, FLOATS, ML_DTYPES, storage
+from burnpy.onnx.ops import QUANT_RANGES
 
 ops, module = OPS, MODULE
 Tensor, int_, list_ = Name("Tensor"), Name("int"), Name("list")
@@ -525,7 +527,7 @@ def slice_(n: Site):
     """Slice from opset 10: starts, ends, axes and steps are inputs (read when the model runs
     unless known at import)."""
     x = n.x(0)
-    if not all(n.is_const(i) for i in range(1, 5) if n.has(i)):
+    if n.rank(0) is None or not all(n.is_const(i) for i in range(1, 5) if n.has(i)):
         return ops.slice_(x, *(n.ints_code(i) if n.has(i) else None for i in range(1, 5)))
     starts, ends = n.ints(1, "starts"), n.ints(2, "ends")
     axes = n.ints(3, "axes") if n.has(3) else list(range(len(starts)))
@@ -660,10 +662,15 @@ def _cast(n: Site, x: Expr, source: str, target: str):
         if round_mode not in ("up", "down", "nearest"):
             n.refuse(f"round_mode {round_mode!r} is not one of up, down, nearest")
         return ops.cast_e8m0(x, bool(n.attr("saturate", 1)), round_mode)
-    if target in ML_DTYPES:
+    if target in ML_DTYPES and target.startswith("float"):
         saturate = bool(n.attr("saturate", 1)) and target.startswith("float8")
         return ops.cast_narrow(x, ML_DTYPES[target], saturate)
-    if target not in CAST_TARGETS:
+    narrow_int = target in ML_DTYPES and not target.startswith("float")
+    if narrow_int and storage(source) in FLOATS:
+        # as ml_dtypes casts: truncated toward zero, 0 where that is outside the type (NaN too)
+        low, high = QUANT_RANGES[target]
+        return x.mask_fill(((x > low - 1) & (x < high + 1)).bool_not(), 0).int("int64")
+    if target not in CAST_TARGETS and not narrow_int:
         n.refuse(f"a cast to {target} is not supported")
     if source == target:
         return x
@@ -876,26 +883,6 @@ def _bounded_resize(n: Site, scales, sizes):
     if isinstance(scales, list) and _static(dims) and len(scales) == len(dims):
         values = [s.value if isinstance(s, Lit) else s for s in scales]
         n.bounded(math.prod(math.floor(d * abs(s)) for d, s in zip(dims, values)))
-
-
-# nearest is not among them: burn's rounds halves away from zero, ONNX's to even
-GRID_MODES = {"linear": "bilinear", "bilinear": "bilinear"}
-
-
-def grid_sample(n: Site):
-    if n.known_rank(0) != 4:
-        n.refuse("GridSample is supported for 4-d inputs (2-d images)")
-    mode = n.attr("mode", "linear" if n.opset >= 20 else "bilinear")
-    if mode not in GRID_MODES:
-        n.refuse(f"GridSample mode {mode!r} is not supported (linear only)")
-    if n.dtype(0) not in ("float32", "float64"):
-        n.refuse(f"GridSample of {n.dtype(0)} is not supported")
-    return n.x(0).grid_sample_2d(
-        n.x(1),
-        mode=GRID_MODES[mode],
-        padding_mode=n.attr("padding_mode", "zeros"),
-        align_corners=bool(n.attr("align_corners", 0)),
-    )
 
 
 def einsum(n: Site):
@@ -1394,7 +1381,7 @@ TABLE = {
     ("Floor", 1): unary,
     ("Gather", 1): gather,
     ("GRU", 7): recurrent,
-    ("GridSample", 16): grid_sample,
+    ("GridSample", 16): vision.grid_sample,
     ("GatherElements", 11): gather_elements,
     ("GatherND", 11): gather_nd,
     ("Gelu", 20): gelu,
@@ -1528,6 +1515,9 @@ TABLE = {
     ("Squeeze", 13): squeeze,
     ("Sub", 1): arithmetic,
     ("StringConcat", 20): text.string_concat,
+    ("LabelEncoder", 1): ml_nodes.label_encoder,
+    ("TreeEnsemble", 5): ml_nodes.tree_ensemble,
+    ("TfIdfVectorizer", 9): ml_nodes.tfidf_vectorizer,
     ("StringNormalizer", 10): text.string_normalizer,
     ("StringSplit", 20): text.string_split,
     ("RegexFullMatch", 20): text.regex_full_match,
@@ -1549,6 +1539,11 @@ TABLE = {
     ("Upsample", 7): resize,
     ("Where", 9): where,
     ("Xor", 1): logical,
+    ("DFT", 17): signal.dft,
+    ("STFT", 17): signal.stft,
+    ("MelWeightMatrix", 17): signal.mel_weight_matrix,
+    ("AffineGrid", 20): vision.affine_grid,
+    ("RoiAlign", 10): vision.roi_align,
 }
 
 # Operators refused on purpose, and why (the others without an entry are not implemented yet).

@@ -91,7 +91,7 @@ def source(graph, emitter, name: str, origin: str) -> str:
     # the helper modules the code calls (strings, ml), read off its lines but the comments
     code_lines = [line for line in lines if not line.lstrip().startswith("#")]
     helpers = ["ops"] + [h.id for h in (ML, STRINGS) if any(re.search(rf"\b{h.id}\.", t) for t in code_lines)]  # fmt: skip
-    imports = ["from burnpy import nn", f"from burnpy.onnx import {', '.join(helpers)}"]
+    imports = ["from burnpy import nn", f"from burnpy.onnx import {', '.join(sorted(helpers))}"]
     needs_module = any(uses(s.expr, "module") for s in flow.statements(emitter.statements))
     names = ["Tensor"] + (["module"] if needs_module else [])
     imports.append(f"from burnpy.generated import {', '.join(names)}")

@@ -90,6 +90,19 @@ class NumPyBackend(
     float_floor = staticmethod(XP.floor)
     float_ceil = staticmethod(XP.ceil)
     float_trunc = staticmethod(XP.trunc)
+
+    def float_round_to(self, tensor, format, saturate):
+        """Through ml_dtypes' narrow float, from float32 (which holds every float16 and
+        bfloat16 value), back to the tensor's dtype (which holds every value of the format)."""
+        import ml_dtypes  # a second to import: only when a narrow float is asked for
+
+        kind = np.dtype(getattr(ml_dtypes, format))
+        values = tensor.astype(np.float32)
+        if saturate:
+            info = ml_dtypes.finfo(kind)
+            values = np.clip(values, np.float32(info.min), np.float32(info.max))
+        return values.astype(kind).astype(tensor.dtype)
+
     # classification
     float_is_nan = staticmethod(XP.isnan)
     float_is_inf = staticmethod(XP.isinf)
