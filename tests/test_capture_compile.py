@@ -413,7 +413,7 @@ def test_a_compiled_step_is_written_as_black_writes_it_the_same_at_each_compile(
     sources = []
     for by_black in (False, True):
         if by_black:  # every long statement laid out by black itself
-            monkeypatch.setattr(writer, "_call_lines", lambda statement, width: None)
+            monkeypatch.setattr(writer, "_laid_out", lambda statement, width: None)
         step = capture(training_step, compile=True)
         started = time.perf_counter()
         step(block(np.float32), optim.AdamW(1e-2, grad_clip_norm=1.0), 1e-2, x, y)

@@ -250,7 +250,7 @@ def write(
     writer = _Writer(backends)
     writer.namespace.update(namespace or {})
     header = f"def {name}({', '.join([*(v.name for v in inputs), *extra])}):"
-    lines = [header] if len(header) <= 100 else _format(header + "\n    pass", 100)[:-1]
+    lines = [header] if len(header) <= 100 else _header_lines(header)
     numbers = [e for e in entries if e.kind in (EntryKind.SCALAR, EntryKind.GUARD)]
     kernels = [e for e in entries if e.kind not in (EntryKind.SCALAR, EntryKind.GUARD)]
     if numbers:
@@ -310,10 +310,10 @@ def write(
 def _line(statement: str) -> str:
     """One statement of the body, indented; laid out as black lays it out when it is over 100
     columns (the others are already as black writes them, and black on a whole step takes
-    seconds): a call by `_call_lines`, anything else by black itself."""
+    seconds): the writer's usual statements by `_laid_out`, anything else by black itself."""
     if len(statement) + 4 <= 100:
         return "    " + statement
-    lines = _call_lines(statement, 96)
+    lines = _laid_out(statement, 96)
     if lines is None:
         lines = _format(statement, 96)
     return "\n".join("    " + line for line in lines)
@@ -323,16 +323,38 @@ _NAMES = re.compile(r"[A-Za-z_]\w*(, [A-Za-z_]\w*)*")
 _CALLEE = re.compile(r"[A-Za-z_]\w*\(")
 
 
-def _call_lines(statement: str, width: int) -> list[str] | None:
-    """`targets = kernel(arguments)  # label` laid out within `width` as black lays out what
-    the writer writes: the arguments on one line of their own, else one per line with a
-    trailing comma; None for any other statement, or one black would split otherwise (an
-    argument too long for its line, a trailing comma already there, an unpacking)."""
+def _header_lines(header: str) -> list[str]:
+    """`def name(parameters):` laid out as black lays it out (as a call: `_laid_out`)."""
+    lines = _laid_out(header[len("def ") : -1], 100)
+    if lines is None or len(lines[0]) + len("def ") > 100:
+        return _format(header + "\n    pass", 100)[:-1]
+    return ["def " + lines[0], *lines[1:-1], lines[-1] + ":"]
+
+
+def _laid_out(statement: str, width: int) -> list[str] | None:
+    """The writer's usual statements laid out within `width` as black lays them out:
+    `targets = kernel(arguments)  # label` (the arguments on a line of their own, else one per
+    line with a trailing comma), `targets = a if owned[0] else b  # label` (the expression in
+    parentheses on a line of its own) and `return (a, b, ...)` (one per line); None for any
+    other statement, or one black would split otherwise (an argument too long for its line, a
+    trailing comma already there, an unpacking)."""
     code, comment = _split_comment(statement)
     if code is None:
         return None
-    targets, equals, call = code.rpartition(" = ") if " = " in code else ("", "", code)
-    if (targets and not _NAMES.fullmatch(targets)) or not _CALLEE.match(call):
+    if code.startswith("return (") and code.endswith(")"):
+        items = _top_level(code[len("return (") : -1])
+        if not items or comment or any(len(a) + 5 > width for a in items):
+            return None
+        return ["return (", *(f"    {a}," for a in items), ")"]
+    targets, equals, call = code.partition(" = ") if " = " in code else ("", "", code)
+    if targets and not _NAMES.fullmatch(targets):
+        return None
+    if equals and " if " in call and not _CALLEE.match(call) and not call.startswith("("):
+        parts = _top_level(call)  # (a conditional expression: black keeps its parentheses)
+        if parts != [call] or len(call) + 4 > width or len(targets) + 4 > width:
+            return None
+        return [f"{targets} = (", "    " + call, ")" + comment]
+    if not _CALLEE.match(call):
         return None
     opened = call.index("(")
     arguments = _top_level(call[opened + 1 : -1]) if call.endswith(")") else None
@@ -369,25 +391,30 @@ def _split_comment(statement: str) -> tuple[str | None, str]:
 def _top_level(text: str) -> list[str] | None:
     """The comma-separated items of `text` outside its brackets and strings, or None where a
     bracket does not close where it opened, or a comma ends a bracket (black's "magic trailing
-    comma" explodes those)."""
-    items, depth, quote, start, last = [], 0, False, 0, ""
+    comma" explodes those) other than a one-element tuple's, `(128,)`."""
+    items, opened, quote, start, last = [], [], False, 0, ""
     for index, char in enumerate(text):
         if char == '"':
             quote = not quote
         elif quote:
             continue
         elif char in "([{":
-            depth += 1
+            opened.append([char, 0])  # the bracket and the commas in it
         elif char in ")]}":
-            depth -= 1
-            if depth < 0 or last == ",":
+            if not opened:
                 return None
-        elif char == "," and depth == 0:
-            items.append(text[start:index].strip())
-            start = index + 1
+            bracket, commas = opened.pop()
+            if last == "," and not (bracket == "(" and commas == 1):
+                return None
+        elif char == ",":
+            if opened:
+                opened[-1][1] += 1
+            else:
+                items.append(text[start:index].strip())
+                start = index + 1
         if not char.isspace():
             last = char
-    if depth or last == ",":
+    if opened or last == ",":
         return None
     return [*items, text[start:].strip()]
 
