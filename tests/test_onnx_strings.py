@@ -213,6 +213,14 @@ def test_a_string_into_another_op_is_refused_naming_it():
         importer.load(proto)
 
 
+def test_a_sequence_of_strings_is_refused_naming_it():
+    seq = helper.make_tensor_sequence_value_info("names", S, None)
+    graph = helper.make_graph([helper.make_node("Identity", ["names"], ["out"])], "g", [seq], [helper.make_tensor_sequence_value_info("out", S, None)])  # fmt: skip
+    proto = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)])
+    with pytest.raises(importer.UnsupportedError, match="graph input 'names': a sequence or optional of strings"):  # fmt: skip
+        importer.load(proto)
+
+
 def test_a_string_input_of_the_wrong_shape_or_type_is_refused():
     proto = model(
         [helper.make_node("StringConcat", ["x", "x"], ["y"])],
