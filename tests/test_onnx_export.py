@@ -270,7 +270,18 @@ with open(sys.argv[1], "wb") as f:
 _STARTED = {}
 
 
+def _command_lines(folder):
+    export = [sys.executable, "-m", "burnpy.onnx", "export", "tiny_factory:make"]
+    return [
+        export + ["--args", "2x3,3x4", "--out", str(folder / "m.onnx"), "--dynamic-batch"],
+        export + ["--args", "2y3", "--out", str(folder / "bad.onnx")],
+    ]
+
+
 def start_in_background(config, names):
+    if "test_the_export_command_line_writes_a_factory_s_model" in names:  # a fresh process
+        env = {"PYTHONPATH": f"{ROOT}:{ROOT / 'tests'}", "PATH": ""}
+        _STARTED["command line"] = background.start(config, _command_lines, 120, cwd=ROOT, env=env)
     if background.tests_taking(globals(), "exported") & {*names}:
         hf_exports.start(config)
     if "test_the_node_suite_in_reverse" in names:
@@ -809,3 +820,19 @@ def test_a_value_computed_from_a_shape_input_is_read_with_that_input_fixed():
 
     with pytest.raises(burnpy_onnx.UnsupportedError, match="reads"):
         export(reads_data, (np.ones((2, 3), np.float32), np.array([0], np.int64)))
+
+
+def test_the_export_command_line_writes_a_factory_s_model():
+    """`python -m burnpy.onnx export MODULE:FACTORY --args SHAPES --out FILE`: the file runs in
+    onnxruntime as numpy computes the model, at another batch size too; bad shapes are named."""
+    job = _STARTED["command line"]
+    assert job.wait() == [0, 2], job.output(0) + job.output(1)
+    assert "'2y3' is not dims joined by x" in job.output(1)
+    assert not (job.folder / "bad.onnx").exists()
+    proto = onnx.load(job.folder / "m.onnx")
+    rng = np.random.default_rng(6)
+    for batch in (2, 5):
+        x = rng.standard_normal((batch, 3)).astype(np.float32)
+        y = rng.standard_normal((3, 4)).astype(np.float32)
+        expected = (np.maximum(x, 0) * 2) @ y
+        np.testing.assert_allclose(run_onnxruntime(proto, x=x, y=y)[0], expected, rtol=1e-5)
