@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=c4515c3861a724e1 body=27b966235ae94401
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=b97f5477d63b4bcf body=badf965de0c6b68d
 """The Autodiff decorator's specialization, `Autodiff[inner, strategy]`: one attribute per float
 op of ops.yaml, bound by name when a specialization is built (runtime/routing.py builds two per
 backend, NoCheckpointing and Balanced). A differentiable op's is its recorder
@@ -41,6 +41,7 @@ class Autodiff(AutodiffDecorator):
         self.float_matmul = self.recorded(
             ops.FLOAT_MATMUL, recorders.record_float_matmul, ("rhs", "lhs", "rhs_shape")
         )
+        self.float_det = self.recorded(ops.FLOAT_DET, recorders.record_float_det, ("tensor", "out"))
         self.float_remainder = self.recorded(
             ops.FLOAT_REMAINDER, recorders.record_float_remainder, ("lhs", "rhs")
         )

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=a100581edb9339a6 body=b273b4ef14e909ca
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=079ffc6d193d70c6 body=b87eedfe33b5225b
 """What the Autodiff decorator needs to know of each float op, from ops.yaml: one constant per
 op, which its line in generated/autodiff.py names. Each is typed with the signature of the
 specialization's attribute (`AD.float_mul`), which its builder returns; a differentiable op's
@@ -143,6 +143,14 @@ FLOAT_MATMUL: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], AutodiffTens
     (FloatInput("lhs", 0), FloatInput("rhs", 1)),
     AutodiffRole.RECORD,
     rule=ElementwiseRules.float_matmul,
+)
+
+FLOAT_DET: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
+    "float_det",
+    ("tensor",),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    rule=ElementwiseRules.float_det,
 )
 
 FLOAT_REMAINDER: AutodiffOp[Callable[[AutodiffTensor, AutodiffTensor], AutodiffTensor]] = (
@@ -1641,6 +1649,7 @@ AUTODIFF_OPS = (
     FLOAT_DIV_SCALAR,
     FLOAT_NEG,
     FLOAT_MATMUL,
+    FLOAT_DET,
     FLOAT_REMAINDER,
     FLOAT_REMAINDER_SCALAR,
     FLOAT_CROSS,

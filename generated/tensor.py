@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=68fc0c97e89843e2 body=5a7088991523d1b4
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=6a670e546d659bed body=fc64a6b73a75a313
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from __future__ import annotations
@@ -391,6 +391,14 @@ class Tensor(TensorBase):
         raise kind_error("matmul", self, (FLOAT, INT))
 
     __matmul__ = matmul
+
+    def det(self) -> Tensor:
+        """The determinant of each square matrix of the last two dims: [..., n, n] -> [...] (LU with partial pivoting, one pass; its gradient is the cofactors, infinite at a singular matrix)."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            check_dtype("float_det", self.dtype, ("float32", "float64"))
+            return float_det(self)
+        raise kind_error("det", self, (FLOAT,))
 
     def remainder(self, rhs: Tensor | float) -> Tensor:
         """Routes by kind:

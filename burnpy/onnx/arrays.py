@@ -61,3 +61,10 @@ def tensor_scatter(cache: Tensor, update: Tensor, positions, axis: int, circular
     shape[axis] = count
     at = np.broadcast_to(rows.reshape(shape), update.shape)
     return cache.scatter(axis, Tensor.from_data(np.ascontiguousarray(at), device=cache.device().inner()), update, "assign")  # fmt: skip
+
+
+def feature_columns(x: Tensor, indices: Tensor) -> Tensor:
+    """ai.onnx.ml ArrayFeatureExtractor: x's entries at `indices` along its last axis (a 1-d
+    x gives one row)."""
+    picked = x.select(x.ndim - 1, indices.reshape([-1]))
+    return picked.reshape([1, -1]) if x.ndim == 1 else picked

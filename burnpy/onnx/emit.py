@@ -64,7 +64,14 @@ FOLD_LIMIT = 10**7
 # subgraphs' statements, never folded.
 FLOW = {"If", "Loop", "Scan", "SequenceMap", "FlexAttention"}
 # The operators of other domains the table translates, by (domain, op type).
-OTHER_DOMAINS = {("ai.onnx.preview", "FlexAttention")}
+OTHER_DOMAINS = {
+    ("ai.onnx.preview", "FlexAttention"),
+    ("ai.onnx.preview.training", "Momentum"),
+    ("ai.onnx.preview.training", "Adagrad"),
+    ("ai.onnx.preview.training", "Adam"),
+    ("ai.onnx.ml", "Binarizer"),
+    ("ai.onnx.ml", "ArrayFeatureExtractor"),
+}
 # The ops of sequences (Python lists of Tensors, burnpy/onnx/sequences.py): never folded.
 SEQUENCES = {
     "SequenceEmpty", "SequenceConstruct", "SequenceAt", "SequenceInsert", "SequenceErase",

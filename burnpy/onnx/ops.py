@@ -14,9 +14,9 @@ from burnpy.onnx.draws import bernoulli, dropout, multinomial, normal, uniform  
 from burnpy.onnx.exporter.trace import note_dims, note_range
 
 # compositions of their own modules, which model code calls as `ops.<name>` too
-from burnpy.onnx.arrays import gather_nd_batched, scatter_elements, tensor_scatter  # noqa: F401
+from burnpy.onnx.arrays import feature_columns, gather_nd_batched, scatter_elements, tensor_scatter  # noqa: F401
 from burnpy.onnx.pooling import col2im, max_unpool, pool, pool_indices  # noqa: F401
-from burnpy.onnx.training import batch_norm_training  # noqa: F401
+from burnpy.onnx.training import adagrad, adam, batch_norm_training, momentum, updates  # noqa: F401
 
 # The narrow ints held as int64, by width (uint64 needs no wrap: int64's bits are its bits).
 WIDTHS = {"int8": 8, "int16": 16, "uint8": 8, "uint16": 16, "uint32": 32, "int4": 4, "uint4": 4, "int2": 2, "uint2": 2}  # fmt: skip

@@ -1328,6 +1328,9 @@ def qlinear_matmul(n: Site):
 
 TABLE = {
     ("Abs", 1): unary,
+    ("Adagrad", 1): tensor_ops.adagrad,
+    ("Adam", 1): tensor_ops.adam,
+    ("ArrayFeatureExtractor", 1): tensor_ops.array_feature_extractor,
     ("Acos", 7): unary,
     ("Acosh", 9): unary,
     ("Add", 1): arithmetic,
@@ -1344,6 +1347,7 @@ TABLE = {
     ("AveragePool", 1): pools.average_pool,
     ("BatchNormalization", 1): batch_norm,
     ("BitCast", 26): tensor_ops.bitcast,
+    ("Binarizer", 1): tensor_ops.binarizer,
     ("BitShift", 11): bit_shift,
     ("BitwiseAnd", 18): bitwise,
     ("BitwiseNot", 18): unary,
@@ -1371,6 +1375,7 @@ TABLE = {
     ("CumSum", 11): cumulative,
     ("DeformConv", 19): deform_conv,
     ("DepthToSpace", 1): depth_to_space,
+    ("Det", 11): tensor_ops.det,
     ("DequantizeLinear", 10): dequantize_linear,
     ("DynamicQuantizeLinear", 11): dynamic_quantize_linear,
     ("Div", 1): arithmetic,
@@ -1429,6 +1434,7 @@ TABLE = {
     ("Min", 1): variadic,
     ("Mish", 18): mish,
     ("Mod", 10): mod,
+    ("Momentum", 1): tensor_ops.momentum,
     ("Mul", 1): arithmetic,
     ("Multinomial", 7): random_ops.multinomial,
     ("Neg", 1): unary,
