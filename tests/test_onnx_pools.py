@@ -207,3 +207,53 @@ def test_3d_pool_gradients_match_finite_differences(case, device):
     grads = (out * Tensor.from_data(w, device=ad, dtype="float64")).sum().backward()
     expected = _finite_differences(lambda v: float((reference.run(None, {"x0": v})[0] * w).sum()), x)  # fmt: skip
     np.testing.assert_allclose(xt.grad(grads).to_numpy(), expected, rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_det_of_a_batch_of_matrices(device):
+    x = rng.standard_normal((2, 3, 4, 4)).astype(np.float32)
+    check(model("Det", [x]), [x], device, rtol=1e-4)
+
+
+def domain_model(op: str, domain: str, inputs: list, outputs: int, **attributes):
+    """`op` of another domain over the given arrays (outputs' types inferred)."""
+    names = [f"x{i}" for i in range(len(inputs))]
+    node = helper.make_node(op, names, [f"y{j}" for j in range(outputs)], name="n", domain=domain, **attributes)  # fmt: skip
+    graph = helper.make_graph(
+        [node],
+        "g",
+        [helper.make_tensor_value_info(n, TYPES[a.dtype.type], a.shape) for n, a in zip(names, inputs)],  # fmt: skip
+        [helper.make_tensor_value_info(f"y{j}", TensorProto.UNDEFINED, None) for j in range(outputs)],  # fmt: skip
+    )
+    opsets = [helper.make_opsetid("", 22), helper.make_opsetid(domain, 1)]
+    return onnx.shape_inference.infer_shapes(helper.make_model(graph, opset_imports=opsets))
+
+
+OPTIMISERS = {
+    "momentum": ("Momentum", 1, dict(alpha=0.9, beta=0.2, mode="standard", norm_coefficient=0.01)),  # fmt: skip
+    "nesterov": ("Momentum", 1, dict(alpha=0.8, beta=0.5, mode="nesterov", norm_coefficient=0.1)),  # fmt: skip
+    "adagrad": ("Adagrad", 1, dict(decay_factor=0.1, epsilon=1e-5, norm_coefficient=0.01)),
+    "adam": ("Adam", 2, dict(alpha=0.85, beta=0.95, epsilon=1e-6, norm_coefficient=0.01, norm_coefficient_post=0.02)),  # fmt: skip
+}
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("step", [0, 3])
+@pytest.mark.parametrize("case", OPTIMISERS)
+def test_training_optimisers_update_two_tensors(case, step, device):
+    op, states, attributes = OPTIMISERS[case]
+    r, t = np.array(0.1, np.float32), np.array(step, np.int64)
+    tensors = [rng.standard_normal(s).astype(np.float32) for s in ([3], [2, 2])]
+    groups = [tensors, [rng.standard_normal(x.shape).astype(np.float32) for x in tensors]]
+    groups += [[rng.random(x.shape).astype(np.float32) for x in tensors] for _ in range(states)]
+    inputs = [r, t] + [a for group in groups for a in group]
+    built = domain_model(op, "ai.onnx.preview.training", inputs, 2 * (1 + states), **attributes)
+    check(built, inputs, device)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_ml_binarizer_and_array_feature_extractor(device):
+    x = rng.standard_normal((3, 5)).astype(np.float32)
+    check(domain_model("Binarizer", "ai.onnx.ml", [x], 1, threshold=0.25), [x], device)
+    columns = np.array([4, 0, 4], np.int64)
+    check(domain_model("ArrayFeatureExtractor", "ai.onnx.ml", [x, columns], 1), [x, columns], device)  # fmt: skip
