@@ -1485,6 +1485,7 @@ TABLE = {
     ("ReverseSequence", 10): reverse_sequence,
     ("If", 1): flow.if_,
     ("Loop", 1): flow.loop,
+    ("Scan", 8): flow.scan_batched,
     ("Scan", 9): flow.scan,
     ("SequenceMap", 17): flow.sequence_map,
     ("Optional", 15): sequences.optional,
