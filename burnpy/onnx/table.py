@@ -94,8 +94,8 @@ OPERATORS = {"Add": Operator.ADD, "Sub": Operator.SUB, "Mul": Operator.MUL, "Div
 def arithmetic(n: Site):
     if n.dtype(0) == "bool":
         n.refuse(f"{n.op} of bool is not supported")
-    if n.dtype(0) == "uint64" and n.op == "Div":
-        n.refuse("Div of uint64 beyond int64's range is not supported")
+    if n.dtype(0) == "uint64" and n.op == "Div":  # int64's bits, divided as unsigned
+        return ops.unsigned_div(n.x(0), n.x(1))
     if n.scalar(0) is not None and n.scalar(1) is None:  # 2 * x: the number on the left
         return BinOp(OPERATORS[n.op], n.scalar(0), n.x(1))
     return BinOp(OPERATORS[n.op], n.x(0), n.operand(1))
