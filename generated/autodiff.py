@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=b97f5477d63b4bcf body=badf965de0c6b68d
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=9be1b6a0535373ce body=70c2980ec10d46ea
 """The Autodiff decorator's specialization, `Autodiff[inner, strategy]`: one attribute per float
 op of ops.yaml, bound by name when a specialization is built (runtime/routing.py builds two per
 backend, NoCheckpointing and Balanced). A differentiable op's is its recorder
@@ -116,6 +116,11 @@ class Autodiff(AutodiffDecorator):
         self.float_trunc = self.recorded(
             ops.FLOAT_TRUNC,
             recorders.record_float_trunc,
+            ("tensor_shape", "tensor_device", "tensor_dtype"),
+        )
+        self.float_round_to = self.recorded(
+            ops.FLOAT_ROUND_TO,
+            recorders.record_float_round_to,
             ("tensor_shape", "tensor_device", "tensor_dtype"),
         )
         self.relu = self.recorded(ops.RELU, recorders.record_relu, ("out",))

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=079ffc6d193d70c6 body=b87eedfe33b5225b
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=e8917a0fdc25111b body=09df7e8a6b8ed1b7
 """What the Autodiff decorator needs to know of each float op, from ops.yaml: one constant per
 op, which its line in generated/autodiff.py names. Each is typed with the signature of the
 specialization's attribute (`AD.float_mul`), which its builder returns; a differentiable op's
@@ -478,6 +478,15 @@ FLOAT_TRUNC: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp
     AutodiffRole.RECORD,
     memory_bound=True,
     rule=ElementwiseRules.float_trunc,
+)
+
+FLOAT_ROUND_TO: AutodiffOp[Callable[[AutodiffTensor, Any, Any], AutodiffTensor]] = AutodiffOp(
+    "float_round_to",
+    ("tensor", "format", "saturate"),
+    (FloatInput("tensor", 0),),
+    AutodiffRole.RECORD,
+    memory_bound=True,
+    rule=ElementwiseRules.float_round_to,
 )
 
 RELU: AutodiffOp[Callable[[AutodiffTensor], AutodiffTensor]] = AutodiffOp(
@@ -1686,6 +1695,7 @@ AUTODIFF_OPS = (
     FLOAT_FLOOR,
     FLOAT_CEIL,
     FLOAT_TRUNC,
+    FLOAT_ROUND_TO,
     RELU,
     RELU_BACKWARD,
     LEAKY_RELU,

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=957c312d80b78bf1 body=881218a710accabd
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=59ab248e4a861712 body=102c58a113f78668
 """What a dispatch function calls on an inner backend (`B.inner.<op>`): every kernel by name and
 signature, each with the op it runs and where each backend defines it. A typing Protocol read
 only by type checkers and editors (dispatch functions annotate `B` with it); the backend classes
@@ -179,7 +179,7 @@ class InnerBackend(Protocol):
     def float_add(self, lhs: Primitive, rhs: Primitive) -> Primitive:
         """Element-wise sum, broadcasting.
 
-        NumPy: ArithmeticKernels.float_add in runtime/backends/kernels/arithmetic.py
+        NumPy: NumPyBackend.float_add in runtime/backends/numpy.py
         Torch: ArithmeticKernels.float_add in runtime/backends/kernels/arithmetic.py
         """
         ...
@@ -187,7 +187,7 @@ class InnerBackend(Protocol):
     def float_add_scalar(self, lhs: Primitive, rhs: float) -> Primitive:
         """Adds a scalar to every element.
 
-        NumPy: ArithmeticKernels.float_add_scalar in runtime/backends/kernels/arithmetic.py
+        NumPy: NumPyBackend.float_add_scalar in runtime/backends/numpy.py
         Torch: ArithmeticKernels.float_add_scalar in runtime/backends/kernels/arithmetic.py
         """
         ...
@@ -195,7 +195,7 @@ class InnerBackend(Protocol):
     def float_sub(self, lhs: Primitive, rhs: Primitive) -> Primitive:
         """Element-wise difference, broadcasting.
 
-        NumPy: ArithmeticKernels.float_sub in runtime/backends/kernels/arithmetic.py
+        NumPy: NumPyBackend.float_sub in runtime/backends/numpy.py
         Torch: ArithmeticKernels.float_sub in runtime/backends/kernels/arithmetic.py
         """
         ...
@@ -203,7 +203,7 @@ class InnerBackend(Protocol):
     def float_sub_scalar(self, lhs: Primitive, rhs: float) -> Primitive:
         """Subtracts a scalar from every element.
 
-        NumPy: ArithmeticKernels.float_sub_scalar in runtime/backends/kernels/arithmetic.py
+        NumPy: NumPyBackend.float_sub_scalar in runtime/backends/numpy.py
         Torch: ArithmeticKernels.float_sub_scalar in runtime/backends/kernels/arithmetic.py
         """
         ...
@@ -211,7 +211,7 @@ class InnerBackend(Protocol):
     def float_mul(self, lhs: Primitive, rhs: Primitive) -> Primitive:
         """Element-wise product, broadcasting.
 
-        NumPy: ArithmeticKernels.float_mul in runtime/backends/kernels/arithmetic.py
+        NumPy: NumPyBackend.float_mul in runtime/backends/numpy.py
         Torch: ArithmeticKernels.float_mul in runtime/backends/kernels/arithmetic.py
         """
         ...
@@ -219,7 +219,7 @@ class InnerBackend(Protocol):
     def float_mul_scalar(self, lhs: Primitive, rhs: float) -> Primitive:
         """Multiplies every element by a scalar.
 
-        NumPy: ArithmeticKernels.float_mul_scalar in runtime/backends/kernels/arithmetic.py
+        NumPy: NumPyBackend.float_mul_scalar in runtime/backends/numpy.py
         Torch: ArithmeticKernels.float_mul_scalar in runtime/backends/kernels/arithmetic.py
         """
         ...
@@ -227,7 +227,7 @@ class InnerBackend(Protocol):
     def float_div(self, lhs: Primitive, rhs: Primitive) -> Primitive:
         """Element-wise quotient, broadcasting.
 
-        NumPy: ArithmeticKernels.float_div in runtime/backends/kernels/arithmetic.py
+        NumPy: NumPyBackend.float_div in runtime/backends/numpy.py
         Torch: ArithmeticKernels.float_div in runtime/backends/kernels/arithmetic.py
         """
         ...
@@ -235,7 +235,7 @@ class InnerBackend(Protocol):
     def float_div_scalar(self, lhs: Primitive, rhs: float) -> Primitive:
         """Divides every element by a scalar.
 
-        NumPy: ArithmeticKernels.float_div_scalar in runtime/backends/kernels/arithmetic.py
+        NumPy: NumPyBackend.float_div_scalar in runtime/backends/numpy.py
         Torch: ArithmeticKernels.float_div_scalar in runtime/backends/kernels/arithmetic.py
         """
         ...
@@ -549,6 +549,14 @@ class InnerBackend(Protocol):
 
         NumPy: NumPyBackend.float_trunc in runtime/backends/numpy.py
         Torch: TorchBackend.float_trunc in runtime/backends/torch.py
+        """
+        ...
+
+    def float_round_to(self, tensor: Primitive, format: str, saturate: bool) -> Primitive:
+        """Each value rounded to the nearest of an 8- or 4-bit float format (ml_dtypes' names), ties to even, from its float32 value, and kept in the tensor's dtype; saturate: beyond the format's range (infinities too) its largest value, else NaN (inf in float8_e5m2) as ml_dtypes casts. The gradient is 0.
+
+        NumPy: NumPyBackend.float_round_to in runtime/backends/numpy.py
+        Torch: TorchBackend.float_round_to in runtime/backends/torch.py
         """
         ...
 
@@ -1787,7 +1795,7 @@ class InnerBackend(Protocol):
     def int_add(self, lhs: Primitive, rhs: Primitive) -> Primitive:
         """Element-wise sum of ints, broadcasting.
 
-        NumPy: ArithmeticKernels.int_add in runtime/backends/kernels/arithmetic.py
+        NumPy: NumPyBackend.int_add in runtime/backends/numpy.py
         Torch: ArithmeticKernels.int_add in runtime/backends/kernels/arithmetic.py
         """
         ...
@@ -1795,7 +1803,7 @@ class InnerBackend(Protocol):
     def int_add_scalar(self, lhs: Primitive, rhs: float) -> Primitive:
         """Adds an int to every element.
 
-        NumPy: ArithmeticKernels.int_add_scalar in runtime/backends/kernels/arithmetic.py
+        NumPy: NumPyBackend.int_add_scalar in runtime/backends/numpy.py
         Torch: ArithmeticKernels.int_add_scalar in runtime/backends/kernels/arithmetic.py
         """
         ...
@@ -1803,7 +1811,7 @@ class InnerBackend(Protocol):
     def int_mul(self, lhs: Primitive, rhs: Primitive) -> Primitive:
         """Element-wise product of ints, broadcasting.
 
-        NumPy: ArithmeticKernels.int_mul in runtime/backends/kernels/arithmetic.py
+        NumPy: NumPyBackend.int_mul in runtime/backends/numpy.py
         Torch: ArithmeticKernels.int_mul in runtime/backends/kernels/arithmetic.py
         """
         ...
@@ -1811,7 +1819,7 @@ class InnerBackend(Protocol):
     def int_mul_scalar(self, lhs: Primitive, rhs: float) -> Primitive:
         """Multiplies every element by an int.
 
-        NumPy: ArithmeticKernels.int_mul_scalar in runtime/backends/kernels/arithmetic.py
+        NumPy: NumPyBackend.int_mul_scalar in runtime/backends/numpy.py
         Torch: ArithmeticKernels.int_mul_scalar in runtime/backends/kernels/arithmetic.py
         """
         ...
@@ -1851,7 +1859,7 @@ class InnerBackend(Protocol):
     def int_sub(self, lhs: Primitive, rhs: Primitive) -> Primitive:
         """Element-wise difference of ints, broadcasting.
 
-        NumPy: ArithmeticKernels.int_sub in runtime/backends/kernels/arithmetic.py
+        NumPy: NumPyBackend.int_sub in runtime/backends/numpy.py
         Torch: ArithmeticKernels.int_sub in runtime/backends/kernels/arithmetic.py
         """
         ...
@@ -1859,7 +1867,7 @@ class InnerBackend(Protocol):
     def int_sub_scalar(self, lhs: Primitive, rhs: float) -> Primitive:
         """Subtracts an int from every element.
 
-        NumPy: ArithmeticKernels.int_sub_scalar in runtime/backends/kernels/arithmetic.py
+        NumPy: NumPyBackend.int_sub_scalar in runtime/backends/numpy.py
         Torch: ArithmeticKernels.int_sub_scalar in runtime/backends/kernels/arithmetic.py
         """
         ...

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=a517cb97c1605a98 body=9f6c5f00d6ed55ff
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=a6fc9e9e638d407a body=455ca725872a3257
 """How each catalogue op's kernel call exports to ONNX, from ops.yaml's `onnx:` keys: per op,
 its arguments' names and its lowering as data (codegen/onnx_spec.py): a node is {"op",
 "inputs", "attributes"}, an argument {"arg": name}, a string attribute {"value": text}, a
@@ -125,6 +125,7 @@ LOWERINGS = {
     "float_floor": (("tensor",), {"op": "Floor", "inputs": [{"arg": "tensor"}], "attributes": {}}),
     "float_ceil": (("tensor",), {"op": "Ceil", "inputs": [{"arg": "tensor"}], "attributes": {}}),
     "float_trunc": (("tensor",), {"function": "trunc"}),
+    "float_round_to": (("tensor", "format", "saturate"), {"function": "round_to"}),
     "relu": (("tensor",), {"op": "Relu", "inputs": [{"arg": "tensor"}], "attributes": {}}),
     "relu_backward": (
         ("output", "grad"),
@@ -263,6 +264,9 @@ LOWERINGS = {
     "float_cat": (("tensors", "dim"), {"function": "cat"}),
     "int_cat": (("tensors", "dim"), {"function": "cat"}),
     "bool_cat": (("tensors", "dim"), {"function": "cat"}),
+    "float_unfold": (("tensor", "dim", "size", "step"), {"function": "unfold"}),
+    "int_unfold": (("tensor", "dim", "size", "step"), {"function": "unfold"}),
+    "bool_unfold": (("tensor", "dim", "size", "step"), {"function": "unfold"}),
     "float_cast": (("tensor", "dtype"), {"function": "cast"}),
     "int_cast": (("tensor", "dtype"), {"function": "cast"}),
     "float_gather": (("dim", "tensor", "indices"), {"function": "gather"}),
@@ -469,6 +473,10 @@ LOWERINGS = {
         ("tensor",),
         {"op": "BitwiseNot", "inputs": [{"arg": "tensor"}], "attributes": {}},
     ),
+    "bitwise_left_shift": (("lhs", "rhs"), {"function": "left_shift"}),
+    "bitwise_left_shift_scalar": (("lhs", "rhs"), {"function": "left_shift"}),
+    "bitwise_right_shift": (("lhs", "rhs"), {"function": "right_shift"}),
+    "bitwise_right_shift_scalar": (("lhs", "rhs"), {"function": "right_shift"}),
     "int_equal_elem": (
         ("lhs", "rhs"),
         {"op": "Equal", "inputs": [{"arg": "lhs"}, {"arg": "rhs"}], "attributes": {}},
@@ -553,8 +561,10 @@ LOWERINGS = {
         },
     ),
     "float_into_int": (("tensor", "dtype"), {"function": "cast"}),
+    "float_bitcast": (("tensor",), {"function": "bitcast"}),
     "bool_into_int": (("tensor", "dtype"), {"function": "cast"}),
     "int_into_float": (("tensor", "dtype"), {"function": "cast"}),
+    "int_bitcast": (("tensor",), {"function": "bitcast"}),
     "bool_into_float": (("tensor", "dtype"), {"function": "cast"}),
     "float_to_device": (("tensor", "device"), {"function": "same"}),
     "int_to_device": (("tensor", "device"), {"function": "same"}),
@@ -616,6 +626,10 @@ LOWERINGS = {
         ("input", "gamma", "beta", "mean", "variance", "epsilon"),
         {"function": "batch_norm"},
     ),
+    "batch_norm_training": (
+        ("input", "gamma", "beta", "epsilon"),
+        {"function": "batch_norm_training"},
+    ),
     "layer_norm": (("input", "gamma", "beta", "epsilon"), {"function": "layer_norm"}),
     "rms_norm": (("input", "gamma", "epsilon"), {"function": "rms_norm"}),
     "cross_entropy_class_targets": (("logits", "targets"), {"function": "cross_entropy"}),
@@ -655,6 +669,7 @@ LOWERINGS = {
         ),
         {"function": "adam_step"},
     ),
+    "clip_by_norm": (("grad", "threshold"), {"function": "clip_by_norm"}),
     "sgd_step": (
         (
             "param",

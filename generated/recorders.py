@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=8e7f018154824d1c body=f85d55ea82003cdb
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=8a58b0c5883e9578 body=a412df67f2f49485
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node (its
@@ -38,24 +38,24 @@ def record_float_add(forward, BACKWARD, inner, balanced):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
         out_node = new_node(
             parents=(
-                [lhs_node.id, rhs_node.id]
+                (lhs_node.id, rhs_node.id)
                 if lhs_tracked and rhs_tracked
-                else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+                else (lhs_node.id,) if lhs_tracked else (rhs_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
-            shapes=[lhs_value.shape, rhs_value.shape],
+            inputs=(lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None),
+            shapes=(lhs_value.shape, rhs_value.shape),
             recipe=(lhs_held, rhs_held) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
@@ -70,19 +70,19 @@ def record_float_add_scalar(forward, BACKWARD, inner, balanced):
         out = forward(lhs_value, rhs)
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked or GRAD_MODE.paused:
+        if not lhs_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         out_node = new_node(
-            parents=[lhs_node.id],
+            parents=(lhs_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[lhs_node],
-            shapes=[lhs_value.shape],
+            inputs=(lhs_node,),
+            shapes=(lhs_value.shape,),
             recipe=(lhs_held, rhs) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
@@ -102,24 +102,24 @@ def record_float_sub(forward, BACKWARD, inner, balanced):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
         out_node = new_node(
             parents=(
-                [lhs_node.id, rhs_node.id]
+                (lhs_node.id, rhs_node.id)
                 if lhs_tracked and rhs_tracked
-                else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+                else (lhs_node.id,) if lhs_tracked else (rhs_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
-            shapes=[lhs_value.shape, rhs_value.shape],
+            inputs=(lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None),
+            shapes=(lhs_value.shape, rhs_value.shape),
             recipe=(lhs_held, rhs_held) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
@@ -134,19 +134,19 @@ def record_float_sub_scalar(forward, BACKWARD, inner, balanced):
         out = forward(lhs_value, rhs)
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked or GRAD_MODE.paused:
+        if not lhs_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         out_node = new_node(
-            parents=[lhs_node.id],
+            parents=(lhs_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[lhs_node],
-            shapes=[lhs_value.shape],
+            inputs=(lhs_node,),
+            shapes=(lhs_value.shape,),
             recipe=(lhs_held, rhs) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
@@ -166,24 +166,24 @@ def record_float_mul(forward, BACKWARD, inner, balanced):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
         out_node = new_node(
             parents=(
-                [lhs_node.id, rhs_node.id]
+                (lhs_node.id, rhs_node.id)
                 if lhs_tracked and rhs_tracked
-                else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+                else (lhs_node.id,) if lhs_tracked else (rhs_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
-            shapes=[lhs_value.shape, rhs_value.shape],
+            inputs=(lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None),
+            shapes=(lhs_value.shape, rhs_value.shape),
             saved=(rhs_held if lhs_tracked else None, lhs_held if rhs_tracked else None),
             recipe=(lhs_held, rhs_held) if memory_bound else None,
         )
@@ -199,19 +199,19 @@ def record_float_mul_scalar(forward, BACKWARD, inner, balanced):
         out = forward(lhs_value, rhs)
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked or GRAD_MODE.paused:
+        if not lhs_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         out_node = new_node(
-            parents=[lhs_node.id],
+            parents=(lhs_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[lhs_node],
-            shapes=[lhs_value.shape],
+            inputs=(lhs_node,),
+            shapes=(lhs_value.shape,),
             saved=(rhs,),
             recipe=(lhs_held, rhs) if memory_bound else None,
         )
@@ -232,24 +232,24 @@ def record_float_div(forward, BACKWARD, inner, balanced):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
         out_node = new_node(
             parents=(
-                [lhs_node.id, rhs_node.id]
+                (lhs_node.id, rhs_node.id)
                 if lhs_tracked and rhs_tracked
-                else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+                else (lhs_node.id,) if lhs_tracked else (rhs_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
-            shapes=[lhs_value.shape, rhs_value.shape],
+            inputs=(lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None),
+            shapes=(lhs_value.shape, rhs_value.shape),
             saved=(rhs_held, lhs_held if rhs_tracked else None),
             recipe=(lhs_held, rhs_held) if memory_bound else None,
         )
@@ -265,19 +265,19 @@ def record_float_div_scalar(forward, BACKWARD, inner, balanced):
         out = forward(lhs_value, rhs)
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked or GRAD_MODE.paused:
+        if not lhs_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         out_node = new_node(
-            parents=[lhs_node.id],
+            parents=(lhs_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[lhs_node],
-            shapes=[lhs_value.shape],
+            inputs=(lhs_node,),
+            shapes=(lhs_value.shape,),
             saved=(rhs,),
             recipe=(lhs_held, rhs) if memory_bound else None,
         )
@@ -293,20 +293,20 @@ def record_float_neg(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
@@ -326,23 +326,23 @@ def record_float_matmul(forward, BACKWARD, inner, balanced):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
         out_node = new_node(
             parents=(
-                [lhs_node.id, rhs_node.id]
+                (lhs_node.id, rhs_node.id)
                 if lhs_tracked and rhs_tracked
-                else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+                else (lhs_node.id,) if lhs_tracked else (rhs_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
-            shapes=[lhs_value.shape, rhs_value.shape],
+            inputs=(lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None),
+            shapes=(lhs_value.shape, rhs_value.shape),
             saved=(
                 rhs_held if lhs_tracked else None,
                 lhs_held if rhs_tracked else None,
@@ -361,19 +361,19 @@ def record_float_det(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(tensor_held, out),
         )
         return AutodiffTensor(out, out_node)
@@ -393,24 +393,24 @@ def record_float_remainder(forward, BACKWARD, inner, balanced):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
         out_node = new_node(
             parents=(
-                [lhs_node.id, rhs_node.id]
+                (lhs_node.id, rhs_node.id)
                 if lhs_tracked and rhs_tracked
-                else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+                else (lhs_node.id,) if lhs_tracked else (rhs_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
-            shapes=[lhs_value.shape, rhs_value.shape],
+            inputs=(lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None),
+            shapes=(lhs_value.shape, rhs_value.shape),
             saved=(lhs_held if rhs_tracked else None, rhs_held if rhs_tracked else None),
             recipe=(lhs_held, rhs_held) if memory_bound else None,
         )
@@ -426,19 +426,19 @@ def record_float_remainder_scalar(forward, BACKWARD, inner, balanced):
         out = forward(lhs_value, rhs)
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked or GRAD_MODE.paused:
+        if not lhs_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         out_node = new_node(
-            parents=[lhs_node.id],
+            parents=(lhs_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[lhs_node],
-            shapes=[lhs_value.shape],
+            inputs=(lhs_node,),
+            shapes=(lhs_value.shape,),
             recipe=(lhs_held, rhs) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
@@ -458,23 +458,23 @@ def record_float_cross(forward, BACKWARD, inner, balanced):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
         out_node = new_node(
             parents=(
-                [lhs_node.id, rhs_node.id]
+                (lhs_node.id, rhs_node.id)
                 if lhs_tracked and rhs_tracked
-                else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+                else (lhs_node.id,) if lhs_tracked else (rhs_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
-            shapes=[lhs_value.shape, rhs_value.shape],
+            inputs=(lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None),
+            shapes=(lhs_value.shape, rhs_value.shape),
             saved=(rhs_held if lhs_tracked else None, dim, lhs_held if rhs_tracked else None),
         )
         return AutodiffTensor(out, out_node)
@@ -494,24 +494,24 @@ def record_float_powf(forward, BACKWARD, inner, balanced):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
         out_node = new_node(
             parents=(
-                [lhs_node.id, rhs_node.id]
+                (lhs_node.id, rhs_node.id)
                 if lhs_tracked and rhs_tracked
-                else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+                else (lhs_node.id,) if lhs_tracked else (rhs_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
-            shapes=[lhs_value.shape, rhs_value.shape],
+            inputs=(lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None),
+            shapes=(lhs_value.shape, rhs_value.shape),
             saved=(
                 lhs_held,
                 rhs_held if lhs_tracked else None,
@@ -531,19 +531,19 @@ def record_float_powf_scalar_impl(forward, BACKWARD, inner, balanced):
         out = forward(lhs_value, rhs)
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked or GRAD_MODE.paused:
+        if not lhs_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         out_node = new_node(
-            parents=[lhs_node.id],
+            parents=(lhs_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[lhs_node],
-            shapes=[lhs_value.shape],
+            inputs=(lhs_node,),
+            shapes=(lhs_value.shape,),
             saved=(lhs_held, rhs),
             recipe=(lhs_held, rhs) if memory_bound else None,
         )
@@ -559,19 +559,19 @@ def record_float_powi(forward, BACKWARD, inner, balanced):
         out = forward(lhs_value, rhs)
         order = lhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
-        if not lhs_tracked or GRAD_MODE.paused:
+        if not lhs_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         out_node = new_node(
-            parents=[lhs_node.id],
+            parents=(lhs_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[lhs_node],
-            shapes=[lhs_value.shape],
+            inputs=(lhs_node,),
+            shapes=(lhs_value.shape,),
             saved=(lhs_held, rhs, inner.dtype(lhs_value)),
             recipe=(lhs_held, rhs) if memory_bound else None,
         )
@@ -587,21 +587,21 @@ def record_float_clamp(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, min, max)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(tensor_held, min, max),
             recipe=(tensor_held, min, max) if memory_bound else None,
         )
@@ -617,21 +617,21 @@ def record_float_clamp_min(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, min)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(tensor_held, min),
             recipe=(tensor_held, min) if memory_bound else None,
         )
@@ -647,21 +647,21 @@ def record_float_clamp_max(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, max)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(tensor_held, max),
             recipe=(tensor_held, max) if memory_bound else None,
         )
@@ -677,20 +677,20 @@ def record_float_exp(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(SELF if memory_bound else out,),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -706,20 +706,20 @@ def record_float_square(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -735,20 +735,20 @@ def record_float_log(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -764,20 +764,20 @@ def record_float_sqrt(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(SELF if memory_bound else out,),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -793,20 +793,20 @@ def record_float_abs(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -822,20 +822,20 @@ def record_float_sign(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
@@ -850,20 +850,20 @@ def record_float_tanh(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(SELF if memory_bound else out,),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -879,20 +879,20 @@ def record_float_log1p(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -908,20 +908,20 @@ def record_float_recip(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(SELF if memory_bound else out,),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -937,20 +937,20 @@ def record_float_sin(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -966,20 +966,20 @@ def record_float_cos(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -995,20 +995,20 @@ def record_float_tan(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(SELF if memory_bound else out,),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -1024,20 +1024,20 @@ def record_float_sinh(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -1053,20 +1053,20 @@ def record_float_cosh(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -1082,20 +1082,20 @@ def record_float_asin(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -1111,20 +1111,20 @@ def record_float_acos(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -1140,20 +1140,20 @@ def record_float_atan(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -1169,20 +1169,20 @@ def record_float_asinh(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -1198,20 +1198,20 @@ def record_float_acosh(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -1227,20 +1227,20 @@ def record_float_atanh(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -1261,24 +1261,24 @@ def record_float_atan2(forward, BACKWARD, inner, balanced):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
         out_node = new_node(
             parents=(
-                [lhs_node.id, rhs_node.id]
+                (lhs_node.id, rhs_node.id)
                 if lhs_tracked and rhs_tracked
-                else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+                else (lhs_node.id,) if lhs_tracked else (rhs_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
-            shapes=[lhs_value.shape, rhs_value.shape],
+            inputs=(lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None),
+            shapes=(lhs_value.shape, rhs_value.shape),
             saved=(lhs_held, rhs_held),
             recipe=(lhs_held, rhs_held) if memory_bound else None,
         )
@@ -1299,23 +1299,23 @@ def record_float_hypot(forward, BACKWARD, inner, balanced):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
         out_node = new_node(
             parents=(
-                [lhs_node.id, rhs_node.id]
+                (lhs_node.id, rhs_node.id)
                 if lhs_tracked and rhs_tracked
-                else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+                else (lhs_node.id,) if lhs_tracked else (rhs_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
-            shapes=[lhs_value.shape, rhs_value.shape],
+            inputs=(lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None),
+            shapes=(lhs_value.shape, rhs_value.shape),
             saved=(lhs_held if lhs_tracked else None, out, rhs_held if rhs_tracked else None),
         )
         return AutodiffTensor(out, out_node)
@@ -1330,20 +1330,20 @@ def record_float_erf(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -1359,20 +1359,20 @@ def record_float_round(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value)),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -1388,20 +1388,20 @@ def record_float_floor(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value)),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -1417,20 +1417,20 @@ def record_float_ceil(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value)),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -1446,26 +1446,56 @@ def record_float_trunc(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value)),
             recipe=(tensor_held,) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
 
     return float_trunc
+
+
+def record_float_round_to(forward, BACKWARD, inner, balanced):
+    def float_round_to(tensor, format, saturate):
+        tensor_node = tensor.node
+        tensor_value = tensor.primitive
+        out = forward(tensor_value, format, saturate)
+        order = tensor_node.order
+        tensor_tracked = tensor_node.requirement is not NONE
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
+            return AutodiffTensor(out, untracked_node(order))
+        memory_bound = balanced
+        tensor_held = (
+            tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
+        )
+        out_node = new_node(
+            parents=(tensor_node.id,),
+            order=order + 1,
+            id=next_id(),
+            requirement=TRACKED,
+            properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
+            step=BACKWARD,
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
+            saved=(tensor_value.shape, inner.device_of(tensor_value), inner.dtype(tensor_value)),
+            recipe=(tensor_held, format, saturate) if memory_bound else None,
+        )
+        return AutodiffTensor(out, out_node)
+
+    return float_round_to
 
 
 def record_relu(forward, BACKWARD, inner, balanced):
@@ -1475,20 +1505,20 @@ def record_relu(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(SELF if memory_bound else out,),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -1509,7 +1539,7 @@ def record_relu_backward(forward, BACKWARD, inner, balanced):
             order = grad_node.order
         output_tracked = output_node.requirement is not NONE
         grad_tracked = grad_node.requirement is not NONE
-        if not (output_tracked or grad_tracked) or GRAD_MODE.paused:
+        if not (output_tracked or grad_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and output_tracked and grad_tracked
         output_held = (
@@ -1518,17 +1548,17 @@ def record_relu_backward(forward, BACKWARD, inner, balanced):
         grad_held = grad_node if balanced and grad_node.properties is MEMORY_BOUND else grad_value
         out_node = new_node(
             parents=(
-                [output_node.id, grad_node.id]
+                (output_node.id, grad_node.id)
                 if output_tracked and grad_tracked
-                else [output_node.id] if output_tracked else [grad_node.id]
+                else (output_node.id,) if output_tracked else (grad_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[output_node if output_tracked else None, grad_node if grad_tracked else None],
-            shapes=[output_value.shape, grad_value.shape],
+            inputs=(output_node if output_tracked else None, grad_node if grad_tracked else None),
+            shapes=(output_value.shape, grad_value.shape),
             saved=(output_held if grad_tracked else None,),
             recipe=(output_held, grad_held) if memory_bound else None,
         )
@@ -1544,21 +1574,21 @@ def record_leaky_relu(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, negative_slope)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(tensor_held, negative_slope),
             recipe=(tensor_held, negative_slope) if memory_bound else None,
         )
@@ -1579,7 +1609,7 @@ def record_prelu(forward, BACKWARD, inner, balanced):
             order = alpha_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         alpha_tracked = alpha_node.requirement is not NONE
-        if not (tensor_tracked or alpha_tracked) or GRAD_MODE.paused:
+        if not (tensor_tracked or alpha_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and tensor_tracked and alpha_tracked
         tensor_held = (
@@ -1590,17 +1620,17 @@ def record_prelu(forward, BACKWARD, inner, balanced):
         )
         out_node = new_node(
             parents=(
-                [tensor_node.id, alpha_node.id]
+                (tensor_node.id, alpha_node.id)
                 if tensor_tracked and alpha_tracked
-                else [tensor_node.id] if tensor_tracked else [alpha_node.id]
+                else (tensor_node.id,) if tensor_tracked else (alpha_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node if tensor_tracked else None, alpha_node if alpha_tracked else None],
-            shapes=[tensor_value.shape, alpha_value.shape],
+            inputs=(tensor_node if tensor_tracked else None, alpha_node if alpha_tracked else None),
+            shapes=(tensor_value.shape, alpha_value.shape),
             saved=(tensor_held, alpha_held if tensor_tracked else None),
             recipe=(tensor_held, alpha_held) if memory_bound else None,
         )
@@ -1615,7 +1645,7 @@ def record_gelu(forward, BACKWARD, inner, balanced):
         tensor_value = tensor.primitive
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(forward(tensor_value), untracked_node(order))
         out, slope = (forward(tensor_value), None) if balanced else inner.gelu_keeping(tensor_value)
         memory_bound = balanced
@@ -1623,13 +1653,13 @@ def record_gelu(forward, BACKWARD, inner, balanced):
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(tensor_held, slope),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -1650,24 +1680,24 @@ def record_gelu_backward(forward, BACKWARD, inner, balanced):
             order = grad_node.order
         x_tracked = x_node.requirement is not NONE
         grad_tracked = grad_node.requirement is not NONE
-        if not (x_tracked or grad_tracked) or GRAD_MODE.paused:
+        if not (x_tracked or grad_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and x_tracked and grad_tracked
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         grad_held = grad_node if balanced and grad_node.properties is MEMORY_BOUND else grad_value
         out_node = new_node(
             parents=(
-                [x_node.id, grad_node.id]
+                (x_node.id, grad_node.id)
                 if x_tracked and grad_tracked
-                else [x_node.id] if x_tracked else [grad_node.id]
+                else (x_node.id,) if x_tracked else (grad_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[x_node if x_tracked else None, grad_node if grad_tracked else None],
-            shapes=[x_value.shape, grad_value.shape],
+            inputs=(x_node if x_tracked else None, grad_node if grad_tracked else None),
+            shapes=(x_value.shape, grad_value.shape),
             saved=(x_held, grad_held if x_tracked else None),
             recipe=(x_held, grad_held) if memory_bound else None,
         )
@@ -1682,7 +1712,7 @@ def record_gelu_approximate(forward, BACKWARD, inner, balanced):
         tensor_value = tensor.primitive
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(forward(tensor_value), untracked_node(order))
         out, slope = (
             (forward(tensor_value), None)
@@ -1694,13 +1724,13 @@ def record_gelu_approximate(forward, BACKWARD, inner, balanced):
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(tensor_held, slope),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -1721,24 +1751,24 @@ def record_gelu_approximate_backward(forward, BACKWARD, inner, balanced):
             order = grad_node.order
         x_tracked = x_node.requirement is not NONE
         grad_tracked = grad_node.requirement is not NONE
-        if not (x_tracked or grad_tracked) or GRAD_MODE.paused:
+        if not (x_tracked or grad_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and x_tracked and grad_tracked
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         grad_held = grad_node if balanced and grad_node.properties is MEMORY_BOUND else grad_value
         out_node = new_node(
             parents=(
-                [x_node.id, grad_node.id]
+                (x_node.id, grad_node.id)
                 if x_tracked and grad_tracked
-                else [x_node.id] if x_tracked else [grad_node.id]
+                else (x_node.id,) if x_tracked else (grad_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[x_node if x_tracked else None, grad_node if grad_tracked else None],
-            shapes=[x_value.shape, grad_value.shape],
+            inputs=(x_node if x_tracked else None, grad_node if grad_tracked else None),
+            shapes=(x_value.shape, grad_value.shape),
             saved=(x_held, grad_held if x_tracked else None),
             recipe=(x_held, grad_held) if memory_bound else None,
         )
@@ -1754,20 +1784,20 @@ def record_sigmoid(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(SELF if memory_bound else out,),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -1788,7 +1818,7 @@ def record_sigmoid_backward(forward, BACKWARD, inner, balanced):
             order = grad_node.order
         output_tracked = output_node.requirement is not NONE
         grad_tracked = grad_node.requirement is not NONE
-        if not (output_tracked or grad_tracked) or GRAD_MODE.paused:
+        if not (output_tracked or grad_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and output_tracked and grad_tracked
         output_held = (
@@ -1797,17 +1827,17 @@ def record_sigmoid_backward(forward, BACKWARD, inner, balanced):
         grad_held = grad_node if balanced and grad_node.properties is MEMORY_BOUND else grad_value
         out_node = new_node(
             parents=(
-                [output_node.id, grad_node.id]
+                (output_node.id, grad_node.id)
                 if output_tracked and grad_tracked
-                else [output_node.id] if output_tracked else [grad_node.id]
+                else (output_node.id,) if output_tracked else (grad_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[output_node if output_tracked else None, grad_node if grad_tracked else None],
-            shapes=[output_value.shape, grad_value.shape],
+            inputs=(output_node if output_tracked else None, grad_node if grad_tracked else None),
+            shapes=(output_value.shape, grad_value.shape),
             saved=(output_held, grad_held if output_tracked else None),
             recipe=(output_held, grad_held) if memory_bound else None,
         )
@@ -1823,20 +1853,20 @@ def record_log_sigmoid(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(tensor_held,),
             recipe=(tensor_held,) if memory_bound else None,
         )
@@ -1857,24 +1887,24 @@ def record_log_sigmoid_backward(forward, BACKWARD, inner, balanced):
             order = grad_node.order
         x_tracked = x_node.requirement is not NONE
         grad_tracked = grad_node.requirement is not NONE
-        if not (x_tracked or grad_tracked) or GRAD_MODE.paused:
+        if not (x_tracked or grad_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and x_tracked and grad_tracked
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         grad_held = grad_node if balanced and grad_node.properties is MEMORY_BOUND else grad_value
         out_node = new_node(
             parents=(
-                [x_node.id, grad_node.id]
+                (x_node.id, grad_node.id)
                 if x_tracked and grad_tracked
-                else [x_node.id] if x_tracked else [grad_node.id]
+                else (x_node.id,) if x_tracked else (grad_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[x_node if x_tracked else None, grad_node if grad_tracked else None],
-            shapes=[x_value.shape, grad_value.shape],
+            inputs=(x_node if x_tracked else None, grad_node if grad_tracked else None),
+            shapes=(x_value.shape, grad_value.shape),
             saved=(x_held, grad_held if x_tracked else None),
             recipe=(x_held, grad_held) if memory_bound else None,
         )
@@ -1890,17 +1920,17 @@ def record_softmax(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dim)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(out, dim),
         )
         return AutodiffTensor(out, out_node)
@@ -1915,17 +1945,17 @@ def record_log_softmax(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dim)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(out, dim),
         )
         return AutodiffTensor(out, out_node)
@@ -1940,16 +1970,16 @@ def record_float_sum(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(tensor_value.shape,),
         )
         return AutodiffTensor(out, out_node)
@@ -1964,17 +1994,17 @@ def record_float_sum_dim(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dim)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(tensor_value.shape,),
         )
         return AutodiffTensor(out, out_node)
@@ -1989,16 +2019,16 @@ def record_float_mean(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(tensor_value.shape,),
         )
         return AutodiffTensor(out, out_node)
@@ -2013,17 +2043,17 @@ def record_float_mean_dim(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dim)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(tensor_value.shape, dim),
         )
         return AutodiffTensor(out, out_node)
@@ -2038,19 +2068,19 @@ def record_float_prod(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
+            inputs=(tensor_node,),
             saved=(tensor_held,),
         )
         return AutodiffTensor(out, out_node)
@@ -2065,20 +2095,20 @@ def record_float_prod_dim(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dim)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(tensor_held, dim),
         )
         return AutodiffTensor(out, out_node)
@@ -2094,17 +2124,17 @@ def record_float_max_dim_with_indices(forward, BACKWARD, inner, balanced):
         out = result[0]
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return (AutodiffTensor(out, untracked_node(order)), result[1])
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(tensor_value.shape, dim, result[1]),
         )
         return (AutodiffTensor(out, out_node), result[1])
@@ -2120,17 +2150,17 @@ def record_float_min_dim_with_indices(forward, BACKWARD, inner, balanced):
         out = result[0]
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return (AutodiffTensor(out, untracked_node(order)), result[1])
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(tensor_value.shape, dim, result[1]),
         )
         return (AutodiffTensor(out, out_node), result[1])
@@ -2145,17 +2175,17 @@ def record_float_cumsum(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dim)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(dim,),
         )
         return AutodiffTensor(out, out_node)
@@ -2170,20 +2200,20 @@ def record_float_cumprod(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dim)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(tensor_held, out, dim),
         )
         return AutodiffTensor(out, out_node)
@@ -2198,20 +2228,20 @@ def record_float_cummin(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dim)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(tensor_held, out, dim),
         )
         return AutodiffTensor(out, out_node)
@@ -2226,20 +2256,20 @@ def record_float_cummax(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dim)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(tensor_held, out, dim),
         )
         return AutodiffTensor(out, out_node)
@@ -2255,17 +2285,17 @@ def record_float_sort_with_indices(forward, BACKWARD, inner, balanced):
         out = result[0]
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return (AutodiffTensor(out, untracked_node(order)), result[1])
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(tensor_value.shape, dim, result[1]),
         )
         return (AutodiffTensor(out, out_node), result[1])
@@ -2281,17 +2311,17 @@ def record_float_topk_with_indices(forward, BACKWARD, inner, balanced):
         out = result[0]
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return (AutodiffTensor(out, untracked_node(order)), result[1])
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(tensor_value.shape, dim, result[1]),
         )
         return (AutodiffTensor(out, out_node), result[1])
@@ -2306,21 +2336,21 @@ def record_float_reshape(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, shape)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(tensor_value.shape,),
             recipe=(tensor_held, shape) if memory_bound else None,
         )
@@ -2336,21 +2366,21 @@ def record_float_swap_dims(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dim1, dim2)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(dim1, dim2),
             recipe=(tensor_held, dim1, dim2) if memory_bound else None,
         )
@@ -2366,21 +2396,21 @@ def record_float_permute(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, axes)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(axes,),
             recipe=(tensor_held, axes) if memory_bound else None,
         )
@@ -2396,21 +2426,21 @@ def record_float_flip(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, axes)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(axes,),
             recipe=(tensor_held, axes) if memory_bound else None,
         )
@@ -2426,21 +2456,21 @@ def record_float_expand(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, shape)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             recipe=(tensor_held, shape) if memory_bound else None,
         )
         return AutodiffTensor(out, out_node)
@@ -2455,21 +2485,21 @@ def record_float_repeat_dim(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dim, times)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(dim, times, tensor_value.shape),
             recipe=(tensor_held, dim, times) if memory_bound else None,
         )
@@ -2485,21 +2515,21 @@ def record_float_slice(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, slices)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(slices, tensor_value.shape),
             recipe=(tensor_held, slices) if memory_bound else None,
         )
@@ -2520,7 +2550,7 @@ def record_float_slice_assign(forward, BACKWARD, inner, balanced):
             order = value_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
-        if not (tensor_tracked or value_tracked) or GRAD_MODE.paused:
+        if not (tensor_tracked or value_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and tensor_tracked and value_tracked
         tensor_held = (
@@ -2531,17 +2561,17 @@ def record_float_slice_assign(forward, BACKWARD, inner, balanced):
         )
         out_node = new_node(
             parents=(
-                [tensor_node.id, value_node.id]
+                (tensor_node.id, value_node.id)
                 if tensor_tracked and value_tracked
-                else [tensor_node.id] if tensor_tracked else [value_node.id]
+                else (tensor_node.id,) if tensor_tracked else (value_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node if tensor_tracked else None, value_node if value_tracked else None],
-            shapes=[tensor_value.shape, value_value.shape],
+            inputs=(tensor_node if tensor_tracked else None, value_node if value_tracked else None),
+            shapes=(tensor_value.shape, value_value.shape),
             saved=(slices, value_value.shape if tensor_tracked else None),
             recipe=(tensor_held, slices, value_held) if memory_bound else None,
         )
@@ -2558,18 +2588,18 @@ def record_float_cat(forward, BACKWARD, inner, balanced):
         order = max([n.order for n in tensors_nodes])
         tensors_parents = tuple([m if m.requirement is not NONE else None for m in tensors_nodes])
         tensors_tracked = any(tensors_parents)
-        if not tensors_tracked or GRAD_MODE.paused:
+        if not tensors_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
-        inputs = [tensors_parents]
+        inputs = (tensors_parents,)
         out_node = new_node(
-            parents=[m.id for m in tensors_parents if m is not None],
+            parents=tuple([m.id for m in tensors_parents if m is not None]),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
-            shapes=[tuple([v.shape for v in tensors_value])],
+            shapes=(tuple([v.shape for v in tensors_value]),),
             saved=(dim, [v.shape for v in tensors_value]),
         )
         return AutodiffTensor(out, out_node)
@@ -2584,17 +2614,17 @@ def record_float_unfold(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dim, size, step)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(dim, size, step, tensor_value.shape),
         )
         return AutodiffTensor(out, out_node)
@@ -2609,17 +2639,17 @@ def record_float_cast(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dtype)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(inner.dtype(tensor_value),),
         )
         return AutodiffTensor(out, out_node)
@@ -2634,17 +2664,17 @@ def record_float_gather(forward, BACKWARD, inner, balanced):
         out = forward(dim, tensor_value, indices)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(dim, indices, tensor_value.shape),
         )
         return AutodiffTensor(out, out_node)
@@ -2664,21 +2694,21 @@ def record_float_scatter(forward, BACKWARD, inner, balanced):
             order = value_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
-        if not (tensor_tracked or value_tracked) or GRAD_MODE.paused:
+        if not (tensor_tracked or value_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = new_node(
             parents=(
-                [tensor_node.id, value_node.id]
+                (tensor_node.id, value_node.id)
                 if tensor_tracked and value_tracked
-                else [tensor_node.id] if tensor_tracked else [value_node.id]
+                else (tensor_node.id,) if tensor_tracked else (value_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node if tensor_tracked else None, value_node if value_tracked else None],
-            shapes=[tensor_value.shape, value_value.shape],
+            inputs=(tensor_node if tensor_tracked else None, value_node if value_tracked else None),
+            shapes=(tensor_value.shape, value_value.shape),
             saved=(
                 dim,
                 indices,
@@ -2703,21 +2733,21 @@ def record_float_scatter_add(forward, BACKWARD, inner, balanced):
             order = value_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
-        if not (tensor_tracked or value_tracked) or GRAD_MODE.paused:
+        if not (tensor_tracked or value_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = new_node(
             parents=(
-                [tensor_node.id, value_node.id]
+                (tensor_node.id, value_node.id)
                 if tensor_tracked and value_tracked
-                else [tensor_node.id] if tensor_tracked else [value_node.id]
+                else (tensor_node.id,) if tensor_tracked else (value_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node if tensor_tracked else None, value_node if value_tracked else None],
-            shapes=[tensor_value.shape, value_value.shape],
+            inputs=(tensor_node if tensor_tracked else None, value_node if value_tracked else None),
+            shapes=(tensor_value.shape, value_value.shape),
             saved=(dim if value_tracked else None, indices if value_tracked else None),
         )
         return AutodiffTensor(out, out_node)
@@ -2732,21 +2762,21 @@ def record_float_select(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, dim, indices)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(dim, indices, tensor_value.shape),
             recipe=(tensor_held, dim, indices) if memory_bound else None,
         )
@@ -2767,7 +2797,7 @@ def record_float_select_assign(forward, BACKWARD, inner, balanced):
             order = value_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
-        if not (tensor_tracked or value_tracked) or GRAD_MODE.paused:
+        if not (tensor_tracked or value_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and tensor_tracked and value_tracked
         tensor_held = (
@@ -2778,17 +2808,17 @@ def record_float_select_assign(forward, BACKWARD, inner, balanced):
         )
         out_node = new_node(
             parents=(
-                [tensor_node.id, value_node.id]
+                (tensor_node.id, value_node.id)
                 if tensor_tracked and value_tracked
-                else [tensor_node.id] if tensor_tracked else [value_node.id]
+                else (tensor_node.id,) if tensor_tracked else (value_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node if tensor_tracked else None, value_node if value_tracked else None],
-            shapes=[tensor_value.shape, value_value.shape],
+            inputs=(tensor_node if tensor_tracked else None, value_node if value_tracked else None),
+            shapes=(tensor_value.shape, value_value.shape),
             saved=(
                 dim,
                 indices,
@@ -2814,7 +2844,7 @@ def record_float_select_add(forward, BACKWARD, inner, balanced):
             order = value_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
-        if not (tensor_tracked or value_tracked) or GRAD_MODE.paused:
+        if not (tensor_tracked or value_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and tensor_tracked and value_tracked
         tensor_held = (
@@ -2825,17 +2855,17 @@ def record_float_select_add(forward, BACKWARD, inner, balanced):
         )
         out_node = new_node(
             parents=(
-                [tensor_node.id, value_node.id]
+                (tensor_node.id, value_node.id)
                 if tensor_tracked and value_tracked
-                else [tensor_node.id] if tensor_tracked else [value_node.id]
+                else (tensor_node.id,) if tensor_tracked else (value_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node if tensor_tracked else None, value_node if value_tracked else None],
-            shapes=[tensor_value.shape, value_value.shape],
+            inputs=(tensor_node if tensor_tracked else None, value_node if value_tracked else None),
+            shapes=(tensor_value.shape, value_value.shape),
             saved=(dim if value_tracked else None, indices if value_tracked else None),
             recipe=(tensor_held, dim, indices, value_held) if memory_bound else None,
         )
@@ -2856,21 +2886,21 @@ def record_float_mask_where(forward, BACKWARD, inner, balanced):
             order = value_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         value_tracked = value_node.requirement is not NONE
-        if not (tensor_tracked or value_tracked) or GRAD_MODE.paused:
+        if not (tensor_tracked or value_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = new_node(
             parents=(
-                [tensor_node.id, value_node.id]
+                (tensor_node.id, value_node.id)
                 if tensor_tracked and value_tracked
-                else [tensor_node.id] if tensor_tracked else [value_node.id]
+                else (tensor_node.id,) if tensor_tracked else (value_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node if tensor_tracked else None, value_node if value_tracked else None],
-            shapes=[tensor_value.shape, value_value.shape],
+            inputs=(tensor_node if tensor_tracked else None, value_node if value_tracked else None),
+            shapes=(tensor_value.shape, value_value.shape),
             saved=(mask,),
         )
         return AutodiffTensor(out, out_node)
@@ -2885,17 +2915,17 @@ def record_float_mask_fill(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, mask, value)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(mask,),
         )
         return AutodiffTensor(out, out_node)
@@ -2910,21 +2940,21 @@ def record_float_mask_select(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, mask)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
         )
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(mask, tensor_value.shape),
             recipe=(tensor_held, mask) if memory_bound else None,
         )
@@ -2940,17 +2970,17 @@ def record_float_gather_nd(forward, BACKWARD, inner, balanced):
         out = forward(data_value, indices)
         order = data_node.order
         data_tracked = data_node.requirement is not NONE
-        if not data_tracked or GRAD_MODE.paused:
+        if not data_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = new_node(
-            parents=[data_node.id],
+            parents=(data_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[data_node],
-            shapes=[data_value.shape],
+            inputs=(data_node,),
+            shapes=(data_value.shape,),
             saved=(indices, data_value.shape),
         )
         return AutodiffTensor(out, out_node)
@@ -2970,7 +3000,7 @@ def record_float_scatter_nd(forward, BACKWARD, inner, balanced):
             order = values_node.order
         data_tracked = data_node.requirement is not NONE
         values_tracked = values_node.requirement is not NONE
-        if not (data_tracked or values_tracked) or GRAD_MODE.paused:
+        if not (data_tracked or values_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         data_held = data_node if balanced and data_node.properties is MEMORY_BOUND else data_value
         values_held = (
@@ -2978,17 +3008,17 @@ def record_float_scatter_nd(forward, BACKWARD, inner, balanced):
         )
         out_node = new_node(
             parents=(
-                [data_node.id, values_node.id]
+                (data_node.id, values_node.id)
                 if data_tracked and values_tracked
-                else [data_node.id] if data_tracked else [values_node.id]
+                else (data_node.id,) if data_tracked else (values_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[data_node if data_tracked else None, values_node if values_tracked else None],
-            shapes=[data_value.shape, values_value.shape],
+            inputs=(data_node if data_tracked else None, values_node if values_tracked else None),
+            shapes=(data_value.shape, values_value.shape),
             saved=(data_held, indices, values_held, reduction),
         )
         return AutodiffTensor(out, out_node)
@@ -3008,7 +3038,7 @@ def record_float_grid_sample_2d(forward, BACKWARD, inner, balanced):
             order = grid_node.order
         tensor_tracked = tensor_node.requirement is not NONE
         grid_tracked = grid_node.requirement is not NONE
-        if not (tensor_tracked or grid_tracked) or GRAD_MODE.paused:
+        if not (tensor_tracked or grid_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         tensor_held = (
             tensor_node if balanced and tensor_node.properties is MEMORY_BOUND else tensor_value
@@ -3016,17 +3046,17 @@ def record_float_grid_sample_2d(forward, BACKWARD, inner, balanced):
         grid_held = grid_node if balanced and grid_node.properties is MEMORY_BOUND else grid_value
         out_node = new_node(
             parents=(
-                [tensor_node.id, grid_node.id]
+                (tensor_node.id, grid_node.id)
                 if tensor_tracked and grid_tracked
-                else [tensor_node.id] if tensor_tracked else [grid_node.id]
+                else (tensor_node.id,) if tensor_tracked else (grid_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node if tensor_tracked else None, grid_node if grid_tracked else None],
-            shapes=[tensor_value.shape, grid_value.shape],
+            inputs=(tensor_node if tensor_tracked else None, grid_node if grid_tracked else None),
+            shapes=(tensor_value.shape, grid_value.shape),
             saved=(
                 tensor_value.shape if tensor_tracked else None,
                 grid_held,
@@ -3048,17 +3078,17 @@ def record_float_to_device(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, device)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(inner.device_of(tensor_value),),
         )
         return AutodiffTensor(out, out_node)
@@ -3073,21 +3103,21 @@ def record_embedding(forward, BACKWARD, inner, balanced):
         out = forward(weights_value, indices)
         order = weights_node.order
         weights_tracked = weights_node.requirement is not NONE
-        if not weights_tracked or GRAD_MODE.paused:
+        if not weights_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced
         weights_held = (
             weights_node if balanced and weights_node.properties is MEMORY_BOUND else weights_value
         )
         out_node = new_node(
-            parents=[weights_node.id],
+            parents=(weights_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[weights_node],
-            shapes=[weights_value.shape],
+            inputs=(weights_node,),
+            shapes=(weights_value.shape,),
             saved=(weights_held, indices),
             recipe=(weights_held, indices) if memory_bound else None,
         )
@@ -3113,7 +3143,11 @@ def record_linear(forward, BACKWARD, inner, balanced):
         input_tracked = input_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (input_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
+        if (
+            not (input_tracked or weight_tracked or bias_tracked)
+            or GRAD_MODE.blocks
+            and GRAD_MODE.paused
+        ):
             return AutodiffTensor(out, untracked_node(order))
         input_held = (
             input_node if balanced and input_node.properties is MEMORY_BOUND else input_value
@@ -3121,24 +3155,24 @@ def record_linear(forward, BACKWARD, inner, balanced):
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
         )
-        inputs = [
+        inputs = (
             input_node if input_tracked else None,
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
-        ]
+        )
         out_node = new_node(
-            parents=[m.id for m in inputs if m is not None],
+            parents=tuple([m.id for m in inputs if m is not None]),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
-            shapes=[
+            shapes=(
                 input_value.shape,
                 weight_value.shape,
                 None if bias is None else bias_value.shape,
-            ],
+            ),
             saved=(weight_held if input_tracked else None, input_held if weight_tracked else None),
         )
         return AutodiffTensor(out, out_node)
@@ -3165,26 +3199,30 @@ def record_conv1d(forward, BACKWARD, inner, balanced):
         x_tracked = x_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
+        if (
+            not (x_tracked or weight_tracked or bias_tracked)
+            or GRAD_MODE.blocks
+            and GRAD_MODE.paused
+        ):
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
         )
-        inputs = [
+        inputs = (
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
-        ]
+        )
         out_node = new_node(
-            parents=[m.id for m in inputs if m is not None],
+            parents=tuple([m.id for m in inputs if m is not None]),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
-            shapes=[x_value.shape, weight_value.shape, None if bias is None else bias_value.shape],
+            shapes=(x_value.shape, weight_value.shape, None if bias is None else bias_value.shape),
             saved=(
                 x_held if x_tracked or weight_tracked else None,
                 weight_held if x_tracked or weight_tracked else None,
@@ -3219,26 +3257,30 @@ def record_conv2d(forward, BACKWARD, inner, balanced):
         x_tracked = x_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
+        if (
+            not (x_tracked or weight_tracked or bias_tracked)
+            or GRAD_MODE.blocks
+            and GRAD_MODE.paused
+        ):
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
         )
-        inputs = [
+        inputs = (
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
-        ]
+        )
         out_node = new_node(
-            parents=[m.id for m in inputs if m is not None],
+            parents=tuple([m.id for m in inputs if m is not None]),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
-            shapes=[x_value.shape, weight_value.shape, None if bias is None else bias_value.shape],
+            shapes=(x_value.shape, weight_value.shape, None if bias is None else bias_value.shape),
             saved=(
                 x_held if x_tracked or weight_tracked else None,
                 weight_held if x_tracked or weight_tracked else None,
@@ -3273,26 +3315,30 @@ def record_conv3d(forward, BACKWARD, inner, balanced):
         x_tracked = x_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
+        if (
+            not (x_tracked or weight_tracked or bias_tracked)
+            or GRAD_MODE.blocks
+            and GRAD_MODE.paused
+        ):
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
         )
-        inputs = [
+        inputs = (
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
-        ]
+        )
         out_node = new_node(
-            parents=[m.id for m in inputs if m is not None],
+            parents=tuple([m.id for m in inputs if m is not None]),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
-            shapes=[x_value.shape, weight_value.shape, None if bias is None else bias_value.shape],
+            shapes=(x_value.shape, weight_value.shape, None if bias is None else bias_value.shape),
             saved=(
                 x_held if x_tracked or weight_tracked else None,
                 weight_held if x_tracked or weight_tracked else None,
@@ -3327,26 +3373,30 @@ def record_conv_transpose1d(forward, BACKWARD, inner, balanced):
         x_tracked = x_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
+        if (
+            not (x_tracked or weight_tracked or bias_tracked)
+            or GRAD_MODE.blocks
+            and GRAD_MODE.paused
+        ):
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
         )
-        inputs = [
+        inputs = (
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
-        ]
+        )
         out_node = new_node(
-            parents=[m.id for m in inputs if m is not None],
+            parents=tuple([m.id for m in inputs if m is not None]),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
-            shapes=[x_value.shape, weight_value.shape, None if bias is None else bias_value.shape],
+            shapes=(x_value.shape, weight_value.shape, None if bias is None else bias_value.shape),
             saved=(
                 weight_held if x_tracked or weight_tracked else None,
                 stride if x_tracked or weight_tracked else None,
@@ -3381,26 +3431,30 @@ def record_conv_transpose2d(forward, BACKWARD, inner, balanced):
         x_tracked = x_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
+        if (
+            not (x_tracked or weight_tracked or bias_tracked)
+            or GRAD_MODE.blocks
+            and GRAD_MODE.paused
+        ):
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
         )
-        inputs = [
+        inputs = (
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
-        ]
+        )
         out_node = new_node(
-            parents=[m.id for m in inputs if m is not None],
+            parents=tuple([m.id for m in inputs if m is not None]),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
-            shapes=[x_value.shape, weight_value.shape, None if bias is None else bias_value.shape],
+            shapes=(x_value.shape, weight_value.shape, None if bias is None else bias_value.shape),
             saved=(
                 weight_held if x_tracked or weight_tracked else None,
                 stride if x_tracked or weight_tracked else None,
@@ -3435,26 +3489,30 @@ def record_conv_transpose3d(forward, BACKWARD, inner, balanced):
         x_tracked = x_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias is not None and bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
+        if (
+            not (x_tracked or weight_tracked or bias_tracked)
+            or GRAD_MODE.blocks
+            and GRAD_MODE.paused
+        ):
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
         )
-        inputs = [
+        inputs = (
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
-        ]
+        )
         out_node = new_node(
-            parents=[m.id for m in inputs if m is not None],
+            parents=tuple([m.id for m in inputs if m is not None]),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
-            shapes=[x_value.shape, weight_value.shape, None if bias is None else bias_value.shape],
+            shapes=(x_value.shape, weight_value.shape, None if bias is None else bias_value.shape),
             saved=(
                 weight_held if x_tracked or weight_tracked else None,
                 stride if x_tracked or weight_tracked else None,
@@ -3477,17 +3535,17 @@ def record_unfold4d(forward, BACKWARD, inner, balanced):
         out = forward(x_value, kernel_size, stride, padding, dilation)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked or GRAD_MODE.paused:
+        if not x_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = new_node(
-            parents=[x_node.id],
+            parents=(x_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[x_node],
-            shapes=[x_value.shape],
+            inputs=(x_node,),
+            shapes=(x_value.shape,),
             saved=(x_value.shape, kernel_size, stride, padding, dilation),
         )
         return AutodiffTensor(out, out_node)
@@ -3502,17 +3560,17 @@ def record_fold4d(forward, BACKWARD, inner, balanced):
         out = forward(x_value, output_size, kernel_size, stride, padding, dilation)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked or GRAD_MODE.paused:
+        if not x_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = new_node(
-            parents=[x_node.id],
+            parents=(x_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[x_node],
-            shapes=[x_value.shape],
+            inputs=(x_node,),
+            shapes=(x_value.shape,),
             saved=(kernel_size, stride, padding, dilation),
         )
         return AutodiffTensor(out, out_node)
@@ -3526,7 +3584,7 @@ def record_max_pool1d(forward, BACKWARD, inner, balanced):
         x_value = x.primitive
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked or GRAD_MODE.paused:
+        if not x_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(
                 forward(x_value, kernel_size, stride, padding, dilation, ceil_mode),
                 untracked_node(order),
@@ -3536,14 +3594,14 @@ def record_max_pool1d(forward, BACKWARD, inner, balanced):
         )
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = new_node(
-            parents=[x_node.id],
+            parents=(x_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[x_node],
-            shapes=[x_value.shape],
+            inputs=(x_node,),
+            shapes=(x_value.shape,),
             saved=(x_held, kernel_size, stride, padding, dilation, ceil_mode, argmax),
         )
         return AutodiffTensor(out, out_node)
@@ -3559,18 +3617,18 @@ def record_max_pool1d_with_indices(forward, BACKWARD, inner, balanced):
         out = result[0]
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked or GRAD_MODE.paused:
+        if not x_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return (AutodiffTensor(out, untracked_node(order)), result[1])
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = new_node(
-            parents=[x_node.id],
+            parents=(x_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[x_node],
-            shapes=[x_value.shape],
+            inputs=(x_node,),
+            shapes=(x_value.shape,),
             saved=(x_held, kernel_size, stride, padding, dilation, ceil_mode, result[1]),
         )
         return (AutodiffTensor(out, out_node), result[1])
@@ -3584,7 +3642,7 @@ def record_max_pool2d(forward, BACKWARD, inner, balanced):
         x_value = x.primitive
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked or GRAD_MODE.paused:
+        if not x_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(
                 forward(x_value, kernel_size, stride, padding, dilation, ceil_mode),
                 untracked_node(order),
@@ -3594,14 +3652,14 @@ def record_max_pool2d(forward, BACKWARD, inner, balanced):
         )
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = new_node(
-            parents=[x_node.id],
+            parents=(x_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[x_node],
-            shapes=[x_value.shape],
+            inputs=(x_node,),
+            shapes=(x_value.shape,),
             saved=(x_held, kernel_size, stride, padding, dilation, ceil_mode, argmax),
         )
         return AutodiffTensor(out, out_node)
@@ -3617,18 +3675,18 @@ def record_max_pool2d_with_indices(forward, BACKWARD, inner, balanced):
         out = result[0]
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked or GRAD_MODE.paused:
+        if not x_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return (AutodiffTensor(out, untracked_node(order)), result[1])
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = new_node(
-            parents=[x_node.id],
+            parents=(x_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[x_node],
-            shapes=[x_value.shape],
+            inputs=(x_node,),
+            shapes=(x_value.shape,),
             saved=(x_held, kernel_size, stride, padding, dilation, ceil_mode, result[1]),
         )
         return (AutodiffTensor(out, out_node), result[1])
@@ -3643,18 +3701,18 @@ def record_avg_pool1d(forward, BACKWARD, inner, balanced):
         out = forward(x_value, kernel_size, stride, padding, count_include_pad, ceil_mode)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked or GRAD_MODE.paused:
+        if not x_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = new_node(
-            parents=[x_node.id],
+            parents=(x_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[x_node],
-            shapes=[x_value.shape],
+            inputs=(x_node,),
+            shapes=(x_value.shape,),
             saved=(x_held, kernel_size, stride, padding, count_include_pad, ceil_mode),
         )
         return AutodiffTensor(out, out_node)
@@ -3669,18 +3727,18 @@ def record_avg_pool2d(forward, BACKWARD, inner, balanced):
         out = forward(x_value, kernel_size, stride, padding, count_include_pad, ceil_mode)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked or GRAD_MODE.paused:
+        if not x_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = new_node(
-            parents=[x_node.id],
+            parents=(x_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[x_node],
-            shapes=[x_value.shape],
+            inputs=(x_node,),
+            shapes=(x_value.shape,),
             saved=(x_held, kernel_size, stride, padding, count_include_pad, ceil_mode),
         )
         return AutodiffTensor(out, out_node)
@@ -3695,18 +3753,18 @@ def record_adaptive_avg_pool1d(forward, BACKWARD, inner, balanced):
         out = forward(x_value, output_size)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked or GRAD_MODE.paused:
+        if not x_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = new_node(
-            parents=[x_node.id],
+            parents=(x_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[x_node],
-            shapes=[x_value.shape],
+            inputs=(x_node,),
+            shapes=(x_value.shape,),
             saved=(x_held,),
         )
         return AutodiffTensor(out, out_node)
@@ -3721,18 +3779,18 @@ def record_adaptive_avg_pool2d(forward, BACKWARD, inner, balanced):
         out = forward(x_value, output_size)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked or GRAD_MODE.paused:
+        if not x_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = new_node(
-            parents=[x_node.id],
+            parents=(x_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[x_node],
-            shapes=[x_value.shape],
+            inputs=(x_node,),
+            shapes=(x_value.shape,),
             saved=(x_held,),
         )
         return AutodiffTensor(out, out_node)
@@ -3747,18 +3805,18 @@ def record_adaptive_avg_pool3d(forward, BACKWARD, inner, balanced):
         out = forward(x_value, output_size)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked or GRAD_MODE.paused:
+        if not x_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = new_node(
-            parents=[x_node.id],
+            parents=(x_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[x_node],
-            shapes=[x_value.shape],
+            inputs=(x_node,),
+            shapes=(x_value.shape,),
             saved=(x_held,),
         )
         return AutodiffTensor(out, out_node)
@@ -3773,18 +3831,18 @@ def record_interpolate(forward, BACKWARD, inner, balanced):
         out = forward(x_value, output_size, mode, align_corners)
         order = x_node.order
         x_tracked = x_node.requirement is not NONE
-        if not x_tracked or GRAD_MODE.paused:
+        if not x_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         out_node = new_node(
-            parents=[x_node.id],
+            parents=(x_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[x_node],
-            shapes=[x_value.shape],
+            inputs=(x_node,),
+            shapes=(x_value.shape,),
             saved=(x_held, output_size, mode, align_corners),
         )
         return AutodiffTensor(out, out_node)
@@ -3815,7 +3873,8 @@ def record_attention(forward, BACKWARD, inner, balanced):
         attn_bias_tracked = attn_bias is not None and attn_bias_node.requirement is not NONE
         if (
             not (query_tracked or key_tracked or value_tracked or attn_bias_tracked)
-            or GRAD_MODE.paused
+            or GRAD_MODE.blocks
+            and GRAD_MODE.paused
         ):
             return AutodiffTensor(
                 forward(
@@ -3845,26 +3904,26 @@ def record_attention(forward, BACKWARD, inner, balanced):
             if balanced and attn_bias is not None and attn_bias_node.properties is MEMORY_BOUND
             else attn_bias_value
         )
-        inputs = [
+        inputs = (
             query_node if query_tracked else None,
             key_node if key_tracked else None,
             value_node if value_tracked else None,
             attn_bias_node if attn_bias_tracked else None,
-        ]
+        )
         out_node = new_node(
-            parents=[m.id for m in inputs if m is not None],
+            parents=tuple([m.id for m in inputs if m is not None]),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
-            shapes=[
+            shapes=(
                 query_value.shape,
                 key_value.shape,
                 value_value.shape,
                 None if attn_bias is None else attn_bias_value.shape,
-            ],
+            ),
             saved=(
                 query_held,
                 key_held,
@@ -3911,7 +3970,8 @@ def record_batch_norm(forward, BACKWARD, inner, balanced):
         variance_tracked = variance_node.requirement is not NONE
         if (
             not (input_tracked or gamma_tracked or beta_tracked or mean_tracked or variance_tracked)
-            or GRAD_MODE.paused
+            or GRAD_MODE.blocks
+            and GRAD_MODE.paused
         ):
             return AutodiffTensor(out, untracked_node(order))
         input_held = (
@@ -3926,28 +3986,28 @@ def record_batch_norm(forward, BACKWARD, inner, balanced):
             if balanced and variance_node.properties is MEMORY_BOUND
             else variance_value
         )
-        inputs = [
+        inputs = (
             input_node if input_tracked else None,
             gamma_node if gamma_tracked else None,
             beta_node if beta_tracked else None,
             mean_node if mean_tracked else None,
             variance_node if variance_tracked else None,
-        ]
+        )
         out_node = new_node(
-            parents=[m.id for m in inputs if m is not None],
+            parents=tuple([m.id for m in inputs if m is not None]),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
-            shapes=[
+            shapes=(
                 input_value.shape,
                 gamma_value.shape,
                 beta_value.shape,
                 mean_value.shape,
                 variance_value.shape,
-            ],
+            ),
             saved=(
                 gamma_held if input_tracked or mean_tracked or variance_tracked else None,
                 (
@@ -3987,7 +4047,11 @@ def record_batch_norm_training(forward, BACKWARD, inner, balanced):
         input_tracked = input_node.requirement is not NONE
         gamma_tracked = gamma_node.requirement is not NONE
         beta_tracked = beta_node.requirement is not NONE
-        if not (input_tracked or gamma_tracked or beta_tracked) or GRAD_MODE.paused:
+        if (
+            not (input_tracked or gamma_tracked or beta_tracked)
+            or GRAD_MODE.blocks
+            and GRAD_MODE.paused
+        ):
             return (
                 AutodiffTensor(result[0], untracked_node(order)),
                 AutodiffTensor(result[1], untracked_node(order)),
@@ -3999,20 +4063,20 @@ def record_batch_norm_training(forward, BACKWARD, inner, balanced):
         gamma_held = (
             gamma_node if balanced and gamma_node.properties is MEMORY_BOUND else gamma_value
         )
-        inputs = [
+        inputs = (
             input_node if input_tracked else None,
             gamma_node if gamma_tracked else None,
             beta_node if beta_tracked else None,
-        ]
+        )
         hub = new_node(
-            parents=[m.id for m in inputs if m is not None],
+            parents=tuple([m.id for m in inputs if m is not None]),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
-            shapes=[input_value.shape, gamma_value.shape, beta_value.shape],
+            shapes=(input_value.shape, gamma_value.shape, beta_value.shape),
             saved=(input_held, gamma_held, out, epsilon),
         )
         return (
@@ -4040,7 +4104,11 @@ def record_layer_norm(forward, BACKWARD, inner, balanced):
         input_tracked = input_node.requirement is not NONE
         gamma_tracked = gamma_node.requirement is not NONE
         beta_tracked = beta is not None and beta_node.requirement is not NONE
-        if not (input_tracked or gamma_tracked or beta_tracked) or GRAD_MODE.paused:
+        if (
+            not (input_tracked or gamma_tracked or beta_tracked)
+            or GRAD_MODE.blocks
+            and GRAD_MODE.paused
+        ):
             return AutodiffTensor(
                 forward(input_value, gamma_value, beta_value, epsilon), untracked_node(order)
             )
@@ -4051,24 +4119,24 @@ def record_layer_norm(forward, BACKWARD, inner, balanced):
         gamma_held = (
             gamma_node if balanced and gamma_node.properties is MEMORY_BOUND else gamma_value
         )
-        inputs = [
+        inputs = (
             input_node if input_tracked else None,
             gamma_node if gamma_tracked else None,
             beta_node if beta_tracked else None,
-        ]
+        )
         out_node = new_node(
-            parents=[m.id for m in inputs if m is not None],
+            parents=tuple([m.id for m in inputs if m is not None]),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
-            shapes=[
+            shapes=(
                 input_value.shape,
                 gamma_value.shape,
                 None if beta is None else beta_value.shape,
-            ],
+            ),
             saved=(input_held, gamma_held, epsilon, statistics),
         )
         return AutodiffTensor(out, out_node)
@@ -4087,7 +4155,7 @@ def record_rms_norm(forward, BACKWARD, inner, balanced):
             order = gamma_node.order
         input_tracked = input_node.requirement is not NONE
         gamma_tracked = gamma_node.requirement is not NONE
-        if not (input_tracked or gamma_tracked) or GRAD_MODE.paused:
+        if not (input_tracked or gamma_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(forward(input_value, gamma_value, epsilon), untracked_node(order))
         out, inverse_rms = inner.rms_norm_keeping(input_value, gamma_value, epsilon)
         input_held = (
@@ -4098,17 +4166,17 @@ def record_rms_norm(forward, BACKWARD, inner, balanced):
         )
         out_node = new_node(
             parents=(
-                [input_node.id, gamma_node.id]
+                (input_node.id, gamma_node.id)
                 if input_tracked and gamma_tracked
-                else [input_node.id] if input_tracked else [gamma_node.id]
+                else (input_node.id,) if input_tracked else (gamma_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[input_node if input_tracked else None, gamma_node if gamma_tracked else None],
-            shapes=[input_value.shape, gamma_value.shape],
+            inputs=(input_node if input_tracked else None, gamma_node if gamma_tracked else None),
+            shapes=(input_value.shape, gamma_value.shape),
             saved=(input_held, gamma_held, epsilon, inverse_rms),
         )
         return AutodiffTensor(out, out_node)
@@ -4123,7 +4191,7 @@ def record_ctc_loss(forward, BACKWARD, inner, balanced):
         out = forward(log_probs_value, targets, input_lengths, target_lengths, blank)
         order = log_probs_node.order
         log_probs_tracked = log_probs_node.requirement is not NONE
-        if not log_probs_tracked or GRAD_MODE.paused:
+        if not log_probs_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         log_probs_held = (
             log_probs_node
@@ -4131,14 +4199,14 @@ def record_ctc_loss(forward, BACKWARD, inner, balanced):
             else log_probs_value
         )
         out_node = new_node(
-            parents=[log_probs_node.id],
+            parents=(log_probs_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[log_probs_node],
-            shapes=[log_probs_value.shape],
+            inputs=(log_probs_node,),
+            shapes=(log_probs_value.shape,),
             saved=(log_probs_held, targets, input_lengths, target_lengths, blank),
         )
         return AutodiffTensor(out, out_node)
@@ -4152,21 +4220,21 @@ def record_cross_entropy_class_targets(forward, BACKWARD, inner, balanced):
         logits_value = logits.primitive
         order = logits_node.order
         logits_tracked = logits_node.requirement is not NONE
-        if not logits_tracked or GRAD_MODE.paused:
+        if not logits_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(forward(logits_value, targets), untracked_node(order))
         out, probabilities = inner.cross_entropy_class_targets_keeping(logits_value, targets)
         logits_held = (
             logits_node if balanced and logits_node.properties is MEMORY_BOUND else logits_value
         )
         out_node = new_node(
-            parents=[logits_node.id],
+            parents=(logits_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[logits_node],
-            shapes=[logits_value.shape],
+            inputs=(logits_node,),
+            shapes=(logits_value.shape,),
             saved=(logits_held, targets, probabilities),
         )
         return AutodiffTensor(out, out_node)
@@ -4182,20 +4250,20 @@ def record_rfft(forward, BACKWARD, inner, balanced):
         out = (result[0], result[1])
         order = signal_node.order
         signal_tracked = signal_node.requirement is not NONE
-        if not signal_tracked or GRAD_MODE.paused:
+        if not signal_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return (
                 AutodiffTensor(result[0], untracked_node(order)),
                 AutodiffTensor(result[1], untracked_node(order)),
             )
         hub = new_node(
-            parents=[signal_node.id],
+            parents=(signal_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[signal_node],
-            shapes=[signal_value.shape],
+            inputs=(signal_node,),
+            shapes=(signal_value.shape,),
             saved=(signal_value.shape, dim, n),
         )
         return (
@@ -4218,24 +4286,28 @@ def record_irfft(forward, BACKWARD, inner, balanced):
             order = spectrum_im_node.order
         spectrum_re_tracked = spectrum_re_node.requirement is not NONE
         spectrum_im_tracked = spectrum_im_node.requirement is not NONE
-        if not (spectrum_re_tracked or spectrum_im_tracked) or GRAD_MODE.paused:
+        if (
+            not (spectrum_re_tracked or spectrum_im_tracked)
+            or GRAD_MODE.blocks
+            and GRAD_MODE.paused
+        ):
             return AutodiffTensor(out, untracked_node(order))
         out_node = new_node(
             parents=(
-                [spectrum_re_node.id, spectrum_im_node.id]
+                (spectrum_re_node.id, spectrum_im_node.id)
                 if spectrum_re_tracked and spectrum_im_tracked
-                else [spectrum_re_node.id] if spectrum_re_tracked else [spectrum_im_node.id]
+                else (spectrum_re_node.id,) if spectrum_re_tracked else (spectrum_im_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[
+            inputs=(
                 spectrum_re_node if spectrum_re_tracked else None,
                 spectrum_im_node if spectrum_im_tracked else None,
-            ],
-            shapes=[spectrum_re_value.shape, spectrum_im_value.shape],
+            ),
+            shapes=(spectrum_re_value.shape, spectrum_im_value.shape),
             saved=(spectrum_re_value.shape, dim, n),
         )
         return AutodiffTensor(out, out_node)
@@ -4285,7 +4357,8 @@ def record_deform_conv2d(forward, BACKWARD, inner, balanced):
         bias_tracked = bias is not None and bias_node.requirement is not NONE
         if (
             not (x_tracked or offset_tracked or weight_tracked or mask_tracked or bias_tracked)
-            or GRAD_MODE.paused
+            or GRAD_MODE.blocks
+            and GRAD_MODE.paused
         ):
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
@@ -4305,28 +4378,28 @@ def record_deform_conv2d(forward, BACKWARD, inner, balanced):
             if balanced and bias is not None and bias_node.properties is MEMORY_BOUND
             else bias_value
         )
-        inputs = [
+        inputs = (
             x_node if x_tracked else None,
             offset_node if offset_tracked else None,
             weight_node if weight_tracked else None,
             mask_node if mask_tracked else None,
             bias_node if bias_tracked else None,
-        ]
+        )
         out_node = new_node(
-            parents=[m.id for m in inputs if m is not None],
+            parents=tuple([m.id for m in inputs if m is not None]),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
-            shapes=[
+            shapes=(
                 x_value.shape,
                 offset_value.shape,
                 weight_value.shape,
                 None if mask is None else mask_value.shape,
                 None if bias is None else bias_value.shape,
-            ],
+            ),
             saved=(
                 x_held,
                 offset_held,
@@ -4352,17 +4425,17 @@ def record_move_across(forward, BACKWARD, inner, balanced):
         out = forward(tensor_value, target, device)
         order = tensor_node.order
         tensor_tracked = tensor_node.requirement is not NONE
-        if not tensor_tracked or GRAD_MODE.paused:
+        if not tensor_tracked or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         out_node = new_node(
-            parents=[tensor_node.id],
+            parents=(tensor_node.id,),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[tensor_node],
-            shapes=[tensor_value.shape],
+            inputs=(tensor_node,),
+            shapes=(tensor_value.shape,),
             saved=(target, inner.device_of(tensor_value)),
         )
         return AutodiffTensor(out, out_node)

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=6a670e546d659bed body=fc64a6b73a75a313
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=6166d3026f35e538 body=a23a5f4af3de269b
 """The Tensor API: one method per ops.yaml `method`, routing by kind to the dispatch functions."""
 
 from __future__ import annotations
@@ -249,7 +249,7 @@ class Tensor(TensorBase):
         - int_add_scalar: Adds an int to every element.
         """
         kind = self.kind.tensor_kind
-        if isinstance(rhs, TensorBase):
+        if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is FLOAT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("add", self, rhs)
@@ -278,7 +278,7 @@ class Tensor(TensorBase):
         - int_sub_scalar: Subtracts an int from every element.
         """
         kind = self.kind.tensor_kind
-        if isinstance(rhs, TensorBase):
+        if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is FLOAT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("sub", self, rhs)
@@ -307,7 +307,7 @@ class Tensor(TensorBase):
         - int_mul_scalar: Multiplies every element by an int.
         """
         kind = self.kind.tensor_kind
-        if isinstance(rhs, TensorBase):
+        if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is FLOAT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("mul", self, rhs)
@@ -336,7 +336,7 @@ class Tensor(TensorBase):
         - int_div_scalar: Divides every element by an int, truncating toward zero.
         """
         kind = self.kind.tensor_kind
-        if isinstance(rhs, TensorBase):
+        if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is FLOAT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("div", self, rhs)
@@ -409,7 +409,7 @@ class Tensor(TensorBase):
         - int_remainder_scalar: Remainder of every element by an int, with the int's sign.
         """
         kind = self.kind.tensor_kind
-        if isinstance(rhs, TensorBase):
+        if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is FLOAT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("remainder", self, rhs)
@@ -445,7 +445,7 @@ class Tensor(TensorBase):
         - float_powf_scalar: Raises every element to a float power (burn's entry point; the generic case does the work).
         """
         kind = self.kind.tensor_kind
-        if isinstance(rhs, TensorBase):
+        if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is FLOAT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("powf", self, rhs)
@@ -464,7 +464,7 @@ class Tensor(TensorBase):
         - int_powi_scalar: Raises every element to an int power (burn's entry point; the generic case does the work).
         """
         kind = self.kind.tensor_kind
-        if isinstance(rhs, TensorBase):
+        if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is FLOAT:
                 expect_kind("powi", rhs, INT)
                 return float_powi(self, rhs)
@@ -584,6 +584,28 @@ class Tensor(TensorBase):
                 same_kind("hypot", self, rhs)
             return float_hypot(self, rhs)
         raise kind_error("hypot", self, (FLOAT,))
+
+    def round_to(self, format: str, saturate: bool = False) -> Tensor:
+        """Each value rounded to the nearest of an 8- or 4-bit float format (ml_dtypes' names), ties to even, from its float32 value, and kept in the tensor's dtype; saturate: beyond the format's range (infinities too) its largest value, else NaN (inf in float8_e5m2) as ml_dtypes casts. The gradient is 0."""
+        kind = self.kind.tensor_kind
+        if kind is FLOAT:
+            return float_round_to(
+                self,
+                choice_arg(
+                    "round_to",
+                    "format",
+                    format,
+                    (
+                        "float8_e4m3fn",
+                        "float8_e4m3fnuz",
+                        "float8_e5m2",
+                        "float8_e5m2fnuz",
+                        "float4_e2m1fn",
+                    ),
+                ),
+                flag_arg("round_to", "saturate", saturate),
+            )
+        raise kind_error("round_to", self, (FLOAT,))
 
     def leaky_relu(self, negative_slope: float) -> Tensor:
         """Element-wise x, or x * negative_slope where x < 0."""
@@ -1811,7 +1833,7 @@ class Tensor(TensorBase):
         - bitwise_and_scalar: Bitwise and of every element with an int.
         """
         kind = self.kind.tensor_kind
-        if isinstance(rhs, TensorBase):
+        if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is INT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("bitwise_and", self, rhs)
@@ -1830,7 +1852,7 @@ class Tensor(TensorBase):
         - bitwise_or_scalar: Bitwise or of every element with an int.
         """
         kind = self.kind.tensor_kind
-        if isinstance(rhs, TensorBase):
+        if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is INT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("bitwise_or", self, rhs)
@@ -1849,7 +1871,7 @@ class Tensor(TensorBase):
         - bitwise_xor_scalar: Bitwise exclusive or of every element with an int.
         """
         kind = self.kind.tensor_kind
-        if isinstance(rhs, TensorBase):
+        if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is INT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("bitwise_xor", self, rhs)
@@ -1876,7 +1898,7 @@ class Tensor(TensorBase):
         - bitwise_left_shift_scalar: Shifts every element left by an int.
         """
         kind = self.kind.tensor_kind
-        if isinstance(rhs, TensorBase):
+        if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is INT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("bitwise_left_shift", self, rhs)
@@ -1897,7 +1919,7 @@ class Tensor(TensorBase):
         - bitwise_right_shift_scalar: Shifts every element right by an int (arithmetic).
         """
         kind = self.kind.tensor_kind
-        if isinstance(rhs, TensorBase):
+        if type(rhs) is Tensor or isinstance(rhs, TensorBase):
             if kind is INT:
                 if type(rhs) is not Tensor or rhs.kind is not self.kind:
                     same_kind("bitwise_right_shift", self, rhs)

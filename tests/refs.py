@@ -21,6 +21,17 @@ def _like(result, x):
     return np.asarray(result).astype(x.dtype)
 
 
+def round_to(tensor, format, saturate):
+    """ml_dtypes' cast, a value beyond the format's largest (an infinity too) taken as that
+    largest when saturating."""
+    kind = getattr(ml_dtypes, format)
+    top = float(ml_dtypes.finfo(kind).max)
+    x = tensor.astype(np.float32)
+    if saturate:
+        x = np.where(np.isnan(x), x, np.sign(x) * np.minimum(np.abs(x), top)).astype(np.float32)
+    return x.astype(kind).astype(tensor.dtype)
+
+
 def interpolate_loops(x, output_size, mode, align_corners):
     return _like(test_interpolate_kernels.interpolate_loops(x, output_size, mode, align_corners), x)
 

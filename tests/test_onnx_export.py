@@ -29,7 +29,7 @@ from burnpy.onnx.exporter import suite  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 DEVICES = {"numpy": Device.numpy, "torch": Device.torch}
 # The reverse node suite: at least these imported cases pass when exported (docs/onnx.md)
-EXPORT_PASSING = {"onnxruntime": 1550, "reference": 1576}
+EXPORT_PASSING = {"onnxruntime": 1687, "reference": 1720}
 
 
 def run_onnxruntime(proto, **inputs):
@@ -452,7 +452,10 @@ def _digits_step(model, opt, images, labels, lr):
 def _optimizer(make):
     from burnpy import optim
 
-    return optim.SGD(0.01, momentum=0.9) if make == "sgd" else optim.AdamW(0.01, weight_decay=1e-4)
+    if make == "sgd":
+        return optim.SGD(0.01, momentum=0.9)
+    clip = 0.05 if make == "adamw clipped" else None  # (every gradient of these steps clips)
+    return optim.AdamW(0.01, weight_decay=1e-4, grad_clip_norm=clip)
 
 
 def _run_exported_step(step, model, opt, batch: dict, lr: float, run=run_onnxruntime):
@@ -496,9 +499,10 @@ def _digits_step(model, opt, images, labels, lr):
     return loss
 
 
-@pytest.mark.parametrize("make", ["sgd", "adamw"])
+@pytest.mark.parametrize("make", ["sgd", "adamw", "adamw clipped"])
 def test_a_training_step_exports_and_one_onnxruntime_run_is_burnpys_step(make):
-    """The digits CNN's step (SGD with momentum, AdamW), after a first step made the state:
+    """The digits CNN's step (SGD with momentum, AdamW, AdamW clipping each gradient's norm),
+    after a first step made the state:
     the file takes the parameters, the state, the batch and the numbers, and gives the loss
     and the updated parameters and state, equal to the eager step's."""
     from burnpy.nn.functional import cross_entropy
@@ -522,7 +526,7 @@ def _char_step(model, opt, inputs, targets, lr):
     return step_loss(model, opt, lr, inputs, targets)
 
 
-@pytest.mark.parametrize("make", ["sgd", "adamw"])
+@pytest.mark.parametrize("make", ["sgd", "adamw", "adamw clipped"])
 def test_the_char_transformer_s_training_step_exports(make):
     """The char transformer example's step (embedding, causal attention, layer norms, GELU,
     gradient sums): one onnxruntime run equals burnpy's step."""
@@ -555,19 +559,21 @@ class NormGelu(nn.Module):
         return self.outer(self.gelu(self.norm(self.inner(x))))
 
 
-@pytest.mark.parametrize("form", ["float32 kept", "float32 checkpointed", "float64 computed again"])
+@pytest.mark.parametrize(
+    "form", ["float32 kept", "float32 checkpointed", "float32 torch", "float64 computed again"]
+)
 def test_a_layer_norm_and_gelu_step_exports_in_each_form(form, monkeypatch):
-    """The backward takes what the forward kept (the tanh GELU's slope, the norm's statistics)
-    or computes it again: under gradient checkpointing (gelu_approximate_backward), and in
-    float64, where the exact GELU keeps no slope (gelu_backward) and here a backend that keeps
-    no statistics. Each exports and equals burnpy's step (float64 run by the reference
-    evaluator: onnxruntime has no float64 Erf)."""
+    """The backward takes what the forward kept (the tanh GELU's slope, the norm's statistics:
+    NumPy's flat, torch's [..., 1]) or computes it again: under gradient checkpointing
+    (gelu_approximate_backward), and in float64, where the exact GELU keeps no slope
+    (gelu_backward) and here a backend that keeps no statistics. Each exports and equals
+    burnpy's step (float64 run by the reference evaluator: onnxruntime has no float64 Erf)."""
     from burnpy.nn.functional import cross_entropy
     from burnpy.runtime.backends.kernels.keeping import KeepingKernels
     from burnpy.runtime.backends.numpy import NumPyBackend
 
     dtype = form.split()[0]
-    dev = Device.numpy().autodiff()
+    dev = DEVICES["torch" if form == "float32 torch" else "numpy"]().autodiff()
     if form == "float32 checkpointed":
         dev = dev.gradient_checkpointing()
     if form == "float64 computed again":
@@ -582,3 +588,155 @@ def test_a_layer_norm_and_gelu_step_exports_in_each_form(form, monkeypatch):
     batch = {"images": x, "labels": y}
     _, got = _run_exported_step(_digits_step, model, opt, batch, 0.05, run)
     _assert_the_step(got, model, opt, loss)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32"])
+def test_shifts_export_as_the_kernels_shift_at_every_count(dtype):
+    """Counts of the width and more, and negative ones, give 0 (left, or a non-negative right
+    shift) and -1 (a negative right shift) as numpy's shifts do; ONNX's BitShift takes
+    unsigned ints only."""
+    width = np.dtype(dtype).itemsize * 8
+    x = np.array([5, -7, 1, -1, 100, 0, -128, 77, 3, -2], dtype=dtype)
+    counts = np.array([0, 1, width - 1, width, width + 3, -3, 2, 7, 64, -1], dtype=dtype)
+
+    def shifts(a, b):
+        return a << b, a >> b, a << 3, a >> 2
+
+    proto = export(shifts, (x, counts))
+    with np.errstate(all="ignore"):
+        expected = [x << counts, x >> counts, x << 3, x >> 2]
+    for got in (run_onnxruntime(proto, a=x, b=counts), run_reference(proto, a=x, b=counts)):
+        for out, want in zip(got, expected):
+            np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered in cast:RuntimeWarning")
+@pytest.mark.parametrize("target", ["INT4", "UINT4", "INT2", "UINT2"])
+def test_a_float_cast_to_a_narrow_int_imports_and_exports_as_ml_dtypes_casts(target):
+    """Truncated toward zero, 0 outside the type (NaN and the infinities too): ml_dtypes'
+    cast, which onnx's reference evaluator runs; the export computes it with ONNX operators."""
+    import ml_dtypes
+
+    T = onnx.TensorProto
+    nodes = [
+        onnx.helper.make_node("Cast", ["x"], ["n"], to=getattr(T, target)),
+        onnx.helper.make_node("Cast", ["n"], ["y"], to=T.INT64),
+    ]
+    graph = onnx.helper.make_graph(
+        nodes,
+        "g",
+        [onnx.helper.make_tensor_value_info("x", T.FLOAT, [12])],
+        [onnx.helper.make_tensor_value_info("y", T.INT64, [12])],
+    )
+    source = onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", 25)])
+    x = np.array(
+        [0.3, 2.7, -2.7, 7.9, 8.0, -8.5, -9, 3.99, 15.5, np.nan, np.inf, -1e30], np.float32
+    )
+    expected = x.astype(getattr(ml_dtypes, target.lower())).astype(np.int64)
+    np.testing.assert_array_equal(run_reference(source, x=x)[0], expected)
+    model = burnpy_onnx.load(source)
+    np.testing.assert_array_equal(model(x).to_numpy(), expected)
+    proto = export(model, (x,), input_names=["x"])
+    np.testing.assert_array_equal(run_onnxruntime(proto, x=x)[0], expected)
+    np.testing.assert_array_equal(run_reference(proto, x=x)[0], expected)
+
+
+EDGES = [0.3, 3.3, -2.75, 1e-4, -1e-6, 0.0, -0.0, 448, 449, 464, 500, 57344, 61440, 70000]
+EDGES += [np.inf, -np.inf, np.nan, 0.0009765625, 0.00146484375, 240, 248, -63000, 6.5, 7]
+
+
+def _format_samples(kind, dtype, bits=8) -> np.ndarray:
+    """EDGES, every finite value of a `bits`-bit format, the midpoints between them (ties)
+    and the float32 values on either side of each midpoint, as `dtype`."""
+    grid = np.unique(np.arange(2**bits, dtype=np.uint8).view(kind).astype(np.float32))
+    grid = grid[np.isfinite(grid)]
+    ties = (grid[1:] + grid[:-1]) / 2
+    near = [np.nextafter(ties, np.float32(np.inf)), np.nextafter(ties, np.float32(-np.inf))]
+    values = np.concatenate([np.array(EDGES, np.float32), grid, ties, *near])
+    with np.errstate(over="ignore"):  # 70000 is float16's inf
+        return values.astype(dtype)
+
+
+@pytest.mark.parametrize("saturate", [True, False])
+@pytest.mark.parametrize(
+    "fmt", ["float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz"]
+)
+def test_round_to_a_float8_exports_as_a_saturating_cast(fmt, saturate):
+    """round_to on both backends, and its export (a Cast to the float8 type and back) in
+    onnxruntime and the reference evaluator, give ml_dtypes' cast: at every value of the
+    format, every tie, the range's edges, NaN and the infinities, from float32 and float16."""
+    import ml_dtypes
+
+    kind = getattr(ml_dtypes, fmt)
+    top = float(ml_dtypes.finfo(kind).max)
+    for dtype in (np.float32, np.float16):
+        x = _format_samples(kind, dtype)
+        wide = x.astype(np.float32)
+        if saturate:
+            wide = np.where(np.isnan(wide), wide, np.clip(wide, -top, top))
+        expected = wide.astype(kind).astype(dtype)
+        proto = export(lambda t: t.round_to(fmt, saturate=saturate), (x,), input_names=["x"])
+        assert {n.op_type for n in proto.graph.node} == {"Cast", "Identity"}
+        for make in DEVICES.values():
+            own = Tensor.from_data(x, device=make(), dtype=np.dtype(dtype).name)
+            got = own.round_to(fmt, saturate=saturate).to_numpy()
+            np.testing.assert_array_equal(got, expected)
+            number = ~np.isnan(expected)  # (-0 and 0 differ, a NaN's sign does not count)
+            assert (np.signbit(got) == np.signbit(expected))[number].all()
+        np.testing.assert_array_equal(run_reference(proto, x=x)[0], expected)
+        # onnxruntime gives NaN, not the spec's inf, for what rounds past float8e5m2's largest
+        # from below 65536 without saturating
+        runtime = run_onnxruntime(proto, x=x)[0]
+        if fmt == "float8_e5m2" and not saturate:
+            past = (np.abs(wide) >= 61440) & (np.abs(wide) < 65536)
+            assert np.isnan(runtime[past]).all()
+            runtime, expected = runtime[~past], expected[~past]
+        np.testing.assert_array_equal(runtime, expected)
+
+
+def test_round_to_float4_runs_on_both_backends_and_exports_for_the_reference_evaluator():
+    """float4e2m1 has no saturate attribute: a saturating round clips first. torch holds it
+    packed only (burnpy rounds on its grid), and onnxruntime has no Cast to it."""
+    import ml_dtypes
+
+    kind = ml_dtypes.float4_e2m1fn
+    x = _format_samples(kind, np.float32, bits=4)
+    for saturate in (True, False):
+        wide = np.where(np.isnan(x), x, np.clip(x, -6.0, 6.0)) if saturate else x
+        expected = wide.astype(kind).astype(np.float32)
+        for make in DEVICES.values():
+            own = Tensor.from_data(x, device=make()).round_to("float4_e2m1fn", saturate=saturate)
+            np.testing.assert_array_equal(own.to_numpy(), expected)
+            assert (np.signbit(own.to_numpy()) == np.signbit(expected)).all()
+        proto = export(lambda t: t.round_to("float4_e2m1fn", saturate=saturate), (x,))
+        np.testing.assert_array_equal(run_reference(proto, t=x)[0], expected)
+
+
+def test_unfold_bitcast_and_training_batch_norm_export_as_numpy_computes_them():
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((2, 3, 7, 5)).astype(np.float32)
+    gamma, beta = rng.standard_normal(3).astype(np.float32), rng.standard_normal(3).astype(
+        np.float32
+    )
+
+    def model(x, gamma, beta):
+        out, mean, variance = module.batch_norm_training(x, gamma, beta, epsilon=1e-3)
+        return x.unfold(2, 3, 2), x.unfold(-1, 5, 1), x.bitcast(), out, mean, variance
+
+    windows = np.lib.stride_tricks.sliding_window_view
+    mean, variance = x.mean((0, 2, 3)), x.var((0, 2, 3))
+    shape = (1, 3, 1, 1)
+    expected = [
+        windows(x, 3, axis=2)[:, :, ::2],
+        windows(x, 5, axis=3),
+        x.view(np.int32),
+        (x - mean.reshape(shape)) / np.sqrt(variance.reshape(shape) + 1e-3) * gamma.reshape(shape)
+        + beta.reshape(shape),
+        mean,
+        variance,
+    ]
+    proto = export(model, (x, gamma, beta))
+    feed = {"x": x, "gamma": gamma, "beta": beta}
+    for got in (run_onnxruntime(proto, **feed), run_reference(proto, **feed)):
+        for out, want in zip(got, expected):
+            np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-5)

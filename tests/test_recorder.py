@@ -122,7 +122,9 @@ def test_mul_saves_only_what_the_tracked_inputs_need(lhs_grad, rhs_grad, saved):
     assert {name for name, value in kept.items() if value is not None} == set(saved)
     for name in saved:
         assert kept[name] is values[name]
-    assert out.parents == [n.id for n, g in ((node(lhs), lhs_grad), (node(rhs), rhs_grad)) if g]
+    assert out.parents == tuple(
+        n.id for n, g in ((node(lhs), lhs_grad), (node(rhs), rhs_grad)) if g
+    )
 
 
 def test_balanced_keeps_a_memory_bound_input_as_its_node_and_the_output_as_self():
@@ -262,7 +264,7 @@ def test_an_optional_tensor_is_a_parent_only_when_given(recomputes, with_bias):
     x, w = _leaf(x_data, True, device), _leaf(w_data, True, device)
     bias = _leaf(np.ones(4), True, device) if with_bias else None
     out = record(x, w, bias)
-    expected_parents = [x.node.id, w.node.id] + ([bias.node.id] if with_bias else [])
+    expected_parents = (x.node.id, w.node.id) + ((bias.node.id,) if with_bias else ())
     assert out.node.parents == expected_parents
     assert out.node.inputs[2] is (bias.node if with_bias else None)
     grads = BACKENDS.NumPy.NoCheckpointing.backward(BACKENDS.NumPy.NoCheckpointing.float_sum(out))
@@ -278,8 +280,8 @@ def test_an_untracked_optional_tensor_saves_nothing_for_itself():
     x, w = _leaf(np.ones((1, 2)), False, AD), _leaf(np.ones((2, 2)), True, AD)
     bias = _leaf(np.ones(2), False, AD)
     out = record(x, w, bias)
-    assert out.node.parents == [w.node.id]
-    assert out.node.inputs == [None, w.node, None]
+    assert out.node.parents == (w.node.id,)
+    assert out.node.inputs == (None, w.node, None)
     kept = dict(zip(rule_for(AFFINE).saved, out.node.saved))
     assert kept == {"w": None, "x": x.primitive}  # only w's VJP (which needs x) will run
 
@@ -308,7 +310,7 @@ def test_several_float_outputs_each_have_a_node_and_any_subset_backpropagates(re
     np.testing.assert_array_equal(indices, [1])  # the int output stays a primitive
     assert first.node.id != second.node.id
     (hub_id,) = first.node.parents
-    assert second.node.parents == [hub_id] and first.node.inputs[0].parents == [x.node.id]
+    assert second.node.parents == (hub_id,) and first.node.inputs[0].parents == (x.node.id,)
     outputs = [first, second]
     total = AD_.float_sum(outputs[reached[0]])
     for i in reached[1:]:

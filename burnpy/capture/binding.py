@@ -1,4 +1,5 @@
-"""The fused kernels as a Python extension module: one built library per step and dtype.
+"""The fused kernels as Python extension modules: one per library kernel and dtype, and one per
+step and dtype for the step's own loops (its element-wise chains).
 
 Each C kernel gets a wrapper that Python calls directly (METH_FASTCALL): numbers become its
 `long` and `double` parameters, arrays its pointers through the buffer protocol (C-contiguous,
@@ -7,8 +8,10 @@ well under a microsecond, where ctypes spends several on each array's address. T
 generated from the kernels' C parameter lists, so nothing is declared twice.
 """
 
+import concurrent.futures
 import importlib.machinery
 import importlib.util
+import os
 import re
 import sysconfig
 
@@ -129,6 +132,37 @@ def _wrapper(text: str, name: str) -> str:
 def load(text: str, names: list[str]) -> dict:
     """The functions `names` of the kernels' C `text`, built as an extension module (cached)
     and imported: name -> the callable taking numbers and arrays."""
+    return load_all([(text, names)])[0]
+
+
+def load_all(jobs: list) -> list[dict]:
+    """`load` of each (text, names) in `jobs`: those not in the cache built at once, one
+    compiler per core (a build is a compiler process: the threads only wait on it)."""
+    modules = [_module(text, names) for text, names in jobs]
+    include = sysconfig.get_paths()["include"]
+
+    def build(module):
+        return toolchain.build(module[1], module[0], include)
+
+    workers = min(len(modules), len(os.sched_getaffinity(0)))
+    if workers > 1:
+        with concurrent.futures.ThreadPoolExecutor(workers) as pool:
+            paths = list(pool.map(build, modules))
+    else:
+        paths = [build(module) for module in modules]
+    found = []
+    for (module, source), path, (_, names) in zip(modules, paths, jobs):
+        try:
+            library = _imported(module, path)
+        except ImportError:  # verified, yet it does not load: built again, once
+            kernel_cache.discard(path)
+            library = _imported(module, toolchain.build(source, module, include))
+        found.append({name: getattr(library, name) for name in names})
+    return found
+
+
+def _module(text: str, names: list[str]) -> tuple[str, str]:
+    """(the extension module's name, its whole C source) for the functions `names` of `text`."""
     glue = "\n".join([HELPERS, *(_wrapper(text, name) for name in names)])
     body = f"{HEADER}{text}\n{glue}"
     module = f"burnpy_kernels_{toolchain.key(body)}"
@@ -136,15 +170,7 @@ def load(text: str, names: list[str]) -> dict:
         f'    {{"{name}", (PyCFunction)(void (*)(void))call_{name}, METH_FASTCALL, NULL}},'
         for name in names
     )
-    source = f"{body}\n{MODULE.format(entries=entries, module=module)}"
-    include = sysconfig.get_paths()["include"]
-    path = toolchain.build(source, module, include)
-    try:
-        library = _imported(module, path)
-    except ImportError:  # verified, yet it does not load: built again, once
-        kernel_cache.discard(path)
-        library = _imported(module, toolchain.build(source, module, include))
-    return {name: getattr(library, name) for name in names}
+    return module, f"{body}\n{MODULE.format(entries=entries, module=module)}"
 
 
 def _imported(module: str, path) -> object:

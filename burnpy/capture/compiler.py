@@ -51,15 +51,38 @@ class Compiled:
         self.kernels = kernels
         self.plan = plan
         self.owned = owned  # the inputs an update may write over, in its `owned` parameter
+        self.seconds = 0.0  # how long compiling it took (set by the captured step)
 
 
-@functools.cache
+# (Kernel name, dtype) -> its functions by C name: each kernel is one library, built once per
+# machine (the kernel cache) and loaded once per process.
+LOADED: dict = {}
+
+
 def library(dtype: str) -> dict:
-    """Every fused kernel of `dtype`, by C name: one library per dtype, built once per machine
-    (then loaded from the cache) whichever of them a step calls."""
-    kernels = sorted((k for k in fusion.KERNELS if dtype in k.dtypes), key=lambda k: k.name)
-    names = [f"{kernel.name}_{csource.SUFFIXES[dtype]}" for kernel in kernels]
-    return binding.load(csource.c_source(kernels, dtype), names)
+    """Every fused kernel of `dtype`, by C name."""
+    return functions([(k, dtype) for k in fusion.KERNELS if dtype in k.dtypes])
+
+
+def functions(kernels, chains: dict | None = None) -> dict:
+    """C name -> function, of `kernels` ((Kernel, dtype) pairs) and of `chains` (dtype -> a
+    step's element-wise chains, fusion.Fused: one library per dtype). A kernel is a library of
+    its own, so that a step waits only for the kernels it calls: those not yet built on this
+    machine are built at once, in parallel with each other and with the chains."""
+    missing = {(k.name, dtype): k for k, dtype in kernels if (k.name, dtype) not in LOADED}
+    jobs = [
+        (csource.c_source((kernel,), dtype), [f"{kernel.name}_{csource.SUFFIXES[dtype]}"])
+        for (_, dtype), kernel in sorted(missing.items())
+    ]
+    for dtype, own in sorted((chains or {}).items()):
+        texts = tuple(csource.typed(fused.kernel.c, dtype) for fused in own)
+        jobs.append((csource.c_source((), dtype, extra=texts), [fused.name for fused in own]))
+    built = binding.load_all(jobs)
+    LOADED.update(zip(sorted(missing), built))
+    found = {name: f for library in built[len(missing) :] for name, f in library.items()}
+    for kernel, dtype in kernels:
+        found.update(LOADED[kernel.name, dtype])
+    return found
 
 
 def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, owned=()) -> Compiled:
@@ -98,11 +121,6 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
         if fused is None:
             entries.append(entry)
             continue
-        for method, args in fused.checks:
-            what = f"{entry.label}: its arguments checked"
-            entries.append(
-                Entry(EntryKind.CALL, method, args, {}, None, what, entry.phase, entry.backend)
-            )
         for value in fused.copies:
             if value.name not in copies:  # (made once, for every kernel reading it)
                 copy = copies[value.name] = tape.value(
@@ -144,20 +162,18 @@ def compile_step(name, tape, inputs, outputs, backends, filename, uncompiled, ow
         torch = sys.modules["torch"]
         namespace.update(empty=functools.partial(_empty_tensor, torch.empty), torch=torch)
     kernels: dict = {}
-    written: dict = {}  # dtype -> the C texts of this step's own kernels (its chains)
+    library: set = set()  # (Kernel, dtype) of the library kernels this step calls
+    written: dict = {}  # dtype -> this step's own kernels (its chains)
     for entry in entries:
         if entry.kind is EntryKind.FUSED and entry.target.name not in kernels:
             fused = entry.target
             kernels[fused.name] = csource.typed(fused.kernel.c, fused.dtype)
             if fused.kernel.step:
                 written.setdefault(fused.dtype, []).append(fused)
-                continue
-            namespace[fused.name] = bind(library(fused.dtype)[fused.name])
-    for dtype, own in sorted(written.items()):
-        texts = tuple(kernels[fused.name] for fused in own)
-        source = csource.c_source((), dtype, extra=texts)
-        built = binding.load(source, [fused.name for fused in own])
-        namespace.update((name, bind(kernel)) for name, kernel in built.items())
+            else:
+                library.add((fused.kernel, fused.dtype))
+    built = functions(sorted(library, key=lambda k: (k[0].name, k[1])), written)
+    namespace.update((name, bind(kernel)) for name, kernel in built.items())
     preamble = _layout_check(inputs, len(owned)) if kernels else ()
     namespace["uncompiled"] = uncompiled
     namespace["contiguous"] = _contiguous

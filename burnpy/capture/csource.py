@@ -655,46 +655,6 @@ void masked_softmax_backward_{suffix}(long rows, long d, const real *y, const re
 }
 """
 
-CROSS_ENTROPY = """\
-/* The mean cross-entropy of logits [rows, d] against class indices (already checked to be in
-   range), log Σ exp(x - max) - (x[target] - max) per row, and the softmax probabilities the
-   backward reads (when `probabilities` is given), from the same exponentials. A row's sum
-   accumulates in double and is rounded once: near a loss of 0 the sum is near 1, where each
-   rounding of it moves the loss by far more than the dtype's relative precision.
-   Fuses: cross_entropy_class_targets_keeping (max, exp, sums, log, the pick, the mean and the
-   probabilities' division). */
-void cross_entropy_{suffix}(long rows, long d, const real *logits, const long *targets,
-                            real *loss, real *probabilities)
-{
-    real floor = exp_floor, zero = exp_zero;
-    double total = 0;
-    for (long i = 0; i < rows; i++) {
-        const real *row = logits + i * d;
-        real m = row_max(d, row);
-        real picked = row[targets[i]] - m; /* (read first: the probabilities may overwrite it) */
-        double exact = 0;
-        if (probabilities) {
-            real *p = probabilities + i * d;
-#pragma omp simd reduction(+ : exact)
-            for (long j = 0; j < d; j++) {
-                p[j] = exp_normal(row[j] - m, floor, zero);
-                exact += p[j];
-            }
-            real sum = (real)exact;
-#pragma omp simd
-            for (long j = 0; j < d; j++)
-                p[j] = p[j] / sum;
-        } else {
-#pragma omp simd reduction(+ : exact)
-            for (long j = 0; j < d; j++)
-                exact += exp_normal(row[j] - m, floor, zero);
-        }
-        total += LOG((real)exact) - picked;
-    }
-    *loss = total / rows; /* (no rows: NaN, as the mean of nothing) */
-}
-"""
-
 CROSS_ENTROPY_BACKWARD = """\
 /* cross-entropy's backward from the kept probabilities: (p - one-hot) grad / rows.
    Fuses: cross_entropy_class_targets_backward (the copy, the one-hot and the scaling). */

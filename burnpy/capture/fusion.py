@@ -49,15 +49,11 @@ class Fused:
         "outputs",
         "aliases",
         "label",
-        "checks",
         "updates",
         "copies",
     )
 
-    def __init__(
-        self, kernel, dtype, args, outputs, label, aliases=(), checks=(), updates=(), copies=()
-    ):
-        self.checks = checks  # (backend method, args): what the backend checks first
+    def __init__(self, kernel, dtype, args, outputs, label, aliases=(), updates=(), copies=()):
         # arguments recorded as views that are not C-contiguous (a mask broadcast by `expand`):
         # the kernel reads a C-contiguous copy of each, made just before it
         self.copies = copies
@@ -442,24 +438,6 @@ def _targets(targets, rows) -> bool:
     )
 
 
-def cross_entropy_class_targets_keeping(bound, out):
-    logits, targets = bound["logits"], bound["targets"]
-    loss, probabilities = out
-    dtype = _dtype(logits, loss, probabilities)
-    if not dtype or logits.data.ndim != 2 or loss.data.shape != (1,):
-        return None
-    rows, d = logits.data.shape
-    if not _targets(targets, rows):
-        return None
-    if probabilities is not None and probabilities.data.shape != (rows, d):
-        return None
-    args = [rows, d, logits, targets, loss, probabilities]
-    outputs = [v for v in (loss, probabilities) if v is not None]
-    label = ops.CROSS_ENTROPY_CLASS_TARGETS.name
-    check = ("_check_range", (label, targets, d, 1))
-    return Fused(CROSS_ENTROPY, dtype, args, outputs, label, checks=[check])
-
-
 def cross_entropy_class_targets_backward(bound, out):
     logits, targets, grad = bound["logits"], bound["targets"], bound["grad"]
     probabilities = bound["probabilities"]
@@ -669,12 +647,6 @@ MASKED_SOFTMAX_BACKWARD = Kernel(
     {(backward(ops.SOFTMAX), Recorded(ops.FLOAT_MASK_FILL)): masked_softmax_backward},
     (csource.MASK_ROW,),
 )
-CROSS_ENTROPY = Kernel(
-    "cross_entropy",
-    csource.CROSS_ENTROPY,
-    {keeping(ops.CROSS_ENTROPY_CLASS_TARGETS): cross_entropy_class_targets_keeping},
-    (csource.ROW_MAX,),
-)
 CROSS_ENTROPY_BACKWARD = Kernel(
     "cross_entropy_backward",
     csource.CROSS_ENTROPY_BACKWARD,
@@ -686,7 +658,7 @@ CLIP_BY_NORM = Kernel(
     "clip_by_norm", csource.CLIP_BY_NORM, {Recorded(ops.CLIP_BY_NORM): clip_by_norm}, (), BOTH
 )
 
-# The library: every kernel above, built once per dtype (burnpy.capture.compiler.library)
+# The library: every kernel above, each built once per dtype (burnpy.capture.compiler.functions)
 KERNELS = (
     GELU,
     GELU_KEEPING,
@@ -706,7 +678,6 @@ KERNELS = (
     SOFTMAX_BACKWARD,
     MASKED_SOFTMAX,
     MASKED_SOFTMAX_BACKWARD,
-    CROSS_ENTROPY,
     CROSS_ENTROPY_BACKWARD,
     ADAM_STEP,
     SGD_STEP,

@@ -162,9 +162,11 @@ def plan(entries, inputs, outputs) -> Plan:
                 read = members[key] & arguments
                 if ends[key] == index and not (read and all(root[n][2] for n in read)):
                     continue  # it dies here but is not read here as a whole array
-                fits.append((ends[key] != index, -ends[key], str(key), key))
+                fits.append((ends[key] != index, -ends[key], holder, key))
             if fits:
-                key = min(fits)[-1]  # in place first, else the buffer that died last
+                # in place first, else the buffer that died last; among equals, by the name of
+                # the value holding it (not by address: the same step plans the same way)
+                key = min(fits)[-1]
                 buffers[output.name] = Buffer(Place.REUSE, holders[key])
                 moved[recorded] = key
             else:  # its own new array (a result of the step always is)

@@ -15,6 +15,7 @@ import functools
 import inspect
 import itertools
 import sys
+import time
 import warnings
 
 from burnpy.capture import toolchain, updates
@@ -183,6 +184,13 @@ class CapturedStep:
         plan = self._compiled(signature).plan
         return Memory(plan.planned, plan.eager)
 
+    @property
+    def compile_seconds(self) -> float:
+        """How long compiling the latest recording took, in seconds: its passes, writing its
+        function, and building those of its kernels not yet built on this machine (the kernel
+        cache's): what `compile=True` added to the call that recorded it."""
+        return self._compiled(None).seconds
+
     def _latest(self, signature):
         if not self.signatures:
             raise LookupError(f"{self.__name__} has not been called yet: nothing is recorded")
@@ -297,8 +305,9 @@ class CapturedStep:
     def _compile(self, name, tape, values, outputs, backends, source, owned):
         """The compiled function of a recording, or None (with a warning, once) when it cannot
         be compiled: the uncompiled replay runs then."""
+        started = time.perf_counter()
         try:
-            return compile_step(
+            compiled = compile_step(
                 name,
                 tape,
                 values,
@@ -308,6 +317,8 @@ class CapturedStep:
                 source.function,
                 owned,
             )
+            compiled.seconds = time.perf_counter() - started
+            return compiled
         except CompilerMissing as error:
             reason = f"{error}"
         except Exception as error:  # a compile failure never fails the step

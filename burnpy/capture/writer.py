@@ -11,6 +11,7 @@ registered with linecache so that a traceback through it shows its lines.
 
 import linecache
 import math
+import re
 import types
 
 from burnpy.capture.planning import Place
@@ -249,7 +250,7 @@ def write(
     writer = _Writer(backends)
     writer.namespace.update(namespace or {})
     header = f"def {name}({', '.join([*(v.name for v in inputs), *extra])}):"
-    lines = [header] if len(header) <= 100 else _format(header + "\n    pass", 100)[:-1]
+    lines = [header] if len(header) <= 100 else _header_lines(header)
     numbers = [e for e in entries if e.kind in (EntryKind.SCALAR, EntryKind.GUARD)]
     kernels = [e for e in entries if e.kind not in (EntryKind.SCALAR, EntryKind.GUARD)]
     if numbers:
@@ -307,11 +308,115 @@ def write(
 
 
 def _line(statement: str) -> str:
-    """One statement of the body, indented; laid out by black when it is over 100 columns (the
-    others are already as black writes them, and black on a whole step takes seconds)."""
+    """One statement of the body, indented; laid out as black lays it out when it is over 100
+    columns (the others are already as black writes them, and black on a whole step takes
+    seconds): the writer's usual statements by `_laid_out`, anything else by black itself."""
     if len(statement) + 4 <= 100:
         return "    " + statement
-    return "\n".join("    " + line for line in _format(statement, 96))
+    lines = _laid_out(statement, 96)
+    if lines is None:
+        lines = _format(statement, 96)
+    return "\n".join("    " + line for line in lines)
+
+
+_NAMES = re.compile(r"[A-Za-z_]\w*(, [A-Za-z_]\w*)*")
+_CALLEE = re.compile(r"[A-Za-z_]\w*\(")
+
+
+def _header_lines(header: str) -> list[str]:
+    """`def name(parameters):` laid out as black lays it out (as a call: `_laid_out`)."""
+    lines = _laid_out(header[len("def ") : -1], 100)
+    if lines is None or len(lines[0]) + len("def ") > 100:
+        return _format(header + "\n    pass", 100)[:-1]
+    return ["def " + lines[0], *lines[1:-1], lines[-1] + ":"]
+
+
+def _laid_out(statement: str, width: int) -> list[str] | None:
+    """The writer's usual statements laid out within `width` as black lays them out:
+    `targets = kernel(arguments)  # label` (the arguments on a line of their own, else one per
+    line with a trailing comma), `targets = a if owned[0] else b  # label` (the expression in
+    parentheses on a line of its own) and `return (a, b, ...)` (one per line); None for any
+    other statement, or one black would split otherwise (an argument too long for its line, a
+    trailing comma already there, an unpacking)."""
+    code, comment = _split_comment(statement)
+    if code is None:
+        return None
+    if code.startswith("return (") and code.endswith(")"):
+        items = _top_level(code[len("return (") : -1])
+        if not items or comment or any(len(a) + 5 > width for a in items):
+            return None
+        return ["return (", *(f"    {a}," for a in items), ")"]
+    targets, equals, call = code.partition(" = ") if " = " in code else ("", "", code)
+    if targets and not _NAMES.fullmatch(targets):
+        return None
+    if equals and " if " in call and not _CALLEE.match(call) and not call.startswith("("):
+        parts = _top_level(call)  # (a conditional expression: black keeps its parentheses)
+        if parts != [call] or len(call) + 4 > width or len(targets) + 4 > width:
+            return None
+        return [f"{targets} = (", "    " + call, ")" + comment]
+    if not _CALLEE.match(call):
+        return None
+    opened = call.index("(")
+    arguments = _top_level(call[opened + 1 : -1]) if call.endswith(")") else None
+    if not arguments or any(a.startswith("*") or not a for a in arguments):
+        return None
+    head, tail = f"{targets}{equals}{call[: opened + 1]}", ")" + comment
+    body = ", ".join(arguments)
+    if len(head) > width:
+        return None
+    if len(body) + 4 <= width:
+        return [head, "    " + body, tail]
+    if len(arguments) < 2 or any(len(a) + 5 > width for a in arguments):
+        return None
+    return [head, *(f"    {a}," for a in arguments), tail]
+
+
+def _split_comment(statement: str) -> tuple[str | None, str]:
+    """(the code, its trailing comment with the two spaces before it, or ""); the code is None
+    where it has a string black would write otherwise (single quotes) or `_top_level` does not
+    follow (an escape)."""
+    quote = False
+    for index, char in enumerate(statement):
+        if char in "'\\":
+            return None, ""
+        if char == '"':
+            quote = not quote
+        elif char == "#" and not quote:
+            if statement[index - 2 : index] != "  ":
+                return None, ""
+            return statement[: index - 2], statement[index - 2 :]
+    return statement, ""
+
+
+def _top_level(text: str) -> list[str] | None:
+    """The comma-separated items of `text` outside its brackets and strings, or None where a
+    bracket does not close where it opened, or a comma ends a bracket (black's "magic trailing
+    comma" explodes those) other than a one-element tuple's, `(128,)`."""
+    items, opened, quote, start, last = [], [], False, 0, ""
+    for index, char in enumerate(text):
+        if char == '"':
+            quote = not quote
+        elif quote:
+            continue
+        elif char in "([{":
+            opened.append([char, 0])  # the bracket and the commas in it
+        elif char in ")]}":
+            if not opened:
+                return None
+            bracket, commas = opened.pop()
+            if last == "," and not (bracket == "(" and commas == 1):
+                return None
+        elif char == ",":
+            if opened:
+                opened[-1][1] += 1
+            else:
+                items.append(text[start:index].strip())
+                start = index + 1
+        if not char.isspace():
+            last = char
+    if opened or last == ",":
+        return None
+    return [*items, text[start:].strip()]
 
 
 def _format(text: str, width: int) -> list[str]:

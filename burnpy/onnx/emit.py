@@ -17,12 +17,13 @@ import numpy as np
 
 from burnpy.nn import record
 from burnpy.onnx.errors import Refusal
-from burnpy.onnx.expr import Attr, Expr, Lit, Name, ints, lift
+from burnpy.onnx.expr import Attr, Expr, ListOf, Lit, Name, ints, lift
 from burnpy.onnx.ops import WIDTHS
 from burnpy.onnx.ir import (
     ML_DTYPES,
     NARROW_FLOATS,
     NARROW_INTS,
+    STRING,
     SUPPORTED,
     Graph,
     Node,
@@ -38,7 +39,7 @@ def _reserved() -> frozenset:
     names and locals."""
     from burnpy import nn
 
-    own = {"self", "ops", "Tensor", "module", "math", "nn", "np", "Model", "device", "source"}
+    own = {"self", "ops", "strings", "ml", "Tensor", "module", "math", "nn", "np", "Model", "device", "source"}  # fmt: skip
     module_names = set(dir(nn.Module)) | set(vars(nn.Module()))
     return frozenset(own | module_names | set(dir(builtins)) | set(keyword.kwlist) | set(keyword.softkwlist))  # fmt: skip
 
@@ -73,6 +74,8 @@ OTHER_DOMAINS = {
     ("ai.onnx.preview.training", "Adam"),
     ("ai.onnx.ml", "Binarizer"),
     ("ai.onnx.ml", "ArrayFeatureExtractor"),
+    ("ai.onnx.ml", "LabelEncoder"),
+    ("ai.onnx.ml", "TreeEnsemble"),
 }
 # The ops of sequences (Python lists of Tensors, burnpy/onnx/sequences.py): never folded.
 SEQUENCES = {
@@ -81,6 +84,11 @@ SEQUENCES = {
 }  # fmt: skip
 # The ops of optionals (None or the value, burnpy/onnx/sequences.py): never folded.
 OPTIONALS = {"Optional", "OptionalHasElement", "OptionalGetElement"}
+# The ops that take strings (NumPy arrays of str, burnpy/onnx/strings.py): never folded.
+TAKES_STRINGS = {
+    "StringConcat", "StringSplit", "StringNormalizer", "RegexFullMatch", "Equal", "LabelEncoder",
+    "TfIdfVectorizer", "Identity", "Constant",
+}  # fmt: skip
 # Ops whose value differs from run to run: never folded.
 RANDOM = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Bernoulli", "Multinomial"}  # fmt: skip
 
@@ -125,6 +133,7 @@ class Body:
 
 # The names of the generated code a translation's expressions use.
 OPS, MODULE, SELF = Name("ops"), Name("module"), Name("self")
+STRINGS, ML = Name("strings"), Name("ml")  # burnpy/onnx/strings.py, burnpy/onnx/ml.py
 
 
 class Site:
@@ -400,6 +409,8 @@ class Emitter:
             name = self.name_of(value)
             self.used_params[name] = self.params[value]
             return Attr(SELF, name)
+        if value in self.consts and self.consts[value].dtype == object:
+            return _string_literal(self.consts[value])
         if value in self.consts or value in self.statistics:
             name = self.name_of(value)
             self.buffers[name] = self.consts.get(value, self.statistics.get(value))
@@ -459,6 +470,12 @@ class Emitter:
                 raise Refusal(f"value '{name}' is optional: only the Optional ops, Identity and control flow take one")  # fmt: skip
             if value is not None and value.sequence and node.op_type not in SEQUENCES | FLOW | OPTIONALS | {"Identity"}:  # fmt: skip
                 raise Refusal(f"value '{name}' is a sequence: only sequence ops, Identity and control flow take one")  # fmt: skip
+            if value is not None and value.dtype == STRING and node.op_type not in TAKES_STRINGS:
+                raise Refusal(
+                    f"value '{name}' is a string: only the string operators take strings ("
+                    + ", ".join(sorted(TAKES_STRINGS))
+                    + ")"
+                )
             if value is not None and value.dtype in NARROW_FLOATS and node.op_type not in CASTS:
                 raise Refusal(
                     f"value '{name}' is {value.dtype}: only casts take 8- and 4-bit floats"
@@ -466,7 +483,8 @@ class Emitter:
         present = [i for i in node.inputs if i]
         foldable = (
             node.op_type not in RANDOM | KEEPS_WEIGHTS | FLOW | SEQUENCES | OPTIONALS
-            and all(i in self.consts for i in present)
+            and all(i in self.consts and self.consts[i].dtype != object for i in present)
+            and all(getattr(self.value(o), "dtype", None) != STRING for o in node.outputs if o)
             and all(self.small_enough(o) for o in node.outputs if o)
         )
         if foldable:
@@ -565,6 +583,12 @@ def _reused_names(graph: Graph) -> list:
             )
         seen |= set(names)
     return problems
+
+
+def _string_literal(array: np.ndarray) -> Expr:
+    """A string constant as code: its elements as literals (repr, never code)."""
+    items = ListOf(tuple(Lit(str(s)) for s in array.reshape(-1).tolist()))
+    return STRINGS.constant(items, ints(array.shape))
 
 
 def _stored(array) -> np.ndarray:

@@ -4,7 +4,7 @@ and shapes come from onnx's strict shape inference, burnpy/onnx/checks.py#inferr
 
 from __future__ import annotations
 
-from burnpy.onnx import expr, ops
+from burnpy.onnx import expr, ml, ops
 from burnpy.onnx.expr import Expr
 from burnpy.generated import Device, Tensor, module
 
@@ -14,7 +14,7 @@ def evaluate(tree: Expr, constants: dict):
     tree walked (burnpy/onnx/expr.py#evaluate), no text parsed. Its names are the generated
     code's: the modules, the builtins translations call, the device and the constants."""
     device = Device.numpy()
-    scope = {"ops": ops, "Tensor": Tensor, "module": module, "int": int, "list": list}
+    scope = {"ops": ops, "ml": ml, "Tensor": Tensor, "module": module, "int": int, "list": list}
     scope["_device"] = device
     for name, array in constants.items():
         scope[name] = Tensor.from_data(array, device=device, dtype=array.dtype)

@@ -58,8 +58,11 @@ NARROW_INTS = (
 )
 # The 8- and 4-bit floats: held as float32 (which holds their values exactly); only casts and
 # moves take them, since arithmetic in float32 would not round to their precision.
-NARROW_FLOATS = ("float8e4m3fn", "float8e4m3fnuz", "float8e5m2", "float8e5m2fnuz", "float4e2m1")
-SUPPORTED = FLOATS + WIDE_INTS + NARROW_INTS + NARROW_FLOATS + ("bool",)
+NARROW_FLOATS = ("float8e4m3fn", "float8e4m3fnuz", "float8e5m2", "float8e5m2fnuz", "float4e2m1", "float8e8m0")  # fmt: skip
+# Strings are no Tensors: NumPy arrays of Python str, which only the string operators take
+# (burnpy/onnx/strings.py).
+STRING = "string"
+SUPPORTED = FLOATS + WIDE_INTS + NARROW_INTS + NARROW_FLOATS + ("bool", STRING)
 # ml_dtypes' names of the narrow types (numpy's dtype names for them)
 ML_DTYPES = {
     "float8e4m3fn": "float8_e4m3fn",
@@ -67,6 +70,7 @@ ML_DTYPES = {
     "float8e5m2": "float8_e5m2",
     "float8e5m2fnuz": "float8_e5m2fnuz",
     "float4e2m1": "float4_e2m1fn",
+    "float8e8m0": "float8_e8m0fnu",
     "int4": "int4",
     "uint4": "uint4",
     "int2": "int2",
@@ -283,7 +287,8 @@ def _graph(graph, opsets: dict, base_dir, outer: frozenset, depth: int) -> Graph
     for info in list(graph.input) + list(graph.value_info) + list(graph.output):
         values[info.name] = _value(info)
     for name, array in initializers.items():
-        values.setdefault(name, Value(name, str(array.dtype), tuple(array.shape)))
+        dtype = STRING if array.dtype == object else str(array.dtype)
+        values.setdefault(name, Value(name, dtype, tuple(array.shape)))
     inputs = tuple(values[i.name] for i in graph.input if i.name not in initializers)
     outputs = tuple(values[o.name] for o in graph.output)
     nodes = []

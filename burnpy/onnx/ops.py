@@ -80,25 +80,39 @@ def gather_nd(x: Tensor, indices: Tensor) -> Tensor:
 
 
 def cast_narrow(x: Tensor, dtype: str, saturate: bool) -> Tensor:
-    """x rounded to an 8-, 4- or 2-bit type of ml_dtypes (`saturate`: out-of-range values,
-    infinities included, become the type's largest), held as float32 or int64. The rounding
-    happens on the host and does not differentiate."""
-    import ml_dtypes
-
-    kind = np.dtype(getattr(ml_dtypes, dtype))
-    array = x.to_numpy()
-    if saturate:
-        info = ml_dtypes.finfo(kind)
-        array = np.clip(array.astype(np.float32), float(info.min), float(info.max))
-    held = "float32" if "float" in dtype else "int64"
-    values = array.astype(kind).astype(held)
-    return Tensor.from_data(values, device=x.device().inner(), dtype=held)
+    """x rounded to an 8- or 4-bit float of ml_dtypes (`saturate`: out-of-range values,
+    infinities included, become the type's largest), held as float32 (round_to)."""
+    return x.float("float32").round_to(dtype, saturate=saturate)
 
 
 def constant(array, device) -> Tensor:
     """A constant of the graph, made on the device where it is used."""
     array = np.asarray(array)
     return Tensor.from_data(array, device=device, dtype=array.dtype)
+
+
+def cast_e8m0(x: Tensor, saturate: bool, round_mode: str) -> Tensor:
+    """x rounded to ONNX's float8e8m0, a power of two from 2^-127 to 2^127 (the sign
+    dropped; NaN and the infinities become its NaN), as ONNX rounds: `round_mode` "up" (any
+    fraction raises the exponent), "down" or "nearest"; with `saturate`, a value rounding past
+    2^127 stays there (else it is NaN). Held as float32; on the host, not differentiable."""
+    import ml_dtypes
+
+    bits = np.asarray(x.to_numpy(), dtype=np.float32).view(np.uint32)
+    exponent = ((bits >> 23) & 0xFF).astype(np.uint16)
+    special = exponent == 0xFF
+    if round_mode == "up":
+        up = (bits & 0x7FFFFF) > 0
+    elif round_mode == "nearest":  # the guard bit, and a rest or an odd exponent (ties to even)
+        up = ((bits & 0x400000) > 0) & (((bits & 0x3FFFFF) > 0) | (exponent > 0))
+    else:
+        up = np.zeros(bits.shape, dtype=bool)
+    up &= ~special
+    if saturate:
+        up &= exponent != 0xFE
+    held = np.where(special, 0xFF, exponent + up).astype(np.uint8)
+    values = held.view(ml_dtypes.float8_e8m0fnu).astype(np.float32)
+    return Tensor.from_data(values, device=x.device().inner(), dtype="float32")
 
 
 def wrap(x: Tensor, dtype: str) -> Tensor:

@@ -18,12 +18,13 @@ import math
 import numpy as np
 
 from burnpy.onnx.emit import MODULE, OPS, Const, Outputs, Site
-from burnpy.onnx import detection, flow, pools, random_ops, sequences, tensor_ops
+from burnpy.onnx import detection, flow, ml_nodes, pools, random_ops, sequences, tensor_ops, text
 from burnpy.onnx.attention import causal_conv_with_state, flex_attention, linear_attention
 from burnpy.onnx.pools import one_or_list, spatial_pads
 from burnpy.onnx.errors import Refusal
 from burnpy.onnx.expr import Attr, BinOp, Expr, Lit, Name, Operator, ints
 from burnpy.onnx.ir import ELEMENT_TYPES, FLOATS, ML_DTYPES, storage
+from burnpy.onnx.ops import QUANT_RANGES
 
 ops, module = OPS, MODULE
 Tensor, int_, list_ = Name("Tensor"), Name("int"), Name("list")
@@ -131,6 +132,8 @@ COMPARISONS = {
 def comparison(n: Site):
     """The methods, which broadcast as numpy does (the operators refuse ranks that would
     broadcast into an outer product, a PyTorch idiom's mistake, which ONNX means)."""
+    if n.dtype(0) == "string":
+        return text.equal(n)
     if n.dtype(0) == "bool" and n.op != "Equal":
         n.refuse(f"{n.op} of bools is not supported")
     if n.dtype(0) == "bool":
@@ -653,10 +656,20 @@ CAST_TARGETS = FLOATS + ("bool", "int64", "int32", "int16", "int8", "uint64", "u
 
 def _cast(n: Site, x: Expr, source: str, target: str):
     """A value of ONNX type `source` as `target`; a narrow int's wrap follows the node."""
-    if target in ML_DTYPES:
+    if target == "float8e8m0":
+        round_mode = n.attr("round_mode", "up")
+        if round_mode not in ("up", "down", "nearest"):
+            n.refuse(f"round_mode {round_mode!r} is not one of up, down, nearest")
+        return ops.cast_e8m0(x, bool(n.attr("saturate", 1)), round_mode)
+    if target in ML_DTYPES and target.startswith("float"):
         saturate = bool(n.attr("saturate", 1)) and target.startswith("float8")
         return ops.cast_narrow(x, ML_DTYPES[target], saturate)
-    if target not in CAST_TARGETS:
+    narrow_int = target in ML_DTYPES and not target.startswith("float")
+    if narrow_int and storage(source) in FLOATS:
+        # as ml_dtypes casts: truncated toward zero, 0 where that is outside the type (NaN too)
+        low, high = QUANT_RANGES[target]
+        return x.mask_fill(((x > low - 1) & (x < high + 1)).bool_not(), 0).int("int64")
+    if target not in CAST_TARGETS and not narrow_int:
         n.refuse(f"a cast to {target} is not supported")
     if source == target:
         return x
@@ -1527,6 +1540,13 @@ TABLE = {
     ("Squeeze", 1): squeeze_attribute_axes,
     ("Squeeze", 13): squeeze,
     ("Sub", 1): arithmetic,
+    ("StringConcat", 20): text.string_concat,
+    ("LabelEncoder", 1): ml_nodes.label_encoder,
+    ("TreeEnsemble", 5): ml_nodes.tree_ensemble,
+    ("TfIdfVectorizer", 9): ml_nodes.tfidf_vectorizer,
+    ("StringNormalizer", 10): text.string_normalizer,
+    ("StringSplit", 20): text.string_split,
+    ("RegexFullMatch", 20): text.regex_full_match,
     ("Sum", 1): variadic,
     ("SwiGLU", 26): swiglu,
     ("Swish", 24): swish,

@@ -5,11 +5,13 @@ per node under a comment naming the ONNX op and node. Formatted with black when 
 
 from __future__ import annotations
 
+import re
+
 from burnpy.nn import record
 from burnpy.onnx import flow
-from burnpy.onnx.emit import OPS, SELF
+from burnpy.onnx.emit import ML, OPS, SELF, STRINGS
 from burnpy.onnx.expr import Lit, Name, ints, render, render_targets, uses
-from burnpy.onnx.ir import storage
+from burnpy.onnx.ir import STRING, storage
 
 
 def escaped(text) -> str:
@@ -59,6 +61,8 @@ def source(graph, emitter, name: str, origin: str) -> str:
             dtype = OPS.float_dtype(SELF, dtype)
         shape = None if value.shape is None else [d if isinstance(d, int) else None for d in value.shape]  # fmt: skip
         read = OPS.tensor(code, dtype, Name("device"), value.name, shape)
+        if value.dtype == STRING:  # an array of str (burnpy/onnx/strings.py)
+            read = STRINGS.array(code, value.name, shape)
         if value.sequence:  # a list of Tensors (burnpy/onnx/sequences.py)
             read = OPS.sequence(code, dtype, Name("device"), value.name)
         if value.optional:  # None, or the value
@@ -84,7 +88,10 @@ def source(graph, emitter, name: str, origin: str) -> str:
     describe_out = "\n".join(
         f"    {escaped(v.name)}: {v.dtype} {_shape_text(v)}" for v in graph.outputs
     )
-    imports = ["from burnpy import nn", "from burnpy.onnx import ops"]
+    # the helper modules the code calls (strings, ml), read off its lines but the comments
+    code_lines = [line for line in lines if not line.lstrip().startswith("#")]
+    helpers = ["ops"] + [h.id for h in (ML, STRINGS) if any(re.search(rf"\b{h.id}\.", t) for t in code_lines)]  # fmt: skip
+    imports = ["from burnpy import nn", f"from burnpy.onnx import {', '.join(sorted(helpers))}"]
     needs_module = any(uses(s.expr, "module") for s in flow.statements(emitter.statements))
     names = ["Tensor"] + (["module"] if needs_module else [])
     imports.append(f"from burnpy.generated import {', '.join(names)}")

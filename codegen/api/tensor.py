@@ -99,7 +99,9 @@ def _method(
     signature = ", ".join(["self", *_params(params, op=first, widen=widen)])
     if scalar_ops and tensor_ops:
         second = params[0].name
-        body.append(f"if isinstance({second}, TensorBase):")
+        # `type(x) is Tensor` first: an isinstance test against TensorBase, whose metaclass is
+        # not `type`, goes through __instancecheck__
+        body.append(f"if type({second}) is Tensor or isinstance({second}, TensorBase):")
         body += ["    " + line for line in _kind_branches(name, tensor_ops)]
         body.append("else:")
         body += ["    " + line for line in _kind_branches(name, scalar_ops)]

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=4ee85bd27f1b069c body=cb8818f7bfa961be
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=d09555908938aa14 body=96a81346c0d20513
 """The float ops of the dispatch layer, one routing function per ops.yaml entry.
 
 Each function is the routing burn's `#[backend_dispatch]` expands to: merge the inputs'
@@ -98,6 +98,7 @@ __all__ = [
     "float_floor",
     "float_ceil",
     "float_trunc",
+    "float_round_to",
     "relu",
     "relu_backward",
     "leaky_relu",
@@ -1119,6 +1120,24 @@ def float_trunc(tensor: Tensor) -> Tensor:
         return Tensor(B.Autodiff, AD.float_trunc(tensor_), ctx)
     except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
         check_contract("float_trunc", None, error, tensor=tensor)
+        raise
+
+
+def float_round_to(tensor: Tensor, format: str, saturate: bool) -> Tensor:
+    """Each value rounded to the nearest of an 8- or 4-bit float format (ml_dtypes' names), ties to even, from its float32 value, and kept in the tensor's dtype; saturate: beyond the format's range (infinities too) its largest value, else NaN (inf in float8_e5m2) as ml_dtypes casts. The gradient is 0."""
+    try:
+        ctx = tensor.context
+        B: Backend = getattr(BACKENDS, tensor.kind.variant)
+        if ctx is DISABLED:
+            tensor_ = tensor.primitive if tensor.kind is B.Float else tensor.as_float()
+            return Tensor(B.Float, B.inner.float_round_to(tensor_, format, saturate), ctx)
+        AD = B.Balanced if ctx.strategy is BALANCED else B.NoCheckpointing
+        tensor_ = tensor.primitive if tensor.kind is B.Autodiff else tensor.lift(AD)
+        return Tensor(B.Autodiff, AD.float_round_to(tensor_, format, saturate), ctx)
+    except (ValueError, RuntimeError, IndexError, MemoryError) as error:  # refused: say why
+        check_contract(
+            "float_round_to", None, error, tensor=tensor, format=format, saturate=saturate
+        )
         raise
 
 

@@ -108,9 +108,18 @@ def new_node(
 ) -> Node:  # fmt: skip
     """A Node with every field set (FIELDS). A plain function taking keywords: the recorders
     name each field, and calling the class with keywords would build a dict of them on every
-    recorded op, the hot path of a tracked step."""
+    recorded op, the hot path of a tracked step. One statement per field: a tuple assignment
+    would build and unpack a tuple of them."""
     node = _new(Node)
-    node.parents, node.order, node.id, node.requirement = parents, order, id, requirement
-    node.properties, node.step, node.inputs, node.shapes = properties, step, inputs, shapes
-    node.saved, node.recipe, node.distributed_params = saved, recipe, distributed_params
+    node.parents = parents
+    node.order = order
+    node.id = id
+    node.requirement = requirement
+    node.properties = properties
+    node.step = step
+    node.inputs = inputs
+    node.shapes = shapes
+    node.saved = saved
+    node.recipe = recipe
+    node.distributed_params = distributed_params
     return node

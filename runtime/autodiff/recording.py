@@ -22,7 +22,7 @@ MEMORY_BOUND = ComputingProperty.MemoryBound
 def untracked_node(order: int) -> Node:
     """The Node of an op none of whose inputs is tracked: in no graph, with nothing to run."""
     return new_node(
-        parents=[], order=order + 1, id=next_id(), requirement=NONE, properties=COMPUTE_BOUND,
+        parents=(), order=order + 1, id=next_id(), requirement=NONE, properties=COMPUTE_BOUND,
         step=UNTRACKED_STEP,
     )  # fmt: skip
 
@@ -31,8 +31,8 @@ def output_node(hub: Node, slot: int, count: int) -> Node:
     """The Node of float output `slot` of `count`: a child of the op's node (the hub, whose step
     runs the rule), whose step puts its gradient in its slot of the hub's."""
     return new_node(
-        parents=[hub.id], order=hub.order + 1, id=next_id(), requirement=TRACKED,
-        properties=COMPUTE_BOUND, step=output_step(slot, count), inputs=[hub],
+        parents=(hub.id,), order=hub.order + 1, id=next_id(), requirement=TRACKED,
+        properties=COMPUTE_BOUND, step=output_step(slot, count), inputs=(hub,),
     )  # fmt: skip
 
 

@@ -59,6 +59,11 @@ class NumPyBackend(
 
     # -- the kernels that are one function of the array namespace, bound with no frame between
     # the dispatch layer and the library (a kernel the backend does its own way is a method)
+    # arithmetic: the ufunc itself (an ndarray operator checks for overrides before calling it)
+    float_add = float_add_scalar = int_add = int_add_scalar = staticmethod(np.add)
+    float_sub = float_sub_scalar = int_sub = int_sub_scalar = staticmethod(np.subtract)
+    float_mul = float_mul_scalar = int_mul = int_mul_scalar = staticmethod(np.multiply)
+    float_div = float_div_scalar = staticmethod(np.true_divide)
     float_exp = staticmethod(XP.exp)
     float_log = staticmethod(XP.log)
     float_log1p = staticmethod(XP.log1p)
@@ -85,6 +90,19 @@ class NumPyBackend(
     float_floor = staticmethod(XP.floor)
     float_ceil = staticmethod(XP.ceil)
     float_trunc = staticmethod(XP.trunc)
+
+    def float_round_to(self, tensor, format, saturate):
+        """Through ml_dtypes' narrow float, from float32 (which holds every float16 and
+        bfloat16 value), back to the tensor's dtype (which holds every value of the format)."""
+        import ml_dtypes  # a second to import: only when a narrow float is asked for
+
+        kind = np.dtype(getattr(ml_dtypes, format))
+        values = tensor.astype(np.float32)
+        if saturate:
+            info = ml_dtypes.finfo(kind)
+            values = np.clip(values, np.float32(info.min), np.float32(info.max))
+        return values.astype(kind).astype(tensor.dtype)
+
     # classification
     float_is_nan = staticmethod(XP.isnan)
     float_is_inf = staticmethod(XP.isinf)

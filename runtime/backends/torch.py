@@ -127,6 +127,15 @@ NUMPY_DTYPE = {torch_dtype: dtype for dtype, torch_dtype in TORCH_DTYPE.items()}
 NATIVE_DEVICE = Learned(_native_device)
 
 
+def _float4_e2m1fn(x):
+    """x rounded to float4_e2m1fn's values (0, 0.5, 1, 1.5, 2, 3, 4, 6), ties to even, as
+    ml_dtypes casts: past 6 (infinities too) 6, NaN -0 (the format has neither)."""
+    size = x.abs()
+    step = torch.where(size < 2, 0.5, torch.where(size < 4, 1.0, 2.0))
+    rounded = (torch.round(size / step) * step).clamp(max=6.0)
+    return torch.where(x.isnan(), -0.0, torch.copysign(rounded, x))
+
+
 class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
     name = "torch"
     variant = "Torch"
@@ -160,6 +169,23 @@ class TorchBackend(TorchConvKernels, TorchPoolKernels, ArrayBackend):
     float_floor = staticmethod(XP.floor)
     float_ceil = staticmethod(XP.ceil)
     float_trunc = staticmethod(XP.trunc)
+
+    def float_round_to(self, tensor, format, saturate):
+        """torch's float8 casts, on the device; float8_e4m3fn's saturates where ml_dtypes'
+        gives NaN (past 464, which rounds to 448), so that is made NaN unless saturating.
+        float4_e2m1fn, which torch holds packed only, is rounded on its grid."""
+        x = tensor.to(torch.float32)
+        if saturate:
+            top = float(ml_dtypes.finfo(getattr(ml_dtypes, format)).max)
+            x = x.clamp(-top, top)
+        if format == "float4_e2m1fn":
+            rounded = _float4_e2m1fn(x)
+        else:
+            rounded = x.to(getattr(torch, format)).to(torch.float32)
+            if format == "float8_e4m3fn" and not saturate:
+                rounded = torch.where(x.abs() > 464, torch.nan, rounded)
+        return rounded.to(tensor.dtype)
+
     # classification
     float_is_nan = staticmethod(XP.isnan)
     float_is_inf = staticmethod(XP.isinf)

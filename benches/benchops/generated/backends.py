@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=9328e19151e93be6 body=5e570ea98554753c
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=02569db58f30dfe9 body=a4cee0e6cb6c5e74
 """benches.benchops's routing table: `BACKENDS.NumPy` is the DispatchBackend of its ops on burnpy's
 NumPy backend: its kernels over burnpy's inner backend, and its own two Autodiff
 specializations (burnpy.runtime.extension). `Inner` is what a dispatch function's `B.inner`
@@ -11,7 +11,7 @@ from burnpy.generated.backends import BACKENDS as LIBRARY
 from burnpy.runtime.extension import Extension, PackageBackends, elementwise_of
 from benches.benchops.generated.autodiff import Autodiff
 from benches.benchops.generated.catalogue import AUTODIFF_OPS
-from benches.benchops.kernels import Kernels
+from benches.benchops.kernels import Kernels, NumPyKernels
 
 
 class KernelsOver(Kernels, Extension):
@@ -20,7 +20,15 @@ class KernelsOver(Kernels, Extension):
     elementwise = elementwise_of(AUTODIFF_OPS)
 
 
-if TYPE_CHECKING:
-    Inner = KernelsOver
+class NumPyKernelsOver(NumPyKernels, Extension):
+    """benches.benchops.kernels.NumPyKernels over the backends numpy: `self.xp` is its array namespace."""
 
-BACKENDS = PackageBackends("benches.benchops", Autodiff, {}, KernelsOver, LIBRARY)
+    elementwise = elementwise_of(AUTODIFF_OPS)
+
+
+if TYPE_CHECKING:
+    Inner = KernelsOver | NumPyKernelsOver
+
+BACKENDS = PackageBackends(
+    "benches.benchops", Autodiff, {"numpy": NumPyKernelsOver}, KernelsOver, LIBRARY
+)

@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=d312c63fb34abbca body=dd91e53f692cabda
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=c4e75282700fbbac body=313cc7ba7368dd09
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node (its
@@ -38,24 +38,24 @@ def record_times(forward, BACKWARD, inner, balanced):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
         out_node = new_node(
             parents=(
-                [lhs_node.id, rhs_node.id]
+                (lhs_node.id, rhs_node.id)
                 if lhs_tracked and rhs_tracked
-                else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+                else (lhs_node.id,) if lhs_tracked else (rhs_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
-            shapes=[lhs_value.shape, rhs_value.shape],
+            inputs=(lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None),
+            shapes=(lhs_value.shape, rhs_value.shape),
             saved=(rhs_held if lhs_tracked else None, lhs_held if rhs_tracked else None),
             recipe=(lhs_held, rhs_held) if memory_bound else None,
         )

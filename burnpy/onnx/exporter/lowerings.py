@@ -61,6 +61,48 @@ def cast(g: Graph, call) -> str:
     return g.cast(name, numpy_dtype(call.results[0]))
 
 
+_NARROW = {  # round_to's formats: ONNX's element type, the opset its Cast takes it from
+    "float8_e4m3fn": ("FLOAT8E4M3FN", 19),
+    "float8_e4m3fnuz": ("FLOAT8E4M3FNUZ", 19),
+    "float8_e5m2": ("FLOAT8E5M2", 19),
+    "float8_e5m2fnuz": ("FLOAT8E5M2FNUZ", 19),
+    "float4_e2m1fn": ("FLOAT4E2M1", 23),
+}
+
+
+def round_to(g: Graph, call) -> str:
+    """A Cast to the narrow float and back, from float32 as the kernel rounds. A float8 Cast
+    saturates by its attribute; a float4 Cast has none, so a saturating one clips first."""
+    import ml_dtypes
+
+    fmt, saturate = call.values["format"], bool(call.values["saturate"])
+    name, since = _NARROW[fmt]
+    if g.opset < since:
+        raise Refused(f"a Cast to {name} needs opset {since} (exporting at {g.opset})")
+    x = call.names["tensor"]
+    if call.dtype != np.float32:
+        x = g.cast(x, np.float32)
+    to = getattr(g.onnx.TensorProto, name)
+    if name.startswith("FLOAT8"):
+        narrow = g.node("Cast", [x], to=to, saturate=int(saturate))
+    else:
+        if saturate:
+            top = float(ml_dtypes.finfo(getattr(ml_dtypes, fmt)).max)
+            x = g.node("Clip", [x, g.constant(-top, np.float32), g.constant(top, np.float32)])
+        narrow = g.node("Cast", [x], to=to)
+    return g.cast(narrow, call.dtype)
+
+
+def bitcast(g: Graph, call) -> str:
+    """The bits read as the other kind's type of the same width: ONNX's BitCast (opset 26)."""
+    if g.opset < 26:
+        raise Refused(f"BitCast needs opset 26 (exporting at {g.opset})")
+    target = numpy_dtype(call.results[0])
+    return g.node(
+        "BitCast", [call.names["tensor"]], to=g.onnx.helper.np_dtype_to_tensor_dtype(target)
+    )
+
+
 # -- arithmetic -------------------------------------------------------------------------------
 def remainder(g: Graph, call) -> str:
     """burn's remainder takes the divisor's sign (Python's %): fmod, plus the divisor where
@@ -107,6 +149,39 @@ def powi(g: Graph, call) -> str:
 def trunc(g: Graph, call) -> str:
     x = call.names["tensor"]
     return g.node("Mul", [g.node("Sign", [x]), g.node("Floor", [g.node("Abs", [x])])])
+
+
+def _logical_shift(g: Graph, x: str, count: str, direction: str, dtype) -> str:
+    """x shifted by `count` (both of the int `dtype`) as its unsigned bits are: 0 at a count of
+    the width or more, or negative (a huge unsigned count), as the kernels give. ONNX's
+    BitShift takes unsigned ints only, and leaves a shift past the width unsaid: the bits
+    are shifted by the count's low bits, and cleared where the count is that large."""
+    width = np.dtype(dtype).itemsize * 8
+    unsigned = np.dtype(f"uint{width}")
+    bits, count = g.cast(x, unsigned), g.cast(count, unsigned)
+    large = g.node("GreaterOrEqual", [count, g.constant(width, dtype=unsigned)])
+    low = g.node("BitwiseAnd", [count, g.constant(width - 1, dtype=unsigned)])
+    shifted = g.node("BitShift", [bits, low], direction=direction)
+    keep = g.node("Sub", [g.cast(large, unsigned), g.constant(1, dtype=unsigned)])  # 0 or ~0
+    return g.cast(g.node("BitwiseAnd", [shifted, keep]), dtype)
+
+
+def left_shift(g: Graph, call) -> str:
+    rhs = call.names.get("rhs") or g.constant(call.values["rhs"], dtype=call.dtype)
+    return _logical_shift(g, call.names["lhs"], rhs, "LEFT", call.dtype)
+
+
+def right_shift(g: Graph, call) -> str:
+    """Arithmetic for a signed int: a negative x is ~((~x) >> count), so the shift of the
+    flipped bits is logical, and a count of the width or more gives -1 (or 0)."""
+    x = call.names["lhs"]
+    rhs = call.names.get("rhs") or g.constant(call.values["rhs"], dtype=call.dtype)
+    if call.dtype.kind == "u":
+        return _logical_shift(g, x, rhs, "RIGHT", call.dtype)
+    zero = g.constant(0, dtype=call.dtype)
+    sign = g.node("Sub", [zero, g.cast(g.node("Less", [x, zero]), call.dtype)])  # 0 or ~0
+    flipped = g.node("BitwiseXor", [x, sign])
+    return g.node("BitwiseXor", [_logical_shift(g, flipped, rhs, "RIGHT", call.dtype), sign])
 
 
 # -- activations ------------------------------------------------------------------------------
@@ -405,6 +480,21 @@ def slice_assign(g, call):
     return g.node("ScatterND", [call.names["tensor"], g.constant(grid), call.names["value"]])
 
 
+def unfold(g, call):
+    """Windows of `size` every `step` along dim, [pre, windows, post, size]: a Gather of the
+    windows' positions ([windows, size]), its window axis then moved last."""
+    dim, size, step = call.values["dim"], call.values["size"], call.values["step"]
+    rank = call.rank("tensor")
+    dim %= rank
+    count = call.out_shape[dim]
+    positions = (np.arange(count) * step)[:, None] + np.arange(size)[None, :]
+    windows = g.node(
+        "Gather", [call.names["tensor"], g.constant(positions.astype(np.int64))], axis=dim
+    )
+    perm = list(range(dim + 1)) + list(range(dim + 2, rank + 1)) + [dim + 1]
+    return g.node("Transpose", [windows], perm=perm)
+
+
 def cat(g, call):
     return g.node("Concat", list(call.names["tensors"]), axis=call.values["dim"])
 
@@ -598,6 +688,24 @@ def batch_norm(g, call):
         [n["input"], n["gamma"], n["beta"], n["mean"], n["variance"]],
         epsilon=float(call.values["epsilon"]),
     )
+
+
+def batch_norm_training(g, call):
+    """(output, mean, variance) with the batch's own statistics: each channel's (dim 1) mean
+    and biased variance over every other dim."""
+    n = call.names
+    x, rank = n["input"], call.rank("input")
+    axes = [0] + list(range(2, rank))
+    mean = _reduce(g, "ReduceMean", x, axes)
+    centred = g.node("Sub", [x, mean])
+    variance = _reduce(g, "ReduceMean", g.node("Mul", [centred, centred]), axes)
+    eps = g.constant(float(call.values["epsilon"]), dtype=call.dtype)
+    scaled = g.node("Div", [centred, g.node("Sqrt", [g.node("Add", [variance, eps])])])
+    channel = g.ints([-1] + [1] * (rank - 2))
+    gamma, beta = (g.node("Reshape", [n[k], channel]) for k in ("gamma", "beta"))
+    out = g.node("Add", [g.node("Mul", [scaled, gamma]), beta])
+    flat = g.ints([-1])
+    return out, g.node("Reshape", [mean, flat]), g.node("Reshape", [variance, flat])
 
 
 def layer_norm(g, call):
@@ -826,6 +934,16 @@ def max_pool2d_with_indices_backward(g: Graph, call):
         reduction="add",
     )
     return g.node("Reshape", [flat, g.ints(shape)])
+
+
+def clip_by_norm(g: Graph, call) -> str:
+    """grad · min(1, threshold / (‖grad‖ + the dtype's smallest normal))."""
+    grad, dtype = call.names["grad"], call.dtype
+    squares = g.node("Mul", [grad, grad])
+    norm = g.node("Sqrt", [_reduce(g, "ReduceSum", squares, range(call.rank("grad")), 0)])
+    norm = g.node("Add", [norm, g.constant(np.finfo(dtype).tiny, dtype=dtype)])
+    scale = g.node("Div", [_number(g, call, "threshold"), norm])
+    return g.node("Mul", [grad, g.node("Min", [scale, g.constant(1.0, dtype=dtype)])])
 
 
 def sgd_step(g: Graph, call):

@@ -41,6 +41,9 @@ def reverse(model, data_sets, rtol, atol, runners: dict) -> dict:
         return {r: ("refused", "an optional or sequence input") for r in runners}
     if any(x is None or isinstance(x, list) for x in expected):
         return {r: ("refused", "an optional or sequence output") for r in runners}
+    if any(np.asarray(x).dtype.kind in "OSU" for x in list(first) + list(expected)):
+        why = "a string input or output (an array of str, no Tensor: nothing to record)"
+        return {r: ("refused", why) for r in runners}
     args = tuple(Tensor.from_data(held(x), dtype=str(held(x).dtype)) for x in first)
     names = [f"input_{i}" for i in range(len(args))]
     try:

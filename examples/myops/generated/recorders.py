@@ -1,4 +1,4 @@
-# @generated from ops.yaml by `python -m codegen`; do not edit. render=fee4294df255c3ef body=dbfed5324e948975
+# @generated from ops.yaml by `python -m codegen`; do not edit. render=6bcefb1a32a55261 body=04e4637e6c403139
 """The Autodiff decorator's recorder of every differentiable op, one factory per op.
 
 A recorder runs the op's forward on the inner backend, then gives the output its Node (its
@@ -38,24 +38,24 @@ def record_logaddexp(forward, BACKWARD, inner, balanced):
             order = rhs_node.order
         lhs_tracked = lhs_node.requirement is not NONE
         rhs_tracked = rhs_node.requirement is not NONE
-        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.paused:
+        if not (lhs_tracked or rhs_tracked) or GRAD_MODE.blocks and GRAD_MODE.paused:
             return AutodiffTensor(out, untracked_node(order))
         memory_bound = balanced and lhs_tracked and rhs_tracked
         lhs_held = lhs_node if balanced and lhs_node.properties is MEMORY_BOUND else lhs_value
         rhs_held = rhs_node if balanced and rhs_node.properties is MEMORY_BOUND else rhs_value
         out_node = new_node(
             parents=(
-                [lhs_node.id, rhs_node.id]
+                (lhs_node.id, rhs_node.id)
                 if lhs_tracked and rhs_tracked
-                else [lhs_node.id] if lhs_tracked else [rhs_node.id]
+                else (lhs_node.id,) if lhs_tracked else (rhs_node.id,)
             ),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=MEMORY_BOUND if memory_bound else COMPUTE_BOUND,
             step=BACKWARD,
-            inputs=[lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None],
-            shapes=[lhs_value.shape, rhs_value.shape],
+            inputs=(lhs_node if lhs_tracked else None, rhs_node if rhs_tracked else None),
+            shapes=(lhs_value.shape, rhs_value.shape),
             saved=(
                 lhs_held if lhs_tracked else None,
                 SELF if memory_bound else out,
@@ -85,27 +85,31 @@ def record_linear_gelu(forward, BACKWARD, inner, balanced):
         x_tracked = x_node.requirement is not NONE
         weight_tracked = weight_node.requirement is not NONE
         bias_tracked = bias_node.requirement is not NONE
-        if not (x_tracked or weight_tracked or bias_tracked) or GRAD_MODE.paused:
+        if (
+            not (x_tracked or weight_tracked or bias_tracked)
+            or GRAD_MODE.blocks
+            and GRAD_MODE.paused
+        ):
             return AutodiffTensor(out, untracked_node(order))
         x_held = x_node if balanced and x_node.properties is MEMORY_BOUND else x_value
         weight_held = (
             weight_node if balanced and weight_node.properties is MEMORY_BOUND else weight_value
         )
         bias_held = bias_node if balanced and bias_node.properties is MEMORY_BOUND else bias_value
-        inputs = [
+        inputs = (
             x_node if x_tracked else None,
             weight_node if weight_tracked else None,
             bias_node if bias_tracked else None,
-        ]
+        )
         out_node = new_node(
-            parents=[m.id for m in inputs if m is not None],
+            parents=tuple([m.id for m in inputs if m is not None]),
             order=order + 1,
             id=next_id(),
             requirement=TRACKED,
             properties=COMPUTE_BOUND,
             step=BACKWARD,
             inputs=inputs,
-            shapes=[x_value.shape, weight_value.shape, bias_value.shape],
+            shapes=(x_value.shape, weight_value.shape, bias_value.shape),
             saved=(x_held, weight_held, bias_held),
         )
         return AutodiffTensor(out, out_node)

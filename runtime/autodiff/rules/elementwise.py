@@ -108,3 +108,4 @@ class ElementwiseRules:
     float_floor = (_zeros,)
     float_ceil = (_zeros,)
     float_trunc = (_zeros,)
+    float_round_to = (_zeros,)
